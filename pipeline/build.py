@@ -29,7 +29,7 @@ from pipeline.config import to_dict
 from pipeline.corpus import Chunk, CorpusConfig, CorpusStats, DroppedRecord, iter_chunks
 from pipeline.errors import BSLError
 from pipeline.filters import FilterConfig, check, empty_view, measure
-from pipeline.manifest import MANIFEST_NAME, FORMAT_VERSION, register, write_manifest
+from pipeline.manifest import FORMAT_VERSION, MANIFEST_NAME, load_manifest, register, write_manifest
 from pipeline.provenance import code_version, sha256_file
 from pipeline.schema import CHUNK_SCHEMA, PAIR_COLUMNS, PAIR_SCHEMA, REJECT_SCHEMA
 from pipeline.text import stable_id
@@ -308,7 +308,7 @@ def finalize_dataset(dataset_dir: str | Path, config: AugmentConfig, corpus: str
         "code_version": code_version(),
         "dataset_dir": str(dataset_dir.resolve()),
         "config": to_dict(config),
-        "source": {"corpus": str(corpus), "files": _source_info(corpus_stats.files), **corpus_stats.as_dict()},
+        "source": {"corpus": str(corpus), **corpus_stats.as_dict(), "files": _source_info(corpus_stats.files)},
         "methods": {m: augmenters[m].fingerprint() for m in config.methods},
         "chunks": [{"chunk_id": c.chunk_id, "file": c.file, "index_in_file": c.index_in_file, "rows": c.rows,
                     "dropped": c.dropped_rows} for c in chunks],
@@ -321,7 +321,7 @@ def finalize_dataset(dataset_dir: str | Path, config: AugmentConfig, corpus: str
     write_dataset_card(dataset_dir, manifest)
     if config.registry_dir:
         register(manifest_file, config.registry_dir, name)
-    return json.loads(manifest_file.read_text(encoding="utf-8"))
+    return load_manifest(manifest_file)
 
 
 # -- the whole job as a plain loop ----------------------------------------------------------------------------------

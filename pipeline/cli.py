@@ -1,0 +1,204 @@
+"""`bsl`: the command line. Subcommands of other stages are registered from the modules that own them."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from pathlib import Path
+
+from pipeline.errors import BSLError
+
+# Modules that add their own subcommand via `register(subparsers)`; missing ones are skipped.
+COMMAND_MODULES = ["training.cli", "training.evaluation.cli", "flows.cli", "pipeline.report_cli"]
+
+_OVERRIDE_HELP = "override a config value, repeatable: -o key.sub=value (YAML value syntax)"
+
+
+def _add_config_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", "-c", metavar="FILE", help="YAML config file (same keys as --print-config shows)")
+    p.add_argument("-o", "--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                   help=_OVERRIDE_HELP)
+    p.add_argument("--print-config", action="store_true", help="print the resolved config as YAML and exit")
+
+
+def _augment_config(args: argparse.Namespace):
+    from pipeline.build import AugmentConfig
+    from pipeline.config import load_config
+
+    overrides = list(args.overrides)
+    if args.methods:
+        overrides.insert(0, f"methods=[{','.join(m.strip() for m in args.methods.split(',') if m.strip())}]")
+    if args.name:
+        overrides.insert(0, f"name={args.name}")
+    if args.seed is not None:
+        overrides.insert(0, f"seed={args.seed}")
+    return load_config(AugmentConfig, args.config, overrides)
+
+
+def cmd_augment(args: argparse.Namespace) -> int:
+    import yaml
+
+    from pipeline.build import run_augment
+    from pipeline.config import to_dict
+    from pipeline.inspect import format_stats_text
+
+    config = _augment_config(args)
+    if args.print_config:
+        print(yaml.safe_dump(to_dict(config), sort_keys=False), end="")
+        return 0
+    if not args.corpus or not args.out:
+        raise BSLError("augment needs CORPUS and --out DATASET_DIR")
+    manifest = run_augment(args.corpus, args.out, config)
+    print(format_stats_text(manifest))
+    print(f"\nwrote {manifest['stats']['pairs']} pairs to {args.out} "
+          f"({len([s for s in manifest['shards'] if s['kind'] == 'pairs'])} shards) in {manifest['timings']['total_s']} s")
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from pipeline.dataset import verify_dataset
+
+    manifest = verify_dataset(args.dataset, progress=not args.quiet)
+    n = len(manifest["shards"])
+    rows = sum(s["rows"] for s in manifest["shards"])
+    print(f"OK: {manifest['name']}: {n} shards, {rows} rows, all checksums and row counts match")
+    return 0
+
+
+def cmd_inspect(args: argparse.Namespace) -> int:
+    from pipeline.atomic import write_text_atomic
+    from pipeline.dataset import load_manifest
+    from pipeline.inspect import PairQuery, format_pairs_text, format_stats_text, render_html, sample
+
+    manifest = load_manifest(args.dataset)
+    known = set(manifest["stats"]["per_method"]) | {"corpus"}
+    methods = [m.strip() for m in args.method.split(",")] if args.method else None
+    for m in methods or []:
+        if m not in known:
+            raise BSLError(f"method {m!r} is not in {args.dataset}; it has: {', '.join(sorted(known))}")
+    q = PairQuery(n=args.n, seed=args.seed, methods=methods, rejects=args.rejects, reject_reason=args.reason,
+                  min_edit_ratio=args.min_edit, max_edit_ratio=args.max_edit, contains=args.contains)
+    if args.html:
+        write_text_atomic(args.html, render_html(manifest, q))
+        print(f"wrote {args.html}")
+        return 0
+    if args.stats:
+        print(format_stats_text(manifest))
+        return 0
+    rows = sample(manifest, q)
+    color = not args.no_color and sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    print(format_pairs_text(rows, color) if rows else "no pairs match")
+    return 0
+
+
+def cmd_methods(args: argparse.Namespace) -> int:
+    from pipeline.augmenters import REGISTRY, augmenter_class
+    from pipeline.config import help_text
+
+    for name in sorted(REGISTRY):
+        try:
+            cls = augmenter_class(name)
+        except BSLError as exc:
+            print(f"{name}: (unavailable: {exc})\n")
+            continue
+        doc = (cls.__doc__ or sys.modules[cls.__module__].__doc__ or "").strip().splitlines()[0]
+        print(f"{name}: {doc}")
+        fields = help_text(cls.config_class, f"method_params.{name}.")
+        print(fields + "\n" if fields else "  (no parameters)\n")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="bsl",
+        description="Make sentence view pairs (back-translation, synonyms, masked-LM infill, NLI entailment, ...), "
+                    "write them as verified Parquet shards, and train/evaluate BSL sentence encoders on them.",
+        epilog="Every stage is configured by YAML (--config) plus -o key=value overrides; "
+               "`bsl <command> --print-config` shows all keys. Docs: README.md.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    from pipeline.readers import FORMATS
+
+    p = sub.add_parser("augment", help="make view pairs from a corpus into a dataset dir",
+                       description="Read CORPUS (file or directory; formats: " + ", ".join(FORMATS) + "), "
+                       "normalise and de-duplicate it, make view pairs with each method, filter them and write "
+                       "Parquet shards + rejects + manifest + dataset card to --out. Reruns skip finished work.",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       epilog="config keys (-o KEY=VALUE):\n" + _augment_help())
+    p.add_argument("corpus", nargs="?", help="corpus file or directory")
+    p.add_argument("--out", help="dataset directory to write")
+    p.add_argument("--methods", help="comma-separated methods (see `bsl methods`), e.g. synonyms,span-mask")
+    p.add_argument("--name", help="dataset name (default: the --out directory name)")
+    p.add_argument("--seed", type=int, help="random seed")
+    _add_config_args(p)
+    p.set_defaults(func=cmd_augment)
+
+    p = sub.add_parser("verify", help="check every shard's checksum and row count against the manifest",
+                       description="Exit 0 when the manifest is unmodified and every shard matches its recorded "
+                                   "sha256 and row count; otherwise exit 1 naming the first mismatch.")
+    p.add_argument("dataset", help="dataset directory or manifest JSON")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_verify)
+
+    p = sub.add_parser("inspect", help="show view pairs with word diffs, per-method stats, or an HTML page",
+                       description="Print a seeded random sample of pairs (filtered by method, reject reason, "
+                                   "edit-ratio range or substring) with word-level diffs of each view against the "
+                                   "source; --stats prints the per-method table; --html writes one "
+                                   "self-contained page.")
+    p.add_argument("dataset", help="dataset directory or manifest JSON")
+    p.add_argument("-n", type=int, default=10, help="pairs to show (per method with --html; default 10)")
+    p.add_argument("--seed", type=int, default=0, help="sample seed (default 0)")
+    p.add_argument("--method", help="only these methods (comma-separated)")
+    p.add_argument("--rejects", action="store_true", help="show rejected pairs/lines instead")
+    p.add_argument("--reason", help="only rejects with this reason (implies --rejects)")
+    p.add_argument("--min-edit", type=float, help="only pairs with edit ratio(view1, view2) >= this")
+    p.add_argument("--max-edit", type=float, help="only pairs with edit ratio(view1, view2) <= this")
+    p.add_argument("--contains", help="only pairs whose source or views contain this text (case-insensitive)")
+    p.add_argument("--stats", action="store_true", help="print the per-method statistics table")
+    p.add_argument("--html", metavar="FILE", help="write a self-contained HTML page instead of printing")
+    p.add_argument("--no-color", action="store_true", help="mark diffs as [-old-] {+new+} instead of colours")
+    p.set_defaults(func=cmd_inspect)
+
+    p = sub.add_parser("methods", help="list augmentation methods and their parameters")
+    p.set_defaults(func=cmd_methods)
+
+    for module_name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name and module_name.startswith(exc.name):
+                continue
+            raise
+        module.register(sub)
+    return parser
+
+
+def _augment_help() -> str:
+    from pipeline.build import AugmentConfig
+    from pipeline.config import help_text
+
+    return help_text(AugmentConfig)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except BSLError as exc:
+        print(f"bsl {args.command}: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted; rerun the same command to resume", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,80 @@
+import shutil
+import subprocess
+
+import pytest
+
+from pipeline.build import AugmentConfig, run_augment
+from pipeline.cli import main
+from pipeline.inspect import PairQuery, render_diff_text, sample, word_diff
+
+SCRIPT_SENTENCE = 'A tricky <script>document.title="pwned"</script> sentence with <b>markup</b> in it.'
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory):
+    root = tmp_path_factory.mktemp("inspect")
+    corpus = root / "c.txt"
+    lines = [f"The {w} number {i} walks slowly into the old house." for i, w in enumerate(
+        ["dog", "cat", "man", "woman", "child"] * 8)] + [SCRIPT_SENTENCE, "Tiny."]
+    corpus.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    cfg = AugmentConfig(methods=["noise", "identity"], registry_dir="", progress=False)
+    cfg.filters.min_words = 2
+    run_augment(corpus, root / "ds", cfg)
+    return root / "ds"
+
+
+def test_word_diff_marks_changed_words():
+    assert word_diff("the cat sat", "the dog sat") == [("equal", "the"), ("delete", "cat"), ("insert", "dog"),
+                                                       ("equal", "sat")]
+    assert render_diff_text("the cat sat", "the dog sat", color=False) == "the [-cat-] {+dog+} sat"
+
+
+def test_sample_is_seeded_and_filters(dataset):
+    from pipeline.dataset import load_manifest
+
+    m = load_manifest(dataset)
+    a = sample(m, PairQuery(n=5, seed=1))
+    assert a == sample(m, PairQuery(n=5, seed=1)) and len(a) == 5
+    assert a != sample(m, PairQuery(n=5, seed=2))
+    only = sample(m, PairQuery(n=100, methods=["identity"]))
+    assert len(only) == 41 and {r["method"] for r in only} == {"identity"}
+    edited = sample(m, PairQuery(n=100, min_edit_ratio=0.01))
+    assert edited and all(r["edit_ratio_views"] >= 0.01 for r in edited)
+    assert {r["source"] for r in sample(m, PairQuery(n=100, contains="SCRIPT>"))} == {SCRIPT_SENTENCE}
+    short = sample(m, PairQuery(n=10, reject_reason="too_short"))
+    assert short and all(r["reject_reason"] == "too_short" and r["source"] == "Tiny." for r in short)
+
+
+def test_cli_prints_diffs_and_stats(dataset, capsys):
+    assert main(["inspect", str(dataset), "-n", "3", "--method", "noise", "--no-color"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("── noise") == 3 and "[-" in out
+    assert main(["inspect", str(dataset), "--stats"]) == 0
+    out = capsys.readouterr().out
+    assert "identity" in out and "100.000" in out and "too_short=" in out
+    assert main(["inspect", str(dataset), "--method", "bogus"]) == 1
+    assert "method 'bogus' is not in" in capsys.readouterr().err
+
+
+@pytest.mark.browser
+def test_html_page_renders_pairs_and_escapes_markup(dataset, tmp_path):
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        pytest.fail("Chromium not installed: run `make test` (installs it) or apt-get install chromium")
+    page = tmp_path / "pairs.html"
+    assert main(["inspect", str(dataset), "--html", str(page), "-n", "50"]) == 0
+    proc = subprocess.run(
+        [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=2000", "--dump-dom", page.as_uri()],
+        capture_output=True, text=True, timeout=120)
+    dom = proc.stdout
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    # The page's own script ran (tabs + row count) and every sampled pair is a rendered row.
+    assert 'data-rendered-pairs="' in dom
+    rendered = int(dom.split('data-rendered-pairs="')[1].split('"')[0])
+    assert rendered == dom.count('<tr class="pair"') and rendered >= 80
+    # Corpus markup is text, not markup: the title was not changed by the sentence's script.
+    assert "<title>ds: view pairs</title>" in dom and "pwned</title>" not in dom
+    assert "&lt;script&gt;document.title=\"pwned\"&lt;/script&gt;" in dom
+    assert "<b>markup</b>" not in dom and "&lt;b&gt;markup&lt;/b&gt;" in dom

@@ -1,0 +1,156 @@
+import csv
+import json
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from pipeline.corpus import CorpusConfig, CorpusStats, iter_chunks
+from pipeline.errors import InputError
+from pipeline.readers import detect_format, read_records
+
+
+def _write(path, text, mode="w"):
+    path.write_text(text, encoding="utf-8") if mode == "w" else path.write_bytes(text)
+    return path
+
+
+def test_plain_text_and_line_numbers(tmp_path):
+    p = _write(tmp_path / "c.txt", "first line\n\nthird line\n")
+    recs = list(read_records(p))
+    assert [(r.text, r.line) for r in recs] == [("first line", 1), ("", 2), ("third line", 3)]
+
+
+def test_jsonl_field_and_missing_field(tmp_path):
+    p = _write(tmp_path / "c.jsonl", '{"sentence": "a b"}\n{"sentence": "c d"}\n{"other": 1}\n')
+    assert [r.text for r in read_records(p, field="sentence", on_bad_line="keep")][:2] == ["a b", "c d"]
+    kept = list(read_records(p, field="sentence", on_bad_line="keep"))
+    assert kept[2].error == "missing_field" and kept[2].line == 3
+    with pytest.raises(InputError, match=r"c.jsonl:3: missing field 'sentence'"):
+        list(read_records(p, field="sentence"))
+    bad = _write(tmp_path / "bad.jsonl", '{"text": "ok"}\n{not json\n')
+    with pytest.raises(InputError, match=r"bad.jsonl:2: invalid JSON"):
+        list(read_records(bad))
+
+
+def test_snli_jsonl_and_txt_formats(tmp_path):
+    rows = [{"gold_label": "entailment", "sentence1": "A man sleeps.", "sentence2": "A person rests."},
+            {"gold_label": "-", "sentence1": "A dog.", "sentence2": "A cat."}]
+    p = _write(tmp_path / "snli_1.0_dev.jsonl", "".join(json.dumps(r) + "\n" for r in rows))
+    recs = list(read_records(p))
+    assert (recs[0].text, recs[0].text_b, recs[0].label) == ("A man sleeps.", "A person rests.", "entailment")
+    assert recs[1].label is None  # '-' = no gold label
+    txt = _write(tmp_path / "snli_1.0_dev.txt",
+                 "gold_label\tsentence1_binary_parse\tsentence2_binary_parse\tsentence1\tsentence2\n"
+                 "contradiction\t( x )\t( y )\tA \"quoted man.\tA woman.\n")
+    assert detect_format(txt) == "tsv"
+    (r,) = read_records(txt)
+    assert (r.text, r.text_b, r.label) == ('A "quoted man.', "A woman.", "contradiction")
+
+
+def test_glue_tsv_with_label_column(tmp_path):
+    p = _write(tmp_path / "dev_matched.tsv", "index\tsentence1\tsentence2\tlabel\n0\tA b.\tC d.\tneutral\n")
+    (r,) = read_records(p)
+    assert (r.text, r.text_b, r.label) == ("A b.", "C d.", "neutral")
+
+
+def test_csv_column_and_missing_column(tmp_path):
+    p = _write(tmp_path / "c.csv", 'id,text\n1,"hello, world"\n2,"multi\nline"\n3,last\n')
+    recs = list(read_records(p))
+    assert [r.text for r in recs] == ["hello, world", "multi\nline", "last"]
+    assert [r.line for r in recs] == [2, 3, 5]
+    with pytest.raises(InputError, match=r"c.csv:1: no column 'sentence'"):
+        list(read_records(p, field="sentence"))
+
+
+def test_nli_csv_and_senteval_from_shared_data(shared_data):
+    snli_csv = list(read_records(shared_data / "nli/snli/dev.csv"))
+    assert len(snli_csv) == 9831 and sum(r.label == "entailment" for r in snli_csv) == 3325
+    senteval = list(read_records(shared_data / "nli/snli/senteval_tok/s1.dev"))
+    assert len(senteval) == 9842 and sum(r.label == "entailment" for r in senteval) == 3329
+    with open(shared_data / "nli/snli/senteval_tok/s2.dev", encoding="utf-8") as fh:
+        hyps = [line.rstrip("\n") for line in fh]
+    assert [r.text_b for r in senteval] == hyps
+
+
+def test_senteval_unequal_files(tmp_path):
+    (tmp_path / "s1.dev").write_text("a\nb\n")
+    (tmp_path / "s2.dev").write_text("c\n")
+    (tmp_path / "labels.dev").write_text("entailment\nneutral\n")
+    with pytest.raises(InputError, match="different line counts"):
+        list(read_records(tmp_path / "s1.dev"))
+
+
+def test_parquet_and_datasets_dir(tmp_path):
+    from datasets import ClassLabel, Dataset, Features, Value
+
+    pq.write_table(pa.table({"text": ["one two", "three four"]}), tmp_path / "c.parquet")
+    assert [r.text for r in read_records(tmp_path / "c.parquet")] == ["one two", "three four"]
+    features = Features({"premise": Value("string"), "hypothesis": Value("string"),
+                         "label": ClassLabel(names=["entailment", "neutral", "contradiction"])})
+    ds = Dataset.from_dict({"premise": ["p1", "p2"], "hypothesis": ["h1", "h2"], "label": [0, 2]}, features=features)
+    ds.save_to_disk(str(tmp_path / "hf"))
+    recs = list(read_records(tmp_path / "hf"))
+    assert [(r.text, r.text_b, r.label) for r in recs] == [("p1", "h1", "entailment"), ("p2", "h2", "contradiction")]
+
+
+def test_corrupt_parquet_names_the_file(tmp_path):
+    p = tmp_path / "broken.parquet"
+    pq.write_table(pa.table({"text": ["x"] * 100}), p)
+    p.write_bytes(p.read_bytes()[: 50])
+    with pytest.raises(InputError, match="broken.parquet: not a readable Parquet file"):
+        list(read_records(p))
+
+
+def test_invalid_utf8_strict_names_line_and_replace_counts(tmp_path):
+    p = _write(tmp_path / "latin1.txt", "good line\ncaf\xe9 au lait\n".encode("latin-1"), mode="wb")
+    with pytest.raises(InputError, match=r"latin1.txt:2: invalid UTF-8"):
+        list(read_records(p))
+    stats = CorpusStats()
+    chunks = list(iter_chunks(p, CorpusConfig(encoding_errors="replace"), stats))
+    assert stats.replacement_chars == 1
+    assert [r.text for r in chunks[0].records] == ["good line", "caf\ufffd au lait"]
+
+
+def test_normalisation_dedupe_bounds_and_counts(tmp_path):
+    lines = ["The  cat\u00a0sat.", "The cat sat.", "", "cafe\u0301 noir", "caf\u00e9 noir", "a\x00b c", "x" * 100_000,
+             "one", "w " * 300]
+    p = _write(tmp_path / "c.txt", "\n".join(lines) + "\n")
+    stats = CorpusStats()
+    chunks = list(iter_chunks(p, CorpusConfig(min_words=2, max_chars=5000), stats))
+    kept = [r.text for c in chunks for r in c.records]
+    assert kept == ["The cat sat.", "café noir", "ab c"]
+    assert dict(stats.dropped) == {"duplicate": 2, "empty": 1, "too_long_chars": 1, "too_short": 1, "too_long": 1}
+    dropped = [d for c in chunks for d in c.dropped]
+    assert len(dropped) == 6 and {d.raw.line for d in dropped} == {2, 3, 5, 7, 8, 9}
+    assert stats.records_read == len(lines) and stats.records_kept == 3
+
+
+def test_chunks_do_not_span_files_and_ids_are_stable(tmp_path):
+    d = tmp_path / "corpus"
+    d.mkdir()
+    (d / "a.txt").write_text("".join(f"sentence number {i}\n" for i in range(5)))
+    first = [c.chunk_id for c in iter_chunks(d, CorpusConfig(chunk_size=2))]
+    (d / "b.txt").write_text("another file here\n")
+    second = list(iter_chunks(d, CorpusConfig(chunk_size=2)))
+    assert [c.chunk_id for c in second[:3]] == first and len(second) == 4
+    assert [len(c.records) for c in second] == [2, 2, 1, 1]
+
+
+def test_csv_with_nul_bytes_is_read(tmp_path):
+    p = tmp_path / "nul.csv"
+    p.write_bytes(b"text\nhello\x00 world\n")
+    (r,) = read_records(p)
+    assert r.text == "hello world"
+
+
+def test_missing_corpus(tmp_path):
+    with pytest.raises(InputError, match="corpus not found"):
+        list(read_records(tmp_path / "nope.txt"))
+
+
+def test_csv_reader_matches_python_csv(shared_data):
+    with open(shared_data / "nli/mnli/dev_mismatched.csv", newline="", encoding="utf-8") as fh:
+        expected = [(row["premise"], row["hypothesis"]) for row in csv.DictReader(fh)]
+    got = [(r.text, r.text_b) for r in read_records(shared_data / "nli/mnli/dev_mismatched.csv")]
+    assert got == expected

@@ -110,6 +110,21 @@ def cmd_methods(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_corpus_manifest(args: argparse.Namespace) -> int:
+    import json
+
+    from pipeline.config import load_config
+    from pipeline.corpus import CorpusConfig
+    from pipeline.source_manifest import write_source_manifest
+
+    cfg = load_config(CorpusConfig, args.config, args.overrides)
+    name = args.name or Path(args.corpus).name.split(".")[0]
+    path = write_source_manifest(args.corpus, cfg, name, args.registry_dir)
+    m = json.loads(path.read_text(encoding="utf-8"))
+    print(f"wrote {path}: {m['records_read']} records read, {m['records_kept']} kept, dropped {m['dropped']}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="bsl",
@@ -160,6 +175,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--html", metavar="FILE", help="write a self-contained HTML page instead of printing")
     p.add_argument("--no-color", action="store_true", help="mark diffs as [-old-] {+new+} instead of colours")
     p.set_defaults(func=cmd_inspect)
+
+    p = sub.add_parser("corpus-manifest", help="describe a source corpus (checksums, counts) under data_manifests/",
+                       description="Read a corpus with the same reader settings as `bsl augment` (corpus.* keys) "
+                                   "and write <registry-dir>/sources/<name>.json: files with sha256 and line counts, "
+                                   "records kept, dropped by reason, NLI label counts.")
+    p.add_argument("corpus", help="corpus file or directory")
+    p.add_argument("--name", help="manifest name (default: the corpus file name without extensions)")
+    p.add_argument("--registry-dir", default="data_manifests", help="default: data_manifests")
+    p.add_argument("--config", "-c", metavar="FILE", help="YAML with corpus reader keys (format, field, ...)")
+    p.add_argument("-o", "--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                   help="reader setting, e.g. -o field=sentence -o min_words=3")
+    p.set_defaults(func=cmd_corpus_manifest)
 
     p = sub.add_parser("methods", help="list augmentation methods and their parameters")
     p.set_defaults(func=cmd_methods)

@@ -55,3 +55,17 @@ def test_replace_mode_counts_and_keeps_going(tmp_path):
 
     m = json.loads((tmp_path / "o" / "manifest.json").read_text())
     assert m["source"]["replacement_chars"] == 2 and m["stats"]["pairs"] == 2
+
+
+def test_corpus_manifest_matches_the_shared_data_checksums(tmp_path, shared_data):
+    import csv
+    import json
+
+    proc = _bsl("corpus-manifest", str(shared_data / "nli/snli/dev.csv"), "--name", "snli-dev",
+                "--registry-dir", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    m = json.loads((tmp_path / "sources" / "snli-dev.json").read_text())
+    with open(shared_data / "MANIFEST.tsv", encoding="utf-8") as fh:
+        expected = {row["path"]: row for row in csv.DictReader(fh, delimiter="\t")}["nli/snli/dev.csv"]
+    assert m["files"][0]["sha256"] == expected["sha256"] and m["records_read"] == int(expected["count"])
+    assert m["dropped"] == {"duplicate": 2} and m["labels"]["entailment"] == 3325

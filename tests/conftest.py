@@ -21,7 +21,7 @@ import pytest  # noqa: E402
 
 TESTS_DIR = Path(__file__).resolve().parent
 REPO_ROOT = TESTS_DIR.parent
-SHARED_DATA = (REPO_ROOT.parent / "shared" / "data").resolve()
+SHARED_DATA = Path(os.environ.get("BSL_SHARED_DATA", REPO_ROOT.parent / "shared" / "data")).resolve()
 sys.path.insert(0, str(TESTS_DIR))
 
 

@@ -1,0 +1,50 @@
+"""On-disk embedding cache: one `.npy` per (encoder fingerprint, evaluation file content).
+
+Layout: `<cache_dir>/<fingerprint[:32]>/<pairset key[:32]>.npy` holding a float32 array of shape (2n, dim): the
+n first-sentence embeddings, then the n second-sentence embeddings, in file order. Written atomically and read
+with `allow_pickle=False`; an entry whose shape does not match the pair set (or that cannot be read) is treated as
+a miss and rewritten, never trusted.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import numpy as np
+
+from pipeline.atomic import atomic_path
+
+log = logging.getLogger(__name__)
+
+
+class EmbeddingCache:
+    def __init__(self, root: str | Path):
+        self.root = Path(root)
+
+    def path_for(self, fingerprint: str, key: str) -> Path:
+        return self.root / fingerprint[:32] / f"{key[:32]}.npy"
+
+    def get(self, fingerprint: str, key: str, n_pairs: int) -> tuple[np.ndarray, np.ndarray] | None:
+        path = self.path_for(fingerprint, key)
+        if not path.is_file():
+            return None
+        try:
+            arr = np.load(path, allow_pickle=False)
+        except (OSError, ValueError) as exc:
+            log.warning("ignoring unreadable cached embeddings %s: %s", path, exc)
+            return None
+        if arr.ndim != 2 or arr.shape[0] != 2 * n_pairs or not np.issubdtype(arr.dtype, np.floating):
+            log.warning("ignoring cached embeddings %s with shape %s (expected %d rows)", path, arr.shape,
+                        2 * n_pairs)
+            return None
+        return arr[:n_pairs], arr[n_pairs:]
+
+    def put(self, fingerprint: str, key: str, emb1: np.ndarray, emb2: np.ndarray) -> Path:
+        path = self.path_for(fingerprint, key)
+        data = np.concatenate([np.asarray(emb1, dtype=np.float32), np.asarray(emb2, dtype=np.float32)], axis=0)
+        with atomic_path(path) as tmp:
+            # Through a file handle: np.save given a path would append ".npy" to the temp name.
+            with open(tmp, "wb") as fh:
+                np.save(fh, data, allow_pickle=False)
+        return path

@@ -1,0 +1,122 @@
+"""`bsl evaluate`: the STS table (STS12-16, STS-B, SICK-R, Avg.) for one or more encoders.
+
+Only argparse and the config module are imported at module level; torch/transformers load when `run` starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from pipeline.config import help_text, load_config
+
+DESCRIPTION = """\
+Evaluate sentence encoders on semantic textual similarity, as in the BSL paper's Table 1: the Spearman correlation
+(x100) between the cosine similarity of the two sentence embeddings and the gold score, for STS12-STS16, STS-B
+(test) and SICK-R (test), and their average.
+
+MODEL can be a trainer checkpoint directory (bsl_checkpoint.json + encoder/), a sentence-transformers directory
+(modules.json), a Hugging Face model directory, or a hub id (needs network or a warm hub cache). With several
+models the table gets one row per model, and --json maps each model (as written on the command line) to its
+results.
+
+STS12-16 use SentEval's "all" aggregate by default: one correlation over all of a year's subsets concatenated
+(the setting of the SBERT/BERT-flow numbers the paper's Table 1 reuses); --sts-aggregate mean|wmean switches to
+the per-subset mean / size-weighted mean. All three are in the JSON details either way.
+"""
+
+EPILOG_HEAD = """\
+data layout: DATA_DIR/sts/sts12..sts16/STS.{input,gs}.<subset>.txt, DATA_DIR/stsbenchmark/sts-{dev,test}.csv,
+DATA_DIR/sick/SICK_test_annotated.txt (the shared data folder has exactly this layout).
+
+examples:
+  bsl evaluate runs/bsl/checkpoint-final --data-dir ../shared/data --json results.json
+  bsl evaluate base_model/ runs/bsl/checkpoint-final --data-dir ../shared/data --plot compare.png --markdown r.md
+  bsl evaluate my_model --data-dir ../shared/data --tasks stsb,sickr --pooling cls --no-cache
+
+config keys (YAML via --config, or -o key=value; explicit flags win):
+"""
+
+
+def register(subparsers) -> None:
+    from training.evaluation.config import POOLING_MODES, EvaluationConfig
+
+    p = subparsers.add_parser(
+        "evaluate", help="STS12-16 / STS-B / SICK-R Spearman table for one or more encoders",
+        description=DESCRIPTION, epilog=EPILOG_HEAD + help_text(EvaluationConfig),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("models", nargs="+", metavar="MODEL", help="model directories or hub ids")
+    p.add_argument("--data-dir", help="folder holding sts/, stsbenchmark/ and sick/")
+    p.add_argument("--json", metavar="FILE", help="write results as JSON (shape: see `training.evaluation`)")
+    p.add_argument("--markdown", metavar="FILE", help="write the table and per-subset details as Markdown")
+    p.add_argument("--plot", metavar="FILE.png", help="write a bar chart comparing the models (PNG)")
+    p.add_argument("--tasks", help="comma-separated subset of sts12,sts13,sts14,sts15,sts16,stsb,sickr "
+                                   "(default: all seven)")
+    p.add_argument("--pooling", choices=POOLING_MODES,
+                   help="override pooling; default: the checkpoint's / sentence-transformers config's, else mean")
+    p.add_argument("--batch-size", type=int, help="sentences per forward pass (default 64)")
+    p.add_argument("--device", help="auto (default: cuda if available, else cpu), cpu, cuda, cuda:N")
+    p.add_argument("--max-length", type=int, help="truncate to this many tokens (default: the model's limit, <=512)")
+    p.add_argument("--cache-dir", help="embedding cache folder (default .bsl_cache/evaluation)")
+    p.add_argument("--no-cache", action="store_true", help="neither read nor write cached embeddings")
+    p.add_argument("--sts-aggregate", choices=("all", "mean", "wmean"),
+                   help="per-year STS12-16 number used in the table and average (default all)")
+    p.add_argument("--no-stsb-dev", action="store_true", help="skip STS-B dev (reported in details only)")
+    p.add_argument("--config", "-c", metavar="YAML", help="YAML file with the config keys below")
+    p.add_argument("-o", "--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a config key, e.g. -o sts_aggregate=wmean (repeatable)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    p.set_defaults(func=run)
+
+
+def build_config(args: argparse.Namespace):
+    """defaults <- --config YAML <- -o overrides <- explicit flags."""
+    from pipeline.config import from_dict, to_dict
+    from training.evaluation.config import EvaluationConfig
+
+    config = load_config(EvaluationConfig, getattr(args, "config", None), getattr(args, "overrides", None) or [])
+    data = to_dict(config)
+    flags = {
+        "data_dir": getattr(args, "data_dir", None),
+        "tasks": getattr(args, "tasks", None),
+        "pooling": getattr(args, "pooling", None),
+        "batch_size": getattr(args, "batch_size", None),
+        "device": getattr(args, "device", None),
+        "max_length": getattr(args, "max_length", None),
+        "cache_dir": getattr(args, "cache_dir", None),
+        "sts_aggregate": getattr(args, "sts_aggregate", None),
+    }
+    data.update({k: v for k, v in flags.items() if v is not None})
+    if getattr(args, "no_cache", False):
+        data["cache_dir"] = None
+    if getattr(args, "no_stsb_dev", False):
+        data["include_stsb_dev"] = False
+    config = from_dict(EvaluationConfig, data)
+    from training.evaluation.data import parse_tasks
+
+    config.tasks = list(parse_tasks(config.tasks))
+    if config.batch_size < 1:
+        from pipeline.errors import BSLError
+
+        raise BSLError(f"batch size must be >= 1, got {config.batch_size}")
+    return config
+
+
+def run(args: argparse.Namespace) -> int:
+    from training.evaluation.report import format_table, write_json, write_markdown, write_plot
+    from training.evaluation.runner import evaluate_models
+
+    config = build_config(args)
+    disable_progress = True if getattr(args, "no_progress", False) else None
+    results = evaluate_models(args.models, config, disable_progress=disable_progress)
+    print(format_table(results))
+    if getattr(args, "json", None):
+        write_json(results, args.json)
+        print(f"wrote {args.json}", file=sys.stderr)
+    if getattr(args, "markdown", None):
+        write_markdown(results, args.markdown)
+        print(f"wrote {args.markdown}", file=sys.stderr)
+    if getattr(args, "plot", None):
+        write_plot(results, args.plot)
+        print(f"wrote {args.plot}", file=sys.stderr)
+    return 0

@@ -1,0 +1,31 @@
+"""Settings of the evaluation stage; kept free of numpy/torch so `bsl --help` stays fast."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from training.evaluation.data import ALL_TASKS
+
+POOLING_MODES = ("mean", "cls", "max", "mean_sqrt_len_tokens", "weightedmean", "lasttoken")
+DEFAULT_CACHE_DIR = ".bsl_cache/evaluation"
+
+
+@dataclass
+class EvaluationConfig:
+    """Settings of `bsl evaluate` (YAML / `-o key=value` / the command-line flags)."""
+
+    data_dir: str = field(default="", metadata={"help": "folder with sts/, stsbenchmark/, sick/ (required)"})
+    tasks: list[str] = field(default_factory=lambda: list(ALL_TASKS),
+                             metadata={"help": "columns to evaluate: sts12..sts16, stsb, sickr"})
+    pooling: str | None = field(default=None, metadata={
+        "help": "override pooling (mean|cls|max|...); null = the model's own (checkpoint/ST config) else mean"})
+    batch_size: int = field(default=64, metadata={"help": "sentences per forward pass"})
+    device: str = field(default="auto", metadata={"help": "auto (cuda if available), cpu, cuda, cuda:1, ..."})
+    max_length: int | None = field(default=None, metadata={
+        "help": "truncate sentences to this many tokens; null = the model's own limit (at most 512)"})
+    cache_dir: str | None = field(default=DEFAULT_CACHE_DIR, metadata={
+        "help": "embedding cache folder; null disables caching"})
+    sts_aggregate: Literal["all", "mean", "wmean"] = field(default="all", metadata={
+        "help": "per-year STS12-16 number used in the table and avg (SentEval 'all' = subsets concatenated)"})
+    include_stsb_dev: bool = field(default=True, metadata={"help": "also report STS-B dev (details only)"})

@@ -1,0 +1,237 @@
+"""Run the STS table (the paper's Table 1) for one or more encoders, and the trainer's fast STS-B dev check.
+
+Numbers: cosine-similarity Spearman x100 per column. STS12-16 use the SentEval "all" aggregate by default (one
+correlation over all subsets of the year concatenated); see `training.evaluation` for why. STS-B is its test split,
+SICK-R its test split; `avg` is the plain mean of the columns evaluated (with all seven tasks: the paper's Avg.).
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pipeline.errors import BSLError
+from training.evaluation.cache import EmbeddingCache
+from training.evaluation.config import EvaluationConfig
+from training.evaluation.data import (ALL_TASKS, STS_SUBSETS, PairSet, load_stsb_dev, load_task,
+                                      parse_tasks)
+from training.evaluation.encoders import CallableEncoder, Encoder, load_encoder
+from training.evaluation.metrics import (STS_AGGREGATES, PairScore, YearScore, cosine_similarities,
+                                         score_pairs, score_year)
+
+@dataclass
+class ModelResult:
+    """Everything measured for one encoder. `scores()` gives the table row; `to_json()` the JSON entry."""
+
+    name: str
+    encoder: dict[str, Any]
+    tasks: tuple[str, ...]
+    sts_aggregate: str
+    sts: dict[str, YearScore] = field(default_factory=dict)
+    stsb: dict[str, PairScore] = field(default_factory=dict)
+    sickr: dict[str, PairScore] = field(default_factory=dict)
+    cache_hits: int = 0
+    cache_misses: int = 0
+
+    def task_score(self, task: str) -> PairScore:
+        if task in STS_SUBSETS:
+            return self.sts[task].aggregate(self.sts_aggregate)
+        if task == "stsb":
+            return self.stsb["test"]
+        if task == "sickr":
+            return self.sickr["test"]
+        raise KeyError(task)
+
+    def scores(self) -> dict[str, float]:
+        """`{task: cosine Spearman x100, ..., "avg": mean of them}` in Table 1 order (NaN stays NaN)."""
+        out = {task: self.task_score(task).spearman for task in self.tasks}
+        values = list(out.values())
+        out["avg"] = float(np.mean(values)) if values and all(math.isfinite(v) for v in values) else float("nan")
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        def clean(x: float) -> float | None:
+            return float(x) if math.isfinite(x) else None
+
+        entry: dict[str, Any] = {k: clean(v) for k, v in self.scores().items()}
+        details: dict[str, Any] = {
+            "model": self.encoder,
+            "metric": "spearman of cosine similarity x100",
+            "sts_aggregate": self.sts_aggregate,
+            "avg": {"tasks": list(self.tasks), "n_tasks": len(self.tasks)},
+        }
+        for task in self.tasks:
+            if task in STS_SUBSETS:
+                details[task] = self.sts[task].to_dict()
+            elif task == "stsb":
+                details["stsb"] = {split: s.to_dict() for split, s in self.stsb.items()}
+            elif task == "sickr":
+                details["sickr"] = {split: s.to_dict() for split, s in self.sickr.items()}
+        entry["details"] = details
+        return entry
+
+
+def load_eval_data(data_dir: str | Path, tasks: Sequence[str] | str | None = None,
+                   include_stsb_dev: bool = True) -> dict[str, dict[str, PairSet]]:
+    """Load and validate every file the chosen tasks need (all errors surface before any model is loaded)."""
+    return {task: load_task(data_dir, task, include_stsb_dev) for task in parse_tasks(tasks)}
+
+
+def _as_encoder(encoder: Encoder | Callable[[list[str]], Any]) -> Encoder:
+    if isinstance(encoder, Encoder):
+        return encoder
+    if callable(encoder):
+        return CallableEncoder(encoder)
+    raise TypeError(f"expected an Encoder or a callable list[str] -> embeddings, got {type(encoder).__name__}")
+
+
+def encode_pairsets(encoder: Encoder, pairsets: Sequence[PairSet], cache: EmbeddingCache | None = None,
+                    disable_progress: bool | None = None) -> tuple[list[tuple[np.ndarray, np.ndarray]], int, int]:
+    """Embeddings (emb1, emb2) per pair set, from the cache where possible; every missing set is encoded in one
+    `encoder.encode` call (one progress bar, batches shared across files). Returns (embeddings, hits, misses)."""
+    use_cache = cache is not None and encoder.fingerprint is not None
+    results: list[tuple[np.ndarray, np.ndarray] | None] = [None] * len(pairsets)
+    missing: list[int] = []
+    for i, ps in enumerate(pairsets):
+        hit = cache.get(encoder.fingerprint, ps.key, len(ps)) if use_cache else None  # type: ignore[union-attr]
+        if hit is None:
+            missing.append(i)
+        else:
+            results[i] = hit
+    if missing:
+        sentences: list[str] = []
+        for i in missing:
+            sentences.extend(pairsets[i].sentences1)
+            sentences.extend(pairsets[i].sentences2)
+        emb = np.asarray(encoder.encode(sentences, disable_progress=disable_progress), dtype=np.float32)
+        if emb.ndim != 2 or emb.shape[0] != len(sentences):
+            raise BSLError(f"encoder {encoder.name!r} returned shape {emb.shape} for {len(sentences)} sentences")
+        offset = 0
+        for i in missing:
+            n = len(pairsets[i])
+            e1, e2 = emb[offset:offset + n], emb[offset + n:offset + 2 * n]
+            offset += 2 * n
+            results[i] = (e1, e2)
+            if use_cache:
+                cache.put(encoder.fingerprint, pairsets[i].key, e1, e2)  # type: ignore[union-attr,arg-type]
+    return results, len(pairsets) - len(missing), len(missing)  # type: ignore[return-value]
+
+
+def evaluate_encoder(encoder: Encoder | Callable[[list[str]], Any], data: str | Path | Mapping[str, Mapping[str, PairSet]],
+                     tasks: Sequence[str] | str | None = None, *, cache_dir: str | Path | None = None,
+                     sts_aggregate: str = "all", include_stsb_dev: bool = True,
+                     disable_progress: bool | None = None, name: str | None = None) -> ModelResult:
+    """The full table for one encoder.
+
+    `encoder` is an `Encoder` (e.g. from `load_encoder`) or any callable `list[str] -> embeddings`. `data` is the
+    data dir or what `load_eval_data` returned (load once, evaluate many encoders). Embeddings are cached under
+    `cache_dir` when given and the encoder has a fingerprint.
+    """
+    if sts_aggregate not in STS_AGGREGATES:
+        raise BSLError(f"unknown STS aggregate {sts_aggregate!r}; expected one of {', '.join(STS_AGGREGATES)}")
+    enc = _as_encoder(encoder)
+    chosen = parse_tasks(tasks) if tasks is not None else None
+    if isinstance(data, (str, Path)):
+        loaded = load_eval_data(data, chosen, include_stsb_dev)
+    else:
+        loaded = {t: dict(v) for t, v in data.items() if chosen is None or t in chosen}
+        missing_tasks = [t for t in (chosen or ()) if t not in loaded]
+        if missing_tasks:
+            raise BSLError(f"tasks {', '.join(missing_tasks)} were not loaded")
+        if not include_stsb_dev and "stsb" in loaded:
+            loaded["stsb"].pop("dev", None)
+    task_order = tuple(t for t in ALL_TASKS if t in loaded)
+    flat: list[tuple[str, str, PairSet]] = [(t, s, ps) for t in task_order for s, ps in loaded[t].items()]
+    cache = EmbeddingCache(cache_dir) if cache_dir is not None else None
+    embeddings, hits, misses = encode_pairsets(enc, [ps for _, _, ps in flat], cache, disable_progress)
+    sims: dict[str, dict[str, tuple[np.ndarray, np.ndarray]]] = {}
+    for (task, subset, ps), (e1, e2) in zip(flat, embeddings):
+        sims.setdefault(task, {})[subset] = (cosine_similarities(e1, e2), np.asarray(ps.scores))
+    result = ModelResult(name=name or enc.name, encoder=enc.describe(), tasks=task_order,
+                         sts_aggregate=sts_aggregate, cache_hits=hits, cache_misses=misses)
+    for task in task_order:
+        if task in STS_SUBSETS:
+            result.sts[task] = score_year(sims[task])
+        elif task == "stsb":
+            result.stsb = {split: score_pairs(*sims[task][split]) for split in sims[task]}
+        elif task == "sickr":
+            result.sickr = {split: score_pairs(*sims[task][split]) for split in sims[task]}
+    return result
+
+
+def model_names(specs: Sequence[str]) -> list[str]:
+    """Names for the JSON/table: the spec as given, with "#2", "#3" appended to repeats."""
+    seen: dict[str, int] = {}
+    names = []
+    for spec in specs:
+        seen[spec] = seen.get(spec, 0) + 1
+        names.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
+    return names
+
+
+def evaluate_models(specs: Sequence[str | Path], config: EvaluationConfig,
+                    disable_progress: bool | None = None) -> dict[str, ModelResult]:
+    """Load the data once, then load, evaluate and release each model in turn (one in memory at a time)."""
+    if not config.data_dir:
+        raise BSLError("no evaluation data directory given (--data-dir / data_dir)")
+    if not specs:
+        raise BSLError("no model given")
+    data = load_eval_data(config.data_dir, config.tasks, config.include_stsb_dev)
+    results: dict[str, ModelResult] = {}
+    for spec, name in zip(specs, model_names([str(s) for s in specs])):
+        encoder = load_encoder(spec, config.pooling, device=config.device, batch_size=config.batch_size,
+                               max_length=config.max_length, name=name)
+        try:
+            results[name] = evaluate_encoder(encoder, data, cache_dir=config.cache_dir,
+                                             sts_aggregate=config.sts_aggregate,
+                                             include_stsb_dev=config.include_stsb_dev,
+                                             disable_progress=disable_progress, name=name)
+        finally:
+            _release(encoder)
+    return results
+
+
+def _release(encoder: Encoder) -> None:
+    model = getattr(encoder, "model", None)
+    if model is None:
+        return
+    device = getattr(encoder, "device", None)
+    encoder.model = None  # type: ignore[attr-defined]
+    del model
+    gc.collect()
+    if device is not None and getattr(device, "type", "") == "cuda":
+        import torch
+
+        torch.cuda.empty_cache()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Fast path for the trainer
+
+
+def evaluate_pairs(encode_fn: Encoder | Callable[[list[str]], Any], pairs: PairSet,
+                   batch_size: int | None = 128) -> PairScore:
+    """Cosine Spearman/Pearson x100 of in-memory embeddings on one pair set; no disk cache.
+
+    A plain callable is called on length-sorted chunks of `batch_size` unique sentences (None: all at once) and
+    may return a numpy array or a torch tensor (any device)."""
+    enc = encode_fn if isinstance(encode_fn, Encoder) else CallableEncoder(encode_fn, batch_size=batch_size)
+    (e1, e2), = encode_pairsets(enc, [pairs], cache=None, disable_progress=True)[0]
+    return score_pairs(cosine_similarities(e1, e2), pairs.scores)
+
+
+def evaluate_stsb_dev(encode_fn: Encoder | Callable[[list[str]], Any], data: PairSet | str | Path,
+                      batch_size: int | None = 128) -> float:
+    """STS-B dev cosine Spearman x100 for the trainer's periodic checks.
+
+    `data` is the result of `load_stsb_dev(data_dir)` (load it once and reuse it) or the data dir itself.
+    `encode_fn` must put the model in eval mode itself (dropout would add noise), unless it is a
+    `TransformerEncoder`, which does so."""
+    pairs = load_stsb_dev(data) if isinstance(data, (str, Path)) else data
+    return evaluate_pairs(encode_fn, pairs, batch_size).spearman

@@ -1,0 +1,285 @@
+"""Loss values of every objective against hand computations, and the pieces they are built from (predictor, EMA,
+batch norm, schedule, registry). Fast: tensors and the tiny BERT only."""
+
+from __future__ import annotations
+
+import copy
+import math
+import random
+
+import pytest
+import torch
+from torch import nn
+
+from test_trainer_utils import make_sentences, tiny_config
+
+
+# -- BSL ------------------------------------------------------------------------------------------------------------
+def test_bsl_loss_equals_hand_computed_value():
+    from training.objectives.bsl import bsl_loss, negative_cosine
+
+    z1 = torch.tensor([[1.0, 0.0], [0.0, 1.0]])
+    h2 = torch.tensor([[1.0, 1.0], [0.0, -1.0]])
+    z2 = torch.tensor([[0.0, 2.0], [1.0, 1.0]])
+    h1 = torch.tensor([[3.0, 0.0], [1.0, 1.0]])
+    # D(z1, h2): rows -cos = -1/sqrt(2) and +1 -> mean (1 - 1/sqrt(2)) / 2; D(z2, h1): rows 0 and -1 -> -1/2.
+    d12 = (1 - 1 / math.sqrt(2)) / 2
+    assert negative_cosine(z1, h2).item() == pytest.approx(d12, abs=1e-7)
+    assert negative_cosine(z2, h1).item() == pytest.approx(-0.5, abs=1e-7)
+    # 1/2 D(z1, h2) + 1/2 D(z2~, h1~) = -sqrt(2)/8.
+    assert bsl_loss(z1, z2, h1, h2).item() == pytest.approx(-math.sqrt(2) / 8, abs=1e-7)
+    assert bsl_loss(z1, z2, h1, h2, symmetric=False).item() == pytest.approx(d12, abs=1e-7)
+
+
+def test_bsl_loss_stops_gradient_on_the_target_side():
+    from training.objectives.bsl import bsl_loss
+
+    z1, z2, h1, h2 = (torch.randn(4, 3, requires_grad=True) for _ in range(4))
+    bsl_loss(z1, z2, h1, h2).backward()
+    assert z1.grad is not None and z2.grad is not None
+    assert h1.grad is None and h2.grad is None
+
+
+def test_predictor_is_three_linear_layers_kd_kd_d_with_batchnorm_relu_between():
+    from training.predictor import Predictor
+
+    p = Predictor(dim=4, k=8)
+    kinds = [type(m).__name__ for m in p.net]
+    assert kinds == ["Linear", "GlobalBatchNorm1d", "ReLU", "Linear", "GlobalBatchNorm1d", "ReLU", "Linear"]
+    shapes = [(m.in_features, m.out_features) for m in p.net if isinstance(m, nn.Linear)]
+    assert shapes == [(4, 32), (32, 32), (32, 4)]
+    assert p(torch.randn(5, 4)).shape == (5, 4)
+
+
+def test_global_batchnorm_is_plain_batchnorm_outside_ddp():
+    from training.distributed import GlobalBatchNorm1d
+
+    torch.manual_seed(0)
+    ours, ref = GlobalBatchNorm1d(6), nn.BatchNorm1d(6)
+    x = torch.randn(10, 6) * 3 + 1
+    torch.testing.assert_close(ours(x), ref(x))
+    torch.testing.assert_close(ours.running_var, ref.running_var)
+
+
+def test_ema_update_is_exact_for_parameters_and_float_buffers_and_copies_int_buffers():
+    from training.ema import ema_update_
+
+    torch.manual_seed(0)
+    online = nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4))
+    online(torch.randn(8, 3))  # moves running_mean/var and num_batches_tracked away from the target's
+    target = nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4))
+    before = copy.deepcopy(target.state_dict())
+    ema_update_(target, online, 0.9)
+    for name, value in target.state_dict().items():
+        o, t = online.state_dict()[name], before[name]
+        if value.is_floating_point():
+            torch.testing.assert_close(value, 0.9 * t + 0.1 * o, rtol=1e-6, atol=1e-8)
+        else:
+            assert torch.equal(value, o), name
+    frozen = copy.deepcopy(target.state_dict())
+    ema_update_(target, online, 1.0)
+    assert all(torch.equal(v, frozen[k]) for k, v in target.state_dict().items() if v.is_floating_point())
+
+
+@pytest.fixture(scope="module")
+def tiny(tiny_bert_dir, tmp_path_factory):
+    from training.encoder import SentenceEncoder, load_tokenizer
+
+    tokenizer = load_tokenizer(str(tiny_bert_dir))
+
+    def build(objective: str, overrides: list[str] | None = None):
+        cfg = tiny_config(tiny_bert_dir, [], tmp_path_factory.mktemp("unused"), objective=objective,
+                          overrides=overrides)
+        from training.objectives import build_objective
+
+        torch.manual_seed(0)
+        encoder = SentenceEncoder.from_pretrained(str(tiny_bert_dir), cfg.model.pooling, cfg.model.dropout)
+        return build_objective(cfg, encoder, tokenizer), cfg
+
+    return build
+
+
+def test_bsl_objective_loss_is_the_symmetric_loss_of_its_parts(tiny):
+    from training.objectives.bsl import bsl_loss
+
+    objective, _ = tiny("bsl")
+    objective.train()
+    sents = make_sentences(6, seed=1)
+    batch = objective.collate(sents, [s + " quickly" for s in sents], random.Random(0))
+    loss, metrics = objective(batch)
+    e1, e2 = objective.encoder(**batch["view1"]), objective.encoder(**batch["view2"])
+    h1, h2 = objective.target(**batch["view1"]), objective.target(**batch["view2"])
+    expected = bsl_loss(objective.predictor(e1), objective.predictor(e2), h1, h2)
+    assert loss.item() == pytest.approx(expected.item(), abs=1e-6)
+    # The target starts as an exact copy of the online encoder.
+    torch.testing.assert_close(h1, e1)
+    assert set(metrics) == set(objective.metric_names)
+
+
+def test_bsl_target_gets_no_gradient_and_is_not_trainable(tiny):
+    objective, _ = tiny("bsl")
+    objective.train()
+    sents = make_sentences(4, seed=2)
+    loss, _ = objective(objective.collate(sents, sents[::-1], random.Random(0)))
+    loss.backward()
+    assert all(not p.requires_grad and p.grad is None for p in objective.target.parameters())
+    assert any(p.grad is not None for p in objective.encoder.parameters())
+    assert all(p.grad is not None for p in objective.predictor.parameters())
+
+
+def test_bsl_target_mode_follows_target_dropout_option(tiny):
+    objective, _ = tiny("bsl", ["objective.bsl.target_dropout=false"])
+    objective.train()
+    assert objective.encoder.training and not objective.target.training
+    objective, _ = tiny("bsl", ["objective.bsl.target_dropout=true"])
+    objective.train()
+    assert objective.target.training
+
+
+# -- contrastive / Mirror-BERT --------------------------------------------------------------------------------------
+def _info_nce_by_hand(a: torch.Tensor, b: torch.Tensor, t: float) -> float:
+    """The paper's Table 7 setting written out: 2n sentences; for each, its pair partner is the positive and the
+    other 2(n-1) sentences are the negatives."""
+    xs = [x / x.norm() for x in torch.cat([a, b])]
+    n = a.shape[0]
+    total = 0.0
+    for i, x in enumerate(xs):
+        pos = (i + n) % (2 * n)
+        denom = sum(math.exp(float(x @ xs[j]) / t) for j in range(2 * n) if j != i)
+        total += -math.log(math.exp(float(x @ xs[pos]) / t) / denom)
+    return total / (2 * n)
+
+
+def test_info_nce_equals_hand_computation():
+    from training.objectives.contrastive import info_nce
+
+    torch.manual_seed(0)
+    a, b = torch.randn(4, 5), torch.randn(4, 5)
+    assert info_nce(a, b, 0.1).item() == pytest.approx(_info_nce_by_hand(a, b, 0.1), rel=1e-5)
+    # Two orthogonal pairs, each pair identical: cos(pos) = 1, cos(neg) = 0, so with t = 1
+    # loss = -log(e / (e + 2)) for every anchor.
+    a = torch.tensor([[1.0, 0.0], [0.0, 1.0]])
+    assert info_nce(a, a.clone(), 1.0).item() == pytest.approx(-math.log(math.e / (math.e + 2)), abs=1e-6)
+
+
+def test_contrastive_objective_loss(tiny):
+    from training.objectives.contrastive import info_nce
+
+    objective, cfg = tiny("contrastive")
+    objective.train()
+    sents = make_sentences(5, seed=3)
+    batch = objective.collate(sents, [s + " today" for s in sents], random.Random(0))
+    loss, _ = objective(batch)
+    e1, e2 = objective.encoder(**batch["view1"]), objective.encoder(**batch["view2"])
+    assert loss.item() == pytest.approx(_info_nce_by_hand(e1.detach(), e2.detach(), 0.05), rel=1e-5)
+
+
+def test_span_mask_replaces_a_span_with_the_mask_token():
+    from training.objectives.mirror import span_mask
+
+    text = "the man is playing with the ball in the park"
+    masked = span_mask(text, 5, "[MASK]", random.Random(3), min_chars=30)
+    start = masked.index(" [MASK] ")
+    assert masked[:start] + masked[start + len(" [MASK] "):] == text[:start] + text[start + 5:]
+    assert span_mask("short text", 5, "[MASK]", random.Random(3), min_chars=30) == "short text"
+    assert span_mask(text, 0, "[MASK]", random.Random(3)) == text
+
+
+def test_mirror_objective_mirrors_view1_and_masks_the_copy(tiny):
+    from training.objectives.contrastive import info_nce
+
+    objective, cfg = tiny("mirror")
+    objective.train()
+    sents = ["the man is playing with the ball in the park today",
+             "two women are sitting outside the big white house", "a dog runs"]
+    batch = objective.collate(sents, ["ignored"] * 3, random.Random(0))
+    tok = objective.tokenizer
+    first = tok.batch_decode(batch["view1"]["input_ids"], skip_special_tokens=True)
+    second = tok.batch_decode(batch["view2"]["input_ids"])
+    assert first == sents
+    assert "[MASK]" in second[0] and "[MASK]" in second[1] and "[MASK]" not in second[2]
+    loss, _ = objective(batch)
+    e1, e2 = objective.encoder(**batch["view1"]), objective.encoder(**batch["view2"])
+    assert loss.item() == pytest.approx(_info_nce_by_hand(e1.detach(), e2.detach(), 0.04), rel=1e-5)
+    assert loss.item() == pytest.approx(info_nce(e1, e2, 0.04).item(), abs=1e-6)
+
+
+# -- SG-OPT ---------------------------------------------------------------------------------------------------------
+def _l_opt3_by_hand(c: torch.Tensor, h: torch.Tensor, t: float) -> float:
+    """SG-BERT eq. for L_opt3, looped: positive phi(c_i, h_ik); negatives every layer's view of every other
+    sentence; mean over i and k."""
+    cos = lambda u, v: float(u @ v / (u.norm() * v.norm()))  # noqa: E731
+    b, layers = h.shape[:2]
+    total = 0.0
+    for i in range(b):
+        neg = sum(math.exp(cos(c[i], h[m, n]) / t) for m in range(b) if m != i for n in range(layers))
+        for k in range(layers):
+            pos = math.exp(cos(c[i], h[i, k]) / t)
+            total += -math.log(pos / (pos + neg))
+    return total / (b * layers)
+
+
+def test_sg_opt_contrastive_equals_hand_computation():
+    from training.objectives.sg_opt import sg_opt_contrastive
+
+    torch.manual_seed(0)
+    c, h = torch.randn(3, 4), torch.randn(3, 2, 4)
+    assert sg_opt_contrastive(c, h, 0.5).item() == pytest.approx(_l_opt3_by_hand(c, h, 0.5), rel=1e-5)
+
+
+def test_layer_views_max_pool_ignores_padding():
+    from training.objectives.sg_opt import layer_views
+
+    states = [torch.tensor([[[1.0, 5.0], [2.0, 0.0], [100.0, 100.0]]]),
+              torch.tensor([[[0.0, 1.0], [-1.0, 3.0], [100.0, 100.0]]])]
+    mask = torch.tensor([[1, 1, 0]])
+    assert layer_views(states, mask, "max").tolist() == [[[2.0, 5.0], [0.0, 3.0]]]
+    assert layer_views(states, mask, "mean").tolist() == [[[1.5, 2.5], [-0.5, 2.0]]]
+
+
+def test_sg_opt_objective_loss_and_weight_regulariser(tiny):
+    from training.objectives.sg_opt import layer_views, sg_opt_contrastive
+
+    objective, cfg = tiny("sg_opt")
+    objective.train()
+    assert not any(p.requires_grad for p in objective.encoder.model.embeddings.parameters())
+    sents = make_sentences(4, seed=4)
+    batch = objective.collate(sents, sents, random.Random(0))
+    x = batch["sentences"]
+    loss, metrics = objective(batch)
+    views = layer_views(objective.frozen.hidden_states(**x), x["attention_mask"], "max")
+    assert views.shape[1] == objective.encoder.model.config.num_hidden_layers + 1
+    expected = sg_opt_contrastive(objective.projection(objective.encoder(**x)), objective.projection(views), 0.01)
+    assert loss.item() == pytest.approx(expected.item(), abs=1e-5)
+    assert metrics["weight_distance"].item() == 0.0
+    # Moving one tuned weight by 0.01 everywhere adds lambda * numel * 1e-4 to the loss.
+    weight = objective.encoder.model.encoder.layer[0].attention.self.query.weight
+    with torch.no_grad():
+        weight.add_(0.01)
+    _, metrics = objective(batch)
+    assert metrics["weight_distance"].item() == pytest.approx(weight.numel() * 1e-4, rel=1e-4)
+
+
+# -- schedule and registry -----------------------------------------------------------------------------------------
+def test_lr_schedule_values():
+    from training.schedule import lr_at, warmup_steps_for
+
+    kw = dict(base_lr=1.0, total_steps=10, warmup=2)
+    assert [lr_at(s, schedule="constant", **kw) for s in (0, 1, 2, 9)] == [0.5, 1.0, 1.0, 1.0]
+    assert lr_at(2, schedule="linear", **kw) == 1.0
+    assert lr_at(6, schedule="linear", **kw) == pytest.approx(0.5)
+    assert lr_at(10, schedule="linear", **kw) == pytest.approx(0.0)
+    assert lr_at(6, schedule="cosine", **kw) == pytest.approx(0.5)
+    assert lr_at(10, schedule="cosine", min_lr_ratio=0.1, **kw) == pytest.approx(0.1)
+    assert warmup_steps_for(100, 0, 0.1) == 10 and warmup_steps_for(100, 7, 0.1) == 7
+
+
+def test_objective_registry():
+    from pipeline.errors import BSLError
+    from training.objectives import OBJECTIVES, objective_class
+
+    assert set(OBJECTIVES) == {"bsl", "contrastive", "mirror", "sg_opt"}
+    for name in OBJECTIVES:
+        assert objective_class(name).name == name
+    with pytest.raises(BSLError, match="unknown objective 'simclr'"):
+        objective_class("simclr")

@@ -1,0 +1,161 @@
+"""Checkpoint directories: the contract the evaluation stage reads, plus the trainer's full state for exact resume.
+
+```
+<checkpoint>/bsl_checkpoint.json   {"pooling", "step", "objective", "max_length", "encoder": "encoder", ...}
+<checkpoint>/encoder/              online encoder + tokenizer (save_pretrained)
+<checkpoint>/trainer_state.pt      objective state_dict (online, target, predictor, ...), optimizer, lr schedule,
+                                   GradScaler, step, data position, run metrics   [resumable checkpoints only]
+<checkpoint>/rng/rank-<r>.pt       RNG states of every process (torch, cuda, numpy, python)
+```
+
+Everything is written with `torch.save` of tensors and plain containers and read back with `weights_only=True`:
+nothing is unpickled. A directory is written under a temporary name and renamed into place, so a reader never
+sees half a checkpoint.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from pipeline.atomic import write_json_atomic
+from pipeline.errors import BSLError
+
+CHECKPOINT_JSON = "bsl_checkpoint.json"
+ENCODER_DIR = "encoder"
+STATE_FILE = "trainer_state.pt"
+RNG_DIR = "rng"
+FORMAT_VERSION = 1
+_STEP_DIR = re.compile(r"^step-(\d+)$")
+
+
+# -- RNG state as tensors and plain lists -------------------------------------------------------------------------
+def capture_rng_state() -> dict[str, Any]:
+    np_state = np.random.get_state(legacy=False)
+    py_version, py_internal, py_gauss = random.getstate()
+    state = {
+        "torch": torch.get_rng_state(),
+        "numpy": {"bit_generator": np_state["bit_generator"],
+                  "key": torch.from_numpy(np.asarray(np_state["state"]["key"], dtype=np.int64)),
+                  "pos": int(np_state["state"]["pos"]),
+                  "has_gauss": int(np_state["has_gauss"]), "gauss": float(np_state["gauss"])},
+        "python": {"version": int(py_version), "internal": torch.tensor(py_internal, dtype=torch.int64),
+                   "gauss": py_gauss},
+    }
+    if torch.cuda.is_available():
+        state["cuda"] = torch.cuda.get_rng_state_all()
+    return state
+
+
+def restore_rng_state(state: dict[str, Any]) -> None:
+    torch.set_rng_state(state["torch"])
+    npst = state["numpy"]
+    np.random.set_state({"bit_generator": npst["bit_generator"],
+                         "state": {"key": npst["key"].numpy().astype(np.uint32), "pos": npst["pos"]},
+                         "has_gauss": npst["has_gauss"], "gauss": npst["gauss"]})
+    py = state["python"]
+    random.setstate((py["version"], tuple(int(x) for x in py["internal"].tolist()), py["gauss"]))
+    if "cuda" in state and torch.cuda.is_available():
+        torch.cuda.set_rng_state_all(state["cuda"])
+
+
+def seed_everything(seed: int) -> None:
+    random.seed(seed)
+    np.random.seed(seed % 2**32)
+    torch.manual_seed(seed)
+
+
+# -- directories ----------------------------------------------------------------------------------------------------
+def step_dir_name(step: int) -> str:
+    return f"step-{step:08d}"
+
+
+def list_checkpoints(checkpoints_dir: Path) -> list[tuple[int, Path]]:
+    """Complete periodic checkpoints (state file present), oldest first."""
+    if not checkpoints_dir.is_dir():
+        return []
+    found = []
+    for p in checkpoints_dir.iterdir():
+        m = _STEP_DIR.match(p.name)
+        if m and (p / STATE_FILE).is_file() and (p / CHECKPOINT_JSON).is_file():
+            found.append((int(m.group(1)), p))
+    return sorted(found)
+
+
+def latest_checkpoint(checkpoints_dir: Path) -> Path | None:
+    found = list_checkpoints(checkpoints_dir)
+    return found[-1][1] if found else None
+
+
+def prune_checkpoints(checkpoints_dir: Path, keep: int) -> None:
+    if keep <= 0:
+        return
+    for _, path in list_checkpoints(checkpoints_dir)[:-keep]:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def staging_dir(final: Path) -> Path:
+    """A fresh temporary sibling of `final` to write into before `publish_dir`."""
+    tmp = final.with_name(f".{final.name}.tmp-{os.getpid()}")
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    tmp.mkdir(parents=True)
+    return tmp
+
+
+def publish_dir(tmp: Path, final: Path) -> None:
+    """Rename `tmp` onto `final`, replacing an older `final` (which is moved aside first, then removed)."""
+    old = None
+    if final.exists():
+        old = final.with_name(f".{final.name}.old-{os.getpid()}")
+        if old.exists():
+            shutil.rmtree(old)
+        os.replace(final, old)
+    os.replace(tmp, final)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def write_checkpoint_json(directory: Path, info: dict[str, Any]) -> None:
+    write_json_atomic(directory / CHECKPOINT_JSON, info)
+
+
+def read_checkpoint_json(directory: str | Path) -> dict[str, Any]:
+    path = Path(directory) / CHECKPOINT_JSON
+    if not path.is_file():
+        raise BSLError(f"{directory}: not a trainer checkpoint ({CHECKPOINT_JSON} missing)")
+    try:
+        info = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise BSLError(f"{path}: not valid JSON ({exc})") from None
+    for key in ("pooling", "step"):
+        if key not in info:
+            raise BSLError(f"{path}: missing key {key!r}")
+    return info
+
+
+def save_state(path: Path, state: dict[str, Any]) -> None:
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    torch.save(state, tmp)
+    os.replace(tmp, path)
+
+
+def load_state(path: Path, map_location: str | torch.device = "cpu") -> dict[str, Any]:
+    if not path.is_file():
+        raise BSLError(f"{path}: checkpoint state file missing (is this a resumable checkpoint?)")
+    try:
+        return torch.load(path, map_location=map_location, weights_only=True)
+    except Exception as exc:  # pickle/zip errors from a damaged or foreign file
+        raise BSLError(f"{path}: cannot read checkpoint state ({type(exc).__name__}: {exc})") from None
+
+
+def rng_path(directory: Path, rank: int) -> Path:
+    return directory / RNG_DIR / f"rank-{rank}.pt"

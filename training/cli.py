@@ -1,0 +1,116 @@
+"""`bsl train`: train a sentence encoder on view-pair datasets (BSL or another objective).
+
+Wired into `bsl` by pipeline/cli.py (COMMAND_MODULES). Under torchrun the same command runs data-parallel:
+
+    torchrun --nproc_per_node 2 -m training.cli train --config configs/train_bsl.yaml --manifest DATASET
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from pipeline.errors import BSLError
+
+DESCRIPTION = """\
+Train a sentence encoder on view pairs. The online encoder starts from model.name_or_path; the objective is
+objective.name: bsl (the paper: online encoder + predictor regress an EMA target encoder's embedding of the other
+view), contrastive (InfoNCE with in-batch negatives, the paper's Table 7 baseline), mirror (Mirror-BERT: a
+sentence and its span-masked copy, dropout, InfoNCE) or sg_opt (SG-BERT: layer views of a frozen copy).
+
+Datasets are read through pipeline.dataset and checked against their manifests first. Writes to train.output_dir:
+config.yaml, metrics.csv (+ eval.csv, tensorboard/), checkpoints/step-N/ (every train.save_every steps, resumable),
+final/ (resumable), best/ (best STS-B dev score, with eval.stsb_dir) and export/ (a sentence-transformers model).
+A checkpoint dir holds bsl_checkpoint.json + encoder/ (save_pretrained) + trainer_state.pt + rng/.
+Resume an interrupted run with --resume (same config). Run under torchrun for DDP (gloo on CPU, nccl on GPU).
+"""
+
+
+def _config_help() -> str:
+    from pipeline.config import help_text
+    from training.config import TrainConfig
+
+    return help_text(TrainConfig)
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "train", help="train a sentence encoder (BSL, contrastive, Mirror-BERT, SG-OPT) on view-pair datasets",
+        description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="config keys (YAML file and -o KEY=VALUE):\n" + _config_help())
+    p.add_argument("--config", "-c", metavar="FILE", help="YAML config file (keys listed below)")
+    p.add_argument("--manifest", "-m", action="append", default=[], metavar="DATASET",
+                   help="dataset dir or manifest JSON to train on; repeatable; replaces data.sources of the config "
+                        "file (each with weight proportional to its pairs; use data.sources in YAML for weights or "
+                        "method filters)")
+    p.add_argument("--output-dir", metavar="DIR", help="run directory (same as -o train.output_dir=DIR)")
+    p.add_argument("--resume", nargs="?", const="auto", metavar="CHECKPOINT",
+                   help="continue a run: without a value the latest checkpoint in the output dir, or the given "
+                        "checkpoint dir (same as -o train.resume=...)")
+    p.add_argument("-o", "--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a config value, repeatable: -o optim.lr=2e-4 (YAML value syntax)")
+    p.add_argument("--print-config", action="store_true", help="print the resolved config as YAML and exit")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar (also BSL_NO_PROGRESS=1)")
+    p.set_defaults(func=run)
+
+
+def build_config(args: argparse.Namespace):
+    from pipeline.config import load_config
+    from training.config import DataSourceConfig, TrainConfig
+
+    overrides = list(args.overrides)
+    if args.output_dir:
+        overrides.insert(0, f"train.output_dir={args.output_dir}")
+    if args.resume:
+        overrides.insert(0, f"train.resume={args.resume}")
+    config = load_config(TrainConfig, args.config, overrides)
+    if args.manifest:
+        config.data.sources = [DataSourceConfig(path=m) for m in args.manifest]
+    return config
+
+
+def run(args: argparse.Namespace) -> int:
+    config = build_config(args)
+    if args.print_config:
+        import yaml
+
+        from pipeline.config import to_dict
+
+        print(yaml.safe_dump(to_dict(config), sort_keys=False), end="")
+        return 0
+    from training.trainer import train
+
+    result = train(config, disable_progress=True if args.quiet else None)
+    if result.final_checkpoint is not None and _is_main_process():
+        state = "finished" if result.completed else "stopped early (resume with --resume)"
+        print(f"training {state} at step {result.step}/{result.total_steps}; checkpoint: {result.final_checkpoint}")
+        if result.best_metric is not None:
+            print(f"best STS-B dev Spearman: {result.best_metric:.2f} ({result.best_checkpoint})")
+        if result.export_dir is not None:
+            print(f"sentence-transformers model: {result.export_dir}")
+    return 0
+
+
+def _is_main_process() -> bool:
+    import os
+
+    return os.environ.get("RANK", "0") == "0"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point for `python -m training.cli train ...` (what torchrun launches)."""
+    parser = argparse.ArgumentParser(prog="bsl")
+    register(parser.add_subparsers(dest="command", metavar="COMMAND"))
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except BSLError as exc:
+        print(f"bsl {args.command}: error: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,229 @@
+"""Training data: view pairs streamed from one or more datasets, mixed by weight, shuffled by seed, resumable.
+
+Datasets are read only through `pipeline.dataset` (load_manifest / verify_dataset / iter_pair_batches); this
+module is the one place that talks to it.
+
+The stream is a pure function of (sources, seed): each source is read shard by shard (in an order shuffled per
+pass) through a shuffle buffer reseeded for every pass over it, and a seeded mixer picks the source of each next
+pair by weight. A source that runs out starts its next pass, so the stream never ends; the trainer decides how
+many steps to take. The data position recorded in checkpoints is the number of pairs drawn; resuming replays the
+stream up to there without tokenising (exact, and cheap next to training).
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import json
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from pipeline.errors import BSLError, InputError
+
+COLUMNS = ["view1", "view2", "method"]
+
+
+@dataclass
+class Source:
+    """One configured dataset (optionally restricted to some methods) with what the trainer needs to know."""
+
+    path: str
+    methods: list[str] | None
+    weight: float
+    pairs: int
+    name: str
+    manifest_checksum: str
+    manifest: dict[str, Any] = field(repr=False, default_factory=dict)
+
+    def describe(self) -> dict[str, Any]:
+        return {"path": self.path, "name": self.name, "methods": self.methods, "weight": self.weight,
+                "pairs": self.pairs, "manifest_checksum": self.manifest_checksum}
+
+
+def _manifest_identity(manifest: dict[str, Any]) -> str:
+    recorded = manifest.get("checksum")
+    if recorded:
+        return str(recorded)
+    body = {k: v for k, v in manifest.items() if not k.startswith("_")}
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+
+
+def _count_pairs(manifest: dict[str, Any], methods: list[str] | None, read_batch_size: int) -> int:
+    """Pairs the source will yield; from the manifest's shard row counts when every shard names its method."""
+    from pipeline.dataset import iter_pair_batches
+
+    shards = [s for s in manifest.get("shards", []) if s.get("kind") == "pairs"]
+    if shards and all("rows" in s and s.get("method") for s in shards):
+        return sum(int(s["rows"]) for s in shards if methods is None or s["method"] in methods)
+    total = 0
+    for batch in iter_pair_batches(manifest, columns=["method"], methods=methods, batch_size=read_batch_size):
+        if methods is None:
+            total += batch.num_rows
+        else:
+            total += sum(1 for m in batch.column("method").to_pylist() if m in methods)
+    return total
+
+
+def resolve_sources(data_config, verify: bool | None = None) -> list[Source]:
+    """Load (and by default verify) every configured dataset; fill in default weights (proportional to pairs)."""
+    from pipeline.dataset import load_manifest, verify_dataset
+
+    if not data_config.sources:
+        raise BSLError("no training data: set data.sources in the config or pass --manifest DATASET")
+    verify = data_config.verify if verify is None else verify
+    sources: list[Source] = []
+    for i, src in enumerate(data_config.sources):
+        if not src.path:
+            raise BSLError(f"data.sources[{i}].path is empty")
+        manifest = verify_dataset(src.path) if verify else load_manifest(src.path)
+        methods = list(src.methods) if src.methods else None
+        if methods:
+            known = set(manifest.get("methods", {})) | {s.get("method") for s in manifest.get("shards", [])}
+            unknown = [m for m in methods if m not in known]
+            if unknown:
+                raise BSLError(f"data.sources[{i}] ({src.path}): method(s) {', '.join(unknown)} not in this "
+                               f"dataset (it has {', '.join(sorted(m for m in known if m))})")
+        pairs = _count_pairs(manifest, methods, data_config.read_batch_size)
+        if pairs == 0:
+            what = f" for methods {', '.join(methods)}" if methods else ""
+            raise BSLError(f"data.sources[{i}] ({src.path}) has no pairs{what}")
+        if src.weight is not None and not src.weight > 0:
+            raise BSLError(f"data.sources[{i}].weight must be > 0, got {src.weight}")
+        sources.append(Source(path=str(src.path), methods=methods,
+                              weight=float(src.weight) if src.weight is not None else float(pairs),
+                              pairs=pairs, name=str(manifest.get("name", src.path)),
+                              manifest_checksum=_manifest_identity(manifest), manifest=manifest))
+    return sources
+
+
+class _SourceStream:
+    """Endless pairs of one source: pass after pass, each through a buffer shuffle seeded by (seed, source, pass)."""
+
+    def __init__(self, source: Source, index: int, seed: int, shuffle: bool, buffer_size: int,
+                 read_batch_size: int, skipped: dict[str, int]):
+        self.source = source
+        self.index = index
+        self.seed = seed
+        self.shuffle = shuffle
+        self.buffer_size = max(1, buffer_size)
+        self.read_batch_size = read_batch_size
+        self.skipped = skipped
+        self.epoch = 0
+        self.drawn = 0
+        self._it = self._endless()
+
+    def _rows(self, manifest: dict[str, Any]) -> Iterator[tuple[str, str]]:
+        from pipeline.dataset import iter_pair_batches
+
+        methods = self.source.methods
+        for batch in iter_pair_batches(manifest, columns=COLUMNS, methods=methods, batch_size=self.read_batch_size):
+            v1s = batch.column("view1").to_pylist()
+            v2s = batch.column("view2").to_pylist()
+            ms = batch.column("method").to_pylist()
+            for v1, v2, m in zip(v1s, v2s, ms):
+                if methods is not None and m not in methods:
+                    continue
+                if not v1 or not v2 or not v1.strip() or not v2.strip():
+                    # Counted (reported in the run's metrics), not dropped silently.
+                    self.skipped["empty_view"] = self.skipped.get("empty_view", 0) + 1
+                    continue
+                yield v1, v2
+
+    def _one_pass(self, epoch: int) -> Iterator[tuple[str, str]]:
+        if not self.shuffle:
+            yield from self._rows(self.source.manifest)
+            return
+        rng = random.Random(f"bsl-data:{self.seed}:{self.index}:{epoch}")
+        # Shard order is shuffled too, so a buffer smaller than the dataset still mixes pairs from all of it.
+        shards = list(self.source.manifest["shards"])
+        rng.shuffle(shards)
+        buffer: list[tuple[str, str]] = []
+        for row in self._rows({**self.source.manifest, "shards": shards}):
+            if len(buffer) < self.buffer_size:
+                buffer.append(row)
+                continue
+            j = rng.randrange(self.buffer_size)
+            yield buffer[j]
+            buffer[j] = row
+        rng.shuffle(buffer)
+        yield from buffer
+
+    def _endless(self) -> Iterator[tuple[str, str]]:
+        while True:
+            got = 0
+            for row in self._one_pass(self.epoch):
+                got += 1
+                yield row
+            if got == 0:
+                raise InputError(f"{self.source.path}: no usable pairs (all {self.source.pairs} have an empty view)")
+            self.epoch += 1
+
+    def next(self) -> tuple[str, str]:
+        row = next(self._it)
+        self.drawn += 1
+        return row
+
+
+class PairStream:
+    """The mixed, shuffled, endless stream of (view1, view2) pairs; `position` is what a checkpoint records."""
+
+    def __init__(self, sources: list[Source], seed: int, shuffle: bool = True, shuffle_buffer: int = 100_000,
+                 read_batch_size: int = 8192):
+        if not sources:
+            raise BSLError("PairStream needs at least one source")
+        self.sources = sources
+        self.seed = seed
+        self.skipped: dict[str, int] = {}
+        self._streams = [_SourceStream(s, i, seed, shuffle, shuffle_buffer, read_batch_size, self.skipped)
+                         for i, s in enumerate(sources)]
+        total = sum(s.weight for s in sources)
+        self._cumulative = []
+        acc = 0.0
+        for s in sources:
+            acc += s.weight / total
+            self._cumulative.append(acc)
+        self._mixer = random.Random(f"bsl-mix:{seed}")
+        self.drawn = 0
+
+    def _pick(self) -> int:
+        if len(self._streams) == 1:
+            return 0
+        return min(bisect.bisect_right(self._cumulative, self._mixer.random()), len(self._streams) - 1)
+
+    def next_pair(self) -> tuple[str, str]:
+        row = self._streams[self._pick()].next()
+        self.drawn += 1
+        return row
+
+    def next_batch(self, n: int) -> tuple[list[str], list[str]]:
+        v1: list[str] = []
+        v2: list[str] = []
+        for _ in range(n):
+            a, b = self.next_pair()
+            v1.append(a)
+            v2.append(b)
+        return v1, v2
+
+    def skip(self, n: int) -> None:
+        for _ in range(n):
+            self.next_pair()
+
+    @property
+    def position(self) -> dict[str, Any]:
+        return {"pairs_drawn": self.drawn,
+                "per_source_drawn": [s.drawn for s in self._streams],
+                "per_source_epoch": [s.epoch for s in self._streams],
+                "skipped": dict(self.skipped)}
+
+    def restore(self, position: dict[str, Any]) -> None:
+        """Fast-forward a fresh stream to a recorded position and check it lands where the recording says."""
+        if self.drawn != 0:
+            raise BSLError("restore() needs a fresh PairStream")
+        self.skip(int(position["pairs_drawn"]))
+        expected = [int(x) for x in position.get("per_source_drawn", [])]
+        actual = [s.drawn for s in self._streams]
+        if expected and expected != actual:
+            raise BSLError(f"data position does not replay: pairs per source {actual} != recorded {expected}; "
+                           f"the datasets or their weights changed since the checkpoint")

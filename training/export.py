@@ -1,0 +1,110 @@
+"""Export the online encoder as a sentence-transformers model directory.
+
+Files are written directly (no sentence-transformers import at training time), in the layout every
+sentence-transformers release loads:
+
+```
+<dir>/modules.json                       Transformer -> Pooling (-> Normalize)
+<dir>/sentence_bert_config.json          max_seq_length, do_lower_case
+<dir>/config.json, model.safetensors, tokenizer files   (save_pretrained of the encoder + tokenizer)
+<dir>/1_Pooling/config.json              mean or CLS pooling, as trained
+<dir>/2_Normalize/                       only with export.normalize
+<dir>/config_sentence_transformers.json  similarity function
+<dir>/README.md                          model card: objective, config, dataset manifests, results
+```
+
+`SentenceTransformer(dir).encode(sentences)` then gives the trainer's embeddings (`training.encoder.encode`).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pipeline.config import to_dict
+from training.checkpoint import publish_dir, staging_dir
+
+
+def _write_json(path: Path, data: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+
+
+def export_sentence_transformer(encoder, tokenizer, out_dir: str | Path, *, max_length: int, normalize: bool = False,
+                                card: dict[str, Any] | None = None) -> Path:
+    """Write the export atomically (staging dir renamed into place) and return its path."""
+    import torch
+    import transformers
+
+    out = Path(out_dir)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = staging_dir(out)
+    encoder.save_pretrained(tmp, tokenizer)
+    modules = [
+        {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
+        {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"},
+    ]
+    if normalize:
+        modules.append({"idx": 2, "name": "2", "path": "2_Normalize", "type": "sentence_transformers.models.Normalize"})
+        (tmp / "2_Normalize").mkdir()
+    _write_json(tmp / "modules.json", modules)
+    _write_json(tmp / "sentence_bert_config.json", {"max_seq_length": int(max_length), "do_lower_case": False})
+    _write_json(tmp / "1_Pooling" / "config.json", {
+        "word_embedding_dimension": int(encoder.dim),
+        "pooling_mode_cls_token": encoder.pooling == "cls",
+        "pooling_mode_mean_tokens": encoder.pooling == "mean",
+        "pooling_mode_max_tokens": False,
+        "pooling_mode_mean_sqrt_len_tokens": False,
+        "pooling_mode_weightedmean_tokens": False,
+        "pooling_mode_lasttoken": False,
+        "include_prompt": True,
+    })
+    _write_json(tmp / "config_sentence_transformers.json", {
+        "__version__": {"transformers": transformers.__version__, "pytorch": torch.__version__},
+        "prompts": {}, "default_prompt_name": None, "similarity_fn_name": "cosine",
+    })
+    (tmp / "README.md").write_text(model_card(card or {}, encoder=encoder, max_length=max_length,
+                                              normalize=normalize), encoding="utf-8")
+    publish_dir(tmp, out)
+    return out
+
+
+def model_card(card: dict[str, Any], *, encoder, max_length: int, normalize: bool) -> str:
+    """README.md with YAML front matter (as on the Hugging Face hub) and what the model was trained from."""
+    config = card.get("config")
+    config_dict = to_dict(config) if config is not None else {}
+    base = config_dict.get("model", {}).get("name_or_path", "")
+    objective = config_dict.get("objective", {}).get("name", "")
+    sources = card.get("sources", [])
+    front = {"library_name": "sentence-transformers", "pipeline_tag": "sentence-similarity",
+             "tags": ["sentence-transformers", "sentence-similarity", "feature-extraction", "bsl-pipeline",
+                      objective]}
+    if base and not Path(base).exists():
+        front["base_model"] = base
+    lines = ["---", yaml.safe_dump(front, sort_keys=False).strip(), "---", "",
+             f"# Sentence encoder trained with the `{objective}` objective (bsl-pipeline)", "",
+             f"Started from `{base}`; {encoder.pooling} pooling over at most {max_length} tokens; "
+             f"{encoder.dim}-dimensional embeddings{' (unit length)' if normalize else ''}. Compare sentences by "
+             f"cosine similarity.", "",
+             "```python", "from sentence_transformers import SentenceTransformer", "",
+             "model = SentenceTransformer(\"path/to/this/dir\")",
+             "embeddings = model.encode([\"A man is playing a guitar.\", \"Someone plays an instrument.\"])",
+             "```", "", "## Training data", ""]
+    if sources:
+        lines += ["| dataset | manifest | methods | pairs | weight | manifest checksum |", "|---|---|---|---|---|---|"]
+        total_weight = sum(s["weight"] for s in sources) or 1.0
+        for s in sources:
+            methods = ", ".join(s["methods"]) if s.get("methods") else "all"
+            lines.append(f"| {s['name']} | `{s['path']}` | {methods} | {s['pairs']} | "
+                         f"{s['weight'] / total_weight:.3f} | `{s['manifest_checksum'][:16]}` |")
+    else:
+        lines.append("(not recorded)")
+    lines += ["", "## Training run", ""]
+    for key, value in card.get("run", {}).items():
+        lines.append(f"- {key}: {value}")
+    if config_dict:
+        lines += ["", "## Configuration", "", "```yaml", yaml.safe_dump(config_dict, sort_keys=False).strip(), "```"]
+    return "\n".join(lines) + "\n"

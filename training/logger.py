@@ -1,0 +1,90 @@
+"""Metrics sinks of a run: metrics.csv / eval.csv (plain, appendable), TensorBoard events, and a tqdm bar."""
+
+from __future__ import annotations
+
+import csv
+import os
+from pathlib import Path
+from typing import Any
+
+
+def progress_disabled(disable_progress: bool | None) -> bool:
+    return bool(disable_progress) or os.environ.get("BSL_NO_PROGRESS") == "1"
+
+
+class CSVLog:
+    """Rows of scalars with a fixed header. On resume, rows after the resumed step are dropped so that a step
+    logged by the interrupted run is not listed twice."""
+
+    def __init__(self, path: Path, fields: list[str], resume_step: int | None = None):
+        self.path = path
+        self.fields = fields
+        if resume_step is not None and path.is_file():
+            with open(path, newline="", encoding="utf-8") as fh:
+                rows = [r for r in csv.DictReader(fh) if r.get("step") and int(r["step"]) <= resume_step]
+            self._rewrite(rows)
+        elif not path.is_file() or resume_step is None:
+            self._rewrite([])
+
+    def _rewrite(self, rows: list[dict[str, Any]]) -> None:
+        tmp = self.path.with_name(f".{self.path.name}.tmp")
+        with open(tmp, "w", newline="", encoding="utf-8") as fh:
+            writer = csv.DictWriter(fh, fieldnames=self.fields, extrasaction="ignore")
+            writer.writeheader()
+            writer.writerows(rows)
+        os.replace(tmp, self.path)
+
+    def write(self, row: dict[str, Any]) -> None:
+        with open(self.path, "a", newline="", encoding="utf-8") as fh:
+            csv.DictWriter(fh, fieldnames=self.fields, extrasaction="ignore").writerow(
+                {k: _fmt(row.get(k)) for k in self.fields})
+
+
+def _fmt(value: Any) -> Any:
+    if isinstance(value, float):
+        return f"{value:.8g}"
+    return "" if value is None else value
+
+
+class RunLogger:
+    """Fan-out of scalars to CSV and TensorBoard; a no-op on ranks other than 0."""
+
+    def __init__(self, output_dir: Path, enabled: bool, tensorboard: bool, train_fields: list[str],
+                 resume_step: int | None = None):
+        self.enabled = enabled
+        self.writer = None
+        self.train_csv = self.eval_csv = None
+        if not enabled:
+            return
+        self.train_csv = CSVLog(output_dir / "metrics.csv", train_fields, resume_step)
+        self.eval_csv = CSVLog(output_dir / "eval.csv", ["step", "stsb_dev_spearman", "stsb_dev_pearson",
+                                                         "seconds"], resume_step)
+        if tensorboard:
+            from torch.utils.tensorboard import SummaryWriter
+
+            # purge_step hides events of steps the interrupted run logged after its last checkpoint.
+            self.writer = SummaryWriter(str(output_dir / "tensorboard"),
+                                        purge_step=(resume_step + 1) if resume_step is not None else None)
+
+    def log_train(self, step: int, row: dict[str, Any]) -> None:
+        if not self.enabled:
+            return
+        self.train_csv.write({"step": step, **row})
+        if self.writer is not None:
+            for key, value in row.items():
+                if isinstance(value, (int, float)) and key != "step":
+                    self.writer.add_scalar(f"train/{key}", value, step)
+
+    def log_eval(self, step: int, row: dict[str, Any]) -> None:
+        if not self.enabled:
+            return
+        self.eval_csv.write({"step": step, **row})
+        if self.writer is not None:
+            for key, value in row.items():
+                if isinstance(value, (int, float)) and value == value:
+                    self.writer.add_scalar(f"eval/{key}", value, step)
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None

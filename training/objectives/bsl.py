@@ -1,0 +1,72 @@
+"""BSL (Zhang et al., ACL 2021, §3): bootstrapped sentence representations with an online and an EMA target
+encoder.
+
+    online:  z1 = p(f_theta(x1)),  z2~ = p(f_theta(x2))        (p: the predictor, online side only)
+    target:  h2 = f_xi(x2),        h1~ = f_xi(x1)              (no gradient: stop-gradient, eq. 3)
+    loss     = 1/2 D(z1, h2) + 1/2 D(z2~, h1~),   D(a, b) = -<a/|a|, b/|b|>      (eqs. 1-2)
+    after each applied optimizer step:  xi <- m xi + (1 - m) theta                (eq. 4)
+
+Inference uses the online encoder f_theta.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import torch
+import torch.nn.functional as F
+
+from training.ema import ema_update_
+from training.objectives.base import Batch, Objective
+from training.predictor import Predictor
+
+
+def negative_cosine(prediction: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """D of eq. 1, averaged over the batch; computed in float32 whatever the autocast dtype."""
+    return -(F.normalize(prediction.float(), dim=-1) * F.normalize(target.float(), dim=-1)).sum(-1).mean()
+
+
+def bsl_loss(z1: torch.Tensor, z2: torch.Tensor, h1: torch.Tensor, h2: torch.Tensor,
+             symmetric: bool = True) -> torch.Tensor:
+    """Eq. 2. z = online predictions, h = target embeddings (detached here: the stop-gradient)."""
+    if not symmetric:
+        return negative_cosine(z1, h2.detach())
+    return 0.5 * negative_cosine(z1, h2.detach()) + 0.5 * negative_cosine(z2, h1.detach())
+
+
+class BSLObjective(Objective):
+    name = "bsl"
+    metric_names = ("embedding_std",)
+
+    def __init__(self, encoder, tokenizer, config):
+        super().__init__(encoder, tokenizer, config)
+        self.cfg = config.objective.bsl
+        self.predictor = Predictor(encoder.dim, self.cfg.predictor_k, sync_batchnorm=self.cfg.sync_batchnorm)
+        self.target = copy.deepcopy(encoder)
+        self.target.requires_grad_(False)
+
+    def train(self, mode: bool = True):
+        super().train(mode)
+        # Whether the target sees dropout is a choice (config): the authors' code leaves it in train mode.
+        self.target.train(mode and self.cfg.target_dropout)
+        return self
+
+    def forward(self, batch: Batch) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+        x1, x2 = batch["view1"], batch["view2"]
+        online1 = self.encoder(**x1)
+        online2 = self.encoder(**x2)
+        z1 = self.predictor(online1)
+        z2 = self.predictor(online2)
+        with torch.no_grad():
+            h1 = self.target(**x1)
+            h2 = self.target(**x2)
+        loss = bsl_loss(z1, z2, h1, h2, self.cfg.symmetric)
+        with torch.no_grad():
+            # Collapse watch: per-dimension std of unit-normalised online embeddings (~1/sqrt(d) when healthy,
+            # -> 0 when every sentence maps to the same vector).
+            emb_std = F.normalize(online1.float(), dim=-1).std(0).mean()
+        return loss, {"embedding_std": emb_std}
+
+    @torch.no_grad()
+    def on_optimizer_step(self) -> None:
+        ema_update_(self.target, self.encoder, self.cfg.momentum)

@@ -1,0 +1,57 @@
+"""Contrastive baseline of BSL's Table 7: InfoNCE over the same view pairs with in-batch negatives.
+
+A batch of n pairs gives 2n sentences; each sentence's positive is the other view of its pair and its negatives are
+the other 2(n - 1) sentences. Under DDP the candidates are gathered from all ranks (with gradient), so the loss
+equals the single-process loss on the global batch.
+"""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+from training.distributed import all_gather_with_grad, rank_and_world
+from training.objectives.base import Batch, Objective
+
+
+def info_nce(a: torch.Tensor, b: torch.Tensor, temperature: float, gather: bool = True) -> torch.Tensor:
+    """NT-Xent over pairs (a_i, b_i): mean over all 2n anchors of
+    -log exp(cos(x, x+)/t) / sum_{y != x} exp(cos(x, y)/t), y ranging over the 2N sentences of the global batch."""
+    if temperature <= 0:
+        raise ValueError(f"temperature must be > 0, got {temperature}")
+    a = F.normalize(a.float(), dim=-1)
+    b = F.normalize(b.float(), dim=-1)
+    n = a.shape[0]
+    rank, _ = rank_and_world()
+    if gather:
+        all_a, all_b = all_gather_with_grad(a), all_gather_with_grad(b)
+        offset = rank * n
+    else:
+        all_a, all_b, offset = a, b, 0
+    total = all_a.shape[0]
+    anchors = torch.cat([a, b])
+    candidates = torch.cat([all_a, all_b])
+    logits = anchors @ candidates.T / temperature
+    local = torch.arange(n, device=a.device) + offset
+    self_idx = torch.cat([local, local + total])
+    positive_idx = torch.cat([local + total, local])
+    rows = torch.arange(2 * n, device=a.device)
+    logits = logits.index_put((rows, self_idx), torch.tensor(float("-inf"), device=a.device))
+    return F.cross_entropy(logits, positive_idx)
+
+
+class ContrastiveObjective(Objective):
+    name = "contrastive"
+    metric_names = ("positive_cosine",)
+
+    def __init__(self, encoder, tokenizer, config):
+        super().__init__(encoder, tokenizer, config)
+        self.cfg = config.objective.contrastive
+
+    def forward(self, batch: Batch) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+        e1 = self.encoder(**batch["view1"])
+        e2 = self.encoder(**batch["view2"])
+        loss = info_nce(e1, e2, self.cfg.temperature, self.cfg.gather_across_ranks)
+        with torch.no_grad():
+            pos_cos = F.cosine_similarity(e1.float(), e2.float()).mean()
+        return loss, {"positive_cosine": pos_cos}

@@ -1,0 +1,125 @@
+"""SG-BERT's SG-OPT objective (Kim et al., ACL 2021, §3).
+
+A frozen copy BERT_F of the starting encoder turns each sentence s_i into views h_{i,k}: layer k's token states,
+max-pooled, for every layer k = 0..l. The tuned encoder gives c_i (its sentence embedding). Both pass through a
+projection head f (two linear layers, GELU after each); phi(u, v) = exp(cos(f(u), f(v)) / tau) and
+
+    L_opt3(i, k) = -log phi(c_i, h_{i,k}) / (phi(c_i, h_{i,k}) + sum_{m != i} sum_n phi(c_i, h_{m,n}))
+    L_opt       = mean_{i,k} L_opt3(i, k) + lambda * ||theta_tuned - theta_frozen||^2
+
+The tuned encoder's embedding layer is frozen (SG-BERT does this "for stable learning"). Sentences are the
+view1 column; under DDP the views of other ranks' sentences are negatives too.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Sequence
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from pipeline.errors import BSLError
+from training.distributed import all_gather_with_grad, rank_and_world
+from training.objectives.base import Batch, Objective
+
+
+def layer_views(hidden_states: Sequence[torch.Tensor], attention_mask: torch.Tensor, pooling: str) -> torch.Tensor:
+    """(batch, layers, dim): every given layer's token states pooled over the non-padding tokens."""
+    states = torch.stack([h.float() for h in hidden_states], dim=1)  # (b, L, t, d)
+    mask = attention_mask.bool()[:, None, :, None]
+    if pooling == "max":
+        return states.masked_fill(~mask, float("-inf")).max(dim=2).values
+    m = mask.to(states.dtype)
+    return (states * m).sum(2) / m.sum(2).clamp(min=1e-9)
+
+
+def sg_opt_contrastive(c: torch.Tensor, h: torch.Tensor, temperature: float, gather: bool = True) -> torch.Tensor:
+    """Mean of L_opt3 over the local sentences i and all layers k. c: (n, D) projected embeddings, h: (n, L, D)
+    projected views (views of other ranks' sentences join the negatives when gathering)."""
+    if temperature <= 0:
+        raise ValueError(f"temperature must be > 0, got {temperature}")
+    c = F.normalize(c.float(), dim=-1)
+    h = F.normalize(h.float(), dim=-1)
+    n = c.shape[0]
+    rank, _ = rank_and_world()
+    if gather:
+        all_h = all_gather_with_grad(h.reshape(n, -1)).reshape(-1, *h.shape[1:])
+        offset = rank * n
+    else:
+        all_h, offset = h, 0
+    sims = torch.einsum("id,mld->iml", c, all_h) / temperature  # (n, N, L)
+    rows = torch.arange(n, device=c.device)
+    own = rows + offset
+    positives = sims[rows, own]  # (n, L)
+    own_mask = torch.zeros(sims.shape[:2], dtype=torch.bool, device=c.device)
+    own_mask[rows, own] = True
+    negatives = sims.masked_fill(own_mask[:, :, None], float("-inf")).reshape(n, -1)
+    neg_lse = torch.logsumexp(negatives, dim=1, keepdim=True)  # (n, 1)
+    return (torch.logaddexp(positives, neg_lse) - positives).mean()
+
+
+def squared_distance(tuned: nn.Module, frozen: nn.Module) -> torch.Tensor:
+    """||theta_tuned - theta_frozen||^2 over the tuned module's trainable parameters."""
+    total = None
+    for p, q in zip(tuned.parameters(), frozen.parameters()):
+        if p.requires_grad:
+            d = (p - q).pow(2).sum()
+            total = d if total is None else total + d
+    if total is None:
+        raise BSLError("sg_opt: the tuned encoder has no trainable parameters")
+    return total
+
+
+class SGOptObjective(Objective):
+    name = "sg_opt"
+    metric_names = ("contrastive", "weight_distance")
+
+    def __init__(self, encoder, tokenizer, config):
+        super().__init__(encoder, tokenizer, config)
+        self.cfg = config.objective.sg_opt
+        self.frozen = copy.deepcopy(encoder)
+        self.frozen.requires_grad_(False)
+        if self.cfg.freeze_embeddings:
+            embeddings = getattr(encoder.model, "embeddings", None)
+            if not isinstance(embeddings, nn.Module):
+                raise BSLError(f"objective.sg_opt.freeze_embeddings: {type(encoder.model).__name__} has no "
+                               f"`embeddings` module; set freeze_embeddings=false")
+            embeddings.requires_grad_(False)
+        width = self.cfg.projection_hidden
+        self.projection = nn.Sequential(nn.Linear(encoder.dim, width), nn.GELU(), nn.Linear(width, width), nn.GELU())
+        std = float(getattr(encoder.model.config, "initializer_range", 0.02))
+        for layer in (self.projection[0], self.projection[2]):
+            nn.init.normal_(layer.weight, mean=0.0, std=std)
+            nn.init.zeros_(layer.bias)
+        n_states = int(encoder.model.config.num_hidden_layers) + 1
+        last = self.cfg.max_layer if self.cfg.max_layer >= 0 else n_states - 1
+        if not 0 <= self.cfg.min_layer <= last < n_states:
+            raise BSLError(f"objective.sg_opt layers {self.cfg.min_layer}..{self.cfg.max_layer} are outside "
+                           f"0..{n_states - 1} of this encoder")
+        self.layers = slice(self.cfg.min_layer, last + 1)
+
+    def train(self, mode: bool = True):
+        super().train(mode)
+        self.frozen.eval()
+        return self
+
+    def collate(self, view1: Sequence[str], view2: Sequence[str], rng: random.Random) -> Batch:
+        return {"sentences": self.tokenize(view1)}
+
+    def forward(self, batch: Batch) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+        x = batch["sentences"]
+        c = self.encoder(**x)
+        with torch.no_grad():
+            views = layer_views(self.frozen.hidden_states(**x)[self.layers], x["attention_mask"],
+                                self.cfg.layer_pooling)
+        contrastive = sg_opt_contrastive(self.projection(c), self.projection(views), self.cfg.temperature,
+                                         self.cfg.gather_across_ranks)
+        loss = contrastive
+        reg = torch.zeros((), device=c.device)
+        if self.cfg.reg_lambda > 0:
+            reg = squared_distance(self.encoder, self.frozen)
+            loss = loss + self.cfg.reg_lambda * reg
+        return loss, {"contrastive": contrastive.detach(), "weight_distance": reg.detach()}

@@ -1,0 +1,27 @@
+"""BSL's predictor: the MLP on the online side that maps an embedding to a prediction of the target's embedding."""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from training.distributed import GlobalBatchNorm1d
+
+
+class Predictor(nn.Module):
+    """Three linear layers d -> kd -> kd -> d with BatchNorm + ReLU after each of the two intermediate ones
+    (BSL §4 "Implementation"; k = 8 in the paper)."""
+
+    def __init__(self, dim: int, k: int = 8, sync_batchnorm: bool = True):
+        super().__init__()
+        if k < 1:
+            raise ValueError(f"predictor k must be >= 1, got {k}")
+        hidden = k * dim
+        self.net = nn.Sequential(
+            nn.Linear(dim, hidden), GlobalBatchNorm1d(hidden, sync=sync_batchnorm), nn.ReLU(),
+            nn.Linear(hidden, hidden), GlobalBatchNorm1d(hidden, sync=sync_batchnorm), nn.ReLU(),
+            nn.Linear(hidden, dim),
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.net(x)

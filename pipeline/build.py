@@ -51,6 +51,17 @@ class AugmentConfig:
     progress: bool = field(default=True, metadata={"help": "show progress bars"})
     corpus: CorpusConfig = field(default_factory=CorpusConfig)
     filters: FilterConfig = field(default_factory=FilterConfig)
+    method_filters: dict[str, dict[str, Any]] = field(default_factory=dict, metadata={
+        "help": "per-method filter overrides, e.g. method_filters.backtranslation.max_length_ratio=1.5"})
+
+
+def filters_for(config: AugmentConfig, augmenter: Augmenter) -> FilterConfig:
+    """The filters one method runs with: global filters <- the method's own defaults <- the user's overrides."""
+    from pipeline.config import from_dict
+
+    merged = {**to_dict(config.filters), **augmenter.filter_defaults,
+              **config.method_filters.get(augmenter.name, {})}
+    return from_dict(FilterConfig, merged, prefix=f"method_filters.{augmenter.name}")
 
 
 @dataclass
@@ -309,7 +320,8 @@ def finalize_dataset(dataset_dir: str | Path, config: AugmentConfig, corpus: str
         "dataset_dir": str(dataset_dir.resolve()),
         "config": to_dict(config),
         "source": {"corpus": str(corpus), **corpus_stats.as_dict(), "files": _source_info(corpus_stats.files)},
-        "methods": {m: augmenters[m].fingerprint() for m in config.methods},
+        "methods": {m: {**augmenters[m].fingerprint(), "filters": to_dict(filters_for(config, augmenters[m]))}
+                    for m in config.methods},
         "chunks": [{"chunk_id": c.chunk_id, "file": c.file, "index_in_file": c.index_in_file, "rows": c.rows,
                     "dropped": c.dropped_rows} for c in chunks],
         "shards": shards,
@@ -326,9 +338,10 @@ def finalize_dataset(dataset_dir: str | Path, config: AugmentConfig, corpus: str
 
 # -- the whole job as a plain loop ----------------------------------------------------------------------------------
 def build_augmenters(config: AugmentConfig) -> dict[str, Augmenter]:
-    unknown = set(config.method_params) - set(config.methods)
-    if unknown:
-        raise BSLError(f"method_params given for method(s) not in methods: {', '.join(sorted(unknown))}")
+    for key in ("method_params", "method_filters"):
+        unknown = set(getattr(config, key)) - set(config.methods)
+        if unknown:
+            raise BSLError(f"{key} given for method(s) not in methods: {', '.join(sorted(unknown))}")
     if not config.methods:
         raise BSLError("no methods given (e.g. --methods synonyms,span-mask)")
     return {m: build_augmenter(m, config.method_params.get(m)) for m in config.methods}
@@ -357,7 +370,8 @@ def run_augment(corpus: str | Path, out_dir: str | Path, config: AugmentConfig,
         timings["read_chunk_s"] += time.perf_counter() - read_start
         for method, augmenter in augmenters.items():
             aug_start = time.perf_counter()
-            result = augment_chunk(ref, augmenter, out_dir, config.seed, config.filters, config.batch_size)
+            result = augment_chunk(ref, augmenter, out_dir, config.seed, filters_for(config, augmenter),
+                                   config.batch_size)
             timings["augment_s"] += time.perf_counter() - aug_start
             results.append(result)
             if on_task_done:

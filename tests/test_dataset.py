@@ -174,3 +174,20 @@ def test_every_rejected_pair_is_kept_with_a_reason(tmp_path):
     assert m["stats"]["pairs"] == 1 and m["stats"]["rejects"] == {"too_short": 1}
     (row,) = sample(m, PairQuery(n=10, rejects=True))
     assert (row["reject_reason"], row["stage"], row["source"]) == ("too_short", "filter", "Short one.")
+
+
+def test_per_method_filters_defaults_and_overrides(tmp_path):
+    p = tmp_path / "nli.csv"
+    p.write_text("premise,hypothesis,label\n"
+                 "A man in a red shirt is playing a guitar on a big stage tonight.,A man plays.,entailment\n"
+                 "Two dogs run.,Two dogs run across a very wide green field in the morning sun.,entailment\n")
+    m = run_augment(p, tmp_path / "ds", _config(tmp_path, methods=["nli-entailment"]))
+    # NLI declares no length-ratio bound: both genuine entailment pairs are kept.
+    assert m["stats"]["pairs"] == 2 and m["methods"]["nli-entailment"]["filters"]["min_length_ratio"] == 0.0
+    cfg = _config(tmp_path, methods=["nli-entailment"])
+    cfg.method_filters = {"nli-entailment": {"max_length_ratio": 2.0}}
+    m = run_augment(p, tmp_path / "ds2", cfg)
+    assert m["stats"]["pairs"] == 1 and m["stats"]["rejects"] == {"length_ratio_out_of_bounds": 1}
+    cfg.method_filters = {"synonyms": {"max_length_ratio": 2.0}}
+    with pytest.raises(Exception, match="method_filters given for method"):
+        run_augment(p, tmp_path / "ds3", cfg)

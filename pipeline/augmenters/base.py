@@ -75,6 +75,9 @@ class Augmenter(ABC):
     version: ClassVar[str] = "1"
     #: Records per `augment_batch` call when the caller does not say.
     default_batch_size: ClassVar[int] = 64
+    #: Filter settings this method needs by default (FilterConfig keys), under the user's per-method overrides;
+    #: e.g. NLI hypotheses are legitimately much shorter than their premises.
+    filter_defaults: ClassVar[dict[str, Any]] = {}
 
     def __init__(self, config: Any = None):
         if config is None:

@@ -1,0 +1,96 @@
+"""Random span masking (Mirror-BERT, paper 003 §2): one view is the sentence, the other has a random consecutive
+span of k units replaced by a mask string. Mirror-BERT's sentence-level setting is k = 5 (its Table 13: 2-10 work,
+15-20 hurt), applied to one side of the pair only; the other difference between the views comes from dropout in the
+encoder.
+
+Settings taken from the authors' released code (`erase_and_mask` in cambridgeltl/mirror-bert), which the paper
+leaves unstated:
+* the unit is the character (`unit="char"`): 5 consecutive characters, which may cut words;
+* strings shorter than 30 characters (or not longer than k) are NOT masked: both views are the sentence itself.
+  Identical views are the point of Mirror-BERT (dropout makes them differ in the encoder), so they are a legitimate
+  output here (`identical_views_ok`); `short_texts="reject"` turns them into rejects (`too_short`) for objectives
+  that need two different strings;
+* the masked text is `left + " " + mask + " " + right`, with the literal "[MASK]" even for RoBERTa (the authors
+  note it did not hurt); set `mask_token` to the model's own mask token (e.g. "<mask>") to use it.
+Two deliberate differences from that code: the span is cut at the sampled position (the code splits at the first
+occurrence of the span's text, which may be earlier), and every start position 0..len-k is possible (the code
+never picks the last one). `unit="word"` masks k whitespace-separated words instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pipeline.augmenters.base import Augmenter, SourceRecord, ViewPair, record_rng
+from pipeline.errors import BSLError
+
+
+@dataclass
+class SpanMaskConfig:
+    span_length: int = field(default=5, metadata={"help": "k: units replaced by one mask (Mirror-BERT: 5)"})
+    unit: Literal["char", "word"] = field(default="char", metadata={
+        "help": "char: k characters (Mirror-BERT's code); word: k whitespace-separated words"})
+    mask_token: str = field(default="[MASK]", metadata={
+        "help": "string put in place of the span ('[MASK]' as in Mirror-BERT; '<mask>' for RoBERTa)"})
+    min_chars: int = field(default=30, metadata={
+        "help": "texts shorter than this many characters are not masked (Mirror-BERT: 30; 0: off)"})
+    short_texts: Literal["identical", "reject"] = field(default="identical", metadata={
+        "help": "texts too short to mask: identical views (Mirror-BERT) or reject 'too_short'"})
+    masked_view: Literal["second", "random"] = field(default="second", metadata={
+        "help": "which view is masked: the second (Mirror-BERT's code), or either at random"})
+
+    def __post_init__(self) -> None:
+        if self.span_length < 1:
+            raise BSLError(f"methods.span-mask.span_length must be >= 1, got {self.span_length}")
+        if self.min_chars < 0:
+            raise BSLError(f"methods.span-mask.min_chars must be >= 0, got {self.min_chars}")
+        if not self.mask_token.strip():
+            raise BSLError("methods.span-mask.mask_token must not be empty")
+
+
+class SpanMaskAugmenter(Augmenter):
+    name = "span-mask"
+    config_class = SpanMaskConfig
+    identical_views_ok = True
+    default_batch_size = 8192
+    version = "1"
+
+    def mask(self, text: str, rng) -> tuple[str, dict[str, Any]] | None:
+        """`text` with one random span masked, and what was masked; None when the text is too short."""
+        cfg = self.config
+        k = cfg.span_length
+        if len(text) < cfg.min_chars:
+            return None
+        if cfg.unit == "char":
+            if len(text) <= k:
+                return None
+            start = rng.randrange(len(text) - k + 1)
+            left, span, right = text[:start], text[start:start + k], text[start + k:]
+            masked = " ".join(part for part in (left.rstrip(), cfg.mask_token, right.lstrip()) if part)
+        else:
+            words = text.split()
+            if len(words) <= k:
+                return None
+            start = rng.randrange(len(words) - k + 1)
+            span = " ".join(words[start:start + k])
+            masked = " ".join(words[:start] + [cfg.mask_token] + words[start + k:])
+        return masked, {"start": start, "span": span}
+
+    def augment_batch(self, records: Sequence[SourceRecord], seed: int) -> list[ViewPair]:
+        out = []
+        for r in records:
+            rng = record_rng(seed, r.source_id)
+            masked = self.mask(r.text, rng)
+            if masked is None:
+                if self.config.short_texts == "reject":
+                    out.append(ViewPair.rejected("too_short", r.text, r.text, chars=len(r.text)))
+                else:
+                    out.append(ViewPair(r.text, r.text, info={"masked": False}))
+                continue
+            text, info = masked
+            first = self.config.masked_view == "random" and rng.random() < 0.5
+            view1, view2 = (text, r.text) if first else (r.text, text)
+            out.append(ViewPair(view1, view2, info={"masked": True, "masked_view": 1 if first else 2, **info}))
+        return out

@@ -125,6 +125,14 @@ def cmd_corpus_manifest(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_corpus(args: argparse.Namespace) -> int:
+    from pipeline.corpora import write_wordnet_examples
+
+    n = write_wordnet_examples(args.out, args.wordnet_dir, args.min_words)
+    print(f"{args.out}: {n} WordNet example sentences")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="bsl",
@@ -187,6 +195,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                    help="reader setting, e.g. -o field=sentence -o min_words=3")
     p.set_defaults(func=cmd_corpus_manifest)
+
+    p = sub.add_parser("corpus", help="write a built-in corpus (no download): WordNet's example sentences",
+                       description="Write WordNet 3.0's usage examples (about 35k sentences of 4+ words, from the OS "
+                                   "WordNet package) to OUT, one per line, in a fixed order. Kept if OUT exists.")
+    p.add_argument("name", choices=["wordnet-examples"], help="which built-in corpus")
+    p.add_argument("out", help="text file to write")
+    p.add_argument("--wordnet-dir", help="WordNet database dir (default: nltk data path, $WNSEARCHDIR, "
+                                         "/usr/share/wordnet)")
+    p.add_argument("--min-words", type=int, default=4, help="skip shorter examples (default 4)")
+    p.set_defaults(func=cmd_corpus)
 
     p = sub.add_parser("methods", help="list augmentation methods and their parameters")
     p.set_defaults(func=cmd_methods)

@@ -156,7 +156,7 @@ def format_stats_text(manifest: dict[str, Any]) -> str:
 
 
 # -- HTML ----------------------------------------------------------------------------------------------------------
-_CSS = """
+CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:1.5em;color:#222}
 h1{font-size:1.4em} table{border-collapse:collapse;margin:.5em 0 1.5em}
 td,th{border:1px solid #ccc;padding:.3em .6em;vertical-align:top;text-align:left}
@@ -181,7 +181,7 @@ _JS = """
 """
 
 
-def _pair_table(rows: list[dict[str, Any]]) -> str:
+def pair_table_html(rows: list[dict[str, Any]]) -> str:
     e = html.escape
     out = ['<table class="pairs"><tr><th>source</th><th>view 1 (diff vs source)</th>'
            '<th>view 2 (diff vs source)</th></tr>']
@@ -216,18 +216,18 @@ def render_html(manifest: dict[str, Any], q: PairQuery) -> str:
     for m in methods:
         rows = sample(manifest, PairQuery(**{**vars(q), "methods": [m]}))
         sections.append(f'<section class="method" data-method="{e(m)}"><h2>{e(m)} '
-                        f'<span class="meta">({len(rows)} shown)</span></h2>{_pair_table(rows)}</section>')
+                        f'<span class="meta">({len(rows)} shown)</span></h2>{pair_table_html(rows)}</section>')
     if not q.rejects:
         rejects = sample(manifest, PairQuery(**{**vars(q), "rejects": True, "methods": None}))
         if rejects:
             sections.append('<section class="method" data-method="rejects"><h2>rejects</h2>'
-                            f'{_pair_table(rejects)}</section>')
+                            f'{pair_table_html(rejects)}</section>')
     tabs = ['<button data-tab="all">all</button>'] + [
         f'<button data-tab="{e(m)}">{e(m)}</button>' for m in methods + (["rejects"] if not q.rejects else [])]
     src = manifest["source"]
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{e(manifest['name'])}: view pairs</title>
-<style>{_CSS}</style></head>
+<style>{CSS}</style></head>
 <body>
 <h1>{e(manifest['name'])}: view pairs</h1>
 <p class="meta">corpus {e(str(src['corpus']))} · {src['records_read']} records read, {src['records_kept']} kept ·

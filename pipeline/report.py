@@ -1,0 +1,144 @@
+"""The end-of-job HTML report: view-pair samples per method, dataset statistics, the training loss curve and the
+STS table + chart. It only reads what the stages wrote (manifests, the trainer's metrics.csv, the evaluation JSON),
+so it can be rebuilt at any time: `bsl report --dataset D ... --train-dir R --eval-json E --out report.html`."""
+
+from __future__ import annotations
+
+import base64
+import csv
+import html
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from pipeline.inspect import CSS, PairQuery, pair_table_html, sample, stats_rows
+
+STS_COLUMNS = ["sts12", "sts13", "sts14", "sts15", "sts16", "stsb", "sickr", "avg"]
+STS_HEADERS = ["STS12", "STS13", "STS14", "STS15", "STS16", "STS-B", "SICK-R", "Avg."]
+
+
+def _png_data_uri(fig) -> str:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode()
+
+
+def read_metrics_csv(path: str | Path) -> list[dict[str, float]]:
+    rows = []
+    with open(path, newline="", encoding="utf-8") as fh:
+        for row in csv.DictReader(fh):
+            parsed = {}
+            for k, v in row.items():
+                try:
+                    parsed[k] = float(v)
+                except (TypeError, ValueError):
+                    continue
+            if "step" in parsed and "loss" in parsed:
+                rows.append(parsed)
+    return rows
+
+
+def loss_curve_uri(rows: list[dict[str, float]]) -> str | None:
+    if not rows:
+        return None
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 3.2))
+    ax.plot([r["step"] for r in rows], [r["loss"] for r in rows], lw=1.4, color="#225")
+    ax.set_xlabel("step")
+    ax.set_ylabel("training loss")
+    ax.grid(alpha=0.3)
+    uri = _png_data_uri(fig)
+    plt.close(fig)
+    return uri
+
+
+def sts_chart_uri(results: dict[str, dict[str, Any]]) -> str | None:
+    if not results:
+        return None
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = list(results)
+    cols = [c for c in STS_COLUMNS if any(results[n].get(c) is not None for n in names)]
+    fig, ax = plt.subplots(figsize=(8, 3.4))
+    width = 0.8 / len(names)
+    for i, name in enumerate(names):
+        values = [results[name].get(c) or 0.0 for c in cols]
+        ax.bar([x + i * width for x in range(len(cols))], values, width, label=name)
+    ax.set_xticks([x + width * (len(names) - 1) / 2 for x in range(len(cols))])
+    ax.set_xticklabels([STS_HEADERS[STS_COLUMNS.index(c)] for c in cols])
+    ax.set_ylabel("Spearman x100")
+    ax.legend(fontsize=8)
+    ax.grid(axis="y", alpha=0.3)
+    uri = _png_data_uri(fig)
+    plt.close(fig)
+    return uri
+
+
+def _sts_table(results: dict[str, dict[str, Any]]) -> str:
+    e = html.escape
+    head = "".join(f"<th>{h}</th>" for h in STS_HEADERS)
+    rows = []
+    for name, r in results.items():
+        cells = "".join(f'<td class="num">{"-" if r.get(c) is None else f"{r[c]:.2f}"}</td>' for c in STS_COLUMNS)
+        rows.append(f"<tr><td>{e(name)}</td>{cells}</tr>")
+    return f"<table><tr><th>model</th>{head}</tr>{''.join(rows)}</table>"
+
+
+def _stats_table(manifest: dict[str, Any]) -> str:
+    e = html.escape
+    rows = stats_rows(manifest)
+    if not rows:
+        return ""
+    headers = list(rows[0])
+    body = "".join("<tr>" + "".join(f"<td>{e(str(r[h]))}</td>" for h in headers) + "</tr>" for r in rows)
+    return "<table><tr>" + "".join(f"<th>{e(h)}</th>" for h in headers) + f"</tr>{body}</table>"
+
+
+def render_report(title: str, datasets: list[dict[str, Any]], metrics_csv: str | Path | None = None,
+                  eval_results: dict[str, dict[str, Any]] | None = None, facts: dict[str, Any] | None = None,
+                  samples_per_method: int = 8, seed: int = 0) -> str:
+    """`eval_results` maps a model label to its evaluation entry (keys sts12 ... avg)."""
+    e = html.escape
+    parts = [f"<h1>{e(title)}</h1>"]
+    if facts:
+        parts.append("<table>" + "".join(f"<tr><th>{e(str(k))}</th><td>{e(str(v))}</td></tr>"
+                                         for k, v in facts.items()) + "</table>")
+    if eval_results:
+        parts.append("<h2>STS results (Spearman x100 of cosine similarity)</h2>")
+        parts.append(_sts_table(eval_results))
+        uri = sts_chart_uri(eval_results)
+        if uri:
+            parts.append(f'<img alt="STS chart" src="{uri}">')
+    if metrics_csv and Path(metrics_csv).is_file():
+        rows = read_metrics_csv(metrics_csv)
+        uri = loss_curve_uri(rows)
+        if uri:
+            parts.append(f"<h2>Training loss</h2><p class='meta'>{len(rows)} logged steps, last loss "
+                         f"{rows[-1]['loss']:.4f}</p><img alt='loss curve' src='{uri}'>")
+    for manifest in datasets:
+        src = manifest["source"]
+        parts.append(f"<h2>Dataset {e(manifest['name'])}</h2><p class='meta'>corpus {e(str(src['corpus']))}: "
+                     f"{src['records_read']} records read, {src['records_kept']} kept · "
+                     f"{manifest['stats']['pairs']} pairs, {manifest['stats']['rejected']} rejected</p>")
+        parts.append(_stats_table(manifest))
+        for method in manifest["stats"]["per_method"]:
+            rows = sample(manifest, PairQuery(n=samples_per_method, seed=seed, methods=[method]))
+            parts.append(f"<h3>{e(method)}: sample view pairs</h3>{pair_table_html(rows)}")
+    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title>'
+            f"<style>{CSS}</style></head><body>{''.join(parts)}</body></html>\n")
+
+
+def load_eval_results(path: str | Path, label: str | None = None) -> dict[str, dict[str, Any]]:
+    """The evaluation JSON in either shape (one model, or model -> entry) as model -> entry."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    if "avg" in data:
+        return {label or Path(path).stem: data}
+    return data

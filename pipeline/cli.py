@@ -11,7 +11,7 @@ from pathlib import Path
 from pipeline.errors import BSLError
 
 # Modules that add their own subcommand via `register(subparsers)`; missing ones are skipped.
-COMMAND_MODULES = ["training.cli", "training.evaluation.cli", "flows.cli", "pipeline.report_cli"]
+COMMAND_MODULES = ["training.cli", "training.evaluation.cli", "flows.cli", "flows.main_job"]
 
 _OVERRIDE_HELP = "override a config value, repeatable: -o key.sub=value (YAML value syntax)"
 

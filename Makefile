@@ -10,6 +10,9 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 APT_PACKAGES := wordnet-base wordnet-sense-index wordnet chromium
 PYTEST_ARGS ?= -q -n 2 --dist loadgroup
+# The public STS/NLI files sit beside the repo here; elsewhere pass your own: make demo DEMO_ARGS="--data-dir D".
+SHARED_DATA ?= ../shared/data
+DEMO_ARGS ?= $(if $(wildcard $(SHARED_DATA)/sts),--data-dir $(SHARED_DATA) --nli $(SHARED_DATA)/nli/snli/dev.csv,)
 
 export OMP_NUM_THREADS ?= 1
 export HF_HUB_OFFLINE := 1

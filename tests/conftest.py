@@ -16,6 +16,11 @@ os.environ["HF_DATASETS_OFFLINE"] = "1"
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 os.environ["DO_NOT_TRACK"] = "1"
 os.environ["PREFECT_SERVER_ANALYTICS_ENABLED"] = "false"
+# Prefect's temporary servers keep their sqlite database under PREFECT_HOME: one throwaway home per test session.
+if "PREFECT_HOME" not in os.environ:
+    import tempfile
+
+    os.environ["PREFECT_HOME"] = tempfile.mkdtemp(prefix="bsl-test-prefect-")
 
 import pytest  # noqa: E402
 

@@ -9,8 +9,7 @@ from flows.main_job import MainJobConfig, run_main_job
 
 
 @pytest.mark.slow
-def test_main_job_end_to_end_then_cached_rerun(tmp_path, tiny_bert_dir, shared_data, monkeypatch):
-    monkeypatch.setenv("PREFECT_HOME", str(tmp_path / "prefect"))
+def test_main_job_end_to_end_then_cached_rerun(tmp_path, tiny_bert_dir, shared_data):
     corpus = tmp_path / "sentences.txt"
     corpus.write_text("".join(f"The {w} number {i} walks slowly into the old house today.\n" for i, w in
                               enumerate(["dog", "cat", "man", "woman", "child", "car"] * 6)), encoding="utf-8")

@@ -1,0 +1,328 @@
+"""`bsl flow augment|train|evaluate` (run a flow once) and `bsl schedule FILE.yaml` (serve deployments).
+
+Registered by pipeline/cli.py (COMMAND_MODULES). Nothing here imports Prefect at module level: Prefect's settings
+(PREFECT_HOME, PREFECT_API_URL, analytics off) are applied from the flags first, then the flow modules load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from pipeline.config import ConfigError, help_text, load_config, to_dict
+from flows.settings import (AugmentFlowConfig, EvaluateFlowConfig, PrefectEnvConfig, TrainFlowConfig,
+                            apply_prefect_env)
+
+FLOW_DESCRIPTION = """\
+Run one Prefect flow now, in this process. Every task run is recorded by the Prefect API at PREFECT_API_URL
+(--api-url), e.g. a server started with `prefect server start --host 127.0.0.1` whose UI shows the runs; without
+one, Prefect starts a temporary local server for this process (its database lives in PREFECT_HOME, so a server
+started later with the same PREFECT_HOME shows these runs too).
+"""
+
+AUGMENT_DESCRIPTION = """\
+Augment CORPUS into the dataset --out with Prefect: one task per (chunk, method), each cached by chunk content +
+augmenter fingerprint + seed + filters, persisted under tasks.result_storage (default <out>/.work/prefect-results).
+A rerun (in any process) computes only what is missing: killed runs resume without duplicated or missing rows, and
+a corpus directory that gained files adds only the new chunks' shards to the manifest. Same output as
+`bsl augment` with the same config.
+
+AugmentConfig (what `bsl augment` takes): --config FILE, -o KEY=VALUE, --methods/--name/--seed.
+Flow settings (AugmentFlowConfig below: tasks.*, runner.*): --flow-config FILE, -F KEY=VALUE, and the shortcuts
+--runner/--workers/--gpus/--dask-address/--no-cache/--result-storage/--retries.
+"""
+
+SCHEDULE_DESCRIPTION = """\
+Register the deployments described in FILE.yaml with the Prefect server and serve them from this process: runs
+start on their cron/interval schedules or when triggered (`prefect deployment run 'bsl-train/NAME'`, or the
+UI's "Run" button), each in a subprocess of this one. Stop with Ctrl-C (schedules are paused on shutdown).
+Needs a server: PREFECT_API_URL, the file's prefect.api_url, or --api-url (e.g. `prefect server start --host
+127.0.0.1` in another terminal; the UI is at http://127.0.0.1:4200).
+
+FILE.yaml:
+
+  prefect: {api_url: http://127.0.0.1:4200/api}      # optional; also home, analytics, logging_level
+  limit: 0                                            # runs at once (0 = no limit)
+  deployments:
+    - name: nightly                                   # -> deployment bsl-augment/nightly
+      flow: augment                                   # augment | train | evaluate
+      cron: "0 2 * * *"                               # or interval_s: 3600; neither = on demand only
+      timezone: UTC
+      augment:
+        corpus: /data/corpus                          # a growing directory: only new files are augmented
+        out_dir: /data/datasets/nightly
+        config_file: configs/augment.yaml             # optional AugmentConfig file; inline keys win over it
+        augment: {methods: [synonyms]}
+        tasks: {retries: 2}
+        runner: {kind: thread, max_workers: 2}        # or {kind: dask, gpus: auto}
+    - name: bsl-nightly                               # -> bsl-train/bsl-nightly
+      flow: train
+      cron: "0 4 * * *"
+      train:
+        manifests: [/data/datasets/nightly]
+        config_file: configs/train_bsl.yaml
+        evaluate: true
+        evaluation: {data_dir: /data/eval}
+
+See configs/schedule.example.yaml. Every key (deployments[].<flow section> keys as listed):
+"""
+
+
+def _prefect_args(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("Prefect")
+    g.add_argument("--api-url", help="Prefect API of a running server, e.g. http://127.0.0.1:4200/api "
+                                     "(default: $PREFECT_API_URL, else a temporary local server)")
+    g.add_argument("--prefect-home", metavar="DIR", help="PREFECT_HOME for this command (default: $PREFECT_HOME "
+                                                         "or ~/.prefect)")
+
+
+def _config_args(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--config", "-c", metavar="FILE", help=f"{what} YAML file")
+    p.add_argument("-o", "--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                   help=f"override a {what} value, repeatable (YAML value syntax)")
+    p.add_argument("--print-config", action="store_true", help="print the resolved configuration and exit")
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("flow", help="run a Prefect flow once: augment (cached, resumable), train, evaluate",
+                              description=FLOW_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.set_defaults(func=run)
+    sub = p.add_subparsers(dest="flow_command", metavar="FLOW")
+
+    a = sub.add_parser("augment", help="augment a corpus as a Prefect flow (cached per chunk x method)",
+                       description=AUGMENT_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
+                       epilog="flow settings (-F KEY=VALUE):\n" + help_text(AugmentFlowConfig))
+    a.add_argument("corpus", nargs="?", help="corpus file or directory")
+    a.add_argument("--out", help="dataset directory")
+    a.add_argument("--methods", help="comma-separated methods (see `bsl methods`)")
+    a.add_argument("--name", help="dataset name (default: the --out directory name)")
+    a.add_argument("--seed", type=int, help="random seed")
+    _config_args(a, "AugmentConfig")
+    a.add_argument("--flow-config", metavar="FILE", help="AugmentFlowConfig YAML (tasks.*, runner.*, ...)")
+    a.add_argument("-F", "--flow-set", dest="flow_overrides", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a flow setting, e.g. -F tasks.retries=3 -F runner.kind=dask")
+    a.add_argument("--runner", choices=("thread", "dask"), help="task runner (runner.kind)")
+    a.add_argument("--workers", type=int, help="threads (thread) or worker processes (dask)")
+    a.add_argument("--gpus", help="dask: one worker per GPU ('auto' or '0,1')")
+    a.add_argument("--dask-address", help="dask: scheduler of a running cluster (tcp://host:8786)")
+    a.add_argument("--result-storage", metavar="DIR", help="where Prefect persists task results (the cache)")
+    a.add_argument("--retries", type=int, help="retries per task (tasks.retries)")
+    a.add_argument("--no-cache", action="store_true", help="do not use Prefect's result cache (tasks.cache=false)")
+    a.add_argument("--json", action="store_true", help="print the flow's summary as JSON")
+    _prefect_args(a)
+    a.set_defaults(func=run)
+
+    t = sub.add_parser("train", help="verify datasets and train on them as a Prefect flow (no augmentation)",
+                       description="Verify every dataset's shard checksums (one task per manifest), then run the "
+                                   "trainer (training.train, what `bsl train` runs) without re-augmenting; "
+                                   "optionally evaluate the result and publish the STS table as an artifact.",
+                       epilog="flow settings (-F KEY=VALUE):\n" + help_text(TrainFlowConfig),
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    t.add_argument("--manifest", "-m", action="append", default=[], metavar="DATASET",
+                   help="dataset dir or manifest JSON (repeatable); replaces data.sources")
+    t.add_argument("--output-dir", metavar="DIR", help="run directory (train.output_dir)")
+    _config_args(t, "TrainConfig")
+    t.add_argument("-F", "--flow-set", dest="flow_overrides", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a flow setting, e.g. -F evaluate=true -F evaluation.data_dir=../shared/data")
+    t.add_argument("--no-verify", action="store_true", help="skip the flow's checksum pass (verify=false)")
+    t.add_argument("--json", action="store_true", help="print the flow's result as JSON")
+    _prefect_args(t)
+    t.set_defaults(func=run)
+
+    e = sub.add_parser("evaluate", help="STS table for encoders as a Prefect flow, published as a table artifact",
+                       description="Run the evaluation stage (what `bsl evaluate` runs) and publish the table as "
+                                   "a Prefect table artifact (key --artifact-key) plus a markdown artifact with "
+                                   "per-subset details (<key>-details).",
+                       epilog="EvaluationConfig keys (-o KEY=VALUE): see `bsl evaluate --help`",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    e.add_argument("models", nargs="+", metavar="MODEL", help="model directories (or hub ids when online)")
+    e.add_argument("--data-dir", help="folder holding sts/, stsbenchmark/ and sick/")
+    e.add_argument("--tasks", help="comma-separated subset of sts12,...,sts16,stsb,sickr")
+    e.add_argument("--artifact-key", default=None, help="table artifact key (default bsl-sts-evaluation)")
+    _config_args(e, "EvaluationConfig")
+    e.add_argument("--json", action="store_true", help="print the results as JSON")
+    _prefect_args(e)
+    e.set_defaults(func=run)
+
+    s = subparsers.add_parser("schedule", help="register deployments from a YAML file and serve them",
+                              description=SCHEDULE_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
+                              epilog=_schedule_keys())
+    s.add_argument("file", metavar="FILE.yaml", help="schedule file")
+    s.add_argument("-o", "--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a top-level value, e.g. -o limit=1 -o prefect.api_url=URL")
+    s.add_argument("--check", action="store_true", help="check the file and every flow's config, print the "
+                                                        "deployments, and exit without serving")
+    _prefect_args(s)
+    s.set_defaults(func=run)
+
+
+def _schedule_keys() -> str:
+    from flows.schedule import DeploymentConfig, ScheduleConfig
+
+    return ("schedule file keys:\n" + help_text(ScheduleConfig).split("\n  deployments")[0] + "\n"
+            + help_text(DeploymentConfig, "deployments[]."))
+
+
+def _apply_prefect(args: argparse.Namespace, base: PrefectEnvConfig | None = None) -> None:
+    config = base or PrefectEnvConfig()
+    if getattr(args, "prefect_home", None):
+        config.home = args.prefect_home
+    if getattr(args, "api_url", None):
+        config.api_url = args.api_url
+    apply_prefect_env(config)
+
+
+def _print_yaml(data: Any) -> None:
+    import yaml
+
+    print(yaml.safe_dump(data, sort_keys=False), end="")
+
+
+# -- bsl flow augment --------------------------------------------------------------------------------------------------
+def augment_spec(args: argparse.Namespace) -> AugmentFlowConfig:
+    flow_overrides = []
+    if args.runner:
+        flow_overrides.append(f"runner.kind={args.runner}")
+    if args.workers is not None:
+        flow_overrides += [f"runner.max_workers={args.workers}", f"runner.dask_workers={args.workers}"]
+    if args.gpus:
+        flow_overrides.append(f"runner.gpus={args.gpus}")
+    if args.dask_address:
+        flow_overrides.append(f"runner.dask_address={args.dask_address}")
+    if args.result_storage:
+        flow_overrides.append(f"tasks.result_storage={args.result_storage}")
+    if args.retries is not None:
+        flow_overrides.append(f"tasks.retries={args.retries}")
+    if args.no_cache:
+        flow_overrides.append("tasks.cache=false")
+    spec = load_config(AugmentFlowConfig, args.flow_config, flow_overrides + list(args.flow_overrides))
+    if args.corpus:
+        spec.corpus = args.corpus
+    if args.out:
+        spec.out_dir = args.out
+    if args.config:
+        spec.config_file = args.config
+    overrides = list(spec.overrides)
+    if args.seed is not None:
+        overrides.append(f"seed={args.seed}")
+    if args.name:
+        overrides.append(f"name={args.name}")
+    if args.methods:
+        overrides.append(f"methods=[{','.join(m.strip() for m in args.methods.split(',') if m.strip())}]")
+    spec.overrides = overrides + list(args.overrides)
+    return spec
+
+
+def run_augment(args: argparse.Namespace) -> int:
+    spec = augment_spec(args)
+    if args.print_config:
+        from flows.settings import layered_config
+        from pipeline.build import AugmentConfig
+
+        _print_yaml({"flow": to_dict(spec), "augment_config": to_dict(
+            layered_config(AugmentConfig, spec.config_file, spec.augment, spec.overrides))})
+        return 0
+    if not spec.corpus or not spec.out_dir:
+        raise ConfigError("flow augment needs CORPUS and --out DATASET_DIR")
+    _apply_prefect(args)
+    from flows.augment_flow import run_augment_flow
+
+    summary = run_augment_flow(spec)
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        states = ", ".join(f"{v} {k}" for k, v in summary["task_states"].items())
+        print(f"{summary['name']}: {summary['pairs']} pairs in {summary['shards']} shards; {summary['tasks']} "
+              f"tasks ({states}); manifest: {summary['manifest']}")
+    return 0
+
+
+# -- bsl flow train / evaluate --------------------------------------------------------------------------------------
+def run_train(args: argparse.Namespace) -> int:
+    spec = load_config(TrainFlowConfig, None, list(args.flow_overrides))
+    if args.manifest:
+        spec.manifests = list(args.manifest)
+    if args.config:
+        spec.config_file = args.config
+    spec.overrides = list(spec.overrides) + list(args.overrides)
+    if args.output_dir:
+        spec.overrides.insert(0, f"train.output_dir={args.output_dir}")
+    if args.no_verify:
+        spec.verify = False
+    if args.print_config:
+        from flows.train_flow import resolve_train_config
+
+        _print_yaml({"flow": to_dict(spec), "train_config": to_dict(resolve_train_config(
+            spec.manifests, spec.config_file, spec.train, spec.overrides))})
+        return 0
+    _apply_prefect(args)
+    from flows.train_flow import check_train_spec, train_flow, train_parameters
+
+    check_train_spec(spec)
+    result = train_flow(**train_parameters(spec))
+    if args.json:
+        print(json.dumps(result, indent=2, default=str))
+    else:
+        r = result["train"]
+        print(f"trained to step {r['step']}/{r['total_steps']}; checkpoint: {r['final_checkpoint']}; "
+              f"export: {r['export_dir']}")
+        if "evaluation" in result:
+            print(result["evaluation"]["table"])
+    return 0
+
+
+def run_evaluate(args: argparse.Namespace) -> int:
+    from flows.settings import DEFAULT_ARTIFACT_KEY
+
+    overrides = list(args.overrides)
+    if args.data_dir:
+        overrides.append(f"data_dir={args.data_dir}")
+    if args.tasks:
+        overrides.append(f"tasks=[{args.tasks}]")
+    spec = EvaluateFlowConfig(models=list(args.models), config_file=args.config or "", overrides=overrides,
+                              artifact_key=args.artifact_key or DEFAULT_ARTIFACT_KEY)
+    if args.print_config:
+        from flows.evaluate_flow import resolve_evaluation_config
+
+        _print_yaml({"flow": to_dict(spec), "evaluation_config": to_dict(resolve_evaluation_config(
+            spec.config_file, spec.evaluation, spec.overrides))})
+        return 0
+    _apply_prefect(args)
+    from flows.evaluate_flow import check_evaluate_spec, evaluate_flow, evaluate_parameters
+
+    check_evaluate_spec(spec)
+    result = evaluate_flow(**evaluate_parameters(spec))
+    print(json.dumps(result["results"], indent=2) if args.json else result["table"])
+    return 0
+
+
+# -- bsl schedule ------------------------------------------------------------------------------------------------------
+def run_schedule(args: argparse.Namespace) -> int:
+    from flows.schedule import build_deployments, describe, load_schedule, serve_schedule
+
+    config = load_schedule(args.file, args.overrides)
+    if args.prefect_home:
+        config.prefect.home = args.prefect_home
+    if args.api_url:
+        config.prefect.api_url = args.api_url
+    if args.check:
+        apply_prefect_env(config.prefect)
+        build_deployments(config, check=True)
+        print(describe(config))
+        return 0
+    print("serving:\n" + describe(config), file=sys.stderr, flush=True)
+    serve_schedule(config)
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.command == "schedule":
+        return run_schedule(args)
+    handlers = {"augment": run_augment, "train": run_train, "evaluate": run_evaluate}
+    handler = handlers.get(getattr(args, "flow_command", None) or "")
+    if handler is None:
+        print("usage: bsl flow {augment,train,evaluate} ... (see bsl flow --help)", file=sys.stderr)
+        return 2
+    return handler(args)

@@ -1,0 +1,156 @@
+"""`bsl schedule FILE.yaml`: deployments from a YAML file, served by this process (`prefect.serve`).
+
+The file is a `ScheduleConfig` (dataclasses via pipeline.config, like every other config; unknown keys are errors):
+
+```yaml
+prefect:                       # flows.settings.PrefectEnvConfig
+  api_url: http://127.0.0.1:4200/api
+deployments:
+  - name: nightly
+    flow: augment              # augment | train | evaluate
+    cron: "0 2 * * *"          # or interval_s: 3600; neither = run only when triggered
+    timezone: Europe/Berlin
+    augment:                   # flows.settings.AugmentFlowConfig
+      corpus: /data/corpus/    # a directory that grows: each run augments only the new files' chunks
+      out_dir: /data/datasets/nightly
+      augment: {methods: [synonyms], corpus: {chunk_size: 10000}}
+  - name: bsl-nightly
+    flow: train
+    cron: "0 4 * * *"
+    train: {manifests: [/data/datasets/nightly], config_file: configs/train_bsl.yaml}
+```
+
+Each entry becomes the deployment `<flow name>/<name>` (`bsl-augment/nightly`, `bsl-train/bsl-nightly`), registered
+with the server at start-up; this process then polls for scheduled or triggered runs (`prefect deployment run
+'bsl-train/bsl-nightly'`) and executes each in a subprocess, until stopped with Ctrl-C (schedules are paused on
+shutdown, as `prefect.serve` does).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pipeline.config import ConfigError, load_config
+from flows.settings import (FLOW_NAMES, AugmentFlowConfig, EvaluateFlowConfig, PrefectEnvConfig, TrainFlowConfig,
+                            apply_prefect_env)
+
+FLOW_KINDS = ("augment", "train", "evaluate")
+
+
+@dataclass
+class DeploymentConfig:
+    name: str = field(default="", metadata={"help": "deployment name (required); the full name is <flow>/<name>"})
+    flow: Literal["augment", "train", "evaluate"] = field(default="augment", metadata={
+        "help": "which flow: augment (bsl-augment), train (bsl-train) or evaluate (bsl-evaluate)"})
+    cron: str = field(default="", metadata={"help": "cron schedule, e.g. '0 2 * * *' (02:00 daily); '' = none"})
+    interval_s: float = field(default=0.0, metadata={"help": "run every N seconds (0 = no interval schedule)"})
+    timezone: str = field(default="UTC", metadata={"help": "time zone of the cron schedule (IANA name)"})
+    paused: bool = field(default=False, metadata={"help": "register with the schedule paused"})
+    description: str = field(default="", metadata={"help": "shown in the UI"})
+    tags: list[str] = field(default_factory=list, metadata={"help": "deployment tags"})
+    augment: AugmentFlowConfig = field(default_factory=AugmentFlowConfig)
+    train: TrainFlowConfig = field(default_factory=TrainFlowConfig)
+    evaluate: EvaluateFlowConfig = field(default_factory=EvaluateFlowConfig)
+
+
+@dataclass
+class ScheduleConfig:
+    prefect: PrefectEnvConfig = field(default_factory=PrefectEnvConfig)
+    limit: int = field(default=0, metadata={"help": "flow runs at once in this serve process (0 = no limit)"})
+    deployments: list[DeploymentConfig] = field(default_factory=list, metadata={"help": "the deployments"})
+
+
+def load_schedule(path: str | Path, overrides: list[str] | None = None) -> ScheduleConfig:
+    """Parse and check the file's shape (no Prefect import: settings are applied after this)."""
+    config = load_config(ScheduleConfig, path, overrides)
+    if not config.deployments:
+        raise ConfigError(f"{path}: no deployments")
+    seen = set()
+    for i, d in enumerate(config.deployments):
+        where = f"{path}: deployments[{i}]"
+        if not d.name:
+            raise ConfigError(f"{where}: name is required")
+        if (d.flow, d.name) in seen:
+            raise ConfigError(f"{where}: deployment {d.flow}/{d.name} appears twice")
+        seen.add((d.flow, d.name))
+        if d.cron and d.interval_s:
+            raise ConfigError(f"{where} ({d.name}): give cron or interval_s, not both")
+        if d.interval_s < 0:
+            raise ConfigError(f"{where} ({d.name}): interval_s must be >= 0")
+    return config
+
+
+def check_deployment(d: DeploymentConfig) -> None:
+    """Resolve the flow's own config now, so a typo fails at start-up rather than at 2 a.m."""
+    try:
+        if d.flow == "augment":
+            from flows.augment_flow import check_augment_spec
+
+            check_augment_spec(d.augment)
+        elif d.flow == "train":
+            from flows.train_flow import check_train_spec
+
+            check_train_spec(d.train)
+        else:
+            from flows.evaluate_flow import check_evaluate_spec
+
+            check_evaluate_spec(d.evaluate)
+    except ConfigError as exc:
+        raise ConfigError(f"deployment {d.name!r} ({d.flow}): {exc}") from None
+
+
+def flow_and_parameters(d: DeploymentConfig) -> tuple[Any, dict[str, Any]]:
+    """The flow object (with its task runner) and the default parameters of a deployment entry."""
+    if d.flow == "augment":
+        from flows.augment_flow import build_augment_flow, flow_parameters
+
+        return build_augment_flow(d.augment.runner), flow_parameters(d.augment)
+    if d.flow == "train":
+        from flows.train_flow import train_flow, train_parameters
+
+        return train_flow, train_parameters(d.train)
+    from flows.evaluate_flow import evaluate_flow, evaluate_parameters
+
+    return evaluate_flow, evaluate_parameters(d.evaluate)
+
+
+def build_deployments(config: ScheduleConfig, check: bool = True) -> list[Any]:
+    """RunnerDeployments for `prefect.serve` (Prefect must be configured: call after `apply_prefect_env`)."""
+    from prefect.schedules import Cron, Interval
+    from prefect.types.entrypoint import EntrypointType
+
+    deployments = []
+    for d in config.deployments:
+        if check:
+            check_deployment(d)
+        flow_obj, parameters = flow_and_parameters(d)
+        schedules = []
+        if d.cron:
+            schedules.append(Cron(d.cron, timezone=d.timezone))
+        if d.interval_s:
+            schedules.append(Interval(d.interval_s, timezone=d.timezone))
+        deployments.append(flow_obj.to_deployment(
+            name=d.name, schedules=schedules or None, paused=d.paused, parameters=parameters,
+            description=d.description or None, tags=list(d.tags) or None,
+            entrypoint_type=EntrypointType.MODULE_PATH))
+    return deployments
+
+
+def describe(config: ScheduleConfig) -> str:
+    lines = []
+    for d in config.deployments:
+        when = (f"cron '{d.cron}' ({d.timezone})" if d.cron else f"every {d.interval_s:g} s" if d.interval_s
+                else "on demand")
+        lines.append(f"{FLOW_NAMES[d.flow]}/{d.name}: {when}{' (paused)' if d.paused else ''}")
+    return "\n".join(lines)
+
+
+def serve_schedule(config: ScheduleConfig, check: bool = True) -> None:
+    """Register every deployment and serve them until interrupted (blocks)."""
+    apply_prefect_env(config.prefect)
+    from prefect import serve
+
+    deployments = build_deployments(config, check=check)
+    serve(*deployments, limit=config.limit or None)

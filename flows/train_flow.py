@@ -1,0 +1,144 @@
+"""Training as a Prefect flow: verify the datasets' shards, run the trainer on them, optionally evaluate.
+
+Training reads the cached shards of finished augmentation runs through their manifests; it never augments. The
+trainer is `training.train(TrainConfig)`, the same function `bsl train --manifest ...` calls without any server:
+
+    verify-dataset (one task per manifest: pipeline.dataset.verify_dataset, every shard's sha256 and row count)
+      -> train (training.train; the trainer's own checksum pass is skipped when the flow just verified)
+      -> evaluate (optional subflow: flows.evaluate_flow on the exported model)
+
+A retried `train` task resumes from the run's latest checkpoint (train.resume=auto) instead of starting over.
+"""
+
+from __future__ import annotations
+
+import flows  # noqa: F401  (offline-safe Prefect env before prefect is imported)
+
+from pathlib import Path
+from typing import Any
+
+from prefect import flow, get_run_logger, task
+from prefect.cache_policies import NO_CACHE
+
+from flows.settings import FLOW_NAMES, DEFAULT_ARTIFACT_KEY, TrainFlowConfig, layered_config  # noqa: F401
+from pipeline.config import ConfigError, from_dict, to_dict
+
+FLOW_NAME = FLOW_NAMES["train"]
+
+
+def resolve_train_config(manifests: list[str] | None = None, config_file: str = "",
+                         train: dict[str, Any] | None = None, overrides: list[str] | None = None):
+    """defaults <- config_file <- inline keys <- overrides, then `manifests` replace data.sources (as `bsl train
+    --manifest`)."""
+    from training.config import DataSourceConfig, TrainConfig
+
+    config = layered_config(TrainConfig, config_file, train, overrides)
+    if manifests:
+        config.data.sources = [DataSourceConfig(path=str(m)) for m in manifests]
+    if not config.data.sources:
+        raise ConfigError("train flow: no datasets (give manifests, or data.sources in the config)")
+    return config
+
+
+def expand_run_placeholders(path: str) -> str:
+    """`{date}` -> the UTC date (2026-11-22), `{flow_run}` -> the flow run's name: a scheduled deployment then
+    trains into a fresh directory each time (and a retried run of the same day resumes with train.resume=auto)."""
+    if "{" not in path:
+        return path
+    from datetime import datetime, timezone
+
+    from prefect.runtime import flow_run
+
+    return path.replace("{date}", datetime.now(timezone.utc).strftime("%Y-%m-%d")).replace(
+        "{flow_run}", str(flow_run.name or "local"))
+
+
+@task(name="verify-dataset", task_run_name="verify-{path}", cache_policy=NO_CACHE)
+def verify_dataset_task(path: str) -> dict[str, Any]:
+    """`pipeline.dataset.verify_dataset`: manifest checksum + every shard's sha256 and row count."""
+    from pipeline.dataset import verify_dataset
+
+    manifest = verify_dataset(path)
+    pairs = [s for s in manifest["shards"] if s["kind"] == "pairs"]
+    return {"path": path, "name": manifest["name"], "checksum": manifest.get("checksum"), "shards": len(pairs),
+            "pairs": sum(s["rows"] for s in pairs)}
+
+
+@task(name="train", cache_policy=NO_CACHE)
+def train_task(config_data: dict[str, Any]) -> dict[str, Any]:
+    """`training.train` on the verified datasets. A retry (run_count > 1) resumes from the latest checkpoint."""
+    from prefect.runtime import task_run
+
+    from training import train
+    from training.config import TrainConfig
+
+    config = from_dict(TrainConfig, config_data)
+    if task_run.run_count > 1 and config.train.resume is None:
+        config.train.resume = "auto"
+    result = train(config, disable_progress=True)
+    return {"output_dir": str(result.output_dir), "step": result.step, "total_steps": result.total_steps,
+            "completed": result.completed,
+            "final_checkpoint": str(result.final_checkpoint) if result.final_checkpoint else None,
+            "export_dir": str(result.export_dir) if result.export_dir else None,
+            "best_checkpoint": str(result.best_checkpoint) if result.best_checkpoint else None,
+            "best_metric": result.best_metric}
+
+
+@flow(name=FLOW_NAME, description="Verify view-pair datasets and train a sentence encoder on them (no augmentation)")
+def train_flow(manifests: list[str] | None = None, config_file: str = "", train: dict[str, Any] | None = None,
+               overrides: list[str] | None = None, verify: bool = True, retries: int = 0, evaluate: bool = False,
+               evaluation: dict[str, Any] | None = None, artifact_key: str = DEFAULT_ARTIFACT_KEY) -> dict[str, Any]:
+    from prefect.artifacts import create_markdown_artifact
+
+    logger = get_run_logger()
+    config = resolve_train_config(manifests, config_file, train, overrides)
+    config.train.output_dir = expand_run_placeholders(config.train.output_dir)
+    verified = []
+    if verify:
+        futures = [verify_dataset_task.submit(str(src.path)) for src in config.data.sources]
+        verified = [f.result() for f in futures]
+        config.data.verify = False  # just done, shard by shard, in the tasks above
+        for v in verified:
+            logger.info("verified %s: %d shards, %d pairs", v["name"], v["shards"], v["pairs"])
+    result = train_task.with_options(retries=retries)(to_dict(config))
+    create_markdown_artifact(
+        key="bsl-train", description="training run",
+        markdown="# Training run\n\n" + "\n".join(f"- **{k}**: `{v}`" for k, v in result.items())
+                 + "\n\nDatasets:\n\n" + "\n".join(f"- `{s.path}`" for s in config.data.sources) + "\n")
+    out = {"train": result, "verified": verified}
+    if evaluate:
+        from flows.evaluate_flow import evaluate_flow
+
+        model = result["export_dir"] or result["final_checkpoint"]
+        if model is None:
+            raise ConfigError("evaluate=true but training produced neither an export nor a checkpoint")
+        out["evaluation"] = evaluate_flow(models=[model], evaluation=evaluation or {}, artifact_key=artifact_key)
+    return out
+
+
+def train_parameters(spec: TrainFlowConfig) -> dict[str, Any]:
+    return {"manifests": list(spec.manifests), "config_file": spec.config_file, "train": dict(spec.train),
+            "overrides": list(spec.overrides), "verify": spec.verify, "retries": spec.retries,
+            "evaluate": spec.evaluate, "evaluation": dict(spec.evaluation), "artifact_key": spec.artifact_key}
+
+
+def check_train_spec(spec: TrainFlowConfig) -> None:
+    config = resolve_train_config(spec.manifests, spec.config_file, spec.train, spec.overrides)
+    from training.trainer import validate_config
+
+    validate_config(config)
+    for src in config.data.sources:
+        if not Path(src.path).exists():
+            _warn(f"train flow: dataset {src.path} does not exist yet (fine if an augmentation "
+                               f"deployment makes it before this one runs)")
+    if spec.evaluate:
+        from flows.evaluate_flow import EvaluateFlowConfig, check_evaluate_spec
+
+        check_evaluate_spec(EvaluateFlowConfig(models=["(trained model)"], evaluation=spec.evaluation,
+                                               artifact_key=spec.artifact_key))
+
+
+def _warn(message: str) -> None:
+    import sys
+
+    print(f"warning: {message}", file=sys.stderr)

@@ -45,6 +45,9 @@ class PrefectEnvConfig:
         "help": "allow Prefect's usage analytics (needs the internet); false sets "
                 "PREFECT_SERVER_ANALYTICS_ENABLED=false and DO_NOT_TRACK=1"})
     logging_level: str = field(default="", metadata={"help": "PREFECT_LOGGING_LEVEL ('' = Prefect's INFO)"})
+    ephemeral_startup_timeout_s: int = field(default=120, metadata={
+        "help": "seconds to wait for Prefect's temporary server to start (Prefect's own default, 20, is too short "
+                "on a busy 2-core machine)"})
 
 
 def prefect_env(config: PrefectEnvConfig | None = None) -> dict[str, str]:
@@ -60,6 +63,7 @@ def prefect_env(config: PrefectEnvConfig | None = None) -> dict[str, str]:
         env["PREFECT_API_URL"] = config.api_url
     if config.logging_level:
         env["PREFECT_LOGGING_LEVEL"] = config.logging_level.upper()
+    env["PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS"] = str(config.ephemeral_startup_timeout_s)
     return env
 
 

@@ -442,3 +442,20 @@ def test_worker_augmenter_is_built_once_and_checks_the_fingerprint(counter):
     assert len(_calls(counter, "setup")) <= 1  # 0 when an earlier test of this process already built it
     with pytest.raises(BSLError, match="fingerprint"):
         worker_augmenter(AugmenterSpec("counting", REGISTRY["counting"], {}, "0" * 16))
+
+
+def test_offline_prefect_env_defaults_and_user_values_win(monkeypatch):
+    import os
+    import warnings
+
+    from flows.settings import PrefectEnvConfig, apply_prefect_env, prefect_env
+
+    env = prefect_env(PrefectEnvConfig(ephemeral_startup_timeout_s=90))
+    assert env["PREFECT_SERVER_ANALYTICS_ENABLED"] == "false" and env["DO_NOT_TRACK"] == "1"
+    assert env["PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS"] == "90"
+    monkeypatch.setenv("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "300")
+    monkeypatch.delenv("DO_NOT_TRACK", raising=False)
+    with warnings.catch_warnings():  # "Prefect was imported before its settings were set": expected in a test run
+        warnings.simplefilter("ignore")
+        apply_prefect_env(keep_existing=True)
+    assert os.environ["PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS"] == "300" and os.environ["DO_NOT_TRACK"] == "1"

@@ -14,7 +14,6 @@ PYTEST_ARGS ?= -q -n 2 --dist loadgroup
 SHARED_DATA ?= ../shared/data
 DEMO_ARGS ?= $(if $(wildcard $(SHARED_DATA)/sts),--data-dir $(SHARED_DATA) --nli $(SHARED_DATA)/nli/snli/dev.csv,)
 
-export OMP_NUM_THREADS ?= 1
 export HF_HUB_OFFLINE := 1
 export DO_NOT_TRACK := 1
 export PREFECT_SERVER_ANALYTICS_ENABLED := false

@@ -83,9 +83,9 @@ def _is_constant(x: np.ndarray) -> bool:
     return bool(x.size == 0 or np.all(x == x[0]))
 
 
-def spearman(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) -> float:
-    """Spearman rank correlation x100 (average ranks for ties); NaN if either side is constant or n < 2."""
-    from scipy.stats import spearmanr
+def _correlation(method: str, x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) -> float:
+    """scipy's `spearmanr`/`pearsonr` x100; NaN if either side is constant or n < 2."""
+    import scipy.stats
 
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
@@ -93,20 +93,17 @@ def spearman(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) -
         raise ValueError(f"length mismatch: {len(x)} vs {len(y)}")
     if len(x) < 2 or _is_constant(x) or _is_constant(y):
         return float("nan")
-    return float(spearmanr(x, y).statistic) * 100.0
+    return float(getattr(scipy.stats, method)(x, y).statistic) * 100.0
+
+
+def spearman(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) -> float:
+    """Spearman rank correlation x100 (average ranks for ties); NaN if either side is constant or n < 2."""
+    return _correlation("spearmanr", x, y)
 
 
 def pearson(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) -> float:
     """Pearson correlation x100; NaN if either side is constant or n < 2."""
-    from scipy.stats import pearsonr
-
-    x = np.asarray(x, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
-    if len(x) != len(y):
-        raise ValueError(f"length mismatch: {len(x)} vs {len(y)}")
-    if len(x) < 2 or _is_constant(x) or _is_constant(y):
-        return float("nan")
-    return float(pearsonr(x, y).statistic) * 100.0
+    return _correlation("pearsonr", x, y)
 
 
 def score_pairs(similarities: Sequence[float] | np.ndarray, gold: Sequence[float] | np.ndarray) -> PairScore:

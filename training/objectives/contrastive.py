@@ -43,10 +43,12 @@ def info_nce(a: torch.Tensor, b: torch.Tensor, temperature: float, gather: bool 
 class ContrastiveObjective(Objective):
     name = "contrastive"
     metric_names = ("positive_cosine",)
+    #: The `objective.<section>` holding temperature and gather_across_ranks (Mirror-BERT reuses this class).
+    config_section = "contrastive"
 
     def __init__(self, encoder, tokenizer, config):
         super().__init__(encoder, tokenizer, config)
-        self.cfg = config.objective.contrastive
+        self.cfg = getattr(config.objective, self.config_section)
 
     def forward(self, batch: Batch) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
         e1 = self.encoder(**batch["view1"])

@@ -12,12 +12,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-import torch
-import torch.nn.functional as F
-
 from pipeline.errors import BSLError
-from training.objectives.base import Batch, Objective
-from training.objectives.contrastive import info_nce
+from training.objectives.base import Batch
+from training.objectives.contrastive import ContrastiveObjective
 
 
 def span_mask(text: str, span: int, mask_token: str, rng: random.Random, min_chars: int = 0) -> str:
@@ -27,13 +24,14 @@ def span_mask(text: str, span: int, mask_token: str, rng: random.Random, min_cha
     return f"{text[:start]} {mask_token} {text[start + span:]}"
 
 
-class MirrorObjective(Objective):
+class MirrorObjective(ContrastiveObjective):
+    """InfoNCE of ContrastiveObjective; only the views differ (mirrored, span-masked)."""
+
     name = "mirror"
-    metric_names = ("positive_cosine",)
+    config_section = "mirror"
 
     def __init__(self, encoder, tokenizer, config):
         super().__init__(encoder, tokenizer, config)
-        self.cfg = config.objective.mirror
         if self.cfg.span_mask_length > 0 and not getattr(tokenizer, "mask_token", None):
             raise BSLError(f"objective.mirror.span_mask_length={self.cfg.span_mask_length} needs a tokenizer with a "
                            f"mask token; {config.model.name_or_path} has none (set span_mask_length=0)")
@@ -45,10 +43,3 @@ class MirrorObjective(Objective):
                             self.cfg.span_mask_min_chars) for t in second]
         return {"view1": self.tokenize(first), "view2": self.tokenize(second)}
 
-    def forward(self, batch: Batch) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
-        e1 = self.encoder(**batch["view1"])
-        e2 = self.encoder(**batch["view2"])
-        loss = info_nce(e1, e2, self.cfg.temperature, self.cfg.gather_across_ranks)
-        with torch.no_grad():
-            pos_cos = F.cosine_similarity(e1.float(), e2.float()).mean()
-        return loss, {"positive_cosine": pos_cos}

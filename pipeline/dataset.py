@@ -81,9 +81,3 @@ def iter_pair_batches(path_or_dir: str | Path | dict, columns: list[str] | None 
                       methods: list[str] | None = None, batch_size: int = 8192) -> Iterator[Any]:
     return iter_batches(path_or_dir, "pairs", columns, methods, batch_size)
 
-
-def describe_dataset(manifest: dict[str, Any]) -> str:
-    stats = manifest.get("stats", {})
-    return (f"{manifest.get('name')}: {stats.get('pairs', '?')} pairs, {stats.get('rejected', '?')} rejects, "
-            f"methods {', '.join(manifest.get('methods', {}))}")
-

@@ -1,6 +1,6 @@
 """The end-of-job HTML report: view-pair samples per method, dataset statistics, the training loss curve and the
 STS table + chart. It only reads what the stages wrote (manifests, the trainer's metrics.csv, the evaluation JSON),
-so it can be rebuilt at any time: `bsl report --dataset D ... --train-dir R --eval-json E --out report.html`."""
+so it can be rebuilt from them at any time."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import base64
 import csv
 import html
 import io
-import json
 from pathlib import Path
 from typing import Any
 
@@ -135,10 +134,3 @@ def render_report(title: str, datasets: list[dict[str, Any]], metrics_csv: str |
     return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title>'
             f"<style>{CSS}</style></head><body>{''.join(parts)}</body></html>\n")
 
-
-def load_eval_results(path: str | Path, label: str | None = None) -> dict[str, dict[str, Any]]:
-    """The evaluation JSON in either shape (one model, or model -> entry) as model -> entry."""
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    if "avg" in data:
-        return {label or Path(path).stem: data}
-    return data

@@ -1,11 +1,14 @@
-"""The augmentation job as three plain library steps that `bsl augment` and the Prefect flow both call:
+"""The augmentation job: three plain library steps and the one loop that runs them (`run_augment`).
 
 1. `write_chunk`: a corpus chunk (see `pipeline.corpus`) -> `.work/chunks/<chunk_id>.parquet` (+ its dropped lines)
 2. `augment_chunk`: (chunk, method) -> pair shard + reject shard + a completion marker, under `.work/tasks/`
 3. `finalize_dataset`: link the task outputs into the Hugging Face layout, write the manifest and dataset card
 
-Every output is written atomically and step 2 writes its marker last, so a run killed at any point resumes
-without duplicated or missing rows: finished tasks are found by their marker, unfinished ones are redone.
+`run_augment` streams the corpus through step 1, hands step 2 to an executor (`pipeline.executors`: serial,
+threads; the Prefect flow brings its own: Prefect tasks on threads or Dask) and ends with step 3; `bsl augment` and the
+Prefect flow both call it. Every output is written atomically and step 2 writes its marker last, so a run killed
+at any point resumes without duplicated or missing rows: finished tasks are found by their marker, unfinished
+ones are redone.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pipeline.atomic import write_json_atomic, write_parquet_atomic
 from pipeline.augmenters import build_augmenter
@@ -33,6 +36,9 @@ from pipeline.manifest import FORMAT_VERSION, MANIFEST_NAME, load_manifest, regi
 from pipeline.provenance import code_version, sha256_file
 from pipeline.schema import CHUNK_SCHEMA, PAIR_COLUMNS, PAIR_SCHEMA, REJECT_SCHEMA
 from pipeline.text import stable_id
+
+if TYPE_CHECKING:
+    from pipeline.executors import Executor
 
 WORK_DIR = ".work"
 
@@ -257,18 +263,8 @@ def _source_info(paths: list[str]) -> list[dict[str, Any]]:
     return out
 
 
-def finalize_dataset(dataset_dir: str | Path, config: AugmentConfig, corpus: str | Path, corpus_stats: CorpusStats,
-                     chunks: list[ChunkRef], results: list[TaskResult], augmenters: dict[str, Augmenter],
-                     timings: dict[str, Any]) -> dict[str, Any]:
-    """Publish shards in the HF layout, write manifest + dataset card, register the manifest. Returns it."""
-    from pipeline.card import write_dataset_card
-
-    start = time.perf_counter()
-    dataset_dir = Path(dataset_dir)
-    name = config.name or dataset_dir.resolve().name
-    order = {c.chunk_id: i for i, c in enumerate(chunks)}
-    method_order = {m: i for i, m in enumerate(config.methods)}
-    results = sorted(results, key=lambda r: (order[r.chunk_id], method_order.get(r.method, 99)))
+def _publish_shards(dataset_dir: Path, chunks: list[ChunkRef], results: list[TaskResult]) -> list[dict[str, Any]]:
+    """Pair and reject shards (results in chunk, then method order) in the HF layout, with their checksums."""
     pair_files = [(Path(r.pairs_path), {"kind": "pairs", "method": r.method, "chunk": r.chunk_id, "rows": r.pairs})
                   for r in results if r.pairs]
     if not pair_files and results:  # keep one (empty) shard so the dataset still loads
@@ -282,28 +278,32 @@ def finalize_dataset(dataset_dir: str | Path, config: AugmentConfig, corpus: str
                                                                             "rejects")
     for shard in shards:
         shard["sha256"] = sha256_file(dataset_dir / shard["path"])
+    return shards
 
-    per_method: dict[str, dict[str, Any]] = {}
-    for m in config.methods:
-        rs = [r for r in results if r.method == m]
-        pairs = sum(r.pairs for r in rs)
-        rejects: Counter = Counter()
-        for r in rs:
-            rejects.update(r.rejects)
-        per_method[m] = {
-            "pairs": pairs, "rejected": sum(rejects.values()), "rejects": dict(sorted(rejects.items())),
-            "identical": sum(r.identical for r in rs),
-            "identical_pct": round(100 * sum(r.identical for r in rs) / pairs, 3) if pairs else 0.0,
-            "mean_edit_ratio": round(sum(r.sum_edit_ratio_views for r in rs) / pairs, 6) if pairs else None,
-            "mean_length_ratio": round(sum(r.sum_length_ratio for r in rs) / pairs, 6) if pairs else None,
-            "seconds": round(sum(r.seconds for r in rs if not r.cached), 3),
-            "tasks": len(rs), "tasks_cached": sum(r.cached for r in rs),
-        }
+
+def _method_stats(results: list[TaskResult]) -> dict[str, Any]:
+    pairs = sum(r.pairs for r in results)
+    rejects: Counter = Counter()
+    for r in results:
+        rejects.update(r.rejects)
+    return {
+        "pairs": pairs, "rejected": sum(rejects.values()), "rejects": dict(sorted(rejects.items())),
+        "identical": sum(r.identical for r in results),
+        "identical_pct": round(100 * sum(r.identical for r in results) / pairs, 3) if pairs else 0.0,
+        "mean_edit_ratio": round(sum(r.sum_edit_ratio_views for r in results) / pairs, 6) if pairs else None,
+        "mean_length_ratio": round(sum(r.sum_length_ratio for r in results) / pairs, 6) if pairs else None,
+        "seconds": round(sum(r.seconds for r in results if not r.cached), 3),
+        "tasks": len(results), "tasks_cached": sum(r.cached for r in results),
+    }
+
+
+def _dataset_stats(config: AugmentConfig, corpus_stats: CorpusStats, results: list[TaskResult]) -> dict[str, Any]:
+    per_method = {m: _method_stats([r for r in results if r.method == m]) for m in config.methods}
     all_rejects: Counter = Counter()
     for m in per_method.values():
         all_rejects.update(m["rejects"])
     total_pairs = sum(m["pairs"] for m in per_method.values())
-    stats = {
+    return {
         "rows_in": corpus_stats.records_kept, "pairs": total_pairs, "rejected": sum(all_rejects.values()),
         "rejects": dict(sorted(all_rejects.items())), "corpus_dropped": dict(sorted(corpus_stats.dropped.items())),
         "identical_views": sum(m["identical"] for m in per_method.values()),
@@ -311,6 +311,22 @@ def finalize_dataset(dataset_dir: str | Path, config: AugmentConfig, corpus: str
         else None,
         "per_method": per_method,
     }
+
+
+def finalize_dataset(dataset_dir: str | Path, config: AugmentConfig, corpus: str | Path, corpus_stats: CorpusStats,
+                     chunks: list[ChunkRef], results: list[TaskResult], augmenters: dict[str, Augmenter],
+                     timings: dict[str, Any]) -> dict[str, Any]:
+    """Publish shards in the HF layout, write manifest + dataset card, register the manifest. Returns it."""
+    from pipeline.card import write_dataset_card
+
+    start = time.perf_counter()
+    dataset_dir = Path(dataset_dir)
+    name = config.name or dataset_dir.resolve().name
+    order = {c.chunk_id: i for i, c in enumerate(chunks)}
+    method_order = {m: i for i, m in enumerate(config.methods)}
+    results = sorted(results, key=lambda r: (order[r.chunk_id], method_order.get(r.method, 99)))
+    shards = _publish_shards(dataset_dir, chunks, results)
+    stats = _dataset_stats(config, corpus_stats, results)
     timings = {**timings, "finalize_s": round(time.perf_counter() - start, 3)}
     manifest = {
         "format_version": FORMAT_VERSION,
@@ -336,7 +352,7 @@ def finalize_dataset(dataset_dir: str | Path, config: AugmentConfig, corpus: str
     return load_manifest(manifest_file)
 
 
-# -- the whole job as a plain loop ----------------------------------------------------------------------------------
+# -- the whole job: one loop, any executor -------------------------------------------------------------------------
 def build_augmenters(config: AugmentConfig) -> dict[str, Augmenter]:
     for key in ("method_params", "method_filters"):
         unknown = set(getattr(config, key)) - set(config.methods)
@@ -349,39 +365,94 @@ def build_augmenters(config: AugmentConfig) -> dict[str, Augmenter]:
 
 def run_augment(corpus: str | Path, out_dir: str | Path, config: AugmentConfig,
                 augmenters: dict[str, Augmenter] | None = None,
-                on_task_done: Callable[[TaskResult], None] | None = None) -> dict[str, Any]:
-    """Read, chunk, augment (skipping finished tasks), filter and publish a dataset. Returns the manifest."""
-    from tqdm import tqdm
+                on_task_done: Callable[[TaskResult], None] | None = None,
+                executor: Executor | None = None) -> dict[str, Any]:
+    """Read, chunk, augment (skipping finished tasks), filter and publish a dataset. Returns the manifest.
+
+    The one augmentation loop: `executor` (default `SerialExecutor`) only decides where each (chunk, method) task
+    runs; whatever it is, the same tasks give the same files and manifest. `on_task_done` sees each result."""
+    from pipeline.executors import SerialExecutor
 
     t0 = time.perf_counter()
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     augmenters = augmenters or build_augmenters(config)
-    stats = CorpusStats()
-    chunks: list[ChunkRef] = []
-    results: list[TaskResult] = []
-    disable = not config.progress or os.environ.get("BSL_NO_PROGRESS") == "1"
-    bar = tqdm(desc="augment", unit="rec", disable=disable)
-    timings: dict[str, Any] = {"read_chunk_s": 0.0, "augment_s": 0.0}
-    read_start = time.perf_counter()
-    for chunk in iter_chunks(corpus, config.corpus, stats):
-        ref = write_chunk(chunk, out_dir)
-        chunks.append(ref)
-        timings["read_chunk_s"] += time.perf_counter() - read_start
-        for method, augmenter in augmenters.items():
-            aug_start = time.perf_counter()
-            result = augment_chunk(ref, augmenter, out_dir, config.seed, filters_for(config, augmenter),
-                                   config.batch_size)
-            timings["augment_s"] += time.perf_counter() - aug_start
-            results.append(result)
-            if on_task_done:
-                on_task_done(result)
-        bar.update(ref.rows)
-        read_start = time.perf_counter()
-    bar.close()
-    if not chunks:
+    loop = _AugmentLoop(out_dir, config, augmenters, executor or SerialExecutor(), on_task_done)
+    loop.run(corpus)
+    if loop.failures:
+        raise BSLError(f"{len(loop.failures)} of {len(loop.failures) + len(loop.results)} augmentation tasks failed"
+                       f"{loop.executor.failure_note} (finished tasks are kept: rerun to resume); first: "
+                       f"{loop.failures[0]}")
+    if not loop.chunks:
         raise BSLError(f"{corpus}: no records to augment")
-    timings = {k: round(v, 3) for k, v in timings.items()}
+    timings = {k: round(v, 3) for k, v in loop.timings.items()}
     timings["total_s"] = round(time.perf_counter() - t0, 3)
-    return finalize_dataset(out_dir, config, corpus, stats, chunks, results, augmenters, timings)
+    return finalize_dataset(out_dir, config, corpus, loop.stats, loop.chunks, loop.results, augmenters, timings)
 
+
+class _AugmentLoop:
+    """One pass over a corpus: chunks are written as they are read, their tasks go to the executor, and results
+    are collected oldest first whenever the executor has `max_in_flight` unfinished tasks (then all at the end)."""
+
+    def __init__(self, out_dir: Path, config: AugmentConfig, augmenters: dict[str, Augmenter],
+                 executor: Executor, on_task_done: Callable[[TaskResult], None] | None):
+        self.out_dir, self.config, self.augmenters = out_dir, config, augmenters
+        self.executor, self.on_task_done = executor, on_task_done
+        self.filters = {m: filters_for(config, a) for m, a in augmenters.items()}
+        self.stats = CorpusStats()
+        self.chunks: list[ChunkRef] = []
+        self.results: list[TaskResult] = []
+        self.failures: list[str] = []
+        self.timings = {"read_chunk_s": 0.0, "augment_s": 0.0}  # augment_s: time spent waiting on the executor
+
+    def run(self, corpus: str | Path) -> None:
+        from tqdm import tqdm
+
+        from pipeline.progress import progress_disabled
+
+        self.bar = tqdm(desc="augment", unit="rec", disable=progress_disabled(not self.config.progress))
+        self.executor.open(self.augmenters)
+        try:
+            read_start = time.perf_counter()
+            for chunk in iter_chunks(corpus, self.config.corpus, self.stats):
+                ref = write_chunk(chunk, self.out_dir)
+                del chunk  # only the ChunkRef travels on; the records are on disk
+                self.chunks.append(ref)
+                self.timings["read_chunk_s"] += time.perf_counter() - read_start
+                self._submit(ref)
+                while self.executor.full():
+                    self._collect()
+                read_start = time.perf_counter()
+            while self.executor.pending():
+                self._collect()
+        finally:
+            self.executor.close()
+            self.bar.close()
+
+    def _submit(self, ref: ChunkRef) -> None:
+        from pipeline.executors import AugmentTask
+
+        start = time.perf_counter()
+        for method, augmenter in self.augmenters.items():
+            filters = self.filters[method]
+            key = task_key(ref.chunk_id, augmenter, self.config.seed, filters)
+            self.executor.submit(AugmentTask(ref, method, key, str(self.out_dir), self.config.seed, filters,
+                                             self.config.batch_size))
+        self.timings["augment_s"] += time.perf_counter() - start
+
+    def _collect(self) -> None:
+        from pipeline.executors import TaskFailed
+
+        start = time.perf_counter()
+        try:
+            task, result = self.executor.next_result()
+        except TaskFailed as failed:  # the executor keeps going: finished tasks stay on disk for the rerun
+            task, result = failed.task, None
+            self.failures.append(str(failed))
+        self.timings["augment_s"] += time.perf_counter() - start
+        if result is not None:
+            self.results.append(result)
+            if self.on_task_done:
+                self.on_task_done(result)
+        if task.method == next(iter(self.augmenters)):
+            self.bar.update(task.chunk.rows)

@@ -6,10 +6,11 @@ import sys
 import pyarrow.parquet as pq
 import pytest
 
+from pipeline.augmenters.base import Augmenter, ViewPair
 from pipeline.build import AugmentConfig, run_augment
 from pipeline.cli import main
 from pipeline.dataset import iter_pair_batches, verify_dataset
-from pipeline.errors import InputError, VerificationError
+from pipeline.errors import BSLError, InputError, VerificationError
 from pipeline.inspect import PairQuery, sample
 
 SENTENCES = [f"Sentence number {i} talks about the {w} in the park." for i, w in
@@ -191,3 +192,50 @@ def test_per_method_filters_defaults_and_overrides(tmp_path):
     cfg.method_filters = {"synonyms": {"max_length_ratio": 2.0}}
     with pytest.raises(Exception, match="method_filters given for method"):
         run_augment(p, tmp_path / "ds3", cfg)
+
+
+def executor_independent_parts(manifest):
+    """What must not depend on the executor: every shard's bytes and the statistics (task timings aside)."""
+    shards = [(s["path"], s["sha256"], s["rows"]) for s in manifest["shards"]]
+    stats = json.loads(json.dumps(manifest["stats"]))
+    for per_method in stats["per_method"].values():
+        del per_method["seconds"]
+    return shards, stats, manifest["chunks"], manifest["methods"]
+
+
+def test_serial_and_thread_executors_write_byte_identical_datasets(tmp_path, corpus):
+    from pipeline.executors import SerialExecutor, ThreadExecutor
+
+    serial = run_augment(corpus, tmp_path / "serial", _config(tmp_path), executor=SerialExecutor())
+    threads = ThreadExecutor(max_workers=2, max_in_flight=3)
+    thread = run_augment(corpus, tmp_path / "thread", _config(tmp_path), executor=threads)
+    assert len(serial["shards"]) == 10  # 8 pair shards + 2 reject shards
+    assert executor_independent_parts(thread) == executor_independent_parts(serial)
+    assert set(thread["timings"]) == set(serial["timings"]) == {"read_chunk_s", "augment_s", "total_s", "finalize_s"}
+
+
+class _FailsOnThirdChunk(Augmenter):
+    name = "noise"
+
+    def augment_batch(self, records, seed):
+        if any(r.text.startswith("Sentence number 17 ") for r in records):
+            raise RuntimeError("model crashed")
+        return [ViewPair(r.text, r.text.upper()) for r in records]
+
+
+def test_failed_task_stops_a_serial_run_but_a_keep_going_executor_finishes_the_others(tmp_path, corpus):
+    from pipeline.executors import SerialExecutor
+
+    class KeepGoing(SerialExecutor):
+        stop_on_failure = False
+
+    config = _config(tmp_path, methods=["noise"])
+    with pytest.raises(RuntimeError, match="model crashed"):
+        run_augment(corpus, tmp_path / "serial", config, augmenters={"noise": _FailsOnThirdChunk()})
+    assert len(list((tmp_path / "serial" / ".work" / "tasks").glob("*.done.json"))) == 2
+    with pytest.raises(BSLError, match=r"1 of 4 augmentation tasks failed .*first: chunk \S+ \(.*corpus.txt #2\) x "
+                                       r"noise: RuntimeError: model crashed"):
+        run_augment(corpus, tmp_path / "keep", config, augmenters={"noise": _FailsOnThirdChunk()},
+                    executor=KeepGoing())
+    assert len(list((tmp_path / "keep" / ".work" / "tasks").glob("*.done.json"))) == 3
+    assert not (tmp_path / "keep" / "manifest.json").exists()

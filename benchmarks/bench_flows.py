@@ -3,7 +3,7 @@ grows 10x.
 
 1. Overhead (goal <= 5%): the same corpus (default 100k generated sentences), the same method (`synonyms` when it
    works here, else `noise`), the same library calls: `pipeline.build.run_augment` (the plain loop) vs
-   `flows.augment_flow.run_augment_flow` (cache on, results persisted) with the default thread runner ("flow":
+   `flows.augment_job.run_augment_flow` (cache on, results persisted) with the default thread runner ("flow":
    chunk reading overlaps augmentation) and with one task at a time ("flow-seq": the loop's order, so the difference
    is Prefect's cost), each in a fresh process writing a fresh dataset dir, alternating, `--repeats` times; the best
    time of each is compared. The timed span is the call itself (corpus -> manifest); imports, interpreter start and
@@ -34,6 +34,7 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
+sys.path.insert(0, str(REPO_ROOT / "tests"))  # prefect_server: the tests' local Prefect server
 
 # Content words WordNet knows (so the synonym augmenter has work to do) plus function words.
 NOUNS = ("dog cat man woman child house tree park street car ball game city music water river bridge market school "
@@ -59,11 +60,13 @@ def make_corpus(path: Path, n: int, seed: int = 0) -> None:
 # -- child processes ---------------------------------------------------------------------------------------------------
 def child(args: argparse.Namespace) -> None:
     t_start = time.perf_counter()
-    from pipeline.augmenters import REGISTRY
     from pipeline.build import AugmentConfig, build_augmenters
 
     config = AugmentConfig(methods=[args.method], registry_dir="", progress=False)
     if args.kind.startswith("flow"):
+        from flows.prefect_env import configure_prefect_environment
+
+        configure_prefect_environment()
         import flows.augment_flow  # noqa: F401 -- Prefect is imported before the clock starts
     imported = time.perf_counter()
     # One-time model/WordNet loading is the same in both and not Prefect's doing: done before the clock starts.
@@ -72,13 +75,12 @@ def child(args: argparse.Namespace) -> None:
         augmenter.ensure_ready()
     ready = time.perf_counter()
     if args.kind.startswith("flow"):
-        from flows.augment_flow import AugmenterSpec, adopt_augmenter, run_augment_flow
-        from flows.settings import AugmentFlowConfig, RunnerConfig, TaskConfig
+        from flows.augment_job import AugmentFlowConfig, RunnerConfig, TaskConfig, run_augment_flow
+        from flows.executors import AugmenterSpec, adopt_augmenter
         from pipeline.config import to_dict
 
         for method, augmenter in augmenters.items():  # the flow process is the thread runner's worker
-            adopt_augmenter(AugmenterSpec(method, REGISTRY[method], augmenter.params(),
-                                          augmenter.fingerprint_hash()), augmenter)
+            adopt_augmenter(AugmenterSpec.of(method, augmenter), augmenter)
         spec = AugmentFlowConfig(corpus=args.corpus, out_dir=args.out, augment=to_dict(config))
         if args.kind == "flow-seq":  # one task at a time, collected before the next chunk is read: the loop's order
             spec.runner, spec.tasks = RunnerConfig(max_workers=1), TaskConfig(max_in_flight=1)
@@ -144,7 +146,8 @@ def main() -> None:
         child(args)
         return
 
-    from flows.settings import LocalPrefectServer, prefect_env
+    from flows.prefect_env import prefect_env
+    from prefect_server import LocalPrefectServer
 
     work = Path(args.workdir or tempfile.mkdtemp(prefix="bsl-bench-flows-"))
     work.mkdir(parents=True, exist_ok=True)

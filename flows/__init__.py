@@ -1,15 +1,16 @@
 """Prefect 3 flows that wire the library: augmentation (cached, resumable, incremental), training and evaluation.
 
-Importing this package puts Prefect's offline-safe defaults into the environment (no analytics) before any flow
-module imports Prefect; see `flows.settings`. Modules:
+Prefect reads its settings when it is first imported: whatever runs a flow calls
+`flows.prefect_env.configure_prefect_environment()` (offline-safe defaults, no analytics) before importing a flow
+module. Importing this package does nothing. Modules:
 
-- `flows.augment_flow`: `augment_flow` / `build_augment_flow(runner)` / `run_augment_flow(AugmentFlowConfig)`
+- `flows.prefect_env`: Prefect's environment (`PrefectEnvConfig`, `configure_prefect_environment`)
+- `flows.augment_job` / `train_job` / `evaluate_job`: each flow's settings (no Prefect import);
+  `run_augment_flow(AugmentFlowConfig)` runs the augmentation flow once
+- `flows.augment_flow`: `augment_flow` / `build_augment_flow(runner)`: `pipeline.build.run_augment` with
+  `flows.executors.PrefectExecutor` (cached, retried Prefect tasks on threads or Dask)
 - `flows.train_flow`: `train_flow` (verify manifests, then `training.train`)
 - `flows.evaluate_flow`: `evaluate_flow` (STS table as Prefect table + markdown artifacts)
 - `flows.schedule`: `bsl schedule FILE.yaml` (deployments from YAML, served with `prefect.serve`)
-- `flows.cli`: the `bsl flow ...` and `bsl schedule` subcommands
+- `flows.cli`: the `bsl flow ...` and `bsl schedule` subcommands; `flows.main_job`: `bsl demo`
 """
-
-from flows.settings import apply_prefect_env
-
-apply_prefect_env(keep_existing=True)

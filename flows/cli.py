@@ -12,8 +12,10 @@ import sys
 from typing import Any
 
 from pipeline.config import ConfigError, help_text, load_config, to_dict
-from flows.settings import (AugmentFlowConfig, EvaluateFlowConfig, PrefectEnvConfig, TrainFlowConfig,
-                            apply_prefect_env)
+from flows.augment_job import AugmentFlowConfig
+from flows.evaluate_job import DEFAULT_ARTIFACT_KEY, EvaluateFlowConfig
+from flows.prefect_env import PrefectEnvConfig, apply_prefect_env
+from flows.train_job import TrainFlowConfig
 
 FLOW_DESCRIPTION = """\
 Run one Prefect flow now, in this process. Every task run is recorded by the Prefect API at PREFECT_API_URL
@@ -218,7 +220,7 @@ def augment_spec(args: argparse.Namespace) -> AugmentFlowConfig:
 def run_augment(args: argparse.Namespace) -> int:
     spec = augment_spec(args)
     if args.print_config:
-        from flows.settings import layered_config
+        from flows.config_layers import layered_config
         from pipeline.build import AugmentConfig
 
         _print_yaml({"flow": to_dict(spec), "augment_config": to_dict(
@@ -227,7 +229,7 @@ def run_augment(args: argparse.Namespace) -> int:
     if not spec.corpus or not spec.out_dir:
         raise ConfigError("flow augment needs CORPUS and --out DATASET_DIR")
     _apply_prefect(args)
-    from flows.augment_flow import run_augment_flow
+    from flows.augment_job import run_augment_flow
 
     summary = run_augment_flow(spec)
     if args.json:
@@ -274,8 +276,6 @@ def run_train(args: argparse.Namespace) -> int:
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
-    from flows.settings import DEFAULT_ARTIFACT_KEY
-
     overrides = list(args.overrides)
     if args.data_dir:
         overrides.append(f"data_dir={args.data_dir}")

@@ -8,8 +8,6 @@ Both appear under the flow run's "Artifacts" tab in the Prefect UI and keep thei
 
 from __future__ import annotations
 
-import flows  # noqa: F401  (offline-safe Prefect env before prefect is imported)
-
 import math
 import re
 from typing import Any
@@ -17,11 +15,9 @@ from typing import Any
 from prefect import flow, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
-from flows.settings import FLOW_NAMES, DEFAULT_ARTIFACT_KEY, EvaluateFlowConfig, layered_config  # noqa: F401
+from flows.config_layers import layered_config
+from flows.evaluate_job import DEFAULT_ARTIFACT_KEY, FLOW_NAME, EvaluateFlowConfig
 from pipeline.config import ConfigError, from_dict, to_dict
-
-FLOW_NAME = FLOW_NAMES["evaluate"]
-
 
 def resolve_evaluation_config(config_file: str = "", evaluation: dict[str, Any] | None = None,
                               overrides: list[str] | None = None):

@@ -105,8 +105,7 @@ def _augment(corpus: Path, dataset_dir: Path, augment: dict[str, Any], cfg: Main
     augment = {**augment, "registry_dir": str(dataset_dir.parent.parent / "data_manifests"),
                "progress": cfg.progress, "seed": cfg.seed}
     if cfg.use_prefect:
-        from flows.augment_flow import run_augment_flow
-        from flows.settings import AugmentFlowConfig
+        from flows.augment_job import AugmentFlowConfig, run_augment_flow
 
         from pipeline.dataset import load_manifest
 

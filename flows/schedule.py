@@ -3,14 +3,14 @@
 The file is a `ScheduleConfig` (dataclasses via pipeline.config, like every other config; unknown keys are errors):
 
 ```yaml
-prefect:                       # flows.settings.PrefectEnvConfig
+prefect:                       # flows.prefect_env.PrefectEnvConfig
   api_url: http://127.0.0.1:4200/api
 deployments:
   - name: nightly
     flow: augment              # augment | train | evaluate
     cron: "0 2 * * *"          # or interval_s: 3600; neither = run only when triggered
     timezone: Europe/Berlin
-    augment:                   # flows.settings.AugmentFlowConfig
+    augment:                   # flows.augment_job.AugmentFlowConfig
       corpus: /data/corpus/    # a directory that grows: each run augments only the new files' chunks
       out_dir: /data/datasets/nightly
       augment: {methods: [synonyms], corpus: {chunk_size: 10000}}
@@ -33,10 +33,14 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pipeline.config import ConfigError, load_config
-from flows.settings import (FLOW_NAMES, AugmentFlowConfig, EvaluateFlowConfig, PrefectEnvConfig, TrainFlowConfig,
-                            apply_prefect_env)
+from flows import augment_job, evaluate_job, train_job
+from flows.augment_job import AugmentFlowConfig
+from flows.evaluate_job import EvaluateFlowConfig
+from flows.prefect_env import PrefectEnvConfig, apply_prefect_env
+from flows.train_job import TrainFlowConfig
 
-FLOW_KINDS = ("augment", "train", "evaluate")
+# Deployments are addressed as <flow name>/<deployment name>, e.g. bsl-augment/nightly.
+FLOW_NAMES = {"augment": augment_job.FLOW_NAME, "train": train_job.FLOW_NAME, "evaluate": evaluate_job.FLOW_NAME}
 
 
 @dataclass
@@ -104,7 +108,8 @@ def check_deployment(d: DeploymentConfig) -> None:
 def flow_and_parameters(d: DeploymentConfig) -> tuple[Any, dict[str, Any]]:
     """The flow object (with its task runner) and the default parameters of a deployment entry."""
     if d.flow == "augment":
-        from flows.augment_flow import build_augment_flow, flow_parameters
+        from flows.augment_flow import build_augment_flow
+        from flows.augment_job import flow_parameters
 
         return build_augment_flow(d.augment.runner), flow_parameters(d.augment)
     if d.flow == "train":

@@ -12,19 +12,16 @@ A retried `train` task resumes from the run's latest checkpoint (train.resume=au
 
 from __future__ import annotations
 
-import flows  # noqa: F401  (offline-safe Prefect env before prefect is imported)
-
 from pathlib import Path
 from typing import Any
 
 from prefect import flow, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
-from flows.settings import FLOW_NAMES, DEFAULT_ARTIFACT_KEY, TrainFlowConfig, layered_config  # noqa: F401
+from flows.config_layers import layered_config
+from flows.evaluate_job import DEFAULT_ARTIFACT_KEY
+from flows.train_job import FLOW_NAME, TrainFlowConfig
 from pipeline.config import ConfigError, from_dict, to_dict
-
-FLOW_NAME = FLOW_NAMES["train"]
-
 
 def resolve_train_config(manifests: list[str] | None = None, config_file: str = "",
                          train: dict[str, Any] | None = None, overrides: list[str] | None = None):
@@ -132,7 +129,8 @@ def check_train_spec(spec: TrainFlowConfig) -> None:
             _warn(f"train flow: dataset {src.path} does not exist yet (fine if an augmentation "
                                f"deployment makes it before this one runs)")
     if spec.evaluate:
-        from flows.evaluate_flow import EvaluateFlowConfig, check_evaluate_spec
+        from flows.evaluate_flow import check_evaluate_spec
+        from flows.evaluate_job import EvaluateFlowConfig
 
         check_evaluate_spec(EvaluateFlowConfig(models=["(trained model)"], evaluation=spec.evaluation,
                                                artifact_key=spec.artifact_key))

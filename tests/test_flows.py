@@ -21,9 +21,11 @@ from pathlib import Path
 
 import pytest
 
+from flows.prefect_env import configure_prefect_environment
 from pipeline.augmenters import REGISTRY
 from pipeline.augmenters.base import Augmenter, SourceRecord, ViewPair
 
+configure_prefect_environment()  # before anything here imports Prefect, as every process that runs a flow does
 pytestmark = pytest.mark.xdist_group("prefect-flows")  # one worker, one server
 
 TESTS_DIR = Path(__file__).resolve().parent
@@ -77,7 +79,7 @@ SENTENCES = [f"Sentence {i} is about the {w} near the old {v}." for i, (w, v) in
 # -- fixtures ----------------------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def prefect_server(tmp_path_factory):
-    from flows.settings import LocalPrefectServer
+    from prefect_server import LocalPrefectServer
 
     home = tmp_path_factory.mktemp("prefect-home")
     server = LocalPrefectServer(home=home, startup_timeout_s=SERVER_START_TIMEOUT_S)
@@ -143,7 +145,7 @@ def _write_corpus(directory: Path, name: str, sentences: list[str]) -> None:
 
 
 def _spec(corpus: Path, out: Path, methods=("counting", "noise"), **runner):
-    from flows.settings import AugmentFlowConfig, RunnerConfig
+    from flows.augment_job import AugmentFlowConfig, RunnerConfig
 
     return AugmentFlowConfig(corpus=str(corpus), out_dir=str(out),
                              augment={"methods": list(methods), "registry_dir": "", "progress": False,
@@ -187,7 +189,7 @@ def _task_states(server, flow_run_id: str) -> dict[str, int]:
 
 # -- augmentation flow -------------------------------------------------------------------------------------------------
 def test_rerun_in_new_process_is_cached_and_a_growing_corpus_adds_only_new_chunks(tmp_path, prefect_api, counter):
-    from flows.augment_flow import run_augment_flow
+    from flows.augment_job import run_augment_flow
     from pipeline.build import run_augment
     from pipeline.dataset import load_manifest
 
@@ -233,7 +235,7 @@ def _plain_config():
 
 
 def test_killed_run_resumes_with_exactly_the_rows_of_an_uninterrupted_run(tmp_path, prefect_api, counter):
-    from flows.augment_flow import run_augment_flow
+    from flows.augment_job import run_augment_flow
     from pipeline.build import run_augment
 
     corpus = tmp_path / "corpus"
@@ -254,9 +256,32 @@ def test_killed_run_resumes_with_exactly_the_rows_of_an_uninterrupted_run(tmp_pa
     assert _rows(out) == _rows(tmp_path / "clean")  # no duplicated, no missing rows
 
 
+def test_serial_thread_and_prefect_executors_write_byte_identical_datasets(tmp_path, prefect_api, counter):
+    from flows.augment_job import run_augment_flow
+    from pipeline.build import run_augment
+    from pipeline.dataset import load_manifest
+    from pipeline.executors import SerialExecutor, ThreadExecutor
+    from test_dataset import executor_independent_parts
+
+    corpus = tmp_path / "corpus"
+    _write_corpus(corpus, "a.txt", SENTENCES[:24])  # 3 chunks x 2 methods
+    serial = run_augment(corpus, tmp_path / "serial", _plain_config(), executor=SerialExecutor())
+    thread = run_augment(corpus, tmp_path / "thread", _plain_config(), executor=ThreadExecutor(max_workers=2))
+    summary = run_augment_flow(_spec(corpus, tmp_path / "prefect"))
+    assert summary["task_states"] == {"Completed": 6}
+    reference = executor_independent_parts(serial)
+    assert len([path for path, _, _ in reference[0] if path.startswith("data/")]) == 6
+    stats = reference[1]
+    assert stats["pairs"] + stats["rejected"] == 48 and stats["per_method"]["counting"]["pairs"] == 24
+    assert executor_independent_parts(thread) == reference
+    assert executor_independent_parts(load_manifest(tmp_path / "prefect")) == reference
+
+
 def test_dask_runner_with_two_worker_processes_gives_the_rows_of_the_thread_runner(tmp_path, prefect_api, counter,
                                                                                    monkeypatch):
-    from flows.augment_flow import run_augment_flow
+    from flows.augment_job import run_augment_flow
+    from pipeline.dataset import load_manifest
+    from test_dataset import executor_independent_parts
 
     # worker processes import this module (the test augmenter) from the tests dir
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(TESTS_DIR), os.environ.get("PYTHONPATH", "")]))
@@ -270,6 +295,8 @@ def test_dask_runner_with_two_worker_processes_gives_the_rows_of_the_thread_runn
                                   dask_threads_per_worker=1))
     assert thread["task_states"] == dask["task_states"] == {"Completed": 8}
     assert _rows(tmp_path / "dask") == _rows(tmp_path / "thread")
+    assert (executor_independent_parts(load_manifest(tmp_path / "dask"))
+            == executor_independent_parts(load_manifest(tmp_path / "thread")))  # byte-identical shards, same stats
     setups = [pid for pid, in _calls(counter, "setup")]
     batch_pids = {pid for pid, _ in _calls(counter, "batch")}
     assert len(setups) == len(set(setups)) <= 2  # models loaded once per worker process, not per task
@@ -278,7 +305,7 @@ def test_dask_runner_with_two_worker_processes_gives_the_rows_of_the_thread_runn
 
 
 def test_a_failing_task_is_retried_with_backoff(tmp_path, prefect_api, counter, monkeypatch):
-    from flows.augment_flow import run_augment_flow
+    from flows.augment_job import run_augment_flow
     from pipeline.errors import BSLError
 
     corpus = tmp_path / "corpus"
@@ -301,8 +328,8 @@ def test_gpu_cluster_starts_one_worker_per_gpu_each_seeing_only_its_own_device()
     """The device assignment of `runner.gpus`, checked without GPUs: each worker process's CUDA_VISIBLE_DEVICES."""
     from distributed import Client
 
-    from flows.augment_flow import gpu_cluster, make_task_runner
-    from flows.settings import RunnerConfig
+    from flows.augment_job import RunnerConfig
+    from flows.executors import gpu_cluster, make_task_runner
 
     with gpu_cluster("0,1") as cluster, Client(cluster) as client:
         seen = client.run(lambda: os.environ.get("CUDA_VISIBLE_DEVICES"))
@@ -313,7 +340,7 @@ def test_gpu_cluster_starts_one_worker_per_gpu_each_seeing_only_its_own_device()
 
 # -- scheduling on the real server ----------------------------------------------------------------------------------
 def test_schedule_registers_a_cron_deployment_and_a_triggered_run_writes_a_manifest(tmp_path, prefect_api):
-    from flows.settings import stop_process_group
+    from prefect_server import stop_process_group
 
     corpus, out = tmp_path / "corpus", tmp_path / "nightly"
     _write_corpus(corpus, "a.txt", SENTENCES[:16])
@@ -431,24 +458,23 @@ def test_schedule_file_is_checked_before_serving(tmp_path, capsys):
 
 
 def test_worker_augmenter_is_built_once_and_checks_the_fingerprint(counter):
-    from flows.augment_flow import AugmenterSpec, worker_augmenter
+    from flows.executors import AugmenterSpec, worker_augmenter
     from pipeline.augmenters import build_augmenter
     from pipeline.errors import BSLError
 
-    fingerprint = build_augmenter("counting", {}).fingerprint_hash()
-    spec = AugmenterSpec("counting", REGISTRY["counting"], {}, fingerprint)
+    spec = AugmenterSpec.of("counting", build_augmenter("counting", {}))
     first = worker_augmenter(spec)
     assert worker_augmenter(spec) is first
     assert len(_calls(counter, "setup")) <= 1  # 0 when an earlier test of this process already built it
     with pytest.raises(BSLError, match="fingerprint"):
-        worker_augmenter(AugmenterSpec("counting", REGISTRY["counting"], {}, "0" * 16))
+        worker_augmenter(AugmenterSpec("counting", CountingAugmenter, {}, "0" * 16))
 
 
 def test_offline_prefect_env_defaults_and_user_values_win(monkeypatch):
     import os
     import warnings
 
-    from flows.settings import PrefectEnvConfig, apply_prefect_env, prefect_env
+    from flows.prefect_env import PrefectEnvConfig, apply_prefect_env, prefect_env
 
     env = prefect_env(PrefectEnvConfig(ephemeral_startup_timeout_s=90))
     assert env["PREFECT_SERVER_ANALYTICS_ENABLED"] == "false" and env["DO_NOT_TRACK"] == "1"

@@ -34,7 +34,7 @@ from pipeline.config import to_dict
 from pipeline.devices import resolve_device, resolve_dtype
 from pipeline.errors import BSLError
 from training import checkpoint as ckpt
-from training.config import RESUME_MUST_MATCH, TrainConfig
+from training.config import RESUME_MUST_MATCH, TrainConfig, validate_config
 from training.data import PairStream, resolve_sources
 from training.distributed import all_reduce_mean, barrier, init_distributed
 from training.encoder import SentenceEncoder, encode, load_tokenizer
@@ -79,33 +79,6 @@ def _get(tree: dict[str, Any], dotted: str) -> Any:
     for part in dotted.split("."):
         tree = tree.get(part) if isinstance(tree, dict) else None
     return tree
-
-
-def validate_config(config: TrainConfig) -> None:
-    t, o = config.train, config.optim
-    problems = []
-    if not t.output_dir:
-        problems.append("train.output_dir is required")
-    if not config.model.name_or_path:
-        problems.append("model.name_or_path is required")
-    if t.batch_size < 1:
-        problems.append(f"train.batch_size must be >= 1, got {t.batch_size}")
-    if o.grad_accum_steps < 1:
-        problems.append(f"optim.grad_accum_steps must be >= 1, got {o.grad_accum_steps}")
-    if not o.lr > 0:
-        problems.append(f"optim.lr must be > 0, got {o.lr}")
-    if len(o.betas) != 2:
-        problems.append(f"optim.betas needs two values, got {o.betas}")
-    if t.max_steps < 0 or t.stop_at_step < 0:
-        problems.append("train.max_steps and train.stop_at_step must be >= 0")
-    if t.max_steps == 0 and not t.epochs > 0:
-        problems.append("train.epochs must be > 0 when train.max_steps is 0")
-    if not 0.0 <= config.objective.bsl.momentum <= 1.0:
-        problems.append(f"objective.bsl.momentum must be in [0, 1], got {config.objective.bsl.momentum}")
-    if config.model.max_length < 2:
-        problems.append(f"model.max_length must be >= 2, got {config.model.max_length}")
-    if problems:
-        raise BSLError("invalid training config: " + "; ".join(problems))
 
 
 class Trainer:

@@ -128,7 +128,8 @@ class Trainer:
         encoder = SentenceEncoder.from_pretrained(cfg.model.name_or_path, cfg.model.pooling, cfg.model.dropout)
         if cfg.model.gradient_checkpointing:
             encoder.model.gradient_checkpointing_enable()
-        self.objective = build_objective(cfg, encoder, self.tokenizer).to(self.device)
+        self.objective = build_objective(cfg.objective, encoder, self.tokenizer,
+                                         max_length=cfg.model.max_length).to(self.device)
         self.trainable = [p for p in self.objective.parameters() if p.requires_grad]
         self.optimizer = self._build_optimizer()
         self.model: torch.nn.Module = self.objective

@@ -26,6 +26,7 @@ from typing import Any, Literal
 from pipeline.augmenters.base import Augmenter, SourceRecord, ViewPair, batch_seed
 from pipeline.config import ConfigError
 from pipeline.errors import BSLError
+from pipeline.progress import progress_disabled
 
 #: Default model ids per preset; the preset is the configuration, this is what it means.
 PRESETS: dict[str, dict[str, str]] = {
@@ -366,7 +367,7 @@ class BackTranslationAugmenter(Augmenter):
         limit = min(x for x in (cfg.max_input_tokens, translator.max_input_tokens) if x)
         order = sorted((i for i, n in enumerate(lengths) if n <= limit), key=lambda i: (-lengths[i], i))
         out: list[str | None] = [None] * len(texts)
-        disable = not cfg.progress or os.environ.get("BSL_NO_PROGRESS", "") not in ("", "0")
+        disable = progress_disabled(not cfg.progress)
         desc = "backtranslation " + leg.where.removeprefix("methods.backtranslation.")
         # delay: a bar only for batches that take a while, not one per small call.
         with tqdm(total=len(order), desc=desc, unit="sent", disable=disable, delay=2.0, leave=False,

@@ -15,6 +15,11 @@ from typing import Literal
 from pipeline.errors import BSLError
 
 
+#: Pooling modes of sentence-transformers' Pooling module that training.encoder.pool implements (training itself
+#: uses mean or cls; the evaluation stage reads models that use any of them).
+POOLING_MODES = ("mean", "cls", "max", "mean_sqrt_len_tokens", "weightedmean", "lasttoken")
+
+
 def _help(text: str, **kwargs):
     return field(metadata={"help": text}, **kwargs)
 

@@ -231,6 +231,7 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from pipeline.config import load_config
+    from pipeline.sts_columns import STS_COLUMNS
 
     overrides = list(args.overrides)
     if args.out:
@@ -245,8 +246,6 @@ def run(args) -> int:
                                   for s in summary["steps"]))
     if summary["results"]:
         for label, r in summary["results"].items():
-            print(f"{label:>18}: " + "  ".join(f"{k} {r[k]:.2f}" for k in
-                                              ("sts12", "sts13", "sts14", "sts15", "sts16", "stsb", "sickr", "avg")
-                                              if r.get(k) is not None))
+            print(f"{label:>18}: " + "  ".join(f"{k} {r[k]:.2f}" for k in STS_COLUMNS if r.get(k) is not None))
     print(f"total {summary['total_s']} s; report: {summary['report']}")
     return 0

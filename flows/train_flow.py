@@ -121,7 +121,7 @@ def train_parameters(spec: TrainFlowConfig) -> dict[str, Any]:
 
 def check_train_spec(spec: TrainFlowConfig) -> None:
     config = resolve_train_config(spec.manifests, spec.config_file, spec.train, spec.overrides)
-    from training.trainer import validate_config
+    from training.config import validate_config
 
     validate_config(config)
     for src in config.data.sources:

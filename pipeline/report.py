@@ -12,9 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.inspect import CSS, PairQuery, pair_table_html, sample, stats_rows
+from pipeline.sts_columns import STS_COLUMNS, STS_TITLES
 
-STS_COLUMNS = ["sts12", "sts13", "sts14", "sts15", "sts16", "stsb", "sickr", "avg"]
-STS_HEADERS = ["STS12", "STS13", "STS14", "STS15", "STS16", "STS-B", "SICK-R", "Avg."]
 
 
 def _png_data_uri(fig) -> str:
@@ -72,7 +71,7 @@ def sts_chart_uri(results: dict[str, dict[str, Any]]) -> str | None:
         values = [results[name].get(c) or 0.0 for c in cols]
         ax.bar([x + i * width for x in range(len(cols))], values, width, label=name)
     ax.set_xticks([x + width * (len(names) - 1) / 2 for x in range(len(cols))])
-    ax.set_xticklabels([STS_HEADERS[STS_COLUMNS.index(c)] for c in cols])
+    ax.set_xticklabels([STS_TITLES[c] for c in cols])
     ax.set_ylabel("Spearman x100")
     ax.legend(fontsize=8)
     ax.grid(axis="y", alpha=0.3)
@@ -83,7 +82,7 @@ def sts_chart_uri(results: dict[str, dict[str, Any]]) -> str | None:
 
 def _sts_table(results: dict[str, dict[str, Any]]) -> str:
     e = html.escape
-    head = "".join(f"<th>{h}</th>" for h in STS_HEADERS)
+    head = "".join(f"<th>{STS_TITLES[c]}</th>" for c in STS_COLUMNS)
     rows = []
     for name, r in results.items():
         cells = "".join(f'<td class="num">{"-" if r.get(c) is None else f"{r[c]:.2f}"}</td>' for c in STS_COLUMNS)

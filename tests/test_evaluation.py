@@ -473,6 +473,26 @@ def test_fast_stsb_dev_matches_full_table_and_restores_train_mode(tiny_bert_dir,
     assert max(chunk_sizes) == 128 and sum(chunk_sizes) == len(set(dev.sentences1 + dev.sentences2))
 
 
+def test_stsb_dev_evaluator_from_the_train_config_scores_a_tiny_model(tiny_bert_dir, tiny_cli_run, shared_data):
+    from training.config import EvalConfig
+    from training.encoder import SentenceEncoder, load_tokenizer
+    from training.evaluation import dev_evaluators
+
+    _, result = tiny_cli_run
+    assert dev_evaluators(EvalConfig(stsb_dir=None)) == []
+    (evaluator,) = dev_evaluators(EvalConfig(stsb_dir=str(shared_data)))
+    assert len(evaluator.pairs) == 1500
+    encoder = TransformerEncoder(SentenceEncoder.from_pretrained(str(tiny_bert_dir)), load_tokenizer(str(tiny_bert_dir)))
+    scores = evaluator(encoder)
+    assert list(scores) == list(evaluator.metric_names) == ["stsb_dev_spearman", "stsb_dev_pearson"]
+    # The same number as the full table's STS-B dev entry for this model (what `bsl evaluate` reports).
+    dev = result["details"]["stsb"]["dev"]
+    assert scores["stsb_dev_spearman"] == pytest.approx(dev["spearman"], abs=1e-4)
+    assert scores["stsb_dev_pearson"] == pytest.approx(dev["pearson"], abs=1e-4)
+    with pytest.raises(BSLError, match="stsbenchmark"):
+        dev_evaluators(EvalConfig(stsb_dir=str(shared_data / "sts")))
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Several models, CLI help and import cost
 

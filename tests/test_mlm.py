@@ -172,3 +172,26 @@ def test_bad_model_and_config_are_clear_errors(tmp_path):
         build_augmenter("mlm", {"fraction": 2})
     with pytest.raises(BSLError, match="top_k"):
         build_augmenter("mlm", {"top_k": 0})
+
+
+def test_words_to_change_rounds_at_random_to_the_exact_expected_count():
+    from pipeline.augmenters.substitution import words_to_change
+
+    rng = random.Random(0)
+    counts = [words_to_change(10, 0.25, 1, None, rng) for _ in range(4000)]
+    assert set(counts) == {2, 3} and sum(counts) / len(counts) == pytest.approx(2.5, abs=0.05)
+    assert words_to_change(3, 0.1, 1, None, rng) == 1  # at least min_words when there are that many
+    assert words_to_change(0, 0.5, 1, None, rng) == 0
+    assert words_to_change(40, 0.5, 1, 4, rng) == 4  # capped
+
+
+def test_usable_positions_subtracts_the_padding_offset_of_roberta_like_models():
+    from types import SimpleNamespace
+
+    from pipeline.model_limits import usable_positions
+
+    assert usable_positions(SimpleNamespace(model_type="roberta", max_position_embeddings=514, pad_token_id=1)) == 512
+    assert usable_positions(SimpleNamespace(model_type="xlm-roberta-xl", max_position_embeddings=514,
+                                            pad_token_id=1)) == 512
+    assert usable_positions(SimpleNamespace(model_type="bert", max_position_embeddings=512, pad_token_id=0)) == 512
+    assert usable_positions(SimpleNamespace(model_type="t5")) is None

@@ -94,7 +94,7 @@ def tiny(tiny_bert_dir, tmp_path_factory):
 
         torch.manual_seed(0)
         encoder = SentenceEncoder.from_pretrained(str(tiny_bert_dir), cfg.model.pooling, cfg.model.dropout)
-        return build_objective(cfg, encoder, tokenizer), cfg
+        return build_objective(cfg.objective, encoder, tokenizer, max_length=cfg.model.max_length), cfg
 
     return build
 
@@ -174,15 +174,21 @@ def test_contrastive_objective_loss(tiny):
     assert loss.item() == pytest.approx(_info_nce_by_hand(e1.detach(), e2.detach(), 0.05), rel=1e-5)
 
 
-def test_span_mask_replaces_a_span_with_the_mask_token():
-    from training.objectives.mirror import span_mask
+def test_mirror_masks_spans_with_the_span_mask_augmenters_rule(tiny):
+    from pipeline.augmenters import build_augmenter
 
+    objective, _ = tiny("mirror")
+    augmenter = build_augmenter("span-mask", {"span_length": 5, "min_chars": 30, "mask_token": "[MASK]"})
     text = "the man is playing with the ball in the park"
-    masked = span_mask(text, 5, "[MASK]", random.Random(3), min_chars=30)
-    start = masked.index(" [MASK] ")
-    assert masked[:start] + masked[start + len(" [MASK] "):] == text[:start] + text[start + 5:]
-    assert span_mask("short text", 5, "[MASK]", random.Random(3), min_chars=30) == "short text"
-    assert span_mask(text, 0, "[MASK]", random.Random(3)) == text
+    for seed in range(50):
+        masked = objective.mask(text, random.Random(seed))
+        expected, info = augmenter.mask(text, random.Random(seed))
+        assert masked == expected and masked.count("[MASK]") == 1
+        left, right = text[:info["start"]].rstrip(), text[info["start"] + 5:].lstrip()
+        assert masked == " ".join(p for p in (left, "[MASK]", right) if p)
+    assert objective.mask("short text", random.Random(3)) == "short text"
+    unmasked, _ = tiny("mirror", ["objective.mirror.span_mask_length=0"])
+    assert unmasked.mask(text, random.Random(3)) == text
 
 
 def test_mirror_objective_mirrors_view1_and_masks_the_copy(tiny):
@@ -202,6 +208,30 @@ def test_mirror_objective_mirrors_view1_and_masks_the_copy(tiny):
     e1, e2 = objective.encoder(**batch["view1"]), objective.encoder(**batch["view2"])
     assert loss.item() == pytest.approx(_info_nce_by_hand(e1.detach(), e2.detach(), 0.04), rel=1e-5)
     assert loss.item() == pytest.approx(info_nce(e1, e2, 0.04).item(), abs=1e-6)
+
+
+def test_objectives_are_built_from_their_own_section_only(tiny_bert_dir):
+    from training.config import ContrastiveConfig, MirrorConfig, ObjectiveConfig
+    from training.encoder import SentenceEncoder, load_tokenizer
+    from training.objectives import build_objective
+    from training.objectives.contrastive import ContrastiveObjective
+
+    tokenizer = load_tokenizer(str(tiny_bert_dir))
+    encoder = SentenceEncoder.from_pretrained(str(tiny_bert_dir))
+    # Direct construction: the section, the encoder, the tokenizer and the token limit are all it needs.
+    settings = ContrastiveConfig(temperature=0.2, gather_across_ranks=False)
+    objective = ContrastiveObjective(encoder, tokenizer, settings, max_length=6)
+    objective.eval()
+    sents = make_sentences(4, seed=8)
+    batch = objective.collate(sents, [s + " today" for s in sents], random.Random(0))
+    assert batch["view1"]["input_ids"].shape[1] == 6  # truncated to the given max_length
+    e1, e2 = objective.encoder(**batch["view1"]), objective.encoder(**batch["view2"])
+    assert objective(batch)[0].item() == pytest.approx(_info_nce_by_hand(e1.detach(), e2.detach(), 0.2), rel=1e-5)
+    # Through the registry: the configured objective gets its own section object, not another one.
+    config = ObjectiveConfig(name="mirror", mirror=MirrorConfig(temperature=0.5, span_mask_length=3))
+    mirror = build_objective(config, encoder, tokenizer, max_length=9)
+    assert mirror.cfg is config.mirror and mirror.max_length == 9
+    assert build_objective(ObjectiveConfig(name="contrastive"), encoder, tokenizer, max_length=9).cfg.temperature == 0.05
 
 
 # -- SG-OPT ---------------------------------------------------------------------------------------------------------
@@ -276,10 +306,13 @@ def test_lr_schedule_values():
 
 def test_objective_registry():
     from pipeline.errors import BSLError
-    from training.objectives import OBJECTIVES, objective_class
+    from training.config import BSLConfig, ContrastiveConfig, MirrorConfig, ObjectiveConfig, SGOptConfig
+    from training.objectives import OBJECTIVES, objective_class, objective_settings
 
-    assert set(OBJECTIVES) == {"bsl", "contrastive", "mirror", "sg_opt"}
+    sections = {"bsl": BSLConfig, "contrastive": ContrastiveConfig, "mirror": MirrorConfig, "sg_opt": SGOptConfig}
+    assert set(OBJECTIVES) == set(sections)
     for name in OBJECTIVES:
         assert objective_class(name).name == name
+        assert type(objective_settings(ObjectiveConfig(), name)) is sections[name]
     with pytest.raises(BSLError, match="unknown objective 'simclr'"):
         objective_class("simclr")

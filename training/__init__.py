@@ -1,6 +1,6 @@
 """BSL trainer, the other training objectives, and the evaluation stage.
 
-Library entry point (flows call this):
+Library entry point (the CLI and the flows call this; it gives the trainer the dev evaluators the config asks for):
 
     from pipeline.config import load_config
     from training import TrainConfig, train
@@ -16,7 +16,8 @@ import importlib
 from typing import Any
 
 _EXPORTS = {
-    "train": "training.trainer", "Trainer": "training.trainer", "TrainResult": "training.trainer",
+    "train": "training.run", "build_trainer": "training.run",
+    "Trainer": "training.trainer", "TrainResult": "training.trainer", "Evaluator": "training.trainer",
     "TrainConfig": "training.config",
 }
 

@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
 
         print(yaml.safe_dump(to_dict(config), sort_keys=False), end="")
         return 0
-    from training.trainer import train
+    from training import train
 
     result = train(config, disable_progress=True if args.quiet else None)
     if result.final_checkpoint is not None and _is_main_process():

@@ -12,6 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from pipeline.errors import BSLError
+
+
+#: Pooling modes of sentence-transformers' Pooling module that training.encoder.pool implements (training itself
+#: uses mean or cls; the evaluation stage reads models that use any of them).
+POOLING_MODES = ("mean", "cls", "max", "mean_sqrt_len_tokens", "weightedmean", "lasttoken")
+
 
 def _help(text: str, **kwargs):
     return field(metadata={"help": text}, **kwargs)
@@ -199,3 +206,31 @@ class TrainConfig:
 RESUME_MUST_MATCH = ("model.name_or_path", "model.pooling", "model.max_length", "model.dropout", "data.sources",
                      "data.shuffle", "data.shuffle_buffer", "objective", "train.batch_size", "train.seed",
                      "optim.grad_accum_steps")
+
+
+def validate_config(config: TrainConfig) -> None:
+    """Refuse a config the trainer cannot run, naming every bad key at once (no torch needed)."""
+    t, o = config.train, config.optim
+    problems = []
+    if not t.output_dir:
+        problems.append("train.output_dir is required")
+    if not config.model.name_or_path:
+        problems.append("model.name_or_path is required")
+    if t.batch_size < 1:
+        problems.append(f"train.batch_size must be >= 1, got {t.batch_size}")
+    if o.grad_accum_steps < 1:
+        problems.append(f"optim.grad_accum_steps must be >= 1, got {o.grad_accum_steps}")
+    if not o.lr > 0:
+        problems.append(f"optim.lr must be > 0, got {o.lr}")
+    if len(o.betas) != 2:
+        problems.append(f"optim.betas needs two values, got {o.betas}")
+    if t.max_steps < 0 or t.stop_at_step < 0:
+        problems.append("train.max_steps and train.stop_at_step must be >= 0")
+    if t.max_steps == 0 and not t.epochs > 0:
+        problems.append("train.epochs must be > 0 when train.max_steps is 0")
+    if not 0.0 <= config.objective.bsl.momentum <= 1.0:
+        problems.append(f"objective.bsl.momentum must be in [0, 1], got {config.objective.bsl.momentum}")
+    if config.model.max_length < 2:
+        problems.append(f"model.max_length must be >= 2, got {config.model.max_length}")
+    if problems:
+        raise BSLError("invalid training config: " + "; ".join(problems))

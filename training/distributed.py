@@ -106,6 +106,15 @@ def all_gather_with_grad(x: torch.Tensor) -> torch.Tensor:
     return _AllGather.apply(x) if is_distributed() else x
 
 
+def gather_candidates(*tensors: torch.Tensor, gather: bool = True) -> tuple[list[torch.Tensor], int]:
+    """Each tensor's rows from every rank (with gradient) and the index where this rank's rows start among them;
+    with `gather` off, the local tensors and 0 (contrastive negatives from the local batch only)."""
+    if not gather:
+        return list(tensors), 0
+    rank, _ = rank_and_world()
+    return [all_gather_with_grad(t) for t in tensors], rank * tensors[0].shape[0]
+
+
 def all_reduce_mean(x: torch.Tensor) -> torch.Tensor:
     """Mean over ranks, for logging only (no gradient)."""
     if not is_distributed():

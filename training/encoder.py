@@ -1,18 +1,39 @@
-"""SentenceEncoder: a Hugging Face encoder plus pooling, the part of every objective that is kept after training."""
+"""Sentences to embeddings, written once for the trainer, the evaluation stage and the export.
+
+- `tokenize`, `pool` and `SentenceEncoder` (a Hugging Face encoder plus pooling, the part of every objective kept
+  after training) are the forward pass: tokenisation as sentence-transformers does it, the pooling modes of its
+  Pooling module, float32 sentence vectors even under autocast.
+- `Encoder` is what evaluators call: `encode(sentences) -> (n, dim) float32 array`, plus an identity (`name`,
+  `fingerprint`) that keys the evaluation stage's embedding cache.
+- `TransformerEncoder` is the batched inference around a SentenceEncoder: each distinct sentence once, longest
+  first so similar lengths share a batch, eval mode (restored after), optional lower-casing, Dense layers and
+  L2 normalisation (sentence-transformers directories), a progress bar. The trainer wraps its online encoder in
+  one for dev evaluation; `training.evaluation.load_encoder` builds one from disk.
+"""
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Sequence
+import inspect
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import torch
 from torch import nn
 
 from pipeline.errors import BSLError
+from pipeline.model_limits import usable_positions
+from pipeline.progress import progress_disabled
+from training.config import POOLING_MODES
 
 # Names different architectures give their dropout probabilities (BERT/RoBERTa/MiniLM, DistilBERT, ...).
 _DROPOUT_ATTRS = ("hidden_dropout_prob", "attention_probs_dropout_prob", "dropout", "attention_dropout")
+#: Token limit when neither the caller nor the model says (sentence-transformers' usual maximum).
+DEFAULT_MAX_LENGTH = 512
 
 
 @contextlib.contextmanager
@@ -59,24 +80,66 @@ def load_hf_encoder(name_or_path: str, dropout: float | None = None):
         raise BSLError(f"cannot load an encoder from {name_or_path!r}: {exc}") from None
 
 
+# -- the forward pass -------------------------------------------------------------------------------------------
 def tokenize(tokenizer, texts: Sequence[str], max_length: int) -> dict[str, torch.Tensor]:
     """Pad to the longest sentence of the batch, truncate to max_length (as sentence-transformers does)."""
-    return dict(tokenizer(list(texts), padding=True, truncation=True, max_length=max_length, return_tensors="pt"))
+    # numpy -> torch.from_numpy is a quarter faster than return_tensors="pt" (tiny models are tokenizer-bound).
+    batch = tokenizer(list(texts), padding=True, truncation=True, max_length=max_length, return_tensors="np")
+    return {k: torch.from_numpy(np.asarray(v)) for k, v in batch.items()}
+
+
+def pool(token_states: torch.Tensor, attention_mask: torch.Tensor, modes: Sequence[str]) -> torch.Tensor:
+    """Sentence vectors (float32) from token states (batch, seq, dim) and a right-padded mask; several modes are
+    concatenated in the given order, each defined as in sentence-transformers' Pooling module."""
+    states = token_states.float()
+    mask = attention_mask.to(states.dtype).unsqueeze(-1)
+    outputs = []
+    for mode in modes:
+        if mode == "cls":
+            outputs.append(states[:, 0])
+        elif mode == "max":
+            outputs.append(states.masked_fill(mask == 0, float("-inf")).max(dim=1).values)
+        elif mode in ("mean", "mean_sqrt_len_tokens"):
+            summed = (states * mask).sum(dim=1)
+            count = mask.sum(dim=1).clamp(min=1e-9)
+            outputs.append(summed / (count if mode == "mean" else torch.sqrt(count)))
+        elif mode == "weightedmean":
+            weights = torch.arange(1, states.shape[1] + 1, device=states.device, dtype=states.dtype).view(1, -1, 1)
+            weighted = mask * weights
+            outputs.append((states * weighted).sum(dim=1) / weighted.sum(dim=1).clamp(min=1e-9))
+        elif mode == "lasttoken":
+            last = (attention_mask.sum(dim=1) - 1).clamp(min=0).long()
+            outputs.append(states[torch.arange(states.shape[0], device=states.device), last])
+        else:
+            raise BSLError(f"unsupported pooling mode {mode!r}; expected one of {', '.join(POOLING_MODES)}")
+    return outputs[0] if len(outputs) == 1 else torch.cat(outputs, dim=-1)
+
+
+def _forward_parameters(model: nn.Module) -> set[str] | None:
+    """The inputs `model.forward` accepts (None: it takes **kwargs, so anything the tokenizer makes)."""
+    params = inspect.signature(model.forward).parameters
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return None
+    return set(params)
 
 
 class SentenceEncoder(nn.Module):
     """Token states of a transformer pooled into one vector per sentence (float32 even under autocast)."""
 
-    def __init__(self, model: nn.Module, pooling: str = "mean"):
+    def __init__(self, model: nn.Module, pooling: str | Sequence[str] = "mean", *, freeze_pooler: bool = True):
         super().__init__()
-        if pooling not in ("mean", "cls"):
-            raise BSLError(f"model.pooling must be 'mean' or 'cls', got {pooling!r}")
+        modes = (pooling,) if isinstance(pooling, str) else tuple(pooling)
+        bad = [m for m in modes if m not in POOLING_MODES]
+        if not modes or bad:
+            raise BSLError(f"unsupported pooling {', '.join(map(str, bad)) or '(none)'}; expected one of "
+                           f"{', '.join(POOLING_MODES)}")
         self.model = model
-        self.pooling = pooling
+        self.pooling_modes = modes
+        self._forward_keys = _forward_parameters(model)
         # The HF pooler (dense layer on [CLS]) is not part of any objective here; frozen, it stays as loaded and
         # DDP does not wait for gradients that never come.
         pooler = getattr(model, "pooler", None)
-        if isinstance(pooler, nn.Module):
+        if freeze_pooler and isinstance(pooler, nn.Module):
             pooler.requires_grad_(False)
 
     @classmethod
@@ -85,17 +148,28 @@ class SentenceEncoder(nn.Module):
         return cls(load_hf_encoder(name_or_path, dropout), pooling)
 
     @property
+    def pooling(self) -> str:
+        return "+".join(self.pooling_modes)
+
+    @property
     def dim(self) -> int:
-        return int(self.model.config.hidden_size)
+        """Size of the sentence vector (token state size times the number of pooling modes)."""
+        return int(self.model.config.hidden_size) * len(self.pooling_modes)
+
+    def _inputs(self, features: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+        keys = self._forward_keys
+        return features if keys is None else {k: v for k, v in features.items() if k in keys}
 
     def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor, **features: torch.Tensor) -> torch.Tensor:
-        out = self.model(input_ids=input_ids, attention_mask=attention_mask, **features)
-        return pool(out.last_hidden_state, attention_mask, self.pooling)
+        out = self.model(**self._inputs({"input_ids": input_ids, "attention_mask": attention_mask, **features}))
+        states = out.last_hidden_state if hasattr(out, "last_hidden_state") else out[0]
+        return pool(states, attention_mask, self.pooling_modes)
 
     def hidden_states(self, input_ids: torch.Tensor, attention_mask: torch.Tensor,
                       **features: torch.Tensor) -> tuple[torch.Tensor, ...]:
         """Token states of every layer, embeddings first (num_layers + 1 tensors)."""
-        out = self.model(input_ids=input_ids, attention_mask=attention_mask, output_hidden_states=True, **features)
+        out = self.model(**self._inputs({"input_ids": input_ids, "attention_mask": attention_mask, **features}),
+                         output_hidden_states=True)
         return out.hidden_states
 
     def save_pretrained(self, path: str | Path, tokenizer=None) -> None:
@@ -105,31 +179,166 @@ class SentenceEncoder(nn.Module):
             tokenizer.save_pretrained(path)
 
 
-def pool(token_states: torch.Tensor, attention_mask: torch.Tensor, pooling: str) -> torch.Tensor:
-    states = token_states.float()
-    if pooling == "cls":
-        return states[:, 0]
-    mask = attention_mask.unsqueeze(-1).to(states.dtype)
-    return (states * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
+# -- encoding lists of sentences --------------------------------------------------------------------------------
+class Encoder:
+    """What evaluators use: `encode(sentences) -> (n, dim) float32 array`, plus an identity for caching."""
+
+    name: str = "encoder"
+    #: None means "do not cache": embeddings are cached only for encoders with a stable identity.
+    fingerprint: str | None = None
+
+    def encode(self, sentences: Sequence[str], disable_progress: bool | None = None) -> np.ndarray:
+        raise NotImplementedError
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, "fingerprint": self.fingerprint}
 
 
-@torch.no_grad()
-def encode(encoder: SentenceEncoder, tokenizer, sentences: Sequence[str], max_length: int, batch_size: int = 128,
-           device: torch.device | str | None = None, autocast_dtype: torch.dtype | None = None) -> torch.Tensor:
-    """Embeddings (float32, on CPU) in eval mode; sentences are batched by length so padding stays small."""
-    device = torch.device(device) if device is not None else next(encoder.parameters()).device
-    was_training = encoder.training
-    encoder.eval()
-    order = sorted(range(len(sentences)), key=lambda i: -len(sentences[i]))
-    out = torch.empty(len(sentences), encoder.dim)
-    try:
-        for start in range(0, len(order), batch_size):
-            idx = order[start:start + batch_size]
-            features = {k: v.to(device) for k, v in tokenize(tokenizer, [sentences[i] for i in idx],
-                                                                max_length).items()}
-            with torch.autocast(device.type, dtype=autocast_dtype, enabled=autocast_dtype is not None):
-                emb = encoder(**features)
-            out[idx] = emb.float().cpu()
-    finally:
-        encoder.train(was_training)
-    return out
+def encode_distinct(sentences: Sequence[str], encode_chunk: Callable[[list[str]], np.ndarray],
+                    batch_size: int | None, *, progress: str | None = None,
+                    disable_progress: bool | None = None) -> np.ndarray:
+    """Rows of `encode_chunk`'s embeddings in the order of `sentences`, each distinct sentence encoded once: in
+    chunks of `batch_size`, longest first (the first batch shows at once whether memory suffices, and similar
+    lengths share a batch), or in one call in input order when `batch_size` is None. `progress` names a bar."""
+    from tqdm.auto import tqdm
+
+    unique = list(dict.fromkeys(sentences))
+    if not unique:
+        return np.zeros((0, 0), dtype=np.float32)
+    order = sorted(range(len(unique)), key=lambda i: -len(unique[i])) if batch_size else list(range(len(unique)))
+    step = batch_size or len(unique)
+    out: np.ndarray | None = None
+    with tqdm(total=len(unique), desc=progress, unit="sent", file=sys.stderr, leave=False,
+              disable=progress is None or progress_disabled(disable_progress)) as bar:
+        for start in range(0, len(order), step):
+            idx = order[start:start + step]
+            emb = encode_chunk([unique[i] for i in idx])
+            if out is None:
+                out = np.empty((len(unique), emb.shape[1]), dtype=np.float32)
+            out[idx] = emb
+            bar.update(len(idx))
+    index = {s: i for i, s in enumerate(unique)}
+    return out[[index[s] for s in sentences]]
+
+
+def resolve_max_length(config, tokenizer, requested: int | None) -> int:
+    """The number of tokens a sentence is truncated to: the requested/configured length, capped by what the
+    tokenizer declares and by the model's position embeddings (a longer input would crash the model)."""
+    limits = [requested if requested is not None else DEFAULT_MAX_LENGTH]
+    tok_max = getattr(tokenizer, "model_max_length", None)
+    # An explicit length (argument or sentence-transformers' max_seq_length) overrides the tokenizer's declared
+    # limit, as in sentence-transformers; only the position embeddings still cap it.
+    if requested is None and isinstance(tok_max, int) and 0 < tok_max < 1_000_000:
+        limits.append(tok_max)
+    positions = usable_positions(config)
+    if positions is not None:
+        limits.append(positions)
+    return max(1, min(limits))
+
+
+@dataclass
+class DenseLayer:
+    """A sentence-transformers Dense module: linear map then an activation (weights as float32 numpy)."""
+
+    weight: np.ndarray  # (out, in)
+    bias: np.ndarray | None
+    activation: str
+
+
+class TransformerEncoder(Encoder):
+    """Batched inference with a SentenceEncoder (+ optional Dense layers and L2 normalisation).
+
+    `model` is a SentenceEncoder (the trainer's online encoder; its pooling is used) or a Hugging Face model that
+    is wrapped with `pooling` (default mean). The model is put in eval mode for encoding and its previous mode is
+    restored afterwards; `autocast_dtype` runs the forward pass under autocast (the trainer's precision).
+    """
+
+    def __init__(self, model, tokenizer, pooling: str | Sequence[str] | None = None, *, normalize: bool = False,
+                 max_length: int | None = None, lowercase: bool = False, dense: Sequence[DenseLayer] = (),
+                 batch_size: int = 64, device=None, autocast_dtype: torch.dtype | None = None,
+                 name: str = "in-memory", fingerprint: str | None = None, kind: str = "in-memory", source: str = ""):
+        if batch_size < 1:
+            raise BSLError(f"batch size must be >= 1, got {batch_size}")
+        try:
+            self.module = self._as_module(model, pooling)
+        except BSLError as exc:
+            raise BSLError(f"{name}: {exc}") from None
+        self.tokenizer = tokenizer
+        self.normalize = normalize
+        self.lowercase = lowercase
+        self.dense = list(dense)
+        self.batch_size = batch_size
+        self.autocast_dtype = autocast_dtype
+        self.name = name
+        self.fingerprint = fingerprint
+        self.kind = kind
+        self.source = source
+        self.max_length = resolve_max_length(self.module.model.config, tokenizer, max_length)
+        self.device = torch.device(device) if device is not None else next(self.module.parameters()).device
+        self._dense_torch: list[nn.Module] | None = None
+        self.pooling_source = "argument"
+
+    @staticmethod
+    def _as_module(model, pooling: str | Sequence[str] | None) -> SentenceEncoder:
+        if not isinstance(model, SentenceEncoder):
+            return SentenceEncoder(model, pooling or "mean", freeze_pooler=False)
+        wanted = None if pooling is None else ((pooling,) if isinstance(pooling, str) else tuple(pooling))
+        if wanted is not None and wanted != model.pooling_modes:
+            raise BSLError(f"pooling {'+'.join(wanted)} differs from the encoder's own ({model.pooling})")
+        return model
+
+    @property
+    def model(self):
+        return self.module.model
+
+    @property
+    def pooling(self) -> tuple[str, ...]:
+        return self.module.pooling_modes
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": self.kind, "source": self.source, "pooling": "+".join(self.pooling),
+                "pooling_from": self.pooling_source,
+                "normalize": self.normalize, "max_length": self.max_length, "lowercase": self.lowercase,
+                "dense_layers": len(self.dense), "fingerprint": self.fingerprint}
+
+    def release(self) -> None:
+        """Drop the model (and free GPU memory) once this encoder is no longer needed."""
+        self.module = self.tokenizer = self._dense_torch = None  # type: ignore[assignment]
+        if self.device.type == "cuda":
+            torch.cuda.empty_cache()
+
+    def encode(self, sentences: Sequence[str], disable_progress: bool | None = None,
+               batch_size: int | None = None) -> np.ndarray:
+        was_training = self.module.model.training
+        self.module.eval()
+        try:
+            with torch.no_grad():
+                return encode_distinct(list(sentences), self._encode_batch, batch_size or self.batch_size,
+                                       progress=f"encode {self.name}", disable_progress=disable_progress)
+        finally:
+            self.module.train(was_training)
+
+    def _encode_batch(self, texts: list[str]) -> np.ndarray:
+        if self.lowercase:
+            texts = [t.lower() for t in texts]
+        features = {k: v.to(self.device) for k, v in tokenize(self.tokenizer, texts, self.max_length).items()}
+        with torch.autocast(self.device.type, dtype=self.autocast_dtype, enabled=self.autocast_dtype is not None):
+            emb = self.module(**features)
+        for layer in self._dense_modules():
+            emb = layer(emb)
+        if self.normalize:
+            emb = torch.nn.functional.normalize(emb, p=2, dim=1)
+        return emb.float().cpu().numpy()
+
+    def _dense_modules(self) -> list[nn.Module]:
+        if self._dense_torch is None:
+            layers = []
+            for d in self.dense:
+                linear = nn.Linear(d.weight.shape[1], d.weight.shape[0], bias=d.bias is not None)
+                with torch.no_grad():
+                    linear.weight.copy_(torch.from_numpy(d.weight))
+                    if d.bias is not None:
+                        linear.bias.copy_(torch.from_numpy(d.bias))
+                layers.append(nn.Sequential(linear, getattr(nn, d.activation)()).to(self.device).eval())
+            self._dense_torch = layers
+        return self._dense_torch

@@ -13,7 +13,9 @@ sentence-transformers release loads:
 <dir>/README.md                          model card: objective, config, dataset manifests, results
 ```
 
-`SentenceTransformer(dir).encode(sentences)` then gives the trainer's embeddings (`training.encoder.encode`).
+`SentenceTransformer(dir).encode(sentences)` then gives the trainer's embeddings (`Trainer.encode`, i.e.
+`training.encoder.TransformerEncoder` around the online encoder), and `training.evaluation.load_encoder(dir)`
+reads the same files back into that class.
 """
 
 from __future__ import annotations
@@ -52,14 +54,15 @@ def export_sentence_transformer(encoder, tokenizer, out_dir: str | Path, *, max_
         (tmp / "2_Normalize").mkdir()
     _write_json(tmp / "modules.json", modules)
     _write_json(tmp / "sentence_bert_config.json", {"max_seq_length": int(max_length), "do_lower_case": False})
+    modes = encoder.pooling_modes
     _write_json(tmp / "1_Pooling" / "config.json", {
-        "word_embedding_dimension": int(encoder.dim),
-        "pooling_mode_cls_token": encoder.pooling == "cls",
-        "pooling_mode_mean_tokens": encoder.pooling == "mean",
-        "pooling_mode_max_tokens": False,
-        "pooling_mode_mean_sqrt_len_tokens": False,
-        "pooling_mode_weightedmean_tokens": False,
-        "pooling_mode_lasttoken": False,
+        "word_embedding_dimension": int(encoder.model.config.hidden_size),
+        "pooling_mode_cls_token": "cls" in modes,
+        "pooling_mode_mean_tokens": "mean" in modes,
+        "pooling_mode_max_tokens": "max" in modes,
+        "pooling_mode_mean_sqrt_len_tokens": "mean_sqrt_len_tokens" in modes,
+        "pooling_mode_weightedmean_tokens": "weightedmean" in modes,
+        "pooling_mode_lasttoken": "lasttoken" in modes,
         "include_prompt": True,
     })
     _write_json(tmp / "config_sentence_transformers.json", {

@@ -1,4 +1,4 @@
-"""Metrics sinks of a run: metrics.csv / eval.csv (plain, appendable), TensorBoard events, and a tqdm bar."""
+"""Metrics sinks of a run: metrics.csv / eval.csv (plain, appendable) and TensorBoard events."""
 
 from __future__ import annotations
 
@@ -6,10 +6,6 @@ import csv
 import os
 from pathlib import Path
 from typing import Any
-
-
-def progress_disabled(disable_progress: bool | None) -> bool:
-    return bool(disable_progress) or os.environ.get("BSL_NO_PROGRESS") == "1"
 
 
 class CSVLog:
@@ -50,15 +46,14 @@ class RunLogger:
     """Fan-out of scalars to CSV and TensorBoard; a no-op on ranks other than 0."""
 
     def __init__(self, output_dir: Path, enabled: bool, tensorboard: bool, train_fields: list[str],
-                 resume_step: int | None = None):
+                 eval_fields: list[str], resume_step: int | None = None):
         self.enabled = enabled
         self.writer = None
         self.train_csv = self.eval_csv = None
         if not enabled:
             return
         self.train_csv = CSVLog(output_dir / "metrics.csv", train_fields, resume_step)
-        self.eval_csv = CSVLog(output_dir / "eval.csv", ["step", "stsb_dev_spearman", "stsb_dev_pearson",
-                                                         "seconds"], resume_step)
+        self.eval_csv = CSVLog(output_dir / "eval.csv", ["step", *eval_fields, "seconds"], resume_step)
         if tensorboard:
             from torch.utils.tensorboard import SummaryWriter
 
@@ -67,22 +62,20 @@ class RunLogger:
                                         purge_step=(resume_step + 1) if resume_step is not None else None)
 
     def log_train(self, step: int, row: dict[str, Any]) -> None:
-        if not self.enabled:
-            return
-        self.train_csv.write({"step": step, **row})
-        if self.writer is not None:
-            for key, value in row.items():
-                if isinstance(value, (int, float)) and key != "step":
-                    self.writer.add_scalar(f"train/{key}", value, step)
+        self._log(self.train_csv, "train", step, row)
 
     def log_eval(self, step: int, row: dict[str, Any]) -> None:
+        self._log(self.eval_csv, "eval", step, row)
+
+    def _log(self, sink: CSVLog | None, group: str, step: int, row: dict[str, Any]) -> None:
         if not self.enabled:
             return
-        self.eval_csv.write({"step": step, **row})
+        sink.write({"step": step, **row})
         if self.writer is not None:
             for key, value in row.items():
-                if isinstance(value, (int, float)) and value == value:
-                    self.writer.add_scalar(f"eval/{key}", value, step)
+                # NaN (an undefined correlation, a zero-length timing window) would only break the plot.
+                if isinstance(value, (int, float)) and key != "step" and value == value:
+                    self.writer.add_scalar(f"{group}/{key}", value, step)
 
     def close(self) -> None:
         if self.writer is not None:

@@ -4,6 +4,8 @@
 
 `Trainer.__init__` sets everything up (process group, device and precision, seeds, data, model, optimizer, and the
 state of a checkpoint when resuming); `fit()` runs the loop; `save_checkpoint()` / `export()` write results.
+What is measured during training comes in as `Evaluator` objects (training.evaluation.dev_evaluators builds the
+STS-B dev one from the config; `training.train` does that for you); the trainer only calls them.
 One optimizer step is:
 
     for each of grad_accum_steps micro-batches:   loss = objective(batch) / accum;  loss.backward()
@@ -21,10 +23,11 @@ import logging
 import math
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import torch
 import yaml
@@ -33,12 +36,13 @@ from pipeline.atomic import write_text_atomic
 from pipeline.config import to_dict
 from pipeline.devices import resolve_device, resolve_dtype
 from pipeline.errors import BSLError
+from pipeline.progress import progress_disabled
 from training import checkpoint as ckpt
-from training.config import RESUME_MUST_MATCH, TrainConfig
+from training.config import RESUME_MUST_MATCH, TrainConfig, validate_config
 from training.data import PairStream, resolve_sources
 from training.distributed import all_reduce_mean, barrier, init_distributed
-from training.encoder import SentenceEncoder, encode, load_tokenizer
-from training.logger import RunLogger, progress_disabled
+from training.encoder import Encoder, SentenceEncoder, TransformerEncoder, load_tokenizer
+from training.logger import RunLogger
 from training.objectives import build_objective
 from training.schedule import lr_at, warmup_steps_for
 
@@ -52,6 +56,18 @@ TRAIN_FIELDS = ["step", "epoch", "loss", "lr", "grad_norm", "examples_per_s", "t
                 "skipped_steps"]
 
 
+class Evaluator(Protocol):
+    """Something the trainer measures its online encoder with (every eval.every_steps and at the end, rank 0).
+
+    `metric_names` are the keys of the dict a call returns (the eval.csv columns); the first is the headline that
+    picks output_dir/best (higher is better) when several evaluators are given, the first evaluator's."""
+
+    name: str
+    metric_names: tuple[str, ...]
+
+    def __call__(self, encoder: Encoder) -> dict[str, float]: ...
+
+
 @dataclass
 class TrainResult:
     output_dir: Path
@@ -61,14 +77,16 @@ class TrainResult:
     final_checkpoint: Path | None        # output_dir/final (completed runs) or the last periodic checkpoint
     export_dir: Path | None
     best_checkpoint: Path | None
-    best_metric: float | None            # best STS-B dev Spearman x100
+    best_metric: float | None            # best value of the headline dev metric (STS-B dev Spearman x100)
     metrics: dict[str, Any] = field(default_factory=dict)
     history: list[dict[str, Any]] = field(default_factory=list)  # the logged rows (metrics.csv)
 
 
-def train(config: TrainConfig, *, disable_progress: bool | None = None) -> TrainResult:
-    """Train as configured (resuming when config.train.resume says so); return paths and metrics."""
-    trainer = Trainer(config, disable_progress=disable_progress)
+def train(config: TrainConfig, *, evaluators: Sequence[Evaluator] = (),
+          disable_progress: bool | None = None) -> TrainResult:
+    """Train as configured (resuming when config.train.resume says so), measuring with `evaluators`; return paths
+    and metrics."""
+    trainer = Trainer(config, evaluators=evaluators, disable_progress=disable_progress)
     try:
         return trainer.fit()
     finally:
@@ -81,37 +99,15 @@ def _get(tree: dict[str, Any], dotted: str) -> Any:
     return tree
 
 
-def validate_config(config: TrainConfig) -> None:
-    t, o = config.train, config.optim
-    problems = []
-    if not t.output_dir:
-        problems.append("train.output_dir is required")
-    if not config.model.name_or_path:
-        problems.append("model.name_or_path is required")
-    if t.batch_size < 1:
-        problems.append(f"train.batch_size must be >= 1, got {t.batch_size}")
-    if o.grad_accum_steps < 1:
-        problems.append(f"optim.grad_accum_steps must be >= 1, got {o.grad_accum_steps}")
-    if not o.lr > 0:
-        problems.append(f"optim.lr must be > 0, got {o.lr}")
-    if len(o.betas) != 2:
-        problems.append(f"optim.betas needs two values, got {o.betas}")
-    if t.max_steps < 0 or t.stop_at_step < 0:
-        problems.append("train.max_steps and train.stop_at_step must be >= 0")
-    if t.max_steps == 0 and not t.epochs > 0:
-        problems.append("train.epochs must be > 0 when train.max_steps is 0")
-    if not 0.0 <= config.objective.bsl.momentum <= 1.0:
-        problems.append(f"objective.bsl.momentum must be in [0, 1], got {config.objective.bsl.momentum}")
-    if config.model.max_length < 2:
-        problems.append(f"model.max_length must be >= 2, got {config.model.max_length}")
-    if problems:
-        raise BSLError("invalid training config: " + "; ".join(problems))
-
-
 class Trainer:
-    def __init__(self, config: TrainConfig, *, disable_progress: bool | None = None):
+    def __init__(self, config: TrainConfig, *, evaluators: Sequence[Evaluator] = (),
+                 disable_progress: bool | None = None):
         validate_config(config)
         self.config = config
+        self.evaluators = list(evaluators)
+        if config.eval.stsb_dir and not self.evaluators:
+            log.warning("eval.stsb_dir is set but the trainer was given no evaluators, so nothing is measured; "
+                        "build them with training.evaluation.dev_evaluators(config.eval) or call training.train")
         self.disable_progress = progress_disabled(disable_progress)
         self.logger: RunLogger | None = None
         self.history: list[dict[str, Any]] = []
@@ -126,6 +122,33 @@ class Trainer:
     def _setup(self) -> None:
         cfg = self.config
         self.output_dir = Path(cfg.train.output_dir)
+        self._setup_device()
+        # Same seed on every rank: the model (predictor, projection head) starts identical everywhere.
+        ckpt.seed_everything(cfg.train.seed)
+        self._setup_data()
+        self._setup_model()
+        self.step = 0
+        self.skipped_steps = 0
+        self.best_metric: float | None = None
+        self.best_step: int | None = None
+        self.last_eval: dict[str, float] = {}
+        self._last_eval_step: int | None = None
+        self.resumed_from = self._resume_path()
+        if self.resumed_from is not None:
+            self._load(self.resumed_from)
+        else:
+            # Dropout differs between ranks; rank 0 draws exactly what a single process would.
+            torch.manual_seed(cfg.train.seed + self.dist.rank)
+        if self.dist.is_main:
+            self.output_dir.mkdir(parents=True, exist_ok=True)
+            write_text_atomic(self.output_dir / "config.yaml", yaml.safe_dump(to_dict(cfg), sort_keys=False))
+        fields = TRAIN_FIELDS + [m for m in self.objective.metric_names if m not in TRAIN_FIELDS]
+        self.logger = RunLogger(self.output_dir, self.dist.is_main, cfg.train.tensorboard, fields,
+                                [m for e in self.evaluators for m in e.metric_names],
+                                resume_step=self.step if self.resumed_from is not None else None)
+
+    def _setup_device(self) -> None:
+        cfg = self.config
         device = resolve_device(cfg.train.device)
         self.dist = init_distributed(cfg.distributed.backend, device.type, cfg.distributed.timeout_minutes)
         if device.type == "cuda" and self.dist.enabled:
@@ -135,15 +158,14 @@ class Trainer:
         self.autocast_dtype = None if dtype == torch.float32 else dtype
         self.scaler = (torch.amp.GradScaler(device.type, init_scale=cfg.optim.grad_scaler_init_scale)
                        if dtype == torch.float16 else None)
-
         world = self.dist.world_size
         if cfg.train.batch_size % world:
             raise BSLError(f"train.batch_size={cfg.train.batch_size} must be divisible by the number of "
                            f"processes ({world})")
         self.local_batch = cfg.train.batch_size // world
 
-        # Same seed on every rank: the model (predictor, projection head) starts identical everywhere.
-        ckpt.seed_everything(cfg.train.seed)
+    def _setup_data(self) -> None:
+        cfg = self.config
         self.sources = resolve_sources(cfg.data)
         self.total_pairs = sum(s.pairs for s in self.sources)
         pairs_per_step = cfg.train.batch_size * cfg.optim.grad_accum_steps
@@ -151,11 +173,18 @@ class Trainer:
                                                                    / pairs_per_step))
         self.warmup = warmup_steps_for(self.total_steps, cfg.optim.warmup_steps, cfg.optim.warmup_ratio)
 
+    def _setup_model(self) -> None:
+        cfg = self.config
         self.tokenizer = load_tokenizer(cfg.model.name_or_path)
         encoder = SentenceEncoder.from_pretrained(cfg.model.name_or_path, cfg.model.pooling, cfg.model.dropout)
         if cfg.model.gradient_checkpointing:
             encoder.model.gradient_checkpointing_enable()
-        self.objective = build_objective(cfg, encoder, self.tokenizer).to(self.device)
+        self.objective = build_objective(cfg.objective, encoder, self.tokenizer,
+                                         max_length=cfg.model.max_length).to(self.device)
+        # What evaluators see: the online encoder in eval mode, as exported models give it.
+        self.eval_encoder = TransformerEncoder(self.objective.encoder, self.tokenizer, max_length=cfg.model.max_length,
+                                            batch_size=cfg.eval.batch_size, device=self.device,
+                                            autocast_dtype=self.autocast_dtype, name="online encoder")
         self.trainable = [p for p in self.objective.parameters() if p.requires_grad]
         self.optimizer = self._build_optimizer()
         self.model: torch.nn.Module = self.objective
@@ -163,44 +192,12 @@ class Trainer:
             from torch.nn.parallel import DistributedDataParallel
 
             self.model = DistributedDataParallel(
-                self.objective, device_ids=[self.dist.local_rank] if device.type == "cuda" else None,
+                self.objective, device_ids=[self.dist.local_rank] if self.device.type == "cuda" else None,
                 # Buffers (BatchNorm statistics, the EMA target's) evolve identically on every rank; no need to
                 # broadcast them before each forward.
                 forward_sync_buffers=False, find_unused_parameters=cfg.distributed.find_unused_parameters)
         self.stream = PairStream(self.sources, cfg.train.seed, cfg.data.shuffle, cfg.data.shuffle_buffer,
                                  cfg.data.read_batch_size)
-
-        self.step = 0
-        self.skipped_steps = 0
-        self.best_metric: float | None = None
-        self.best_step: int | None = None
-        self.last_metric: float | None = None
-        self._last_eval_step: int | None = None
-        self.resumed_from = self._resume_path()
-        if self.resumed_from is not None:
-            self._load(self.resumed_from)
-        else:
-            # Dropout differs between ranks; rank 0 draws exactly what a single process would.
-            torch.manual_seed(cfg.train.seed + self.dist.rank)
-
-        self.eval_pairs = None
-        self.eval_enabled = bool(cfg.eval.stsb_dir)
-        if self.eval_enabled:
-            try:
-                from training.evaluation import load_stsb_dev
-            except ImportError as exc:
-                log.warning("eval.stsb_dir is set but the evaluation stage is not importable (%s); "
-                            "training without dev evaluation", exc)
-                self.eval_enabled = False
-            else:
-                if self.dist.is_main:
-                    self.eval_pairs = load_stsb_dev(cfg.eval.stsb_dir)
-        if self.dist.is_main:
-            self.output_dir.mkdir(parents=True, exist_ok=True)
-            write_text_atomic(self.output_dir / "config.yaml", yaml.safe_dump(to_dict(cfg), sort_keys=False))
-        fields = TRAIN_FIELDS + [m for m in self.objective.metric_names if m not in TRAIN_FIELDS]
-        self.logger = RunLogger(self.output_dir, self.dist.is_main, cfg.train.tensorboard, fields,
-                                resume_step=self.step if self.resumed_from is not None else None)
 
     def _build_optimizer(self) -> torch.optim.Optimizer:
         o = self.config.optim
@@ -263,7 +260,7 @@ class Trainer:
         self.skipped_steps = int(run.get("skipped_steps", 0))
         self.best_metric = run.get("best_metric")
         self.best_step = run.get("best_step")
-        self.last_metric = run.get("last_metric")
+        self.last_eval = dict(run.get("last_eval") or {})
         self._last_eval_step = run.get("last_eval_step")
         self.stream.restore(state["data"])
         ckpt.restore_rng_state(ckpt.load_state(ckpt.rng_path(path, self.dist.rank)))
@@ -396,7 +393,7 @@ class Trainer:
             best_checkpoint=best if (best / ckpt.CHECKPOINT_JSON).is_file() else None,
             best_metric=self.best_metric, history=list(self.history),
             metrics={"final_loss": self.history[-1]["loss"] if self.history else None,
-                     "stsb_dev_spearman": self.last_metric, "best_step": self.best_step,
+                     **self.last_eval, "best_step": self.best_step,
                      "skipped_steps": self.skipped_steps, "pairs_drawn": self.stream.drawn,
                      "skipped_pairs": dict(self.stream.skipped), "resumed_from": self.resumed_from})
 
@@ -421,32 +418,36 @@ class Trainer:
         return row
 
     # -- evaluation, checkpoints, export -----------------------------------------------------------------------
-    def encode(self, sentences: list[str], batch_size: int | None = None) -> torch.Tensor:
+    def encode(self, sentences: Sequence[str], batch_size: int | None = None) -> torch.Tensor:
         """Embeddings of the online encoder (eval mode), as exported models give them."""
-        return encode(self.objective.encoder, self.tokenizer, sentences, self.config.model.max_length,
-                      batch_size or self.config.eval.batch_size, self.device, self.autocast_dtype)
+        return torch.from_numpy(self.eval_encoder.encode(sentences, disable_progress=True, batch_size=batch_size))
+
+    @property
+    def headline_metric(self) -> str | None:
+        """The metric that picks output_dir/best: the first evaluator's first metric."""
+        return self.evaluators[0].metric_names[0] if self.evaluators else None
 
     def evaluate(self) -> float | None:
-        """STS-B dev Spearman x100 of the online encoder (rank 0); keeps output_dir/best up to date."""
-        if not self.eval_enabled:
+        """Every evaluator on the online encoder (rank 0); returns the headline metric and keeps output_dir/best
+        up to date."""
+        if not self.evaluators:
             return None
         score = None
+        self._last_eval_step = self.step  # before best/ is written, so that its json holds these numbers
         if self.dist.is_main:
-            from training.evaluation import evaluate_stsb_dev
-
             start = time.perf_counter()
+            row: dict[str, float] = {}
             # Evaluation must not shift the training RNG streams (a run with and without eval trains the same).
-            devices = [self.device] if self.device.type == "cuda" else []
-            with torch.random.fork_rng(devices=devices):
-                score = float(evaluate_stsb_dev(lambda s: self.encode(list(s), batch_size=len(s)), self.eval_pairs,
-                                                batch_size=self.config.eval.batch_size))
-            self.logger.log_eval(self.step, {"stsb_dev_spearman": score, "seconds": time.perf_counter() - start})
-            self.last_metric = score
+            with torch.random.fork_rng(devices=[self.device] if self.device.type == "cuda" else []):
+                for evaluator in self.evaluators:
+                    row.update(evaluator(self.eval_encoder))
+            self.logger.log_eval(self.step, {**row, "seconds": time.perf_counter() - start})
+            self.last_eval = row
+            score = float(row[self.headline_metric])
             if self.config.eval.save_best and score == score and (self.best_metric is None
                                                                   or score > self.best_metric):
                 self.best_metric, self.best_step = score, self.step
                 self._write_checkpoint_dir(self.output_dir / BEST_DIR, resumable=False)
-        self._last_eval_step = self.step
         barrier()
         return score
 
@@ -458,8 +459,8 @@ class Trainer:
             "total_steps": self.total_steps, "objective": self.config.objective.name, "encoder": ckpt.ENCODER_DIR,
             "max_length": self.config.model.max_length, "base_model": self.config.model.name_or_path,
             "resumable": resumable, "world_size": self.dist.world_size,
-            "stsb_dev_spearman": self.last_metric if self._last_eval_step == self.step else None,
-            "best": {"stsb_dev_spearman": self.best_metric, "step": self.best_step},
+            "eval": self.last_eval if self._last_eval_step == self.step else {},
+            "best": {"metric": self.headline_metric, "value": self.best_metric, "step": self.best_step},
             "data": {"sources": [s.describe() for s in self.sources], "position": self.stream.position},
             "created": datetime.now(timezone.utc).isoformat(timespec="seconds"), "code_version": code_version(),
             "config": to_dict(self.config),
@@ -483,7 +484,7 @@ class Trainer:
             "scaler": self.scaler.state_dict() if self.scaler is not None else {},
             "data": self.stream.position,
             "run": {"skipped_steps": self.skipped_steps, "best_metric": self.best_metric,
-                    "best_step": self.best_step, "last_metric": self.last_metric,
+                    "best_step": self.best_step, "last_eval": self.last_eval,
                     "last_eval_step": self._last_eval_step},
         }
 
@@ -523,8 +524,9 @@ class Trainer:
             card = {"config": self.config, "sources": [s.describe() for s in self.sources],
                     "run": {"steps": self.step, "pairs seen": self.stream.drawn,
                             "final loss": f"{self.history[-1]['loss']:.6f}" if self.history else "n/a",
-                            "STS-B dev Spearman (last)": self.last_metric, "STS-B dev Spearman (best)":
-                            self.best_metric, "exported": e.source}}
+                            **{f"{name} (last)": value for name, value in self.last_eval.items()},
+                            f"{self.headline_metric or 'dev metric'} (best)": self.best_metric,
+                            "exported": e.source}}
             export_sentence_transformer(encoder, self.tokenizer, out, max_length=self.config.model.max_length,
                                         normalize=e.normalize, card=card)
         barrier()

@@ -26,6 +26,7 @@ from typing import Any, Literal
 from pipeline.augmenters.base import Augmenter, SourceRecord, ViewPair, batch_seed
 from pipeline.config import ConfigError
 from pipeline.errors import BSLError
+from pipeline.progress import progress_disabled
 
 #: Default model ids per preset; the preset is the configuration, this is what it means.
 PRESETS: dict[str, dict[str, str]] = {
@@ -155,6 +156,27 @@ class _Pivot:
     lang: str
     forward: Leg
     backward: Leg
+
+
+@dataclass
+class _Batch:
+    """One batch on its way through the pivots: each record's result once decided (a reject, or at the end its
+    view pair), and per pivot the pivot-language and back translations made so far."""
+
+    sources: list[str]
+    mode: str
+    middle: list[dict[int, str]]
+    back: list[dict[int, str]]
+    results: list[ViewPair | None]
+
+    def views(self, i: int) -> tuple[str | None, str | None]:
+        if self.mode == "one-view":
+            return self.sources[i], self.back[0].get(i)
+        return self.back[0].get(i), (self.back[1].get(i) if len(self.back) > 1 else None)
+
+    def reject(self, i: int, reason: str, pivot: _Pivot, **info: Any) -> None:
+        v1, v2 = self.views(i)
+        self.results[i] = ViewPair.rejected(reason, v1, v2, pivot=pivot.lang, **info)
 
 
 def plan_batches(order: Sequence[int], lengths: Sequence[int], max_tokens: int,
@@ -366,7 +388,7 @@ class BackTranslationAugmenter(Augmenter):
         limit = min(x for x in (cfg.max_input_tokens, translator.max_input_tokens) if x)
         order = sorted((i for i, n in enumerate(lengths) if n <= limit), key=lambda i: (-lengths[i], i))
         out: list[str | None] = [None] * len(texts)
-        disable = not cfg.progress or os.environ.get("BSL_NO_PROGRESS", "") not in ("", "0")
+        disable = progress_disabled(not cfg.progress)
         desc = "backtranslation " + leg.where.removeprefix("methods.backtranslation.")
         # delay: a bar only for batches that take a while, not one per small call.
         with tqdm(total=len(order), desc=desc, unit="sent", disable=disable, delay=2.0, leave=False,
@@ -396,64 +418,59 @@ class BackTranslationAugmenter(Augmenter):
 
     def augment_batch(self, records: Sequence[SourceRecord], seed: int) -> list[ViewPair]:
         self.ensure_ready()
-        cfg = self.config
-        sources = [r.text for r in records]
-        results: list[ViewPair | None] = [None] * len(records)
-        for i, text in enumerate(sources):
-            if not text.strip():
-                results[i] = ViewPair.rejected("empty_source", text, None)
-        base = batch_seed(seed, records)
         pivots = self.pivots()
-        back: list[dict[int, str]] = [{} for _ in pivots]
-        middle: list[dict[int, str]] = [{} for _ in pivots]
-
-        def views(i: int) -> tuple[str | None, str | None]:
-            if cfg.mode == "one-view":
-                return sources[i], back[0].get(i)
-            return back[0].get(i), (back[1].get(i) if len(pivots) > 1 else None)
-
-        def reject(i: int, reason: str, pivot: _Pivot, **info: Any) -> None:
-            v1, v2 = views(i)
-            results[i] = ViewPair.rejected(reason, v1, v2, pivot=pivot.lang, **info)
-
+        sources = [r.text for r in records]
+        batch = _Batch(sources, self.config.mode, [{} for _ in pivots], [{} for _ in pivots],
+                       [None if text.strip() else ViewPair.rejected("empty_source", text, None) for text in sources])
+        base = batch_seed(seed, records)
         for p, pivot in enumerate(pivots):
-            todo = [i for i, r in enumerate(results) if r is None]
+            todo = [i for i, r in enumerate(batch.results) if r is None]
             if not todo:
                 break
-            forward = self.translate(pivot.forward, [sources[i] for i in todo], _derive_seed(base, p, "forward"))
-            ok: list[int] = []
-            for i, mid in zip(todo, forward):
-                if mid is None:
-                    reject(i, "input_too_long", pivot, stage="forward")
-                elif not mid.strip():
-                    reject(i, "empty_translation", pivot, stage="forward")
-                else:
-                    middle[p][i] = mid
-                    ok.append(i)
-            backward = self.translate(pivot.backward, [middle[p][i] for i in ok], _derive_seed(base, p, "backward"))
-            for i, text in zip(ok, backward):
-                extra = {"pivot_text": middle[p][i]} if cfg.keep_pivot_text else {}
-                if text is None:
-                    reject(i, "input_too_long", pivot, stage="backward", **extra)
-                    continue
-                back[p][i] = text
-                length_ok, ratio = self._length_ok(sources[i], text)
-                if not text.strip():
-                    reject(i, "empty_translation", pivot, stage="backward", **extra)
-                elif not length_ok:
-                    reject(i, "length_ratio", pivot, ratio=ratio, **extra)
-                elif not cfg.allow_identical and _same(text, sources[i]):
-                    reject(i, "identical_to_source", pivot, **extra)
+            self._through_pivot(batch, p, pivot, todo, base)
+        return self._finish(batch, [p.lang for p in pivots])
 
-        langs = [p.lang for p in pivots]
+    def _through_pivot(self, batch: _Batch, p: int, pivot: _Pivot, todo: list[int], base: int) -> None:
+        """Translate the undecided records `todo` to pivot `p` and back, rejecting those that fail a check."""
+        cfg = self.config
+        sources, middle = batch.sources, batch.middle[p]
+        forward = self.translate(pivot.forward, [sources[i] for i in todo], _derive_seed(base, p, "forward"))
+        ok: list[int] = []
+        for i, mid in zip(todo, forward):
+            if mid is None:
+                batch.reject(i, "input_too_long", pivot, stage="forward")
+            elif not mid.strip():
+                batch.reject(i, "empty_translation", pivot, stage="forward")
+            else:
+                middle[i] = mid
+                ok.append(i)
+        backward = self.translate(pivot.backward, [middle[i] for i in ok], _derive_seed(base, p, "backward"))
+        for i, text in zip(ok, backward):
+            extra = {"pivot_text": middle[i]} if cfg.keep_pivot_text else {}
+            if text is None:
+                batch.reject(i, "input_too_long", pivot, stage="backward", **extra)
+                continue
+            batch.back[p][i] = text
+            length_ok, ratio = self._length_ok(sources[i], text)
+            if not text.strip():
+                batch.reject(i, "empty_translation", pivot, stage="backward", **extra)
+            elif not length_ok:
+                batch.reject(i, "length_ratio", pivot, ratio=ratio, **extra)
+            elif not cfg.allow_identical and _same(text, sources[i]):
+                batch.reject(i, "identical_to_source", pivot, **extra)
+
+    def _finish(self, batch: _Batch, langs: list[str]) -> list[ViewPair]:
+        """The view pair of every record that passed all pivots (the others were rejected on the way)."""
+        cfg = self.config
+        results = batch.results
         for i, result in enumerate(results):
             if result is not None:
                 continue
-            v1, v2 = views(i)
+            v1, v2 = batch.views(i)
             info: dict[str, Any] = {"pivots": langs}
             if cfg.keep_pivot_text:
-                info["pivot_texts"] = [middle[p][i] for p in range(len(pivots))]
-            if len(pivots) > 1 and not cfg.allow_identical and _same(v1 or "", v2 or ""):
+                info["pivot_texts"] = [middle[i] for middle in batch.middle]
+            if len(langs) > 1 and not cfg.allow_identical and _same(v1 or "", v2 or ""):
                 results[i] = ViewPair.rejected("identical_views", v1, v2, **info)
             else:
                 results[i] = ViewPair(v1, v2, info=info)

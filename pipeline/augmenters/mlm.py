@@ -20,18 +20,18 @@ How one batch is made:
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from pipeline.augmenters.base import Augmenter, SourceRecord, ViewPair, record_rng
-from pipeline.augmenters.synonyms import match_case
+from pipeline.augmenters.substitution import match_case, words_to_change
 from pipeline.errors import BSLError
+from pipeline.hub import hub_snapshot, local_model_dir
+from pipeline.model_limits import usable_positions
+from pipeline.progress import progress_disabled
 
-_WEIGHT_PATTERNS = ("*.safetensors",)
-_FALLBACK_WEIGHT_PATTERNS = ("pytorch_model*.bin", "*.bin.index.json")
 _SMALL_FILE_PATTERNS = ("*.json", "*.txt", "*.model", "vocab*", "merges*")
 _IDENTITY_PATTERNS = ("*.json", "*.safetensors", "*.bin", "*.txt", "*.model")
 
@@ -94,31 +94,11 @@ class MaskedLMAugmenter(Augmenter):
         """The local directory of the model: the configured dir, or the hub id's snapshot in the HF cache."""
         if self._dir is not None:
             return self._dir
-        path = Path(self.config.model).expanduser()
-        if path.is_dir():
-            self._dir = path
-            return path
-        if path.is_absolute() or self.config.model.startswith((".", "~")) or path.exists():
-            raise BSLError(f"methods.mlm.model: {self.config.model} is not a model directory")
-        self._dir = self._from_hub(self.config.model)
+        where = "methods.mlm.model"
+        self._dir = (local_model_dir(self.config.model, where)
+                     or hub_snapshot(self.config.model, _SMALL_FILE_PATTERNS, where=where,
+                                     revision=self.config.revision))
         return self._dir
-
-    def _from_hub(self, repo_id: str) -> Path:
-        from huggingface_hub import snapshot_download
-
-        try:
-            local = Path(snapshot_download(repo_id, revision=self.config.revision,
-                                           allow_patterns=list(_SMALL_FILE_PATTERNS + _WEIGHT_PATTERNS)))
-            if not any(local.glob("*.safetensors")):
-                local = Path(snapshot_download(repo_id, revision=self.config.revision,
-                                               allow_patterns=list(_SMALL_FILE_PATTERNS + _FALLBACK_WEIGHT_PATTERNS)))
-        except Exception as exc:  # hub errors have many types (offline, 404, auth); all mean "not available"
-            offline = os.environ.get("HF_HUB_OFFLINE") == "1"
-            raise BSLError(
-                f"methods.mlm.model: {repo_id!r} is not a local directory and could not be fetched from the "
-                f"Hugging Face hub{' (HF_HUB_OFFLINE=1: only the local cache is used)' if offline else ''}: "
-                f"{type(exc).__name__}: {exc}") from None
-        return local
 
     def model_identities(self) -> dict[str, str]:
         from pipeline.provenance import sha256_dir
@@ -159,11 +139,9 @@ class MaskedLMAugmenter(Augmenter):
 
     def _max_tokens(self) -> int:
         limit = self.config.max_length
-        positions = getattr(self.model.config, "max_position_embeddings", None)
+        positions = usable_positions(self.model.config)
         if positions:
-            # RoBERTa-style models number positions from padding_idx + 1, which uses up pad_token_id + 1 slots.
-            offset = (self.model.config.pad_token_id or 0) + 1 if "roberta" in self.model.config.model_type else 0
-            limit = min(limit, positions - offset)
+            limit = min(limit, positions)
         tokenizer_limit = getattr(self.tokenizer, "model_max_length", None)
         if tokenizer_limit and tokenizer_limit < 1_000_000:
             limit = min(limit, tokenizer_limit)
@@ -203,16 +181,6 @@ class MaskedLMAugmenter(Augmenter):
         self._disallowed = (~allowed).to(self.device)
 
     # -- planning ----------------------------------------------------------------------------------------------
-    def _n_mask(self, n: int, rng) -> int:
-        target = self.config.fraction * n
-        k = int(target)
-        if rng.random() < target - k:
-            k += 1
-        k = max(k, min(self.config.min_words, n))
-        if self.config.max_words is not None:
-            k = min(k, self.config.max_words)
-        return k
-
     def _plan(self, record: SourceRecord, enc, row: int, seed: int) -> _Plan:
         text = record.text
         ids = enc["input_ids"][row]
@@ -242,7 +210,8 @@ class MaskedLMAugmenter(Augmenter):
             if word.isalnum() and not glued:
                 maskable.append(w)
         rng = record_rng(seed, record.source_id)
-        k = self._n_mask(len(maskable), rng)
+        cfg = self.config
+        k = words_to_change(len(maskable), cfg.fraction, cfg.min_words, cfg.max_words, rng)
         chosen = sorted(rng.sample(maskable, k), key=lambda w: spans[w][0])
         new_ids: list[int] = []
         mask_positions: list[int] = []
@@ -355,8 +324,7 @@ class MaskedLMAugmenter(Augmenter):
         if len(chunks) > 1:
             from tqdm.auto import tqdm
 
-            disable = self.config.disable_progress or os.environ.get("BSL_NO_PROGRESS") == "1"
-            chunks = tqdm(chunks, desc="mlm", unit="batch", disable=disable)
+            chunks = tqdm(chunks, desc="mlm", unit="batch", disable=progress_disabled(self.config.disable_progress))
         out: list[ViewPair] = []
         for chunk in chunks:
             out.extend(self._augment_chunk(chunk, seed))

@@ -12,9 +12,12 @@ leaves unstated:
   that need two different strings;
 * the masked text is `left + " " + mask + " " + right`, with the literal "[MASK]" even for RoBERTa (the authors
   note it did not hurt); set `mask_token` to the model's own mask token (e.g. "<mask>") to use it.
-Two deliberate differences from that code: the span is cut at the sampled position (the code splits at the first
-occurrence of the span's text, which may be earlier), and every start position 0..len-k is possible (the code
-never picks the last one). `unit="word"` masks k whitespace-separated words instead.
+Three deliberate differences from that code: the span is cut at the sampled position (the code splits at the first
+occurrence of the span's text, which may be earlier); every start position 0..len-k is possible (the code never
+picks the last one); and whitespace at the cut is folded into the single space around the mask, with none at either
+end of the text (byte-level BPE tokenizers would otherwise see a double space). `unit="word"` masks k
+whitespace-separated words instead. `mask_span` is the rule; the Mirror-BERT training objective applies the same
+function at collate time.
 """
 
 from __future__ import annotations
@@ -25,6 +28,29 @@ from typing import Any, Literal
 
 from pipeline.augmenters.base import Augmenter, SourceRecord, ViewPair, record_rng
 from pipeline.errors import BSLError
+
+
+def mask_span(text: str, span_length: int, mask_token: str, rng, *, unit: str = "char",
+              min_chars: int = 0) -> tuple[str, int, str] | None:
+    """The one span-masking rule (this augmenter and the Mirror-BERT objective use it): `span_length` units
+    starting at a uniformly drawn position 0..n-k are replaced by `mask_token`, with one space on each side of it
+    (whitespace next to the cut is folded into that space; none at either end of the text). Returns (masked text,
+    start unit, masked span), or None when `text` is shorter than `min_chars` characters or has no more than
+    `span_length` units. `rng` needs only `randrange` (random.Random)."""
+    if len(text) < min_chars:
+        return None
+    if unit == "char":
+        if len(text) <= span_length:
+            return None
+        start = rng.randrange(len(text) - span_length + 1)
+        left, span, right = text[:start], text[start:start + span_length], text[start + span_length:]
+        return " ".join(part for part in (left.rstrip(), mask_token, right.lstrip()) if part), start, span
+    words = text.split()
+    if len(words) <= span_length:
+        return None
+    start = rng.randrange(len(words) - span_length + 1)
+    span = " ".join(words[start:start + span_length])
+    return " ".join(words[:start] + [mask_token] + words[start + span_length:]), start, span
 
 
 @dataclass
@@ -60,23 +86,11 @@ class SpanMaskAugmenter(Augmenter):
     def mask(self, text: str, rng) -> tuple[str, dict[str, Any]] | None:
         """`text` with one random span masked, and what was masked; None when the text is too short."""
         cfg = self.config
-        k = cfg.span_length
-        if len(text) < cfg.min_chars:
+        masked = mask_span(text, cfg.span_length, cfg.mask_token, rng, unit=cfg.unit, min_chars=cfg.min_chars)
+        if masked is None:
             return None
-        if cfg.unit == "char":
-            if len(text) <= k:
-                return None
-            start = rng.randrange(len(text) - k + 1)
-            left, span, right = text[:start], text[start:start + k], text[start + k:]
-            masked = " ".join(part for part in (left.rstrip(), cfg.mask_token, right.lstrip()) if part)
-        else:
-            words = text.split()
-            if len(words) <= k:
-                return None
-            start = rng.randrange(len(words) - k + 1)
-            span = " ".join(words[start:start + k])
-            masked = " ".join(words[:start] + [cfg.mask_token] + words[start + k:])
-        return masked, {"start": start, "span": span}
+        view, start, span = masked
+        return view, {"start": start, "span": span}
 
     def augment_batch(self, records: Sequence[SourceRecord], seed: int) -> list[ViewPair]:
         out = []

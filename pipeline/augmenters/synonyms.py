@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pipeline.augmenters.base import Augmenter, SourceRecord, ViewPair
+from pipeline.augmenters.substitution import match_case, words_to_change
 from pipeline.errors import BSLError
 from pipeline.stopwords import ENGLISH_STOPWORDS
 
@@ -148,16 +149,6 @@ class SynonymConfig:
             raise BSLError(f"methods.synonyms.max_words must be >= 0 or null, got {self.max_words}")
         if self.cache_size < 1:
             raise BSLError(f"methods.synonyms.cache_size must be >= 1, got {self.cache_size}")
-
-
-def match_case(original: str, replacement: str) -> str:
-    """Write `replacement` in the capitalisation of `original` (WORD, Word, word). A lower-case original keeps the
-    lemma as WordNet spells it (proper nouns and taxa are capitalised there)."""
-    if len(original) > 1 and original.isupper():
-        return replacement.upper()
-    if original[:1].isupper():
-        return replacement[:1].upper() + replacement[1:]
-    return replacement
 
 
 class SynonymAugmenter(Augmenter):
@@ -321,19 +312,10 @@ class SynonymAugmenter(Augmenter):
         return out
 
     # -- augmentation ------------------------------------------------------------------------------------------
-    def _n_replace(self, n_eligible: int, rng: _RecordRandom) -> int:
-        target = self.config.fraction * n_eligible
-        k = int(target)
-        if rng.random() < target - k:
-            k += 1
-        k = max(k, min(self.config.min_words, n_eligible))
-        if self.config.max_words is not None:
-            k = min(k, self.config.max_words)
-        return k
-
     def _augment_view(self, text: str, tokens: list[str], spans: list[tuple[int, int]] | None,
                       eligible: list[tuple[int, str]], rng: _RecordRandom) -> tuple[str, list[list[Any]]]:
-        k = self._n_replace(len(eligible), rng)
+        cfg = self.config
+        k = words_to_change(len(eligible), cfg.fraction, cfg.min_words, cfg.max_words, rng)
         if not k:
             return text, []
         changes: list[list[Any]] = []

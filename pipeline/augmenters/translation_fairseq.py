@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import BSLError
+from pipeline.hub import local_model_dir
 
 #: Classes that every fairseq checkpoint pickles (its training arguments); anything else must be allowed by name.
 ALWAYS_ALLOWED = (argparse.Namespace,)
@@ -56,11 +57,9 @@ def import_fairseq() -> Any:
 
 def resolve_model_dir(model: str, where: str) -> Path:
     """A local hub-layout directory, or a fairseq hub name downloaded into fairseq's cache."""
-    path = Path(model).expanduser()
-    if path.is_dir():
-        return path.resolve()
-    if not looks_like_hub_name(model):
-        raise BSLError(f"{where}: fairseq model directory not found: {path}")
+    local = local_model_dir(model, where, is_hub_name=looks_like_hub_name, what="fairseq model directory")
+    if local is not None:
+        return local
     fairseq = import_fairseq()
     archives = fairseq.models.transformer.TransformerModel.hub_models()
     if model not in archives:

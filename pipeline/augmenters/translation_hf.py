@@ -13,35 +13,15 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import BSLError
+from pipeline.hub import hub_snapshot, local_model_dir
 
 #: What a seq2seq checkpoint directory needs besides its weights (tokenizer and generation settings included).
 _SIDE_FILES = ("*.json", "*.spm", "*.model", "merges.txt", "vocab*.txt")
 
 
-def looks_like_hub_id(model: str) -> bool:
-    parts = model.split("/")
-    return 1 <= len(parts) <= 2 and all(parts) and not model.startswith((".", "~")) and not Path(model).exists()
-
-
 def resolve_model_dir(model: str, where: str) -> Path:
     """A local directory, or a Hugging Face id resolved to its local snapshot (downloaded only when online)."""
-    path = Path(model).expanduser()
-    if path.is_dir():
-        return path.resolve()
-    if not looks_like_hub_id(model):
-        raise BSLError(f"{where}: model directory not found: {path}")
-    from huggingface_hub import snapshot_download
-
-    try:
-        # safetensors when the repository has them; the pickled .bin (loaded weights-only) only otherwise, so
-        # that repositories with both are not downloaded twice.
-        local = Path(snapshot_download(model, allow_patterns=[*_SIDE_FILES, "*.safetensors"]))
-        if not any(local.glob("*.safetensors")):
-            local = Path(snapshot_download(model, allow_patterns=[*_SIDE_FILES, "pytorch_model*.bin"]))
-    except Exception as exc:  # the hub client raises many unrelated types (offline, 404, auth)
-        raise BSLError(f"{where}: {model!r} is not a local directory and could not be fetched from the Hugging Face "
-                       f"hub or its cache ({type(exc).__name__}); pass a local model directory") from None
-    return local
+    return local_model_dir(model, where) or hub_snapshot(model, _SIDE_FILES, where=where)
 
 
 def model_files(model_dir: Path, where: str) -> dict[str, Path]:

@@ -30,7 +30,9 @@ Public API
 - ``evaluate_encoder(encoder_or_fn, data_dir_or_loaded, tasks=None, *, cache_dir=None, sts_aggregate="all")``
   -> ``ModelResult`` (``.scores()`` = table row incl. ``avg``; ``.to_json()`` = JSON entry).
 - ``evaluate_models(specs, EvaluationConfig(...))`` -> ``{name: ModelResult}`` (what ``bsl evaluate`` runs).
-- Fast path for the trainer: ``pairs = load_stsb_dev(data_dir)`` once, then
+- For the trainer: ``dev_evaluators(train_config.eval)`` -> the evaluator objects it calls during training
+  (``StsbDevEvaluator``: ``evaluator(encoder) -> {"stsb_dev_spearman": ..., "stsb_dev_pearson": ...}``).
+- Fast path for any encode function: ``pairs = load_stsb_dev(data_dir)`` once, then
   ``evaluate_stsb_dev(encode_fn, pairs) -> float`` (Spearman x100; ``encode_fn``: ``list[str]`` -> numpy array
   or torch tensor; called on length-sorted chunks of 128 sentences; nothing written to disk).
 - ``load_eval_data``, ``load_sts_year``, ``load_stsb``, ``load_sick``: the loaders (raise ``BSLError`` naming
@@ -57,7 +59,8 @@ _EXPORTS = {
     "cosine_similarities": "metrics", "score_pairs": "metrics", "score_year": "metrics",
     "EmbeddingCache": "cache",
     "ModelResult": "runner", "load_eval_data": "runner", "evaluate_encoder": "runner", "evaluate_models": "runner",
-    "evaluate_pairs": "runner", "evaluate_stsb_dev": "runner",
+    "evaluate_pairs": "runner", "evaluate_stsb_dev": "runner", "StsbDevEvaluator": "runner",
+    "dev_evaluators": "runner",
     "results_json": "report", "format_table": "report", "format_markdown": "report", "write_json": "report",
     "write_markdown": "report", "write_plot": "report",
 }

@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from training.config import POOLING_MODES
 from training.evaluation.data import ALL_TASKS
 
-POOLING_MODES = ("mean", "cls", "max", "mean_sqrt_len_tokens", "weightedmean", "lasttoken")
+__all__ = ["DEFAULT_CACHE_DIR", "POOLING_MODES", "EvaluationConfig"]
 DEFAULT_CACHE_DIR = ".bsl_cache/evaluation"
 
 

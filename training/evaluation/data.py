@@ -22,6 +22,7 @@ from pathlib import Path
 
 from pipeline.errors import InputError
 from pipeline.provenance import sha256_file_cached
+from pipeline.sts_columns import STS_TASKS, STS_TITLES, STS_YEARS
 
 #: Bump when the same files would yield different pairs (changes the embedding cache keys).
 LOADER_VERSION = "1"
@@ -35,13 +36,9 @@ STS_SUBSETS: dict[str, tuple[str, ...]] = {
     "sts15": ("answers-forums", "answers-students", "belief", "headlines", "images"),
     "sts16": ("answer-answer", "headlines", "plagiarism", "postediting", "question-question"),
 }
-STS_YEARS: tuple[str, ...] = tuple(STS_SUBSETS)
 #: The seven columns of the paper's Table 1, in its order.
-ALL_TASKS: tuple[str, ...] = STS_YEARS + ("stsb", "sickr")
-TASK_TITLES: dict[str, str] = {
-    "sts12": "STS12", "sts13": "STS13", "sts14": "STS14", "sts15": "STS15", "sts16": "STS16",
-    "stsb": "STS-B", "sickr": "SICK-R",
-}
+ALL_TASKS: tuple[str, ...] = STS_TASKS
+TASK_TITLES: dict[str, str] = {task: STS_TITLES[task] for task in STS_TASKS}
 STSB_SPLITS = ("train", "dev", "test")
 SICK_FILES = {"train": "SICK_train.txt", "trial": "SICK_trial.txt", "test": "SICK_test_annotated.txt"}
 # SentEval and most papers call SICK's trial split "dev".

@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.atomic import atomic_path, write_json_atomic, write_text_atomic
-from training.evaluation.data import ALL_TASKS, STS_SUBSETS, TASK_TITLES
+from pipeline.sts_columns import STS_TITLES
+from training.evaluation.data import ALL_TASKS, STS_SUBSETS
 from training.evaluation.runner import ModelResult
 
 
@@ -43,7 +44,7 @@ def _columns(results: Mapping[str, ModelResult]) -> list[str]:
 
 
 def _title(col: str) -> str:
-    return "Avg." if col == "avg" else TASK_TITLES[col]
+    return STS_TITLES[col]
 
 
 def format_table(results: Mapping[str, ModelResult]) -> str:
@@ -84,16 +85,16 @@ def format_markdown(results: Mapping[str, ModelResult]) -> str:
             if task in STS_SUBSETS:
                 year = r.sts[task]
                 for subset, s in year.subsets.items():
-                    out.append(f"| {TASK_TITLES[task]} | {subset} | {s.n} | {_fmt(s.spearman)} | {_fmt(s.pearson)} |")
+                    out.append(f"| {STS_TITLES[task]} | {subset} | {s.n} | {_fmt(s.spearman)} | {_fmt(s.pearson)} |")
                 for agg in ("all", "mean", "wmean"):
                     s = year.aggregate(agg)
                     mark = "**" if agg == r.sts_aggregate else ""
-                    out.append(f"| {TASK_TITLES[task]} | {mark}{agg}{mark} | {s.n} | {_fmt(s.spearman)} | "
+                    out.append(f"| {STS_TITLES[task]} | {mark}{agg}{mark} | {s.n} | {_fmt(s.spearman)} | "
                                f"{_fmt(s.pearson)} |")
             else:
                 splits = r.stsb if task == "stsb" else r.sickr
                 for split, s in splits.items():
-                    out.append(f"| {TASK_TITLES[task]} | {split} | {s.n} | {_fmt(s.spearman)} | {_fmt(s.pearson)} |")
+                    out.append(f"| {STS_TITLES[task]} | {split} | {s.n} | {_fmt(s.spearman)} | {_fmt(s.pearson)} |")
     return "\n".join(out) + "\n"
 
 

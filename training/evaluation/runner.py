@@ -193,22 +193,9 @@ def evaluate_models(specs: Sequence[str | Path], config: EvaluationConfig,
                                              include_stsb_dev=config.include_stsb_dev,
                                              disable_progress=disable_progress, name=name)
         finally:
-            _release(encoder)
+            encoder.release()
+            gc.collect()
     return results
-
-
-def _release(encoder: Encoder) -> None:
-    model = getattr(encoder, "model", None)
-    if model is None:
-        return
-    device = getattr(encoder, "device", None)
-    encoder.model = None  # type: ignore[attr-defined]
-    del model
-    gc.collect()
-    if device is not None and getattr(device, "type", "") == "cuda":
-        import torch
-
-        torch.cuda.empty_cache()
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -235,3 +222,28 @@ def evaluate_stsb_dev(encode_fn: Encoder | Callable[[list[str]], Any], data: Pai
     `TransformerEncoder`, which does so."""
     pairs = load_stsb_dev(data) if isinstance(data, (str, Path)) else data
     return evaluate_pairs(encode_fn, pairs, batch_size).spearman
+
+
+@dataclass
+class StsbDevEvaluator:
+    """The trainer's periodic check (a `training.trainer.Evaluator`): cosine Spearman and Pearson x100 of an
+    encoder on STS-B dev, loaded once. Spearman, the first metric, picks the best checkpoint."""
+
+    pairs: PairSet
+    name: str = "stsb_dev"
+
+    @property
+    def metric_names(self) -> tuple[str, ...]:
+        return (f"{self.name}_spearman", f"{self.name}_pearson")
+
+    def __call__(self, encoder: Encoder) -> dict[str, float]:
+        score = evaluate_pairs(encoder, self.pairs)
+        return dict(zip(self.metric_names, (score.spearman, score.pearson)))
+
+
+def dev_evaluators(eval_config) -> list[StsbDevEvaluator]:
+    """What the `eval` section of a TrainConfig asks the trainer to measure: STS-B dev when `stsb_dir` is set
+    (its file is read and checked now, before any model is loaded)."""
+    if not eval_config.stsb_dir:
+        return []
+    return [StsbDevEvaluator(load_stsb_dev(eval_config.stsb_dir))]

@@ -17,6 +17,7 @@ Batch = dict[str, dict[str, torch.Tensor]]
 class Objective(nn.Module):
     """Owns `encoder` (the online SentenceEncoder, used for inference and export) plus any auxiliary modules.
 
+    Each subclass is built from its own config section: `Cls(encoder, tokenizer, settings, max_length=...)`.
     Subclasses implement `collate` (texts -> tensors, on CPU) and `forward(batch) -> (loss, metrics)`; those with
     state that follows the optimizer (an EMA target) override `on_optimizer_step`, which the trainer calls only
     after an optimizer step really changed the weights.
@@ -26,11 +27,11 @@ class Objective(nn.Module):
     #: Keys of the metrics dict `forward` returns (columns of metrics.csv).
     metric_names: ClassVar[tuple[str, ...]] = ()
 
-    def __init__(self, encoder: SentenceEncoder, tokenizer, config):
+    def __init__(self, encoder: SentenceEncoder, tokenizer, *, max_length: int):
         super().__init__()
         self.encoder = encoder
         self.tokenizer = tokenizer
-        self.max_length = config.model.max_length
+        self.max_length = max_length
 
     def tokenize(self, texts: Sequence[str]) -> dict[str, torch.Tensor]:
         return tokenize(self.tokenizer, texts, self.max_length)

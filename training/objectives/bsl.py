@@ -16,6 +16,7 @@ import copy
 import torch
 import torch.nn.functional as F
 
+from training.config import BSLConfig
 from training.ema import ema_update_
 from training.objectives.base import Batch, Objective
 from training.predictor import Predictor
@@ -38,9 +39,9 @@ class BSLObjective(Objective):
     name = "bsl"
     metric_names = ("embedding_std",)
 
-    def __init__(self, encoder, tokenizer, config):
-        super().__init__(encoder, tokenizer, config)
-        self.cfg = config.objective.bsl
+    def __init__(self, encoder, tokenizer, settings: BSLConfig, *, max_length: int):
+        super().__init__(encoder, tokenizer, max_length=max_length)
+        self.cfg = settings
         self.predictor = Predictor(encoder.dim, self.cfg.predictor_k, sync_batchnorm=self.cfg.sync_batchnorm)
         self.target = copy.deepcopy(encoder)
         self.target.requires_grad_(False)

@@ -10,7 +10,8 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
-from training.distributed import all_gather_with_grad, rank_and_world
+from training.config import ContrastiveConfig, MirrorConfig
+from training.distributed import gather_candidates
 from training.objectives.base import Batch, Objective
 
 
@@ -22,12 +23,7 @@ def info_nce(a: torch.Tensor, b: torch.Tensor, temperature: float, gather: bool 
     a = F.normalize(a.float(), dim=-1)
     b = F.normalize(b.float(), dim=-1)
     n = a.shape[0]
-    rank, _ = rank_and_world()
-    if gather:
-        all_a, all_b = all_gather_with_grad(a), all_gather_with_grad(b)
-        offset = rank * n
-    else:
-        all_a, all_b, offset = a, b, 0
+    (all_a, all_b), offset = gather_candidates(a, b, gather=gather)
     total = all_a.shape[0]
     anchors = torch.cat([a, b])
     candidates = torch.cat([all_a, all_b])
@@ -43,12 +39,11 @@ def info_nce(a: torch.Tensor, b: torch.Tensor, temperature: float, gather: bool 
 class ContrastiveObjective(Objective):
     name = "contrastive"
     metric_names = ("positive_cosine",)
-    #: The `objective.<section>` holding temperature and gather_across_ranks (Mirror-BERT reuses this class).
-    config_section = "contrastive"
 
-    def __init__(self, encoder, tokenizer, config):
-        super().__init__(encoder, tokenizer, config)
-        self.cfg = getattr(config.objective, self.config_section)
+    def __init__(self, encoder, tokenizer, settings: ContrastiveConfig | MirrorConfig, *, max_length: int):
+        """`settings` needs `temperature` and `gather_across_ranks` (Mirror-BERT passes its own section)."""
+        super().__init__(encoder, tokenizer, max_length=max_length)
+        self.cfg = settings
 
     def forward(self, batch: Batch) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
         e1 = self.encoder(**batch["view1"])

@@ -22,7 +22,8 @@ import torch.nn.functional as F
 from torch import nn
 
 from pipeline.errors import BSLError
-from training.distributed import all_gather_with_grad, rank_and_world
+from training.config import SGOptConfig
+from training.distributed import gather_candidates
 from training.objectives.base import Batch, Objective
 
 
@@ -44,12 +45,8 @@ def sg_opt_contrastive(c: torch.Tensor, h: torch.Tensor, temperature: float, gat
     c = F.normalize(c.float(), dim=-1)
     h = F.normalize(h.float(), dim=-1)
     n = c.shape[0]
-    rank, _ = rank_and_world()
-    if gather:
-        all_h = all_gather_with_grad(h.reshape(n, -1)).reshape(-1, *h.shape[1:])
-        offset = rank * n
-    else:
-        all_h, offset = h, 0
+    (flat_h,), offset = gather_candidates(h.reshape(n, -1), gather=gather)
+    all_h = flat_h.reshape(-1, *h.shape[1:])
     sims = torch.einsum("id,mld->iml", c, all_h) / temperature  # (n, N, L)
     rows = torch.arange(n, device=c.device)
     own = rows + offset
@@ -77,9 +74,9 @@ class SGOptObjective(Objective):
     name = "sg_opt"
     metric_names = ("contrastive", "weight_distance")
 
-    def __init__(self, encoder, tokenizer, config):
-        super().__init__(encoder, tokenizer, config)
-        self.cfg = config.objective.sg_opt
+    def __init__(self, encoder, tokenizer, settings: SGOptConfig, *, max_length: int):
+        super().__init__(encoder, tokenizer, max_length=max_length)
+        self.cfg = settings
         self.frozen = copy.deepcopy(encoder)
         self.frozen.requires_grad_(False)
         if self.cfg.freeze_embeddings:

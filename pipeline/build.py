@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from pipeline.atomic import write_json_atomic, write_parquet_atomic
 from pipeline.augmenters import build_augmenter
 from pipeline.augmenters.base import Augmenter, SourceRecord
-from pipeline.config import to_dict
+from pipeline.config import Range, to_dict
 from pipeline.corpus import Chunk, CorpusConfig, CorpusStats, DroppedRecord, iter_chunks
 from pipeline.errors import BSLError
 from pipeline.filters import FilterConfig, check, empty_view, measure
@@ -50,8 +50,10 @@ class AugmentConfig:
         "help": "augmentation methods, comma-separated (see `bsl methods`)"})
     method_params: dict[str, dict[str, Any]] = field(default_factory=dict, metadata={
         "help": "per-method parameters, e.g. method_params.synonyms.fraction=0.3"})
-    seed: int = field(default=0, metadata={"help": "seed of every random choice (same seed -> same dataset)"})
-    batch_size: int = field(default=0, metadata={"help": "records per augmenter call (0 = the method's default)"})
+    seed: int = field(default=0, metadata={
+        "range": Range(0), "help": "seed of every random choice (same seed -> same dataset)"})
+    batch_size: int = field(default=0, metadata={
+        "range": Range(0), "help": "records per augmenter call (0 = the method's default)"})
     registry_dir: str = field(default="data_manifests", metadata={
         "help": "register the manifest under <registry_dir>/datasets/<name>.json ('' = do not register)"})
     progress: bool = field(default=True, metadata={"help": "show progress bars"})

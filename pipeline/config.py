@@ -24,6 +24,35 @@ class ConfigError(BSLError):
     pass
 
 
+@dataclasses.dataclass(frozen=True)
+class Range:
+    """The values a numeric setting accepts; declared in its field's metadata as `"range": Range(...)` and checked
+    by `from_dict` (so by `load_config`). `not_above` names a sibling field this one may not exceed."""
+
+    low: float | None = None
+    high: float | None = None
+    low_open: bool = False
+    high_open: bool = False
+    not_above: str | None = None
+
+    def contains(self, value: float) -> bool:
+        # Written so that NaN is outside every range.
+        if self.low is not None and not (value > self.low if self.low_open else value >= self.low):
+            return False
+        if self.high is not None and not (value < self.high if self.high_open else value <= self.high):
+            return False
+        return self.low is not None or self.high is not None or value == value
+
+    def __str__(self) -> str:
+        if self.low is not None and self.high is not None:
+            return f"{'(' if self.low_open else '['}{self.low:g}, {self.high:g}{')' if self.high_open else ']'}"
+        if self.low is not None:
+            return f"{'>' if self.low_open else '>='} {self.low:g}"
+        if self.high is not None:
+            return f"{'<' if self.high_open else '<='} {self.high:g}"
+        return "any number"
+
+
 def _is_dataclass_type(tp: Any) -> bool:
     return isinstance(tp, type) and dataclasses.is_dataclass(tp)
 
@@ -113,11 +142,33 @@ def from_dict(cls: type[T], data: dict[str, Any], prefix: str = "") -> T:
             f"unknown config key(s) {', '.join(where + k for k in unknown)}; "
             f"valid keys for {cls.__name__}: {', '.join(sorted(types_))}"
         )
+    ranges = {f.name: f.metadata["range"] for f in dataclasses.fields(cls) if "range" in f.metadata}
     kwargs = {}
     for name, value in data.items():
         key = f"{prefix}.{name}" if prefix else name
         kwargs[name] = _coerce(value, types_[name], key)
-    return cls(**kwargs)
+        _check_range(kwargs[name], ranges.get(name), key)
+    obj = cls(**kwargs)
+    _check_order(obj, ranges, prefix)
+    return obj
+
+
+def _check_range(value: Any, allowed: Range | None, key: str) -> None:
+    values = value if isinstance(value, (list, tuple)) else [value]
+    for v in values:
+        if allowed is not None and isinstance(v, (int, float)) and not allowed.contains(v):
+            raise ConfigError(f"{key}: {v!r} is out of range ({allowed})")
+
+
+def _check_order(obj: Any, ranges: dict[str, Range], prefix: str) -> None:
+    """Pairs such as min_words/max_words: the lower bound may not exceed the upper one."""
+    where = f"{prefix}." if prefix else ""
+    for name, allowed in ranges.items():
+        if allowed.not_above is None:
+            continue
+        low, high = getattr(obj, name), getattr(obj, allowed.not_above)
+        if low is not None and high is not None and low > high:
+            raise ConfigError(f"{where}{name} ({low!r}) must be <= {where}{allowed.not_above} ({high!r})")
 
 
 def to_dict(obj: Any) -> Any:
@@ -215,6 +266,8 @@ def describe(cls: type, prefix: str = "") -> list[tuple[str, str, str]]:
         else:
             default = "(required)"
         doc = f.metadata.get("help", "")
+        if "range" in f.metadata:
+            doc = f"{doc} (allowed: {f.metadata['range']})".lstrip()
         rows.append((key, getattr(tp, "__name__", str(tp)).replace("typing.", ""), f"{default!r}  {doc}".rstrip()))
     return rows
 

@@ -14,6 +14,7 @@ from dataclasses import field as _field  # `field` is also a config key below
 from pathlib import Path
 
 from pipeline.augmenters.base import SourceRecord
+from pipeline.config import Range
 from pipeline.readers import corpus_files, read_file
 from pipeline.readers.records import RawRecord
 from pipeline.text import count_words, normalize, stable_id
@@ -27,12 +28,15 @@ class CorpusConfig:
         "help": "strict: invalid UTF-8 is an error naming file:line; replace: replace and count"})
     on_bad_line: str = _field(default="error", metadata={
         "help": "error: stop at a malformed line; keep: keep it as a reject with its reason and go on"})
-    min_words: int = _field(default=1, metadata={"help": "drop sentences with fewer words"})
-    max_words: int = _field(default=256, metadata={"help": "drop sentences with more words"})
-    max_chars: int = _field(default=5000, metadata={"help": "drop lines longer than this (after normalising)"})
+    min_words: int = _field(default=1, metadata={
+        "range": Range(0, not_above="max_words"), "help": "drop sentences with fewer words"})
+    max_words: int = _field(default=256, metadata={"range": Range(1), "help": "drop sentences with more words"})
+    max_chars: int = _field(default=5000, metadata={
+        "range": Range(1), "help": "drop lines longer than this (after normalising)"})
     dedupe: bool = _field(default=True, metadata={"help": "drop exact duplicates (after normalising)"})
-    limit: int = _field(default=0, metadata={"help": "stop after this many kept records (0 = all)"})
-    chunk_size: int = _field(default=10000, metadata={"help": "records per chunk = per shard and per flow task"})
+    limit: int = _field(default=0, metadata={"range": Range(0), "help": "stop after this many kept records (0 = all)"})
+    chunk_size: int = _field(default=10000, metadata={
+        "range": Range(1), "help": "records per chunk = per shard and per flow task"})
 
 
 @dataclass

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pipeline.config import Range
 from pipeline.text import normalize
 
 
@@ -11,10 +12,13 @@ from pipeline.text import normalize
 class FilterConfig:
     reject_identical: bool = field(default=True, metadata={
         "help": "reject pairs whose views are equal after normalising (unless the method makes them on purpose)"})
-    min_words: int = field(default=1, metadata={"help": "reject when a view has fewer words"})
-    max_words: int = field(default=256, metadata={"help": "reject when a view has more words"})
-    min_length_ratio: float = field(default=0.5, metadata={"help": "reject when words(view2)/words(view1) is below"})
-    max_length_ratio: float = field(default=2.0, metadata={"help": "reject when words(view2)/words(view1) is above"})
+    min_words: int = field(default=1, metadata={
+        "range": Range(0, not_above="max_words"), "help": "reject when a view has fewer words"})
+    max_words: int = field(default=256, metadata={"range": Range(1), "help": "reject when a view has more words"})
+    min_length_ratio: float = field(default=0.5, metadata={
+        "range": Range(0, not_above="max_length_ratio"), "help": "reject when words(view2)/words(view1) is below"})
+    max_length_ratio: float = field(default=2.0, metadata={
+        "range": Range(0), "help": "reject when words(view2)/words(view1) is above"})
 
 
 @dataclass

@@ -374,11 +374,10 @@ def test_9_train_settings_out_of_range_are_refused(override, message):
 
 def _config_classes() -> list[type]:
     from pipeline.augmenters import REGISTRY, augmenter_class
-    from pipeline.inspect import PairQuery
     from training.config import TrainConfig
     from training.evaluation.config import EvaluationConfig
 
-    roots = [AugmentConfig, TrainConfig, EvaluationConfig, PairQuery]
+    roots = [AugmentConfig, TrainConfig, EvaluationConfig]
     for name in REGISTRY:
         try:
             roots.append(augmenter_class(name).config_class)
@@ -397,15 +396,20 @@ def _config_classes() -> list[type]:
     return seen
 
 
-def test_9_every_numeric_setting_declares_its_range():
-    missing = []
+def test_9_every_numeric_setting_declares_its_range_and_its_default_is_inside():
+    missing, outside = [], []
     for cls in _config_classes():
         hints = typing.get_type_hints(cls)
+        defaults = cls()
         for f in dataclasses.fields(cls):
             kinds = {hints[f.name], *typing.get_args(hints[f.name])}
             if kinds & {int, float} and "range" not in f.metadata:
                 missing.append(f"{cls.__name__}.{f.name}")
-    assert missing == []
+            value = getattr(defaults, f.name)
+            for v in value if isinstance(value, list) else [value]:
+                if "range" in f.metadata and isinstance(v, (int, float)) and not f.metadata["range"].contains(v):
+                    outside.append(f"{cls.__name__}.{f.name}={v}")
+    assert len(_config_classes()) >= 20 and missing == [] and outside == []
 
 
 # -- 10: tracebacks for a missing CUDA device and malformed manifests ---------------------------------------------

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from pipeline.config import Range
 from pipeline.errors import BSLError
 
 
@@ -20,8 +21,8 @@ from pipeline.errors import BSLError
 POOLING_MODES = ("mean", "cls", "max", "mean_sqrt_len_tokens", "weightedmean", "lasttoken")
 
 
-def _help(text: str, **kwargs):
-    return field(metadata={"help": text}, **kwargs)
+def _help(text: str, allowed: Range | None = None, **kwargs):
+    return field(metadata={"help": text, **({"range": allowed} if allowed else {})}, **kwargs)
 
 
 @dataclass
@@ -30,9 +31,9 @@ class ModelConfig:
                               "sentence-transformers dir) or a hub id (needs network or a filled cache)", default="")
     pooling: Literal["mean", "cls"] = _help("sentence embedding = mean of the non-padding token states (the "
                                             "paper) or the first ([CLS]) token state", default="mean")
-    max_length: int = _help("tokens per sentence; longer sentences are truncated", default=128)
+    max_length: int = _help("tokens per sentence; longer sentences are truncated", default=128, allowed=Range(2))
     dropout: float | None = _help("override the encoder's dropout probabilities (hidden and attention); null "
-                                  "keeps the checkpoint's values", default=None)
+                                  "keeps the checkpoint's values", default=None, allowed=Range(0, 1, high_open=True))
     gradient_checkpointing: bool = _help("recompute activations in backward (less memory, ~30% slower)",
                                          default=False)
 
@@ -42,7 +43,7 @@ class DataSourceConfig:
     path: str = _help("dataset directory or manifest JSON (read through pipeline.dataset)", default="")
     methods: list[str] | None = _help("only pairs made by these augmentation methods; null = all", default=None)
     weight: float | None = _help("sampling weight of this source when mixing; null = proportional to its number "
-                                 "of pairs (plain concatenation)", default=None)
+                                 "of pairs (plain concatenation)", default=None, allowed=Range(0, low_open=True))
 
 
 @dataclass
@@ -52,16 +53,16 @@ class DataConfig:
     verify: bool = _help("check manifest and shard checksums before training", default=True)
     shuffle: bool = _help("shuffle each source (streaming buffer shuffle, reseeded per epoch)", default=True)
     shuffle_buffer: int = _help("pairs held in each source's shuffle buffer; >= dataset size = full shuffle",
-                                default=100_000)
-    read_batch_size: int = _help("rows per Parquet read", default=8192)
+                                default=100_000, allowed=Range(1))
+    read_batch_size: int = _help("rows per Parquet read", default=8192, allowed=Range(1))
 
 
 @dataclass
 class BSLConfig:
     momentum: float = _help("EMA decay of the target encoder: target = m*target + (1-m)*online after each "
-                            "optimizer step (paper: 0.999; 1 = frozen target)", default=0.999)
+                            "optimizer step (paper: 0.999; 1 = frozen target)", default=0.999, allowed=Range(0, 1))
     predictor_k: int = _help("predictor hidden size = k * embedding dim (3 linear layers kd -> kd -> d, "
-                             "BatchNorm + ReLU between; paper: 8)", default=8)
+                             "BatchNorm + ReLU between; paper: 8)", default=8, allowed=Range(1))
     target_dropout: bool = _help("run the target encoder in train mode (dropout on) as the authors' code does; "
                                  "false = eval mode, deterministic targets", default=True)
     symmetric: bool = _help("symmetric loss 1/2 D(z1,h2) + 1/2 D(z2,h1) (paper); false = D(z1,h2) only",
@@ -72,31 +73,33 @@ class BSLConfig:
 
 @dataclass
 class ContrastiveConfig:
-    temperature: float = _help("InfoNCE temperature", default=0.05)
+    temperature: float = _help("InfoNCE temperature", default=0.05, allowed=Range(0, low_open=True))
     gather_across_ranks: bool = _help("under DDP, negatives come from the global batch", default=True)
 
 
 @dataclass
 class MirrorConfig:
-    temperature: float = _help("InfoNCE temperature (Mirror-BERT sentences: 0.04)", default=0.04)
+    temperature: float = _help("InfoNCE temperature (Mirror-BERT sentences: 0.04)",
+                               default=0.04, allowed=Range(0, low_open=True))
     views: Literal["identical", "dataset"] = _help("identical: both views are view1 (Mirror-BERT); dataset: "
                                                    "view1/view2 from the data", default="identical")
     span_mask_length: int = _help("characters of the second view replaced by one mask token (Mirror-BERT "
-                                  "sentences: 5); 0 = no masking", default=5)
-    span_mask_min_chars: int = _help("sentences shorter than this are not masked", default=30)
+                                  "sentences: 5); 0 = no masking", default=5, allowed=Range(0))
+    span_mask_min_chars: int = _help("sentences shorter than this are not masked", default=30, allowed=Range(0))
     gather_across_ranks: bool = _help("under DDP, negatives come from the global batch", default=True)
 
 
 @dataclass
 class SGOptConfig:
-    temperature: float = _help("temperature of L_opt3 (SG-BERT: 0.01)", default=0.01)
-    reg_lambda: float = _help("weight of ||theta_tuned - theta_frozen||^2 (SG-BERT: 0.1)", default=0.1)
+    temperature: float = _help("temperature of L_opt3 (SG-BERT: 0.01)", default=0.01, allowed=Range(0, low_open=True))
+    reg_lambda: float = _help("weight of ||theta_tuned - theta_frozen||^2 (SG-BERT: 0.1)", default=0.1,
+                              allowed=Range(0))
     projection_hidden: int = _help("projection head width (2 linear layers, GELU after each; SG-BERT: 4096)",
-                                   default=4096)
+                                   default=4096, allowed=Range(1))
     layer_pooling: Literal["max", "mean"] = _help("pooling of each frozen layer's token states into a view",
                                                   default="max")
-    min_layer: int = _help("first frozen layer used as a view (0 = embeddings)", default=0)
-    max_layer: int = _help("last frozen layer used as a view (-1 = the top layer)", default=-1)
+    min_layer: int = _help("first frozen layer used as a view (0 = embeddings)", default=0, allowed=Range(0))
+    max_layer: int = _help("last frozen layer used as a view (-1 = the top layer)", default=-1, allowed=Range(-1))
     freeze_embeddings: bool = _help("keep the tuned encoder's embedding layer fixed (SG-BERT does)",
                                     default=True)
     gather_across_ranks: bool = _help("under DDP, negatives come from the global batch", default=True)
@@ -116,45 +119,50 @@ class OptimConfig:
     optimizer: Literal["adamw", "adam"] = _help("adamw (decoupled weight decay, what the authors' "
                                                 "sentence-transformers code uses) or adam (L2 in the gradient)",
                                                 default="adamw")
-    lr: float = _help("peak learning rate (paper, unsupervised: 5e-4)", default=5e-4)
-    weight_decay: float = _help("weight decay (paper: 0.01)", default=0.01)
-    betas: list[float] = _help("Adam betas", default_factory=lambda: [0.9, 0.999])
-    eps: float = _help("Adam epsilon (paper: 1e-6)", default=1e-6)
+    lr: float = _help("peak learning rate (paper, unsupervised: 5e-4)", default=5e-4, allowed=Range(0, low_open=True))
+    weight_decay: float = _help("weight decay (paper: 0.01)", default=0.01, allowed=Range(0))
+    betas: list[float] = _help("Adam betas", default_factory=lambda: [0.9, 0.999], allowed=Range(0, 1, high_open=True))
+    eps: float = _help("Adam epsilon (paper: 1e-6)", default=1e-6, allowed=Range(0))
     no_decay_bias_and_norm: bool = _help("no weight decay on biases and normalisation weights", default=True)
     schedule: Literal["linear", "cosine", "constant"] = _help("learning rate after warmup: linear or cosine "
                                                              "decay to min_lr_ratio*lr, or constant",
                                                              default="linear")
-    warmup_steps: int = _help("linear warmup steps; 0 = use warmup_ratio", default=0)
+    warmup_steps: int = _help("linear warmup steps; 0 = use warmup_ratio", default=0, allowed=Range(0))
     warmup_ratio: float = _help("warmup as a fraction of all optimizer steps (when warmup_steps is 0)",
-                                default=0.1)
-    min_lr_ratio: float = _help("final learning rate as a fraction of lr (linear/cosine)", default=0.0)
+                                default=0.1, allowed=Range(0, 1))
+    min_lr_ratio: float = _help("final learning rate as a fraction of lr (linear/cosine)",
+                                default=0.0, allowed=Range(0, 1))
     max_grad_norm: float = _help("clip the global gradient norm to this; 0 = no clipping (norm still logged)",
-                                 default=1.0)
+                                 default=1.0, allowed=Range(0))
     grad_accum_steps: int = _help("micro-batches per optimizer step (effective batch = batch_size * this)",
-                                  default=1)
+                                  default=1, allowed=Range(1))
     skip_nonfinite: bool = _help("skip an optimizer step whose gradient norm is inf/nan (the fp16 GradScaler "
                                  "always does); a skipped step leaves weights and the EMA target unchanged",
                                  default=True)
-    grad_scaler_init_scale: float = _help("initial loss scale of the fp16 GradScaler", default=65536.0)
+    grad_scaler_init_scale: float = _help("initial loss scale of the fp16 GradScaler",
+                                          default=65536.0, allowed=Range(0, low_open=True))
 
 
 @dataclass
 class TrainLoopConfig:
     output_dir: str = _help("run directory: config, metrics.csv, tensorboard/, checkpoints/, final/, best/, "
                             "export/", default="")
-    batch_size: int = _help("pairs per micro-batch, summed over all DDP processes (paper: 64)", default=64)
-    epochs: float = _help("passes over the data (by pair count) when max_steps is 0", default=1.0)
-    max_steps: int = _help("optimizer steps; 0 = derived from epochs", default=0)
+    batch_size: int = _help("pairs per micro-batch, summed over all DDP processes (paper: 64)",
+                            default=64, allowed=Range(1))
+    epochs: float = _help("passes over the data (by pair count) when max_steps is 0", default=1.0, allowed=Range(0))
+    max_steps: int = _help("optimizer steps; 0 = derived from epochs", default=0, allowed=Range(0))
     stop_at_step: int = _help("stop after this step and save (a later run resumes); the schedule still runs "
-                              "to max_steps. 0 = off", default=0)
-    seed: int = _help("seed of model init, data order, dropout and masking", default=42)
+                              "to max_steps. 0 = off", default=0, allowed=Range(0))
+    seed: int = _help("seed of model init, data order, dropout and masking", default=42, allowed=Range(0))
     device: str = _help("auto (cuda when available), cpu, cuda, cuda:1, ...", default="auto")
     precision: Literal["auto", "fp32", "bf16", "fp16"] = _help("auto: bf16 on GPUs that support it (else fp16 "
                                                                "with a GradScaler), fp32 on CPU",
                                                                default="auto")
-    log_every: int = _help("log loss/lr/grad norm/throughput every N steps", default=10)
-    save_every: int = _help("write a resumable checkpoint every N steps; 0 = only at the end", default=0)
-    keep_checkpoints: int = _help("periodic checkpoints kept (oldest deleted); 0 = keep all", default=2)
+    log_every: int = _help("log loss/lr/grad norm/throughput every N steps", default=10, allowed=Range(1))
+    save_every: int = _help("write a resumable checkpoint every N steps; 0 = only at the end",
+                            default=0, allowed=Range(0))
+    keep_checkpoints: int = _help("periodic checkpoints kept (oldest deleted); 0 = keep all", default=2,
+                                  allowed=Range(0))
     resume: str | None = _help("'auto' = latest checkpoint in output_dir/checkpoints, or a checkpoint dir; "
                                "null = fresh run (refused when output_dir already has checkpoints)",
                                default=None)
@@ -165,9 +173,9 @@ class TrainLoopConfig:
 class EvalConfig:
     stsb_dir: str | None = _help("data dir holding stsbenchmark/sts-dev.csv; null = no dev evaluation",
                                  default=None)
-    every_steps: int = _help("evaluate on STS-B dev every N steps; 0 = only at the end", default=0)
+    every_steps: int = _help("evaluate on STS-B dev every N steps; 0 = only at the end", default=0, allowed=Range(0))
     at_end: bool = _help("evaluate after the last step", default=True)
-    batch_size: int = _help("sentences per encoding batch", default=128)
+    batch_size: int = _help("sentences per encoding batch", default=128, allowed=Range(1))
     save_best: bool = _help("keep output_dir/best = the checkpoint with the highest dev Spearman",
                             default=True)
 
@@ -187,7 +195,7 @@ class DistributedConfig:
                                                      "GPU, gloo on CPU", default="auto")
     find_unused_parameters: bool = _help("DDP option for encoders with parameters the loss does not reach",
                                          default=False)
-    timeout_minutes: int = _help("collective timeout", default=30)
+    timeout_minutes: int = _help("collective timeout", default=30, allowed=Range(1))
 
 
 @dataclass

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pipeline.augmenters.base import Augmenter, SourceRecord, ViewPair, batch_seed
-from pipeline.config import ConfigError
+from pipeline.config import ConfigError, Range
 from pipeline.errors import BSLError
 from pipeline.progress import progress_disabled
 
@@ -76,23 +76,25 @@ class BackTranslationConfig:
     second_pivot: PivotConfig = field(default_factory=PivotConfig)
     decoding: Literal["beam", "sampling"] = field(default="beam", metadata={
         "help": "beam search, or top-k sampling (seeded: same seed and batch give the same output)"})
-    beam: int = field(default=5, metadata={"help": "beam size (decoding=beam)"})
-    sampling_topk: int = field(default=10, metadata={"help": "sample from the k most likely tokens "
-                                                             "(decoding=sampling)"})
-    temperature: float = field(default=1.0, metadata={"help": "sampling temperature (decoding=sampling)"})
-    max_len_a: float = field(default=1.2, metadata={
+    beam: int = field(default=5, metadata={"range": Range(1), "help": "beam size (decoding=beam)"})
+    sampling_topk: int = field(default=10, metadata={
+        "range": Range(1), "help": "sample from the k most likely tokens (decoding=sampling)"})
+    temperature: float = field(default=1.0, metadata={
+        "range": Range(0, low_open=True), "help": "sampling temperature (decoding=sampling)"})
+    max_len_a: float = field(default=1.2, metadata={"range": Range(0),
         "help": "generate at most a * (longest source in the batch, in subword tokens) + b tokens (fairseq's "
                 "usual WMT setting 1.2/10; also stops a looping output early)"})
-    max_len_b: int = field(default=10, metadata={"help": "see max_len_a"})
-    max_output_tokens: int = field(default=256, metadata={"help": "hard cap on generated tokens per sentence"})
-    max_input_tokens: int = field(default=250, metadata={
+    max_len_b: int = field(default=10, metadata={"range": Range(0), "help": "see max_len_a"})
+    max_output_tokens: int = field(default=256, metadata={
+        "range": Range(1), "help": "hard cap on generated tokens per sentence"})
+    max_input_tokens: int = field(default=250, metadata={"range": Range(1),
         "help": "longer inputs (in subword tokens, or the model's own limit if lower) are rejected as "
                 "input_too_long, never truncated"})
-    max_tokens: int = field(default=0, metadata={
+    max_tokens: int = field(default=0, metadata={"range": Range(0),
         "help": "padded source tokens per batch; sentences are length-sorted into batches under this budget. "
                 "0 = auto: 2048 on CPU (fastest of 256-16384 with beam search in benchmarks/), 8192 on GPU "
                 "(not yet measured)"})
-    max_sentences: int = field(default=256, metadata={"help": "sentences per batch at most"})
+    max_sentences: int = field(default=256, metadata={"range": Range(1), "help": "sentences per batch at most"})
     device: str = field(default="auto", metadata={"help": "auto (cuda if available), cpu, cuda, cuda:N"})
     precision: Literal["auto", "fp32", "bf16", "fp16"] = field(default="auto", metadata={
         "help": "auto: bf16 (else fp16) on GPU, fp32 on CPU"})
@@ -102,9 +104,9 @@ class BackTranslationConfig:
     allow_identical: bool = field(default=False, metadata={
         "help": "keep back-translations identical to the source (and two identical views) instead of "
                 "rejecting them"})
-    min_length_ratio: float = field(default=0.5, metadata={
+    min_length_ratio: float = field(default=0.5, metadata={"range": Range(0),
         "help": "reject when words(output) / words(source) is below this (0 = off)"})
-    max_length_ratio: float = field(default=2.0, metadata={
+    max_length_ratio: float = field(default=2.0, metadata={"range": Range(0),
         "help": "reject when words(output) / words(source) is above this (0 = off)"})
     keep_pivot_text: bool = field(default=False, metadata={"help": "store the intermediate translations in "
                                                                    "pair info"})

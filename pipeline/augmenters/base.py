@@ -83,7 +83,7 @@ class Augmenter(ABC):
         if config is None:
             config = self.config_class()
         elif isinstance(config, dict):
-            config = from_dict(self.config_class, config, prefix=f"methods.{self.name}")
+            config = from_dict(self.config_class, config, prefix=f"method_params.{self.name}")
         self.config = config
         self._ready = False
 

@@ -27,6 +27,7 @@ from typing import Any, Literal
 
 from pipeline.augmenters.base import Augmenter, SourceRecord, ViewPair, record_rng
 from pipeline.augmenters.substitution import match_case, words_to_change
+from pipeline.config import Range
 from pipeline.errors import BSLError
 from pipeline.hub import hub_snapshot, local_model_dir
 from pipeline.model_limits import usable_positions
@@ -42,17 +43,19 @@ class MLMConfig:
         "help": "an AutoModelForMaskedLM directory, or a Hugging Face hub id (used from the local HF cache when "
                 "offline)"})
     revision: str | None = field(default=None, metadata={"help": "hub revision (commit/tag) for a hub id"})
-    fraction: float = field(default=0.2, metadata={"help": "share of maskable words masked and refilled "
-                                                           "(the paper: 20%)"})
-    min_words: int = field(default=1, metadata={
+    fraction: float = field(default=0.2, metadata={
+        "range": Range(0, 1), "help": "share of maskable words masked and refilled (the paper: 20%)"})
+    min_words: int = field(default=1, metadata={"range": Range(0, not_above="max_words"),
         "help": "mask at least this many words when the sentence has that many (0: fraction only)"})
-    max_words: int | None = field(default=None, metadata={"help": "mask at most this many words (null: no cap)"})
-    top_k: int = field(default=10, metadata={"help": "sample each fill from the k most probable whole words"})
+    max_words: int | None = field(default=None, metadata={
+        "range": Range(1), "help": "mask at most this many words (null: no cap)"})
+    top_k: int = field(default=10, metadata={
+        "range": Range(1), "help": "sample each fill from the k most probable whole words"})
     device: str = field(default="auto", metadata={"help": "auto (cuda when available), cpu, cuda, cuda:N"})
     precision: Literal["auto", "fp32", "bf16", "fp16"] = field(default="auto", metadata={
         "help": "auto: bf16 (or fp16) on GPU, fp32 on CPU"})
-    batch_size: int = field(default=64, metadata={"help": "sentences per forward pass"})
-    max_length: int = field(default=256, metadata={
+    batch_size: int = field(default=64, metadata={"range": Range(1), "help": "sentences per forward pass"})
+    max_length: int = field(default=256, metadata={"range": Range(2),
         "help": "tokens per sentence seen by the model; words beyond are kept but never masked"})
     disable_progress: bool = field(default=False, metadata={"help": "no progress bar (also BSL_NO_PROGRESS=1)"})
 

@@ -6,11 +6,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pipeline.augmenters.base import Augmenter, SourceRecord, ViewPair, record_rng
+from pipeline.config import Range
 
 
 @dataclass
 class NoiseConfig:
-    fraction: float = field(default=0.3, metadata={"help": "share of words whose case is flipped"})
+    fraction: float = field(default=0.3, metadata={
+        "range": Range(0, 1), "help": "share of words whose case is flipped"})
     drop_punctuation: bool = field(default=True, metadata={"help": "also drop each punctuation token w.p. fraction"})
 
 

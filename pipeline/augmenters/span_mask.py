@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pipeline.augmenters.base import Augmenter, SourceRecord, ViewPair, record_rng
+from pipeline.config import Range
 from pipeline.errors import BSLError
 
 
@@ -55,12 +56,13 @@ def mask_span(text: str, span_length: int, mask_token: str, rng, *, unit: str = 
 
 @dataclass
 class SpanMaskConfig:
-    span_length: int = field(default=5, metadata={"help": "k: units replaced by one mask (Mirror-BERT: 5)"})
+    span_length: int = field(default=5, metadata={
+        "range": Range(1), "help": "k: units replaced by one mask (Mirror-BERT: 5)"})
     unit: Literal["char", "word"] = field(default="char", metadata={
         "help": "char: k characters (Mirror-BERT's code); word: k whitespace-separated words"})
     mask_token: str = field(default="[MASK]", metadata={
         "help": "string put in place of the span ('[MASK]' as in Mirror-BERT; '<mask>' for RoBERTa)"})
-    min_chars: int = field(default=30, metadata={
+    min_chars: int = field(default=30, metadata={"range": Range(0),
         "help": "texts shorter than this many characters are not masked (Mirror-BERT: 30; 0: off)"})
     short_texts: Literal["identical", "reject"] = field(default="identical", metadata={
         "help": "texts too short to mask: identical views (Mirror-BERT) or reject 'too_short'"})

@@ -34,6 +34,7 @@ from typing import Any, Literal
 
 from pipeline.augmenters.base import Augmenter, SourceRecord, ViewPair
 from pipeline.augmenters.substitution import match_case, words_to_change
+from pipeline.config import Range
 from pipeline.errors import BSLError
 from pipeline.stopwords import ENGLISH_STOPWORDS
 
@@ -119,11 +120,12 @@ class _RecordRandom:
 
 @dataclass
 class SynonymConfig:
-    fraction: float = field(default=0.3, metadata={"help": "share of eligible words replaced (the paper: 0.3)"})
-    min_words: int = field(default=1, metadata={
+    fraction: float = field(default=0.3, metadata={
+        "range": Range(0, 1), "help": "share of eligible words replaced (the paper: 0.3)"})
+    min_words: int = field(default=1, metadata={"range": Range(0, not_above="max_words"),
         "help": "replace at least this many words when there are that many eligible words (0: fraction only)"})
-    max_words: int | None = field(default=None, metadata={"help": "at most this many replaced words per view "
-                                                                   "(null: no cap)"})
+    max_words: int | None = field(default=None, metadata={
+        "range": Range(1), "help": "at most this many replaced words per view (null: no cap)"})
     views: Literal["second", "both"] = field(default="second", metadata={
         "help": "second: view1 = original, view2 = augmented (the paper); both: each view augmented independently"})
     skip_stopwords: bool = field(default=True, metadata={"help": "never replace stopwords (pipeline.stopwords)"})
@@ -138,7 +140,8 @@ class SynonymConfig:
     cache_dir: str | None = field(default=None, metadata={
         "help": "where a system WordNet is set up for nltk (unset: $XDG_CACHE_HOME/bsl-pipeline/nltk_data, "
                 "else ~/.cache/bsl-pipeline/nltk_data)"})
-    cache_size: int = field(default=500_000, metadata={"help": "words whose synonym lists are kept in memory"})
+    cache_size: int = field(default=500_000, metadata={
+        "range": Range(0), "help": "words whose synonym lists are kept in memory"})
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.fraction <= 1.0:

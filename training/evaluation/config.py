@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from pipeline.config import Range
 from training.config import POOLING_MODES
 from training.evaluation.data import ALL_TASKS
 
@@ -21,9 +22,9 @@ class EvaluationConfig:
                              metadata={"help": "columns to evaluate: sts12..sts16, stsb, sickr"})
     pooling: str | None = field(default=None, metadata={
         "help": "override pooling (mean|cls|max|...); null = the model's own (checkpoint/ST config) else mean"})
-    batch_size: int = field(default=64, metadata={"help": "sentences per forward pass"})
+    batch_size: int = field(default=64, metadata={"range": Range(1), "help": "sentences per forward pass"})
     device: str = field(default="auto", metadata={"help": "auto (cuda if available), cpu, cuda, cuda:1, ..."})
-    max_length: int | None = field(default=None, metadata={
+    max_length: int | None = field(default=None, metadata={"range": Range(2),
         "help": "truncate sentences to this many tokens; null = the model's own limit (at most 512)"})
     cache_dir: str | None = field(default=DEFAULT_CACHE_DIR, metadata={
         "help": "embedding cache folder; null disables caching"})

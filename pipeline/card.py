@@ -11,6 +11,10 @@ import yaml
 from pipeline.atomic import write_text_atomic
 
 
+def _shard_files(manifest: dict[str, Any], kind: str) -> list[str]:
+    return [s["path"] for s in manifest["shards"] if s["kind"] == kind]
+
+
 def dataset_card(manifest: dict[str, Any]) -> str:
     stats = manifest["stats"]
     front = {
@@ -18,13 +22,14 @@ def dataset_card(manifest: dict[str, Any]) -> str:
         "language": ["en"],
         "task_categories": ["sentence-similarity"],
         "tags": ["view-pairs", "bsl", *manifest["methods"]],
+        # The shard files by name, not a glob: a file dropped into data/ later is not read as part of the dataset.
         "configs": [
             {"config_name": "default", "default": True,
-             "data_files": [{"split": "train", "path": "data/train-*.parquet"}]},
-            {"config_name": "rejects", "data_files": [{"split": "train", "path": "rejects/rejects-*.parquet"}]},
+             "data_files": [{"split": "train", "path": _shard_files(manifest, "pairs")}]},
+            {"config_name": "rejects", "data_files": [{"split": "train", "path": _shard_files(manifest, "rejects")}]},
         ],
     }
-    if not any(s["kind"] == "rejects" for s in manifest["shards"]):
+    if not _shard_files(manifest, "rejects"):
         front["configs"] = front["configs"][:1]
     lines = [
         "---", yaml.safe_dump(front, sort_keys=False).strip(), "---", "",

@@ -60,7 +60,7 @@ def cmd_augment(args: argparse.Namespace) -> int:
 def cmd_verify(args: argparse.Namespace) -> int:
     from pipeline.dataset import verify_dataset
 
-    manifest = verify_dataset(args.dataset, progress=not args.quiet)
+    manifest = verify_dataset(args.dataset, progress=not args.quiet, allow_unlisted=args.allow_unlisted)
     n = len(manifest["shards"])
     rows = sum(s["rows"] for s in manifest["shards"])
     print(f"OK: {manifest['name']}: {n} shards, {rows} rows, all checksums and row counts match")
@@ -69,10 +69,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 def cmd_inspect(args: argparse.Namespace) -> int:
     from pipeline.atomic import write_text_atomic
-    from pipeline.dataset import load_manifest
-    from pipeline.inspect import PairQuery, format_pairs_text, format_stats_text, render_html, sample
+    from pipeline.inspect import PairQuery, format_pairs_text, format_stats_text, open_dataset, render_html, sample
 
-    manifest = load_manifest(args.dataset)
+    manifest = open_dataset(args.dataset, verify=not args.no_verify)
     known = set(manifest["stats"]["per_method"]) | {"corpus"}
     methods = [m.strip() for m in args.method.split(",")] if args.method else None
     for m in methods or []:
@@ -159,14 +158,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_augment)
 
     p = sub.add_parser("verify", help="check every shard's checksum and row count against the manifest",
-                       description="Exit 0 when the manifest is unmodified and every shard matches its recorded "
-                                   "sha256 and row count; otherwise exit 1 naming the first mismatch.")
+                       description="Exit 0 when the manifest is unmodified, every shard path stays inside the "
+                                   "dataset, data/ and rejects/ hold only listed files, and every shard matches its "
+                                   "recorded sha256 and row count; otherwise exit 1 naming the first mismatch.")
     p.add_argument("dataset", help="dataset directory or manifest JSON")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.add_argument("--allow-unlisted", action="store_true", help="files in data/ or rejects/ that the manifest "
+                   "does not list are a warning, not an error")
     p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser("inspect", help="show view pairs with word diffs, per-method stats, or an HTML page",
-                       description="Print a seeded random sample of pairs (filtered by method, reject reason, "
+                       description="Verify the dataset as `bsl verify` does, then print a seeded random sample of "
+                                   "pairs (filtered by method, reject reason, "
                                    "edit-ratio range or substring) with word-level diffs of each view against the "
                                    "source; --stats prints the per-method table; --html writes one "
                                    "self-contained page.")
@@ -182,6 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--stats", action="store_true", help="print the per-method statistics table")
     p.add_argument("--html", metavar="FILE", help="write a self-contained HTML page instead of printing")
     p.add_argument("--no-color", action="store_true", help="mark diffs as [-old-] {+new+} instead of colours")
+    p.add_argument("--no-verify", action="store_true", help="skip `bsl verify` first (says loudly that it did)")
     p.set_defaults(func=cmd_inspect)
 
     p = sub.add_parser("corpus-manifest", help="describe a source corpus (checksums, counts) under data_manifests/",

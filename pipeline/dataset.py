@@ -10,22 +10,41 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from pipeline.errors import InputError, VerificationError
-from pipeline.manifest import check_manifest_checksum, load_manifest
+from pipeline.manifest import check_manifest_checksum, load_manifest, resolve_inside
 from pipeline.provenance import sha256_file
 
 __all__ = ["load_manifest", "verify_dataset", "iter_pair_batches", "iter_batches", "shard_paths",
-           "open_shard"]
+           "open_shard", "unlisted_files"]
+
+log = logging.getLogger(__name__)
+SHARD_DIRS = ("data", "rejects")
 
 
 def shard_paths(manifest: dict[str, Any], kind: str = "pairs", methods: list[str] | None = None) -> list[Path]:
-    root = Path(manifest["_root"])
-    return [root / s["path"] for s in manifest["shards"]
+    """The shard files of one kind, each through the manifest path check (callers may pass an edited dict)."""
+    root = manifest["_root"]
+    return [resolve_inside(root, s["path"], f"{manifest['_path']}: shard") for s in manifest["shards"]
             if s["kind"] == kind and (methods is None or s.get("method") in methods)]
+
+
+def unlisted_files(manifest: dict[str, Any]) -> list[str]:
+    """Files under data/ and rejects/ that the manifest does not list: `datasets.load_dataset(dir)` with a glob
+    would read them as part of the dataset."""
+    root = Path(manifest["_root"])
+    listed = {s["path"] for s in manifest["shards"]}
+    found = []
+    for name in SHARD_DIRS:
+        folder = root / name
+        if folder.is_dir() and not folder.is_symlink():
+            found += [p.relative_to(root).as_posix() for p in sorted(folder.rglob("*"))
+                      if p.is_symlink() or not p.is_dir()]
+    return [f for f in found if f not in listed]
 
 
 def open_shard(path: Path):
@@ -40,19 +59,27 @@ def open_shard(path: Path):
                          f"re-create the dataset") from None
 
 
-def verify_dataset(path_or_dir: str | Path, progress: bool = False) -> dict[str, Any]:
-    """Check the manifest's own checksum, then every shard's sha256 and row count. Raises VerificationError
+def verify_dataset(path_or_dir: str | Path, progress: bool = False, allow_unlisted: bool = False) -> dict[str, Any]:
+    """Check the manifest's own checksum (and signature), that data/ and rejects/ hold no file it does not list
+    (only a warning with `allow_unlisted`), then every shard's sha256 and row count. Raises VerificationError
     naming the first mismatch; returns the manifest."""
     manifest = load_manifest(path_or_dir)
     check_manifest_checksum(manifest)
-    root = Path(manifest["_root"])
+    unlisted = unlisted_files(manifest)
+    if unlisted:
+        shown = ", ".join(unlisted[:5]) + (f" and {len(unlisted) - 5} more" if len(unlisted) > 5 else "")
+        message = (f"{manifest['_root']}: {len(unlisted)} file(s) in data/ or rejects/ not listed in the manifest "
+                   f"(a glob such as `datasets.load_dataset` uses would read them): {shown}")
+        if not allow_unlisted:
+            raise VerificationError(message + "; remove them, or pass --allow-unlisted")
+        log.warning("warning: %s", message)
     shards = manifest["shards"]
     if progress:
         from tqdm import tqdm
 
         shards = tqdm(shards, desc="verify", unit="shard")
-    for shard in shards:
-        path = root / shard["path"]
+    for i, shard in enumerate(shards):
+        path = resolve_inside(manifest["_root"], shard["path"], f"{manifest['_path']}: shards[{i}].path")
         if not path.is_file():
             raise VerificationError(f"{path}: shard listed in the manifest is missing")
         digest = sha256_file(path)

@@ -8,12 +8,17 @@ from __future__ import annotations
 
 import difflib
 import html
+import logging
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from pipeline.dataset import iter_batches, load_manifest
+from pipeline.dataset import iter_batches, load_manifest, verify_dataset
+from pipeline.errors import InputError
+
+log = logging.getLogger(__name__)
 
 ROW_COLUMNS = ["pair_id", "source", "view1", "view2", "method", "params", "edit_ratio_views", "edit_ratio_view1",
                "edit_ratio_view2", "length_ratio", "identical", "origin", "label"]
@@ -29,6 +34,36 @@ class PairQuery:
     min_edit_ratio: float | None = None
     max_edit_ratio: float | None = None
     contains: str | None = field(default=None, metadata={"help": "substring of source, view1 or view2"})
+
+
+def open_dataset(path_or_dir: str | Path, verify: bool = True) -> dict[str, Any]:
+    """The manifest `bsl inspect` shows, verified first (checksums, unlisted files); without `verify`, a loud
+    warning says the rows shown may not be what the manifest describes."""
+    if verify:
+        manifest = verify_dataset(path_or_dir)
+    else:
+        manifest = load_manifest(path_or_dir)
+        log.warning("warning: NOT VERIFIED: %s was not checked against its manifest (--no-verify); the rows shown "
+                    "may have been changed since it was written", path_or_dir)
+    _check_stats(manifest)
+    return manifest
+
+
+_STAT_KEYS = ("pairs", "identical_pct", "mean_edit_ratio", "mean_length_ratio", "rejected", "rejects")
+
+
+def _check_stats(manifest: dict[str, Any]) -> None:
+    """The statistics `--stats` and `--html` print must be there, so that a foreign manifest fails in one line."""
+    where = manifest["_path"]
+    stats, source = manifest.get("stats"), manifest.get("source")
+    if not isinstance(stats, dict) or not isinstance(stats.get("per_method"), dict):
+        raise InputError(f"{where}: manifest has no stats.per_method (not written by `bsl augment`?)")
+    for method, s in stats["per_method"].items():
+        missing = [k for k in _STAT_KEYS if not isinstance(s, dict) or k not in s]
+        if missing:
+            raise InputError(f"{where}: manifest stats.per_method.{method} lacks {', '.join(missing)}")
+    if not isinstance(source, dict) or any(k not in source for k in ("corpus", "records_read", "records_kept")):
+        raise InputError(f"{where}: manifest has no source.corpus/records_read/records_kept")
 
 
 def _matches(row: dict[str, Any], q: PairQuery) -> bool:

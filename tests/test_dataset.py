@@ -158,7 +158,9 @@ def test_truncated_shard_is_a_clear_error(tmp_path, corpus, capsys):
     shard.write_bytes(data[: len(data) // 2])
     with pytest.raises(InputError, match="train-00000-of-00008.parquet is not a readable Parquet file"):
         sample(__import__("pipeline.dataset").dataset.load_manifest(out), PairQuery(n=3))
-    assert main(["inspect", str(out)]) == 1
+    assert main(["inspect", str(out)]) == 1  # verifies first
+    assert "train-00000-of-00008.parquet: sha256" in capsys.readouterr().err
+    assert main(["inspect", str(out), "--no-verify"]) == 1
     assert "not a readable Parquet file" in capsys.readouterr().err
 
 

@@ -2,13 +2,14 @@
 
 1. `write_chunk`: a corpus chunk (see `pipeline.corpus`) -> `.work/chunks/<chunk_id>.parquet` (+ its dropped lines)
 2. `augment_chunk`: (chunk, method) -> pair shard + reject shard + a completion marker, under `.work/tasks/`
-3. `finalize_dataset`: link the task outputs into the Hugging Face layout, write the manifest and dataset card
+3. `finalize_dataset`: copy the task outputs into the Hugging Face layout, write the manifest and dataset card
 
 `run_augment` streams the corpus through step 1, hands step 2 to an executor (`pipeline.executors`: serial,
 threads; the Prefect flow brings its own: Prefect tasks on threads or Dask) and ends with step 3; `bsl augment` and the
 Prefect flow both call it. Every output is written atomically and step 2 writes its marker last, so a run killed
 at any point resumes without duplicated or missing rows: finished tasks are found by their marker, unfinished
-ones are redone.
+ones are redone. What a rerun reuses is checked first (a marker's outputs against the sha256 it recorded, a chunk
+against the corpus), and published shards are copies, so editing one never reaches the cache.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from pipeline.augmenters import build_augmenter
 from pipeline.augmenters.base import Augmenter, SourceRecord
 from pipeline.config import Range, to_dict
 from pipeline.corpus import Chunk, CorpusConfig, CorpusStats, DroppedRecord, iter_chunks
+from pipeline.dataset import intact_marker, write_parquet_unless_same
 from pipeline.errors import BSLError
 from pipeline.filters import FilterConfig, check, empty_view, measure
 from pipeline.manifest import FORMAT_VERSION, MANIFEST_NAME, load_manifest, register, write_manifest
@@ -101,6 +103,8 @@ class TaskResult:
     sum_length_ratio: float
     seconds: float
     cached: bool = False
+    pairs_sha256: str = ""
+    rejects_sha256: str = ""
 
 
 # -- step 1: chunks -----------------------------------------------------------------------------------------------
@@ -124,12 +128,11 @@ def write_chunk(chunk: Chunk, dataset_dir: str | Path) -> ChunkRef:
     chunk_id = chunk.chunk_id
     path = work / f"{chunk_id}.parquet"
     dropped_path = work / f"{chunk_id}.dropped.parquet" if chunk.dropped else None
-    if not path.is_file():
-        rows = [{"source_id": r.source_id, "text": r.text, "text_b": r.text_b, "label": r.label,
-                 "origin": r.origin} for r in chunk.records]
-        if dropped_path is not None:
-            write_parquet_atomic(_table([_dropped_row(d) for d in chunk.dropped], REJECT_SCHEMA), dropped_path)
-        write_parquet_atomic(_table(rows, CHUNK_SCHEMA), path)  # last: its presence means the chunk is complete
+    rows = [{"source_id": r.source_id, "text": r.text, "text_b": r.text_b, "label": r.label,
+             "origin": r.origin} for r in chunk.records]
+    if dropped_path is not None:
+        write_parquet_unless_same(_table([_dropped_row(d) for d in chunk.dropped], REJECT_SCHEMA), dropped_path)
+    write_parquet_unless_same(_table(rows, CHUNK_SCHEMA), path)
     return ChunkRef(chunk_id, str(path), len(chunk.records), str(dropped_path) if dropped_path else None,
                     len(chunk.dropped), chunk.file, chunk.index_in_file)
 
@@ -155,13 +158,16 @@ def _task_paths(dataset_dir: Path, key: str) -> tuple[Path, Path, Path]:
 
 
 def load_task_result(dataset_dir: str | Path, key: str) -> TaskResult | None:
-    """The finished result of a task, or None when it has not completed (marker missing or outputs gone)."""
+    """The finished result of a task, or None when it has not completed (marker missing, outputs gone, or not
+    what the marker recorded). Its paths are this directory's files, whatever the marker says."""
     pairs, rejects, marker = _task_paths(Path(dataset_dir), key)
-    if not (marker.is_file() and pairs.is_file() and rejects.is_file()):
+    record = intact_marker(marker, {"pairs_sha256": pairs, "rejects_sha256": rejects})
+    if record is None:
         return None
-    result = TaskResult(**json.loads(marker.read_text(encoding="utf-8")))
-    result.cached = True
-    return result
+    try:
+        return TaskResult(**{**record, "pairs_path": str(pairs), "rejects_path": str(rejects), "cached": True})
+    except TypeError:  # a marker of another shape: redo the task
+        return None
 
 
 def augment_chunk(ref: ChunkRef, augmenter: Augmenter, dataset_dir: str | Path, seed: int = 0,
@@ -210,20 +216,13 @@ def augment_chunk(ref: ChunkRef, augmenter: Augmenter, dataset_dir: str | Path, 
     result = TaskResult(task_key=key, chunk_id=ref.chunk_id, method=augmenter.name, pairs_path=str(pairs_path),
                         rejects_path=str(rejects_path), pairs=len(pair_rows), rejects=dict(reasons),
                         identical=identical, sum_edit_ratio_views=sum_edit, sum_length_ratio=sum_len,
-                        seconds=time.perf_counter() - start)
+                        seconds=time.perf_counter() - start, pairs_sha256=sha256_file(pairs_path),
+                        rejects_sha256=sha256_file(rejects_path))
     write_json_atomic(marker, vars(result))  # last: marks the task complete
     return result
 
 
 # -- step 3: the dataset -----------------------------------------------------------------------------------------
-def _link(src: Path, dst: Path) -> None:
-    """Hard link (no extra disk; the .work copy stays the cache); copy where links are not possible."""
-    try:
-        os.link(src, dst)
-    except OSError:
-        shutil.copyfile(src, dst)
-
-
 def _publish(files: list[tuple[Path, dict[str, Any]]], target_dir: Path, prefix: str) -> list[dict[str, Any]]:
     """Place files as `<prefix>-0000i-of-0000N.parquet` in `target_dir`, swapped in as a whole."""
     staging = target_dir.with_name(f".{target_dir.name}.staging")
@@ -234,7 +233,7 @@ def _publish(files: list[tuple[Path, dict[str, Any]]], target_dir: Path, prefix:
     n = len(files)
     for i, (src, meta) in enumerate(files):
         name = f"{prefix}-{i:05d}-of-{n:05d}.parquet"
-        _link(src, staging / name)
+        shutil.copyfile(src, staging / name)  # a copy: editing a published shard must not edit the cache
         entries.append({"path": f"{target_dir.name}/{name}", **meta})
     old = target_dir.with_name(f".{target_dir.name}.old")
     if old.exists():

@@ -10,17 +10,19 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from pipeline.atomic import write_parquet_atomic
 from pipeline.errors import InputError, VerificationError
 from pipeline.manifest import check_manifest_checksum, load_manifest, resolve_inside
 from pipeline.provenance import sha256_file
 
 __all__ = ["load_manifest", "verify_dataset", "iter_pair_batches", "iter_batches", "shard_paths",
-           "open_shard", "unlisted_files"]
+           "open_shard", "unlisted_files", "intact_marker", "write_parquet_unless_same"]
 
 log = logging.getLogger(__name__)
 SHARD_DIRS = ("data", "rejects")
@@ -108,3 +110,40 @@ def iter_pair_batches(path_or_dir: str | Path | dict, columns: list[str] | None 
                       methods: list[str] | None = None, batch_size: int = 8192) -> Iterator[Any]:
     return iter_batches(path_or_dir, "pairs", columns, methods, batch_size)
 
+
+
+# -- reusing cached work (<dataset>/.work/) -------------------------------------------------------------------------
+def intact_marker(marker: Path, outputs: dict[str, Path]) -> dict[str, Any] | None:
+    """A completion marker's record when it parses and each output still has the sha256 the marker recorded under
+    that output's key; None otherwise (with a warning), so the work is redone and a damaged or edited output is
+    never registered again."""
+    if not (marker.is_file() and all(p.is_file() for p in outputs.values())):
+        return None
+    try:
+        record = json.loads(marker.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        record = None
+    if not isinstance(record, dict):
+        log.warning("warning: %s is not a readable completion marker; recomputing its task", marker)
+        return None
+    for key, path in outputs.items():
+        if not record.get(key) or sha256_file(path) != record[key]:
+            log.warning("warning: %s does not have the sha256 its marker recorded (changed or damaged since it "
+                        "was written); recomputing it", path)
+            return None
+    return record
+
+
+def write_parquet_unless_same(table, path: Path) -> None:
+    """Write `table` atomically unless `path` already holds exactly it: a cached file is re-read on every reuse,
+    so an edited or damaged one is replaced, never trusted."""
+    import pyarrow.parquet as pq
+
+    if path.is_file():
+        try:
+            if pq.read_table(path).equals(table):
+                return
+        except Exception:  # pyarrow raises several types for damaged files; rewriting is the answer to all
+            pass
+        log.warning("warning: %s does not hold what the corpus gives now; rewriting it", path)
+    write_parquet_atomic(table, path)

@@ -141,7 +141,7 @@ def test_verify_detects_changed_shard_and_edited_manifest(tmp_path, corpus, caps
     run_augment(corpus, out, _config(tmp_path))  # rewrites the manifest
     shard = out / "data" / "train-00003-of-00008.parquet"
     data = shard.read_bytes()
-    os.unlink(shard)  # a hard link: replace it, do not write through to the cache
+    os.unlink(shard)
     shard.write_bytes(data[:-20] + b"\0" * 20)
     capsys.readouterr()
     assert main(["verify", str(out), "-q"]) == 1

@@ -10,12 +10,14 @@ from rapidfuzz.distance import Levenshtein
 
 _WS = re.compile(r"\s+")
 # Control characters other than whitespace (NUL included) carry no meaning in a sentence and break tokenizers.
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# Those Python counts as whitespace (tab, vertical tab, form feed, \x1c-\x1f) separate words like a space does.
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f]")
 _WORD = re.compile(r"\w+|[^\w\s]", re.UNICODE)
 
 
 def normalize(text: str) -> str:
-    """Unicode NFC, control characters removed, whitespace runs collapsed to one space, stripped."""
+    """Unicode NFC, control characters removed, whitespace runs (any Unicode whitespace: form feed, NEL,
+    no-break and ideographic spaces, ...) collapsed to one space, stripped."""
     text = unicodedata.normalize("NFC", text)
     text = _CONTROL.sub("", text)
     return _WS.sub(" ", text).strip()

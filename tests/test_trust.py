@@ -472,7 +472,8 @@ def test_12_gzip_corpus_is_read(tmp_path):
     jsonl.write_bytes(gzip.compress(b'{"text": "a b c"}\n'))
     assert detect_format(jsonl) == "jsonl" and [r.text for r in read_records(jsonl)] == ["a b c"]
     truncated = tmp_path / "t.txt.gz"
-    truncated.write_bytes(gzip.compress(("x y z\n" * 5000).encode())[:200])
+    whole = gzip.compress("".join(f"line {i} of a longer file\n" for i in range(5000)).encode())
+    truncated.write_bytes(whole[: len(whole) // 2])
     with pytest.raises(InputError, match=r"t.txt.gz.*(gzip|compressed)"):
         list(read_records(truncated))
     zstd = tmp_path / "c.txt.zst"

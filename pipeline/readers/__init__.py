@@ -6,7 +6,9 @@ Formats (`format=`): text, jsonl, csv, tsv, parquet, datasets, senteval, or `aut
 - `*.csv` CSV with a header (a column, or premise,hypothesis,label); `*.tsv` GLUE-style TSV
 - `*.parquet` Parquet; a directory with `dataset_info.json` + `state.json` is a `datasets` save_to_disk dir
 - `s1.<split>` / `s2.<split>` / `labels.<split>` SentEval NLI triples
-A directory that is not a `datasets` dir is read file by file in sorted order (hidden files skipped).
+Line-based files may be gzip/bzip2/xz-compressed (`corpus.txt.gz`): detected from their first bytes, the format
+from the name without `.gz`/`.bz2`/`.xz`. A directory that is not a `datasets` dir is read file by file in sorted
+order (hidden files skipped). A FIFO is refused: a corpus is read more than once (records, then checksums).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 
 from pipeline.errors import InputError
 from pipeline.readers.columnar import is_datasets_dir, read_datasets_dir, read_parquet
+from pipeline.readers.decoding import COMPRESSED_SUFFIXES, open_binary
 from pipeline.readers.delimited import read_delimited
 from pipeline.readers.jsonl import read_jsonl
 from pipeline.readers.nli_labels import NLI_LABELS, normalize_label
@@ -28,7 +31,7 @@ _SENTEVAL_STEMS = ("s1", "s2", "labels")
 
 
 def _first_line(path: Path) -> bytes:
-    with open(path, "rb") as fh:
+    with open_binary(path) as fh:
         return fh.readline(65536)
 
 
@@ -36,10 +39,12 @@ def detect_format(path: Path) -> str:
     if is_datasets_dir(path):
         return "datasets"
     name = path.name.lower()
+    if name.endswith(COMPRESSED_SUFFIXES):  # corpus.txt.gz: the format is the name's without .gz
+        name = name.rsplit(".", 1)[0]
     stem = name.split(".", 1)[0]
     if stem in _SENTEVAL_STEMS and "." in name and not name.endswith((".txt", ".csv", ".tsv", ".jsonl")):
         return "senteval"
-    suffix = path.suffix.lower()
+    suffix = Path(name).suffix
     if suffix in (".jsonl", ".json", ".ndjson"):
         return "jsonl"
     if suffix == ".csv":
@@ -60,6 +65,11 @@ def corpus_files(path: str | Path) -> list[Path]:
     path = Path(path)
     if not path.exists():
         raise InputError(f"corpus not found: {path}")
+    if path.is_fifo():
+        raise InputError(f"{path} is a FIFO (named pipe), not a file or directory: a corpus is read more than once "
+                         f"(records, then checksums); save the stream to a file first")
+    if not (path.is_file() or path.is_dir()):
+        raise InputError(f"{path} is not a regular file or directory")
     if path.is_file() or is_datasets_dir(path):
         return [path]
     files = []

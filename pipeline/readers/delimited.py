@@ -2,12 +2,14 @@
 
 NLI layouts recognised from the header: `premise,hypothesis,label` (CSV), GLUE/SNLI/MNLI TSV and SNLI/MNLI .txt
 (`sentence1`, `sentence2`, `gold_label` or `label`, tab-separated). TSV is split on tabs only, never on quotes:
-STS/GLUE files contain unbalanced quotes.
+STS/GLUE files contain unbalanced quotes. CSV is parsed strictly: a quote left open at the end of the file, or text
+after a closing quote, is a bad line (`unterminated_quote`, `malformed_csv`) named by the line the row starts on.
 """
 
 from __future__ import annotations
 
 import csv
+import itertools
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,38 +25,54 @@ _LABEL_COLUMNS = ("gold_label", "label")
 csv.field_size_limit(sys.maxsize)  # a 100k-character line is data, not an error
 
 
-def _rows(path: Path, delimiter: str, encoding_errors: str) -> Iterator[tuple[int, list[str], int]]:
+Row = tuple[int, list[str], int, str | None]
+
+
+def _rows(path: Path, delimiter: str, encoding_errors: str) -> Iterator[Row]:
+    """(first line, fields, replaced characters, problem); for a bad row `problem` says why and `fields` holds just
+    the text of its first line."""
     lines = decoded_lines(path, encoding_errors)
     if delimiter == "\t":
         for lineno, line, replaced in lines:
-            yield lineno, line.replace("\x00", "").split("\t"), replaced
+            yield lineno, line.replace("\x00", "").split("\t"), replaced, None
         return
-    # csv needs the physical line number of a row that may span lines; track it from the line iterator.
-    state = {"lineno": 0, "replaced": 0}
+    yield from _csv_rows(lines, delimiter)
 
-    def feed() -> Iterator[str]:
-        for lineno, line, replaced in lines:
-            state["lineno"], state["replaced"] = lineno, state["replaced"] + replaced
-            yield line.replace("\x00", "") + "\n"
 
-    reader = csv.reader(feed(), delimiter=delimiter)
-    start = 1
-    try:
-        for row in reader:
-            yield start, row, state["replaced"]
-            state["replaced"] = 0
-            start = state["lineno"] + 1
-    except csv.Error as exc:
-        raise InputError(f"{path}:{state['lineno']}: malformed CSV ({exc})") from None
+def _csv_rows(lines: Iterator[tuple[int, str, int]], delimiter: str) -> Iterator[Row]:
+    """CSV rows with the line each starts on. A quoted field may span lines, but one still open at the end of the
+    file is a bad row on the line it opened; parsing then resumes on the next line, so nothing is swallowed."""
+    pending: Iterator[tuple[int, str, int]] = iter(lines)
+    while True:
+        consumed: list[tuple[int, str, int]] = []  # the physical lines of the row being parsed
+
+        def feed() -> Iterator[str]:
+            for item in pending:
+                consumed.append(item)
+                yield item[1].replace("\x00", "") + "\n"
+
+        reader = csv.reader(feed(), delimiter=delimiter, strict=True)
+        try:
+            for row in reader:
+                yield consumed[0][0], row, sum(r for _, _, r in consumed), None
+                consumed.clear()
+            return
+        except csv.Error as exc:
+            at_end = "unexpected end of data" in str(exc)
+            yield consumed[0][0], [consumed[0][1]], 0, ("unterminated_quote" if at_end else f"malformed_csv:{exc}")
+            # An unterminated quote ran to the end of the file: read again from the line after the one it opened.
+            pending = itertools.chain(consumed[1:], pending) if at_end else pending
 
 
 def read_delimited(path: Path, delimiter: str, field: str = "text", encoding_errors: str = "strict",
                    on_bad_line: str = "error") -> Iterator[RawRecord]:
     rows = _rows(path, delimiter, encoding_errors)
     try:
-        _, header, _ = next(rows)
+        _, header, _, problem = next(rows)
     except StopIteration:
         return
+    if problem is not None:
+        raise InputError(f"{path}:1: the header line is not valid CSV ({problem})")
     header = [h.strip() for h in header]
     index = {name: i for i, name in enumerate(header)}
     pair = next((cols for cols in _PAIR_COLUMNS if all(c in index for c in cols)), None)
@@ -68,7 +86,15 @@ def read_delimited(path: Path, delimiter: str, field: str = "text", encoding_err
         raise InputError(f"{path}:1: no column {field!r} in the header {header}; choose one with "
                          f"-o corpus.field=NAME (or give an NLI file with premise/hypothesis/label columns)")
     width = max(needed) + 1
-    for lineno, row, replaced in rows:
+    for lineno, row, replaced, problem in rows:
+        if problem is not None:
+            reason, _, detail = problem.partition(":")
+            if on_bad_line == "error":
+                what = ("unterminated quoted field (the quote opened on this line is never closed)"
+                        if reason == "unterminated_quote" else f"malformed CSV ({detail})")
+                raise InputError(f"{path}:{lineno}: {what}")
+            yield RawRecord(text=row[0], file=str(path), line=lineno, error=reason)
+            continue
         if len(row) == 1 and not row[0].strip():
             yield RawRecord(text="", file=str(path), line=lineno)
             continue

@@ -1,4 +1,8 @@
-"""JSON Lines: one object per line; a text field, or SNLI/MNLI's sentence1/sentence2/gold_label."""
+"""JSON Lines: one object per line; a text field, or SNLI/MNLI's sentence1/sentence2/gold_label.
+
+A text value must be a JSON string (null counts as empty text); numbers, booleans, arrays and objects make the
+line bad (`not_a_string`), as does a line nested deeper than the parser's recursion limit (`invalid_json`).
+"""
 
 from __future__ import annotations
 
@@ -11,6 +15,27 @@ from pipeline.readers.decoding import decoded_lines
 from pipeline.readers.nli_labels import normalize_label
 from pipeline.readers.records import RawRecord
 
+_JSON_TYPES = {bool: "boolean", int: "number", float: "number", list: "array", dict: "object"}
+
+
+def _parse(line: str) -> dict:
+    try:
+        obj = json.loads(line)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+    if not isinstance(obj, dict):
+        raise ValueError(f"expected a JSON object, got {type(obj).__name__}")
+    return obj
+
+
+def _non_string(obj: dict, fields: tuple[str, ...]) -> str | None:
+    """Why one of `fields` cannot be text (None when all are strings or null)."""
+    for name in fields:
+        value = obj[name]
+        if value is not None and not isinstance(value, str):
+            return f"field {name!r} is a JSON {_JSON_TYPES.get(type(value), type(value).__name__)}, not a string"
+    return None
+
 
 def read_jsonl(path: Path, field: str = "text", encoding_errors: str = "strict", on_bad_line: str = "error",
                nli: bool | None = None) -> Iterator[RawRecord]:
@@ -20,9 +45,7 @@ def read_jsonl(path: Path, field: str = "text", encoding_errors: str = "strict",
             yield RawRecord(text="", file=str(path), line=lineno, replacements=replaced)
             continue
         try:
-            obj = json.loads(line)
-            if not isinstance(obj, dict):
-                raise ValueError(f"expected a JSON object, got {type(obj).__name__}")
+            obj = _parse(line)
         except ValueError as exc:
             if on_bad_line == "error":
                 raise InputError(f"{path}:{lineno}: invalid JSON ({exc})") from None
@@ -30,22 +53,22 @@ def read_jsonl(path: Path, field: str = "text", encoding_errors: str = "strict",
             continue
         if nli is None:
             nli = "sentence1" in obj and "sentence2" in obj and field not in obj
-        if nli:
-            missing = [k for k in ("sentence1", "sentence2") if k not in obj]
-            label = obj.get("gold_label", obj.get("label"))
-            if missing:
-                if on_bad_line == "error":
-                    raise InputError(f"{path}:{lineno}: missing field(s) {missing}; fields present: {sorted(obj)}")
-                yield RawRecord(text=line, file=str(path), line=lineno, error="missing_field")
-                continue
-            yield RawRecord(text=str(obj["sentence1"]), text_b=str(obj["sentence2"]), label=normalize_label(label),
-                            file=str(path), line=lineno, replacements=replaced)
-            continue
-        if field not in obj:
+        needed = ("sentence1", "sentence2") if nli else (field,)
+        missing = [k for k in needed if k not in obj]
+        problem = _non_string(obj, needed) if not missing else None
+        if missing or problem:
             if on_bad_line == "error":
-                raise InputError(f"{path}:{lineno}: missing field {field!r}; fields present: {sorted(obj)} "
-                                 f"(choose one with -o corpus.field=NAME)")
-            yield RawRecord(text=line, file=str(path), line=lineno, error="missing_field")
+                if missing:
+                    hint = "" if nli else " (choose one with -o corpus.field=NAME)"
+                    problem = (f"missing field{'s' if len(missing) > 1 else ''} {', '.join(map(repr, missing))}; "
+                               f"fields present: {sorted(obj)}{hint}")
+                raise InputError(f"{path}:{lineno}: {problem}")
+            yield RawRecord(text=line, file=str(path), line=lineno,
+                            error="missing_field" if missing else "not_a_string")
             continue
-        value = obj[field]
-        yield RawRecord(text="" if value is None else str(value), file=str(path), line=lineno, replacements=replaced)
+        if nli:
+            yield RawRecord(text=obj["sentence1"] or "", text_b=obj["sentence2"] or "",
+                            label=normalize_label(obj.get("gold_label", obj.get("label"))), file=str(path),
+                            line=lineno, replacements=replaced)
+            continue
+        yield RawRecord(text=obj[field] or "", file=str(path), line=lineno, replacements=replaced)

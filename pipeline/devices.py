@@ -2,14 +2,30 @@
 
 from __future__ import annotations
 
+from pipeline.errors import BSLError
+
 
 def resolve_device(device: str = "auto"):
-    """'auto' -> cuda when available else cpu; otherwise the given torch device string."""
+    """'auto' -> cuda when available else cpu; otherwise the given torch device string, which must exist here
+    (a BSLError names the problem, instead of a traceback at the first tensor moved there)."""
     import torch
 
     if device == "auto":
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    return torch.device(device)
+    try:
+        resolved = torch.device(device)
+    except (RuntimeError, TypeError):
+        raise BSLError(f"{device!r} is not a valid device (auto, cpu, cuda, cuda:N, mps)") from None
+    if resolved.type == "cuda":
+        if not torch.cuda.is_available():
+            why = "this torch build has no CUDA support" if torch.version.cuda is None else "no GPU is visible"
+            raise BSLError(f"device {device!r}: CUDA is not available on this machine ({why}); use cpu or auto")
+        count = torch.cuda.device_count()
+        if resolved.index is not None and resolved.index >= count:
+            raise BSLError(f"device {device!r}: this machine has {count} CUDA device(s), cuda:0 to cuda:{count - 1}")
+    if resolved.type == "mps" and not torch.backends.mps.is_available():
+        raise BSLError(f"device {device!r}: MPS is not available on this machine; use cpu or auto")
+    return resolved
 
 
 def resolve_dtype(precision: str, device) -> "torch.dtype":

@@ -16,10 +16,12 @@ sees half a checkpoint.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import random
 import re
 import shutil
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +37,8 @@ STATE_FILE = "trainer_state.pt"
 RNG_DIR = "rng"
 FORMAT_VERSION = 1
 _STEP_DIR = re.compile(r"^step-(\d+)$")
+
+log = logging.getLogger(__name__)
 
 
 # -- RNG state as tensors and plain lists -------------------------------------------------------------------------
@@ -88,6 +92,57 @@ def list_checkpoints(checkpoints_dir: Path) -> list[tuple[int, Path]]:
         if m and (p / STATE_FILE).is_file() and (p / CHECKPOINT_JSON).is_file():
             found.append((int(m.group(1)), p))
     return sorted(found)
+
+
+def checkpoint_dirs(checkpoints_dir: Path, final_dir: Path) -> list[tuple[float, Path]]:
+    """Every checkpoint a run left, complete or not, oldest first: `step-N` dirs by N, and `final_dir` by the step
+    its json records (last of all when that is unreadable)."""
+    found: list[tuple[float, Path]] = []
+    if checkpoints_dir.is_dir():
+        found += [(int(m.group(1)), p) for p in checkpoints_dir.iterdir() if (m := _STEP_DIR.match(p.name))]
+    if final_dir.is_dir():
+        try:
+            found.append((int(read_checkpoint_json(final_dir)["step"]), final_dir))
+        except (BSLError, TypeError, ValueError):
+            found.append((float("inf"), final_dir))
+    return sorted(found)
+
+
+def checkpoint_problem(directory: Path, rank: int = 0) -> str | None:
+    """Why `directory` cannot be resumed from, as far as can be told without loading it; None when it can."""
+    try:
+        int(read_checkpoint_json(directory)["step"])
+    except (BSLError, TypeError, ValueError) as exc:
+        return str(exc) if isinstance(exc, BSLError) else f"{CHECKPOINT_JSON}: 'step' is not a number"
+    state = directory / STATE_FILE
+    if not state.is_file():
+        return f"{STATE_FILE} missing"
+    if not zipfile.is_zipfile(state):
+        return f"{STATE_FILE} is not a complete torch archive (truncated or damaged)"
+    if not rng_path(directory, rank).is_file():
+        return f"{RNG_DIR}/rank-{rank}.pt missing"
+    return None
+
+
+def choose_resume_checkpoint(found: list[tuple[float, Path]], fallback: bool, rank: int = 0) -> Path | None:
+    """What `train.resume=auto` continues from: the latest checkpoint. A broken latest one stops the run naming
+    it, or with `fallback` gives way (with a warning) to the newest good one before it."""
+    if not found:
+        return None
+    latest = found[-1][1]
+    problem = checkpoint_problem(latest, rank)
+    if problem is None:
+        return latest
+    if not fallback:
+        raise BSLError(f"cannot resume: the latest checkpoint {latest} is broken ({problem}); remove it, or rerun "
+                       f"with -o train.resume_fallback=true to continue from the newest good checkpoint before it")
+    for _, path in reversed(found[:-1]):
+        if checkpoint_problem(path, rank) is None:
+            log.warning("warning: the latest checkpoint %s is broken (%s); falling back to %s "
+                        "(train.resume_fallback=true)", latest, problem, path)
+            return path
+    raise BSLError(f"cannot resume: the latest checkpoint {latest} is broken ({problem}) and no earlier checkpoint "
+                   f"is usable")
 
 
 def latest_checkpoint(checkpoints_dir: Path) -> Path | None:

@@ -166,6 +166,8 @@ class TrainLoopConfig:
     resume: str | None = _help("'auto' = latest checkpoint in output_dir/checkpoints, or a checkpoint dir; "
                                "null = fresh run (refused when output_dir already has checkpoints)",
                                default=None)
+    resume_fallback: bool = _help("when the latest checkpoint is broken, resume from the newest good one before it "
+                                  "(with a warning) instead of stopping", default=False)
     tensorboard: bool = _help("write TensorBoard events to output_dir/tensorboard", default=True)
 
 

@@ -218,20 +218,18 @@ class Trainer:
 
     def _resume_path(self) -> Path | None:
         resume = self.config.train.resume
-        found = ckpt.list_checkpoints(self.output_dir / CHECKPOINTS_DIR)
-        final = self.output_dir / FINAL_DIR
-        if (final / ckpt.STATE_FILE).is_file():
-            found.append((int(ckpt.read_checkpoint_json(final)["step"]), final))
+        found = ckpt.checkpoint_dirs(self.output_dir / CHECKPOINTS_DIR, self.output_dir / FINAL_DIR)
         if resume is None:
             if found:
-                raise BSLError(f"{self.output_dir} already holds checkpoints (latest: {max(found)[1]}); continue "
+                raise BSLError(f"{self.output_dir} already holds checkpoints (latest: {found[-1][1]}); continue "
                                f"with -o train.resume=auto or choose another train.output_dir")
             return None
         if resume == "auto":
-            return max(found)[1] if found else None
+            return ckpt.choose_resume_checkpoint(found, self.config.train.resume_fallback, self.dist.rank)
         path = Path(resume)
-        if not (path / ckpt.STATE_FILE).is_file():
-            raise BSLError(f"train.resume={resume}: not a resumable checkpoint ({ckpt.STATE_FILE} missing)")
+        problem = ckpt.checkpoint_problem(path, self.dist.rank)
+        if problem:
+            raise BSLError(f"train.resume={resume}: not a resumable checkpoint ({problem})")
         return path
 
     def _load(self, path: Path) -> None:

@@ -10,7 +10,8 @@
 
 Everything is written with `torch.save` of tensors and plain containers and read back with `weights_only=True`:
 nothing is unpickled. A directory is written under a temporary name and renamed into place, so a reader never
-sees half a checkpoint.
+sees half a checkpoint. A checkpoint damaged afterwards (a file deleted or truncated) is found by
+`checkpoint_problem` before resuming: `train.resume=auto` stops naming it, or falls back when asked to.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Training data: view pairs streamed from one or more datasets, mixed by weight, shuffled by seed, resumable.
 
 Datasets are read only through `pipeline.dataset` (load_manifest / verify_dataset / iter_pair_batches); this
-module is the one place that talks to it.
+module is the one place that talks to it, so every shard it opens has passed the manifest path check (inside the
+dataset directory) and, with data.verify, its checksum.
 
 The stream is a pure function of (sources, seed): each source is read shard by shard (in an order shuffled per
 pass) through a shuffle buffer reseeded for every pass over it, and a seeded mixer picks the source of each next

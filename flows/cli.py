@@ -1,6 +1,6 @@
 """`bsl flow augment|train|evaluate` (run a flow once) and `bsl schedule FILE.yaml` (serve deployments).
 
-Registered by pipeline/cli.py (COMMAND_MODULES). Nothing here imports Prefect at module level: Prefect's settings
+Registered by the `bsl` command (bsl/cli.py). Nothing here imports Prefect at module level: Prefect's settings
 (PREFECT_HOME, PREFECT_API_URL, analytics off) are applied from the flags first, then the flow modules load.
 """
 
@@ -9,9 +9,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
 
-from pipeline.config import ConfigError, help_text, load_config, to_dict
+from pipeline.commands import AUGMENT_FLAGS, add_augment_flags
+from pipeline.config import ConfigError, help_text, load_config
+from pipeline.config_cli import (add_config_arguments, command_overrides, flag_overrides, print_config, to_constant,
+                                 to_value)
+from training.evaluation.cli import EVALUATE_FLAGS
 from flows.augment_job import AugmentFlowConfig
 from flows.evaluate_job import DEFAULT_ARTIFACT_KEY, EvaluateFlowConfig
 from flows.prefect_env import PrefectEnvConfig, apply_prefect_env
@@ -33,7 +36,8 @@ a corpus directory that gained files adds only the new chunks' shards to the man
 
 AugmentConfig (what `bsl augment` takes): --config FILE, -o KEY=VALUE, --methods/--name/--seed.
 Flow settings (AugmentFlowConfig below: tasks.*, runner.*): --flow-config FILE, -F KEY=VALUE, and the shortcuts
---runner/--workers/--gpus/--dask-address/--no-cache/--result-storage/--retries.
+CORPUS/--out/--runner/--workers/--gpus/--dask-address/--no-cache/--result-storage/--retries.
+Both follow the one precedence rule (later wins): defaults <- YAML file <- dedicated flags <- -o / -F.
 """
 
 SCHEDULE_DESCRIPTION = """\
@@ -80,13 +84,6 @@ def _prefect_args(p: argparse.ArgumentParser) -> None:
                                                          "or ~/.prefect)")
 
 
-def _config_args(p: argparse.ArgumentParser, what: str) -> None:
-    p.add_argument("--config", "-c", metavar="FILE", help=f"{what} YAML file")
-    p.add_argument("-o", "--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
-                   help=f"override a {what} value, repeatable (YAML value syntax)")
-    p.add_argument("--print-config", action="store_true", help="print the resolved configuration and exit")
-
-
 def register(subparsers) -> None:
     p = subparsers.add_parser("flow", help="run a Prefect flow once: augment (cached, resumable), train, evaluate",
                               description=FLOW_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -98,10 +95,8 @@ def register(subparsers) -> None:
                        epilog="flow settings (-F KEY=VALUE):\n" + help_text(AugmentFlowConfig))
     a.add_argument("corpus", nargs="?", help="corpus file or directory")
     a.add_argument("--out", help="dataset directory")
-    a.add_argument("--methods", help="comma-separated methods (see `bsl methods`)")
-    a.add_argument("--name", help="dataset name (default: the --out directory name)")
-    a.add_argument("--seed", type=int, help="random seed")
-    _config_args(a, "AugmentConfig")
+    add_augment_flags(a)
+    add_config_arguments(a, "AugmentConfig")
     a.add_argument("--flow-config", metavar="FILE", help="AugmentFlowConfig YAML (tasks.*, runner.*, ...)")
     a.add_argument("-F", "--flow-set", dest="flow_overrides", action="append", default=[], metavar="KEY=VALUE",
                    help="override a flow setting, e.g. -F tasks.retries=3 -F runner.kind=dask")
@@ -125,7 +120,7 @@ def register(subparsers) -> None:
     t.add_argument("--manifest", "-m", action="append", default=[], metavar="DATASET",
                    help="dataset dir or manifest JSON (repeatable); replaces data.sources")
     t.add_argument("--output-dir", metavar="DIR", help="run directory (train.output_dir)")
-    _config_args(t, "TrainConfig")
+    add_config_arguments(t, "TrainConfig")
     t.add_argument("-F", "--flow-set", dest="flow_overrides", action="append", default=[], metavar="KEY=VALUE",
                    help="override a flow setting, e.g. -F evaluate=true -F evaluation.data_dir=../shared/data")
     t.add_argument("--no-verify", action="store_true", help="skip the flow's checksum pass (verify=false)")
@@ -143,7 +138,7 @@ def register(subparsers) -> None:
     e.add_argument("--data-dir", help="folder holding sts/, stsbenchmark/ and sick/")
     e.add_argument("--tasks", help="comma-separated subset of sts12,...,sts16,stsb,sickr")
     e.add_argument("--artifact-key", default=None, help="table artifact key (default bsl-sts-evaluation)")
-    _config_args(e, "EvaluationConfig")
+    add_config_arguments(e, "EvaluationConfig")
     e.add_argument("--json", action="store_true", help="print the results as JSON")
     _prefect_args(e)
     e.set_defaults(func=run)
@@ -152,8 +147,7 @@ def register(subparsers) -> None:
                               description=SCHEDULE_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
                               epilog=_schedule_keys())
     s.add_argument("file", metavar="FILE.yaml", help="schedule file")
-    s.add_argument("-o", "--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
-                   help="override a top-level value, e.g. -o limit=1 -o prefect.api_url=URL")
+    add_config_arguments(s, "schedule file", config_file=False, example="limit=1")
     s.add_argument("--check", action="store_true", help="check the file and every flow's config, print the "
                                                         "deployments, and exit without serving")
     _prefect_args(s)
@@ -167,53 +161,29 @@ def _schedule_keys() -> str:
             + help_text(DeploymentConfig, "deployments[]."))
 
 
-def _apply_prefect(args: argparse.Namespace, base: PrefectEnvConfig | None = None) -> None:
-    config = base or PrefectEnvConfig()
-    if getattr(args, "prefect_home", None):
-        config.home = args.prefect_home
-    if getattr(args, "api_url", None):
-        config.api_url = args.api_url
-    apply_prefect_env(config)
+# --prefect-home/--api-url set these PrefectEnvConfig keys (a schedule file's `prefect:` section).
+PREFECT_FLAGS = {"prefect_home": "home", "api_url": "api_url"}
 
 
-def _print_yaml(data: Any) -> None:
-    import yaml
-
-    print(yaml.safe_dump(data, sort_keys=False), end="")
+def _apply_prefect(args: argparse.Namespace) -> None:
+    apply_prefect_env(load_config(PrefectEnvConfig, None, flag_overrides(args, PREFECT_FLAGS)))
 
 
 # -- bsl flow augment --------------------------------------------------------------------------------------------------
+# Flow settings set by dedicated flags; -F beats them, as -o beats a stage's flags (pipeline.config_cli).
+AUGMENT_FLOW_FLAGS = {"corpus": "corpus", "out": "out_dir", "config": "config_file", "runner": "runner.kind",
+                      "workers": to_value("runner.max_workers", "runner.dask_workers"), "gpus": "runner.gpus",
+                      "dask_address": "runner.dask_address", "result_storage": "tasks.result_storage",
+                      "retries": "tasks.retries", "no_cache": to_constant("tasks.cache", False)}
+TRAIN_FLOW_FLAGS = {"manifest": "manifests", "config": "config_file", "no_verify": to_constant("verify", False)}
+
+
 def augment_spec(args: argparse.Namespace) -> AugmentFlowConfig:
-    flow_overrides = []
-    if args.runner:
-        flow_overrides.append(f"runner.kind={args.runner}")
-    if args.workers is not None:
-        flow_overrides += [f"runner.max_workers={args.workers}", f"runner.dask_workers={args.workers}"]
-    if args.gpus:
-        flow_overrides.append(f"runner.gpus={args.gpus}")
-    if args.dask_address:
-        flow_overrides.append(f"runner.dask_address={args.dask_address}")
-    if args.result_storage:
-        flow_overrides.append(f"tasks.result_storage={args.result_storage}")
-    if args.retries is not None:
-        flow_overrides.append(f"tasks.retries={args.retries}")
-    if args.no_cache:
-        flow_overrides.append("tasks.cache=false")
-    spec = load_config(AugmentFlowConfig, args.flow_config, flow_overrides + list(args.flow_overrides))
-    if args.corpus:
-        spec.corpus = args.corpus
-    if args.out:
-        spec.out_dir = args.out
-    if args.config:
-        spec.config_file = args.config
-    overrides = list(spec.overrides)
-    if args.seed is not None:
-        overrides.append(f"seed={args.seed}")
-    if args.name:
-        overrides.append(f"name={args.name}")
-    if args.methods:
-        overrides.append(f"methods=[{','.join(m.strip() for m in args.methods.split(',') if m.strip())}]")
-    spec.overrides = overrides + list(args.overrides)
+    """Flow settings: defaults <- --flow-config <- flags <- -F; the AugmentConfig overrides the flow passes on:
+    the flow config's own `overrides` <- --methods/--name/--seed <- -o."""
+    spec = load_config(AugmentFlowConfig, args.flow_config,
+                       command_overrides(args, AUGMENT_FLOW_FLAGS, overrides_dest="flow_overrides"))
+    spec.overrides = list(spec.overrides) + command_overrides(args, AUGMENT_FLAGS)
     return spec
 
 
@@ -223,8 +193,8 @@ def run_augment(args: argparse.Namespace) -> int:
         from flows.config_layers import layered_config
         from pipeline.build import AugmentConfig
 
-        _print_yaml({"flow": to_dict(spec), "augment_config": to_dict(
-            layered_config(AugmentConfig, spec.config_file, spec.augment, spec.overrides))})
+        print_config({"flow": spec, "augment_config": layered_config(AugmentConfig, spec.config_file, spec.augment,
+                                                                     spec.overrides)})
         return 0
     if not spec.corpus or not spec.out_dir:
         raise ConfigError("flow augment needs CORPUS and --out DATASET_DIR")
@@ -243,21 +213,14 @@ def run_augment(args: argparse.Namespace) -> int:
 
 # -- bsl flow train / evaluate --------------------------------------------------------------------------------------
 def run_train(args: argparse.Namespace) -> int:
-    spec = load_config(TrainFlowConfig, None, list(args.flow_overrides))
-    if args.manifest:
-        spec.manifests = list(args.manifest)
-    if args.config:
-        spec.config_file = args.config
-    spec.overrides = list(spec.overrides) + list(args.overrides)
-    if args.output_dir:
-        spec.overrides.insert(0, f"train.output_dir={args.output_dir}")
-    if args.no_verify:
-        spec.verify = False
+    spec = load_config(TrainFlowConfig, None,
+                       command_overrides(args, TRAIN_FLOW_FLAGS, overrides_dest="flow_overrides"))
+    spec.overrides = list(spec.overrides) + command_overrides(args, {"output_dir": "train.output_dir"})
     if args.print_config:
         from flows.train_flow import resolve_train_config
 
-        _print_yaml({"flow": to_dict(spec), "train_config": to_dict(resolve_train_config(
-            spec.manifests, spec.config_file, spec.train, spec.overrides))})
+        print_config({"flow": spec, "train_config": resolve_train_config(spec.manifests, spec.config_file,
+                                                                         spec.train, spec.overrides)})
         return 0
     _apply_prefect(args)
     from flows.train_flow import check_train_spec, train_flow, train_parameters
@@ -276,18 +239,14 @@ def run_train(args: argparse.Namespace) -> int:
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
-    overrides = list(args.overrides)
-    if args.data_dir:
-        overrides.append(f"data_dir={args.data_dir}")
-    if args.tasks:
-        overrides.append(f"tasks=[{args.tasks}]")
-    spec = EvaluateFlowConfig(models=list(args.models), config_file=args.config or "", overrides=overrides,
+    spec = EvaluateFlowConfig(models=list(args.models), config_file=args.config or "",
+                              overrides=command_overrides(args, EVALUATE_FLAGS),
                               artifact_key=args.artifact_key or DEFAULT_ARTIFACT_KEY)
     if args.print_config:
         from flows.evaluate_flow import resolve_evaluation_config
 
-        _print_yaml({"flow": to_dict(spec), "evaluation_config": to_dict(resolve_evaluation_config(
-            spec.config_file, spec.evaluation, spec.overrides))})
+        print_config({"flow": spec, "evaluation_config": resolve_evaluation_config(spec.config_file, spec.evaluation,
+                                                                                   spec.overrides)})
         return 0
     _apply_prefect(args)
     from flows.evaluate_flow import check_evaluate_spec, evaluate_flow, evaluate_parameters
@@ -302,11 +261,11 @@ def run_evaluate(args: argparse.Namespace) -> int:
 def run_schedule(args: argparse.Namespace) -> int:
     from flows.schedule import build_deployments, describe, load_schedule, serve_schedule
 
-    config = load_schedule(args.file, args.overrides)
-    if args.prefect_home:
-        config.prefect.home = args.prefect_home
-    if args.api_url:
-        config.prefect.api_url = args.api_url
+    prefect_flags = [f"prefect.{override}" for override in flag_overrides(args, PREFECT_FLAGS)]
+    config = load_schedule(args.file, prefect_flags + list(args.overrides))
+    if args.print_config:
+        print_config(config)
+        return 0
     if args.check:
         apply_prefect_env(config.prefect)
         build_deployments(config, check=True)

@@ -1,7 +1,7 @@
 import subprocess
 import sys
 
-from pipeline.cli import main
+from bsl.cli import main
 
 
 def test_help_lists_commands_and_config_keys(capsys):
@@ -12,7 +12,7 @@ def test_help_lists_commands_and_config_keys(capsys):
 
 
 def test_augment_help_documents_every_config_key():
-    proc = subprocess.run([sys.executable, "-m", "pipeline.cli", "augment", "--help"], capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "bsl", "augment", "--help"], capture_output=True, text=True)
     assert proc.returncode == 0
     for key in ("corpus.encoding_errors", "filters.max_length_ratio", "corpus.chunk_size", "method_params"):
         assert key in proc.stdout
@@ -25,7 +25,7 @@ def test_print_config_applies_overrides(capsys):
 
 
 def _bsl(*args):
-    return subprocess.run([sys.executable, "-m", "pipeline.cli", *args], capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "bsl", *args], capture_output=True, text=True)
 
 
 def test_bad_inputs_give_one_clear_line_and_no_traceback(tmp_path):
@@ -69,3 +69,69 @@ def test_corpus_manifest_matches_the_shared_data_checksums(tmp_path, shared_data
         expected = {row["path"]: row for row in csv.DictReader(fh, delimiter="\t")}["nli/snli/dev.csv"]
     assert m["files"][0]["sha256"] == expected["sha256"] and m["records_read"] == int(expected["count"])
     assert m["dropped"] == {"duplicate": 2} and sum(m["labels"].values()) == m["records_kept"] == 9829
+
+
+def test_python_dash_m_bsl_lists_every_stage_command():
+    proc = _bsl("--help")
+    assert proc.returncode == 0, proc.stderr
+    for command in ("augment", "verify", "inspect", "corpus-manifest", "corpus", "methods", "train", "evaluate",
+                    "flow", "schedule", "demo"):
+        assert command in proc.stdout
+
+
+def test_a_stage_that_fails_to_import_fails_bsl_instead_of_losing_its_command():
+    code = "import sys; sys.modules['flows.main_job'] = None; import bsl.cli"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 1 and "ModuleNotFoundError: import of flows.main_job halted" in proc.stderr
+
+
+def test_flags_become_overrides_before_the_users_o():
+    import argparse
+
+    from pipeline.config_cli import command_overrides, to_constant, to_value
+
+    args = argparse.Namespace(name="yes", seed=0, workers=3, no_cache=True, quiet=False, manifest=[],
+                              missing=None, overrides=["name=from-o"])
+    flags = {"name": "name", "seed": "train.seed", "workers": to_value("a.threads", "b.processes"),
+             "no_cache": to_constant("cache_dir", None), "quiet": to_constant("progress", False),
+             "manifest": "sources", "missing": "never", "absent": "never"}
+    assert command_overrides(args, flags) == ['name="yes"', "train.seed=0", "a.threads=3", "b.processes=3",
+                                              "cache_dir=null", "name=from-o"]
+
+
+def test_one_precedence_rule_defaults_yaml_flags_o(tmp_path, capsys):
+    import yaml
+
+    (tmp_path / "augment.yaml").write_text("seed: 7\nname: from-yaml\nmethods: [noise]\ncorpus: {min_words: 3}\n")
+    assert main(["augment", "-c", str(tmp_path / "augment.yaml"), "--seed", "8", "--name", "yes",
+                 "-o", "seed=9", "--print-config"]) == 0
+    config = yaml.safe_load(capsys.readouterr().out)
+    # YAML beats the defaults, --name beats YAML (and stays a string), -o beats --seed
+    assert (config["seed"], config["name"], config["methods"], config["corpus"]["min_words"]) == (
+        9, "yes", ["noise"], 3)
+
+
+def test_o_beats_the_dedicated_flags_of_train_and_evaluate(tmp_path, capsys):
+    import yaml
+
+    assert main(["train", "--output-dir", "runs/flag", "-o", "train.output_dir=runs/o", "--manifest", "ds1",
+                 "--resume", "--print-config"]) == 0
+    config = yaml.safe_load(capsys.readouterr().out)
+    assert config["train"]["output_dir"] == "runs/o" and config["train"]["resume"] == "auto"
+    assert config["data"]["sources"] == [{"path": "ds1", "methods": None, "weight": None}]
+
+    (tmp_path / "eval.yaml").write_text("batch_size: 8\ndata_dir: /data/yaml\n")
+    assert main(["evaluate", "m", "-c", str(tmp_path / "eval.yaml"), "--batch-size", "16", "-o", "batch_size=32",
+                 "--data-dir", "/data/flag", "--tasks", "stsb,sickr", "--print-config"]) == 0
+    config = yaml.safe_load(capsys.readouterr().out)
+    assert (config["batch_size"], config["data_dir"], config["tasks"]) == (32, "/data/flag", ["stsb", "sickr"])
+
+
+def test_o_beats_the_dedicated_flags_of_flow_evaluate(capsys):
+    import yaml
+
+    assert main(["flow", "evaluate", "m", "--data-dir", "/data/flag", "-o", "data_dir=/data/o", "--tasks", "stsb",
+                 "--print-config"]) == 0
+    printed = yaml.safe_load(capsys.readouterr().out)
+    assert printed["evaluation_config"]["data_dir"] == "/data/o" and printed["evaluation_config"]["tasks"] == ["stsb"]
+    assert printed["flow"]["overrides"] == ['data_dir="/data/flag"', 'tasks="stsb"', "data_dir=/data/o"]

@@ -8,7 +8,7 @@ import pytest
 
 from pipeline.augmenters.base import Augmenter, ViewPair
 from pipeline.build import AugmentConfig, run_augment
-from pipeline.cli import main
+from bsl.cli import main
 from pipeline.dataset import iter_pair_batches, verify_dataset
 from pipeline.errors import BSLError, InputError, VerificationError
 from pipeline.inspect import PairQuery, sample

@@ -134,7 +134,7 @@ def _subprocess_env(server, **extra: str) -> dict[str, str]:
 
 def _bsl(args: list[str], env: dict[str, str], timeout: float = RUN_TIMEOUT_S) -> subprocess.CompletedProcess:
     """`bsl ARGS` in a new process that has the test augmenter registered (it imports this module)."""
-    code = ("import sys; import test_flows; from pipeline.cli import main; sys.exit(main(sys.argv[1:]))")
+    code = ("import sys; import test_flows; from bsl.cli import main; sys.exit(main(sys.argv[1:]))")
     return subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True, text=True,
                           timeout=timeout, cwd=REPO_ROOT)
 
@@ -360,7 +360,7 @@ deployments:
 """)
     env = _subprocess_env(prefect_api, PREFECT_RUNNER_POLL_FREQUENCY="1")
     log = open(tmp_path / "serve.log", "w")
-    serve = subprocess.Popen([sys.executable, "-m", "pipeline.cli", "schedule", str(schedule)], env=env,
+    serve = subprocess.Popen([sys.executable, "-m", "bsl", "schedule", str(schedule)], env=env,
                              stdout=log, stderr=subprocess.STDOUT, start_new_session=True, cwd=REPO_ROOT)
     try:
         deployment = _wait_for(lambda: _deployment(prefect_api, "nightly-test"), 120, serve, tmp_path / "serve.log")
@@ -440,7 +440,7 @@ def test_train_flow_verifies_trains_and_publishes_the_evaluation_table(tmp_path,
 # -- configuration and CLI (no server) ---------------------------------------------------------------------------------
 def test_schedule_file_is_checked_before_serving(tmp_path, capsys):
     from flows.schedule import load_schedule
-    from pipeline.cli import main
+    from bsl.cli import main
     from pipeline.config import ConfigError
 
     example = load_schedule(REPO_ROOT / "configs" / "schedule.example.yaml")

@@ -4,7 +4,7 @@ import subprocess
 import pytest
 
 from pipeline.build import AugmentConfig, run_augment
-from pipeline.cli import main
+from bsl.cli import main
 from pipeline.inspect import PairQuery, render_diff_text, sample, word_diff
 
 SCRIPT_SENTENCE = 'A tricky <script>document.title="pwned"</script> sentence with <b>markup</b> in it.'

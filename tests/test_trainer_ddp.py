@@ -97,7 +97,7 @@ def _csv_losses(path: Path) -> list[float]:
 
 @pytest.mark.slow
 def test_torchrun_two_processes_match_single_process_on_the_combined_batch(tiny_bert_dir, tmp_path):
-    """`torchrun --nproc_per_node 2 -m training.cli train` (gloo) vs `train()` in this process: same losses and
+    """`torchrun --nproc_per_node 2 -m bsl train` (gloo) vs `train()` in this process: same losses and
     weights. Dropout is off (the processes draw different masks); BatchNorm statistics cover the global batch."""
     import yaml
 
@@ -114,7 +114,7 @@ def test_torchrun_two_processes_match_single_process_on_the_combined_batch(tiny_
     env = {**os.environ, "OMP_NUM_THREADS": "1", "BSL_NO_PROGRESS": "1", "PYTHONPATH": str(REPO)}
     proc = subprocess.run([sys.executable, "-m", "torch.distributed.run", "--nnodes", "1", "--nproc_per_node", "2",
                            "--master_addr", "127.0.0.1", "--master_port", str(_free_port()),
-                           "-m", "training.cli", "train", "-c", str(config_file), "-q"],
+                           "-m", "bsl", "train", "-c", str(config_file), "-q"],
                           cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "finished at step 4/4" in proc.stdout

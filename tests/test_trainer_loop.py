@@ -368,7 +368,7 @@ def test_config_errors_are_clear(tiny_bert_dir, datasets, tmp_path):
 def test_cli_trains_and_reports_errors_in_one_line(tiny_bert_dir, datasets, tmp_path, capsys):
     import yaml
 
-    from pipeline.cli import main
+    from bsl.cli import main
     from pipeline.config import to_dict
 
     cfg = tiny_config(tiny_bert_dir, [datasets["other"]], tmp_path / "ignored", overrides=["train.max_steps=2"])

@@ -1,16 +1,15 @@
 """`bsl train`: train a sentence encoder on view-pair datasets (BSL or another objective).
 
-Wired into `bsl` by pipeline/cli.py (COMMAND_MODULES). Under torchrun the same command runs data-parallel:
+Registered by the `bsl` command (`register(subparsers)`). Under torchrun the same command runs data-parallel:
 
-    torchrun --nproc_per_node 2 -m training.cli train --config configs/train_bsl.yaml --manifest DATASET
+    torchrun --nproc_per_node 2 -m bsl train --config configs/train_bsl.yaml --manifest DATASET
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 
-from pipeline.errors import BSLError
+from pipeline.config_cli import add_config_arguments, print_config, resolve_config, to_value
 
 DESCRIPTION = """\
 Train a sentence encoder on view pairs. The online encoder starts from model.name_or_path; the objective is
@@ -38,7 +37,6 @@ def register(subparsers) -> None:
         "train", help="train a sentence encoder (BSL, contrastive, Mirror-BERT, SG-OPT) on view-pair datasets",
         description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="config keys (YAML file and -o KEY=VALUE):\n" + _config_help())
-    p.add_argument("--config", "-c", metavar="FILE", help="YAML config file (keys listed below)")
     p.add_argument("--manifest", "-m", action="append", default=[], metavar="DATASET",
                    help="dataset dir or manifest JSON to train on; repeatable; replaces data.sources of the config "
                         "file (each with weight proportional to its pairs; use data.sources in YAML for weights or "
@@ -47,36 +45,30 @@ def register(subparsers) -> None:
     p.add_argument("--resume", nargs="?", const="auto", metavar="CHECKPOINT",
                    help="continue a run: without a value the latest checkpoint in the output dir, or the given "
                         "checkpoint dir (same as -o train.resume=...)")
-    p.add_argument("-o", "--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
-                   help="override a config value, repeatable: -o optim.lr=2e-4 (YAML value syntax)")
-    p.add_argument("--print-config", action="store_true", help="print the resolved config as YAML and exit")
+    add_config_arguments(p, example="optim.lr=2e-4")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar (also BSL_NO_PROGRESS=1)")
     p.set_defaults(func=run)
 
 
-def build_config(args: argparse.Namespace):
-    from pipeline.config import load_config
-    from training.config import DataSourceConfig, TrainConfig
+def _sources(manifests: list[str]) -> list[dict[str, str]]:
+    return [{"path": m} for m in manifests]
 
-    overrides = list(args.overrides)
-    if args.output_dir:
-        overrides.insert(0, f"train.output_dir={args.output_dir}")
-    if args.resume:
-        overrides.insert(0, f"train.resume={args.resume}")
-    config = load_config(TrainConfig, args.config, overrides)
-    if args.manifest:
-        config.data.sources = [DataSourceConfig(path=m) for m in args.manifest]
-    return config
+
+TRAIN_FLAGS = {"manifest": to_value("data.sources", convert=_sources), "output_dir": "train.output_dir",
+               "resume": "train.resume"}
+
+
+def build_config(args: argparse.Namespace):
+    """defaults <- --config YAML <- --manifest/--output-dir/--resume <- -o."""
+    from training.config import TrainConfig
+
+    return resolve_config(TrainConfig, args, TRAIN_FLAGS)
 
 
 def run(args: argparse.Namespace) -> int:
     config = build_config(args)
     if args.print_config:
-        import yaml
-
-        from pipeline.config import to_dict
-
-        print(yaml.safe_dump(to_dict(config), sort_keys=False), end="")
+        print_config(config)
         return 0
     from training import train
 
@@ -95,22 +87,3 @@ def _is_main_process() -> bool:
     import os
 
     return os.environ.get("RANK", "0") == "0"
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Entry point for `python -m training.cli train ...` (what torchrun launches)."""
-    parser = argparse.ArgumentParser(prog="bsl")
-    register(parser.add_subparsers(dest="command", metavar="COMMAND"))
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return 2
-    try:
-        return int(args.func(args) or 0)
-    except BSLError as exc:
-        print(f"bsl {args.command}: error: {exc}", file=sys.stderr)
-        return 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())

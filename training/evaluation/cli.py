@@ -8,7 +8,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from pipeline.config import help_text, load_config
+from pipeline.config import help_text
+from pipeline.config_cli import PRECEDENCE, add_config_arguments, print_config, resolve_config, to_constant
 
 DESCRIPTION = """\
 Evaluate sentence encoders on semantic textual similarity, as in the BSL paper's Table 1: the Spearman correlation
@@ -34,7 +35,9 @@ examples:
   bsl evaluate base_model/ runs/bsl/checkpoint-final --data-dir ../shared/data --plot compare.png --markdown r.md
   bsl evaluate my_model --data-dir ../shared/data --tasks stsb,sickr --pooling cls --no-cache
 
-config keys (YAML via --config, or -o key=value; explicit flags win):
+precedence (later wins): """ + PRECEDENCE + """
+
+config keys (YAML via --config, or -o key=value):
 """
 
 
@@ -62,42 +65,27 @@ def register(subparsers) -> None:
     p.add_argument("--sts-aggregate", choices=("all", "mean", "wmean"),
                    help="per-year STS12-16 number used in the table and average (default all)")
     p.add_argument("--no-stsb-dev", action="store_true", help="skip STS-B dev (reported in details only)")
-    p.add_argument("--config", "-c", metavar="YAML", help="YAML file with the config keys below")
-    p.add_argument("-o", "--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
-                   help="override a config key, e.g. -o sts_aggregate=wmean (repeatable)")
+    add_config_arguments(p, example="sts_aggregate=wmean")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     p.set_defaults(func=run)
 
 
-def build_config(args: argparse.Namespace):
-    """defaults <- --config YAML <- -o overrides <- explicit flags."""
-    from pipeline.config import from_dict, to_dict
-    from training.evaluation.config import EvaluationConfig
+# Each dedicated flag is a shortcut for one config key; -o beats it (pipeline.config_cli).
+EVALUATE_FLAGS = {"data_dir": "data_dir", "tasks": "tasks", "pooling": "pooling", "batch_size": "batch_size",
+                  "device": "device", "max_length": "max_length", "cache_dir": "cache_dir",
+                  "sts_aggregate": "sts_aggregate", "no_cache": to_constant("cache_dir", None),
+                  "no_stsb_dev": to_constant("include_stsb_dev", False)}
 
-    config = load_config(EvaluationConfig, getattr(args, "config", None), getattr(args, "overrides", None) or [])
-    data = to_dict(config)
-    flags = {
-        "data_dir": getattr(args, "data_dir", None),
-        "tasks": getattr(args, "tasks", None),
-        "pooling": getattr(args, "pooling", None),
-        "batch_size": getattr(args, "batch_size", None),
-        "device": getattr(args, "device", None),
-        "max_length": getattr(args, "max_length", None),
-        "cache_dir": getattr(args, "cache_dir", None),
-        "sts_aggregate": getattr(args, "sts_aggregate", None),
-    }
-    data.update({k: v for k, v in flags.items() if v is not None})
-    if getattr(args, "no_cache", False):
-        data["cache_dir"] = None
-    if getattr(args, "no_stsb_dev", False):
-        data["include_stsb_dev"] = False
-    config = from_dict(EvaluationConfig, data)
+
+def build_config(args: argparse.Namespace):
+    """defaults <- --config YAML <- dedicated flags <- -o overrides."""
+    from pipeline.errors import BSLError
+    from training.evaluation.config import EvaluationConfig
     from training.evaluation.data import parse_tasks
 
+    config = resolve_config(EvaluationConfig, args, EVALUATE_FLAGS)
     config.tasks = list(parse_tasks(config.tasks))
     if config.batch_size < 1:
-        from pipeline.errors import BSLError
-
         raise BSLError(f"batch size must be >= 1, got {config.batch_size}")
     return config
 
@@ -107,6 +95,9 @@ def run(args: argparse.Namespace) -> int:
     from training.evaluation.runner import evaluate_models
 
     config = build_config(args)
+    if getattr(args, "print_config", False):
+        print_config(config)
+        return 0
     disable_progress = True if getattr(args, "no_progress", False) else None
     results = evaluate_models(args.models, config, disable_progress=disable_progress)
     print(format_table(results))

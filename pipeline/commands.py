@@ -1,52 +1,41 @@
-"""`bsl`: the command line. Subcommands of other stages are registered from the modules that own them."""
+"""The pipeline's own `bsl` commands: augment, verify, inspect, corpus-manifest, corpus, methods.
+
+The `bsl` command registers them with `register(subparsers)`; each subcommand's `func` runs it. Heavy modules load
+inside the commands, so `bsl --help` stays fast.
+"""
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 from pathlib import Path
 
+from pipeline.config_cli import add_config_arguments, print_config, resolve_config, to_value
 from pipeline.errors import BSLError
 
-# Modules that add their own subcommand via `register(subparsers)`; missing ones are skipped.
-COMMAND_MODULES = ["training.cli", "training.evaluation.cli", "flows.cli", "flows.main_job"]
 
-_OVERRIDE_HELP = "override a config value, repeatable: -o key.sub=value (YAML value syntax)"
-
-
-def _add_config_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--config", "-c", metavar="FILE", help="YAML config file (same keys as --print-config shows)")
-    p.add_argument("-o", "--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
-                   help=_OVERRIDE_HELP)
-    p.add_argument("--print-config", action="store_true", help="print the resolved config as YAML and exit")
+def _comma_list(text: str) -> list[str]:
+    return [item.strip() for item in text.split(",") if item.strip()]
 
 
-def _augment_config(args: argparse.Namespace):
-    from pipeline.build import AugmentConfig
-    from pipeline.config import load_config
+# The dedicated flags of AugmentConfig, shared by `bsl augment` and `bsl flow augment`.
+AUGMENT_FLAGS = {"seed": "seed", "name": "name", "methods": to_value("methods", convert=_comma_list)}
 
-    overrides = list(args.overrides)
-    if args.methods:
-        overrides.insert(0, f"methods=[{','.join(m.strip() for m in args.methods.split(',') if m.strip())}]")
-    if args.name:
-        overrides.insert(0, f"name={args.name}")
-    if args.seed is not None:
-        overrides.insert(0, f"seed={args.seed}")
-    return load_config(AugmentConfig, args.config, overrides)
+
+def add_augment_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--methods", help="comma-separated methods (see `bsl methods`), e.g. synonyms,span-mask")
+    p.add_argument("--name", help="dataset name (default: the --out directory name)")
+    p.add_argument("--seed", type=int, help="random seed")
 
 
 def cmd_augment(args: argparse.Namespace) -> int:
-    import yaml
-
-    from pipeline.build import run_augment
-    from pipeline.config import to_dict
+    from pipeline.build import AugmentConfig, run_augment
     from pipeline.inspect import format_stats_text
 
-    config = _augment_config(args)
+    config = resolve_config(AugmentConfig, args, AUGMENT_FLAGS)
     if args.print_config:
-        print(yaml.safe_dump(to_dict(config), sort_keys=False), end="")
+        print_config(config)
         return 0
     if not args.corpus or not args.out:
         raise BSLError("augment needs CORPUS and --out DATASET_DIR")
@@ -112,11 +101,13 @@ def cmd_methods(args: argparse.Namespace) -> int:
 def cmd_corpus_manifest(args: argparse.Namespace) -> int:
     import json
 
-    from pipeline.config import load_config
     from pipeline.corpus import CorpusConfig
     from pipeline.source_manifest import write_source_manifest
 
-    cfg = load_config(CorpusConfig, args.config, args.overrides)
+    cfg = resolve_config(CorpusConfig, args)
+    if args.print_config:
+        print_config(cfg)
+        return 0
     name = args.name or Path(args.corpus).name.split(".")[0]
     path = write_source_manifest(args.corpus, cfg, name, args.registry_dir)
     m = json.loads(path.read_text(encoding="utf-8"))
@@ -132,15 +123,18 @@ def cmd_corpus(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="bsl",
-        description="Make sentence view pairs (back-translation, synonyms, masked-LM infill, NLI entailment, ...), "
-                    "write them as verified Parquet shards, and train/evaluate BSL sentence encoders on them.",
-        epilog="Every stage is configured by YAML (--config) plus -o key=value overrides; "
-               "`bsl <command> --print-config` shows all keys. Docs: README.md.")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+def register(sub) -> None:
+    """Add the pipeline's subcommands to `bsl`'s subparsers."""
+    _add_augment(sub)
+    _add_verify(sub)
+    _add_inspect(sub)
+    _add_corpus_manifest(sub)
+    _add_corpus(sub)
+    p = sub.add_parser("methods", help="list augmentation methods and their parameters")
+    p.set_defaults(func=cmd_methods)
 
+
+def _add_augment(sub) -> None:
     from pipeline.readers import FORMATS
 
     p = sub.add_parser("augment", help="make view pairs from a corpus into a dataset dir",
@@ -151,12 +145,12 @@ def build_parser() -> argparse.ArgumentParser:
                        epilog="config keys (-o KEY=VALUE):\n" + _augment_help())
     p.add_argument("corpus", nargs="?", help="corpus file or directory")
     p.add_argument("--out", help="dataset directory to write")
-    p.add_argument("--methods", help="comma-separated methods (see `bsl methods`), e.g. synonyms,span-mask")
-    p.add_argument("--name", help="dataset name (default: the --out directory name)")
-    p.add_argument("--seed", type=int, help="random seed")
-    _add_config_args(p)
+    add_augment_flags(p)
+    add_config_arguments(p)
     p.set_defaults(func=cmd_augment)
 
+
+def _add_verify(sub) -> None:
     p = sub.add_parser("verify", help="check every shard's checksum and row count against the manifest",
                        description="Exit 0 when the manifest is unmodified, every shard path stays inside the "
                                    "dataset, data/ and rejects/ hold only listed files, and every shard matches its "
@@ -167,6 +161,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "does not list are a warning, not an error")
     p.set_defaults(func=cmd_verify)
 
+
+def _add_inspect(sub) -> None:
     p = sub.add_parser("inspect", help="show view pairs with word diffs, per-method stats, or an HTML page",
                        description="Verify the dataset as `bsl verify` does, then print a seeded random sample of "
                                    "pairs (filtered by method, reject reason, "
@@ -188,6 +184,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-verify", action="store_true", help="skip `bsl verify` first (says loudly that it did)")
     p.set_defaults(func=cmd_inspect)
 
+
+def _add_corpus_manifest(sub) -> None:
     p = sub.add_parser("corpus-manifest", help="describe a source corpus (checksums, counts) under data_manifests/",
                        description="Read a corpus with the same reader settings as `bsl augment` (corpus.* keys) "
                                    "and write <registry-dir>/sources/<name>.json: files with sha256 and line counts, "
@@ -195,11 +193,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("corpus", help="corpus file or directory")
     p.add_argument("--name", help="manifest name (default: the corpus file name without extensions)")
     p.add_argument("--registry-dir", default="data_manifests", help="default: data_manifests")
-    p.add_argument("--config", "-c", metavar="FILE", help="YAML with corpus reader keys (format, field, ...)")
-    p.add_argument("-o", "--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
-                   help="reader setting, e.g. -o field=sentence -o min_words=3")
+    add_config_arguments(p, "corpus reader config (format, field, ...)", example="field=sentence")
     p.set_defaults(func=cmd_corpus_manifest)
 
+
+def _add_corpus(sub) -> None:
     p = sub.add_parser("corpus", help="write a built-in corpus (no download): WordNet's example sentences",
                        description="Write WordNet 3.0's usage examples (about 35k sentences of 4+ words, from the OS "
                                    "WordNet package) to OUT, one per line, in a fixed order. Kept if OUT exists.")
@@ -210,44 +208,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--min-words", type=int, default=4, help="skip shorter examples (default 4)")
     p.set_defaults(func=cmd_corpus)
 
-    p = sub.add_parser("methods", help="list augmentation methods and their parameters")
-    p.set_defaults(func=cmd_methods)
-
-    for module_name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name and module_name.startswith(exc.name):
-                continue
-            raise
-        module.register(sub)
-    return parser
-
 
 def _augment_help() -> str:
     from pipeline.build import AugmentConfig
     from pipeline.config import help_text
 
     return help_text(AugmentConfig)
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return 2
-    try:
-        return int(args.func(args) or 0)
-    except BSLError as exc:
-        print(f"bsl {args.command}: error: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print("interrupted; rerun the same command to resume", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

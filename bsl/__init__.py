@@ -1,0 +1,1 @@
+"""The `bsl` command: the top layer, above flows/, training/ and pipeline/ (see bsl.cli)."""

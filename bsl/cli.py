@@ -1,0 +1,57 @@
+"""`bsl`: the command line, on top of every stage.
+
+Each stage owns its subcommands in a command module with `register(subparsers)`; this module imports them all
+statically (a stage that fails to import fails `bsl`, it does not silently lose its command) and runs the chosen
+one. Command modules import their heavy dependencies inside the commands, so `bsl --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import flows.cli
+import flows.main_job
+import pipeline.commands
+import training.cli
+import training.evaluation.cli
+from pipeline.config_cli import PRECEDENCE
+from pipeline.errors import BSLError
+
+# In the order they appear in `bsl --help`.
+COMMAND_MODULES = (pipeline.commands, training.cli, training.evaluation.cli, flows.cli, flows.main_job)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="bsl",
+        description="Make sentence view pairs (back-translation, synonyms, masked-LM infill, NLI entailment, ...), "
+                    "write them as verified Parquet shards, and train/evaluate BSL sentence encoders on them.",
+        epilog="Every stage is configured by YAML (--config) plus -o key=value overrides; `bsl <command> "
+               "--print-config` shows all keys. Precedence (later wins): " + PRECEDENCE + ". Docs: README.md.")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in COMMAND_MODULES:
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except BSLError as exc:
+        print(f"bsl {args.command}: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted; rerun the same command to resume", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,96 @@
+"""How every `bsl` command takes its configuration: `--config FILE`, `-o KEY=VALUE` and `--print-config`.
+
+One precedence rule for every command, later wins:
+
+    dataclass defaults  <-  --config YAML file  <-  dedicated flags (--seed, --output-dir, ...)  <-  -o KEY=VALUE
+
+A command declares its dedicated flags as a mapping from the flag's argparse dest to the config key it sets; the
+flags given on the command line become `key=value` overrides placed before the user's `-o`, so an explicit `-o`
+always wins and a flag is only a shorter way to write one.
+
+    TRAIN_FLAGS = {"output_dir": "train.output_dir", "resume": "train.resume"}
+    config = resolve_config(TrainConfig, args, TRAIN_FLAGS)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from pipeline.config import load_config, to_dict
+
+T = TypeVar("T")
+
+PRECEDENCE = "defaults <- --config YAML <- dedicated flags <- -o KEY=VALUE"
+
+
+@dataclass(frozen=True)
+class Sets:
+    """A dedicated flag that sets config `keys` to `convert(flag value)` (a constant for on/off flags)."""
+
+    keys: tuple[str, ...]
+    convert: Callable[[Any], Any]
+
+
+def to_value(*keys: str, convert: Callable[[Any], Any] = lambda value: value) -> Sets:
+    """The flag's value (optionally converted) goes to every key in `keys`."""
+    return Sets(tuple(keys), convert)
+
+
+def to_constant(key: str, value: Any) -> Sets:
+    """An on/off flag (store_true): when given, `key` is set to `value`."""
+    return Sets((key,), lambda _flag: value)
+
+
+# flag dest -> a config key, or a Sets for several keys or a converted value
+FlagMap = Mapping[str, "str | Sets"]
+
+
+def add_config_arguments(parser: argparse.ArgumentParser, what: str = "config", *, config_file: bool = True,
+                         example: str = "key.sub=value", overrides_dest: str = "overrides") -> None:
+    """Declare --config/-c FILE, -o/--set KEY=VALUE (repeatable) and --print-config on a command's parser."""
+    if config_file:
+        parser.add_argument("--config", "-c", metavar="FILE",
+                            help=f"{what} YAML file (same keys as --print-config shows)")
+    parser.add_argument("-o", "--set", dest=overrides_dest, action="append", default=[], metavar="KEY=VALUE",
+                        help=f"override a {what} value, repeatable: -o {example} (YAML value syntax); "
+                             "wins over --config and the dedicated flags")
+    parser.add_argument("--print-config", action="store_true", help=f"print the resolved {what} as YAML and exit")
+
+
+def _given(value: Any) -> bool:
+    return value is not None and value is not False and value != []
+
+
+def flag_overrides(args: argparse.Namespace, flags: FlagMap) -> list[str]:
+    """The dedicated flags given on the command line, as `key=value` overrides (values JSON-encoded, which YAML
+    reads back exactly, so a name like `yes` or `1.0` stays a string)."""
+    overrides = []
+    for dest, target in flags.items():
+        value = getattr(args, dest, None)
+        if not _given(value):
+            continue
+        sets = target if isinstance(target, Sets) else to_value(target)
+        overrides += [f"{key}={json.dumps(sets.convert(value))}" for key in sets.keys]
+    return overrides
+
+
+def command_overrides(args: argparse.Namespace, flags: FlagMap | None = None, *,
+                      overrides_dest: str = "overrides") -> list[str]:
+    """Dedicated flags first, then the user's -o overrides (so -o wins)."""
+    return flag_overrides(args, flags or {}) + list(getattr(args, overrides_dest, None) or [])
+
+
+def resolve_config(cls: type[T], args: argparse.Namespace, flags: FlagMap | None = None) -> T:
+    """defaults <- --config YAML <- dedicated flags <- -o, type-checked into `cls`."""
+    return load_config(cls, getattr(args, "config", None), command_overrides(args, flags))
+
+
+def print_config(config: Any) -> None:
+    """Write a resolved config (a dataclass, or a mapping of them) to stdout as YAML."""
+    import yaml
+
+    print(yaml.safe_dump(to_dict(config), sort_keys=False), end="")

@@ -1,0 +1,66 @@
+"""The layers pipeline < training < flows < bsl: a lower layer never imports a higher one, not even by name.
+
+import-linter checks every import statement (module level and inside functions) against the contracts in
+pyproject.toml; the string check catches what import-linter cannot see: a module name in a string handed to
+importlib or a registry ("flows.cli", "training.objectives.bsl:BSLObjective").
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+LAYERS = ["pipeline", "training", "flows", "bsl"]  # bottom to top
+CONTRACTS = ["layers: bsl > flows > training > pipeline", "pipeline never imports training, flows or bsl",
+             "training never imports flows or bsl"]
+
+
+def test_import_linter_contracts_are_kept():
+    code = ("import sys; from importlinter.cli import lint_imports; "
+            "sys.exit(lint_imports(config_filename=sys.argv[1], no_cache=True, no_logo=True))")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.run([sys.executable, "-c", code, str(REPO / "pyproject.toml")], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+    for name in CONTRACTS:
+        assert f"{name} KEPT" in proc.stdout, proc.stdout[-4000:]
+    assert f"Contracts: {len(CONTRACTS)} kept, 0 broken." in proc.stdout
+
+
+def _strings(path: Path) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    return [(node.lineno, node.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+
+
+def higher_layer_mentions(layer: str) -> list[str]:
+    """`file:line: text` for every string constant (docstrings included) under `layer` that names a module of a
+    higher layer, e.g. "flows.cli" in pipeline/. `objective.bsl.momentum` is an attribute path, not a module."""
+    higher = LAYERS[LAYERS.index(layer) + 1:]
+    pattern = re.compile(r"(?<![\w.])(?:" + "|".join(higher) + r")\.[A-Za-z_]")
+    found = []
+    for path in sorted((REPO / layer).rglob("*.py")):
+        for line, text in _strings(path):
+            if pattern.search(text):
+                found.append(f"{path.relative_to(REPO)}:{line}: {pattern.search(text).group(0)}... in {text[:80]!r}")
+    return found
+
+
+def test_no_lower_layer_names_a_higher_layer_module_in_a_string():
+    for layer in LAYERS[:-1]:
+        assert higher_layer_mentions(layer) == [], layer
+
+
+def test_the_string_check_sees_a_module_name_in_a_string(tmp_path, monkeypatch):
+    """The check itself: a planted `importlib.import_module("flows.cli")` under pipeline/ is reported."""
+    fake_repo = tmp_path / "repo"
+    (fake_repo / "pipeline").mkdir(parents=True)
+    (fake_repo / "pipeline" / "sneaky.py").write_text(
+        '"""Uses objective.bsl.momentum (fine)."""\nimport importlib\n\nimportlib.import_module("flows.cli")\n')
+    monkeypatch.setattr(sys.modules[__name__], "REPO", fake_repo)
+    assert higher_layer_mentions("pipeline") == ["pipeline/sneaky.py:4: flows.c... in 'flows.cli'"]

@@ -48,7 +48,7 @@ os-packages:
 	  fi
 
 demo: setup
-	$(VENV)/bin/bsl demo $(DEMO_ARGS)
+	$(VENV)/bin/bsl demo --config configs/demo.yaml $(DEMO_ARGS)
 
 test: setup
 	$(PY) -m pytest $(PYTEST_ARGS) $(TEST_ARGS)

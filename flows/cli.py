@@ -89,7 +89,13 @@ def register(subparsers) -> None:
                               description=FLOW_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.set_defaults(func=run)
     sub = p.add_subparsers(dest="flow_command", metavar="FLOW")
+    _add_flow_augment(sub)
+    _add_flow_train(sub)
+    _add_flow_evaluate(sub)
+    _add_schedule(subparsers)
 
+
+def _add_flow_augment(sub) -> None:
     a = sub.add_parser("augment", help="augment a corpus as a Prefect flow (cached per chunk x method)",
                        description=AUGMENT_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
                        epilog="flow settings (-F KEY=VALUE):\n" + help_text(AugmentFlowConfig))
@@ -111,6 +117,8 @@ def register(subparsers) -> None:
     _prefect_args(a)
     a.set_defaults(func=run)
 
+
+def _add_flow_train(sub) -> None:
     t = sub.add_parser("train", help="verify datasets and train on them as a Prefect flow (no augmentation)",
                        description="Verify every dataset's shard checksums (one task per manifest), then run the "
                                    "trainer (training.train, what `bsl train` runs) without re-augmenting; "
@@ -128,6 +136,8 @@ def register(subparsers) -> None:
     _prefect_args(t)
     t.set_defaults(func=run)
 
+
+def _add_flow_evaluate(sub) -> None:
     e = sub.add_parser("evaluate", help="STS table for encoders as a Prefect flow, published as a table artifact",
                        description="Run the evaluation stage (what `bsl evaluate` runs) and publish the table as "
                                    "a Prefect table artifact (key --artifact-key) plus a markdown artifact with "
@@ -143,6 +153,8 @@ def register(subparsers) -> None:
     _prefect_args(e)
     e.set_defaults(func=run)
 
+
+def _add_schedule(subparsers) -> None:
     s = subparsers.add_parser("schedule", help="register deployments from a YAML file and serve them",
                               description=SCHEDULE_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
                               epilog=_schedule_keys())

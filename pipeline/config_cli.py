@@ -56,8 +56,8 @@ def add_config_arguments(parser: argparse.ArgumentParser, what: str = "config", 
         parser.add_argument("--config", "-c", metavar="FILE",
                             help=f"{what} YAML file (same keys as --print-config shows)")
     parser.add_argument("-o", "--set", dest=overrides_dest, action="append", default=[], metavar="KEY=VALUE",
-                        help=f"override a {what} value, repeatable: -o {example} (YAML value syntax); "
-                             "wins over --config and the dedicated flags")
+                        help=f"override a key of the {what}, repeatable: -o {example} (YAML value syntax); "
+                             "wins over the YAML file and the dedicated flags")
     parser.add_argument("--print-config", action="store_true", help=f"print the resolved {what} as YAML and exit")
 
 

@@ -16,6 +16,7 @@ The settings are MainJobConfig: job keys, plus `training` (a TrainConfig: the de
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import os
@@ -133,7 +134,7 @@ def _augment(corpus: Path, dataset_dir: Path, augment: dict[str, Any], cfg: Main
 
 
 def _train(cfg: MainJobConfig, encoder: str, datasets: list[dict[str, Any]], out: Path) -> tuple[dict, bool]:
-    training = from_dict(TrainConfig, to_dict(cfg.training))
+    training = copy.deepcopy(cfg.training)
     training.model.name_or_path = encoder
     training.data.sources += [DataSourceConfig(path=m["_root"], weight=1.0) for m in datasets]
     # The data's identity is its shards (the manifest itself is rewritten with new timings on every run).
@@ -155,7 +156,7 @@ def _train(cfg: MainJobConfig, encoder: str, datasets: list[dict[str, Any]], out
 def _evaluate(cfg: MainJobConfig, models: dict[str, str], out: Path) -> tuple[dict[str, dict], bool]:
     from training.evaluation import evaluate_models
 
-    evaluation = from_dict(EvaluationConfig, to_dict(cfg.evaluation))
+    evaluation = copy.deepcopy(cfg.evaluation)
     if evaluation.cache_dir == "":
         evaluation.cache_dir = str(out / "cache" / "embeddings")
     results = evaluate_models(list(models.values()), evaluation, disable_progress=not cfg.progress)

@@ -28,25 +28,25 @@ PRECEDENCE = "defaults <- --config YAML <- dedicated flags <- -o KEY=VALUE"
 
 
 @dataclass(frozen=True)
-class Sets:
+class FlagTarget:
     """A dedicated flag that sets config `keys` to `convert(flag value)` (a constant for on/off flags)."""
 
     keys: tuple[str, ...]
     convert: Callable[[Any], Any]
 
 
-def to_value(*keys: str, convert: Callable[[Any], Any] = lambda value: value) -> Sets:
+def to_value(*keys: str, convert: Callable[[Any], Any] = lambda value: value) -> FlagTarget:
     """The flag's value (optionally converted) goes to every key in `keys`."""
-    return Sets(tuple(keys), convert)
+    return FlagTarget(tuple(keys), convert)
 
 
-def to_constant(key: str, value: Any) -> Sets:
+def to_constant(key: str, value: Any) -> FlagTarget:
     """An on/off flag (store_true): when given, `key` is set to `value`."""
-    return Sets((key,), lambda _flag: value)
+    return FlagTarget((key,), lambda _flag: value)
 
 
-# flag dest -> a config key, or a Sets for several keys or a converted value
-FlagMap = Mapping[str, "str | Sets"]
+# flag dest -> a config key, or a FlagTarget for several keys or a converted value
+FlagMap = Mapping[str, "str | FlagTarget"]
 
 
 def add_config_arguments(parser: argparse.ArgumentParser, what: str = "config", *, config_file: bool = True,
@@ -73,8 +73,8 @@ def flag_overrides(args: argparse.Namespace, flags: FlagMap) -> list[str]:
         value = getattr(args, dest, None)
         if not _given(value):
             continue
-        sets = target if isinstance(target, Sets) else to_value(target)
-        overrides += [f"{key}={json.dumps(sets.convert(value))}" for key in sets.keys]
+        target = target if isinstance(target, FlagTarget) else to_value(target)
+        overrides += [f"{key}={json.dumps(target.convert(value))}" for key in target.keys]
     return overrides
 
 

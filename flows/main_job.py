@@ -118,7 +118,6 @@ def _corpus(cfg: MainJobConfig, out: Path) -> tuple[Path, bool]:
 
 def _augment(corpus: Path, dataset_dir: Path, augment: dict[str, Any], cfg: MainJobConfig) -> tuple[dict, bool]:
     from pipeline.build import AugmentConfig, run_augment
-    from pipeline.config import from_dict
 
     augment = {**augment, "registry_dir": str(dataset_dir.parent.parent / "data_manifests"),
                "progress": cfg.progress, "seed": cfg.seed}

@@ -35,7 +35,7 @@ SENTENCES = [f"Sentence number {i} talks about the {w} in the park." for i, w in
 
 def _bsl(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     """The `bsl` command as a user runs it (a separate process: tracebacks would show in stderr)."""
-    return subprocess.run([sys.executable, "-m", "pipeline.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "bsl", *args], capture_output=True, text=True,
                           env={**os.environ, **(env or {})})
 
 

@@ -1,9 +1,11 @@
 """The Prefect executor of the augmentation loop (`pipeline.build.run_augment`) and the task runners it runs on.
 
 - **Tasks**: each (chunk, method) task is a Prefect task run: retried with exponential backoff, its result (the
-  library's `TaskResult` as JSON, no pickles) persisted under `tasks.result_storage` and cached under
+  library's `TaskResult` as plain JSON) persisted under `tasks.result_storage` and cached under
   `pipeline.build.task_key` + a hash of the dataset directory, so a rerun in a new process finds it `Cached`
-  without calling the augmenter. A cached result whose shards were deleted is recomputed.
+  without calling the augmenter. The persisted records are untrusted input (`flows.result_cache`): one naming
+  another serializer, or not parsing, is discarded unread and the task runs again. A cached task's files come from
+  the library's completion marker, never from the record; one whose shards were deleted is recomputed.
 - **Runners**: Prefect's thread pool in the flow process (default), or Dask through prefect-dask: a local cluster
   of worker processes, an existing cluster (`runner.dask_address`; the dataset directory must then be on a shared
   filesystem), or one worker per GPU (`runner.gpus`, each worker started with `CUDA_VISIBLE_DEVICES=<its GPU>` so
@@ -32,6 +34,7 @@ from prefect.task_runners import ThreadPoolTaskRunner
 from prefect.tasks import exponential_backoff
 
 from flows.augment_job import RunnerConfig, TaskConfig
+from flows.result_cache import discard_untrusted_record, pinned_serializer
 from pipeline.augmenters.base import Augmenter
 from pipeline.build import TaskResult, load_task_result
 from pipeline.config import ConfigError
@@ -103,6 +106,20 @@ def cache_key(context: Any, parameters: dict[str, Any]) -> str:
     return f"bsl-{task.key}-d{_dir_hash(task.dataset_dir)}"
 
 
+@dataclass(frozen=True)
+class TrustedCacheKey:
+    """The tasks' cache key function: `cache_key`, after discarding an untrusted record stored under that key
+    (`flows.result_cache`), so Prefect never deserialises one. Runs wherever the task runs (Dask workers too)."""
+
+    result_storage: str
+    max_record_bytes: int = 1 << 20  # a record holds one TaskResult (~1 KB)
+
+    def __call__(self, context: Any, parameters: dict[str, Any]) -> str:
+        key = cache_key(context, parameters)
+        discard_untrusted_record(Path(self.result_storage) / key, self.max_record_bytes, get_run_logger())
+        return key
+
+
 def augment_chunk_task_fn(task: AugmentTask, spec: AugmenterSpec, concurrent_calls: bool = False) -> dict[str, Any]:
     """One (chunk, method) task with this worker's augmenter (`pipeline.executors.run_task`). Returns the
     TaskResult as a plain dict (persisted as JSON)."""
@@ -118,8 +135,9 @@ def make_augment_task(tasks: TaskConfig, result_storage: Path) -> Task:
         retry_delay_seconds=exponential_backoff(backoff_factor=tasks.retry_delay_s) if tasks.retries else 0,
     )
     if tasks.cache:
-        options.update(cache_key_fn=cache_key, persist_result=True, result_storage=result_storage,
-                       result_serializer="json", cache_result_in_memory=False)
+        options.update(cache_key_fn=TrustedCacheKey(str(result_storage)), persist_result=True,
+                       result_storage=result_storage, result_serializer=pinned_serializer(),
+                       cache_result_in_memory=False)
     else:
         options.update(cache_policy=NO_CACHE, persist_result=False)
     return Task(fn=augment_chunk_task_fn, **options)
@@ -152,16 +170,17 @@ class PrefectExecutor(Executor):
     def _result(self, task: AugmentTask, handle: PrefectFuture) -> TaskResult:
         try:
             payload, state = handle.result(), handle.state.name
-            if load_task_result(task.dataset_dir, payload["task_key"]) is None:
+            # A cache hit only says "done": what the task wrote is read from its completion marker, as `bsl
+            # augment` reads it, never from the record (which could name any file).
+            result = load_task_result(task.dataset_dir, task.key) if state == "Cached" else TaskResult(**payload)
+            if result is None:
                 # A cached record whose shards are gone (e.g. .work/tasks cleaned): compute it again.
                 get_run_logger().warning("cached result of %s has no files on disk; recomputing", task.key)
-                payload, state = self._start(task, refresh_cache=True).result(), "Recomputed"
+                result, state = TaskResult(**self._start(task, refresh_cache=True).result()), "Recomputed"
         except Exception:
             self.states["Failed"] += 1
             raise
         self.states[state] += 1
-        result = TaskResult(**payload)
-        result.cached = result.cached or state == "Cached"
         return result
 
 

@@ -45,6 +45,29 @@ class _CreatesFileWhenUnpickled:
         return (open, (self.path, "w"))
 
 
+class _Warnings(logging.Handler):
+    """Warnings of Prefect task runs (Prefect configures logging itself when the first run starts, so pytest's
+    caplog handler on the root logger does not see them)."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+    def __enter__(self) -> "_Warnings":
+        logging.getLogger("prefect.task_runs").addHandler(self)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        logging.getLogger("prefect.task_runs").removeHandler(self)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.messages)
+
+
 def _records(storage: Path) -> dict[str, Path]:
     """Persisted Prefect task results by chunk id (keys are `bsl-<chunk_id>-<method>-...`)."""
     return {path.name.split("-")[1]: path for path in sorted(storage.iterdir()) if path.name.startswith("bsl-")}
@@ -100,8 +123,7 @@ def _plant(records: dict[str, Path], tmp_path: Path, outside_rows: Path) -> dict
     return markers
 
 
-def test_planted_result_records_are_never_deserialised_and_are_recomputed(tmp_path, prefect_api, counter, caplog,
-                                                                           monkeypatch):
+def test_planted_result_records_are_never_deserialised_and_are_recomputed(tmp_path, prefect_api, counter, monkeypatch):
     from flows.augment_job import run_augment_flow
 
     corpus, out = tmp_path / "corpus", tmp_path / "ds"
@@ -117,10 +139,10 @@ def test_planted_result_records_are_never_deserialised_and_are_recomputed(tmp_pa
     monkeypatch.syspath_prepend(str(tmp_path / "planted"))  # the planted module is importable, as any installed one
     counter.write_text("")
 
-    with caplog.at_level(logging.WARNING):
+    with _Warnings() as warnings:
         second = run_augment_flow(_spec(corpus, out, methods=("counting",)))
     assert not markers["pickle"].exists() and not markers["json-hook"].exists()  # no planted code ran
-    untrusted = sorted(name for name in records if f"untrusted cached result {records[name]}" in caplog.text)
+    untrusted = sorted(name for name in records if f"untrusted cached result {records[name]}" in warnings.text)
     assert untrusted == sorted(records)[:3]  # pickle, JSON with a decoder hook, not JSON: each one warned about
     # the three untrusted records ran again as tasks (not Cached); the lying one is a cache hit whose files come from
     # the task's own completion marker, not from the record
@@ -129,12 +151,73 @@ def test_planted_result_records_are_never_deserialised_and_are_recomputed(tmp_pa
     assert _rows(out) == rows and _shard_bytes(out) == shards
 
     # the untrusted records were replaced by trusted ones: the next run is all cache hits, without warnings
-    caplog.clear()
-    with caplog.at_level(logging.WARNING):
+    with _Warnings() as warnings:
         third = run_augment_flow(_spec(corpus, out, methods=("counting",)))
     assert third["task_states"] == {"Cached": 5}
-    assert "untrusted cached result" not in caplog.text
+    assert warnings.messages == []
     assert _rows(out) == rows and _shard_bytes(out) == shards
+
+
+def _trusted_record(path: Path) -> dict:
+    """A record as Prefect writes it with the pinned serializer (checked against Prefect itself in the test)."""
+    from flows.result_cache import pinned_serializer
+
+    return {"metadata": {"storage_key": str(path.resolve()), "expiration": None,
+                         "serializer": pinned_serializer().model_dump(mode="json"), "prefect_version": "3.8.8",
+                         "storage_block_id": None},
+            "result": json.dumps({"task_key": "k", "pairs": 3})}
+
+
+@pytest.mark.parametrize("case, expected", [
+    ("trusted", None),
+    ("missing", None),
+    ("old-format serializer key", "not a Prefect result record"),
+    ("compressed pickle", "is not the pinned plain JSON serializer"),
+    ("JSON with a custom jsonlib", "is not the pinned plain JSON serializer"),
+    ("other storage key", "names other storage"),
+    ("storage block", "names other storage"),
+    ("result not an object", "its result is not a JSON object"),
+    ("deeply nested", "not JSON (RecursionError)"),
+    ("too large", "larger than 4096 bytes"),
+    ("symlink", "not a regular file"),
+    ("directory", "not a regular file"),
+])
+def test_untrusted_reason_checks_a_record_with_the_standard_library_only(tmp_path, case, expected):
+    from flows.result_cache import untrusted_reason
+    from prefect.results import ResultRecord
+
+    path = tmp_path / "bsl-key"
+    record = _trusted_record(path)
+    serializer = record["metadata"]["serializer"]
+    if case == "old-format serializer key":
+        record["serializer"] = {"type": "pickle"}  # Prefect would move it into metadata
+    elif case == "compressed pickle":
+        serializer.clear()
+        serializer.update(type="compressed", serializer={"type": "pickle"}, compressionlib="lzma")
+    elif case == "JSON with a custom jsonlib":
+        serializer["jsonlib"] = "pickle"
+    elif case == "other storage key":
+        record["metadata"]["storage_key"] = str(tmp_path / "elsewhere")
+    elif case == "storage block":
+        record["metadata"]["storage_block_id"] = "00000000-0000-0000-0000-000000000001"
+    elif case == "result not an object":
+        record["result"] = json.dumps([1, 2])
+    text = json.dumps(record)
+    if case == "deeply nested":
+        text = "[" * 2000 + "]" * 2000
+    elif case == "too large":
+        text = json.dumps({**record, "padding": "x" * 5000})
+    if case == "symlink":
+        (tmp_path / "target").write_text(text)
+        path.symlink_to(tmp_path / "target")
+    elif case == "directory":
+        path.mkdir()
+    elif case != "missing":
+        path.write_text(text)
+    reason = untrusted_reason(path, max_bytes=4096)
+    assert reason == expected if expected is None else expected in reason
+    if case == "trusted":  # what passes is what Prefect reads as a plain dict
+        assert ResultRecord.deserialize(path.read_bytes()).result == {"task_key": "k", "pairs": 3}
 
 
 def _augment_args(corpus: str, out: str) -> list[str]:
@@ -165,7 +248,8 @@ def test_flow_augment_equals_augment_byte_for_byte_for_relative_and_absolute_cor
     manifest = load_manifest(reference)
     assert manifest["stats"]["corpus_dropped"] == {"duplicate": 3, "empty": 2}
     origins = {json.loads(row)["origin"].rsplit(":", 1)[0] for row in _rows(reference)}
-    assert origins == {str(work / "corpus" / "a.txt")}  # one absolute spelling, whatever the command line said
+    # one absolute spelling, whatever the command line said
+    assert origins == {str((work / "corpus" / "a.txt").resolve())}
     for key, out in datasets.items():
         assert _shard_bytes(out) == _shard_bytes(reference), key
         other = load_manifest(out)

@@ -57,7 +57,7 @@ def augment_flow(corpus: str, out_dir: str, config_file: str = "", augment: dict
     storage = (Path(task_config.result_storage).expanduser().resolve() if task_config.result_storage
                else out / WORK_DIR / RESULTS_DIR)
     executor = PrefectExecutor(task_config, storage)
-    manifest = run_augment(Path(corpus).expanduser().resolve(), out, config, executor=executor)
+    manifest = run_augment(corpus, out, config, executor=executor)  # which makes both paths absolute
     summary = _summary(manifest, executor, storage, time.perf_counter() - t0)
     get_run_logger().info("dataset %s: %d pairs in %d shards; %d tasks (%s)", summary["name"], summary["pairs"],
                           summary["shards"], summary["tasks"],

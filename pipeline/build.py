@@ -369,13 +369,17 @@ def run_augment(corpus: str | Path, out_dir: str | Path, config: AugmentConfig,
                 on_task_done: Callable[[TaskResult], None] | None = None,
                 executor: Executor | None = None) -> dict[str, Any]:
     """Read, chunk, augment (skipping finished tasks), filter and publish a dataset. Returns the manifest.
+    Relative paths are taken from the current directory and recorded absolute.
 
     The one augmentation loop: `executor` (default `SerialExecutor`) only decides where each (chunk, method) task
     runs; whatever it is, the same tasks give the same files and manifest. `on_task_done` sees each result."""
     from pipeline.executors import SerialExecutor
 
     t0 = time.perf_counter()
-    out_dir = Path(out_dir)
+    # Absolute paths, here for every entry point: rows name their corpus file (`origin`, from which reject ids
+    # derive) and markers name their shards, so any spelling of the same paths, from any directory, gives the same
+    # bytes and a resumable dataset.
+    corpus, out_dir = Path(corpus).expanduser().resolve(), Path(out_dir).expanduser().resolve()
     out_dir.mkdir(parents=True, exist_ok=True)
     augmenters = augmenters or build_augmenters(config)
     loop = _AugmentLoop(out_dir, config, augmenters, executor or SerialExecutor(), on_task_done)

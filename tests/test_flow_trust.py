@@ -227,7 +227,7 @@ def _augment_args(corpus: str, out: str) -> list[str]:
 
 def test_flow_augment_equals_augment_byte_for_byte_for_relative_and_absolute_corpus_paths(tmp_path, prefect_api,
                                                                                          monkeypatch, capsys):
-    from pipeline.cli import main
+    from bsl.cli import main
     from pipeline.dataset import load_manifest
 
     work = tmp_path / "work"

@@ -526,3 +526,20 @@ def test_hmac_signed_manifest_detects_a_recomputed_checksum(tmp_path, monkeypatc
     monkeypatch.setenv("BSL_MANIFEST_KEY", "shared secret")
     with pytest.raises(VerificationError, match="not signed"):
         verify_dataset(unsigned)
+
+
+@pytest.mark.parametrize("encoder_entry", ["../outside", "/etc", "link"])
+def test_checkpoint_encoder_dir_must_stay_inside_the_checkpoint(tmp_path, tiny_bert_dir, encoder_entry):
+    import json
+    import shutil
+
+    from pipeline.errors import BSLError
+    from training.evaluation.encoders import load_encoder
+
+    shutil.copytree(tiny_bert_dir, tmp_path / "outside")
+    ckpt = tmp_path / "ckpt"
+    ckpt.mkdir()
+    (ckpt / "link").symlink_to(tmp_path / "outside")
+    (ckpt / "bsl_checkpoint.json").write_text(json.dumps({"pooling": "mean", "encoder": encoder_entry}))
+    with pytest.raises(BSLError, match="outside"):
+        load_encoder(ckpt, device="cpu")

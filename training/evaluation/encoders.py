@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from pipeline.errors import BSLError
+from pipeline.manifest import resolve_inside
 from pipeline.provenance import sha256_file_cached
 from training.encoder import DenseLayer, Encoder, TransformerEncoder, encode_distinct
 from training.evaluation.config import POOLING_MODES
@@ -271,9 +272,10 @@ def _checkpoint_recipe(root: Path, pooling: str | None, max_length: int | None) 
     if own not in ("mean", "cls"):
         raise BSLError(f"{meta_path}: 'pooling' must be \"mean\" or \"cls\", got {own!r}")
     encoder_name = meta.get("encoder", "encoder")
-    if not isinstance(encoder_name, str) or not encoder_name or Path(encoder_name).is_absolute():
+    if not isinstance(encoder_name, str) or not encoder_name:
         raise BSLError(f"{meta_path}: 'encoder' must name a sub-directory, got {encoder_name!r}")
-    encoder_dir = root / encoder_name
+    # A checkpoint may come from someone else: the directory it names must stay inside it.
+    encoder_dir = resolve_inside(root, encoder_name, f"{meta_path}: 'encoder'")
     if not encoder_dir.is_dir():
         raise BSLError(f"{root}: trainer checkpoint without its {encoder_name}/ directory")
     trained_length = meta.get("max_length")

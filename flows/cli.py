@@ -12,8 +12,8 @@ import sys
 
 from pipeline.commands import AUGMENT_FLAGS, add_augment_flags
 from pipeline.config import ConfigError, help_text, load_config
-from pipeline.config_cli import (add_config_arguments, command_overrides, flag_overrides, print_config, to_constant,
-                                 to_value)
+from pipeline.config_cli import (add_command, add_config_arguments, command_overrides, flag_overrides, print_config,
+                                 to_constant, to_value)
 from training.evaluation.cli import EVALUATE_FLAGS
 from flows.augment_job import AugmentFlowConfig
 from flows.evaluate_job import DEFAULT_ARTIFACT_KEY, EvaluateFlowConfig
@@ -76,18 +76,25 @@ See configs/schedule.example.yaml. Every key (deployments[].<flow section> keys 
 """
 
 
-def _prefect_args(p: argparse.ArgumentParser) -> None:
+def _flow_command(sub, name: str, help: str, description: str, epilog: str = "") -> argparse.ArgumentParser:
+    """Declare a command that `run` dispatches and that talks to a Prefect API (so takes the Prefect flags)."""
+    p = add_command(sub, name, run, help, description, epilog)
     g = p.add_argument_group("Prefect")
     g.add_argument("--api-url", help="Prefect API of a running server, e.g. http://127.0.0.1:4200/api "
                                      "(default: $PREFECT_API_URL, else a temporary local server)")
     g.add_argument("--prefect-home", metavar="DIR", help="PREFECT_HOME for this command (default: $PREFECT_HOME "
                                                          "or ~/.prefect)")
+    return p
+
+
+def _add_flow_settings(p: argparse.ArgumentParser, example: str) -> None:
+    p.add_argument("-F", "--flow-set", dest="flow_overrides", action="append", default=[], metavar="KEY=VALUE",
+                   help=f"override a flow setting, e.g. {example}")
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser("flow", help="run a Prefect flow once: augment (cached, resumable), train, evaluate",
-                              description=FLOW_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.set_defaults(func=run)
+    p = add_command(subparsers, "flow", run, "run a Prefect flow once: augment (cached, resumable), train, evaluate",
+                    FLOW_DESCRIPTION)
     sub = p.add_subparsers(dest="flow_command", metavar="FLOW")
     _add_flow_augment(sub)
     _add_flow_train(sub)
@@ -96,16 +103,14 @@ def register(subparsers) -> None:
 
 
 def _add_flow_augment(sub) -> None:
-    a = sub.add_parser("augment", help="augment a corpus as a Prefect flow (cached per chunk x method)",
-                       description=AUGMENT_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
-                       epilog="flow settings (-F KEY=VALUE):\n" + help_text(AugmentFlowConfig))
+    a = _flow_command(sub, "augment", "augment a corpus as a Prefect flow (cached per chunk x method)",
+                      AUGMENT_DESCRIPTION, "flow settings (-F KEY=VALUE):\n" + help_text(AugmentFlowConfig))
     a.add_argument("corpus", nargs="?", help="corpus file or directory")
     a.add_argument("--out", help="dataset directory")
     add_augment_flags(a)
     add_config_arguments(a, "AugmentConfig")
     a.add_argument("--flow-config", metavar="FILE", help="AugmentFlowConfig YAML (tasks.*, runner.*, ...)")
-    a.add_argument("-F", "--flow-set", dest="flow_overrides", action="append", default=[], metavar="KEY=VALUE",
-                   help="override a flow setting, e.g. -F tasks.retries=3 -F runner.kind=dask")
+    _add_flow_settings(a, "-F tasks.retries=3 -F runner.kind=dask")
     a.add_argument("--runner", choices=("thread", "dask"), help="task runner (runner.kind)")
     a.add_argument("--workers", type=int, help="threads (thread) or worker processes (dask)")
     a.add_argument("--gpus", help="dask: one worker per GPU ('auto' or '0,1')")
@@ -114,56 +119,42 @@ def _add_flow_augment(sub) -> None:
     a.add_argument("--retries", type=int, help="retries per task (tasks.retries)")
     a.add_argument("--no-cache", action="store_true", help="do not use Prefect's result cache (tasks.cache=false)")
     a.add_argument("--json", action="store_true", help="print the flow's summary as JSON")
-    _prefect_args(a)
-    a.set_defaults(func=run)
 
 
 def _add_flow_train(sub) -> None:
-    t = sub.add_parser("train", help="verify datasets and train on them as a Prefect flow (no augmentation)",
-                       description="Verify every dataset's shard checksums (one task per manifest), then run the "
-                                   "trainer (training.train, what `bsl train` runs) without re-augmenting; "
-                                   "optionally evaluate the result and publish the STS table as an artifact.",
-                       epilog="flow settings (-F KEY=VALUE):\n" + help_text(TrainFlowConfig),
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    t = _flow_command(sub, "train", "verify datasets and train on them as a Prefect flow (no augmentation)", """\
+Verify every dataset's shard checksums (one task per manifest), then run the trainer (training.train, what
+`bsl train` runs) without re-augmenting; optionally evaluate the result and publish the STS table as an artifact.
+""", "flow settings (-F KEY=VALUE):\n" + help_text(TrainFlowConfig))
     t.add_argument("--manifest", "-m", action="append", default=[], metavar="DATASET",
                    help="dataset dir or manifest JSON (repeatable); replaces data.sources")
     t.add_argument("--output-dir", metavar="DIR", help="run directory (train.output_dir)")
     add_config_arguments(t, "TrainConfig")
-    t.add_argument("-F", "--flow-set", dest="flow_overrides", action="append", default=[], metavar="KEY=VALUE",
-                   help="override a flow setting, e.g. -F evaluate=true -F evaluation.data_dir=../shared/data")
+    _add_flow_settings(t, "-F evaluate=true -F evaluation.data_dir=../shared/data")
     t.add_argument("--no-verify", action="store_true", help="skip the flow's checksum pass (verify=false)")
     t.add_argument("--json", action="store_true", help="print the flow's result as JSON")
-    _prefect_args(t)
-    t.set_defaults(func=run)
 
 
 def _add_flow_evaluate(sub) -> None:
-    e = sub.add_parser("evaluate", help="STS table for encoders as a Prefect flow, published as a table artifact",
-                       description="Run the evaluation stage (what `bsl evaluate` runs) and publish the table as "
-                                   "a Prefect table artifact (key --artifact-key) plus a markdown artifact with "
-                                   "per-subset details (<key>-details).",
-                       epilog="EvaluationConfig keys (-o KEY=VALUE): see `bsl evaluate --help`",
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    e = _flow_command(sub, "evaluate", "STS table for encoders as a Prefect flow, published as a table artifact", """\
+Run the evaluation stage (what `bsl evaluate` runs) and publish the table as a Prefect table artifact (key
+--artifact-key) plus a markdown artifact with per-subset details (<key>-details).
+""", "EvaluationConfig keys (-o KEY=VALUE): see `bsl evaluate --help`")
     e.add_argument("models", nargs="+", metavar="MODEL", help="model directories (or hub ids when online)")
     e.add_argument("--data-dir", help="folder holding sts/, stsbenchmark/ and sick/")
     e.add_argument("--tasks", help="comma-separated subset of sts12,...,sts16,stsb,sickr")
     e.add_argument("--artifact-key", default=None, help="table artifact key (default bsl-sts-evaluation)")
     add_config_arguments(e, "EvaluationConfig")
     e.add_argument("--json", action="store_true", help="print the results as JSON")
-    _prefect_args(e)
-    e.set_defaults(func=run)
 
 
 def _add_schedule(subparsers) -> None:
-    s = subparsers.add_parser("schedule", help="register deployments from a YAML file and serve them",
-                              description=SCHEDULE_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
-                              epilog=_schedule_keys())
+    s = _flow_command(subparsers, "schedule", "register deployments from a YAML file and serve them",
+                      SCHEDULE_DESCRIPTION, _schedule_keys())
     s.add_argument("file", metavar="FILE.yaml", help="schedule file")
     add_config_arguments(s, "schedule file", config_file=False, example="limit=1")
     s.add_argument("--check", action="store_true", help="check the file and every flow's config, print the "
                                                         "deployments, and exit without serving")
-    _prefect_args(s)
-    s.set_defaults(func=run)
 
 
 def _schedule_keys() -> str:

@@ -11,7 +11,7 @@ import os
 import sys
 from pathlib import Path
 
-from pipeline.config_cli import add_config_arguments, print_config, resolve_config, to_value
+from pipeline.config_cli import add_command, add_config_arguments, print_config, resolve_config, to_value
 from pipeline.errors import BSLError
 
 
@@ -130,45 +130,41 @@ def register(sub) -> None:
     _add_inspect(sub)
     _add_corpus_manifest(sub)
     _add_corpus(sub)
-    p = sub.add_parser("methods", help="list augmentation methods and their parameters")
-    p.set_defaults(func=cmd_methods)
+    add_command(sub, "methods", cmd_methods, "list augmentation methods and their parameters")
 
 
 def _add_augment(sub) -> None:
     from pipeline.readers import FORMATS
 
-    p = sub.add_parser("augment", help="make view pairs from a corpus into a dataset dir",
-                       description="Read CORPUS (file or directory; formats: " + ", ".join(FORMATS) + "), "
-                       "normalise and de-duplicate it, make view pairs with each method, filter them and write "
-                       "Parquet shards + rejects + manifest + dataset card to --out. Reruns skip finished work.",
-                       formatter_class=argparse.RawDescriptionHelpFormatter,
-                       epilog="config keys (-o KEY=VALUE):\n" + _augment_help())
+    p = add_command(sub, "augment", cmd_augment, "make view pairs from a corpus into a dataset dir", f"""\
+Read CORPUS (file or directory; formats: {", ".join(FORMATS)}), normalise and
+de-duplicate it, make view pairs with each method, filter them and write Parquet shards + rejects + manifest +
+dataset card to --out. Reruns skip finished work.
+""", epilog="config keys (-o KEY=VALUE):\n" + _augment_help())
     p.add_argument("corpus", nargs="?", help="corpus file or directory")
     p.add_argument("--out", help="dataset directory to write")
     add_augment_flags(p)
     add_config_arguments(p)
-    p.set_defaults(func=cmd_augment)
 
 
 def _add_verify(sub) -> None:
-    p = sub.add_parser("verify", help="check every shard's checksum and row count against the manifest",
-                       description="Exit 0 when the manifest is unmodified, every shard path stays inside the "
-                                   "dataset, data/ and rejects/ hold only listed files, and every shard matches its "
-                                   "recorded sha256 and row count; otherwise exit 1 naming the first mismatch.")
+    p = add_command(sub, "verify", cmd_verify, "check every shard's checksum and row count against the manifest", """\
+Exit 0 when the manifest is unmodified, every shard path stays inside the dataset, data/ and rejects/ hold only
+listed files, and every shard matches its recorded sha256 and row count; otherwise exit 1 naming the first mismatch.
+""")
     p.add_argument("dataset", help="dataset directory or manifest JSON")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.add_argument("--allow-unlisted", action="store_true", help="files in data/ or rejects/ that the manifest "
                    "does not list are a warning, not an error")
-    p.set_defaults(func=cmd_verify)
 
 
 def _add_inspect(sub) -> None:
-    p = sub.add_parser("inspect", help="show view pairs with word diffs, per-method stats, or an HTML page",
-                       description="Verify the dataset as `bsl verify` does, then print a seeded random sample of "
-                                   "pairs (filtered by method, reject reason, "
-                                   "edit-ratio range or substring) with word-level diffs of each view against the "
-                                   "source; --stats prints the per-method table; --html writes one "
-                                   "self-contained page.")
+    p = add_command(sub, "inspect", cmd_inspect, "show view pairs with word diffs, per-method stats, or an HTML page",
+                    """\
+Verify the dataset as `bsl verify` does, then print a seeded random sample of pairs (filtered by method, reject
+reason, edit-ratio range or substring) with word-level diffs of each view against the source; --stats prints the
+per-method table; --html writes one self-contained page.
+""")
     p.add_argument("dataset", help="dataset directory or manifest JSON")
     p.add_argument("-n", type=int, default=10, help="pairs to show (per method with --html; default 10)")
     p.add_argument("--seed", type=int, default=0, help="sample seed (default 0)")
@@ -182,31 +178,32 @@ def _add_inspect(sub) -> None:
     p.add_argument("--html", metavar="FILE", help="write a self-contained HTML page instead of printing")
     p.add_argument("--no-color", action="store_true", help="mark diffs as [-old-] {+new+} instead of colours")
     p.add_argument("--no-verify", action="store_true", help="skip `bsl verify` first (says loudly that it did)")
-    p.set_defaults(func=cmd_inspect)
 
 
 def _add_corpus_manifest(sub) -> None:
-    p = sub.add_parser("corpus-manifest", help="describe a source corpus (checksums, counts) under data_manifests/",
-                       description="Read a corpus with the same reader settings as `bsl augment` (corpus.* keys) "
-                                   "and write <registry-dir>/sources/<name>.json: files with sha256 and line counts, "
-                                   "records kept, dropped by reason, NLI label counts.")
+    p = add_command(sub, "corpus-manifest", cmd_corpus_manifest,
+                    "describe a source corpus (checksums, counts) under data_manifests/", """\
+Read a corpus with the same reader settings as `bsl augment` (corpus.* keys) and write
+<registry-dir>/sources/<name>.json: files with sha256 and line counts, records kept, dropped by reason, NLI label
+counts.
+""")
     p.add_argument("corpus", help="corpus file or directory")
     p.add_argument("--name", help="manifest name (default: the corpus file name without extensions)")
     p.add_argument("--registry-dir", default="data_manifests", help="default: data_manifests")
     add_config_arguments(p, "corpus reader config (format, field, ...)", example="field=sentence")
-    p.set_defaults(func=cmd_corpus_manifest)
 
 
 def _add_corpus(sub) -> None:
-    p = sub.add_parser("corpus", help="write a built-in corpus (no download): WordNet's example sentences",
-                       description="Write WordNet 3.0's usage examples (about 35k sentences of 4+ words, from the OS "
-                                   "WordNet package) to OUT, one per line, in a fixed order. Kept if OUT exists.")
+    p = add_command(sub, "corpus", cmd_corpus, "write a built-in corpus (no download): WordNet's example sentences",
+                    """\
+Write WordNet 3.0's usage examples (about 35k sentences of 4+ words, from the OS WordNet package) to OUT, one per
+line, in a fixed order. Kept if OUT exists.
+""")
     p.add_argument("name", choices=["wordnet-examples"], help="which built-in corpus")
     p.add_argument("out", help="text file to write")
     p.add_argument("--wordnet-dir", help="WordNet database dir (default: nltk data path, $WNSEARCHDIR, "
                                          "/usr/share/wordnet)")
     p.add_argument("--min-words", type=int, default=4, help="skip shorter examples (default 4)")
-    p.set_defaults(func=cmd_corpus)
 
 
 def _augment_help() -> str:

@@ -1,4 +1,5 @@
-"""How every `bsl` command takes its configuration: `--config FILE`, `-o KEY=VALUE` and `--print-config`.
+"""How every `bsl` command is declared (`add_command`) and takes its configuration: `--config FILE`,
+`-o KEY=VALUE` and `--print-config`.
 
 One precedence rule for every command, later wins:
 
@@ -47,6 +48,17 @@ def to_constant(key: str, value: Any) -> FlagTarget:
 
 # flag dest -> a config key, or a FlagTarget for several keys or a converted value
 FlagMap = Mapping[str, "str | FlagTarget"]
+
+
+def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], int], help: str,
+                description: str = "", epilog: str = "") -> argparse.ArgumentParser:
+    """Declare `bsl NAME` (or a nested command): `help` is its line in the parent's --help, `description` and
+    `epilog` are printed as written (wrapped in the source; key lists and examples keep their layout), and
+    `run(args)` returns the exit code. Returns the command's parser, for its arguments."""
+    parser = subparsers.add_parser(name, help=help, description=description or None, epilog=epilog or None,
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.set_defaults(func=run)
+    return parser
 
 
 def add_config_arguments(parser: argparse.ArgumentParser, what: str = "config", *, config_file: bool = True,

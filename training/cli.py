@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from pipeline.config_cli import add_config_arguments, print_config, resolve_config, to_value
+from pipeline.config_cli import add_command, add_config_arguments, print_config, resolve_config, to_value
 
 DESCRIPTION = """\
 Train a sentence encoder on view pairs. The online encoder starts from model.name_or_path; the objective is
@@ -33,10 +33,9 @@ def _config_help() -> str:
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser(
-        "train", help="train a sentence encoder (BSL, contrastive, Mirror-BERT, SG-OPT) on view-pair datasets",
-        description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="config keys (YAML file and -o KEY=VALUE):\n" + _config_help())
+    p = add_command(subparsers, "train", run,
+                    "train a sentence encoder (BSL, contrastive, Mirror-BERT, SG-OPT) on view-pair datasets",
+                    DESCRIPTION, "config keys (YAML file and -o KEY=VALUE):\n" + _config_help())
     p.add_argument("--manifest", "-m", action="append", default=[], metavar="DATASET",
                    help="dataset dir or manifest JSON to train on; repeatable; replaces data.sources of the config "
                         "file (each with weight proportional to its pairs; use data.sources in YAML for weights or "
@@ -47,7 +46,6 @@ def register(subparsers) -> None:
                         "checkpoint dir (same as -o train.resume=...)")
     add_config_arguments(p, example="optim.lr=2e-4")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar (also BSL_NO_PROGRESS=1)")
-    p.set_defaults(func=run)
 
 
 def _sources(manifests: list[str]) -> list[dict[str, str]]:

@@ -9,7 +9,7 @@ import argparse
 import sys
 
 from pipeline.config import help_text
-from pipeline.config_cli import PRECEDENCE, add_config_arguments, print_config, resolve_config, to_constant
+from pipeline.config_cli import PRECEDENCE, add_command, add_config_arguments, print_config, resolve_config, to_constant
 
 DESCRIPTION = """\
 Evaluate sentence encoders on semantic textual similarity, as in the BSL paper's Table 1: the Spearman correlation
@@ -44,10 +44,8 @@ config keys (YAML via --config, or -o key=value):
 def register(subparsers) -> None:
     from training.evaluation.config import POOLING_MODES, EvaluationConfig
 
-    p = subparsers.add_parser(
-        "evaluate", help="STS12-16 / STS-B / SICK-R Spearman table for one or more encoders",
-        description=DESCRIPTION, epilog=EPILOG_HEAD + help_text(EvaluationConfig),
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = add_command(subparsers, "evaluate", run, "STS12-16 / STS-B / SICK-R Spearman table for one or more encoders",
+                    DESCRIPTION, EPILOG_HEAD + help_text(EvaluationConfig))
     p.add_argument("models", nargs="+", metavar="MODEL", help="model directories or hub ids")
     p.add_argument("--data-dir", help="folder holding sts/, stsbenchmark/ and sick/")
     p.add_argument("--json", metavar="FILE", help="write results as JSON (shape: see `training.evaluation`)")
@@ -67,7 +65,6 @@ def register(subparsers) -> None:
     p.add_argument("--no-stsb-dev", action="store_true", help="skip STS-B dev (reported in details only)")
     add_config_arguments(p, example="sts_aggregate=wmean")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
-    p.set_defaults(func=run)
 
 
 # Each dedicated flag is a shortcut for one config key; -o beats it (pipeline.config_cli).

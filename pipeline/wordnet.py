@@ -228,11 +228,7 @@ def locate_wordnet(wordnet_dir: str | Path | None = None, cache_dir: str | Path 
     with _lock:
         cache = Path(cache_dir) if cache_dir else default_cache_dir()
         if wordnet_dir:
-            source = Path(wordnet_dir).expanduser()
-            missing = missing_files(source)
-            if missing or not source.is_dir():
-                raise _system_dir_error(source, f"set by {config_key}", missing, config_key)
-            return _from_system(source, cache, f"{source} (set by {config_key})")
+            return _from_named_dir(wordnet_dir, f"set by {config_key}", cache, config_key)
 
         found = _find_on_nltk_path()
         if found is not None:
@@ -240,11 +236,7 @@ def locate_wordnet(wordnet_dir: str | Path | None = None, cache_dir: str | Path 
 
         env = os.environ.get(ENV_VAR)
         if env:
-            source = Path(env).expanduser()
-            missing = missing_files(source)
-            if missing or not source.is_dir():
-                raise _system_dir_error(source, f"from ${ENV_VAR}", missing, config_key)
-            return _from_system(source, cache, f"{source} (from ${ENV_VAR})")
+            return _from_named_dir(env, f"from ${ENV_VAR}", cache, config_key)
 
         source = Path(DEFAULT_SYSTEM_DIR)
         missing = missing_files(source)
@@ -260,6 +252,16 @@ def locate_wordnet(wordnet_dir: str | Path | None = None, cache_dir: str | Path 
             f"Install it with `{INSTALL_HINT}`, or set {config_key} (or ${ENV_VAR}) to a WordNet 3.0 database "
             f"directory. Nothing is downloaded at run time."
         )
+
+
+def _from_named_dir(directory: str | Path, how: str, cache: Path, config_key: str) -> WordNetLocation:
+    """A database directory the user named (`how`: by the setting or the environment variable): unlike the default
+    system directory, one that is missing or incomplete is an error, not a reason to look elsewhere."""
+    source = Path(directory).expanduser()
+    missing = missing_files(source)
+    if missing or not source.is_dir():
+        raise _system_dir_error(source, how, missing, config_key)
+    return _from_system(source, cache, f"{source} ({how})")
 
 
 def _from_system(source: Path, cache: Path, origin: str) -> WordNetLocation:

@@ -64,17 +64,7 @@ def _coerce(value: Any, tp: Any, where: str) -> Any:
     if tp is Any:
         return value
     if origin in (typing.Union, types.UnionType):
-        if value is None and type(None) in args:
-            return None
-        errors = []
-        for arg in args:
-            if arg is type(None):
-                continue
-            try:
-                return _coerce(value, arg, where)
-            except ConfigError as exc:
-                errors.append(str(exc))
-        raise ConfigError(f"{where}: {value!r} does not match {tp}")
+        return _coerce_union(value, tp, where)
     if origin is typing.Literal:
         if value not in args:
             raise ConfigError(f"{where}: {value!r} is not one of {list(args)}")
@@ -98,33 +88,59 @@ def _coerce(value: Any, tp: Any, where: str) -> Any:
             raise ConfigError(f"{where}: expected a mapping, got {value!r}")
         val_tp = args[1] if len(args) == 2 else Any
         return {k: _coerce(v, val_tp, f"{where}.{k}") for k, v in value.items()}
-    if tp is bool:
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no", "1", "0", "on", "off"):
-            return value.lower() in ("true", "yes", "1", "on")
-        raise ConfigError(f"{where}: expected true/false, got {value!r}")
-    if tp is int:
-        if isinstance(value, bool) or not isinstance(value, (int, str)):
-            raise ConfigError(f"{where}: expected an integer, got {value!r}")
+    scalar = _SCALARS.get(tp)
+    return scalar(value, where) if scalar is not None else value
+
+
+def _coerce_union(value: Any, tp: Any, where: str) -> Any:
+    """The first member of `X | Y | None` that accepts the value."""
+    args = typing.get_args(tp)
+    if value is None and type(None) in args:
+        return None
+    for arg in args:
+        if arg is type(None):
+            continue
         try:
-            return int(value)
-        except ValueError:
-            raise ConfigError(f"{where}: expected an integer, got {value!r}") from None
-    if tp is float:
-        if isinstance(value, bool):
-            raise ConfigError(f"{where}: expected a number, got {value!r}")
-        try:
-            return float(value)
-        except (TypeError, ValueError):
-            raise ConfigError(f"{where}: expected a number, got {value!r}") from None
-    if tp is str:
-        if isinstance(value, (dict, list)):
-            raise ConfigError(f"{where}: expected a string, got {value!r}")
-        return str(value)
-    if tp is Path:
-        return Path(value)
-    return value
+            return _coerce(value, arg, where)
+        except ConfigError:
+            continue
+    raise ConfigError(f"{where}: {value!r} does not match {tp}")
+
+
+def _to_bool(value: Any, where: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no", "1", "0", "on", "off"):
+        return value.lower() in ("true", "yes", "1", "on")
+    raise ConfigError(f"{where}: expected true/false, got {value!r}")
+
+
+def _to_int(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise ConfigError(f"{where}: expected an integer, got {value!r}")
+    try:
+        return int(value)
+    except ValueError:
+        raise ConfigError(f"{where}: expected an integer, got {value!r}") from None
+
+
+def _to_float(value: Any, where: str) -> float:
+    if isinstance(value, bool):
+        raise ConfigError(f"{where}: expected a number, got {value!r}")
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{where}: expected a number, got {value!r}") from None
+
+
+def _to_str(value: Any, where: str) -> str:
+    if isinstance(value, (dict, list)):
+        raise ConfigError(f"{where}: expected a string, got {value!r}")
+    return str(value)
+
+
+# Scalar annotations and how a YAML value (or an -o string) becomes one; other annotations pass values through.
+_SCALARS = {bool: _to_bool, int: _to_int, float: _to_float, str: _to_str, Path: lambda value, _where: Path(value)}
 
 
 def _field_types(cls: type) -> dict[str, Any]:

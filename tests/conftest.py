@@ -39,11 +39,39 @@ def pytest_configure(config):
         pass
 
 
+def _missing_shared_data(reason: str) -> None:
+    """Skip a test that needs the reference files, or fail it in CI, where they must be present."""
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        pytest.fail(f"{reason} (CI must run every data test)")
+    pytest.skip(reason)
+
+
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
-    if not SHARED_DATA.is_dir():
-        pytest.fail(f"shared data dir not found at {SHARED_DATA} (the repo must sit beside ../shared)")
+    """The reference copy of the public STS/SICK/NLI files (../shared/data, or $BSL_SHARED_DATA). Tests assert its
+    exact rows and checksums, so a `bsl data fetch` directory does not stand in for it."""
+    if not (SHARED_DATA / "sts").is_dir():
+        _missing_shared_data(f"public data files not found at {SHARED_DATA}: point BSL_SHARED_DATA at a copy of "
+                             f"../shared/data to run this test (commands use `bsl data fetch` data, README 'Data')")
     return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def hub_mirror(shared_data, tmp_path_factory) -> Path:
+    """The public sets in the Hugging Face hub's file layout, made from the reference files (tests/hub_mirror.py)."""
+    from hub_mirror import build_hub_mirror
+
+    return build_hub_mirror(shared_data, tmp_path_factory.mktemp("hub_mirror"))
+
+
+@pytest.fixture(scope="session")
+def fetched_data(hub_mirror, tmp_path_factory) -> Path:
+    """A data dir filled by `fetch_public_sets` from `hub_mirror` (every set)."""
+    from pipeline.public_data import DataFetchConfig, fetch_public_sets
+
+    out = tmp_path_factory.mktemp("fetched") / "data"
+    fetch_public_sets(DataFetchConfig(to=str(out), mirror=str(hub_mirror), progress=False), log=lambda _: None)
+    return out
 
 
 @pytest.fixture(scope="session")

@@ -199,13 +199,16 @@ def encode_distinct(sentences: Sequence[str], encode_chunk: Callable[[list[str]]
                     disable_progress: bool | None = None) -> np.ndarray:
     """Rows of `encode_chunk`'s embeddings in the order of `sentences`, each distinct sentence encoded once: in
     chunks of `batch_size`, longest first (the first batch shows at once whether memory suffices, and similar
-    lengths share a batch), or in one call in input order when `batch_size` is None. `progress` names a bar."""
+    lengths share a batch; ties in text order, so the batches and the float rounding inside them depend only on
+    which sentences are encoded, not on the order they come in), or in one call in input order when `batch_size`
+    is None. `progress` names a bar."""
     from tqdm.auto import tqdm
 
     unique = list(dict.fromkeys(sentences))
     if not unique:
         return np.zeros((0, 0), dtype=np.float32)
-    order = sorted(range(len(unique)), key=lambda i: -len(unique[i])) if batch_size else list(range(len(unique)))
+    order = sorted(range(len(unique)), key=lambda i: (-len(unique[i]), unique[i])) if batch_size else \
+        list(range(len(unique)))
     step = batch_size or len(unique)
     out: np.ndarray | None = None
     with tqdm(total=len(unique), desc=progress, unit="sent", file=sys.stderr, leave=False,

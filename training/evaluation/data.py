@@ -2,7 +2,8 @@
 
 Everything is read from a data directory given by the caller, laid out as in the shared data folder:
 
-    <data_dir>/sts/sts12/STS.input.<subset>.txt + STS.gs.<subset>.txt     (likewise sts13 ... sts16)
+    <data_dir>/sts/sts12/STS.input.<subset>.txt + STS.gs.<subset>.txt     (likewise sts13 ... sts16; or one
+                                                                           pooled pair, see `is_pooled_year`)
     <data_dir>/stsbenchmark/sts-{train,dev,test}.csv
     <data_dir>/sick/SICK_train.txt, SICK_trial.txt, SICK_test_annotated.txt
 
@@ -20,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pipeline.data_dir import POOLED_STS_SUBSET
 from pipeline.errors import InputError
 from pipeline.provenance import sha256_file_cached
 from pipeline.sts_columns import STS_TASKS, STS_TITLES, STS_YEARS
@@ -160,11 +162,22 @@ def load_sts_subset(data_dir: str | Path, year: str, subset: str) -> PairSet:
     return PairSet(year, subset, tuple(s1), tuple(s2), tuple(scores), files, _content_key(files))
 
 
+def is_pooled_year(data_dir: str | Path, year: str) -> bool:
+    """True when the year folder holds one pooled file pair (`bsl data fetch` from a hub copy without per-subset
+    breakdown) and none of SentEval's subset files."""
+    folder = sts_year_dir(data_dir, year)
+    return (folder / f"STS.input.{POOLED_STS_SUBSET}.txt").is_file() and \
+        not any((folder / f"STS.input.{subset}.txt").exists() for subset in STS_SUBSETS[year])
+
+
 def load_sts_year(data_dir: str | Path, year: str) -> dict[str, PairSet]:
     """All subsets of one STS year (`sts12` ... `sts16`), in SentEval's order. Every subset must be present: a
-    year with a missing subset is not comparable with published numbers."""
+    year with a missing subset is not comparable with published numbers. A pooled year (`is_pooled_year`) gives
+    one pair set named "pooled"."""
     if year not in STS_SUBSETS:
         raise InputError(f"unknown STS year {year!r}; expected one of {', '.join(STS_YEARS)}")
+    if is_pooled_year(data_dir, year):
+        return {POOLED_STS_SUBSET: load_sts_subset(data_dir, year, POOLED_STS_SUBSET)}
     return {subset: load_sts_subset(data_dir, year, subset) for subset in STS_SUBSETS[year]}
 
 

@@ -7,6 +7,7 @@ SICK-R its test split; `avg` is the plain mean of the columns evaluated (with al
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import math
 from collections.abc import Callable, Mapping, Sequence
@@ -16,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from pipeline.data_dir import POOLED_STS_SUBSET
 from pipeline.errors import BSLError
 from training.evaluation.cache import EmbeddingCache
 from training.evaluation.config import EvaluationConfig
@@ -147,6 +149,11 @@ def evaluate_encoder(encoder: Encoder | Callable[[list[str]], Any], data: str | 
         if not include_stsb_dev and "stsb" in loaded:
             loaded["stsb"].pop("dev", None)
     task_order = tuple(t for t in ALL_TASKS if t in loaded)
+    pooled = [t for t in task_order if t in STS_SUBSETS and set(loaded[t]) == {POOLED_STS_SUBSET}]
+    if pooled and sts_aggregate != "all":
+        raise BSLError(f"{', '.join(pooled)}: the data has one pooled file per year (fetched from a hub copy without "
+                       f"per-subset breakdown), so sts_aggregate={sts_aggregate} cannot be computed: use 'all', or "
+                       f"supply SentEval's STS.input/STS.gs subset files by hand (README 'Data')")
     flat: list[tuple[str, str, PairSet]] = [(t, s, ps) for t in task_order for s, ps in loaded[t].items()]
     cache = EmbeddingCache(cache_dir) if cache_dir is not None else None
     embeddings, hits, misses = encode_pairsets(enc, [ps for _, _, ps in flat], cache, disable_progress)
@@ -157,7 +164,11 @@ def evaluate_encoder(encoder: Encoder | Callable[[list[str]], Any], data: str | 
                          sts_aggregate=sts_aggregate, cache_hits=hits, cache_misses=misses)
     for task in task_order:
         if task in STS_SUBSETS:
-            result.sts[task] = score_year(sims[task])
+            year = score_year(sims[task])
+            if task in pooled:  # one pooled set: the per-subset mean and weighted mean do not exist
+                undefined = PairScore(math.nan, math.nan, year.all.n)
+                year = dataclasses.replace(year, mean=undefined, wmean=undefined)
+            result.sts[task] = year
         elif task == "stsb":
             result.stsb = {split: score_pairs(*sims[task][split]) for split in sims[task]}
         elif task == "sickr":

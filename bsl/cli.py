@@ -13,13 +13,15 @@ import sys
 import flows.cli
 import flows.main_job
 import pipeline.commands
+import pipeline.data_cli
 import training.cli
 import training.evaluation.cli
 from pipeline.config_cli import PRECEDENCE
 from pipeline.errors import BSLError
 
 # In the order they appear in `bsl --help`.
-COMMAND_MODULES = (pipeline.commands, training.cli, training.evaluation.cli, flows.cli, flows.main_job)
+COMMAND_MODULES = (pipeline.commands, pipeline.data_cli, training.cli, training.evaluation.cli, flows.cli,
+                   flows.main_job)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -102,6 +102,11 @@ def resolve_data_dir(explicit: str | Path | None = None, env: Mapping[str, str] 
     return found
 
 
+def resolve_data_setting(value: str | Path) -> Path:
+    """A config's data-dir value: 'auto' resolves as `resolve_data_dir(None)`, anything else is that directory."""
+    return resolve_data_dir(None if str(value) == "auto" else value).path
+
+
 def missing_tasks(data_dir: str | Path, tasks: Sequence[str]) -> list[str]:
     """The evaluation columns among `tasks` whose folder is absent from `data_dir`."""
     root = Path(data_dir)

@@ -485,10 +485,15 @@ def parse_sets(names: Sequence[str] | str | None) -> list[PublicSet]:
     return [spec for name, spec in PUBLIC_SETS.items() if name in wanted]
 
 
+def target_dir(cfg: DataFetchConfig) -> Path:
+    """The data dir a fetch fills: `cfg.to`, else the data cache."""
+    return Path(cfg.to).expanduser() if cfg.to else default_data_dir()
+
+
 def fetch_public_sets(cfg: DataFetchConfig, log: Callable[[str], None] = print) -> list[FetchResult]:
     """Fetch every set of `cfg.sets` into `cfg.to` (default: the data cache), one at a time; the first set that
     cannot be loaded stops the run with a FetchError (the sets before it stay complete)."""
-    data_dir = Path(cfg.to).expanduser() if cfg.to else default_data_dir()
+    data_dir = target_dir(cfg)
     specs = parse_sets(cfg.sets)
     if not cfg.progress:
         import datasets
@@ -499,7 +504,8 @@ def fetch_public_sets(cfg: DataFetchConfig, log: Callable[[str], None] = print) 
     for spec in specs:
         result = fetch_set(spec, data_dir, cfg)
         rows = ", ".join(f"{split} {n}" for split, n in result.rows.items())
-        log(f"{spec.name}: {result.status} {result.folder}" + (f" ({rows})" if rows else ""))
+        status = {"fetched": "fetched into", "complete": "already complete in", "kept": "kept"}[result.status]
+        log(f"{spec.name}: {status} {result.folder}" + (f" ({rows})" if rows else ""))
         for warning in result.warnings:
             log(f"  warning: {warning}")
         results.append(result)

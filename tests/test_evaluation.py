@@ -536,7 +536,7 @@ def test_cli_help_and_bad_task(shared_data, capsys):
     with pytest.raises(BSLError, match="unknown task"):
         run(args)
     args = _parser().parse_args(["evaluate", "m", "--data-dir", str(shared_data / "nope")])
-    with pytest.raises(BSLError, match=r"nope: evaluation data directory not found"):
+    with pytest.raises(BSLError, match=r"nope \(from --data-dir\) is not a directory: run `bsl data fetch --to "):
         run(args)
 
 

@@ -17,7 +17,9 @@ DEFAULT_CACHE_DIR = ".bsl_cache/evaluation"
 class EvaluationConfig:
     """Settings of `bsl evaluate` (YAML / `-o key=value` / the command-line flags)."""
 
-    data_dir: str = field(default="", metadata={"help": "folder with sts/, stsbenchmark/, sick/ (required)"})
+    data_dir: str = field(default="", metadata={
+        "help": "folder with sts/, stsbenchmark/, sick/; '' = $BSL_DATA_DIR, else ~/.cache/bsl/data (filled by "
+                "`bsl data fetch`), else ../shared/data (README 'Data')"})
     tasks: list[str] = field(default_factory=lambda: list(ALL_TASKS),
                              metadata={"help": "columns to evaluate: sts12..sts16, stsb, sickr"})
     pooling: str | None = field(default=None, metadata={

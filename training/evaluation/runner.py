@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from pipeline.data_dir import POOLED_STS_SUBSET
+from pipeline.data_dir import POOLED_STS_SUBSET, resolve_data_dir, resolve_data_setting
 from pipeline.errors import BSLError
 from training.evaluation.cache import EmbeddingCache
 from training.evaluation.config import EvaluationConfig
@@ -189,11 +189,10 @@ def model_names(specs: Sequence[str]) -> list[str]:
 def evaluate_models(specs: Sequence[str | Path], config: EvaluationConfig,
                     disable_progress: bool | None = None) -> dict[str, ModelResult]:
     """Load the data once, then load, evaluate and release each model in turn (one in memory at a time)."""
-    if not config.data_dir:
-        raise BSLError("no evaluation data directory given (--data-dir / data_dir)")
     if not specs:
         raise BSLError("no model given")
-    data = load_eval_data(config.data_dir, config.tasks, config.include_stsb_dev)
+    data_dir = resolve_data_dir(config.data_dir or None).path
+    data = load_eval_data(data_dir, config.tasks, config.include_stsb_dev)
     results: dict[str, ModelResult] = {}
     for spec, name in zip(specs, model_names([str(s) for s in specs])):
         encoder = load_encoder(spec, config.pooling, device=config.device, batch_size=config.batch_size,
@@ -257,4 +256,4 @@ def dev_evaluators(eval_config) -> list[StsbDevEvaluator]:
     (its file is read and checked now, before any model is loaded)."""
     if not eval_config.stsb_dir:
         return []
-    return [StsbDevEvaluator(load_stsb_dev(eval_config.stsb_dir))]
+    return [StsbDevEvaluator(load_stsb_dev(resolve_data_setting(eval_config.stsb_dir)))]

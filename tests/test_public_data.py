@@ -260,3 +260,32 @@ def test_missing_tasks(fetched_data, tmp_path):
     assert missing_tasks(fetched_data, ["sts12", "stsb", "sickr"]) == []
     (tmp_path / "stsbenchmark").mkdir()
     assert missing_tasks(tmp_path, ["sts12", "stsb", "sickr"]) == ["sts12", "sickr"]
+
+
+def test_auto_data_setting_follows_bsl_data_dir(tmp_path, monkeypatch):
+    from pipeline.data_dir import resolve_data_setting
+
+    monkeypatch.setenv("BSL_DATA_DIR", str(tmp_path))
+    assert resolve_data_setting("auto") == tmp_path
+    assert resolve_data_setting(tmp_path / ".") == tmp_path / "."
+    with pytest.raises(DataDirNotFound, match="missing"):
+        resolve_data_setting(tmp_path / "missing")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The command
+
+
+def test_bsl_data_fetch_command(hub_mirror, tmp_path, capsys):
+    from pipeline.cli import main
+
+    argv = ["data", "fetch", "--to", str(tmp_path / "d"), "--mirror", str(hub_mirror), "--sets", "sts13,stsb",
+            "--no-progress"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"sts13: fetched into {tmp_path / 'd' / 'sts' / 'sts13'} (pooled 1500)"
+    assert out[-1] == f"{tmp_path / 'd'}: 2 set(s) fetched, 0 already there"
+    assert main(argv) == 0
+    assert capsys.readouterr().out.splitlines()[1].startswith("stsb: already complete in ")
+    assert main(["data", "fetch", "--sets", "sts17"]) == 1
+    assert "bsl data: error: unknown set(s) sts17" in capsys.readouterr().err

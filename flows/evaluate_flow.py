@@ -18,6 +18,7 @@ from prefect.cache_policies import NO_CACHE
 from flows.config_layers import layered_config
 from flows.evaluate_job import DEFAULT_ARTIFACT_KEY, FLOW_NAME, EvaluateFlowConfig
 from pipeline.config import ConfigError, from_dict, to_dict
+from pipeline.data_dir import resolve_data_dir
 
 def resolve_evaluation_config(config_file: str = "", evaluation: dict[str, Any] | None = None,
                               overrides: list[str] | None = None):
@@ -95,5 +96,4 @@ def check_evaluate_spec(spec: EvaluateFlowConfig) -> None:
         raise ConfigError("evaluate flow: models is empty")
     check_artifact_key(spec.artifact_key)
     config = resolve_evaluation_config(spec.config_file, spec.evaluation, spec.overrides)
-    if not config.data_dir:
-        raise ConfigError("evaluate flow: evaluation.data_dir is required")
+    resolve_data_dir(config.data_dir or None)  # '' = the data dir every command finds (README 'Data')

@@ -29,5 +29,5 @@ class TrainFlowConfig:
     evaluate: bool = field(default=False, metadata={
         "help": "after training, run the evaluation flow on the exported model (else the final checkpoint)"})
     evaluation: dict[str, Any] = field(default_factory=dict, metadata={
-        "help": "EvaluationConfig keys for that evaluation (data_dir is required)"})
+        "help": "EvaluationConfig keys for that evaluation (data_dir '' = the data dir found as README 'Data' says)"})
     artifact_key: str = field(default=DEFAULT_ARTIFACT_KEY, metadata={"help": "table artifact key of it"})

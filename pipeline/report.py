@@ -102,15 +102,19 @@ def _stats_table(manifest: dict[str, Any]) -> str:
 
 def render_report(title: str, datasets: list[dict[str, Any]], metrics_csv: str | Path | None = None,
                   eval_results: dict[str, dict[str, Any]] | None = None, facts: dict[str, Any] | None = None,
-                  samples_per_method: int = 8, seed: int = 0) -> str:
-    """`eval_results` maps a model label to its evaluation entry (keys sts12 ... avg)."""
+                  samples_per_method: int = 8, seed: int = 0, eval_note: str = "") -> str:
+    """`eval_results` maps a model label to its evaluation entry (keys sts12 ... avg); `eval_note` says what was
+    not evaluated and why (e.g. no evaluation data)."""
     e = html.escape
     parts = [f"<h1>{e(title)}</h1>"]
     if facts:
         parts.append("<table>" + "".join(f"<tr><th>{e(str(k))}</th><td>{e(str(v))}</td></tr>"
                                          for k, v in facts.items()) + "</table>")
-    if eval_results:
+    if eval_results or eval_note:
         parts.append("<h2>STS results (Spearman x100 of cosine similarity)</h2>")
+    if eval_note:
+        parts.append(f"<p class='meta'>{e(eval_note)}</p>")
+    if eval_results:
         parts.append(_sts_table(eval_results))
         uri = sts_chart_uri(eval_results)
         if uri:

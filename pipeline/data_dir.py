@@ -22,12 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.errors import BSLError
+from pipeline.sts_columns import STS_YEARS
 
 #: Folder of each evaluation column inside a data dir.
-TASK_FOLDERS: dict[str, str] = {
-    "sts12": "sts/sts12", "sts13": "sts/sts13", "sts14": "sts/sts14", "sts15": "sts/sts15", "sts16": "sts/sts16",
-    "stsb": "stsbenchmark", "sickr": "sick",
-}
+TASK_FOLDERS: dict[str, str] = {**{year: f"sts/{year}" for year in STS_YEARS}, "stsb": "stsbenchmark",
+                                 "sickr": "sick"}
 #: The subset name of an STS year whose source has no per-subset breakdown (the hub's MTEB copies): all of the
 #: year's pairs in one file pair, STS.input.pooled.txt + STS.gs.pooled.txt.
 POOLED_STS_SUBSET = "pooled"

@@ -1,9 +1,12 @@
 """The main job (`bsl demo`, `make demo`): corpus -> view pairs -> BSL training -> STS before/after -> one report.
 
-    1. corpus      built-in WordNet example sentences (or --corpus), plus NLI files for entailment pairs (--nli)
+    1. corpus      built-in WordNet example sentences (or --corpus), plus NLI files for entailment pairs (--nli,
+                   by default the data dir's nli/snli/dev.csv when it has one)
     2. augment     the Prefect augmentation flow (cached per chunk x method) for each corpus
     3. train       BSL on all-MiniLM-L6-v2 (or training.model.name_or_path) from the datasets' manifests
-    4. evaluate    STS12-16, STS-B, SICK-R before and after training, when --data-dir is given
+    4. evaluate    STS12-16, STS-B, SICK-R before and after training, on the data dir found as every command finds
+                   it (--data-dir, $BSL_DATA_DIR, ~/.cache/bsl/data, ../shared/data); without one the job says
+                   "evaluation skipped: run `bsl data fetch`" in its summary and report
     5. report      <out>/report.html: view-pair samples per method, dataset stats, loss curve, STS table + chart
 
 Every step is cached: a rerun with the same settings reuses the corpus, every augmentation task (Prefect cache),
@@ -28,6 +31,7 @@ from typing import Any
 from pipeline.atomic import write_json_atomic, write_text_atomic
 from pipeline.config import from_dict, to_dict
 from pipeline.config_cli import add_config_arguments, print_config, resolve_config
+from pipeline.data_dir import FETCH_COMMAND, DataDir, default_data_dir, locate_data_dir, missing_tasks
 from pipeline.errors import BSLError
 from training.config import DataSourceConfig, TrainConfig
 from training.evaluation.config import EvaluationConfig
@@ -47,8 +51,8 @@ def demo_training() -> TrainConfig:
 
 
 def demo_evaluation() -> EvaluationConfig:
-    """STS before/after training (configs/demo.yaml `evaluation:`); data_dir '' skips it, cache_dir '' caches the
-    embeddings under <out_dir>/cache/embeddings."""
+    """STS before/after training (configs/demo.yaml `evaluation:`); data_dir '' = the data dir every command finds
+    (README 'Data'), cache_dir '' caches the embeddings under <out_dir>/cache/embeddings."""
     return EvaluationConfig(data_dir="", batch_size=128, cache_dir="")
 
 
@@ -61,6 +65,8 @@ class MainJobConfig:
     nli: list[str] = field(default_factory=list, metadata={
         "help": "NLI files (SNLI/MNLI in any supported format) whose entailment pairs become views"})
     nli_limit: int = field(default=0, metadata={"help": "records read from each NLI file (0 = all)"})
+    nli_from_data_dir: bool = field(default=True, metadata={
+        "help": "with nli empty, use the data dir's nli/snli/dev.csv when it has one"})
     methods: list[str] = field(default_factory=lambda: ["synonyms", "span-mask"], metadata={
         "help": "methods applied to the sentence corpus"})
     mlm_model: str = field(default="", metadata={"help": "masked-LM dir or hub id; set to add the `mlm` method"})
@@ -72,8 +78,9 @@ class MainJobConfig:
     progress: bool = field(default=True, metadata={"help": "show progress bars"})
     training: TrainConfig = field(default_factory=demo_training, metadata={
         "help": "the BSL run (every `bsl train` key); model.name_or_path '' = all-MiniLM-L6-v2 (PyPI package)"})
+    evaluate: bool = field(default=True, metadata={"help": "evaluate before/after training (false: skip it)"})
     evaluation: EvaluationConfig = field(default_factory=demo_evaluation, metadata={
-        "help": "STS before/after (every `bsl evaluate` key); data_dir '' = skip it"})
+        "help": "STS before/after (every `bsl evaluate` key); data_dir '' = the data dir found as README 'Data' says"})
 
 
 def default_encoder() -> str:
@@ -152,10 +159,45 @@ def _train(cfg: MainJobConfig, encoder: str, datasets: list[dict[str, Any]], out
     return summary, False
 
 
-def _evaluate(cfg: MainJobConfig, models: dict[str, str], out: Path) -> tuple[dict[str, dict], bool]:
+def _find_data(cfg: MainJobConfig) -> DataDir | None:
+    found = locate_data_dir(cfg.evaluation.data_dir or None)
+    if found is not None and not found.path.is_dir():
+        raise BSLError(f"evaluation data dir {found.describe()} is not a directory: run "
+                       f"`{FETCH_COMMAND} --to {found.path}`, or point it at one")
+    return found
+
+
+def _nli_files(cfg: MainJobConfig, data: DataDir | None) -> list[str]:
+    if cfg.nli or not cfg.nli_from_data_dir or data is None:
+        return list(cfg.nli)
+    snli_dev = data.path / "nli" / "snli" / "dev.csv"
+    return [str(snli_dev)] if snli_dev.is_file() else []
+
+
+def _evaluation_tasks(cfg: MainJobConfig, data: DataDir | None) -> tuple[list[str], str]:
+    """The tasks the before/after evaluation runs on, and a note naming what it skips and how to get the data."""
+    from training.evaluation.data import parse_tasks
+
+    if not cfg.evaluate:
+        return [], "evaluation skipped: evaluate=false"
+    tasks = list(parse_tasks(cfg.evaluation.tasks))
+    missing = tasks if data is None else missing_tasks(data.path, tasks)
+    if not missing:
+        return tasks, ""
+    fetch = FETCH_COMMAND if data is None or data.origin == "data cache" else f"{FETCH_COMMAND} --to {data.path}"
+    why = (f"no evaluation data found: no --data-dir, BSL_DATA_DIR unset, {default_data_dir()} empty, no "
+           f"../shared/data" if data is None else f"{data.describe()} has no {', '.join(missing)}")
+    if len(missing) == len(tasks):
+        return [], f"evaluation skipped: run `{fetch}` ({why})"
+    return [t for t in tasks if t not in missing], f"not evaluated: {', '.join(missing)}: run `{fetch}` ({why})"
+
+
+def _evaluate(cfg: MainJobConfig, models: dict[str, str], out: Path, data_dir: Path,
+              tasks: list[str]) -> tuple[dict[str, dict], bool]:
     from training.evaluation import evaluate_models
 
     evaluation = copy.deepcopy(cfg.evaluation)
+    evaluation.data_dir, evaluation.tasks = str(data_dir), list(tasks)
     if evaluation.cache_dir == "":
         evaluation.cache_dir = str(out / "cache" / "embeddings")
     results = evaluate_models(list(models.values()), evaluation, disable_progress=not cfg.progress)
@@ -167,10 +209,10 @@ def _evaluate(cfg: MainJobConfig, models: dict[str, str], out: Path) -> tuple[di
 def run_main_job(cfg: MainJobConfig) -> dict[str, Any]:
     from pipeline.report import render_report
 
-    data_dir = cfg.evaluation.data_dir
-    if data_dir and not Path(data_dir).is_dir():
-        raise BSLError(f"evaluation.data_dir {data_dir} is not a directory")
-    for p in cfg.nli:
+    data = _find_data(cfg)
+    nli_files = _nli_files(cfg, data)
+    eval_tasks, eval_note = _evaluation_tasks(cfg, data)
+    for p in nli_files:
         if not Path(p).exists():
             raise BSLError(f"NLI file not found: {p}")
     out = Path(cfg.out_dir)
@@ -192,7 +234,7 @@ def run_main_job(cfg: MainJobConfig) -> dict[str, Any]:
     datasets = [steps.run("augment corpus", _augment, corpus, out / "datasets" / "sentences",
                           {"methods": methods, "method_params": params,
                            "corpus": {"limit": cfg.corpus_limit, "min_words": 4}}, cfg)]
-    for i, nli in enumerate(cfg.nli):
+    for i, nli in enumerate(nli_files):
         name = f"nli-{i}-{Path(nli).name.split('.')[0]}"
         datasets.append(steps.run(f"augment {Path(nli).name}", _augment, Path(nli), out / "datasets" / name,
                                   {"methods": ["nli-entailment"], "corpus": {"limit": cfg.nli_limit}}, cfg))
@@ -200,20 +242,22 @@ def run_main_job(cfg: MainJobConfig) -> dict[str, Any]:
     encoder = cfg.training.model.name_or_path or default_encoder()
     trained = steps.run("train", _train, cfg, encoder, datasets, out)
     results = None
-    if data_dir:
-        results = steps.run("evaluate", _evaluate, cfg,
-                            {"before (encoder)": encoder, "after BSL": trained["export_dir"]}, out)
+    if eval_tasks:
+        models = {"before (encoder)": encoder, "after BSL": trained["export_dir"]}
+        results = steps.run("evaluate", _evaluate, cfg, models, out, data.path, eval_tasks)
 
     facts = {"encoder": encoder, "training run": trained["run_dir"], "steps": trained["steps"],
              "batch size": cfg.training.train.batch_size, "learning rate": cfg.training.optim.lr,
              "EMA momentum": cfg.training.objective.bsl.momentum,
-             "datasets": ", ".join(m["name"] for m in datasets)}
+             "datasets": ", ".join(m["name"] for m in datasets),
+             "evaluation data": data.describe() if data is not None else "none found"}
     report = out / "report.html"
     start = time.perf_counter()
-    write_text_atomic(report, render_report("BSL main job", datasets, trained["metrics_csv"], results, facts))
+    write_text_atomic(report, render_report("BSL main job", datasets, trained["metrics_csv"], results, facts,
+                                            eval_note=eval_note))
     steps.records.append({"step": "report", "seconds": round(time.perf_counter() - start, 2), "cached": False})
     summary = {"config": to_dict(cfg), "steps": steps.records, "total_s": round(time.perf_counter() - t0, 2),
-               "report": str(report), "results": results, "training": trained}
+               "report": str(report), "results": results, "evaluation_note": eval_note, "training": trained}
     write_json_atomic(out / "job.json", summary)
     return summary
 
@@ -226,7 +270,7 @@ def _config_help() -> str:
     rows = [(key, doc) for key, _type, doc in describe(MainJobConfig)
             if not key.startswith(("training.", "evaluation."))]
     rows += [("training.*", "every `bsl train` key (the demo's values: --print-config, configs/demo.yaml)"),
-             ("evaluation.*", "every `bsl evaluate` key (data_dir '' = no evaluation)")]
+             ("evaluation.*", "every `bsl evaluate` key (data_dir '' = the data dir found as README 'Data' says)")]
     width = max(len(key) for key, _doc in rows)
     return "\n".join(f"  {key:<{width}}  {doc}" for key, doc in rows)
 
@@ -243,7 +287,8 @@ def register(subparsers) -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="config keys (YAML file and -o KEY=VALUE):\n" + _config_help())
     p.add_argument("--out", help="output dir (default demo_out)")
-    p.add_argument("--data-dir", help="STS data dir for the before/after evaluation (evaluation.data_dir)")
+    p.add_argument("--data-dir", help="STS data dir for the before/after evaluation (evaluation.data_dir; default: "
+                                      "BSL_DATA_DIR, ~/.cache/bsl/data, ../shared/data)")
     p.add_argument("--nli", action="append", default=[], help="NLI file for entailment pairs (repeatable)")
     add_config_arguments(p, "main job config", example="training.train.max_steps=300")
     p.set_defaults(func=run)
@@ -262,5 +307,7 @@ def run(args) -> int:
     if summary["results"]:
         for label, r in summary["results"].items():
             print(f"{label:>18}: " + "  ".join(f"{k} {r[k]:.2f}" for k in STS_COLUMNS if r.get(k) is not None))
+    if summary["evaluation_note"]:
+        print(summary["evaluation_note"])
     print(f"total {summary['total_s']} s; report: {summary['report']}")
     return 0

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from pipeline.config_cli import PRECEDENCE, add_config_arguments, print_config, resolve_config, to_constant
+
 DESCRIPTION = """\
 Load the public evaluation and NLI sets with `datasets.load_dataset` from their Hugging Face hub datasets (or from
 --mirror, a local directory holding those datasets as <owner>/<name>/ in the hub's file layout) and write them in
@@ -20,7 +22,9 @@ examples:
   bsl data fetch --mirror /mnt/hub-copy          # offline, from a local copy of the hub datasets
   bsl data fetch -o revisions.snli=main          # another revision than the pinned one
 
-config keys (YAML via --config, or -o key=value; flags win over the YAML file, -o wins over flags):
+precedence (later wins): """ + PRECEDENCE + """
+
+config keys (YAML via --config, or -o key=value):
 """
 
 
@@ -39,34 +43,21 @@ def register(subparsers) -> None:
     p.add_argument("--mirror", metavar="DIR", help="read <DIR>/<owner>/<name>/ instead of the hub")
     p.add_argument("--force", action="store_true", help="refetch complete sets, replace folders supplied by hand")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
-    p.add_argument("--config", "-c", metavar="FILE", help="YAML file with the keys below")
-    p.add_argument("-o", "--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
-                   help="override a key, e.g. -o revisions.snli=main (repeatable)")
-    p.add_argument("--print-config", action="store_true", help="print the resolved config as YAML and exit")
+    add_config_arguments(p, "fetch config", example="revisions.snli=main")
     p.set_defaults(func=run)
 
 
-def _flag_overrides(args: argparse.Namespace) -> list[str]:
-    import json
-
-    flags = {"to": args.to, "sets": args.sets, "mirror": args.mirror}
-    out = [f"{key}={json.dumps(value)}" for key, value in flags.items() if value]
-    if args.force:
-        out.append("force=true")
-    if args.no_progress:
-        out.append("progress=false")
-    return out
+# Each dedicated flag is a shortcut for one config key; -o beats it (pipeline.config_cli).
+FETCH_FLAGS = {"to": "to", "sets": "sets", "mirror": "mirror", "force": to_constant("force", True),
+               "no_progress": to_constant("progress", False)}
 
 
 def run(args: argparse.Namespace) -> int:
-    from pipeline.config import load_config, to_dict
     from pipeline.public_data import DataFetchConfig, fetch_public_sets, target_dir
 
-    cfg = load_config(DataFetchConfig, args.config, _flag_overrides(args) + list(args.overrides))
+    cfg = resolve_config(DataFetchConfig, args, FETCH_FLAGS)
     if args.print_config:
-        import yaml
-
-        print(yaml.safe_dump(to_dict(cfg), sort_keys=False), end="")
+        print_config(cfg)
         return 0
     results = fetch_public_sets(cfg, log=lambda line: print(line, flush=True))
     fetched = sum(r.status == "fetched" for r in results)

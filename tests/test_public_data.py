@@ -277,7 +277,7 @@ def test_auto_data_setting_follows_bsl_data_dir(tmp_path, monkeypatch):
 
 
 def test_bsl_data_fetch_command(hub_mirror, tmp_path, capsys):
-    from pipeline.cli import main
+    from bsl.cli import main
 
     argv = ["data", "fetch", "--to", str(tmp_path / "d"), "--mirror", str(hub_mirror), "--sets", "sts13,stsb",
             "--no-progress"]

@@ -28,12 +28,13 @@ the per-subset mean / size-weighted mean. All three are in the JSON details eith
 
 EPILOG_HEAD = """\
 data layout: DATA_DIR/sts/sts12..sts16/STS.{input,gs}.<subset>.txt, DATA_DIR/stsbenchmark/sts-{dev,test}.csv,
-DATA_DIR/sick/SICK_test_annotated.txt (the shared data folder has exactly this layout).
+DATA_DIR/sick/SICK_test_annotated.txt (README 'Data'). Without --data-dir: $BSL_DATA_DIR, else ~/.cache/bsl/data
+(filled by `bsl data fetch`), else ../shared/data beside the repository.
 
 examples:
-  bsl evaluate runs/bsl/checkpoint-final --data-dir ../shared/data --json results.json
+  bsl evaluate runs/bsl/checkpoint-final --json results.json
   bsl evaluate base_model/ runs/bsl/checkpoint-final --data-dir ../shared/data --plot compare.png --markdown r.md
-  bsl evaluate my_model --data-dir ../shared/data --tasks stsb,sickr --pooling cls --no-cache
+  bsl evaluate my_model --tasks stsb,sickr --pooling cls --no-cache
 
 precedence (later wins): """ + PRECEDENCE + """
 
@@ -47,7 +48,8 @@ def register(subparsers) -> None:
     p = add_command(subparsers, "evaluate", run, "STS12-16 / STS-B / SICK-R Spearman table for one or more encoders",
                     DESCRIPTION, EPILOG_HEAD + help_text(EvaluationConfig))
     p.add_argument("models", nargs="+", metavar="MODEL", help="model directories or hub ids")
-    p.add_argument("--data-dir", help="folder holding sts/, stsbenchmark/ and sick/")
+    p.add_argument("--data-dir", help="folder holding sts/, stsbenchmark/ and sick/ (default: BSL_DATA_DIR, "
+                                      "~/.cache/bsl/data, ../shared/data)")
     p.add_argument("--json", metavar="FILE", help="write results as JSON (shape: see `training.evaluation`)")
     p.add_argument("--markdown", metavar="FILE", help="write the table and per-subset details as Markdown")
     p.add_argument("--plot", metavar="FILE.png", help="write a bar chart comparing the models (PNG)")

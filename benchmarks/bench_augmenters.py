@@ -42,7 +42,6 @@ os.environ.setdefault("BSL_NO_PROGRESS", "1")
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
-DEFAULT_DATA = REPO.parent / "shared" / "data" / "nli" / "snli" / "dev.csv"
 
 
 def load_sentences(path: Path, limit: int) -> list[str]:
@@ -179,13 +178,18 @@ def bench_mlm(sentences: list[str], limit: int, repeats: int,
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="CSV with premise,hypothesis columns")
+    parser.add_argument("--data", type=Path, help="CSV with premise,hypothesis columns (default: nli/snli/dev.csv "
+                                                  "of the data dir every command finds, README 'Data')")
     parser.add_argument("--sentences", type=int, default=0,
                         help="sentences for the synonym benchmark (0: all distinct sentences of --data)")
     parser.add_argument("--mlm-sentences", type=int, default=1000, help="sentences for the MLM benchmark")
     parser.add_argument("--repeats", type=int, default=3, help="timed rounds (the best of each side is reported)")
     parser.add_argument("--only", choices=["synonyms", "mlm"], help="run one benchmark")
     args = parser.parse_args(argv)
+    if args.data is None:
+        from pipeline.data_dir import resolve_data_dir
+
+        args.data = resolve_data_dir().path / "nli" / "snli" / "dev.csv"
 
     import platform
 

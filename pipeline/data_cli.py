@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
-from pipeline.config_cli import PRECEDENCE, add_config_arguments, print_config, resolve_config, to_constant
+from pipeline.config_cli import (PRECEDENCE, add_command, add_config_arguments, print_config, resolve_config,
+                                 to_constant)
 
 DESCRIPTION = """\
 Load the public evaluation and NLI sets with `datasets.load_dataset` from their Hugging Face hub datasets (or from
@@ -32,19 +34,22 @@ def register(subparsers) -> None:
     from pipeline.config import help_text
     from pipeline.public_data import PUBLIC_SETS, DataFetchConfig
 
-    data = subparsers.add_parser("data", help="get the public STS / SICK / NLI data (bsl data fetch)",
-                                 description="Commands for the public evaluation and NLI data.")
-    sub = data.add_subparsers(dest="data_command", metavar="SUBCOMMAND", required=True)
-    p = sub.add_parser("fetch", help="download the public sets into the data dir (default ~/.cache/bsl/data)",
-                       description=DESCRIPTION, epilog=EXAMPLES + help_text(DataFetchConfig),
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    group = add_command(subparsers, "data", run_group, "get the public STS / SICK / NLI data (bsl data fetch)",
+                        "Commands for the public evaluation and NLI data.")
+    sub = group.add_subparsers(dest="data_command", metavar="SUBCOMMAND")
+    p = add_command(sub, "fetch", run, "download the public sets into the data dir (default ~/.cache/bsl/data)",
+                    DESCRIPTION, EXAMPLES + help_text(DataFetchConfig))
     p.add_argument("--to", metavar="DIR", help="data dir to fill (default: the data cache)")
     p.add_argument("--sets", help="comma-separated subset of " + ",".join(PUBLIC_SETS) + " (default: all)")
     p.add_argument("--mirror", metavar="DIR", help="read <DIR>/<owner>/<name>/ instead of the hub")
     p.add_argument("--force", action="store_true", help="refetch complete sets, replace folders supplied by hand")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     add_config_arguments(p, "fetch config", example="revisions.snli=main")
-    p.set_defaults(func=run)
+
+
+def run_group(args: argparse.Namespace) -> int:
+    print("usage: bsl data fetch ... (see bsl data fetch --help)", file=sys.stderr)
+    return 2
 
 
 # Each dedicated flag is a shortcut for one config key; -o beats it (pipeline.config_cli).

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.inspect import CSS, PairQuery, pair_table_html, sample, stats_rows
+from pipeline.run_phases import TRAIN_PHASE
 from pipeline.sts_columns import STS_COLUMNS, STS_TITLES
 
 
@@ -22,22 +23,34 @@ def _png_data_uri(fig) -> str:
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode()
 
 
-def read_metrics_csv(path: str | Path) -> list[dict[str, float]]:
+def read_metrics_csv(path: str | Path) -> list[dict[str, Any]]:
+    """The trainer's metrics.csv rows with a step and a loss: numbers as floats, plus the `phase` text."""
     rows = []
     with open(path, newline="", encoding="utf-8") as fh:
         for row in csv.DictReader(fh):
-            parsed = {}
+            parsed: dict[str, Any] = {}
             for k, v in row.items():
                 try:
                     parsed[k] = float(v)
                 except (TypeError, ValueError):
                     continue
+            if row.get("phase"):
+                parsed["phase"] = row["phase"]
             if "step" in parsed and "loss" in parsed:
                 rows.append(parsed)
     return rows
 
 
-def loss_curve_uri(rows: list[dict[str, float]]) -> str | None:
+def warmup_span(rows: list[dict[str, Any]]) -> tuple[str, float, float] | None:
+    """(phase, first step, last step) of the warm-up that opens the run (logged rows whose phase is not "train"),
+    or None. A logged step is the end of its window, so the span starts at step 0."""
+    warm = [r for r in rows if r.get("phase", TRAIN_PHASE) != TRAIN_PHASE]
+    if not warm:
+        return None
+    return str(warm[0]["phase"]), 0.0, max(r["step"] for r in warm)
+
+
+def loss_curve_uri(rows: list[dict[str, Any]]) -> str | None:
     if not rows:
         return None
     import matplotlib
@@ -46,7 +59,12 @@ def loss_curve_uri(rows: list[dict[str, float]]) -> str | None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7, 3.2))
-    ax.plot([r["step"] for r in rows], [r["loss"] for r in rows], lw=1.4, color="#225")
+    span = warmup_span(rows)
+    if span is not None:
+        ax.axvspan(span[1], span[2], color="#fc9", alpha=0.35, lw=0, label=f"{span[0]} (encoder frozen)")
+    ax.plot([r["step"] for r in rows], [r["loss"] for r in rows], lw=1.4, color="#225", label="loss")
+    if span is not None:
+        ax.legend(fontsize=8, loc="upper right")
     ax.set_xlabel("step")
     ax.set_ylabel("training loss")
     ax.grid(alpha=0.3)
@@ -123,8 +141,11 @@ def render_report(title: str, datasets: list[dict[str, Any]], metrics_csv: str |
         rows = read_metrics_csv(metrics_csv)
         uri = loss_curve_uri(rows)
         if uri:
+            span = warmup_span(rows)
+            warm = (f"; steps 1-{span[2]:.0f}: {span[0]} (shaded), only the predictor trains, the encoder and its "
+                    f"EMA target stay as they were" if span else "")
             parts.append(f"<h2>Training loss</h2><p class='meta'>{len(rows)} logged steps, last loss "
-                         f"{rows[-1]['loss']:.4f}</p><img alt='loss curve' src='{uri}'>")
+                         f"{rows[-1]['loss']:.4f}{e(warm)}</p><img alt='loss curve' src='{uri}'>")
     for manifest in datasets:
         src = manifest["source"]
         parts.append(f"<h2>Dataset {e(manifest['name'])}</h2><p class='meta'>corpus {e(str(src['corpus']))}: "

@@ -98,14 +98,16 @@ def _csv_losses(path: Path) -> list[float]:
 @pytest.mark.slow
 def test_torchrun_two_processes_match_single_process_on_the_combined_batch(tiny_bert_dir, tmp_path):
     """`torchrun --nproc_per_node 2 -m bsl train` (gloo) vs `train()` in this process: same losses and
-    weights. Dropout is off (the processes draw different masks); BatchNorm statistics cover the global batch."""
+    weights. Dropout is off (the processes draw different masks); BatchNorm statistics cover the global batch. The
+    first two of the four steps are BSL's predictor warm-up, when the encoder's parameters get no gradient."""
     import yaml
 
     from pipeline.config import to_dict
     from training.trainer import train
 
     data = write_dataset(tmp_path / "data", 48)
-    overrides = ["train.max_steps=4", "optim.grad_accum_steps=2", "train.batch_size=8"]
+    overrides = ["train.max_steps=4", "optim.grad_accum_steps=2", "train.batch_size=8",
+                 "objective.bsl.predictor_warmup_steps=2"]
     single = train(tiny_config(tiny_bert_dir, [data], tmp_path / "single", overrides=overrides),
                    disable_progress=True)
     cfg = tiny_config(tiny_bert_dir, [data], tmp_path / "ddp", overrides=overrides)

@@ -421,6 +421,7 @@ def test_example_configs_load_with_the_papers_settings(name):
     if name == "bsl":
         assert (cfg.objective.bsl.predictor_k, cfg.objective.bsl.momentum, cfg.optim.lr, cfg.train.batch_size,
                 cfg.model.pooling, cfg.train.epochs) == (8, 0.999, 5e-4, 64, "mean", 1.0)
+        assert (cfg.objective.bsl.predictor_warmup_steps, cfg.objective.bsl.predictor_lr) == (0, None)
         assert [(s.methods, s.weight) for s in cfg.data.sources] == [(["backtranslation"], 0.5),
                                                                     (["nli-entailment"], 0.5)]
     if name == "sg_opt":

@@ -79,14 +79,16 @@ def write_dataset(root: Path, n_pairs: int = 64, *, method: str = "noise", seed:
 
 def tiny_config(model_dir: Path, datasets: list[Path], output_dir: Path, *, objective: str = "bsl",
                 overrides: list[str] | None = None):
-    """A fast config on the tiny BERT: batch 8, no dropout (deterministic numbers), lr 1e-3, no warmup."""
+    """A fast config on the tiny BERT: batch 8, no dropout (deterministic numbers), lr 1e-3, no warmup, and BSL as
+    the paper has it (no predictor warm-up; the warm-up tests turn it on)."""
     from pipeline.config import load_config
     from training.config import TrainConfig
 
     base = {
         "model": {"name_or_path": str(model_dir), "max_length": 32, "dropout": 0.0},
         "data": {"sources": [{"path": str(d)} for d in datasets], "shuffle_buffer": 16},
-        "objective": {"name": objective, "bsl": {"predictor_k": 2},
+        "objective": {"name": objective,
+                      "bsl": {"predictor_k": 2, "predictor_warmup_steps": 0, "predictor_lr": None},
                       "sg_opt": {"projection_hidden": 64}},
         "optim": {"lr": 1e-3, "warmup_ratio": 0.0, "schedule": "constant"},
         "train": {"output_dir": str(output_dir), "batch_size": 8, "max_steps": 6, "log_every": 1,

@@ -49,6 +49,7 @@ class RunLogger:
                  eval_fields: list[str], resume_step: int | None = None):
         self.enabled = enabled
         self.writer = None
+        self._last_text: dict[str, str] = {}
         self.train_csv = self.eval_csv = None
         if not enabled:
             return
@@ -76,6 +77,10 @@ class RunLogger:
                 # NaN (an undefined correlation, a zero-length timing window) would only break the plot.
                 if isinstance(value, (int, float)) and key != "step" and value == value:
                     self.writer.add_scalar(f"{group}/{key}", value, step)
+                elif isinstance(value, str) and self._last_text.get(key) != value:
+                    # A text value (the training phase) is written when it changes: the step where it began.
+                    self._last_text[key] = value
+                    self.writer.add_text(f"{group}/{key}", value, step)
 
     def close(self) -> None:
         if self.writer is not None:

@@ -27,3 +27,16 @@ def lr_at(step: int, *, base_lr: float, total_steps: int, warmup: int, schedule:
     if schedule == "cosine":
         return min_lr + (base_lr - min_lr) * 0.5 * (1.0 + math.cos(math.pi * progress))
     raise ValueError(f"unknown schedule {schedule!r}")
+
+
+def phase_lrs(step: int, *, head_steps: int, head_lr: float | None, base_lr: float, total_steps: int, warmup: int,
+              schedule: str, min_lr_ratio: float = 0.0) -> tuple[float, float]:
+    """(encoder lr, head lr) for optimizer step `step` when an objective's head (BSL's predictor) first trains alone
+    for `head_steps` steps: then the encoder is frozen (lr 0) and the head runs at a constant `head_lr` (None =
+    base_lr). Afterwards the encoder follows `lr_at` counted from the end of that warm-up (`total_steps` and
+    `warmup` are the encoder's, i.e. after it), and the head the same curve scaled to peak at `head_lr`."""
+    if step < head_steps:
+        return 0.0, head_lr if head_lr is not None else base_lr
+    encoder = lr_at(step - head_steps, base_lr=base_lr, total_steps=total_steps, warmup=warmup, schedule=schedule,
+                    min_lr_ratio=min_lr_ratio)
+    return encoder, encoder * head_lr / base_lr if head_lr is not None else encoder

@@ -8,9 +8,14 @@ What is measured during training comes in as `Evaluator` objects (training.evalu
 STS-B dev one from the config; `training.train` does that for you); the trainer only calls them.
 One optimizer step is:
 
+    objective.begin_step(step)                     # BSL: predictor warm-up (encoder frozen) or normal training
     for each of grad_accum_steps micro-batches:   loss = objective(batch) / accum;  loss.backward()
     lr = schedule(step);  clip gradients;  optimizer step (skipped on inf/nan gradients)
     if the step was applied:  objective.on_optimizer_step()         # BSL: EMA update of the target
+
+An objective with a head that warms up first (BSL's predictor, `objective.head_warmup()`) gets it in its own param
+groups: during the warm-up only the head trains, at its constant lr, and the encoder's schedule (warmup, decay)
+counts from the end of it (training.schedule.phase_lrs).
 
 Under torchrun every process reads the same pair stream and trains on its slice of each global batch, so a run on
 W processes sees exactly the batches of a single-process run with the same train.batch_size.
@@ -44,7 +49,7 @@ from training.distributed import all_reduce_mean, barrier, init_distributed
 from training.encoder import Encoder, SentenceEncoder, TransformerEncoder, load_tokenizer
 from training.logger import RunLogger
 from training.objectives import build_objective
-from training.schedule import lr_at, warmup_steps_for
+from training.schedule import phase_lrs, warmup_steps_for
 
 log = logging.getLogger(__name__)
 
@@ -52,8 +57,9 @@ FINAL_DIR = "final"
 BEST_DIR = "best"
 CHECKPOINTS_DIR = "checkpoints"
 EXPORT_DIR = "export"
-TRAIN_FIELDS = ["step", "epoch", "loss", "lr", "grad_norm", "examples_per_s", "tokens_per_s", "step_time_s",
-                "skipped_steps"]
+TRAIN_FIELDS = ["step", "epoch", "phase", "loss", "lr", "grad_norm", "examples_per_s", "tokens_per_s",
+                "step_time_s", "skipped_steps"]
+ENCODER_GROUP = "encoder"
 
 
 class Evaluator(Protocol):
@@ -142,7 +148,8 @@ class Trainer:
         if self.dist.is_main:
             self.output_dir.mkdir(parents=True, exist_ok=True)
             write_text_atomic(self.output_dir / "config.yaml", yaml.safe_dump(to_dict(cfg), sort_keys=False))
-        fields = TRAIN_FIELDS + [m for m in self.objective.metric_names if m not in TRAIN_FIELDS]
+        fields = TRAIN_FIELDS + [f"lr_{name}" for name in self.group_names if name != ENCODER_GROUP]
+        fields += [m for m in self.objective.metric_names if m not in fields]
         self.logger = RunLogger(self.output_dir, self.dist.is_main, cfg.train.tensorboard, fields,
                                 [m for e in self.evaluators for m in e.metric_names],
                                 resume_step=self.step if self.resumed_from is not None else None)
@@ -171,7 +178,6 @@ class Trainer:
         pairs_per_step = cfg.train.batch_size * cfg.optim.grad_accum_steps
         self.total_steps = cfg.train.max_steps or max(1, math.ceil(cfg.train.epochs * self.total_pairs
                                                                    / pairs_per_step))
-        self.warmup = warmup_steps_for(self.total_steps, cfg.optim.warmup_steps, cfg.optim.warmup_ratio)
 
     def _setup_model(self) -> None:
         cfg = self.config
@@ -186,6 +192,7 @@ class Trainer:
                                             batch_size=cfg.eval.batch_size, device=self.device,
                                             autocast_dtype=self.autocast_dtype, name="online encoder")
         self.trainable = [p for p in self.objective.parameters() if p.requires_grad]
+        self._setup_schedule()
         self.optimizer = self._build_optimizer()
         self.model: torch.nn.Module = self.objective
         if self.dist.enabled:
@@ -195,18 +202,36 @@ class Trainer:
                 self.objective, device_ids=[self.dist.local_rank] if self.device.type == "cuda" else None,
                 # Buffers (BatchNorm statistics, the EMA target's) evolve identically on every rank; no need to
                 # broadcast them before each forward.
-                forward_sync_buffers=False, find_unused_parameters=cfg.distributed.find_unused_parameters)
+                forward_sync_buffers=False,
+                # While a head warms up alone the encoder's parameters get no gradient in those steps.
+                find_unused_parameters=cfg.distributed.find_unused_parameters or self.head_steps > 0)
         self.stream = PairStream(self.sources, cfg.train.seed, cfg.data.shuffle, cfg.data.shuffle_buffer,
                                  cfg.data.read_batch_size)
 
+    def _setup_schedule(self) -> None:
+        """The objective's warming-up head (if any) and the encoder's schedule, which starts after its warm-up."""
+        o = self.config.optim
+        self.head = self.objective.head_warmup()
+        self.head_steps = min(self.head.steps, self.total_steps) if self.head is not None else 0
+        if self.head is not None and self.head_steps >= self.total_steps and self.dist.is_main:
+            log.warning("the %s warm-up (%d steps) covers the whole run (%d steps): the encoder will not train",
+                        self.head.name, self.head.steps, self.total_steps)
+        self.warmup = warmup_steps_for(self.total_steps - self.head_steps, o.warmup_steps, o.warmup_ratio)
+        head_ids = {id(p) for p in self.head.parameters} if self.head is not None else set()
+        self.frozen_during_warmup = [p for p in self.trainable if id(p) not in head_ids]
+        self.group_names = [ENCODER_GROUP] + ([self.head.name] if self.head is not None else [])
+
     def _build_optimizer(self) -> torch.optim.Optimizer:
         o = self.config.optim
-        decay, no_decay = [], []
-        for p in self.trainable:
-            (no_decay if o.no_decay_bias_and_norm and p.ndim <= 1 else decay).append(p)
-        groups = [{"params": decay, "weight_decay": o.weight_decay}]
-        if no_decay:
-            groups.append({"params": no_decay, "weight_decay": 0.0})
+        head_ids = {id(p) for p in self.head.parameters} if self.head is not None else set()
+        groups = []
+        for name in self.group_names:
+            decay, no_decay = [], []
+            for p in self.trainable:
+                if (id(p) in head_ids) == (name != ENCODER_GROUP):
+                    (no_decay if o.no_decay_bias_and_norm and p.ndim <= 1 else decay).append(p)
+            groups += [{"params": params, "weight_decay": wd, "name": name}
+                       for params, wd in ((decay, o.weight_decay), (no_decay, 0.0)) if params]
         cls = torch.optim.AdamW if o.optimizer == "adamw" else torch.optim.Adam
         kwargs = dict(lr=o.lr, betas=(o.betas[0], o.betas[1]), eps=o.eps)
         # The fused kernel is ~9x faster than foreach on CPU for MiniLM + predictor (benchmarks/bench_trainer.py)
@@ -277,6 +302,7 @@ class Trainer:
     def train_step(self) -> dict[str, Any]:
         """Forward/backward over grad_accum_steps micro-batches, then `optimizer_step`."""
         accum = self.config.optim.grad_accum_steps
+        self.objective.begin_step(self.step)
         self.model.train()
         loss_sum = torch.zeros((), device=self.device)
         metric_sums: dict[str, torch.Tensor] = {}
@@ -295,25 +321,34 @@ class Trainer:
             loss_sum += loss.detach().float()
             for k, v in metrics.items():
                 metric_sums[k] = metric_sums.get(k, 0) + v.detach().float()
-        lr = self.set_lr()
+        lrs = self.set_lr()
         stepped, grad_norm = self.optimizer_step()
         return {"loss": loss_sum / accum, "metrics": {k: v / accum for k, v in metric_sums.items()},
-                "grad_norm": grad_norm, "lr": lr, "stepped": stepped,
-                "examples": self.config.train.batch_size * accum, "tokens": tokens}
+                "grad_norm": grad_norm, "lr": lrs[ENCODER_GROUP], "lrs": lrs, "stepped": stepped,
+                "phase": self.objective.phase, "examples": self.config.train.batch_size * accum, "tokens": tokens}
 
-    def set_lr(self) -> float:
+    def set_lr(self) -> dict[str, float]:
+        """Set and return each param group's learning rate for this step, by group name."""
         o = self.config.optim
-        lr = lr_at(self.step, base_lr=o.lr, total_steps=self.total_steps, warmup=self.warmup, schedule=o.schedule,
-                   min_lr_ratio=o.min_lr_ratio)
+        encoder_lr, head_lr = phase_lrs(
+            self.step, head_steps=self.head_steps, head_lr=self.head.lr if self.head is not None else None,
+            base_lr=o.lr, total_steps=self.total_steps - self.head_steps, warmup=self.warmup, schedule=o.schedule,
+            min_lr_ratio=o.min_lr_ratio)
+        lrs = {name: encoder_lr if name == ENCODER_GROUP else head_lr for name in self.group_names}
         for group in self.optimizer.param_groups:
-            group["lr"] = lr
-        return lr
+            group["lr"] = lrs[group["name"]]
+        return lrs
 
     def optimizer_step(self) -> tuple[bool, torch.Tensor]:
         """Clip and apply the accumulated gradients, or skip them when they are not finite (the fp16 GradScaler
         decides for itself; without one, `optim.skip_nonfinite`). Only an applied step moves the EMA target.
         Returns (applied, global gradient norm before clipping)."""
         o = self.config.optim
+        if self.objective.head_only:
+            # Frozen means no update at all: a zero gradient would still move weights through weight decay and
+            # Adam's moments (DDP may hand unused parameters zeros).
+            for p in self.frozen_during_warmup:
+                p.grad = None
         if self.scaler is not None:
             self.scaler.unscale_(self.optimizer)
         grads = [p.grad for p in self.trainable if p.grad is not None]
@@ -348,6 +383,7 @@ class Trainer:
 
             bar = tqdm(total=self.total_steps, initial=self.step, unit="step", dynamic_ncols=True,
                        desc=f"train {self.config.objective.name}")
+        shown_phase = None
         window: list[dict[str, Any]] = []
         window_time = 0.0
         while self.step < stop:
@@ -358,12 +394,16 @@ class Trainer:
             window_time += time.perf_counter() - t0
             self.step += 1
             window.append(stats)
-            if self.step % max(1, cfg.log_every) == 0 or self.step == stop:
+            # A logged window never mixes the head warm-up with normal training.
+            if self.step % max(1, cfg.log_every) == 0 or self.step in (stop, self.head_steps):
                 row = self._log(window, window_time)
                 window, window_time = [], 0.0
                 if bar is not None:
                     bar.set_postfix(loss=f"{row['loss']:.4f}", lr=f"{row['lr']:.2e}", refresh=False)
             if bar is not None:
+                if stats["phase"] != shown_phase:
+                    shown_phase = stats["phase"]
+                    bar.set_description(f"train {self.config.objective.name} [{shown_phase}]")  # shown at once
                 bar.update(1)
             every = self.config.eval.every_steps
             if every and self.step % every == 0 and self.step < self.total_steps:
@@ -403,7 +443,9 @@ class Trainer:
         local_tokens = torch.tensor(float(sum(w["tokens"] for w in window)), device=self.device)
         tokens = all_reduce_mean(local_tokens).item() * self.dist.world_size
         row: dict[str, Any] = {
-            "step": self.step, "epoch": self.stream.drawn / self.total_pairs, "loss": loss, "lr": window[-1]["lr"],
+            "step": self.step, "epoch": self.stream.drawn / self.total_pairs, "phase": window[-1]["phase"],
+            "loss": loss, "lr": window[-1]["lr"],
+            **{f"lr_{name}": lr for name, lr in window[-1]["lrs"].items() if name != ENCODER_GROUP},
             "grad_norm": grad_norm, "examples_per_s": examples / seconds if seconds > 0 else float("nan"),
             "tokens_per_s": tokens / seconds if seconds > 0 else float("nan"),
             "step_time_s": seconds / n, "skipped_steps": self.skipped_steps,
@@ -478,7 +520,7 @@ class Trainer:
             "format_version": ckpt.FORMAT_VERSION, "step": self.step,
             "objective": self.objective.state_dict(), "optimizer": self.optimizer.state_dict(),
             "schedule": {"step": self.step, "total_steps": self.total_steps, "warmup_steps": self.warmup,
-                         "name": self.config.optim.schedule},
+                         "head_warmup_steps": self.head_steps, "name": self.config.optim.schedule},
             "scaler": self.scaler.state_dict() if self.scaler is not None else {},
             "data": self.stream.position,
             "run": {"skipped_steps": self.skipped_steps, "best_metric": self.best_metric,

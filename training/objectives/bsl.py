@@ -7,6 +7,11 @@ encoder.
     after each applied optimizer step:  xi <- m xi + (1 - m) theta                (eq. 4)
 
 Inference uses the online encoder f_theta.
+
+Predictor warm-up (`predictor_warmup_steps`, not in the paper): a randomly initialised predictor sends noise into a
+pretrained encoder through its gradients, and a post-trained encoder loses STS points within the first tens of
+steps. So for the first N optimizer steps only the predictor trains (at `predictor_lr`): the online encoder runs
+without gradients and the target gets no EMA update, both stay exactly as they were.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ import torch.nn.functional as F
 
 from training.config import BSLConfig
 from training.ema import ema_update_
-from training.objectives.base import Batch, Objective
+from training.objectives.base import Batch, HeadWarmup, Objective
 from training.predictor import Predictor
 
 
@@ -52,10 +57,16 @@ class BSLObjective(Objective):
         self.target.train(mode and self.cfg.target_dropout)
         return self
 
+    def head_warmup(self) -> HeadWarmup:
+        return HeadWarmup("predictor", list(self.predictor.parameters()), self.cfg.predictor_warmup_steps,
+                          self.cfg.predictor_lr)
+
     def forward(self, batch: Batch) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
         x1, x2 = batch["view1"], batch["view2"]
-        online1 = self.encoder(**x1)
-        online2 = self.encoder(**x2)
+        # During the predictor warm-up the encoder is frozen: no graph through it (cheaper, and no gradient).
+        with torch.set_grad_enabled(torch.is_grad_enabled() and not self.head_only):
+            online1 = self.encoder(**x1)
+            online2 = self.encoder(**x2)
         z1 = self.predictor(online1)
         z2 = self.predictor(online2)
         with torch.no_grad():
@@ -70,4 +81,5 @@ class BSLObjective(Objective):
 
     @torch.no_grad()
     def on_optimizer_step(self) -> None:
-        ema_update_(self.target, self.encoder, self.cfg.momentum)
+        if not self.head_only:  # the online encoder did not move: the target stays the initial copy too
+            ema_update_(self.target, self.encoder, self.cfg.momentum)

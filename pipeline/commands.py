@@ -116,8 +116,16 @@ def cmd_corpus_manifest(args: argparse.Namespace) -> int:
 
 
 def cmd_corpus(args: argparse.Namespace) -> int:
-    from pipeline.corpora import write_wordnet_examples
+    from pipeline.corpora import write_sts_sick_train, write_wordnet_examples
 
+    if args.name == "sts-sick-train":
+        from pipeline.data_dir import resolve_data_dir
+
+        counts = write_sts_sick_train(resolve_data_dir(args.data_dir).path, args.out)
+        print(f"{args.out}: {counts['sentences']} distinct sentences of STS-B train + SICK train (no labels); left "
+              f"out: {counts['held_out']} also in a dev/trial/test file, {counts['duplicate']} duplicates, "
+              f"{counts['empty']} empty")
+        return 0
     n = write_wordnet_examples(args.out, args.wordnet_dir, args.min_words)
     print(f"{args.out}: {n} WordNet example sentences")
     return 0
@@ -194,13 +202,19 @@ counts.
 
 
 def _add_corpus(sub) -> None:
-    p = add_command(sub, "corpus", cmd_corpus, "write a built-in corpus (no download): WordNet's example sentences",
-                    """\
-Write WordNet 3.0's usage examples (about 35k sentences of 4+ words, from the OS WordNet package) to OUT, one per
-line, in a fixed order. Kept if OUT exists.
+    p = add_command(sub, "corpus", cmd_corpus, "write a built-in corpus (no download): WordNet's example sentences, "
+                    "or the in-domain sentences of STS-B train + SICK train", """\
+wordnet-examples: WordNet 3.0's usage examples (about 35k sentences of 4+ words, from the OS WordNet package) to
+OUT, one per line, in a fixed order. Kept if OUT exists.
+sts-sick-train: the distinct sentences of STS-B train and SICK train from the data dir (texts only, never scores or
+labels; a sentence that also occurs in a dev/trial/test file is left out: 10,922 of 15,335 with the public files).
+STS-B's sentences come from STS12-16, so they overlap STS12-16 test sentences (unlabeled): say so when reporting
+results trained on them.
 """)
-    p.add_argument("name", choices=["wordnet-examples"], help="which built-in corpus")
+    p.add_argument("name", choices=["wordnet-examples", "sts-sick-train"], help="which built-in corpus")
     p.add_argument("out", help="text file to write")
+    p.add_argument("--data-dir", help="sts-sick-train: the data dir (stsbenchmark/, sick/); default: the one "
+                                      "every command finds (README 'Data')")
     p.add_argument("--wordnet-dir", help="WordNet database dir (default: nltk data path, $WNSEARCHDIR, "
                                          "/usr/share/wordnet)")
     p.add_argument("--min-words", type=int, default=4, help="skip shorter examples (default 4)")

@@ -24,6 +24,12 @@ from pipeline.text import count_words, normalize, stable_id
 class CorpusConfig:
     format: str = _field(default="auto", metadata={"help": "auto|text|jsonl|csv|tsv|parquet|datasets|senteval"})
     field: str = _field(default="text", metadata={"help": "JSONL field / CSV-TSV column / Parquet column"})
+    columns: list[str] = _field(default_factory=list, metadata={
+        "help": "CSV/TSV only: several columns whose texts are each a sentence of their own (e.g. [sentence_A, "
+                "sentence_B] of SICK); replaces `field`; [] = off"})
+    header: bool = _field(default=True, metadata={
+        "help": "CSV/TSV only: the first row names the columns; false = no header, `columns` are 0-based numbers "
+                "(STS-B's sts-*.csv: [5, 6])"})
     encoding_errors: str = _field(default="strict", metadata={
         "help": "strict: invalid UTF-8 is an error naming file:line; replace: replace and count"})
     on_bad_line: str = _field(default="error", metadata={
@@ -110,7 +116,8 @@ def iter_chunks(corpus: str | Path, cfg: CorpusConfig, stats: CorpusStats | None
         stats.files.append(str(path))
         index = 0
         chunk = Chunk(str(path), index)
-        for raw in read_file(path, cfg.format, cfg.field, cfg.encoding_errors, cfg.on_bad_line):
+        for raw in read_file(path, cfg.format, cfg.field, cfg.encoding_errors, cfg.on_bad_line, cfg.columns,
+                             cfg.header):
             stats.records_read += 1
             stats.replacement_chars += raw.replacements
             result = _classify(raw, cfg, seen)

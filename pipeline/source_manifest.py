@@ -31,7 +31,8 @@ def describe_corpus(corpus: str | Path, cfg: CorpusConfig, name: str) -> dict[st
         "code_version": code_version(),
         "corpus": str(corpus),
         "reader": {"format": cfg.format, "field": cfg.field, "min_words": cfg.min_words,
-                   "max_words": cfg.max_words, "dedupe": cfg.dedupe},
+                   "max_words": cfg.max_words, "dedupe": cfg.dedupe,
+                   **({"columns": cfg.columns, "header": cfg.header} if cfg.columns or not cfg.header else {})},
         **stats.as_dict(),
         "files": _source_info(stats.files),
     }

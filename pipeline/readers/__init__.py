@@ -89,18 +89,24 @@ def corpus_files(path: str | Path) -> list[Path]:
 
 
 def read_file(path: Path, format: str = "auto", field: str = "text", encoding_errors: str = "strict",
-              on_bad_line: str = "error") -> Iterator[RawRecord]:
+              on_bad_line: str = "error", columns: list[str] | None = None,
+              header: bool = True) -> Iterator[RawRecord]:
+    """`columns` / `header=False` apply to CSV/TSV only (several text columns per row; a file without a header)."""
     if format not in FORMATS:
         raise InputError(f"unknown corpus format {format!r}; choose one of {', '.join(FORMATS)}")
     if on_bad_line not in ("error", "keep"):
         raise InputError(f"on_bad_line must be 'error' or 'keep', got {on_bad_line!r}")
     fmt = detect_format(path) if format == "auto" else format
+    if (columns or not header) and fmt not in ("csv", "tsv"):
+        raise InputError(f"{path}: corpus.columns and corpus.header apply to CSV/TSV files; this one reads as {fmt} "
+                         f"(set -o corpus.format=tsv or csv if it is one)")
     if fmt == "text":
         return read_text(path, encoding_errors)
     if fmt == "jsonl":
         return read_jsonl(path, field, encoding_errors, on_bad_line)
     if fmt in ("csv", "tsv"):
-        return read_delimited(path, "," if fmt == "csv" else "\t", field, encoding_errors, on_bad_line)
+        return read_delimited(path, "," if fmt == "csv" else "\t", field, encoding_errors, on_bad_line, columns,
+                              header)
     if fmt == "parquet":
         return read_parquet(path, field)
     if fmt == "datasets":
@@ -109,10 +115,11 @@ def read_file(path: Path, format: str = "auto", field: str = "text", encoding_er
 
 
 def read_records(path: str | Path, *, format: str = "auto", field: str = "text", encoding_errors: str = "strict",
-                 on_bad_line: str = "error") -> Iterator[RawRecord]:
+                 on_bad_line: str = "error", columns: list[str] | None = None,
+                 header: bool = True) -> Iterator[RawRecord]:
     """Stream the records of a file or directory corpus."""
     for f in corpus_files(path):
-        yield from read_file(f, format, field, encoding_errors, on_bad_line)
+        yield from read_file(f, format, field, encoding_errors, on_bad_line, columns, header)
 
 
 __all__ = ["FORMATS", "NLI_LABELS", "RawRecord", "corpus_files", "detect_format", "normalize_label", "read_file",

@@ -1,9 +1,11 @@
-"""CSV/TSV with a header: a text column, or a sentence-pair NLI layout.
+"""CSV/TSV: a text column, several text columns read as separate sentences, or a sentence-pair NLI layout.
 
 NLI layouts recognised from the header: `premise,hypothesis,label` (CSV), GLUE/SNLI/MNLI TSV and SNLI/MNLI .txt
-(`sentence1`, `sentence2`, `gold_label` or `label`, tab-separated). TSV is split on tabs only, never on quotes:
-STS/GLUE files contain unbalanced quotes. CSV is parsed strictly: a quote left open at the end of the file, or text
-after a closing quote, is a bad line (`unterminated_quote`, `malformed_csv`) named by the line the row starts on.
+(`sentence1`, `sentence2`, `gold_label` or `label`, tab-separated). `columns` takes several columns of each row as
+sentences of their own (both sentences of an STS or SICK pair); a file without a header (`header=False`, e.g. STS-B's
+sts-*.csv) names them by 0-based position. TSV is split on tabs only, never on quotes: STS/GLUE files contain
+unbalanced quotes. CSV is parsed strictly: a quote left open at the end of the file, or text after a closing quote,
+is a bad line (`unterminated_quote`, `malformed_csv`) named by the line the row starts on.
 """
 
 from __future__ import annotations
@@ -64,27 +66,47 @@ def _csv_rows(lines: Iterator[tuple[int, str, int]], delimiter: str) -> Iterator
             pending = itertools.chain(consumed[1:], pending) if at_end else pending
 
 
+def _column_index(path: Path, header: list[str] | None, columns: list[str]) -> dict[str, int]:
+    """Column name -> position: from the header, or the 0-based numbers in `columns` when there is none."""
+    if header is not None:
+        return {name: i for i, name in enumerate(header)}
+    bad = [c for c in columns if not c.isdigit()]
+    if not columns or bad:
+        raise InputError(f"{path}: a file without a header needs its text columns as 0-based numbers "
+                         f"(-o corpus.columns=[5,6]); got {columns or 'none'}")
+    return {c: int(c) for c in columns}
+
+
 def read_delimited(path: Path, delimiter: str, field: str = "text", encoding_errors: str = "strict",
-                   on_bad_line: str = "error") -> Iterator[RawRecord]:
+                   on_bad_line: str = "error", columns: list[str] | None = None,
+                   header: bool = True) -> Iterator[RawRecord]:
+    """Records of a CSV/TSV file: `columns` (several, each row yielding one record per column) or else `field`,
+    or an NLI pair layout recognised from the header."""
+    columns = [str(c) for c in columns or []]
     rows = _rows(path, delimiter, encoding_errors)
-    try:
-        _, header, _, problem = next(rows)
-    except StopIteration:
-        return
-    if problem is not None:
-        raise InputError(f"{path}:1: the header line is not valid CSV ({problem})")
-    header = [h.strip() for h in header]
-    index = {name: i for i, name in enumerate(header)}
-    pair = next((cols for cols in _PAIR_COLUMNS if all(c in index for c in cols)), None)
+    names = None
+    if header:
+        try:
+            _, names, _, problem = next(rows)
+        except StopIteration:
+            return
+        if problem is not None:
+            raise InputError(f"{path}:1: the header line is not valid CSV ({problem})")
+        names = [h.strip() for h in names]
+    index = _column_index(path, names, columns)
+    texts = columns or [field]
+    pair = None if columns else next((cols for cols in _PAIR_COLUMNS if all(c in index for c in cols)), None)
     if pair is not None and field not in index:
         label_col = next((c for c in _LABEL_COLUMNS if c in index), None)
         needed = [index[pair[0]], index[pair[1]]] + ([index[label_col]] if label_col else [])
-    elif field in index:
+    elif all(c in index for c in texts):
         label_col = None
-        needed = [index[field]]
+        needed = [index[c] for c in texts]
     else:
-        raise InputError(f"{path}:1: no column {field!r} in the header {header}; choose one with "
-                         f"-o corpus.field=NAME (or give an NLI file with premise/hypothesis/label columns)")
+        missing = [c for c in texts if c not in index]
+        raise InputError(f"{path}:1: no column {', '.join(map(repr, missing))} in the header {names}; choose with "
+                         f"-o corpus.field=NAME or -o corpus.columns=[A,B] (or give an NLI file with "
+                         f"premise/hypothesis/label columns)")
     width = max(needed) + 1
     for lineno, row, replaced, problem in rows:
         if problem is not None:
@@ -108,4 +130,5 @@ def read_delimited(path: Path, delimiter: str, field: str = "text", encoding_err
             yield RawRecord(text=row[index[pair[0]]], text_b=row[index[pair[1]]], label=label, file=str(path),
                             line=lineno, replacements=replaced)
         else:
-            yield RawRecord(text=row[index[field]], file=str(path), line=lineno, replacements=replaced)
+            for position in needed:
+                yield RawRecord(text=row[position], file=str(path), line=lineno, replacements=replaced)

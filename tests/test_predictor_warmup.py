@@ -156,9 +156,14 @@ def test_resume_in_the_middle_of_the_warmup_equals_an_uninterrupted_run(tiny_ber
 
 def test_warmup_settings_are_checked(tiny_bert_dir, data, tmp_path):
     from pipeline.errors import BSLError
-    from training.trainer import train
+    from training.config import validate_config
 
+    with pytest.raises(BSLError, match=r"objective.bsl.predictor_warmup_steps: -1 is out of range \(>= 0\)"):
+        tiny_config(tiny_bert_dir, [data], tmp_path / "run", overrides=["objective.bsl.predictor_warmup_steps=-1"])
+    with pytest.raises(BSLError, match=r"objective.bsl.predictor_lr: 0.0 is out of range \(> 0\)"):
+        tiny_config(tiny_bert_dir, [data], tmp_path / "run", overrides=["objective.bsl.predictor_lr=0"])
+    # A config built in code is checked by the trainer as well.
+    cfg = tiny_config(tiny_bert_dir, [data], tmp_path / "run")
+    cfg.objective.bsl.predictor_warmup_steps, cfg.objective.bsl.predictor_lr = -1, 0.0
     with pytest.raises(BSLError, match=r"predictor_warmup_steps must be >= 0.*predictor_lr must be > 0"):
-        train(tiny_config(tiny_bert_dir, [data], tmp_path / "run",
-                          overrides=["objective.bsl.predictor_warmup_steps=-1", "objective.bsl.predictor_lr=0"]),
-              disable_progress=True)
+        validate_config(cfg)

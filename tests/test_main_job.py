@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from flows.main_job import MainJobConfig, run_main_job
+from flows.main_job import MainJobConfig, builtin_corpus, run_main_job
 from pipeline.config import load_config, to_dict
 
 DEMO_YAML = Path(__file__).resolve().parent.parent / "configs" / "demo.yaml"
@@ -16,7 +16,10 @@ def test_the_built_in_demo_config_is_configs_demo_yaml():
     assert load_config(MainJobConfig, DEMO_YAML) == MainJobConfig()
     recipe = MainJobConfig().training
     assert (recipe.optim.optimizer, recipe.optim.lr, recipe.train.batch_size, recipe.train.max_steps,
-            recipe.model.max_length, recipe.objective.bsl.momentum) == ("adam", 1e-5, 16, 200, 48, 0.999)
+            recipe.model.max_length, recipe.objective.bsl.momentum) == ("adamw", 2e-5, 16, 100, 48, 0.999)
+    bsl = recipe.objective.bsl
+    assert (bsl.predictor_warmup_steps, bsl.predictor_lr) == (50, 1e-3)
+    assert MainJobConfig().evaluation.max_length == 256 and MainJobConfig().corpus_limit == 0
 
 
 def test_demo_takes_config_flags_and_overrides_like_every_command(tmp_path, capsys):
@@ -36,6 +39,22 @@ def test_demo_takes_config_flags_and_overrides_like_every_command(tmp_path, caps
     assert not (tmp_path / "o").exists() and not (tmp_path / "flag").exists()
 
 
+def test_the_built_in_corpus_is_in_domain_when_the_data_dir_has_sts_b_and_sick_train(shared_data, tmp_path):
+    from pipeline.data_dir import DataDir
+    from pipeline.errors import BSLError
+
+    cfg = MainJobConfig()
+    assert builtin_corpus(cfg, None) == "wordnet-examples"
+    assert builtin_corpus(cfg, DataDir(shared_data, "--data-dir")) == "sts-sick-train"
+    evaluation_only = DataDir(tmp_path, "--data-dir")  # no train files: e.g. a dir with the test sets alone
+    assert builtin_corpus(cfg, evaluation_only) == "wordnet-examples"
+    cfg.builtin_corpus = "wordnet-examples"
+    assert builtin_corpus(cfg, DataDir(shared_data, "--data-dir")) == "wordnet-examples"
+    cfg.builtin_corpus = "sts-sick-train"
+    with pytest.raises(BSLError, match=r"needs stsbenchmark/sts-train.csv and sick/SICK_train.txt .* give --data-dir"):
+        builtin_corpus(cfg, evaluation_only)
+
+
 @pytest.mark.slow
 def test_main_job_end_to_end_then_cached_rerun(tmp_path, tiny_bert_dir, shared_data):
     corpus = tmp_path / "sentences.txt"
@@ -44,7 +63,8 @@ def test_main_job_end_to_end_then_cached_rerun(tmp_path, tiny_bert_dir, shared_d
     cfg = load_config(MainJobConfig, DEMO_YAML, [
         f"out_dir={tmp_path / 'out'}", f"corpus={corpus}", f"nli=[{shared_data / 'nli/snli/dev.csv'}]", "nli_limit=60",
         "progress=false", f"training.model.name_or_path={tiny_bert_dir}", "training.train.max_steps=6",
-        "training.train.batch_size=8", f"evaluation.data_dir={shared_data}", "evaluation.tasks=[stsb]"])
+        "training.train.batch_size=8", "training.objective.bsl.predictor_warmup_steps=3",
+        f"evaluation.data_dir={shared_data}", "evaluation.tasks=[stsb]"])
     first = run_main_job(cfg)
     steps = {s["step"]: s for s in first["steps"]}
     assert not steps["augment corpus"]["cached"] and not steps["train"]["cached"]
@@ -55,8 +75,10 @@ def test_main_job_end_to_end_then_cached_rerun(tmp_path, tiny_bert_dir, shared_d
         assert -100 <= r["stsb"] <= 100 and r["avg"] == r["stsb"]
     report = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
     for needle in ("STS results", "Training loss", "data:image/png;base64,", "synonyms: sample view pairs",
-                   "span-mask: sample view pairs", "nli-entailment: sample view pairs", '<tr class="pair"'):
+                   "span-mask: sample view pairs", "nli-entailment: sample view pairs", '<tr class="pair"',
+                   "steps 1-3: predictor-warmup (shaded)", "3 steps at lr 0.001"):
         assert needle in report, needle
+    assert "note" not in first["facts"]  # a corpus of its own: no STS sentences, nothing transductive to say
 
     second = run_main_job(cfg)
     steps2 = {s["step"]: s for s in second["steps"]}

@@ -217,18 +217,17 @@ class Trainer:
             log.warning("the %s warm-up (%d steps) covers the whole run (%d steps): the encoder will not train",
                         self.head.name, self.head.steps, self.total_steps)
         self.warmup = warmup_steps_for(self.total_steps - self.head_steps, o.warmup_steps, o.warmup_ratio)
-        head_ids = {id(p) for p in self.head.parameters} if self.head is not None else set()
-        self.frozen_during_warmup = [p for p in self.trainable if id(p) not in head_ids]
+        self.head_ids = {id(p) for p in self.head.parameters} if self.head is not None else set()
+        self.frozen_during_warmup = [p for p in self.trainable if id(p) not in self.head_ids]
         self.group_names = [ENCODER_GROUP] + ([self.head.name] if self.head is not None else [])
 
     def _build_optimizer(self) -> torch.optim.Optimizer:
         o = self.config.optim
-        head_ids = {id(p) for p in self.head.parameters} if self.head is not None else set()
         groups = []
         for name in self.group_names:
             decay, no_decay = [], []
             for p in self.trainable:
-                if (id(p) in head_ids) == (name != ENCODER_GROUP):
+                if (id(p) in self.head_ids) == (name != ENCODER_GROUP):
                     (no_decay if o.no_decay_bias_and_norm and p.ndim <= 1 else decay).append(p)
             groups += [{"params": params, "weight_decay": wd, "name": name}
                        for params, wd in ((decay, o.weight_decay), (no_decay, 0.0)) if params]
@@ -383,7 +382,7 @@ class Trainer:
 
             bar = tqdm(total=self.total_steps, initial=self.step, unit="step", dynamic_ncols=True,
                        desc=f"train {self.config.objective.name}")
-        shown_phase = None
+        self._bar_phase = None
         window: list[dict[str, Any]] = []
         window_time = 0.0
         while self.step < stop:
@@ -401,10 +400,7 @@ class Trainer:
                 if bar is not None:
                     bar.set_postfix(loss=f"{row['loss']:.4f}", lr=f"{row['lr']:.2e}", refresh=False)
             if bar is not None:
-                if stats["phase"] != shown_phase:
-                    shown_phase = stats["phase"]
-                    bar.set_description(f"train {self.config.objective.name} [{shown_phase}]")  # shown at once
-                bar.update(1)
+                self._advance_bar(bar, stats["phase"])
             every = self.config.eval.every_steps
             if every and self.step % every == 0 and self.step < self.total_steps:
                 self.evaluate()
@@ -434,6 +430,13 @@ class Trainer:
                      **self.last_eval, "best_step": self.best_step,
                      "skipped_steps": self.skipped_steps, "pairs_drawn": self.stream.drawn,
                      "skipped_pairs": dict(self.stream.skipped), "resumed_from": self.resumed_from})
+
+    def _advance_bar(self, bar, phase: str) -> None:
+        if phase != self._bar_phase:
+            self._bar_phase = phase
+            # Refreshed at once: a short warm-up would not show otherwise.
+            bar.set_description(f"train {self.config.objective.name} [{phase}]")
+        bar.update(1)
 
     def _log(self, window: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
         n = len(window)

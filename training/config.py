@@ -74,7 +74,8 @@ class BSLConfig:
         "EMA target stay frozen, bit-identical; the lr schedule (optim.warmup_*, decay) then starts for the "
         "encoder. Post-training all-MiniLM-L6-v2 (GPU, batch 64, issue 10): without it every setting tried lowered "
         "the 7-task STS average below the encoder's 78.87 (77.24 at best; in-domain + NLI views, 690 steps: "
-        "78.09); with 100 steps the same run gave 80.20. 0 = none (the paper, which starts from BERT)",
+        "78.09); with 100 steps the same run gave 80.20. CPU here (benchmarks/RESULTS.md): 50 warm-up + 50 steps of "
+        "16 pairs 78.87 -> 79.34, 100 + 100 of 32 -> 79.24. 0 = none (the paper, which starts from BERT)",
         default=100, allowed=Range(0))
     predictor_lr: float | None = _help(
         "the predictor's learning rate: constant during the warm-up, then the peak of its own param group (same "

@@ -2,7 +2,7 @@
 train `bsl`, `contrastive` and `mirror` from one encoder on the same view-pair datasets, then print the STS table
 with the untrained encoder as the anchor row and each objective's change of the average against it.
 
-    .venv/bin/python benchmarks/compare_objectives.py --dataset runs/ds/indomain --data-dir ../shared/data
+    .venv/bin/python benchmarks/compare_objectives.py --dataset runs/ds/indomain [--data-dir DIR]
 
 The default is CPU-sized and short (all-MiniLM-L6-v2, 100 steps of 16 pairs, max_length 48, BSL warm-up 50 steps,
 STS-B dev + test only: `--tasks` adds columns); the GPU-sized run of issue 10 is
@@ -30,7 +30,8 @@ ALL_TASKS = "sts12,sts13,sts14,sts15,sts16,stsb,sickr"
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--dataset", action="append", required=True, help="view-pair dataset dir (repeatable)")
-    p.add_argument("--data-dir", default=str(REPO.parent / "shared" / "data"), help="STS data dir")
+    p.add_argument("--data-dir", default="", help="STS data dir; default: the one every command finds "
+                                                   "(README 'Data')")
     p.add_argument("--model", default="", help="encoder dir; default: all-MiniLM-L6-v2 (PyPI package)")
     p.add_argument("--objectives", default="bsl,contrastive,mirror", help="comma-separated objective names")
     p.add_argument("--out", default="runs/compare_objectives", help="run dirs, results.json, table.md")
@@ -65,7 +66,7 @@ def _train_config(args: argparse.Namespace, objective: str, model: str, out: Pat
         "train": {"output_dir": str(out / objective), "batch_size": args.batch_size, "max_steps": args.steps,
                   "epochs": args.epochs, "seed": args.seed, "precision": args.precision, "log_every": 10,
                   "resume": "auto"},
-        "eval": {"stsb_dir": args.data_dir, "every_steps": 0},
+        "eval": {"stsb_dir": args.data_dir or "auto", "every_steps": 0},
         "export": {"enabled": True, "source": "final"},
     }
     return load_config(TrainConfig, None, args.set, base=base)

@@ -123,8 +123,8 @@ def cmd_corpus(args: argparse.Namespace) -> int:
 
         counts = write_sts_sick_train(resolve_data_dir(args.data_dir).path, args.out)
         print(f"{args.out}: {counts['sentences']} distinct sentences of STS-B train + SICK train (no labels); left "
-              f"out: {counts['held_out']} also in a dev/trial/test file, {counts['duplicate']} duplicates, "
-              f"{counts['empty']} empty")
+              f"out: {counts['held_out']} occurrences of sentences that are also in a dev/trial/test file, "
+              f"{counts['duplicate']} repeats, {counts['empty']} empty")
         return 0
     n = write_wordnet_examples(args.out, args.wordnet_dir, args.min_words)
     print(f"{args.out}: {n} WordNet example sentences")

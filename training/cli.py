@@ -16,6 +16,9 @@ Train a sentence encoder on view pairs. The online encoder starts from model.nam
 objective.name: bsl (the paper: online encoder + predictor regress an EMA target encoder's embedding of the other
 view), contrastive (InfoNCE with in-batch negatives, the paper's Table 7 baseline), mirror (Mirror-BERT: a
 sentence and its span-masked copy, dropout, InfoNCE) or sg_opt (SG-BERT: layer views of a frozen copy).
+BSL first trains its predictor alone for objective.bsl.predictor_warmup_steps (default 100, at predictor_lr 1e-3;
+encoder and target frozen), which is what keeps post-training an already trained encoder from lowering its STS
+scores (the measurements are under that key below; 0 = the paper's BSL without warm-up).
 
 Datasets are read through pipeline.dataset and checked against their manifests first. Writes to train.output_dir:
 config.yaml, metrics.csv (+ eval.csv, tensorboard/), checkpoints/step-N/ (every train.save_every steps, resumable),

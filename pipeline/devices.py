@@ -1,8 +1,21 @@
-"""Device and precision choice shared by the model-based augmenters and the trainer."""
+"""Device, precision and attention-kernel choice shared by the model-based augmenters, the trainer and the
+evaluation stage."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
+from pipeline.config import ConfigError
 from pipeline.errors import BSLError
+
+#: Names `sdpa_backend` settings accept (besides auto / torch), as torch.nn.attention.SDPBackend calls them.
+SDPA_KERNELS = {"flash": "FLASH_ATTENTION", "efficient": "EFFICIENT_ATTENTION", "cudnn": "CUDNN_ATTENTION",
+                "math": "MATH"}
+SDPA_BACKEND_HELP = ("scaled-dot-product attention kernels: auto = on CUDA every kernel except cuDNN attention "
+                     "(it builds a new plan for each new padded length; 3x slower training steps measured on an "
+                     "H100), on CPU torch's choice; torch = torch's own choice everywhere; or a comma-separated "
+                     "list of flash, efficient, cudnn, math")
 
 
 def resolve_device(device: str = "auto"):
@@ -37,3 +50,39 @@ def resolve_dtype(precision: str, device) -> "torch.dtype":
             return torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
         return torch.float32
     return {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}[precision]
+
+
+def check_sdpa_backend(choice: str, where: str) -> None:
+    """Refuse an `sdpa_backend` value that `attention_kernels` would not understand (no torch needed)."""
+    if choice in ("auto", "torch"):
+        return
+    names = [n.strip() for n in choice.split(",")]
+    unknown = [n for n in names if n not in SDPA_KERNELS]
+    if not choice.strip() or unknown:
+        raise ConfigError(f"{where}: {choice!r} is not auto, torch or a comma-separated list of "
+                       f"{', '.join(SDPA_KERNELS)}")
+
+
+def sdpa_kernel_names(choice: str, device) -> list[str] | None:
+    """The SDPA kernels `choice` allows on `device` (SDPBackend member names); None = torch's own choice."""
+    check_sdpa_backend(choice, "sdpa_backend")
+    if choice == "torch" or (choice == "auto" and device.type != "cuda"):
+        return None
+    if choice == "auto":
+        return [SDPA_KERNELS[n] for n in ("flash", "efficient", "math")]
+    return [SDPA_KERNELS[n.strip()] for n in choice.split(",")]
+
+
+@contextlib.contextmanager
+def attention_kernels(choice: str, device) -> Iterator[None]:
+    """Run the block with the scaled-dot-product-attention kernels `choice` allows on `device` (see
+    SDPA_BACKEND_HELP). The kernel picked in a forward pass also runs its backward, so wrapping the forward is
+    enough."""
+    names = sdpa_kernel_names(choice, device)
+    if names is None:
+        yield
+        return
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    with sdpa_kernel([getattr(SDPBackend, n) for n in names]):
+        yield

@@ -14,7 +14,8 @@ import pytest
 import torch
 
 from pipeline.augmenters import SourceRecord, augmenter_class
-from pipeline.augmenters.backtranslation import BackTranslationAugmenter, BackTranslationConfig, plan_batches
+from pipeline.augmenters.backtranslation import BackTranslationAugmenter, BackTranslationConfig
+from pipeline.batching import plan_batches
 from pipeline.config import ConfigError, from_dict, help_text
 from pipeline.errors import BSLError
 from tiny_translation_models import (EN_DE_PAIRS, EN_FR_PAIRS, build_fairseq_wmt19_pair, build_fsmt_from_fairseq,

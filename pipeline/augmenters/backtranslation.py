@@ -8,7 +8,9 @@ Each direction ("leg") is a fairseq hub-layout directory (`model*.pt`, `dict.*.t
 transformers seq2seq directory or Hugging Face id; the backend is detected per leg unless set. Presets only fill in
 default model ids; any leg can point at a local directory instead.
 
-Sentences are translated in length-sorted batches under a padded-token budget and put back in input order.
+Sentences are translated in length-sorted batches under a padded-token budget and put back in input order, with
+the attention kernels of pipeline.devices.attention_kernels (`sdpa_backend`; on a GPU never cuDNN attention, which
+would build a new plan at every decoding step as the cached length grows).
 Outputs that are empty, identical to the source, or out of the length-ratio bounds become rejects with a reason.
 """
 
@@ -24,7 +26,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pipeline.augmenters.base import Augmenter, SourceRecord, ViewPair, batch_seed
+from pipeline.batching import plan_batches
 from pipeline.config import ConfigError, Range
+from pipeline.devices import SDPA_BACKEND_HELP, attention_kernels, check_sdpa_backend
 from pipeline.errors import BSLError
 from pipeline.progress import progress_disabled
 
@@ -98,6 +102,7 @@ class BackTranslationConfig:
     device: str = field(default="auto", metadata={"help": "auto (cuda if available), cpu, cuda, cuda:N"})
     precision: Literal["auto", "fp32", "bf16", "fp16"] = field(default="auto", metadata={
         "help": "auto: bf16 (else fp16) on GPU, fp32 on CPU"})
+    sdpa_backend: str = field(default="auto", metadata={"help": SDPA_BACKEND_HELP})
     bpe: Literal["subword_nmt", "fastbpe"] = field(default="subword_nmt", metadata={
         "help": "fairseq BPE: subword_nmt (pure Python; fastBPE codes are converted into cache_dir) or fastbpe "
                 "(needs the fastBPE package)"})
@@ -136,6 +141,7 @@ class BackTranslationConfig:
         for ok, message in checks:
             if not ok:
                 raise ConfigError(f"methods.backtranslation: {message}")
+        check_sdpa_backend(self.sdpa_backend, "methods.backtranslation.sdpa_backend")
 
 
 @dataclass(frozen=True)
@@ -181,23 +187,6 @@ class _Batch:
         self.results[i] = ViewPair.rejected(reason, v1, v2, pivot=pivot.lang, **info)
 
 
-def plan_batches(order: Sequence[int], lengths: Sequence[int], max_tokens: int,
-                 max_sentences: int) -> list[list[int]]:
-    """Split indices (already sorted longest first) into batches whose padded size (count x longest) fits
-    `max_tokens`. A sentence longer than the budget gets a batch of its own rather than being dropped."""
-    batches: list[list[int]] = []
-    current: list[int] = []
-    for i in order:
-        longest = lengths[current[0]] if current else lengths[i]
-        if current and ((len(current) + 1) * longest > max_tokens or len(current) >= max_sentences):
-            batches.append(current)
-            current = []
-        current.append(i)
-    if current:
-        batches.append(current)
-    return batches
-
-
 def _derive_seed(base: int, *parts: Any) -> int:
     h = hashlib.blake2b(str(base).encode(), digest_size=8)
     for p in parts:
@@ -232,6 +221,7 @@ class BackTranslationAugmenter(Augmenter):
         # Neither changes the output; they must not change fingerprints (and so invalidate caches).
         params.pop("progress", None)
         params.pop("cache_dir", None)
+        params.pop("sdpa_backend", None)  # which kernel computes attention, not what it computes
         return params
 
     def _cache_dir(self) -> Path:
@@ -397,7 +387,7 @@ class BackTranslationAugmenter(Augmenter):
                   file=sys.stderr) as bar:
             for k, batch in enumerate(plan_batches(order, lengths, self._max_tokens(), cfg.max_sentences)):
                 budget = min(int(cfg.max_len_a * lengths[batch[0]] + cfg.max_len_b), cfg.max_output_tokens)
-                with self._seeded(_derive_seed(seed, k)):
+                with self._seeded(_derive_seed(seed, k)), attention_kernels(cfg.sdpa_backend, self._device):
                     texts_out = translator.generate(
                         [encoded[i] for i in batch], beam=cfg.beam, sampling=cfg.decoding == "sampling",
                         topk=cfg.sampling_topk, temperature=cfg.temperature, max_new_tokens=max(budget, 1))

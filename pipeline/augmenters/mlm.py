@@ -9,7 +9,9 @@ How one batch is made:
 * Per record, `fraction * maskable` words are chosen (rounded up or down at random in proportion, at least
   `min_words`, at most `max_words`); all sub-tokens of a chosen word become ONE mask token, so the model predicts a
   whole word.
-* ONE forward pass for the whole batch; logits are computed only at the masked positions.
+* ONE forward pass per batch of `batch_size` records, or on a GPU per batch of length-sorted records under a
+  padded-token budget (`max_tokens`); logits are computed only at the masked positions; the attention kernels are
+  pipeline.devices.attention_kernels' choice (`sdpa_backend`), the weights bf16 on a GPU (`precision`).
 * Each mask is filled by sampling, in proportion to the model's probabilities, from the `top_k` whole-word
   tokens (word-initial pieces made of letters/digits), excluding special tokens and every spelling of the original
   word. The choice of words and the sampling use `record_rng(seed, source_id)`, so a record gets the same view in
@@ -27,7 +29,9 @@ from typing import Any, Literal
 
 from pipeline.augmenters.base import Augmenter, SourceRecord, ViewPair, record_rng
 from pipeline.augmenters.substitution import match_case, words_to_change
+from pipeline.batching import longest_first, plan_batches
 from pipeline.config import Range
+from pipeline.devices import SDPA_BACKEND_HELP, check_sdpa_backend
 from pipeline.errors import BSLError
 from pipeline.hub import hub_snapshot, local_model_dir
 from pipeline.model_limits import usable_positions
@@ -54,7 +58,12 @@ class MLMConfig:
     device: str = field(default="auto", metadata={"help": "auto (cuda when available), cpu, cuda, cuda:N"})
     precision: Literal["auto", "fp32", "bf16", "fp16"] = field(default="auto", metadata={
         "help": "auto: bf16 (or fp16) on GPU, fp32 on CPU"})
-    batch_size: int = field(default=64, metadata={"range": Range(1), "help": "sentences per forward pass"})
+    batch_size: int = field(default=64, metadata={"range": Range(1), "help": "sentences per forward pass (when "
+                                                                     "max_tokens is off)"})
+    max_tokens: int | None = field(default=None, metadata={"range": Range(0),
+        "help": "padded tokens per forward pass over the records of a call, sorted by length; 0 = off (batch_size "
+                "sentences); null = auto: 16384 on CUDA, off on CPU"})
+    sdpa_backend: str = field(default="auto", metadata={"help": SDPA_BACKEND_HELP})
     max_length: int = field(default=256, metadata={"range": Range(2),
         "help": "tokens per sentence seen by the model; words beyond are kept but never masked"})
     disable_progress: bool = field(default=False, metadata={"help": "no progress bar (also BSL_NO_PROGRESS=1)"})
@@ -65,6 +74,9 @@ class MLMConfig:
         for name in ("top_k", "batch_size", "max_length"):
             if getattr(self, name) < 1:
                 raise BSLError(f"methods.mlm.{name} must be >= 1, got {getattr(self, name)}")
+        if self.max_tokens is not None and self.max_tokens < 0:
+            raise BSLError(f"methods.mlm.max_tokens must be >= 0, got {self.max_tokens}")
+        check_sdpa_backend(self.sdpa_backend, "methods.mlm.sdpa_backend")
         if self.min_words < 0 or (self.max_words is not None and self.max_words < 0):
             raise BSLError("methods.mlm.min_words/max_words must be >= 0")
 
@@ -83,7 +95,9 @@ class _Plan:
 class MaskedLMAugmenter(Augmenter):
     name = "mlm"
     config_class = MLMConfig
-    default_batch_size = 64
+    # Records per call: room to length-sort into token-budget passes on a GPU; on CPU the passes stay batch_size
+    # records in input order, as with smaller calls.
+    default_batch_size = 1024
     version = "1"
 
     def __init__(self, config: Any = None):
@@ -110,7 +124,8 @@ class MaskedLMAugmenter(Augmenter):
 
     def fingerprint(self) -> dict[str, Any]:
         fp = super().fingerprint()
-        for key in ("batch_size", "disable_progress", "device"):  # no effect on which words come out
+        # No effect on which words come out (batching only through float noise in the logits).
+        for key in ("batch_size", "disable_progress", "device", "max_tokens", "sdpa_backend"):
             fp["params"].pop(key, None)
         return fp
 
@@ -137,6 +152,8 @@ class MaskedLMAugmenter(Augmenter):
             raise BSLError(f"methods.mlm.model: the tokenizer in {directory} has no mask token")
         self.model = model.to(self.device).eval()
         self._max_len = self._max_tokens()
+        budget = self.config.max_tokens
+        self._token_budget = (16384 if self.device.type == "cuda" else 0) if budget is None else budget
         self._special_strings = sorted({t for t in self.tokenizer.all_special_tokens if t and not t.isalnum()})
         self._build_vocab_tables(torch)
 
@@ -265,7 +282,9 @@ class MaskedLMAugmenter(Augmenter):
         rows_t = torch.tensor(rows, dtype=torch.long, device=self.device)
         cols_t = torch.tensor(cols, dtype=torch.long, device=self.device)
         head = None if full_forward else self._lm_head()
-        with torch.no_grad():
+        from pipeline.devices import attention_kernels
+
+        with torch.no_grad(), attention_kernels(self.config.sdpa_backend, self.device):
             if head is not None:
                 # Only the masked positions go through the vocabulary projection: for roberta-base that avoids a
                 # [batch, length, 50k] tensor.
@@ -319,10 +338,22 @@ class MaskedLMAugmenter(Augmenter):
             out.append(fills)
         return out
 
+    def _fill_in_batches(self, plans: list[_Plan]) -> list[list[str | None]]:
+        """`_fill` over all plans: in one pass, or in passes under the token budget (longest first)."""
+        if not self._token_budget:
+            return self._fill(plans)
+        lengths = [len(p.ids) for p in plans]
+        fills: list[list[str | None]] = [[] for _ in plans]
+        for batch in plan_batches(longest_first(lengths), lengths, self._token_budget, max_sentences=len(plans)):
+            for i, f in zip(batch, self._fill([plans[i] for i in batch])):
+                fills[i] = f
+        return fills
+
     # -- augmentation ------------------------------------------------------------------------------------------
     def augment_batch(self, records: Sequence[SourceRecord], seed: int) -> list[ViewPair]:
         self.ensure_ready()
-        size = self.config.batch_size
+        # Under a token budget the whole call is one chunk: its records are length-sorted into forward passes.
+        size = (len(records) or 1) if self._token_budget else self.config.batch_size
         chunks = [records[i:i + size] for i in range(0, len(records), size)]
         if len(chunks) > 1:
             from tqdm.auto import tqdm
@@ -337,7 +368,7 @@ class MaskedLMAugmenter(Augmenter):
         enc = self.tokenizer([r.text for r in records], return_offsets_mapping=True, truncation=True,
                              max_length=self._max_len, split_special_tokens=True)
         plans = [self._plan(r, enc, i, seed) for i, r in enumerate(records)]
-        fills = self._fill(plans)
+        fills = self._fill_in_batches(plans)
         out = []
         for r, p, f in zip(records, plans, fills):
             if p.maskable == 0:

@@ -108,7 +108,7 @@ def test_ema_target_is_exact_after_a_real_step(trainer_factory):
 def test_non_finite_gradients_skip_the_step_and_leave_the_target_alone(trainer_factory):
     trainer = trainer_factory()
     obj = trainer.objective
-    batch, _ = trainer.next_micro_batch(0)
+    batch, _ = trainer.next_micro_batch()
     loss, _ = trainer.model(batch)
     loss.backward()
     next(obj.encoder.parameters()).grad[0, 0] = float("inf")

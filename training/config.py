@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from pipeline.config import Range
+from pipeline.devices import SDPA_BACKEND_HELP, check_sdpa_backend
 from pipeline.errors import BSLError
 
 
@@ -36,6 +37,11 @@ class ModelConfig:
                                   "keeps the checkpoint's values", default=None, allowed=Range(0, 1, high_open=True))
     gradient_checkpointing: bool = _help("recompute activations in backward (less memory, ~30% slower)",
                                          default=False)
+    sdpa_backend: str = _help(SDPA_BACKEND_HELP, default="auto")
+    length_buckets: list[int] = _help("pad every batch to the smallest of these lengths that holds it (max_length "
+                                      "when none does): few distinct shapes for a compiled step or a GPU; [] = "
+                                      "pad to the longest sentence of each batch", default_factory=list,
+                                      allowed=Range(1))
 
 
 @dataclass
@@ -55,6 +61,14 @@ class DataConfig:
     shuffle_buffer: int = _help("pairs held in each source's shuffle buffer; >= dataset size = full shuffle",
                                 default=100_000, allowed=Range(1))
     read_batch_size: int = _help("rows per Parquet read", default=8192, allowed=Range(1))
+    length_grouping_window: int = _help("length-grouped batching: sort each window of this many batches by length "
+                                        "and take its batches in a seeded random order (less padding, same pairs "
+                                        "per window); 0 = off", default=0, allowed=Range(0))
+    workers: int | Literal["auto"] = _help("processes that read, mix and tokenise the next batches while the model "
+                                           "trains (same batches, same order, exact resume); 0 = in the training "
+                                           "process; auto = 2 on CUDA, 0 on CPU", default="auto", allowed=Range(0))
+    prefetch_batches: int = _help("batches each worker prepares ahead", default=4, allowed=Range(1))
+    pin_memory: bool = _help("page-locked batches for faster host-to-GPU copies (CUDA only)", default=True)
 
 
 @dataclass
@@ -182,6 +196,14 @@ class TrainLoopConfig:
     resume_fallback: bool = _help("when the latest checkpoint is broken, resume from the newest good one before it "
                                   "(with a warning) instead of stopping", default=False)
     tensorboard: bool = _help("write TensorBoard events to output_dir/tensorboard", default=True)
+    compile: bool | Literal["auto"] = _help("torch.compile the objective's forward (encoders, predictor, loss): "
+                                            "true, false, or auto = on CUDA only; falls back to eager with a "
+                                            "warning where compiling fails", default="auto")
+    compile_mode: Literal["default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs"] = _help(
+        "torch.compile mode (reduce-overhead adds CUDA graphs; pair it with model.length_buckets)",
+        default="default")
+    compile_backend: str = _help("torch.compile backend (inductor; eager/aot_eager only check tracing)",
+                                 default="inductor")
 
 
 @dataclass
@@ -191,7 +213,10 @@ class EvalConfig:
                                  "null = no dev evaluation", default=None)
     every_steps: int = _help("evaluate on STS-B dev every N steps; 0 = only at the end", default=0, allowed=Range(0))
     at_end: bool = _help("evaluate after the last step", default=True)
-    batch_size: int = _help("sentences per encoding batch", default=128, allowed=Range(1))
+    batch_size: int = _help("sentences per encoding batch (when max_tokens is off)", default=128, allowed=Range(1))
+    max_tokens: int | None = _help("padded tokens per encoding batch, sentences sorted by token length; 0 = off "
+                                   "(batch_size sentences); null = auto: 16384 on CUDA, off on CPU", default=None,
+                                   allowed=Range(0))
     save_best: bool = _help("keep output_dir/best = the checkpoint with the highest dev Spearman",
                             default=True)
 
@@ -229,7 +254,7 @@ class TrainConfig:
 # Settings that change which examples a step sees or how the loss is computed: a resumed run must match them.
 RESUME_MUST_MATCH = ("model.name_or_path", "model.pooling", "model.max_length", "model.dropout", "data.sources",
                      "data.shuffle", "data.shuffle_buffer", "objective", "train.batch_size", "train.seed",
-                     "optim.grad_accum_steps")
+                     "optim.grad_accum_steps", "data.length_grouping_window")
 
 
 def validate_config(config: TrainConfig) -> None:
@@ -261,5 +286,27 @@ def validate_config(config: TrainConfig) -> None:
         problems.append(f"objective.bsl.predictor_lr must be > 0 or null, got {bsl.predictor_lr}")
     if config.model.max_length < 2:
         problems.append(f"model.max_length must be >= 2, got {config.model.max_length}")
+    problems += _speed_problems(config)
     if problems:
         raise BSLError("invalid training config: " + "; ".join(problems))
+
+
+def _speed_problems(config: TrainConfig) -> list[str]:
+    d, m = config.data, config.model
+    problems = []
+    try:
+        check_sdpa_backend(m.sdpa_backend, "model.sdpa_backend")
+    except BSLError as exc:
+        problems.append(str(exc))
+    bad = [b for b in m.length_buckets if not 1 <= b <= m.max_length]
+    if bad:
+        problems.append(f"model.length_buckets must lie in [1, model.max_length={m.max_length}], got {bad}")
+    if d.length_grouping_window < 0:
+        problems.append(f"data.length_grouping_window must be >= 0, got {d.length_grouping_window}")
+    if d.workers != "auto" and d.workers < 0:
+        problems.append(f"data.workers must be >= 0 or auto, got {d.workers}")
+    if d.prefetch_batches < 1:
+        problems.append(f"data.prefetch_batches must be >= 1, got {d.prefetch_batches}")
+    if config.eval.max_tokens is not None and config.eval.max_tokens < 0:
+        problems.append(f"eval.max_tokens must be >= 0, got {config.eval.max_tokens}")
+    return problems

@@ -6,9 +6,11 @@
 - `Encoder` is what evaluators call: `encode(sentences) -> (n, dim) float32 array`, plus an identity (`name`,
   `fingerprint`) that keys the evaluation stage's embedding cache.
 - `TransformerEncoder` is the batched inference around a SentenceEncoder: each distinct sentence once, longest
-  first so similar lengths share a batch, eval mode (restored after), optional lower-casing, Dense layers and
-  L2 normalisation (sentence-transformers directories), a progress bar. The trainer wraps its online encoder in
-  one for dev evaluation; `training.evaluation.load_encoder` builds one from disk.
+  first so similar lengths share a batch (`batch_size` sentences, or on a GPU batches under a padded-token
+  budget), eval mode (restored after), optional lower-casing, Dense layers and L2 normalisation
+  (sentence-transformers directories), autocast, the attention kernels of pipeline.devices.attention_kernels, a
+  progress bar. The trainer wraps its online encoder in one for dev evaluation; `training.evaluation.load_encoder`
+  builds one from disk.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ import numpy as np
 import torch
 from torch import nn
 
+from pipeline.batching import plan_batches
+from pipeline.devices import attention_kernels
 from pipeline.errors import BSLError
 from pipeline.model_limits import usable_positions
 from pipeline.progress import progress_disabled
@@ -195,26 +199,30 @@ class Encoder:
 
 
 def encode_distinct(sentences: Sequence[str], encode_chunk: Callable[[list[str]], np.ndarray],
-                    batch_size: int | None, *, progress: str | None = None,
-                    disable_progress: bool | None = None) -> np.ndarray:
+                    batch_size: int | None, *, progress: str | None = None, disable_progress: bool | None = None,
+                    plan: Callable[[list[str]], list[list[int]]] | None = None) -> np.ndarray:
     """Rows of `encode_chunk`'s embeddings in the order of `sentences`, each distinct sentence encoded once: in
     chunks of `batch_size`, longest first (the first batch shows at once whether memory suffices, and similar
     lengths share a batch; ties in text order, so the batches and the float rounding inside them depend only on
     which sentences are encoded, not on the order they come in), or in one call in input order when `batch_size`
-    is None. `progress` names a bar."""
+    is None; or in the batches `plan` makes of the distinct sentences (lists of their indices). `progress` names a
+    bar."""
     from tqdm.auto import tqdm
 
     unique = list(dict.fromkeys(sentences))
     if not unique:
         return np.zeros((0, 0), dtype=np.float32)
-    order = sorted(range(len(unique)), key=lambda i: (-len(unique[i]), unique[i])) if batch_size else \
-        list(range(len(unique)))
-    step = batch_size or len(unique)
+    if plan is not None:
+        batches = plan(unique)
+    else:
+        order = sorted(range(len(unique)), key=lambda i: (-len(unique[i]), unique[i])) if batch_size else \
+            list(range(len(unique)))
+        step = batch_size or len(unique)
+        batches = [order[start:start + step] for start in range(0, len(order), step)]
     out: np.ndarray | None = None
     with tqdm(total=len(unique), desc=progress, unit="sent", file=sys.stderr, leave=False,
               disable=progress is None or progress_disabled(disable_progress)) as bar:
-        for start in range(0, len(order), step):
-            idx = order[start:start + step]
+        for idx in batches:
             emb = encode_chunk([unique[i] for i in idx])
             if out is None:
                 out = np.empty((len(unique), emb.shape[1]), dtype=np.float32)
@@ -254,11 +262,16 @@ class TransformerEncoder(Encoder):
     `model` is a SentenceEncoder (the trainer's online encoder; its pooling is used) or a Hugging Face model that
     is wrapped with `pooling` (default mean). The model is put in eval mode for encoding and its previous mode is
     restored afterwards; `autocast_dtype` runs the forward pass under autocast (the trainer's precision).
+    `max_tokens` > 0 forms batches under that padded-token budget (sentences sorted by token length) instead of
+    `batch_size` sentences; 0 = off; None = auto: 16384 on CUDA (a GPU wants full batches whatever the sentence
+    length), off on CPU.
+    `sdpa_backend` picks the attention kernels (pipeline.devices.attention_kernels).
     """
 
     def __init__(self, model, tokenizer, pooling: str | Sequence[str] | None = None, *, normalize: bool = False,
                  max_length: int | None = None, lowercase: bool = False, dense: Sequence[DenseLayer] = (),
                  batch_size: int = 64, device=None, autocast_dtype: torch.dtype | None = None,
+                 max_tokens: int | None = None, sdpa_backend: str = "auto",
                  name: str = "in-memory", fingerprint: str | None = None, kind: str = "in-memory", source: str = ""):
         if batch_size < 1:
             raise BSLError(f"batch size must be >= 1, got {batch_size}")
@@ -278,6 +291,8 @@ class TransformerEncoder(Encoder):
         self.source = source
         self.max_length = resolve_max_length(self.module.model.config, tokenizer, max_length)
         self.device = torch.device(device) if device is not None else next(self.module.parameters()).device
+        self.max_tokens = (16384 if self.device.type == "cuda" else 0) if max_tokens is None else max_tokens
+        self.sdpa_backend = sdpa_backend
         self._dense_torch: list[nn.Module] | None = None
         self.pooling_source = "argument"
 
@@ -317,15 +332,27 @@ class TransformerEncoder(Encoder):
         try:
             with torch.no_grad():
                 return encode_distinct(list(sentences), self._encode_batch, batch_size or self.batch_size,
-                                       progress=f"encode {self.name}", disable_progress=disable_progress)
+                                       progress=f"encode {self.name}", disable_progress=disable_progress,
+                                       plan=self._token_batches if self.max_tokens and not batch_size else None)
         finally:
             self.module.train(was_training)
+
+    def _token_batches(self, texts: list[str]) -> list[list[int]]:
+        """Indices of `texts` in batches of at most max_tokens padded tokens, longest first."""
+        if self.lowercase:
+            texts = [t.lower() for t in texts]
+        ids = self.tokenizer(texts, truncation=True, max_length=self.max_length)["input_ids"]
+        lengths = [len(i) for i in ids]
+        # Ties in text order, as in encode_distinct: batches depend on which sentences, not on their order.
+        order = sorted(range(len(texts)), key=lambda i: (-lengths[i], texts[i]))
+        return plan_batches(order, lengths, self.max_tokens, max_sentences=len(texts))
 
     def _encode_batch(self, texts: list[str]) -> np.ndarray:
         if self.lowercase:
             texts = [t.lower() for t in texts]
         features = {k: v.to(self.device) for k, v in tokenize(self.tokenizer, texts, self.max_length).items()}
-        with torch.autocast(self.device.type, dtype=self.autocast_dtype, enabled=self.autocast_dtype is not None):
+        with torch.autocast(self.device.type, dtype=self.autocast_dtype, enabled=self.autocast_dtype is not None), \
+                attention_kernels(self.sdpa_backend, self.device):
             emb = self.module(**features)
         for layer in self._dense_modules():
             emb = layer(emb)

@@ -19,6 +19,10 @@ counts from the end of it (training.schedule.phase_lrs).
 
 Under torchrun every process reads the same pair stream and trains on its slice of each global batch, so a run on
 W processes sees exactly the batches of a single-process run with the same train.batch_size.
+
+Batches come from training.loader (tokenised ahead in worker processes when data.workers asks for it, same order
+and resume either way); training.accel sets the attention kernels and torch.compile (model.sdpa_backend,
+train.compile).
 """
 
 from __future__ import annotations
@@ -26,7 +30,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
-import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -43,10 +46,13 @@ from pipeline.devices import resolve_device, resolve_dtype
 from pipeline.errors import BSLError
 from pipeline.progress import progress_disabled
 from training import checkpoint as ckpt
+from training.accel import compile_objective, forward_context
+from training.batching import BatchSource
 from training.config import RESUME_MUST_MATCH, TrainConfig, validate_config
 from training.data import PairStream, resolve_sources
 from training.distributed import all_reduce_mean, barrier, init_distributed
 from training.encoder import Encoder, SentenceEncoder, TransformerEncoder, load_tokenizer
+from training.loader import BatchLoader, BatchPreparer
 from training.logger import RunLogger
 from training.objectives import build_objective
 from training.schedule import phase_lrs, warmup_steps_for
@@ -58,7 +64,7 @@ BEST_DIR = "best"
 CHECKPOINTS_DIR = "checkpoints"
 EXPORT_DIR = "export"
 TRAIN_FIELDS = ["step", "epoch", "phase", "loss", "lr", "grad_norm", "examples_per_s", "tokens_per_s",
-                "step_time_s", "skipped_steps"]
+                "nonpad_fraction", "step_time_s", "skipped_steps"]
 ENCODER_GROUP = "encoder"
 
 
@@ -116,6 +122,7 @@ class Trainer:
                         "build them with training.evaluation.dev_evaluators(config.eval) or call training.train")
         self.disable_progress = progress_disabled(disable_progress)
         self.logger: RunLogger | None = None
+        self.loader: BatchLoader | None = None
         self.history: list[dict[str, Any]] = []
         self.dist = None
         try:
@@ -189,8 +196,13 @@ class Trainer:
                                          max_length=cfg.model.max_length).to(self.device)
         # What evaluators see: the online encoder in eval mode, as exported models give it.
         self.eval_encoder = TransformerEncoder(self.objective.encoder, self.tokenizer, max_length=cfg.model.max_length,
-                                            batch_size=cfg.eval.batch_size, device=self.device,
-                                            autocast_dtype=self.autocast_dtype, name="online encoder")
+                                            batch_size=cfg.eval.batch_size, max_tokens=cfg.eval.max_tokens,
+                                            device=self.device, autocast_dtype=self.autocast_dtype,
+                                            sdpa_backend=cfg.model.sdpa_backend, name="online encoder")
+        self.compile_status = compile_objective(self.objective, cfg.train.compile, self.device,
+                                                mode=cfg.train.compile_mode, backend=cfg.train.compile_backend,
+                                                static_shapes=bool(cfg.model.length_buckets))
+        log.info("train.compile: %s", self.compile_status)
         self.trainable = [p for p in self.objective.parameters() if p.requires_grad]
         self._setup_schedule()
         self.optimizer = self._build_optimizer()
@@ -205,8 +217,14 @@ class Trainer:
                 forward_sync_buffers=False,
                 # While a head warms up alone the encoder's parameters get no gradient in those steps.
                 find_unused_parameters=cfg.distributed.find_unused_parameters or self.head_steps > 0)
-        self.stream = PairStream(self.sources, cfg.train.seed, cfg.data.shuffle, cfg.data.shuffle_buffer,
-                                 cfg.data.read_batch_size)
+        self.batches = self.new_batch_source()
+
+    def new_batch_source(self) -> BatchSource:
+        """The training batches from the start of the data (a fresh stream over the datasets)."""
+        cfg = self.config
+        stream = PairStream(self.sources, cfg.train.seed, cfg.data.shuffle, cfg.data.shuffle_buffer,
+                            cfg.data.read_batch_size)
+        return BatchSource(stream, cfg.train.batch_size, cfg.data.length_grouping_window, cfg.train.seed)
 
     def _setup_schedule(self) -> None:
         """The objective's warming-up head (if any) and the encoder's schedule, which starts after its warm-up."""
@@ -260,7 +278,9 @@ class Trainer:
         info = ckpt.read_checkpoint_json(path)
         saved = info.get("config", {})
         current = to_dict(self.config)
-        changed = [k for k in RESUME_MUST_MATCH if _get(saved, k) != _get(current, k)]
+        defaults = to_dict(TrainConfig())  # a key added since the checkpoint was written had its default then
+        changed = [k for k in RESUME_MUST_MATCH
+                   if (_get(saved, k) if _get(saved, k) is not None else _get(defaults, k)) != _get(current, k)]
         if changed:
             raise BSLError(f"cannot resume from {path}: these settings differ from the checkpoint's: "
                            f"{', '.join(changed)} (they change which data each step sees or the loss)")
@@ -284,19 +304,40 @@ class Trainer:
         self.best_step = run.get("best_step")
         self.last_eval = dict(run.get("last_eval") or {})
         self._last_eval_step = run.get("last_eval_step")
-        self.stream.restore(state["data"])
+        self.batches.restore(state["data"])
         ckpt.restore_rng_state(ckpt.load_state(ckpt.rng_path(path, self.dist.rank)))
 
     # -- one optimizer step ------------------------------------------------------------------------------------
-    def next_micro_batch(self, micro: int) -> tuple[dict[str, Any], int]:
-        """The local slice of the next global batch, collated and on the device; and its non-padding tokens."""
-        view1, view2 = self.stream.next_batch(self.config.train.batch_size)
-        lo, hi = self.dist.rank * self.local_batch, (self.dist.rank + 1) * self.local_batch
-        # Randomness of collation (Mirror's span masks) depends only on where we are: resumable without state.
-        rng = random.Random(f"bsl-collate:{self.config.train.seed}:{self.step}:{micro}:{self.dist.rank}")
-        batch = self.objective.collate(view1[lo:hi], view2[lo:hi], rng)
-        tokens = sum(int(f["attention_mask"].sum()) for f in batch.values())
-        return {k: {n: t.to(self.device, non_blocking=True) for n, t in f.items()} for k, f in batch.items()}, tokens
+    def _start_loader(self) -> BatchLoader:
+        cfg = self.config
+        workers = cfg.data.workers
+        if workers == "auto":
+            workers = 2 if self.device.type == "cuda" else 0
+        prepare = BatchPreparer(self.objective.collate, seed=cfg.train.seed, rank=self.dist.rank,
+                                local_batch=self.local_batch, grad_accum_steps=cfg.optim.grad_accum_steps,
+                                buckets=sorted(cfg.model.length_buckets), max_length=cfg.model.max_length,
+                                pad_id=self.tokenizer.pad_token_id or 0)
+        return BatchLoader(self.batches, prepare, new_source=self.new_batch_source, workers=workers,
+                           prefetch=cfg.data.prefetch_batches,
+                           pin_memory=cfg.data.pin_memory and self.device.type == "cuda")
+
+    @property
+    def data_position(self) -> dict[str, Any]:
+        """Where the data stands after the last batch trained on (what a checkpoint records)."""
+        return self.loader.position if self.loader is not None else self.batches.position
+
+    @property
+    def pairs_used(self) -> int:
+        return int(self.data_position.get("batches", 0)) * self.config.train.batch_size
+
+    def next_micro_batch(self) -> tuple[dict[str, Any], tuple[int, int]]:
+        """The local slice of the next global batch, collated and on the device; and its (non-padding, padded)
+        token counts."""
+        if self.loader is None:
+            self.loader = self._start_loader()
+        ready = self.loader.next()
+        batch = {k: {n: t.to(self.device, non_blocking=True) for n, t in f.items()} for k, f in ready.features.items()}
+        return batch, (ready.tokens, ready.padded_tokens)
 
     def train_step(self) -> dict[str, Any]:
         """Forward/backward over grad_accum_steps micro-batches, then `optimizer_step`."""
@@ -305,15 +346,15 @@ class Trainer:
         self.model.train()
         loss_sum = torch.zeros((), device=self.device)
         metric_sums: dict[str, torch.Tensor] = {}
-        tokens = 0
+        tokens = padded = 0
         for micro in range(accum):
-            batch, n_tokens = self.next_micro_batch(micro)
+            batch, (n_tokens, n_padded) = self.next_micro_batch()
             tokens += n_tokens
+            padded += n_padded
             last = micro == accum - 1
             no_sync = self.model.no_sync() if self.dist.enabled and not last else contextlib.nullcontext()
             with no_sync:
-                with torch.autocast(self.device.type, dtype=self.autocast_dtype,
-                                    enabled=self.autocast_dtype is not None):
+                with forward_context(self.device, self.autocast_dtype, self.config.model.sdpa_backend):
                     loss, metrics = self.model(batch)
                 scaled = loss / accum
                 (self.scaler.scale(scaled) if self.scaler is not None else scaled).backward()
@@ -324,7 +365,8 @@ class Trainer:
         stepped, grad_norm = self.optimizer_step()
         return {"loss": loss_sum / accum, "metrics": {k: v / accum for k, v in metric_sums.items()},
                 "grad_norm": grad_norm, "lr": lrs[ENCODER_GROUP], "lrs": lrs, "stepped": stepped,
-                "phase": self.objective.phase, "examples": self.config.train.batch_size * accum, "tokens": tokens}
+                "phase": self.objective.phase, "examples": self.config.train.batch_size * accum, "tokens": tokens,
+                "padded_tokens": padded}
 
     def set_lr(self) -> dict[str, float]:
         """Set and return each param group's learning rate for this step, by group name."""
@@ -418,8 +460,9 @@ class Trainer:
         else:
             final = self.save_checkpoint(self.output_dir / CHECKPOINTS_DIR / ckpt.step_dir_name(self.step))
         export_dir = self.export() if completed and self.config.export.enabled else None
-        if self.stream.skipped and self.dist.is_main:
-            log.warning("skipped pairs (counted, not trained on): %s", dict(self.stream.skipped))
+        skipped = dict(self.data_position.get("skipped", {}))
+        if skipped and self.dist.is_main:
+            log.warning("skipped pairs (counted, not trained on): %s", skipped)
         best = self.output_dir / BEST_DIR
         return TrainResult(
             output_dir=self.output_dir, step=self.step, total_steps=self.total_steps, completed=completed,
@@ -428,8 +471,8 @@ class Trainer:
             best_metric=self.best_metric, history=list(self.history),
             metrics={"final_loss": self.history[-1]["loss"] if self.history else None,
                      **self.last_eval, "best_step": self.best_step,
-                     "skipped_steps": self.skipped_steps, "pairs_drawn": self.stream.drawn,
-                     "skipped_pairs": dict(self.stream.skipped), "resumed_from": self.resumed_from})
+                     "skipped_steps": self.skipped_steps, "pairs_drawn": self.pairs_used,
+                     "skipped_pairs": skipped, "resumed_from": self.resumed_from})
 
     def _advance_bar(self, bar, phase: str) -> None:
         if phase != self._bar_phase:
@@ -443,14 +486,16 @@ class Trainer:
         loss = all_reduce_mean(torch.stack([w["loss"] for w in window]).mean()).item()
         grad_norm = torch.stack([w["grad_norm"].float().cpu() for w in window]).mean().item()
         examples = sum(w["examples"] for w in window)
-        local_tokens = torch.tensor(float(sum(w["tokens"] for w in window)), device=self.device)
-        tokens = all_reduce_mean(local_tokens).item() * self.dist.world_size
+        local_tokens = torch.tensor([float(sum(w["tokens"] for w in window)),
+                                     float(sum(w["padded_tokens"] for w in window))], device=self.device)
+        tokens, padded = (all_reduce_mean(local_tokens) * self.dist.world_size).tolist()
         row: dict[str, Any] = {
-            "step": self.step, "epoch": self.stream.drawn / self.total_pairs, "phase": window[-1]["phase"],
+            "step": self.step, "epoch": self.pairs_used / self.total_pairs, "phase": window[-1]["phase"],
             "loss": loss, "lr": window[-1]["lr"],
             **{f"lr_{name}": lr for name, lr in window[-1]["lrs"].items() if name != ENCODER_GROUP},
             "grad_norm": grad_norm, "examples_per_s": examples / seconds if seconds > 0 else float("nan"),
             "tokens_per_s": tokens / seconds if seconds > 0 else float("nan"),
+            "nonpad_fraction": tokens / padded if padded else float("nan"),
             "step_time_s": seconds / n, "skipped_steps": self.skipped_steps,
         }
         for key in window[-1]["metrics"]:
@@ -504,7 +549,7 @@ class Trainer:
             "resumable": resumable, "world_size": self.dist.world_size,
             "eval": self.last_eval if self._last_eval_step == self.step else {},
             "best": {"metric": self.headline_metric, "value": self.best_metric, "step": self.best_step},
-            "data": {"sources": [s.describe() for s in self.sources], "position": self.stream.position},
+            "data": {"sources": [s.describe() for s in self.sources], "position": self.data_position},
             "created": datetime.now(timezone.utc).isoformat(timespec="seconds"), "code_version": code_version(),
             "config": to_dict(self.config),
         }
@@ -525,7 +570,7 @@ class Trainer:
             "schedule": {"step": self.step, "total_steps": self.total_steps, "warmup_steps": self.warmup,
                          "head_warmup_steps": self.head_steps, "name": self.config.optim.schedule},
             "scaler": self.scaler.state_dict() if self.scaler is not None else {},
-            "data": self.stream.position,
+            "data": self.data_position,
             "run": {"skipped_steps": self.skipped_steps, "best_metric": self.best_metric,
                     "best_step": self.best_step, "last_eval": self.last_eval,
                     "last_eval_step": self._last_eval_step},
@@ -565,7 +610,7 @@ class Trainer:
                                    "eval.save_best=true)")
                 encoder = SentenceEncoder.from_pretrained(str(best / ckpt.ENCODER_DIR), self.config.model.pooling)
             card = {"config": self.config, "sources": [s.describe() for s in self.sources],
-                    "run": {"steps": self.step, "pairs seen": self.stream.drawn,
+                    "run": {"steps": self.step, "pairs seen": self.pairs_used,
                             "final loss": f"{self.history[-1]['loss']:.6f}" if self.history else "n/a",
                             **{f"{name} (last)": value for name, value in self.last_eval.items()},
                             f"{self.headline_metric or 'dev metric'} (best)": self.best_metric,
@@ -576,6 +621,8 @@ class Trainer:
         return out
 
     def close(self) -> None:
+        if self.loader is not None:
+            self.loader.close()
         if self.logger is not None:
             self.logger.close()
         if self.dist is not None and self.dist.initialized_here:

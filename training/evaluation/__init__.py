@@ -24,8 +24,9 @@ of STS12-16), so numbers can differ slightly from SentEval-tokenised ones.
 
 Public API
 ----------
-- ``load_encoder(spec, pooling=None, *, device="auto", batch_size=64, max_length=None, name=None)``
-  -> ``TransformerEncoder`` (trainer checkpoint dir, sentence-transformers dir, HF dir or hub id).
+- ``load_encoder(spec, pooling=None, *, device="auto", batch_size=64, max_length=None, name=None,
+  precision="fp32", max_tokens=None, sdpa_backend="auto")`` -> ``TransformerEncoder`` (trainer checkpoint dir,
+  sentence-transformers dir, HF dir or hub id).
 - ``TransformerEncoder(model, tokenizer, pooling="mean", ...)``: wrap in-memory HF objects; ``.encode(list[str])``.
 - ``evaluate_encoder(encoder_or_fn, data_dir_or_loaded, tasks=None, *, cache_dir=None, sts_aggregate="all")``
   -> ``ModelResult`` (``.scores()`` = table row incl. ``avg``; ``.to_json()`` = JSON entry).

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from pipeline.config import Range
+from pipeline.devices import SDPA_BACKEND_HELP
 from training.config import POOLING_MODES
 from training.evaluation.data import ALL_TASKS
 
@@ -24,8 +25,16 @@ class EvaluationConfig:
                              metadata={"help": "columns to evaluate: sts12..sts16, stsb, sickr"})
     pooling: str | None = field(default=None, metadata={
         "help": "override pooling (mean|cls|max|...); null = the model's own (checkpoint/ST config) else mean"})
-    batch_size: int = field(default=64, metadata={"range": Range(1), "help": "sentences per forward pass"})
+    batch_size: int = field(default=64, metadata={"range": Range(1), "help": "sentences per forward pass (when "
+                                                                     "max_tokens is off)"})
+    max_tokens: int | None = field(default=None, metadata={"range": Range(0),
+        "help": "padded tokens per forward pass, sentences sorted by token length; 0 = off (batch_size "
+                "sentences); null = auto: 16384 on CUDA, off on CPU"})
     device: str = field(default="auto", metadata={"help": "auto (cuda if available), cpu, cuda, cuda:1, ..."})
+    precision: Literal["auto", "fp32", "bf16", "fp16"] = field(default="auto", metadata={
+        "help": "autocast of the forward pass: auto = bf16 on CUDA (else fp16 where bf16 is missing), fp32 on CPU; "
+                "the embedding cache keeps precisions apart"})
+    sdpa_backend: str = field(default="auto", metadata={"help": SDPA_BACKEND_HELP})
     max_length: int | None = field(default=None, metadata={"range": Range(2),
         "help": "truncate sentences to this many tokens; null = the model's own limit (at most 512)"})
     cache_dir: str | None = field(default=DEFAULT_CACHE_DIR, metadata={

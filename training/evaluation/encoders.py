@@ -13,8 +13,9 @@ Three on-disk kinds are recognised (`detect_model_kind`):
 - **Hugging Face model**: any other directory, or a hub id (loaded the usual way; needs network or a warm hub
   cache). Pooling: mean (default) or CLS.
 
-Encoding (training.encoder.TransformerEncoder) is in float32 without gradients, batched over unique sentences
-sorted by length (less padding), with the original order restored. Every loaded encoder has a `fingerprint`: a hash of its weight/tokenizer files and the
+Encoding (training.encoder.TransformerEncoder) is without gradients, in float32 on CPU and under bf16 autocast on
+CUDA (`precision`), batched over unique sentences sorted by length (less padding; on CUDA under a padded-token
+budget), with the original order restored. Every loaded encoder has a `fingerprint`: a hash of its weight/tokenizer files and the
 options that change embeddings (pooling, max length, lower-casing, normalisation), which keys the embedding cache.
 """
 
@@ -298,19 +299,26 @@ def _sentence_transformers_recipe(root: Path, pooling: str | None, max_length: i
 
 
 def load_encoder(spec: str | Path, pooling: str | None = None, *, device: str = "auto", batch_size: int = 64,
-                 max_length: int | None = None, name: str | None = None) -> TransformerEncoder:
+                 max_length: int | None = None, name: str | None = None, precision: str = "fp32",
+                 max_tokens: int | None = None, sdpa_backend: str = "auto") -> TransformerEncoder:
     """Load a trainer checkpoint, a sentence-transformers dir, a Hugging Face dir or a hub id.
 
     `pooling` None means the model's own choice (checkpoint json / ST Pooling config) or mean for plain HF models;
     an explicit value overrides it. `max_length` None means the model's own limit (ST `max_seq_length`, else the
-    tokenizer's and position embeddings', at most 512)."""
-    from pipeline.devices import resolve_device
+    tokenizer's and position embeddings', at most 512). `precision` (auto/fp32/bf16/fp16) is the autocast of the
+    forward pass; `max_tokens` and `sdpa_backend` as in TransformerEncoder."""
+    import torch
+
+    from pipeline.devices import check_sdpa_backend, resolve_device, resolve_dtype
 
     spec = str(spec)
     if pooling is not None and pooling not in POOLING_MODES:
         raise BSLError(f"unsupported pooling {pooling!r}; expected one of {', '.join(POOLING_MODES)}")
+    check_sdpa_backend(sdpa_backend, "sdpa_backend")
     kind = detect_model_kind(spec)
     torch_device = resolve_device(device)
+    dtype = resolve_dtype(precision, torch_device)
+    autocast = None if dtype == torch.float32 else dtype
     label = name or spec
     if kind == "checkpoint":
         recipe = _checkpoint_recipe(Path(spec), pooling, max_length)
@@ -323,9 +331,12 @@ def load_encoder(spec: str | Path, pooling: str | None = None, *, device: str = 
     encoder = TransformerEncoder(model, tokenizer, recipe.modes, normalize=recipe.normalize,
                                  max_length=recipe.max_length, lowercase=recipe.lowercase, dense=recipe.dense,
                                  batch_size=batch_size, device=torch_device, name=label, kind=kind,
-                                 source=str(Path(spec).resolve()) if kind != "hf-hub" else spec)
+                                 source=str(Path(spec).resolve()) if kind != "hf-hub" else spec,
+                                 autocast_dtype=autocast, max_tokens=max_tokens, sdpa_backend=sdpa_backend)
     options = {"kind": kind, "pooling": list(recipe.modes), "normalize": recipe.normalize,
                "lowercase": recipe.lowercase, "max_length": encoder.max_length, "dense": len(recipe.dense)}
+    if autocast is not None:  # only then: float32 embeddings keep the cache keys they always had
+        options["precision"] = str(autocast).removeprefix("torch.")
     extra = f"hub:{spec}:{_parameter_hash(model)}" if kind == "hf-hub" else ""
     encoder.fingerprint = _fingerprint(options, recipe.dirs, extra)
     encoder.pooling_source = recipe.pooling_source

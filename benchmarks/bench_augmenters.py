@@ -27,21 +27,13 @@ import argparse
 import csv
 import os
 import random
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-os.environ.setdefault("OMP_NUM_THREADS", "1")
-os.environ.setdefault("MKL_NUM_THREADS", "1")
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-os.environ.setdefault("BSL_NO_PROGRESS", "1")
+from bench_env import prepare
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "tests"))
+REPO = prepare(single_thread=True)
 
 
 def load_sentences(path: Path, limit: int) -> list[str]:
@@ -144,16 +136,9 @@ def bench_mlm(sentences: list[str], limit: int, repeats: int,
     def run_ours():
         return [p.view2 for p in ours.augment(records, seed=0, batch_size=64)]
 
-    from transformers import PreTrainedTokenizerBase
-    from transformers.utils import logging as hf_logging
+    from nlpaug_compat import patch_nlpaug_for_transformers5
 
-    hf_logging.set_verbosity_error()
-    hf_logging.disable_progress_bar()
-    # nlpaug 1.1.11 uses these private tokenizer methods, gone in transformers 5.
-    if not hasattr(PreTrainedTokenizerBase, "_convert_token_to_id"):
-        PreTrainedTokenizerBase._convert_token_to_id = lambda self, token: self.convert_tokens_to_ids(token)
-    if not hasattr(PreTrainedTokenizerBase, "_convert_id_to_token"):
-        PreTrainedTokenizerBase._convert_id_to_token = lambda self, index: self.convert_ids_to_tokens(index)
+    patch_nlpaug_for_transformers5()
     import nlpaug.augmenter.word as naw
 
     # nlpaug samples with the global generators: seed them so that its run (and any failure) is reproducible

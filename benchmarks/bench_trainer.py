@@ -38,7 +38,7 @@ def _pairs(n: int) -> list[tuple[str, str]]:
              " ".join(words[(i * 3 + j) % len(words)] for j in range(11))) for i in range(n)]
 
 
-def _write_dataset(root: Path, pairs: list[tuple[str, str]]) -> Path:
+def write_pair_dataset(root: Path, pairs: list[tuple[str, str]]) -> Path:
     import pyarrow as pa
 
     from pipeline.atomic import write_parquet_atomic
@@ -77,7 +77,7 @@ def main() -> int:
 
     torch.set_num_threads(args.threads)
     with tempfile.TemporaryDirectory() as tmp:
-        data = _write_dataset(Path(tmp) / "data", _pairs(args.batch_size))
+        data = write_pair_dataset(Path(tmp) / "data", _pairs(args.batch_size))
         config = load_config(TrainConfig, None, [], base={
             "model": {"name_or_path": str(get_model_path()), "max_length": args.max_length},
             "data": {"sources": [{"path": str(data)}], "shuffle": False},
@@ -88,7 +88,7 @@ def main() -> int:
         trainer = Trainer(config, disable_progress=True)
         try:
             # The dataset is exactly one batch and unshuffled: every step sees these same tensors.
-            batch, tokens = trainer.next_micro_batch(0)
+            batch, (tokens, _) = trainer.next_micro_batch()
             encoder = trainer.objective.encoder
 
             def timed(fn) -> tuple[float, float]:

@@ -286,3 +286,26 @@ def test_a_data_error_in_a_worker_reaches_the_trainer_as_itself(tiny_bert_dir, d
             trainer.next_micro_batch()
     finally:
         trainer.close()
+
+
+def test_workers_end_cleanly_under_a_parent_with_thread_exit_hooks(tiny_bert_dir, datasets, tmp_path):
+    # As in a Prefect flow: the parent's threads registered exit callbacks that fail in a forked child.
+    import threading
+
+    def parent_only():
+        raise AssertionError("a parent's thread-exit callback ran in a worker")
+
+    threading._register_atexit(parent_only)
+    try:
+        trainer = _trainer(tiny_bert_dir, datasets, tmp_path / "hooks", ["data.workers=2"])
+        try:
+            trainer.next_micro_batch()
+            workers = list(trainer.loader._it._workers)
+        finally:
+            trainer.close()
+        for worker in workers:
+            worker.join(timeout=30)
+        assert [w.exitcode for w in workers] == [0, 0]
+    finally:
+        threading._threading_atexits[:] = [c for c in threading._threading_atexits
+                                           if getattr(c, "func", c) is not parent_only]

@@ -22,6 +22,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import random
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -130,7 +131,7 @@ class BatchLoader:
             multiprocessing_context="fork" if workers else None,
             # Its own generator: a DataLoader draws worker seeds from the one it is given, and drawing from the
             # global one would shift dropout (we seed nothing in the workers; collation is seeded per batch).
-            generator=torch.Generator())
+            generator=torch.Generator(), worker_init_fn=_forget_parent_thread_exits if workers else None)
         self._it = iter(self._loader)
 
     def next(self) -> ReadyBatch:
@@ -144,3 +145,12 @@ class BatchLoader:
         """Stop the workers (the DataLoader iterator shuts them down when it is released)."""
         self._it = iter(())
         self._loader = None
+
+
+def _forget_parent_thread_exits(worker_id: int) -> None:
+    """A forked worker inherits the exit callbacks the parent's threads registered (Prefect's services do, when
+    training runs inside a flow); run in the worker they fail, the worker ends with exit code 1 and the DataLoader
+    takes the whole run down. They belong to the parent: drop them in the worker."""
+    callbacks = getattr(threading, "_threading_atexits", None)
+    if isinstance(callbacks, list):
+        callbacks.clear()

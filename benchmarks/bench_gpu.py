@@ -207,16 +207,19 @@ def real_step_settings(max_length: int, compile_on: bool) -> list[tuple[str, lis
     old = ["model.sdpa_backend=torch", "data.workers=0", "train.compile=false"]
     new = ["model.sdpa_backend=auto", "train.compile=false"]
     buckets = sorted({max(8, max_length // 4), max_length // 2, 3 * max_length // 4, max_length})
+    workers = [*new, "data.workers=2"]
+    grouping, bucketing = "data.length_grouping_window=16", f"model.length_buckets={buckets}"
     settings = [
         ("old trainer: torch's kernels, tokenising in the step (anchor)", old),
-        ("attention kernels without cuDNN (model.sdpa_backend=auto)", [*new, "data.workers=0"]),
-        ("  + 2 data workers", [*new, "data.workers=2"]),
-        (f"  + length buckets {buckets}", [*new, "data.workers=2", f"model.length_buckets={buckets}"]),
-        ("  + length grouping (window 16 batches)", [*new, "data.workers=2", f"model.length_buckets={buckets}",
-                                                      "data.length_grouping_window=16"]),
+        ("no cuDNN attention (model.sdpa_backend=auto)", [*new, "data.workers=0"]),
+        ("  + 2 data workers", workers),
+        ("  + 2 workers + length grouping (window 16)", [*workers, grouping]),
+        (f"  + 2 workers + length buckets {buckets}", [*workers, bucketing]),
+        ("  + 2 workers + grouping + buckets", [*workers, grouping, bucketing]),
     ]
     if compile_on:
-        settings.append(("  + torch.compile", [*settings[-1][1], "train.compile=true"]))
+        settings.append(("  + 2 workers + grouping + buckets + torch.compile",
+                         [*workers, grouping, bucketing, "train.compile=true"]))
     return settings
 
 
@@ -290,7 +293,7 @@ def step_flops(trainer, batch: int, length: int) -> float:
     body = sum(p.numel() for p in encoder.model.parameters()) - embedding
     attention = 4 * cfg.num_hidden_layers * batch * length * length * cfg.hidden_size
     forward = 2 * body * batch * length + attention
-    predictor = sum(p.numel() for p in getattr(trainer.objective, "predictor").parameters())
+    predictor = sum(p.numel() for p in trainer.objective.predictor.parameters())
     return 8 * forward + 2 * 3 * 2 * predictor * batch
 
 

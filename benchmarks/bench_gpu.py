@@ -266,7 +266,8 @@ def bench_real_steps(name: str, model_dir: Path, data_dir: Path, work: Path, bat
         r = results[label]
         print(f"  {name:<10} {label:<62} {r['ms_per_step']:9.1f} ms  {r['pairs_per_s']:8.1f} pairs/s  "
               f"{r['nonpad_tokens_per_s']:10.0f} tok/s  non-pad {r['nonpad_fraction']:.2f}  "
-              f"x{anchor / r['ms_per_step']:.2f} vs anchor", flush=True)
+              f"x{anchor / r['ms_per_step']:.2f} vs anchor"
+              f"{'' if r['compile'] == 'off' else '  compile: ' + r['compile']}", flush=True)
     return results
 
 
@@ -360,7 +361,8 @@ def bench_fixed(name: str, model_dir: Path, data_dir: Path, work: Path, shapes: 
             results[key] = r
             mfu = f"MFU {r['mfu']:.1%}" if r["mfu"] is not None else "MFU n/a (no bf16 peak known for this device)"
             print(f"  {name:<10} fixed {key:<22} BSL step {r['bsl_ms']:9.1f} ms  bare fwd+bwd {r['bare_ms']:9.1f} ms"
-                  f"  BSL/bare {r['bsl_over_bare']:.2f}  {r['tflops']:.2f} TFLOP/s  {mfu}", flush=True)
+                  f"  BSL/bare {r['bsl_over_bare']:.2f}  {r['tflops']:.2f} TFLOP/s  {mfu}"
+                  f"{'' if r['compile'] == 'off' else '  compile: ' + r['compile']}", flush=True)
     return results
 
 

@@ -16,7 +16,8 @@ What it measures (every line says the device it ran on; on a CPU the numbers are
   data loading): ms, MFU = model FLOPs / time / the device's bf16 peak (8 forward passes of the encoder: online
   forward+backward = 3 on each view, target forward = 1 on each; plus the predictor), BSL/bare; eager and compiled.
   The "compute step" of the first goal is the fixed-shape step at the real run's batch and max_length (no data
-  work, no dynamic shapes, more tokens than any real batch).
+  work, no dynamic shapes, more tokens than any real batch). The bare step is eager even when the BSL step is
+  compiled.
 * eval: sentences/s of the evaluation encoder (`training.evaluation.load_encoder`: bf16 autocast and token-budget
   batches on CUDA) against sentence-transformers' `encode` (its defaults: fp32, batch 32) on the distinct sentences
   of STS-B dev+test, same model, same device.

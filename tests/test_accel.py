@@ -94,6 +94,17 @@ def test_compiled_objective_traces_and_trains_the_golden_losses(tiny_bert_dir, d
     assert [r["loss"] for r in result.history] == pytest.approx(GOLDEN["bsl"], rel=1e-5, abs=1e-6)
 
 
+@pytest.mark.slow
+def test_compiled_objective_follows_the_predictor_warmup_into_training(tiny_bert_dir, dataset, tmp_path):
+    # The warm-up runs the encoder without gradients and then with them: the compiled forward must see the switch.
+    common = ["objective.bsl.predictor_warmup_steps=2", "objective.bsl.predictor_lr=1e-3", "train.max_steps=4"]
+    eager = _run(tiny_bert_dir, dataset, tmp_path / "eager", common)
+    compiled = _run(tiny_bert_dir, dataset, tmp_path / "compiled",
+                    [*common, "train.compile=true", "train.compile_backend=eager"])
+    assert [r["phase"] for r in compiled.history] == ["predictor-warmup"] * 2 + ["train"] * 2
+    assert [r["loss"] for r in compiled.history] == pytest.approx([r["loss"] for r in eager.history], abs=1e-6)
+
+
 def test_a_failing_compile_falls_back_to_eager_with_one_warning(tiny_bert_dir, dataset, tmp_path, monkeypatch,
                                                                  caplog):
     import torch._dynamo.exc

@@ -199,6 +199,8 @@ def train_config(model_dir: Path, data_dir: Path, out: Path, batch: int, max_len
     return load_config(TrainConfig, None, overrides, base={
         "model": {"name_or_path": str(model_dir), "max_length": max_length},
         "data": {"sources": [{"path": str(data_dir)}], "shuffle_buffer": 4096},
+        # Every timed step a full BSL step: no predictor-only warm-up steps (they skip the encoder's backward).
+        "objective": {"bsl": {"predictor_warmup_steps": 0}},
         "train": {"output_dir": str(out), "batch_size": batch, "max_steps": 100_000, "tensorboard": False,
                   "device": "auto", "log_every": 1_000_000},
         "export": {"enabled": False}})

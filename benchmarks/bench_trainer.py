@@ -81,7 +81,8 @@ def main() -> int:
         config = load_config(TrainConfig, None, [], base={
             "model": {"name_or_path": str(get_model_path()), "max_length": args.max_length},
             "data": {"sources": [{"path": str(data)}], "shuffle": False},
-            "objective": {"name": "bsl", "bsl": {"target_dropout": not args.no_target_dropout}},
+            "objective": {"name": "bsl", "bsl": {"target_dropout": not args.no_target_dropout,
+                                                 "predictor_warmup_steps": 0}},  # full BSL steps only
             "train": {"output_dir": str(Path(tmp) / "run"), "batch_size": args.batch_size, "max_steps": 1000,
                       "tensorboard": False, "device": "cpu"},
             "export": {"enabled": False}})

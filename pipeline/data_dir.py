@@ -23,6 +23,7 @@ from pathlib import Path
 
 from pipeline.errors import BSLError
 from pipeline.sts_columns import STS_YEARS
+from pipeline.user_cache import user_cache_root
 
 #: Folder of each evaluation column inside a data dir.
 TASK_FOLDERS: dict[str, str] = {**{year: f"sts/{year}" for year in STS_YEARS}, "stsb": "stsbenchmark",
@@ -49,8 +50,7 @@ class DataDir:
 
 def default_data_dir(env: Mapping[str, str] = os.environ) -> Path:
     """`$XDG_CACHE_HOME/bsl/data`, or `~/.cache/bsl/data` when XDG_CACHE_HOME is unset or empty."""
-    cache = env.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(cache).expanduser() / "bsl" / "data"
+    return user_cache_root(env) / "bsl" / "data"
 
 
 def repo_shared_data_dir() -> Path:

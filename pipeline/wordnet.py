@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import BSLError
+from pipeline.user_cache import user_cache_root
 
 POS_SUFFIXES = ("noun", "verb", "adj", "adv")
 DATA_FILES = tuple(f"data.{p}" for p in POS_SUFFIXES)
@@ -82,8 +83,7 @@ class WordNetLocation:
 
 
 def default_cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "bsl-pipeline" / "nltk_data"
+    return user_cache_root() / "bsl-pipeline" / "nltk_data"
 
 
 def missing_files(directory: Path) -> list[str]:

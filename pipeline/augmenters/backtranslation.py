@@ -17,7 +17,6 @@ Outputs that are empty, identical to the source, or out of the length-ratio boun
 from __future__ import annotations
 
 import hashlib
-import os
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -31,6 +30,7 @@ from pipeline.config import ConfigError, Range
 from pipeline.devices import SDPA_BACKEND_HELP, attention_kernels, check_sdpa_backend
 from pipeline.errors import BSLError
 from pipeline.progress import progress_disabled
+from pipeline.user_cache import user_cache_root
 
 #: Default model ids per preset; the preset is the configuration, this is what it means.
 PRESETS: dict[str, dict[str, str]] = {
@@ -227,8 +227,7 @@ class BackTranslationAugmenter(Augmenter):
     def _cache_dir(self) -> Path:
         if self.config.cache_dir:
             return Path(self.config.cache_dir).expanduser()
-        # Same place as the other stages' caches (pipeline.wordnet): $XDG_CACHE_HOME or ~/.cache.
-        return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "bsl-pipeline"
+        return user_cache_root() / "bsl-pipeline"
 
     def pivots(self) -> list[_Pivot]:
         """The pivots this mode uses, each leg resolved to a local directory (downloading hub names if online)."""

@@ -2,7 +2,7 @@
 grows 10x.
 
 1. Overhead (goal <= 5%): the same corpus (default 100k generated sentences), the same method (`synonyms` when it
-   works here, else `noise`), the same library calls: `pipeline.build.run_augment` (the plain loop) vs
+   works here, else `noise`), the same library calls: `pipeline.augment.job.run_augment` (the plain loop) vs
    `flows.augment_job.run_augment_flow` (cache on, results persisted) with the default thread runner ("flow":
    chunk reading overlaps augmentation) and with one task at a time ("flow-seq": the loop's order, so the difference
    is Prefect's cost), each in a fresh process writing a fresh dataset dir, alternating, `--repeats` times; the best
@@ -60,7 +60,7 @@ def make_corpus(path: Path, n: int, seed: int = 0) -> None:
 # -- child processes ---------------------------------------------------------------------------------------------------
 def child(args: argparse.Namespace) -> None:
     t_start = time.perf_counter()
-    from pipeline.build import AugmentConfig, build_augmenters
+    from pipeline.augment.job import AugmentConfig, build_augmenters
 
     config = AugmentConfig(methods=[args.method], registry_dir="", progress=False)
     if args.kind.startswith("flow"):
@@ -75,9 +75,14 @@ def child(args: argparse.Namespace) -> None:
         augmenter.ensure_ready()
     ready = time.perf_counter()
     if args.kind.startswith("flow"):
-        from flows.augment_job import AugmentFlowConfig, RunnerConfig, TaskConfig, run_augment_flow
+        from flows.augment_job import (
+            AugmentFlowConfig,
+            RunnerConfig,
+            TaskConfig,
+            run_augment_flow,
+        )
         from flows.executors import AugmenterSpec, adopt_augmenter
-        from pipeline.config import to_dict
+        from pipeline.base.config import to_dict
 
         for method, augmenter in augmenters.items():  # the flow process is the thread runner's worker
             adopt_augmenter(AugmenterSpec.of(method, augmenter), augmenter)
@@ -89,7 +94,7 @@ def child(args: argparse.Namespace) -> None:
         seconds = time.perf_counter() - t
         pairs, extra = summary["pairs"], {"task_states": summary["task_states"]}
     else:
-        from pipeline.build import run_augment
+        from pipeline.augment.job import run_augment
 
         t = time.perf_counter()
         manifest = run_augment(args.corpus, args.out, config, augmenters=augmenters)
@@ -115,8 +120,8 @@ def pick_method(requested: str) -> str:
     if requested != "auto":
         return requested
     try:
-        from pipeline.augmenters import build_augmenter
-        from pipeline.augmenters.base import SourceRecord
+        from pipeline.augment.augmenters import build_augmenter
+        from pipeline.corpus.source_record import SourceRecord
 
         augmenter = build_augmenter("synonyms")
         (pair,) = list(augmenter.augment([SourceRecord("x", "The old dog sees a quick cat near the river.")], 0))
@@ -146,8 +151,9 @@ def main() -> None:
         child(args)
         return
 
-    from flows.prefect_env import prefect_env
     from prefect_server import LocalPrefectServer
+
+    from flows.prefect_env import prefect_env
 
     work = Path(args.workdir or tempfile.mkdtemp(prefix="bsl-bench-flows-"))
     work.mkdir(parents=True, exist_ok=True)

@@ -141,9 +141,8 @@ def roberta_base_mlm_dir(out: Path, layers: int) -> Path:
     """A roberta-base-shaped masked LM (768 hidden, 12 heads, 50,265-entry vocabulary) with random weights. The
     byte-level BPE tokenizer knows the test words' merges; the rest of the vocabulary is filler words."""
     import torch
-    from transformers import RobertaConfig, RobertaForMaskedLM, RobertaTokenizer
-
     from tiny_models import _byte_level_vocab
+    from transformers import RobertaConfig, RobertaForMaskedLM, RobertaTokenizer
 
     vocab, merges = _byte_level_vocab()
     filler = 0
@@ -163,10 +162,13 @@ def wmt19_shaped_dir(out: Path, layers: int, d_model: int, ffn: int, heads: int,
     layers, 42,024-entry vocabularies) with random weights, a word-level tokenizer, and generation forced to
     exactly `new_tokens` tokens with beam 5."""
     import torch
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors
-    from transformers import FSMTConfig, FSMTForConditionalGeneration, PreTrainedTokenizerFast
-
     from tiny_models import WORDS
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors
+    from transformers import (
+        FSMTConfig,
+        FSMTForConditionalGeneration,
+        PreTrainedTokenizerFast,
+    )
 
     size = 42024
     vocab = {t: i for i, t in enumerate(["<s>", "<pad>", "</s>", "<unk>"])}
@@ -193,7 +195,7 @@ def wmt19_shaped_dir(out: Path, layers: int, d_model: int, ffn: int, heads: int,
 
 # -- training: real steps ------------------------------------------------------------------------------------------
 def train_config(model_dir: Path, data_dir: Path, out: Path, batch: int, max_length: int, overrides: list[str]):
-    from pipeline.config import load_config
+    from pipeline.base.config import load_config
     from training.config import TrainConfig
 
     return load_config(TrainConfig, None, overrides, base={
@@ -410,7 +412,7 @@ def bench_mlm(model_dir: Path, sentences: list[str], device, repeats: int) -> di
     if naw is None:
         print("  mlm: skipped (nlpaug is not installed)")
         return None
-    from pipeline.augmenters import SourceRecord, build_augmenter
+    from pipeline.augment.augmenters import SourceRecord, build_augmenter
 
     ours = build_augmenter("mlm", {"model": str(model_dir), "fraction": 0.2, "top_k": 10, "device": str(device),
                                    "disable_progress": True})
@@ -439,8 +441,8 @@ def bench_backtranslation(model_dir: Path, sentences: list[str], device, repeats
     if naw is None:
         print("  bt: skipped (nlpaug is not installed)")
         return None
-    from pipeline.augmenters import SourceRecord
-    from pipeline.augmenters.backtranslation import BackTranslationAugmenter
+    from pipeline.augment.augmenters import SourceRecord
+    from pipeline.augment.augmenters.backtranslation import BackTranslationAugmenter
 
     ours = BackTranslationAugmenter({
         "mode": "one-view", "first_pivot": {"forward_model": str(model_dir), "backward_model": str(model_dir)},
@@ -492,7 +494,7 @@ def goal_lines(results: dict) -> list[str]:
 
 
 def found_data_dir(explicit: Path | None) -> Path | None:
-    from pipeline.data_dir import DataDirNotFound, resolve_data_dir
+    from pipeline.evaldata.data_dir import DataDirNotFound, resolve_data_dir
 
     try:
         return resolve_data_dir(explicit).path
@@ -583,7 +585,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     import torch
 
-    from pipeline.devices import resolve_device
+    from pipeline.base.devices import resolve_device
 
     device = resolve_device(args.device)
     if args.threads or device.type == "cpu":

@@ -52,7 +52,7 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
 
 
 def _train_config(args: argparse.Namespace, objective: str, model: str, out: Path):
-    from pipeline.config import load_config
+    from pipeline.base.config import load_config
     from training.config import TrainConfig
 
     base = {

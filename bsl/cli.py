@@ -16,8 +16,8 @@ import pipeline.commands
 import pipeline.data_cli
 import training.cli
 import training.evaluation.cli
+from pipeline.base.errors import BSLError
 from pipeline.config_cli import PRECEDENCE
-from pipeline.errors import BSLError
 
 # In the order they appear in `bsl --help`.
 COMMAND_MODULES = (pipeline.commands, pipeline.data_cli, training.cli, training.evaluation.cli, flows.cli,

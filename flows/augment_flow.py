@@ -1,4 +1,4 @@
-"""The augmentation job as a Prefect flow: the library's loop (`pipeline.build.run_augment`) with Prefect's executor.
+"""The augmentation job as a Prefect flow: the library's loop (`pipeline.augment.job.run_augment`) with Prefect's executor.
 
     corpus --iter_chunks--> write_chunk (flow process, streaming) --submit--> augment_chunk (one Prefect task per
     chunk x method, on the task runner: threads or Dask) --> finalize_dataset (manifest + dataset card)
@@ -28,9 +28,9 @@ from prefect import flow, get_run_logger
 from flows.augment_job import FLOW_NAME, AugmentFlowConfig, RunnerConfig, TaskConfig
 from flows.config_layers import layered_config
 from flows.executors import PrefectExecutor, check_workers_reach_api, make_task_runner
-from pipeline.build import WORK_DIR, AugmentConfig, build_augmenters, run_augment
-from pipeline.config import ConfigError, from_dict
-from pipeline.errors import BSLError
+from pipeline.augment.job import WORK_DIR, AugmentConfig, build_augmenters, run_augment
+from pipeline.base.config import ConfigError, from_dict
+from pipeline.base.errors import BSLError
 
 RESULTS_DIR = "prefect-results"
 
@@ -92,7 +92,7 @@ def _publish_statistics(manifest: dict[str, Any]) -> None:
 
     from prefect.artifacts import create_markdown_artifact
 
-    from pipeline.inspect import format_stats_text
+    from pipeline.dataset.inspection import format_stats_text
 
     key = re.sub(r"[^a-z0-9-]+", "-", f"bsl-augment-{manifest['name']}".lower()).strip("-")[:100]
     create_markdown_artifact(

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pipeline.config import to_dict
+from pipeline.base.config import to_dict
 
 FLOW_NAME = "bsl-augment"
 

@@ -10,15 +10,22 @@ import argparse
 import json
 import sys
 
-from pipeline.commands import AUGMENT_FLAGS, add_augment_flags
-from pipeline.config import ConfigError, help_text, load_config
-from pipeline.config_cli import (add_command, add_config_arguments, command_overrides, flag_overrides, print_config,
-                                 to_constant, to_value)
-from training.evaluation.cli import EVALUATE_FLAGS
 from flows.augment_job import AugmentFlowConfig
 from flows.evaluate_job import DEFAULT_ARTIFACT_KEY, EvaluateFlowConfig
 from flows.prefect_env import PrefectEnvConfig, apply_prefect_env
 from flows.train_job import TrainFlowConfig
+from pipeline.base.config import ConfigError, help_text, load_config
+from pipeline.commands import AUGMENT_FLAGS, add_augment_flags
+from pipeline.config_cli import (
+    add_command,
+    add_config_arguments,
+    command_overrides,
+    flag_overrides,
+    print_config,
+    to_constant,
+    to_value,
+)
+from training.evaluation.cli import EVALUATE_FLAGS
 
 FLOW_DESCRIPTION = """\
 Run one Prefect flow now, in this process. Every task run is recorded by the Prefect API at PREFECT_API_URL
@@ -194,7 +201,7 @@ def run_augment(args: argparse.Namespace) -> int:
     spec = augment_spec(args)
     if args.print_config:
         from flows.config_layers import layered_config
-        from pipeline.build import AugmentConfig
+        from pipeline.augment.job import AugmentConfig
 
         print_config({"flow": spec, "augment_config": layered_config(AugmentConfig, spec.config_file, spec.augment,
                                                                      spec.overrides)})
@@ -252,7 +259,11 @@ def run_evaluate(args: argparse.Namespace) -> int:
                                                                                    spec.overrides)})
         return 0
     _apply_prefect(args)
-    from flows.evaluate_flow import check_evaluate_spec, evaluate_flow, evaluate_parameters
+    from flows.evaluate_flow import (
+        check_evaluate_spec,
+        evaluate_flow,
+        evaluate_parameters,
+    )
 
     check_evaluate_spec(spec)
     result = evaluate_flow(**evaluate_parameters(spec))
@@ -262,7 +273,12 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
 # -- bsl schedule ------------------------------------------------------------------------------------------------------
 def run_schedule(args: argparse.Namespace) -> int:
-    from flows.schedule import build_deployments, describe, load_schedule, serve_schedule
+    from flows.schedule import (
+        build_deployments,
+        describe,
+        load_schedule,
+        serve_schedule,
+    )
 
     prefect_flags = [f"prefect.{override}" for override in flag_overrides(args, PREFECT_FLAGS)]
     config = load_schedule(args.file, prefect_flags + list(args.overrides))

@@ -17,8 +17,9 @@ from prefect.cache_policies import NO_CACHE
 
 from flows.config_layers import layered_config
 from flows.evaluate_job import DEFAULT_ARTIFACT_KEY, FLOW_NAME, EvaluateFlowConfig
-from pipeline.config import ConfigError, from_dict, to_dict
-from pipeline.data_dir import resolve_data_dir
+from pipeline.base.config import ConfigError, from_dict, to_dict
+from pipeline.evaldata.data_dir import resolve_data_dir
+
 
 def resolve_evaluation_config(config_file: str = "", evaluation: dict[str, Any] | None = None,
                               overrides: list[str] | None = None):
@@ -57,8 +58,12 @@ def evaluate_models_task(models: list[str], config_data: dict[str, Any]) -> dict
     """`training.evaluation.evaluate_models`: the whole stage in one task (it loads the data once and one model at a
     time). Returns the results JSON, the table rows and the markdown report."""
     from training.evaluation.config import EvaluationConfig
-    from training.evaluation.report import format_markdown, format_table, results_json
     from training.evaluation.runner import evaluate_models
+    from training.evaluation.score_tables import (
+        format_markdown,
+        format_table,
+        results_json,
+    )
 
     config = from_dict(EvaluationConfig, config_data)
     results = evaluate_models(models, config, disable_progress=True)

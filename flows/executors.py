@@ -1,8 +1,8 @@
-"""The Prefect executor of the augmentation loop (`pipeline.build.run_augment`) and the task runners it runs on.
+"""The Prefect executor of the augmentation loop (`pipeline.augment.job.run_augment`) and the task runners it runs on.
 
 - **Tasks**: each (chunk, method) task is a Prefect task run: retried with exponential backoff, its result (the
   library's `TaskResult` as plain JSON) persisted under `tasks.result_storage` and cached under
-  `pipeline.build.task_key` + a hash of the dataset directory, so a rerun in a new process finds it `Cached`
+  `pipeline.augment.job.task_key` + a hash of the dataset directory, so a rerun in a new process finds it `Cached`
   without calling the augmenter. The persisted records are untrusted input (`flows.result_cache`): one naming
   another serializer, or not parsing, is discarded unread and the task runs again. A cached task's files come from
   the library's completion marker, never from the record; one whose shards were deleted is recomputed.
@@ -35,11 +35,11 @@ from prefect.tasks import exponential_backoff
 
 from flows.augment_job import RunnerConfig, TaskConfig
 from flows.result_cache import discard_untrusted_record, pinned_serializer
-from pipeline.augmenters.base import Augmenter
-from pipeline.build import TaskResult, load_task_result
-from pipeline.config import ConfigError
-from pipeline.errors import BSLError
-from pipeline.executors import AugmentTask, Executor, run_task
+from pipeline.augment.augmenters.base import Augmenter
+from pipeline.augment.executors import AugmentTask, Executor, run_task
+from pipeline.augment.job import TaskResult, load_task_result
+from pipeline.base.config import ConfigError
+from pipeline.base.errors import BSLError
 
 
 # -- augmenters on workers ---------------------------------------------------------------------------------------------
@@ -121,7 +121,7 @@ class TrustedCacheKey:
 
 
 def augment_chunk_task_fn(task: AugmentTask, spec: AugmenterSpec, concurrent_calls: bool = False) -> dict[str, Any]:
-    """One (chunk, method) task with this worker's augmenter (`pipeline.executors.run_task`). Returns the
+    """One (chunk, method) task with this worker's augmenter (`pipeline.augment.executors.run_task`). Returns the
     TaskResult as a plain dict (persisted as JSON)."""
     augmenter = worker_augmenter(spec)
     with nullcontext() if concurrent_calls else _locks(spec.key)[1]:
@@ -251,7 +251,11 @@ def api_for_worker_processes(runner: RunnerConfig) -> Iterator[None]:
     """Dask workers are other processes and must report to the flow's Prefect API. Without PREFECT_API_URL each
     of them would start its own temporary server (on the same database) and time out; so start the temporary
     server here, before the flow, and hand its URL to the flow and, through the task context, to the workers."""
-    from prefect.settings import PREFECT_API_URL, get_current_settings, temporary_settings
+    from prefect.settings import (
+        PREFECT_API_URL,
+        get_current_settings,
+        temporary_settings,
+    )
 
     if runner.kind != "dask" or get_current_settings().api.url:
         yield

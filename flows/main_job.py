@@ -30,11 +30,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pipeline.atomic import write_json_atomic, write_text_atomic
-from pipeline.config import from_dict, to_dict
+from pipeline.base.atomic import write_json_atomic, write_text_atomic
+from pipeline.base.config import from_dict, to_dict
+from pipeline.base.errors import BSLError
 from pipeline.config_cli import add_config_arguments, print_config, resolve_config
-from pipeline.data_dir import FETCH_COMMAND, DataDir, default_data_dir, locate_data_dir, missing_tasks
-from pipeline.errors import BSLError
+from pipeline.evaldata.data_dir import (
+    FETCH_COMMAND,
+    DataDir,
+    default_data_dir,
+    locate_data_dir,
+    missing_tasks,
+)
 from training.config import DataSourceConfig, TrainConfig
 from training.evaluation.config import EvaluationConfig
 
@@ -125,7 +131,7 @@ class _Steps:
 
 def builtin_corpus(cfg: MainJobConfig, data: DataDir | None) -> str:
     """The built-in corpus the job uses when `corpus` is ''."""
-    from pipeline.corpora import sts_sick_splits
+    from pipeline.corpus.builtin import sts_sick_splits
 
     has_train = data is not None and all((data.path / s.path).is_file() for s in sts_sick_splits()["train"])
     if cfg.builtin_corpus == "auto":
@@ -139,7 +145,7 @@ def builtin_corpus(cfg: MainJobConfig, data: DataDir | None) -> str:
 
 
 def _corpus(cfg: MainJobConfig, out: Path, data: DataDir | None) -> tuple[Path, bool]:
-    from pipeline.corpora import write_sts_sick_train, write_wordnet_examples
+    from pipeline.corpus.builtin import write_sts_sick_train, write_wordnet_examples
 
     if cfg.corpus:
         return Path(cfg.corpus), True
@@ -154,14 +160,13 @@ def _corpus(cfg: MainJobConfig, out: Path, data: DataDir | None) -> tuple[Path, 
 
 
 def _augment(corpus: Path, dataset_dir: Path, augment: dict[str, Any], cfg: MainJobConfig) -> tuple[dict, bool]:
-    from pipeline.build import AugmentConfig, run_augment
+    from pipeline.augment.job import AugmentConfig, run_augment
 
     augment = {**augment, "registry_dir": str(dataset_dir.parent.parent / "data_manifests"),
                "progress": cfg.progress, "seed": cfg.seed}
     if cfg.use_prefect:
         from flows.augment_job import AugmentFlowConfig, run_augment_flow
-
-        from pipeline.dataset import load_manifest
+        from pipeline.dataset.store import load_manifest
 
         summary = run_augment_flow(AugmentFlowConfig(corpus=str(corpus), out_dir=str(dataset_dir), augment=augment))
         return load_manifest(summary["manifest"]), summary["computed"] == 0
@@ -238,7 +243,7 @@ def _evaluate(cfg: MainJobConfig, models: dict[str, str], out: Path, data_dir: P
 
 
 def run_main_job(cfg: MainJobConfig) -> dict[str, Any]:
-    from pipeline.report import render_report
+    from pipeline.reporting.job_report import render_report
 
     data = _find_data(cfg)
     nli_files = _nli_files(cfg, data)
@@ -311,7 +316,7 @@ def _facts(cfg: MainJobConfig, encoder: str, trained: dict[str, Any], datasets: 
 def _config_help() -> str:
     """Job keys with their defaults; the training/evaluation sections hold the demo's values, not the stage
     defaults that help_text would list for them."""
-    from pipeline.config import describe
+    from pipeline.base.config import describe
 
     rows = [(key, doc) for key, _type, doc in describe(MainJobConfig)
             if not key.startswith(("training.", "evaluation."))]
@@ -341,7 +346,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from pipeline.sts_columns import STS_COLUMNS
+    from pipeline.evaldata.sts_columns import STS_COLUMNS
 
     cfg = resolve_config(MainJobConfig, args, DEMO_FLAGS)
     if args.print_config:

@@ -1,6 +1,6 @@
 """`bsl schedule FILE.yaml`: deployments from a YAML file, served by this process (`prefect.serve`).
 
-The file is a `ScheduleConfig` (dataclasses via pipeline.config, like every other config; unknown keys are errors):
+The file is a `ScheduleConfig` (dataclasses via pipeline.base.config, like every other config; unknown keys are errors):
 
 ```yaml
 prefect:                       # flows.prefect_env.PrefectEnvConfig
@@ -32,12 +32,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pipeline.config import ConfigError, load_config
 from flows import augment_job, evaluate_job, train_job
 from flows.augment_job import AugmentFlowConfig
 from flows.evaluate_job import EvaluateFlowConfig
 from flows.prefect_env import PrefectEnvConfig, apply_prefect_env
 from flows.train_job import TrainFlowConfig
+from pipeline.base.config import ConfigError, load_config
 
 # Deployments are addressed as <flow name>/<deployment name>, e.g. bsl-augment/nightly.
 FLOW_NAMES = {"augment": augment_job.FLOW_NAME, "train": train_job.FLOW_NAME, "evaluate": evaluate_job.FLOW_NAME}

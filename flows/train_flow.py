@@ -3,7 +3,7 @@
 Training reads the cached shards of finished augmentation runs through their manifests; it never augments. The
 trainer is `training.train(TrainConfig)`, the same function `bsl train --manifest ...` calls without any server:
 
-    verify-dataset (one task per manifest: pipeline.dataset.verify_dataset, every shard's sha256 and row count)
+    verify-dataset (one task per manifest: pipeline.dataset.store.verify_dataset, every shard's sha256 and row count)
       -> train (training.train; the trainer's own checksum pass is skipped when the flow just verified)
       -> evaluate (optional subflow: flows.evaluate_flow on the exported model)
 
@@ -21,7 +21,8 @@ from prefect.cache_policies import NO_CACHE
 from flows.config_layers import layered_config
 from flows.evaluate_job import DEFAULT_ARTIFACT_KEY
 from flows.train_job import FLOW_NAME, TrainFlowConfig
-from pipeline.config import ConfigError, from_dict, to_dict
+from pipeline.base.config import ConfigError, from_dict, to_dict
+
 
 def resolve_train_config(manifests: list[str] | None = None, config_file: str = "",
                          train: dict[str, Any] | None = None, overrides: list[str] | None = None):
@@ -52,8 +53,8 @@ def expand_run_placeholders(path: str) -> str:
 
 @task(name="verify-dataset", task_run_name="verify-{path}", cache_policy=NO_CACHE)
 def verify_dataset_task(path: str) -> dict[str, Any]:
-    """`pipeline.dataset.verify_dataset`: manifest checksum + every shard's sha256 and row count."""
-    from pipeline.dataset import verify_dataset
+    """`pipeline.dataset.store.verify_dataset`: manifest checksum + every shard's sha256 and row count."""
+    from pipeline.dataset.store import verify_dataset
 
     manifest = verify_dataset(path)
     pairs = [s for s in manifest["shards"] if s["kind"] == "pairs"]

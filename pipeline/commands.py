@@ -11,8 +11,14 @@ import os
 import sys
 from pathlib import Path
 
-from pipeline.config_cli import add_command, add_config_arguments, print_config, resolve_config, to_value
-from pipeline.errors import BSLError
+from pipeline.base.errors import BSLError
+from pipeline.config_cli import (
+    add_command,
+    add_config_arguments,
+    print_config,
+    resolve_config,
+    to_value,
+)
 
 
 def _comma_list(text: str) -> list[str]:
@@ -30,8 +36,8 @@ def add_augment_flags(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_augment(args: argparse.Namespace) -> int:
-    from pipeline.build import AugmentConfig, run_augment
-    from pipeline.inspect import format_stats_text
+    from pipeline.augment.job import AugmentConfig, run_augment
+    from pipeline.dataset.inspection import format_stats_text
 
     config = resolve_config(AugmentConfig, args, AUGMENT_FLAGS)
     if args.print_config:
@@ -47,7 +53,7 @@ def cmd_augment(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from pipeline.dataset import verify_dataset
+    from pipeline.dataset.store import verify_dataset
 
     manifest = verify_dataset(args.dataset, progress=not args.quiet, allow_unlisted=args.allow_unlisted)
     n = len(manifest["shards"])
@@ -57,8 +63,15 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
-    from pipeline.atomic import write_text_atomic
-    from pipeline.inspect import PairQuery, format_pairs_text, format_stats_text, open_dataset, render_html, sample
+    from pipeline.base.atomic import write_text_atomic
+    from pipeline.dataset.inspection import (
+        PairQuery,
+        format_pairs_text,
+        format_stats_text,
+        open_dataset,
+        render_html,
+        sample,
+    )
 
     manifest = open_dataset(args.dataset, verify=not args.no_verify)
     known = set(manifest["stats"]["per_method"]) | {"corpus"}
@@ -82,8 +95,8 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
 
 def cmd_methods(args: argparse.Namespace) -> int:
-    from pipeline.augmenters import REGISTRY, augmenter_class
-    from pipeline.config import help_text
+    from pipeline.augment.augmenters import REGISTRY, augmenter_class
+    from pipeline.base.config import help_text
 
     for name in sorted(REGISTRY):
         try:
@@ -101,8 +114,8 @@ def cmd_methods(args: argparse.Namespace) -> int:
 def cmd_corpus_manifest(args: argparse.Namespace) -> int:
     import json
 
-    from pipeline.corpus import CorpusConfig
-    from pipeline.source_manifest import write_source_manifest
+    from pipeline.corpus.chunks import CorpusConfig
+    from pipeline.corpus.source_manifest import write_source_manifest
 
     cfg = resolve_config(CorpusConfig, args)
     if args.print_config:
@@ -116,10 +129,10 @@ def cmd_corpus_manifest(args: argparse.Namespace) -> int:
 
 
 def cmd_corpus(args: argparse.Namespace) -> int:
-    from pipeline.corpora import write_sts_sick_train, write_wordnet_examples
+    from pipeline.corpus.builtin import write_sts_sick_train, write_wordnet_examples
 
     if args.name == "sts-sick-train":
-        from pipeline.data_dir import resolve_data_dir
+        from pipeline.evaldata.data_dir import resolve_data_dir
 
         counts = write_sts_sick_train(resolve_data_dir(args.data_dir).path, args.out)
         print(f"{args.out}: {counts['sentences']} distinct sentences of STS-B train + SICK train (no labels); left "
@@ -142,7 +155,7 @@ def register(sub) -> None:
 
 
 def _add_augment(sub) -> None:
-    from pipeline.readers import FORMATS
+    from pipeline.corpus.readers import FORMATS
 
     p = add_command(sub, "augment", cmd_augment, "make view pairs from a corpus into a dataset dir", f"""\
 Read CORPUS (file or directory; formats: {", ".join(FORMATS)}), normalise and
@@ -221,7 +234,7 @@ results trained on them.
 
 
 def _augment_help() -> str:
-    from pipeline.build import AugmentConfig
-    from pipeline.config import help_text
+    from pipeline.augment.job import AugmentConfig
+    from pipeline.base.config import help_text
 
     return help_text(AugmentConfig)

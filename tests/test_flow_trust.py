@@ -17,7 +17,7 @@ import pickle
 from pathlib import Path
 
 import pytest
-
+from test_dataset import executor_independent_parts
 from test_flows import (  # noqa: F401  (prefect_server, prefect_api, counter: fixtures used below)
     SENTENCES,
     _calls,
@@ -28,7 +28,6 @@ from test_flows import (  # noqa: F401  (prefect_server, prefect_api, counter: f
     prefect_api,
     prefect_server,
 )
-from test_dataset import executor_independent_parts
 
 pytestmark = pytest.mark.xdist_group("prefect-flows")  # one worker, one server at a time
 
@@ -76,7 +75,7 @@ def _records(storage: Path) -> dict[str, Path]:
 def _shard_bytes(out: Path) -> dict[str, str]:
     import hashlib
 
-    from pipeline.dataset import load_manifest
+    from pipeline.dataset.store import load_manifest
 
     return {s["path"]: hashlib.sha256((out / s["path"]).read_bytes()).hexdigest() for s in load_manifest(out)["shards"]}
 
@@ -183,8 +182,9 @@ def _trusted_record(path: Path) -> dict:
     ("directory", "not a regular file"),
 ])
 def test_untrusted_reason_checks_a_record_with_the_standard_library_only(tmp_path, case, expected):
-    from flows.result_cache import untrusted_reason
     from prefect.results import ResultRecord
+
+    from flows.result_cache import untrusted_reason
 
     path = tmp_path / "bsl-key"
     record = _trusted_record(path)
@@ -228,7 +228,7 @@ def _augment_args(corpus: str, out: str) -> list[str]:
 def test_flow_augment_equals_augment_byte_for_byte_for_relative_and_absolute_corpus_paths(tmp_path, prefect_api,
                                                                                          monkeypatch, capsys):
     from bsl.cli import main
-    from pipeline.dataset import load_manifest
+    from pipeline.dataset.store import load_manifest
 
     work = tmp_path / "work"
     # duplicates and blank lines become corpus rejects, whose pair ids are derived from their origin (file:line)

@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 from flows.prefect_env import configure_prefect_environment
-from pipeline.augmenters import REGISTRY
-from pipeline.augmenters.base import Augmenter, SourceRecord, ViewPair
+from pipeline.augment.augmenters import REGISTRY
+from pipeline.augment.augmenters.base import Augmenter, SourceRecord, ViewPair
 
 configure_prefect_environment()  # before anything here imports Prefect, as every process that runs a flow does
 pytestmark = pytest.mark.xdist_group("prefect-flows")  # one worker, one server
@@ -162,7 +162,7 @@ def _rows(out: Path) -> list[str]:
     """Every pair and reject row of a dataset (sorted, duplicates kept)."""
     import pyarrow.parquet as pq
 
-    from pipeline.dataset import load_manifest
+    from pipeline.dataset.store import load_manifest
 
     manifest = load_manifest(out)
     rows = []
@@ -190,8 +190,8 @@ def _task_states(server, flow_run_id: str) -> dict[str, int]:
 # -- augmentation flow -------------------------------------------------------------------------------------------------
 def test_rerun_in_new_process_is_cached_and_a_growing_corpus_adds_only_new_chunks(tmp_path, prefect_api, counter):
     from flows.augment_job import run_augment_flow
-    from pipeline.build import run_augment
-    from pipeline.dataset import load_manifest
+    from pipeline.augment.job import run_augment
+    from pipeline.dataset.store import load_manifest
 
     corpus, out = tmp_path / "corpus", tmp_path / "ds"
     _write_corpus(corpus, "a.txt", SENTENCES[:24])  # 3 chunks x 2 methods
@@ -227,7 +227,7 @@ def test_rerun_in_new_process_is_cached_and_a_growing_corpus_adds_only_new_chunk
 
 
 def _plain_config():
-    from pipeline.build import AugmentConfig
+    from pipeline.augment.job import AugmentConfig
 
     config = AugmentConfig(methods=["counting", "noise"], registry_dir="", progress=False)
     config.corpus.chunk_size = 8
@@ -236,7 +236,7 @@ def _plain_config():
 
 def test_killed_run_resumes_with_exactly_the_rows_of_an_uninterrupted_run(tmp_path, prefect_api, counter):
     from flows.augment_job import run_augment_flow
-    from pipeline.build import run_augment
+    from pipeline.augment.job import run_augment
 
     corpus = tmp_path / "corpus"
     _write_corpus(corpus, "a.txt", SENTENCES[:32])  # 4 chunks x 2 methods
@@ -257,11 +257,12 @@ def test_killed_run_resumes_with_exactly_the_rows_of_an_uninterrupted_run(tmp_pa
 
 
 def test_serial_thread_and_prefect_executors_write_byte_identical_datasets(tmp_path, prefect_api, counter):
-    from flows.augment_job import run_augment_flow
-    from pipeline.build import run_augment
-    from pipeline.dataset import load_manifest
-    from pipeline.executors import SerialExecutor, ThreadExecutor
     from test_dataset import executor_independent_parts
+
+    from flows.augment_job import run_augment_flow
+    from pipeline.augment.executors import SerialExecutor, ThreadExecutor
+    from pipeline.augment.job import run_augment
+    from pipeline.dataset.store import load_manifest
 
     corpus = tmp_path / "corpus"
     _write_corpus(corpus, "a.txt", SENTENCES[:24])  # 3 chunks x 2 methods
@@ -279,9 +280,10 @@ def test_serial_thread_and_prefect_executors_write_byte_identical_datasets(tmp_p
 
 def test_dask_runner_with_two_worker_processes_gives_the_rows_of_the_thread_runner(tmp_path, prefect_api, counter,
                                                                                    monkeypatch):
-    from flows.augment_job import run_augment_flow
-    from pipeline.dataset import load_manifest
     from test_dataset import executor_independent_parts
+
+    from flows.augment_job import run_augment_flow
+    from pipeline.dataset.store import load_manifest
 
     # worker processes import this module (the test augmenter) from the tests dir
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(TESTS_DIR), os.environ.get("PYTHONPATH", "")]))
@@ -306,7 +308,7 @@ def test_dask_runner_with_two_worker_processes_gives_the_rows_of_the_thread_runn
 
 def test_a_failing_task_is_retried_with_backoff(tmp_path, prefect_api, counter, monkeypatch):
     from flows.augment_job import run_augment_flow
-    from pipeline.errors import BSLError
+    from pipeline.base.errors import BSLError
 
     corpus = tmp_path / "corpus"
     _write_corpus(corpus, "a.txt", SENTENCES[:8])
@@ -404,8 +406,8 @@ def _wait_for(probe, timeout_s: float, process: subprocess.Popen, log: Path):
 def test_train_flow_verifies_trains_and_publishes_the_evaluation_table(tmp_path, prefect_api, tiny_bert_dir,
                                                                        shared_data):
     from flows.train_flow import train_flow
-    from pipeline.build import AugmentConfig, run_augment
-    from pipeline.errors import VerificationError
+    from pipeline.augment.job import AugmentConfig, run_augment
+    from pipeline.base.errors import VerificationError
 
     corpus = tmp_path / "c.txt"
     corpus.write_text("\n".join(SENTENCES[:24]) + "\n")
@@ -439,9 +441,9 @@ def test_train_flow_verifies_trains_and_publishes_the_evaluation_table(tmp_path,
 
 # -- configuration and CLI (no server) ---------------------------------------------------------------------------------
 def test_schedule_file_is_checked_before_serving(tmp_path, capsys):
-    from flows.schedule import load_schedule
     from bsl.cli import main
-    from pipeline.config import ConfigError
+    from flows.schedule import load_schedule
+    from pipeline.base.config import ConfigError
 
     example = load_schedule(REPO_ROOT / "configs" / "schedule.example.yaml")
     assert {d.flow for d in example.deployments} == {"augment", "train"}
@@ -459,8 +461,8 @@ def test_schedule_file_is_checked_before_serving(tmp_path, capsys):
 
 def test_worker_augmenter_is_built_once_and_checks_the_fingerprint(counter):
     from flows.executors import AugmenterSpec, worker_augmenter
-    from pipeline.augmenters import build_augmenter
-    from pipeline.errors import BSLError
+    from pipeline.augment.augmenters import build_augmenter
+    from pipeline.base.errors import BSLError
 
     spec = AugmenterSpec.of("counting", build_augmenter("counting", {}))
     first = worker_augmenter(spec)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from flows.main_job import MainJobConfig, _evaluation_tasks
-from pipeline.data_dir import DataDir
+from pipeline.evaldata.data_dir import DataDir
 
 REPO = Path(__file__).resolve().parent.parent
 

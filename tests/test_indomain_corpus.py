@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.corpus import CorpusConfig, CorpusStats, iter_chunks
-from pipeline.errors import InputError
-from pipeline.readers import read_records
-from pipeline.text import normalize
+from pipeline.base.errors import InputError
+from pipeline.base.text import normalize
+from pipeline.corpus.chunks import CorpusConfig, CorpusStats, iter_chunks
+from pipeline.corpus.readers import read_records
 
 
 def test_several_columns_of_a_row_are_separate_sentences(tmp_path):

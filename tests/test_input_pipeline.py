@@ -1,4 +1,4 @@
-"""The trainer's input pipeline (training.batching, training.loader): length-grouped batches, length buckets, worker
+"""The trainer's input pipeline (training.batch_source, training.loader): length-grouped batches, length buckets, worker
 processes. Batches, their order and resumption must not depend on the number of workers; grouping must keep the
 pairs of each window and be reproducible; a run killed mid-epoch resumes bit-identical, workers or not."""
 
@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 import torch
-
 from test_trainer_utils import tiny_config, write_dataset
 
 
@@ -26,8 +25,8 @@ def datasets(tmp_path_factory) -> dict[str, Path]:
 
 
 def _source(datasets, window: int, seed: int = 7, batch_size: int = 4):
-    from pipeline.config import load_config
-    from training.batching import BatchSource
+    from pipeline.base.config import load_config
+    from training.batch_source import BatchSource
     from training.config import DataConfig
     from training.data import PairStream, resolve_sources
 
@@ -96,7 +95,7 @@ def test_position_without_grouping_is_the_stream_position_of_before(datasets):
 
 
 def test_bucket_length_and_right_padding():
-    from pipeline.batching import bucket_length, pad_right
+    from pipeline.base.token_batches import bucket_length, pad_right
 
     assert [bucket_length(n, [8, 16], 32) for n in (3, 8, 9, 16, 17, 32)] == [8, 8, 16, 16, 32, 32]
     assert bucket_length(11, [], 32) == 11
@@ -194,8 +193,8 @@ def test_nonpad_fraction_counts_bucket_padding(tiny_bert_dir, datasets, tmp_path
 
 
 def test_bad_speed_settings_are_named(tiny_bert_dir, datasets, tmp_path):
-    from pipeline.config import ConfigError
-    from pipeline.errors import BSLError
+    from pipeline.base.config import ConfigError
+    from pipeline.base.errors import BSLError
     from training.config import validate_config
 
     for override in ("data.workers=-1", "data.length_grouping_window=-2", "data.prefetch_batches=0",
@@ -267,8 +266,8 @@ def test_a_run_killed_mid_epoch_with_workers_resumes_bit_identical(tiny_bert_dir
 @pytest.mark.parametrize("workers", [0, 2])
 def test_a_data_error_in_a_worker_reaches_the_trainer_as_itself(tiny_bert_dir, datasets, tmp_path, monkeypatch,
                                                                  workers):
-    from pipeline.errors import InputError
-    from training.batching import BatchSource
+    from pipeline.base.errors import InputError
+    from training.batch_source import BatchSource
 
     real = BatchSource.next_batch
 

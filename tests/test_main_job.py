@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from flows.main_job import MainJobConfig, builtin_corpus, run_main_job
-from pipeline.config import load_config, to_dict
+from pipeline.base.config import load_config, to_dict
 
 DEMO_YAML = Path(__file__).resolve().parent.parent / "configs" / "demo.yaml"
 
@@ -40,8 +40,8 @@ def test_demo_takes_config_flags_and_overrides_like_every_command(tmp_path, caps
 
 
 def test_the_built_in_corpus_is_in_domain_when_the_data_dir_has_sts_b_and_sick_train(shared_data, tmp_path):
-    from pipeline.data_dir import DataDir
-    from pipeline.errors import BSLError
+    from pipeline.base.errors import BSLError
+    from pipeline.evaldata.data_dir import DataDir
 
     cfg = MainJobConfig()
     assert builtin_corpus(cfg, None) == "wordnet-examples"

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 import torch
-
 from test_trainer_utils import tiny_config, write_dataset
 
 WARMUP = ["objective.bsl.predictor_warmup_steps=3", "objective.bsl.predictor_lr=5e-3"]
@@ -109,7 +108,11 @@ def test_metrics_tensorboard_and_progress_bar_show_the_phase(tiny_bert_dir, data
     err = capsys.readouterr().err
     assert "train bsl [predictor-warmup]" in err and "train bsl [train]" in err
     # The report's loss curve shades the warm-up and says what it was.
-    from pipeline.report import read_metrics_csv, render_report, warmup_span
+    from pipeline.reporting.job_report import (
+        read_metrics_csv,
+        render_report,
+        warmup_span,
+    )
 
     assert warmup_span(read_metrics_csv(out / "metrics.csv")) == ("predictor-warmup", 0.0, 3.0)
     page = render_report("run", [], out / "metrics.csv")
@@ -155,7 +158,7 @@ def test_resume_in_the_middle_of_the_warmup_equals_an_uninterrupted_run(tiny_ber
 
 
 def test_warmup_settings_are_checked(tiny_bert_dir, data, tmp_path):
-    from pipeline.errors import BSLError
+    from pipeline.base.errors import BSLError
     from training.config import validate_config
 
     with pytest.raises(BSLError, match=r"objective.bsl.predictor_warmup_steps: -1 is out of range \(>= 0\)"):

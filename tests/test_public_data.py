@@ -1,5 +1,5 @@
-"""`bsl data fetch` (pipeline/public_data.py) from a local hub-layout mirror, and the data-dir resolver
-(pipeline/data_dir.py)."""
+"""`bsl data fetch` (pipeline/evaldata/fetch.py) from a local hub-layout mirror, and the data-dir resolver
+(pipeline/evaldata/data_dir.py)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,23 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.data_dir import (DataDirNotFound, default_data_dir, locate_data_dir, missing_tasks,
-                               resolve_data_dir)
-from pipeline.errors import BSLError
-from pipeline.provenance import sha256_file
-from pipeline.public_data import (PUBLIC_SETS, DataFetchConfig, FetchError, fetch_public_sets, manifest_path,
-                                  parse_sets)
+from pipeline.base.errors import BSLError
+from pipeline.base.provenance import sha256_file
+from pipeline.evaldata.data_dir import (
+    DataDirNotFound,
+    default_data_dir,
+    locate_data_dir,
+    missing_tasks,
+    resolve_data_dir,
+)
+from pipeline.evaldata.fetch import (
+    PUBLIC_SETS,
+    DataFetchConfig,
+    FetchError,
+    fetch_public_sets,
+    manifest_path,
+    parse_sets,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -67,7 +78,7 @@ def test_mean_aggregate_on_pooled_years_is_refused(tiny_bert_dir, fetched_data):
 
 
 def test_fetched_nli_files_hold_the_reference_records(shared_data, fetched_data):
-    from pipeline.readers import read_records
+    from pipeline.corpus.readers import read_records
 
     def pairs(path):
         return [(r.text, r.text_b, r.label) for r in read_records(path)]
@@ -112,7 +123,7 @@ def test_rerun_skips_complete_sets_and_redoes_a_damaged_one(hub_mirror, tmp_path
 
 
 def test_interrupted_fetch_leaves_no_half_set_and_resumes(hub_mirror, tmp_path, monkeypatch):
-    import pipeline.public_data as public_data
+    import pipeline.evaldata.fetch as public_data
 
     data = tmp_path / "data"
 
@@ -210,8 +221,8 @@ def test_unknown_set_is_named():
 
 
 def test_offline_hub_fetch_fails_in_one_line_naming_the_set(tmp_path):
-    code = ("from pipeline.public_data import DataFetchConfig, fetch_public_sets\n"
-            "from pipeline.errors import BSLError\n"
+    code = ("from pipeline.evaldata.fetch import DataFetchConfig, fetch_public_sets\n"
+            "from pipeline.base.errors import BSLError\n"
             f"try:\n    fetch_public_sets(DataFetchConfig(to={str(tmp_path / 'data')!r}, sets=['sickr'], "
             "progress=False))\nexcept BSLError as exc:\n    print(exc)")
     env = {**os.environ, "HF_HOME": str(tmp_path / "hf"), "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
@@ -263,7 +274,7 @@ def test_missing_tasks(fetched_data, tmp_path):
 
 
 def test_auto_data_setting_follows_bsl_data_dir(tmp_path, monkeypatch):
-    from pipeline.data_dir import resolve_data_setting
+    from pipeline.evaldata.data_dir import resolve_data_setting
 
     monkeypatch.setenv("BSL_DATA_DIR", str(tmp_path))
     assert resolve_data_setting("auto") == tmp_path

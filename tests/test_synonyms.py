@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.augmenters import SourceRecord, build_augmenter
-from pipeline.errors import BSLError
-from pipeline.stopwords import ENGLISH_STOPWORDS
+from pipeline.augment.augmenters import SourceRecord, build_augmenter
+from pipeline.base.errors import BSLError
+from pipeline.lexicon.stopwords import ENGLISH_STOPWORDS
 
 WORD = re.compile(r"[^\W\d_]+(?:['\-][^\W\d_]+)*")
 
@@ -234,7 +234,7 @@ def test_model_identities_are_sha256_of_the_wordnet_files_and_paths_stay_out_of_
 # -- WordNet discovery and set-up ---------------------------------------------------------------------------------
 
 def system_wordnet_dir() -> Path:
-    from pipeline import wordnet
+    from pipeline.lexicon import wordnet
 
     for candidate in (os.environ.get("WNSEARCHDIR"), wordnet.DEFAULT_SYSTEM_DIR):
         if candidate and not wordnet.missing_files(Path(candidate)):
@@ -260,7 +260,7 @@ def test_missing_wordnet_dir_in_config_is_a_clear_error(tmp_path):
 def test_wnsearchdir_and_the_final_error_when_nothing_is_found(tmp_path, monkeypatch):
     import nltk
 
-    from pipeline import wordnet
+    from pipeline.lexicon import wordnet
 
     empty = tmp_path / "empty"
     empty.mkdir()
@@ -280,7 +280,7 @@ def test_wnsearchdir_and_the_final_error_when_nothing_is_found(tmp_path, monkeyp
 def test_wnsearchdir_is_set_up_when_nltk_has_no_wordnet(tmp_path, monkeypatch):
     import nltk
 
-    from pipeline import wordnet
+    from pipeline.lexicon import wordnet
 
     source = system_wordnet_dir()
     monkeypatch.setattr(nltk.data, "path", [str(tmp_path / "no_nltk_data")])
@@ -295,7 +295,7 @@ def test_wnsearchdir_is_set_up_when_nltk_has_no_wordnet(tmp_path, monkeypatch):
 
 
 def test_system_wordnet_is_copied_once_with_generated_lexnames(tmp_path):
-    from pipeline import wordnet
+    from pipeline.lexicon import wordnet
 
     source = tmp_path / "system"
     shutil.copytree(system_wordnet_dir(), source)
@@ -319,7 +319,7 @@ def test_system_wordnet_is_copied_once_with_generated_lexnames(tmp_path):
 
 
 def test_lexnames_from_the_man_page_match_the_builtin_table():
-    from pipeline import wordnet
+    from pipeline.lexicon import wordnet
 
     page = next((Path(p) for p in wordnet.LEXNAMES_MAN_PAGES if Path(p).is_file()), None)
     if page is None:
@@ -350,7 +350,7 @@ def test_fast_tokenizer_matches_sacremoses_on_real_and_tricky_sentences(wn, exam
 
     from sacremoses import MosesTokenizer
 
-    from pipeline.augmenters.synonyms import moses_fast_tokens
+    from pipeline.augment.augmenters.synonyms import moses_fast_tokens
 
     moses = MosesTokenizer(lang="en")
     keep = frozenset(moses.NONBREAKING_PREFIXES) - frozenset(moses.NUMERIC_ONLY_PREFIXES)
@@ -372,7 +372,7 @@ def test_fast_tokenizer_matches_sacremoses_on_real_and_tricky_sentences(wn, exam
 
 
 def test_synset_lemma_names_read_from_the_data_files_match_nltk(make, wn):
-    from pipeline.wordnet import load_synset_lemmas
+    from pipeline.lexicon.wordnet import load_synset_lemmas
 
     aug = make()
     table = load_synset_lemmas(aug._location)

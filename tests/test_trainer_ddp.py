@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 import torch
-
 from test_trainer_utils import tiny_config, write_dataset
 
 REPO = Path(__file__).resolve().parent.parent
@@ -102,7 +101,7 @@ def test_torchrun_two_processes_match_single_process_on_the_combined_batch(tiny_
     first two of the four steps are BSL's predictor warm-up, when the encoder's parameters get no gradient."""
     import yaml
 
-    from pipeline.config import to_dict
+    from pipeline.base.config import to_dict
     from training.trainer import train
 
     data = write_dataset(tmp_path / "data", 48)

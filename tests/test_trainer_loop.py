@@ -11,7 +11,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-
 from test_trainer_utils import make_sentences, tiny_config, write_dataset
 
 
@@ -175,7 +174,7 @@ def test_resume_reproduces_an_uninterrupted_run_exactly(tiny_bert_dir, datasets,
 
 
 def test_resume_guards(tiny_bert_dir, datasets, tmp_path):
-    from pipeline.errors import BSLError
+    from pipeline.base.errors import BSLError
     from training.trainer import train
 
     out = tmp_path / "run"
@@ -320,7 +319,7 @@ def test_pair_stream_mixes_by_weight_shuffles_by_seed_and_replays(datasets):
 
 
 def test_method_filter_and_default_weights(datasets):
-    from pipeline.errors import BSLError
+    from pipeline.base.errors import BSLError
     from training.config import DataConfig, DataSourceConfig
     from training.data import PairStream, resolve_sources
 
@@ -337,13 +336,13 @@ def test_method_filter_and_default_weights(datasets):
 
 
 def test_checksums_are_verified_before_training(tiny_bert_dir, datasets, tmp_path):
-    from pipeline.errors import VerificationError
+    from pipeline.base.errors import VerificationError
 
     broken = tmp_path / "broken"
     shutil.copytree(datasets["main"], broken)
     manifest = json.loads((broken / "manifest.json").read_text())
     manifest["dataset_dir"] = str(broken)
-    from pipeline.manifest import write_manifest
+    from pipeline.dataset.manifest import write_manifest
 
     write_manifest({k: v for k, v in manifest.items() if k != "checksum"}, broken / "manifest.json")
     shard = broken / manifest["shards"][0]["path"]
@@ -353,7 +352,7 @@ def test_checksums_are_verified_before_training(tiny_bert_dir, datasets, tmp_pat
 
 
 def test_config_errors_are_clear(tiny_bert_dir, datasets, tmp_path):
-    from pipeline.errors import BSLError
+    from pipeline.base.errors import BSLError
 
     with pytest.raises(BSLError, match="train.output_dir is required"):
         _run(tiny_bert_dir, [datasets["main"]], "")
@@ -369,7 +368,7 @@ def test_cli_trains_and_reports_errors_in_one_line(tiny_bert_dir, datasets, tmp_
     import yaml
 
     from bsl.cli import main
-    from pipeline.config import to_dict
+    from pipeline.base.config import to_dict
 
     cfg = tiny_config(tiny_bert_dir, [datasets["other"]], tmp_path / "ignored", overrides=["train.max_steps=2"])
     config_file = tmp_path / "train.yaml"
@@ -412,7 +411,7 @@ def test_minilm_bsl_steps_and_export(tmp_path, datasets):
 
 @pytest.mark.parametrize("name", ["bsl", "contrastive", "mirror", "sg_opt"])
 def test_example_configs_load_with_the_papers_settings(name):
-    from pipeline.config import load_config
+    from pipeline.base.config import load_config
     from training.config import TrainConfig
     from training.objectives import OBJECTIVES
 

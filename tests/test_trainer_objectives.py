@@ -9,9 +9,8 @@ import random
 
 import pytest
 import torch
-from torch import nn
-
 from test_trainer_utils import make_sentences, tiny_config
+from torch import nn
 
 
 # -- BSL ------------------------------------------------------------------------------------------------------------
@@ -175,7 +174,7 @@ def test_contrastive_objective_loss(tiny):
 
 
 def test_mirror_masks_spans_with_the_span_mask_augmenters_rule(tiny):
-    from pipeline.augmenters import build_augmenter
+    from pipeline.augment.augmenters import build_augmenter
 
     objective, _ = tiny("mirror")
     augmenter = build_augmenter("span-mask", {"span_length": 5, "min_chars": 30, "mask_token": "[MASK]"})
@@ -305,8 +304,14 @@ def test_lr_schedule_values():
 
 
 def test_objective_registry():
-    from pipeline.errors import BSLError
-    from training.config import BSLConfig, ContrastiveConfig, MirrorConfig, ObjectiveConfig, SGOptConfig
+    from pipeline.base.errors import BSLError
+    from training.config import (
+        BSLConfig,
+        ContrastiveConfig,
+        MirrorConfig,
+        ObjectiveConfig,
+        SGOptConfig,
+    )
     from training.objectives import OBJECTIVES, objective_class, objective_settings
 
     sections = {"bsl": BSLConfig, "contrastive": ContrastiveConfig, "mirror": MirrorConfig, "sg_opt": SGOptConfig}

@@ -1,5 +1,5 @@
 """Helpers shared by the trainer tests: small view-pair datasets in the real on-disk format (PAIR_SCHEMA shards +
-a checksummed manifest that `pipeline.dataset.verify_dataset` accepts) and a compact training config."""
+a checksummed manifest that `pipeline.dataset.store.verify_dataset` accepts) and a compact training config."""
 
 from __future__ import annotations
 
@@ -38,10 +38,10 @@ def write_dataset(root: Path, n_pairs: int = 64, *, method: str = "noise", seed:
     """A dataset dir laid out as `bsl augment` writes it: data/train-*.parquet + manifest.json (checksummed)."""
     import pyarrow as pa
 
-    from pipeline.atomic import write_parquet_atomic
-    from pipeline.manifest import write_manifest
-    from pipeline.provenance import sha256_file
-    from pipeline.schema import PAIR_SCHEMA
+    from pipeline.base.atomic import write_parquet_atomic
+    from pipeline.base.provenance import sha256_file
+    from pipeline.dataset.manifest import write_manifest
+    from pipeline.dataset.schema import PAIR_SCHEMA
 
     root = Path(root)
     (root / "data").mkdir(parents=True, exist_ok=True)
@@ -81,7 +81,7 @@ def tiny_config(model_dir: Path, datasets: list[Path], output_dir: Path, *, obje
                 overrides: list[str] | None = None):
     """A fast config on the tiny BERT: batch 8, no dropout (deterministic numbers), lr 1e-3, no warmup, and BSL as
     the paper has it (no predictor warm-up; the warm-up tests turn it on)."""
-    from pipeline.config import load_config
+    from pipeline.base.config import load_config
     from training.config import TrainConfig
 
     base = {

@@ -21,13 +21,13 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline.build import AugmentConfig, run_augment
-from pipeline.config import ConfigError, load_config
-from pipeline.dataset import iter_pair_batches, load_manifest, verify_dataset
-from pipeline.errors import BSLError, InputError, VerificationError
-from pipeline.manifest import write_manifest
-from pipeline.provenance import sha256_file
-from pipeline.readers import corpus_files, detect_format, read_records
+from pipeline.augment.job import AugmentConfig, run_augment
+from pipeline.base.config import ConfigError, load_config
+from pipeline.base.errors import BSLError, InputError, VerificationError
+from pipeline.base.provenance import sha256_file
+from pipeline.corpus.readers import corpus_files, detect_format, read_records
+from pipeline.dataset.manifest import write_manifest
+from pipeline.dataset.store import iter_pair_batches, load_manifest, verify_dataset
 
 SENTENCES = [f"Sentence number {i} talks about the {w} in the park." for i, w in
              enumerate(["dog", "cat", "tree", "child", "ball", "car", "house", "woman", "man", "game"] * 3)]
@@ -117,9 +117,9 @@ def test_2_manifest_paths_outside_the_dataset_are_refused_before_opening(tmp_pat
     ds = _build(tmp_path)
     bad = _plant_escape(tmp_path, ds, how)
     opened = []
-    import pipeline.dataset
+    import pipeline.dataset.store
 
-    monkeypatch.setattr(pipeline.dataset, "sha256_file", lambda p: opened.append(p) or "0" * 64)
+    monkeypatch.setattr(pipeline.dataset.store, "sha256_file", lambda p: opened.append(p) or "0" * 64)
     with pytest.raises(InputError, match="outside the dataset directory") as exc:
         load_manifest(ds)
     assert bad in str(exc.value)
@@ -269,6 +269,7 @@ def test_6_unterminated_quote_is_counted_as_a_reject_by_augment(tmp_path):
 # -- 7: --resume silently starts over -----------------------------------------------------------------------------
 def test_7_resume_with_a_broken_latest_checkpoint_stops_or_falls_back_when_asked(tiny_bert_dir, tmp_path, caplog):
     from test_trainer_utils import tiny_config, write_dataset
+
     from training.trainer import train
 
     data = write_dataset(tmp_path / "data", 32)
@@ -340,7 +341,7 @@ def test_8_deeply_nested_jsonl_is_a_bad_line_without_a_traceback(tmp_path):
     (["seed=-1"], "seed: -1 is out of range (>= 0)"),
 ])
 def test_9_augment_settings_out_of_range_are_refused(overrides, message):
-    from pipeline.build import build_augmenters, filters_for
+    from pipeline.augment.job import build_augmenters, filters_for
 
     with pytest.raises(ConfigError) as exc:
         config = load_config(AugmentConfig, None, ["methods=[noise]", *overrides])
@@ -373,7 +374,7 @@ def test_9_train_settings_out_of_range_are_refused(override, message):
 
 
 def _config_classes() -> list[type]:
-    from pipeline.augmenters import REGISTRY, augmenter_class
+    from pipeline.augment.augmenters import REGISTRY, augmenter_class
     from training.config import TrainConfig
     from training.evaluation.config import EvaluationConfig
 
@@ -419,7 +420,7 @@ cuda_missing = pytest.mark.skipif(
 
 @cuda_missing
 def test_10_missing_cuda_device_is_one_line(tiny_bert_dir, tmp_path, shared_data):
-    from pipeline.devices import resolve_device
+    from pipeline.base.devices import resolve_device
 
     with pytest.raises(BSLError, match="CUDA is not available"):
         resolve_device("cuda")
@@ -491,12 +492,12 @@ def test_12_fifo_is_reported_as_a_fifo(tmp_path):
 
 @pytest.mark.parametrize("space", ["\x0c", "\x0b", "\x1c", "\x1f", "\x85", "\u2028", "\u3000", "\u00a0"])
 def test_12_unicode_whitespace_separates_words(tmp_path, space):
-    from pipeline.text import count_words, normalize
+    from pipeline.base.text import count_words, normalize
 
     assert normalize(f"one{space}two") == "one two" and count_words(f"one{space}two") == 2
     p = tmp_path / "c.txt"
     p.write_bytes(f"alpha{space}beta gamma\n".encode())
-    from pipeline.corpus import CorpusConfig, iter_chunks
+    from pipeline.corpus.chunks import CorpusConfig, iter_chunks
 
     (chunk,) = iter_chunks(p, CorpusConfig())
     assert [r.text for r in chunk.records] == ["alpha beta gamma"]
@@ -504,7 +505,7 @@ def test_12_unicode_whitespace_separates_words(tmp_path, space):
 
 # -- optional: a keyed (HMAC) manifest signature ------------------------------------------------------------------
 def test_hmac_signed_manifest_detects_a_recomputed_checksum(tmp_path, monkeypatch):
-    from pipeline.manifest import manifest_checksum
+    from pipeline.dataset.manifest import manifest_checksum
 
     monkeypatch.setenv("BSL_MANIFEST_KEY", "shared secret")
     ds = _build(tmp_path)
@@ -533,7 +534,7 @@ def test_checkpoint_encoder_dir_must_stay_inside_the_checkpoint(tmp_path, tiny_b
     import json
     import shutil
 
-    from pipeline.errors import BSLError
+    from pipeline.base.errors import BSLError
     from training.evaluation.encoders import load_encoder
 
     shutil.copytree(tiny_bert_dir, tmp_path / "outside")

@@ -2,7 +2,7 @@
 
 Library entry point (the CLI and the flows call this; it gives the trainer the dev evaluators the config asks for):
 
-    from pipeline.config import load_config
+    from pipeline.base.config import load_config
     from training import TrainConfig, train
     result = train(load_config(TrainConfig, "configs/train_bsl.yaml", ["train.output_dir=runs/bsl"]))
     result.final_checkpoint, result.export_dir, result.best_metric, result.history

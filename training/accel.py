@@ -1,7 +1,7 @@
 """Speed settings of the training step: the attention kernels, autocast, and `torch.compile` of the objective.
 
 - `forward_context(device, autocast_dtype, sdpa_backend)`: what a forward pass runs under (autocast to the run's
-  precision; the SDPA kernels `model.sdpa_backend` allows, see pipeline.devices.attention_kernels).
+  precision; the SDPA kernels `model.sdpa_backend` allows, see pipeline.base.devices.attention_kernels).
 - `compile_objective(objective, setting, device, ...)`: `train.compile` = true / auto (on CUDA only) compiles the
   objective's whole forward (both views through the online encoder, predictor, target, loss) with torch.compile.
   Parameters and state_dict keys stay as they are (the module's `forward` is replaced, not the module), so
@@ -22,7 +22,7 @@ from collections.abc import Iterator
 
 import torch
 
-from pipeline.devices import attention_kernels
+from pipeline.base.devices import attention_kernels
 
 log = logging.getLogger(__name__)
 

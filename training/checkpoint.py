@@ -29,8 +29,8 @@ from typing import Any
 import numpy as np
 import torch
 
-from pipeline.atomic import write_json_atomic
-from pipeline.errors import BSLError
+from pipeline.base.atomic import write_json_atomic
+from pipeline.base.errors import BSLError
 
 CHECKPOINT_JSON = "bsl_checkpoint.json"
 ENCODER_DIR = "encoder"

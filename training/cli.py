@@ -9,7 +9,13 @@ from __future__ import annotations
 
 import argparse
 
-from pipeline.config_cli import add_command, add_config_arguments, print_config, resolve_config, to_value
+from pipeline.config_cli import (
+    add_command,
+    add_config_arguments,
+    print_config,
+    resolve_config,
+    to_value,
+)
 
 DESCRIPTION = """\
 Train a sentence encoder on view pairs. The online encoder starts from model.name_or_path; the objective is
@@ -20,7 +26,7 @@ BSL first trains its predictor alone for objective.bsl.predictor_warmup_steps (d
 encoder and target frozen), which is what keeps post-training an already trained encoder from lowering its STS
 scores (the measurements are under that key below; 0 = the paper's BSL without warm-up).
 
-Datasets are read through pipeline.dataset and checked against their manifests first. Writes to train.output_dir:
+Datasets are read through pipeline.dataset.store and checked against their manifests first. Writes to train.output_dir:
 config.yaml, metrics.csv (+ eval.csv, tensorboard/), checkpoints/step-N/ (every train.save_every steps, resumable),
 final/ (resumable), best/ (best STS-B dev score, with eval.stsb_dir) and export/ (a sentence-transformers model).
 A checkpoint dir holds bsl_checkpoint.json + encoder/ (save_pretrained) + trainer_state.pt + rng/.
@@ -29,7 +35,7 @@ Resume an interrupted run with --resume (same config). Run under torchrun for DD
 
 
 def _config_help() -> str:
-    from pipeline.config import help_text
+    from pipeline.base.config import help_text
     from training.config import TrainConfig
 
     return help_text(TrainConfig)

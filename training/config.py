@@ -1,8 +1,8 @@
-"""The trainer's configuration: nested dataclasses loaded from YAML with `pipeline.config.load_config`.
+"""The trainer's configuration: nested dataclasses loaded from YAML with `pipeline.base.config.load_config`.
 
 Kept free of torch imports so that `bsl train --help` can list every key quickly.
 
-    from pipeline.config import load_config
+    from pipeline.base.config import load_config
     from training.config import TrainConfig
     config = load_config(TrainConfig, "configs/train_bsl.yaml", ["optim.lr=2e-4", "train.max_steps=100"])
 """
@@ -12,10 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pipeline.config import Range
-from pipeline.devices import SDPA_BACKEND_HELP, check_sdpa_backend
-from pipeline.errors import BSLError
-
+from pipeline.base.config import Range
+from pipeline.base.devices import SDPA_BACKEND_HELP, check_sdpa_backend
+from pipeline.base.errors import BSLError
 
 #: Pooling modes of sentence-transformers' Pooling module that training.encoder.pool implements (training itself
 #: uses mean or cls; the evaluation stage reads models that use any of them).
@@ -46,7 +45,7 @@ class ModelConfig:
 
 @dataclass
 class DataSourceConfig:
-    path: str = _help("dataset directory or manifest JSON (read through pipeline.dataset)", default="")
+    path: str = _help("dataset directory or manifest JSON (read through pipeline.dataset.store)", default="")
     methods: list[str] | None = _help("only pairs made by these augmentation methods; null = all", default=None)
     weight: float | None = _help("sampling weight of this source when mixing; null = proportional to its number "
                                  "of pairs (plain concatenation)", default=None, allowed=Range(0, low_open=True))

@@ -1,6 +1,6 @@
 """Training data: view pairs streamed from one or more datasets, mixed by weight, shuffled by seed, resumable.
 
-Datasets are read only through `pipeline.dataset` (load_manifest / verify_dataset / iter_pair_batches); this
+Datasets are read only through `pipeline.dataset.store` (load_manifest / verify_dataset / iter_pair_batches); this
 module is the one place that talks to it, so every shard it opens has passed the manifest path check (inside the
 dataset directory) and, with data.verify, its checksum.
 
@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from pipeline.errors import BSLError, InputError
+from pipeline.base.errors import BSLError, InputError
 
 COLUMNS = ["view1", "view2", "method"]
 
@@ -53,7 +53,7 @@ def _manifest_identity(manifest: dict[str, Any]) -> str:
 
 def _count_pairs(manifest: dict[str, Any], methods: list[str] | None, read_batch_size: int) -> int:
     """Pairs the source will yield; from the manifest's shard row counts when every shard names its method."""
-    from pipeline.dataset import iter_pair_batches
+    from pipeline.dataset.store import iter_pair_batches
 
     shards = [s for s in manifest.get("shards", []) if s.get("kind") == "pairs"]
     if shards and all("rows" in s and s.get("method") for s in shards):
@@ -69,7 +69,7 @@ def _count_pairs(manifest: dict[str, Any], methods: list[str] | None, read_batch
 
 def resolve_sources(data_config, verify: bool | None = None) -> list[Source]:
     """Load (and by default verify) every configured dataset; fill in default weights (proportional to pairs)."""
-    from pipeline.dataset import load_manifest, verify_dataset
+    from pipeline.dataset.store import load_manifest, verify_dataset
 
     if not data_config.sources:
         raise BSLError("no training data: set data.sources in the config or pass --manifest DATASET")
@@ -116,7 +116,7 @@ class _SourceStream:
         self._it = self._endless()
 
     def _rows(self, manifest: dict[str, Any]) -> Iterator[tuple[str, str]]:
-        from pipeline.dataset import iter_pair_batches
+        from pipeline.dataset.store import iter_pair_batches
 
         methods = self.source.methods
         for batch in iter_pair_batches(manifest, columns=COLUMNS, methods=methods, batch_size=self.read_batch_size):

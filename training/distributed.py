@@ -16,7 +16,7 @@ import torch
 import torch.distributed as dist
 from torch import nn
 
-from pipeline.errors import BSLError
+from pipeline.base.errors import BSLError
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@
 - `TransformerEncoder` is the batched inference around a SentenceEncoder: each distinct sentence once, longest
   first so similar lengths share a batch (`batch_size` sentences, or on a GPU batches under a padded-token
   budget), eval mode (restored after), optional lower-casing, Dense layers and L2 normalisation
-  (sentence-transformers directories), autocast, the attention kernels of pipeline.devices.attention_kernels, a
+  (sentence-transformers directories), autocast, the attention kernels of pipeline.base.devices.attention_kernels, a
   progress bar. The trainer wraps its online encoder in one for dev evaluation; `training.evaluation.load_encoder`
   builds one from disk.
 """
@@ -27,11 +27,11 @@ import numpy as np
 import torch
 from torch import nn
 
-from pipeline.batching import plan_batches
-from pipeline.devices import attention_kernels
-from pipeline.errors import BSLError
-from pipeline.model_limits import usable_positions
-from pipeline.progress import progress_disabled
+from pipeline.base.devices import attention_kernels
+from pipeline.base.errors import BSLError
+from pipeline.base.model_limits import usable_positions
+from pipeline.base.progress import progress_disabled
+from pipeline.base.token_batches import plan_batches
 from training.config import POOLING_MODES
 
 # Names different architectures give their dropout probabilities (BERT/RoBERTa/MiniLM, DistilBERT, ...).
@@ -265,7 +265,7 @@ class TransformerEncoder(Encoder):
     `max_tokens` > 0 forms batches under that padded-token budget (sentences sorted by token length) instead of
     `batch_size` sentences; 0 = off; None = auto: 16384 on CUDA (a GPU wants full batches whatever the sentence
     length), off on CPU.
-    `sdpa_backend` picks the attention kernels (pipeline.devices.attention_kernels).
+    `sdpa_backend` picks the attention kernels (pipeline.base.devices.attention_kernels).
     """
 
     def __init__(self, model, tokenizer, pooling: str | Sequence[str] | None = None, *, normalize: bool = False,

@@ -26,7 +26,7 @@ from typing import Any
 
 import yaml
 
-from pipeline.config import to_dict
+from pipeline.base.config import to_dict
 from training.checkpoint import publish_dir, staging_dir
 
 

@@ -40,18 +40,23 @@ from typing import Any, Protocol
 import torch
 import yaml
 
-from pipeline.atomic import write_text_atomic
-from pipeline.config import to_dict
-from pipeline.devices import resolve_device, resolve_dtype
-from pipeline.errors import BSLError
-from pipeline.progress import progress_disabled
+from pipeline.base.atomic import write_text_atomic
+from pipeline.base.config import to_dict
+from pipeline.base.devices import resolve_device, resolve_dtype
+from pipeline.base.errors import BSLError
+from pipeline.base.progress import progress_disabled
 from training import checkpoint as ckpt
 from training.accel import compile_objective, forward_context
-from training.batching import BatchSource
+from training.batch_source import BatchSource
 from training.config import RESUME_MUST_MATCH, TrainConfig, validate_config
 from training.data import PairStream, resolve_sources
 from training.distributed import all_reduce_mean, barrier, init_distributed
-from training.encoder import Encoder, SentenceEncoder, TransformerEncoder, load_tokenizer
+from training.encoder import (
+    Encoder,
+    SentenceEncoder,
+    TransformerEncoder,
+    load_tokenizer,
+)
 from training.loader import BatchLoader, BatchPreparer
 from training.logger import RunLogger
 from training.objectives import build_objective
@@ -540,7 +545,7 @@ class Trainer:
         return score
 
     def _checkpoint_info(self, resumable: bool) -> dict[str, Any]:
-        from pipeline.provenance import code_version
+        from pipeline.base.provenance import code_version
 
         return {
             "format_version": ckpt.FORMAT_VERSION, "pooling": self.config.model.pooling, "step": self.step,

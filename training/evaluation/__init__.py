@@ -39,7 +39,7 @@ Public API
 - ``load_eval_data``, ``load_sts_year``, ``load_stsb``, ``load_sick``: the loaders (raise ``BSLError`` naming
   the file and line on bad input).
 - ``results_json``, ``format_table``, ``format_markdown``, ``write_plot``: reporting (JSON shape in
-  ``training.evaluation.report``).
+  ``training.evaluation.score_tables``).
 
 Names resolve lazily so that importing this package does not import numpy, torch or transformers.
 """

@@ -8,8 +8,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-from pipeline.config import help_text
-from pipeline.config_cli import PRECEDENCE, add_command, add_config_arguments, print_config, resolve_config, to_constant
+from pipeline.base.config import help_text
+from pipeline.config_cli import (
+    PRECEDENCE,
+    add_command,
+    add_config_arguments,
+    print_config,
+    resolve_config,
+    to_constant,
+)
 
 DESCRIPTION = """\
 Evaluate sentence encoders on semantic textual similarity, as in the BSL paper's Table 1: the Spearman correlation
@@ -78,7 +85,7 @@ EVALUATE_FLAGS = {"data_dir": "data_dir", "tasks": "tasks", "pooling": "pooling"
 
 def build_config(args: argparse.Namespace):
     """defaults <- --config YAML <- dedicated flags <- -o overrides."""
-    from pipeline.errors import BSLError
+    from pipeline.base.errors import BSLError
     from training.evaluation.config import EvaluationConfig
     from training.evaluation.data import parse_tasks
 
@@ -90,8 +97,13 @@ def build_config(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
-    from training.evaluation.report import format_table, write_json, write_markdown, write_plot
     from training.evaluation.runner import evaluate_models
+    from training.evaluation.score_tables import (
+        format_table,
+        write_json,
+        write_markdown,
+        write_plot,
+    )
 
     config = build_config(args)
     if getattr(args, "print_config", False):

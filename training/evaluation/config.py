@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pipeline.config import Range
-from pipeline.devices import SDPA_BACKEND_HELP
+from pipeline.base.config import Range
+from pipeline.base.devices import SDPA_BACKEND_HELP
 from training.config import POOLING_MODES
 from training.evaluation.data import ALL_TASKS
 

@@ -30,9 +30,9 @@ from typing import Any
 
 import numpy as np
 
-from pipeline.errors import BSLError
-from pipeline.manifest import resolve_inside
-from pipeline.provenance import sha256_file_cached
+from pipeline.base.errors import BSLError
+from pipeline.base.provenance import sha256_file_cached
+from pipeline.dataset.manifest import resolve_inside
 from training.encoder import DenseLayer, Encoder, TransformerEncoder, encode_distinct
 from training.evaluation.config import POOLING_MODES
 
@@ -309,7 +309,7 @@ def load_encoder(spec: str | Path, pooling: str | None = None, *, device: str = 
     forward pass; `max_tokens` and `sdpa_backend` as in TransformerEncoder."""
     import torch
 
-    from pipeline.devices import check_sdpa_backend, resolve_device, resolve_dtype
+    from pipeline.base.devices import check_sdpa_backend, resolve_device, resolve_dtype
 
     spec = str(spec)
     if pooling is not None and pooling not in POOLING_MODES:

@@ -17,15 +17,32 @@ from typing import Any
 
 import numpy as np
 
-from pipeline.data_dir import POOLED_STS_SUBSET, resolve_data_dir, resolve_data_setting
-from pipeline.errors import BSLError
+from pipeline.base.errors import BSLError
+from pipeline.evaldata.data_dir import (
+    POOLED_STS_SUBSET,
+    resolve_data_dir,
+    resolve_data_setting,
+)
 from training.evaluation.cache import EmbeddingCache
 from training.evaluation.config import EvaluationConfig
-from training.evaluation.data import (ALL_TASKS, STS_SUBSETS, PairSet, load_stsb_dev, load_task,
-                                      parse_tasks)
+from training.evaluation.data import (
+    ALL_TASKS,
+    STS_SUBSETS,
+    PairSet,
+    load_stsb_dev,
+    load_task,
+    parse_tasks,
+)
 from training.evaluation.encoders import CallableEncoder, Encoder, load_encoder
-from training.evaluation.metrics import (STS_AGGREGATES, PairScore, YearScore, cosine_similarities,
-                                         score_pairs, score_year)
+from training.evaluation.metrics import (
+    STS_AGGREGATES,
+    PairScore,
+    YearScore,
+    cosine_similarities,
+    score_pairs,
+    score_year,
+)
+
 
 @dataclass
 class ModelResult:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 from typing import Any, NamedTuple
 
-from pipeline.errors import BSLError
+from pipeline.base.errors import BSLError
 
 
 class ObjectiveEntry(NamedTuple):

@@ -10,7 +10,7 @@ from typing import ClassVar
 import torch
 from torch import nn
 
-from pipeline.run_phases import TRAIN_PHASE, warmup_phase
+from pipeline.base.run_phases import TRAIN_PHASE, warmup_phase
 from training.encoder import SentenceEncoder, tokenize
 
 Batch = dict[str, dict[str, torch.Tensor]]

@@ -2,7 +2,7 @@
 dropout (the encoder runs in train mode) and by a random span of the second copy replaced with the mask token;
 InfoNCE with in-batch negatives, as in training.objectives.contrastive.
 
-Span masking is the dataset-time rule of pipeline.augmenters.span_mask (`mask_span`, documented there against the
+Span masking is the dataset-time rule of pipeline.augment.augmenters.span_mask (`mask_span`, documented there against the
 authors' code): `span_mask_length` characters (5 for sentences) at a uniformly drawn position of the second copy
 become the tokenizer's own mask token; sentences shorter than `span_mask_min_chars` are left whole. With
 `views: dataset` the pair comes from the data instead of a mirror.
@@ -13,8 +13,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from pipeline.augmenters.span_mask import mask_span
-from pipeline.errors import BSLError
+from pipeline.augment.augmenters.span_mask import mask_span
+from pipeline.base.errors import BSLError
 from training.config import MirrorConfig
 from training.objectives.base import Batch
 from training.objectives.contrastive import ContrastiveObjective

@@ -21,7 +21,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from pipeline.errors import BSLError
+from pipeline.base.errors import BSLError
 from training.config import SGOptConfig
 from training.distributed import gather_candidates
 from training.objectives.base import Batch, Objective

@@ -1,0 +1,45 @@
+"""Registry: method name -> augmenter class. Classes are imported lazily so that using the synonym augmenter does
+not import torch, fairseq or transformers."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from pipeline.augment.augmenters.base import Augmenter, SourceRecord, ViewPair
+from pipeline.base.errors import BSLError
+
+REGISTRY: dict[str, str] = {
+    "identity": "pipeline.augment.augmenters.identity:IdentityAugmenter",
+    "noise": "pipeline.augment.augmenters.noise:CaseWhitespaceNoiseAugmenter",
+    "span-mask": "pipeline.augment.augmenters.span_mask:SpanMaskAugmenter",
+    "synonyms": "pipeline.augment.augmenters.synonyms:SynonymAugmenter",
+    "mlm": "pipeline.augment.augmenters.mlm:MaskedLMAugmenter",
+    "backtranslation": "pipeline.augment.augmenters.backtranslation:BackTranslationAugmenter",
+    "nli-entailment": "pipeline.augment.augmenters.nli_entailment:NLIEntailmentAugmenter",
+}
+
+
+def available_methods() -> list[str]:
+    return sorted(REGISTRY)
+
+
+def augmenter_class(name: str) -> type[Augmenter]:
+    if name not in REGISTRY:
+        raise BSLError(f"unknown method {name!r}; available: {', '.join(available_methods())}")
+    module_name, class_name = REGISTRY[name].split(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name == module_name:
+            raise BSLError(f"method {name!r} is registered but not implemented yet ({module_name})") from None
+        raise
+    return getattr(module, class_name)
+
+
+def build_augmenter(name: str, params: dict[str, Any] | None = None) -> Augmenter:
+    return augmenter_class(name)(params or {})
+
+
+__all__ = ["Augmenter", "SourceRecord", "ViewPair", "REGISTRY", "available_methods", "augmenter_class",
+           "build_augmenter"]

@@ -1,0 +1,464 @@
+"""The augmentation job: three plain library steps and the one loop that runs them (`run_augment`).
+
+1. `write_chunk`: a corpus chunk (see `pipeline.corpus.chunks`) -> `.work/chunks/<chunk_id>.parquet` (+ its dropped lines)
+2. `augment_chunk`: (chunk, method) -> pair shard + reject shard + a completion marker, under `.work/tasks/`
+3. `finalize_dataset`: copy the task outputs into the Hugging Face layout, write the manifest and dataset card
+
+`run_augment` streams the corpus through step 1, hands step 2 to an executor (`pipeline.augment.executors`: serial,
+threads; the Prefect flow brings its own: Prefect tasks on threads or Dask) and ends with step 3; `bsl augment` and the
+Prefect flow both call it. Every output is written atomically and step 2 writes its marker last, so a run killed
+at any point resumes without duplicated or missing rows: finished tasks are found by their marker, unfinished
+ones are redone. What a rerun reuses is checked first (a marker's outputs against the sha256 it recorded, a chunk
+against the corpus), and published shards are copies, so editing one never reaches the cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pipeline.augment.augmenters import build_augmenter
+from pipeline.augment.augmenters.base import Augmenter, SourceRecord
+from pipeline.augment.filters import FilterConfig, check, empty_view, measure
+from pipeline.base.atomic import write_json_atomic, write_parquet_atomic
+from pipeline.base.config import Range, to_dict
+from pipeline.base.errors import BSLError
+from pipeline.base.provenance import code_version, sha256_file
+from pipeline.base.text import stable_id
+from pipeline.corpus.chunks import (
+    Chunk,
+    CorpusConfig,
+    CorpusStats,
+    DroppedRecord,
+    iter_chunks,
+)
+from pipeline.corpus.source_manifest import source_files_info
+from pipeline.dataset.manifest import (
+    FORMAT_VERSION,
+    MANIFEST_NAME,
+    load_manifest,
+    register,
+    write_manifest,
+)
+from pipeline.dataset.schema import (
+    CHUNK_SCHEMA,
+    PAIR_COLUMNS,
+    PAIR_SCHEMA,
+    REJECT_SCHEMA,
+)
+from pipeline.dataset.store import intact_marker, write_parquet_unless_same
+
+if TYPE_CHECKING:
+    from pipeline.augment.executors import Executor
+
+WORK_DIR = ".work"
+
+
+@dataclass
+class AugmentConfig:
+    name: str = field(default="", metadata={"help": "dataset name (default: the output directory's name)"})
+    methods: list[str] = field(default_factory=lambda: ["noise"], metadata={
+        "help": "augmentation methods, comma-separated (see `bsl methods`)"})
+    method_params: dict[str, dict[str, Any]] = field(default_factory=dict, metadata={
+        "help": "per-method parameters, e.g. method_params.synonyms.fraction=0.3"})
+    seed: int = field(default=0, metadata={
+        "range": Range(0), "help": "seed of every random choice (same seed -> same dataset)"})
+    batch_size: int = field(default=0, metadata={
+        "range": Range(0), "help": "records per augmenter call (0 = the method's default)"})
+    registry_dir: str = field(default="data_manifests", metadata={
+        "help": "register the manifest under <registry_dir>/datasets/<name>.json ('' = do not register)"})
+    progress: bool = field(default=True, metadata={"help": "show progress bars"})
+    corpus: CorpusConfig = field(default_factory=CorpusConfig)
+    filters: FilterConfig = field(default_factory=FilterConfig)
+    method_filters: dict[str, dict[str, Any]] = field(default_factory=dict, metadata={
+        "help": "per-method filter overrides, e.g. method_filters.backtranslation.max_length_ratio=1.5"})
+
+
+def filters_for(config: AugmentConfig, augmenter: Augmenter) -> FilterConfig:
+    """The filters one method runs with: global filters <- the method's own defaults <- the user's overrides."""
+    from pipeline.base.config import from_dict
+
+    merged = {**to_dict(config.filters), **augmenter.filter_defaults,
+              **config.method_filters.get(augmenter.name, {})}
+    return from_dict(FilterConfig, merged, prefix=f"method_filters.{augmenter.name}")
+
+
+@dataclass
+class ChunkRef:
+    """A chunk written to disk: what a task needs to find and identify it."""
+
+    chunk_id: str
+    path: str
+    rows: int
+    dropped_path: str | None
+    dropped_rows: int
+    file: str
+    index_in_file: int
+
+
+@dataclass
+class TaskResult:
+    """What one (chunk, method) task produced; also the content of its completion marker."""
+
+    task_key: str
+    chunk_id: str
+    method: str
+    pairs_path: str
+    rejects_path: str
+    pairs: int
+    rejects: dict[str, int]
+    identical: int
+    sum_edit_ratio_views: float
+    sum_length_ratio: float
+    seconds: float
+    cached: bool = False
+    pairs_sha256: str = ""
+    rejects_sha256: str = ""
+
+
+# -- step 1: chunks -----------------------------------------------------------------------------------------------
+def _dropped_row(d: DroppedRecord) -> dict[str, Any]:
+    row = {name: None for name in REJECT_SCHEMA.names}
+    row.update(pair_id=stable_id("corpus", d.raw.origin), source_id=d.source_id, source=d.raw.text,
+               method="corpus", params="{}", seed=0, label=d.raw.label, origin=d.raw.origin, stage="corpus",
+               reject_reason=d.reason)
+    return row
+
+
+def _table(rows: list[dict[str, Any]], schema):
+    import pyarrow as pa
+
+    return pa.Table.from_pylist(rows, schema=schema)
+
+
+def write_chunk(chunk: Chunk, dataset_dir: str | Path) -> ChunkRef:
+    """Write a chunk's records (and its dropped lines as corpus rejects); skipped when already on disk."""
+    work = Path(dataset_dir) / WORK_DIR / "chunks"
+    chunk_id = chunk.chunk_id
+    path = work / f"{chunk_id}.parquet"
+    dropped_path = work / f"{chunk_id}.dropped.parquet" if chunk.dropped else None
+    rows = [{"source_id": r.source_id, "text": r.text, "text_b": r.text_b, "label": r.label,
+             "origin": r.origin} for r in chunk.records]
+    if dropped_path is not None:
+        write_parquet_unless_same(_table([_dropped_row(d) for d in chunk.dropped], REJECT_SCHEMA), dropped_path)
+    write_parquet_unless_same(_table(rows, CHUNK_SCHEMA), path)
+    return ChunkRef(chunk_id, str(path), len(chunk.records), str(dropped_path) if dropped_path else None,
+                    len(chunk.dropped), chunk.file, chunk.index_in_file)
+
+
+def read_chunk(ref: ChunkRef) -> list[SourceRecord]:
+    import pyarrow.parquet as pq
+
+    data = pq.read_table(ref.path).to_pydict()
+    return [SourceRecord(source_id=data["source_id"][i], text=data["text"][i], text_b=data["text_b"][i],
+                         label=data["label"][i], origin=data["origin"][i]) for i in range(len(data["source_id"]))]
+
+
+# -- step 2: augment one chunk with one method --------------------------------------------------------------------
+def task_key(chunk_id: str, augmenter: Augmenter, seed: int, filters: FilterConfig) -> str:
+    """Cache key: chunk content + augmenter fingerprint + seed + filters. Same key -> same output."""
+    filt = hashlib.sha256(json.dumps(to_dict(filters), sort_keys=True).encode()).hexdigest()[:8]
+    return f"{chunk_id}-{augmenter.name}-{augmenter.fingerprint_hash()}-s{seed}-f{filt}"
+
+
+def _task_paths(dataset_dir: Path, key: str) -> tuple[Path, Path, Path]:
+    base = dataset_dir / WORK_DIR / "tasks"
+    return base / f"{key}.pairs.parquet", base / f"{key}.rejects.parquet", base / f"{key}.done.json"
+
+
+def load_task_result(dataset_dir: str | Path, key: str) -> TaskResult | None:
+    """The finished result of a task, or None when it has not completed (marker missing, outputs gone, or not
+    what the marker recorded). Its paths are this directory's files, whatever the marker says."""
+    pairs, rejects, marker = _task_paths(Path(dataset_dir), key)
+    record = intact_marker(marker, {"pairs_sha256": pairs, "rejects_sha256": rejects})
+    if record is None:
+        return None
+    try:
+        return TaskResult(**{**record, "pairs_path": str(pairs), "rejects_path": str(rejects), "cached": True})
+    except TypeError:  # a marker of another shape: redo the task
+        return None
+
+
+def augment_chunk(ref: ChunkRef, augmenter: Augmenter, dataset_dir: str | Path, seed: int = 0,
+                  filters: FilterConfig | None = None, batch_size: int = 0) -> TaskResult:
+    """Augment one chunk with one method, filter, and write its pair + reject shards and completion marker."""
+    filters = filters or FilterConfig()
+    dataset_dir = Path(dataset_dir)
+    key = task_key(ref.chunk_id, augmenter, seed, filters)
+    done = load_task_result(dataset_dir, key)
+    if done is not None:
+        return done
+    start = time.perf_counter()
+    records = read_chunk(ref)
+    params = augmenter.params()
+    pair_rows: list[dict[str, Any]] = []
+    reject_rows: list[dict[str, Any]] = []
+    reasons: Counter = Counter()
+    identical = 0
+    sum_edit = sum_len = 0.0
+    method_id = f"{augmenter.name}:{augmenter.fingerprint_hash()}:{seed}"
+    outcomes = augmenter.augment(records, seed, batch_size or None)
+    for record, outcome in zip(records, outcomes, strict=True):
+        row = {"pair_id": stable_id(method_id, record.source_id), "source_id": record.source_id,
+               "source": record.text, "view1": outcome.view1, "view2": outcome.view2, "method": augmenter.name,
+               "params": json.dumps({**params, **outcome.info}, sort_keys=True, ensure_ascii=False),
+               "seed": seed, "label": record.label, "origin": record.origin}
+        reason, stage = outcome.reject, "augment"
+        if reason is None:
+            reason, stage = empty_view(outcome.view1, outcome.view2), "filter"
+        if reason is None:
+            q = measure(record.text, outcome.view1, outcome.view2)
+            row.update(vars(q))
+            reason = check(q, filters, augmenter.identical_views_ok)
+        if reason is None:
+            pair_rows.append(row)
+            identical += row["identical"]
+            sum_edit += row["edit_ratio_views"]
+            sum_len += row["length_ratio"]
+        else:
+            reasons[reason] += 1
+            reject_rows.append({**{c: None for c in REJECT_SCHEMA.names}, **row, "stage": stage,
+                                "reject_reason": reason})
+    pairs_path, rejects_path, marker = _task_paths(dataset_dir, key)
+    write_parquet_atomic(_table([{c: r.get(c) for c in PAIR_COLUMNS} for r in pair_rows], PAIR_SCHEMA), pairs_path)
+    write_parquet_atomic(_table(reject_rows, REJECT_SCHEMA), rejects_path)
+    result = TaskResult(task_key=key, chunk_id=ref.chunk_id, method=augmenter.name, pairs_path=str(pairs_path),
+                        rejects_path=str(rejects_path), pairs=len(pair_rows), rejects=dict(reasons),
+                        identical=identical, sum_edit_ratio_views=sum_edit, sum_length_ratio=sum_len,
+                        seconds=time.perf_counter() - start, pairs_sha256=sha256_file(pairs_path),
+                        rejects_sha256=sha256_file(rejects_path))
+    write_json_atomic(marker, vars(result))  # last: marks the task complete
+    return result
+
+
+# -- step 3: the dataset -----------------------------------------------------------------------------------------
+def _publish(files: list[tuple[Path, dict[str, Any]]], target_dir: Path, prefix: str) -> list[dict[str, Any]]:
+    """Place files as `<prefix>-0000i-of-0000N.parquet` in `target_dir`, swapped in as a whole."""
+    staging = target_dir.with_name(f".{target_dir.name}.staging")
+    if staging.exists():
+        shutil.rmtree(staging)
+    staging.mkdir(parents=True)
+    entries = []
+    n = len(files)
+    for i, (src, meta) in enumerate(files):
+        name = f"{prefix}-{i:05d}-of-{n:05d}.parquet"
+        shutil.copyfile(src, staging / name)  # a copy: editing a published shard must not edit the cache
+        entries.append({"path": f"{target_dir.name}/{name}", **meta})
+    old = target_dir.with_name(f".{target_dir.name}.old")
+    if old.exists():
+        shutil.rmtree(old)
+    if target_dir.exists():
+        os.replace(target_dir, old)
+    os.replace(staging, target_dir)
+    if old.exists():
+        shutil.rmtree(old)
+    return entries
+
+
+
+def _publish_shards(dataset_dir: Path, chunks: list[ChunkRef], results: list[TaskResult]) -> list[dict[str, Any]]:
+    """Pair and reject shards (results in chunk, then method order) in the HF layout, with their checksums."""
+    pair_files = [(Path(r.pairs_path), {"kind": "pairs", "method": r.method, "chunk": r.chunk_id, "rows": r.pairs})
+                  for r in results if r.pairs]
+    if not pair_files and results:  # keep one (empty) shard so the dataset still loads
+        r = results[0]
+        pair_files = [(Path(r.pairs_path), {"kind": "pairs", "method": r.method, "chunk": r.chunk_id, "rows": 0})]
+    reject_files = [(Path(r.rejects_path), {"kind": "rejects", "method": r.method, "chunk": r.chunk_id,
+                                            "rows": sum(r.rejects.values())}) for r in results if r.rejects]
+    reject_files += [(Path(c.dropped_path), {"kind": "rejects", "method": "corpus", "chunk": c.chunk_id,
+                                             "rows": c.dropped_rows}) for c in chunks if c.dropped_path]
+    shards = _publish(pair_files, dataset_dir / "data", "train") + _publish(reject_files, dataset_dir / "rejects",
+                                                                            "rejects")
+    for shard in shards:
+        shard["sha256"] = sha256_file(dataset_dir / shard["path"])
+    return shards
+
+
+def _method_stats(results: list[TaskResult]) -> dict[str, Any]:
+    pairs = sum(r.pairs for r in results)
+    rejects: Counter = Counter()
+    for r in results:
+        rejects.update(r.rejects)
+    return {
+        "pairs": pairs, "rejected": sum(rejects.values()), "rejects": dict(sorted(rejects.items())),
+        "identical": sum(r.identical for r in results),
+        "identical_pct": round(100 * sum(r.identical for r in results) / pairs, 3) if pairs else 0.0,
+        "mean_edit_ratio": round(sum(r.sum_edit_ratio_views for r in results) / pairs, 6) if pairs else None,
+        "mean_length_ratio": round(sum(r.sum_length_ratio for r in results) / pairs, 6) if pairs else None,
+        "seconds": round(sum(r.seconds for r in results if not r.cached), 3),
+        "tasks": len(results), "tasks_cached": sum(r.cached for r in results),
+    }
+
+
+def _dataset_stats(config: AugmentConfig, corpus_stats: CorpusStats, results: list[TaskResult]) -> dict[str, Any]:
+    per_method = {m: _method_stats([r for r in results if r.method == m]) for m in config.methods}
+    all_rejects: Counter = Counter()
+    for m in per_method.values():
+        all_rejects.update(m["rejects"])
+    total_pairs = sum(m["pairs"] for m in per_method.values())
+    return {
+        "rows_in": corpus_stats.records_kept, "pairs": total_pairs, "rejected": sum(all_rejects.values()),
+        "rejects": dict(sorted(all_rejects.items())), "corpus_dropped": dict(sorted(corpus_stats.dropped.items())),
+        "identical_views": sum(m["identical"] for m in per_method.values()),
+        "mean_edit_ratio": round(sum(r.sum_edit_ratio_views for r in results) / total_pairs, 6) if total_pairs
+        else None,
+        "per_method": per_method,
+    }
+
+
+def finalize_dataset(dataset_dir: str | Path, config: AugmentConfig, corpus: str | Path, corpus_stats: CorpusStats,
+                     chunks: list[ChunkRef], results: list[TaskResult], augmenters: dict[str, Augmenter],
+                     timings: dict[str, Any]) -> dict[str, Any]:
+    """Publish shards in the HF layout, write manifest + dataset card, register the manifest. Returns it."""
+    from pipeline.dataset.card import write_dataset_card
+
+    start = time.perf_counter()
+    dataset_dir = Path(dataset_dir)
+    name = config.name or dataset_dir.resolve().name
+    order = {c.chunk_id: i for i, c in enumerate(chunks)}
+    method_order = {m: i for i, m in enumerate(config.methods)}
+    results = sorted(results, key=lambda r: (order[r.chunk_id], method_order.get(r.method, 99)))
+    shards = _publish_shards(dataset_dir, chunks, results)
+    stats = _dataset_stats(config, corpus_stats, results)
+    timings = {**timings, "finalize_s": round(time.perf_counter() - start, 3)}
+    manifest = {
+        "format_version": FORMAT_VERSION,
+        "name": name,
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "code_version": code_version(),
+        "dataset_dir": str(dataset_dir.resolve()),
+        "config": to_dict(config),
+        "source": {"corpus": str(corpus), **corpus_stats.as_dict(), "files": source_files_info(corpus_stats.files)},
+        "methods": {m: {**augmenters[m].fingerprint(), "filters": to_dict(filters_for(config, augmenters[m]))}
+                    for m in config.methods},
+        "chunks": [{"chunk_id": c.chunk_id, "file": c.file, "index_in_file": c.index_in_file, "rows": c.rows,
+                    "dropped": c.dropped_rows} for c in chunks],
+        "shards": shards,
+        "stats": stats,
+        "timings": timings,
+    }
+    manifest_file = dataset_dir / MANIFEST_NAME
+    write_manifest(manifest, manifest_file)
+    write_dataset_card(dataset_dir, manifest)
+    if config.registry_dir:
+        register(manifest_file, config.registry_dir, name)
+    return load_manifest(manifest_file)
+
+
+# -- the whole job: one loop, any executor -------------------------------------------------------------------------
+def build_augmenters(config: AugmentConfig) -> dict[str, Augmenter]:
+    for key in ("method_params", "method_filters"):
+        unknown = set(getattr(config, key)) - set(config.methods)
+        if unknown:
+            raise BSLError(f"{key} given for method(s) not in methods: {', '.join(sorted(unknown))}")
+    if not config.methods:
+        raise BSLError("no methods given (e.g. --methods synonyms,span-mask)")
+    return {m: build_augmenter(m, config.method_params.get(m)) for m in config.methods}
+
+
+def run_augment(corpus: str | Path, out_dir: str | Path, config: AugmentConfig,
+                augmenters: dict[str, Augmenter] | None = None,
+                on_task_done: Callable[[TaskResult], None] | None = None,
+                executor: Executor | None = None) -> dict[str, Any]:
+    """Read, chunk, augment (skipping finished tasks), filter and publish a dataset. Returns the manifest.
+    Relative paths are taken from the current directory and recorded absolute.
+
+    The one augmentation loop: `executor` (default `SerialExecutor`) only decides where each (chunk, method) task
+    runs; whatever it is, the same tasks give the same files and manifest. `on_task_done` sees each result."""
+    from pipeline.augment.executors import SerialExecutor
+
+    t0 = time.perf_counter()
+    # Absolute paths, here for every entry point: rows name their corpus file (`origin`, from which reject ids
+    # derive) and markers name their shards, so any spelling of the same paths, from any directory, gives the same
+    # bytes and a resumable dataset.
+    corpus, out_dir = Path(corpus).expanduser().resolve(), Path(out_dir).expanduser().resolve()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    augmenters = augmenters or build_augmenters(config)
+    loop = _AugmentLoop(out_dir, config, augmenters, executor or SerialExecutor(), on_task_done)
+    loop.run(corpus)
+    if loop.failures:
+        raise BSLError(f"{len(loop.failures)} of {len(loop.failures) + len(loop.results)} augmentation tasks failed"
+                       f"{loop.executor.failure_note} (finished tasks are kept: rerun to resume); first: "
+                       f"{loop.failures[0]}")
+    if not loop.chunks:
+        raise BSLError(f"{corpus}: no records to augment")
+    timings = {k: round(v, 3) for k, v in loop.timings.items()}
+    timings["total_s"] = round(time.perf_counter() - t0, 3)
+    return finalize_dataset(out_dir, config, corpus, loop.stats, loop.chunks, loop.results, augmenters, timings)
+
+
+class _AugmentLoop:
+    """One pass over a corpus: chunks are written as they are read, their tasks go to the executor, and results
+    are collected oldest first whenever the executor has `max_in_flight` unfinished tasks (then all at the end)."""
+
+    def __init__(self, out_dir: Path, config: AugmentConfig, augmenters: dict[str, Augmenter],
+                 executor: Executor, on_task_done: Callable[[TaskResult], None] | None):
+        self.out_dir, self.config, self.augmenters = out_dir, config, augmenters
+        self.executor, self.on_task_done = executor, on_task_done
+        self.filters = {m: filters_for(config, a) for m, a in augmenters.items()}
+        self.stats = CorpusStats()
+        self.chunks: list[ChunkRef] = []
+        self.results: list[TaskResult] = []
+        self.failures: list[str] = []
+        self.timings = {"read_chunk_s": 0.0, "augment_s": 0.0}  # augment_s: time spent waiting on the executor
+
+    def run(self, corpus: str | Path) -> None:
+        from tqdm import tqdm
+
+        from pipeline.base.progress import progress_disabled
+
+        self.bar = tqdm(desc="augment", unit="rec", disable=progress_disabled(not self.config.progress))
+        self.executor.open(self.augmenters)
+        try:
+            read_start = time.perf_counter()
+            for chunk in iter_chunks(corpus, self.config.corpus, self.stats):
+                ref = write_chunk(chunk, self.out_dir)
+                del chunk  # only the ChunkRef travels on; the records are on disk
+                self.chunks.append(ref)
+                self.timings["read_chunk_s"] += time.perf_counter() - read_start
+                self._submit(ref)
+                while self.executor.full():
+                    self._collect()
+                read_start = time.perf_counter()
+            while self.executor.pending():
+                self._collect()
+        finally:
+            self.executor.close()
+            self.bar.close()
+
+    def _submit(self, ref: ChunkRef) -> None:
+        from pipeline.augment.executors import AugmentTask
+
+        start = time.perf_counter()
+        for method, augmenter in self.augmenters.items():
+            filters = self.filters[method]
+            key = task_key(ref.chunk_id, augmenter, self.config.seed, filters)
+            self.executor.submit(AugmentTask(ref, method, key, str(self.out_dir), self.config.seed, filters,
+                                             self.config.batch_size))
+        self.timings["augment_s"] += time.perf_counter() - start
+
+    def _collect(self) -> None:
+        from pipeline.augment.executors import TaskFailed
+
+        start = time.perf_counter()
+        try:
+            task, result = self.executor.next_result()
+        except TaskFailed as failed:  # the executor keeps going: finished tasks stay on disk for the rerun
+            task, result = failed.task, None
+            self.failures.append(str(failed))
+        self.timings["augment_s"] += time.perf_counter() - start
+        if result is not None:
+            self.results.append(result)
+            if self.on_task_done:
+                self.on_task_done(result)
+        if task.method == next(iter(self.augmenters)):
+            self.bar.update(task.chunk.rows)

@@ -1,0 +1,294 @@
+"""One configuration language for every stage: dataclasses, loaded from YAML, overridden with `key.sub=value`.
+
+A stage declares a (possibly nested) dataclass. Users write YAML with the same shape and override any field on the
+command line, e.g. `bsl augment corpus.txt --out ds -o corpus.min_words=3 -o methods.synonyms.fraction=0.2`.
+Values given on the command line are parsed as YAML scalars/lists and then checked against the field's type.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+
+from pipeline.base.errors import BSLError
+
+T = TypeVar("T")
+
+
+class ConfigError(BSLError):
+    pass
+
+
+@dataclasses.dataclass(frozen=True)
+class Range:
+    """The values a numeric setting accepts; declared in its field's metadata as `"range": Range(...)` and checked
+    by `from_dict` (so by `load_config`). `not_above` names a sibling field this one may not exceed."""
+
+    low: float | None = None
+    high: float | None = None
+    low_open: bool = False
+    high_open: bool = False
+    not_above: str | None = None
+
+    def contains(self, value: float) -> bool:
+        # Written so that NaN is outside every range.
+        if self.low is not None and not (value > self.low if self.low_open else value >= self.low):
+            return False
+        if self.high is not None and not (value < self.high if self.high_open else value <= self.high):
+            return False
+        return self.low is not None or self.high is not None or value == value
+
+    def __str__(self) -> str:
+        if self.low is not None and self.high is not None:
+            return f"{'(' if self.low_open else '['}{self.low:g}, {self.high:g}{')' if self.high_open else ']'}"
+        if self.low is not None:
+            return f"{'>' if self.low_open else '>='} {self.low:g}"
+        if self.high is not None:
+            return f"{'<' if self.high_open else '<='} {self.high:g}"
+        return "any number"
+
+
+def _is_dataclass_type(tp: Any) -> bool:
+    return isinstance(tp, type) and dataclasses.is_dataclass(tp)
+
+
+def _coerce(value: Any, tp: Any, where: str) -> Any:
+    """Check/convert a YAML value against a type annotation; raise ConfigError naming the key."""
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if tp is Any:
+        return value
+    if origin in (typing.Union, types.UnionType):
+        return _coerce_union(value, tp, where)
+    if origin is typing.Literal:
+        if value not in args:
+            raise ConfigError(f"{where}: {value!r} is not one of {list(args)}")
+        return value
+    if _is_dataclass_type(tp):
+        if isinstance(value, tp):
+            return value
+        if not isinstance(value, dict):
+            raise ConfigError(f"{where}: expected a mapping for {tp.__name__}, got {value!r}")
+        return from_dict(tp, value, prefix=where)
+    if origin in (list, tuple):
+        if isinstance(value, str):
+            value = [v.strip() for v in value.split(",") if v.strip()]
+        if not isinstance(value, (list, tuple)):
+            raise ConfigError(f"{where}: expected a list, got {value!r}")
+        item_tp = args[0] if args else Any
+        items = [_coerce(v, item_tp, f"{where}[{i}]") for i, v in enumerate(value)]
+        return items if origin is list else tuple(items)
+    if origin is dict:
+        if not isinstance(value, dict):
+            raise ConfigError(f"{where}: expected a mapping, got {value!r}")
+        val_tp = args[1] if len(args) == 2 else Any
+        return {k: _coerce(v, val_tp, f"{where}.{k}") for k, v in value.items()}
+    scalar = _SCALARS.get(tp)
+    return scalar(value, where) if scalar is not None else value
+
+
+def _coerce_union(value: Any, tp: Any, where: str) -> Any:
+    """The first member of `X | Y | None` that accepts the value."""
+    args = typing.get_args(tp)
+    if value is None and type(None) in args:
+        return None
+    for arg in args:
+        if arg is type(None):
+            continue
+        try:
+            return _coerce(value, arg, where)
+        except ConfigError:
+            continue
+    raise ConfigError(f"{where}: {value!r} does not match {tp}")
+
+
+def _to_bool(value: Any, where: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no", "1", "0", "on", "off"):
+        return value.lower() in ("true", "yes", "1", "on")
+    raise ConfigError(f"{where}: expected true/false, got {value!r}")
+
+
+def _to_int(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise ConfigError(f"{where}: expected an integer, got {value!r}")
+    try:
+        return int(value)
+    except ValueError:
+        raise ConfigError(f"{where}: expected an integer, got {value!r}") from None
+
+
+def _to_float(value: Any, where: str) -> float:
+    if isinstance(value, bool):
+        raise ConfigError(f"{where}: expected a number, got {value!r}")
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{where}: expected a number, got {value!r}") from None
+
+
+def _to_str(value: Any, where: str) -> str:
+    if isinstance(value, (dict, list)):
+        raise ConfigError(f"{where}: expected a string, got {value!r}")
+    return str(value)
+
+
+# Scalar annotations and how a YAML value (or an -o string) becomes one; other annotations pass values through.
+_SCALARS = {bool: _to_bool, int: _to_int, float: _to_float, str: _to_str, Path: lambda value, _where: Path(value)}
+
+
+def _field_types(cls: type) -> dict[str, Any]:
+    hints = typing.get_type_hints(cls)
+    return {f.name: hints[f.name] for f in dataclasses.fields(cls) if f.init}
+
+
+def from_dict(cls: type[T], data: dict[str, Any], prefix: str = "") -> T:
+    """Build dataclass `cls` from a mapping; unknown keys are an error (typos must not pass silently)."""
+    types_ = _field_types(cls)
+    unknown = sorted(set(data) - set(types_))
+    if unknown:
+        where = f"{prefix}." if prefix else ""
+        raise ConfigError(
+            f"unknown config key(s) {', '.join(where + k for k in unknown)}; "
+            f"valid keys for {cls.__name__}: {', '.join(sorted(types_))}"
+        )
+    ranges = {f.name: f.metadata["range"] for f in dataclasses.fields(cls) if "range" in f.metadata}
+    kwargs = {}
+    for name, value in data.items():
+        key = f"{prefix}.{name}" if prefix else name
+        kwargs[name] = _coerce(value, types_[name], key)
+        _check_range(kwargs[name], ranges.get(name), key)
+    obj = cls(**kwargs)
+    _check_order(obj, ranges, prefix)
+    return obj
+
+
+def _check_range(value: Any, allowed: Range | None, key: str) -> None:
+    values = value if isinstance(value, (list, tuple)) else [value]
+    for v in values:
+        if allowed is not None and isinstance(v, (int, float)) and not allowed.contains(v):
+            raise ConfigError(f"{key}: {v!r} is out of range ({allowed})")
+
+
+def _check_order(obj: Any, ranges: dict[str, Range], prefix: str) -> None:
+    """Pairs such as min_words/max_words: the lower bound may not exceed the upper one."""
+    where = f"{prefix}." if prefix else ""
+    for name, allowed in ranges.items():
+        if allowed.not_above is None:
+            continue
+        low, high = getattr(obj, name), getattr(obj, allowed.not_above)
+        if low is not None and high is not None and low > high:
+            raise ConfigError(f"{where}{name} ({low!r}) must be <= {where}{allowed.not_above} ({high!r})")
+
+
+def to_dict(obj: Any) -> Any:
+    """Dataclass -> plain YAML/JSON-serialisable data (Paths become strings)."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: to_dict(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, (list, tuple)):
+        return [to_dict(v) for v in obj]
+    if isinstance(obj, dict):
+        return {k: to_dict(v) for k, v in obj.items()}
+    if isinstance(obj, Path):
+        return str(obj)
+    return obj
+
+
+def parse_override(text: str) -> tuple[list[str], Any]:
+    """`a.b.c=value` -> (["a","b","c"], yaml-parsed value)."""
+    if "=" not in text:
+        raise ConfigError(f"override {text!r} must look like key=value (e.g. train.lr=1e-4)")
+    key, raw = text.split("=", 1)
+    key = key.strip()
+    if not key:
+        raise ConfigError(f"override {text!r} has an empty key")
+    try:
+        value = yaml.safe_load(raw) if raw.strip() else ""
+    except yaml.YAMLError:
+        value = raw
+    return key.split("."), value
+
+
+def merge_overrides(data: dict[str, Any], overrides: list[str]) -> dict[str, Any]:
+    data = dict(data)
+    for text in overrides:
+        path, value = parse_override(text)
+        node = data
+        for part in path[:-1]:
+            child = node.get(part)
+            child = dict(child) if isinstance(child, dict) else {}
+            node[part] = child
+            node = child
+        node[path[-1]] = value
+    return data
+
+
+def load_yaml(path: str | Path) -> dict[str, Any]:
+    path = Path(path)
+    if not path.is_file():
+        raise ConfigError(f"config file not found: {path}")
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: invalid YAML: {exc}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: top level must be a mapping, got {type(data).__name__}")
+    return data
+
+
+def load_config(cls: type[T], path: str | Path | None = None, overrides: list[str] | None = None,
+                base: dict[str, Any] | None = None) -> T:
+    """defaults <- `base` <- YAML file <- CLI overrides, then type-checked into `cls`."""
+    data: dict[str, Any] = {}
+    if base:
+        data = merge_dicts(data, base)
+    if path is not None:
+        data = merge_dicts(data, load_yaml(path))
+    data = merge_overrides(data, overrides or [])
+    return from_dict(cls, data)
+
+
+def merge_dicts(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    out = dict(a)
+    for k, v in b.items():
+        if isinstance(v, dict) and isinstance(out.get(k), dict):
+            out[k] = merge_dicts(out[k], v)
+        else:
+            out[k] = v
+    return out
+
+
+def describe(cls: type, prefix: str = "") -> list[tuple[str, str, str]]:
+    """(key, type, default) for every leaf field, for `--help` listings."""
+    rows = []
+    for f in dataclasses.fields(cls):
+        tp = typing.get_type_hints(cls)[f.name]
+        key = f"{prefix}{f.name}"
+        if _is_dataclass_type(tp):
+            rows.extend(describe(tp, key + "."))
+            continue
+        if f.default is not dataclasses.MISSING:
+            default = f.default
+        elif f.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
+            default = to_dict(f.default_factory())  # type: ignore[misc]
+        else:
+            default = "(required)"
+        doc = f.metadata.get("help", "")
+        if "range" in f.metadata:
+            doc = f"{doc} (allowed: {f.metadata['range']})".lstrip()
+        rows.append((key, getattr(tp, "__name__", str(tp)).replace("typing.", ""), f"{default!r}  {doc}".rstrip()))
+    return rows
+
+
+def help_text(cls: type, prefix: str = "") -> str:
+    rows = describe(cls, prefix)
+    width = max((len(r[0]) for r in rows), default=0)
+    return "\n".join(f"  {k:<{width}}  {d}" for k, _, d in rows)

@@ -1,0 +1,95 @@
+"""Built-in corpora that need no download: WordNet's example sentences (from the OS WordNet package), and the
+unlabeled in-domain sentences of STS-B train + SICK train (from an STS data dir)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipeline.base.atomic import atomic_path
+from pipeline.base.errors import InputError
+from pipeline.base.text import normalize
+
+
+def write_wordnet_examples(out_path: str | Path, wordnet_dir: str | None = None, min_words: int = 4) -> int:
+    """Write every WordNet 3.0 usage example with at least `min_words` words, one per line, in synset order
+    (about 40k sentences). Returns the number of lines. Skipped when `out_path` already exists."""
+    out_path = Path(out_path)
+    if out_path.is_file():
+        with open(out_path, "rb") as fh:
+            return sum(1 for _ in fh)
+    from pipeline.lexicon.wordnet import load_wordnet, locate_wordnet
+
+    wn = load_wordnet(locate_wordnet(wordnet_dir))
+    n = 0
+    with atomic_path(out_path) as tmp, open(tmp, "w", encoding="utf-8") as fh:
+        for pos in ("n", "v", "a", "r"):  # fixed order: the corpus is the same on every machine
+            for synset in wn.all_synsets(pos):
+                for example in synset.examples():
+                    example = " ".join(example.split())
+                    if len(example.split()) >= min_words:
+                        fh.write(example + "\n")
+                        n += 1
+    return n
+
+
+@dataclass(frozen=True)
+class SentenceColumns:
+    """Where the sentences of one split sit: a TSV file under the data dir and its text columns (names, or 0-based
+    numbers when the file has no header). Scores and labels are other columns and never read."""
+
+    path: str
+    columns: tuple[str, ...]
+    header: bool = True
+
+
+def sts_sick_splits() -> dict[str, tuple[SentenceColumns, ...]]:
+    """The STS-B and SICK files by role: "train" gives the in-domain corpus, "held_out" (dev, trial, test) is what
+    that corpus never contains. The layout is the evaluation stage's data dir (stsbenchmark/, sick/)."""
+    stsb = ("5", "6")  # genre, file, year, id, score, sentence1, sentence2 (some rows carry extra columns)
+    sick = ("sentence_A", "sentence_B")
+    return {
+        "train": (SentenceColumns("stsbenchmark/sts-train.csv", stsb, header=False),
+                  SentenceColumns("sick/SICK_train.txt", sick)),
+        "held_out": (SentenceColumns("stsbenchmark/sts-dev.csv", stsb, header=False),
+                     SentenceColumns("stsbenchmark/sts-test.csv", stsb, header=False),
+                     SentenceColumns("sick/SICK_trial.txt", sick),
+                     SentenceColumns("sick/SICK_test_annotated.txt", sick)),
+    }
+
+
+def _sentences(data_dir: Path, splits: tuple[SentenceColumns, ...]) -> Iterator[str]:
+    from pipeline.corpus.readers.delimited import read_delimited
+
+    for split in splits:
+        path = data_dir / split.path
+        if not path.is_file():
+            raise InputError(f"{path}: not found (the data dir needs stsbenchmark/ and sick/ as `bsl evaluate` "
+                             f"reads them)")
+        for record in read_delimited(path, "\t", columns=list(split.columns), header=split.header):
+            yield normalize(record.text)
+
+
+def write_sts_sick_train(data_dir: str | Path, out_path: str | Path) -> dict[str, int]:
+    """Write the distinct sentences of STS-B train and SICK train, one per line, in file order: unlabeled
+    in-domain text for view pairs. A sentence that also occurs in a dev/trial/test file (after normalising) is left
+    out, so model selection on STS-B dev and the STS-B / SICK-R test numbers see no sentence trained on. (STS-B's
+    sentences come from STS12-16, so some of them are STS12-16 test sentences: a transductive setting.)
+    Returns counts: sentences written, and rows' sentences dropped as duplicate / held_out / empty."""
+    data_dir = Path(data_dir)
+    splits = sts_sick_splits()
+    held_out = set(_sentences(data_dir, splits["held_out"]))
+    seen: set[str] = set()
+    counts = {"sentences": 0, "duplicate": 0, "held_out": 0, "empty": 0}
+    with atomic_path(Path(out_path)) as tmp, open(tmp, "w", encoding="utf-8") as fh:
+        for sentence in _sentences(data_dir, splits["train"]):
+            reason = ("empty" if not sentence else "held_out" if sentence in held_out
+                      else "duplicate" if sentence in seen else None)
+            if reason:
+                counts[reason] += 1
+                continue
+            seen.add(sentence)
+            fh.write(sentence + "\n")
+    counts["sentences"] = len(seen)
+    return counts

@@ -1,0 +1,139 @@
+"""From raw corpus records to normalised, de-duplicated, length-bounded chunks of `SourceRecord`s.
+
+Streaming: one chunk (at most `chunk_size` records) is in memory at a time; the only state that grows with the
+corpus is the set of 64-bit ids seen (for de-duplication, ~60 bytes per distinct sentence). Chunks never span two
+files, so a corpus directory that gains files keeps the chunks (and their cached results) of the files it had.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from dataclasses import field as _field  # `field` is also a config key below
+from pathlib import Path
+
+from pipeline.base.config import Range
+from pipeline.base.text import count_words, normalize, stable_id
+from pipeline.corpus.readers import corpus_files, read_file
+from pipeline.corpus.readers.records import RawRecord
+from pipeline.corpus.source_record import SourceRecord
+
+
+@dataclass
+class CorpusConfig:
+    format: str = _field(default="auto", metadata={"help": "auto|text|jsonl|csv|tsv|parquet|datasets|senteval"})
+    field: str = _field(default="text", metadata={"help": "JSONL field / CSV-TSV column / Parquet column"})
+    columns: list[str] = _field(default_factory=list, metadata={
+        "help": "CSV/TSV only: several columns whose texts are each a sentence of their own (e.g. [sentence_A, "
+                "sentence_B] of SICK); replaces `field`; [] = off"})
+    header: bool = _field(default=True, metadata={
+        "help": "CSV/TSV only: the first row names the columns; false = no header, `columns` are 0-based numbers "
+                "(STS-B's sts-*.csv: [5, 6])"})
+    encoding_errors: str = _field(default="strict", metadata={
+        "help": "strict: invalid UTF-8 is an error naming file:line; replace: replace and count"})
+    on_bad_line: str = _field(default="error", metadata={
+        "help": "error: stop at a malformed line; keep: keep it as a reject with its reason and go on"})
+    min_words: int = _field(default=1, metadata={
+        "range": Range(0, not_above="max_words"), "help": "drop sentences with fewer words"})
+    max_words: int = _field(default=256, metadata={"range": Range(1), "help": "drop sentences with more words"})
+    max_chars: int = _field(default=5000, metadata={
+        "range": Range(1), "help": "drop lines longer than this (after normalising)"})
+    dedupe: bool = _field(default=True, metadata={"help": "drop exact duplicates (after normalising)"})
+    limit: int = _field(default=0, metadata={"range": Range(0), "help": "stop after this many kept records (0 = all)"})
+    chunk_size: int = _field(default=10000, metadata={
+        "range": Range(1), "help": "records per chunk = per shard and per flow task"})
+
+
+@dataclass
+class DroppedRecord:
+    """A corpus record that did not become a SourceRecord, with the reason; it goes to the rejects shard."""
+
+    reason: str
+    raw: RawRecord
+    source_id: str | None = None
+
+
+@dataclass
+class CorpusStats:
+    files: list[str] = _field(default_factory=list)
+    records_read: int = 0
+    records_kept: int = 0
+    dropped: Counter = _field(default_factory=Counter)
+    replacement_chars: int = 0
+
+    def as_dict(self) -> dict:
+        return {"files": self.files, "records_read": self.records_read, "records_kept": self.records_kept,
+                "dropped": dict(sorted(self.dropped.items())), "replacement_chars": self.replacement_chars}
+
+
+@dataclass
+class Chunk:
+    """Up to `chunk_size` kept records of one file, plus the records dropped while reading them."""
+
+    file: str
+    index_in_file: int
+    records: list[SourceRecord] = _field(default_factory=list)
+    dropped: list[DroppedRecord] = _field(default_factory=list)
+
+    @property
+    def chunk_id(self) -> str:
+        """Content hash: same records (and drops) -> same id, wherever the corpus lives on disk."""
+        parts = [r.source_id for r in self.records]
+        parts += [f"{d.reason}:{stable_id(d.raw.text)}" for d in self.dropped]
+        return stable_id(*parts) if parts else stable_id(self.file, str(self.index_in_file))
+
+
+def _classify(raw: RawRecord, cfg: CorpusConfig, seen: set[int]) -> SourceRecord | DroppedRecord:
+    if raw.error:
+        return DroppedRecord(raw.error, raw)
+    text = normalize(raw.text)
+    text_b = normalize(raw.text_b) if raw.text_b is not None else None
+    if not text or (raw.text_b is not None and not text_b):
+        return DroppedRecord("empty", raw)
+    longest = max(len(text), len(text_b or ""))
+    if longest > cfg.max_chars:
+        return DroppedRecord("too_long_chars", raw)
+    n_words = min(count_words(text), count_words(text_b)) if text_b else count_words(text)
+    if n_words < cfg.min_words:
+        return DroppedRecord("too_short", raw)
+    if max(count_words(text), count_words(text_b or "")) > cfg.max_words:
+        return DroppedRecord("too_long", raw)
+    source_id = stable_id(text, text_b) if text_b is not None else stable_id(text)
+    if cfg.dedupe:
+        key = int(source_id, 16)
+        if key in seen:
+            return DroppedRecord("duplicate", raw, source_id)
+        seen.add(key)
+    return SourceRecord(source_id=source_id, text=text, text_b=text_b, label=raw.label, origin=raw.origin)
+
+
+def iter_chunks(corpus: str | Path, cfg: CorpusConfig, stats: CorpusStats | None = None) -> Iterator[Chunk]:
+    """Stream a corpus (file or directory) as chunks; `stats` is filled in as it goes."""
+    stats = stats if stats is not None else CorpusStats()
+    seen: set[int] = set()
+    for path in corpus_files(corpus):
+        stats.files.append(str(path))
+        index = 0
+        chunk = Chunk(str(path), index)
+        for raw in read_file(path, cfg.format, cfg.field, cfg.encoding_errors, cfg.on_bad_line, cfg.columns,
+                             cfg.header):
+            stats.records_read += 1
+            stats.replacement_chars += raw.replacements
+            result = _classify(raw, cfg, seen)
+            if isinstance(result, DroppedRecord):
+                stats.dropped[result.reason] += 1
+                chunk.dropped.append(result)
+            else:
+                stats.records_kept += 1
+                chunk.records.append(result)
+            if len(chunk.records) >= cfg.chunk_size or len(chunk.dropped) >= cfg.chunk_size:
+                yield chunk
+                index += 1
+                chunk = Chunk(str(path), index)
+            if cfg.limit and stats.records_kept >= cfg.limit:
+                break
+        if chunk.records or chunk.dropped:
+            yield chunk
+        if cfg.limit and stats.records_kept >= cfg.limit:
+            return

@@ -1,0 +1,130 @@
+"""Corpus readers: every supported format streams `RawRecord`s, never holding a corpus in memory.
+
+Formats (`format=`): text, jsonl, csv, tsv, parquet, datasets, senteval, or `auto` (by extension and header):
+- `*.txt` plain text, unless its header is SNLI/MNLI's tab-separated `gold_label ... sentence1 sentence2 ...`
+- `*.jsonl`/`*.json` JSON Lines (a field, or SNLI/MNLI's sentence1/sentence2/gold_label)
+- `*.csv` CSV with a header (a column, or premise,hypothesis,label); `*.tsv` GLUE-style TSV
+- `*.parquet` Parquet; a directory with `dataset_info.json` + `state.json` is a `datasets` save_to_disk dir
+- `s1.<split>` / `s2.<split>` / `labels.<split>` SentEval NLI triples
+Line-based files may be gzip/bzip2/xz-compressed (`corpus.txt.gz`): detected from their first bytes, the format
+from the name without `.gz`/`.bz2`/`.xz`. A directory that is not a `datasets` dir is read file by file in sorted
+order (hidden files skipped). A FIFO is refused: a corpus is read more than once (records, then checksums).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from pipeline.base.errors import InputError
+from pipeline.corpus.readers.columnar import (
+    is_datasets_dir,
+    read_datasets_dir,
+    read_parquet,
+)
+from pipeline.corpus.readers.decoding import COMPRESSED_SUFFIXES, open_binary
+from pipeline.corpus.readers.delimited import read_delimited
+from pipeline.corpus.readers.jsonl import read_jsonl
+from pipeline.corpus.readers.nli_labels import NLI_LABELS, normalize_label
+from pipeline.corpus.readers.plain_text import read_text
+from pipeline.corpus.readers.records import RawRecord
+from pipeline.corpus.readers.senteval import read_senteval
+
+FORMATS = ("auto", "text", "jsonl", "csv", "tsv", "parquet", "datasets", "senteval")
+_SENTEVAL_STEMS = ("s1", "s2", "labels")
+
+
+def _first_line(path: Path) -> bytes:
+    with open_binary(path) as fh:
+        return fh.readline(65536)
+
+
+def detect_format(path: Path) -> str:
+    if is_datasets_dir(path):
+        return "datasets"
+    name = path.name.lower()
+    if name.endswith(COMPRESSED_SUFFIXES):  # corpus.txt.gz: the format is the name's without .gz
+        name = name.rsplit(".", 1)[0]
+    stem = name.split(".", 1)[0]
+    if stem in _SENTEVAL_STEMS and "." in name and not name.endswith((".txt", ".csv", ".tsv", ".jsonl")):
+        return "senteval"
+    suffix = Path(name).suffix
+    if suffix in (".jsonl", ".json", ".ndjson"):
+        return "jsonl"
+    if suffix == ".csv":
+        return "csv"
+    if suffix == ".tsv":
+        return "tsv"
+    if suffix == ".parquet":
+        return "parquet"
+    if suffix == ".txt" and path.is_file():
+        header = _first_line(path).split(b"\t")
+        if b"sentence1" in [h.strip() for h in header] and len(header) > 2:
+            return "tsv"  # SNLI/MNLI .txt distribution: tab-separated with a header
+    return "text"
+
+
+def corpus_files(path: str | Path) -> list[Path]:
+    """The files a corpus path stands for, in a stable order; SentEval triples count once (their s1 file)."""
+    path = Path(path)
+    if not path.exists():
+        raise InputError(f"corpus not found: {path}")
+    if path.is_fifo():
+        raise InputError(f"{path} is a FIFO (named pipe), not a file or directory: a corpus is read more than once "
+                         f"(records, then checksums); save the stream to a file first")
+    if not (path.is_file() or path.is_dir()):
+        raise InputError(f"{path} is not a regular file or directory")
+    if path.is_file() or is_datasets_dir(path):
+        return [path]
+    files = []
+    for f in sorted(p for p in path.rglob("*") if p.is_file()):
+        rel = f.relative_to(path)
+        if any(part.startswith(".") for part in rel.parts):
+            continue
+        stem = f.name.split(".", 1)[0]
+        if stem in ("s2", "labels") and f.with_name("s1." + f.name.split(".", 1)[-1]).is_file():
+            continue
+        if is_datasets_dir(f.parent) and f.parent != path:
+            continue
+        files.append(f)
+    if not files:
+        raise InputError(f"corpus directory {path} contains no files")
+    return files
+
+
+def read_file(path: Path, format: str = "auto", field: str = "text", encoding_errors: str = "strict",
+              on_bad_line: str = "error", columns: list[str] | None = None,
+              header: bool = True) -> Iterator[RawRecord]:
+    """`columns` / `header=False` apply to CSV/TSV only (several text columns per row; a file without a header)."""
+    if format not in FORMATS:
+        raise InputError(f"unknown corpus format {format!r}; choose one of {', '.join(FORMATS)}")
+    if on_bad_line not in ("error", "keep"):
+        raise InputError(f"on_bad_line must be 'error' or 'keep', got {on_bad_line!r}")
+    fmt = detect_format(path) if format == "auto" else format
+    if (columns or not header) and fmt not in ("csv", "tsv"):
+        raise InputError(f"{path}: corpus.columns and corpus.header apply to CSV/TSV files; this one reads as {fmt} "
+                         f"(set -o corpus.format=tsv or csv if it is one)")
+    if fmt == "text":
+        return read_text(path, encoding_errors)
+    if fmt == "jsonl":
+        return read_jsonl(path, field, encoding_errors, on_bad_line)
+    if fmt in ("csv", "tsv"):
+        return read_delimited(path, "," if fmt == "csv" else "\t", field, encoding_errors, on_bad_line, columns,
+                              header)
+    if fmt == "parquet":
+        return read_parquet(path, field)
+    if fmt == "datasets":
+        return read_datasets_dir(path, field)
+    return read_senteval(path, encoding_errors)
+
+
+def read_records(path: str | Path, *, format: str = "auto", field: str = "text", encoding_errors: str = "strict",
+                 on_bad_line: str = "error", columns: list[str] | None = None,
+                 header: bool = True) -> Iterator[RawRecord]:
+    """Stream the records of a file or directory corpus."""
+    for f in corpus_files(path):
+        yield from read_file(f, format, field, encoding_errors, on_bad_line, columns, header)
+
+
+__all__ = ["FORMATS", "NLI_LABELS", "RawRecord", "corpus_files", "detect_format", "normalize_label", "read_file",
+           "read_records"]

@@ -1,0 +1,14 @@
+"""Plain text: one sentence per line."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from pipeline.corpus.readers.decoding import decoded_lines
+from pipeline.corpus.readers.records import RawRecord
+
+
+def read_text(path: Path, encoding_errors: str = "strict") -> Iterator[RawRecord]:
+    for lineno, text, replaced in decoded_lines(path, encoding_errors):
+        yield RawRecord(text=text, file=str(path), line=lineno, replacements=replaced)

@@ -1,0 +1,66 @@
+"""Manifests of source corpora: what a corpus is (files, sha256, lines) and what reading it yields (records kept,
+dropped by reason, NLI label counts), so datasets can name exactly what they were made from."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from pipeline.base.atomic import write_json_atomic
+from pipeline.base.provenance import code_version, sha256_file
+from pipeline.corpus.chunks import CorpusConfig, CorpusStats, iter_chunks
+
+
+def describe_corpus(corpus: str | Path, cfg: CorpusConfig, name: str) -> dict[str, Any]:
+
+    stats = CorpusStats()
+    labels: Counter = Counter()
+    pairs = 0
+    for chunk in iter_chunks(corpus, cfg, stats):
+        for r in chunk.records:
+            if r.text_b is not None:
+                pairs += 1
+                labels[r.label or "none"] += 1
+    manifest = {
+        "kind": "source_corpus",
+        "name": name,
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "code_version": code_version(),
+        "corpus": str(corpus),
+        "reader": {"format": cfg.format, "field": cfg.field, "min_words": cfg.min_words,
+                   "max_words": cfg.max_words, "dedupe": cfg.dedupe,
+                   **({"columns": cfg.columns, "header": cfg.header} if cfg.columns or not cfg.header else {})},
+        **stats.as_dict(),
+        "files": source_files_info(stats.files),
+    }
+    if pairs:
+        manifest["sentence_pairs"] = pairs
+        manifest["labels"] = dict(sorted(labels.items()))
+    return manifest
+
+
+def write_source_manifest(corpus: str | Path, cfg: CorpusConfig, name: str, registry_dir: str | Path) -> Path:
+    target = Path(registry_dir) / "sources" / f"{name}.json"
+    write_json_atomic(target, describe_corpus(corpus, cfg, name))
+    return target
+
+def source_files_info(paths: list[str]) -> list[dict[str, Any]]:
+    out = []
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():  # a `datasets` directory: hash its files
+            files = sorted(f for f in path.rglob("*") if f.is_file())
+            out.append({"path": str(path), "files": {str(f.relative_to(path)): sha256_file(f) for f in files}})
+            continue
+        h, lines, size = hashlib.sha256(), 0, 0
+        with open(path, "rb") as fh:
+            while block := fh.read(1 << 20):
+                h.update(block)
+                lines += block.count(b"\n")
+                size += len(block)
+        out.append({"path": str(path), "sha256": h.hexdigest(), "bytes": size, "lines": lines})
+    return out
+

@@ -1,0 +1,277 @@
+"""Looking at view pairs: sample/filter rows, word-level diffs against the source, per-method stats, HTML page.
+
+Sampling streams the shards once with a seeded reservoir, so inspecting a dataset of millions of pairs uses flat
+memory.
+"""
+
+from __future__ import annotations
+
+import difflib
+import html
+import logging
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pipeline.base.errors import InputError
+from pipeline.dataset.store import iter_batches, load_manifest, verify_dataset
+
+log = logging.getLogger(__name__)
+
+ROW_COLUMNS = ["pair_id", "source", "view1", "view2", "method", "params", "edit_ratio_views", "edit_ratio_view1",
+               "edit_ratio_view2", "length_ratio", "identical", "origin", "label"]
+
+
+@dataclass
+class PairQuery:
+    n: int = field(default=10, metadata={"help": "pairs to show (per method in --html)"})
+    seed: int = field(default=0, metadata={"help": "seed of the random sample"})
+    methods: list[str] | None = field(default=None, metadata={"help": "only these methods"})
+    rejects: bool = field(default=False, metadata={"help": "show rejected pairs instead of kept ones"})
+    reject_reason: str | None = field(default=None, metadata={"help": "only rejects with this reason"})
+    min_edit_ratio: float | None = None
+    max_edit_ratio: float | None = None
+    contains: str | None = field(default=None, metadata={"help": "substring of source, view1 or view2"})
+
+
+def open_dataset(path_or_dir: str | Path, verify: bool = True) -> dict[str, Any]:
+    """The manifest `bsl inspect` shows, verified first (checksums, unlisted files); without `verify`, a loud
+    warning says the rows shown may not be what the manifest describes."""
+    if verify:
+        manifest = verify_dataset(path_or_dir)
+    else:
+        manifest = load_manifest(path_or_dir)
+        log.warning("warning: NOT VERIFIED: %s was not checked against its manifest (--no-verify); the rows shown "
+                    "may have been changed since it was written", path_or_dir)
+    _check_stats(manifest)
+    return manifest
+
+
+_STAT_KEYS = ("pairs", "identical_pct", "mean_edit_ratio", "mean_length_ratio", "rejected", "rejects")
+
+
+def _check_stats(manifest: dict[str, Any]) -> None:
+    """The statistics `--stats` and `--html` print must be there, so that a foreign manifest fails in one line."""
+    where = manifest["_path"]
+    stats, source = manifest.get("stats"), manifest.get("source")
+    if not isinstance(stats, dict) or not isinstance(stats.get("per_method"), dict):
+        raise InputError(f"{where}: manifest has no stats.per_method (not written by `bsl augment`?)")
+    for method, s in stats["per_method"].items():
+        missing = [k for k in _STAT_KEYS if not isinstance(s, dict) or k not in s]
+        if missing:
+            raise InputError(f"{where}: manifest stats.per_method.{method} lacks {', '.join(missing)}")
+    if not isinstance(source, dict) or any(k not in source for k in ("corpus", "records_read", "records_kept")):
+        raise InputError(f"{where}: manifest has no source.corpus/records_read/records_kept")
+
+
+def _matches(row: dict[str, Any], q: PairQuery) -> bool:
+    if q.reject_reason is not None and row.get("reject_reason") != q.reject_reason:
+        return False
+    ratio = row.get("edit_ratio_views")
+    if q.min_edit_ratio is not None and (ratio is None or ratio < q.min_edit_ratio):
+        return False
+    if q.max_edit_ratio is not None and (ratio is None or ratio > q.max_edit_ratio):
+        return False
+    if q.contains is not None:
+        needle = q.contains.lower()
+        if not any(needle in (row.get(c) or "").lower() for c in ("source", "view1", "view2")):
+            return False
+    return True
+
+
+def iter_rows(manifest: dict[str, Any], q: PairQuery) -> Iterator[dict[str, Any]]:
+    kind = "rejects" if q.rejects or q.reject_reason else "pairs"
+    columns = ROW_COLUMNS + (["stage", "reject_reason"] if kind == "rejects" else [])
+    for batch in iter_batches(manifest, kind, columns=columns, methods=q.methods):
+        for row in batch.to_pylist():
+            if _matches(row, q):
+                yield row
+
+
+def sample(manifest: dict[str, Any], q: PairQuery) -> list[dict[str, Any]]:
+    """A seeded uniform sample of `q.n` matching rows (reservoir sampling), in dataset order."""
+    rng = random.Random(q.seed)
+    reservoir: list[tuple[int, dict[str, Any]]] = []
+    for i, row in enumerate(iter_rows(manifest, q)):
+        if len(reservoir) < q.n:
+            reservoir.append((i, row))
+        else:
+            j = rng.randint(0, i)
+            if j < q.n:
+                reservoir[j] = (i, row)
+    return [row for _, row in sorted(reservoir, key=lambda t: t[0])]
+
+
+# -- word diffs ----------------------------------------------------------------------------------------------------
+def word_diff(a: str, b: str) -> list[tuple[str, str]]:
+    """(op, text) segments turning `a` into `b`: op is 'equal', 'delete' or 'insert'."""
+    wa, wb = (a or "").split(), (b or "").split()  # whitespace tokens keep the text as written
+    out: list[tuple[str, str]] = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=wa, b=wb, autojunk=False).get_opcodes():
+        if tag == "equal":
+            out.append(("equal", " ".join(wa[i1:i2])))
+            continue
+        if tag in ("delete", "replace"):
+            out.append(("delete", " ".join(wa[i1:i2])))
+        if tag in ("insert", "replace"):
+            out.append(("insert", " ".join(wb[j1:j2])))
+    return out
+
+
+def render_diff_text(a: str, b: str, color: bool) -> str:
+    parts = []
+    for op, text in word_diff(a, b):
+        if op == "equal":
+            parts.append(text)
+        elif op == "delete":
+            parts.append(f"\033[31;9m{text}\033[0m" if color else f"[-{text}-]")
+        else:
+            parts.append(f"\033[32;1m{text}\033[0m" if color else f"{{+{text}+}}")
+    return " ".join(parts)
+
+
+def render_diff_html(a: str, b: str) -> str:
+    parts = []
+    for op, text in word_diff(a, b):
+        t = html.escape(text)
+        parts.append(t if op == "equal" else f'<del>{t}</del>' if op == "delete" else f'<ins>{t}</ins>')
+    return " ".join(parts)
+
+
+def format_pairs_text(rows: list[dict[str, Any]], color: bool) -> str:
+    out = []
+    for row in rows:
+        head = f"── {row['method']}  pair {row['pair_id']}  edit(v1,v2)={_fmt(row.get('edit_ratio_views'))}"
+        if row.get("reject_reason"):
+            head += f"  REJECTED: {row['reject_reason']} ({row.get('stage')})"
+        out.append(head)
+        out.append(f"  source: {row.get('source') or ''}")
+        for view in ("view1", "view2"):
+            if row.get(view) is None:
+                out.append(f"  {view}:  (none)")
+            else:
+                out.append(f"  {view}:  {render_diff_text(row.get('source') or '', row[view], color)}")
+        out.append(f"  origin: {row.get('origin')}")
+    return "\n".join(out)
+
+
+def _fmt(v: Any, digits: int = 3) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, float):
+        return f"{v:.{digits}f}"
+    return str(v)
+
+
+# -- stats ---------------------------------------------------------------------------------------------------------
+def stats_rows(manifest: dict[str, Any]) -> list[dict[str, Any]]:
+    rows = []
+    for method, s in manifest["stats"]["per_method"].items():
+        rows.append({"method": method, "pairs": s["pairs"], "identical %": s["identical_pct"],
+                     "mean edit ratio": s["mean_edit_ratio"], "mean length ratio": s["mean_length_ratio"],
+                     "rejected": s["rejected"],
+                     "rejects by reason": ", ".join(f"{k}={v}" for k, v in s["rejects"].items()) or "-"})
+    return rows
+
+
+def format_stats_text(manifest: dict[str, Any]) -> str:
+    rows = stats_rows(manifest)
+    headers = list(rows[0]) if rows else ["method"]
+    cells = [[_fmt(r[h]) for h in headers] for r in rows]
+    widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(headers)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths)),
+             "  ".join("-" * w for w in widths)]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(cell, widths)) for cell in cells]
+    src = manifest["source"]
+    dropped = ", ".join(f"{k}={v}" for k, v in src.get("dropped", {}).items()) or "none"
+    lines += ["", f"corpus: {src['records_read']} records read, {src['records_kept']} kept; dropped: {dropped}"]
+    return "\n".join(lines)
+
+
+# -- HTML ----------------------------------------------------------------------------------------------------------
+CSS = """
+body{font:14px/1.45 system-ui,sans-serif;margin:1.5em;color:#222}
+h1{font-size:1.4em} table{border-collapse:collapse;margin:.5em 0 1.5em}
+td,th{border:1px solid #ccc;padding:.3em .6em;vertical-align:top;text-align:left}
+th{background:#f3f3f3} .num{text-align:right}
+.tabs button{font:inherit;padding:.35em .9em;margin-right:.3em;border:1px solid #999;background:#fafafa;cursor:pointer}
+.tabs button.active{background:#225;color:#fff}
+.pair td{width:33%} del{background:#fdd;color:#900} ins{background:#dfd;color:#060;text-decoration:none}
+.meta{color:#666;font-size:.85em} .reason{color:#a00;font-weight:600}
+"""
+
+_JS = """
+(function(){
+  var buttons=document.querySelectorAll('.tabs button');
+  function show(name){
+    document.querySelectorAll('section.method').forEach(function(s){s.hidden=(name!=='all'&&s.dataset.method!==name);});
+    buttons.forEach(function(b){b.classList.toggle('active',b.dataset.tab===name);});
+  }
+  buttons.forEach(function(b){b.addEventListener('click',function(){show(b.dataset.tab);});});
+  show('all');
+  document.body.setAttribute('data-rendered-pairs', document.querySelectorAll('tr.pair').length);
+})();
+"""
+
+
+def pair_table_html(rows: list[dict[str, Any]]) -> str:
+    e = html.escape
+    out = ['<table class="pairs"><tr><th>source</th><th>view 1 (diff vs source)</th>'
+           '<th>view 2 (diff vs source)</th></tr>']
+    for row in rows:
+        src = row.get("source") or ""
+        cells = [e(src)] + [render_diff_html(src, row[v]) if row.get(v) is not None else "<i>(none)</i>"
+                            for v in ("view1", "view2")]
+        meta = (f'edit(v1,v2) {_fmt(row.get("edit_ratio_views"))} · length ratio {_fmt(row.get("length_ratio"))}'
+                f' · {e(str(row.get("origin")))}')
+        if row.get("reject_reason"):
+            meta = f'<span class="reason">rejected: {e(row["reject_reason"])}</span> · ' + meta
+        out.append(f'<tr class="pair" data-pair-id="{e(row["pair_id"])}"><td>{cells[0]}<div class="meta">{meta}'
+                   f'</div></td><td>{cells[1]}</td><td>{cells[2]}</td></tr>')
+    out.append("</table>")
+    return "\n".join(out)
+
+
+def render_html(manifest: dict[str, Any], q: PairQuery) -> str:
+    e = html.escape
+    methods = list(manifest["stats"]["per_method"])
+    if q.methods:
+        methods = [m for m in methods if m in q.methods]
+    stats = stats_rows(manifest)
+    headers = list(stats[0]) if stats else []
+    stat_html = ["<table><tr>" + "".join(f"<th>{e(h)}</th>" for h in headers) + "</tr>"]
+    for r in stats:
+        stat_html.append("<tr>" + "".join(
+            f'<td class="{"num" if isinstance(r[h], (int, float)) else ""}">{e(_fmt(r[h]))}</td>' for h in headers)
+            + "</tr>")
+    stat_html.append("</table>")
+    sections = []
+    for m in methods:
+        rows = sample(manifest, PairQuery(**{**vars(q), "methods": [m]}))
+        sections.append(f'<section class="method" data-method="{e(m)}"><h2>{e(m)} '
+                        f'<span class="meta">({len(rows)} shown)</span></h2>{pair_table_html(rows)}</section>')
+    if not q.rejects:
+        rejects = sample(manifest, PairQuery(**{**vars(q), "rejects": True, "methods": None}))
+        if rejects:
+            sections.append('<section class="method" data-method="rejects"><h2>rejects</h2>'
+                            f'{pair_table_html(rejects)}</section>')
+    tabs = ['<button data-tab="all">all</button>'] + [
+        f'<button data-tab="{e(m)}">{e(m)}</button>' for m in methods + (["rejects"] if not q.rejects else [])]
+    src = manifest["source"]
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{e(manifest['name'])}: view pairs</title>
+<style>{CSS}</style></head>
+<body>
+<h1>{e(manifest['name'])}: view pairs</h1>
+<p class="meta">corpus {e(str(src['corpus']))} · {src['records_read']} records read, {src['records_kept']} kept ·
+created {e(manifest['created'])} · code {e(manifest['code_version'])}</p>
+<h2>Per-method statistics</h2>
+{''.join(stat_html)}
+<div class="tabs">{''.join(tabs)}</div>
+{''.join(sections)}
+<script>{_JS}</script>
+</body></html>
+"""
+

@@ -1,0 +1,512 @@
+"""`bsl data fetch`: the public STS / SICK / NLI sets, loaded with `datasets.load_dataset` from their usual Hugging
+Face hub datasets (or from a local directory holding those datasets in the hub's file layout) and written in the
+layout the evaluation stage reads (see `pipeline.evaldata.data_dir`), one folder per set.
+
+Each set is written into a temporary folder beside its place and swapped in whole; its manifest
+(`<data dir>/data_manifests/<set>.json`: source id, revision, every file's sha256 and rows, rows dropped by reason)
+is written just before the swap. A rerun skips every set whose manifest matches the requested source and whose
+files still have the recorded checksums, and redoes the rest. A set folder without a manifest was supplied by hand
+and is kept unless `force` is set.
+
+What the hub copies carry, and where they differ from the reference files the paper's numbers come from:
+  - STS12-16 (`mteb/sts1X-sts`): the gold-scored test pairs (scores 0-5) but no per-subset column, so a fetched
+    year is one pooled file pair: SentEval's "all" aggregate (the default) is exact, mean/wmean are unavailable.
+  - SICK-R (`mteb/sickr-sts`): MTEB's SICK-R, which is not SemEval-2014's 4,927-pair test split (the fetch prints
+    the row count it got); for paper-comparable SICK-R numbers supply sick/SICK_test_annotated.txt by hand.
+  - SNLI / MultiNLI: the official releases (MNLI 1.0 labels), pairs without a gold label dropped.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import os
+import shutil
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from pipeline.base.atomic import write_json_atomic
+from pipeline.base.errors import BSLError, InputError
+from pipeline.base.provenance import code_version, sha256_file
+from pipeline.evaldata.data_dir import POOLED_STS_SUBSET, TASK_FOLDERS, default_data_dir
+
+LAYOUT_VERSION = 1
+NLI_LABELS = ("entailment", "neutral", "contradiction")
+_MAX_DROPPED_ROWS_LISTED = 20
+
+
+class FetchError(BSLError):
+    """A public set could not be loaded (offline, unknown revision, missing split or column)."""
+
+
+@dataclass(frozen=True)
+class PublicSet:
+    """One public set: where it comes from and what it becomes.
+
+    `splits` pairs the split name used in our file names with the hub split it is read from; `reference_rows` is
+    the pair count of each split in the reference files (SentEval's data, the official NLI releases)."""
+
+    name: str
+    hub_id: str
+    revision: str
+    kind: str  # sts-year | stsb | sick | nli
+    folder: str
+    splits: tuple[tuple[str, str], ...]
+    reference_rows: tuple[int, ...]
+    note: str = ""
+
+
+_POOLED_NOTE = ("the hub copy has no per-subset column: the year is written as one pooled file pair, so only the "
+                "'all' STS aggregate (the default) can be computed from it")
+
+
+def _sts_year(year: str, revision: str, rows: int) -> PublicSet:
+    return PublicSet(year, f"mteb/{year}-sts", revision, "sts-year", TASK_FOLDERS[year],
+                     ((POOLED_STS_SUBSET, "test"),), (rows,), _POOLED_NOTE)
+
+
+#: The sets `bsl data fetch` knows, by name. Revisions are the ones MTEB pins (STS, SICK-R) or recent commits.
+PUBLIC_SETS: dict[str, PublicSet] = {s.name: s for s in (
+    _sts_year("sts12", "a0d554a64d88156834ff5ae9920b964011b16384", 3108),
+    _sts_year("sts13", "7e90230a92c190f1bf69ae9002b8cea547a64cca", 1500),
+    _sts_year("sts14", "6031580fec1f6af667f0bd2da0a551cf4f0b2375", 3750),
+    _sts_year("sts15", "ae752c7c21bf194d8b67fd573edf7ae58183cbe3", 3000),
+    _sts_year("sts16", "4d8694f8f0e0100860b497b999b3dbed754a0513", 1186),
+    PublicSet("stsb", "mteb/stsbenchmark-sts", "b0fddb56ed78048fa8b90373c8a3cfc37b684831", "stsb",
+              TASK_FOLDERS["stsb"], (("train", "train"), ("dev", "validation"), ("test", "test")),
+              (5749, 1500, 1379)),
+    PublicSet("sickr", "mteb/sickr-sts", "20a6d6f312dd54037fe07a32d58e5e168867909d", "sick", TASK_FOLDERS["sickr"],
+              (("test", "test"),), (4927,),
+              "MTEB's SICK-R is not SemEval-2014's 4,927-pair test split; for paper-comparable SICK-R numbers "
+              "supply sick/SICK_test_annotated.txt by hand"),
+    PublicSet("snli", "stanfordnlp/snli", "cdb5c3d5eed6ead6e5a341c8e56e669bb666725b", "nli", "nli/snli",
+              (("train", "train"), ("dev", "validation"), ("test", "test")), (549367, 9842, 9824)),
+    PublicSet("mnli", "nyu-mll/multi_nli", "da70db2af9d09693783c3320c4249840212ee221", "nli", "nli/mnli",
+              (("train", "train"), ("dev_matched", "validation_matched"),
+               ("dev_mismatched", "validation_mismatched")), (392702, 9815, 9832)),
+)}
+
+
+@dataclass
+class DataFetchConfig:
+    """Settings of `bsl data fetch`."""
+
+    to: str = field(default="", metadata={"help": "data dir to fill; '' = the data cache (~/.cache/bsl/data)"})
+    sets: list[str] = field(default_factory=lambda: list(PUBLIC_SETS), metadata={
+        "help": "sets to fetch: " + ", ".join(PUBLIC_SETS)})
+    mirror: str = field(default="", metadata={
+        "help": "local dir holding the hub datasets as <mirror>/<owner>/<name>/ (parquet or jsonl files in the "
+                "hub's layout); '' = the Hugging Face hub"})
+    force: bool = field(default=False, metadata={
+        "help": "refetch complete sets and replace folders supplied by hand"})
+    revisions: dict[str, str] = field(default_factory=dict, metadata={
+        "help": "per-set hub revision instead of the pinned one, e.g. {snli: main}"})
+    progress: bool = field(default=True, metadata={"help": "show the datasets library's progress bars"})
+
+
+@dataclass(frozen=True)
+class FetchResult:
+    name: str
+    status: str  # fetched | complete | kept
+    folder: Path
+    rows: dict[str, int]
+    warnings: tuple[str, ...] = ()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Reading a hub dataset
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a set is read from: the hub (`local_dir` None) or a local copy in the hub's file layout."""
+
+    set: PublicSet
+    revision: str | None
+    local_dir: Path | None
+
+    @property
+    def label(self) -> str:
+        if self.local_dir is not None:
+            return str(self.local_dir)
+        return f"{self.set.hub_id}@{self.revision}"
+
+    def describe(self) -> dict[str, Any]:
+        return {"id": self.set.hub_id, "revision": self.revision,
+                "local_dir": None if self.local_dir is None else str(self.local_dir)}
+
+
+def source_for(spec: PublicSet, cfg: DataFetchConfig) -> Source:
+    if cfg.mirror:
+        return Source(spec, None, Path(cfg.mirror).expanduser().resolve() / spec.hub_id)
+    return Source(spec, cfg.revisions.get(spec.name, spec.revision), None)
+
+
+def supply_by_hand(spec: PublicSet, data_dir: Path) -> str:
+    return f"to supply it by hand, put {_hand_files(spec)} in {data_dir / spec.folder} (README 'Data')"
+
+
+def _offline_reason(exc: Exception) -> str:
+    reason = f"{type(exc).__name__}: {(str(exc).strip().splitlines() or [''])[0]}"
+    offline = [v for v in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE") if os.environ.get(v, "") not in ("", "0")]
+    return reason + (f"; {'/'.join(offline)} is set" if offline else "")
+
+
+def load_hub_splits(source: Source, data_dir: Path, cache_dir: Path | None) -> dict[str, Any]:
+    """`{hub split: datasets.Dataset}` for every split the set needs, or a FetchError in one line."""
+    import datasets
+
+    spec = source.set
+    if source.local_dir is not None and not source.local_dir.is_dir():
+        raise FetchError(f"{spec.name}: {source.local_dir} not found (a local mirror holds <owner>/<name>/ per "
+                         f"hub dataset); {supply_by_hand(spec, data_dir)}")
+    path = str(source.local_dir) if source.local_dir is not None else spec.hub_id
+    try:
+        loaded = datasets.load_dataset(path, revision=source.revision,
+                                       cache_dir=None if cache_dir is None else str(cache_dir))
+    except Exception as exc:  # noqa: BLE001 - network, hub and format errors all end the same way
+        raise FetchError(f"{spec.name}: cannot load {source.label} ({_offline_reason(exc)}); "
+                         f"{supply_by_hand(spec, data_dir)}") from None
+    missing = [hub for _, hub in spec.splits if hub not in loaded]
+    if missing:
+        raise FetchError(f"{spec.name}: {source.label} has no split {', '.join(missing)} (it has "
+                         f"{', '.join(loaded)}); {supply_by_hand(spec, data_dir)}")
+    return {hub: loaded[hub] for _, hub in spec.splits}
+
+
+def _column(ds, names: Sequence[str], where: str) -> list:
+    for name in names:
+        if name in ds.column_names:
+            return ds.data.table.column(name).to_pylist()
+    raise FetchError(f"{where}: no column {' / '.join(names)} (it has {', '.join(ds.column_names)})")
+
+
+def _optional_column(ds, names: Sequence[str]) -> list | None:
+    for name in names:
+        if name in ds.column_names:
+            return ds.data.table.column(name).to_pylist()
+    return None
+
+
+def _label_names(ds) -> tuple[str, ...]:
+    feature = ds.features.get("label")
+    names = getattr(feature, "names", None)
+    return tuple(names) if names else NLI_LABELS
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Writing our layout
+
+
+@dataclass
+class SplitRows:
+    """What one split became: the rows written and the rows dropped (by reason, with the first row numbers)."""
+
+    read: int = 0
+    written: int = 0
+    dropped: Counter = field(default_factory=Counter)
+    dropped_rows: dict[str, list[int]] = field(default_factory=dict)
+
+    def drop(self, reason: str, row: int) -> None:
+        self.dropped[reason] += 1
+        listed = self.dropped_rows.setdefault(reason, [])
+        if len(listed) < _MAX_DROPPED_ROWS_LISTED:
+            listed.append(row)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rows_read": self.read, "rows_written": self.written, "dropped": dict(self.dropped),
+                "dropped_rows": self.dropped_rows}
+
+
+def _sentence_problem(text: Any) -> str | None:
+    if not isinstance(text, str) or not text.strip():
+        return "empty sentence"
+    if "\t" in text or "\n" in text or "\r" in text:
+        return "tab or line break inside a sentence (the files are tab- and line-separated)"
+    return None
+
+
+def _score_text(value: Any, low: float, high: float, where: str) -> str | None:
+    """The score as the shortest text that parses back to the same float; None when the row has no score."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    score = float(value)
+    if not math.isfinite(score) or not low <= score <= high:
+        raise FetchError(f"{where}: score {value!r} is outside [{low:g}, {high:g}]: not the expected scale")
+    return repr(score)
+
+
+def _scores(ds, where: str) -> list:
+    """The score column as Python floats; float32 columns go through their shortest decimal text, so 4.4 stays
+    4.4 rather than becoming 4.400000095367432."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    for name in ("score", "relatedness_score"):
+        if name in ds.column_names:
+            column = ds.data.table.column(name)
+            if pa.types.is_float32(column.type):
+                return [None if v is None else float(v) for v in pc.cast(column, pa.string()).to_pylist()]
+            return column.to_pylist()
+    raise FetchError(f"{where}: no column score / relatedness_score (it has {', '.join(ds.column_names)})")
+
+
+def scored_pairs(ds, where: str, low: float, high: float, rows: SplitRows):
+    """(row index, sentence1, sentence2, score text) for every usable row; the others are dropped by reason."""
+    s1 = _column(ds, ("sentence1", "sentence_A"), where)
+    s2 = _column(ds, ("sentence2", "sentence_B"), where)
+    scores = _scores(ds, where)
+    rows.read = len(scores)
+    for i, (a, b, value) in enumerate(zip(s1, s2, scores)):
+        problem = _sentence_problem(a) or _sentence_problem(b)
+        score = _score_text(value, low, high, f"{where} row {i}")
+        if problem or score is None:
+            rows.drop(problem or "no score", i)
+            continue
+        rows.written += 1
+        yield i, a, b, score
+
+
+def _write_lines(path: Path, lines) -> None:
+    with open(path, "w", encoding="utf-8", newline="\n") as fh:
+        for line in lines:
+            fh.write(line + "\n")
+
+
+def write_sts_year(ds, folder: Path, split: str, where: str) -> tuple[list[str], SplitRows]:
+    """STS.input.<split>.txt (sentence1 TAB sentence2) + STS.gs.<split>.txt (score), line-aligned."""
+    rows = SplitRows()
+    pairs = list(scored_pairs(ds, where, 0.0, 5.0, rows))
+    names = [f"STS.input.{split}.txt", f"STS.gs.{split}.txt"]
+    _write_lines(folder / names[0], (f"{a}\t{b}" for _, a, b, _ in pairs))
+    _write_lines(folder / names[1], (score for *_, score in pairs))
+    return names, rows
+
+
+def _field(values: list | None, i: int) -> str:
+    text = "-" if values is None or values[i] is None else str(values[i])
+    return " ".join(text.split()) or "-"
+
+
+def write_stsb(ds, folder: Path, split: str, where: str) -> tuple[list[str], SplitRows]:
+    """sts-<split>.csv: genre, file, year, id, score, sentence1, sentence2, TAB-separated, no header ("-" where
+    the hub copy lacks the metadata column)."""
+    rows = SplitRows()
+    meta = [_optional_column(ds, (name,)) for name in ("genre", "dataset", "year", "sid")]
+    name = f"sts-{split}.csv"
+    _write_lines(folder / name, ("\t".join([*(_field(m, i) for m in meta), score, a, b])
+                                 for i, a, b, score in scored_pairs(ds, where, 0.0, 5.0, rows)))
+    return [name], rows
+
+
+SICK_FILE_NAMES = {"train": "SICK_train.txt", "trial": "SICK_trial.txt", "test": "SICK_test_annotated.txt"}
+
+
+def write_sick(ds, folder: Path, split: str, where: str) -> tuple[list[str], SplitRows]:
+    """SICK_<split>.txt with the header pair_ID, sentence_A, sentence_B, relatedness_score (scores 1-5)."""
+    rows = SplitRows()
+    ids = _optional_column(ds, ("pair_ID", "id"))
+    name = SICK_FILE_NAMES[split]
+    lines = (f"{_field(ids, i) if ids is not None else i + 1}\t{a}\t{b}\t{score}"
+             for i, a, b, score in scored_pairs(ds, where, 1.0, 5.0, rows))
+    _write_lines(folder / name, ["pair_ID\tsentence_A\tsentence_B\trelatedness_score", *lines])
+    return [name], rows
+
+
+def write_nli(ds, folder: Path, split: str, where: str) -> tuple[list[str], SplitRows]:
+    """<split>.csv with the header premise,hypothesis,label (label words); pairs without a gold label dropped."""
+    rows = SplitRows()
+    premises = _column(ds, ("premise",), where)
+    hypotheses = _column(ds, ("hypothesis",), where)
+    labels = _column(ds, ("label",), where)
+    names = _label_names(ds)
+    rows.read = len(labels)
+    name = f"{split}.csv"
+    with open(folder / name, "w", encoding="utf-8", newline="") as fh:
+        writer = csv.writer(fh, lineterminator="\n")
+        writer.writerow(["premise", "hypothesis", "label"])
+        for i, (p, h, label) in enumerate(zip(premises, hypotheses, labels)):
+            word = names[label] if isinstance(label, int) and 0 <= label < len(names) else label
+            empty = not isinstance(p, str) or not p.strip() or not isinstance(h, str) or not h.strip()
+            problem = "no gold label" if word not in NLI_LABELS else "empty sentence" if empty else None
+            if problem:
+                rows.drop(problem, i)
+                continue
+            writer.writerow([p, h, word])
+            rows.written += 1
+    return [name], rows
+
+
+WRITERS: dict[str, Callable[[Any, Path, str, str], tuple[list[str], SplitRows]]] = {
+    "sts-year": write_sts_year, "stsb": write_stsb, "sick": write_sick, "nli": write_nli,
+}
+
+
+def _hand_files(spec: PublicSet) -> str:
+    """What to put in a set's folder by hand (the reference files, in the layout the loaders read)."""
+    if spec.kind == "sts-year":
+        return "the SemEval files STS.input.<subset>.txt + STS.gs.<subset>.txt"
+    if spec.kind == "stsb":
+        return "sts-train.csv, sts-dev.csv, sts-test.csv (the STS Benchmark release)"
+    if spec.kind == "sick":
+        return "SICK_test_annotated.txt (the SemEval-2014 release)"
+    return ", ".join(f"{split}.csv (premise,hypothesis,label)" for split, _ in spec.splits)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Manifests, completeness, the swap
+
+
+def manifest_path(data_dir: Path, name: str) -> Path:
+    return data_dir / "data_manifests" / f"{name}.json"
+
+
+def _inside(root: Path, relative: str) -> Path | None:
+    """`root/relative` when it stays inside `root` (manifests are untrusted input), else None."""
+    path = (root / relative).resolve()
+    return path if path.is_relative_to(root.resolve()) else None
+
+
+def is_complete(data_dir: Path, source: Source) -> bool:
+    """The set's manifest names this source and layout, and every file it lists has the recorded sha256."""
+    path = manifest_path(data_dir, source.set.name)
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    if not isinstance(manifest, dict) or manifest.get("layout_version") != LAYOUT_VERSION or \
+            manifest.get("source") != source.describe() or not manifest.get("files"):
+        return False
+    for entry in manifest["files"]:
+        file = _inside(data_dir, str(entry.get("path", "")))
+        if file is None or not file.is_file() or sha256_file(file) != entry.get("sha256"):
+            return False
+    return True
+
+
+def describe_set(source: Source, folder: Path, data_dir: Path, written: dict[str, tuple[list[str], SplitRows]],
+                 staging: Path) -> dict[str, Any]:
+    """The manifest of a freshly written set (`staging` holds the files that will move to `folder`)."""
+    spec = source.set
+    files, splits = [], {}
+    for (split, hub_split), reference in zip(spec.splits, spec.reference_rows):
+        names, rows = written[split]
+        splits[split] = {"hub_split": hub_split, "reference_rows": reference, **rows.to_dict()}
+        for name in names:
+            f = staging / name
+            files.append({"path": (folder / name).relative_to(data_dir).as_posix(), "sha256": sha256_file(f),
+                          "bytes": f.stat().st_size, "rows": rows.written})
+    return {"kind": "public_set", "name": spec.name, "layout_version": LAYOUT_VERSION,
+            "created": datetime.now(timezone.utc).isoformat(timespec="seconds"), "code_version": code_version(),
+            "source": source.describe(), "folder": spec.folder, "splits": splits, "files": files,
+            "notes": [spec.note] if spec.note else []}
+
+
+def _row_warnings(spec: PublicSet, written: dict[str, tuple[list[str], SplitRows]]) -> list[str]:
+    out = []
+    for (split, _), reference in zip(spec.splits, spec.reference_rows):
+        rows = written[split][1]
+        if rows.written != reference:
+            out.append(f"{spec.name} {split}: {rows.written} pairs where the reference files have {reference}"
+                       + (f" ({dict(rows.dropped)} dropped)" if rows.dropped else ""))
+    if out and spec.note:
+        out.append(f"{spec.name}: {spec.note}")
+    return out
+
+
+def _swap_in(staging: Path, folder: Path) -> None:
+    """Move `staging` to `folder`, replacing what was there; readers see the old set or the new one."""
+    old = folder.with_name(f".{folder.name}.old-{os.getpid()}")
+    if folder.exists():
+        folder.rename(old)
+    staging.rename(folder)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _clear_leftovers(parent: Path, name: str) -> None:
+    for leftover in parent.glob(f".{name}.*-*"):
+        shutil.rmtree(leftover, ignore_errors=True)
+
+
+def fetch_set(spec: PublicSet, data_dir: Path, cfg: DataFetchConfig) -> FetchResult:
+    """Load one set and write it into `data_dir` (or skip it when complete or supplied by hand)."""
+    source = source_for(spec, cfg)
+    folder = data_dir / spec.folder
+    if not cfg.force and is_complete(data_dir, source):
+        return FetchResult(spec.name, "complete", folder, _recorded_rows(data_dir, spec.name))
+    if not cfg.force and folder.exists() and not manifest_path(data_dir, spec.name).exists():
+        return FetchResult(spec.name, "kept", folder, {},
+                           (f"{spec.name}: kept {folder}: it has no fetch manifest (supplied by hand?); "
+                            f"use --force to replace it",))
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    _clear_leftovers(folder.parent, folder.name)
+    staging = folder.with_name(f".{folder.name}.fetch-{os.getpid()}")
+    staging.mkdir()
+    try:
+        cache = staging / ".hf-cache" if source.local_dir is not None else None
+        hub_splits = load_hub_splits(source, data_dir, cache)
+        written = {split: WRITERS[spec.kind](hub_splits[hub], staging, split, f"{source.label} split {hub}")
+                   for split, hub in spec.splits}
+        if cache is not None:
+            shutil.rmtree(cache, ignore_errors=True)
+        write_json_atomic(manifest_path(data_dir, spec.name),
+                          describe_set(source, folder, data_dir, written, staging))
+        _swap_in(staging, folder)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    rows = {split: rows.written for split, (_, rows) in written.items()}
+    return FetchResult(spec.name, "fetched", folder, rows, tuple(_row_warnings(spec, written)))
+
+
+def _recorded_rows(data_dir: Path, name: str) -> dict[str, int]:
+    splits = json.loads(manifest_path(data_dir, name).read_text(encoding="utf-8")).get("splits")
+    if not isinstance(splits, dict):
+        return {}
+    return {split: info["rows_written"] for split, info in splits.items()
+            if isinstance(info, dict) and isinstance(info.get("rows_written"), int)}
+
+
+def parse_sets(names: Sequence[str] | str | None) -> list[PublicSet]:
+    """Set names (a list or "sts12,stsb"; "all" or empty = every set) -> their specs, in the registry's order."""
+    if isinstance(names, str):
+        names = [n for n in names.split(",")]
+    wanted = [n.strip().lower() for n in names or () if n.strip()]
+    if not wanted or wanted == ["all"]:
+        return list(PUBLIC_SETS.values())
+    unknown = [n for n in wanted if n not in PUBLIC_SETS]
+    if unknown:
+        raise InputError(f"unknown set(s) {', '.join(unknown)}; expected a comma-separated subset of "
+                         f"{','.join(PUBLIC_SETS)}")
+    return [spec for name, spec in PUBLIC_SETS.items() if name in wanted]
+
+
+def target_dir(cfg: DataFetchConfig) -> Path:
+    """The data dir a fetch fills: `cfg.to`, else the data cache."""
+    return Path(cfg.to).expanduser() if cfg.to else default_data_dir()
+
+
+def fetch_public_sets(cfg: DataFetchConfig, log: Callable[[str], None] = print) -> list[FetchResult]:
+    """Fetch every set of `cfg.sets` into `cfg.to` (default: the data cache), one at a time; the first set that
+    cannot be loaded stops the run with a FetchError (the sets before it stay complete)."""
+    data_dir = target_dir(cfg)
+    specs = parse_sets(cfg.sets)
+    if not cfg.progress:
+        import datasets
+
+        datasets.disable_progress_bars()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    results = []
+    for spec in specs:
+        result = fetch_set(spec, data_dir, cfg)
+        rows = ", ".join(f"{split} {n}" for split, n in result.rows.items())
+        status = {"fetched": "fetched into", "complete": "already complete in", "kept": "kept"}[result.status]
+        log(f"{spec.name}: {status} {result.folder}" + (f" ({rows})" if rows else ""))
+        for warning in result.warnings:
+            log(f"  warning: {warning}")
+        results.append(result)
+    return results

@@ -1,0 +1,165 @@
+"""The end-of-job HTML report: view-pair samples per method, dataset statistics, the training loss curve and the
+STS table + chart. It only reads what the stages wrote (manifests, the trainer's metrics.csv, the evaluation JSON),
+so it can be rebuilt from them at any time."""
+
+from __future__ import annotations
+
+import base64
+import csv
+import html
+import io
+from pathlib import Path
+from typing import Any
+
+from pipeline.base.run_phases import TRAIN_PHASE
+from pipeline.dataset.inspection import (
+    CSS,
+    PairQuery,
+    pair_table_html,
+    sample,
+    stats_rows,
+)
+from pipeline.evaldata.sts_columns import STS_COLUMNS, STS_TITLES
+
+
+def _png_data_uri(fig) -> str:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode()
+
+
+def read_metrics_csv(path: str | Path) -> list[dict[str, Any]]:
+    """The trainer's metrics.csv rows with a step and a loss: numbers as floats, plus the `phase` text."""
+    rows = []
+    with open(path, newline="", encoding="utf-8") as fh:
+        for row in csv.DictReader(fh):
+            parsed: dict[str, Any] = {}
+            for k, v in row.items():
+                try:
+                    parsed[k] = float(v)
+                except (TypeError, ValueError):
+                    continue
+            if row.get("phase"):
+                parsed["phase"] = row["phase"]
+            if "step" in parsed and "loss" in parsed:
+                rows.append(parsed)
+    return rows
+
+
+def warmup_span(rows: list[dict[str, Any]]) -> tuple[str, float, float] | None:
+    """(phase, first step, last step) of the warm-up that opens the run (logged rows whose phase is not "train"),
+    or None. A logged step is the end of its window, so the span starts at step 0."""
+    warm = [r for r in rows if r.get("phase", TRAIN_PHASE) != TRAIN_PHASE]
+    if not warm:
+        return None
+    return str(warm[0]["phase"]), 0.0, max(r["step"] for r in warm)
+
+
+def loss_curve_uri(rows: list[dict[str, Any]]) -> str | None:
+    if not rows:
+        return None
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 3.2))
+    span = warmup_span(rows)
+    if span is not None:
+        ax.axvspan(span[1], span[2], color="#fc9", alpha=0.35, lw=0, label=f"{span[0]} (encoder frozen)")
+    ax.plot([r["step"] for r in rows], [r["loss"] for r in rows], lw=1.4, color="#225", label="loss")
+    if span is not None:
+        ax.legend(fontsize=8, loc="upper right")
+    ax.set_xlabel("step")
+    ax.set_ylabel("training loss")
+    ax.grid(alpha=0.3)
+    uri = _png_data_uri(fig)
+    plt.close(fig)
+    return uri
+
+
+def sts_chart_uri(results: dict[str, dict[str, Any]]) -> str | None:
+    if not results:
+        return None
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = list(results)
+    cols = [c for c in STS_COLUMNS if any(results[n].get(c) is not None for n in names)]
+    fig, ax = plt.subplots(figsize=(8, 3.4))
+    width = 0.8 / len(names)
+    for i, name in enumerate(names):
+        values = [results[name].get(c) or 0.0 for c in cols]
+        ax.bar([x + i * width for x in range(len(cols))], values, width, label=name)
+    ax.set_xticks([x + width * (len(names) - 1) / 2 for x in range(len(cols))])
+    ax.set_xticklabels([STS_TITLES[c] for c in cols])
+    ax.set_ylabel("Spearman x100")
+    ax.legend(fontsize=8)
+    ax.grid(axis="y", alpha=0.3)
+    uri = _png_data_uri(fig)
+    plt.close(fig)
+    return uri
+
+
+def _sts_table(results: dict[str, dict[str, Any]]) -> str:
+    e = html.escape
+    head = "".join(f"<th>{STS_TITLES[c]}</th>" for c in STS_COLUMNS)
+    rows = []
+    for name, r in results.items():
+        cells = "".join(f'<td class="num">{"-" if r.get(c) is None else f"{r[c]:.2f}"}</td>' for c in STS_COLUMNS)
+        rows.append(f"<tr><td>{e(name)}</td>{cells}</tr>")
+    return f"<table><tr><th>model</th>{head}</tr>{''.join(rows)}</table>"
+
+
+def _stats_table(manifest: dict[str, Any]) -> str:
+    e = html.escape
+    rows = stats_rows(manifest)
+    if not rows:
+        return ""
+    headers = list(rows[0])
+    body = "".join("<tr>" + "".join(f"<td>{e(str(r[h]))}</td>" for h in headers) + "</tr>" for r in rows)
+    return "<table><tr>" + "".join(f"<th>{e(h)}</th>" for h in headers) + f"</tr>{body}</table>"
+
+
+def render_report(title: str, datasets: list[dict[str, Any]], metrics_csv: str | Path | None = None,
+                  eval_results: dict[str, dict[str, Any]] | None = None, facts: dict[str, Any] | None = None,
+                  samples_per_method: int = 8, seed: int = 0, eval_note: str = "") -> str:
+    """`eval_results` maps a model label to its evaluation entry (keys sts12 ... avg); `eval_note` says what was
+    not evaluated and why (e.g. no evaluation data)."""
+    e = html.escape
+    parts = [f"<h1>{e(title)}</h1>"]
+    if facts:
+        parts.append("<table>" + "".join(f"<tr><th>{e(str(k))}</th><td>{e(str(v))}</td></tr>"
+                                         for k, v in facts.items()) + "</table>")
+    if eval_results or eval_note:
+        parts.append("<h2>STS results (Spearman x100 of cosine similarity)</h2>")
+    if eval_note:
+        parts.append(f"<p class='meta'>{e(eval_note)}</p>")
+    if eval_results:
+        parts.append(_sts_table(eval_results))
+        uri = sts_chart_uri(eval_results)
+        if uri:
+            parts.append(f'<img alt="STS chart" src="{uri}">')
+    if metrics_csv and Path(metrics_csv).is_file():
+        rows = read_metrics_csv(metrics_csv)
+        uri = loss_curve_uri(rows)
+        if uri:
+            span = warmup_span(rows)
+            warm = (f"; steps 1-{span[2]:.0f}: {span[0]} (shaded), only the predictor trains, the encoder and its "
+                    f"EMA target stay as they were" if span else "")
+            parts.append(f"<h2>Training loss</h2><p class='meta'>{len(rows)} logged steps, last loss "
+                         f"{rows[-1]['loss']:.4f}{e(warm)}</p><img alt='loss curve' src='{uri}'>")
+    for manifest in datasets:
+        src = manifest["source"]
+        parts.append(f"<h2>Dataset {e(manifest['name'])}</h2><p class='meta'>corpus {e(str(src['corpus']))}: "
+                     f"{src['records_read']} records read, {src['records_kept']} kept · "
+                     f"{manifest['stats']['pairs']} pairs, {manifest['stats']['rejected']} rejected</p>")
+        parts.append(_stats_table(manifest))
+        for method in manifest["stats"]["per_method"]:
+            rows = sample(manifest, PairQuery(n=samples_per_method, seed=seed, methods=[method]))
+            parts.append(f"<h3>{e(method)}: sample view pairs</h3>{pair_table_html(rows)}")
+    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title>'
+            f"<style>{CSS}</style></head><body>{''.join(parts)}</body></html>\n")
+

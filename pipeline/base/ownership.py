@@ -1,0 +1,201 @@
+"""Which directories the tool may write into, and who writes them now.
+
+A directory the tool creates for its output (a dataset, a training run, a data dir) carries a marker file
+`.bsl-output.json` naming its kind. The tool writes only into a directory that is new, empty, or carries its
+marker of the same kind; anything else is refused naming the path. `--overwrite` adopts such a directory, and
+whatever the tool then replaces is moved into `.bsl-replaced/<time>/` inside it rather than deleted: the tool
+never deletes a file it did not write.
+
+One writer at a time: `WriterLock` is an advisory lock file `.bsl-lock` in the directory (pid, host, start time,
+command), taken with O_EXCL and removed on exit. A lock left by a process that is gone (same host, pid not alive)
+is stale and taken over; a lock of a live process or of another host is refused with a message that says how to
+clear it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import sys
+import time
+from collections.abc import Callable, Iterable
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from pipeline.base.atomic import write_json_atomic
+from pipeline.base.errors import BSLError
+
+MARKER_NAME = ".bsl-output.json"
+LOCK_NAME = ".bsl-lock"
+REPLACED_DIR = ".bsl-replaced"
+
+
+class OwnershipError(BSLError):
+    """The tool was asked to write where it must not (a foreign directory, its own input)."""
+
+
+class LockedError(BSLError):
+    """Another process is writing this directory."""
+
+
+def read_marker(directory: Path) -> dict[str, Any] | None:
+    path = Path(directory) / MARKER_NAME
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise OwnershipError(f"{path}: unreadable output marker ({exc})") from None
+    if not isinstance(data, dict) or data.get("tool") != "bsl" or not isinstance(data.get("kind"), str):
+        raise OwnershipError(f"{path}: not a bsl output marker")
+    return data
+
+
+def _write_marker(directory: Path, kind: str) -> None:
+    write_json_atomic(Path(directory) / MARKER_NAME,
+                      {"tool": "bsl", "kind": kind, "created": datetime.now(timezone.utc).isoformat()})
+
+
+def _is_inside(path: Path, other: Path) -> bool:
+    return path == other or other in path.parents
+
+
+def check_not_input(out: Path, inputs: Iterable[str | Path], what: str = "output") -> None:
+    """Refuse an output that is, contains or lies inside one of the inputs (e.g. `--out` = the corpus dir)."""
+    out_r = Path(out).expanduser().resolve()
+    for item in inputs:
+        inp = Path(item).expanduser().resolve()
+        if _is_inside(out_r, inp) or _is_inside(inp, out_r):
+            raise OwnershipError(f"{what} {out} and input {item} overlap: choose an {what} outside the input "
+                                 f"(the tool never writes over what it reads)")
+
+
+def claim_directory(directory: str | Path, kind: str, *, overwrite: bool = False,
+                    own_names: Iterable[str] = (), recognise: Callable[[Path], bool] | None = None) -> Path:
+    """Make `directory` this tool's output directory of `kind` (creating it), or raise OwnershipError.
+
+    `own_names` are the entries the tool writes there; with `overwrite=True` a foreign directory is adopted and
+    those entries, where present, are moved to `.bsl-replaced/<time>/` (never deleted). `recognise(directory)`
+    may vouch for a directory this tool wrote before it had markers (then the marker is added)."""
+    path = Path(directory).expanduser()
+    if path.exists() and not path.is_dir():
+        raise OwnershipError(f"{path} exists and is not a directory")
+    path.mkdir(parents=True, exist_ok=True)
+    marker = read_marker(path)
+    if marker is not None:
+        if marker["kind"] != kind:
+            raise OwnershipError(f"{path} holds a bsl {marker['kind']}, not a {kind}: choose another directory")
+        return path
+    foreign = sorted(p.name for p in path.iterdir() if p.name not in {LOCK_NAME})
+    if foreign and recognise is not None and recognise(path):
+        _write_marker(path, kind)
+        return path
+    if foreign and not overwrite:
+        shown = ", ".join(foreign[:5]) + (", ..." if len(foreign) > 5 else "")
+        raise OwnershipError(f"{path} is not empty and was not created by bsl ({shown}); choose a new directory, "
+                             f"or pass --overwrite to write into it (what bsl replaces is moved to "
+                             f"{REPLACED_DIR}/, nothing is deleted)")
+    if foreign:
+        set_aside(path, [n for n in own_names if (path / n).exists() or (path / n).is_symlink()])
+    _write_marker(path, kind)
+    return path
+
+
+def set_aside(directory: Path, names: Iterable[str]) -> Path | None:
+    """Move entries of `directory` into `.bsl-replaced/<time>/` (keeping them); returns that folder."""
+    names = list(names)
+    if not names:
+        return None
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
+    target = Path(directory) / REPLACED_DIR / stamp
+    target.mkdir(parents=True)
+    for name in names:
+        os.replace(Path(directory) / name, target / name)
+    return target
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class WriterLock:
+    """`with WriterLock(dir, what="dataset"):` — one writer per directory (see the module docstring)."""
+
+    def __init__(self, directory: str | Path, what: str = "directory") -> None:
+        self.path = Path(directory) / LOCK_NAME
+        self.what = what
+        self._held = False
+
+    def _describe(self, holder: dict[str, Any]) -> str:
+        return (f"{self.path.parent} ({self.what}) is being written by pid {holder.get('pid')} on "
+                f"{holder.get('host')} since {holder.get('started')} ({holder.get('command', '?')}); wait for it "
+                f"to finish, or if that process is gone, remove {self.path}")
+
+    def acquire(self) -> None:
+        body = {"pid": os.getpid(), "host": socket.gethostname(),
+                "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                "command": " ".join(sys.argv[:3])[:200]}
+        for _ in range(3):
+            try:
+                fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            except FileExistsError:
+                holder = self._holder()
+                if holder is None:
+                    continue  # removed or half-written between our calls: try again
+                if holder.get("host") == socket.gethostname() and isinstance(holder.get("pid"), int) \
+                        and not _pid_alive(holder["pid"]):
+                    self._remove_stale(holder)
+                    continue
+                raise LockedError(self._describe(holder)) from None
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(body, fh)
+            self._held = True
+            return
+        raise LockedError(f"could not take the lock {self.path} (it keeps changing): another writer is starting")
+
+    def _holder(self) -> dict[str, Any] | None:
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+        try:
+            data = json.loads(text)
+        except ValueError:
+            # A writer between O_EXCL and its write, or a crash right there: give a live writer a moment.
+            time.sleep(0.2)
+            try:
+                data = json.loads(self.path.read_text(encoding="utf-8"))
+            except FileNotFoundError:
+                return None
+            except ValueError:
+                return {"pid": None, "host": "?", "started": "?", "command": "unreadable lock file"}
+        return data if isinstance(data, dict) else {"pid": None, "host": "?", "started": "?"}
+
+    def _remove_stale(self, holder: dict[str, Any]) -> None:
+        stale = self.path.with_name(f"{LOCK_NAME}.stale-{os.getpid()}")
+        try:
+            os.replace(self.path, stale)  # only one taker wins the rename
+        except FileNotFoundError:
+            return
+        shutil.rmtree(stale, ignore_errors=True) if stale.is_dir() else stale.unlink(missing_ok=True)
+
+    def release(self) -> None:
+        if self._held:
+            self._held = False
+            self.path.unlink(missing_ok=True)
+
+    def __enter__(self) -> "WriterLock":
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()

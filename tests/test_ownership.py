@@ -1,0 +1,113 @@
+"""The tool writes only where it may, and one writer at a time (pipeline.base.ownership)."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+
+import pytest
+
+from pipeline.base.ownership import (
+    LOCK_NAME,
+    MARKER_NAME,
+    REPLACED_DIR,
+    LockedError,
+    OwnershipError,
+    WriterLock,
+    check_not_input,
+    claim_directory,
+)
+
+
+def test_new_and_empty_directories_are_claimed_with_a_marker(tmp_path):
+    claim_directory(tmp_path / "new", "dataset")
+    (tmp_path / "empty").mkdir()
+    claim_directory(tmp_path / "empty", "dataset")
+    for name in ("new", "empty"):
+        marker = json.loads((tmp_path / name / MARKER_NAME).read_text())
+        assert marker["tool"] == "bsl" and marker["kind"] == "dataset"
+    claim_directory(tmp_path / "new", "dataset")  # ours: claimed again without a word
+
+
+def test_a_foreign_directory_is_refused_and_left_untouched(tmp_path):
+    out = tmp_path / "out"
+    (out / "data").mkdir(parents=True)
+    (out / "data" / "important.csv").write_text("x")
+    (out / "README.md").write_text("mine")
+    with pytest.raises(OwnershipError, match=r"not empty and was not created by bsl \(README.md, data\)"):
+        claim_directory(out, "dataset", own_names=["data", "README.md"])
+    assert sorted(p.name for p in out.iterdir()) == ["README.md", "data"]
+    assert (out / "data" / "important.csv").read_text() == "x"
+
+
+def test_overwrite_sets_aside_what_would_be_replaced_and_deletes_nothing(tmp_path):
+    out = tmp_path / "out"
+    (out / "data").mkdir(parents=True)
+    (out / "data" / "important.csv").write_text("x")
+    (out / "notes.txt").write_text("kept in place")
+    claim_directory(out, "dataset", overwrite=True, own_names=["data", "README.md"])
+    (kept,) = list((out / REPLACED_DIR).iterdir())
+    assert (kept / "data" / "important.csv").read_text() == "x"
+    assert (out / "notes.txt").read_text() == "kept in place" and not (out / "data").exists()
+
+
+def test_another_kind_of_output_is_refused(tmp_path):
+    claim_directory(tmp_path / "run", "training-run")
+    with pytest.raises(OwnershipError, match="holds a bsl training-run, not a dataset"):
+        claim_directory(tmp_path / "run", "dataset", overwrite=True)
+
+
+def test_a_file_is_not_a_directory_and_markers_are_validated(tmp_path):
+    (tmp_path / "f").write_text("x")
+    with pytest.raises(OwnershipError, match="is not a directory"):
+        claim_directory(tmp_path / "f", "dataset")
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / MARKER_NAME).write_text('{"tool": "other"}')
+    with pytest.raises(OwnershipError, match="not a bsl output marker"):
+        claim_directory(tmp_path / "d", "dataset")
+
+
+def test_a_legacy_output_vouched_for_is_adopted(tmp_path):
+    (tmp_path / "old").mkdir()
+    (tmp_path / "old" / "manifest.json").write_text("{}")
+    claim_directory(tmp_path / "old", "dataset", recognise=lambda d: (d / "manifest.json").exists())
+    assert (tmp_path / "old" / MARKER_NAME).exists()
+
+
+@pytest.mark.parametrize("out_rel, in_rel", [("c", "c"), ("c/out", "c"), ("c", "c/corpus.txt")])
+def test_output_and_input_never_overlap(tmp_path, out_rel, in_rel):
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "corpus.txt").write_text("a\n")
+    with pytest.raises(OwnershipError, match="overlap"):
+        check_not_input(tmp_path / out_rel, [tmp_path / in_rel])
+    check_not_input(tmp_path / "elsewhere", [tmp_path / "c"])
+
+
+def test_a_second_writer_is_refused_while_the_first_holds_the_lock(tmp_path):
+    with WriterLock(tmp_path, what="dataset"):
+        holder = json.loads((tmp_path / LOCK_NAME).read_text())
+        assert holder["pid"] == os.getpid() and holder["host"] == socket.gethostname()
+        with pytest.raises(LockedError, match=rf"being written by pid {os.getpid()} .* remove .*{LOCK_NAME}"):
+            WriterLock(tmp_path).acquire()
+    assert not (tmp_path / LOCK_NAME).exists()  # released on exit
+    with WriterLock(tmp_path):
+        pass
+
+
+def test_a_stale_lock_of_a_dead_process_is_taken_over(tmp_path):
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True, check=True)
+    pid = int(dead.stdout)
+    (tmp_path / LOCK_NAME).write_text(json.dumps({"pid": pid, "host": socket.gethostname(), "started": "x"}))
+    with WriterLock(tmp_path):
+        assert json.loads((tmp_path / LOCK_NAME).read_text())["pid"] == os.getpid()
+
+
+def test_a_lock_from_another_host_is_never_taken_over(tmp_path):
+    (tmp_path / LOCK_NAME).write_text(json.dumps({"pid": 1, "host": "other-machine", "started": "x"}))
+    with pytest.raises(LockedError, match="on other-machine"):
+        WriterLock(tmp_path).acquire()
+    assert json.loads((tmp_path / LOCK_NAME).read_text())["host"] == "other-machine"

@@ -16,7 +16,7 @@ import importlib
 from typing import Any
 
 _EXPORTS = {
-    "train": "training.run", "build_trainer": "training.run",
+    "train": "training.trainer", "build_trainer": "training.trainer",
     "Trainer": "training.trainer", "TrainResult": "training.trainer", "Evaluator": "training.trainer",
     "TrainConfig": "training.config",
 }

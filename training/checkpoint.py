@@ -12,6 +12,16 @@ Everything is written with `torch.save` of tensors and plain containers and read
 nothing is unpickled. A directory is written under a temporary name and renamed into place, so a reader never
 sees half a checkpoint. A checkpoint damaged afterwards (a file deleted or truncated) is found by
 `checkpoint_problem` before resuming: `train.resume=auto` stops naming it, or falls back when asked to.
+
+A run's output_dir, as `Checkpointer` (the one writer and reader of it, logs aside) lays it out:
+
+```
+<output_dir>/config.yaml              the run's config
+<output_dir>/checkpoints/step-<N>/    periodic resumable checkpoints (train.save_every; newest keep_checkpoints)
+<output_dir>/final/                   resumable checkpoint of a completed run
+<output_dir>/best/                    encoder + json of the best headline dev metric (not resumable)
+<output_dir>/export/                  sentence-transformers dir (export.dir elsewhere)
+```
 """
 
 from __future__ import annotations
@@ -23,14 +33,26 @@ import random
 import re
 import shutil
 import zipfile
+from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import torch
 
-from pipeline.base.atomic import write_json_atomic
+from pipeline.base.atomic import write_json_atomic, write_text_atomic
+from pipeline.base.config import to_dict
 from pipeline.base.errors import BSLError
+from pipeline.base.publish import publish_directory, staging_dir
+from training.config import RESUME_MUST_MATCH, TrainConfig
+from training.distributed import barrier
+
+if TYPE_CHECKING:
+    from training.batch_source import BatchSource
+    from training.distributed import DistInfo
+    from training.objectives.base import Objective
+    from training.phases import PhasePolicy
+    from training.run_state import RunState
 
 CHECKPOINT_JSON = "bsl_checkpoint.json"
 ENCODER_DIR = "encoder"
@@ -158,28 +180,6 @@ def prune_checkpoints(checkpoints_dir: Path, keep: int) -> None:
         shutil.rmtree(path, ignore_errors=True)
 
 
-def staging_dir(final: Path) -> Path:
-    """A fresh temporary sibling of `final` to write into before `publish_dir`."""
-    tmp = final.with_name(f".{final.name}.tmp-{os.getpid()}")
-    if tmp.exists():
-        shutil.rmtree(tmp)
-    tmp.mkdir(parents=True)
-    return tmp
-
-
-def publish_dir(tmp: Path, final: Path) -> None:
-    """Rename `tmp` onto `final`, replacing an older `final` (which is moved aside first, then removed)."""
-    old = None
-    if final.exists():
-        old = final.with_name(f".{final.name}.old-{os.getpid()}")
-        if old.exists():
-            shutil.rmtree(old)
-        os.replace(final, old)
-    os.replace(tmp, final)
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
-
-
 def write_checkpoint_json(directory: Path, info: dict[str, Any]) -> None:
     write_json_atomic(directory / CHECKPOINT_JSON, info)
 
@@ -215,3 +215,193 @@ def load_state(path: Path, map_location: str | torch.device = "cpu") -> dict[str
 
 def rng_path(directory: Path, rank: int) -> Path:
     return directory / RNG_DIR / f"rank-{rank}.pt"
+
+
+# -- the trainer's checkpointer --------------------------------------------------------------------------------------
+FINAL_DIR = "final"
+BEST_DIR = "best"
+CHECKPOINTS_DIR = "checkpoints"
+EXPORT_DIR = "export"
+
+
+def _get(tree: dict[str, Any], dotted: str) -> Any:
+    for part in dotted.split("."):
+        tree = tree.get(part) if isinstance(tree, dict) else None
+    return tree
+
+
+class Checkpointer:
+    """Everything a run writes to or reads from its output_dir besides the logs: which checkpoint to resume from
+    and loading it (weights, optimizer, GradScaler, run state, data position, RNG), periodic checkpoints and their
+    pruning, final/, best/ and the export. Each directory is built under a staging name and published whole
+    (`pipeline.base.publish`). Rank 0 writes shared files; every rank writes (and reads) its own RNG state.
+
+    It holds the long-lived parts of a run (set up once); what changes per step comes in as `RunState` and the
+    data position."""
+
+    def __init__(self, config: TrainConfig, dist: DistInfo, *, sources: list[Any], objective: Objective,
+                 tokenizer: Any, optimizer: torch.optim.Optimizer, scaler: torch.amp.GradScaler | None,
+                 phases: PhasePolicy, headline_metric: str | None, device: torch.device):
+        self.config = config
+        self.output_dir = Path(config.train.output_dir)
+        self.dist = dist
+        self.sources = sources
+        self.objective = objective
+        self.tokenizer = tokenizer
+        self.optimizer = optimizer
+        self.scaler = scaler
+        self.phases = phases
+        self.headline_metric = headline_metric
+        self.device = device
+
+    # -- resume ------------------------------------------------------------------------------------------------
+    def resume_path(self) -> Path | None:
+        """The checkpoint `train.resume` asks for: None = a fresh run (refused when checkpoints exist), "auto" =
+        the latest one (see choose_resume_checkpoint), or a path."""
+        resume = self.config.train.resume
+        found = checkpoint_dirs(self.output_dir / CHECKPOINTS_DIR, self.output_dir / FINAL_DIR)
+        if resume is None:
+            if found:
+                raise BSLError(f"{self.output_dir} already holds checkpoints (latest: {found[-1][1]}); continue "
+                               f"with -o train.resume=auto or choose another train.output_dir")
+            return None
+        if resume == "auto":
+            return choose_resume_checkpoint(found, self.config.train.resume_fallback, self.dist.rank)
+        path = Path(resume)
+        problem = checkpoint_problem(path, self.dist.rank)
+        if problem:
+            raise BSLError(f"train.resume={resume}: not a resumable checkpoint ({problem})")
+        return path
+
+    def resume(self, path: Path, state: RunState, batches: BatchSource) -> None:
+        """Load `path` into the objective, optimizer, GradScaler, `state`, `batches` and this process's RNG, after
+        checking that it continues this run (same settings that shape the data or loss, same world size, same
+        datasets)."""
+        info = read_checkpoint_json(path)
+        saved = info.get("config", {})
+        current = to_dict(self.config)
+        defaults = to_dict(TrainConfig())  # a key added since the checkpoint was written had its default then
+        changed = [k for k in RESUME_MUST_MATCH
+                   if (_get(saved, k) if _get(saved, k) is not None else _get(defaults, k)) != _get(current, k)]
+        if changed:
+            raise BSLError(f"cannot resume from {path}: these settings differ from the checkpoint's: "
+                           f"{', '.join(changed)} (they change which data each step sees or the loss)")
+        if int(info.get("world_size", 1)) != self.dist.world_size:
+            raise BSLError(f"cannot resume from {path}: it was written by {info.get('world_size')} process(es), "
+                           f"this run has {self.dist.world_size}")
+        old_sums = [s.get("manifest_checksum") for s in info.get("data", {}).get("sources", [])]
+        if old_sums != [s.manifest_checksum for s in self.sources]:
+            raise BSLError(f"cannot resume from {path}: the training datasets changed since the checkpoint "
+                           f"(manifest checksums differ)")
+        saved_state = load_state(path / STATE_FILE, map_location=self.device)
+        self.objective.load_state_dict(saved_state["objective"])
+        self.optimizer.load_state_dict(saved_state["optimizer"])
+        if self.scaler is not None and saved_state.get("scaler"):
+            self.scaler.load_state_dict(saved_state["scaler"])
+        state.restore(int(saved_state["step"]), saved_state.get("run", {}), path)
+        batches.restore(saved_state["data"])
+        restore_rng_state(load_state(rng_path(path, self.dist.rank)))
+
+    # -- writing -----------------------------------------------------------------------------------------------
+    def write_config(self) -> None:
+        """output_dir/config.yaml: the run's full config (rank 0)."""
+        import yaml
+
+        if self.dist.is_main:
+            self.output_dir.mkdir(parents=True, exist_ok=True)
+            write_text_atomic(self.output_dir / "config.yaml", yaml.safe_dump(to_dict(self.config), sort_keys=False))
+
+    def save(self, directory: Path, state: RunState, data_position: dict[str, Any]) -> Path:
+        """A resumable checkpoint (call on every rank): rank 0 writes the shared state, every rank its RNG."""
+        rng_dir = directory.parent / f".{directory.name}.rng"
+        if self.dist.is_main:
+            directory.parent.mkdir(parents=True, exist_ok=True)
+            rng_dir.mkdir(parents=True, exist_ok=True)
+        barrier()
+        save_state(rng_dir / f"rank-{self.dist.rank}.pt", capture_rng_state())
+        barrier()
+        if self.dist.is_main:
+            staging = staging_dir(directory)
+            self.objective.encoder.save_pretrained(staging / ENCODER_DIR, self.tokenizer)
+            save_state(staging / STATE_FILE, self._trainer_state(state, data_position))
+            rng_dir.rename(staging / RNG_DIR)
+            write_checkpoint_json(staging, self._info(state, data_position, resumable=True))
+            publish_directory(staging, directory)
+        barrier()
+        return directory
+
+    def save_periodic(self, state: RunState, data_position: dict[str, Any]) -> Path:
+        """checkpoints/step-N, keeping the newest train.keep_checkpoints of them."""
+        path = self.save(self.output_dir / CHECKPOINTS_DIR / step_dir_name(state.step), state, data_position)
+        if self.dist.is_main:
+            prune_checkpoints(self.output_dir / CHECKPOINTS_DIR, self.config.train.keep_checkpoints)
+        return path
+
+    def save_last(self, state: RunState, data_position: dict[str, Any], completed: bool) -> Path:
+        """final/ for a completed run, else the periodic checkpoint of the step it stopped at."""
+        if completed:
+            return self.save(self.output_dir / FINAL_DIR, state, data_position)
+        return self.save(self.output_dir / CHECKPOINTS_DIR / step_dir_name(state.step), state, data_position)
+
+    def write_best(self, state: RunState, data_position: dict[str, Any]) -> None:
+        """Rank 0 only: best/ (encoder + json, not resumable)."""
+        staging = staging_dir(self.output_dir / BEST_DIR)
+        self.objective.encoder.save_pretrained(staging / ENCODER_DIR, self.tokenizer)
+        write_checkpoint_json(staging, self._info(state, data_position, resumable=False))
+        publish_directory(staging, self.output_dir / BEST_DIR)
+
+    def best_checkpoint(self) -> Path | None:
+        best = self.output_dir / BEST_DIR
+        return best if (best / CHECKPOINT_JSON).is_file() else None
+
+    def export(self, state: RunState, pairs_used: int) -> Path:
+        """The sentence-transformers dir of export.source (rank 0 writes; every rank gets the path)."""
+        from training.encoder import SentenceEncoder
+        from training.export import export_sentence_transformer
+
+        e = self.config.export
+        out = Path(e.dir) if e.dir else self.output_dir / EXPORT_DIR
+        if self.dist.is_main:
+            encoder = self.objective.encoder
+            if e.source == "best":
+                best = self.best_checkpoint()
+                if best is None:
+                    raise BSLError("export.source=best but no best checkpoint exists (set eval.stsb_dir and "
+                                   "eval.save_best=true)")
+                encoder = SentenceEncoder.from_pretrained(str(best / ENCODER_DIR), self.config.model.pooling)
+            card = {"config": self.config, "sources": [s.describe() for s in self.sources],
+                    "run": {"steps": state.step, "pairs seen": pairs_used,
+                            "final loss": f"{state.history[-1]['loss']:.6f}" if state.history else "n/a",
+                            **{f"{name} (last)": value for name, value in state.last_eval.items()},
+                            f"{self.headline_metric or 'dev metric'} (best)": state.best_metric,
+                            "exported": e.source}}
+            export_sentence_transformer(encoder, self.tokenizer, out, max_length=self.config.model.max_length,
+                                        normalize=e.normalize, card=card)
+        barrier()
+        return out
+
+    def _info(self, state: RunState, data_position: dict[str, Any], resumable: bool) -> dict[str, Any]:
+        from pipeline.base.provenance import code_version
+
+        cfg = self.config
+        return {
+            "format_version": FORMAT_VERSION, "pooling": cfg.model.pooling, "step": state.step,
+            "total_steps": self.phases.total_steps, "objective": cfg.objective.name, "encoder": ENCODER_DIR,
+            "max_length": cfg.model.max_length, "base_model": cfg.model.name_or_path,
+            "resumable": resumable, "world_size": self.dist.world_size,
+            "eval": state.eval_of_this_step,
+            "best": {"metric": self.headline_metric, "value": state.best_metric, "step": state.best_step},
+            "data": {"sources": [s.describe() for s in self.sources], "position": data_position},
+            "created": datetime.now(timezone.utc).isoformat(timespec="seconds"), "code_version": code_version(),
+            "config": to_dict(cfg),
+        }
+
+    def _trainer_state(self, state: RunState, data_position: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "format_version": FORMAT_VERSION, "step": state.step,
+            "objective": self.objective.state_dict(), "optimizer": self.optimizer.state_dict(),
+            "schedule": self.phases.state(state.step),
+            "scaler": self.scaler.state_dict() if self.scaler is not None else {},
+            "data": data_position,
+            "run": state.checkpoint_fields(),
+        }

@@ -27,7 +27,7 @@ from typing import Any
 import yaml
 
 from pipeline.base.config import to_dict
-from training.checkpoint import publish_dir, staging_dir
+from pipeline.base.publish import publish_directory, staging_dir
 
 
 def _write_json(path: Path, data: Any) -> None:
@@ -71,7 +71,7 @@ def export_sentence_transformer(encoder, tokenizer, out_dir: str | Path, *, max_
     })
     (tmp / "README.md").write_text(model_card(card or {}, encoder=encoder, max_length=max_length,
                                               normalize=normalize), encoding="utf-8")
-    publish_dir(tmp, out)
+    publish_directory(tmp, out)
     return out
 
 

@@ -51,7 +51,8 @@ class Objective(nn.Module):
         self.head_only = False
 
     def head_warmup(self) -> HeadWarmup | None:
-        """The head that trains alone first, if any (the trainer gives it its own param groups and learning rate)."""
+        """The head that trains alone first, if any (training.phases.PhasePolicy gives it its own param groups and
+        learning rate, and drops the other gradients while `head_only`)."""
         return None
 
     def begin_step(self, step: int) -> None:

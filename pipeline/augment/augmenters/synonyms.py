@@ -1,12 +1,32 @@
-"""WordNet synonym substitution (BSL paper, Table 4 "Synonym"): replace ~30% of the words with a WordNet synonym.
+"""WordNet synonym substitution (BSL paper, Table 4 "Synonym"): replace a share of the words with a synonym that
+keeps the sentence's meaning and grammar.
 
-A word is *eligible* when it is a word (letters, inner hyphens/apostrophes), not a stopword (`pipeline.lexicon.stopwords`),
-and WordNet lists at least one synonym for it other than the word itself and its base forms (so "dogs" -> "dog" is
-not counted as a substitution). Of the eligible words, `fraction` are replaced: the count is `fraction * eligible`
-rounded up or down at random in proportion (so the expected share is exactly `fraction`, also for short sentences),
-then raised to `min_words` and capped at `max_words`. Each replacement is a lemma of any synset of the word, any
-part of speech (no POS tagger data exists offline) that is made of words (no "var.", "3-D"), multiword lemmas
-joined with spaces, written in the original word's capitalisation.
+A word is *eligible* when it is a word (letters, inner hyphens/apostrophes), not a stopword
+(`pipeline.lexicon.stopwords`), not a name (a capitalised word inside a sentence, an all-caps word, or a word whose
+WordNet lemma is capitalised: "Chicago", "Israel"), not part of a fixed phrase (`pipeline.lexicon.collocations`:
+"in front of", "step down", and, with `keep_compounds`, the first noun of a noun compound such as "train track"),
+and it has at least one *safe substitute* where it stands:
+
+1. Part of speech: WordNet's SemCor counts say how often the word was used as a noun, verb, adjective, adverb; the
+   neighbouring words narrow that down (`pipeline.lexicon.pos_context`: after "the" not a verb, after "will" a
+   verb, ...). The most used part of speech among those allowed must have at least `min_pos_share` of the uses.
+2. Sense: the word's senses in that part of speech, most frequent first (`pipeline.lexicon.sense_counts`). The
+   first sense must have at least `min_sense_share` of the word's uses; substitutes come from the `senses` most
+   frequent senses only (never from a rare sense: "snow" -> "coke").
+3. Substitute: a lemma of that synset that SemCor saw used in it at least `min_lemma_count` times (rare, archaic
+   and technical lemmas never were), lower case (no proper-noun lemma for a common word), one word unless
+   `multiword`, and, with `mutual_sense`, whose own most frequent sense is that synset too (so the reader takes it
+   in the same sense: "hat" -> "lid" is refused, lid's usual sense is a cover).
+4. Form: the substitute is put in the source word's form (`pipeline.lexicon.inflection`, lemminflect's dictionary):
+   tense, number, -ing, comparative; a form the dictionary does not know, or an ambiguous one ("walked" is VBD or
+   VBN, "broke" differs from "broken") drops that substitute. "a"/"an" before a replaced word is fixed.
+
+Of the eligible words, `fraction` are replaced: the count is `fraction * eligible` rounded up or down at random in
+proportion (so the expected share is exactly `fraction`, also for short sentences), then raised to `min_words` and
+capped at `max_words` (`pipeline.augment.augmenters.substitution`). The substitute of a word is drawn uniformly
+among its safe substitutes. The defaults and why (README "Synonyms"): a blind-judged sample of 100 pairs went from
+7 usable (meaning kept and fluent) to the number in benchmarks/RESULTS.md; the knobs above trade quality for change
+rate (lower shares and counts give more, riskier substitutions).
 
 The text is tokenized with the Moses tokenizer (sacremoses) and the replacements are spliced into the original
 string at the tokens' positions, so everything but the replaced words stays byte-identical (detokenizing would also
@@ -17,10 +37,10 @@ Views: `views="second"` (the paper's setting) gives view1 = the original, view2 
 augments the two views independently. Randomness depends only on (seed, record id), so output does not depend on
 batching.
 
-Speed (benchmarks/bench_augmenters.py): the morphological analysis and synonym list of each word are computed once
-per process and cached; a word's full list is only built when the word is picked (eligibility needs one synonym);
-synset lemmas are read from the data files directly (`pipeline.lexicon.wordnet.SynsetLemmas`) rather than through nltk's
-full Synset parse; plain ASCII sentences are cut by `moses_fast_tokens`, which gives sacremoses' exact tokens.
+Speed (benchmarks/bench_augmenters.py): the substitutes of a word in a given context (its neighbours' classes) are
+computed once per process and cached; sense counts are read once from `index.sense`; synset lemmas are read from
+the data files directly (`pipeline.lexicon.wordnet.SynsetLemmas`) rather than through nltk's full Synset parse;
+plain ASCII sentences are cut by `moses_fast_tokens`, which gives sacremoses' exact tokens.
 """
 
 from __future__ import annotations
@@ -36,12 +56,14 @@ from pipeline.augment.augmenters.base import Augmenter, SourceRecord, ViewPair
 from pipeline.augment.augmenters.substitution import match_case, words_to_change
 from pipeline.base.config import Range
 from pipeline.base.errors import BSLError
+from pipeline.lexicon.pos_context import Context, context_of
 from pipeline.lexicon.stopwords import ENGLISH_STOPWORDS
 
 _WORD = re.compile(r"[^\W\d_]+(?:['\-][^\W\d_]+)*")
 # After these tokens a capital letter starts a sentence rather than marking a name.
 _SENTENCE_BREAKS = frozenset(".!?:;")
 _OPENERS = frozenset("\"'`([{«“‘")
+_POS_ORDER = ("n", "v", "a", "r")
 
 
 # Sentences made only of these characters, laid out as `_FAST_BAD` does not reject, are tokenized by the Moses rules
@@ -118,10 +140,22 @@ class _RecordRandom:
         return pool[:k]
 
 
+
+@dataclass(frozen=True, slots=True)
+class _Choice:
+    """The safe substitutes of a word in one context, already in the word's form."""
+
+    substitutes: tuple[str, ...]
+
+
+_NONE = _Choice(())
+
+
 @dataclass
 class SynonymConfig:
-    fraction: float = field(default=0.3, metadata={
-        "range": Range(0, 1), "help": "share of eligible words replaced (the paper: 0.3)"})
+    fraction: float = field(default=0.5, metadata={
+        "range": Range(0, 1), "help": "share of eligible words replaced (the paper: 0.3 of all non-stopwords; "
+                                      "eligible words are fewer here, see README 'Synonyms')"})
     min_words: int = field(default=1, metadata={"range": Range(0, not_above="max_words"),
         "help": "replace at least this many words when there are that many eligible words (0: fraction only)"})
     max_words: int | None = field(default=None, metadata={
@@ -130,24 +164,51 @@ class SynonymConfig:
         "help": "second: view1 = original, view2 = augmented (the paper); both: each view augmented independently"})
     skip_stopwords: bool = field(default=True, metadata={"help": "never replace stopwords (pipeline.lexicon.stopwords)"})
     skip_proper_nouns: bool = field(default=True, metadata={
-        "help": "leave capitalised words inside a sentence and all-caps words alone (likely names/acronyms: "
-                "WordNet would turn 'John' into 'toilet')"})
-    multiword: bool = field(default=True, metadata={
-        "help": "allow multiword lemmas as replacements ('domestic dog'), joined with spaces"})
+        "help": "leave names alone: capitalised words inside a sentence, all-caps words, and words whose WordNet "
+                "lemma is capitalised (WordNet would turn 'John' into 'toilet', 'Israel' into 'Zion')"})
+    min_pos_share: float = field(default=0.8, metadata={"range": Range(0, 1),
+        "help": "the word's part of speech (the most used one among those its neighbours allow) must have at "
+                "least this share of its SemCor uses; lower: more words, more wrong parts of speech"})
+    min_sense_share: float = field(default=0.5, metadata={"range": Range(0, 1),
+        "help": "the word's most frequent sense must have at least this share of its SemCor uses in that part of "
+                "speech (0: any word with a seen sense)"})
+    senses: int = field(default=1, metadata={"range": Range(1),
+        "help": "substitutes come from this many most frequent senses of the word (1: the dominant one only)"})
+    min_lemma_count: int = field(default=1, metadata={"range": Range(0),
+        "help": "a substitute must have been used in that sense at least this often in SemCor (0: also lemmas "
+                "never seen used, mostly rare, archaic or technical ones)"})
+    min_word_count: int = field(default=2, metadata={"range": Range(0),
+        "help": "a word is substituted only when SemCor tagged it at least this often (fewer uses: counts too "
+                "thin to tell its sense)"})
+    mutual_sense: bool = field(default=True, metadata={
+        "help": "a substitute's own most frequent sense must be the same synset (so a reader takes it in that sense)"})
+    keep_collocations: bool = field(default=True, metadata={
+        "help": "keep fixed phrases whole: WordNet multiword lemmas ('common sense', 'step down') and "
+                "prepositional phrases ('in front of')"})
+    keep_compounds: bool = field(default=True, metadata={
+        "help": "keep a noun that modifies the next noun ('train track', 'plane crash'): compounds rarely survive "
+                "a substitution of their first part"})
+    multiword: bool = field(default=False, metadata={
+        "help": "allow multiword lemmas as substitutes ('domestic dog'), joined with spaces"})
     wordnet_dir: str | None = field(default=None, metadata={
-        "help": "WordNet database dir (data.noun, index.noun, ...), used before anything else; unset: nltk's data "
-                "path, then $WNSEARCHDIR, then /usr/share/wordnet"})
+        "help": "WordNet database dir (data.noun, index.noun, index.sense, ...), used before anything else; unset: "
+                "nltk's data path, then $WNSEARCHDIR, then /usr/share/wordnet"})
     cache_dir: str | None = field(default=None, metadata={
         "help": "where a system WordNet is set up for nltk (unset: $XDG_CACHE_HOME/bsl-pipeline/nltk_data, "
                 "else ~/.cache/bsl-pipeline/nltk_data)"})
     cache_size: int = field(default=500_000, metadata={
-        "range": Range(0), "help": "words whose synonym lists are kept in memory"})
+        "range": Range(1), "help": "words (in context) whose substitutes are kept in memory"})
 
     def __post_init__(self) -> None:
-        if not 0.0 <= self.fraction <= 1.0:
-            raise BSLError(f"methods.synonyms.fraction must be in [0, 1], got {self.fraction}")
-        if self.min_words < 0:
-            raise BSLError(f"methods.synonyms.min_words must be >= 0, got {self.min_words}")
+        for name in ("fraction", "min_pos_share", "min_sense_share"):
+            value = getattr(self, name)
+            if not 0.0 <= value <= 1.0:
+                raise BSLError(f"methods.synonyms.{name} must be in [0, 1], got {value}")
+        for name in ("min_words", "min_lemma_count", "min_word_count"):
+            if getattr(self, name) < 0:
+                raise BSLError(f"methods.synonyms.{name} must be >= 0, got {getattr(self, name)}")
+        if self.senses < 1:
+            raise BSLError(f"methods.synonyms.senses must be >= 1, got {self.senses}")
         if self.max_words is not None and self.max_words < 0:
             raise BSLError(f"methods.synonyms.max_words must be >= 0 or null, got {self.max_words}")
         if self.cache_size < 1:
@@ -158,22 +219,23 @@ class SynonymAugmenter(Augmenter):
     name = "synonyms"
     config_class = SynonymConfig
     default_batch_size = 2048
-    version = "1"
+    version = "2"  # 2: sense, part of speech and form chosen (issue 17); 1 took any lemma of any synset
 
     def __init__(self, config: Any = None):
         super().__init__(config)
         self._wordnet = None
         self._synset_lemmas_of = None
+        self._sense_counts = None
+        self._collocations = None
         self._location = None
         self._tokenizer = None
         self._detokenizer = None
         self._keep_period: frozenset[str] = frozenset()
-        # Caches, each filled once per process (cleared together when `cache_size` words are reached):
-        self._token_key: dict[str, str] = {}  # token as written -> its lower-cased word if eligible, else ""
-        self._analysis: dict[str, tuple[frozenset[str], tuple[tuple[str, int], ...]]] = {}  # word -> (base forms,
-        #                                                                                   synset (pos, offset)s)
-        self._synset_lemmas: dict[tuple[str, int], tuple[tuple[str, str], ...]] = {}  # synset -> usable lemmas
-        self._cache: dict[str, tuple[str, ...]] = {}  # word -> its synonyms
+        # Caches, each filled once per process (cleared together when `cache_size` entries are reached):
+        self._base: dict[tuple[str, str], tuple[str, ...]] = {}  # (word, pos) -> base forms (morphy)
+        self._pos_uses: dict[str, dict[str, tuple[str, int]]] = {}  # word -> pos -> (best base form, SemCor uses)
+        self._choice: dict[tuple[str, Context], _Choice] = {}  # (word, context) -> its safe substitutes
+        self._compound_head: dict[str, bool] = {}  # word -> mostly used as a noun
 
     # -- resources ---------------------------------------------------------------------------------------------
     def _locate(self):
@@ -187,19 +249,24 @@ class SynonymAugmenter(Augmenter):
     def setup(self) -> None:
         from sacremoses import MosesDetokenizer, MosesTokenizer
 
+        from pipeline.lexicon.collocations import Collocations
+        from pipeline.lexicon.sense_counts import load_sense_counts
         from pipeline.lexicon.wordnet import load_synset_lemmas, load_wordnet
 
         self._wordnet = load_wordnet(self._locate())
         self._synset_lemmas_of = load_synset_lemmas(self._locate())
+        self._sense_counts = load_sense_counts(self._locate())
+        self._collocations = Collocations(k for k in self._wordnet._lemma_pos_offset_map if "_" in k)
         self._tokenizer = MosesTokenizer(lang="en")
         self._detokenizer = MosesDetokenizer(lang="en")
         self._keep_period = frozenset(self._tokenizer.NONBREAKING_PREFIXES) - frozenset(
             self._tokenizer.NUMERIC_ONLY_PREFIXES)
 
     def model_identities(self) -> dict[str, str]:
+        from pipeline.lexicon.sense_counts import sense_index_identity
         from pipeline.lexicon.wordnet import wordnet_identities
 
-        return wordnet_identities(self._locate())
+        return {**wordnet_identities(self._locate()), **sense_index_identity(self._locate())}
 
     def fingerprint(self) -> dict[str, Any]:
         fp = super().fingerprint()
@@ -211,91 +278,136 @@ class SynonymAugmenter(Augmenter):
 
     def clear_cache(self) -> None:
         """Forget every cached lookup (a cold start, as a new process would see)."""
-        self._token_key.clear()
-        self._analysis.clear()
-        self._synset_lemmas.clear()
-        self._cache.clear()
+        self._base.clear()
+        self._pos_uses.clear()
+        self._choice.clear()
+        self._compound_head.clear()
 
-    # -- synonyms ----------------------------------------------------------------------------------------------
-    def _analyse(self, key: str) -> tuple[frozenset[str], tuple[tuple[str, int], ...]]:
-        """The base forms of a lower-cased word and its synsets, as (pos, offset), in WordNet order: what
-        wn.synsets(key) finds, with one morphological analysis per part of speech instead of two (the base forms
-        are needed too), and without building the synsets yet."""
-        found = self._analysis.get(key)
-        if found is not None:
-            return found
-        from nltk.corpus.reader.wordnet import POS_LIST
-
-        wn = self._wordnet
-        index = wn._lemma_pos_offset_map
-        same = {key}
-        synsets: list[tuple[str, int]] = []
-        for pos in POS_LIST:
-            forms = wn._morphy(key, pos)
-            same.update(form.lower() for form in forms)
-            for form in forms:
-                synsets.extend((pos, offset) for offset in index.get(form, {}).get(pos, ()))
-        if len(self._analysis) >= self.config.cache_size:
-            self.clear_cache()
-        found = (frozenset(same), tuple(synsets))
-        self._analysis[key] = found
+    # -- words -------------------------------------------------------------------------------------------------
+    def _base_forms(self, word: str, pos: str) -> tuple[str, ...]:
+        key = (word, pos)
+        found = self._base.get(key)
+        if found is None:
+            found = self._base[key] = tuple(form.lower() for form in self._wordnet._morphy(word, pos))
         return found
 
-    def _lemmas(self, synset_key: tuple[str, int]) -> tuple[tuple[str, str], ...]:
-        """(replacement, lower-cased) for the lemmas of a synset that can stand in for a word."""
-        lemmas = self._synset_lemmas.get(synset_key)
-        if lemmas is not None:
-            return lemmas
-        out = []
-        for lemma in self._synset_lemmas_of(*synset_key):
-            candidate = lemma.replace("_", " ")
-            if " " in candidate and not self.config.multiword:
-                continue
-            if not all(_WORD.fullmatch(part) for part in candidate.split(" ")):
-                continue  # abbreviations and codes ("var.", "3-D", "a.k.a.") are not word substitutes
-            out.append((candidate, candidate.lower()))
-        lemmas = tuple(out)
-        self._synset_lemmas[synset_key] = lemmas
-        return lemmas
+    def _all_base_forms(self, word: str) -> set[str]:
+        return {form for pos in _POS_ORDER for form in self._base_forms(word, pos)}
 
-    def _has_synonym(self, key: str) -> bool:
-        # Eligibility needs only one synonym: most words are never picked, so their full list is never built.
-        same, synsets = self._analyse(key)
-        return any(folded not in same for synset in synsets for _, folded in self._lemmas(synset))
+    def pos_uses(self, word: str) -> dict[str, tuple[str, int]]:
+        """pos -> (the base form of `word` with the most SemCor uses as pos, its uses), for every pos that has one
+        whose inflection matches `word`."""
+        found = self._pos_uses.get(word)
+        if found is not None:
+            return found
+        from pipeline.lexicon.inflection import tags_of
+
+        counts = self._sense_counts
+        found = {}
+        for pos in _POS_ORDER:
+            best = None
+            for base in self._base_forms(word, pos):
+                if not tags_of(word, base, pos):
+                    continue  # morphy's base, but not a form lemminflect knows ("ties" -> "ti")
+                uses = counts.total(base, pos)
+                if best is None or uses > best[1]:
+                    best = (base, uses)
+            if best is not None:
+                found[pos] = best
+        self._pos_uses[word] = found
+        return found
+
+    def _is_noun(self, word: str) -> bool:
+        """Whether a word is mostly used as a noun (for `keep_compounds`)."""
+        found = self._compound_head.get(word)
+        if found is None:
+            uses = self.pos_uses(word)
+            total = sum(n for _, n in uses.values())
+            found = self._compound_head[word] = bool(total) and uses.get("n", ("", 0))[1] * 2 >= total
+        return found
+
+    def _is_adjective(self, word: str) -> bool:
+        """Whether a word is (almost) only used as an adjective: the word after it is then a noun or adjective."""
+        uses = self.pos_uses(word)
+        total = sum(n for _, n in uses.values())
+        return bool(total) and uses.get("a", ("", 0))[1] >= self.config.min_pos_share * total
+
+    def substitutes(self, word: str, context: Context = Context(frozenset("nvar"))) -> tuple[str, ...]:
+        """Safe substitutes of the lower-cased `word` in `context`, in the word's form (module docstring)."""
+        key = (word, context)
+        found = self._choice.get(key)
+        if found is None:
+            self.ensure_ready()
+            if len(self._choice) >= self.config.cache_size:
+                self.clear_cache()
+            found = self._choice[key] = self._choose(word, context)
+        return found.substitutes
+
+    def _choose(self, word: str, context: Context) -> _Choice:
+        from pipeline.lexicon.inflection import inflect, tags_of
+
+        cfg = self.config
+        uses = {pos: found for pos, found in self.pos_uses(word).items() if pos in context.pos}
+        total = sum(n for _, n in uses.values())
+        if not total:
+            return _NONE
+        pos = max(uses, key=lambda p: uses[p][1])
+        base, count = uses[pos]
+        if count < max(cfg.min_word_count, 1) or count < cfg.min_pos_share * total:
+            return _NONE
+        tags = tags_of(word, base, pos)
+        if pos == "v" and context.verb_tags is not None:
+            tags = tuple(t for t in tags if t in context.verb_tags)
+        if not tags:
+            return _NONE
+        counts = self._sense_counts
+        senses = counts.senses(base, pos)
+        if not senses or senses[0].count < cfg.min_sense_share * count:
+            return _NONE
+        same = self._all_base_forms(word) | {word}
+        out: list[str] = []
+        for sense in senses[:cfg.senses]:
+            if sense.count == 0:
+                break
+            names = self._synset_lemmas_of(pos, sense.offset)
+            if cfg.skip_proper_nouns and any(n.lower() == base and n[:1].isupper() for n in names):
+                return _NONE  # the word is a name here ("Chicago", "Israel")
+            for name in names:
+                lemma = name.lower()
+                candidate = lemma.replace("_", " ")
+                if lemma in same or candidate in out or name[:1].isupper():
+                    continue
+                if " " in candidate and not cfg.multiword:
+                    continue
+                if not all(_WORD.fullmatch(part) for part in candidate.split(" ")):
+                    continue  # abbreviations and codes ("var.", "3-D") are not word substitutes
+                if counts.count(lemma, pos, sense.offset) < cfg.min_lemma_count:
+                    continue
+                if cfg.mutual_sense:
+                    own = counts.senses(lemma, pos)
+                    if not own or own[0].offset != sense.offset:
+                        continue
+                written = {inflect(candidate, tag) for tag in tags}
+                if len(written) != 1 or None in written:
+                    continue  # a form lemminflect does not know, or one the source's ambiguous tags split
+                form = written.pop()
+                if pos == "r" and word.endswith("ly") and not form.endswith("ly"):
+                    continue  # "slowly" -> "slow": an adjective's spelling reads as a mistake
+                if form != word and form not in out:
+                    out.append(form)
+        return _Choice(tuple(out)) if out else _NONE
 
     def synonyms(self, word: str) -> tuple[str, ...]:
-        """Replacement candidates for `word` (any case), in WordNet order, without the word and its base forms."""
-        key = word.lower()
-        cached = self._cache.get(key)
-        if cached is not None:
-            return cached
-        self.ensure_ready()
-        same, synsets = self._analyse(key)
-        seen: set[str] = set()
-        out: list[str] = []
-        for synset in synsets:
-            for candidate, folded in self._lemmas(synset):
-                if folded not in same and folded not in seen:
-                    seen.add(folded)
-                    out.append(candidate)
-        result = tuple(out)
-        self._cache[key] = result
-        return result
+        """Safe substitutes of `word` (any case) without context (every part of speech allowed)."""
+        return self.substitutes(word.lower())
 
-    def _eligible_key(self, token: str) -> str:
-        """The lower-cased word of an eligible token, "" for stopwords, punctuation and words without synonyms."""
-        key = token.lower()
-        if not _WORD.fullmatch(token) or (self.config.skip_stopwords and key in ENGLISH_STOPWORDS):
-            key = ""
-        elif not self._has_synonym(key):
-            key = ""
-        self._token_key[token] = key
-        return key
-
-    def _eligible(self, tokens: list[str]) -> list[tuple[int, str]]:
-        """(token index, word) of every eligible token."""
-        skip_proper = self.config.skip_proper_nouns
-        token_key = self._token_key
+    def _eligible(self, tokens: list[str]) -> list[tuple[int, tuple[str, ...]]]:
+        """(token index, substitutes) of every eligible token."""
+        cfg = self.config
+        lower = [tok.lower() for tok in tokens]
+        covered: set[int] = set()
+        if cfg.keep_collocations:
+            covered = self._collocations.covered(lower, self._all_base_forms)
         out = []
         sentence_start = True
         for i, tok in enumerate(tokens):
@@ -304,37 +416,54 @@ class SynonymAugmenter(Augmenter):
                 sentence_start = True
             elif tok not in _OPENERS:
                 sentence_start = False
-            key = token_key.get(tok)
-            if key is None:
-                key = self._eligible_key(tok)
-            if not key:
+            key = lower[i]
+            if i in covered or not _WORD.fullmatch(tok) or (cfg.skip_stopwords and key in ENGLISH_STOPWORDS):
                 continue
-            if skip_proper and tok[0].isupper() and (not at_start or (len(tok) > 1 and tok.isupper())):
+            if cfg.skip_proper_nouns and tok[0].isupper() and (not at_start or (len(tok) > 1 and tok.isupper())):
                 continue
-            out.append((i, key))
+            following = lower[i + 1] if i + 1 < len(tokens) else ""
+            previous = lower[i - 1] if i else ""
+            context = context_of(previous, following)
+            if previous and previous not in ENGLISH_STOPWORDS and self._is_adjective(previous):
+                context = Context(context.pos & {"n", "a"}, context.verb_tags)  # "religious retreats": a noun
+            found = self.substitutes(key, context)
+            if not found:
+                continue
+            if cfg.keep_compounds and following and _WORD.fullmatch(following) and \
+                    following not in ENGLISH_STOPWORDS and "n" in self.pos_uses(key) and \
+                    self._is_noun(key) and self._is_noun(following):
+                continue  # "train track": the first noun of a compound
+            out.append((i, found))
         return out
 
     # -- augmentation ------------------------------------------------------------------------------------------
     def _augment_view(self, text: str, tokens: list[str], spans: list[tuple[int, int]] | None,
-                      eligible: list[tuple[int, str]], rng: _RecordRandom) -> tuple[str, list[list[Any]]]:
+                      eligible: list[tuple[int, tuple[str, ...]]], rng: _RecordRandom) -> tuple[str, list[list[Any]]]:
+        from pipeline.lexicon.inflection import indefinite_article
+
         cfg = self.config
         k = words_to_change(len(eligible), cfg.fraction, cfg.min_words, cfg.max_words, rng)
         if not k:
             return text, []
         changes: list[list[Any]] = []
+        replaced: dict[int, str] = {}
         for j in sorted(rng.sample(len(eligible), k)):
-            index, key = eligible[j]
-            candidates = self._cache.get(key) or self.synonyms(key)
+            index, candidates = eligible[j]
             new = match_case(tokens[index], candidates[rng.randrange(len(candidates))])
             changes.append([index, tokens[index], new])
+            replaced[index] = new
+            article = tokens[index - 1] if index else ""
+            if article.lower() in ("a", "an") and index - 1 not in replaced:
+                fixed = match_case(article, indefinite_article(new))
+                if fixed != article:
+                    replaced[index - 1] = fixed
         if spans is None:
-            replaced = {index: new for index, _, new in changes}
             return self._detokenizer.detokenize([replaced.get(i, tok) for i, tok in enumerate(tokens)]), changes
         parts, last = [], 0
-        for index, _, new in changes:
+        for index in sorted(replaced):
             start, end = spans[index]
             parts.append(text[last:start])
-            parts.append(new)
+            parts.append(replaced[index])
             last = end
         parts.append(text[last:])
         return "".join(parts), changes

@@ -1,0 +1,103 @@
+"""Regenerate the judged samples of `synonyms` view pairs (issue 17): 100 pairs from a random sample of the demo's
+corpus sentences (the distinct sentences of STS-B train + SICK train, `bsl corpus sts-sick-train`).
+
+    .venv/bin/python benchmarks/judged/make_samples.py --sample before --out benchmarks/judged/before.tsv
+    .venv/bin/python benchmarks/judged/make_samples.py --sample after  --out benchmarks/judged/after.tsv
+    .venv/bin/python benchmarks/judged/make_samples.py --sample dev    --out /tmp/dev.tsv   # for development
+
+The corpus is shuffled once with a fixed seed and cut into three disjoint blocks of sentences: `before` (the first
+block), `after` (the second) and `dev` (the rest: the only sentences looked at while developing the augmenter).
+From its block a sample takes sentences in order until it has `--pairs` accepted pairs (rejected sentences, e.g.
+"no_eligible_word", are counted and listed in a comment line, as the dataset keeps them apart). The augmenter runs
+with its defaults of the checked-out code (plus `-o key=value` overrides) and the demo's seed 0; `before.tsv` was
+made at commit 12232a0 (the defaults before issue 17), `after.tsv` at the commit that added it.
+
+Columns: n, source_id, source, view, changes (old->new), words, changed, then the judgment columns, left empty
+here: meaning_kept (1/0), fluent (1/0), errors (comma-separated classes from RULES.md), note.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import random
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO))
+
+WORD = re.compile(r"[^\W\d_]+(?:['\-][^\W\d_]+)*")
+BLOCK = 1000  # sentences per block: far more than 100 pairs need
+SHUFFLE_SEED = 17
+
+
+def corpus_sentences(data_dir: str | None) -> list[str]:
+    from pipeline.corpus.builtin import write_sts_sick_train
+    from pipeline.evaldata.data_dir import resolve_data_dir
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "sts_sick_train.txt"
+        write_sts_sick_train(resolve_data_dir(data_dir).path, path)
+        return path.read_text("utf-8").splitlines()
+
+
+def block(sentences: list[str], sample: str) -> list[tuple[int, str]]:
+    order = list(range(len(sentences)))
+    random.Random(SHUFFLE_SEED).shuffle(order)
+    start = {"before": 0, "after": BLOCK, "dev": 2 * BLOCK}[sample]
+    end = start + BLOCK if sample != "dev" else len(order)
+    return [(i, sentences[i]) for i in order[start:end]]
+
+
+def word_count(text: str) -> int:
+    return sum(1 for _ in WORD.finditer(text))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sample", choices=("before", "after", "dev"), required=True)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--data-dir", help="STS/SICK data dir (default: the usual resolution, BSL_DATA_DIR, ...)")
+    parser.add_argument("--pairs", type=int, default=100)
+    parser.add_argument("-o", dest="overrides", action="append", default=[], help="synonyms param key=value")
+    args = parser.parse_args()
+
+    import yaml
+
+    from pipeline.augment.augmenters import SourceRecord, build_augmenter
+
+    params = {k: yaml.safe_load(v) for k, v in (o.split("=", 1) for o in args.overrides)}
+    aug = build_augmenter("synonyms", params)
+    rows, rejected, total_words, total_share = [], [], 0, []
+    for index, text in block(corpus_sentences(args.data_dir), args.sample):
+        pair = next(iter(aug.augment([SourceRecord(f"sts-sick-train:{index}", text)], seed=0)))
+        if pair.reject:
+            rejected.append(f"{index}:{pair.reject}")
+            total_share.append(0.0)
+            continue
+        changes = pair.info.get("changes", [])
+        words = word_count(text)
+        total_share.append(len(changes) / max(words, 1))
+        rows.append([len(rows) + 1, f"sts-sick-train:{index}", text, pair.view2,
+                     " | ".join(f"{old}->{new}" for _, old, new, *_ in changes), words, len(changes), "", "", "", ""])
+        if len(rows) == args.pairs:
+            break
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    with open(args.out, "w", newline="", encoding="utf-8") as fh:
+        fh.write(f"# sample={args.sample} params={params} seed=0 fingerprint={aug.fingerprint_hash()}\n")
+        fh.write(f"# rejected before {len(rows)} pairs were found: {len(rejected)} {' '.join(rejected)}\n")
+        fh.write(f"# changed share of all words, mean over the {len(total_share)} sentences drawn (rejects = 0): "
+                 f"{sum(total_share) / len(total_share):.3f}\n")
+        writer = csv.writer(fh, delimiter="\t", lineterminator="\n")
+        writer.writerow(["n", "source_id", "source", "view", "changes", "words", "changed",
+                         "meaning_kept", "fluent", "errors", "note"])
+        writer.writerows(rows)
+    print(f"{args.out}: {len(rows)} pairs, {len(rejected)} rejected, change share "
+          f"{sum(total_share) / len(total_share):.3f}")
+
+
+if __name__ == "__main__":
+    main()

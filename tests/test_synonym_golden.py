@@ -1,0 +1,110 @@
+"""Golden cases for the error classes of issue 17: each sentence went wrong with the version-1 synonym augmenter
+(any lemma of any synset of any part of speech, uninflected). Every seed is tried, so no lucky draw passes."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.augment.augmenters import SourceRecord, build_augmenter
+from pipeline.lexicon.inflection import indefinite_article, inflect, tags_of
+
+SEEDS = range(12)
+
+
+@pytest.fixture(scope="module")
+def aug(tmp_path_factory):
+    augmenter = build_augmenter("synonyms", {"cache_dir": str(tmp_path_factory.mktemp("wn")), "fraction": 1.0})
+    augmenter.ensure_ready()
+    return augmenter
+
+
+def views(aug, text: str) -> list[tuple[str, dict[str, str]]]:
+    out = []
+    for seed in SEEDS:
+        (pair,) = aug.augment([SourceRecord("g", text)], seed=seed)
+        out.append((pair.view2, {old: new for _, old, new in pair.info.get("changes", [])}))
+    return out
+
+
+@pytest.mark.parametrize("text, word, never", [
+    ("The black dog is running through the snow.", "black", {"shameful", "pitch blackness", "black-market"}),
+    ("The black dog is running through the snow.", "snow", {"hoodwink", "coke", "bamboozle", "nose candy"}),
+    ("The dam was built across the river.", "dam", {"decameter", "dekameter"}),
+    ("The police arrested the man.", "police", {"law", "police force"}),
+    ("Two lambs stand on a grassy hill.", "lambs", {"dear", "dears"}),
+    ("A cat addresses the camera.", "cat", {"purge", "true cat"}),
+])
+def test_wrong_sense(aug, text, word, never):
+    for _, changes in views(aug, text):
+        assert changes.get(word) not in never
+
+
+@pytest.mark.parametrize("text, word, tag", [
+    ("A man is investing money in a new company.", "investing", "VBG"),
+    ("A woman is fiddling with her phone.", "fiddling", "VBG"),
+    ("The girl flew her kite.", "flew", "VBD"),
+    ("Two people wearing hats sit down.", "hats", "NNS"),
+    ("The situation is even worse than before.", "worse", "JJR"),
+])
+def test_substitute_is_inflected_like_the_source(aug, text, word, tag):
+    for _, changes in views(aug, text):
+        new = changes.get(word)
+        if new is not None:
+            lemma_forms = [base for pos in "nvar" for base in aug._base_forms(new, pos)]
+            assert any(tag in tags_of(new, base, pos) for base in lemma_forms for pos in "nvar"), (word, new)
+
+
+def test_articles_follow_the_substitute(aug):
+    for view, changes in views(aug, "A plane is taking off."):
+        if changes.get("plane") == "airplane":
+            assert view.startswith("An airplane")
+    assert indefinite_article("hour") == "an" and indefinite_article("unicorn") == "a"
+    assert inflect("invest", "VBG") == "investing" and inflect("beautiful", "JJR") is None
+
+
+@pytest.mark.parametrize("text, word, never", [
+    ("Two people sitting at a table at a restaurant.", "table", {"put over", "mesa", "tabularize"}),
+    ("A man with a knife is cutting bread.", "knife", {"stab"}),
+    ("People vote for the new mayor.", "vote", {"suffrage", "ballot"}),
+    ("The dog is running into a brown light.", "light", {"illuminate", "lighten", "ignite"}),
+])
+def test_part_of_speech_is_kept(aug, text, word, never):
+    for _, changes in views(aug, text):
+        assert changes.get(word) not in never
+
+
+@pytest.mark.parametrize("text, kept", [
+    ("The man poses for a photo in front of the train.", "in front of"),
+    ("He used his common sense.", "common sense"),
+    ("The minister will step down next week.", "step down"),
+    ("A steam engine comes down a train track near trees.", "train track"),
+    ("A man in a wing suit jumps.", "wing suit"),
+])
+def test_fixed_phrases_are_kept_whole(aug, text, kept):
+    for view, _ in views(aug, text):
+        assert kept in view
+
+
+@pytest.mark.parametrize("text, word, never", [
+    ("A hedgehog crossed the road.", "hedgehog", {"Erinaceus europeaeus", "Erinaceus europaeus"}),
+    ("The valet parked the car.", "valet", {"valet de chambre", "gentleman"}),
+    ("A frog jumped into the pond.", "frog", {"batrachian", "toad frog", "anuran"}),
+    ("One month ago the poll closed.", "ago", {"agone"}),
+    ("Four of the defendants pleaded guilty.", "Four", {"Quatern", "Tetrad"}),
+])
+def test_no_rare_or_archaic_lemmas(aug, text, word, never):
+    for _, changes in views(aug, text):
+        assert changes.get(word) not in never
+
+
+@pytest.mark.parametrize("text, kept", [
+    ("The old man has grey hair and a grey coat.", "grey"),
+    ("The Apple app crashed.", "Apple"),
+    ("Chicago Shooting Shows Gap in Stepped-up Policing", "Chicago"),
+    ("Israel Carrying Out Ground Offensive In Gaza", "Israel"),
+    ("russia ratified the amended treaty.", "russia"),
+])
+def test_names_are_kept(aug, text, kept):
+    for view, changes in views(aug, text):
+        assert kept in view
+        assert not any(new[:1].isupper() and not old[:1].isupper() for old, new in changes.items())

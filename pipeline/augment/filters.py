@@ -1,8 +1,20 @@
-"""Quality filters on view pairs: each returns None (keep) or a reason; rejected pairs are kept with it."""
+"""Quality filters on view pairs.
+
+A filter is a small class: `name` (its registry name), the settings it reads from `FilterConfig`, and
+`check(pair) -> None | reason` (None keeps the pair; a reason rejects it, and the rejected pair is kept in the rejects
+shards with that reason). `FILTERS` maps names to classes; its order is the order of the checks and the first reason
+wins. A pair is measured once (`measure_pair`) before any filter runs, so filters read `pair.quality` (also written
+as shard columns) or `pair.measures` (further per-pair numbers, by name) instead of recomputing them.
+
+Adding a filter: one class here, one line in `FILTERS`, and its settings as fields of `FilterConfig` (with a `Range`;
+every flag must be able to turn it off). See CONTRIBUTING.md, "Quality filters".
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from pipeline.base.config import Range
 from pipeline.base.text import normalize
@@ -35,6 +47,18 @@ class PairQuality:
     identical: bool
 
 
+@dataclass
+class MeasuredPair:
+    """What a filter sees: the texts, their `PairQuality`, and any further measures computed once for this pair
+    (by name, e.g. an encoder similarity computed for the whole chunk in one batch)."""
+
+    source: str
+    view1: str
+    view2: str
+    quality: PairQuality
+    measures: Mapping[str, Any] = field(default_factory=dict)
+
+
 def measure(source: str, view1: str, view2: str) -> PairQuality:
     from pipeline.base.text import count_words, edit_ratio, length_ratio
 
@@ -46,20 +70,86 @@ def measure(source: str, view1: str, view2: str) -> PairQuality:
     )
 
 
+def measure_pair(source: str, view1: str, view2: str, measures: Mapping[str, Any] | None = None) -> MeasuredPair:
+    return MeasuredPair(source, view1, view2, measure(source, view1, view2), dict(measures or {}))
+
+
 def empty_view(view1: str | None, view2: str | None) -> str | None:
+    """Checked before measuring (a missing view cannot be measured), so not one of `FILTERS`."""
     if not view1 or not view1.strip() or not view2 or not view2.strip():
         return "empty_view"
     return None
 
 
-def check(q: PairQuality, cfg: FilterConfig, identical_ok: bool) -> str | None:
-    """The first failing filter's reason, in a fixed order, or None."""
-    if q.identical and cfg.reject_identical and not identical_ok:
-        return "identical_views"
-    if min(q.n_words_view1, q.n_words_view2) < cfg.min_words:
-        return "too_short"
-    if max(q.n_words_view1, q.n_words_view2) > cfg.max_words:
-        return "too_long"
-    if not (cfg.min_length_ratio <= q.length_ratio <= cfg.max_length_ratio):
-        return "length_ratio_out_of_bounds"
+class PairFilter:
+    """One quality filter. Subclasses set `name` and implement `check`; they read their settings from `config`."""
+
+    name: ClassVar[str] = ""
+
+    def __init__(self, config: FilterConfig, identical_ok: bool = False):
+        self.config = config
+        self.identical_ok = identical_ok  # the method makes identical views on purpose
+
+    def check(self, pair: MeasuredPair) -> str | None:
+        """None to keep the pair, else the reject reason (snake_case)."""
+        raise NotImplementedError
+
+
+class IdenticalViews(PairFilter):
+    name = "identical_views"
+
+    def check(self, pair: MeasuredPair) -> str | None:
+        if pair.quality.identical and self.config.reject_identical and not self.identical_ok:
+            return "identical_views"
+        return None
+
+
+class TooShort(PairFilter):
+    name = "too_short"
+
+    def check(self, pair: MeasuredPair) -> str | None:
+        if min(pair.quality.n_words_view1, pair.quality.n_words_view2) < self.config.min_words:
+            return "too_short"
+        return None
+
+
+class TooLong(PairFilter):
+    name = "too_long"
+
+    def check(self, pair: MeasuredPair) -> str | None:
+        if max(pair.quality.n_words_view1, pair.quality.n_words_view2) > self.config.max_words:
+            return "too_long"
+        return None
+
+
+class LengthRatio(PairFilter):
+    name = "length_ratio"
+
+    def check(self, pair: MeasuredPair) -> str | None:
+        if not (self.config.min_length_ratio <= pair.quality.length_ratio <= self.config.max_length_ratio):
+            return "length_ratio_out_of_bounds"
+        return None
+
+
+# Name -> filter class, in the order the filters run (the first reason wins).
+FILTERS: dict[str, type[PairFilter]] = {cls.name: cls for cls in (
+    IdenticalViews,
+    TooShort,
+    TooLong,
+    LengthRatio,
+)}
+
+
+def build_filters(config: FilterConfig, identical_ok: bool = False) -> list[PairFilter]:
+    """Every registered filter with one method's settings, in registry order."""
+    return [cls(config, identical_ok) for cls in FILTERS.values()]
+
+
+def first_reject(filters: list[PairFilter], pair: MeasuredPair) -> str | None:
+    """The first failing filter's reason, or None (keep)."""
+    for pair_filter in filters:
+        reason = pair_filter.check(pair)
+        if reason is not None:
+            return reason
     return None
+

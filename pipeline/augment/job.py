@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from pipeline.augment.augmenters import build_augmenter
 from pipeline.augment.augmenters.base import Augmenter, SourceRecord
-from pipeline.augment.filters import FilterConfig, check, empty_view, measure
+from pipeline.augment.filters import FilterConfig, build_filters, empty_view, first_reject, measure_pair
 from pipeline.base.atomic import write_json_atomic, write_parquet_atomic
 from pipeline.base.config import Range, to_dict
 from pipeline.base.errors import BSLError
@@ -206,6 +206,7 @@ def augment_chunk(ref: ChunkRef, augmenter: Augmenter, dataset_dir: str | Path, 
     identical = 0
     sum_edit = sum_len = 0.0
     method_id = f"{augmenter.name}:{augmenter.fingerprint_hash()}:{seed}"
+    pair_filters = build_filters(filters, augmenter.identical_views_ok)
     outcomes = augmenter.augment(records, seed, batch_size or None)
     for record, outcome in zip(records, outcomes, strict=True):
         row = {"pair_id": stable_id(method_id, record.source_id), "source_id": record.source_id,
@@ -216,9 +217,9 @@ def augment_chunk(ref: ChunkRef, augmenter: Augmenter, dataset_dir: str | Path, 
         if reason is None:
             reason, stage = empty_view(outcome.view1, outcome.view2), "filter"
         if reason is None:
-            q = measure(record.text, outcome.view1, outcome.view2)
-            row.update(vars(q))
-            reason = check(q, filters, augmenter.identical_views_ok)
+            pair = measure_pair(record.text, outcome.view1, outcome.view2)
+            row.update(vars(pair.quality))
+            reason = first_reject(pair_filters, pair)
         if reason is None:
             pair_rows.append(row)
             identical += row["identical"]

@@ -130,7 +130,7 @@ def test_interrupted_fetch_leaves_no_half_set_and_resumes(hub_mirror, tmp_path, 
     def crash(*args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(public_data, "_swap_in", crash)
+    monkeypatch.setattr(public_data, "publish_directory", crash)
     with pytest.raises(KeyboardInterrupt):
         _fetch(hub_mirror, data, ["sickr"])
     assert not (data / "sick").exists() and list((data).iterdir()) == [data / "data_manifests"]

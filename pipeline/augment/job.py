@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
 import time
 from collections import Counter
@@ -33,6 +32,7 @@ from pipeline.base.atomic import write_json_atomic, write_parquet_atomic
 from pipeline.base.config import Range, to_dict
 from pipeline.base.errors import BSLError
 from pipeline.base.provenance import code_version, sha256_file
+from pipeline.base.publish import publish_directory, remove_stale_staging, staging_dir
 from pipeline.base.text import stable_id
 from pipeline.corpus.chunks import (
     Chunk,
@@ -244,26 +244,22 @@ def augment_chunk(ref: ChunkRef, augmenter: Augmenter, dataset_dir: str | Path, 
 # -- step 3: the dataset -----------------------------------------------------------------------------------------
 def _publish(files: list[tuple[Path, dict[str, Any]]], target_dir: Path, prefix: str) -> list[dict[str, Any]]:
     """Place files as `<prefix>-0000i-of-0000N.parquet` in `target_dir`, swapped in as a whole."""
-    staging = target_dir.with_name(f".{target_dir.name}.staging")
-    if staging.exists():
-        shutil.rmtree(staging)
-    staging.mkdir(parents=True)
-    entries = []
-    n = len(files)
-    for i, (src, meta) in enumerate(files):
-        name = f"{prefix}-{i:05d}-of-{n:05d}.parquet"
-        shutil.copyfile(src, staging / name)  # a copy: editing a published shard must not edit the cache
-        entries.append({"path": f"{target_dir.name}/{name}", **meta})
-    old = target_dir.with_name(f".{target_dir.name}.old")
-    if old.exists():
-        shutil.rmtree(old)
-    if target_dir.exists():
-        os.replace(target_dir, old)
-    os.replace(staging, target_dir)
-    if old.exists():
-        shutil.rmtree(old)
+    parent, name = target_dir.parent, target_dir.name
+    remove_stale_staging(parent, name)
+    for legacy in (parent / f".{name}.staging", parent / f".{name}.old"):  # fixed names of earlier versions
+        shutil.rmtree(legacy, ignore_errors=True)
+    staging = staging_dir(target_dir)
+    try:
+        entries = []
+        n = len(files)
+        for i, (src, meta) in enumerate(files):
+            shard_name = f"{prefix}-{i:05d}-of-{n:05d}.parquet"
+            shutil.copyfile(src, staging / shard_name)  # a copy: editing a published shard must not edit the cache
+            entries.append({"path": f"{name}/{shard_name}", **meta})
+        publish_directory(staging, target_dir)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     return entries
-
 
 
 def _publish_shards(dataset_dir: Path, chunks: list[ChunkRef], results: list[TaskResult]) -> list[dict[str, Any]]:

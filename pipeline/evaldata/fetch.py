@@ -33,6 +33,7 @@ from typing import Any
 from pipeline.base.atomic import write_json_atomic
 from pipeline.base.errors import BSLError, InputError
 from pipeline.base.provenance import code_version, sha256_file
+from pipeline.base.publish import publish_directory, remove_stale_staging, staging_dir
 from pipeline.evaldata.data_dir import POOLED_STS_SUBSET, TASK_FOLDERS, default_data_dir
 
 LAYOUT_VERSION = 1
@@ -419,20 +420,6 @@ def _row_warnings(spec: PublicSet, written: dict[str, tuple[list[str], SplitRows
     return out
 
 
-def _swap_in(staging: Path, folder: Path) -> None:
-    """Move `staging` to `folder`, replacing what was there; readers see the old set or the new one."""
-    old = folder.with_name(f".{folder.name}.old-{os.getpid()}")
-    if folder.exists():
-        folder.rename(old)
-    staging.rename(folder)
-    shutil.rmtree(old, ignore_errors=True)
-
-
-def _clear_leftovers(parent: Path, name: str) -> None:
-    for leftover in parent.glob(f".{name}.*-*"):
-        shutil.rmtree(leftover, ignore_errors=True)
-
-
 def fetch_set(spec: PublicSet, data_dir: Path, cfg: DataFetchConfig) -> FetchResult:
     """Load one set and write it into `data_dir` (or skip it when complete or supplied by hand)."""
     source = source_for(spec, cfg)
@@ -444,9 +431,8 @@ def fetch_set(spec: PublicSet, data_dir: Path, cfg: DataFetchConfig) -> FetchRes
                            (f"{spec.name}: kept {folder}: it has no fetch manifest (supplied by hand?); "
                             f"use --force to replace it",))
     folder.parent.mkdir(parents=True, exist_ok=True)
-    _clear_leftovers(folder.parent, folder.name)
-    staging = folder.with_name(f".{folder.name}.fetch-{os.getpid()}")
-    staging.mkdir()
+    remove_stale_staging(folder.parent, folder.name)
+    staging = staging_dir(folder)
     try:
         cache = staging / ".hf-cache" if source.local_dir is not None else None
         hub_splits = load_hub_splits(source, data_dir, cache)
@@ -456,7 +442,7 @@ def fetch_set(spec: PublicSet, data_dir: Path, cfg: DataFetchConfig) -> FetchRes
             shutil.rmtree(cache, ignore_errors=True)
         write_json_atomic(manifest_path(data_dir, spec.name),
                           describe_set(source, folder, data_dir, written, staging))
-        _swap_in(staging, folder)
+        publish_directory(staging, folder)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     rows = {split: rows.written for split, (_, rows) in written.items()}

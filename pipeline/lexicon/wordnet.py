@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.base.errors import BSLError
+from pipeline.base.publish import publish_directory
 from pipeline.base.user_cache import user_cache_root
 
 POS_SUFFIXES = ("noun", "verb", "adj", "adv")
@@ -171,24 +172,8 @@ def set_up_system_wordnet(source: str | Path, cache_dir: str | Path) -> Path:
 
 
 def _swap_into_place(tmp: Path, target: Path, stamp: dict[str, Any]) -> None:
-    try:
-        os.rename(tmp, target)
-        return
-    except OSError:
-        pass  # target exists: a stale copy, or another process finished first
-    if _copy_is_current(target, stamp):
-        return
-    old = target.with_name(f".wordnet.old.{os.getpid()}.{threading.get_ident()}")
-    try:
-        os.rename(target, old)
-    except FileNotFoundError:
-        pass
-    try:
-        os.rename(tmp, target)
-    except OSError:
-        if not _copy_is_current(target, stamp):
-            raise
-    shutil.rmtree(old, ignore_errors=True)
+    """Publish `tmp` as `target`, unless `target` is already a current copy (another process finished first)."""
+    publish_directory(tmp, target, keep_existing=lambda existing: _copy_is_current(existing, stamp))
 
 
 def _add_to_nltk_path(directory: Path) -> None:

@@ -14,14 +14,13 @@ stream up to there without tokenising (exact, and cheap next to training).
 from __future__ import annotations
 
 import bisect
-import hashlib
-import json
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from pipeline.base.errors import BSLError, InputError
+from pipeline.base.fingerprint import digest
 
 COLUMNS = ["view1", "view2", "method"]
 
@@ -48,7 +47,7 @@ def _manifest_identity(manifest: dict[str, Any]) -> str:
     if recorded:
         return str(recorded)
     body = {k: v for k, v in manifest.items() if not k.startswith("_")}
-    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+    return digest(body)
 
 
 def _count_pairs(manifest: dict[str, Any], methods: list[str] | None, read_batch_size: int) -> int:

@@ -14,7 +14,6 @@ against the corpus), and published shards are copies, so editing one never reach
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 import time
@@ -31,6 +30,7 @@ from pipeline.augment.filters import FilterConfig, build_filters, empty_view, fi
 from pipeline.base.atomic import write_json_atomic, write_parquet_atomic
 from pipeline.base.config import Range, to_dict
 from pipeline.base.errors import BSLError
+from pipeline.base.fingerprint import fingerprint
 from pipeline.base.provenance import code_version, sha256_file
 from pipeline.base.publish import publish_directory, remove_stale_staging, staging_dir
 from pipeline.base.text import stable_id
@@ -166,7 +166,7 @@ def read_chunk(ref: ChunkRef) -> list[SourceRecord]:
 # -- step 2: augment one chunk with one method --------------------------------------------------------------------
 def task_key(chunk_id: str, augmenter: Augmenter, seed: int, filters: FilterConfig) -> str:
     """Cache key: chunk content + augmenter fingerprint + seed + filters. Same key -> same output."""
-    filt = hashlib.sha256(json.dumps(to_dict(filters), sort_keys=True).encode()).hexdigest()[:8]
+    filt = fingerprint(to_dict(filters), 8)
     return f"{chunk_id}-{augmenter.name}-{augmenter.fingerprint_hash()}-s{seed}-f{filt}"
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from pipeline.base.atomic import write_json_atomic
 from pipeline.base.errors import InputError, VerificationError
+from pipeline.base.fingerprint import canonical_json, digest
 
 MANIFEST_NAME = "manifest.json"
 FORMAT_VERSION = 1
@@ -30,19 +31,19 @@ SHARD_KINDS = ("pairs", "rejects")
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
 
-def _canonical(manifest: dict[str, Any], leave_out: tuple[str, ...]) -> bytes:
-    body = {k: v for k, v in manifest.items() if k not in leave_out and not k.startswith("_")}
-    return json.dumps(body, sort_keys=True, ensure_ascii=False).encode()
+def _body(manifest: dict[str, Any], leave_out: tuple[str, ...]) -> dict[str, Any]:
+    return {k: v for k, v in manifest.items() if k not in leave_out and not k.startswith("_")}
 
 
 def manifest_checksum(manifest: dict[str, Any]) -> str:
     """sha256 of the canonical JSON of everything but the checksum itself: detects edits to the manifest."""
-    return hashlib.sha256(_canonical(manifest, ("checksum",))).hexdigest()
+    return digest(_body(manifest, ("checksum",)))
 
 
 def manifest_signature(manifest: dict[str, Any], key: str) -> str:
     """HMAC-SHA256 under `key` of everything but the checksum and the signature."""
-    return hmac.new(key.encode(), _canonical(manifest, ("checksum", "signature")), hashlib.sha256).hexdigest()
+    return hmac.new(key.encode(), canonical_json(_body(manifest, ("checksum", "signature"))),
+                    hashlib.sha256).hexdigest()
 
 
 def _signing_key() -> str | None:

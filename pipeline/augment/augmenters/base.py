@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
@@ -18,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from pipeline.base.config import from_dict, to_dict
+from pipeline.base.fingerprint import fingerprint
 from pipeline.corpus.source_record import SourceRecord
 
 
@@ -114,7 +114,7 @@ class Augmenter(ABC):
         must not invalidate every cache; bump `version` instead when output changes)."""
         fp = self.fingerprint()
         fp.pop("code_version", None)
-        return hashlib.sha256(json.dumps(fp, sort_keys=True).encode()).hexdigest()[:16]
+        return fingerprint(fp, 16)
 
     def augment(self, records: Iterable[SourceRecord], seed: int, batch_size: int | None = None) -> Iterator[ViewPair]:
         """Augment a stream of records in batches; yields one ViewPair per record, in order."""

@@ -49,12 +49,12 @@ def test_attention_kernels_set_torch_flags_inside_the_block_only():
 def test_bad_kernel_names_are_config_errors():
     from pipeline.augment.augmenters.backtranslation import BackTranslationConfig
     from pipeline.augment.augmenters.mlm import MLMConfig
-    from pipeline.base.config import ConfigError
+    from pipeline.base.config import ConfigError, from_dict
 
-    with pytest.raises(ConfigError, match=r"methods\.mlm\.sdpa_backend: 'fast' is not auto, torch or"):
-        MLMConfig(sdpa_backend="fast")
-    with pytest.raises(ConfigError, match=r"methods\.backtranslation\.sdpa_backend"):
-        BackTranslationConfig(sdpa_backend="flash,cudnn,warp")
+    with pytest.raises(ConfigError, match=r"^method_params\.mlm\.sdpa_backend: 'fast' is not auto, torch or"):
+        from_dict(MLMConfig, {"sdpa_backend": "fast"}, prefix="method_params.mlm")
+    with pytest.raises(ConfigError, match=r"^method_params\.backtranslation\.sdpa_backend"):
+        from_dict(BackTranslationConfig, {"sdpa_backend": "flash,cudnn,warp"}, prefix="method_params.backtranslation")
 
 
 def test_math_kernel_trains_the_golden_losses_on_cpu(tiny_bert_dir, dataset, tmp_path):

@@ -331,7 +331,7 @@ def test_bad_config_values_are_clear_errors():
         from_dict(BackTranslationConfig, {"beam": 0})
     with pytest.raises(ConfigError, match="decoding"):
         from_dict(BackTranslationConfig, {"decoding": "greedy"})
-    with pytest.raises(ConfigError, match="min_length_ratio must not exceed"):
+    with pytest.raises(ConfigError, match=r"min_length_ratio: 2\.0 must not exceed max_length_ratio \(1\.0\)"):
         from_dict(BackTranslationConfig, {"min_length_ratio": 2.0, "max_length_ratio": 1.0})
 
 

@@ -61,3 +61,28 @@ def test_round_trip_of_the_augment_config():
     cfg = load_config(AugmentConfig, None, ["methods=[noise,identity]", "corpus.chunk_size=7"])
     again = from_dict(AugmentConfig, to_dict(cfg))
     assert again == cfg and again.corpus.chunk_size == 7
+
+
+def test_one_rule_per_setting_and_errors_name_the_real_key():
+    from pipeline.augment.augmenters import build_augmenter
+    from pipeline.augment.augmenters.backtranslation import BackTranslationConfig
+    from pipeline.augment.augmenters.span_mask import SpanMaskAugmenter, SpanMaskConfig
+    from pipeline.augment.augmenters.synonyms import SynonymConfig
+    from pipeline.base.config import ConfigError, check_config, from_dict
+
+    # cache_size=0 passed the Range(0) and then failed in __post_init__ naming methods.synonyms.cache_size.
+    with pytest.raises(ConfigError, match=r"^method_params\.synonyms\.cache_size: 0 is out of range \(>= 1\)$"):
+        build_augmenter("synonyms", {"cache_size": 0})
+    with pytest.raises(ConfigError, match=r"^method_params\.span-mask\.mask_token: must not be empty$"):
+        build_augmenter("span-mask", {"mask_token": "  "})
+    with pytest.raises(ConfigError, match=r"^method_params\.mlm\.sdpa_backend: 'nope' is not auto, torch"):
+        build_augmenter("mlm", {"sdpa_backend": "nope"})
+    # A rule no Range can say (0 = off on either bound) lives once, on the class, and names its key.
+    with pytest.raises(ConfigError, match=r"^method_params\.backtranslation\.min_length_ratio: 3\.0 must not "
+                                          r"exceed max_length_ratio \(2\.0\)$"):
+        from_dict(BackTranslationConfig, {"min_length_ratio": 3.0}, prefix="method_params.backtranslation")
+    from_dict(BackTranslationConfig, {"min_length_ratio": 3.0, "max_length_ratio": 0})  # max off: fine
+    # A config built in code is checked by the same rules when an augmenter gets it.
+    with pytest.raises(ConfigError, match=r"^method_params\.span-mask\.span_length: 0 is out of range"):
+        SpanMaskAugmenter(SpanMaskConfig(span_length=0))
+    check_config(SynonymConfig(cache_size=1), "x")

@@ -149,7 +149,8 @@ def _field_types(cls: type) -> dict[str, Any]:
 
 
 def from_dict(cls: type[T], data: dict[str, Any], prefix: str = "") -> T:
-    """Build dataclass `cls` from a mapping; unknown keys are an error (typos must not pass silently)."""
+    """Build dataclass `cls` from a mapping; unknown keys are an error (typos must not pass silently). Every rule
+    declared on its fields is checked (`check_config`), and errors name the dotted key under `prefix`."""
     types_ = _field_types(cls)
     unknown = sorted(set(data) - set(types_))
     if unknown:
@@ -158,15 +159,50 @@ def from_dict(cls: type[T], data: dict[str, Any], prefix: str = "") -> T:
             f"unknown config key(s) {', '.join(where + k for k in unknown)}; "
             f"valid keys for {cls.__name__}: {', '.join(sorted(types_))}"
         )
-    ranges = {f.name: f.metadata["range"] for f in dataclasses.fields(cls) if "range" in f.metadata}
+    rules = {f.name: f.metadata for f in dataclasses.fields(cls)}
     kwargs = {}
     for name, value in data.items():
-        key = f"{prefix}.{name}" if prefix else name
-        kwargs[name] = _coerce(value, types_[name], key)
-        _check_range(kwargs[name], ranges.get(name), key)
+        key = _key(prefix, name)
+        kwargs[name] = _coerce(value, types_[name], key)  # a nested dataclass is checked by its own from_dict
+        _check_value(kwargs[name], rules[name], key)
     obj = cls(**kwargs)
-    _check_order(obj, ranges, prefix)
+    _check_object(obj, prefix)
     return obj
+
+
+def check_config(obj: Any, prefix: str = "") -> None:
+    """The one validator of a config object, also for one built in code rather than by `from_dict`: each field's
+    `Range` and `check`, nested configs, then the object's cross-field rules (`not_above` pairs and its
+    `config_problems()`). Raises ConfigError naming the dotted key under `prefix`."""
+    for f in dataclasses.fields(obj):
+        value = getattr(obj, f.name)
+        key = _key(prefix, f.name)
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            check_config(value, key)
+        else:
+            _check_value(value, f.metadata, key)
+    _check_object(obj, prefix)
+
+
+def _key(prefix: str, name: str) -> str:
+    return f"{prefix}.{name}" if prefix else name
+
+
+def _check_value(value: Any, rules: Any, key: str) -> None:
+    """A field's own rules: `"range": Range(...)` for numbers, `"check": f` (f(value) -> None or what is wrong)."""
+    _check_range(value, rules.get("range"), key)
+    check = rules.get("check")
+    problem = check(value) if check is not None else None
+    if problem:
+        raise ConfigError(f"{key}: {problem}")
+
+
+def _check_object(obj: Any, prefix: str) -> None:
+    ranges = {f.name: f.metadata["range"] for f in dataclasses.fields(obj) if "range" in f.metadata}
+    _check_order(obj, ranges, prefix)
+    problems = getattr(obj, "config_problems", None)
+    for name, problem in (problems() if problems is not None else []):
+        raise ConfigError(f"{_key(prefix, name)}: {problem}")
 
 
 def _check_range(value: Any, allowed: Range | None, key: str) -> None:

@@ -52,15 +52,22 @@ def resolve_dtype(precision: str, device) -> "torch.dtype":
     return {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}[precision]
 
 
-def check_sdpa_backend(choice: str, where: str) -> None:
-    """Refuse an `sdpa_backend` value that `attention_kernels` would not understand (no torch needed)."""
+def sdpa_backend_problem(choice: str) -> str | None:
+    """What is wrong with an `sdpa_backend` value that `attention_kernels` would not understand (no torch needed);
+    usable as a config field's `"check"`."""
     if choice in ("auto", "torch"):
-        return
+        return None
     names = [n.strip() for n in choice.split(",")]
     unknown = [n for n in names if n not in SDPA_KERNELS]
     if not choice.strip() or unknown:
-        raise ConfigError(f"{where}: {choice!r} is not auto, torch or a comma-separated list of "
-                       f"{', '.join(SDPA_KERNELS)}")
+        return f"{choice!r} is not auto, torch or a comma-separated list of {', '.join(SDPA_KERNELS)}"
+    return None
+
+
+def check_sdpa_backend(choice: str, where: str) -> None:
+    problem = sdpa_backend_problem(choice)
+    if problem:
+        raise ConfigError(f"{where}: {problem}")
 
 
 def sdpa_kernel_names(choice: str, device) -> list[str] | None:

@@ -34,7 +34,7 @@ from pipeline.base.config import ConfigError, Range
 from pipeline.base.devices import (
     SDPA_BACKEND_HELP,
     attention_kernels,
-    check_sdpa_backend,
+    sdpa_backend_problem,
 )
 from pipeline.base.errors import BSLError
 from pipeline.base.progress import progress_disabled
@@ -111,7 +111,7 @@ class BackTranslationConfig:
     device: str = field(default="auto", metadata={"help": "auto (cuda if available), cpu, cuda, cuda:N"})
     precision: Literal["auto", "fp32", "bf16", "fp16"] = field(default="auto", metadata={
         "help": "auto: bf16 (else fp16) on GPU, fp32 on CPU"})
-    sdpa_backend: str = field(default="auto", metadata={"help": SDPA_BACKEND_HELP})
+    sdpa_backend: str = field(default="auto", metadata={"help": SDPA_BACKEND_HELP, "check": sdpa_backend_problem})
     bpe: Literal["subword_nmt", "fastbpe"] = field(default="subword_nmt", metadata={
         "help": "fairseq BPE: subword_nmt (pure Python; fastBPE codes are converted into cache_dir) or fastbpe "
                 "(needs the fastBPE package)"})
@@ -133,24 +133,12 @@ class BackTranslationConfig:
     progress: bool = field(default=True, metadata={"help": "show a progress bar on long batches "
                                                            "(also off with BSL_NO_PROGRESS=1)"})
 
-    def __post_init__(self) -> None:
-        checks = [
-            (self.beam >= 1, "beam must be >= 1"),
-            (self.sampling_topk >= 1, "sampling_topk must be >= 1"),
-            (self.temperature > 0, "temperature must be > 0"),
-            (self.max_len_a >= 0 and self.max_len_b >= 0, "max_len_a and max_len_b must be >= 0"),
-            (self.max_output_tokens >= 1, "max_output_tokens must be >= 1"),
-            (self.max_input_tokens >= 1, "max_input_tokens must be >= 1"),
-            (self.max_tokens >= 0 and self.max_sentences >= 1, "max_tokens must be >= 0 (0 = auto) and "
-                                                                 "max_sentences >= 1"),
-            (self.min_length_ratio >= 0 and self.max_length_ratio >= 0, "length ratios must be >= 0 (0 = off)"),
-            (not (self.min_length_ratio and self.max_length_ratio) or self.min_length_ratio <= self.max_length_ratio,
-             "min_length_ratio must not exceed max_length_ratio"),
-        ]
-        for ok, message in checks:
-            if not ok:
-                raise ConfigError(f"methods.backtranslation: {message}")
-        check_sdpa_backend(self.sdpa_backend, "methods.backtranslation.sdpa_backend")
+    def config_problems(self) -> list[tuple[str, str]]:
+        """The rule no `Range` can say: both bounds on (0 = off) must be ordered."""
+        if self.min_length_ratio and self.max_length_ratio and self.min_length_ratio > self.max_length_ratio:
+            return [("min_length_ratio", f"{self.min_length_ratio!r} must not exceed max_length_ratio "
+                                         f"({self.max_length_ratio!r})")]
+        return []
 
 
 @dataclass(frozen=True)

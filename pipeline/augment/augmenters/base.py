@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from pipeline.base.config import from_dict, to_dict
+from pipeline.base.config import check_config, from_dict, to_dict
 from pipeline.base.fingerprint import fingerprint
 from pipeline.corpus.source_record import SourceRecord
 
@@ -74,6 +74,8 @@ class Augmenter(ABC):
             config = self.config_class()
         elif isinstance(config, dict):
             config = from_dict(self.config_class, config, prefix=f"method_params.{self.name}")
+        elif dataclasses.is_dataclass(config):  # built in code: the same rules as from YAML
+            check_config(config, prefix=f"method_params.{self.name}")
         self.config = config
         self._ready = False
 

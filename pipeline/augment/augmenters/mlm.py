@@ -35,7 +35,7 @@ from pipeline.augment.augmenters.base import (
 )
 from pipeline.augment.augmenters.substitution import match_case, words_to_change
 from pipeline.base.config import Range
-from pipeline.base.devices import SDPA_BACKEND_HELP, check_sdpa_backend
+from pipeline.base.devices import SDPA_BACKEND_HELP, sdpa_backend_problem
 from pipeline.base.errors import BSLError
 from pipeline.base.hub import hub_snapshot, local_model_dir
 from pipeline.base.model_limits import usable_positions
@@ -68,22 +68,10 @@ class MLMConfig:
     max_tokens: int | None = field(default=None, metadata={"range": Range(0),
         "help": "padded tokens per forward pass over the records of a call, sorted by length; 0 = off (batch_size "
                 "sentences); null = auto: 16384 on CUDA, off on CPU"})
-    sdpa_backend: str = field(default="auto", metadata={"help": SDPA_BACKEND_HELP})
+    sdpa_backend: str = field(default="auto", metadata={"help": SDPA_BACKEND_HELP, "check": sdpa_backend_problem})
     max_length: int = field(default=256, metadata={"range": Range(2),
         "help": "tokens per sentence seen by the model; words beyond are kept but never masked"})
     disable_progress: bool = field(default=False, metadata={"help": "no progress bar (also BSL_NO_PROGRESS=1)"})
-
-    def __post_init__(self) -> None:
-        if not 0.0 <= self.fraction <= 1.0:
-            raise BSLError(f"methods.mlm.fraction must be in [0, 1], got {self.fraction}")
-        for name in ("top_k", "batch_size", "max_length"):
-            if getattr(self, name) < 1:
-                raise BSLError(f"methods.mlm.{name} must be >= 1, got {getattr(self, name)}")
-        if self.max_tokens is not None and self.max_tokens < 0:
-            raise BSLError(f"methods.mlm.max_tokens must be >= 0, got {self.max_tokens}")
-        check_sdpa_backend(self.sdpa_backend, "methods.mlm.sdpa_backend")
-        if self.min_words < 0 or (self.max_words is not None and self.max_words < 0):
-            raise BSLError("methods.mlm.min_words/max_words must be >= 0")
 
 
 @dataclass

@@ -33,7 +33,6 @@ from pipeline.augment.augmenters.base import (
     record_rng,
 )
 from pipeline.base.config import Range
-from pipeline.base.errors import BSLError
 
 
 def mask_span(text: str, span_length: int, mask_token: str, rng, *, unit: str = "char",
@@ -66,21 +65,14 @@ class SpanMaskConfig:
     unit: Literal["char", "word"] = field(default="char", metadata={
         "help": "char: k characters (Mirror-BERT's code); word: k whitespace-separated words"})
     mask_token: str = field(default="[MASK]", metadata={
-        "help": "string put in place of the span ('[MASK]' as in Mirror-BERT; '<mask>' for RoBERTa)"})
+        "help": "string put in place of the span ('[MASK]' as in Mirror-BERT; '<mask>' for RoBERTa)",
+        "check": lambda token: None if token.strip() else "must not be empty"})
     min_chars: int = field(default=30, metadata={"range": Range(0),
         "help": "texts shorter than this many characters are not masked (Mirror-BERT: 30; 0: off)"})
     short_texts: Literal["identical", "reject"] = field(default="identical", metadata={
         "help": "texts too short to mask: identical views (Mirror-BERT) or reject 'too_short'"})
     masked_view: Literal["second", "random"] = field(default="second", metadata={
         "help": "which view is masked: the second (Mirror-BERT's code), or either at random"})
-
-    def __post_init__(self) -> None:
-        if self.span_length < 1:
-            raise BSLError(f"methods.span-mask.span_length must be >= 1, got {self.span_length}")
-        if self.min_chars < 0:
-            raise BSLError(f"methods.span-mask.min_chars must be >= 0, got {self.min_chars}")
-        if not self.mask_token.strip():
-            raise BSLError("methods.span-mask.mask_token must not be empty")
 
 
 class SpanMaskAugmenter(Augmenter):

@@ -55,7 +55,6 @@ from typing import Any, Literal
 from pipeline.augment.augmenters.base import Augmenter, SourceRecord, ViewPair
 from pipeline.augment.augmenters.substitution import match_case, words_to_change
 from pipeline.base.config import Range
-from pipeline.base.errors import BSLError
 from pipeline.lexicon.pos_context import Context, context_of
 from pipeline.lexicon.stopwords import ENGLISH_STOPWORDS
 
@@ -198,21 +197,6 @@ class SynonymConfig:
                 "else ~/.cache/bsl-pipeline/nltk_data)"})
     cache_size: int = field(default=500_000, metadata={
         "range": Range(1), "help": "words (in context) whose substitutes are kept in memory"})
-
-    def __post_init__(self) -> None:
-        for name in ("fraction", "min_pos_share", "min_sense_share"):
-            value = getattr(self, name)
-            if not 0.0 <= value <= 1.0:
-                raise BSLError(f"methods.synonyms.{name} must be in [0, 1], got {value}")
-        for name in ("min_words", "min_lemma_count", "min_word_count"):
-            if getattr(self, name) < 0:
-                raise BSLError(f"methods.synonyms.{name} must be >= 0, got {getattr(self, name)}")
-        if self.senses < 1:
-            raise BSLError(f"methods.synonyms.senses must be >= 1, got {self.senses}")
-        if self.max_words is not None and self.max_words < 0:
-            raise BSLError(f"methods.synonyms.max_words must be >= 0 or null, got {self.max_words}")
-        if self.cache_size < 1:
-            raise BSLError(f"methods.synonyms.cache_size must be >= 1, got {self.cache_size}")
 
 
 class SynonymAugmenter(Augmenter):

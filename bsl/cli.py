@@ -1,6 +1,8 @@
 """`bsl`: the command line, on top of every stage.
 
-Each stage owns its subcommands in a command module with `register(subparsers)`; this module imports them all
+All argparse, printing and exit codes live in bsl/: one command module per command group under bsl/commands/,
+each with `register(subparsers)`, calling the library functions of pipeline/, training/ and flows/ and printing
+their typed results. This module is the entry point and the subcommand table: it imports the command modules
 statically (a stage that fails to import fails `bsl`, it does not silently lose its command) and runs the chosen
 one. Command modules import their heavy dependencies inside the commands, so `bsl --help` stays fast.
 """
@@ -10,18 +12,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-import flows.cli
-import flows.main_job
-import pipeline.commands
-import pipeline.data_cli
-import training.cli
-import training.evaluation.cli
+from bsl.commands import data, dataset, demo, evaluate, flow, train
+from bsl.config_args import PRECEDENCE
 from pipeline.base.errors import BSLError
-from pipeline.config_cli import PRECEDENCE
 
-# In the order they appear in `bsl --help`.
-COMMAND_MODULES = (pipeline.commands, pipeline.data_cli, training.cli, training.evaluation.cli, flows.cli,
-                   flows.main_job)
+# The subcommand table, in the order the commands appear in `bsl --help`: dataset (augment, verify, inspect,
+# corpus-manifest, corpus, methods), data (fetch), train, evaluate, flow (flow, schedule), demo.
+COMMAND_MODULES = (dataset, data, train, evaluate, flow, demo)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -26,14 +26,14 @@ import hashlib
 import json
 import os
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from pipeline.base.atomic import write_json_atomic, write_text_atomic
 from pipeline.base.config import from_dict, to_dict
 from pipeline.base.errors import BSLError
-from pipeline.config_cli import add_config_arguments, print_config, resolve_config
 from pipeline.evaldata.data_dir import (
     FETCH_COMMAND,
     DataDir,
@@ -113,20 +113,69 @@ def _hash(data: Any) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:12]
 
 
+@dataclass
+class StepRecord:
+    """One step of the job: its time, and whether it was served from cache."""
+
+    step: str
+    seconds: float
+    cached: bool
+
+
+@dataclass
+class TrainedRun:
+    """The training step's outcome (also its cache record, `<run_dir>/job_done.json`)."""
+
+    run_dir: str
+    export_dir: str
+    steps: int
+    final_loss: float | None
+    metrics_csv: str
+
+
+@dataclass
+class MainJobResult:
+    """What `run_main_job` did (also written to `<out_dir>/job.json`). `results` maps a model label ("before
+    (encoder)", "after BSL") to its evaluation entry (keys sts12 ... avg), None when nothing was evaluated;
+    `evaluation_note` says what was not evaluated and why."""
+
+    config: dict[str, Any]
+    steps: list[StepRecord]
+    total_s: float
+    report: str
+    results: dict[str, dict[str, Any]] | None
+    evaluation_note: str
+    training: TrainedRun
+    facts: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+# Called with a step's name when it starts, and with its record when it is done (the `bsl demo` command prints them).
+StepStarted = Callable[[str], None]
+StepDone = Callable[[StepRecord], None]
+
+
 class _Steps:
     """Times each step and records whether it was served from cache."""
 
-    def __init__(self) -> None:
-        self.records: list[dict[str, Any]] = []
+    def __init__(self, on_start: StepStarted | None, on_done: StepDone | None) -> None:
+        self.records: list[StepRecord] = []
+        self.on_start, self.on_done = on_start, on_done
 
     def run(self, name: str, fn, *args, **kwargs):
-        print(f"== {name}", flush=True)
+        if self.on_start is not None:
+            self.on_start(name)
         start = time.perf_counter()
         value, cached = fn(*args, **kwargs)
-        seconds = round(time.perf_counter() - start, 2)
-        self.records.append({"step": name, "seconds": seconds, "cached": cached})
-        print(f"   {name}: {seconds} s{' (cached)' if cached else ''}", flush=True)
+        self.add(StepRecord(name, round(time.perf_counter() - start, 2), cached))
         return value
+
+    def add(self, record: StepRecord) -> None:
+        self.records.append(record)
+        if self.on_done is not None:
+            self.on_done(record)
 
 
 def builtin_corpus(cfg: MainJobConfig, data: DataDir | None) -> str:
@@ -174,7 +223,7 @@ def _augment(corpus: Path, dataset_dir: Path, augment: dict[str, Any], cfg: Main
     return manifest, all(m["tasks"] == m["tasks_cached"] for m in manifest["stats"]["per_method"].values())
 
 
-def _train(cfg: MainJobConfig, encoder: str, datasets: list[dict[str, Any]], out: Path) -> tuple[dict, bool]:
+def _train(cfg: MainJobConfig, encoder: str, datasets: list[dict[str, Any]], out: Path) -> tuple[TrainedRun, bool]:
     training = copy.deepcopy(cfg.training)
     training.model.name_or_path = encoder
     # weight None: proportional to the pairs, i.e. one stream over all of them (the corpus views dominate).
@@ -184,15 +233,15 @@ def _train(cfg: MainJobConfig, encoder: str, datasets: list[dict[str, Any]], out
     run_dir = Path(training.train.output_dir or out / "runs" / f"bsl-{key}")
     done = run_dir / "job_done.json"
     if done.is_file():
-        return json.loads(done.read_text(encoding="utf-8")), True
+        return from_dict(TrainedRun, json.loads(done.read_text(encoding="utf-8"))), True
     training.train.output_dir = str(run_dir)
     from training import train
 
     result = train(training, disable_progress=not cfg.progress)
-    summary = {"run_dir": str(run_dir), "export_dir": str(result.export_dir), "steps": result.step,
-               "final_loss": result.metrics.get("final_loss"), "metrics_csv": str(run_dir / "metrics.csv")}
-    write_json_atomic(done, summary)
-    return summary, False
+    trained = TrainedRun(run_dir=str(run_dir), export_dir=str(result.export_dir), steps=result.step,
+                         final_loss=result.metrics.get("final_loss"), metrics_csv=str(run_dir / "metrics.csv"))
+    write_json_atomic(done, asdict(trained))
+    return trained, False
 
 
 def _find_data(cfg: MainJobConfig) -> DataDir | None:
@@ -242,7 +291,14 @@ def _evaluate(cfg: MainJobConfig, models: dict[str, str], out: Path, data_dir: P
     return by_label, False  # embeddings are cached inside evaluate_models; the scores are recomputed (cheap)
 
 
-def run_main_job(cfg: MainJobConfig) -> dict[str, Any]:
+def run_main_job(cfg: MainJobConfig, on_step_start: StepStarted | None = None,
+                 on_step_done: StepDone | None = None) -> MainJobResult:
+    """Run the job's steps (each reused from cache when it can be), write the report and `<out_dir>/job.json`.
+
+    Train -> evaluate is composed here from the library functions (`training.train`, then
+    `training.evaluation.evaluate_models` on the encoder before and after), never from the train/evaluate flows:
+    one orchestration, with one cache per step (the training run's `job_done.json`, the evaluation's embeddings).
+    `on_step_start(name)` / `on_step_done(record)` are told about each step (the `bsl demo` command prints them)."""
     from pipeline.reporting.job_report import render_report
 
     data = _find_data(cfg)
@@ -255,7 +311,7 @@ def run_main_job(cfg: MainJobConfig) -> dict[str, Any]:
     out.mkdir(parents=True, exist_ok=True)
     if not cfg.progress:
         os.environ["BSL_NO_PROGRESS"] = "1"
-    steps = _Steps()
+    steps = _Steps(on_step_start, on_step_done)
     t0 = time.perf_counter()
 
     corpus = steps.run("corpus", _corpus, cfg, out, data)
@@ -279,19 +335,19 @@ def run_main_job(cfg: MainJobConfig) -> dict[str, Any]:
     trained = steps.run("train", _train, cfg, encoder, datasets, out)
     results = None
     if eval_tasks:
-        models = {"before (encoder)": encoder, "after BSL": trained["export_dir"]}
+        models = {"before (encoder)": encoder, "after BSL": trained.export_dir}
         results = steps.run("evaluate", _evaluate, cfg, models, out, data.path, eval_tasks)
 
     facts = _facts(cfg, encoder, trained, datasets, data)
     report = out / "report.html"
     start = time.perf_counter()
-    write_text_atomic(report, render_report("BSL main job", datasets, trained["metrics_csv"], results, facts,
+    write_text_atomic(report, render_report("BSL main job", datasets, trained.metrics_csv, results, facts,
                                             eval_note=eval_note))
-    steps.records.append({"step": "report", "seconds": round(time.perf_counter() - start, 2), "cached": False})
-    summary = {"config": to_dict(cfg), "steps": steps.records, "total_s": round(time.perf_counter() - t0, 2),
-               "report": str(report), "results": results, "evaluation_note": eval_note, "training": trained,
-               "facts": facts}
-    write_json_atomic(out / "job.json", summary)
+    steps.add(StepRecord("report", round(time.perf_counter() - start, 2), False))
+    summary = MainJobResult(config=to_dict(cfg), steps=steps.records, total_s=round(time.perf_counter() - t0, 2),
+                            report=str(report), results=results, evaluation_note=eval_note, training=trained,
+                            facts=facts)
+    write_json_atomic(out / "job.json", summary.to_json())
     return summary
 
 
@@ -300,10 +356,10 @@ TRANSDUCTIVE_NOTE = ("the sts-sick-train corpus holds STS-B train sentences, whi
                      "BERT-flow also used). It holds no STS-B dev/test or SICK trial/test sentence.")
 
 
-def _facts(cfg: MainJobConfig, encoder: str, trained: dict[str, Any], datasets: list[dict[str, Any]],
+def _facts(cfg: MainJobConfig, encoder: str, trained: TrainedRun, datasets: list[dict[str, Any]],
            data: DataDir | None) -> dict[str, Any]:
     bsl = cfg.training.objective.bsl
-    facts = {"encoder": encoder, "training run": trained["run_dir"], "steps": trained["steps"],
+    facts = {"encoder": encoder, "training run": trained.run_dir, "steps": trained.steps,
              "batch size": cfg.training.train.batch_size, "learning rate": cfg.training.optim.lr,
              "predictor warm-up": f"{bsl.predictor_warmup_steps} steps at lr {bsl.predictor_lr or 'optim.lr'}",
              "EMA momentum": bsl.momentum, "datasets": ", ".join(m["name"] for m in datasets),
@@ -311,59 +367,3 @@ def _facts(cfg: MainJobConfig, encoder: str, trained: dict[str, Any], datasets: 
     if not cfg.corpus and builtin_corpus(cfg, data) == "sts-sick-train":
         facts["note"] = TRANSDUCTIVE_NOTE
     return facts
-
-
-def _config_help() -> str:
-    """Job keys with their defaults; the training/evaluation sections hold the demo's values, not the stage
-    defaults that help_text would list for them."""
-    from pipeline.base.config import describe
-
-    rows = [(key, doc) for key, _type, doc in describe(MainJobConfig)
-            if not key.startswith(("training.", "evaluation."))]
-    rows += [("training.*", "every `bsl train` key (the demo's values: --print-config, configs/demo.yaml)"),
-             ("evaluation.*", "every `bsl evaluate` key (data_dir '' = the data dir found as README 'Data' says)")]
-    width = max(len(key) for key, _doc in rows)
-    return "\n".join(f"  {key:<{width}}  {doc}" for key, doc in rows)
-
-
-# --out/--data-dir/--nli are shortcuts for these keys; -o beats them (pipeline.config_cli).
-DEMO_FLAGS = {"out": "out_dir", "data_dir": "evaluation.data_dir", "nli": "nli"}
-
-
-def register(subparsers) -> None:
-    import argparse
-
-    p = subparsers.add_parser(
-        "demo", help="the main job: corpus -> view pairs -> BSL training -> STS before/after -> HTML report",
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="config keys (YAML file and -o KEY=VALUE):\n" + _config_help())
-    p.add_argument("--out", help="output dir (default demo_out)")
-    p.add_argument("--data-dir", help="STS data dir for the before/after evaluation (evaluation.data_dir; default: "
-                                      "BSL_DATA_DIR, ~/.cache/bsl/data, ../shared/data)")
-    p.add_argument("--nli", action="append", default=[], help="NLI file for entailment pairs (repeatable)")
-    add_config_arguments(p, "main job config", example="training.train.max_steps=300")
-    p.set_defaults(func=run)
-
-
-def run(args) -> int:
-    from pipeline.evaldata.sts_columns import STS_COLUMNS
-
-    cfg = resolve_config(MainJobConfig, args, DEMO_FLAGS)
-    if args.print_config:
-        print_config(cfg)
-        return 0
-    summary = run_main_job(cfg)
-    print("\nsteps: " + ", ".join(f"{s['step']} {s['seconds']} s{' (cached)' if s['cached'] else ''}"
-                                  for s in summary["steps"]))
-    results = summary["results"]
-    if results:
-        for label, r in results.items():
-            print(f"{label:>18}: " + "  ".join(f"{k} {r[k]:.2f}" for k in STS_COLUMNS if r.get(k) is not None))
-        before, after = results.values()
-        print(f"{'after - before':>18}: avg {after['avg'] - before['avg']:+.2f}")
-    if "note" in summary["facts"]:
-        print(f"note: {summary['facts']['note']}")
-    if summary["evaluation_note"]:
-        print(summary["evaluation_note"])
-    print(f"total {summary['total_s']} s; report: {summary['report']}")
-    return 0

@@ -88,7 +88,7 @@ def test_a_stage_that_fails_to_import_fails_bsl_instead_of_losing_its_command():
 def test_flags_become_overrides_before_the_users_o():
     import argparse
 
-    from pipeline.config_cli import command_overrides, to_constant, to_value
+    from bsl.config_args import command_overrides, to_constant, to_value
 
     args = argparse.Namespace(name="yes", seed=0, workers=3, no_cache=True, quiet=False, manifest=[],
                               missing=None, overrides=["name=from-o"])

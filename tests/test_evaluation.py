@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from bsl.commands.evaluate import register, run
 from pipeline.base.errors import BSLError
 from training.evaluation import (
     ALL_TASKS,
@@ -31,7 +32,6 @@ from training.evaluation import (
     load_stsb_dev,
     score_year,
 )
-from training.evaluation.cli import register, run
 
 SENTENCES = [
     "the dog runs quickly in the park",
@@ -553,7 +553,7 @@ def test_cli_help_and_bad_task(shared_data, capsys):
 
 
 def test_cli_config_precedence(tmp_path):
-    from training.evaluation.cli import build_config
+    from bsl.commands.evaluate import build_config
 
     (tmp_path / "eval.yaml").write_text("data_dir: /data/a\nsts_aggregate: mean\nbatch_size: 8\ntasks: [stsb]\n")
     args = _parser().parse_args(["evaluate", "m", "--config", str(tmp_path / "eval.yaml"), "-o", "batch_size=16",
@@ -567,7 +567,7 @@ def test_cli_config_precedence(tmp_path):
 
 
 def test_cli_module_import_stays_light():
-    code = ("import sys, training.evaluation.cli as c, argparse; "
+    code = ("import sys, bsl.commands.evaluate as c, argparse; "
             "c.register(argparse.ArgumentParser().add_subparsers()); "
             "print(sorted(m for m in ('torch', 'transformers', 'numpy', 'scipy', 'matplotlib') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,

@@ -66,10 +66,10 @@ def test_main_job_end_to_end_then_cached_rerun(tmp_path, tiny_bert_dir, shared_d
         "training.train.batch_size=8", "training.objective.bsl.predictor_warmup_steps=3",
         f"evaluation.data_dir={shared_data}", "evaluation.tasks=[stsb]"])
     first = run_main_job(cfg)
-    steps = {s["step"]: s for s in first["steps"]}
-    assert not steps["augment corpus"]["cached"] and not steps["train"]["cached"]
-    assert first["training"]["steps"] == 6
-    results = first["results"]
+    steps = {s.step: s for s in first.steps}
+    assert not steps["augment corpus"].cached and not steps["train"].cached
+    assert first.training.steps == 6
+    results = first.results
     assert set(results) == {"before (encoder)", "after BSL"}
     for r in results.values():
         assert -100 <= r["stsb"] <= 100 and r["avg"] == r["stsb"]
@@ -78,11 +78,13 @@ def test_main_job_end_to_end_then_cached_rerun(tmp_path, tiny_bert_dir, shared_d
                    "span-mask: sample view pairs", "nli-entailment: sample view pairs", '<tr class="pair"',
                    "steps 1-3: predictor-warmup (shaded)", "3 steps at lr 0.001"):
         assert needle in report, needle
-    assert "note" not in first["facts"]  # a corpus of its own: no STS sentences, nothing transductive to say
+    assert "note" not in first.facts  # a corpus of its own: no STS sentences, nothing transductive to say
 
     second = run_main_job(cfg)
-    steps2 = {s["step"]: s for s in second["steps"]}
-    assert steps2["corpus"]["cached"] and steps2["augment corpus"]["cached"] and steps2["train"]["cached"]
-    assert steps2["augment dev.csv"]["cached"]
-    assert second["results"] == results
-    assert json.loads((tmp_path / "out" / "job.json").read_text())["total_s"] == second["total_s"]
+    steps2 = {s.step: s for s in second.steps}
+    assert steps2["corpus"].cached and steps2["augment corpus"].cached and steps2["train"].cached
+    assert steps2["augment dev.csv"].cached
+    assert second.results == results
+    job = json.loads((tmp_path / "out" / "job.json").read_text())
+    assert job["total_s"] == second.total_s and job["training"] == json.loads(
+        (Path(second.training.run_dir) / "job_done.json").read_text())

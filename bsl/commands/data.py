@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from pipeline.config_cli import (
+from bsl.config_args import (
     PRECEDENCE,
     add_command,
     add_config_arguments,
@@ -58,7 +58,7 @@ def run_group(args: argparse.Namespace) -> int:
     return 2
 
 
-# Each dedicated flag is a shortcut for one config key; -o beats it (pipeline.config_cli).
+# Each dedicated flag is a shortcut for one config key; -o beats it (bsl.config_args).
 FETCH_FLAGS = {"to": "to", "sets": "sets", "mirror": "mirror", "force": to_constant("force", True),
                "no_progress": to_constant("progress", False)}
 

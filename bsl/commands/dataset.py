@@ -1,4 +1,4 @@
-"""The pipeline's own `bsl` commands: augment, verify, inspect, corpus-manifest, corpus, methods.
+"""`bsl augment`, `verify`, `inspect`, `corpus-manifest`, `corpus`, `methods`: the dataset commands (pipeline/).
 
 The `bsl` command registers them with `register(subparsers)`; each subcommand's `func` runs it. Heavy modules load
 inside the commands, so `bsl --help` stays fast.
@@ -11,14 +11,14 @@ import os
 import sys
 from pathlib import Path
 
-from pipeline.base.errors import BSLError
-from pipeline.config_cli import (
+from bsl.config_args import (
     add_command,
     add_config_arguments,
     print_config,
     resolve_config,
     to_value,
 )
+from pipeline.base.errors import BSLError
 
 
 def _comma_list(text: str) -> list[str]:

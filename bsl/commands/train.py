@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from pipeline.config_cli import (
+from bsl.config_args import (
     add_command,
     add_config_arguments,
     print_config,

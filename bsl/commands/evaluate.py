@@ -8,8 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from pipeline.base.config import help_text
-from pipeline.config_cli import (
+from bsl.config_args import (
     PRECEDENCE,
     add_command,
     add_config_arguments,
@@ -17,6 +16,7 @@ from pipeline.config_cli import (
     resolve_config,
     to_constant,
 )
+from pipeline.base.config import help_text
 
 DESCRIPTION = """\
 Evaluate sentence encoders on semantic textual similarity, as in the BSL paper's Table 1: the Spearman correlation
@@ -76,7 +76,7 @@ def register(subparsers) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
 
 
-# Each dedicated flag is a shortcut for one config key; -o beats it (pipeline.config_cli).
+# Each dedicated flag is a shortcut for one config key; -o beats it (bsl.config_args).
 EVALUATE_FLAGS = {"data_dir": "data_dir", "tasks": "tasks", "pooling": "pooling", "batch_size": "batch_size",
                   "device": "device", "max_length": "max_length", "cache_dir": "cache_dir",
                   "sts_aggregate": "sts_aggregate", "no_cache": to_constant("cache_dir", None),

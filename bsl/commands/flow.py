@@ -1,7 +1,8 @@
 """`bsl flow augment|train|evaluate` (run a flow once) and `bsl schedule FILE.yaml` (serve deployments).
 
-Registered by the `bsl` command (bsl/cli.py). Nothing here imports Prefect at module level: Prefect's settings
-(PREFECT_HOME, PREFECT_API_URL, analytics off) are applied from the flags first, then the flow modules load.
+Registered by the `bsl` command (bsl/cli.py); the flows and their settings live in flows/. Nothing here imports
+Prefect at module level: Prefect's settings (PREFECT_HOME, PREFECT_API_URL, analytics off) are applied from the
+flags first, then the flow modules load.
 """
 
 from __future__ import annotations
@@ -10,13 +11,9 @@ import argparse
 import json
 import sys
 
-from flows.augment_job import AugmentFlowConfig
-from flows.evaluate_job import DEFAULT_ARTIFACT_KEY, EvaluateFlowConfig
-from flows.prefect_env import PrefectEnvConfig, apply_prefect_env
-from flows.train_job import TrainFlowConfig
-from pipeline.base.config import ConfigError, help_text, load_config
-from pipeline.commands import AUGMENT_FLAGS, add_augment_flags
-from pipeline.config_cli import (
+from bsl.commands.dataset import AUGMENT_FLAGS, add_augment_flags
+from bsl.commands.evaluate import EVALUATE_FLAGS
+from bsl.config_args import (
     add_command,
     add_config_arguments,
     command_overrides,
@@ -25,7 +22,11 @@ from pipeline.config_cli import (
     to_constant,
     to_value,
 )
-from training.evaluation.cli import EVALUATE_FLAGS
+from flows.augment_job import AugmentFlowConfig
+from flows.evaluate_job import DEFAULT_ARTIFACT_KEY, EvaluateFlowConfig
+from flows.prefect_env import PrefectEnvConfig, apply_prefect_env
+from flows.train_job import TrainFlowConfig
+from pipeline.base.config import ConfigError, help_text, load_config
 
 FLOW_DESCRIPTION = """\
 Run one Prefect flow now, in this process. Every task run is recorded by the Prefect API at PREFECT_API_URL
@@ -180,7 +181,7 @@ def _apply_prefect(args: argparse.Namespace) -> None:
 
 
 # -- bsl flow augment --------------------------------------------------------------------------------------------------
-# Flow settings set by dedicated flags; -F beats them, as -o beats a stage's flags (pipeline.config_cli).
+# Flow settings set by dedicated flags; -F beats them, as -o beats a stage's flags (bsl.config_args).
 AUGMENT_FLOW_FLAGS = {"corpus": "corpus", "out": "out_dir", "config": "config_file", "runner": "runner.kind",
                       "workers": to_value("runner.max_workers", "runner.dask_workers"), "gpus": "runner.gpus",
                       "dask_address": "runner.dask_address", "result_storage": "tasks.result_storage",

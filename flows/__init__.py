@@ -12,5 +12,5 @@ module. Importing this package does nothing. Modules:
 - `flows.train_flow`: `train_flow` (verify manifests, then `training.train`)
 - `flows.evaluate_flow`: `evaluate_flow` (STS table as Prefect table + markdown artifacts)
 - `flows.schedule`: `bsl schedule FILE.yaml` (deployments from YAML, served with `prefect.serve`)
-- `flows.cli`: the `bsl flow ...` and `bsl schedule` subcommands; `flows.main_job`: `bsl demo`
+- `flows.main_job`: the main job (`bsl demo`); the `bsl flow ...`/`bsl schedule` commands live in bsl/
 """

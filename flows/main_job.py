@@ -169,13 +169,11 @@ class _Steps:
             self.on_start(name)
         start = time.perf_counter()
         value, cached = fn(*args, **kwargs)
-        self.add(StepRecord(name, round(time.perf_counter() - start, 2), cached))
-        return value
-
-    def add(self, record: StepRecord) -> None:
+        record = StepRecord(name, round(time.perf_counter() - start, 2), cached)
         self.records.append(record)
         if self.on_done is not None:
             self.on_done(record)
+        return value
 
 
 def builtin_corpus(cfg: MainJobConfig, data: DataDir | None) -> str:
@@ -298,7 +296,8 @@ def run_main_job(cfg: MainJobConfig, on_step_start: StepStarted | None = None,
     Train -> evaluate is composed here from the library functions (`training.train`, then
     `training.evaluation.evaluate_models` on the encoder before and after), never from the train/evaluate flows:
     one orchestration, with one cache per step (the training run's `job_done.json`, the evaluation's embeddings).
-    `on_step_start(name)` / `on_step_done(record)` are told about each step (the `bsl demo` command prints them)."""
+    `on_step_start(name)` / `on_step_done(record)` are told about each step before the report (`bsl demo` prints
+    them)."""
     from pipeline.reporting.job_report import render_report
 
     data = _find_data(cfg)
@@ -343,7 +342,7 @@ def run_main_job(cfg: MainJobConfig, on_step_start: StepStarted | None = None,
     start = time.perf_counter()
     write_text_atomic(report, render_report("BSL main job", datasets, trained.metrics_csv, results, facts,
                                             eval_note=eval_note))
-    steps.add(StepRecord("report", round(time.perf_counter() - start, 2), False))
+    steps.records.append(StepRecord("report", round(time.perf_counter() - start, 2), False))
     summary = MainJobResult(config=to_dict(cfg), steps=steps.records, total_s=round(time.perf_counter() - t0, 2),
                             report=str(report), results=results, evaluation_note=eval_note, training=trained,
                             facts=facts)

@@ -3,7 +3,7 @@ grows 10x.
 
 1. Overhead (goal <= 5%): the same corpus (default 100k generated sentences), the same method (`synonyms` when it
    works here, else `noise`), the same library calls: `pipeline.augment.job.run_augment` (the plain loop) vs
-   `flows.augment_job.run_augment_flow` (cache on, results persisted) with the default thread runner ("flow":
+   `flows.augment_run.run_augment_flow` (cache on, results persisted) with the default thread runner ("flow":
    chunk reading overlaps augmentation) and with one task at a time ("flow-seq": the loop's order, so the difference
    is Prefect's cost), each in a fresh process writing a fresh dataset dir, alternating, `--repeats` times; the best
    time of each is compared. The timed span is the call itself (corpus -> manifest); imports, interpreter start and
@@ -79,8 +79,8 @@ def child(args: argparse.Namespace) -> None:
             AugmentFlowConfig,
             RunnerConfig,
             TaskConfig,
-            run_augment_flow,
         )
+        from flows.augment_run import run_augment_flow
         from flows.executors import AugmenterSpec, adopt_augmenter
         from pipeline.base.config import to_dict
 

@@ -6,7 +6,7 @@ module. Importing this package does nothing. Modules:
 
 - `flows.prefect_env`: Prefect's environment (`PrefectEnvConfig`, `configure_prefect_environment`)
 - `flows.augment_job` / `train_job` / `evaluate_job`: each flow's settings (no Prefect import);
-  `run_augment_flow(AugmentFlowConfig)` runs the augmentation flow once
+- `flows.augment_run`: `run_augment_flow(AugmentFlowConfig)` runs the augmentation flow once
 - `flows.augment_flow`: `augment_flow` / `build_augment_flow(runner)`: `pipeline.augment.job.run_augment` with
   `flows.executors.PrefectExecutor` (cached, retried Prefect tasks on threads or Dask)
 - `flows.train_flow`: `train_flow` (verify manifests, then `training.train`)

@@ -14,7 +14,7 @@ task states, the choice of task runner, and the per-method statistics as a markd
 - **Memory**: the corpus streams; the flow holds the current chunk, at most `tasks.max_in_flight` submitted tasks
   (ChunkRefs, not records) and the small per-task results.
 
-Run it with `flows.augment_job.run_augment_flow` or `bsl flow augment`; both set Prefect's environment first.
+Run it with `flows.augment_run.run_augment_flow` or `bsl flow augment`; both set Prefect's environment first.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ from prefect import flow, get_run_logger
 from flows.augment_job import FLOW_NAME, AugmentFlowConfig, RunnerConfig, TaskConfig
 from flows.config_layers import layered_config
 from flows.executors import PrefectExecutor, check_workers_reach_api, make_task_runner
-from pipeline.augment.job import WORK_DIR, AugmentConfig, build_augmenters, run_augment
+from pipeline.augment.job import AugmentConfig, build_augmenters, run_augment
+from pipeline.augment.tasks import WORK_DIR
 from pipeline.base.config import ConfigError, from_dict
 from pipeline.base.errors import BSLError
 
@@ -101,7 +102,7 @@ def _publish_statistics(manifest: dict[str, Any]) -> None:
                  f"`{manifest['dataset_dir']}/manifest.json`\n\n```\n{format_stats_text(manifest)}\n```\n")
 
 
-# -- entry points (`flows.augment_job.run_augment_flow` runs it once; `bsl schedule` serves it) --------------------
+# -- entry points (`flows.augment_run.run_augment_flow` runs it once; `bsl schedule` serves it) --------------------
 def build_augment_flow(runner: RunnerConfig | None = None):
     """`augment_flow` with the task runner `runner` describes (what deployments serve and the CLI runs)."""
     return augment_flow.with_options(task_runner=make_task_runner(runner or RunnerConfig()))

@@ -74,17 +74,3 @@ def flow_parameters(spec: AugmentFlowConfig) -> dict[str, Any]:
     """The flow-run parameters of `spec` (everything but the runner)."""
     return {"corpus": spec.corpus, "out_dir": spec.out_dir, "config_file": spec.config_file,
             "augment": dict(spec.augment), "overrides": list(spec.overrides), "tasks": to_dict(spec.tasks)}
-
-
-def run_augment_flow(spec: AugmentFlowConfig) -> dict[str, Any]:
-    """Run the flow once in this process (a temporary Prefect server unless PREFECT_API_URL is set). Sets Prefect's
-    default environment first (`configure_prefect_environment`), so call it before this process imports Prefect."""
-    from flows.prefect_env import configure_prefect_environment
-
-    configure_prefect_environment()
-    from flows.augment_flow import build_augment_flow, check_augment_spec
-    from flows.executors import api_for_worker_processes
-
-    check_augment_spec(spec)
-    with api_for_worker_processes(spec.runner):
-        return build_augment_flow(spec.runner)(**flow_parameters(spec))

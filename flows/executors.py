@@ -2,7 +2,7 @@
 
 - **Tasks**: each (chunk, method) task is a Prefect task run: retried with exponential backoff, its result (the
   library's `TaskResult` as plain JSON) persisted under `tasks.result_storage` and cached under
-  `pipeline.augment.job.task_key` + a hash of the dataset directory, so a rerun in a new process finds it `Cached`
+  `pipeline.augment.tasks.task_key` + a hash of the dataset directory, so a rerun in a new process finds it `Cached`
   without calling the augmenter. The persisted records are untrusted input (`flows.result_cache`): one naming
   another serializer, or not parsing, is discarded unread and the task runs again. A cached task's files come from
   the library's completion marker, never from the record; one whose shards were deleted is recomputed.
@@ -37,7 +37,7 @@ from flows.augment_job import RunnerConfig, TaskConfig
 from flows.result_cache import discard_untrusted_record, pinned_serializer
 from pipeline.augment.augmenters.base import Augmenter
 from pipeline.augment.executors import AugmentTask, Executor, run_task
-from pipeline.augment.job import TaskResult, load_task_result
+from pipeline.augment.tasks import TaskResult, load_task_result
 from pipeline.base.config import ConfigError
 from pipeline.base.errors import BSLError
 
@@ -243,7 +243,7 @@ def check_workers_reach_api() -> None:
     if runner is not None and not isinstance(runner, ThreadPoolTaskRunner) and not get_current_settings().api.url:
         raise BSLError("the Dask runner needs a Prefect API its worker processes can reach: set PREFECT_API_URL "
                        "(e.g. a `prefect server start --host 127.0.0.1`), or start the flow with "
-                       "flows.augment_job.run_augment_flow / `bsl flow augment`, which start a temporary server")
+                       "flows.augment_run.run_augment_flow / `bsl flow augment`, which start a temporary server")
 
 
 @contextmanager

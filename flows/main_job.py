@@ -212,7 +212,8 @@ def _augment(corpus: Path, dataset_dir: Path, augment: dict[str, Any], cfg: Main
     augment = {**augment, "registry_dir": str(dataset_dir.parent.parent / "data_manifests"),
                "progress": cfg.progress, "seed": cfg.seed}
     if cfg.use_prefect:
-        from flows.augment_job import AugmentFlowConfig, run_augment_flow
+        from flows.augment_job import AugmentFlowConfig
+        from flows.augment_run import run_augment_flow
         from pipeline.dataset.store import load_manifest
 
         summary = run_augment_flow(AugmentFlowConfig(corpus=str(corpus), out_dir=str(dataset_dir), augment=augment))

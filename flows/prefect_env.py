@@ -3,7 +3,7 @@
 Prefect reads its settings once, when it is first imported, so whatever runs a flow calls
 `configure_prefect_environment()` (or `apply_prefect_env(config)` with the user's `--prefect-home` / `--api-url`)
 before it imports a flow module: `bsl flow ...` and `bsl schedule` do, and so does
-`flows.augment_job.run_augment_flow`. Processes started from there (Dask workers, flow runs of a served
+`flows.augment_run.run_augment_flow`. Processes started from there (Dask workers, flow runs of a served
 deployment) inherit the environment.
 
 Defaults (each one can be changed, see `PrefectEnvConfig`):

@@ -13,7 +13,8 @@ from pipeline.augment.filters import (
     first_reject,
     measure_pair,
 )
-from pipeline.augment.job import AugmentConfig, run_augment, task_key
+from pipeline.augment.job import AugmentConfig, run_augment
+from pipeline.augment.tasks import task_key
 
 
 def _quality(n1=5, n2=5, ratio=1.0, identical=False):

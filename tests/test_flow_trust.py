@@ -123,7 +123,7 @@ def _plant(records: dict[str, Path], tmp_path: Path, outside_rows: Path) -> dict
 
 
 def test_planted_result_records_are_never_deserialised_and_are_recomputed(tmp_path, prefect_api, counter, monkeypatch):
-    from flows.augment_job import run_augment_flow
+    from flows.augment_run import run_augment_flow
 
     corpus, out = tmp_path / "corpus", tmp_path / "ds"
     _write_corpus(corpus, "a.txt", SENTENCES[:40])  # 5 chunks x 1 method

@@ -189,7 +189,7 @@ def _task_states(server, flow_run_id: str) -> dict[str, int]:
 
 # -- augmentation flow -------------------------------------------------------------------------------------------------
 def test_rerun_in_new_process_is_cached_and_a_growing_corpus_adds_only_new_chunks(tmp_path, prefect_api, counter):
-    from flows.augment_job import run_augment_flow
+    from flows.augment_run import run_augment_flow
     from pipeline.augment.job import run_augment
     from pipeline.dataset.store import load_manifest
 
@@ -235,7 +235,7 @@ def _plain_config():
 
 
 def test_killed_run_resumes_with_exactly_the_rows_of_an_uninterrupted_run(tmp_path, prefect_api, counter):
-    from flows.augment_job import run_augment_flow
+    from flows.augment_run import run_augment_flow
     from pipeline.augment.job import run_augment
 
     corpus = tmp_path / "corpus"
@@ -259,7 +259,7 @@ def test_killed_run_resumes_with_exactly_the_rows_of_an_uninterrupted_run(tmp_pa
 def test_serial_thread_and_prefect_executors_write_byte_identical_datasets(tmp_path, prefect_api, counter):
     from test_dataset import executor_independent_parts
 
-    from flows.augment_job import run_augment_flow
+    from flows.augment_run import run_augment_flow
     from pipeline.augment.executors import SerialExecutor, ThreadExecutor
     from pipeline.augment.job import run_augment
     from pipeline.dataset.store import load_manifest
@@ -282,7 +282,7 @@ def test_dask_runner_with_two_worker_processes_gives_the_rows_of_the_thread_runn
                                                                                    monkeypatch):
     from test_dataset import executor_independent_parts
 
-    from flows.augment_job import run_augment_flow
+    from flows.augment_run import run_augment_flow
     from pipeline.dataset.store import load_manifest
 
     # worker processes import this module (the test augmenter) from the tests dir
@@ -307,7 +307,7 @@ def test_dask_runner_with_two_worker_processes_gives_the_rows_of_the_thread_runn
 
 
 def test_a_failing_task_is_retried_with_backoff(tmp_path, prefect_api, counter, monkeypatch):
-    from flows.augment_job import run_augment_flow
+    from flows.augment_run import run_augment_flow
     from pipeline.base.errors import BSLError
 
     corpus = tmp_path / "corpus"

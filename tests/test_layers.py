@@ -65,3 +65,72 @@ def test_the_string_check_sees_a_module_name_in_a_string(tmp_path, monkeypatch):
         '"""Uses objective.bsl.momentum (fine)."""\nimport importlib\n\nimportlib.import_module("flows.cli")\n')
     monkeypatch.setattr(sys.modules[__name__], "REPO", fake_repo)
     assert higher_layer_mentions("pipeline") == ["pipeline/sneaky.py:4: flows.c... in 'flows.cli'"]
+
+
+def import_graph(repo: Path = REPO) -> dict[str, set[str]]:
+    """module -> the project modules it imports anywhere in its body (function-level imports included)."""
+    files = [p for layer in LAYERS for p in (repo / layer).rglob("*.py")]
+    modules = {".".join(p.relative_to(repo).with_suffix("").parts).removesuffix(".__init__"): p for p in files}
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                targets = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+            elif isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            else:
+                continue
+            graph[name].update(t for t in targets if t in modules and t != name)
+    return graph
+
+
+def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected groups of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[list[str]] = []
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.append(member)
+                    if member == node:
+                        break
+                if len(group) > 1:
+                    circles.append(sorted(group))
+    return circles
+
+
+def test_no_import_circles_not_even_through_function_level_imports():
+    assert import_circles(import_graph()) == []
+
+
+def test_the_circle_check_sees_a_circle_hidden_in_a_function():
+    graph = {"pipeline.a": {"pipeline.b"}, "pipeline.b": {"pipeline.c"}, "pipeline.c": {"pipeline.a"},
+             "pipeline.d": {"pipeline.a"}}
+    assert import_circles(graph) == [["pipeline.a", "pipeline.b", "pipeline.c"]]

@@ -210,7 +210,7 @@ def run_augment(args: argparse.Namespace) -> int:
     if not spec.corpus or not spec.out_dir:
         raise ConfigError("flow augment needs CORPUS and --out DATASET_DIR")
     _apply_prefect(args)
-    from flows.augment_job import run_augment_flow
+    from flows.augment_run import run_augment_flow
 
     summary = run_augment_flow(spec)
     if args.json:

@@ -25,7 +25,7 @@ from typing import Any
 
 from pipeline.augment.augmenters.base import Augmenter
 from pipeline.augment.filters import FilterConfig
-from pipeline.augment.job import ChunkRef, TaskResult, augment_chunk
+from pipeline.augment.tasks import ChunkRef, TaskResult, augment_chunk
 from pipeline.base.errors import BSLError
 
 
@@ -35,7 +35,7 @@ class AugmentTask:
 
     chunk: ChunkRef
     method: str
-    key: str  # `pipeline.augment.job.task_key`: what the result is cached under
+    key: str  # `pipeline.augment.tasks.task_key`: what the result is cached under
     dataset_dir: str
     seed: int
     filters: FilterConfig
@@ -54,7 +54,7 @@ class TaskFailed(BSLError):
 
 
 def run_task(task: AugmentTask, augmenter: Augmenter) -> TaskResult:
-    """Run one task with `augmenter` (`pipeline.augment.job.augment_chunk`); the same in every executor and process."""
+    """Run one task with `augmenter` (`pipeline.augment.tasks.augment_chunk`); the same in every executor and process."""
     result = augment_chunk(task.chunk, augmenter, task.dataset_dir, task.seed, task.filters, task.batch_size)
     if result.task_key != task.key:
         raise BSLError(f"task key mismatch for {task.describe()}: expected {task.key}, this augmenter gives "

@@ -14,31 +14,27 @@ against the corpus), and published shards are copies, so editing one never reach
 
 from __future__ import annotations
 
-import json
 import shutil
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pipeline.augment.augmenters import build_augmenter
-from pipeline.augment.augmenters.base import Augmenter, SourceRecord
-from pipeline.augment.filters import FilterConfig, build_filters, empty_view, first_reject, measure_pair
-from pipeline.base.atomic import write_json_atomic, write_parquet_atomic
+from pipeline.augment.augmenters.base import Augmenter
+from pipeline.augment.executors import AugmentTask, Executor, SerialExecutor, TaskFailed
+from pipeline.augment.filters import FilterConfig
+from pipeline.augment.tasks import ChunkRef, TaskResult, task_key, write_chunk
 from pipeline.base.config import Range, to_dict
 from pipeline.base.errors import BSLError
-from pipeline.base.fingerprint import fingerprint
 from pipeline.base.provenance import code_version, sha256_file
 from pipeline.base.publish import publish_directory, remove_stale_staging, staging_dir
-from pipeline.base.text import stable_id
 from pipeline.corpus.chunks import (
-    Chunk,
     CorpusConfig,
     CorpusStats,
-    DroppedRecord,
     iter_chunks,
 )
 from pipeline.corpus.source_manifest import source_files_info
@@ -49,18 +45,6 @@ from pipeline.dataset.manifest import (
     register,
     write_manifest,
 )
-from pipeline.dataset.schema import (
-    CHUNK_SCHEMA,
-    PAIR_COLUMNS,
-    PAIR_SCHEMA,
-    REJECT_SCHEMA,
-)
-from pipeline.dataset.store import intact_marker, write_parquet_unless_same
-
-if TYPE_CHECKING:
-    from pipeline.augment.executors import Executor
-
-WORK_DIR = ".work"
 
 
 @dataclass
@@ -90,155 +74,6 @@ def filters_for(config: AugmentConfig, augmenter: Augmenter) -> FilterConfig:
     merged = {**to_dict(config.filters), **augmenter.filter_defaults,
               **config.method_filters.get(augmenter.name, {})}
     return from_dict(FilterConfig, merged, prefix=f"method_filters.{augmenter.name}")
-
-
-@dataclass
-class ChunkRef:
-    """A chunk written to disk: what a task needs to find and identify it."""
-
-    chunk_id: str
-    path: str
-    rows: int
-    dropped_path: str | None
-    dropped_rows: int
-    file: str
-    index_in_file: int
-
-
-@dataclass
-class TaskResult:
-    """What one (chunk, method) task produced; also the content of its completion marker."""
-
-    task_key: str
-    chunk_id: str
-    method: str
-    pairs_path: str
-    rejects_path: str
-    pairs: int
-    rejects: dict[str, int]
-    identical: int
-    sum_edit_ratio_views: float
-    sum_length_ratio: float
-    seconds: float
-    cached: bool = False
-    pairs_sha256: str = ""
-    rejects_sha256: str = ""
-
-
-# -- step 1: chunks -----------------------------------------------------------------------------------------------
-def _dropped_row(d: DroppedRecord) -> dict[str, Any]:
-    row = {name: None for name in REJECT_SCHEMA.names}
-    row.update(pair_id=stable_id("corpus", d.raw.origin), source_id=d.source_id, source=d.raw.text,
-               method="corpus", params="{}", seed=0, label=d.raw.label, origin=d.raw.origin, stage="corpus",
-               reject_reason=d.reason)
-    return row
-
-
-def _table(rows: list[dict[str, Any]], schema):
-    import pyarrow as pa
-
-    return pa.Table.from_pylist(rows, schema=schema)
-
-
-def write_chunk(chunk: Chunk, dataset_dir: str | Path) -> ChunkRef:
-    """Write a chunk's records (and its dropped lines as corpus rejects); skipped when already on disk."""
-    work = Path(dataset_dir) / WORK_DIR / "chunks"
-    chunk_id = chunk.chunk_id
-    path = work / f"{chunk_id}.parquet"
-    dropped_path = work / f"{chunk_id}.dropped.parquet" if chunk.dropped else None
-    rows = [{"source_id": r.source_id, "text": r.text, "text_b": r.text_b, "label": r.label,
-             "origin": r.origin} for r in chunk.records]
-    if dropped_path is not None:
-        write_parquet_unless_same(_table([_dropped_row(d) for d in chunk.dropped], REJECT_SCHEMA), dropped_path)
-    write_parquet_unless_same(_table(rows, CHUNK_SCHEMA), path)
-    return ChunkRef(chunk_id, str(path), len(chunk.records), str(dropped_path) if dropped_path else None,
-                    len(chunk.dropped), chunk.file, chunk.index_in_file)
-
-
-def read_chunk(ref: ChunkRef) -> list[SourceRecord]:
-    import pyarrow.parquet as pq
-
-    data = pq.read_table(ref.path).to_pydict()
-    return [SourceRecord(source_id=data["source_id"][i], text=data["text"][i], text_b=data["text_b"][i],
-                         label=data["label"][i], origin=data["origin"][i]) for i in range(len(data["source_id"]))]
-
-
-# -- step 2: augment one chunk with one method --------------------------------------------------------------------
-def task_key(chunk_id: str, augmenter: Augmenter, seed: int, filters: FilterConfig) -> str:
-    """Cache key: chunk content + augmenter fingerprint + seed + filters. Same key -> same output."""
-    filt = fingerprint(to_dict(filters), 8)
-    return f"{chunk_id}-{augmenter.name}-{augmenter.fingerprint_hash()}-s{seed}-f{filt}"
-
-
-def _task_paths(dataset_dir: Path, key: str) -> tuple[Path, Path, Path]:
-    base = dataset_dir / WORK_DIR / "tasks"
-    return base / f"{key}.pairs.parquet", base / f"{key}.rejects.parquet", base / f"{key}.done.json"
-
-
-def load_task_result(dataset_dir: str | Path, key: str) -> TaskResult | None:
-    """The finished result of a task, or None when it has not completed (marker missing, outputs gone, or not
-    what the marker recorded). Its paths are this directory's files, whatever the marker says."""
-    pairs, rejects, marker = _task_paths(Path(dataset_dir), key)
-    record = intact_marker(marker, {"pairs_sha256": pairs, "rejects_sha256": rejects})
-    if record is None:
-        return None
-    try:
-        return TaskResult(**{**record, "pairs_path": str(pairs), "rejects_path": str(rejects), "cached": True})
-    except TypeError:  # a marker of another shape: redo the task
-        return None
-
-
-def augment_chunk(ref: ChunkRef, augmenter: Augmenter, dataset_dir: str | Path, seed: int = 0,
-                  filters: FilterConfig | None = None, batch_size: int = 0) -> TaskResult:
-    """Augment one chunk with one method, filter, and write its pair + reject shards and completion marker."""
-    filters = filters or FilterConfig()
-    dataset_dir = Path(dataset_dir)
-    key = task_key(ref.chunk_id, augmenter, seed, filters)
-    done = load_task_result(dataset_dir, key)
-    if done is not None:
-        return done
-    start = time.perf_counter()
-    records = read_chunk(ref)
-    params = augmenter.params()
-    pair_rows: list[dict[str, Any]] = []
-    reject_rows: list[dict[str, Any]] = []
-    reasons: Counter = Counter()
-    identical = 0
-    sum_edit = sum_len = 0.0
-    method_id = f"{augmenter.name}:{augmenter.fingerprint_hash()}:{seed}"
-    pair_filters = build_filters(filters, augmenter.identical_views_ok)
-    outcomes = augmenter.augment(records, seed, batch_size or None)
-    for record, outcome in zip(records, outcomes, strict=True):
-        row = {"pair_id": stable_id(method_id, record.source_id), "source_id": record.source_id,
-               "source": record.text, "view1": outcome.view1, "view2": outcome.view2, "method": augmenter.name,
-               "params": json.dumps({**params, **outcome.info}, sort_keys=True, ensure_ascii=False),
-               "seed": seed, "label": record.label, "origin": record.origin}
-        reason, stage = outcome.reject, "augment"
-        if reason is None:
-            reason, stage = empty_view(outcome.view1, outcome.view2), "filter"
-        if reason is None:
-            pair = measure_pair(record.text, outcome.view1, outcome.view2)
-            row.update(vars(pair.quality))
-            reason = first_reject(pair_filters, pair)
-        if reason is None:
-            pair_rows.append(row)
-            identical += row["identical"]
-            sum_edit += row["edit_ratio_views"]
-            sum_len += row["length_ratio"]
-        else:
-            reasons[reason] += 1
-            reject_rows.append({**{c: None for c in REJECT_SCHEMA.names}, **row, "stage": stage,
-                                "reject_reason": reason})
-    pairs_path, rejects_path, marker = _task_paths(dataset_dir, key)
-    write_parquet_atomic(_table([{c: r.get(c) for c in PAIR_COLUMNS} for r in pair_rows], PAIR_SCHEMA), pairs_path)
-    write_parquet_atomic(_table(reject_rows, REJECT_SCHEMA), rejects_path)
-    result = TaskResult(task_key=key, chunk_id=ref.chunk_id, method=augmenter.name, pairs_path=str(pairs_path),
-                        rejects_path=str(rejects_path), pairs=len(pair_rows), rejects=dict(reasons),
-                        identical=identical, sum_edit_ratio_views=sum_edit, sum_length_ratio=sum_len,
-                        seconds=time.perf_counter() - start, pairs_sha256=sha256_file(pairs_path),
-                        rejects_sha256=sha256_file(rejects_path))
-    write_json_atomic(marker, vars(result))  # last: marks the task complete
-    return result
 
 
 # -- step 3: the dataset -----------------------------------------------------------------------------------------
@@ -371,7 +206,6 @@ def run_augment(corpus: str | Path, out_dir: str | Path, config: AugmentConfig,
 
     The one augmentation loop: `executor` (default `SerialExecutor`) only decides where each (chunk, method) task
     runs; whatever it is, the same tasks give the same files and manifest. `on_task_done` sees each result."""
-    from pipeline.augment.executors import SerialExecutor
 
     t0 = time.perf_counter()
     # Absolute paths, here for every entry point: rows name their corpus file (`origin`, from which reject ids
@@ -433,7 +267,6 @@ class _AugmentLoop:
             self.bar.close()
 
     def _submit(self, ref: ChunkRef) -> None:
-        from pipeline.augment.executors import AugmentTask
 
         start = time.perf_counter()
         for method, augmenter in self.augmenters.items():
@@ -444,7 +277,6 @@ class _AugmentLoop:
         self.timings["augment_s"] += time.perf_counter() - start
 
     def _collect(self) -> None:
-        from pipeline.augment.executors import TaskFailed
 
         start = time.perf_counter()
         try:

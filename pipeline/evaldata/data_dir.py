@@ -31,7 +31,7 @@ TASK_FOLDERS: dict[str, str] = {**{year: f"sts/{year}" for year in STS_YEARS}, "
 #: The subset name of an STS year whose source has no per-subset breakdown (the hub's MTEB copies): all of the
 #: year's pairs in one file pair, STS.input.pooled.txt + STS.gs.pooled.txt.
 POOLED_STS_SUBSET = "pooled"
-_SET_FOLDERS = ("sts", "stsbenchmark", "sick", "nli")
+_SET_FOLDERS = ("sts", "stsbenchmark", "sick", "nli", "senteval")
 FETCH_COMMAND = "bsl data fetch"
 
 
@@ -59,7 +59,7 @@ def repo_shared_data_dir() -> Path:
 
 
 def holds_public_data(path: str | Path) -> bool:
-    """True when `path` has at least one set folder (sts/, stsbenchmark/, sick/ or nli/)."""
+    """True when `path` has at least one set folder (sts/, stsbenchmark/, sick/, nli/ or senteval/)."""
     root = Path(path)
     return any((root / name).is_dir() for name in _SET_FOLDERS)
 

@@ -14,6 +14,24 @@ What the hub copies carry, and where they differ from the reference files the pa
   - SICK-R (`mteb/sickr-sts`): MTEB's SICK-R, which is not SemEval-2014's 4,927-pair test split (the fetch prints
     the row count it got); for paper-comparable SICK-R numbers supply sick/SICK_test_annotated.txt by hand.
   - SNLI / MultiNLI: the official releases (MNLI 1.0 labels), pairs without a gold label dropped.
+  - SentEval transfer tasks (`senteval/<task>/<split>.tsv`, header `label<TAB>sentence`, or
+    `label<TAB>sentence1<TAB>sentence2` for MRPC; labels as words). Checked against the hub's dataset cards and
+    file listings (2026-11-23), not recalled:
+      mr    cornell-movie-review-data/rotten_tomatoes (text, ClassLabel label neg/pos; train+validation+test =
+            8530+1066+1066 = SentEval's 10,662 sentences, pooled for 10-fold CV)
+      cr    SetFit/SentEval-CR (train.jsonl + test.jsonl, pooled; the repo also holds SentEval's custrev.pos/neg)
+      subj  SetFit/subj (train.jsonl 8000 + test.jsonl 2000 = SentEval's 10,000, pooled)
+      mpqa  jxm/mpqa (sentence, label; train 8603 + test 2000 pooled = 10,603 where SentEval has 10,606; its
+            256-row dev split is drawn from train and left out)
+      sst2  SetFit/sst2 (text, label, label_text; 6920/872/1821 = SentEval's sentence-level binary SST, not GLUE's
+            67k-phrase SST-2)
+      trec  CogComp/trec at refs/convert/parquet (the main branch is a loading script, which datasets 5 does not
+            run; text, ClassLabel coarse_label ABBR/ENTY/DESC/HUM/LOC/NUM = SentEval's 6 classes; 5452/500)
+      mrpc  nyu-mll/glue, config mrpc (sentence1, sentence2, ClassLabel label; GLUE's train+validation =
+            3668+408 = SentEval's 4,076 training pairs; test 1,725 with its real labels)
+  - STS 2017 (`sts/sts17/STS.input.<pair>.txt` + `STS.gs.<pair>.txt`): mteb/sts17-crosslingual-sts at the
+    revision MTEB pins (one default config, split test, columns sentence1, sentence2, score 0-5 and lang; 11
+    language pairs, 250 pairs each except ko-ko 2,846).
 """
 
 from __future__ import annotations
@@ -55,11 +73,12 @@ class PublicSet:
     name: str
     hub_id: str
     revision: str
-    kind: str  # sts-year | stsb | sick | nli
+    kind: str  # sts-year | stsb | sick | nli | classification | pair-classification | sts-crosslingual
     folder: str
-    splits: tuple[tuple[str, str], ...]
+    splits: tuple[tuple[str, str], ...]  # a hub split "a+b" is the concatenation of hub splits a and b
     reference_rows: tuple[int, ...]
     note: str = ""
+    config: str | None = None  # the hub dataset's config name, where it has several
 
 
 _POOLED_NOTE = ("the hub copy has no per-subset column: the year is written as one pooled file pair, so only the "
@@ -90,7 +109,27 @@ PUBLIC_SETS: dict[str, PublicSet] = {s.name: s for s in (
     PublicSet("mnli", "nyu-mll/multi_nli", "da70db2af9d09693783c3320c4249840212ee221", "nli", "nli/mnli",
               (("train", "train"), ("dev_matched", "validation_matched"),
                ("dev_mismatched", "validation_mismatched")), (392702, 9815, 9832)),
+    PublicSet("sts17", "mteb/sts17-crosslingual-sts", "faeb762787bd10488a50c8b5be4a3b82e411949c", "sts-crosslingual",
+              "sts/sts17", (("test", "test"),), (5346,),
+              "one file pair per language pair (STS.input.<pair>.txt); the hub names the English-second pairs "
+              "es-en, fr-en, it-en, nl-en"),
+    PublicSet("mr", "cornell-movie-review-data/rotten_tomatoes", "b6059de032aed3fea5bfadcbef8d375559c6bfd9",
+              "classification", "senteval/mr", (("all", "train+validation+test"),), (10662,)),
+    PublicSet("cr", "SetFit/SentEval-CR", "main", "classification", "senteval/cr", (("all", "train+test"),),
+              (3775,)),
+    PublicSet("subj", "SetFit/subj", "2eba632847a64707391116d7e9b3cd72c700c5e6", "classification", "senteval/subj",
+              (("all", "train+test"),), (10000,)),
+    PublicSet("mpqa", "jxm/mpqa", "main", "classification", "senteval/mpqa", (("all", "train+test"),), (10606,),
+              "jxm/mpqa holds 10,603 of SentEval's 10,606 MPQA phrases"),
+    PublicSet("sst2", "SetFit/sst2", "main", "classification", "senteval/sst2",
+              (("train", "train"), ("dev", "validation"), ("test", "test")), (6920, 872, 1821)),
+    PublicSet("trec", "CogComp/trec", "refs/convert/parquet", "classification", "senteval/trec",
+              (("train", "train"), ("test", "test")), (5452, 500)),
+    PublicSet("mrpc", "nyu-mll/glue", "main", "pair-classification", "senteval/mrpc",
+              (("train", "train+validation"), ("test", "test")), (4076, 1725), config="mrpc"),
 )}
+#: Names that stand for several sets in `--sets`.
+SET_GROUPS: dict[str, tuple[str, ...]] = {"transfer": ("mr", "cr", "subj", "mpqa", "sst2", "trec", "mrpc")}
 
 
 @dataclass
@@ -168,16 +207,21 @@ def load_hub_splits(source: Source, data_dir: Path, cache_dir: Path | None) -> d
                          f"hub dataset); {supply_by_hand(spec, data_dir)}")
     path = str(source.local_dir) if source.local_dir is not None else spec.hub_id
     try:
-        loaded = datasets.load_dataset(path, revision=source.revision,
+        loaded = datasets.load_dataset(path, spec.config, revision=source.revision,
                                        cache_dir=None if cache_dir is None else str(cache_dir))
     except Exception as exc:  # noqa: BLE001 - network, hub and format errors all end the same way
         raise FetchError(f"{spec.name}: cannot load {source.label} ({_offline_reason(exc)}); "
                          f"{supply_by_hand(spec, data_dir)}") from None
-    missing = [hub for _, hub in spec.splits if hub not in loaded]
+    missing = [part for _, hub in spec.splits for part in hub.split("+") if part not in loaded]
     if missing:
         raise FetchError(f"{spec.name}: {source.label} has no split {', '.join(missing)} (it has "
                          f"{', '.join(loaded)}); {supply_by_hand(spec, data_dir)}")
-    return {hub: loaded[hub] for _, hub in spec.splits}
+    out = {}
+    for _, hub in spec.splits:
+        parts = [loaded[part] for part in hub.split("+")]
+        # Pooled splits (SentEval cross-validates over all of MR/CR/SUBJ/MPQA; its MRPC train = GLUE train+dev).
+        out[hub] = parts[0] if len(parts) == 1 else datasets.concatenate_datasets(parts)
+    return out
 
 
 def _column(ds, names: Sequence[str], where: str) -> list:
@@ -343,8 +387,99 @@ def write_nli(ds, folder: Path, split: str, where: str) -> tuple[list[str], Spli
     return [name], rows
 
 
+def _label_words(ds, names: Sequence[str], where: str) -> list:
+    """The label column as words: a ClassLabel's names, else the `label_text` column, else the value as text;
+    None where the row has no label (-1 / null)."""
+    for name in names:
+        if name not in ds.column_names:
+            continue
+        values = ds.data.table.column(name).to_pylist()
+        feature_names = getattr(ds.features.get(name), "names", None)
+        texts = _optional_column(ds, ("label_text",)) if name == "label" and not feature_names else None
+        out = []
+        for i, v in enumerate(values):
+            if v is None or (isinstance(v, int) and v < 0):
+                out.append(None)
+            elif feature_names:
+                out.append(feature_names[v] if isinstance(v, int) and v < len(feature_names) else None)
+            elif texts is not None and isinstance(texts[i], str) and texts[i].strip():
+                out.append(" ".join(texts[i].split()))
+            else:
+                out.append(" ".join(str(v).split()) or None)
+        return out
+    raise FetchError(f"{where}: no column {' / '.join(names)} (it has {', '.join(ds.column_names)})")
+
+
+def write_classification(ds, folder: Path, split: str, where: str) -> tuple[list[str], SplitRows]:
+    """<split>.tsv with the header label, sentence (SentEval's single-sentence tasks)."""
+    rows = SplitRows()
+    texts = _column(ds, ("text", "sentence"), where)
+    labels = _label_words(ds, ("label", "coarse_label"), where)
+    rows.read = len(texts)
+    name = f"{split}.tsv"
+    lines = ["label\tsentence"]
+    for i, (text, label) in enumerate(zip(texts, labels)):
+        problem = _sentence_problem(text) or (None if label else "no gold label")
+        if problem:
+            rows.drop(problem, i)
+            continue
+        lines.append(f"{label}\t{text}")
+        rows.written += 1
+    _write_lines(folder / name, lines)
+    return [name], rows
+
+
+def write_pair_classification(ds, folder: Path, split: str, where: str) -> tuple[list[str], SplitRows]:
+    """<split>.tsv with the header label, sentence1, sentence2 (MRPC)."""
+    rows = SplitRows()
+    s1 = _column(ds, ("sentence1", "sentence_A"), where)
+    s2 = _column(ds, ("sentence2", "sentence_B"), where)
+    labels = _label_words(ds, ("label",), where)
+    rows.read = len(s1)
+    name = f"{split}.tsv"
+    lines = ["label\tsentence1\tsentence2"]
+    for i, (a, b, label) in enumerate(zip(s1, s2, labels)):
+        problem = _sentence_problem(a) or _sentence_problem(b) or (None if label else "no gold label")
+        if problem:
+            rows.drop(problem, i)
+            continue
+        lines.append(f"{label}\t{a}\t{b}")
+        rows.written += 1
+    _write_lines(folder / name, lines)
+    return [name], rows
+
+
+def write_sts_crosslingual(ds, folder: Path, split: str, where: str) -> tuple[list[str], SplitRows]:
+    """One SemEval-style file pair per language pair (the `lang` column): STS.input.<lang>.txt + STS.gs.<lang>.txt."""
+    rows = SplitRows()
+    langs = _column(ds, ("lang",), where)
+    s1 = _column(ds, ("sentence1",), where)
+    s2 = _column(ds, ("sentence2",), where)
+    scores = _scores(ds, where)
+    rows.read = len(scores)
+    by_lang: dict[str, list[tuple[str, str, str]]] = {}
+    for i, (lang, a, b, value) in enumerate(zip(langs, s1, s2, scores)):
+        if not isinstance(lang, str) or not lang.replace("-", "").isalpha():
+            raise FetchError(f"{where} row {i}: lang {lang!r} is not a language pair such as en-de")
+        problem = _sentence_problem(a) or _sentence_problem(b)
+        score = _score_text(value, 0.0, 5.0, f"{where} row {i}")
+        if problem or score is None:
+            rows.drop(problem or "no score", i)
+            continue
+        by_lang.setdefault(lang, []).append((a, b, score))
+        rows.written += 1
+    names = []
+    for lang, pairs in sorted(by_lang.items()):
+        names += [f"STS.input.{lang}.txt", f"STS.gs.{lang}.txt"]
+        _write_lines(folder / names[-2], (f"{a}\t{b}" for a, b, _ in pairs))
+        _write_lines(folder / names[-1], (score for *_, score in pairs))
+    return names, rows
+
+
 WRITERS: dict[str, Callable[[Any, Path, str, str], tuple[list[str], SplitRows]]] = {
     "sts-year": write_sts_year, "stsb": write_stsb, "sick": write_sick, "nli": write_nli,
+    "classification": write_classification, "pair-classification": write_pair_classification,
+    "sts-crosslingual": write_sts_crosslingual,
 }
 
 
@@ -356,6 +491,13 @@ def _hand_files(spec: PublicSet) -> str:
         return "sts-train.csv, sts-dev.csv, sts-test.csv (the STS Benchmark release)"
     if spec.kind == "sick":
         return "SICK_test_annotated.txt (the SemEval-2014 release)"
+    if spec.kind == "sts-crosslingual":
+        return "STS.input.<pair>.txt + STS.gs.<pair>.txt per language pair (the SemEval-2017 files)"
+    if spec.kind == "classification":
+        return ", ".join(f"{split}.tsv (label<TAB>sentence, with that header)" for split, _ in spec.splits)
+    if spec.kind == "pair-classification":
+        return ", ".join(f"{split}.tsv (label<TAB>sentence1<TAB>sentence2, with that header)"
+                         for split, _ in spec.splits)
     return ", ".join(f"{split}.csv (premise,hypothesis,label)" for split, _ in spec.splits)
 
 
@@ -464,10 +606,11 @@ def parse_sets(names: Sequence[str] | str | None) -> list[PublicSet]:
     wanted = [n.strip().lower() for n in names or () if n.strip()]
     if not wanted or wanted == ["all"]:
         return list(PUBLIC_SETS.values())
+    wanted = [name for n in wanted for name in SET_GROUPS.get(n, (n,))]
     unknown = [n for n in wanted if n not in PUBLIC_SETS]
     if unknown:
         raise InputError(f"unknown set(s) {', '.join(unknown)}; expected a comma-separated subset of "
-                         f"{','.join(PUBLIC_SETS)}")
+                         f"{','.join(PUBLIC_SETS)} (or all, transfer)")
     return [spec for name, spec in PUBLIC_SETS.items() if name in wanted]
 
 

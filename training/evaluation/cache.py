@@ -48,3 +48,22 @@ class EmbeddingCache:
             with open(tmp, "wb") as fh:
                 np.save(fh, data, allow_pickle=False)
         return path
+
+    def get_rows(self, fingerprint: str, key: str, n_rows: int) -> np.ndarray | None:
+        """One embedding per sentence (the transfer tasks' unique sentences), `n_rows` rows, or None."""
+        path = self.path_for(fingerprint, key)
+        if not path.is_file():
+            return None
+        try:
+            arr = np.load(path, allow_pickle=False)
+        except (OSError, ValueError) as exc:
+            log.warning("ignoring unreadable cached embeddings %s: %s", path, exc)
+            return None
+        if arr.ndim != 2 or arr.shape[0] != n_rows or not np.issubdtype(arr.dtype, np.floating):
+            log.warning("ignoring cached embeddings %s with shape %s (expected %d rows)", path, arr.shape, n_rows)
+            return None
+        return arr
+
+    def put_rows(self, fingerprint: str, key: str, emb: np.ndarray) -> Path:
+        emb = np.asarray(emb, dtype=np.float32)
+        return self.put(fingerprint, key, emb, emb[:0])

@@ -9,6 +9,7 @@ from pipeline.base.config import Range
 from pipeline.base.devices import SDPA_BACKEND_HELP
 from training.config import POOLING_MODES
 from training.evaluation.data import ALL_TASKS
+from training.evaluation.transfer_data import STS17_PAIRS
 
 __all__ = ["DEFAULT_CACHE_DIR", "POOLING_MODES", "EvaluationConfig"]
 DEFAULT_CACHE_DIR = ".bsl_cache/evaluation"
@@ -21,8 +22,10 @@ class EvaluationConfig:
     data_dir: str = field(default="", metadata={
         "help": "folder with sts/, stsbenchmark/, sick/; '' = $BSL_DATA_DIR, else ~/.cache/bsl/data (filled by "
                 "`bsl data fetch`), else ../shared/data (README 'Data')"})
-    tasks: list[str] = field(default_factory=lambda: list(ALL_TASKS),
-                             metadata={"help": "columns to evaluate: sts12..sts16, stsb, sickr"})
+    tasks: list[str] = field(default_factory=lambda: list(ALL_TASKS), metadata={
+        "help": "what to evaluate: sts12..sts16, stsb, sickr (Table 1; 'all' = these seven, the default), sts17 "
+                "(STS 2017 per language pair), the SentEval transfer tasks mr, cr, subj, mpqa, sst2, trec, mrpc, "
+                "sicke ('transfer' = all eight)"})
     pooling: str | None = field(default=None, metadata={
         "help": "override pooling (mean|cls|max|...); null = the model's own (checkpoint/ST config) else mean"})
     batch_size: int = field(default=64, metadata={"range": Range(1), "help": "sentences per forward pass (when "
@@ -42,3 +45,15 @@ class EvaluationConfig:
     sts_aggregate: Literal["all", "mean", "wmean"] = field(default="all", metadata={
         "help": "per-year STS12-16 number used in the table and avg (SentEval 'all' = subsets concatenated)"})
     include_stsb_dev: bool = field(default=True, metadata={"help": "also report STS-B dev (details only)"})
+    sts17_pairs: list[str] = field(default_factory=lambda: list(STS17_PAIRS), metadata={
+        "help": "STS 2017 language pairs scored by the sts17 task (the BSL paper's eight by default; also ko-ko, "
+                "en-it, en-nl)"})
+    transfer_kfold: int = field(default=10, metadata={"range": Range(2), "help": (
+        "folds of the transfer tasks' cross-validation (SentEval's kfold; 10 = its setting 'comparable to the "
+        "literature')")})
+    transfer_seed: int = field(default=1111, metadata={"range": Range(0), "help": (
+        "seed of the transfer tasks' fold shuffling and classifier (SentEval's default 1111)")})
+    transfer_max_iter: int = field(default=1000, metadata={"range": Range(1), "help": (
+        "lbfgs iterations of each logistic regression of the transfer tasks")})
+    transfer_pair_features: Literal["senteval", "full"] = field(default="senteval", metadata={
+        "help": "MRPC / SICK-E classifier input: senteval = [|u-v|, u*v] as SentEval; full = [u, v, |u-v|, u*v]"})

@@ -29,6 +29,7 @@ from training.evaluation.data import (
     ALL_TASKS,
     STS_SUBSETS,
     PairSet,
+    known_tasks,
     load_stsb_dev,
     load_task,
     parse_tasks,
@@ -41,6 +42,15 @@ from training.evaluation.metrics import (
     cosine_similarities,
     score_pairs,
     score_year,
+)
+from training.evaluation.transfer import ProtocolSettings, TransferScore, score_transfer_task
+from training.evaluation.transfer_data import (
+    STS17_YEAR,
+    TRANSFER_TASKS,
+    TransferTask,
+    load_sts17,
+    load_transfer_task,
+    parse_sts17_pairs,
 )
 
 
@@ -55,6 +65,8 @@ class ModelResult:
     sts: dict[str, YearScore] = field(default_factory=dict)
     stsb: dict[str, PairScore] = field(default_factory=dict)
     sickr: dict[str, PairScore] = field(default_factory=dict)
+    sts17: dict[str, PairScore] = field(default_factory=dict)
+    transfer: dict[str, TransferScore] = field(default_factory=dict)
     cache_hits: int = 0
     cache_misses: int = 0
 
@@ -67,23 +79,38 @@ class ModelResult:
             return self.sickr["test"]
         raise KeyError(task)
 
+    @property
+    def sts_tasks(self) -> tuple[str, ...]:
+        """The evaluated Table 1 columns (the tasks `scores()` and its `avg` cover)."""
+        return tuple(t for t in self.tasks if t in ALL_TASKS)
+
     def scores(self) -> dict[str, float]:
-        """`{task: cosine Spearman x100, ..., "avg": mean of them}` in Table 1 order (NaN stays NaN)."""
-        out = {task: self.task_score(task).spearman for task in self.tasks}
-        values = list(out.values())
-        out["avg"] = float(np.mean(values)) if values and all(math.isfinite(v) for v in values) else float("nan")
-        return out
+        """`{task: cosine Spearman x100, ..., "avg": mean of them}` in Table 1 order (NaN stays NaN); empty when
+        no Table 1 column was evaluated."""
+        return _with_mean({task: self.task_score(task).spearman for task in self.sts_tasks})
+
+    def transfer_scores(self) -> dict[str, float]:
+        """`{task: test accuracy x100, ..., "avg": their mean}` for the evaluated transfer tasks (Table 2)."""
+        return _with_mean({task: self.transfer[task].accuracy for task in self.tasks if task in self.transfer})
+
+    def sts17_scores(self) -> dict[str, float]:
+        """`{language pair: cosine Spearman x100, ..., "avg": their mean}` (Table 3's columns)."""
+        return _with_mean({pair: s.spearman for pair, s in self.sts17.items()})
 
     def to_json(self) -> dict[str, Any]:
         def clean(x: float) -> float | None:
             return float(x) if math.isfinite(x) else None
 
         entry: dict[str, Any] = {k: clean(v) for k, v in self.scores().items()}
+        if self.sts17:
+            entry["sts17"] = {k: clean(v) for k, v in self.sts17_scores().items()}
+        if self.transfer:
+            entry["transfer"] = {k: clean(v) for k, v in self.transfer_scores().items()}
         details: dict[str, Any] = {
             "model": self.encoder,
             "metric": "spearman of cosine similarity x100",
             "sts_aggregate": self.sts_aggregate,
-            "avg": {"tasks": list(self.tasks), "n_tasks": len(self.tasks)},
+            "avg": {"tasks": list(self.sts_tasks), "n_tasks": len(self.sts_tasks)},
         }
         for task in self.tasks:
             if task in STS_SUBSETS:
@@ -92,14 +119,43 @@ class ModelResult:
                 details["stsb"] = {split: s.to_dict() for split, s in self.stsb.items()}
             elif task == "sickr":
                 details["sickr"] = {split: s.to_dict() for split, s in self.sickr.items()}
+            elif task == STS17_YEAR:
+                details["sts17"] = {"metric": "spearman of cosine similarity x100, per language pair",
+                                    "pairs": {pair: s.to_dict() for pair, s in self.sts17.items()}}
+            elif task in self.transfer:
+                details.setdefault("transfer", {
+                    "metric": "test accuracy x100 of a logistic regression on frozen embeddings (SentEval "
+                              "protocol, scikit-learn classifier; see training.evaluation.transfer)"})
+                details["transfer"][task] = self.transfer[task].to_dict()
         entry["details"] = details
         return entry
 
 
+def _with_mean(values: dict[str, float]) -> dict[str, float]:
+    if not values:
+        return {}
+    finite = all(math.isfinite(v) for v in values.values())
+    return {**values, "avg": float(np.mean(list(values.values()))) if finite else float("nan")}
+
+
 def load_eval_data(data_dir: str | Path, tasks: Sequence[str] | str | None = None,
-                   include_stsb_dev: bool = True) -> dict[str, dict[str, PairSet]]:
-    """Load and validate every file the chosen tasks need (all errors surface before any model is loaded)."""
-    return {task: load_task(data_dir, task, include_stsb_dev) for task in parse_tasks(tasks)}
+                   include_stsb_dev: bool = True,
+                   sts17_pairs: Sequence[str] | str | None = None) -> dict[str, dict[str, PairSet] | TransferTask]:
+    """Load and validate every file the chosen tasks need (all errors surface before any model is loaded).
+
+    STS columns and sts17 map to `{subset or language pair: PairSet}`, a transfer task to its `TransferTask`."""
+    data_dir = Path(data_dir)
+    out: dict[str, dict[str, PairSet] | TransferTask] = {}
+    for task in parse_tasks(tasks):
+        if task in TRANSFER_TASKS:
+            if not data_dir.is_dir():
+                raise BSLError(f"{data_dir}: evaluation data directory not found")
+            out[task] = load_transfer_task(data_dir, task)
+        elif task == STS17_YEAR:
+            out[task] = load_sts17(data_dir, parse_sts17_pairs(sts17_pairs))
+        else:
+            out[task] = load_task(data_dir, task, include_stsb_dev)
+    return out
 
 
 def _as_encoder(encoder: Encoder | Callable[[list[str]], Any]) -> Encoder:
@@ -142,10 +198,38 @@ def encode_pairsets(encoder: Encoder, pairsets: Sequence[PairSet], cache: Embedd
     return results, len(pairsets) - len(missing), len(missing)  # type: ignore[return-value]
 
 
-def evaluate_encoder(encoder: Encoder | Callable[[list[str]], Any], data: str | Path | Mapping[str, Mapping[str, PairSet]],
+def encode_transfer_tasks(encoder: Encoder, tasks: Sequence[TransferTask], cache: EmbeddingCache | None = None,
+                          disable_progress: bool | None = None) -> tuple[list[dict[str, np.ndarray]], int, int]:
+    """`{sentence: embedding}` per transfer task (each unique sentence once), from the cache where possible; all
+    missing tasks are encoded in one `encoder.encode` call. Returns (lookups, hits, misses)."""
+    use_cache = cache is not None and encoder.fingerprint is not None
+    uniques = [list(dict.fromkeys(task.sentences())) for task in tasks]
+    found: list[np.ndarray | None] = [
+        cache.get_rows(encoder.fingerprint, task.key, len(u)) if use_cache else None  # type: ignore[union-attr]
+        for task, u in zip(tasks, uniques)]
+    missing = [i for i, hit in enumerate(found) if hit is None]
+    if missing:
+        sentences = [s for i in missing for s in uniques[i]]
+        emb = np.asarray(encoder.encode(sentences, disable_progress=disable_progress), dtype=np.float32)
+        if emb.ndim != 2 or emb.shape[0] != len(sentences):
+            raise BSLError(f"encoder {encoder.name!r} returned shape {emb.shape} for {len(sentences)} sentences")
+        offset = 0
+        for i in missing:
+            found[i] = emb[offset:offset + len(uniques[i])]
+            offset += len(uniques[i])
+            if use_cache:
+                cache.put_rows(encoder.fingerprint, tasks[i].key, found[i])  # type: ignore[union-attr,arg-type]
+    lookups = [dict(zip(u, e)) for u, e in zip(uniques, found)]  # type: ignore[arg-type]
+    return lookups, len(tasks) - len(missing), len(missing)
+
+
+def evaluate_encoder(encoder: Encoder | Callable[[list[str]], Any],
+                     data: str | Path | Mapping[str, Mapping[str, PairSet] | TransferTask],
                      tasks: Sequence[str] | str | None = None, *, cache_dir: str | Path | None = None,
                      sts_aggregate: str = "all", include_stsb_dev: bool = True,
-                     disable_progress: bool | None = None, name: str | None = None) -> ModelResult:
+                     disable_progress: bool | None = None, name: str | None = None,
+                     transfer_settings: ProtocolSettings | None = None,
+                     sts17_pairs: Sequence[str] | str | None = None) -> ModelResult:
     """The full table for one encoder.
 
     `encoder` is an `Encoder` (e.g. from `load_encoder`) or any callable `list[str] -> embeddings`. `data` is the
@@ -157,23 +241,28 @@ def evaluate_encoder(encoder: Encoder | Callable[[list[str]], Any], data: str | 
     enc = _as_encoder(encoder)
     chosen = parse_tasks(tasks) if tasks is not None else None
     if isinstance(data, (str, Path)):
-        loaded = load_eval_data(data, chosen, include_stsb_dev)
+        loaded = load_eval_data(data, chosen, include_stsb_dev, sts17_pairs)
     else:
-        loaded = {t: dict(v) for t, v in data.items() if chosen is None or t in chosen}
+        loaded = {t: (v if isinstance(v, TransferTask) else dict(v)) for t, v in data.items()
+                  if chosen is None or t in chosen}
         missing_tasks = [t for t in (chosen or ()) if t not in loaded]
         if missing_tasks:
             raise BSLError(f"tasks {', '.join(missing_tasks)} were not loaded")
         if not include_stsb_dev and "stsb" in loaded:
             loaded["stsb"].pop("dev", None)
-    task_order = tuple(t for t in ALL_TASKS if t in loaded)
+    task_order = tuple(t for t in known_tasks() if t in loaded)
+    transfer_tasks = [loaded[t] for t in task_order if isinstance(loaded[t], TransferTask)]
     pooled = [t for t in task_order if t in STS_SUBSETS and set(loaded[t]) == {POOLED_STS_SUBSET}]
     if pooled and sts_aggregate != "all":
         raise BSLError(f"{', '.join(pooled)}: the data has one pooled file per year (fetched from a hub copy without "
                        f"per-subset breakdown), so sts_aggregate={sts_aggregate} cannot be computed: use 'all', or "
                        f"supply SentEval's STS.input/STS.gs subset files by hand (README 'Data')")
-    flat: list[tuple[str, str, PairSet]] = [(t, s, ps) for t in task_order for s, ps in loaded[t].items()]
+    flat: list[tuple[str, str, PairSet]] = [(t, s, ps) for t in task_order if not isinstance(loaded[t], TransferTask)
+                                            for s, ps in loaded[t].items()]  # type: ignore[union-attr]
     cache = EmbeddingCache(cache_dir) if cache_dir is not None else None
     embeddings, hits, misses = encode_pairsets(enc, [ps for _, _, ps in flat], cache, disable_progress)
+    lookups, t_hits, t_misses = encode_transfer_tasks(enc, transfer_tasks, cache, disable_progress)
+    hits, misses = hits + t_hits, misses + t_misses
     sims: dict[str, dict[str, tuple[np.ndarray, np.ndarray]]] = {}
     for (task, subset, ps), (e1, e2) in zip(flat, embeddings):
         sims.setdefault(task, {})[subset] = (cosine_similarities(e1, e2), np.asarray(ps.scores))
@@ -190,6 +279,14 @@ def evaluate_encoder(encoder: Encoder | Callable[[list[str]], Any], data: str | 
             result.stsb = {split: score_pairs(*sims[task][split]) for split in sims[task]}
         elif task == "sickr":
             result.sickr = {split: score_pairs(*sims[task][split]) for split in sims[task]}
+        elif task == STS17_YEAR:
+            result.sts17 = {pair: score_pairs(*sims[task][pair]) for pair in sims[task]}
+    settings = transfer_settings or ProtocolSettings()
+    for task, lookup in zip(transfer_tasks, lookups):
+        def embed(texts: list[str], lookup=lookup) -> np.ndarray:
+            return np.stack([lookup[t] for t in texts]).astype(np.float64)
+
+        result.transfer[task.name] = score_transfer_task(task, embed, settings)
     return result
 
 
@@ -209,7 +306,9 @@ def evaluate_models(specs: Sequence[str | Path], config: EvaluationConfig,
     if not specs:
         raise BSLError("no model given")
     data_dir = resolve_data_dir(config.data_dir or None).path
-    data = load_eval_data(data_dir, config.tasks, config.include_stsb_dev)
+    data = load_eval_data(data_dir, config.tasks, config.include_stsb_dev, config.sts17_pairs)
+    settings = ProtocolSettings(kfold=config.transfer_kfold, seed=config.transfer_seed,
+                                max_iter=config.transfer_max_iter, pair_features=config.transfer_pair_features)
     results: dict[str, ModelResult] = {}
     for spec, name in zip(specs, model_names([str(s) for s in specs])):
         encoder = load_encoder(spec, config.pooling, device=config.device, batch_size=config.batch_size,
@@ -219,7 +318,8 @@ def evaluate_models(specs: Sequence[str | Path], config: EvaluationConfig,
             results[name] = evaluate_encoder(encoder, data, cache_dir=config.cache_dir,
                                              sts_aggregate=config.sts_aggregate,
                                              include_stsb_dev=config.include_stsb_dev,
-                                             disable_progress=disable_progress, name=name)
+                                             disable_progress=disable_progress, name=name,
+                                             transfer_settings=settings)
         finally:
             encoder.release()
             gc.collect()

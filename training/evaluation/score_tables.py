@@ -12,6 +12,12 @@ equal); only the evaluated tasks appear, and `avg` is their mean. `details` hold
 sts1x keys and avg use), `avg.tasks`, and per task:
 `sts1x: {"all"|"mean"|"wmean": {spearman, pearson, n}, "subsets": {<subset>: {spearman, pearson, n}}}`,
 `stsb: {"test": {...}, "dev": {...}}`, `sickr: {"test": {...}}`.
+
+With `sts17` among the tasks the entry also has `"sts17": {"en-en": x, ..., "avg": x}` (cosine Spearman x100 per
+language pair; details: `sts17.pairs.<pair>: {spearman, pearson, n}`); with transfer tasks,
+`"transfer": {"mr": acc, ..., "avg": acc}` (test accuracy x100; details: `transfer.<task>: {accuracy,
+dev_accuracy, n_train, n_test, C, [f1]}`). Neither enters the STS `avg`; without any Table 1 column the STS keys
+and `avg` are absent.
 """
 
 from __future__ import annotations
@@ -22,9 +28,11 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.base.atomic import atomic_path, write_json_atomic, write_text_atomic
+from pipeline.base.errors import BSLError
 from pipeline.evaldata.sts_columns import STS_TITLES
 from training.evaluation.data import ALL_TASKS, STS_SUBSETS
 from training.evaluation.runner import ModelResult
+from training.evaluation.transfer_data import TRANSFER_TITLES
 
 
 def results_json(results: Mapping[str, ModelResult]) -> dict[str, Any]:
@@ -40,41 +48,80 @@ def _fmt(x: float | None, width: int = 0) -> str:
 
 def _columns(results: Mapping[str, ModelResult]) -> list[str]:
     tasks = {t for r in results.values() for t in r.tasks}
-    return [t for t in ALL_TASKS if t in tasks] + ["avg"]
+    sts = [t for t in ALL_TASKS if t in tasks]
+    return sts + ["avg"] if sts else []
 
 
 def _title(col: str) -> str:
     return STS_TITLES[col]
 
 
+def _extra_tables(results: Mapping[str, ModelResult]) -> list[tuple[str, list[str], dict[str, str], str]]:
+    """(heading, columns, titles, note) of the STS17 and transfer tables, for the ones any model has."""
+    out = []
+    pairs = list(dict.fromkeys(p for r in results.values() for p in r.sts17))
+    if pairs:
+        out.append(("STS 2017", pairs + ["avg"], {p: p.upper() for p in pairs} | {"avg": "Avg."},
+                    "STS 2017: cosine Spearman x100 per language pair"))
+    tasks = [t for t in TRANSFER_TITLES if any(t in r.transfer for r in results.values())]
+    if tasks:
+        out.append(("SentEval transfer tasks", tasks + ["avg"], {**TRANSFER_TITLES, "avg": "Avg."},
+                    "transfer tasks: test accuracy x100 of a logistic regression on frozen embeddings (SentEval "
+                    "protocol: 10-fold CV for MR/CR/SUBJ/MPQA, own splits for SST-2/TREC/MRPC/SICK-E)"))
+    return out
+
+
+def _extra_scores(r: ModelResult, heading: str) -> dict[str, float]:
+    return r.sts17_scores() if heading == "STS 2017" else r.transfer_scores()
+
+
+def _text_table(results: Mapping[str, ModelResult], cols: list[str], titles: Mapping[str, str],
+                row_scores) -> list[str]:
+    name_w = max([len("Model")] + [len(n) for n in results])
+    col_w = [max(len(titles[c]), 6) for c in cols]
+    lines = ["  ".join(["Model".ljust(name_w)] + [titles[c].rjust(w) for c, w in zip(cols, col_w)])]
+    lines.append("-" * len(lines[0]))
+    for name, r in results.items():
+        scores = row_scores(r)
+        lines.append("  ".join([name.ljust(name_w)] + [_fmt(scores.get(c), w) for c, w in zip(cols, col_w)]))
+    return lines
+
+
 def format_table(results: Mapping[str, ModelResult]) -> str:
     """A plain-text table, one row per model (the paper's Table 1 layout)."""
     cols = _columns(results)
-    name_w = max([len("Model")] + [len(n) for n in results])
-    col_w = [max(len(_title(c)), 6) for c in cols]
-    lines = ["  ".join(["Model".ljust(name_w)] + [_title(c).rjust(w) for c, w in zip(cols, col_w)])]
-    lines.append("-" * len(lines[0]))
-    for name, r in results.items():
-        scores = r.scores()
-        lines.append("  ".join([name.ljust(name_w)] + [_fmt(scores.get(c), w) for c, w in zip(cols, col_w)]))
-    first = next(iter(results.values()))
-    note = (f"cosine Spearman x100; STS12-16: '{first.sts_aggregate}' aggregate over subsets; "
-            f"STS-B: test; SICK-R: test")
-    return "\n".join(lines + [note])
+    lines: list[str] = []
+    if cols:
+        lines = _text_table(results, cols, STS_TITLES, ModelResult.scores)
+        first = next(iter(results.values()))
+        lines.append(f"cosine Spearman x100; STS12-16: '{first.sts_aggregate}' aggregate over subsets; "
+                     f"STS-B: test; SICK-R: test")
+    for heading, extra_cols, titles, note in _extra_tables(results):
+        if lines:
+            lines.append("")
+        lines += _text_table(results, extra_cols, titles, lambda r, h=heading: _extra_scores(r, h)) + [note]
+    return "\n".join(lines)
 
 
 def format_markdown(results: Mapping[str, ModelResult]) -> str:
     cols = _columns(results)
     first = next(iter(results.values()))
-    out = ["# STS evaluation", "",
-           f"Spearman correlation x100 between the cosine similarity of the two sentence embeddings and the gold "
-           f"score. STS12-STS16: SentEval '{first.sts_aggregate}' aggregate of each year's subsets; STS-B: test "
-           f"split; SICK-R: test split; Avg.: mean of the columns shown.", "",
-           "| Model | " + " | ".join(_title(c) for c in cols) + " |",
-           "|---|" + "---:|" * len(cols)]
-    for name, r in results.items():
-        scores = r.scores()
-        out.append(f"| {_md_escape(name)} | " + " | ".join(_fmt(scores.get(c)) for c in cols) + " |")
+    out = ["# Evaluation"]
+    if cols:
+        out += ["", f"Spearman correlation x100 between the cosine similarity of the two sentence embeddings and the "
+                f"gold score. STS12-STS16: SentEval '{first.sts_aggregate}' aggregate of each year's subsets; STS-B: "
+                f"test split; SICK-R: test split; Avg.: mean of the columns shown.", "",
+                "| Model | " + " | ".join(_title(c) for c in cols) + " |",
+                "|---|" + "---:|" * len(cols)]
+        for name, r in results.items():
+            scores = r.scores()
+            out.append(f"| {_md_escape(name)} | " + " | ".join(_fmt(scores.get(c)) for c in cols) + " |")
+    for heading, extra_cols, titles, note in _extra_tables(results):
+        out += ["", f"## {heading}", "", note[0].upper() + note[1:] + ".", "",
+                "| Model | " + " | ".join(titles[c] for c in extra_cols) + " |", "|---|" + "---:|" * len(extra_cols)]
+        for name, r in results.items():
+            scores = _extra_scores(r, heading)
+            out.append(f"| {_md_escape(name)} | " + " | ".join(_fmt(scores.get(c)) for c in extra_cols) + " |")
     for name, r in results.items():
         out += ["", f"## {_md_escape(name)}", ""]
         enc = r.encoder
@@ -91,10 +138,20 @@ def format_markdown(results: Mapping[str, ModelResult]) -> str:
                     mark = "**" if agg == r.sts_aggregate else ""
                     out.append(f"| {STS_TITLES[task]} | {mark}{agg}{mark} | {s.n} | {_fmt(s.spearman)} | "
                                f"{_fmt(s.pearson)} |")
-            else:
+            elif task in ("stsb", "sickr"):
                 splits = r.stsb if task == "stsb" else r.sickr
                 for split, s in splits.items():
                     out.append(f"| {STS_TITLES[task]} | {split} | {s.n} | {_fmt(s.spearman)} | {_fmt(s.pearson)} |")
+            elif task == "sts17":
+                for pair, s in r.sts17.items():
+                    out.append(f"| STS17 | {pair} | {s.n} | {_fmt(s.spearman)} | {_fmt(s.pearson)} |")
+        if r.transfer:
+            out += ["", "| Transfer task | train | test | C | dev/CV acc. | test acc. | F1 |",
+                    "|---|---:|---:|---|---:|---:|---:|"]
+            for task, t in r.transfer.items():
+                c = ", ".join(f"{x:g}" for x in t.c) if isinstance(t.c, list) else f"{t.c:g}"
+                out.append(f"| {TRANSFER_TITLES[task]} | {t.n_train} | {t.n_test} | {c} | {_fmt(t.dev_accuracy)} | "
+                           f"{_fmt(t.accuracy)} | {_fmt(t.f1) if t.f1 is not None else ''} |")
     return "\n".join(out) + "\n"
 
 
@@ -119,6 +176,9 @@ def write_plot(results: Mapping[str, ModelResult], path: str | Path) -> None:
     import numpy as np
 
     cols = _columns(results)
+    if not cols:
+        raise BSLError("the plot shows the STS table (Table 1): evaluate at least one of "
+                       f"{', '.join(ALL_TASKS)} to plot")
     names = list(results)
     n_models = len(names)
     x = np.arange(len(cols))

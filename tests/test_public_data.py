@@ -105,6 +105,53 @@ def test_manifest_names_source_files_rows_and_dropped_rows(fetched_data, hub_mir
     assert sts12["splits"]["pooled"]["rows_written"] == 3108 and "per-subset" in sts12["notes"][0]
 
 
+def test_transfer_and_sts17_manifests_name_their_hub_copies(fetched_data):
+    expected = {"mr": ("cornell-movie-review-data/rotten_tomatoes", {"all": ("train+validation+test", 10662, 24)}),
+                "cr": ("SetFit/SentEval-CR", {"all": ("train+test", 3775, 22)}),
+                "subj": ("SetFit/subj", {"all": ("train+test", 10000, 22)}),
+                "mpqa": ("jxm/mpqa", {"all": ("train+test", 10606, 20)}),
+                "sst2": ("SetFit/sst2", {"train": ("train", 6920, 20), "dev": ("validation", 872, 8),
+                                         "test": ("test", 1821, 10)}),
+                "trec": ("CogComp/trec", {"train": ("train", 5452, 60), "test": ("test", 500, 12)}),
+                "mrpc": ("nyu-mll/glue", {"train": ("train+validation", 4076, 20), "test": ("test", 1725, 6)}),
+                "sts17": ("mteb/sts17-crosslingual-sts", {"test": ("test", 5346, 132)})}
+    for name, (hub_id, splits) in expected.items():
+        manifest = json.loads(manifest_path(fetched_data, name).read_text())
+        assert manifest["source"]["id"] == hub_id, name
+        got = {split: (info["hub_split"], info["reference_rows"], info["rows_written"])
+               for split, info in manifest["splits"].items()}
+        assert got == splits, name
+    assert PUBLIC_SETS["sts17"].revision == "faeb762787bd10488a50c8b5be4a3b82e411949c"  # MTEB's pin
+    assert PUBLIC_SETS["mrpc"].config == "mrpc"
+
+
+def test_unlabelled_transfer_rows_are_dropped_by_reason(tmp_path):
+    from datasets import Dataset, Features, Value
+
+    path = tmp_path / "mirror" / "SetFit" / "sst2"
+    features = Features({"text": Value("string"), "label": Value("int64"), "label_text": Value("string")})
+    for split in ("train", "validation", "test"):
+        rows = {"text": ["good", "bad", "", "tab\there", "odd"], "label": [1, 0, 1, 1, -1],
+                "label_text": ["positive", "negative", "positive", "positive", ""]}
+        path.mkdir(parents=True, exist_ok=True)
+        Dataset.from_dict(rows, features=features).to_parquet(str(path / f"{split}.parquet"))
+    cfg = DataFetchConfig(to=str(tmp_path / "d"), mirror=str(tmp_path / "mirror"), progress=False, sets=["sst2"])
+    fetch_public_sets(cfg, log=lambda _: None)
+    manifest = json.loads(manifest_path(tmp_path / "d", "sst2").read_text())
+    assert manifest["splits"]["test"]["dropped"] == {"empty sentence": 1, "no gold label": 1,
+                                                     "tab or line break inside a sentence (the files are tab- and "
+                                                     "line-separated)": 1}
+    assert (tmp_path / "d" / "senteval" / "sst2" / "test.tsv").read_text() == \
+        "label\tsentence\npositive\tgood\nnegative\tbad\n"
+
+
+def test_sts17_without_lang_column_is_named(tmp_path):
+    mirror = _mirror_with(tmp_path, "mteb/sts17-crosslingual-sts",
+                          {"sentence1": ["a"], "sentence2": ["b"], "score": [1.0]})
+    with pytest.raises(FetchError, match=r"sts17-crosslingual-sts split test: no column lang"):
+        _fetch(mirror, tmp_path / "d", ["sts17"])
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Idempotent, resumable, never clobbers files supplied by hand
 
@@ -215,9 +262,11 @@ def test_float32_scores_keep_their_decimal_value_and_unusable_rows_are_dropped(t
 
 def test_unknown_set_is_named():
     assert [s.name for s in parse_sets("stsb, sts12")] == ["sts12", "stsb"]
-    assert len(parse_sets("all")) == len(parse_sets(None)) == 9
-    with pytest.raises(BSLError, match="unknown set.*sts17.*sts12,sts13"):
-        parse_sets("sts17")
+    assert len(parse_sets("all")) == len(parse_sets(None)) == 17
+    assert [s.name for s in parse_sets("transfer,sts17")] == ["sts17", "mr", "cr", "subj", "mpqa", "sst2", "trec",
+                                                             "mrpc"]
+    with pytest.raises(BSLError, match="unknown set.*sts18.*sts12,sts13"):
+        parse_sets("sts18")
 
 
 def test_offline_hub_fetch_fails_in_one_line_naming_the_set(tmp_path):
@@ -298,5 +347,5 @@ def test_bsl_data_fetch_command(hub_mirror, tmp_path, capsys):
     assert out[-1] == f"{tmp_path / 'd'}: 2 set(s) fetched, 0 already there"
     assert main(argv) == 0
     assert capsys.readouterr().out.splitlines()[1].startswith("stsb: already complete in ")
-    assert main(["data", "fetch", "--sets", "sts17"]) == 1
-    assert "bsl data: error: unknown set(s) sts17" in capsys.readouterr().err
+    assert main(["data", "fetch", "--sets", "sts18"]) == 1
+    assert "bsl data: error: unknown set(s) sts18" in capsys.readouterr().err

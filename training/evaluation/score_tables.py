@@ -127,7 +127,8 @@ def format_markdown(results: Mapping[str, ModelResult]) -> str:
         enc = r.encoder
         out.append(f"Kind: {enc.get('kind', '?')}; pooling: {enc.get('pooling', '?')}; "
                    f"max length: {enc.get('max_length', '?')}; fingerprint: `{str(enc.get('fingerprint'))[:16]}`")
-        out += ["", "| Task | Subset | n | Spearman | Pearson |", "|---|---|---:|---:|---:|"]
+        if any(task not in r.transfer for task in r.tasks):
+            out += ["", "| Task | Subset | n | Spearman | Pearson |", "|---|---|---:|---:|---:|"]
         for task in r.tasks:
             if task in STS_SUBSETS:
                 year = r.sts[task]

@@ -544,7 +544,7 @@ def test_cli_help_and_bad_task(shared_data, capsys):
         _parser().parse_args(["evaluate", "--help"])
     text = capsys.readouterr().out
     assert "--sts-aggregate" in text and "bsl_checkpoint.json" in text and "sts_aggregate" in text
-    args = _parser().parse_args(["evaluate", "m", "--data-dir", str(shared_data), "--tasks", "sts12,sts17"])
+    args = _parser().parse_args(["evaluate", "m", "--data-dir", str(shared_data), "--tasks", "sts12,sts18"])
     with pytest.raises(BSLError, match="unknown task"):
         run(args)
     args = _parser().parse_args(["evaluate", "m", "--data-dir", str(shared_data / "nope")])

@@ -60,8 +60,8 @@ def register(subparsers) -> None:
     p.add_argument("--json", metavar="FILE", help="write results as JSON (shape: see `training.evaluation`)")
     p.add_argument("--markdown", metavar="FILE", help="write the table and per-subset details as Markdown")
     p.add_argument("--plot", metavar="FILE.png", help="write a bar chart comparing the models (PNG)")
-    p.add_argument("--tasks", help="comma-separated subset of sts12,sts13,sts14,sts15,sts16,stsb,sickr "
-                                   "(default: all seven)")
+    p.add_argument("--tasks", help="comma-separated subset of sts12,sts13,sts14,sts15,sts16,stsb,sickr (default: "
+                                   "all seven), sts17, mr,cr,subj,mpqa,sst2,trec,mrpc,sicke (or transfer)")
     p.add_argument("--pooling", choices=POOLING_MODES,
                    help="override pooling; default: the checkpoint's / sentence-transformers config's, else mean")
     p.add_argument("--batch-size", type=int, help="sentences per forward pass (default 64)")

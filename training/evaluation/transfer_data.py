@@ -207,7 +207,11 @@ def sts17_file_name(pair: str) -> str:
 def load_sts17(data_dir: str | Path, pairs: Sequence[str] = STS17_PAIRS):
     """`{pair: PairSet}` for the STS 2017 language pairs asked for (scores 0-5, as the SemEval files)."""
     out = {}
+    folder = Path(data_dir) / "sts" / STS17_YEAR
     for pair in pairs:
+        if not (folder / f"STS.input.{sts17_file_name(pair)}.txt").is_file():
+            raise InputError(f"{folder / f'STS.input.{sts17_file_name(pair)}.txt'}: STS 2017 file of {pair} not "
+                             f"found; run `bsl data fetch --sets sts17` or supply the SemEval-2017 files")
         ps = load_sts_subset(data_dir, STS17_YEAR, sts17_file_name(pair))
         out[pair] = ps
     return out

@@ -81,8 +81,8 @@ def test_dev_split_picks_c_on_dev_and_matches_a_direct_fit():
     y_dev, y_test = (X_dev[:, 0] > 0).astype(int), (X_test[:, 0] > 0).astype(int)
     settings = ProtocolSettings()
     acc, dev, c = dev_split(X, y, X_dev, y_dev, X_test, y_test, settings)
-    dev_scores = [round(100 * LogisticRegression(C=g, random_state=1111, max_iter=1000).fit(X, y).score(X_dev, y_dev), 2)
-                  for g in INNER_CV_GRID]
+    dev_scores = [round(100 * LogisticRegression(C=g, random_state=1111, max_iter=1000).fit(X, y).score(X_dev, y_dev),
+                        2) for g in INNER_CV_GRID]
     assert dev == max(dev_scores) and c == INNER_CV_GRID[int(np.argmax(dev_scores))]
     direct = LogisticRegression(C=c, random_state=1111, max_iter=1000).fit(X, y).score(X_test, y_test)
     assert acc == round(100 * direct, 2)
@@ -284,7 +284,11 @@ def test_cached_embeddings_give_the_same_numbers(tiny_bert_result):
 
 
 def test_json_markdown_and_table_show_the_new_tables(tiny_bert_result):
-    from training.evaluation.score_tables import format_markdown, format_table, results_json
+    from training.evaluation.score_tables import (
+        format_markdown,
+        format_table,
+        results_json,
+    )
 
     result, _, _, _ = tiny_bert_result
     entry = results_json({"tiny": result})

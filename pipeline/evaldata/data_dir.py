@@ -25,9 +25,11 @@ from pipeline.base.errors import BSLError
 from pipeline.base.user_cache import user_cache_root
 from pipeline.evaldata.sts_columns import STS_YEARS
 
-#: Folder of each evaluation column inside a data dir.
+#: Folder of each evaluation task inside a data dir (STS columns, STS 2017, the SentEval transfer tasks).
 TASK_FOLDERS: dict[str, str] = {**{year: f"sts/{year}" for year in STS_YEARS}, "stsb": "stsbenchmark",
-                                 "sickr": "sick"}
+                                 "sickr": "sick", "sts17": "sts/sts17", "sicke": "sick",
+                                 **{task: f"senteval/{task}" for task in ("mr", "cr", "subj", "mpqa", "sst2", "trec",
+                                                                         "mrpc")}}
 #: The subset name of an STS year whose source has no per-subset breakdown (the hub's MTEB copies): all of the
 #: year's pairs in one file pair, STS.input.pooled.txt + STS.gs.pooled.txt.
 POOLED_STS_SUBSET = "pooled"

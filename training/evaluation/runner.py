@@ -43,7 +43,11 @@ from training.evaluation.metrics import (
     score_pairs,
     score_year,
 )
-from training.evaluation.transfer import ProtocolSettings, TransferScore, score_transfer_task
+from training.evaluation.transfer import (
+    ProtocolSettings,
+    TransferScore,
+    score_transfer_task,
+)
 from training.evaluation.transfer_data import (
     STS17_YEAR,
     TRANSFER_TASKS,

@@ -66,8 +66,8 @@ def _extra_tables(results: Mapping[str, ModelResult]) -> list[tuple[str, list[st
     tasks = [t for t in TRANSFER_TITLES if any(t in r.transfer for r in results.values())]
     if tasks:
         out.append(("SentEval transfer tasks", tasks + ["avg"], {**TRANSFER_TITLES, "avg": "Avg."},
-                    "transfer tasks: test accuracy x100 of a logistic regression on frozen embeddings (SentEval "
-                    "protocol: 10-fold CV for MR/CR/SUBJ/MPQA, own splits for SST-2/TREC/MRPC/SICK-E)"))
+                    ("transfer tasks: test accuracy x100 of a logistic regression on frozen embeddings (SentEval "
+                     "protocol: 10-fold CV for MR/CR/SUBJ/MPQA, own splits for SST-2/TREC/MRPC/SICK-E)")))
     return out
 
 
@@ -108,9 +108,9 @@ def format_markdown(results: Mapping[str, ModelResult]) -> str:
     first = next(iter(results.values()))
     out = ["# Evaluation"]
     if cols:
-        out += ["", f"Spearman correlation x100 between the cosine similarity of the two sentence embeddings and the "
-                f"gold score. STS12-STS16: SentEval '{first.sts_aggregate}' aggregate of each year's subsets; STS-B: "
-                f"test split; SICK-R: test split; Avg.: mean of the columns shown.", "",
+        out += ["", (f"Spearman correlation x100 between the cosine similarity of the two sentence embeddings and "
+                     f"the gold score. STS12-STS16: SentEval '{first.sts_aggregate}' aggregate of each year's "
+                     f"subsets; STS-B: test split; SICK-R: test split; Avg.: mean of the columns shown."), "",
                 "| Model | " + " | ".join(_title(c) for c in cols) + " |",
                 "|---|" + "---:|" * len(cols)]
         for name, r in results.items():

@@ -187,11 +187,11 @@ def load_transfer_task(data_dir: str | Path, task: str) -> TransferTask:
                 raise InputError(f"{path}: {task} file not found; run `bsl data fetch --sets {task}` or supply it "
                                  f"(README 'Evaluation')")
             splits[split] = load_labeled_split(path, task in PAIR_TASKS)
-    train = splits.get("train", splits.get("all"))
-    classes = tuple(sorted(set(train.labels)))  # type: ignore[union-attr]
+    train = splits["train"] if "train" in splits else splits["all"]
+    classes = tuple(sorted(set(train.labels)))
     if len(classes) < 2:
-        raise InputError(f"{train.source}: {task} needs at least two classes, found {list(classes)}")  # type: ignore[union-attr]
-    for name, split in splits.items():
+        raise InputError(f"{train.source}: {task} needs at least two classes, found {list(classes)}")
+    for split in splits.values():
         unseen = sorted(set(split.labels) - set(classes))
         if unseen:
             raise InputError(f"{split.source}: label(s) {', '.join(unseen)} never occur in the training rows "

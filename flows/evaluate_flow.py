@@ -24,7 +24,7 @@ from pipeline.evaldata.data_dir import resolve_data_dir
 def resolve_evaluation_config(config_file: str = "", evaluation: dict[str, Any] | None = None,
                               overrides: list[str] | None = None):
     from training.evaluation.config import EvaluationConfig
-    from training.evaluation.data import parse_tasks
+    from training.evaluation.tasks import parse_tasks
 
     config = layered_config(EvaluationConfig, config_file, evaluation, overrides)
     config.tasks = list(parse_tasks(config.tasks))

@@ -260,7 +260,7 @@ def _nli_files(cfg: MainJobConfig, data: DataDir | None) -> list[str]:
 
 def _evaluation_tasks(cfg: MainJobConfig, data: DataDir | None) -> tuple[list[str], str]:
     """The tasks the before/after evaluation runs on, and a note naming what it skips and how to get the data."""
-    from training.evaluation.data import parse_tasks
+    from training.evaluation.tasks import parse_tasks
 
     if not cfg.evaluate:
         return [], "evaluation skipped: evaluate=false"

@@ -164,7 +164,8 @@ def test_reader_errors_name_file_and_line(tmp_path):
 
 
 def test_task_names_default_and_groups():
-    from training.evaluation.data import ALL_TASKS, parse_tasks
+    from training.evaluation.data import ALL_TASKS
+    from training.evaluation.tasks import parse_tasks
 
     assert parse_tasks(None) == parse_tasks("all") == ALL_TASKS
     assert parse_tasks("transfer") == ("mr", "cr", "subj", "mpqa", "sst2", "trec", "mrpc", "sicke")

@@ -87,7 +87,7 @@ def build_config(args: argparse.Namespace):
     """defaults <- --config YAML <- dedicated flags <- -o overrides."""
     from pipeline.base.errors import BSLError
     from training.evaluation.config import EvaluationConfig
-    from training.evaluation.data import parse_tasks
+    from training.evaluation.tasks import parse_tasks
 
     config = resolve_config(EvaluationConfig, args, EVALUATE_FLAGS)
     config.tasks = list(parse_tasks(config.tasks))

@@ -29,10 +29,8 @@ from training.evaluation.data import (
     ALL_TASKS,
     STS_SUBSETS,
     PairSet,
-    known_tasks,
     load_stsb_dev,
     load_task,
-    parse_tasks,
 )
 from training.evaluation.encoders import CallableEncoder, Encoder, load_encoder
 from training.evaluation.metrics import (
@@ -43,6 +41,7 @@ from training.evaluation.metrics import (
     score_pairs,
     score_year,
 )
+from training.evaluation.tasks import known_tasks, parse_tasks
 from training.evaluation.transfer import (
     ProtocolSettings,
     TransferScore,

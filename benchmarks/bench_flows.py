@@ -99,7 +99,7 @@ def child(args: argparse.Namespace) -> None:
         t = time.perf_counter()
         manifest = run_augment(args.corpus, args.out, config, augmenters=augmenters)
         seconds = time.perf_counter() - t
-        pairs, extra = manifest["stats"]["pairs"], {}
+        pairs, extra = manifest.stats.pairs, {}
     print("RESULT " + json.dumps({"seconds": seconds, "import_s": imported - t_start, "setup_s": ready - imported,
                                   "pairs": pairs, "rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                                   **extra}))

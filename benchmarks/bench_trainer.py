@@ -50,7 +50,7 @@ def write_pair_dataset(root: Path, pairs: list[tuple[str, str]]) -> Path:
             for i, (a, b) in enumerate(pairs)]
     rel = "data/train-00000-of-00001.parquet"
     write_parquet_atomic(pa.Table.from_pylist(rows, schema=PAIR_SCHEMA), root / rel)
-    write_manifest({"format_version": 1, "name": "bench", "dataset_dir": str(root), "methods": {"bench": {}},
+    write_manifest({"format_version": 1, "name": "bench", "dataset_dir": str(root),
                     "shards": [{"path": rel, "kind": "pairs", "method": "bench", "rows": len(rows),
                                 "sha256": sha256_file(root / rel)}]}, root / "manifest.json")
     return root

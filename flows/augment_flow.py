@@ -32,6 +32,7 @@ from pipeline.augment.job import AugmentConfig, build_augmenters, run_augment
 from pipeline.augment.tasks import WORK_DIR
 from pipeline.base.config import ConfigError, from_dict
 from pipeline.base.errors import BSLError
+from pipeline.dataset.manifest import Manifest
 
 RESULTS_DIR = "prefect-results"
 
@@ -67,27 +68,28 @@ def augment_flow(corpus: str, out_dir: str, config_file: str = "", augment: dict
     return summary
 
 
-def _summary(manifest: dict[str, Any], executor: PrefectExecutor, storage: Path, seconds: float) -> dict[str, Any]:
+def _summary(manifest: Manifest, executor: PrefectExecutor, storage: Path, seconds: float) -> dict[str, Any]:
     from prefect.runtime import flow_run
 
-    per_method = manifest["stats"]["per_method"].values()
-    tasks = sum(m["tasks"] for m in per_method)
+    manifest.require("stats", "chunks")
+    per_method = manifest.stats.per_method.values()
+    tasks = sum(m.tasks for m in per_method)
     return {
         "flow_run_id": str(flow_run.id),
-        "manifest": str(Path(manifest["dataset_dir"]) / "manifest.json"),
-        "name": manifest["name"],
-        "pairs": manifest["stats"]["pairs"],
-        "shards": len([s for s in manifest["shards"] if s["kind"] == "pairs"]),
-        "chunks": len(manifest["chunks"]),
+        "manifest": str(manifest.path),
+        "name": manifest.name,
+        "pairs": manifest.stats.pairs,
+        "shards": len(manifest.shards_of("pairs")),
+        "chunks": len(manifest.chunks),
         "tasks": tasks,
         "task_states": dict(sorted(executor.states.items())),
-        "computed": tasks - sum(m["tasks_cached"] for m in per_method),
+        "computed": tasks - sum(m.tasks_cached for m in per_method),
         "result_storage": str(storage),
         "total_s": round(seconds, 3),
     }
 
 
-def _publish_statistics(manifest: dict[str, Any]) -> None:
+def _publish_statistics(manifest: Manifest) -> None:
     """The per-method statistics as a markdown artifact on the flow run (visible in the UI)."""
     import re
 
@@ -95,11 +97,11 @@ def _publish_statistics(manifest: dict[str, Any]) -> None:
 
     from pipeline.dataset.inspection import format_stats_text
 
-    key = re.sub(r"[^a-z0-9-]+", "-", f"bsl-augment-{manifest['name']}".lower()).strip("-")[:100]
+    key = re.sub(r"[^a-z0-9-]+", "-", f"bsl-augment-{manifest.name}".lower()).strip("-")[:100]
     create_markdown_artifact(
-        key=key, description=f"augmentation statistics of {manifest['name']}",
-        markdown=f"# Dataset `{manifest['name']}`\n\n{manifest['stats']['pairs']} pairs, manifest "
-                 f"`{manifest['dataset_dir']}/manifest.json`\n\n```\n{format_stats_text(manifest)}\n```\n")
+        key=key, description=f"augmentation statistics of {manifest.name}",
+        markdown=f"# Dataset `{manifest.name}`\n\n{manifest.stats.pairs} pairs, manifest "
+                 f"`{manifest.path}`\n\n```\n{format_stats_text(manifest)}\n```\n")
 
 
 # -- entry points (`flows.augment_run.run_augment_flow` runs it once; `bsl schedule` serves it) --------------------

@@ -34,6 +34,7 @@ from typing import Any, Literal
 from pipeline.base.atomic import write_json_atomic, write_text_atomic
 from pipeline.base.config import from_dict, to_dict
 from pipeline.base.errors import BSLError
+from pipeline.dataset.manifest import Manifest
 from pipeline.evaldata.data_dir import (
     FETCH_COMMAND,
     DataDir,
@@ -206,7 +207,7 @@ def _corpus(cfg: MainJobConfig, out: Path, data: DataDir | None) -> tuple[Path, 
     return path, cached
 
 
-def _augment(corpus: Path, dataset_dir: Path, augment: dict[str, Any], cfg: MainJobConfig) -> tuple[dict, bool]:
+def _augment(corpus: Path, dataset_dir: Path, augment: dict[str, Any], cfg: MainJobConfig) -> tuple[Manifest, bool]:
     from pipeline.augment.job import AugmentConfig, run_augment
 
     augment = {**augment, "registry_dir": str(dataset_dir.parent.parent / "data_manifests"),
@@ -219,16 +220,17 @@ def _augment(corpus: Path, dataset_dir: Path, augment: dict[str, Any], cfg: Main
         summary = run_augment_flow(AugmentFlowConfig(corpus=str(corpus), out_dir=str(dataset_dir), augment=augment))
         return load_manifest(summary["manifest"]), summary["computed"] == 0
     manifest = run_augment(corpus, dataset_dir, from_dict(AugmentConfig, augment))
-    return manifest, all(m["tasks"] == m["tasks_cached"] for m in manifest["stats"]["per_method"].values())
+    manifest.require("stats")
+    return manifest, all(m.tasks == m.tasks_cached for m in manifest.stats.per_method.values())
 
 
-def _train(cfg: MainJobConfig, encoder: str, datasets: list[dict[str, Any]], out: Path) -> tuple[TrainedRun, bool]:
+def _train(cfg: MainJobConfig, encoder: str, datasets: list[Manifest], out: Path) -> tuple[TrainedRun, bool]:
     training = copy.deepcopy(cfg.training)
     training.model.name_or_path = encoder
     # weight None: proportional to the pairs, i.e. one stream over all of them (the corpus views dominate).
-    training.data.sources += [DataSourceConfig(path=m["_root"]) for m in datasets]
+    training.data.sources += [DataSourceConfig(path=str(m.root)) for m in datasets]
     # The data's identity is its shards (the manifest itself is rewritten with new timings on every run).
-    key = _hash({"config": to_dict(training), "data": [[s["sha256"] for s in m["shards"]] for m in datasets]})
+    key = _hash({"config": to_dict(training), "data": [[s.sha256 for s in m.shards] for m in datasets]})
     run_dir = Path(training.train.output_dir or out / "runs" / f"bsl-{key}")
     done = run_dir / "job_done.json"
     if done.is_file():
@@ -356,13 +358,13 @@ TRANSDUCTIVE_NOTE = ("the sts-sick-train corpus holds STS-B train sentences, whi
                      "BERT-flow also used). It holds no STS-B dev/test or SICK trial/test sentence.")
 
 
-def _facts(cfg: MainJobConfig, encoder: str, trained: TrainedRun, datasets: list[dict[str, Any]],
+def _facts(cfg: MainJobConfig, encoder: str, trained: TrainedRun, datasets: list[Manifest],
            data: DataDir | None) -> dict[str, Any]:
     bsl = cfg.training.objective.bsl
     facts = {"encoder": encoder, "training run": trained.run_dir, "steps": trained.steps,
              "batch size": cfg.training.train.batch_size, "learning rate": cfg.training.optim.lr,
              "predictor warm-up": f"{bsl.predictor_warmup_steps} steps at lr {bsl.predictor_lr or 'optim.lr'}",
-             "EMA momentum": bsl.momentum, "datasets": ", ".join(m["name"] for m in datasets),
+             "EMA momentum": bsl.momentum, "datasets": ", ".join(m.name for m in datasets),
              "evaluation data": data.describe() if data is not None else "none found"}
     if not cfg.corpus and builtin_corpus(cfg, data) == "sts-sick-train":
         facts["note"] = TRANSDUCTIVE_NOTE

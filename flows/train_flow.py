@@ -57,9 +57,9 @@ def verify_dataset_task(path: str) -> dict[str, Any]:
     from pipeline.dataset.store import verify_dataset
 
     manifest = verify_dataset(path)
-    pairs = [s for s in manifest["shards"] if s["kind"] == "pairs"]
-    return {"path": path, "name": manifest["name"], "checksum": manifest.get("checksum"), "shards": len(pairs),
-            "pairs": sum(s["rows"] for s in pairs)}
+    pairs = manifest.shards_of("pairs")
+    return {"path": path, "name": manifest.name, "checksum": manifest.checksum, "shards": len(pairs),
+            "pairs": sum(s.rows for s in pairs)}
 
 
 @task(name="train", cache_policy=NO_CACHE)

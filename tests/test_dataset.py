@@ -34,33 +34,33 @@ def _config(tmp_path, **kw):
 def test_shards_layout_schema_manifest_and_hf_loading(tmp_path, corpus):
     out = tmp_path / "ds"
     m = run_augment(corpus, out, _config(tmp_path))
-    pairs = [s for s in m["shards"] if s["kind"] == "pairs"]
+    pairs = m.shards_of("pairs")
     n = len(pairs)
     assert n == 8  # 30 unique sentences / chunks of 8 = 4 chunks x 2 methods
-    assert [s["path"] for s in pairs] == [f"data/train-{i:05d}-of-{n:05d}.parquet" for i in range(n)]
-    table = pq.read_table(out / pairs[0]["path"])
-    assert pq.ParquetFile(out / pairs[0]["path"]).metadata.row_group(0).column(0).compression == "ZSTD"
+    assert [s.path for s in pairs] == [f"data/train-{i:05d}-of-{n:05d}.parquet" for i in range(n)]
+    table = pq.read_table(out / pairs[0].path)
+    assert pq.ParquetFile(out / pairs[0].path).metadata.row_group(0).column(0).compression == "ZSTD"
     for col in ["pair_id", "source_id", "source", "view1", "view2", "method", "params", "seed", "edit_ratio_views",
                 "edit_ratio_view1", "edit_ratio_view2", "length_ratio", "identical"]:
         assert col in table.column_names
     json.loads(table.column("params")[0].as_py())
     # stats: 32 lines in, 30 kept, 1 empty + 1 duplicate dropped
-    assert m["source"]["records_read"] == 32 and m["source"]["records_kept"] == 30
-    assert m["stats"]["corpus_dropped"] == {"duplicate": 1, "empty": 1}
-    ident = m["stats"]["per_method"]["identity"]
-    assert ident["pairs"] == 30 and ident["identical_pct"] == 100.0 and ident["mean_edit_ratio"] == 0.0
-    noise = m["stats"]["per_method"]["noise"]
-    assert noise["pairs"] + noise["rejected"] == 30
-    assert m["source"]["files"][0]["sha256"] and m["source"]["files"][0]["lines"] == 32
-    assert m["methods"]["noise"]["params"] == {"fraction": 0.3, "drop_punctuation": True}
+    assert m.source.records_read == 32 and m.source.records_kept == 30
+    assert m.stats.corpus_dropped == {"duplicate": 1, "empty": 1}
+    ident = m.stats.per_method["identity"]
+    assert ident.pairs == 30 and ident.identical_pct == 100.0 and ident.mean_edit_ratio == 0.0
+    noise = m.stats.per_method["noise"]
+    assert noise.pairs + noise.rejected == 30
+    assert m.source.files[0]["sha256"] and m.source.files[0]["lines"] == 32
+    assert m.methods["noise"].params == {"fraction": 0.3, "drop_punctuation": True}
     registered = tmp_path / "registry" / "datasets" / "ds.json"
-    assert json.loads(registered.read_text())["checksum"] == m["checksum"]
+    assert json.loads(registered.read_text())["checksum"] == m.checksum
 
     from datasets import load_dataset
 
-    by_files = load_dataset("parquet", data_files=[str(out / s["path"]) for s in pairs], split="train")
+    by_files = load_dataset("parquet", data_files=[str(out / s.path) for s in pairs], split="train")
     by_dir = load_dataset(str(out), split="train")
-    assert by_files.num_rows == by_dir.num_rows == sum(s["rows"] for s in pairs)
+    assert by_files.num_rows == by_dir.num_rows == sum(s.rows for s in pairs)
     rejects = load_dataset(str(out), "rejects", split="train")
     assert set(rejects["stage"]) >= {"corpus"} and "duplicate" in rejects["reject_reason"]
     assert sum(1 for _ in iter_pair_batches(out, methods=["identity"], batch_size=7)) >= 4
@@ -72,7 +72,7 @@ def test_rerun_reuses_every_task_and_gives_identical_shards(tmp_path, corpus):
     calls = []
     second = run_augment(corpus, out, _config(tmp_path), on_task_done=calls.append)
     assert calls and all(r.cached for r in calls)
-    assert [s["sha256"] for s in first["shards"]] == [s["sha256"] for s in second["shards"]]
+    assert [s.sha256 for s in first.shards] == [s.sha256 for s in second.shards]
 
 
 def test_growing_corpus_dir_adds_only_new_chunks(tmp_path):
@@ -85,7 +85,7 @@ def test_growing_corpus_dir_adds_only_new_chunks(tmp_path):
     calls = []
     m = run_augment(d, out, _config(tmp_path), on_task_done=calls.append)
     assert sum(not r.cached for r in calls) == 2 * 2  # b.txt: 10 sentences = 2 chunks x 2 methods
-    assert m["stats"]["per_method"]["identity"]["pairs"] == 20
+    assert m.stats.per_method["identity"].pairs == 20
 
 
 def test_resume_after_kill_gives_the_same_rows(tmp_path, corpus):
@@ -111,8 +111,8 @@ def test_resume_after_kill_gives_the_same_rows(tmp_path, corpus):
 
     def rows(m, root):
         got = []
-        for s in m["shards"]:
-            got += pq.read_table(root / s["path"]).to_pylist()
+        for s in m.shards:
+            got += pq.read_table(root / s.path).to_pylist()
         return sorted(json.dumps(r, sort_keys=True) for r in got)
 
     assert rows(resumed, out) == rows(clean, tmp_path / "clean")
@@ -171,10 +171,10 @@ def test_every_rejected_pair_is_kept_with_a_reason(tmp_path):
     cfg.filters.min_words = 3
     cfg.method_params = {"noise": {"fraction": 0.0, "drop_punctuation": False}}
     m = run_augment(p, tmp_path / "ds", cfg)
-    assert m["stats"]["pairs"] == 0 and m["stats"]["rejects"] == {"identical_views": 2}
+    assert m.stats.pairs == 0 and m.stats.rejects == {"identical_views": 2}
     cfg.filters.reject_identical = False
     m = run_augment(p, tmp_path / "ds2", cfg)
-    assert m["stats"]["pairs"] == 1 and m["stats"]["rejects"] == {"too_short": 1}
+    assert m.stats.pairs == 1 and m.stats.rejects == {"too_short": 1}
     (row,) = sample(m, PairQuery(n=10, rejects=True))
     assert (row["reject_reason"], row["stage"], row["source"]) == ("too_short", "filter", "Short one.")
 
@@ -186,11 +186,11 @@ def test_per_method_filters_defaults_and_overrides(tmp_path):
                  "Two dogs run.,Two dogs run across a very wide green field in the morning sun.,entailment\n")
     m = run_augment(p, tmp_path / "ds", _config(tmp_path, methods=["nli-entailment"]))
     # NLI declares no length-ratio bound: both genuine entailment pairs are kept.
-    assert m["stats"]["pairs"] == 2 and m["methods"]["nli-entailment"]["filters"]["min_length_ratio"] == 0.0
+    assert m.stats.pairs == 2 and m.methods["nli-entailment"].filters["min_length_ratio"] == 0.0
     cfg = _config(tmp_path, methods=["nli-entailment"])
     cfg.method_filters = {"nli-entailment": {"max_length_ratio": 2.0}}
     m = run_augment(p, tmp_path / "ds2", cfg)
-    assert m["stats"]["pairs"] == 1 and m["stats"]["rejects"] == {"length_ratio_out_of_bounds": 1}
+    assert m.stats.pairs == 1 and m.stats.rejects == {"length_ratio_out_of_bounds": 1}
     cfg.method_filters = {"synonyms": {"max_length_ratio": 2.0}}
     with pytest.raises(Exception, match="method_filters given for method"):
         run_augment(p, tmp_path / "ds3", cfg)
@@ -198,11 +198,11 @@ def test_per_method_filters_defaults_and_overrides(tmp_path):
 
 def executor_independent_parts(manifest):
     """What must not depend on the executor: every shard's bytes and the statistics (task timings aside)."""
-    shards = [(s["path"], s["sha256"], s["rows"]) for s in manifest["shards"]]
-    stats = json.loads(json.dumps(manifest["stats"]))
+    shards = [(s.path, s.sha256, s.rows) for s in manifest.shards]
+    stats = manifest.stats.to_json()
     for per_method in stats["per_method"].values():
         del per_method["seconds"]
-    return shards, stats, manifest["chunks"], manifest["methods"]
+    return shards, stats, manifest.chunks, manifest.methods
 
 
 def test_serial_and_thread_executors_write_byte_identical_datasets(tmp_path, corpus):
@@ -211,9 +211,9 @@ def test_serial_and_thread_executors_write_byte_identical_datasets(tmp_path, cor
     serial = run_augment(corpus, tmp_path / "serial", _config(tmp_path), executor=SerialExecutor())
     threads = ThreadExecutor(max_workers=2, max_in_flight=3)
     thread = run_augment(corpus, tmp_path / "thread", _config(tmp_path), executor=threads)
-    assert len(serial["shards"]) == 10  # 8 pair shards + 2 reject shards
+    assert len(serial.shards) == 10  # 8 pair shards + 2 reject shards
     assert executor_independent_parts(thread) == executor_independent_parts(serial)
-    assert set(thread["timings"]) == set(serial["timings"]) == {"read_chunk_s", "augment_s", "total_s", "finalize_s"}
+    assert thread.timings.total_s >= thread.timings.finalize_s >= 0 and serial.timings.total_s > 0
 
 
 class _FailsOnThirdChunk(Augmenter):

@@ -88,8 +88,8 @@ def test_a_new_filter_is_one_class_and_one_registry_line(tmp_path, monkeypatch):
     corpus.write_text("One two three four.\nOne two three four five six seven eight.\n")
     cfg = AugmentConfig(methods=["identity"], registry_dir="", progress=False)
     m = run_augment(corpus, tmp_path / "ds", cfg)
-    assert m["stats"]["pairs"] == 1 and m["stats"]["rejects"] == {"over_six_words": 1}
-    rejects = [s for s in m["shards"] if s["kind"] == "rejects"]
-    rows = pq.read_table(tmp_path / "ds" / rejects[0]["path"]).to_pylist()
+    assert m.stats.pairs == 1 and m.stats.rejects == {"over_six_words": 1}
+    rejects = m.shards_of("rejects")
+    rows = pq.read_table(tmp_path / "ds" / rejects[0].path).to_pylist()
     assert [(r["reject_reason"], r["stage"]) for r in rows] == [("over_six_words", "filter")]
 

@@ -77,7 +77,7 @@ def _shard_bytes(out: Path) -> dict[str, str]:
 
     from pipeline.dataset.store import load_manifest
 
-    return {s["path"]: hashlib.sha256((out / s["path"]).read_bytes()).hexdigest() for s in load_manifest(out)["shards"]}
+    return {s.path: hashlib.sha256((out / s.path).read_bytes()).hexdigest() for s in load_manifest(out).shards}
 
 
 def _tampered_copy(shard: Path, target: Path) -> Path:
@@ -246,7 +246,7 @@ def test_flow_augment_equals_augment_byte_for_byte_for_relative_and_absolute_cor
 
     reference = datasets["augment", "absolute"]
     manifest = load_manifest(reference)
-    assert manifest["stats"]["corpus_dropped"] == {"duplicate": 3, "empty": 2}
+    assert manifest.stats.corpus_dropped == {"duplicate": 3, "empty": 2}
     origins = {json.loads(row)["origin"].rsplit(":", 1)[0] for row in _rows(reference)}
     # one absolute spelling, whatever the command line said
     assert origins == {str((work / "corpus" / "a.txt").resolve())}
@@ -254,4 +254,4 @@ def test_flow_augment_equals_augment_byte_for_byte_for_relative_and_absolute_cor
         assert _shard_bytes(out) == _shard_bytes(reference), key
         other = load_manifest(out)
         assert executor_independent_parts(other) == executor_independent_parts(manifest), key
-        assert other["source"] == manifest["source"], key
+        assert other.source == manifest.source, key

@@ -166,8 +166,8 @@ def _rows(out: Path) -> list[str]:
 
     manifest = load_manifest(out)
     rows = []
-    for shard in manifest["shards"]:
-        rows += [json.dumps(r, sort_keys=True) for r in pq.read_table(out / shard["path"]).to_pylist()]
+    for shard in manifest.shards:
+        rows += [json.dumps(r, sort_keys=True) for r in pq.read_table(out / shard.path).to_pylist()]
     return sorted(rows)
 
 
@@ -200,7 +200,7 @@ def test_rerun_in_new_process_is_cached_and_a_growing_corpus_adds_only_new_chunk
     assert len(_calls(counter, "batch")) == 6  # 3 chunks x 2 batches of 4
     run_augment(corpus, tmp_path / "plain", _plain_config())
     assert _rows(out) == _rows(tmp_path / "plain")  # the flow writes what the plain library loop writes
-    first_shards = [s["sha256"] for s in load_manifest(out)["shards"]]
+    first_shards = [s.sha256 for s in load_manifest(out).shards]
     counter.write_text("")
 
     # a new process: every task comes from Prefect's persisted results; the augmenter is never called
@@ -211,8 +211,8 @@ def test_rerun_in_new_process_is_cached_and_a_growing_corpus_adds_only_new_chunk
     assert counter.read_text() == ""  # neither setup() nor a batch
     assert _task_states(prefect_api, second["flow_run_id"]) == {"Cached": 6}  # as the server recorded them
     second_manifest = load_manifest(out)
-    assert [s["sha256"] for s in second_manifest["shards"]] == first_shards
-    assert second_manifest["stats"]["per_method"]["counting"]["tasks_cached"] == 3
+    assert [s.sha256 for s in second_manifest.shards] == first_shards
+    assert second_manifest.stats.per_method["counting"].tasks_cached == 3
 
     # the directory grows: only the new file's 2 chunks are augmented; a cached task whose shard was deleted is redone
     _write_corpus(corpus, "b.txt", SENTENCES[24:40])
@@ -222,8 +222,8 @@ def test_rerun_in_new_process_is_cached_and_a_growing_corpus_adds_only_new_chunk
     assert third["task_states"] == {"Cached": 5, "Completed": 4, "Recomputed": 1}
     assert len(_calls(counter, "batch")) == 4  # 2 new chunks x 2 batches
     manifest = load_manifest(out)
-    assert len([s for s in manifest["shards"] if s["kind"] == "pairs"]) == 10
-    assert manifest["stats"]["per_method"]["counting"]["pairs"] == 40 and gone.is_file()
+    assert len(manifest.shards_of("pairs")) == 10
+    assert manifest.stats.per_method["counting"].pairs == 40 and gone.is_file()
 
 
 def _plain_config():

@@ -68,11 +68,9 @@ def write_dataset(root: Path, n_pairs: int = 64, *, method: str = "noise", seed:
                          "edit_ratio_view2": 0.1, "length_ratio": 1.0, "identical": s == v2})
         rel = f"data/train-{i:05d}-of-{total:05d}.parquet"
         write_parquet_atomic(pa.Table.from_pylist(rows, schema=PAIR_SCHEMA), root / rel)
-        shard_entries.append({"path": rel, "kind": "pairs", "method": m, "chunk": i, "rows": len(rows),
+        shard_entries.append({"path": rel, "kind": "pairs", "method": m, "chunk": f"chunk-{i}", "rows": len(rows),
                               "sha256": sha256_file(root / rel)})
-    manifest = {"format_version": 1, "name": root.name, "dataset_dir": str(root.resolve()),
-                "methods": {m: {"name": m} for m, _ in plan}, "shards": shard_entries,
-                "stats": {"pairs": sum(c for _, c in plan)}}
+    manifest = {"format_version": 1, "name": root.name, "dataset_dir": str(root.resolve()), "shards": shard_entries}
     write_manifest(manifest, root / "manifest.json")
     return root
 

@@ -70,7 +70,7 @@ def _rewrite_manifest(ds: Path, edit) -> None:
 
 
 def _first_pairs_shard(ds: Path) -> Path:
-    return ds / next(s["path"] for s in load_manifest(ds)["shards"] if s["kind"] == "pairs")
+    return ds / load_manifest(ds).shards_of("pairs")[0].path
 
 
 def _tamper_in_place(path: Path, column: str = "view1", text: str = "TAMPERED view text here") -> None:
@@ -92,7 +92,7 @@ def _plant_escape(tmp_path: Path, ds: Path, how: str) -> str:
     outside.mkdir()
     secret = outside / "secret.parquet"
     shutil.copyfile(_first_pairs_shard(ds), secret)
-    first = load_manifest(ds)["shards"][0]["path"]
+    first = load_manifest(ds).shards[0].path
     if how == "symlink":
         (ds / first).unlink()
         (ds / first).symlink_to(secret)
@@ -143,7 +143,7 @@ def test_2_registered_manifest_must_match_the_dataset_it_names(tmp_path):
     registry = tmp_path / "registry.json"
     manifest = json.loads((ds / "manifest.json").read_text(encoding="utf-8"))
     registry.write_text(json.dumps(manifest), encoding="utf-8")
-    assert load_manifest(registry)["_root"] == str(ds.resolve())  # a faithful copy resolves to its dataset
+    assert load_manifest(registry).root == ds.resolve()  # a faithful copy resolves to its dataset
 
     manifest.pop("checksum")
     manifest["dataset_dir"] = "/"
@@ -163,7 +163,7 @@ def test_3_published_shards_are_independent_of_the_cache(tmp_path):
     with pytest.raises(VerificationError, match="sha256"):
         verify_dataset(ds)
     second = run_augment(tmp_path / "corpus.txt", ds, _config(tmp_path))
-    assert [s["sha256"] for s in second["shards"]] == [s["sha256"] for s in first["shards"]]
+    assert [s.sha256 for s in second.shards] == [s.sha256 for s in first.shards]
     assert pq.read_table(shard).to_pylist() == original
     verify_dataset(ds)
 
@@ -178,7 +178,7 @@ def test_3_a_tampered_cached_task_output_is_recomputed_not_registered(tmp_path, 
         second = run_augment(tmp_path / "corpus.txt", ds, _config(tmp_path), on_task_done=calls.append)
     assert sum(not r.cached for r in calls) == 1 and len(calls) == 8
     assert cached.name.split(".")[0] in caplog.text and "recomput" in caplog.text
-    assert [s["sha256"] for s in second["shards"]] == [s["sha256"] for s in first["shards"]]
+    assert [s.sha256 for s in second.shards] == [s.sha256 for s in first.shards]
     verify_dataset(ds)
 
 
@@ -190,7 +190,7 @@ def test_3_a_tampered_cached_chunk_is_rewritten_from_the_corpus(tmp_path):
     for marker in (ds / ".work" / "tasks").glob(f"{chunk.name.split('.')[0]}-*.done.json"):
         marker.unlink()  # its tasks must run again, from the chunk
     second = run_augment(tmp_path / "corpus.txt", ds, _config(tmp_path))
-    assert [s["sha256"] for s in second["shards"]] == [s["sha256"] for s in first["shards"]]
+    assert [s.sha256 for s in second.shards] == [s.sha256 for s in first.shards]
 
 
 def test_3_a_copied_dataset_reuses_its_own_cache_not_the_original(tmp_path):
@@ -200,7 +200,7 @@ def test_3_a_copied_dataset_reuses_its_own_cache_not_the_original(tmp_path):
     for cached in (ds / ".work" / "tasks").glob("*.parquet"):
         _tamper_in_place(cached) if ".pairs." in cached.name else None
     second = run_augment(tmp_path / "corpus.txt", copy, _config(tmp_path))
-    assert [s["sha256"] for s in second["shards"]] == [s["sha256"] for s in load_manifest(ds)["shards"]]
+    assert [s.sha256 for s in second.shards] == [s.sha256 for s in load_manifest(ds).shards]
     verify_dataset(copy)
 
 
@@ -208,8 +208,8 @@ def test_3_a_copied_dataset_reuses_its_own_cache_not_the_original(tmp_path):
 def test_4_verify_reports_unlisted_files_and_datasets_reads_only_listed_shards(tmp_path, caplog):
     ds = _build(tmp_path)
     manifest = verify_dataset(ds)
-    pairs = sum(s["rows"] for s in manifest["shards"] if s["kind"] == "pairs")
-    n = len([s for s in manifest["shards"] if s["kind"] == "pairs"])
+    pairs = sum(s.rows for s in manifest.shards_of("pairs"))
+    n = len(manifest.shards_of("pairs"))
     extra = f"data/train-{n:05d}-of-{n:05d}.parquet"
     shutil.copyfile(_first_pairs_shard(ds), ds / extra)
     (ds / "rejects" / "notes.txt").write_text("x", encoding="utf-8")
@@ -263,7 +263,7 @@ def test_6_unterminated_quote_is_counted_as_a_reject_by_augment(tmp_path):
     cfg = _config(tmp_path, methods=["identity"])
     cfg.corpus.on_bad_line = "keep"
     m = run_augment(p, tmp_path / "ds", cfg)
-    assert m["source"]["dropped"] == {"unterminated_quote": 1} and m["stats"]["pairs"] == 2
+    assert m.source.dropped == {"unterminated_quote": 1} and m.stats.pairs == 2
 
 
 # -- 7: --resume silently starts over -----------------------------------------------------------------------------
@@ -444,6 +444,9 @@ def test_10_missing_cuda_device_is_one_line(tiny_bert_dir, tmp_path, shared_data
     (lambda m: m.update(shards={"a": 1}), "shards"),
     (lambda m: m["shards"].__setitem__(0, "data/x.parquet"), "shards[0]"),
     (lambda m: m.pop("name"), "name"),
+    (lambda m: m["stats"]["per_method"]["noise"].update(pairs=-1), "stats.per_method.noise.pairs"),
+    (lambda m: m["source"].pop("records_read"), "source.records_read"),
+    (lambda m: m["chunks"][0].update(rows="3"), "chunks[0].rows"),
 ])
 def test_10_malformed_manifest_is_one_line(tmp_path, edit, message):
     ds = _build(tmp_path)
@@ -456,11 +459,12 @@ def test_10_malformed_manifest_is_one_line(tmp_path, edit, message):
 
 def test_10_manifest_without_stats_is_one_line_for_inspect(tmp_path):
     ds = _build(tmp_path)
+    stats = json.loads((ds / "manifest.json").read_text(encoding="utf-8"))["stats"]
     _rewrite_manifest(ds, lambda m: m.pop("stats"))
     assert _bsl("verify", str(ds), "-q").returncode == 0  # verify needs no stats
     _one_line_error(_bsl("inspect", str(ds), "--stats"), "manifest.json", "stats")
-    _rewrite_manifest(ds, lambda m: m.update(stats={"per_method": {"noise": {"pairs": 1}}}))
-    _one_line_error(_bsl("inspect", str(ds), "--stats"), "stats.per_method.noise")
+    _rewrite_manifest(ds, lambda m: m.update(stats={**stats, "per_method": {"noise": {"pairs": 1}}}))
+    _one_line_error(_bsl("inspect", str(ds), "--stats"), "stats.per_method.noise.rejected is missing")
 
 
 # -- 12: gzip corpus, FIFO, form feed -----------------------------------------------------------------------------
@@ -509,7 +513,7 @@ def test_hmac_signed_manifest_detects_a_recomputed_checksum(tmp_path, monkeypatc
 
     monkeypatch.setenv("BSL_MANIFEST_KEY", "shared secret")
     ds = _build(tmp_path)
-    assert load_manifest(ds)["signature"]
+    assert load_manifest(ds).signature
     verify_dataset(ds)
     # Someone without the key edits a shard and recomputes its sha256 and the plain checksum.
     shard = _first_pairs_shard(ds)
@@ -523,7 +527,7 @@ def test_hmac_signed_manifest_detects_a_recomputed_checksum(tmp_path, monkeypatc
     monkeypatch.delenv("BSL_MANIFEST_KEY")
     verify_dataset(ds)  # without the key only the plain checksum can be checked, and it matches
     unsigned = _build(tmp_path, "unsigned")
-    assert "signature" not in load_manifest(unsigned)
+    assert load_manifest(unsigned).signature is None
     monkeypatch.setenv("BSL_MANIFEST_KEY", "shared secret")
     with pytest.raises(VerificationError, match="not signed"):
         verify_dataset(unsigned)

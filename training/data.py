@@ -21,6 +21,7 @@ from typing import Any
 
 from pipeline.base.errors import BSLError, InputError
 from pipeline.base.fingerprint import digest
+from pipeline.dataset.manifest import Manifest
 
 COLUMNS = ["view1", "view2", "method"]
 
@@ -35,28 +36,27 @@ class Source:
     pairs: int
     name: str
     manifest_checksum: str
-    manifest: dict[str, Any] = field(repr=False, default_factory=dict)
+    manifest: Manifest | None = field(repr=False, default=None)
 
     def describe(self) -> dict[str, Any]:
         return {"path": self.path, "name": self.name, "methods": self.methods, "weight": self.weight,
                 "pairs": self.pairs, "manifest_checksum": self.manifest_checksum}
 
 
-def _manifest_identity(manifest: dict[str, Any]) -> str:
-    recorded = manifest.get("checksum")
-    if recorded:
-        return str(recorded)
-    body = {k: v for k, v in manifest.items() if not k.startswith("_")}
-    return digest(body)
+def _manifest_identity(manifest: Manifest) -> str:
+    """The recorded checksum, else the checksum the manifest would carry (a hand-written one without it)."""
+    if manifest.checksum:
+        return manifest.checksum
+    return digest(manifest.raw if manifest.raw is not None else manifest.to_json())
 
 
-def _count_pairs(manifest: dict[str, Any], methods: list[str] | None, read_batch_size: int) -> int:
+def _count_pairs(manifest: Manifest, methods: list[str] | None, read_batch_size: int) -> int:
     """Pairs the source will yield; from the manifest's shard row counts when every shard names its method."""
     from pipeline.dataset.store import iter_pair_batches
 
-    shards = [s for s in manifest.get("shards", []) if s.get("kind") == "pairs"]
-    if shards and all("rows" in s and s.get("method") for s in shards):
-        return sum(int(s["rows"]) for s in shards if methods is None or s["method"] in methods)
+    shards = manifest.shards_of("pairs")
+    if shards and all(s.method for s in shards):
+        return sum(s.rows for s in shards if methods is None or s.method in methods)
     total = 0
     for batch in iter_pair_batches(manifest, columns=["method"], methods=methods, batch_size=read_batch_size):
         if methods is None:
@@ -80,7 +80,7 @@ def resolve_sources(data_config, verify: bool | None = None) -> list[Source]:
         manifest = verify_dataset(src.path) if verify else load_manifest(src.path)
         methods = list(src.methods) if src.methods else None
         if methods:
-            known = set(manifest.get("methods", {})) | {s.get("method") for s in manifest.get("shards", [])}
+            known = set(manifest.methods or {}) | {s.method for s in manifest.shards}
             unknown = [m for m in methods if m not in known]
             if unknown:
                 raise BSLError(f"data.sources[{i}] ({src.path}): method(s) {', '.join(unknown)} not in this "
@@ -93,7 +93,7 @@ def resolve_sources(data_config, verify: bool | None = None) -> list[Source]:
             raise BSLError(f"data.sources[{i}].weight must be > 0, got {src.weight}")
         sources.append(Source(path=str(src.path), methods=methods,
                               weight=float(src.weight) if src.weight is not None else float(pairs),
-                              pairs=pairs, name=str(manifest.get("name", src.path)),
+                              pairs=pairs, name=manifest.name,
                               manifest_checksum=_manifest_identity(manifest), manifest=manifest))
     return sources
 
@@ -114,7 +114,7 @@ class _SourceStream:
         self.drawn = 0
         self._it = self._endless()
 
-    def _rows(self, manifest: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    def _rows(self, manifest: Manifest) -> Iterator[tuple[str, str]]:
         from pipeline.dataset.store import iter_pair_batches
 
         methods = self.source.methods
@@ -132,15 +132,17 @@ class _SourceStream:
                 yield v1, v2
 
     def _one_pass(self, epoch: int) -> Iterator[tuple[str, str]]:
+        from pipeline.dataset.store import with_shards
+
         if not self.shuffle:
             yield from self._rows(self.source.manifest)
             return
         rng = random.Random(f"bsl-data:{self.seed}:{self.index}:{epoch}")
         # Shard order is shuffled too, so a buffer smaller than the dataset still mixes pairs from all of it.
-        shards = list(self.source.manifest["shards"])
+        shards = list(self.source.manifest.shards)
         rng.shuffle(shards)
         buffer: list[tuple[str, str]] = []
-        for row in self._rows({**self.source.manifest, "shards": shards}):
+        for row in self._rows(with_shards(self.source.manifest, shards)):
             if len(buffer) < self.buffer_size:
                 buffer.append(row)
                 continue

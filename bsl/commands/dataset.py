@@ -47,8 +47,8 @@ def cmd_augment(args: argparse.Namespace) -> int:
         raise BSLError("augment needs CORPUS and --out DATASET_DIR")
     manifest = run_augment(args.corpus, args.out, config)
     print(format_stats_text(manifest))
-    print(f"\nwrote {manifest['stats']['pairs']} pairs to {args.out} "
-          f"({len([s for s in manifest['shards'] if s['kind'] == 'pairs'])} shards) in {manifest['timings']['total_s']} s")
+    print(f"\nwrote {manifest.stats.pairs} pairs to {args.out} "
+          f"({len(manifest.shards_of('pairs'))} shards) in {manifest.timings.total_s} s")
     return 0
 
 
@@ -56,9 +56,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from pipeline.dataset.store import verify_dataset
 
     manifest = verify_dataset(args.dataset, progress=not args.quiet, allow_unlisted=args.allow_unlisted)
-    n = len(manifest["shards"])
-    rows = sum(s["rows"] for s in manifest["shards"])
-    print(f"OK: {manifest['name']}: {n} shards, {rows} rows, all checksums and row counts match")
+    n = len(manifest.shards)
+    rows = sum(s.rows for s in manifest.shards)
+    print(f"OK: {manifest.name}: {n} shards, {rows} rows, all checksums and row counts match")
     return 0
 
 
@@ -74,7 +74,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     )
 
     manifest = open_dataset(args.dataset, verify=not args.no_verify)
-    known = set(manifest["stats"]["per_method"]) | {"corpus"}
+    known = set(manifest.stats.per_method) | {"corpus"}
     methods = [m.strip() for m in args.method.split(",")] if args.method else None
     for m in methods or []:
         if m not in known:

@@ -41,6 +41,14 @@ from pipeline.corpus.source_manifest import source_files_info
 from pipeline.dataset.manifest import (
     FORMAT_VERSION,
     MANIFEST_NAME,
+    ChunkEntry,
+    DatasetStats,
+    Manifest,
+    MethodInfo,
+    MethodStats,
+    ShardEntry,
+    SourceInfo,
+    Timings,
     load_manifest,
     register,
     write_manifest,
@@ -97,7 +105,7 @@ def _publish(files: list[tuple[Path, dict[str, Any]]], target_dir: Path, prefix:
     return entries
 
 
-def _publish_shards(dataset_dir: Path, chunks: list[ChunkRef], results: list[TaskResult]) -> list[dict[str, Any]]:
+def _publish_shards(dataset_dir: Path, chunks: list[ChunkRef], results: list[TaskResult]) -> list[ShardEntry]:
     """Pair and reject shards (results in chunk, then method order) in the HF layout, with their checksums."""
     pair_files = [(Path(r.pairs_path), {"kind": "pairs", "method": r.method, "chunk": r.chunk_id, "rows": r.pairs})
                   for r in results if r.pairs]
@@ -110,47 +118,46 @@ def _publish_shards(dataset_dir: Path, chunks: list[ChunkRef], results: list[Tas
                                              "rows": c.dropped_rows}) for c in chunks if c.dropped_path]
     shards = _publish(pair_files, dataset_dir / "data", "train") + _publish(reject_files, dataset_dir / "rejects",
                                                                             "rejects")
-    for shard in shards:
-        shard["sha256"] = sha256_file(dataset_dir / shard["path"])
-    return shards
+    return [ShardEntry(sha256=sha256_file(dataset_dir / s["path"]), **s) for s in shards]
 
 
-def _method_stats(results: list[TaskResult]) -> dict[str, Any]:
+def _method_stats(results: list[TaskResult]) -> MethodStats:
     pairs = sum(r.pairs for r in results)
     rejects: Counter = Counter()
     for r in results:
         rejects.update(r.rejects)
-    return {
-        "pairs": pairs, "rejected": sum(rejects.values()), "rejects": dict(sorted(rejects.items())),
-        "identical": sum(r.identical for r in results),
-        "identical_pct": round(100 * sum(r.identical for r in results) / pairs, 3) if pairs else 0.0,
-        "mean_edit_ratio": round(sum(r.sum_edit_ratio_views for r in results) / pairs, 6) if pairs else None,
-        "mean_length_ratio": round(sum(r.sum_length_ratio for r in results) / pairs, 6) if pairs else None,
-        "seconds": round(sum(r.seconds for r in results if not r.cached), 3),
-        "tasks": len(results), "tasks_cached": sum(r.cached for r in results),
-    }
+    return MethodStats(
+        pairs=pairs, rejected=sum(rejects.values()), rejects=dict(sorted(rejects.items())),
+        identical=sum(r.identical for r in results),
+        identical_pct=round(100 * sum(r.identical for r in results) / pairs, 3) if pairs else 0.0,
+        mean_edit_ratio=round(sum(r.sum_edit_ratio_views for r in results) / pairs, 6) if pairs else None,
+        mean_length_ratio=round(sum(r.sum_length_ratio for r in results) / pairs, 6) if pairs else None,
+        seconds=round(sum(r.seconds for r in results if not r.cached), 3),
+        tasks=len(results), tasks_cached=sum(r.cached for r in results),
+    )
 
 
-def _dataset_stats(config: AugmentConfig, corpus_stats: CorpusStats, results: list[TaskResult]) -> dict[str, Any]:
+def _dataset_stats(config: AugmentConfig, corpus_stats: CorpusStats, results: list[TaskResult]) -> DatasetStats:
     per_method = {m: _method_stats([r for r in results if r.method == m]) for m in config.methods}
     all_rejects: Counter = Counter()
     for m in per_method.values():
-        all_rejects.update(m["rejects"])
-    total_pairs = sum(m["pairs"] for m in per_method.values())
-    return {
-        "rows_in": corpus_stats.records_kept, "pairs": total_pairs, "rejected": sum(all_rejects.values()),
-        "rejects": dict(sorted(all_rejects.items())), "corpus_dropped": dict(sorted(corpus_stats.dropped.items())),
-        "identical_views": sum(m["identical"] for m in per_method.values()),
-        "mean_edit_ratio": round(sum(r.sum_edit_ratio_views for r in results) / total_pairs, 6) if total_pairs
+        all_rejects.update(m.rejects)
+    total_pairs = sum(m.pairs for m in per_method.values())
+    return DatasetStats(
+        rows_in=corpus_stats.records_kept, pairs=total_pairs, rejected=sum(all_rejects.values()),
+        rejects=dict(sorted(all_rejects.items())), corpus_dropped=dict(sorted(corpus_stats.dropped.items())),
+        identical_views=sum(m.identical for m in per_method.values()),
+        mean_edit_ratio=round(sum(r.sum_edit_ratio_views for r in results) / total_pairs, 6) if total_pairs
         else None,
-        "per_method": per_method,
-    }
+        per_method=per_method,
+    )
 
 
 def finalize_dataset(dataset_dir: str | Path, config: AugmentConfig, corpus: str | Path, corpus_stats: CorpusStats,
                      chunks: list[ChunkRef], results: list[TaskResult], augmenters: dict[str, Augmenter],
-                     timings: dict[str, Any]) -> dict[str, Any]:
-    """Publish shards in the HF layout, write manifest + dataset card, register the manifest. Returns it."""
+                     timings: dict[str, float]) -> Manifest:
+    """Publish shards in the HF layout, write manifest + dataset card, register the manifest. Returns it, as
+    loaded back from the file (checked like any other)."""
     from pipeline.dataset.card import write_dataset_card
 
     start = time.perf_counter()
@@ -161,23 +168,26 @@ def finalize_dataset(dataset_dir: str | Path, config: AugmentConfig, corpus: str
     results = sorted(results, key=lambda r: (order[r.chunk_id], method_order.get(r.method, 99)))
     shards = _publish_shards(dataset_dir, chunks, results)
     stats = _dataset_stats(config, corpus_stats, results)
-    timings = {**timings, "finalize_s": round(time.perf_counter() - start, 3)}
-    manifest = {
-        "format_version": FORMAT_VERSION,
-        "name": name,
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "code_version": code_version(),
-        "dataset_dir": str(dataset_dir.resolve()),
-        "config": to_dict(config),
-        "source": {"corpus": str(corpus), **corpus_stats.as_dict(), "files": source_files_info(corpus_stats.files)},
-        "methods": {m: {**augmenters[m].fingerprint(), "filters": to_dict(filters_for(config, augmenters[m]))}
-                    for m in config.methods},
-        "chunks": [{"chunk_id": c.chunk_id, "file": c.file, "index_in_file": c.index_in_file, "rows": c.rows,
-                    "dropped": c.dropped_rows} for c in chunks],
-        "shards": shards,
-        "stats": stats,
-        "timings": timings,
-    }
+    corpus_info = corpus_stats.as_dict()
+    manifest = Manifest(
+        format_version=FORMAT_VERSION,
+        name=name,
+        created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        code_version=code_version(),
+        dataset_dir=str(dataset_dir.resolve()),
+        config=to_dict(config),
+        source=SourceInfo(corpus=str(corpus), files=source_files_info(corpus_stats.files),
+                          records_read=corpus_info["records_read"], records_kept=corpus_info["records_kept"],
+                          dropped=corpus_info["dropped"], replacement_chars=corpus_info["replacement_chars"]),
+        methods={m: MethodInfo(**augmenters[m].fingerprint(), filters=to_dict(filters_for(config, augmenters[m])))
+                 for m in config.methods},
+        chunks=[ChunkEntry(chunk_id=c.chunk_id, file=c.file, index_in_file=c.index_in_file, rows=c.rows,
+                           dropped=c.dropped_rows) for c in chunks],
+        shards=shards,
+        stats=stats,
+        timings=Timings(read_chunk_s=timings["read_chunk_s"], augment_s=timings["augment_s"],
+                        total_s=timings["total_s"], finalize_s=round(time.perf_counter() - start, 3)),
+    )
     manifest_file = dataset_dir / MANIFEST_NAME
     write_manifest(manifest, manifest_file)
     write_dataset_card(dataset_dir, manifest)
@@ -200,7 +210,7 @@ def build_augmenters(config: AugmentConfig) -> dict[str, Augmenter]:
 def run_augment(corpus: str | Path, out_dir: str | Path, config: AugmentConfig,
                 augmenters: dict[str, Augmenter] | None = None,
                 on_task_done: Callable[[TaskResult], None] | None = None,
-                executor: Executor | None = None) -> dict[str, Any]:
+                executor: Executor | None = None) -> Manifest:
     """Read, chunk, augment (skipping finished tasks), filter and publish a dataset. Returns the manifest.
     Relative paths are taken from the current directory and recorded absolute.
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipeline.base.errors import InputError
+from pipeline.dataset.manifest import Manifest
 from pipeline.dataset.store import iter_batches, load_manifest, verify_dataset
 
 log = logging.getLogger(__name__)
@@ -36,7 +36,7 @@ class PairQuery:
     contains: str | None = field(default=None, metadata={"help": "substring of source, view1 or view2"})
 
 
-def open_dataset(path_or_dir: str | Path, verify: bool = True) -> dict[str, Any]:
+def open_dataset(path_or_dir: str | Path, verify: bool = True) -> Manifest:
     """The manifest `bsl inspect` shows, verified first (checksums, unlisted files); without `verify`, a loud
     warning says the rows shown may not be what the manifest describes."""
     if verify:
@@ -45,25 +45,10 @@ def open_dataset(path_or_dir: str | Path, verify: bool = True) -> dict[str, Any]
         manifest = load_manifest(path_or_dir)
         log.warning("warning: NOT VERIFIED: %s was not checked against its manifest (--no-verify); the rows shown "
                     "may have been changed since it was written", path_or_dir)
-    _check_stats(manifest)
+    # The statistics `--stats` and `--html` print must be there, so that a foreign manifest fails in one line
+    # (their fields were checked when the manifest was read).
+    manifest.require("stats", "source")
     return manifest
-
-
-_STAT_KEYS = ("pairs", "identical_pct", "mean_edit_ratio", "mean_length_ratio", "rejected", "rejects")
-
-
-def _check_stats(manifest: dict[str, Any]) -> None:
-    """The statistics `--stats` and `--html` print must be there, so that a foreign manifest fails in one line."""
-    where = manifest["_path"]
-    stats, source = manifest.get("stats"), manifest.get("source")
-    if not isinstance(stats, dict) or not isinstance(stats.get("per_method"), dict):
-        raise InputError(f"{where}: manifest has no stats.per_method (not written by `bsl augment`?)")
-    for method, s in stats["per_method"].items():
-        missing = [k for k in _STAT_KEYS if not isinstance(s, dict) or k not in s]
-        if missing:
-            raise InputError(f"{where}: manifest stats.per_method.{method} lacks {', '.join(missing)}")
-    if not isinstance(source, dict) or any(k not in source for k in ("corpus", "records_read", "records_kept")):
-        raise InputError(f"{where}: manifest has no source.corpus/records_read/records_kept")
 
 
 def _matches(row: dict[str, Any], q: PairQuery) -> bool:
@@ -81,7 +66,7 @@ def _matches(row: dict[str, Any], q: PairQuery) -> bool:
     return True
 
 
-def iter_rows(manifest: dict[str, Any], q: PairQuery) -> Iterator[dict[str, Any]]:
+def iter_rows(manifest: Manifest, q: PairQuery) -> Iterator[dict[str, Any]]:
     kind = "rejects" if q.rejects or q.reject_reason else "pairs"
     columns = ROW_COLUMNS + (["stage", "reject_reason"] if kind == "rejects" else [])
     for batch in iter_batches(manifest, kind, columns=columns, methods=q.methods):
@@ -90,7 +75,7 @@ def iter_rows(manifest: dict[str, Any], q: PairQuery) -> Iterator[dict[str, Any]
                 yield row
 
 
-def sample(manifest: dict[str, Any], q: PairQuery) -> list[dict[str, Any]]:
+def sample(manifest: Manifest, q: PairQuery) -> list[dict[str, Any]]:
     """A seeded uniform sample of `q.n` matching rows (reservoir sampling), in dataset order."""
     rng = random.Random(q.seed)
     reservoir: list[tuple[int, dict[str, Any]]] = []
@@ -166,17 +151,18 @@ def _fmt(v: Any, digits: int = 3) -> str:
 
 
 # -- stats ---------------------------------------------------------------------------------------------------------
-def stats_rows(manifest: dict[str, Any]) -> list[dict[str, Any]]:
+def stats_rows(manifest: Manifest) -> list[dict[str, Any]]:
+    manifest.require("stats")
     rows = []
-    for method, s in manifest["stats"]["per_method"].items():
-        rows.append({"method": method, "pairs": s["pairs"], "identical %": s["identical_pct"],
-                     "mean edit ratio": s["mean_edit_ratio"], "mean length ratio": s["mean_length_ratio"],
-                     "rejected": s["rejected"],
-                     "rejects by reason": ", ".join(f"{k}={v}" for k, v in s["rejects"].items()) or "-"})
+    for method, s in manifest.stats.per_method.items():
+        rows.append({"method": method, "pairs": s.pairs, "identical %": s.identical_pct,
+                     "mean edit ratio": s.mean_edit_ratio, "mean length ratio": s.mean_length_ratio,
+                     "rejected": s.rejected,
+                     "rejects by reason": ", ".join(f"{k}={v}" for k, v in s.rejects.items()) or "-"})
     return rows
 
 
-def format_stats_text(manifest: dict[str, Any]) -> str:
+def format_stats_text(manifest: Manifest) -> str:
     rows = stats_rows(manifest)
     headers = list(rows[0]) if rows else ["method"]
     cells = [[_fmt(r[h]) for h in headers] for r in rows]
@@ -184,9 +170,10 @@ def format_stats_text(manifest: dict[str, Any]) -> str:
     lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths)),
              "  ".join("-" * w for w in widths)]
     lines += ["  ".join(c.ljust(w) for c, w in zip(cell, widths)) for cell in cells]
-    src = manifest["source"]
-    dropped = ", ".join(f"{k}={v}" for k, v in src.get("dropped", {}).items()) or "none"
-    lines += ["", f"corpus: {src['records_read']} records read, {src['records_kept']} kept; dropped: {dropped}"]
+    manifest.require("source")
+    src = manifest.source
+    dropped = ", ".join(f"{k}={v}" for k, v in src.dropped.items()) or "none"
+    lines += ["", f"corpus: {src.records_read} records read, {src.records_kept} kept; dropped: {dropped}"]
     return "\n".join(lines)
 
 
@@ -234,9 +221,10 @@ def pair_table_html(rows: list[dict[str, Any]]) -> str:
     return "\n".join(out)
 
 
-def render_html(manifest: dict[str, Any], q: PairQuery) -> str:
+def render_html(manifest: Manifest, q: PairQuery) -> str:
     e = html.escape
-    methods = list(manifest["stats"]["per_method"])
+    manifest.require("stats", "source")
+    methods = list(manifest.stats.per_method)
     if q.methods:
         methods = [m for m in methods if m in q.methods]
     stats = stats_rows(manifest)
@@ -259,14 +247,14 @@ def render_html(manifest: dict[str, Any], q: PairQuery) -> str:
                             f'{pair_table_html(rejects)}</section>')
     tabs = ['<button data-tab="all">all</button>'] + [
         f'<button data-tab="{e(m)}">{e(m)}</button>' for m in methods + (["rejects"] if not q.rejects else [])]
-    src = manifest["source"]
+    src = manifest.source
     return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{e(manifest['name'])}: view pairs</title>
+<html lang="en"><head><meta charset="utf-8"><title>{e(manifest.name)}: view pairs</title>
 <style>{CSS}</style></head>
 <body>
-<h1>{e(manifest['name'])}: view pairs</h1>
-<p class="meta">corpus {e(str(src['corpus']))} · {src['records_read']} records read, {src['records_kept']} kept ·
-created {e(manifest['created'])} · code {e(manifest['code_version'])}</p>
+<h1>{e(manifest.name)}: view pairs</h1>
+<p class="meta">corpus {e(src.corpus)} · {src.records_read} records read, {src.records_kept} kept ·
+created {e(str(manifest.created))} · code {e(str(manifest.code_version))}</p>
 <h2>Per-method statistics</h2>
 {''.join(stat_html)}
 <div class="tabs">{''.join(tabs)}</div>

@@ -1,7 +1,15 @@
 """Dataset manifests: what a dataset is made of, where it came from, and checksums to prove it.
 
-A manifest is untrusted input (a dataset directory may come from anyone). Loading one checks its structure and
-that every shard path it names stays inside the dataset directory, before any shard is opened.
+A manifest is untrusted input (a dataset directory may come from anyone). It is read in one place,
+`Manifest.from_json`, into a typed object: every field a reader uses is checked there (a `ManifestError` names the
+file and the field, e.g. `stats.per_method.noise.pairs`), and `load_manifest` also checks that every shard path it
+names stays inside the dataset directory, before any shard is opened. Readers use attributes, never string keys.
+`Manifest.to_json()` gives back exactly what `write_manifest` writes (same keys, same order, same values), so
+checksums and signatures of existing datasets are unchanged.
+
+Only `name` and `shards` are required (what verifying and reading pairs need). The descriptive parts (`source`,
+`methods`, `chunks`, `stats`, `timings`, ...) are None when a manifest leaves them out, and checked in full when it
+has them; a reader that shows them asks for them with `require(...)`.
 
 What the checksums promise: `checksum` is a plain sha256 of the manifest, and each shard's `sha256` is a plain
 sha256 of the file, so together they detect accidents (a truncated copy, a flipped bit, a hand edit that forgot to
@@ -12,11 +20,14 @@ people holding the key can change a dataset without `bsl verify` noticing.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
 import json
 import os
 import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -31,6 +42,356 @@ SHARD_KINDS = ("pairs", "rejects")
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
 
+class ManifestError(VerificationError, InputError):
+    """A manifest that is not what `bsl augment` writes: the message names the file and the field. Both a failed
+    verification (`bsl verify`) and bad input (every reader)."""
+
+
+# -- reading JSON values, each named by its dotted field ----------------------------------------------------------
+class _Problem(Exception):
+    """A field that is not what it must be; `from_json` adds the manifest's path."""
+
+
+def _is_count(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _get(data: dict[str, Any], key: str, where: str, ok: Callable[[Any], bool], want: str) -> Any:
+    value = data.get(key)
+    if key not in data or not ok(value):
+        raise _Problem(f"{where}{key} must be {want}, got {value!r}" if key in data else f"{where}{key} is missing")
+    return value
+
+
+def _str(data: dict[str, Any], key: str, where: str) -> str:
+    return _get(data, key, where, lambda v: isinstance(v, str), "a string")
+
+
+def _count(data: dict[str, Any], key: str, where: str) -> int:
+    return _get(data, key, where, _is_count, "a count (integer >= 0)")
+
+
+def _number(data: dict[str, Any], key: str, where: str, *, none_ok: bool = False) -> float | None:
+    return _get(data, key, where, lambda v: _is_number(v) or (none_ok and v is None),
+                "a number" + (" or null" if none_ok else ""))
+
+
+def _object(data: dict[str, Any], key: str, where: str) -> dict[str, Any]:
+    return _get(data, key, where, lambda v: isinstance(v, dict), "an object")
+
+
+def _counts(data: dict[str, Any], key: str, where: str) -> dict[str, int]:
+    """An object of name -> count (rejects by reason, dropped lines by reason)."""
+    value = _object(data, key, where)
+    for name, n in value.items():
+        if not _is_count(n):
+            raise _Problem(f"{where}{key}.{name} must be a count (integer >= 0), got {n!r}")
+    return value
+
+
+def _entries(data: Any, where: str) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise _Problem(f"{where.rstrip('.')} must be an object, got {data!r}")
+    return data
+
+
+# -- the parts of a manifest ----------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ShardEntry:
+    """One published Parquet file: `path` relative to the dataset directory, its kind, rows and sha256."""
+
+    path: str
+    kind: str
+    rows: int
+    sha256: str
+    method: str | None = None
+    chunk: str | None = None
+
+    @classmethod
+    def from_json(cls, data: Any, where: str) -> ShardEntry:
+        data = _entries(data, where + ".")
+        path = data.get("path")
+        if not isinstance(path, str) or not path:
+            raise _Problem(f"{where}.path must be a non-empty string, got {path!r}")
+        if data.get("kind") not in SHARD_KINDS:
+            raise _Problem(f"{where}.kind must be one of {', '.join(SHARD_KINDS)}, got {data.get('kind')!r}")
+        rows = _count(data, "rows", where + ".")
+        sha = data.get("sha256")
+        if not isinstance(sha, str) or not _SHA256.match(sha):
+            raise _Problem(f"{where}.sha256 must be 64 lowercase hex digits, got {sha!r}")
+        optional = {k: _str(data, k, where + ".") for k in ("method", "chunk") if k in data}
+        return cls(path=path, kind=data["kind"], rows=rows, sha256=sha, **optional)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"path": self.path, "kind": self.kind}
+        out.update({k: v for k, v in (("method", self.method), ("chunk", self.chunk)) if v is not None})
+        return {**out, "rows": self.rows, "sha256": self.sha256}
+
+
+@dataclass(frozen=True)
+class SourceInfo:
+    """The corpus the dataset was made from: what was read, kept and dropped, and each file's identity."""
+
+    corpus: str
+    files: list[dict[str, Any]]
+    records_read: int
+    records_kept: int
+    dropped: dict[str, int]
+    replacement_chars: int
+
+    @classmethod
+    def from_json(cls, data: Any, where: str = "source.") -> SourceInfo:
+        data = _entries(data, where)
+        files = _get(data, "files", where, lambda v: isinstance(v, list) and all(isinstance(f, dict) for f in v),
+                     "a list of objects")
+        return cls(corpus=_str(data, "corpus", where), files=files, records_read=_count(data, "records_read", where),
+                   records_kept=_count(data, "records_kept", where), dropped=_counts(data, "dropped", where),
+                   replacement_chars=_count(data, "replacement_chars", where))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"corpus": self.corpus, "files": self.files, "records_read": self.records_read,
+                "records_kept": self.records_kept, "dropped": self.dropped,
+                "replacement_chars": self.replacement_chars}
+
+
+@dataclass(frozen=True)
+class MethodInfo:
+    """One method's fingerprint (what determines its output) and the filters it ran with."""
+
+    name: str
+    version: Any
+    params: dict[str, Any]
+    models: dict[str, Any]
+    code_version: str
+    filters: dict[str, Any]
+
+    @classmethod
+    def from_json(cls, data: Any, where: str) -> MethodInfo:
+        data = _entries(data, where)
+        if "version" not in data:
+            raise _Problem(f"{where}version is missing")
+        return cls(name=_str(data, "name", where), version=data["version"], params=_object(data, "params", where),
+                   models=_object(data, "models", where), code_version=_str(data, "code_version", where),
+                   filters=_object(data, "filters", where))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "version": self.version, "params": self.params, "models": self.models,
+                "code_version": self.code_version, "filters": self.filters}
+
+
+@dataclass(frozen=True)
+class ChunkEntry:
+    """A chunk of the corpus: which file, its place in it, records kept and dropped."""
+
+    chunk_id: str
+    file: str
+    index_in_file: int
+    rows: int
+    dropped: int
+
+    @classmethod
+    def from_json(cls, data: Any, where: str) -> ChunkEntry:
+        data = _entries(data, where)
+        return cls(chunk_id=_str(data, "chunk_id", where), file=_str(data, "file", where),
+                   index_in_file=_count(data, "index_in_file", where), rows=_count(data, "rows", where),
+                   dropped=_count(data, "dropped", where))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"chunk_id": self.chunk_id, "file": self.file, "index_in_file": self.index_in_file,
+                "rows": self.rows, "dropped": self.dropped}
+
+
+@dataclass(frozen=True)
+class MethodStats:
+    """What one method produced: pairs kept, rejects by reason, quality means, time and cache use."""
+
+    pairs: int
+    rejected: int
+    rejects: dict[str, int]
+    identical: int
+    identical_pct: float
+    mean_edit_ratio: float | None
+    mean_length_ratio: float | None
+    seconds: float
+    tasks: int
+    tasks_cached: int
+
+    @classmethod
+    def from_json(cls, data: Any, where: str) -> MethodStats:
+        data = _entries(data, where)
+        return cls(pairs=_count(data, "pairs", where), rejected=_count(data, "rejected", where),
+                   rejects=_counts(data, "rejects", where), identical=_count(data, "identical", where),
+                   identical_pct=_number(data, "identical_pct", where),
+                   mean_edit_ratio=_number(data, "mean_edit_ratio", where, none_ok=True),
+                   mean_length_ratio=_number(data, "mean_length_ratio", where, none_ok=True),
+                   seconds=_number(data, "seconds", where), tasks=_count(data, "tasks", where),
+                   tasks_cached=_count(data, "tasks_cached", where))
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+@dataclass(frozen=True)
+class DatasetStats:
+    """Totals over all methods, and each method's `MethodStats` in the order of the config's methods."""
+
+    rows_in: int
+    pairs: int
+    rejected: int
+    rejects: dict[str, int]
+    corpus_dropped: dict[str, int]
+    identical_views: int
+    mean_edit_ratio: float | None
+    per_method: dict[str, MethodStats]
+
+    @classmethod
+    def from_json(cls, data: Any, where: str = "stats.") -> DatasetStats:
+        data = _entries(data, where)
+        per_method = _object(data, "per_method", where)
+        return cls(rows_in=_count(data, "rows_in", where), pairs=_count(data, "pairs", where),
+                   rejected=_count(data, "rejected", where), rejects=_counts(data, "rejects", where),
+                   corpus_dropped=_counts(data, "corpus_dropped", where),
+                   identical_views=_count(data, "identical_views", where),
+                   mean_edit_ratio=_number(data, "mean_edit_ratio", where, none_ok=True),
+                   per_method={m: MethodStats.from_json(s, f"{where}per_method.{m}.") for m, s in per_method.items()})
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rows_in": self.rows_in, "pairs": self.pairs, "rejected": self.rejected, "rejects": self.rejects,
+                "corpus_dropped": self.corpus_dropped, "identical_views": self.identical_views,
+                "mean_edit_ratio": self.mean_edit_ratio,
+                "per_method": {m: s.to_json() for m, s in self.per_method.items()}}
+
+
+@dataclass(frozen=True)
+class Timings:
+    """Seconds spent reading chunks, waiting on the executor, finalizing, and in all."""
+
+    read_chunk_s: float
+    augment_s: float
+    total_s: float
+    finalize_s: float
+
+    @classmethod
+    def from_json(cls, data: Any, where: str = "timings.") -> Timings:
+        data = _entries(data, where)
+        return cls(**{f.name: _number(data, f.name, where) for f in dataclasses.fields(cls)})
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+# Top-level keys in the order `write_manifest` writes them (checksum last), each with the reader of its part.
+_PARTS: dict[str, Callable[[Any, str], Any]] = {
+    "format_version": lambda v, w: _count({"format_version": v}, "format_version", ""),
+    "name": lambda v, w: _str({"name": v}, "name", ""),
+    "created": lambda v, w: _str({"created": v}, "created", ""),
+    "code_version": lambda v, w: _str({"code_version": v}, "code_version", ""),
+    "dataset_dir": lambda v, w: _str({"dataset_dir": v}, "dataset_dir", ""),
+    "config": lambda v, w: _entries(v, "config."),
+    "source": lambda v, w: SourceInfo.from_json(v),
+    "methods": lambda v, w: {m: MethodInfo.from_json(x, f"methods.{m}.") for m, x in _entries(v, "methods.").items()},
+    "chunks": lambda v, w: [ChunkEntry.from_json(c, f"chunks[{i}].") for i, c in enumerate(_list(v, "chunks"))],
+    "shards": lambda v, w: [ShardEntry.from_json(s, f"shards[{i}]") for i, s in enumerate(_list(v, "shards"))],
+    "stats": lambda v, w: DatasetStats.from_json(v),
+    "timings": lambda v, w: Timings.from_json(v),
+    "signature": lambda v, w: _str({"signature": v}, "signature", ""),
+    "checksum": lambda v, w: _str({"checksum": v}, "checksum", ""),
+}
+
+
+def _list(value: Any, where: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise _Problem(f"'{where}' must be a list, got {type(value).__name__}")
+    return value
+
+
+@dataclass
+class Manifest:
+    """A dataset's manifest, typed. `path` (the manifest file) and `root` (the dataset directory) are set by
+    `load_manifest`; they are not part of the JSON."""
+
+    name: str
+    shards: list[ShardEntry]
+    format_version: int | None = None
+    created: str | None = None
+    code_version: str | None = None
+    dataset_dir: str | None = None
+    config: dict[str, Any] | None = None
+    source: SourceInfo | None = None
+    methods: dict[str, MethodInfo] | None = None
+    chunks: list[ChunkEntry] | None = None
+    stats: DatasetStats | None = None
+    timings: Timings | None = None
+    signature: str | None = None
+    checksum: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)  # keys this version does not know, kept as written
+    path: Path | None = field(default=None, compare=False, repr=False)
+    root: Path | None = field(default=None, compare=False, repr=False)
+    raw: dict[str, Any] | None = field(default=None, compare=False, repr=False)  # the JSON as read (checksums)
+
+    @classmethod
+    def from_json(cls, data: Any, path: str | Path) -> Manifest:
+        """Check and type a manifest's JSON; a ManifestError names `path` and the first field that is wrong."""
+        if not isinstance(data, dict) or "shards" not in data:
+            raise ManifestError(f"{path}: not a dataset manifest (no 'shards')")
+        parts: dict[str, Any] = {}
+        try:
+            if "name" not in data:
+                raise _Problem("name is missing")
+            for key, read in _PARTS.items():
+                if key in data:
+                    parts[key] = read(data[key], key)
+        except _Problem as problem:
+            raise ManifestError(f"{path}: malformed manifest: {problem}") from None
+        extra = {k: v for k, v in data.items() if k not in _PARTS and not k.startswith("_")}
+        return cls(**parts, extra=extra, path=Path(path), raw=data)
+
+    def to_json(self) -> dict[str, Any]:
+        """The manifest as `write_manifest` writes it: known keys in their order, unknown ones before the
+        signature and checksum, absent parts left out."""
+        out: dict[str, Any] = {}
+        for key in _PARTS:
+            if key in ("signature", "checksum"):
+                out.update(self.extra)
+            value = getattr(self, key)
+            if value is None:
+                continue
+            if key == "methods":
+                value = {m: v.to_json() for m, v in value.items()}
+            elif key in ("chunks", "shards"):
+                value = [v.to_json() for v in value]
+            elif hasattr(value, "to_json"):
+                value = value.to_json()
+            out[key] = value
+        return out
+
+    # -- what readers ask -----------------------------------------------------------------------------------------
+    @property
+    def where(self) -> str:
+        return str(self.path) if self.path else f"manifest of {self.name}"
+
+    def require(self, *parts: str) -> None:
+        """Raise a ManifestError naming the parts (e.g. "stats", "source") this manifest leaves out."""
+        missing = [p for p in parts if getattr(self, p) is None]
+        if missing:
+            raise ManifestError(f"{self.where}: manifest has no {', '.join(missing)} (not written by `bsl augment`?)")
+
+    def shards_of(self, kind: str, methods: list[str] | None = None) -> list[ShardEntry]:
+        return [s for s in self.shards if s.kind == kind and (methods is None or s.method in methods)]
+
+    @property
+    def method_names(self) -> list[str]:
+        """The methods the dataset was made with (its `methods` part, else those its shards name)."""
+        if self.methods is not None:
+            return list(self.methods)
+        return list(dict.fromkeys(s.method for s in self.shards if s.method and s.method != "corpus"))
+
+
+# -- checksums, writing, loading ----------------------------------------------------------------------------------
 def _body(manifest: dict[str, Any], leave_out: tuple[str, ...]) -> dict[str, Any]:
     return {k: v for k, v in manifest.items() if k not in leave_out and not k.startswith("_")}
 
@@ -50,14 +411,16 @@ def _signing_key() -> str | None:
     return os.environ.get(KEY_ENV) or None
 
 
-def write_manifest(manifest: dict[str, Any], path: str | Path) -> None:
-    """Write with a fresh checksum, and a signature when BSL_MANIFEST_KEY is set (a stale one is dropped)."""
-    manifest = {k: v for k, v in manifest.items() if k not in ("checksum", "signature") and not k.startswith("_")}
+def write_manifest(manifest: Manifest | dict[str, Any], path: str | Path) -> None:
+    """Write with a fresh checksum, and a signature when BSL_MANIFEST_KEY is set (a stale one is dropped). A dict
+    is written as it is (tests and tools that write a manifest by hand)."""
+    data = manifest.to_json() if isinstance(manifest, Manifest) else manifest
+    data = {k: v for k, v in data.items() if k not in ("checksum", "signature") and not k.startswith("_")}
     key = _signing_key()
     if key:
-        manifest["signature"] = manifest_signature(manifest, key)
-    manifest["checksum"] = manifest_checksum(manifest)
-    write_json_atomic(path, manifest)
+        data["signature"] = manifest_signature(data, key)
+    data["checksum"] = manifest_checksum(data)
+    write_json_atomic(path, data)
 
 
 def manifest_path(path_or_dir: str | Path) -> Path:
@@ -72,63 +435,33 @@ def _read_json(path: Path) -> Any:
         raise InputError(f"{path}: not valid JSON ({exc})") from None
 
 
-def load_manifest(path_or_dir: str | Path) -> dict[str, Any]:
-    """Read a manifest (or a dataset dir's manifest), check its structure and that every shard path stays inside
-    the dataset directory, and attach `_root` (that directory) and `_path` (the manifest file)."""
+def load_manifest(path_or_dir: str | Path) -> Manifest:
+    """Read a manifest (or a dataset dir's manifest) into a `Manifest`, check its fields and that every shard path
+    stays inside the dataset directory; sets `path` (the manifest file) and `root` (that directory)."""
     path = manifest_path(path_or_dir)
     if not path.is_file():
         raise InputError(f"no manifest at {path} (is {path_or_dir} a dataset directory made by `bsl augment`?)")
-    manifest = _read_json(path)
-    if not isinstance(manifest, dict) or "shards" not in manifest:
-        raise InputError(f"{path}: not a dataset manifest (no 'shards')")
-    problem = structure_problem(manifest)
-    if problem:
-        raise InputError(f"{path}: malformed manifest: {problem}")
+    manifest = Manifest.from_json(_read_json(path), path)
     root = _dataset_root(path, manifest)
-    for i, shard in enumerate(manifest["shards"]):
-        resolve_inside(root, shard["path"], f"{path}: shards[{i}].path")
-    manifest["_root"] = str(root)
-    manifest["_path"] = str(path)
+    for i, shard in enumerate(manifest.shards):
+        resolve_inside(root, shard.path, f"{path}: shards[{i}].path")
+    manifest.root = root
     return manifest
 
 
-def structure_problem(manifest: dict[str, Any]) -> str | None:
-    """What is wrong with the fields every reader relies on (None when nothing): checked before anything is used."""
-    if not isinstance(manifest.get("name"), str):
-        return f"'name' must be a string, got {manifest.get('name')!r}"
-    shards = manifest["shards"]
-    if not isinstance(shards, list):
-        return f"'shards' must be a list, got {type(shards).__name__}"
-    for i, shard in enumerate(shards):
-        where = f"shards[{i}]"
-        if not isinstance(shard, dict):
-            return f"{where} must be an object, got {shard!r}"
-        if not isinstance(shard.get("path"), str) or not shard["path"]:
-            return f"{where}.path must be a non-empty string, got {shard.get('path')!r}"
-        if shard.get("kind") not in SHARD_KINDS:
-            return f"{where}.kind must be one of {', '.join(SHARD_KINDS)}, got {shard.get('kind')!r}"
-        rows = shard.get("rows")
-        if not isinstance(rows, int) or isinstance(rows, bool) or rows < 0:
-            return f"{where}.rows must be a count (integer >= 0), got {rows!r}"
-        if not isinstance(shard.get("sha256"), str) or not _SHA256.match(shard["sha256"]):
-            return f"{where}.sha256 must be 64 lowercase hex digits, got {shard.get('sha256')!r}"
-    return None
-
-
-def _dataset_root(path: Path, manifest: dict[str, Any]) -> Path:
+def _dataset_root(path: Path, manifest: Manifest) -> Path:
     """A dataset's own manifest.json: its directory. Any other file is a registered copy (data_manifests/): its
     `dataset_dir` counts only if that directory holds the same manifest."""
     if path.name == MANIFEST_NAME:
         return path.parent
-    named = manifest.get("dataset_dir")
-    if not isinstance(named, str) or not named:
+    if not manifest.dataset_dir:
         raise InputError(f"{path}: a registered manifest must name its dataset_dir")
-    root = Path(named)
+    root = Path(manifest.dataset_dir)
     own = root / MANIFEST_NAME
     if not own.is_file():
         raise InputError(f"{path}: names dataset_dir {root}, which has no {MANIFEST_NAME}")
     recorded = _read_json(own)
-    if not isinstance(recorded, dict) or recorded.get("checksum") != manifest.get("checksum"):
+    if not isinstance(recorded, dict) or recorded.get("checksum") != manifest.checksum:
         raise InputError(f"{path}: differs from {own}, the manifest of the dataset it names (register it again)")
     return root
 
@@ -149,24 +482,25 @@ def resolve_inside(root: str | Path, relative: str, where: str) -> Path:
     return root / relative
 
 
-def check_manifest_checksum(manifest: dict[str, Any]) -> None:
-    """The manifest's own checksum, and with BSL_MANIFEST_KEY set its signature."""
-    recorded = manifest.get("checksum")
+def check_manifest_checksum(manifest: Manifest) -> None:
+    """The manifest's own checksum, and with BSL_MANIFEST_KEY set its signature, over the JSON as it was read."""
+    data = manifest.raw if manifest.raw is not None else manifest.to_json()
+    recorded = manifest.checksum
     if recorded is None:
-        raise VerificationError(f"{manifest['_path']}: manifest has no checksum")
-    actual = manifest_checksum(manifest)
+        raise VerificationError(f"{manifest.where}: manifest has no checksum")
+    actual = manifest_checksum(data)
     if actual != recorded:
-        raise VerificationError(f"{manifest['_path']}: manifest was modified after it was written "
+        raise VerificationError(f"{manifest.where}: manifest was modified after it was written "
                                 f"(checksum {actual[:12]}... != recorded {recorded[:12]}...)")
     key = _signing_key()
     if key is None:
         return
-    signature = manifest.get("signature")
-    if not isinstance(signature, str):
-        raise VerificationError(f"{manifest['_path']}: manifest is not signed, but {KEY_ENV} is set (write it "
+    signature = manifest.signature
+    if signature is None:
+        raise VerificationError(f"{manifest.where}: manifest is not signed, but {KEY_ENV} is set (write it "
                                 f"with the key set, or unset the key to check the plain checksum only)")
-    if not hmac.compare_digest(signature, manifest_signature(manifest, key)):
-        raise VerificationError(f"{manifest['_path']}: manifest signature does not match {KEY_ENV} (changed by "
+    if not hmac.compare_digest(signature, manifest_signature(data, key)):
+        raise VerificationError(f"{manifest.where}: manifest signature does not match {KEY_ENV} (changed by "
                                 f"someone without the key, or signed with another key)")
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,30 +21,41 @@ from pipeline.base.atomic import write_parquet_atomic
 from pipeline.base.errors import InputError, VerificationError
 from pipeline.base.provenance import sha256_file
 from pipeline.dataset.manifest import (
+    Manifest,
     check_manifest_checksum,
     load_manifest,
     resolve_inside,
 )
 
-__all__ = ["load_manifest", "verify_dataset", "iter_pair_batches", "iter_batches", "shard_paths",
+__all__ = ["Manifest", "load_manifest", "with_shards", "verify_dataset", "iter_pair_batches", "iter_batches", "shard_paths",
            "open_shard", "unlisted_files", "intact_marker", "write_parquet_unless_same"]
 
 log = logging.getLogger(__name__)
 SHARD_DIRS = ("data", "rejects")
 
 
-def shard_paths(manifest: dict[str, Any], kind: str = "pairs", methods: list[str] | None = None) -> list[Path]:
-    """The shard files of one kind, each through the manifest path check (callers may pass an edited dict)."""
-    root = manifest["_root"]
-    return [resolve_inside(root, s["path"], f"{manifest['_path']}: shard") for s in manifest["shards"]
-            if s["kind"] == kind and (methods is None or s.get("method") in methods)]
+def shard_paths(manifest: Manifest, kind: str = "pairs", methods: list[str] | None = None) -> list[Path]:
+    """The shard files of one kind, each through the manifest path check (callers may pass an edited copy)."""
+    root = _root(manifest)
+    return [resolve_inside(root, s.path, f"{manifest.where}: shard") for s in manifest.shards_of(kind, methods)]
 
 
-def unlisted_files(manifest: dict[str, Any]) -> list[str]:
+def _root(manifest: Manifest) -> Path:
+    if manifest.root is None:
+        raise InputError(f"{manifest.where}: not loaded from a dataset directory (use load_manifest)")
+    return manifest.root
+
+
+def with_shards(manifest: Manifest, shards: list) -> Manifest:
+    """The same dataset read through other shards of it (e.g. in another order); still path-checked on reading."""
+    return replace(manifest, shards=list(shards))
+
+
+def unlisted_files(manifest: Manifest) -> list[str]:
     """Files under data/ and rejects/ that the manifest does not list: `datasets.load_dataset(dir)` with a glob
     would read them as part of the dataset."""
-    root = Path(manifest["_root"])
-    listed = {s["path"] for s in manifest["shards"]}
+    root = _root(manifest)
+    listed = {s.path for s in manifest.shards}
     found = []
     for name in SHARD_DIRS:
         folder = root / name
@@ -65,7 +77,7 @@ def open_shard(path: Path):
                          f"re-create the dataset") from None
 
 
-def verify_dataset(path_or_dir: str | Path, progress: bool = False, allow_unlisted: bool = False) -> dict[str, Any]:
+def verify_dataset(path_or_dir: str | Path, progress: bool = False, allow_unlisted: bool = False) -> Manifest:
     """Check the manifest's own checksum (and signature), that data/ and rejects/ hold no file it does not list
     (only a warning with `allow_unlisted`), then every shard's sha256 and row count. Raises VerificationError
     naming the first mismatch; returns the manifest."""
@@ -74,34 +86,34 @@ def verify_dataset(path_or_dir: str | Path, progress: bool = False, allow_unlist
     unlisted = unlisted_files(manifest)
     if unlisted:
         shown = ", ".join(unlisted[:5]) + (f" and {len(unlisted) - 5} more" if len(unlisted) > 5 else "")
-        message = (f"{manifest['_root']}: {len(unlisted)} file(s) in data/ or rejects/ not listed in the manifest "
+        message = (f"{manifest.root}: {len(unlisted)} file(s) in data/ or rejects/ not listed in the manifest "
                    f"(a glob such as `datasets.load_dataset` uses would read them): {shown}")
         if not allow_unlisted:
             raise VerificationError(message + "; remove them, or pass --allow-unlisted")
         log.warning("warning: %s", message)
-    shards = manifest["shards"]
+    shards = manifest.shards
     if progress:
         from tqdm import tqdm
 
         shards = tqdm(shards, desc="verify", unit="shard")
     for i, shard in enumerate(shards):
-        path = resolve_inside(manifest["_root"], shard["path"], f"{manifest['_path']}: shards[{i}].path")
+        path = resolve_inside(_root(manifest), shard.path, f"{manifest.where}: shards[{i}].path")
         if not path.is_file():
             raise VerificationError(f"{path}: shard listed in the manifest is missing")
         digest = sha256_file(path)
-        if digest != shard["sha256"]:
+        if digest != shard.sha256:
             raise VerificationError(f"{path}: sha256 {digest[:12]}... does not match the manifest "
-                                    f"({shard['sha256'][:12]}...)")
+                                    f"({shard.sha256[:12]}...)")
         rows = open_shard(path).metadata.num_rows
-        if rows != shard["rows"]:
-            raise VerificationError(f"{path}: {rows} rows, manifest says {shard['rows']}")
+        if rows != shard.rows:
+            raise VerificationError(f"{path}: {rows} rows, manifest says {shard.rows}")
     return manifest
 
 
-def iter_batches(path_or_dir: str | Path | dict, kind: str = "pairs", columns: list[str] | None = None,
+def iter_batches(path_or_dir: str | Path | Manifest, kind: str = "pairs", columns: list[str] | None = None,
                  methods: list[str] | None = None, batch_size: int = 8192) -> Iterator[Any]:
     """Stream pyarrow RecordBatches of the dataset's pair (or reject) shards, in manifest order."""
-    manifest = path_or_dir if isinstance(path_or_dir, dict) else load_manifest(path_or_dir)
+    manifest = path_or_dir if isinstance(path_or_dir, Manifest) else load_manifest(path_or_dir)
     for path in shard_paths(manifest, kind, methods):
         pf = open_shard(path)
         try:
@@ -110,7 +122,7 @@ def iter_batches(path_or_dir: str | Path | dict, kind: str = "pairs", columns: l
             raise InputError(f"shard {path}: corrupt data ({exc})") from None
 
 
-def iter_pair_batches(path_or_dir: str | Path | dict, columns: list[str] | None = None,
+def iter_pair_batches(path_or_dir: str | Path | Manifest, columns: list[str] | None = None,
                       methods: list[str] | None = None, batch_size: int = 8192) -> Iterator[Any]:
     return iter_batches(path_or_dir, "pairs", columns, methods, batch_size)
 

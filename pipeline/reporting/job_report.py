@@ -19,6 +19,7 @@ from pipeline.dataset.inspection import (
     sample,
     stats_rows,
 )
+from pipeline.dataset.manifest import Manifest
 from pipeline.evaldata.sts_columns import STS_COLUMNS, STS_TITLES
 
 
@@ -113,7 +114,7 @@ def _sts_table(results: dict[str, dict[str, Any]]) -> str:
     return f"<table><tr><th>model</th>{head}</tr>{''.join(rows)}</table>"
 
 
-def _stats_table(manifest: dict[str, Any]) -> str:
+def _stats_table(manifest: Manifest) -> str:
     e = html.escape
     rows = stats_rows(manifest)
     if not rows:
@@ -123,7 +124,7 @@ def _stats_table(manifest: dict[str, Any]) -> str:
     return "<table><tr>" + "".join(f"<th>{e(h)}</th>" for h in headers) + f"</tr>{body}</table>"
 
 
-def render_report(title: str, datasets: list[dict[str, Any]], metrics_csv: str | Path | None = None,
+def render_report(title: str, datasets: list[Manifest], metrics_csv: str | Path | None = None,
                   eval_results: dict[str, dict[str, Any]] | None = None, facts: dict[str, Any] | None = None,
                   samples_per_method: int = 8, seed: int = 0, eval_note: str = "") -> str:
     """`eval_results` maps a model label to its evaluation entry (keys sts12 ... avg); `eval_note` says what was
@@ -152,12 +153,13 @@ def render_report(title: str, datasets: list[dict[str, Any]], metrics_csv: str |
             parts.append(f"<h2>Training loss</h2><p class='meta'>{len(rows)} logged steps, last loss "
                          f"{rows[-1]['loss']:.4f}{e(warm)}</p><img alt='loss curve' src='{uri}'>")
     for manifest in datasets:
-        src = manifest["source"]
-        parts.append(f"<h2>Dataset {e(manifest['name'])}</h2><p class='meta'>corpus {e(str(src['corpus']))}: "
-                     f"{src['records_read']} records read, {src['records_kept']} kept · "
-                     f"{manifest['stats']['pairs']} pairs, {manifest['stats']['rejected']} rejected</p>")
+        manifest.require("source", "stats")
+        src, stats = manifest.source, manifest.stats
+        parts.append(f"<h2>Dataset {e(manifest.name)}</h2><p class='meta'>corpus {e(src.corpus)}: "
+                     f"{src.records_read} records read, {src.records_kept} kept · "
+                     f"{stats.pairs} pairs, {stats.rejected} rejected</p>")
         parts.append(_stats_table(manifest))
-        for method in manifest["stats"]["per_method"]:
+        for method in stats.per_method:
             rows = sample(manifest, PairQuery(n=samples_per_method, seed=seed, methods=[method]))
             parts.append(f"<h3>{e(method)}: sample view pairs</h3>{pair_table_html(rows)}")
     return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title>'

@@ -86,3 +86,17 @@ def test_one_rule_per_setting_and_errors_name_the_real_key():
     with pytest.raises(ConfigError, match=r"^method_params\.span-mask\.span_length: 0 is out of range"):
         SpanMaskAugmenter(SpanMaskConfig(span_length=0))
     check_config(SynonymConfig(cache_size=1), "x")
+
+
+def test_augmenter_errors_outside_post_init_name_the_key_as_typed(tmp_path):
+    """Errors raised when models are resolved (not by the config checks) name `method_params.<m>.<key>`, the key a
+    user writes in YAML or `-o`, not the manifest's `methods.<m>`."""
+    from pipeline.augment.augmenters import build_augmenter
+    from pipeline.base.errors import BSLError
+
+    bt = build_augmenter("backtranslation", {"first_pivot": {"preset": "none"}})
+    with pytest.raises(ConfigError, match=r"^method_params\.backtranslation\.first_pivot\.forward_model: required"):
+        bt.pivot_models("first_pivot")
+    mlm = build_augmenter("mlm", {"model": str(tmp_path / "missing")})
+    with pytest.raises(BSLError, match=r"^method_params\.mlm\.model: .*missing is not a model directory"):
+        mlm.model_dir()

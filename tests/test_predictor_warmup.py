@@ -168,5 +168,6 @@ def test_warmup_settings_are_checked(tiny_bert_dir, data, tmp_path):
     # A config built in code is checked by the trainer as well.
     cfg = tiny_config(tiny_bert_dir, [data], tmp_path / "run")
     cfg.objective.bsl.predictor_warmup_steps, cfg.objective.bsl.predictor_lr = -1, 0.0
-    with pytest.raises(BSLError, match=r"predictor_warmup_steps must be >= 0.*predictor_lr must be > 0"):
+    with pytest.raises(BSLError, match=r"predictor_warmup_steps: -1 is out of range \(>= 0\); "
+                                      r"objective\.bsl\.predictor_lr: 0\.0 is out of range \(> 0\)"):
         validate_config(cfg)

@@ -274,7 +274,7 @@ def test_missing_wordnet_dir_in_config_is_a_clear_error(tmp_path):
     msg = str(err.value)
     assert str(empty) in msg and "lacks data.noun" in msg
     assert "apt-get install wordnet-base wordnet-sense-index" in msg
-    assert "methods.synonyms.wordnet_dir" in msg and "WNSEARCHDIR" in msg
+    assert "method_params.synonyms.wordnet_dir" in msg and "WNSEARCHDIR" in msg
     missing = build_augmenter("synonyms", {"wordnet_dir": str(tmp_path / "nope")})
     with pytest.raises(BSLError, match="does not exist"):
         missing.model_identities()
@@ -290,14 +290,14 @@ def test_wnsearchdir_and_the_final_error_when_nothing_is_found(tmp_path, monkeyp
     monkeypatch.setattr(nltk.data, "path", [str(tmp_path / "no_nltk_data")])
     monkeypatch.setenv("WNSEARCHDIR", str(empty))
     with pytest.raises(BSLError, match=r"from \$WNSEARCHDIR.*apt-get install wordnet-base wordnet-sense-index"):
-        wordnet.locate_wordnet(None, tmp_path / "cache", config_key="methods.synonyms.wordnet_dir")
+        wordnet.locate_wordnet(None, tmp_path / "cache", config_key="method_params.synonyms.wordnet_dir")
     monkeypatch.delenv("WNSEARCHDIR")
     monkeypatch.setattr(wordnet, "DEFAULT_SYSTEM_DIR", str(empty))
     with pytest.raises(BSLError) as err:
-        wordnet.locate_wordnet(None, tmp_path / "cache", config_key="methods.synonyms.wordnet_dir")
+        wordnet.locate_wordnet(None, tmp_path / "cache", config_key="method_params.synonyms.wordnet_dir")
     msg = str(err.value)
     assert "WordNet not found" in msg and "apt-get install wordnet-base wordnet-sense-index" in msg
-    assert "methods.synonyms.wordnet_dir" in msg and "WNSEARCHDIR" in msg and "Nothing is downloaded" in msg
+    assert "method_params.synonyms.wordnet_dir" in msg and "WNSEARCHDIR" in msg and "Nothing is downloaded" in msg
 
 
 def test_wnsearchdir_is_set_up_when_nltk_has_no_wordnet(tmp_path, monkeypatch):

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pipeline.base.config import Range
-from pipeline.base.devices import SDPA_BACKEND_HELP, check_sdpa_backend
+from pipeline.base.config import Range, config_errors
+from pipeline.base.devices import SDPA_BACKEND_HELP, sdpa_backend_problem
 from pipeline.base.errors import BSLError
 
 #: Pooling modes of sentence-transformers' Pooling module that training.encoder.pool implements (training itself
@@ -21,8 +21,11 @@ from pipeline.base.errors import BSLError
 POOLING_MODES = ("mean", "cls", "max", "mean_sqrt_len_tokens", "weightedmean", "lasttoken")
 
 
-def _help(text: str, allowed: Range | None = None, **kwargs):
-    return field(metadata={"help": text, **({"range": allowed} if allowed else {})}, **kwargs)
+def _help(text: str, allowed: Range | None = None, check=None, **kwargs):
+    """A field's help, its `Range` and its `check` (value -> None or what is wrong): the one rule of a setting,
+    applied by `pipeline.base.config.check_config` when loading and by `validate_config` for configs built in code."""
+    metadata = {"help": text, **({"range": allowed} if allowed else {}), **({"check": check} if check else {})}
+    return field(metadata=metadata, **kwargs)
 
 
 @dataclass
@@ -36,11 +39,16 @@ class ModelConfig:
                                   "keeps the checkpoint's values", default=None, allowed=Range(0, 1, high_open=True))
     gradient_checkpointing: bool = _help("recompute activations in backward (less memory, ~30% slower)",
                                          default=False)
-    sdpa_backend: str = _help(SDPA_BACKEND_HELP, default="auto")
+    sdpa_backend: str = _help(SDPA_BACKEND_HELP, default="auto", check=sdpa_backend_problem)
     length_buckets: list[int] = _help("pad every batch to the smallest of these lengths that holds it (max_length "
                                       "when none does): few distinct shapes for a compiled step or a GPU; [] = "
                                       "pad to the longest sentence of each batch", default_factory=list,
                                       allowed=Range(1))
+
+    def config_problems(self) -> list[tuple[str, str]]:
+        """The rule no `Range` can say: a bucket longer than max_length could never be used."""
+        bad = [b for b in self.length_buckets if b > self.max_length]
+        return [("length_buckets", f"must lie in [1, model.max_length={self.max_length}], got {bad}")] if bad else []
 
 
 @dataclass
@@ -147,7 +155,8 @@ class OptimConfig:
                                                 default="adamw")
     lr: float = _help("peak learning rate (paper, unsupervised: 5e-4)", default=5e-4, allowed=Range(0, low_open=True))
     weight_decay: float = _help("weight decay (paper: 0.01)", default=0.01, allowed=Range(0))
-    betas: list[float] = _help("Adam betas", default_factory=lambda: [0.9, 0.999], allowed=Range(0, 1, high_open=True))
+    betas: list[float] = _help("Adam betas", default_factory=lambda: [0.9, 0.999], allowed=Range(0, 1, high_open=True),
+                               check=lambda betas: None if len(betas) == 2 else f"needs two values, got {betas}")
     eps: float = _help("Adam epsilon (paper: 1e-6)", default=1e-6, allowed=Range(0))
     no_decay_bias_and_norm: bool = _help("no weight decay on biases and normalisation weights", default=True)
     schedule: Literal["linear", "cosine", "constant"] = _help("learning rate after warmup: linear or cosine "
@@ -204,6 +213,12 @@ class TrainLoopConfig:
     compile_backend: str = _help("torch.compile backend (inductor; eager/aot_eager only check tracing)",
                                  default="inductor")
 
+    def config_problems(self) -> list[tuple[str, str]]:
+        """The rule no `Range` can say: without max_steps the number of steps comes from epochs."""
+        if self.max_steps == 0 and not self.epochs > 0:
+            return [("epochs", "must be > 0 when train.max_steps is 0")]
+        return []
+
 
 @dataclass
 class EvalConfig:
@@ -257,55 +272,14 @@ RESUME_MUST_MATCH = ("model.name_or_path", "model.pooling", "model.max_length", 
 
 
 def validate_config(config: TrainConfig) -> None:
-    """Refuse a config the trainer cannot run, naming every bad key at once (no torch needed)."""
-    t, o = config.train, config.optim
+    """Refuse a config the trainer cannot run, naming every bad key at once (no torch needed): what a run needs
+    beyond a loadable config (an output dir, a model), then every setting's own rule (its `Range`, `check` or the
+    section's `config_problems`, the same rules `load_config` applies), for configs built or changed in code."""
     problems = []
-    if not t.output_dir:
+    if not config.train.output_dir:
         problems.append("train.output_dir is required")
     if not config.model.name_or_path:
         problems.append("model.name_or_path is required")
-    if t.batch_size < 1:
-        problems.append(f"train.batch_size must be >= 1, got {t.batch_size}")
-    if o.grad_accum_steps < 1:
-        problems.append(f"optim.grad_accum_steps must be >= 1, got {o.grad_accum_steps}")
-    if not o.lr > 0:
-        problems.append(f"optim.lr must be > 0, got {o.lr}")
-    if len(o.betas) != 2:
-        problems.append(f"optim.betas needs two values, got {o.betas}")
-    if t.max_steps < 0 or t.stop_at_step < 0:
-        problems.append("train.max_steps and train.stop_at_step must be >= 0")
-    if t.max_steps == 0 and not t.epochs > 0:
-        problems.append("train.epochs must be > 0 when train.max_steps is 0")
-    bsl = config.objective.bsl
-    if not 0.0 <= bsl.momentum <= 1.0:
-        problems.append(f"objective.bsl.momentum must be in [0, 1], got {bsl.momentum}")
-    if bsl.predictor_warmup_steps < 0:
-        problems.append(f"objective.bsl.predictor_warmup_steps must be >= 0, got {bsl.predictor_warmup_steps}")
-    if bsl.predictor_lr is not None and not bsl.predictor_lr > 0:
-        problems.append(f"objective.bsl.predictor_lr must be > 0 or null, got {bsl.predictor_lr}")
-    if config.model.max_length < 2:
-        problems.append(f"model.max_length must be >= 2, got {config.model.max_length}")
-    problems += _speed_problems(config)
+    problems += config_errors(config)
     if problems:
         raise BSLError("invalid training config: " + "; ".join(problems))
-
-
-def _speed_problems(config: TrainConfig) -> list[str]:
-    d, m = config.data, config.model
-    problems = []
-    try:
-        check_sdpa_backend(m.sdpa_backend, "model.sdpa_backend")
-    except BSLError as exc:
-        problems.append(str(exc))
-    bad = [b for b in m.length_buckets if not 1 <= b <= m.max_length]
-    if bad:
-        problems.append(f"model.length_buckets must lie in [1, model.max_length={m.max_length}], got {bad}")
-    if d.length_grouping_window < 0:
-        problems.append(f"data.length_grouping_window must be >= 0, got {d.length_grouping_window}")
-    if d.workers != "auto" and d.workers < 0:
-        problems.append(f"data.workers must be >= 0 or auto, got {d.workers}")
-    if d.prefetch_batches < 1:
-        problems.append(f"data.prefetch_batches must be >= 1, got {d.prefetch_batches}")
-    if config.eval.max_tokens is not None and config.eval.max_tokens < 0:
-        problems.append(f"eval.max_tokens must be >= 0, got {config.eval.max_tokens}")
-    return problems

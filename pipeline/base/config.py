@@ -1,7 +1,7 @@
 """One configuration language for every stage: dataclasses, loaded from YAML, overridden with `key.sub=value`.
 
 A stage declares a (possibly nested) dataclass. Users write YAML with the same shape and override any field on the
-command line, e.g. `bsl augment corpus.txt --out ds -o corpus.min_words=3 -o methods.synonyms.fraction=0.2`.
+command line, e.g. `bsl augment corpus.txt --out ds -o corpus.min_words=3 -o method_params.synonyms.fraction=0.2`.
 Values given on the command line are parsed as YAML scalars/lists and then checked against the field's type.
 """
 
@@ -174,14 +174,30 @@ def check_config(obj: Any, prefix: str = "") -> None:
     """The one validator of a config object, also for one built in code rather than by `from_dict`: each field's
     `Range` and `check`, nested configs, then the object's cross-field rules (`not_above` pairs and its
     `config_problems()`). Raises ConfigError naming the dotted key under `prefix`."""
+    problems = config_errors(obj, prefix)
+    if problems:
+        raise ConfigError(problems[0])
+
+
+def config_errors(obj: Any, prefix: str = "") -> list[str]:
+    """Every problem `check_config` finds (it raises the first), each naming its dotted key: for reporting all bad
+    keys of a config built in code at once."""
+    problems: list[str] = []
     for f in dataclasses.fields(obj):
         value = getattr(obj, f.name)
         key = _key(prefix, f.name)
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
-            check_config(value, key)
-        else:
+            problems += config_errors(value, key)
+            continue
+        try:
             _check_value(value, f.metadata, key)
-    _check_object(obj, prefix)
+        except ConfigError as exc:
+            problems.append(str(exc))
+    try:
+        _check_object(obj, prefix)
+    except ConfigError as exc:
+        problems.append(str(exc))
+    return problems
 
 
 def _key(prefix: str, name: str) -> str:

@@ -27,8 +27,8 @@ from pipeline.dataset.manifest import (
     resolve_inside,
 )
 
-__all__ = ["Manifest", "load_manifest", "with_shards", "verify_dataset", "iter_pair_batches", "iter_batches", "shard_paths",
-           "open_shard", "unlisted_files", "intact_marker", "write_parquet_unless_same"]
+__all__ = ["Manifest", "load_manifest", "with_shards", "verify_dataset", "iter_pair_batches", "iter_batches",
+           "shard_paths", "open_shard", "unlisted_files", "intact_marker", "write_parquet_unless_same"]
 
 log = logging.getLogger(__name__)
 SHARD_DIRS = ("data", "rejects")

@@ -2,7 +2,7 @@
 
 Where WordNet comes from, in order:
 
-1. an explicitly configured WordNet database directory (a config field such as `methods.synonyms.wordnet_dir`):
+1. an explicitly configured WordNet database directory (a config field such as `method_params.synonyms.wordnet_dir`):
    the user named it, so it wins, and a wrong path is an error rather than a silent fallback;
 2. `corpora/wordnet` (or `wordnet.zip`) on nltk's data path, e.g. after `nltk.download("wordnet")`;
 3. the `WNSEARCHDIR` environment variable (WordNet's own variable for its database directory);

@@ -241,13 +241,13 @@ class BackTranslationAugmenter(Augmenter):
         for leg in ("forward", "backward"):
             model = getattr(cfg, f"{leg}_model") or preset.get(f"{leg}_model", "")
             if not model:
-                raise ConfigError(f"methods.backtranslation.{name}.{leg}_model: required when preset is 'none'")
+                raise ConfigError(f"method_params.backtranslation.{name}.{leg}_model: required when preset is 'none'")
             models.append(model)
         return cfg.lang or preset.get("lang", "") or "pivot", models[0], models[1]
 
     def _resolve_pivot(self, name: str, cfg: PivotConfig) -> _Pivot:
         lang, forward, backward = self.pivot_models(name)
-        where = f"methods.backtranslation.{name}"
+        where = f"method_params.backtranslation.{name}"
         return _Pivot(name=name, lang=lang,
                       forward=self._resolve_leg(f"{where}.forward", forward, cfg.backend, cfg.forward_checkpoints),
                       backward=self._resolve_leg(f"{where}.backward", backward, cfg.backend, cfg.backward_checkpoints))
@@ -313,13 +313,13 @@ class BackTranslationAugmenter(Augmenter):
         try:
             device = resolve_device(self.config.device)
         except RuntimeError:
-            raise ConfigError(f"methods.backtranslation.device: {self.config.device!r} is not a device "
+            raise ConfigError(f"method_params.backtranslation.device: {self.config.device!r} is not a device "
                               "(auto, cpu, cuda, cuda:N)") from None
         if device.type == "cuda" and not torch.cuda.is_available():
-            raise BSLError(f"methods.backtranslation.device={self.config.device}: no CUDA device is available")
+            raise BSLError(f"method_params.backtranslation.device={self.config.device}: no CUDA device is available")
         dtype = resolve_dtype(self.config.precision, device)
         if device.type == "cpu" and dtype == torch.float16:
-            raise ConfigError("methods.backtranslation.precision=fp16 needs a GPU (use fp32 or bf16 on CPU)")
+            raise ConfigError("method_params.backtranslation.precision=fp16 needs a GPU (use fp32 or bf16 on CPU)")
         self._device = device
         for pivot in self.pivots():
             for leg in (pivot.forward, pivot.backward):
@@ -379,7 +379,7 @@ class BackTranslationAugmenter(Augmenter):
         order = sorted((i for i, n in enumerate(lengths) if n <= limit), key=lambda i: (-lengths[i], i))
         out: list[str | None] = [None] * len(texts)
         disable = progress_disabled(not cfg.progress)
-        desc = "backtranslation " + leg.where.removeprefix("methods.backtranslation.")
+        desc = "backtranslation " + leg.where.removeprefix("method_params.backtranslation.")
         # delay: a bar only for batches that take a while, not one per small call.
         with tqdm(total=len(order), desc=desc, unit="sent", disable=disable, delay=2.0, leave=False,
                   file=sys.stderr) as bar:

@@ -104,7 +104,7 @@ class MaskedLMAugmenter(Augmenter):
         """The local directory of the model: the configured dir, or the hub id's snapshot in the HF cache."""
         if self._dir is not None:
             return self._dir
-        where = "methods.mlm.model"
+        where = "method_params.mlm.model"
         self._dir = (local_model_dir(self.config.model, where)
                      or hub_snapshot(self.config.model, _SMALL_FILE_PATTERNS, where=where,
                                      revision=self.config.revision))
@@ -137,12 +137,12 @@ class MaskedLMAugmenter(Augmenter):
             self.dtype = resolve_dtype(self.config.precision, self.device)
             model = AutoModelForMaskedLM.from_pretrained(directory, dtype=self.dtype)
         except (OSError, ValueError, KeyError) as exc:
-            raise BSLError(f"methods.mlm.model: cannot load a masked LM from {directory}: {exc}") from None
+            raise BSLError(f"method_params.mlm.model: cannot load a masked LM from {directory}: {exc}") from None
         if not getattr(self.tokenizer, "is_fast", False):
-            raise BSLError(f"methods.mlm.model: {directory} has no fast tokenizer (tokenizer.json); whole-word "
+            raise BSLError(f"method_params.mlm.model: {directory} has no fast tokenizer (tokenizer.json); whole-word "
                            f"masking needs its word ids and character offsets")
         if self.tokenizer.mask_token_id is None:
-            raise BSLError(f"methods.mlm.model: the tokenizer in {directory} has no mask token")
+            raise BSLError(f"method_params.mlm.model: the tokenizer in {directory} has no mask token")
         self.model = model.to(self.device).eval()
         self._max_len = self._max_tokens()
         budget = self.config.max_tokens
@@ -190,7 +190,8 @@ class MaskedLMAugmenter(Augmenter):
             self._fill_text[i] = word
             self._ids_by_word.setdefault(word.lower(), []).append(i)
         if not bool(allowed.any()):
-            raise BSLError(f"methods.mlm.model: no whole-word tokens found in the vocabulary of {self.model_dir()}")
+            raise BSLError(f"method_params.mlm.model: no whole-word tokens found in the vocabulary of "
+                           f"{self.model_dir()}")
         self._disallowed = (~allowed).to(self.device)
 
     # -- planning ----------------------------------------------------------------------------------------------

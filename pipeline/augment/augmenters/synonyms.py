@@ -227,7 +227,7 @@ class SynonymAugmenter(Augmenter):
             from pipeline.lexicon.wordnet import locate_wordnet
 
             self._location = locate_wordnet(self.config.wordnet_dir, self.config.cache_dir,
-                                            config_key="methods.synonyms.wordnet_dir")
+                                            config_key="method_params.synonyms.wordnet_dir")
         return self._location
 
     def setup(self) -> None:

@@ -53,42 +53,53 @@ def table_rows(results: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-@task(name="evaluate-models", cache_policy=NO_CACHE)
-def evaluate_models_task(models: list[str], config_data: dict[str, Any]) -> dict[str, Any]:
-    """`training.evaluation.evaluate_models`: the whole stage in one task (it loads the data once and one model at a
-    time). Returns the results JSON, the table rows and the markdown report."""
-    from training.evaluation.config import EvaluationConfig
-    from training.evaluation.runner import evaluate_models
+def evaluation_outputs(results: dict[str, Any]) -> dict[str, Any]:
+    """The results JSON, the table rows, the markdown report and the plain table of `evaluate_models`' results."""
     from training.evaluation.score_tables import (
         format_markdown,
         format_table,
         results_json,
     )
 
-    config = from_dict(EvaluationConfig, config_data)
-    results = evaluate_models(models, config, disable_progress=True)
-    get_run_logger().info("STS evaluation\n%s", format_table(results))
     return {"results": results_json(results), "rows": table_rows(results), "markdown": format_markdown(results),
             "table": format_table(results)}
+
+
+def publish_evaluation(outputs: dict[str, Any], tasks: list[str], artifact_key: str) -> dict[str, Any]:
+    """The table artifact (`artifact_key`) and the markdown artifact (`<artifact_key>-details`) of one evaluation
+    (the evaluate flow's and the train flow's); returns what the flows return."""
+    from prefect.artifacts import create_markdown_artifact, create_table_artifact
+
+    table_id = create_table_artifact(key=artifact_key, table=outputs["rows"],
+                                     description="cosine Spearman x100 (" + ", ".join(tasks) + ")")
+    create_markdown_artifact(key=f"{artifact_key}-details", markdown=outputs["markdown"],
+                             description="STS evaluation with per-subset details")
+    return {"results": outputs["results"], "rows": outputs["rows"], "table": outputs["table"],
+            "artifact_key": artifact_key, "table_artifact_id": str(table_id)}
+
+
+@task(name="evaluate-models", cache_policy=NO_CACHE)
+def evaluate_models_task(models: list[str], config_data: dict[str, Any]) -> dict[str, Any]:
+    """`training.evaluation.evaluate_models`: the whole stage in one task (it loads the data once and one model at a
+    time). Returns `evaluation_outputs`."""
+    from training.evaluation.config import EvaluationConfig
+    from training.evaluation.runner import evaluate_models
+
+    config = from_dict(EvaluationConfig, config_data)
+    out = evaluation_outputs(evaluate_models(models, config, disable_progress=True))
+    get_run_logger().info("STS evaluation\n%s", out["table"])
+    return out
 
 
 @flow(name=FLOW_NAME, description="STS12-16 / STS-B / SICK-R table for sentence encoders, published as a table "
                                    "artifact")
 def evaluate_flow(models: list[str], config_file: str = "", evaluation: dict[str, Any] | None = None,
                   overrides: list[str] | None = None, artifact_key: str = DEFAULT_ARTIFACT_KEY) -> dict[str, Any]:
-    from prefect.artifacts import create_markdown_artifact, create_table_artifact
-
     if not models:
         raise ConfigError("evaluate flow: no models given")
     check_artifact_key(artifact_key)
     config = resolve_evaluation_config(config_file, evaluation, overrides)
-    out = evaluate_models_task(list(models), to_dict(config))
-    table_id = create_table_artifact(key=artifact_key, table=out["rows"],
-                                     description="cosine Spearman x100 (" + ", ".join(config.tasks) + ")")
-    create_markdown_artifact(key=f"{artifact_key}-details", markdown=out["markdown"],
-                             description="STS evaluation with per-subset details")
-    return {"results": out["results"], "rows": out["rows"], "table": out["table"], "artifact_key": artifact_key,
-            "table_artifact_id": str(table_id)}
+    return publish_evaluation(evaluate_models_task(list(models), to_dict(config)), config.tasks, artifact_key)
 
 
 def evaluate_parameters(spec: EvaluateFlowConfig) -> dict[str, Any]:

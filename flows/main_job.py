@@ -12,8 +12,8 @@
     5. report      <out>/report.html: view-pair samples per method, dataset stats, loss curve, STS table + chart
 
 Every step is cached: a rerun with the same settings reuses the corpus, every augmentation task (Prefect cache),
-the finished training run (keyed by its config and the datasets' checksums) and the cached embeddings, and only
-rebuilds the report. `<out>/job.json` records each step's time and whether it was cached.
+the finished training run (its completion record train_done.json, keyed by the settings and the datasets' pair
+shards: training.train_and_evaluate, as `bsl flow train`) and the cached embeddings, and only rebuilds the report. `<out>/job.json` records each step's time and whether it was cached.
 
 The settings are MainJobConfig: job keys, plus `training` (a TrainConfig: the demo's BSL recipe) and `evaluation`
 (an EvaluationConfig). configs/demo.yaml holds the built-in defaults; --config/-o/--print-config as every command.
@@ -22,11 +22,7 @@ The settings are MainJobConfig: job keys, plus `training` (a TrainConfig: the de
 from __future__ import annotations
 
 import copy
-import hashlib
-import json
-import os
 import time
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -44,13 +40,22 @@ from pipeline.evaldata.data_dir import (
 )
 from training.config import DataSourceConfig, TrainConfig
 from training.evaluation.config import EvaluationConfig
+from training.train_and_evaluate import (
+    StepDone,
+    StepRecord,
+    StepStarted,
+    StepTimer,
+    TrainedRun,
+    run_key,
+    train_and_evaluate,
+)
 
 
 def demo_training() -> TrainConfig:
     """The demo's recipe (configs/demo.yaml `training:`): BSL post-training of an already trained encoder on CPU,
     chosen on STS-B dev (benchmarks/RESULTS.md, issue 10). The job fills in model.name_or_path when empty, adds its
-    datasets to data.sources and, with train.output_dir empty, writes the run to <out_dir>/runs/bsl-<hash of config
-    and data>."""
+    datasets to data.sources and, with train.output_dir empty, writes the run to <out_dir>/runs/bsl-<run_key>
+    (training.train_and_evaluate.run_key: the fingerprint of the settings and the datasets' pair shards)."""
     return from_dict(TrainConfig, {
         "model": {"name_or_path": "", "pooling": "mean", "max_length": 48},
         "objective": {"name": "bsl", "bsl": {"momentum": 0.999, "predictor_k": 8, "predictor_warmup_steps": 50,
@@ -110,30 +115,6 @@ def default_encoder() -> str:
     return str(get_model_path())
 
 
-def _hash(data: Any) -> str:
-    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:12]
-
-
-@dataclass
-class StepRecord:
-    """One step of the job: its time, and whether it was served from cache."""
-
-    step: str
-    seconds: float
-    cached: bool
-
-
-@dataclass
-class TrainedRun:
-    """The training step's outcome (also its cache record, `<run_dir>/job_done.json`)."""
-
-    run_dir: str
-    export_dir: str
-    steps: int
-    final_loss: float | None
-    metrics_csv: str
-
-
 @dataclass
 class MainJobResult:
     """What `run_main_job` did (also written to `<out_dir>/job.json`). `results` maps a model label ("before
@@ -151,30 +132,6 @@ class MainJobResult:
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
-
-
-# Called with a step's name when it starts, and with its record when it is done (the `bsl demo` command prints them).
-StepStarted = Callable[[str], None]
-StepDone = Callable[[StepRecord], None]
-
-
-class _Steps:
-    """Times each step and records whether it was served from cache."""
-
-    def __init__(self, on_start: StepStarted | None, on_done: StepDone | None) -> None:
-        self.records: list[StepRecord] = []
-        self.on_start, self.on_done = on_start, on_done
-
-    def run(self, name: str, fn, *args, **kwargs):
-        if self.on_start is not None:
-            self.on_start(name)
-        start = time.perf_counter()
-        value, cached = fn(*args, **kwargs)
-        record = StepRecord(name, round(time.perf_counter() - start, 2), cached)
-        self.records.append(record)
-        if self.on_done is not None:
-            self.on_done(record)
-        return value
 
 
 def builtin_corpus(cfg: MainJobConfig, data: DataDir | None) -> str:
@@ -224,25 +181,22 @@ def _augment(corpus: Path, dataset_dir: Path, augment: dict[str, Any], cfg: Main
     return manifest, all(m.tasks == m.tasks_cached for m in manifest.stats.per_method.values())
 
 
-def _train(cfg: MainJobConfig, encoder: str, datasets: list[Manifest], out: Path) -> tuple[TrainedRun, bool]:
+def _training_config(cfg: MainJobConfig, encoder: str, datasets: list[Manifest], out: Path) -> TrainConfig:
     training = copy.deepcopy(cfg.training)
     training.model.name_or_path = encoder
     # weight None: proportional to the pairs, i.e. one stream over all of them (the corpus views dominate).
     training.data.sources += [DataSourceConfig(path=str(m.root)) for m in datasets]
-    # The data's identity is its shards (the manifest itself is rewritten with new timings on every run).
-    key = _hash({"config": to_dict(training), "data": [[s.sha256 for s in m.shards] for m in datasets]})
-    run_dir = Path(training.train.output_dir or out / "runs" / f"bsl-{key}")
-    done = run_dir / "job_done.json"
-    if done.is_file():
-        return from_dict(TrainedRun, json.loads(done.read_text(encoding="utf-8"))), True
-    training.train.output_dir = str(run_dir)
-    from training import train
+    if not training.train.output_dir:
+        training.train.output_dir = str(out / "runs" / f"bsl-{run_key(training)}")
+    return training
 
-    result = train(training, disable_progress=not cfg.progress)
-    trained = TrainedRun(run_dir=str(run_dir), export_dir=str(result.export_dir), steps=result.step,
-                         final_loss=result.metrics.get("final_loss"), metrics_csv=str(run_dir / "metrics.csv"))
-    write_json_atomic(done, asdict(trained))
-    return trained, False
+
+def _evaluation_config(cfg: MainJobConfig, out: Path, data_dir: Path, tasks: list[str]) -> EvaluationConfig:
+    evaluation = copy.deepcopy(cfg.evaluation)
+    evaluation.data_dir, evaluation.tasks = str(data_dir), list(tasks)
+    if evaluation.cache_dir == "":
+        evaluation.cache_dir = str(out / "cache" / "embeddings")
+    return evaluation
 
 
 def _find_data(cfg: MainJobConfig) -> DataDir | None:
@@ -278,27 +232,12 @@ def _evaluation_tasks(cfg: MainJobConfig, data: DataDir | None) -> tuple[list[st
     return [t for t in tasks if t not in missing], f"not evaluated: {', '.join(missing)}: run `{fetch}` ({why})"
 
 
-def _evaluate(cfg: MainJobConfig, models: dict[str, str], out: Path, data_dir: Path,
-              tasks: list[str]) -> tuple[dict[str, dict], bool]:
-    from training.evaluation import evaluate_models
-
-    evaluation = copy.deepcopy(cfg.evaluation)
-    evaluation.data_dir, evaluation.tasks = str(data_dir), list(tasks)
-    if evaluation.cache_dir == "":
-        evaluation.cache_dir = str(out / "cache" / "embeddings")
-    results = evaluate_models(list(models.values()), evaluation, disable_progress=not cfg.progress)
-    by_label = {label: r.to_json() for label, r in zip(models, results.values())}
-    write_json_atomic(out / "sts_results.json", by_label)
-    return by_label, False  # embeddings are cached inside evaluate_models; the scores are recomputed (cheap)
-
-
 def run_main_job(cfg: MainJobConfig, on_step_start: StepStarted | None = None,
                  on_step_done: StepDone | None = None) -> MainJobResult:
     """Run the job's steps (each reused from cache when it can be), write the report and `<out_dir>/job.json`.
 
-    Train -> evaluate is composed here from the library functions (`training.train`, then
-    `training.evaluation.evaluate_models` on the encoder before and after), never from the train/evaluate flows:
-    one orchestration, with one cache per step (the training run's `job_done.json`, the evaluation's embeddings).
+    Train -> evaluate is `training.train_and_evaluate.train_and_evaluate` (what the train flow runs too): it
+    reuses a finished run by its completion record and evaluation reuses the cached embeddings.
     `on_step_start(name)` / `on_step_done(record)` are told about each step before the report (`bsl demo` prints
     them)."""
     from pipeline.reporting.job_report import render_report
@@ -311,9 +250,7 @@ def run_main_job(cfg: MainJobConfig, on_step_start: StepStarted | None = None,
             raise BSLError(f"NLI file not found: {p}")
     out = Path(cfg.out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    if not cfg.progress:
-        os.environ["BSL_NO_PROGRESS"] = "1"
-    steps = _Steps(on_step_start, on_step_done)
+    steps = StepTimer(on_step_start, on_step_done)
     t0 = time.perf_counter()
 
     corpus = steps.run("corpus", _corpus, cfg, out, data)
@@ -321,10 +258,10 @@ def run_main_job(cfg: MainJobConfig, on_step_start: StepStarted | None = None,
     params: dict[str, Any] = {}
     if cfg.mlm_model:
         methods.append("mlm")
-        params["mlm"] = {"model": cfg.mlm_model}
+        params["mlm"] = {"model": cfg.mlm_model, "disable_progress": not cfg.progress}
     if cfg.backtranslation:
         methods.append("backtranslation")
-        params["backtranslation"] = dict(cfg.backtranslation)
+        params["backtranslation"] = {"progress": cfg.progress, **cfg.backtranslation}
     datasets = [steps.run("augment corpus", _augment, corpus, out / "datasets" / "sentences",
                           {"methods": methods, "method_params": params,
                            "corpus": {"limit": cfg.corpus_limit, "min_words": 4}}, cfg)]
@@ -334,11 +271,14 @@ def run_main_job(cfg: MainJobConfig, on_step_start: StepStarted | None = None,
                                   {"methods": ["nli-entailment"], "corpus": {"limit": cfg.nli_limit}}, cfg))
 
     encoder = cfg.training.model.name_or_path or default_encoder()
-    trained = steps.run("train", _train, cfg, encoder, datasets, out)
-    results = None
-    if eval_tasks:
-        models = {"before (encoder)": encoder, "after BSL": trained.export_dir}
-        results = steps.run("evaluate", _evaluate, cfg, models, out, data.path, eval_tasks)
+    done = train_and_evaluate(_training_config(cfg, encoder, datasets, out),
+                              _evaluation_config(cfg, out, data.path, eval_tasks) if eval_tasks else None,
+                              baselines=[encoder], disable_progress=not cfg.progress, steps=steps)
+    trained, results = done.run, None
+    if done.evaluation is not None:
+        labels = ("before (encoder)", "after BSL")
+        results = {label: r.to_json() for label, r in zip(labels, done.evaluation.values())}
+        write_json_atomic(out / "sts_results.json", results)
 
     facts = _facts(cfg, encoder, trained, datasets, data)
     report = out / "report.html"
@@ -361,7 +301,7 @@ TRANSDUCTIVE_NOTE = ("the sts-sick-train corpus holds STS-B train sentences, whi
 def _facts(cfg: MainJobConfig, encoder: str, trained: TrainedRun, datasets: list[Manifest],
            data: DataDir | None) -> dict[str, Any]:
     bsl = cfg.training.objective.bsl
-    facts = {"encoder": encoder, "training run": trained.run_dir, "steps": trained.steps,
+    facts = {"encoder": encoder, "training run": trained.run_dir, "steps": trained.step,
              "batch size": cfg.training.train.batch_size, "learning rate": cfg.training.optim.lr,
              "predictor warm-up": f"{bsl.predictor_warmup_steps} steps at lr {bsl.predictor_lr or 'optim.lr'}",
              "EMA momentum": bsl.momentum, "datasets": ", ".join(m.name for m in datasets),

@@ -1,17 +1,23 @@
-"""Training as a Prefect flow: verify the datasets' shards, run the trainer on them, optionally evaluate.
+"""Training as a Prefect flow: verify the datasets' shards, then train -> (optionally) evaluate.
 
-Training reads the cached shards of finished augmentation runs through their manifests; it never augments. The
-trainer is `training.train(TrainConfig)`, the same function `bsl train --manifest ...` calls without any server:
+Training reads the cached shards of finished augmentation runs through their manifests; it never augments.
+Train -> evaluate is `training.train_and_evaluate.train_and_evaluate`, the one orchestration the main job (`bsl
+demo`) runs too; this flow only wraps it in a task:
 
     verify-dataset (one task per manifest: pipeline.dataset.store.verify_dataset, every shard's sha256 and row count)
-      -> train (training.train; the trainer's own checksum pass is skipped when the flow just verified)
-      -> evaluate (optional subflow: flows.evaluate_flow on the exported model)
+      -> train-and-evaluate (training.train, the trainer's own checksum pass skipped when the flow just verified;
+         a finished run of the same settings and data in train.output_dir is reused, nothing is trained; then the
+         STS evaluation of the exported model when evaluate=true)
+      -> the evaluation's table and markdown artifacts (as the evaluate flow publishes them)
 
-A retried `train` task resumes from the run's latest checkpoint (train.resume=auto) instead of starting over.
+A retried `train-and-evaluate` task resumes from the run's latest checkpoint (train.resume=auto) instead of
+starting over, and reuses a run that finished before the evaluation failed.
 """
 
 from __future__ import annotations
 
+import logging
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +25,17 @@ from prefect import flow, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
 from flows.config_layers import layered_config
+from flows.evaluate_flow import (
+    check_artifact_key,
+    evaluation_outputs,
+    publish_evaluation,
+    resolve_evaluation_config,
+)
 from flows.evaluate_job import DEFAULT_ARTIFACT_KEY
 from flows.train_job import FLOW_NAME, TrainFlowConfig
 from pipeline.base.config import ConfigError, from_dict, to_dict
+
+log = logging.getLogger(__name__)
 
 
 def resolve_train_config(manifests: list[str] | None = None, config_file: str = "",
@@ -62,24 +76,25 @@ def verify_dataset_task(path: str) -> dict[str, Any]:
             "pairs": sum(s.rows for s in pairs)}
 
 
-@task(name="train", cache_policy=NO_CACHE)
-def train_task(config_data: dict[str, Any]) -> dict[str, Any]:
-    """`training.train` on the verified datasets. A retry (run_count > 1) resumes from the latest checkpoint."""
+@task(name="train-and-evaluate", cache_policy=NO_CACHE)
+def train_and_evaluate_task(config_data: dict[str, Any], evaluation_data: dict[str, Any] | None) -> dict[str, Any]:
+    """`training.train_and_evaluate` on the verified datasets (reusing a finished run of the same settings and
+    data; evaluating when given an EvaluationConfig). A retry (run_count > 1) resumes from the latest checkpoint."""
     from prefect.runtime import task_run
 
-    from training import train
     from training.config import TrainConfig
+    from training.evaluation.config import EvaluationConfig
+    from training.train_and_evaluate import train_and_evaluate
 
     config = from_dict(TrainConfig, config_data)
     if task_run.run_count > 1 and config.train.resume is None:
         config.train.resume = "auto"
-    result = train(config, disable_progress=True)
-    return {"output_dir": str(result.output_dir), "step": result.step, "total_steps": result.total_steps,
-            "completed": result.completed,
-            "final_checkpoint": str(result.final_checkpoint) if result.final_checkpoint else None,
-            "export_dir": str(result.export_dir) if result.export_dir else None,
-            "best_checkpoint": str(result.best_checkpoint) if result.best_checkpoint else None,
-            "best_metric": result.best_metric}
+    evaluation = from_dict(EvaluationConfig, evaluation_data) if evaluation_data is not None else None
+    done = train_and_evaluate(config, evaluation, disable_progress=True)
+    out: dict[str, Any] = {"train": {**asdict(done.run), "reused": done.reused}}
+    if done.evaluation is not None:
+        out["evaluation"] = evaluation_outputs(done.evaluation)
+    return out
 
 
 @flow(name=FLOW_NAME, description="Verify view-pair datasets and train a sentence encoder on them (no augmentation)")
@@ -91,6 +106,10 @@ def train_flow(manifests: list[str] | None = None, config_file: str = "", train:
     logger = get_run_logger()
     config = resolve_train_config(manifests, config_file, train, overrides)
     config.train.output_dir = expand_run_placeholders(config.train.output_dir)
+    evaluation_config = None
+    if evaluate:  # checked before any training
+        check_artifact_key(artifact_key)
+        evaluation_config = resolve_evaluation_config(evaluation=evaluation or {})
     verified = []
     if verify:
         futures = [verify_dataset_task.submit(str(src.path)) for src in config.data.sources]
@@ -98,19 +117,18 @@ def train_flow(manifests: list[str] | None = None, config_file: str = "", train:
         config.data.verify = False  # just done, shard by shard, in the tasks above
         for v in verified:
             logger.info("verified %s: %d shards, %d pairs", v["name"], v["shards"], v["pairs"])
-    result = train_task.with_options(retries=retries)(to_dict(config))
+    done = train_and_evaluate_task.with_options(retries=retries)(
+        to_dict(config), to_dict(evaluation_config) if evaluation_config is not None else None)
+    result = done["train"]
+    if result["reused"]:
+        logger.info("reused the finished run in %s: nothing trained", result["run_dir"])
     create_markdown_artifact(
         key="bsl-train", description="training run",
         markdown="# Training run\n\n" + "\n".join(f"- **{k}**: `{v}`" for k, v in result.items())
                  + "\n\nDatasets:\n\n" + "\n".join(f"- `{s.path}`" for s in config.data.sources) + "\n")
     out = {"train": result, "verified": verified}
-    if evaluate:
-        from flows.evaluate_flow import evaluate_flow
-
-        model = result["export_dir"] or result["final_checkpoint"]
-        if model is None:
-            raise ConfigError("evaluate=true but training produced neither an export nor a checkpoint")
-        out["evaluation"] = evaluate_flow(models=[model], evaluation=evaluation or {}, artifact_key=artifact_key)
+    if evaluation_config is not None:
+        out["evaluation"] = publish_evaluation(done["evaluation"], evaluation_config.tasks, artifact_key)
     return out
 
 
@@ -127,8 +145,8 @@ def check_train_spec(spec: TrainFlowConfig) -> None:
     validate_config(config)
     for src in config.data.sources:
         if not Path(src.path).exists():
-            _warn(f"train flow: dataset {src.path} does not exist yet (fine if an augmentation "
-                               f"deployment makes it before this one runs)")
+            log.warning("train flow: dataset %s does not exist yet (fine if an augmentation deployment makes it "
+                        "before this one runs)", src.path)
     if spec.evaluate:
         from flows.evaluate_flow import check_evaluate_spec
         from flows.evaluate_job import EvaluateFlowConfig
@@ -136,8 +154,3 @@ def check_train_spec(spec: TrainFlowConfig) -> None:
         check_evaluate_spec(EvaluateFlowConfig(models=["(trained model)"], evaluation=spec.evaluation,
                                                artifact_key=spec.artifact_key))
 
-
-def _warn(message: str) -> None:
-    import sys
-
-    print(f"warning: {message}", file=sys.stderr)

@@ -27,7 +27,8 @@ class TrainFlowConfig:
     retries: int = field(default=0, metadata={
         "help": "retries of the training task; a retry resumes from the latest checkpoint"})
     evaluate: bool = field(default=False, metadata={
-        "help": "after training, run the evaluation flow on the exported model (else the final checkpoint)"})
+        "help": "after training, evaluate the exported model (else the final checkpoint) and publish the table "
+                "artifacts as the evaluation flow does"})
     evaluation: dict[str, Any] = field(default_factory=dict, metadata={
         "help": "EvaluationConfig keys for that evaluation (data_dir '' = the data dir found as README 'Data' says)"})
     artifact_key: str = field(default=DEFAULT_ARTIFACT_KEY, metadata={"help": "table artifact key of it"})

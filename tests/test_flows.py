@@ -439,6 +439,50 @@ def test_train_flow_verifies_trains_and_publishes_the_evaluation_table(tmp_path,
     assert not (tmp_path / "run2").exists()
 
 
+def test_the_train_flow_and_the_main_job_reuse_one_finished_run(tmp_path, prefect_api, tiny_bert_dir, monkeypatch):
+    """One train -> evaluate (training.train_and_evaluate): a run either of them finished is the other's too, and
+    the second call trains nothing."""
+    import shutil
+
+    from flows.main_job import MainJobConfig, run_main_job
+    from flows.train_flow import train_flow
+    from pipeline.base.config import load_config
+    from training.trainer import Trainer
+
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("\n".join(SENTENCES[:24]) + "\n")
+    cfg = load_config(MainJobConfig, REPO_ROOT / "configs" / "demo.yaml", [
+        f"out_dir={tmp_path / 'out'}", f"corpus={corpus}", "methods=[noise]", "nli_from_data_dir=false",
+        "evaluate=false", "use_prefect=false", "progress=false", f"training.model.name_or_path={tiny_bert_dir}",
+        "training.train.max_steps=2", "training.train.batch_size=8", "training.train.tensorboard=false",
+        "training.objective.bsl.predictor_warmup_steps=1"])
+    first = run_main_job(cfg)
+    run_dir = Path(first.training.run_dir)
+    assert first.training.step == 2 and not {s.step: s for s in first.steps}["train"].cached
+    run_config = tmp_path / "run_config.yaml"  # the run's full config, as the trainer recorded it
+    shutil.copy(run_dir / "config.yaml", run_config)
+    trained_at = (run_dir / "final" / "bsl_checkpoint.json").stat().st_mtime_ns
+
+    def no_training(self):
+        raise AssertionError("a finished run was trained again")
+
+    with monkeypatch.context() as m:
+        m.setattr(Trainer, "fit", no_training)
+        reused = train_flow(config_file=str(run_config))["train"]  # the flow verifies, then sets data.verify=false
+    assert reused["reused"] and reused["run_dir"] == str(run_dir) and reused["step"] == 2
+    assert reused["export_dir"] == first.training.export_dir
+    assert (run_dir / "final" / "bsl_checkpoint.json").stat().st_mtime_ns == trained_at
+
+    # the other way round: the flow trains the run, the main job finds it finished
+    shutil.rmtree(run_dir)
+    trained = train_flow(config_file=str(run_config))["train"]
+    assert not trained["reused"] and trained["step"] == 2 and trained["run_dir"] == str(run_dir)
+    with monkeypatch.context() as m:
+        m.setattr(Trainer, "fit", no_training)
+        second = run_main_job(cfg)
+    assert {s.step: s for s in second.steps}["train"].cached and second.training.run_dir == str(run_dir)
+
+
 # -- configuration and CLI (no server) ---------------------------------------------------------------------------------
 def test_schedule_file_is_checked_before_serving(tmp_path, capsys):
     from bsl.cli import main

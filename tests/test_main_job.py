@@ -2,6 +2,7 @@
 rerun that reuses every cached step."""
 
 import json
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
@@ -68,7 +69,7 @@ def test_main_job_end_to_end_then_cached_rerun(tmp_path, tiny_bert_dir, shared_d
     first = run_main_job(cfg)
     steps = {s.step: s for s in first.steps}
     assert not steps["augment corpus"].cached and not steps["train"].cached
-    assert first.training.steps == 6
+    assert first.training.step == 6 and first.training.completed
     results = first.results
     assert set(results) == {"before (encoder)", "after BSL"}
     for r in results.values():
@@ -85,6 +86,8 @@ def test_main_job_end_to_end_then_cached_rerun(tmp_path, tiny_bert_dir, shared_d
     assert steps2["corpus"].cached and steps2["augment corpus"].cached and steps2["train"].cached
     assert steps2["augment dev.csv"].cached
     assert second.results == results
+    assert second.training == first.training  # the finished run, as its completion record describes it
     job = json.loads((tmp_path / "out" / "job.json").read_text())
-    assert job["total_s"] == second.total_s and job["training"] == json.loads(
-        (Path(second.training.run_dir) / "job_done.json").read_text())
+    assert job["total_s"] == second.total_s and job["training"] == asdict(second.training)
+    record = json.loads((Path(second.training.run_dir) / "train_done.json").read_text())
+    assert Path(second.training.run_dir).name == f"bsl-{record['key']}" and record["step"] == 6

@@ -133,6 +133,8 @@ def _add_flow_train(sub) -> None:
     t = _flow_command(sub, "train", "verify datasets and train on them as a Prefect flow (no augmentation)", """\
 Verify every dataset's shard checksums (one task per manifest), then run the trainer (training.train, what
 `bsl train` runs) without re-augmenting; optionally evaluate the result and publish the STS table as an artifact.
+A finished run of the same settings and data in the run directory (its train_done.json, as `bsl demo` leaves
+them) is reused: nothing is trained again.
 """, "flow settings (-F KEY=VALUE):\n" + help_text(TrainFlowConfig))
     t.add_argument("--manifest", "-m", action="append", default=[], metavar="DATASET",
                    help="dataset dir or manifest JSON (repeatable); replaces data.sources")
@@ -242,7 +244,8 @@ def run_train(args: argparse.Namespace) -> int:
         print(json.dumps(result, indent=2, default=str))
     else:
         r = result["train"]
-        print(f"trained to step {r['step']}/{r['total_steps']}; checkpoint: {r['final_checkpoint']}; "
+        what = "reused the finished run" if r["reused"] else "trained"
+        print(f"{what} to step {r['step']}/{r['total_steps']}; checkpoint: {r['final_checkpoint']}; "
               f"export: {r['export_dir']}")
         if "evaluation" in result:
             print(result["evaluation"]["table"])

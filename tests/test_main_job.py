@@ -91,3 +91,27 @@ def test_main_job_end_to_end_then_cached_rerun(tmp_path, tiny_bert_dir, shared_d
     assert job["total_s"] == second.total_s and job["training"] == asdict(second.training)
     record = json.loads((Path(second.training.run_dir) / "train_done.json").read_text())
     assert Path(second.training.run_dir).name == f"bsl-{record['key']}" and record["step"] == 6
+
+
+def test_the_completion_record_of_a_run_is_checked_as_untrusted_input(tmp_path):
+    from pipeline.base.errors import BSLError
+    from training.config import TrainConfig
+    from training.train_and_evaluate import DONE_FILE, finished_run
+
+    config = TrainConfig()
+    config.train.output_dir = str(tmp_path)
+    assert finished_run(config, key="k") is None  # no record: nothing to reuse
+    record = tmp_path / DONE_FILE
+    for text, problem in [("{not json", "unreadable completion record"),
+                          ('["a list"]', "bad or missing format, key, step, total_steps"),
+                          ('{"format": 1, "key": "k", "step": "6", "total_steps": 6}', "bad or missing step"),
+                          ('{"format": 1, "key": "k", "step": 6, "total_steps": 6, "final_loss": "low"}',
+                           "bad or missing final_loss"),
+                          ('{"format": 9, "key": "k", "step": 6, "total_steps": 6}', "format 9")]:
+        record.write_text(text, encoding="utf-8")
+        with pytest.raises(BSLError, match=f"{DONE_FILE}: .*{problem}"):
+            finished_run(config, key="k")
+    record.write_text('{"format": 1, "key": "other", "step": 6, "total_steps": 6}', encoding="utf-8")
+    assert finished_run(config, key="k") is None  # a run of other settings or data
+    record.write_text('{"format": 1, "key": "k", "step": 6, "total_steps": 6}', encoding="utf-8")
+    assert finished_run(config, key="k") is None  # the record's key, but no final/ checkpoint: trained again

@@ -133,10 +133,10 @@ def dataset_identity(path: str) -> list[str]:
     from pipeline.dataset.store import load_manifest
 
     manifest = load_manifest(path)
-    shards = [s for s in manifest.get("shards", []) if isinstance(s, dict) and s.get("kind") == "pairs"]
-    if not shards or not all(isinstance(s.get("sha256"), str) for s in shards):
+    shards = manifest.shards_of("pairs")
+    if not shards:
         raise BSLError(f"{path}: the manifest lists no pair shards with a sha256")
-    return [s["sha256"] for s in shards]
+    return [s.sha256 for s in shards]
 
 
 def run_key(config: TrainConfig) -> str:

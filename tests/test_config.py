@@ -51,7 +51,7 @@ def test_type_errors_name_the_key():
 def test_bad_yaml_file_names_the_file(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("seed: [1, 2\n")
-    with pytest.raises(ConfigError, match="bad.yaml: invalid YAML"):
+    with pytest.raises(ConfigError, match="bad.yaml line 2: invalid YAML"):
         load_config(Outer, bad)
     with pytest.raises(ConfigError, match="config file not found"):
         load_config(Outer, tmp_path / "missing.yaml")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pipeline.base.config import Range, config_errors
+from pipeline.base.config import SEED_RANGE, Range, config_errors
 from pipeline.base.devices import SDPA_BACKEND_HELP, sdpa_backend_problem
 from pipeline.base.errors import BSLError
 
@@ -188,7 +188,7 @@ class TrainLoopConfig:
     max_steps: int = _help("optimizer steps; 0 = derived from epochs", default=0, allowed=Range(0))
     stop_at_step: int = _help("stop after this step and save (a later run resumes); the schedule still runs "
                               "to max_steps. 0 = off", default=0, allowed=Range(0))
-    seed: int = _help("seed of model init, data order, dropout and masking", default=42, allowed=Range(0))
+    seed: int = _help("seed of model init, data order, dropout and masking", default=42, allowed=SEED_RANGE)
     device: str = _help("auto (cuda when available), cpu, cuda, cuda:1, ...", default="auto")
     precision: Literal["auto", "fp32", "bf16", "fp16"] = _help("auto: bf16 on GPUs that support it (else fp16 "
                                                                "with a GradScaler), fp32 on CPU",

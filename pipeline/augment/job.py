@@ -28,7 +28,7 @@ from pipeline.augment.augmenters.base import Augmenter
 from pipeline.augment.executors import AugmentTask, Executor, SerialExecutor, TaskFailed
 from pipeline.augment.filters import FilterConfig
 from pipeline.augment.tasks import ChunkRef, TaskResult, task_key, write_chunk
-from pipeline.base.config import Range, to_dict
+from pipeline.base.config import SEED_RANGE, Range, to_dict
 from pipeline.base.errors import BSLError
 from pipeline.base.provenance import code_version, sha256_file
 from pipeline.base.publish import publish_directory, remove_stale_staging, staging_dir
@@ -63,7 +63,7 @@ class AugmentConfig:
     method_params: dict[str, dict[str, Any]] = field(default_factory=dict, metadata={
         "help": "per-method parameters, e.g. method_params.synonyms.fraction=0.3"})
     seed: int = field(default=0, metadata={
-        "range": Range(0), "help": "seed of every random choice (same seed -> same dataset)"})
+        "range": SEED_RANGE, "help": "seed of every random choice (same seed -> same dataset)"})
     batch_size: int = field(default=0, metadata={
         "range": Range(0), "help": "records per augmenter call (0 = the method's default)"})
     registry_dir: str = field(default="data_manifests", metadata={

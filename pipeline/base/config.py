@@ -44,13 +44,23 @@ class Range:
         return self.low is not None or self.high is not None or value == value
 
     def __str__(self) -> str:
+        low, high = _number(self.low), _number(self.high)
         if self.low is not None and self.high is not None:
-            return f"{'(' if self.low_open else '['}{self.low:g}, {self.high:g}{')' if self.high_open else ']'}"
+            return f"{'(' if self.low_open else '['}{low}, {high}{')' if self.high_open else ']'}"
         if self.low is not None:
-            return f"{'>' if self.low_open else '>='} {self.low:g}"
+            return f"{'>' if self.low_open else '>='} {low}"
         if self.high is not None:
-            return f"{'<' if self.high_open else '<='} {self.high:g}"
+            return f"{'<' if self.high_open else '<='} {high}"
         return "any number"
+
+
+# The seeds every consumer takes: the dataset's int64 `seed` column, torch.manual_seed, Python's random.
+SEED_RANGE = Range(0, 2**63 - 1)
+
+
+def _number(value: float | None) -> str:
+    # Integer bounds are shown exactly (a seed's 9223372036854775807, not 9.22337e+18).
+    return str(value) if isinstance(value, int) or value is None else f"{value:g}"
 
 
 def _is_dataclass_type(tp: Any) -> bool:
@@ -67,25 +77,25 @@ def _coerce(value: Any, tp: Any, where: str) -> Any:
         return _coerce_union(value, tp, where)
     if origin is typing.Literal:
         if value not in args:
-            raise ConfigError(f"{where}: {value!r} is not one of {list(args)}")
+            raise ConfigError(f"{where}: {_shown(value)} is not one of {list(args)}")
         return value
     if _is_dataclass_type(tp):
         if isinstance(value, tp):
             return value
         if not isinstance(value, dict):
-            raise ConfigError(f"{where}: expected a mapping for {tp.__name__}, got {value!r}")
+            raise ConfigError(f"{where}: expected a mapping for {tp.__name__}, got {_shown(value)}")
         return from_dict(tp, value, prefix=where)
     if origin in (list, tuple):
         if isinstance(value, str):
             value = [v.strip() for v in value.split(",") if v.strip()]
         if not isinstance(value, (list, tuple)):
-            raise ConfigError(f"{where}: expected a list, got {value!r}")
+            raise ConfigError(f"{where}: expected a list, got {_shown(value)}")
         item_tp = args[0] if args else Any
         items = [_coerce(v, item_tp, f"{where}[{i}]") for i, v in enumerate(value)]
         return items if origin is list else tuple(items)
     if origin is dict:
         if not isinstance(value, dict):
-            raise ConfigError(f"{where}: expected a mapping, got {value!r}")
+            raise ConfigError(f"{where}: expected a mapping, got {_shown(value)}")
         val_tp = args[1] if len(args) == 2 else Any
         return {k: _coerce(v, val_tp, f"{where}.{k}") for k, v in value.items()}
     scalar = _SCALARS.get(tp)
@@ -104,7 +114,7 @@ def _coerce_union(value: Any, tp: Any, where: str) -> Any:
             return _coerce(value, arg, where)
         except ConfigError:
             continue
-    raise ConfigError(f"{where}: {value!r} does not match {tp}")
+    raise ConfigError(f"{where}: {_shown(value)} does not match {tp}")
 
 
 def _to_bool(value: Any, where: str) -> bool:
@@ -112,30 +122,36 @@ def _to_bool(value: Any, where: str) -> bool:
         return value
     if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no", "1", "0", "on", "off"):
         return value.lower() in ("true", "yes", "1", "on")
-    raise ConfigError(f"{where}: expected true/false, got {value!r}")
+    raise ConfigError(f"{where}: expected true/false, got {_shown(value)}")
 
 
 def _to_int(value: Any, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise ConfigError(f"{where}: expected an integer, got {value!r}")
+        raise ConfigError(f"{where}: expected an integer, got {_shown(value)}")
     try:
-        return int(value)
+        number = int(value) if isinstance(value, int) or len(value) <= 64 else None
     except ValueError:
-        raise ConfigError(f"{where}: expected an integer, got {value!r}") from None
+        number = None
+    if number is None:
+        raise ConfigError(f"{where}: expected an integer, got {_shown(value)}")
+    if abs(number) > INT64_MAX:
+        raise ConfigError(f"{where}: {_shown(value)} does not fit in 64 bits (no setting takes one beyond "
+                          f"{INT64_MAX})")
+    return number
 
 
 def _to_float(value: Any, where: str) -> float:
     if isinstance(value, bool):
-        raise ConfigError(f"{where}: expected a number, got {value!r}")
+        raise ConfigError(f"{where}: expected a number, got {_shown(value)}")
     try:
         return float(value)
     except (TypeError, ValueError):
-        raise ConfigError(f"{where}: expected a number, got {value!r}") from None
+        raise ConfigError(f"{where}: expected a number, got {_shown(value)}") from None
 
 
 def _to_str(value: Any, where: str) -> str:
     if isinstance(value, (dict, list)):
-        raise ConfigError(f"{where}: expected a string, got {value!r}")
+        raise ConfigError(f"{where}: expected a string, got {_shown(value)}")
     return str(value)
 
 
@@ -261,9 +277,9 @@ def parse_override(text: str) -> tuple[list[str], Any]:
     if not key:
         raise ConfigError(f"override {text!r} has an empty key")
     try:
-        value = yaml.safe_load(raw) if raw.strip() else ""
-    except yaml.YAMLError:
-        value = raw
+        value = parse_yaml(raw, f"-o {key}", with_lines=False) if raw.strip() else ""
+    except _NotYAML:
+        value = raw  # not YAML (e.g. `name=a: b`): the text itself, as a string
     return key.split("."), value
 
 
@@ -281,14 +297,117 @@ def merge_overrides(data: dict[str, Any], overrides: list[str]) -> dict[str, Any
     return data
 
 
+# What a config file may hold. Plain YAML only: no tags (`!!binary`, `!!python/...`: a setting is a plain scalar, list
+# or mapping), string keys given once, integers of at most 64 bits (what every consumer of a number stores), and at
+# most MAX_CONFIG_NODES values after aliases are expanded (an "alias bomb" of a few lines expands to billions).
+MAX_CONFIG_NODES = 100_000
+INT64_MAX = 2**63 - 1
+_STR_TAG = "tag:yaml.org,2002:str"
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+class _NotYAML(ConfigError):
+    """The text does not parse as YAML at all (an -o value then stays the literal string)."""
+
+
+class _ConfigLoader(yaml.SafeLoader):
+    """yaml.SafeLoader that refuses what a config never needs, while composing: explicit tags, non-string or
+    duplicate keys, integers beyond 64 bits, and documents that expand to more than MAX_CONFIG_NODES values."""
+
+    def __init__(self, stream: str, source: str, with_lines: bool) -> None:
+        super().__init__(stream)
+        self.source = source
+        self.with_lines = with_lines
+        self.expanded_size: dict[int, int] = {}  # id(node) -> its number of values with aliases expanded
+
+    def refuse(self, mark: Any, problem: str) -> ConfigError:
+        where = f"{self.source} line {mark.line + 1}" if mark is not None and self.with_lines else self.source
+        return ConfigError(f"{where}: {problem}")
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        event = self.peek_event()
+        tag = getattr(event, "tag", None)
+        if tag is not None:
+            raise self.refuse(event.start_mark, f"YAML tag {_shown(tag)} is not allowed in a config "
+                                                "(plain values only; quote the value if it is text)")
+        node = super().compose_node(parent, index)
+        if isinstance(event, yaml.AliasEvent):  # the anchored node, checked and sized when it was composed
+            size = self.expanded_size.get(id(node))
+            if size is None:  # still being composed: the alias is inside its own anchor
+                raise self.refuse(event.start_mark, "an alias inside the value it refers to (recursive alias)")
+        else:
+            if isinstance(node, yaml.MappingNode):
+                self._check_keys(node)
+            children = node.value if isinstance(node, yaml.SequenceNode) else (
+                [n for pair in node.value for n in pair] if isinstance(node, yaml.MappingNode) else [])
+            size = 1 + sum(self.expanded_size[id(child)] for child in children)
+            self.expanded_size[id(node)] = size
+        if size > MAX_CONFIG_NODES:
+            raise self.refuse(node.start_mark, f"more than {MAX_CONFIG_NODES:,} values once aliases are expanded "
+                                               "(a config is a few hundred; refused as an alias bomb)")
+        return node
+
+    def _check_keys(self, node: Any) -> None:
+        first_line: dict[str, int] = {}
+        for key, _value in node.value:
+            if key.tag == _MERGE_TAG:
+                continue
+            if not isinstance(key, yaml.ScalarNode) or key.tag != _STR_TAG:
+                shown = _shown(key.value) if isinstance(key, yaml.ScalarNode) else "a list or mapping"
+                raise self.refuse(key.start_mark, f"key {shown} is not a string (setting names are text; "
+                                                  "quote it if it is meant as a name)")
+            if key.value in first_line:
+                raise self.refuse(key.start_mark, f"duplicate key {_shown(key.value)} "
+                                                  f"(first given on line {first_line[key.value]})")
+            first_line[key.value] = key.start_mark.line + 1
+
+    def construct_yaml_int(self, node: Any) -> int:
+        digits = node.value.replace("_", "").lstrip("+-")
+        value = super().construct_yaml_int(node) if len(digits) <= 64 else None
+        if value is None or abs(value) > INT64_MAX:
+            raise self.refuse(node.start_mark, f"integer {_shown(node.value)} does not fit in 64 bits "
+                                               f"(no setting takes one beyond {INT64_MAX})")
+        return value
+
+
+_ConfigLoader.add_constructor("tag:yaml.org,2002:int", _ConfigLoader.construct_yaml_int)
+
+
+def parse_yaml(text: str, source: str, with_lines: bool = True) -> Any:
+    """Parse one YAML document of a config (a file's text or an -o value) under the rules of `_ConfigLoader`.
+    Every problem is a ConfigError of one line naming `source` and, with `with_lines` where YAML gives it, the
+    line."""
+    loader = _ConfigLoader(text, source, with_lines)
+    try:
+        return loader.get_single_data()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        problem = " ".join(part for part in (exc.context, exc.problem) if part)
+        raise _NotYAML(loader.refuse(mark, f"invalid YAML: {problem}").args[0]) from None
+    except yaml.YAMLError as exc:
+        raise _NotYAML(f"{source}: invalid YAML: {' '.join(str(exc).split())}") from None
+    finally:
+        loader.dispose()
+
+
+def _shown(value: Any, limit: int = 60) -> str:
+    """A value as an error message shows it: repr, cut to `limit` characters (messages stay one short line)."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
 def load_yaml(path: str | Path) -> dict[str, Any]:
     path = Path(path)
     if not path.is_file():
         raise ConfigError(f"config file not found: {path}")
+    raw = path.read_bytes()
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{path}: invalid YAML: {exc}") from None
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise ConfigError(f"{path} line {line}: not UTF-8 (byte 0x{raw[exc.start]:02x}); "
+                          "save the config as UTF-8") from None
+    data = parse_yaml(text, str(path))
     if data is None:
         return {}
     if not isinstance(data, dict):

@@ -15,18 +15,23 @@ from pathlib import Path
 
 from pipeline.base.config import Range
 from pipeline.base.text import count_words, normalize, stable_id
-from pipeline.corpus.readers import corpus_files, read_file
+from pipeline.corpus.readers import companion_files, corpus_files, read_file
 from pipeline.corpus.readers.records import RawRecord
 from pipeline.corpus.source_record import SourceRecord
 
 
 @dataclass
 class CorpusConfig:
-    format: str = _field(default="auto", metadata={"help": "auto|text|jsonl|csv|tsv|parquet|datasets|senteval"})
+    format: str = _field(default="auto", metadata={
+        "help": "auto|text|jsonl|csv|tsv|parquet|datasets|senteval|parallel (parallel: aligned sentence pairs, see "
+                "`languages`; never chosen by auto)"})
     field: str = _field(default="text", metadata={"help": "JSONL field / CSV-TSV column / Parquet column"})
     columns: list[str] = _field(default_factory=list, metadata={
         "help": "CSV/TSV only: several columns whose texts are each a sentence of their own (e.g. [sentence_A, "
                 "sentence_B] of SICK); replaces `field`; [] = off"})
+    languages: list[str] = _field(default_factory=list, metadata={
+        "help": "format=parallel only: [first, second] language of each pair, e.g. [en, de]: Moses file suffixes "
+                "(corpus.en + corpus.de), recorded as each pair's label (en-de); [] = none (TSV layouts)"})
     header: bool = _field(default=True, metadata={
         "help": "CSV/TSV only: the first row names the columns; false = no header, `columns` are 0-based numbers "
                 "(STS-B's sts-*.csv: [5, 6])"})
@@ -112,12 +117,15 @@ def iter_chunks(corpus: str | Path, cfg: CorpusConfig, stats: CorpusStats | None
     """Stream a corpus (file or directory) as chunks; `stats` is filled in as it goes."""
     stats = stats if stats is not None else CorpusStats()
     seen: set[int] = set()
-    for path in corpus_files(corpus):
+    parallel_languages = cfg.languages if cfg.format == "parallel" else []
+    for path in corpus_files(corpus, cfg.format, parallel_languages):
         stats.files.append(str(path))
+        if cfg.format == "parallel":  # a Moses pair's second file is read (and so checksummed) with its first
+            stats.files.extend(str(f) for f in companion_files(path, cfg.languages))
         index = 0
         chunk = Chunk(str(path), index)
         for raw in read_file(path, cfg.format, cfg.field, cfg.encoding_errors, cfg.on_bad_line, cfg.columns,
-                             cfg.header):
+                             cfg.header, cfg.languages):
             stats.records_read += 1
             stats.replacement_chars += raw.replacements
             result = _classify(raw, cfg, seen)

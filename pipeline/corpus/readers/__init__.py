@@ -1,11 +1,14 @@
 """Corpus readers: every supported format streams `RawRecord`s, never holding a corpus in memory.
 
-Formats (`format=`): text, jsonl, csv, tsv, parquet, datasets, senteval, or `auto` (by extension and header):
+Formats (`format=`): text, jsonl, csv, tsv, parquet, datasets, senteval, parallel, or `auto` (by extension and
+header; `parallel` is only ever chosen explicitly):
 - `*.txt` plain text, unless its header is SNLI/MNLI's tab-separated `gold_label ... sentence1 sentence2 ...`
 - `*.jsonl`/`*.json` JSON Lines (a field, or SNLI/MNLI's sentence1/sentence2/gold_label)
 - `*.csv` CSV with a header (a column, or premise,hypothesis,label); `*.tsv` GLUE-style TSV
 - `*.parquet` Parquet; a directory with `dataset_info.json` + `state.json` is a `datasets` save_to_disk dir
 - `s1.<split>` / `s2.<split>` / `labels.<split>` SentEval NLI triples
+- `parallel`: aligned sentence pairs (Moses `corpus.en` + `corpus.de` with `languages=[en, de]`, two-column TSV,
+  Tatoeba's sentence-pair TSV), read by `parallel.read_parallel`
 Line-based files may be gzip/bzip2/xz-compressed (`corpus.txt.gz`): detected from their first bytes, the format
 from the name without `.gz`/`.bz2`/`.xz`. A directory that is not a `datasets` dir is read file by file in sorted
 order (hidden files skipped). A FIFO is refused: a corpus is read more than once (records, then checksums).
@@ -13,7 +16,7 @@ order (hidden files skipped). A FIFO is refused: a corpus is read more than once
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from pipeline.base.errors import InputError
@@ -26,11 +29,16 @@ from pipeline.corpus.readers.decoding import COMPRESSED_SUFFIXES, open_binary
 from pipeline.corpus.readers.delimited import read_delimited
 from pipeline.corpus.readers.jsonl import read_jsonl
 from pipeline.corpus.readers.nli_labels import NLI_LABELS, normalize_label
+from pipeline.corpus.readers.parallel import (
+    companion_files,
+    is_moses_partner,
+    read_parallel,
+)
 from pipeline.corpus.readers.plain_text import read_text
 from pipeline.corpus.readers.records import RawRecord
 from pipeline.corpus.readers.senteval import read_senteval
 
-FORMATS = ("auto", "text", "jsonl", "csv", "tsv", "parquet", "datasets", "senteval")
+FORMATS = ("auto", "text", "jsonl", "csv", "tsv", "parquet", "datasets", "senteval", "parallel")
 _SENTEVAL_STEMS = ("s1", "s2", "labels")
 
 
@@ -64,8 +72,9 @@ def detect_format(path: Path) -> str:
     return "text"
 
 
-def corpus_files(path: str | Path) -> list[Path]:
-    """The files a corpus path stands for, in a stable order; SentEval triples count once (their s1 file)."""
+def corpus_files(path: str | Path, format: str = "auto", languages: Sequence[str] = ()) -> list[Path]:
+    """The files a corpus path stands for, in a stable order; SentEval triples count once (their s1 file), and so
+    do Moses pairs of a parallel corpus (their `.<languages[0]>` file)."""
     path = Path(path)
     if not path.exists():
         raise InputError(f"corpus not found: {path}")
@@ -86,6 +95,8 @@ def corpus_files(path: str | Path) -> list[Path]:
             continue
         if is_datasets_dir(f.parent) and f.parent != path:
             continue
+        if format == "parallel" and is_moses_partner(f, languages):
+            continue
         files.append(f)
     if not files:
         raise InputError(f"corpus directory {path} contains no files")
@@ -94,13 +105,19 @@ def corpus_files(path: str | Path) -> list[Path]:
 
 def read_file(path: Path, format: str = "auto", field: str = "text", encoding_errors: str = "strict",
               on_bad_line: str = "error", columns: list[str] | None = None,
-              header: bool = True) -> Iterator[RawRecord]:
-    """`columns` / `header=False` apply to CSV/TSV only (several text columns per row; a file without a header)."""
+              header: bool = True, languages: Sequence[str] = ()) -> Iterator[RawRecord]:
+    """`columns` / `header=False` apply to CSV/TSV only (several text columns per row; a file without a header);
+    `languages` and `columns` (the two sides) to parallel corpora."""
     if format not in FORMATS:
         raise InputError(f"unknown corpus format {format!r}; choose one of {', '.join(FORMATS)}")
     if on_bad_line not in ("error", "keep"):
         raise InputError(f"on_bad_line must be 'error' or 'keep', got {on_bad_line!r}")
     fmt = detect_format(path) if format == "auto" else format
+    if languages and fmt != "parallel":
+        raise InputError(f"{path}: corpus.languages applies to parallel corpora (-o corpus.format=parallel); this one "
+                         f"reads as {fmt}")
+    if fmt == "parallel":
+        return read_parallel(path, languages, columns or [], encoding_errors, on_bad_line)
     if (columns or not header) and fmt not in ("csv", "tsv"):
         raise InputError(f"{path}: corpus.columns and corpus.header apply to CSV/TSV files; this one reads as {fmt} "
                          f"(set -o corpus.format=tsv or csv if it is one)")
@@ -120,11 +137,11 @@ def read_file(path: Path, format: str = "auto", field: str = "text", encoding_er
 
 def read_records(path: str | Path, *, format: str = "auto", field: str = "text", encoding_errors: str = "strict",
                  on_bad_line: str = "error", columns: list[str] | None = None,
-                 header: bool = True) -> Iterator[RawRecord]:
+                 header: bool = True, languages: Sequence[str] = ()) -> Iterator[RawRecord]:
     """Stream the records of a file or directory corpus."""
-    for f in corpus_files(path):
-        yield from read_file(f, format, field, encoding_errors, on_bad_line, columns, header)
+    for f in corpus_files(path, format, languages):
+        yield from read_file(f, format, field, encoding_errors, on_bad_line, columns, header, languages)
 
 
-__all__ = ["FORMATS", "NLI_LABELS", "RawRecord", "corpus_files", "detect_format", "normalize_label", "read_file",
-           "read_records"]
+__all__ = ["FORMATS", "NLI_LABELS", "RawRecord", "companion_files", "corpus_files", "detect_format",
+           "normalize_label", "read_file", "read_records"]

@@ -17,6 +17,8 @@ REGISTRY: dict[str, str] = {
     "mlm": "pipeline.augment.augmenters.mlm:MaskedLMAugmenter",
     "backtranslation": "pipeline.augment.augmenters.backtranslation:BackTranslationAugmenter",
     "nli-entailment": "pipeline.augment.augmenters.nli_entailment:NLIEntailmentAugmenter",
+    "translation": "pipeline.augment.augmenters.translation:TranslationAugmenter",
+    "parallel": "pipeline.augment.augmenters.parallel:ParallelAugmenter",
 }
 
 

@@ -113,13 +113,13 @@ def test_registry_help_and_config_errors():
     for key in ("languages", "targets", "source_lang", "decoding", "min_length_ratio"):
         assert key in text
     assert TranslationConfig().languages == ["ar", "es", "tr", "de", "fr"]  # the paper's five
-    with pytest.raises(ConfigError, match=r"methods\.translation\.languages: name at least one"):
+    with pytest.raises(ConfigError, match=r"^method_params\.translation\.languages: name at least one"):
         make(languages=[])
-    with pytest.raises(ConfigError, match=r"methods\.translation\.targets\.fr: not one of languages"):
+    with pytest.raises(ConfigError, match=r"^method_params\.translation\.targets\.fr: not one of languages"):
         make(languages=["de"], targets={"fr": {"model": "x"}})
-    with pytest.raises(ConfigError, match=r"methods\.translation\.targets\.xx\.model: required"):
+    with pytest.raises(ConfigError, match=r"^method_params\.translation\.targets\.xx\.model: required"):
         make(languages=["xx"]).legs()
-    with pytest.raises(ConfigError, match=r"methods\.translation\.sdpa_backend"):
+    with pytest.raises(ConfigError, match=r"^method_params\.translation\.sdpa_backend"):
         make(sdpa_backend="warp")
 
 
@@ -227,7 +227,8 @@ def test_tsv_and_tatoeba_layouts_with_bad_lines_kept_or_refused(tmp_path):
                       "1277\tI have to go to sleep.\t2246\tIch muss schlafen gehen.", "x\ta\ty\tb"])
     recs = list(read_records(tatoeba, format="parallel", on_bad_line="keep"))
     assert [(r.text, r.text_b, r.label) for r in recs[:2]] == [
-        ("Let's try something.", "Lass uns etwas versuchen!", None), ("I have to go to sleep.", "Ich muss schlafen gehen.", None)]
+        ("Let's try something.", "Lass uns etwas versuchen!", None),
+        ("I have to go to sleep.", "Ich muss schlafen gehen.", None)]
     assert (recs[2].error, recs[2].line) == ("malformed_tatoeba_row", 3)
     named = _write(tmp_path / "named.tsv", ["id\ten\tde", f"7\t{ENGLISH[0]}\t{GERMAN[ENGLISH[0]]}"])
     recs = list(read_records(named, format="parallel", columns=["en", "de"]))

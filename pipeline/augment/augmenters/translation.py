@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 from pipeline.augment.augmenters.base import (
     SourceRecord,
@@ -68,8 +68,6 @@ class TargetConfig:
 class TranslationConfig(TranslationSettings):
     """Which languages and models; decoding, batching and reject settings are TranslationSettings'."""
 
-    method: ClassVar[str] = "translation"
-
     languages: list[str] = field(default_factory=lambda: ["ar", "es", "tr", "de", "fr"], metadata={
         "help": "target languages; with several, each record gets one, drawn per record (seeded); one language "
                 "per run gives the paper's one pair per language"})
@@ -78,16 +76,15 @@ class TranslationConfig(TranslationSettings):
                 "listed uses its default model"})
     source_lang: str = field(default="en", metadata={"help": "language of the source sentences (recorded)"})
 
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        where = f"methods.{self.method}"
+    def config_problems(self) -> list[tuple[str, str]]:
+        problems = super().config_problems()
         if not self.languages:
-            raise ConfigError(f"{where}.languages: name at least one target language")
-        if len(set(self.languages)) != len(self.languages):
-            raise ConfigError(f"{where}.languages: {self.languages} lists a language twice")
-        unused = sorted(set(self.targets) - set(self.languages))
-        if unused:
-            raise ConfigError(f"{where}.targets.{unused[0]}: not one of languages {self.languages}")
+            problems.append(("languages", "name at least one target language"))
+        elif len(set(self.languages)) != len(self.languages):
+            problems.append(("languages", f"{self.languages} lists a language twice"))
+        problems += [(f"targets.{lang}", f"not one of languages {self.languages}")
+                     for lang in sorted(set(self.targets) - set(self.languages))]
+        return problems
 
 
 class TranslationAugmenter(TranslatingAugmenter):
@@ -106,8 +103,8 @@ class TranslationAugmenter(TranslatingAugmenter):
     def target_model(self, lang: str) -> str:
         model = self.target(lang).model or DEFAULT_MODELS.get(lang, "")
         if not model:
-            raise ConfigError(f"methods.{self.name}.targets.{lang}.model: required (no default model for {lang!r}; "
-                              f"defaults exist for {', '.join(DEFAULT_MODELS)})")
+            raise ConfigError(f"method_params.{self.name}.targets.{lang}.model: required (no default model for "
+                              f"{lang!r}; defaults exist for {', '.join(DEFAULT_MODELS)})")
         return model
 
     def legs(self) -> dict[str, Leg]:
@@ -115,7 +112,7 @@ class TranslationAugmenter(TranslatingAugmenter):
         if self._legs is None:
             legs = {}
             for lang in self.config.languages:
-                target, where = self.target(lang), f"methods.{self.name}.targets.{lang}"
+                target, where = self.target(lang), f"method_params.{self.name}.targets.{lang}"
                 legs[lang] = self.resolve_leg(where, self.target_model(lang), target.backend, target.checkpoints,
                                               checkpoints_key=f"{where}.checkpoints")
             self._legs = legs

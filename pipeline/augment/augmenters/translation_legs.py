@@ -285,7 +285,7 @@ class TranslatingAugmenter(Augmenter):
         order = sorted((i for i, n in enumerate(lengths) if n <= limit), key=lambda i: (-lengths[i], i))
         out: list[str | None] = [None] * len(texts)
         disable = progress_disabled(not cfg.progress)
-        desc = f"{self.name} " + leg.where.removeprefix(f"method_params.{self.name}.")
+        desc = f"{self.name} " + leg.where.rsplit(f".{self.name}.", 1)[-1]
         # delay: a bar only for batches that take a while, not one per small call.
         with tqdm(total=len(order), desc=desc, unit="sent", disable=disable, delay=2.0, leave=False,
                   file=sys.stderr) as bar:

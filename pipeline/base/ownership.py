@@ -117,7 +117,10 @@ def set_aside(directory: Path, names: Iterable[str]) -> Path | None:
     return target
 
 
-def _pid_alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
+    """Whether a process with this pid exists on this machine (ours included)."""
+    if pid == os.getpid():
+        return True
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -152,7 +155,7 @@ class WriterLock:
                 if holder is None:
                     continue  # removed or half-written between our calls: try again
                 if holder.get("host") == socket.gethostname() and isinstance(holder.get("pid"), int) \
-                        and not _pid_alive(holder["pid"]):
+                        and not process_alive(holder["pid"]):
                     self._remove_stale(holder)
                     continue
                 raise LockedError(self._describe(holder)) from None

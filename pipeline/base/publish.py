@@ -14,6 +14,8 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
+from pipeline.base.ownership import process_alive
+
 
 def _private_name(target: Path, role: str) -> Path:
     return target.with_name(f".{target.name}.{role}-{os.getpid()}-{uuid.uuid4().hex[:8]}")
@@ -65,17 +67,5 @@ def remove_stale_staging(parent: Path, name: str) -> None:
         role_pid = leftover.name[len(name) + 2:].split("-")
         if len(role_pid) < 3 or role_pid[0] not in {"staging", "old"} or not role_pid[1].isdigit():
             continue
-        if not _process_alive(int(role_pid[1])):
+        if not process_alive(int(role_pid[1])):
             shutil.rmtree(leftover, ignore_errors=True)
-
-
-def _process_alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True

@@ -3,14 +3,18 @@ corpus sentences (the distinct sentences of STS-B train + SICK train, `bsl corpu
 
     .venv/bin/python benchmarks/judged/make_samples.py --sample before --out benchmarks/judged/before.tsv
     .venv/bin/python benchmarks/judged/make_samples.py --sample after  --out benchmarks/judged/after.tsv
+    .venv/bin/python benchmarks/judged/make_samples.py --sample after-2 --out benchmarks/judged/after-2.tsv
     .venv/bin/python benchmarks/judged/make_samples.py --sample dev    --out /tmp/dev.tsv   # for development
 
-The corpus is shuffled once with a fixed seed and cut into three disjoint blocks of sentences: `before` (the first
-block), `after` (the second) and `dev` (the rest: the only sentences looked at while developing the augmenter).
+The corpus is shuffled once with a fixed seed and cut into four disjoint blocks of sentences: `before` (the first
+block), `after` (the second), `after-2` (the LAST block of the shuffled order, added in round two of issue 17: no
+sample or development run had reached that far into `dev` before) and `dev` (everything between `after` and
+`after-2`: the only sentences looked at while developing the augmenter).
 From its block a sample takes sentences in order until it has `--pairs` accepted pairs (rejected sentences, e.g.
 "no_eligible_word", are counted and listed in a comment line, as the dataset keeps them apart). The augmenter runs
 with its defaults of the checked-out code (plus `-o key=value` overrides) and the demo's seed 0; `before.tsv` was
-made at commit 12232a0 (the defaults before issue 17), `after.tsv` at the commit that added it.
+made at commit 12232a0 (the defaults before issue 17), `after.tsv` and `after-2.tsv` at the commits that added
+them (rounds one and two).
 
 Columns: n, source_id, source, view, changes (old->new), words, changed, then the judgment columns, left empty
 here: meaning_kept (1/0), fluent (1/0), errors (comma-separated classes from RULES.md), note.
@@ -47,8 +51,8 @@ def corpus_sentences(data_dir: str | None) -> list[str]:
 def block(sentences: list[str], sample: str) -> list[tuple[int, str]]:
     order = list(range(len(sentences)))
     random.Random(SHUFFLE_SEED).shuffle(order)
-    start = {"before": 0, "after": BLOCK, "dev": 2 * BLOCK}[sample]
-    end = start + BLOCK if sample != "dev" else len(order)
+    start = {"before": 0, "after": BLOCK, "dev": 2 * BLOCK, "after-2": len(order) - BLOCK}[sample]
+    end = len(order) - BLOCK if sample == "dev" else start + BLOCK
     return [(i, sentences[i]) for i in order[start:end]]
 
 
@@ -58,7 +62,7 @@ def word_count(text: str) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sample", choices=("before", "after", "dev"), required=True)
+    parser.add_argument("--sample", choices=("before", "after", "after-2", "dev"), required=True)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--data-dir", help="STS/SICK data dir (default: the usual resolution, BSL_DATA_DIR, ...)")
     parser.add_argument("--pairs", type=int, default=100)

@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from itertools import product
 
 # Fixed phrases made of function words and one content word, which WordNet lists only in part ("in_front").
 PREPOSITIONAL_PHRASES = tuple(tuple(p.split()) for p in (
@@ -28,26 +27,40 @@ class Collocations:
             parts = tuple(lemma.lower().split("_"))
             if 1 < len(parts) <= LONGEST:
                 self._phrases.add(parts)
-        self._first_words = {p[0] for p in self._phrases}
+        # Every beginning of a phrase, so a match grows word by word and stops as soon as no phrase begins so.
+        self._prefixes = {p[:k] for p in self._phrases for k in range(1, len(p) + 1)}
         self._longest = max(len(p) for p in self._phrases)
+        self._forms: dict[str, tuple] = {}  # word -> its forms, and those that begin a phrase (filled as met)
+
+    def clear(self) -> None:
+        """Forget the cached forms of words."""
+        self._forms.clear()
 
     def covered(self, words: list[str], base_forms: Callable[[str], Iterable[str]]) -> set[int]:
         """Indices of the lower-cased `words` that are part of a fixed phrase (any word may be inflected)."""
-        forms = [None] * len(words)
+        cache = self._forms
+        prefixes, phrases = self._prefixes, self._phrases
 
-        def forms_of(i: int) -> tuple[str, ...]:
-            if forms[i] is None:
-                forms[i] = tuple({words[i], *base_forms(words[i])})
-            return forms[i]
+        def forms_of(word: str) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+            """(the word's forms, those that begin a phrase, as 1-tuples)."""
+            found = cache.get(word)
+            if found is None:
+                forms = tuple({word, *base_forms(word)})
+                found = cache[word] = (forms, tuple((f,) for f in forms if (f,) in prefixes))
+            return found
 
         out: set[int] = set()
-        for i in range(len(words) - 1):
-            first = [f for f in forms_of(i) if f in self._first_words]
-            if not first:
-                continue
-            for size in range(min(self._longest, len(words) - i), 1, -1):
-                window = [first] + [forms_of(j) for j in range(i + 1, i + size)]
-                if any(candidate in self._phrases for candidate in product(*window)):
-                    out.update(range(i, i + size))
-                    break
+        n = len(words)
+        for i in range(n - 1):
+            partial = forms_of(words[i])[1]
+            longest = 0
+            j = i + 1
+            while partial and j < n and j - i < self._longest:
+                grown = [q for p in partial for f in forms_of(words[j])[0] if (q := p + (f,)) in prefixes]
+                j += 1
+                if any(q in phrases for q in grown):
+                    longest = j - i
+                partial = grown
+            if longest:
+                out.update(range(i, i + longest))
         return out

@@ -145,9 +145,22 @@ class _Choice:
     """The safe substitutes of a word in one context, already in the word's form."""
 
     substitutes: tuple[str, ...]
+    pos: str = ""  # the part of speech the word was taken in (n, v, a, r)
 
 
 _NONE = _Choice(())
+
+# Words kept as they are by default (`keep_words`; matched on every base form, so "said" and "goes" too): light and
+# reporting verbs whose synonyms take other arguments ("said" -> "told" needs an object, "goes viral" -> "moves
+# viral", "guess what" -> "reckon what", "use" -> "apply"); indefinite pronouns ("someone" -> "individual" needs an
+# article); and words whose part of speech the neighbours cannot tell ("live" the adverb -> "populate", "well" the
+# interjection -> "good").
+KEEP_WORDS = (
+    "say", "tell", "go", "get", "make", "take", "have", "use", "do", "guess", "give", "put", "come", "hold",
+    "keep", "let", "set", "ask", "see", "find", "look", "think", "know", "want", "need", "seem", "turn", "run",
+    "someone", "somebody", "anyone", "anybody", "everyone", "everybody", "nobody", "something", "anything",
+    "everything", "nothing", "people", "thing", "way", "live", "well", "like", "kind",
+)
 
 
 @dataclass
@@ -187,6 +200,31 @@ class SynonymConfig:
     keep_compounds: bool = field(default=True, metadata={
         "help": "keep a noun that modifies the next noun ('train track', 'plane crash'): compounds rarely survive "
                 "a substitution of their first part"})
+    keep_modified_nouns: bool = field(default=True, metadata={
+        "help": "keep a noun modified by the word before it: a noun, an -ing word or a capitalised word ('arms "
+                "factory', 'organizing director', 'Friday night', 'Syrian war'): names and compounds"})
+    keep_modifiers: bool = field(default=False, metadata={
+        "help": "also keep an adjective that modifies the next noun ('golden triangle'); off: costs most adjective "
+                "substitutions ('large dog' -> 'big dog')"})
+    keep_words: list[str] = field(default_factory=lambda: list(KEEP_WORDS), metadata={
+        "check": lambda words: None if isinstance(words, (list, tuple)) and all(isinstance(w, str) for w in words)
+        else f"must be a list of words, got {words!r}",
+        "help": "words never replaced, matched on their base forms: light and reporting verbs whose synonyms take "
+                "other arguments ('said' -> 'told'), indefinite pronouns, words of unclear part of speech ([] to "
+                "replace them too)"})
+    min_zipf: float = field(default=3.0, metadata={"range": Range(0, 8),
+        "help": "a substitute must be at least this common in English (Zipf frequency from wordfreq: uses per "
+                "billion words, log10; 3 = once per million words). Rarer words read as odd ('edifice' 2.9)"})
+    max_zipf_drop: float = field(default=1.0, metadata={"range": Range(0, 8),
+        "help": "a substitute may be at most this much rarer than the word it replaces (Zipf; 1 = ten times "
+                "rarer): 'hospital' 5.1 -> 'infirmary' 3.3 and 'year' 6.0 -> 'yr' 3.8 are refused (8: no limit)"})
+    min_substitute_pos_share: float = field(default=0.5, metadata={"range": Range(0, 1),
+        "help": "a substitute must be used as the source word's part of speech at least this share of the time in "
+                "SemCor ('girl' -> 'miss', 'flies' -> 'wings', 'chases' -> 'dogs' read as the other part of speech)"})
+    skip_derived: bool = field(default=True, metadata={
+        "help": "refuse substitutes that are the word plus a suffix ('brown' -> 'brownish', 'night' -> "
+                "'nighttime'), hyphenated ones for a plain word ('dark-brown'), and -ing nouns for a noun "
+                "('vote' -> 'voting'): a narrower or different word, not a synonym"})
     multiword: bool = field(default=False, metadata={
         "help": "allow multiword lemmas as substitutes ('domestic dog'), joined with spaces"})
     wordnet_dir: str | None = field(default=None, metadata={
@@ -199,11 +237,20 @@ class SynonymConfig:
         "range": Range(1), "help": "words (in context) whose substitutes are kept in memory"})
 
 
+def _derived(word: str, base: str, candidate: str, form: str, pos: str) -> bool:
+    """Whether a substitute is a derivation of the word rather than a synonym (`skip_derived`)."""
+    if "-" in form and "-" not in word:
+        return True  # "brown" -> "dark-brown", "piano" -> "forte-piano"
+    if pos == "n" and form.endswith(("ing", "ings")) and not word.endswith(("ing", "ings")):
+        return True  # "vote" -> "voting", "group" -> "grouping", "advertisements" -> "advertising"
+    return candidate.startswith(base) and len(candidate) > len(base)  # "brownish", "nighttime", "warfare"
+
+
 class SynonymAugmenter(Augmenter):
     name = "synonyms"
     config_class = SynonymConfig
     default_batch_size = 2048
-    version = "2"  # 2: sense, part of speech and form chosen (issue 17); 1 took any lemma of any synset
+    version = "3"  # 3: keep_words, word frequency, modified nouns, derivations (issue 17, round 2); 2: sense, part of speech and form chosen (issue 17); 1 took any lemma of any synset
 
     def __init__(self, config: Any = None):
         super().__init__(config)
@@ -220,6 +267,9 @@ class SynonymAugmenter(Augmenter):
         self._pos_uses: dict[str, dict[str, tuple[str, int]]] = {}  # word -> pos -> (best base form, SemCor uses)
         self._choice: dict[tuple[str, Context], _Choice] = {}  # (word, context) -> its safe substitutes
         self._compound_head: dict[str, bool] = {}  # word -> mostly used as a noun
+        self._kept_word: dict[str, bool] = {}  # word -> one of keep_words in some form
+        self._all_bases: dict[str, frozenset[str]] = {}  # word -> its base forms in every part of speech
+        self._keep_words = frozenset(w.lower() for w in self.config.keep_words)
 
     # -- resources ---------------------------------------------------------------------------------------------
     def _locate(self):
@@ -235,11 +285,13 @@ class SynonymAugmenter(Augmenter):
 
         from pipeline.lexicon.collocations import Collocations
         from pipeline.lexicon.sense_counts import load_sense_counts
+        from pipeline.lexicon import word_frequency
         from pipeline.lexicon.wordnet import load_synset_lemmas, load_wordnet
 
         self._wordnet = load_wordnet(self._locate())
         self._synset_lemmas_of = load_synset_lemmas(self._locate())
         self._sense_counts = load_sense_counts(self._locate())
+        word_frequency.load()
         self._collocations = Collocations(k for k in self._wordnet._lemma_pos_offset_map if "_" in k)
         self._tokenizer = MosesTokenizer(lang="en")
         self._detokenizer = MosesDetokenizer(lang="en")
@@ -250,7 +302,10 @@ class SynonymAugmenter(Augmenter):
         from pipeline.lexicon.sense_counts import sense_index_identity
         from pipeline.lexicon.wordnet import wordnet_identities
 
-        return {**wordnet_identities(self._locate()), **sense_index_identity(self._locate())}
+        from pipeline.lexicon import word_frequency
+
+        return {**wordnet_identities(self._locate()), **sense_index_identity(self._locate()),
+                **word_frequency.identity()}
 
     def fingerprint(self) -> dict[str, Any]:
         fp = super().fingerprint()
@@ -266,6 +321,10 @@ class SynonymAugmenter(Augmenter):
         self._pos_uses.clear()
         self._choice.clear()
         self._compound_head.clear()
+        self._kept_word.clear()
+        self._all_bases.clear()
+        if self._collocations is not None:
+            self._collocations.clear()
 
     # -- words -------------------------------------------------------------------------------------------------
     def _base_forms(self, word: str, pos: str) -> tuple[str, ...]:
@@ -275,8 +334,12 @@ class SynonymAugmenter(Augmenter):
             found = self._base[key] = tuple(form.lower() for form in self._wordnet._morphy(word, pos))
         return found
 
-    def _all_base_forms(self, word: str) -> set[str]:
-        return {form for pos in _POS_ORDER for form in self._base_forms(word, pos)}
+    def _all_base_forms(self, word: str) -> frozenset[str]:
+        found = self._all_bases.get(word)
+        if found is None:
+            found = self._all_bases[word] = frozenset(
+                form for pos in _POS_ORDER for form in self._base_forms(word, pos))
+        return found
 
     def pos_uses(self, word: str) -> dict[str, tuple[str, int]]:
         """pos -> (the base form of `word` with the most SemCor uses as pos, its uses), for every pos that has one
@@ -301,6 +364,13 @@ class SynonymAugmenter(Augmenter):
         self._pos_uses[word] = found
         return found
 
+    def _mostly(self, lemma: str, pos: str, share: float) -> bool:
+        """Whether SemCor used `lemma` as `pos` at least `share` of the times it used it at all."""
+        counts = self._sense_counts
+        uses = {p: counts.total(lemma, p) for p in _POS_ORDER}
+        total = sum(uses.values())
+        return bool(total) and uses[pos] >= share * total
+
     def _is_noun(self, word: str) -> bool:
         """Whether a word is mostly used as a noun (for `keep_compounds`)."""
         found = self._compound_head.get(word)
@@ -318,6 +388,9 @@ class SynonymAugmenter(Augmenter):
 
     def substitutes(self, word: str, context: Context = Context(frozenset("nvar"))) -> tuple[str, ...]:
         """Safe substitutes of the lower-cased `word` in `context`, in the word's form (module docstring)."""
+        return self._choice_of(word, context).substitutes
+
+    def _choice_of(self, word: str, context: Context) -> _Choice:
         key = (word, context)
         found = self._choice.get(key)
         if found is None:
@@ -325,10 +398,19 @@ class SynonymAugmenter(Augmenter):
             if len(self._choice) >= self.config.cache_size:
                 self.clear_cache()
             found = self._choice[key] = self._choose(word, context)
-        return found.substitutes
+        return found
+
+    def _kept(self, word: str) -> bool:
+        """Whether `word` (lower case) is one of `keep_words`, in any of its forms."""
+        found = self._kept_word.get(word)
+        if found is None:
+            keep = self._keep_words
+            found = self._kept_word[word] = word in keep or any(b in keep for b in self._all_base_forms(word))
+        return found
 
     def _choose(self, word: str, context: Context) -> _Choice:
         from pipeline.lexicon.inflection import inflect, tags_of
+        from pipeline.lexicon.word_frequency import zipf
 
         cfg = self.config
         uses = {pos: found for pos, found in self.pos_uses(word).items() if pos in context.pos}
@@ -349,6 +431,7 @@ class SynonymAugmenter(Augmenter):
         if not senses or senses[0].count < cfg.min_sense_share * count:
             return _NONE
         same = self._all_base_forms(word) | {word}
+        lowest_zipf = max(cfg.min_zipf, zipf(word) - cfg.max_zipf_drop)
         out: list[str] = []
         for sense in senses[:cfg.senses]:
             if sense.count == 0:
@@ -367,6 +450,10 @@ class SynonymAugmenter(Augmenter):
                     continue  # abbreviations and codes ("var.", "3-D") are not word substitutes
                 if counts.count(lemma, pos, sense.offset) < cfg.min_lemma_count:
                     continue
+                if self._keep_words and self._kept(lemma):
+                    continue  # a light verb as a substitute takes other arguments ("stated" -> "told")
+                if cfg.min_substitute_pos_share and not self._mostly(lemma, pos, cfg.min_substitute_pos_share):
+                    continue
                 if cfg.mutual_sense:
                     own = counts.senses(lemma, pos)
                     if not own or own[0].offset != sense.offset:
@@ -377,9 +464,13 @@ class SynonymAugmenter(Augmenter):
                 form = written.pop()
                 if pos == "r" and word.endswith("ly") and not form.endswith("ly"):
                     continue  # "slowly" -> "slow": an adjective's spelling reads as a mistake
+                if cfg.skip_derived and _derived(word, base, candidate, form, pos):
+                    continue
+                if zipf(form) < lowest_zipf:
+                    continue  # rare in English, or much rarer than the word it would replace
                 if form != word and form not in out:
                     out.append(form)
-        return _Choice(tuple(out)) if out else _NONE
+        return _Choice(tuple(out), pos) if out else _NONE
 
     def synonyms(self, word: str) -> tuple[str, ...]:
         """Safe substitutes of `word` (any case) without context (every part of speech allowed)."""
@@ -394,8 +485,10 @@ class SynonymAugmenter(Augmenter):
             covered = self._collocations.covered(lower, self._all_base_forms)
         out = []
         sentence_start = True
+        starts: list[bool] = []  # whether each token starts a sentence (its capital then marks no name)
         for i, tok in enumerate(tokens):
             at_start = sentence_start
+            starts.append(at_start)
             if tok in _SENTENCE_BREAKS:
                 sentence_start = True
             elif tok not in _OPENERS:
@@ -405,20 +498,40 @@ class SynonymAugmenter(Augmenter):
                 continue
             if cfg.skip_proper_nouns and tok[0].isupper() and (not at_start or (len(tok) > 1 and tok.isupper())):
                 continue
+            if self._keep_words and self._kept(key):
+                continue
             following = lower[i + 1] if i + 1 < len(tokens) else ""
             previous = lower[i - 1] if i else ""
             context = context_of(previous, following)
             if previous and previous not in ENGLISH_STOPWORDS and self._is_adjective(previous):
                 context = Context(context.pos & {"n", "a"}, context.verb_tags)  # "religious retreats": a noun
-            found = self.substitutes(key, context)
+            choice = self._choice_of(key, context)
+            found = choice.substitutes
             if not found:
                 continue
+            if cfg.keep_modified_nouns and choice.pos == "n" and previous and \
+                    self._modifies(tokens[i - 1], previous, starts[i - 1]):
+                continue  # "arms factory", "organizing director", "Friday night", "Syrian war"
+            if cfg.keep_modifiers and choice.pos == "a" and following and _WORD.fullmatch(following) and \
+                    following not in ENGLISH_STOPWORDS and self._is_noun(following):
+                continue  # "golden triangle"
             if cfg.keep_compounds and following and _WORD.fullmatch(following) and \
                     following not in ENGLISH_STOPWORDS and "n" in self.pos_uses(key) and \
                     self._is_noun(key) and self._is_noun(following):
                 continue  # "train track": the first noun of a compound
             out.append((i, found))
         return out
+
+    def _modifies(self, token: str, lower: str, at_start: bool) -> bool:
+        """Whether the token before a noun modifies it as a name or compound part: a capitalised word (not one
+        merely starting the sentence), a noun, or an -ing word."""
+        if lower in ENGLISH_STOPWORDS or not any(c.isalpha() for c in token):
+            return False
+        if token[:1].isupper() and not at_start:
+            return True
+        if not _WORD.fullmatch(token):
+            return False
+        return (lower.endswith("ing") and len(lower) > 4) or self._is_noun(lower)
 
     # -- augmentation ------------------------------------------------------------------------------------------
     def _augment_view(self, text: str, tokens: list[str], spans: list[tuple[int, int]] | None,

@@ -252,9 +252,14 @@ def test_model_identities_are_sha256_of_the_wordnet_files_and_paths_stay_out_of_
     other.config.cache_dir = "/elsewhere"
     assert other.fingerprint_hash() == aug.fingerprint_hash()
     assert ids["wordnet/index.sense"] == hashlib.sha256((root / "index.sense").read_bytes()).hexdigest()
+    from importlib.metadata import version
+
+    assert ids["wordfreq"] == f"{version('wordfreq')}/large"  # the frequency table ships with the package
     changed = {"fraction": 0.2, "min_pos_share": 0.6, "min_sense_share": 0.3, "senses": 2, "min_lemma_count": 0,
                "min_word_count": 5, "mutual_sense": False, "keep_collocations": False, "keep_compounds": False,
-               "multiword": True, "skip_proper_nouns": False}
+               "multiword": True, "skip_proper_nouns": False, "keep_modified_nouns": False, "keep_modifiers": True,
+               "keep_words": ["say"], "min_zipf": 2.0, "max_zipf_drop": 2.0, "skip_derived": False,
+               "min_substitute_pos_share": 0.2}
     hashes = {key: make(**{key: value}).fingerprint_hash() for key, value in changed.items()}
     assert aug.fingerprint_hash() not in hashes.values() and len(set(hashes.values())) == len(changed)
 

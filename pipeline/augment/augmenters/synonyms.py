@@ -5,7 +5,9 @@ A word is *eligible* when it is a word (letters, inner hyphens/apostrophes), not
 (`pipeline.lexicon.stopwords`), not a name (a capitalised word inside a sentence, an all-caps word, or a word whose
 WordNet lemma is capitalised: "Chicago", "Israel"), not part of a fixed phrase (`pipeline.lexicon.collocations`:
 "in front of", "step down", and, with `keep_compounds`, the first noun of a noun compound such as "train track"),
-and it has at least one *safe substitute* where it stands:
+not one of `keep_words` (light and reporting verbs, indefinite pronouns: "said" -> "told" needs an object), not a
+noun modified by the word before it (`keep_modified_nouns`: a noun, an -ing word or a capitalised word: "arms
+factory", "Friday night"), and it has at least one *safe substitute* where it stands:
 
 1. Part of speech: WordNet's SemCor counts say how often the word was used as a noun, verb, adjective, adverb; the
    neighbouring words narrow that down (`pipeline.lexicon.pos_context`: after "the" not a verb, after "will" a
@@ -16,7 +18,10 @@ and it has at least one *safe substitute* where it stands:
 3. Substitute: a lemma of that synset that SemCor saw used in it at least `min_lemma_count` times (rare, archaic
    and technical lemmas never were), lower case (no proper-noun lemma for a common word), one word unless
    `multiword`, and, with `mutual_sense`, whose own most frequent sense is that synset too (so the reader takes it
-   in the same sense: "hat" -> "lid" is refused, lid's usual sense is a cover).
+   in the same sense: "hat" -> "lid" is refused, lid's usual sense is a cover), mostly used in this part of speech
+   (`min_substitute_pos_share`: "girl" -> "miss" is refused), common in English and not much rarer than the word
+   (`min_zipf`, `max_zipf_drop`: wordfreq's Zipf frequencies, `pipeline.lexicon.word_frequency`), not a
+   derivation of the word (`skip_derived`: "brownish", "dark-brown", "voting"), and not one of `keep_words`.
 4. Form: the substitute is put in the source word's form (`pipeline.lexicon.inflection`, lemminflect's dictionary):
    tense, number, -ing, comparative; a form the dictionary does not know, or an ambiguous one ("walked" is VBD or
    VBN, "broke" differs from "broken") drops that substitute. "a"/"an" before a replaced word is fixed.
@@ -269,6 +274,7 @@ class SynonymAugmenter(Augmenter):
         self._compound_head: dict[str, bool] = {}  # word -> mostly used as a noun
         self._kept_word: dict[str, bool] = {}  # word -> one of keep_words in some form
         self._all_bases: dict[str, frozenset[str]] = {}  # word -> its base forms in every part of speech
+        self._could: dict[str, bool] = {}  # word -> has substitutes in some context
         self._keep_words = frozenset(w.lower() for w in self.config.keep_words)
 
     # -- resources ---------------------------------------------------------------------------------------------
@@ -323,6 +329,7 @@ class SynonymAugmenter(Augmenter):
         self._compound_head.clear()
         self._kept_word.clear()
         self._all_bases.clear()
+        self._could.clear()
         if self._collocations is not None:
             self._collocations.clear()
 
@@ -480,9 +487,7 @@ class SynonymAugmenter(Augmenter):
         """(token index, substitutes) of every eligible token."""
         cfg = self.config
         lower = [tok.lower() for tok in tokens]
-        covered: set[int] = set()
-        if cfg.keep_collocations:
-            covered = self._collocations.covered(lower, self._all_base_forms)
+        could_change = self._could_change
         out = []
         sentence_start = True
         starts: list[bool] = []  # whether each token starts a sentence (its capital then marks no name)
@@ -494,11 +499,9 @@ class SynonymAugmenter(Augmenter):
             elif tok not in _OPENERS:
                 sentence_start = False
             key = lower[i]
-            if i in covered or not _WORD.fullmatch(tok) or (cfg.skip_stopwords and key in ENGLISH_STOPWORDS):
+            if not could_change(key):
                 continue
             if cfg.skip_proper_nouns and tok[0].isupper() and (not at_start or (len(tok) > 1 and tok.isupper())):
-                continue
-            if self._keep_words and self._kept(key):
                 continue
             following = lower[i + 1] if i + 1 < len(tokens) else ""
             previous = lower[i - 1] if i else ""
@@ -520,7 +523,34 @@ class SynonymAugmenter(Augmenter):
                     self._is_noun(key) and self._is_noun(following):
                 continue  # "train track": the first noun of a compound
             out.append((i, found))
+        if out and cfg.keep_collocations:  # most sentences have no candidate left: scan for phrases only now
+            covered = self._collocations.covered(lower, self._all_base_forms)
+            out = [item for item in out if item[0] not in covered]
         return out
+
+    def _could_change(self, word: str) -> bool:
+        """Whether the lower-cased `word` can be replaced in some context: a word, not a stopword nor one of
+        `keep_words`, with substitutes in at least one part of speech (and, for a verb, one form). Cached per word,
+        so the many words that never change cost one lookup per sentence."""
+        found = self._could.get(word)
+        if found is None:
+            from pipeline.lexicon.inflection import tags_of
+
+            cfg = self.config
+            found = False
+            if _WORD.fullmatch(word) and not (cfg.skip_stopwords and word in ENGLISH_STOPWORDS) and \
+                    not (self._keep_words and self._kept(word)):
+                # A narrower context only removes parts of speech and verb forms: one part of speech alone (and a
+                # verb in any form or in one form) is the widest choice the word can get anywhere.
+                for pos, (base, _) in self.pos_uses(word).items():
+                    contexts = [Context(frozenset(pos))]
+                    if pos == "v":
+                        contexts += [Context(frozenset(pos), frozenset((tag,))) for tag in tags_of(word, base, pos)]
+                    if any(self._choice_of(word, context).substitutes for context in contexts):
+                        found = True
+                        break
+            self._could[word] = found
+        return found
 
     def _modifies(self, token: str, lower: str, at_start: bool) -> bool:
         """Whether the token before a noun modifies it as a name or compound part: a capitalised word (not one

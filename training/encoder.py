@@ -295,6 +295,11 @@ class TransformerEncoder(Encoder):
         self.sdpa_backend = sdpa_backend
         self._dense_torch: list[nn.Module] | None = None
         self.pooling_source = "argument"
+        #: Evaluation only (training.evaluation.backends): a function from the tokenizer's numpy features to the
+        #: transformer's last hidden state (numpy) that replaces its torch forward pass; pooling, Dense layers and
+        #: normalisation still run here. None (the trainer's case) = the torch module.
+        self.token_states_fn: Callable[[dict[str, np.ndarray]], np.ndarray] | None = None
+        self.backend = "torch"
 
     @staticmethod
     def _as_module(model, pooling: str | Sequence[str] | None) -> SentenceEncoder:
@@ -317,11 +322,11 @@ class TransformerEncoder(Encoder):
         return {"name": self.name, "kind": self.kind, "source": self.source, "pooling": "+".join(self.pooling),
                 "pooling_from": self.pooling_source,
                 "normalize": self.normalize, "max_length": self.max_length, "lowercase": self.lowercase,
-                "dense_layers": len(self.dense), "fingerprint": self.fingerprint}
+                "dense_layers": len(self.dense), "fingerprint": self.fingerprint, "backend": self.backend}
 
     def release(self) -> None:
         """Drop the model (and free GPU memory) once this encoder is no longer needed."""
-        self.module = self.tokenizer = self._dense_torch = None  # type: ignore[assignment]
+        self.module = self.tokenizer = self._dense_torch = self.token_states_fn = None  # type: ignore[assignment]
         if self.device.type == "cuda":
             torch.cuda.empty_cache()
 
@@ -351,9 +356,14 @@ class TransformerEncoder(Encoder):
         if self.lowercase:
             texts = [t.lower() for t in texts]
         features = {k: v.to(self.device) for k, v in tokenize(self.tokenizer, texts, self.max_length).items()}
-        with torch.autocast(self.device.type, dtype=self.autocast_dtype, enabled=self.autocast_dtype is not None), \
-                attention_kernels(self.sdpa_backend, self.device):
-            emb = self.module(**features)
+        if self.token_states_fn is not None:
+            states = torch.from_numpy(self.token_states_fn({k: v.numpy() for k, v in features.items()}))
+            emb = pool(states, features["attention_mask"], self.module.pooling_modes)
+        else:
+            with torch.autocast(self.device.type, dtype=self.autocast_dtype,
+                                enabled=self.autocast_dtype is not None), \
+                    attention_kernels(self.sdpa_backend, self.device):
+                emb = self.module(**features)
         for layer in self._dense_modules():
             emb = layer(emb)
         if self.normalize:

@@ -8,6 +8,7 @@ from typing import Literal
 from pipeline.base.config import Range
 from pipeline.base.devices import SDPA_BACKEND_HELP
 from training.config import POOLING_MODES
+from training.evaluation.backends import BACKEND_HELP
 from training.evaluation.data import ALL_TASKS
 from training.evaluation.transfer_data import STS17_PAIRS
 
@@ -38,6 +39,7 @@ class EvaluationConfig:
         "help": "autocast of the forward pass: auto = bf16 on CUDA (else fp16 where bf16 is missing), fp32 on CPU; "
                 "the embedding cache keeps precisions apart"})
     sdpa_backend: str = field(default="auto", metadata={"help": SDPA_BACKEND_HELP})
+    backend: Literal["auto", "torch", "onnx"] = field(default="auto", metadata={"help": BACKEND_HELP})
     max_length: int | None = field(default=None, metadata={"range": Range(2),
         "help": "truncate sentences to this many tokens; null = the model's own limit (at most 512)"})
     cache_dir: str | None = field(default=DEFAULT_CACHE_DIR, metadata={

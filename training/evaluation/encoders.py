@@ -34,6 +34,7 @@ from pipeline.base.errors import BSLError
 from pipeline.base.provenance import sha256_file_cached
 from pipeline.dataset.manifest import resolve_inside
 from training.encoder import DenseLayer, Encoder, TransformerEncoder, encode_distinct
+from training.evaluation.backends import check_backend, choose_backend, load_onnx_transformer
 from training.evaluation.config import POOLING_MODES
 
 # Encoder, TransformerEncoder and DenseLayer live with the forward pass in training.encoder (one encode/pool stack
@@ -300,13 +301,15 @@ def _sentence_transformers_recipe(root: Path, pooling: str | None, max_length: i
 
 def load_encoder(spec: str | Path, pooling: str | None = None, *, device: str = "auto", batch_size: int = 64,
                  max_length: int | None = None, name: str | None = None, precision: str = "fp32",
-                 max_tokens: int | None = None, sdpa_backend: str = "auto") -> TransformerEncoder:
+                 max_tokens: int | None = None, sdpa_backend: str = "auto",
+                 backend: str = "torch") -> TransformerEncoder:
     """Load a trainer checkpoint, a sentence-transformers dir, a Hugging Face dir or a hub id.
 
     `pooling` None means the model's own choice (checkpoint json / ST Pooling config) or mean for plain HF models;
     an explicit value overrides it. `max_length` None means the model's own limit (ST `max_seq_length`, else the
     tokenizer's and position embeddings', at most 512). `precision` (auto/fp32/bf16/fp16) is the autocast of the
-    forward pass; `max_tokens` and `sdpa_backend` as in TransformerEncoder."""
+    forward pass; `max_tokens` and `sdpa_backend` as in TransformerEncoder. `backend` (auto/torch/onnx) is where
+    the transformer runs (training.evaluation.backends); `encoder.backend` says which one does."""
     import torch
 
     from pipeline.base.devices import check_sdpa_backend, resolve_device, resolve_dtype
@@ -315,6 +318,7 @@ def load_encoder(spec: str | Path, pooling: str | None = None, *, device: str = 
     if pooling is not None and pooling not in POOLING_MODES:
         raise BSLError(f"unsupported pooling {pooling!r}; expected one of {', '.join(POOLING_MODES)}")
     check_sdpa_backend(sdpa_backend, "sdpa_backend")
+    check_backend(backend)
     kind = detect_model_kind(spec)
     torch_device = resolve_device(device)
     dtype = resolve_dtype(precision, torch_device)
@@ -340,4 +344,22 @@ def load_encoder(spec: str | Path, pooling: str | None = None, *, device: str = 
     extra = f"hub:{spec}:{_parameter_hash(model)}" if kind == "hf-hub" else ""
     encoder.fingerprint = _fingerprint(options, recipe.dirs, extra)
     encoder.pooling_source = recipe.pooling_source
+    use_backend(encoder, backend)
     return encoder
+
+
+def use_backend(encoder: TransformerEncoder, backend: str) -> str:
+    """Run `encoder`'s transformer where `backend` (auto/torch/onnx) says it can (training.evaluation.backends);
+    returns the backend that runs and records it in `encoder.backend`."""
+    import torch
+
+    chosen, _why = choose_backend(backend, device_type=encoder.device.type, fp32=encoder.autocast_dtype is None,
+                                 fingerprint=encoder.fingerprint)
+    runtime = None
+    if chosen == "onnx":
+        runtime = load_onnx_transformer(encoder.model, encoder.tokenizer, encoder.module._forward_keys,
+                                        encoder.fingerprint, encoder.max_length,  # type: ignore[arg-type]
+                                        threads=torch.get_num_threads())
+    encoder.token_states_fn = runtime
+    encoder.backend = "onnx" if runtime is not None else "torch"
+    return encoder.backend

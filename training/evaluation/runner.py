@@ -316,7 +316,8 @@ def evaluate_models(specs: Sequence[str | Path], config: EvaluationConfig,
     for spec, name in zip(specs, model_names([str(s) for s in specs])):
         encoder = load_encoder(spec, config.pooling, device=config.device, batch_size=config.batch_size,
                                max_length=config.max_length, name=name, precision=config.precision,
-                               max_tokens=config.max_tokens, sdpa_backend=config.sdpa_backend)
+                               max_tokens=config.max_tokens, sdpa_backend=config.sdpa_backend,
+                               backend=config.backend)
         try:
             results[name] = evaluate_encoder(encoder, data, cache_dir=config.cache_dir,
                                              sts_aggregate=config.sts_aggregate,

@@ -171,3 +171,12 @@ def test_evaluate_cli_config_takes_backend(tiny_bert_dir, shared_data, user_cach
     assert t.encoder["backend"] == "torch" and a.encoder["backend"] == "onnx"
     assert a.scores()["stsb"] == pytest.approx(t.scores()["stsb"], abs=0.01)
     assert os.listdir(user_cache / "bsl-pipeline" / "onnx")
+
+
+def test_export_that_disagrees_with_torch_is_not_used(tiny_bert_dir, user_cache, monkeypatch, caplog):
+    real_call = backends.OnnxTransformer.__call__
+    monkeypatch.setattr(backends.OnnxTransformer, "__call__", lambda self, features: real_call(self, features) + 1e-2)
+    with caplog.at_level(logging.WARNING, logger="training.evaluation.backends"):
+        enc = load_encoder(tiny_bert_dir, device="cpu", backend="auto")
+    assert enc.backend == "torch" and enc.token_states_fn is None
+    assert any("differs from the torch forward pass" in r.getMessage() for r in caplog.records)

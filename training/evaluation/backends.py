@@ -47,8 +47,10 @@ BACKEND_HELP = ("where the transformer runs: auto = ONNX Runtime on CPU in fp32 
 #: Bump when the export would produce a different graph for the same model (invalidates cached exports).
 EXPORT_VERSION = "1"
 OPSET = 17
-#: Largest difference of token states between the exported graph and the torch forward pass that is accepted.
+#: Accepted difference of token states between the exported graph and the torch forward pass, as in
+#: np.allclose: |onnx - torch| <= CHECK_ATOL + CHECK_RTOL * |torch| (fp32 kernels differ in summation order only).
 CHECK_ATOL = 1e-4
+CHECK_RTOL = 1e-4
 _CHECK_SENTENCES = ("a", "the dog runs quickly in the park", "two men are playing music outside the house today",
                     "a woman is eating food")
 
@@ -194,6 +196,8 @@ class OnnxTransformer:
 
 
 def _max_state_difference(model, tokenizer, runtime: OnnxTransformer, max_length: int) -> float:
+    """The largest |onnx - torch| / (CHECK_ATOL + CHECK_RTOL * |torch|) over the real tokens of a few padded
+    batches: <= 1 passes."""
     import torch
 
     worst = 0.0
@@ -203,7 +207,8 @@ def _max_state_difference(model, tokenizer, runtime: OnnxTransformer, max_length
             out = model(**{k: torch.from_numpy(np.asarray(features[k])) for k in runtime.input_names})
         states = (out.last_hidden_state if hasattr(out, "last_hidden_state") else out[0]).float().numpy()
         mask = np.asarray(features["attention_mask"], dtype=bool)
-        worst = max(worst, float(np.abs(runtime(features) - states)[mask].max()))
+        excess = np.abs(runtime(features) - states) / (CHECK_ATOL + CHECK_RTOL * np.abs(states))
+        worst = max(worst, float(excess[mask].max()))
     return worst
 
 
@@ -228,8 +233,8 @@ def load_onnx_transformer(model, tokenizer, forward_keys: set[str] | None, finge
     except Exception as exc:  # any failure of export or runtime: the torch path still gives the right answer
         log.warning("ONNX backend not used, falling back to torch: %s", exc)
         return None
-    if not diff <= CHECK_ATOL:
+    if not diff <= 1.0:
         log.warning("ONNX backend not used, falling back to torch: the export of %s differs from the torch forward "
-                    "pass by %.2e (> %.0e)", folder, diff, CHECK_ATOL)
+                    "pass by %.1fx the tolerance (atol %.0e, rtol %.0e)", folder, diff, CHECK_ATOL, CHECK_RTOL)
         return None
     return runtime

@@ -29,15 +29,17 @@ import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from pipeline.base.errors import BSLError
 from pipeline.base.provenance import sha256_file_cached
 from pipeline.base.publish import publish_directory, staging_dir
 from pipeline.base.user_cache import user_cache_root
 
+if TYPE_CHECKING:
+    import numpy as np
+
+# Imported by the evaluation config (BACKEND_HELP), hence by `bsl --help`: numpy/torch load inside functions.
 log = logging.getLogger(__name__)
 
 BACKENDS = ("auto", "torch", "onnx")
@@ -191,6 +193,8 @@ class OnnxTransformer:
         return cls(session, tuple(meta["inputs"]), path)
 
     def __call__(self, features: dict[str, np.ndarray]) -> np.ndarray:
+        import numpy as np
+
         feeds = {name: np.ascontiguousarray(features[name], dtype=np.int64) for name in self.input_names}
         return self.session.run(None, feeds)[0]
 
@@ -198,6 +202,7 @@ class OnnxTransformer:
 def _max_state_difference(model, tokenizer, runtime: OnnxTransformer, max_length: int) -> float:
     """The largest |onnx - torch| / (CHECK_ATOL + CHECK_RTOL * |torch|) over the real tokens of a few padded
     batches: <= 1 passes."""
+    import numpy as np
     import torch
 
     worst = 0.0

@@ -15,7 +15,8 @@ Three on-disk kinds are recognised (`detect_model_kind`):
 
 Encoding (training.encoder.TransformerEncoder) is without gradients, in float32 on CPU and under bf16 autocast on
 CUDA (`precision`), batched over unique sentences sorted by length (less padding; on CUDA under a padded-token
-budget), with the original order restored. Every loaded encoder has a `fingerprint`: a hash of its weight/tokenizer files and the
+budget), with the original order restored; on CPU in fp32 the transformer itself runs in ONNX Runtime where
+installed (`backend`, training.evaluation.backends). Every loaded encoder has a `fingerprint`: a hash of its weight/tokenizer files and the
 options that change embeddings (pooling, max length, lower-casing, normalisation), which keys the embedding cache.
 """
 

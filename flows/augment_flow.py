@@ -46,9 +46,11 @@ def resolve_augment_config(config_file: str = "", augment: dict[str, Any] | None
 @flow(name=FLOW_NAME, description="Augment a corpus into a view-pair dataset: one cached, retried task per "
                                    "(chunk, method), then the manifest and dataset card.")
 def augment_flow(corpus: str, out_dir: str, config_file: str = "", augment: dict[str, Any] | None = None,
-                 overrides: list[str] | None = None, tasks: dict[str, Any] | None = None) -> dict[str, Any]:
+                 overrides: list[str] | None = None, tasks: dict[str, Any] | None = None,
+                 overwrite: bool = False) -> dict[str, Any]:
     """Parameters are plain data (a deployment can store them): `augment`/`overrides` are AugmentConfig keys,
-    `tasks` TaskConfig keys. Returns a summary: manifest path, pairs, shards, task states."""
+    `tasks` TaskConfig keys; `overwrite` as `bsl augment --overwrite`. Returns a summary: manifest path, pairs,
+    shards, task states."""
     t0 = time.perf_counter()
     config = resolve_augment_config(config_file, augment, overrides)
     task_config = from_dict(TaskConfig, tasks or {}, prefix="tasks")
@@ -59,7 +61,7 @@ def augment_flow(corpus: str, out_dir: str, config_file: str = "", augment: dict
     storage = (Path(task_config.result_storage).expanduser().resolve() if task_config.result_storage
                else out / WORK_DIR / RESULTS_DIR)
     executor = PrefectExecutor(task_config, storage)
-    manifest = run_augment(corpus, out, config, executor=executor)  # which makes both paths absolute
+    manifest = run_augment(corpus, out, config, executor=executor, overwrite=overwrite)  # makes both paths absolute
     summary = _summary(manifest, executor, storage, time.perf_counter() - t0)
     get_run_logger().info("dataset %s: %d pairs in %d shards; %d tasks (%s)", summary["name"], summary["pairs"],
                           summary["shards"], summary["tasks"],

@@ -66,6 +66,9 @@ class AugmentFlowConfig:
                 "5000}}"})
     overrides: list[str] = field(default_factory=list, metadata={
         "help": "AugmentConfig overrides key=value, applied last (e.g. seed=1)"})
+    overwrite: bool = field(default=False, metadata={
+        "help": "write into an out_dir bsl did not create (what the flow replaces there is moved to "
+                ".bsl-replaced/<time>/, never deleted); false = such an out_dir is refused"})
     tasks: TaskConfig = field(default_factory=TaskConfig)
     runner: RunnerConfig = field(default_factory=RunnerConfig)
 
@@ -73,4 +76,5 @@ class AugmentFlowConfig:
 def flow_parameters(spec: AugmentFlowConfig) -> dict[str, Any]:
     """The flow-run parameters of `spec` (everything but the runner)."""
     return {"corpus": spec.corpus, "out_dir": spec.out_dir, "config_file": spec.config_file,
-            "augment": dict(spec.augment), "overrides": list(spec.overrides), "tasks": to_dict(spec.tasks)}
+            "augment": dict(spec.augment), "overrides": list(spec.overrides), "tasks": to_dict(spec.tasks),
+            "overwrite": spec.overwrite}

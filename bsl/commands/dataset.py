@@ -21,6 +21,11 @@ from bsl.config_args import (
 from pipeline.base.errors import BSLError
 
 
+def add_overwrite_flag(p: argparse.ArgumentParser, what: str = "a directory bsl did not create") -> None:
+    p.add_argument("--overwrite", action="store_true", help=f"write into {what}: what bsl replaces is moved to "
+                   ".bsl-replaced/<time>/ there, never deleted")
+
+
 def _comma_list(text: str) -> list[str]:
     return [item.strip() for item in text.split(",") if item.strip()]
 
@@ -45,7 +50,7 @@ def cmd_augment(args: argparse.Namespace) -> int:
         return 0
     if not args.corpus or not args.out:
         raise BSLError("augment needs CORPUS and --out DATASET_DIR")
-    manifest = run_augment(args.corpus, args.out, config)
+    manifest = run_augment(args.corpus, args.out, config, overwrite=args.overwrite)
     print(format_stats_text(manifest))
     print(f"\nwrote {manifest.stats.pairs} pairs to {args.out} "
           f"({len(manifest.shards_of('pairs'))} shards) in {manifest.timings.total_s} s")
@@ -55,7 +60,8 @@ def cmd_augment(args: argparse.Namespace) -> int:
 def cmd_verify(args: argparse.Namespace) -> int:
     from pipeline.dataset.store import verify_dataset
 
-    manifest = verify_dataset(args.dataset, progress=not args.quiet, allow_unlisted=args.allow_unlisted)
+    manifest = verify_dataset(args.dataset, progress=not args.quiet, allow_unlisted=args.allow_unlisted,
+                              max_view_chars=args.max_view_chars)
     n = len(manifest.shards)
     rows = sum(s.rows for s in manifest.shards)
     print(f"OK: {manifest.name}: {n} shards, {rows} rows, all checksums and row counts match")
@@ -121,7 +127,9 @@ def cmd_corpus_manifest(args: argparse.Namespace) -> int:
     if args.print_config:
         print_config(cfg)
         return 0
-    name = args.name or Path(args.corpus).name.split(".")[0]
+    from pipeline.base.ownership import check_output_name
+
+    name = check_output_name(args.name or Path(args.corpus).name.split(".")[0], "corpus manifest name (--name)")
     path = write_source_manifest(args.corpus, cfg, name, args.registry_dir)
     m = json.loads(path.read_text(encoding="utf-8"))
     print(f"wrote {path}: {m['records_read']} records read, {m['records_kept']} kept, dropped {m['dropped']}")
@@ -134,12 +142,12 @@ def cmd_corpus(args: argparse.Namespace) -> int:
     if args.name == "sts-sick-train":
         from pipeline.evaldata.data_dir import resolve_data_dir
 
-        counts = write_sts_sick_train(resolve_data_dir(args.data_dir).path, args.out)
+        counts = write_sts_sick_train(resolve_data_dir(args.data_dir).path, args.out, overwrite=args.overwrite)
         print(f"{args.out}: {counts['sentences']} distinct sentences of STS-B train + SICK train (no labels); left "
               f"out: {counts['held_out']} occurrences of sentences that are also in a dev/trial/test file, "
               f"{counts['duplicate']} repeats, {counts['empty']} empty")
         return 0
-    n = write_wordnet_examples(args.out, args.wordnet_dir, args.min_words)
+    n = write_wordnet_examples(args.out, args.wordnet_dir, args.min_words, overwrite=args.overwrite)
     print(f"{args.out}: {n} WordNet example sentences")
     return 0
 
@@ -163,20 +171,27 @@ de-duplicate it, make view pairs with each method, filter them and write Parquet
 dataset card to --out. Reruns skip finished work.
 """, epilog="config keys (-o KEY=VALUE):\n" + _augment_help())
     p.add_argument("corpus", nargs="?", help="corpus file or directory")
-    p.add_argument("--out", help="dataset directory to write")
+    p.add_argument("--out", help="dataset directory to write: new, empty, or one bsl wrote (never the corpus)")
+    add_overwrite_flag(p)
     add_augment_flags(p)
     add_config_arguments(p)
 
 
 def _add_verify(sub) -> None:
+    from pipeline.dataset.store import MAX_VIEW_CHARS  # light: pyarrow loads only when shards are read
+
     p = add_command(sub, "verify", cmd_verify, "check every shard's checksum and row count against the manifest", """\
 Exit 0 when the manifest is unmodified, every shard path stays inside the dataset, data/ and rejects/ hold only
-listed files, and every shard matches its recorded sha256 and row count; otherwise exit 1 naming the first mismatch.
+listed files, the dataset card names exactly the manifest's shards, and every shard matches its recorded sha256,
+row count and schema (column types, no nulls in required columns or views, only the manifest's methods, views of at
+most --max-view-chars characters); otherwise exit 1 naming the first mismatch.
 """)
     p.add_argument("dataset", help="dataset directory or manifest JSON")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.add_argument("--allow-unlisted", action="store_true", help="files in data/ or rejects/ that the manifest "
                    "does not list are a warning, not an error")
+    p.add_argument("--max-view-chars", type=int, default=MAX_VIEW_CHARS, metavar="N",
+                   help=f"longest view (characters) a pair shard may hold (default {MAX_VIEW_CHARS}; 0 = no limit)")
 
 
 def _add_inspect(sub) -> None:
@@ -218,14 +233,16 @@ def _add_corpus(sub) -> None:
     p = add_command(sub, "corpus", cmd_corpus, "write a built-in corpus (no download): WordNet's example sentences, "
                     "or the in-domain sentences of STS-B train + SICK train", """\
 wordnet-examples: WordNet 3.0's usage examples (about 35k sentences of 4+ words, from the OS WordNet package) to
-OUT, one per line, in a fixed order. Kept if OUT exists.
+OUT, one per line, in a fixed order. Kept if OUT exists (--overwrite: written again, the old file set aside).
 sts-sick-train: the distinct sentences of STS-B train and SICK train from the data dir (texts only, never scores or
 labels; a sentence that also occurs in a dev/trial/test file is left out: 10,922 of 15,335 with the public files).
-STS-B's sentences come from STS12-16, so they overlap STS12-16 test sentences (unlabeled): say so when reporting
+An existing OUT is refused (--overwrite sets it aside into .bsl-replaced/ beside it); OUT is never one of the data
+dir's files. STS-B's sentences come from STS12-16, so they overlap STS12-16 test sentences (unlabeled): say so when reporting
 results trained on them.
 """)
     p.add_argument("name", choices=["wordnet-examples", "sts-sick-train"], help="which built-in corpus")
-    p.add_argument("out", help="text file to write")
+    p.add_argument("out", help="text file to write (a new file; never a file of the data dir)")
+    add_overwrite_flag(p, "an existing OUT")
     p.add_argument("--data-dir", help="sts-sick-train: the data dir (stsbenchmark/, sick/); default: the one "
                                       "every command finds (README 'Data')")
     p.add_argument("--wordnet-dir", help="WordNet database dir (default: nltk data path, $WNSEARCHDIR, "

@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 
-from bsl.commands.dataset import AUGMENT_FLAGS, add_augment_flags
+from bsl.commands.dataset import AUGMENT_FLAGS, add_augment_flags, add_overwrite_flag
 from bsl.commands.evaluate import EVALUATE_FLAGS
 from bsl.config_args import (
     add_command,
@@ -115,6 +115,7 @@ def _add_flow_augment(sub) -> None:
                       AUGMENT_DESCRIPTION, "flow settings (-F KEY=VALUE):\n" + help_text(AugmentFlowConfig))
     a.add_argument("corpus", nargs="?", help="corpus file or directory")
     a.add_argument("--out", help="dataset directory")
+    add_overwrite_flag(a)
     add_augment_flags(a)
     add_config_arguments(a, "AugmentConfig")
     a.add_argument("--flow-config", metavar="FILE", help="AugmentFlowConfig YAML (tasks.*, runner.*, ...)")
@@ -187,7 +188,8 @@ def _apply_prefect(args: argparse.Namespace) -> None:
 AUGMENT_FLOW_FLAGS = {"corpus": "corpus", "out": "out_dir", "config": "config_file", "runner": "runner.kind",
                       "workers": to_value("runner.max_workers", "runner.dask_workers"), "gpus": "runner.gpus",
                       "dask_address": "runner.dask_address", "result_storage": "tasks.result_storage",
-                      "retries": "tasks.retries", "no_cache": to_constant("tasks.cache", False)}
+                      "retries": "tasks.retries", "no_cache": to_constant("tasks.cache", False),
+                      "overwrite": to_constant("overwrite", True)}
 TRAIN_FLOW_FLAGS = {"manifest": "manifests", "config": "config_file", "no_verify": to_constant("verify", False)}
 
 

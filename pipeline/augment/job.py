@@ -14,6 +14,8 @@ against the corpus), and published shards are copies, so editing one never reach
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import shutil
 import time
 from collections import Counter
@@ -30,6 +32,7 @@ from pipeline.augment.filters import FilterConfig
 from pipeline.augment.tasks import ChunkRef, TaskResult, task_key, write_chunk
 from pipeline.base.config import SEED_RANGE, Range, to_dict
 from pipeline.base.errors import BSLError
+from pipeline.base.ownership import WriterLock, check_not_input, check_output_name, claim_directory
 from pipeline.base.provenance import code_version, sha256_file
 from pipeline.base.publish import publish_directory, remove_stale_staging, staging_dir
 from pipeline.corpus.chunks import (
@@ -53,6 +56,9 @@ from pipeline.dataset.manifest import (
     register,
     write_manifest,
 )
+
+# What `bsl augment` writes in its --out directory (with --overwrite, these are set aside, never deleted).
+DATASET_ENTRIES = ("data", "rejects", "README.md", MANIFEST_NAME, ".work")
 
 
 @dataclass
@@ -85,8 +91,11 @@ def filters_for(config: AugmentConfig, augmenter: Augmenter) -> FilterConfig:
 
 
 # -- step 3: the dataset -----------------------------------------------------------------------------------------
-def _publish(files: list[tuple[Path, dict[str, Any]]], target_dir: Path, prefix: str) -> list[dict[str, Any]]:
-    """Place files as `<prefix>-0000i-of-0000N.parquet` in `target_dir`, swapped in as a whole."""
+def _publish(files: list[tuple[Path, dict[str, Any], str | None]], target_dir: Path,
+             prefix: str) -> list[dict[str, Any]]:
+    """Place files as `<prefix>-0000i-of-0000N.parquet` in `target_dir`, swapped in as a whole. Each entry's
+    sha256 is that of this process's private staged copy, which must equal the expected one (a task's completion
+    marker) where given: nothing is read back after publishing, when another process might have replaced it."""
     parent, name = target_dir.parent, target_dir.name
     remove_stale_staging(parent, name)
     for legacy in (parent / f".{name}.staging", parent / f".{name}.old"):  # fixed names of earlier versions
@@ -95,10 +104,14 @@ def _publish(files: list[tuple[Path, dict[str, Any]]], target_dir: Path, prefix:
     try:
         entries = []
         n = len(files)
-        for i, (src, meta) in enumerate(files):
+        for i, (src, meta, expected) in enumerate(files):
             shard_name = f"{prefix}-{i:05d}-of-{n:05d}.parquet"
             shutil.copyfile(src, staging / shard_name)  # a copy: editing a published shard must not edit the cache
-            entries.append({"path": f"{name}/{shard_name}", **meta})
+            digest = sha256_file(staging / shard_name)
+            if expected is not None and digest != expected:
+                raise BSLError(f"{src} changed after its task finished (sha256 {digest[:12]}... != its completion "
+                               f"marker's {expected[:12]}...); rerun to recompute it")
+            entries.append({"path": f"{name}/{shard_name}", **meta, "sha256": digest})
         publish_directory(staging, target_dir)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
@@ -107,18 +120,21 @@ def _publish(files: list[tuple[Path, dict[str, Any]]], target_dir: Path, prefix:
 
 def _publish_shards(dataset_dir: Path, chunks: list[ChunkRef], results: list[TaskResult]) -> list[ShardEntry]:
     """Pair and reject shards (results in chunk, then method order) in the HF layout, with their checksums."""
-    pair_files = [(Path(r.pairs_path), {"kind": "pairs", "method": r.method, "chunk": r.chunk_id, "rows": r.pairs})
-                  for r in results if r.pairs]
+    pair_files = [(Path(r.pairs_path), {"kind": "pairs", "method": r.method, "chunk": r.chunk_id, "rows": r.pairs},
+                   r.pairs_sha256) for r in results if r.pairs]
     if not pair_files and results:  # keep one (empty) shard so the dataset still loads
         r = results[0]
-        pair_files = [(Path(r.pairs_path), {"kind": "pairs", "method": r.method, "chunk": r.chunk_id, "rows": 0})]
+        pair_files = [(Path(r.pairs_path), {"kind": "pairs", "method": r.method, "chunk": r.chunk_id, "rows": 0},
+                       r.pairs_sha256)]
     reject_files = [(Path(r.rejects_path), {"kind": "rejects", "method": r.method, "chunk": r.chunk_id,
-                                            "rows": sum(r.rejects.values())}) for r in results if r.rejects]
+                                            "rows": sum(r.rejects.values())}, r.rejects_sha256)
+                    for r in results if r.rejects]
+    # Dropped corpus lines have no marker: write_chunk rewrote them from this run's corpus read, under our lock.
     reject_files += [(Path(c.dropped_path), {"kind": "rejects", "method": "corpus", "chunk": c.chunk_id,
-                                             "rows": c.dropped_rows}) for c in chunks if c.dropped_path]
+                                             "rows": c.dropped_rows}, None) for c in chunks if c.dropped_path]
     shards = _publish(pair_files, dataset_dir / "data", "train") + _publish(reject_files, dataset_dir / "rejects",
                                                                             "rejects")
-    return [ShardEntry(sha256=sha256_file(dataset_dir / s["path"]), **s) for s in shards]
+    return [ShardEntry(**s) for s in shards]
 
 
 def _method_stats(results: list[TaskResult]) -> MethodStats:
@@ -176,7 +192,8 @@ def finalize_dataset(dataset_dir: str | Path, config: AugmentConfig, corpus: str
         code_version=code_version(),
         dataset_dir=str(dataset_dir.resolve()),
         config=to_dict(config),
-        source=SourceInfo(corpus=str(corpus), files=source_files_info(corpus_stats.files),
+        source=SourceInfo(corpus=str(corpus),
+                          files=source_files_info(corpus_stats.files, corpus_stats.read_stats),
                           records_read=corpus_info["records_read"], records_kept=corpus_info["records_kept"],
                           dropped=corpus_info["dropped"], replacement_chars=corpus_info["replacement_chars"]),
         methods={m: MethodInfo(**augmenters[m].fingerprint(), filters=to_dict(filters_for(config, augmenters[m])))
@@ -189,8 +206,11 @@ def finalize_dataset(dataset_dir: str | Path, config: AugmentConfig, corpus: str
                         total_s=timings["total_s"], finalize_s=round(time.perf_counter() - start, 3)),
     )
     manifest_file = dataset_dir / MANIFEST_NAME
-    write_manifest(manifest, manifest_file)
+    # The card first, the manifest last: killed in between, the old manifest no longer matches the new shards and
+    # `bsl verify` fails (it also checks that the card names the manifest's shards), never an OK over a card that
+    # `datasets.load_dataset` cannot read.
     write_dataset_card(dataset_dir, manifest)
+    write_manifest(manifest, manifest_file)
     if config.registry_dir:
         register(manifest_file, config.registry_dir, name)
     return load_manifest(manifest_file)
@@ -207,23 +227,58 @@ def build_augmenters(config: AugmentConfig) -> dict[str, Augmenter]:
     return {m: build_augmenter(m, config.method_params.get(m)) for m in config.methods}
 
 
+def _earlier_dataset(directory: Path) -> bool:
+    """A dataset directory written by a version of this tool from before output markers."""
+    try:
+        return load_manifest(directory).get("format_version") == FORMAT_VERSION
+    except BSLError:
+        return False
+
+
+@contextlib.contextmanager
+def _os_errors_as_one_line(out_dir: Path):
+    """A full disk, a read-only file system or a refused permission stops the job with one line naming the path."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.errno not in (errno.ENOSPC, errno.EROFS, errno.EDQUOT, errno.EACCES, errno.EPERM):
+            raise
+        raise BSLError(f"{exc.filename or out_dir}: {exc.strerror or exc} (finished tasks are kept under "
+                       f"{out_dir}/.work: free space or fix the permissions, then rerun to resume)") from None
+
+
 def run_augment(corpus: str | Path, out_dir: str | Path, config: AugmentConfig,
                 augmenters: dict[str, Augmenter] | None = None,
                 on_task_done: Callable[[TaskResult], None] | None = None,
-                executor: Executor | None = None) -> Manifest:
+                executor: Executor | None = None, overwrite: bool = False) -> Manifest:
     """Read, chunk, augment (skipping finished tasks), filter and publish a dataset. Returns the manifest.
     Relative paths are taken from the current directory and recorded absolute.
 
     The one augmentation loop: `executor` (default `SerialExecutor`) only decides where each (chunk, method) task
-    runs; whatever it is, the same tasks give the same files and manifest. `on_task_done` sees each result."""
+    runs; whatever it is, the same tasks give the same files and manifest. `on_task_done` sees each result.
+
+    `out_dir` must be new, empty, or a dataset this tool wrote (`pipeline.base.ownership`), and apart from the
+    corpus; `overwrite=True` adopts another directory, setting aside (never deleting) what the job replaces. The
+    run holds the directory's writer lock: a second writer is refused."""
 
     t0 = time.perf_counter()
     # Absolute paths, here for every entry point: rows name their corpus file (`origin`, from which reject ids
     # derive) and markers name their shards, so any spelling of the same paths, from any directory, gives the same
     # bytes and a resumable dataset.
     corpus, out_dir = Path(corpus).expanduser().resolve(), Path(out_dir).expanduser().resolve()
-    out_dir.mkdir(parents=True, exist_ok=True)
+    check_output_name(config.name or out_dir.name, "dataset name (--name, default: the --out directory's name)")
+    check_not_input(out_dir, [corpus], "--out")
     augmenters = augmenters or build_augmenters(config)
+    with _os_errors_as_one_line(out_dir):
+        claim_directory(out_dir, "dataset", overwrite=overwrite, own_names=DATASET_ENTRIES,
+                        recognise=_earlier_dataset)
+        with WriterLock(out_dir, "dataset"):
+            return _run_locked(corpus, out_dir, config, augmenters, on_task_done, executor, t0)
+
+
+def _run_locked(corpus: Path, out_dir: Path, config: AugmentConfig, augmenters: dict[str, Augmenter],
+                on_task_done: Callable[[TaskResult], None] | None, executor: Executor | None,
+                t0: float) -> dict[str, Any]:
     loop = _AugmentLoop(out_dir, config, augmenters, executor or SerialExecutor(), on_task_done)
     loop.run(corpus)
     if loop.failures:

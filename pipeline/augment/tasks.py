@@ -31,7 +31,7 @@ from pipeline.dataset.schema import (
     PAIR_SCHEMA,
     REJECT_SCHEMA,
 )
-from pipeline.dataset.store import intact_marker, write_parquet_unless_same
+from pipeline.dataset.store import intact_marker, sign_marker, write_parquet_unless_same
 
 WORK_DIR = ".work"
 
@@ -124,7 +124,7 @@ def load_task_result(dataset_dir: str | Path, key: str) -> TaskResult | None:
     what the marker recorded). Its paths are this directory's files, whatever the marker says."""
     pairs, rejects, marker = _task_paths(Path(dataset_dir), key)
     record = intact_marker(marker, {"pairs_sha256": pairs, "rejects_sha256": rejects})
-    if record is None:
+    if record is None or record.get("task_key") != key:  # a marker copied from another task is not this task's
         return None
     try:
         return TaskResult(**{**record, "pairs_path": str(pairs), "rejects_path": str(rejects), "cached": True})
@@ -181,5 +181,7 @@ def augment_chunk(ref: ChunkRef, augmenter: Augmenter, dataset_dir: str | Path, 
                         identical=identical, sum_edit_ratio_views=sum_edit, sum_length_ratio=sum_len,
                         seconds=time.perf_counter() - start, pairs_sha256=sha256_file(pairs_path),
                         rejects_sha256=sha256_file(rejects_path))
-    write_json_atomic(marker, vars(result))  # last: marks the task complete
+    # Last: marks the task complete. Signed under BSL_MANIFEST_KEY (the outputs' sha256 included), so that under the
+    # key only markers written by a key holder are reused (`load_task_result`).
+    write_json_atomic(marker, sign_marker(vars(result)))
     return result

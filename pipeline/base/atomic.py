@@ -1,4 +1,8 @@
-"""Atomic writes: a reader never sees a half-written file under its final name."""
+"""Atomic writes: a reader never sees a half-written file under its final name.
+
+Files get the mode a plain `open(path, "w")` would give (0666 less the umask), not mkstemp's private 0600: a
+dataset's manifest and card have the same mode as its shards, and a user's umask decides who may read them.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +15,25 @@ from pathlib import Path
 from typing import Any
 
 
+def _umask() -> int:
+    """The process umask, read without changing it where the OS allows (os.umask can only set it)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def new_file_mode() -> int:
+    """The mode `open(path, "w")` gives a new file in this process."""
+    return 0o666 & ~_umask()
+
+
 @contextlib.contextmanager
 def atomic_path(path: str | Path) -> Iterator[Path]:
     """Yield a temp path in the same directory; on success it is fsynced and renamed onto `path`."""
@@ -21,6 +44,7 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     tmp_path = Path(tmp)
     try:
         yield tmp_path
+        os.chmod(tmp_path, new_file_mode())
         with open(tmp_path, "rb") as fh:
             os.fsync(fh.fileno())
         os.replace(tmp_path, path)

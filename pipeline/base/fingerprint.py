@@ -28,3 +28,10 @@ def fingerprint(value: Any, length: int = FINGERPRINT_LENGTH) -> str:
     if not 1 <= length <= 64:
         raise ValueError(f"fingerprint length must be 1..64, got {length}")
     return digest(value)[:length]
+
+
+def keyed_digest(value: Any, key: str) -> str:
+    """HMAC-SHA256 under `key` of the canonical JSON of `value`: a digest only holders of `key` can produce."""
+    import hmac
+
+    return hmac.new(key.encode("utf-8"), canonical_json(value), hashlib.sha256).hexdigest()

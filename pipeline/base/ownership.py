@@ -104,6 +104,45 @@ def claim_directory(directory: str | Path, kind: str, *, overwrite: bool = False
     return path
 
 
+def check_output_name(name: str, what: str = "name") -> str:
+    """A name the tool turns into a file name (`<registry>/datasets/<name>.json`): one path component, printable.
+    Refuses path separators, '..', a leading '.', control characters and the empty name; returns `name`."""
+    problem = None
+    if not isinstance(name, str) or not name.strip():
+        problem = "it is empty"
+    elif "/" in name or "\\" in name:
+        problem = "it contains a path separator"
+    elif ".." in name or name.startswith("."):
+        problem = "it contains '..' or starts with '.'"
+    elif any(ord(c) < 32 or 127 <= ord(c) < 160 for c in name):
+        problem = "it contains a control character (newline, tab, ...)"
+    elif len(name.encode("utf-8")) > 200:
+        problem = "it is longer than 200 bytes"
+    if problem:
+        raise OwnershipError(f"{what} {name!r} is not usable as a file name: {problem} (use letters, digits, "
+                             f"'-', '_' and '.')")
+    return name
+
+
+def claim_file(path: str | Path, *, overwrite: bool = False, inputs: Iterable[str | Path] = (),
+               same_content: Callable[[Path], bool] | None = None) -> Path:
+    """Check that the tool may (re)write the single file `path`: never one of `inputs` (or inside one); an existing
+    file only with `overwrite=True`, and then it is first moved to `<its dir>/.bsl-replaced/<time>/` (kept), unless
+    `same_content(path)` says it already holds what would be written."""
+    path = Path(path).expanduser()
+    check_not_input(path, inputs)
+    if path.is_dir():
+        raise OwnershipError(f"{path} is a directory; give a file name")
+    if path.exists() or path.is_symlink():
+        if same_content is not None and path.is_file() and same_content(path):
+            return path
+        if not overwrite:
+            raise OwnershipError(f"{path} exists; choose a new file, or pass --overwrite to replace it (the old file "
+                                 f"is moved to {path.parent / REPLACED_DIR}/, nothing is deleted)")
+        set_aside(path.parent, [path.name])
+    return path
+
+
 def set_aside(directory: Path, names: Iterable[str]) -> Path | None:
     """Move entries of `directory` into `.bsl-replaced/<time>/` (keeping them); returns that folder."""
     names = list(names)

@@ -9,16 +9,20 @@ from pathlib import Path
 
 from pipeline.base.atomic import atomic_path
 from pipeline.base.errors import InputError
+from pipeline.base.ownership import check_not_input, claim_file
 from pipeline.base.text import normalize
 
 
-def write_wordnet_examples(out_path: str | Path, wordnet_dir: str | None = None, min_words: int = 4) -> int:
+def write_wordnet_examples(out_path: str | Path, wordnet_dir: str | None = None, min_words: int = 4,
+                           overwrite: bool = False) -> int:
     """Write every WordNet 3.0 usage example with at least `min_words` words, one per line, in synset order
-    (about 40k sentences). Returns the number of lines. Skipped when `out_path` already exists."""
+    (about 40k sentences). Returns the number of lines. Skipped when `out_path` already exists, unless `overwrite`
+    (then the old file is set aside, see `pipeline.base.ownership.claim_file`)."""
     out_path = Path(out_path)
-    if out_path.is_file():
+    if out_path.is_file() and not overwrite:
         with open(out_path, "rb") as fh:
             return sum(1 for _ in fh)
+    claim_file(out_path, overwrite=overwrite)
     from pipeline.lexicon.wordnet import load_wordnet, locate_wordnet
 
     wn = load_wordnet(locate_wordnet(wordnet_dir))
@@ -71,25 +75,35 @@ def _sentences(data_dir: Path, splits: tuple[SentenceColumns, ...]) -> Iterator[
             yield normalize(record.text)
 
 
-def write_sts_sick_train(data_dir: str | Path, out_path: str | Path) -> dict[str, int]:
+def write_sts_sick_train(data_dir: str | Path, out_path: str | Path, overwrite: bool = False) -> dict[str, int]:
     """Write the distinct sentences of STS-B train and SICK train, one per line, in file order: unlabeled
     in-domain text for view pairs. A sentence that also occurs in a dev/trial/test file (after normalising) is left
     out, so model selection on STS-B dev and the STS-B / SICK-R test numbers see no sentence trained on. (STS-B's
     sentences come from STS12-16, so some of them are STS12-16 test sentences: a transductive setting.)
-    Returns counts: sentences written, and rows' sentences dropped as duplicate / held_out / empty."""
+    Returns counts: sentences written, and rows' sentences dropped as duplicate / held_out / empty.
+
+    `out_path` is never one of the files read; an existing file is refused unless it already holds exactly this
+    text or `overwrite` is set (then it is set aside, never deleted: `pipeline.base.ownership.claim_file`)."""
     data_dir = Path(data_dir)
     splits = sts_sick_splits()
+    inputs = [data_dir / s.path for split in splits.values() for s in split]
+    check_not_input(out_path, inputs)  # before anything is read
     held_out = set(_sentences(data_dir, splits["held_out"]))
     seen: set[str] = set()
     counts = {"sentences": 0, "duplicate": 0, "held_out": 0, "empty": 0}
-    with atomic_path(Path(out_path)) as tmp, open(tmp, "w", encoding="utf-8") as fh:
-        for sentence in _sentences(data_dir, splits["train"]):
-            reason = ("empty" if not sentence else "held_out" if sentence in held_out
-                      else "duplicate" if sentence in seen else None)
-            if reason:
-                counts[reason] += 1
-                continue
-            seen.add(sentence)
-            fh.write(sentence + "\n")
+    lines = []
+    for sentence in _sentences(data_dir, splits["train"]):
+        reason = ("empty" if not sentence else "held_out" if sentence in held_out
+                  else "duplicate" if sentence in seen else None)
+        if reason:
+            counts[reason] += 1
+            continue
+        seen.add(sentence)
+        lines.append(sentence + "\n")
+    data = "".join(lines).encode("utf-8")  # about 1 MB with the public files
+    claim_file(out_path, overwrite=overwrite, inputs=inputs,
+               same_content=lambda p: p.stat().st_size == len(data) and p.read_bytes() == data)
+    with atomic_path(Path(out_path)) as tmp:
+        tmp.write_bytes(data)
     counts["sentences"] = len(seen)
     return counts

@@ -66,6 +66,9 @@ class CorpusStats:
     records_kept: int = 0
     dropped: Counter = _field(default_factory=Counter)
     replacement_chars: int = 0
+    # (size, mtime_ns) of each file as reading it began: the hash pass refuses a file that changed since
+    # (`pipeline.corpus.source_manifest.source_files_info`). Not part of the manifest.
+    read_stats: dict[str, tuple[int, int]] = _field(default_factory=dict, repr=False)
 
     def as_dict(self) -> dict:
         return {"files": self.files, "records_read": self.records_read, "records_kept": self.records_kept,
@@ -120,8 +123,15 @@ def iter_chunks(corpus: str | Path, cfg: CorpusConfig, stats: CorpusStats | None
     parallel_languages = cfg.languages if cfg.format == "parallel" else []
     for path in corpus_files(corpus, cfg.format, parallel_languages):
         stats.files.append(str(path))
+        read_now = [path]
         if cfg.format == "parallel":  # a Moses pair's second file is read (and so checksummed) with its first
-            stats.files.extend(str(f) for f in companion_files(path, cfg.languages))
+            companions = companion_files(path, cfg.languages)
+            stats.files.extend(str(f) for f in companions)
+            read_now += list(companions)
+        for f in read_now:
+            if f.is_file():
+                st = f.stat()
+                stats.read_stats[str(f)] = (st.st_size, st.st_mtime_ns)
         index = 0
         chunk = Chunk(str(path), index)
         for raw in read_file(path, cfg.format, cfg.field, cfg.encoding_errors, cfg.on_bad_line, cfg.columns,

@@ -4,12 +4,15 @@ dropped by reason, NLI label counts), so datasets can name exactly what they wer
 from __future__ import annotations
 
 import hashlib
+import os
 from collections import Counter
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from pipeline.base.atomic import write_json_atomic
+from pipeline.base.errors import InputError
+from pipeline.base.ownership import check_output_name
 from pipeline.base.provenance import code_version, sha256_file
 from pipeline.corpus.chunks import CorpusConfig, CorpusStats, iter_chunks
 
@@ -34,7 +37,7 @@ def describe_corpus(corpus: str | Path, cfg: CorpusConfig, name: str) -> dict[st
                    "max_words": cfg.max_words, "dedupe": cfg.dedupe,
                    **({"columns": cfg.columns, "header": cfg.header} if cfg.columns or not cfg.header else {})},
         **stats.as_dict(),
-        "files": source_files_info(stats.files),
+        "files": source_files_info(stats.files, stats.read_stats),
     }
     if pairs:
         manifest["sentence_pairs"] = pairs
@@ -43,11 +46,17 @@ def describe_corpus(corpus: str | Path, cfg: CorpusConfig, name: str) -> dict[st
 
 
 def write_source_manifest(corpus: str | Path, cfg: CorpusConfig, name: str, registry_dir: str | Path) -> Path:
+    check_output_name(name, "corpus manifest name")
     target = Path(registry_dir) / "sources" / f"{name}.json"
     write_json_atomic(target, describe_corpus(corpus, cfg, name))
     return target
 
-def source_files_info(paths: list[str]) -> list[dict[str, Any]]:
+def source_files_info(paths: list[str],
+                      read_stats: dict[str, tuple[int, int]] | None = None) -> list[dict[str, Any]]:
+    """sha256, bytes and lines of each corpus file. With `read_stats` (from `CorpusStats`), a file whose size or
+    modification time differs from when it was read, or that changes while it is hashed, is refused: the hash
+    must describe the bytes the records came from."""
+    read_stats = read_stats or {}
     out = []
     for p in paths:
         path = Path(p)
@@ -57,10 +66,16 @@ def source_files_info(paths: list[str]) -> list[dict[str, Any]]:
             continue
         h, lines, size = hashlib.sha256(), 0, 0
         with open(path, "rb") as fh:
+            before = os.fstat(fh.fileno())
             while block := fh.read(1 << 20):
                 h.update(block)
                 lines += block.count(b"\n")
                 size += len(block)
+        seen = read_stats.get(str(path))
+        if size != before.st_size or (seen is not None and seen != (before.st_size, before.st_mtime_ns)):
+            was = f"{seen[0]} bytes when read" if seen else f"{before.st_size} bytes"
+            raise InputError(f"{path}: the corpus file changed while it was read ({was}, {size} bytes hashed); "
+                             f"rerun when nothing writes to it (or augment a copy)")
         out.append({"path": str(path), "sha256": h.hexdigest(), "bytes": size, "lines": lines})
     return out
 

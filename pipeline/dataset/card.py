@@ -4,6 +4,7 @@ human summary of where the pairs came from and what was rejected."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -15,9 +16,8 @@ def _shard_files(manifest: Manifest, kind: str) -> list[str]:
     return [s.path for s in manifest.shards_of(kind)]
 
 
-def dataset_card(manifest: Manifest) -> str:
-    manifest.require("source", "stats")
-    stats, source = manifest.stats, manifest.source
+def card_front_matter(manifest: Manifest) -> dict[str, Any]:
+    """The card's YAML front matter: what `datasets.load_dataset(<dir>)` reads (and `card_shard_files` checks)."""
     front = {
         "pretty_name": manifest.name,
         "language": ["en"],
@@ -32,8 +32,14 @@ def dataset_card(manifest: Manifest) -> str:
     }
     if not _shard_files(manifest, "rejects"):
         front["configs"] = front["configs"][:1]
+    return front
+
+
+def dataset_card(manifest: Manifest) -> str:
+    manifest.require("source", "stats")
+    stats, source = manifest.stats, manifest.source
     lines = [
-        "---", yaml.safe_dump(front, sort_keys=False).strip(), "---", "",
+        "---", yaml.safe_dump(card_front_matter(manifest), sort_keys=False).strip(), "---", "",
         f"# {manifest.name}", "",
         "View pairs for self-supervised sentence-representation learning (BSL and related objectives), made by "
         "`bsl augment`. Each row holds a source sentence, two views of it, the method and its parameters, and "
@@ -54,3 +60,36 @@ def dataset_card(manifest: Manifest) -> str:
 
 def write_dataset_card(dataset_dir: Path, manifest: Manifest) -> None:
     write_text_atomic(Path(dataset_dir) / "README.md", dataset_card(manifest))
+
+
+MAX_CARD_BYTES = 16 << 20  # a card lists shard names; far larger is not a card this tool wrote
+
+
+def card_shard_files(card: Path) -> dict[str, list[str]]:
+    """The shard files each config of a dataset card's front matter names ({config name: [paths]}); raises
+    VerificationError (one line) when the card is missing, too large or its front matter unreadable."""
+    from pipeline.base.errors import VerificationError
+
+    card = Path(card)
+    if not card.is_file():
+        raise VerificationError(f"{card}: the dataset card is missing (`datasets.load_dataset` needs it)")
+    if card.stat().st_size > MAX_CARD_BYTES:
+        raise VerificationError(f"{card}: larger than {MAX_CARD_BYTES >> 20} MiB, not a dataset card")
+    text = card.read_text(encoding="utf-8", errors="replace")
+    parts = text.split("\n---\n", 1)
+    front = None
+    if text.startswith("---\n") and len(parts) == 2:
+        try:
+            front = yaml.safe_load(parts[0][4:])
+        except yaml.YAMLError:
+            front = None
+    configs = front.get("configs") if isinstance(front, dict) else None
+    if not isinstance(configs, list):
+        raise VerificationError(f"{card}: no readable `configs` in the dataset card's front matter")
+    named: dict[str, list[str]] = {}
+    for config in configs:
+        try:
+            named[str(config["config_name"])] = [str(p) for f in config["data_files"] for p in f["path"]]
+        except (KeyError, TypeError):
+            raise VerificationError(f"{card}: malformed config {config!r} in the dataset card") from None
+    return named

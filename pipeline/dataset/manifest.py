@@ -505,8 +505,15 @@ def check_manifest_checksum(manifest: Manifest) -> None:
 
 
 def register(manifest_file: Path, registry_dir: str | Path, name: str) -> Path:
-    """Copy a dataset's manifest into the registry as `<registry>/datasets/<name>.json` (atomic)."""
+    """Copy a dataset's manifest into the registry as `<registry>/datasets/<name>.json` (atomic). `name` must be
+    one file name (`check_output_name`), so the copy never lands outside `<registry>/datasets/`."""
+    from pipeline.base.ownership import check_output_name
+
+    check_output_name(name, "dataset name")
     manifest = json.loads(Path(manifest_file).read_text(encoding="utf-8"))
-    target = Path(registry_dir) / "datasets" / f"{name}.json"
+    folder = Path(registry_dir) / "datasets"
+    target = folder / f"{name}.json"
+    if target.resolve().parent != folder.resolve():
+        raise InputError(f"registry copy {target} would land outside {folder} (a symlink?)")
     write_json_atomic(target, manifest)
     return target

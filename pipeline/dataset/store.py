@@ -10,8 +10,10 @@
 
 from __future__ import annotations
 
+import hmac
 import json
 import logging
+import os
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -19,8 +21,11 @@ from typing import Any
 
 from pipeline.base.atomic import write_parquet_atomic
 from pipeline.base.errors import InputError, VerificationError
+from pipeline.base.fingerprint import keyed_digest
 from pipeline.base.provenance import sha256_file
+from pipeline.dataset.card import card_shard_files
 from pipeline.dataset.manifest import (
+    KEY_ENV,
     Manifest,
     check_manifest_checksum,
     load_manifest,
@@ -32,6 +37,8 @@ __all__ = ["Manifest", "load_manifest", "with_shards", "verify_dataset", "iter_p
 
 log = logging.getLogger(__name__)
 SHARD_DIRS = ("data", "rejects")
+SHARD_KINDS = ("pairs", "rejects")
+MAX_VIEW_CHARS = 20_000  # default of `verify --max-view-chars`: corpus lines are capped at 5,000 chars by default
 
 
 def shard_paths(manifest: Manifest, kind: str = "pairs", methods: list[str] | None = None) -> list[Path]:
@@ -65,24 +72,97 @@ def unlisted_files(manifest: Manifest) -> list[str]:
     return [f for f in found if f not in listed]
 
 
-def open_shard(path: Path):
+def _shard_schema(kind: str):
+    from pipeline.dataset.schema import PAIR_SCHEMA, REJECT_SCHEMA  # pyarrow: loaded by readers only
+
+    return PAIR_SCHEMA if kind == "pairs" else REJECT_SCHEMA
+
+
+def shard_schema_problem(schema, kind: str) -> str | None:
+    """What is wrong with a shard's Arrow schema for its kind (None when nothing): every column of
+    PAIR_SCHEMA / REJECT_SCHEMA present with its exact type (extra columns are allowed)."""
+    for expected in _shard_schema(kind):
+        index = schema.get_field_index(expected.name)
+        if index < 0:
+            return f"required column {expected.name!r} is missing"
+        if schema.field(index).type != expected.type:
+            return f"column {expected.name!r} is {schema.field(index).type}, expected {expected.type}"
+    return None
+
+
+def open_shard(path: Path, kind: str | None = None):
+    """A shard as a pyarrow ParquetFile; with `kind`, its schema is checked first (InputError, one line)."""
     import pyarrow.parquet as pq
 
     if not path.is_file():
         raise InputError(f"shard missing: {path}")
     try:
-        return pq.ParquetFile(path)
+        pf = pq.ParquetFile(path)
     except Exception as exc:  # ArrowInvalid/OSError for truncated or corrupt files
         raise InputError(f"shard {path} is not a readable Parquet file ({exc}); rerun `bsl verify` and "
                          f"re-create the dataset") from None
+    problem = shard_schema_problem(pf.schema_arrow, kind) if kind in SHARD_KINDS else None
+    if problem:
+        raise InputError(f"shard {path}: {problem} (not a bsl {kind} shard; run `bsl verify`)")
+    return pf
 
 
-def verify_dataset(path_or_dir: str | Path, progress: bool = False, allow_unlisted: bool = False) -> Manifest:
-    """Check the manifest's own checksum (and signature), that data/ and rejects/ hold no file it does not list
-    (only a warning with `allow_unlisted`), then every shard's sha256 and row count. Raises VerificationError
-    naming the first mismatch; returns the manifest."""
+def _content_problem(pf, kind: str, methods: set[str], max_view_chars: int) -> str | None:
+    """Row-level checks of one shard: no nulls where the schema (or, for pairs, training) needs a value, only the
+    manifest's methods, views no longer than `max_view_chars` (0 = no limit). Reads only those columns."""
+    import pyarrow.compute as pc
+
+    schema = _shard_schema(kind)
+    required = [f.name for f in schema if not f.nullable] + (["view1", "view2"] if kind == "pairs" else [])
+    views = ["view1", "view2"] if kind == "pairs" and max_view_chars else []
+    columns = list(dict.fromkeys(required + ["method"] + views))
+    row = 0
+    for batch in pf.iter_batches(batch_size=8192, columns=columns):
+        for name in required:
+            column = batch.column(columns.index(name))
+            if column.null_count:
+                first = row + column.is_null().to_pylist().index(True)
+                return f"row {first}: column {name!r} is null"
+        found = set(pc.unique(batch.column(columns.index("method"))).to_pylist()) - methods
+        if found:
+            return f"unknown method value(s) {sorted(found)!r} (the manifest has {sorted(methods)!r})"
+        for name in views:
+            lengths = pc.utf8_length(batch.column(columns.index(name)))
+            longest = pc.max(lengths).as_py() or 0
+            if longest > max_view_chars:
+                first = row + lengths.to_pylist().index(longest)
+                return (f"row {first}: {name} has {longest} characters, more than the maximum view length "
+                        f"{max_view_chars} (--max-view-chars)")
+        row += batch.num_rows
+    return None
+
+
+def _check_card(manifest: Manifest) -> None:
+    """The dataset card (README.md) must name exactly the manifest's shards: it is what `datasets.load_dataset`
+    reads, so a card left from another write (a kill between the two files) fails here rather than there."""
+    card = _root(manifest) / "README.md"
+    named = card_shard_files(card)
+    for kind, config in (("pairs", "default"), ("rejects", "rejects")):
+        listed = [s.path for s in manifest.shards_of(kind)]
+        if named.get(config, []) != listed:
+            raise VerificationError(f"{card}: the dataset card's {config!r} config names "
+                                    f"{len(named.get(config, []))} file(s), not the manifest's {len(listed)} {kind} "
+                                    f"shard(s) (written by another run, or the write was interrupted): "
+                                    f"rerun `bsl augment`")
+
+
+def verify_dataset(path_or_dir: str | Path, progress: bool = False, allow_unlisted: bool = False,
+                   max_view_chars: int = MAX_VIEW_CHARS) -> Manifest:
+    """Check the manifest's own checksum (and signature), that the dataset card names exactly its shards, that
+    data/ and rejects/ hold no file it does not list (only a warning with `allow_unlisted`), then every shard's
+    sha256, row count and schema (column types, nulls, known methods, views of at most `max_view_chars`
+    characters; 0 = no limit). Raises VerificationError naming the first mismatch; returns the manifest."""
+    if max_view_chars < 0:
+        raise InputError(f"max_view_chars must be >= 0 (0 = no limit), got {max_view_chars}")
     manifest = load_manifest(path_or_dir)
     check_manifest_checksum(manifest)
+    _check_card(manifest)
+    methods = set(manifest.method_names)
     unlisted = unlisted_files(manifest)
     if unlisted:
         shown = ", ".join(unlisted[:5]) + (f" and {len(unlisted) - 5} more" if len(unlisted) > 5 else "")
@@ -104,9 +184,17 @@ def verify_dataset(path_or_dir: str | Path, progress: bool = False, allow_unlist
         if digest != shard.sha256:
             raise VerificationError(f"{path}: sha256 {digest[:12]}... does not match the manifest "
                                     f"({shard.sha256[:12]}...)")
-        rows = open_shard(path).metadata.num_rows
+        try:
+            pf = open_shard(path, shard.kind)
+        except InputError as exc:
+            raise VerificationError(str(exc)) from None
+        rows = pf.metadata.num_rows
         if rows != shard.rows:
             raise VerificationError(f"{path}: {rows} rows, manifest says {shard.rows}")
+        allowed = methods | {"corpus"} if shard.kind == "rejects" else methods
+        problem = _content_problem(pf, shard.kind, allowed, max_view_chars if shard.kind == "pairs" else 0)
+        if problem:
+            raise VerificationError(f"{path}: {problem}")
     return manifest
 
 
@@ -115,7 +203,7 @@ def iter_batches(path_or_dir: str | Path | Manifest, kind: str = "pairs", column
     """Stream pyarrow RecordBatches of the dataset's pair (or reject) shards, in manifest order."""
     manifest = path_or_dir if isinstance(path_or_dir, Manifest) else load_manifest(path_or_dir)
     for path in shard_paths(manifest, kind, methods):
-        pf = open_shard(path)
+        pf = open_shard(path, kind)
         try:
             yield from pf.iter_batches(batch_size=batch_size, columns=columns)
         except (OSError, ValueError) as exc:
@@ -129,10 +217,26 @@ def iter_pair_batches(path_or_dir: str | Path | Manifest, columns: list[str] | N
 
 
 # -- reusing cached work (<dataset>/.work/) -------------------------------------------------------------------------
+MARKER_SIGNATURE = "signature"
+
+
+def _marker_key() -> str | None:
+    return os.environ.get(KEY_ENV) or None
+
+
+def sign_marker(record: dict[str, Any]) -> dict[str, Any]:
+    """`record` with, when BSL_MANIFEST_KEY is set, an HMAC-SHA256 `signature` over all of it (the outputs' sha256
+    included), so that a marker someone without the key wrote or edited is never reused under the key."""
+    body = {k: v for k, v in record.items() if k != MARKER_SIGNATURE}
+    key = _marker_key()
+    return {**body, MARKER_SIGNATURE: keyed_digest(body, key)} if key else body
+
+
 def intact_marker(marker: Path, outputs: dict[str, Path]) -> dict[str, Any] | None:
-    """A completion marker's record when it parses and each output still has the sha256 the marker recorded under
-    that output's key; None otherwise (with a warning), so the work is redone and a damaged or edited output is
-    never registered again."""
+    """A completion marker's record when it parses, carries a valid signature when BSL_MANIFEST_KEY is set, and
+    each output still has the sha256 the marker recorded under that output's key; None otherwise (with a warning),
+    so the work is redone and a damaged, edited or unauthenticated output is never registered again. The returned
+    record leaves the signature out."""
     if not (marker.is_file() and all(p.is_file() for p in outputs.values())):
         return None
     try:
@@ -141,6 +245,13 @@ def intact_marker(marker: Path, outputs: dict[str, Path]) -> dict[str, Any] | No
         record = None
     if not isinstance(record, dict):
         log.warning("warning: %s is not a readable completion marker; recomputing its task", marker)
+        return None
+    signature = record.pop(MARKER_SIGNATURE, None)
+    key = _marker_key()
+    if key and not (isinstance(signature, str)
+                    and hmac.compare_digest(signature, keyed_digest(record, key))):
+        log.warning("warning: %s is not signed with %s (written without the key, or edited since); recomputing "
+                    "its task", marker, KEY_ENV)
         return None
     for key, path in outputs.items():
         if not record.get(key) or sha256_file(path) != record[key]:

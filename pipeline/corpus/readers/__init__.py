@@ -86,10 +86,14 @@ def corpus_files(path: str | Path, format: str = "auto", languages: Sequence[str
     if path.is_file() or is_datasets_dir(path):
         return [path]
     files = []
+    real_root = path.resolve()
     for f in sorted(p for p in path.rglob("*") if p.is_file()):
         rel = f.relative_to(path)
         if any(part.startswith(".") for part in rel.parts):
             continue
+        if not f.resolve().is_relative_to(real_root):  # directories symlinked out are not followed either
+            raise InputError(f"{f}: a symlink to {f.resolve()}, outside the corpus directory {path}; copy that "
+                             f"file into the directory, or pass it as the corpus itself")
         stem = f.name.split(".", 1)[0]
         if stem in ("s2", "labels") and f.with_name("s1." + f.name.split(".", 1)[-1]).is_file():
             continue

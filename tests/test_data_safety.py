@@ -44,7 +44,7 @@ def _config(tmp_path, **kw) -> AugmentConfig:
 
 
 def _bsl(*args: str, env: dict[str, str] | None = None, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "bsl", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "bsl", *args], capture_output=True, text=True, check=False,
                           env={**os.environ, "BSL_NO_PROGRESS": "1", **(env or {})}, **kw)
 
 
@@ -110,7 +110,7 @@ def test_h2_a_second_writer_is_refused_while_the_first_runs(tmp_path, corpus):
     holder = subprocess.Popen([sys.executable, "-c", (
         "import sys, time; from pipeline.base.ownership import WriterLock\n"
         f"with WriterLock({str(out)!r}, 'dataset'):\n print('held', flush=True); time.sleep(60)")],
-        stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": os.getcwd()})
+        stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])})
     try:
         assert holder.stdout.readline().strip() == "held"
         with pytest.raises(LockedError, match=f"being written by pid {holder.pid}"):
@@ -143,14 +143,14 @@ def test_h2_two_augment_processes_on_one_out_never_mix(tmp_path, corpus):
 
 
 def test_h2_shard_sha256_is_the_markers_not_reread_after_publishing(tmp_path, corpus, monkeypatch):
-    import pipeline.augment.job as job
+    from pipeline.augment import job
 
     real_publish = job.publish_directory
 
     def publish_then_another_writer(staging, target, *a, **kw):
         published = real_publish(staging, target, *a, **kw)
         if target.name == "data":  # another process swaps in its own shard right after ours
-            first = sorted(target.iterdir())[0]
+            first = min(target.iterdir())
             table = pq.read_table(first)
             pq.write_table(table.set_column(table.schema.get_field_index("seed"), "seed",
                                             pa.array([1] * table.num_rows, pa.int64())), first)
@@ -185,7 +185,7 @@ def _edit_cached_task(out: Path) -> str:
     """What someone without the key can do: edit a row of a task output and write its new sha256 into the marker."""
     from pipeline.base.provenance import sha256_file
 
-    pairs = sorted((out / ".work" / "tasks").glob("*.pairs.parquet"))[0]
+    pairs = min((out / ".work" / "tasks").glob("*.pairs.parquet"))
     table = pq.read_table(pairs)
     views = table.column("view1").to_pylist()
     views[0] = "ATTACKER ROW"
@@ -356,7 +356,7 @@ def test_m10_verify_fails_when_the_card_names_other_shards(tmp_path, corpus):
 
 
 def test_m10_a_kill_between_card_and_manifest_never_verifies(tmp_path, corpus, monkeypatch):
-    import pipeline.dataset.card as card
+    from pipeline.dataset import card
 
     ds = tmp_path / "ds"
     run_augment(corpus, ds, _config(tmp_path))
@@ -374,7 +374,7 @@ def test_m10_a_kill_between_card_and_manifest_never_verifies(tmp_path, corpus, m
 # -- Low ------------------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("code", [errno.ENOSPC, errno.EROFS])
 def test_low_full_disk_or_read_only_file_system_is_one_line(tmp_path, corpus, monkeypatch, capsys, code):
-    import pipeline.augment.tasks as tasks
+    from pipeline.augment import tasks
 
     def no_space(table, path):
         raise OSError(code, os.strerror(code), str(path))

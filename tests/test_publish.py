@@ -3,6 +3,7 @@ import subprocess
 import sys
 
 from pipeline.augment.job import AugmentConfig, run_augment
+from pipeline.base.ownership import MARKER_NAME, claim_directory
 from pipeline.base.publish import publish_directory, remove_stale_staging, staging_dir
 
 
@@ -46,9 +47,10 @@ def test_augment_publish_leaves_no_staging_and_clears_a_killed_runs_leftovers(tm
     corpus = tmp_path / "c.txt"
     corpus.write_text("The first sentence is here.\nThe second one is here too.\n")
     out = tmp_path / "ds"
-    out.mkdir()
+    claim_directory(out, "dataset")  # a run killed after claiming its --out left these behind
     dead = _dead_pid()
     for name in (f".data.staging-{dead}-abcd1234", ".data.staging", ".rejects.old"):
         (out / name).mkdir()
     run_augment(corpus, out, AugmentConfig(methods=["identity"], registry_dir="", progress=False))
-    assert sorted(p.name for p in out.iterdir()) == [".work", "README.md", "data", "manifest.json", "rejects"]
+    assert sorted(p.name for p in out.iterdir()) == [MARKER_NAME, ".work", "README.md", "data", "manifest.json",
+                                                     "rejects"]

@@ -158,7 +158,8 @@ def _corpus(cfg: MainJobConfig, out: Path, data: DataDir | None) -> tuple[Path, 
     path = out / "corpus" / f"{name}.txt"
     cached = path.is_file()
     if name == "sts-sick-train":
-        write_sts_sick_train(data.path, path)  # rewritten (< 1 s) in case the data dir changed
+        write_sts_sick_train(data.path, path, overwrite=True)  # redone (< 1 s) in case the data dir changed; a
+        # different old file is set aside in corpus/.bsl-replaced/
     else:
         write_wordnet_examples(path)
     return path, cached

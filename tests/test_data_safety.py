@@ -18,7 +18,7 @@ import pytest
 from bsl.cli import main
 from pipeline.augment.job import AugmentConfig, run_augment
 from pipeline.base.errors import BSLError, InputError, VerificationError
-from pipeline.base.ownership import LOCK_NAME, REPLACED_DIR, LockedError, OwnershipError
+from pipeline.base.ownership import LOCK_NAME, REPLACED_DIR, LockedError, OwnershipError, WriterLock
 from pipeline.dataset.manifest import KEY_ENV, register, write_manifest
 from pipeline.dataset.store import iter_pair_batches, verify_dataset
 
@@ -100,6 +100,10 @@ def test_h1_flow_out_dir_parameter_is_refused_like_the_cli(tmp_path, corpus, mon
     with pytest.raises(OwnershipError, match="overlap"):
         augment_flow.fn(str(corpus), str(corpus.parent))
     assert (out / "README.md").read_text() == "mine"
+    busy = tmp_path / "busy"
+    busy.mkdir()
+    with WriterLock(busy, "dataset"), pytest.raises(LockedError, match="is being written by pid"):
+        augment_flow.fn(str(corpus), str(busy), overrides=[f"registry_dir={tmp_path}/registry"])
     assert flow_parameters(AugmentFlowConfig(corpus="c", out_dir="o", overwrite=True))["overwrite"] is True
 
 

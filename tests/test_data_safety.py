@@ -74,7 +74,7 @@ def test_h1_out_on_a_foreign_directory_is_refused_and_overwrite_sets_aside(tmp_p
     m = run_augment(corpus, out, _config(tmp_path), overwrite=True)
     (kept,) = list((out / REPLACED_DIR).iterdir())
     assert (kept / "data" / "important.csv").read_text() == "x" and (kept / "README.md").read_text() == "mine"
-    assert verify_dataset(out)["checksum"] == m["checksum"]
+    assert verify_dataset(out).checksum == m.checksum
     run_augment(corpus, out, _config(tmp_path))  # now it is ours: a rerun needs no flag
 
 
@@ -125,7 +125,7 @@ def test_h2_a_second_writer_is_refused_while_the_first_runs(tmp_path, corpus):
     # The holder died without releasing: its lock is stale and taken over.
     assert (out / LOCK_NAME).exists()
     m = run_augment(corpus, out, _config(tmp_path, seed=1))
-    assert m["config"]["seed"] == 1 and not (out / LOCK_NAME).exists()
+    assert m.config["seed"] == 1 and not (out / LOCK_NAME).exists()
 
 
 def test_h2_two_augment_processes_on_one_out_never_mix(tmp_path, corpus):
@@ -143,7 +143,7 @@ def test_h2_two_augment_processes_on_one_out_never_mix(tmp_path, corpus):
     for rc, err in results:
         assert rc == 0 or ("is being written by pid" in err and "Traceback" not in err), err
     m = verify_dataset(out)
-    assert {row["seed"] for row in _pair_rows(out)} == {m["config"]["seed"]}
+    assert {row["seed"] for row in _pair_rows(out)} == {m.config["seed"]}
 
 
 def test_h2_shard_sha256_is_the_markers_not_reread_after_publishing(tmp_path, corpus, monkeypatch):
@@ -210,7 +210,7 @@ def test_h3_under_a_key_an_edited_task_with_a_rewritten_marker_is_recomputed(tmp
     second = run_augment(corpus, out, _config(tmp_path), on_task_done=calls.append)
     assert sum(not r.cached for r in calls) == 1  # the forged marker is not trusted: that task ran again
     assert "ATTACKER ROW" not in {r["view1"] for r in _pair_rows(out)}
-    assert [s["sha256"] for s in second["shards"]] == [s["sha256"] for s in first["shards"]]
+    assert [s.sha256 for s in second.shards] == [s.sha256 for s in first.shards]
     verify_dataset(out)
 
 

@@ -43,7 +43,7 @@ def write_dataset(root: Path, n_pairs: int = 64, *, method: str = "noise", seed:
     from pipeline.base.atomic import write_parquet_atomic
     from pipeline.base.provenance import sha256_file
     from pipeline.dataset.card import card_front_matter
-    from pipeline.dataset.manifest import write_manifest
+    from pipeline.dataset.manifest import Manifest, write_manifest
     from pipeline.dataset.schema import PAIR_SCHEMA
 
     root = Path(root)
@@ -75,7 +75,8 @@ def write_dataset(root: Path, n_pairs: int = 64, *, method: str = "noise", seed:
                               "sha256": sha256_file(root / rel)})
     manifest = {"format_version": 1, "name": root.name, "dataset_dir": str(root.resolve()), "shards": shard_entries}
     write_manifest(manifest, root / "manifest.json")
-    card = yaml.safe_dump(card_front_matter(manifest), sort_keys=False)  # `bsl verify` checks the card too
+    card = yaml.safe_dump(card_front_matter(Manifest.from_json(manifest, root / "manifest.json")),
+                          sort_keys=False)  # `bsl verify` checks the card too
     (root / "README.md").write_text(f"---\n{card}---\n", encoding="utf-8")
     return root
 

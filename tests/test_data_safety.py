@@ -18,7 +18,13 @@ import pytest
 from bsl.cli import main
 from pipeline.augment.job import AugmentConfig, run_augment
 from pipeline.base.errors import BSLError, InputError, VerificationError
-from pipeline.base.ownership import LOCK_NAME, REPLACED_DIR, LockedError, OwnershipError, WriterLock
+from pipeline.base.ownership import (
+    LOCK_NAME,
+    REPLACED_DIR,
+    LockedError,
+    OwnershipError,
+    WriterLock,
+)
 from pipeline.dataset.manifest import KEY_ENV, register, write_manifest
 from pipeline.dataset.store import iter_pair_batches, verify_dataset
 

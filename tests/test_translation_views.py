@@ -275,7 +275,7 @@ def test_parallel_corpus_to_dataset_to_bsl_steps(tmp_path, multilingual_bert):
     assert [(r["reject_reason"], r["source"], r["origin"]) for r in rejects] == [
         ("empty", "A lonely line.", f"{corpus / 'nli.en'}:11")]
     # Both sides are checksummed in the manifest's source files.
-    assert {Path(f["path"]).name for f in manifest["source"]["files"]} == {"nli.en", "nli.ar"}
+    assert {Path(f["path"]).name for f in manifest.source.files} == {"nli.en", "nli.ar"}
 
     tokenizer = AutoTokenizer.from_pretrained(multilingual_bert)
     assert all(tokenizer.unk_token_id not in tokenizer(p["view2"])["input_ids"] for p in pairs)

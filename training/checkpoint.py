@@ -21,7 +21,17 @@ A run's output_dir, as `Checkpointer` (the one writer and reader of it, logs asi
 <output_dir>/final/                   resumable checkpoint of a completed run
 <output_dir>/best/                    encoder + json of the best headline dev metric (not resumable)
 <output_dir>/export/                  sentence-transformers dir (export.dir elsewhere)
+<output_dir>/.bsl-output.json         marker: a bsl "training-run" directory (pipeline.base.ownership)
+<output_dir>/.bsl-lock                the running process's writer lock (one run per directory)
 ```
+
+A run writes only into a directory that is new, empty, marked as a bsl training run, or that a run wrote before
+markers existed (it holds `final/`, `checkpoints/step-N/` or `train_done.json`); any other directory is refused
+naming it, and `train.overwrite=true` (`bsl train --overwrite`) adopts it, moving what the run would replace
+(RUN_ENTRIES) into `.bsl-replaced/<time>/`: nothing is deleted. One process writes a run directory at a time
+(`WriterLock`, rank 0, held from set-up to close); a second run into it stops with one line naming the holder.
+An `export.dir` outside the run is replaced only when it is absent, empty or a bsl export (its marker), or with
+`train.overwrite=true` (the old one is set aside beside it).
 """
 
 from __future__ import annotations
@@ -40,9 +50,18 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import torch
 
-from pipeline.base.atomic import write_json_atomic, write_text_atomic
+from pipeline.base.atomic import new_file_mode, write_json_atomic, write_text_atomic
 from pipeline.base.config import to_dict
 from pipeline.base.errors import BSLError
+from pipeline.base.ownership import (
+    MARKER_NAME,
+    OwnershipError,
+    WriterLock,
+    check_not_input,
+    claim_directory,
+    read_marker,
+    set_aside,
+)
 from pipeline.base.publish import publish_directory, staging_dir
 from training.config import RESUME_MUST_MATCH, TrainConfig
 from training.distributed import barrier
@@ -213,6 +232,40 @@ def load_state(path: Path, map_location: str | torch.device = "cpu") -> dict[str
         raise BSLError(f"{path}: cannot read checkpoint state ({type(exc).__name__}: {exc})") from None
 
 
+def ordinary_file_modes(directory: Path) -> None:
+    """Give every file under `directory` the mode a plain open() gives (0666 less the umask): some writers
+    (transformers' save_pretrained) leave 0600, and a checkpoint's files should be as readable as each other and
+    as the datasets' shards."""
+    mode = new_file_mode()
+    for path in directory.rglob("*"):
+        if path.is_file() and not path.is_symlink():
+            os.chmod(path, mode)
+
+
+def state_dict_problem(saved: Any, expected: dict[str, torch.Tensor]) -> str | None:
+    """Why a saved objective state cannot be loaded into a model whose state is `expected` (None when it can): a
+    missing or extra tensor, another dtype or shape, NaN/inf in a floating-point tensor."""
+    if not isinstance(saved, dict):
+        return "the objective's state is missing or not a mapping of tensors"
+    missing = [k for k in expected if k not in saved]
+    if missing:
+        return f"tensor {missing[0]} missing ({len(missing)} missing in all)"
+    extra = [k for k in saved if k not in expected]
+    if extra:
+        return f"unexpected tensor {extra[0]} ({len(extra)} not in this model)"
+    for name, ref in expected.items():
+        tensor = saved[name]
+        if not isinstance(tensor, torch.Tensor):
+            return f"{name} is not a tensor"
+        if tensor.dtype != ref.dtype:
+            return f"tensor {name} is {tensor.dtype}, the model's is {ref.dtype}"
+        if tensor.shape != ref.shape:
+            return f"tensor {name} has shape {tuple(tensor.shape)}, the model's is {tuple(ref.shape)}"
+        if tensor.is_floating_point() and not bool(torch.isfinite(tensor).all()):
+            return f"tensor {name} holds NaN or inf values"
+    return None
+
+
 def rng_path(directory: Path, rank: int) -> Path:
     return directory / RNG_DIR / f"rank-{rank}.pt"
 
@@ -222,6 +275,51 @@ FINAL_DIR = "final"
 BEST_DIR = "best"
 CHECKPOINTS_DIR = "checkpoints"
 EXPORT_DIR = "export"
+RUN_KIND = "training-run"
+EXPORT_KIND = "sentence-transformers-export"
+#: What a run writes into its output_dir: replaced only in a directory that is ours, set aside on --overwrite.
+RUN_ENTRIES = ("config.yaml", "metrics.csv", "eval.csv", "tensorboard", CHECKPOINTS_DIR, FINAL_DIR, BEST_DIR,
+               EXPORT_DIR, "train_done.json")
+
+
+def _written_by_bsl_before_markers(directory: Path) -> bool:
+    """A run directory from before output markers: a finished or checkpointed run left its files here."""
+    return ((directory / FINAL_DIR / CHECKPOINT_JSON).is_file() or bool(list_checkpoints(directory / CHECKPOINTS_DIR))
+            or (directory / "train_done.json").is_file())
+
+
+def claim_run_directory(config: TrainConfig, dist: DistInfo) -> WriterLock | None:
+    """Make train.output_dir this run's (see the module docstring) and take its writer lock (rank 0; the lock is
+    returned, to be released when the run ends). Refuses an output_dir that overlaps a dataset or the model dir."""
+    out = Path(config.train.output_dir)
+    inputs = [s.path for s in config.data.sources if s.path]
+    if config.model.name_or_path and Path(config.model.name_or_path).expanduser().exists():
+        inputs.append(config.model.name_or_path)
+    check_not_input(out, inputs, what="train.output_dir")
+    if not dist.is_main:
+        return None
+    claim_directory(out, RUN_KIND, overwrite=config.train.overwrite, own_names=RUN_ENTRIES,
+                    recognise=_written_by_bsl_before_markers)
+    lock = WriterLock(out, what="training run")
+    lock.acquire()
+    return lock
+
+
+def _claim_export_dir(out: Path, overwrite: bool) -> None:
+    """An export.dir outside the run is replaced whole: only when absent, empty or a bsl export (else set aside
+    with `overwrite`, refused without)."""
+    if not out.exists() and not out.is_symlink():
+        return
+    if out.is_dir() and not any(out.iterdir()):
+        return
+    marker = read_marker(out) if out.is_dir() else None
+    if marker is not None and marker["kind"] == EXPORT_KIND:
+        return
+    if not overwrite:
+        raise OwnershipError(f"export.dir {out} exists and is not a bsl export; choose a new directory, or pass "
+                             f"--overwrite (the old one is moved to {out.parent / '.bsl-replaced'}/, nothing is "
+                             f"deleted)")
+    set_aside(out.parent, [out.name])
 
 
 def _get(tree: dict[str, Any], dotted: str) -> Any:
@@ -266,6 +364,9 @@ class Checkpointer:
                                f"with -o train.resume=auto or choose another train.output_dir")
             return None
         if resume == "auto":
+            if not found and self.dist.is_main:
+                # The main job asks for auto on every run (continue if there is something); say it started anew.
+                log.warning("train.resume=auto: no checkpoint in %s, starting from step 0", self.output_dir)
             return choose_resume_checkpoint(found, self.config.train.resume_fallback, self.dist.rank)
         path = Path(resume)
         problem = checkpoint_problem(path, self.dist.rank)
@@ -289,11 +390,23 @@ class Checkpointer:
         if int(info.get("world_size", 1)) != self.dist.world_size:
             raise BSLError(f"cannot resume from {path}: it was written by {info.get('world_size')} process(es), "
                            f"this run has {self.dist.world_size}")
-        old_sums = [s.get("manifest_checksum") for s in info.get("data", {}).get("sources", [])]
-        if old_sums != [s.manifest_checksum for s in self.sources]:
+        recorded = info.get("data", {}).get("sources", [])
+        old_sums = [s.get("manifest_checksum") for s in recorded]
+        # Checkpoints written before shard digests were recorded carry none: their manifest checksum decides.
+        old_shards = [s.get("shards_digest") or source.shards_digest for s, source in zip(recorded, self.sources)]
+        if old_sums != [s.manifest_checksum for s in self.sources] or \
+                old_shards != [s.shards_digest for s in self.sources][:len(old_shards)]:
+            changed = [s.name for s, r in zip(self.sources, recorded)
+                       if r.get("manifest_checksum") != s.manifest_checksum
+                       or (r.get("shards_digest") or s.shards_digest) != s.shards_digest]
             raise BSLError(f"cannot resume from {path}: the training datasets changed since the checkpoint "
-                           f"(manifest checksums differ)")
+                           f"({', '.join(changed) or 'a different list of datasets'}: manifest checksum or shard "
+                           f"sha256 differ)")
         saved_state = load_state(path / STATE_FILE, map_location=self.device)
+        problem = state_dict_problem(saved_state.get("objective") if isinstance(saved_state, dict) else None,
+                                     self.objective.state_dict())
+        if problem:
+            raise BSLError(f"{path / STATE_FILE}: cannot resume: {problem}")
         self.objective.load_state_dict(saved_state["objective"])
         self.optimizer.load_state_dict(saved_state["optimizer"])
         if self.scaler is not None and saved_state.get("scaler"):
@@ -326,6 +439,7 @@ class Checkpointer:
             save_state(staging / STATE_FILE, self._trainer_state(state, data_position))
             rng_dir.rename(staging / RNG_DIR)
             write_checkpoint_json(staging, self._info(state, data_position, resumable=True))
+            ordinary_file_modes(staging)
             publish_directory(staging, directory)
         barrier()
         return directory
@@ -348,6 +462,7 @@ class Checkpointer:
         staging = staging_dir(self.output_dir / BEST_DIR)
         self.objective.encoder.save_pretrained(staging / ENCODER_DIR, self.tokenizer)
         write_checkpoint_json(staging, self._info(state, data_position, resumable=False))
+        ordinary_file_modes(staging)
         publish_directory(staging, self.output_dir / BEST_DIR)
 
     def best_checkpoint(self) -> Path | None:
@@ -362,6 +477,8 @@ class Checkpointer:
         e = self.config.export
         out = Path(e.dir) if e.dir else self.output_dir / EXPORT_DIR
         if self.dist.is_main:
+            if e.dir:
+                _claim_export_dir(out, self.config.train.overwrite)
             encoder = self.objective.encoder
             if e.source == "best":
                 best = self.best_checkpoint()
@@ -377,6 +494,10 @@ class Checkpointer:
                             "exported": e.source}}
             export_sentence_transformer(encoder, self.tokenizer, out, max_length=self.config.model.max_length,
                                         normalize=e.normalize, card=card)
+            ordinary_file_modes(out)
+            if e.dir:
+                write_json_atomic(out / MARKER_NAME, {"tool": "bsl", "kind": EXPORT_KIND,
+                                                      "created": datetime.now(timezone.utc).isoformat()})
         barrier()
         return out
 

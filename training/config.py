@@ -12,7 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pipeline.base.config import SEED_RANGE, Range, config_errors
+from pipeline.base.config import (
+    MAX_BATCH,
+    MAX_BATCH_TOKENS,
+    MAX_BUFFERED_ITEMS,
+    MAX_PREFETCH,
+    MAX_SEQUENCE_TOKENS,
+    MAX_WORKERS,
+    SEED_RANGE,
+    Range,
+    config_errors,
+)
 from pipeline.base.devices import SDPA_BACKEND_HELP, sdpa_backend_problem
 from pipeline.base.errors import BSLError
 
@@ -34,7 +44,7 @@ class ModelConfig:
                               "sentence-transformers dir) or a hub id (needs network or a filled cache)", default="")
     pooling: Literal["mean", "cls"] = _help("sentence embedding = mean of the non-padding token states (the "
                                             "paper) or the first ([CLS]) token state", default="mean")
-    max_length: int = _help("tokens per sentence; longer sentences are truncated", default=128, allowed=Range(2))
+    max_length: int = _help("tokens per sentence; longer sentences are truncated", default=128, allowed=Range(2, MAX_SEQUENCE_TOKENS))
     dropout: float | None = _help("override the encoder's dropout probabilities (hidden and attention); null "
                                   "keeps the checkpoint's values", default=None, allowed=Range(0, 1, high_open=True))
     gradient_checkpointing: bool = _help("recompute activations in backward (less memory, ~30% slower)",
@@ -43,7 +53,7 @@ class ModelConfig:
     length_buckets: list[int] = _help("pad every batch to the smallest of these lengths that holds it (max_length "
                                       "when none does): few distinct shapes for a compiled step or a GPU; [] = "
                                       "pad to the longest sentence of each batch", default_factory=list,
-                                      allowed=Range(1))
+                                      allowed=Range(1, MAX_SEQUENCE_TOKENS))
 
     def config_problems(self) -> list[tuple[str, str]]:
         """The rule no `Range` can say: a bucket longer than max_length could never be used."""
@@ -66,15 +76,15 @@ class DataConfig:
     verify: bool = _help("check manifest and shard checksums before training", default=True)
     shuffle: bool = _help("shuffle each source (streaming buffer shuffle, reseeded per epoch)", default=True)
     shuffle_buffer: int = _help("pairs held in each source's shuffle buffer; >= dataset size = full shuffle",
-                                default=100_000, allowed=Range(1))
-    read_batch_size: int = _help("rows per Parquet read", default=8192, allowed=Range(1))
+                                default=100_000, allowed=Range(1, MAX_BUFFERED_ITEMS))
+    read_batch_size: int = _help("rows per Parquet read", default=8192, allowed=Range(1, MAX_BUFFERED_ITEMS))
     length_grouping_window: int = _help("length-grouped batching: sort each window of this many batches by length "
                                         "and take its batches in a seeded random order (less padding, same pairs "
-                                        "per window); 0 = off", default=0, allowed=Range(0))
+                                        "per window); 0 = off", default=0, allowed=Range(0, MAX_PREFETCH))
     workers: int | Literal["auto"] = _help("processes that read, mix and tokenise the next batches while the model "
                                            "trains (same batches, same order, exact resume); 0 = in the training "
-                                           "process; auto = 2 on CUDA, 0 on CPU", default="auto", allowed=Range(0))
-    prefetch_batches: int = _help("batches each worker prepares ahead", default=4, allowed=Range(1))
+                                           "process; auto = 2 on CUDA, 0 on CPU", default="auto", allowed=Range(0, MAX_WORKERS))
+    prefetch_batches: int = _help("batches each worker prepares ahead", default=4, allowed=Range(1, MAX_PREFETCH))
     pin_memory: bool = _help("page-locked batches for faster host-to-GPU copies (CUDA only)", default=True)
 
 
@@ -83,7 +93,7 @@ class BSLConfig:
     momentum: float = _help("EMA decay of the target encoder: target = m*target + (1-m)*online after each "
                             "optimizer step (paper: 0.999; 1 = frozen target)", default=0.999, allowed=Range(0, 1))
     predictor_k: int = _help("predictor hidden size = k * embedding dim (3 linear layers kd -> kd -> d, "
-                             "BatchNorm + ReLU between; paper: 8)", default=8, allowed=Range(1))
+                             "BatchNorm + ReLU between; paper: 8)", default=8, allowed=Range(1, 64))
     target_dropout: bool = _help("run the target encoder in train mode (dropout on) as the authors' code does; "
                                  "false = eval mode, deterministic targets", default=True)
     symmetric: bool = _help("symmetric loss 1/2 D(z1,h2) + 1/2 D(z2,h1) (paper); false = D(z1,h2) only",
@@ -129,7 +139,7 @@ class SGOptConfig:
     reg_lambda: float = _help("weight of ||theta_tuned - theta_frozen||^2 (SG-BERT: 0.1)", default=0.1,
                               allowed=Range(0))
     projection_hidden: int = _help("projection head width (2 linear layers, GELU after each; SG-BERT: 4096)",
-                                   default=4096, allowed=Range(1))
+                                   default=4096, allowed=Range(1, MAX_BATCH))
     layer_pooling: Literal["max", "mean"] = _help("pooling of each frozen layer's token states into a view",
                                                   default="max")
     min_layer: int = _help("first frozen layer used as a view (0 = embeddings)", default=0, allowed=Range(0))
@@ -170,7 +180,7 @@ class OptimConfig:
     max_grad_norm: float = _help("clip the global gradient norm to this; 0 = no clipping (norm still logged)",
                                  default=1.0, allowed=Range(0))
     grad_accum_steps: int = _help("micro-batches per optimizer step (effective batch = batch_size * this)",
-                                  default=1, allowed=Range(1))
+                                  default=1, allowed=Range(1, MAX_BATCH))
     skip_nonfinite: bool = _help("skip an optimizer step whose gradient norm is inf/nan (the fp16 GradScaler "
                                  "always does); a skipped step leaves weights and the EMA target unchanged",
                                  default=True)
@@ -183,7 +193,7 @@ class TrainLoopConfig:
     output_dir: str = _help("run directory: config, metrics.csv, tensorboard/, checkpoints/, final/, best/, "
                             "export/", default="")
     batch_size: int = _help("pairs per micro-batch, summed over all DDP processes (paper: 64)",
-                            default=64, allowed=Range(1))
+                            default=64, allowed=Range(1, MAX_BATCH))
     epochs: float = _help("passes over the data (by pair count) when max_steps is 0", default=1.0, allowed=Range(0))
     max_steps: int = _help("optimizer steps; 0 = derived from epochs", default=0, allowed=Range(0))
     stop_at_step: int = _help("stop after this step and save (a later run resumes); the schedule still runs "
@@ -201,6 +211,10 @@ class TrainLoopConfig:
     resume: str | None = _help("'auto' = latest checkpoint in output_dir/checkpoints, or a checkpoint dir; "
                                "null = fresh run (refused when output_dir already has checkpoints)",
                                default=None)
+    overwrite: bool = _help("write into an output_dir (or export.dir) that bsl did not create (bsl train "
+                            "--overwrite): what the run replaces there (config.yaml, metrics.csv, checkpoints/, "
+                            "final/, best/, export/, ...) is moved to .bsl-replaced/<time>/, never deleted",
+                            default=False)
     resume_fallback: bool = _help("when the latest checkpoint is broken, resume from the newest good one before it "
                                   "(with a warning) instead of stopping", default=False)
     tensorboard: bool = _help("write TensorBoard events to output_dir/tensorboard", default=True)
@@ -227,10 +241,11 @@ class EvalConfig:
                                  "null = no dev evaluation", default=None)
     every_steps: int = _help("evaluate on STS-B dev every N steps; 0 = only at the end", default=0, allowed=Range(0))
     at_end: bool = _help("evaluate after the last step", default=True)
-    batch_size: int = _help("sentences per encoding batch (when max_tokens is off)", default=128, allowed=Range(1))
+    batch_size: int = _help("sentences per encoding batch (when max_tokens is off)", default=128,
+                            allowed=Range(1, MAX_BATCH))
     max_tokens: int | None = _help("padded tokens per encoding batch, sentences sorted by token length; 0 = off "
                                    "(batch_size sentences); null = auto: 16384 on CUDA, off on CPU", default=None,
-                                   allowed=Range(0))
+                                   allowed=Range(0, MAX_BATCH_TOKENS))
     save_best: bool = _help("keep output_dir/best = the checkpoint with the highest dev Spearman",
                             default=True)
 

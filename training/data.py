@@ -9,11 +9,20 @@ pass) through a shuffle buffer reseeded for every pass over it, and a seeded mix
 pair by weight. A source that runs out starts its next pass, so the stream never ends; the trainer decides how
 many steps to take. The data position recorded in checkpoints is the number of pairs drawn; resuming replays the
 stream up to there without tokenising (exact, and cheap next to training).
+
+A run reads one version of each dataset. It records what it read (`Source.manifest_checksum` and `shards_digest`,
+the digest of its shards' sha256; both in every checkpoint) and re-checks it: at every pass over a source the
+manifest on disk must still have that checksum, and every shard is read whole into memory, hashed, and parsed from
+those same bytes only when the sha256 is the manifest's. A dataset re-augmented (republished) while a run reads it
+stops the run with one line naming the dataset (`DatasetChangedError`), at once or at its next shard, so a run
+never trains on a mix of two versions; resuming checks both records against the checkpoint's. Readers take no
+lock: the writer publishes a dataset by swapping it in whole, and the reader notices the swap.
 """
 
 from __future__ import annotations
 
 import bisect
+import hashlib
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -24,6 +33,10 @@ from pipeline.base.fingerprint import digest
 from pipeline.dataset.manifest import Manifest
 
 COLUMNS = ["view1", "view2", "method"]
+
+
+class DatasetChangedError(InputError):
+    """A dataset a run reads was rewritten (re-augmented) while the run read it."""
 
 
 @dataclass
@@ -37,10 +50,32 @@ class Source:
     name: str
     manifest_checksum: str
     manifest: Manifest | None = field(repr=False, default=None)
+    shards_digest: str = ""              # digest of the (path, sha256) of its pair shards: what the run reads
 
     def describe(self) -> dict[str, Any]:
         return {"path": self.path, "name": self.name, "methods": self.methods, "weight": self.weight,
-                "pairs": self.pairs, "manifest_checksum": self.manifest_checksum}
+                "pairs": self.pairs, "manifest_checksum": self.manifest_checksum,
+                "shards_digest": self.shards_digest}
+
+    def changed(self, what: str) -> DatasetChangedError:
+        return DatasetChangedError(f"dataset {self.name} ({self.path}) changed while this run read it ({what}); a "
+                                   f"run reads one version of its data: start a new run (or wait for the writer "
+                                   f"to finish)")
+
+    def check_unchanged(self) -> None:
+        """The manifest on disk is still the one this run started with."""
+        from pipeline.dataset.store import load_manifest
+
+        try:
+            now = _manifest_identity(load_manifest(self.path))
+        except InputError as exc:
+            raise self.changed(f"its manifest cannot be read now: {exc}") from None
+        if now != self.manifest_checksum:
+            raise self.changed(f"manifest checksum {self.manifest_checksum[:12]}... is now {now[:12]}...")
+
+
+def shards_digest(manifest: Manifest) -> str:
+    return digest([[s.path, s.sha256] for s in manifest.shards_of("pairs")])
 
 
 def _manifest_identity(manifest: Manifest) -> str:
@@ -94,7 +129,8 @@ def resolve_sources(data_config, verify: bool | None = None) -> list[Source]:
         sources.append(Source(path=str(src.path), methods=methods,
                               weight=float(src.weight) if src.weight is not None else float(pairs),
                               pairs=pairs, name=manifest.name,
-                              manifest_checksum=_manifest_identity(manifest), manifest=manifest))
+                              manifest_checksum=_manifest_identity(manifest), manifest=manifest,
+                              shards_digest=shards_digest(manifest)))
     return sources
 
 
@@ -114,11 +150,30 @@ class _SourceStream:
         self.drawn = 0
         self._it = self._endless()
 
-    def _rows(self, manifest: Manifest) -> Iterator[tuple[str, str]]:
-        from pipeline.dataset.store import iter_pair_batches
+    def _batches(self, manifest: Manifest) -> Iterator[Any]:
+        """The pair shards' record batches, each shard read whole, hashed and parsed from the bytes hashed."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
 
+        from pipeline.dataset.store import shard_paths
+
+        shards = manifest.shards_of("pairs", self.source.methods)
+        for shard, path in zip(shards, shard_paths(manifest, "pairs", self.source.methods)):
+            try:
+                data = path.read_bytes()
+            except OSError as exc:
+                raise self.source.changed(f"shard {shard.path} cannot be read: {exc.strerror or exc}") from None
+            if hashlib.sha256(data).hexdigest() != shard.sha256:
+                raise self.source.changed(f"shard {shard.path} no longer has the manifest's sha256")
+            try:
+                yield from pq.ParquetFile(pa.BufferReader(data)).iter_batches(batch_size=self.read_batch_size,
+                                                                              columns=COLUMNS)
+            except (OSError, ValueError, pa.ArrowException) as exc:
+                raise InputError(f"shard {path} is not a readable pair shard ({exc}); run `bsl verify`") from None
+
+    def _rows(self, manifest: Manifest) -> Iterator[tuple[str, str]]:
         methods = self.source.methods
-        for batch in iter_pair_batches(manifest, columns=COLUMNS, methods=methods, batch_size=self.read_batch_size):
+        for batch in self._batches(manifest):
             v1s = batch.column("view1").to_pylist()
             v2s = batch.column("view2").to_pylist()
             ms = batch.column("method").to_pylist()
@@ -154,6 +209,7 @@ class _SourceStream:
 
     def _endless(self) -> Iterator[tuple[str, str]]:
         while True:
+            self.source.check_unchanged()
             got = 0
             for row in self._one_pass(self.epoch):
                 got += 1

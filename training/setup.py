@@ -24,6 +24,7 @@ import torch
 
 from pipeline.base.devices import resolve_device, resolve_dtype
 from pipeline.base.errors import BSLError
+from pipeline.base.safetensors_check import check_safetensors_dir
 from training.accel import compile_objective
 from training.batch_source import BatchSource
 from training.config import OptimConfig, TrainConfig
@@ -109,8 +110,16 @@ class ModelParts:
 
 def setup_model(config: TrainConfig, runtime: Runtime) -> ModelParts:
     m = config.model
+    check_safetensors_dir(m.name_or_path, "model.name_or_path")
     tokenizer = load_tokenizer(m.name_or_path)
-    encoder = SentenceEncoder.from_pretrained(m.name_or_path, m.pooling, m.dropout)
+    try:
+        encoder = SentenceEncoder.from_pretrained(m.name_or_path, m.pooling, m.dropout)
+    except RuntimeError as exc:  # e.g. a tensor whose shape does not fit the model's config
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise BSLError(f"model.name_or_path={m.name_or_path}: cannot load its weights: {first}") from None
+    problem = weights_problem(encoder)
+    if problem:
+        raise BSLError(f"model.name_or_path={m.name_or_path}: {problem}")
     if m.gradient_checkpointing:
         encoder.model.gradient_checkpointing_enable()
     objective = build_objective(config.objective, encoder, tokenizer, max_length=m.max_length).to(runtime.device)
@@ -124,6 +133,16 @@ def setup_model(config: TrainConfig, runtime: Runtime) -> ModelParts:
                                        backend=t.compile_backend, static_shapes=bool(m.length_buckets))
     log.info("train.compile: %s", compile_status)
     return ModelParts(tokenizer, objective, eval_encoder, compile_status)
+
+
+def weights_problem(module: torch.nn.Module) -> str | None:
+    """A loaded model that cannot train: a parameter that is not floating point, or holds NaN/inf values."""
+    for name, param in module.named_parameters():
+        if not param.is_floating_point():
+            return f"parameter {name} is {param.dtype}, weights must be floating point"
+        if not bool(torch.isfinite(param).all()):
+            return f"parameter {name} holds NaN or inf values"
+    return None
 
 
 def setup_optimizer(optim: OptimConfig, objective: Objective,

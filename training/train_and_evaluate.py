@@ -41,8 +41,8 @@ DONE_FORMAT = 1
 # Settings that say where or how a run is carried out, not what it learns: a run that differs only in them is the
 # same run (the train flow verifies the shards itself and sets data.verify=false; a retry sets train.resume=auto;
 # the number of loader workers never changes a batch).
-NOT_IN_RUN_KEY = ("train.output_dir", "train.resume", "train.resume_fallback", "data.verify", "data.workers",
-                  "data.prefetch_batches", "data.pin_memory")
+NOT_IN_RUN_KEY = ("train.output_dir", "train.overwrite", "train.resume", "train.resume_fallback", "data.verify",
+                  "data.workers", "data.prefetch_batches", "data.pin_memory")
 
 
 # -- steps: what the main job reports (and `bsl demo` prints) ------------------------------------------------------

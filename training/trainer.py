@@ -35,6 +35,7 @@ from typing import Any, Protocol
 
 import torch
 
+from pipeline.base.ownership import WriterLock
 from pipeline.base.progress import progress_disabled
 from training import checkpoint as ckpt
 from training.accel import forward_context
@@ -152,6 +153,7 @@ class Trainer:
                         "build them with training.evaluation.dev_evaluators(config.eval) or call training.train")
         self.disable_progress = progress_disabled(disable_progress)
         self.runtime: Runtime | None = None
+        self.run_lock: WriterLock | None = None  # rank 0's hold on output_dir, released by close()
         self.loader: BatchLoader | None = None   # started at the first batch (workers fork from a set-up process)
         self.logger: RunLogger | None = None
         try:
@@ -163,6 +165,8 @@ class Trainer:
     def _set_up(self) -> None:
         cfg = self.config
         self.runtime = setup_runtime(cfg)
+        # Before anything is read or written: the output dir is ours (or adopted) and no other run writes it.
+        self.run_lock = ckpt.claim_run_directory(cfg, self.dist)
         # Same seed on every rank: the model (predictor, projection head) starts identical everywhere.
         ckpt.seed_everything(cfg.train.seed)
         self.data = setup_data(cfg)
@@ -436,3 +440,6 @@ class Trainer:
             self.logger.close()
         if self.runtime is not None:
             close_distributed(self.runtime.dist)
+        if self.run_lock is not None:
+            self.run_lock.release()
+            self.run_lock = None

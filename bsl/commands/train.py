@@ -53,6 +53,10 @@ def register(subparsers) -> None:
     p.add_argument("--resume", nargs="?", const="auto", metavar="CHECKPOINT",
                    help="continue a run: without a value the latest checkpoint in the output dir, or the given "
                         "checkpoint dir (same as -o train.resume=...)")
+    p.add_argument("--overwrite", action="store_true",
+                   help="write into an output dir (or export.dir) that bsl did not create: what the run replaces "
+                        "there is moved to .bsl-replaced/<time>/, nothing is deleted (same as -o "
+                        "train.overwrite=true)")
     add_config_arguments(p, example="optim.lr=2e-4")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar (also BSL_NO_PROGRESS=1)")
 
@@ -62,7 +66,7 @@ def _sources(manifests: list[str]) -> list[dict[str, str]]:
 
 
 TRAIN_FLAGS = {"manifest": to_value("data.sources", convert=_sources), "output_dir": "train.output_dir",
-               "resume": "train.resume"}
+               "resume": "train.resume", "overwrite": "train.overwrite"}
 
 
 def build_config(args: argparse.Namespace):
@@ -77,6 +81,8 @@ def run(args: argparse.Namespace) -> int:
     if args.print_config:
         print_config(config)
         return 0
+    if args.resume == "auto":
+        _check_something_to_resume(config)
     from training import train
 
     result = train(config, disable_progress=True if args.quiet else None)
@@ -88,6 +94,22 @@ def run(args: argparse.Namespace) -> int:
         if result.export_dir is not None:
             print(f"sentence-transformers model: {result.export_dir}")
     return 0
+
+
+def _check_something_to_resume(config) -> None:
+    """`--resume` asks to continue a run: with no checkpoint in the output dir that is refused (a silent start from
+    step 0 looked like a resumed run), unless train.resume_fallback=true allows starting fresh."""
+    from pathlib import Path
+
+    from pipeline.base.errors import BSLError
+    from training.checkpoint import CHECKPOINTS_DIR, FINAL_DIR, checkpoint_dirs
+
+    out = Path(config.train.output_dir) if config.train.output_dir else None
+    if out is None or config.train.resume_fallback:
+        return
+    if not checkpoint_dirs(out / CHECKPOINTS_DIR, out / FINAL_DIR):
+        raise BSLError(f"--resume: {out} holds no checkpoint to continue from; run without --resume to start a new "
+                       f"run (or add -o train.resume_fallback=true to start from step 0 when there is none)")
 
 
 def _is_main_process() -> bool:

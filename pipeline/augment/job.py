@@ -30,7 +30,7 @@ from pipeline.augment.augmenters.base import Augmenter
 from pipeline.augment.executors import AugmentTask, Executor, SerialExecutor, TaskFailed
 from pipeline.augment.filters import FilterConfig
 from pipeline.augment.tasks import ChunkRef, TaskResult, task_key, write_chunk
-from pipeline.base.config import SEED_RANGE, Range, to_dict
+from pipeline.base.config import MAX_BATCH, SEED_RANGE, Range, to_dict
 from pipeline.base.errors import BSLError
 from pipeline.base.ownership import WriterLock, check_not_input, check_output_name, claim_directory
 from pipeline.base.provenance import code_version, sha256_file
@@ -71,7 +71,7 @@ class AugmentConfig:
     seed: int = field(default=0, metadata={
         "range": SEED_RANGE, "help": "seed of every random choice (same seed -> same dataset)"})
     batch_size: int = field(default=0, metadata={
-        "range": Range(0), "help": "records per augmenter call (0 = the method's default)"})
+        "range": Range(0, MAX_BATCH), "help": "records per augmenter call (0 = the method's default)"})
     registry_dir: str = field(default="data_manifests", metadata={
         "help": "register the manifest under <registry_dir>/datasets/<name>.json ('' = do not register)"})
     progress: bool = field(default=True, metadata={"help": "show progress bars"})

@@ -57,6 +57,16 @@ class Range:
 # The seeds every consumer takes: the dataset's int64 `seed` column, torch.manual_seed, Python's random.
 SEED_RANGE = Range(0, 2**63 - 1)
 
+# Upper bounds of the settings whose memory grows with their value (issue 21: `-o train.batch_size=100000000000`
+# was accepted and grew without end). Generous next to any real run on one machine; a run that needs more raises
+# the bound here, in one place.
+MAX_BATCH = 65_536                 # sentences or pairs per batch / per augmenter call
+MAX_SEQUENCE_TOKENS = 32_768       # tokens per sentence (max_length)
+MAX_BATCH_TOKENS = 16_777_216      # padded tokens per batch (max_tokens)
+MAX_BUFFERED_ITEMS = 100_000_000   # rows held at once (shuffle buffers, chunks, read batches, caches)
+MAX_WORKERS = 256                  # worker processes
+MAX_PREFETCH = 1_024               # batches prepared ahead per worker
+
 
 def _number(value: float | None) -> str:
     # Integer bounds are shown exactly (a seed's 9223372036854775807, not 9.22337e+18).

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from dataclasses import field as _field  # `field` is also a config key below
 from pathlib import Path
 
-from pipeline.base.config import Range
+from pipeline.base.config import MAX_BUFFERED_ITEMS, Range
 from pipeline.base.text import count_words, normalize, stable_id
 from pipeline.corpus.readers import companion_files, corpus_files, read_file
 from pipeline.corpus.readers.records import RawRecord
@@ -41,13 +41,13 @@ class CorpusConfig:
         "help": "error: stop at a malformed line; keep: keep it as a reject with its reason and go on"})
     min_words: int = _field(default=1, metadata={
         "range": Range(0, not_above="max_words"), "help": "drop sentences with fewer words"})
-    max_words: int = _field(default=256, metadata={"range": Range(1), "help": "drop sentences with more words"})
+    max_words: int = _field(default=256, metadata={"range": Range(1, MAX_BUFFERED_ITEMS), "help": "drop sentences with more words"})
     max_chars: int = _field(default=5000, metadata={
-        "range": Range(1), "help": "drop lines longer than this (after normalising)"})
+        "range": Range(1, MAX_BUFFERED_ITEMS), "help": "drop lines longer than this (after normalising)"})
     dedupe: bool = _field(default=True, metadata={"help": "drop exact duplicates (after normalising)"})
     limit: int = _field(default=0, metadata={"range": Range(0), "help": "stop after this many kept records (0 = all)"})
     chunk_size: int = _field(default=10000, metadata={
-        "range": Range(1), "help": "records per chunk = per shard and per flow task"})
+        "range": Range(1, MAX_BUFFERED_ITEMS), "help": "records per chunk = per shard and per flow task"})
 
 
 @dataclass

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pipeline.base.config import Range
+from pipeline.base.config import MAX_BATCH, MAX_BATCH_TOKENS, MAX_SEQUENCE_TOKENS, Range
 from pipeline.base.devices import SDPA_BACKEND_HELP
 from training.config import POOLING_MODES
 from training.evaluation.backends import BACKEND_HELP
@@ -29,9 +29,9 @@ class EvaluationConfig:
                 "sicke ('transfer' = all eight)"})
     pooling: str | None = field(default=None, metadata={
         "help": "override pooling (mean|cls|max|...); null = the model's own (checkpoint/ST config) else mean"})
-    batch_size: int = field(default=64, metadata={"range": Range(1), "help": "sentences per forward pass (when "
+    batch_size: int = field(default=64, metadata={"range": Range(1, MAX_BATCH), "help": "sentences per forward pass (when "
                                                                      "max_tokens is off)"})
-    max_tokens: int | None = field(default=None, metadata={"range": Range(0),
+    max_tokens: int | None = field(default=None, metadata={"range": Range(0, MAX_BATCH_TOKENS),
         "help": "padded tokens per forward pass, sentences sorted by token length; 0 = off (batch_size "
                 "sentences); null = auto: 16384 on CUDA, off on CPU"})
     device: str = field(default="auto", metadata={"help": "auto (cuda if available), cpu, cuda, cuda:1, ..."})
@@ -40,7 +40,7 @@ class EvaluationConfig:
                 "the embedding cache keeps precisions apart"})
     sdpa_backend: str = field(default="auto", metadata={"help": SDPA_BACKEND_HELP})
     backend: Literal["auto", "torch", "onnx"] = field(default="auto", metadata={"help": BACKEND_HELP})
-    max_length: int | None = field(default=None, metadata={"range": Range(2),
+    max_length: int | None = field(default=None, metadata={"range": Range(2, MAX_SEQUENCE_TOKENS),
         "help": "truncate sentences to this many tokens; null = the model's own limit (at most 512)"})
     cache_dir: str | None = field(default=DEFAULT_CACHE_DIR, metadata={
         "help": "embedding cache folder; null disables caching"})

@@ -123,14 +123,22 @@ def _fingerprint(options: dict[str, Any], dirs: dict[str, Path], extra: str = ""
     return h.hexdigest()
 
 
+def _check_local_weights(source: str, spec_label: str) -> None:
+    """Untrusted weights: a local dir's safetensors headers are checked before safetensors parses them."""
+    from pipeline.base.safetensors_check import check_safetensors_dir
+
+    check_safetensors_dir(source, spec_label)
+
+
 def _load_hf(source: str, spec_label: str, device):
     import torch
     from transformers import AutoModel, AutoTokenizer
 
+    _check_local_weights(source, spec_label)
     try:
         tokenizer = AutoTokenizer.from_pretrained(source)
         model = AutoModel.from_pretrained(source, dtype=torch.float32)
-    except (OSError, ValueError, KeyError) as exc:
+    except (OSError, ValueError, KeyError, RuntimeError) as exc:  # RuntimeError: a tensor of the wrong shape
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise BSLError(f"{spec_label}: cannot load a transformer from {source}: {first}") from None
     model.to(device)

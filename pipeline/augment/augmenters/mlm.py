@@ -34,7 +34,7 @@ from pipeline.augment.augmenters.base import (
     record_rng,
 )
 from pipeline.augment.augmenters.substitution import match_case, words_to_change
-from pipeline.base.config import Range
+from pipeline.base.config import MAX_BATCH, MAX_BATCH_TOKENS, MAX_SEQUENCE_TOKENS, Range
 from pipeline.base.devices import SDPA_BACKEND_HELP, sdpa_backend_problem
 from pipeline.base.errors import BSLError
 from pipeline.base.hub import hub_snapshot, local_model_dir
@@ -63,13 +63,13 @@ class MLMConfig:
     device: str = field(default="auto", metadata={"help": "auto (cuda when available), cpu, cuda, cuda:N"})
     precision: Literal["auto", "fp32", "bf16", "fp16"] = field(default="auto", metadata={
         "help": "auto: bf16 (or fp16) on GPU, fp32 on CPU"})
-    batch_size: int = field(default=64, metadata={"range": Range(1), "help": "sentences per forward pass (when "
+    batch_size: int = field(default=64, metadata={"range": Range(1, MAX_BATCH), "help": "sentences per forward pass (when "
                                                                      "max_tokens is off)"})
-    max_tokens: int | None = field(default=None, metadata={"range": Range(0),
+    max_tokens: int | None = field(default=None, metadata={"range": Range(0, MAX_BATCH_TOKENS),
         "help": "padded tokens per forward pass over the records of a call, sorted by length; 0 = off (batch_size "
                 "sentences); null = auto: 16384 on CUDA, off on CPU"})
     sdpa_backend: str = field(default="auto", metadata={"help": SDPA_BACKEND_HELP, "check": sdpa_backend_problem})
-    max_length: int = field(default=256, metadata={"range": Range(2),
+    max_length: int = field(default=256, metadata={"range": Range(2, MAX_SEQUENCE_TOKENS),
         "help": "tokens per sentence seen by the model; words beyond are kept but never masked"})
     disable_progress: bool = field(default=False, metadata={"help": "no progress bar (also BSL_NO_PROGRESS=1)"})
 

@@ -59,7 +59,7 @@ from typing import Any, Literal
 
 from pipeline.augment.augmenters.base import Augmenter, SourceRecord, ViewPair
 from pipeline.augment.augmenters.substitution import match_case, words_to_change
-from pipeline.base.config import Range
+from pipeline.base.config import MAX_BUFFERED_ITEMS, Range
 from pipeline.lexicon.pos_context import Context, context_of
 from pipeline.lexicon.stopwords import ENGLISH_STOPWORDS
 
@@ -239,7 +239,7 @@ class SynonymConfig:
         "help": "where a system WordNet is set up for nltk (unset: $XDG_CACHE_HOME/bsl-pipeline/nltk_data, "
                 "else ~/.cache/bsl-pipeline/nltk_data)"})
     cache_size: int = field(default=500_000, metadata={
-        "range": Range(1), "help": "words (in context) whose substitutes are kept in memory"})
+        "range": Range(1, MAX_BUFFERED_ITEMS), "help": "words (in context) whose substitutes are kept in memory"})
 
 
 def _derived(word: str, base: str, candidate: str, form: str, pos: str) -> bool:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pipeline.augment.augmenters.base import Augmenter
-from pipeline.base.config import ConfigError, Range
+from pipeline.base.config import MAX_BATCH, MAX_BATCH_TOKENS, MAX_SEQUENCE_TOKENS, ConfigError, Range
 from pipeline.base.devices import (
     SDPA_BACKEND_HELP,
     attention_kernels,
@@ -45,7 +45,7 @@ class TranslationSettings:
 
     decoding: Literal["beam", "sampling"] = field(default="beam", metadata={
         "help": "beam search, or top-k sampling (seeded: same seed and batch give the same output)"})
-    beam: int = field(default=5, metadata={"range": Range(1), "help": "beam size (decoding=beam)"})
+    beam: int = field(default=5, metadata={"range": Range(1, 1024), "help": "beam size (decoding=beam)"})
     sampling_topk: int = field(default=10, metadata={
         "range": Range(1), "help": "sample from the k most likely tokens (decoding=sampling)"})
     temperature: float = field(default=1.0, metadata={
@@ -55,15 +55,15 @@ class TranslationSettings:
                 "usual WMT setting 1.2/10; also stops a looping output early)"})
     max_len_b: int = field(default=10, metadata={"range": Range(0), "help": "see max_len_a"})
     max_output_tokens: int = field(default=256, metadata={
-        "range": Range(1), "help": "hard cap on generated tokens per sentence"})
-    max_input_tokens: int = field(default=250, metadata={"range": Range(1),
+        "range": Range(1, MAX_SEQUENCE_TOKENS), "help": "hard cap on generated tokens per sentence"})
+    max_input_tokens: int = field(default=250, metadata={"range": Range(1, MAX_SEQUENCE_TOKENS),
         "help": "longer inputs (in subword tokens, or the model's own limit if lower) are rejected as "
                 "input_too_long, never truncated"})
-    max_tokens: int = field(default=0, metadata={"range": Range(0),
+    max_tokens: int = field(default=0, metadata={"range": Range(0, MAX_BATCH_TOKENS),
         "help": "padded source tokens per batch; sentences are length-sorted into batches under this budget. "
                 "0 = auto: 2048 on CPU (fastest of 256-16384 with beam search in benchmarks/), 8192 on GPU "
                 "(not yet measured)"})
-    max_sentences: int = field(default=256, metadata={"range": Range(1), "help": "sentences per batch at most"})
+    max_sentences: int = field(default=256, metadata={"range": Range(1, MAX_BATCH), "help": "sentences per batch at most"})
     device: str = field(default="auto", metadata={"help": "auto (cuda if available), cpu, cuda, cuda:N"})
     precision: Literal["auto", "fp32", "bf16", "fp16"] = field(default="auto", metadata={
         "help": "auto: bf16 (else fp16) on GPU, fp32 on CPU"})

@@ -1,0 +1,330 @@
+"""Issue 21, training side: a run writes only where it may (marker, --overwrite sets aside), one run per output dir
+(writer lock), a run never trains on a dataset changed under it, memory-bound settings have upper bounds, and
+damaged checkpoints / safetensors stop with one line naming the file."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import struct
+from pathlib import Path
+
+import pytest
+import torch
+from test_trainer_utils import tiny_config, write_dataset
+
+from pipeline.base.errors import BSLError
+from pipeline.base.ownership import MARKER_NAME, REPLACED_DIR, LockedError, OwnershipError
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory) -> Path:
+    return write_dataset(tmp_path_factory.mktemp("safety_data") / "ds", 32, method="noise", seed=0)
+
+
+def _config(tiny_bert_dir, data, out, extra=()):
+    return tiny_config(tiny_bert_dir, [data], out, overrides=["train.max_steps=2", *extra])
+
+
+def _train(tiny_bert_dir, data, out, extra=()):
+    from training.trainer import train
+
+    return train(_config(tiny_bert_dir, data, out, extra), disable_progress=True)
+
+
+# -- Medium 6: one run per output dir --------------------------------------------------------------------------------
+def test_second_run_into_a_locked_output_dir_is_refused(tiny_bert_dir, dataset, tmp_path):
+    from training.trainer import Trainer
+
+    out = tmp_path / "run"
+    first = Trainer(_config(tiny_bert_dir, dataset, out), disable_progress=True)
+    try:
+        assert (out / ".bsl-lock").is_file()
+        with pytest.raises(LockedError, match=r"training run\) is being written by pid \d+"):
+            Trainer(_config(tiny_bert_dir, dataset, out, ["train.resume=auto"]), disable_progress=True)
+        first.fit()
+    finally:
+        first.close()
+    assert not (out / ".bsl-lock").exists()
+    # Released at the end: the same dir can be continued now.
+    again = _train(tiny_bert_dir, dataset, out, ["train.resume=auto", "train.max_steps=3"])
+    assert again.step == 3
+
+
+def test_a_stale_lock_of_a_dead_process_is_taken_over(tiny_bert_dir, dataset, tmp_path):
+    import socket
+
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / ".bsl-lock").write_text(json.dumps({"pid": 2**22 + 12345, "host": socket.gethostname()}))
+    assert _train(tiny_bert_dir, dataset, out).completed
+
+
+# -- Medium 9: a directory with user files ---------------------------------------------------------------------------
+def test_output_dir_with_user_files_is_refused_and_overwrite_sets_them_aside(tiny_bert_dir, dataset, tmp_path):
+    out = tmp_path / "mine"
+    (out / "export").mkdir(parents=True)
+    (out / "export" / "notes.txt").write_text("mine")
+    (out / "config.yaml").write_text("my: config\n")
+    (out / "metrics.csv").write_text("a,b\n1,2\n")
+    (out / "README.md").write_text("keep me")
+    with pytest.raises(OwnershipError, match=r"not empty and was not created by bsl .*--overwrite"):
+        _train(tiny_bert_dir, dataset, out)
+    assert (out / "config.yaml").read_text() == "my: config\n"  # untouched
+    assert (out / "export" / "notes.txt").read_text() == "mine"
+
+    result = _train(tiny_bert_dir, dataset, out, ["train.overwrite=true", "export.enabled=true"])
+    assert result.completed and (out / "export" / "modules.json").is_file()
+    aside = list((out / REPLACED_DIR).iterdir())
+    assert len(aside) == 1
+    assert (aside[0] / "config.yaml").read_text() == "my: config\n"
+    assert (aside[0] / "metrics.csv").read_text() == "a,b\n1,2\n"
+    assert (aside[0] / "export" / "notes.txt").read_text() == "mine"
+    assert (out / "README.md").read_text() == "keep me"  # not ours to replace: left where it was
+    assert json.loads((out / MARKER_NAME).read_text())["kind"] == "training-run"
+
+
+def test_runs_from_before_markers_are_recognised_and_other_kinds_refused(tiny_bert_dir, dataset, tmp_path):
+    out = tmp_path / "old"
+    _train(tiny_bert_dir, dataset, out)
+    (out / MARKER_NAME).unlink()  # a run written before markers existed
+    assert _train(tiny_bert_dir, dataset, out, ["train.resume=auto", "train.max_steps=3"]).step == 3
+    assert (out / MARKER_NAME).is_file()
+    with pytest.raises(OwnershipError, match="overlap"):
+        _train(tiny_bert_dir, dataset, dataset / "run")
+
+
+def test_export_dir_outside_the_run_is_not_replaced_unless_ours(tiny_bert_dir, dataset, tmp_path):
+    export = tmp_path / "models" / "mine"
+    export.mkdir(parents=True)
+    (export / "weights.bin").write_text("user model")
+    with pytest.raises(OwnershipError, match="export.dir .* is not a bsl export"):
+        _train(tiny_bert_dir, dataset, tmp_path / "run", ["export.enabled=true", f"export.dir={export}"])
+    assert (export / "weights.bin").read_text() == "user model"
+    _train(tiny_bert_dir, dataset, tmp_path / "run2", ["export.enabled=true", f"export.dir={export}", "train.overwrite=true"])
+    assert (export / "modules.json").is_file()
+    kept = list((export.parent / REPLACED_DIR).glob("*/mine/weights.bin"))
+    assert [p.read_text() for p in kept] == ["user model"]
+    # Ours now: a later run replaces it without --overwrite.
+    _train(tiny_bert_dir, dataset, tmp_path / "run3", ["export.enabled=true", f"export.dir={export}"])
+
+
+# -- Medium 7: a dataset re-augmented while a run reads it -----------------------------------------------------------
+def _republish(src: Path, seed: int) -> None:
+    """What a re-augmentation does to a dataset dir: new shards and manifest swapped in."""
+    fresh = write_dataset(src.parent / f"fresh-{seed}", 32, method="noise", seed=seed)
+    for name in ("data", "manifest.json"):
+        target = src / name
+        shutil.rmtree(target) if target.is_dir() else target.unlink()
+        os.replace(fresh / name, target)
+
+
+def test_a_dataset_changed_during_a_run_stops_it_naming_the_dataset(tiny_bert_dir, tmp_path):
+    from training.data import DatasetChangedError
+    from training.trainer import Trainer
+
+    data = write_dataset(tmp_path / "ds", 32, method="noise", seed=0)
+    trainer = Trainer(_config(tiny_bert_dir, data, tmp_path / "run", ["train.max_steps=10", "data.workers=0",
+                                                                        "data.shuffle=false"]),
+                      disable_progress=True)
+    try:
+        trainer.train_step()  # the first shard is open and read
+        _republish(data, seed=5)
+        with pytest.raises(DatasetChangedError, match=rf"dataset \S+ \({data}\) changed while this run read it"):
+            for _ in range(10):
+                trainer.train_step()
+    finally:
+        trainer.close()
+
+
+def test_a_shard_swapped_under_an_unchanged_manifest_is_never_mixed_in(tiny_bert_dir, tmp_path):
+    from training.data import DatasetChangedError, PairStream, resolve_sources
+    from training.config import DataConfig, DataSourceConfig
+
+    data = write_dataset(tmp_path / "ds", 32, method="noise", seed=0)
+    other = write_dataset(tmp_path / "other", 32, method="noise", seed=9)
+    sources = resolve_sources(DataConfig(sources=[DataSourceConfig(path=str(data))]))
+    stream = PairStream(sources, seed=0, shuffle=False)
+    first_shard = sorted((data / "data").iterdir())[0]
+    second_shard = sorted((data / "data").iterdir())[1]
+    stream.next_pair()
+    shutil.copyfile(sorted((other / "data").iterdir())[1], second_shard)  # a writer mid-publish
+    with pytest.raises(DatasetChangedError, match=r"shard data/\S+ no longer has the manifest's sha256"):
+        stream.next_batch(32)
+    assert first_shard.is_file()
+
+
+def test_resume_refuses_a_dataset_changed_since_the_checkpoint(tiny_bert_dir, tmp_path):
+    data = write_dataset(tmp_path / "ds", 32, method="noise", seed=0)
+    out = tmp_path / "run"
+    _train(tiny_bert_dir, data, out, ["train.stop_at_step=1", "train.max_steps=4"])
+    info = json.loads((out / "checkpoints" / "step-00000001" / "bsl_checkpoint.json").read_text())
+    assert len(info["data"]["sources"][0]["shards_digest"]) == 64
+    _republish(data, seed=3)
+    with pytest.raises(BSLError, match=r"training datasets changed since the checkpoint \(\S+: manifest checksum"):
+        _train(tiny_bert_dir, data, out, ["train.resume=auto", "train.max_steps=4"])
+
+
+# -- Medium 11: memory-bound settings have upper bounds --------------------------------------------------------------
+@pytest.mark.parametrize("key", ["train.batch_size", "model.max_length", "optim.grad_accum_steps", "data.workers",
+                                 "data.prefetch_batches", "data.shuffle_buffer", "data.read_batch_size",
+                                 "eval.batch_size", "eval.max_tokens", "model.length_buckets"])
+def test_memory_bound_training_settings_have_an_upper_bound(key):
+    from pipeline.base.config import ConfigError, load_config
+    from training.config import TrainConfig
+
+    value = "[100000000000]" if key == "model.length_buckets" else "100000000000"
+    with pytest.raises(ConfigError, match=rf"{key}: .*out of range"):
+        load_config(TrainConfig, None, [f"{key}={value}"])
+
+
+@pytest.mark.parametrize("cls_path,key", [
+    ("pipeline.augment.job:AugmentConfig", "batch_size"),
+    ("pipeline.augment.job:AugmentConfig", "corpus.chunk_size"),
+    ("pipeline.augment.job:AugmentConfig", "corpus.max_chars"),
+    ("pipeline.augment.augmenters.mlm:MLMConfig", "batch_size"),
+    ("pipeline.augment.augmenters.mlm:MLMConfig", "max_tokens"),
+    ("training.evaluation.config:EvaluationConfig", "batch_size"),
+])
+def test_memory_bound_augment_and_eval_settings_have_an_upper_bound(cls_path, key):
+    import importlib
+
+    from pipeline.base.config import ConfigError, load_config
+
+    module, name = cls_path.split(":")
+    cls = getattr(importlib.import_module(module), name)
+    with pytest.raises(ConfigError, match=rf"{key}: .*out of range"):
+        load_config(cls, None, [f"{key}=100000000000"])
+
+
+# -- Low: --resume with nothing to resume ----------------------------------------------------------------------------
+def test_cli_resume_without_a_checkpoint_is_refused_in_one_line(tiny_bert_dir, dataset, tmp_path, capsys):
+    from bsl.cli import main
+
+    out = tmp_path / "empty"
+    args = ["train", "--manifest", str(dataset), "--output-dir", str(out), "--resume", "-q",
+            "-o", f"model.name_or_path={tiny_bert_dir}", "-o", "train.max_steps=1", "-o", "train.batch_size=8"]
+    assert main(args) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "holds no checkpoint to continue from" in err[0]
+    assert main(args + ["-o", "train.resume_fallback=true"]) == 0
+
+
+def test_library_resume_auto_without_a_checkpoint_says_so(tiny_bert_dir, dataset, tmp_path, caplog):
+    with caplog.at_level("WARNING", logger="training.checkpoint"):
+        assert _train(tiny_bert_dir, dataset, tmp_path / "run", ["train.resume=auto"]).step == 2
+    assert "no checkpoint in" in caplog.text and "starting from step 0" in caplog.text
+
+
+# -- Low: damaged checkpoints ----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("damage,message", [
+    ("missing", r"tensor \S+ missing"),
+    ("nan", r"tensor \S+ holds NaN or inf values"),
+    ("int", r"tensor \S+ is torch.int64, the model's is torch.float32"),
+])
+def test_resume_refuses_a_checkpoint_with_missing_nan_or_int_tensors(tiny_bert_dir, dataset, tmp_path, damage,
+                                                                     message):
+    out = tmp_path / "run"
+    _train(tiny_bert_dir, dataset, out, ["train.stop_at_step=1", "train.max_steps=3"])
+    state_file = out / "checkpoints" / "step-00000001" / "trainer_state.pt"
+    state = torch.load(state_file, weights_only=True)
+    objective = state["objective"]
+    name = next(k for k, v in objective.items() if v.is_floating_point() and v.dim() == 2)
+    if damage == "missing":
+        del objective[name]
+    elif damage == "nan":
+        objective[name] = objective[name].clone().fill_(float("nan"))
+    else:
+        objective[name] = objective[name].long()
+    torch.save(state, state_file)
+    with pytest.raises(BSLError, match=rf"{state_file}: cannot resume: {message}"):
+        _train(tiny_bert_dir, dataset, out, ["train.resume=auto", "train.max_steps=3"])
+
+
+def test_a_start_model_with_nan_weights_is_refused(tiny_bert_dir, dataset, tmp_path):
+    from safetensors.torch import load_file, save_file
+
+    model = tmp_path / "nan_model"
+    shutil.copytree(tiny_bert_dir, model)
+    weights = load_file(model / "model.safetensors")
+    name = next(k for k in weights if k.endswith("query.weight"))
+    weights[name] = weights[name].clone().fill_(float("nan"))
+    save_file(weights, model / "model.safetensors", metadata={"format": "pt"})
+    with pytest.raises(BSLError, match=r"model.name_or_path=\S+: parameter \S+query.weight holds NaN"):
+        _train(model, dataset, tmp_path / "run")
+
+
+# -- Low: malformed safetensors --------------------------------------------------------------------------------------
+def _rewrite(path: Path, header: dict | None = None, *, header_len: int | None = None, cut: int = 0) -> None:
+    raw = path.read_bytes()
+    n = struct.unpack("<Q", raw[:8])[0]
+    old_header, body = json.loads(raw[8:8 + n]), raw[8 + n:]
+    text = json.dumps(header if header is not None else old_header).encode()
+    out = struct.pack("<Q", header_len if header_len is not None else len(text)) + text + body
+    path.write_bytes(out[:len(out) - cut] if cut else out)
+
+
+def _first_tensor(header: dict) -> str:
+    return next(k for k in header if k != "__metadata__")
+
+
+def _header(path: Path) -> dict:
+    raw = path.read_bytes()
+    return json.loads(raw[8:8 + struct.unpack("<Q", raw[:8])[0]])
+
+
+@pytest.mark.parametrize("damage,message", [
+    ("oversized_header", r"header length \d+ exceeds the file"),
+    ("bad_offsets", r"data_offsets .* outside the \d+-byte data section"),
+    ("truncated", r"(outside the|tensor data ends at byte)"),
+    ("wrong_shape", r"needs \d+ bytes, its offsets give \d+"),
+    ("int_weight", r"dtype I32, weights must be floating point"),
+])
+def test_malformed_safetensors_stop_in_one_line(tiny_bert_dir, dataset, tmp_path, damage, message, capsys):
+    from bsl.cli import main
+    from training.evaluation.encoders import load_encoder
+
+    model = tmp_path / "model"
+    shutil.copytree(tiny_bert_dir, model)
+    weights = model / "model.safetensors"
+    header = _header(weights)
+    name = _first_tensor(header)
+    if damage == "oversized_header":
+        _rewrite(weights, header_len=2**62)
+    elif damage == "bad_offsets":
+        header[name]["data_offsets"] = [0, 10**12]
+        _rewrite(weights, header)
+    elif damage == "truncated":
+        _rewrite(weights, cut=100)
+    elif damage == "wrong_shape":
+        header[name]["shape"] = [d + 1 for d in header[name]["shape"]]
+        _rewrite(weights, header)
+    else:
+        weight = next(k for k, v in header.items() if k.endswith(".weight") and v.get("dtype") == "F32")
+        header[weight]["dtype"] = "I32"
+        _rewrite(weights, header)
+    with pytest.raises(BSLError, match=rf"{weights}: not a usable safetensors file: .*{message}"):
+        load_encoder(str(model), device="cpu")
+    code = main(["train", "--manifest", str(dataset), "--output-dir", str(tmp_path / "run"), "-q",
+                 "-o", f"model.name_or_path={model}", "-o", "train.max_steps=1", "-o", "train.batch_size=8"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 1 and len(err) == 1 and "not a usable safetensors file" in err[0]
+
+
+# -- Low: file modes -------------------------------------------------------------------------------------------------
+def test_checkpoint_files_get_the_mode_of_ordinary_files(tiny_bert_dir, dataset, tmp_path):
+    old = os.umask(0o022)
+    try:
+        out = tmp_path / "run"
+        _train(tiny_bert_dir, dataset, out, ["export.enabled=true"])
+    finally:
+        os.umask(old)
+    files = [p for d in ("final", "export") for p in (out / d).rglob("*") if p.is_file()]
+    files += [out / "config.yaml", out / MARKER_NAME]
+    modes = {p.relative_to(out).as_posix(): stat.S_IMODE(p.stat().st_mode) for p in files}
+    assert {k: v for k, v in modes.items() if v != 0o644} == {}
+    dirs = {stat.S_IMODE(p.stat().st_mode) for p in [out / "final", out / "final" / "encoder", out / "export"]}
+    assert dirs == {0o755}
+

@@ -1,0 +1,209 @@
+"""BSL inside sentence-transformers: drop `BSLLoss` into a `SentenceTransformerTrainer` with the view-pair datasets
+this pipeline writes (`datasets.load_dataset(DIR)` -> columns `view1`, `view2`).
+
+    from datasets import load_dataset
+    from sentence_transformers import SentenceTransformer, SentenceTransformerTrainer
+    from sentence_transformers.sentence_transformer.training_args import SentenceTransformerTrainingArguments
+    from training.config import BSLConfig
+    from training.integrations.st_bsl import BSLCallback, BSLLoss, bsl_optimizers
+
+    model = SentenceTransformer("all-MiniLM-L6-v2")
+    data = load_dataset("runs/ds/indomain", split="train").select_columns(["view1", "view2"])
+    loss = BSLLoss(model, BSLConfig(predictor_warmup_steps=50))
+    args = SentenceTransformerTrainingArguments("out", max_steps=100, per_device_train_batch_size=16,
+                                                max_grad_norm=0, save_strategy="no")
+    trainer = SentenceTransformerTrainer(model=model, args=args, train_dataset=data, loss=loss,
+                                         optimizers=bsl_optimizers(loss, lr=2e-5, total_steps=100),
+                                         callbacks=[BSLCallback(loss, max_grad_norm=1.0)])
+    trainer.train()
+
+One implementation of the math: `BSLLoss` holds a `training.objectives.bsl.BSLObjective` (its predictor, its EMA
+target, its loss, its predictor warm-up) around the SentenceTransformer, so `bsl train` and this loss compute the
+same numbers (tests/test_st_bsl.py compares them step by step).
+
+What the trainer callback does, at the points where `bsl train` does it:
+- before each optimizer step: `begin_step(global_step)` (predictor warm-up: the online encoder runs without a graph,
+  so the encoder gets no gradient and AdamW leaves it untouched, and the target gets no EMA update);
+- before the optimizer step, with `max_grad_norm`: clip the gradient norm of encoder and predictor together, as
+  `bsl train` does (Hugging Face's own clipping, `args.max_grad_norm`, covers only the SentenceTransformer's
+  parameters and leaves the predictor unclipped; set it to 0 when the callback clips);
+- after every applied optimizer step (not one the fp16 GradScaler skipped): the EMA update of the target.
+
+`bsl_optimizers` gives the optimizer and learning-rate schedule of `bsl train` (AdamW with no decay on biases and
+normalisation weights, the predictor's own learning rate: constant during its warm-up, then the encoder's schedule
+counted from the end of the warm-up). Hugging Face's default schedule would instead ramp the predictor's learning
+rate through the warm-up. Hugging Face advances a schedule only after applied steps; `bsl train` counts every step,
+so the two schedules part only after a skipped step.
+
+Not kept by a sentence-transformers checkpoint: the predictor and the target (the SentenceTransformer is what gets
+saved, as for every sentence-transformers loss); resuming a BSL run from one restarts them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import torch
+from torch import nn
+from transformers import TrainerCallback
+
+from training.config import BSLConfig
+from training.objectives.bsl import BSLObjective
+from training.schedule import phase_lrs, warmup_steps_for
+
+
+class SentenceTransformerEncoder(nn.Module):
+    """A SentenceTransformer seen as this project's encoder: `forward(**features) -> sentence embeddings`, `dim`."""
+
+    def __init__(self, model: nn.Module):
+        super().__init__()
+        self.model = model
+
+    @property
+    def dim(self) -> int:
+        # sentence-transformers 6 renamed get_sentence_embedding_dimension; older releases have only that.
+        size = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
+        return int(size())
+
+    def forward(self, **features: torch.Tensor) -> torch.Tensor:
+        return self.model(dict(features))["sentence_embedding"]
+
+
+class BSLLoss(nn.Module):
+    """BSL (Zhang et al., ACL 2021) as a sentence-transformers loss over (view1, view2) pairs; `model` is the
+    online encoder that gets trained and saved. Use it with `BSLCallback` (warm-up, EMA) in the trainer."""
+
+    def __init__(self, model: nn.Module, settings: BSLConfig | None = None):
+        super().__init__()
+        self.model = model
+        self.settings = settings or BSLConfig()
+        self.objective = BSLObjective(SentenceTransformerEncoder(model), getattr(model, "tokenizer", None),
+                                      self.settings, max_length=int(getattr(model, "max_seq_length", 0) or 0))
+
+    @property
+    def predictor(self) -> nn.Module:
+        return self.objective.predictor
+
+    @property
+    def target(self) -> nn.Module:
+        """The EMA target: a SentenceTransformer (inside the encoder wrapper) that never gets a gradient."""
+        return self.objective.target.model
+
+    @property
+    def head_only(self) -> bool:
+        return self.objective.head_only
+
+    def forward(self, sentence_features: Iterable[dict[str, torch.Tensor]], labels: torch.Tensor | None = None
+                ) -> torch.Tensor:
+        features = list(sentence_features)
+        if len(features) != 2:
+            raise ValueError(f"BSLLoss takes pairs (two text columns, e.g. view1 and view2), got {len(features)}")
+        # Hugging Face's trainer switches only the SentenceTransformer between train and eval; the predictor's
+        # BatchNorm and the target (dropout per settings.target_dropout) follow it.
+        self.objective.train(self.model.training)
+        loss, _ = self.objective({"view1": features[0], "view2": features[1]})
+        return loss
+
+    def begin_step(self, step: int) -> None:
+        """Before optimizer step `step` (0-based): predictor warm-up or normal training."""
+        self.objective.begin_step(step)
+
+    def on_optimizer_step(self) -> None:
+        """After an applied optimizer step: the EMA update of the target (none during the predictor warm-up)."""
+        self.objective.on_optimizer_step()
+
+    def trainable_groups(self) -> dict[str, list[nn.Parameter]]:
+        """{"encoder": [...], "predictor": [...]}: the parameters the optimizer updates (the target has none)."""
+        head = {id(p) for p in self.predictor.parameters()}
+        params = [p for p in self.objective.parameters() if p.requires_grad]
+        return {"encoder": [p for p in params if id(p) not in head],
+                "predictor": [p for p in params if id(p) in head]}
+
+    def get_config_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self.settings)
+
+    @property
+    def citation(self) -> str:
+        return """
+@inproceedings{zhang-etal-2021-bootstrapped,
+    title = "Bootstrapped Unsupervised Sentence Representation Learning",
+    author = "Zhang, Yan and He, Ruidan and Liu, Zuozhu and Bing, Lidong and Li, Haizhou",
+    booktitle = "Proceedings of ACL-IJCNLP 2021",
+    year = "2021",
+    url = "https://aclanthology.org/2021.acl-long.402",
+}
+"""
+
+
+class BSLCallback(TrainerCallback):
+    """Runs `loss`'s predictor warm-up and EMA target inside a Hugging Face / sentence-transformers trainer.
+    `max_grad_norm` > 0 clips encoder and predictor gradients together before each optimizer step (as `bsl train`);
+    None leaves clipping to the trainer (args.max_grad_norm, which does not reach the predictor)."""
+
+    def __init__(self, loss: BSLLoss, max_grad_norm: float | None = None):
+        if max_grad_norm is not None and max_grad_norm < 0:
+            raise ValueError(f"max_grad_norm must be >= 0, got {max_grad_norm}")
+        self.loss = loss
+        self.max_grad_norm = max_grad_norm
+        self.applied_steps = 0
+        self.skipped_steps = 0
+
+    def on_train_begin(self, args, state, control, **kwargs):
+        if self.max_grad_norm and getattr(args, "max_grad_norm", 0):
+            raise ValueError("BSLCallback(max_grad_norm=...) clips encoder and predictor together; set the "
+                             "trainer's max_grad_norm=0 so that the encoder is not clipped twice")
+
+    def on_step_begin(self, args, state, control, **kwargs):
+        self.loss.begin_step(state.global_step)
+
+    def on_pre_optimizer_step(self, args, state, control, **kwargs):
+        if self.max_grad_norm:
+            params = [p for group in self.loss.trainable_groups().values() for p in group]
+            torch.nn.utils.clip_grad_norm_(params, self.max_grad_norm, foreach=True)
+
+    def on_optimizer_step(self, args, state, control, optimizer=None, **kwargs):
+        # accelerate's optimizer wrapper says whether the GradScaler skipped the step (inf/nan gradients).
+        if getattr(optimizer, "step_was_skipped", False):
+            self.skipped_steps += 1
+            return
+        self.applied_steps += 1
+        self.loss.on_optimizer_step()
+
+
+def bsl_optimizers(loss: BSLLoss, *, lr: float, total_steps: int, weight_decay: float = 0.01,
+                   warmup_ratio: float = 0.1, warmup_steps: int = 0, schedule: str = "linear",
+                   min_lr_ratio: float = 0.0, betas: Sequence[float] = (0.9, 0.999), eps: float = 1e-6,
+                   no_decay_bias_and_norm: bool = True
+                   ) -> tuple[torch.optim.Optimizer, torch.optim.lr_scheduler.LambdaLR]:
+    """(AdamW, LambdaLR) for `SentenceTransformerTrainer(optimizers=...)`, with `bsl train`'s defaults and
+    schedule (training.schedule.phase_lrs): the predictor's warm-up steps (settings.predictor_warmup_steps) at
+    settings.predictor_lr, then warm-up and decay of the encoder over the remaining steps."""
+    settings = loss.settings
+    head_steps = min(settings.predictor_warmup_steps, total_steps)
+    warmup = warmup_steps_for(total_steps - head_steps, warmup_steps, warmup_ratio)
+    head_lr = settings.predictor_lr
+
+    def factors(step: int) -> tuple[float, float]:
+        encoder_lr, predictor_lr = phase_lrs(step, head_steps=head_steps, head_lr=head_lr, base_lr=lr,
+                                             total_steps=total_steps - head_steps, warmup=warmup,
+                                             schedule=schedule, min_lr_ratio=min_lr_ratio)
+        return encoder_lr / lr, predictor_lr / (head_lr if head_lr is not None else lr)
+
+    groups, lambdas = [], []
+    for name, params in loss.trainable_groups().items():
+        peak = lr if name == "encoder" or head_lr is None else head_lr
+        decay = [p for p in params if not (no_decay_bias_and_norm and p.ndim <= 1)]
+        no_decay = [p for p in params if no_decay_bias_and_norm and p.ndim <= 1]
+        for group_params, wd in ((decay, weight_decay), (no_decay, 0.0)):
+            if group_params:
+                groups.append({"params": group_params, "weight_decay": wd, "lr": peak, "name": name})
+                lambdas.append((lambda step: factors(step)[0]) if name == "encoder"
+                               else (lambda step: factors(step)[1]))
+    kwargs = dict(lr=lr, betas=(betas[0], betas[1]), eps=eps)
+    try:  # the fused kernel where the device has one, as `bsl train`
+        optimizer = torch.optim.AdamW(groups, fused=True, **kwargs)
+    except (RuntimeError, ValueError):
+        optimizer = torch.optim.AdamW(groups, foreach=True, **kwargs)
+    return optimizer, torch.optim.lr_scheduler.LambdaLR(optimizer, lambdas)

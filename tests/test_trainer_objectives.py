@@ -50,6 +50,26 @@ def test_predictor_is_three_linear_layers_kd_kd_d_with_batchnorm_relu_between():
     assert p(torch.randn(5, 4)).shape == (5, 4)
 
 
+def test_predictor_forward_views_equals_one_call_per_view_outputs_gradients_and_running_stats():
+    from training.predictor import Predictor
+
+    torch.manual_seed(0)
+    batched = Predictor(dim=6, k=4)
+    per_view = copy.deepcopy(batched)
+    views = [torch.randn(5, 6, requires_grad=True), torch.randn(7, 6, requires_grad=True)]
+    copies = [v.detach().clone().requires_grad_(True) for v in views]
+    out = batched.forward_views(*views)
+    ref = [per_view(v) for v in copies]
+    for a, b in zip(out, ref):
+        torch.testing.assert_close(a, b, rtol=1e-5, atol=1e-6)
+    (out[0].pow(2).sum() + out[1].sum()).backward()
+    (ref[0].pow(2).sum() + ref[1].sum()).backward()
+    for a, b in zip(views + list(batched.parameters()), copies + list(per_view.parameters())):
+        torch.testing.assert_close(a.grad, b.grad, rtol=1e-5, atol=1e-6)
+    for name, value in batched.state_dict().items():  # BatchNorm statistics: per view, in view order
+        torch.testing.assert_close(value, per_view.state_dict()[name], rtol=1e-6, atol=1e-7)
+
+
 def test_global_batchnorm_is_plain_batchnorm_outside_ddp():
     from training.distributed import GlobalBatchNorm1d
 

@@ -67,8 +67,7 @@ class BSLObjective(Objective):
         with torch.set_grad_enabled(torch.is_grad_enabled() and not self.head_only):
             online1 = self.encoder(**x1)
             online2 = self.encoder(**x2)
-        z1 = self.predictor(online1)
-        z2 = self.predictor(online2)
+        z1, z2 = self.predictor.forward_views(online1, online2)
         with torch.no_grad():
             h1 = self.target(**x1)
             h2 = self.target(**x2)

@@ -56,6 +56,8 @@ test: setup
 
 bench: setup
 	for f in benchmarks/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
+	@# The peers on the demo's views (built into runs/ds/ first when missing), CPU-short: a few steps, STS-B dev.
+	echo "== benchmarks/compare_peers.py"; $(PY) benchmarks/compare_peers.py --build-datasets
 
 clean:
 	rm -rf $(VENV) .pytest_cache demo_out

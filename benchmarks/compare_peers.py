@@ -2,7 +2,7 @@
 step budget and the same wall-clock budget, evaluated through this project's evaluation stage.
 
     .venv/bin/python benchmarks/compare_peers.py [--dataset runs/ds/indomain --dataset runs/ds/snli-dev]
-        [--steps 30] [--seeds 42] [--tasks dev] [--budget both] [--out runs/compare_peers]
+        [--steps 20] [--seeds 42] [--tasks dev] [--budget both] [--out runs/compare_peers]
 
 Methods (`--methods`, comma-separated):
 - sentence-transformers (peers): `mnrl` MultipleNegativesRankingLoss on (view1, view2); `mnrl-sym`
@@ -51,7 +51,7 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--data-dir", default="", help="STS data dir; default: the one every command finds")
     p.add_argument("--model", default="", help="encoder dir; default: all-MiniLM-L6-v2 (PyPI package)")
     p.add_argument("--methods", default=",".join(ST_METHODS + OUR_METHODS))
-    p.add_argument("--steps", type=int, default=30, help="the step budget (the demo: 100)")
+    p.add_argument("--steps", type=int, default=20, help="the step budget (CPU-short; the demo: 100)")
     p.add_argument("--budget", choices=("steps", "time", "both"), default="both")
     p.add_argument("--seeds", default="42", help="comma-separated training seeds")
     p.add_argument("--batch-size", type=int, default=16)

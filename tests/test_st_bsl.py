@@ -67,8 +67,7 @@ def _st_trainer(model, loss, data_dir: Path, out: Path, cfg, callback):
         str(out), max_steps=cfg.train.max_steps, per_device_train_batch_size=cfg.train.batch_size,
         max_grad_norm=0, logging_steps=1, save_strategy="no", report_to=[], use_cpu=True, seed=cfg.train.seed,
         batch_sampler=_sequential_batches, disable_tqdm=True)
-    optimizers = bsl_optimizers(loss, lr=o.lr, total_steps=cfg.train.max_steps, weight_decay=o.weight_decay,
-                                warmup_ratio=o.warmup_ratio, schedule=o.schedule, betas=o.betas, eps=o.eps)
+    optimizers = bsl_optimizers(loss, o, total_steps=cfg.train.max_steps)
     return SentenceTransformerTrainer(model=model, args=args, train_dataset=train, loss=loss, optimizers=optimizers,
                                       callbacks=[callback])
 

@@ -4,7 +4,7 @@ this pipeline writes (`datasets.load_dataset(DIR)` -> columns `view1`, `view2`).
     from datasets import load_dataset
     from sentence_transformers import SentenceTransformer, SentenceTransformerTrainer
     from sentence_transformers.sentence_transformer.training_args import SentenceTransformerTrainingArguments
-    from training.config import BSLConfig
+    from training.config import BSLConfig, OptimConfig
     from training.integrations.st_bsl import BSLCallback, BSLLoss, bsl_optimizers
 
     model = SentenceTransformer("all-MiniLM-L6-v2")
@@ -12,9 +12,9 @@ this pipeline writes (`datasets.load_dataset(DIR)` -> columns `view1`, `view2`).
     loss = BSLLoss(model, BSLConfig(predictor_warmup_steps=50))
     args = SentenceTransformerTrainingArguments("out", max_steps=100, per_device_train_batch_size=16,
                                                 max_grad_norm=0, save_strategy="no")
-    trainer = SentenceTransformerTrainer(model=model, args=args, train_dataset=data, loss=loss,
-                                         optimizers=bsl_optimizers(loss, lr=2e-5, total_steps=100),
-                                         callbacks=[BSLCallback(loss, max_grad_norm=1.0)])
+    trainer = SentenceTransformerTrainer(
+        model=model, args=args, train_dataset=data, loss=loss, callbacks=[BSLCallback(loss, max_grad_norm=1.0)],
+        optimizers=bsl_optimizers(loss, OptimConfig(lr=2e-5), total_steps=100))
     trainer.train()
 
 One implementation of the math: `BSLLoss` holds a `training.objectives.bsl.BSLObjective` (its predictor, its EMA
@@ -29,10 +29,10 @@ What the trainer callback does, at the points where `bsl train` does it:
   parameters and leaves the predictor unclipped; set it to 0 when the callback clips);
 - after every applied optimizer step (not one the fp16 GradScaler skipped): the EMA update of the target.
 
-`bsl_optimizers` gives the optimizer and learning-rate schedule of `bsl train` (AdamW with no decay on biases and
-normalisation weights, the predictor's own learning rate: constant during its warm-up, then the encoder's schedule
-counted from the end of the warm-up). Hugging Face's default schedule would instead ramp the predictor's learning
-rate through the warm-up. Hugging Face advances a schedule only after applied steps; `bsl train` counts every step,
+`bsl_optimizers` gives the optimizer and learning-rate schedule of `bsl train` for an `OptimConfig` (built by the
+trainer's own code: AdamW with no decay on biases and normalisation weights, the predictor's own learning rate:
+constant during its warm-up, then the encoder's schedule counted from the end of the warm-up). Hugging Face's
+default schedule would instead ramp the predictor's learning rate through the warm-up. Hugging Face advances a schedule only after applied steps; `bsl train` counts every step,
 so the two schedules part only after a skipped step.
 
 Not kept by a sentence-transformers checkpoint: the predictor and the target (the SentenceTransformer is what gets
@@ -42,16 +42,17 @@ saved, as for every sentence-transformers loss); resuming a BSL run from one res
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 import torch
 from torch import nn
 from transformers import TrainerCallback
 
-from training.config import BSLConfig
+from training.config import BSLConfig, OptimConfig
 from training.objectives.bsl import BSLObjective
-from training.schedule import phase_lrs, warmup_steps_for
+from training.phases import PhasePolicy
+from training.setup import setup_optimizer
 
 
 class SentenceTransformerEncoder(nn.Module):
@@ -172,38 +173,16 @@ class BSLCallback(TrainerCallback):
         self.loss.on_optimizer_step()
 
 
-def bsl_optimizers(loss: BSLLoss, *, lr: float, total_steps: int, weight_decay: float = 0.01,
-                   warmup_ratio: float = 0.1, warmup_steps: int = 0, schedule: str = "linear",
-                   min_lr_ratio: float = 0.0, betas: Sequence[float] = (0.9, 0.999), eps: float = 1e-6,
-                   no_decay_bias_and_norm: bool = True
+def bsl_optimizers(loss: BSLLoss, optim: OptimConfig, total_steps: int
                    ) -> tuple[torch.optim.Optimizer, torch.optim.lr_scheduler.LambdaLR]:
-    """(AdamW, LambdaLR) for `SentenceTransformerTrainer(optimizers=...)`, with `bsl train`'s defaults and
-    schedule (training.schedule.phase_lrs): the predictor's warm-up steps (settings.predictor_warmup_steps) at
-    settings.predictor_lr, then warm-up and decay of the encoder over the remaining steps."""
-    settings = loss.settings
-    head_steps = min(settings.predictor_warmup_steps, total_steps)
-    warmup = warmup_steps_for(total_steps - head_steps, warmup_steps, warmup_ratio)
-    head_lr = settings.predictor_lr
-
-    def factors(step: int) -> tuple[float, float]:
-        encoder_lr, predictor_lr = phase_lrs(step, head_steps=head_steps, head_lr=head_lr, base_lr=lr,
-                                             total_steps=total_steps - head_steps, warmup=warmup,
-                                             schedule=schedule, min_lr_ratio=min_lr_ratio)
-        return encoder_lr / lr, predictor_lr / (head_lr if head_lr is not None else lr)
-
-    groups, lambdas = [], []
-    for name, params in loss.trainable_groups().items():
-        peak = lr if name == "encoder" or head_lr is None else head_lr
-        decay = [p for p in params if not (no_decay_bias_and_norm and p.ndim <= 1)]
-        no_decay = [p for p in params if no_decay_bias_and_norm and p.ndim <= 1]
-        for group_params, wd in ((decay, weight_decay), (no_decay, 0.0)):
-            if group_params:
-                groups.append({"params": group_params, "weight_decay": wd, "lr": peak, "name": name})
-                lambdas.append((lambda step: factors(step)[0]) if name == "encoder"
-                               else (lambda step: factors(step)[1]))
-    kwargs = dict(lr=lr, betas=(betas[0], betas[1]), eps=eps)
-    try:  # the fused kernel where the device has one, as `bsl train`
-        optimizer = torch.optim.AdamW(groups, fused=True, **kwargs)
-    except (RuntimeError, ValueError):
-        optimizer = torch.optim.AdamW(groups, foreach=True, **kwargs)
-    return optimizer, torch.optim.lr_scheduler.LambdaLR(optimizer, lambdas)
+    """(optimizer, LambdaLR) for `SentenceTransformerTrainer(optimizers=...)`: `bsl train`'s own optimizer and
+    schedule for `optim` (training.setup.setup_optimizer, training.phases.PhasePolicy): the predictor's warm-up
+    steps at its own constant lr, then warm-up and decay of the encoder over the remaining steps, the predictor's
+    group on the same curve scaled to its peak. (`optim.max_grad_norm` goes to `BSLCallback`.)"""
+    phases = PhasePolicy.for_objective(loss.objective, total_steps, optim)
+    optimizer, _ = setup_optimizer(optim, loss.objective, phases)
+    names = [group["name"] for group in optimizer.param_groups]
+    for group in optimizer.param_groups:
+        group["lr"] = 1.0  # LambdaLR multiplies this by the factor below: the factor is the lr itself
+    return optimizer, torch.optim.lr_scheduler.LambdaLR(
+        optimizer, [lambda step, name=name: phases.lrs(step)[name] for name in names])

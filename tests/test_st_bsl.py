@@ -56,7 +56,9 @@ def _sequential_batches(dataset, batch_size, drop_last, **_):
 def _st_trainer(model, loss, data_dir: Path, out: Path, cfg, callback):
     from datasets import load_dataset
     from sentence_transformers import SentenceTransformerTrainer
-    from sentence_transformers.sentence_transformer.training_args import SentenceTransformerTrainingArguments
+    from sentence_transformers.sentence_transformer.training_args import (
+        SentenceTransformerTrainingArguments,
+    )
 
     from training.integrations.st_bsl import bsl_optimizers
 
@@ -89,7 +91,7 @@ def test_st_trainer_gives_bsl_trains_losses_and_weights(setup, tmp_path):
     assert len(our_losses) == STEPS
 
     model = _st_model(model_dir, cfg.model.max_length)
-    loss = BSLLoss(model, BSLConfig(**{**vars(cfg.objective.bsl)}))
+    loss = BSLLoss(model, BSLConfig(**vars(cfg.objective.bsl)))
     loss.predictor.load_state_dict(predictor_init)  # the same random start as bsl train's predictor
     seen: list[float] = []
     loss.register_forward_hook(lambda module, inputs, output: seen.append(output.item()))
@@ -121,7 +123,7 @@ def test_warmup_freezes_encoder_and_target_then_the_target_follows_the_ema_rule(
     model_dir, data, _ = setup
     cfg = tiny_config(model_dir, [data], tmp_path / "unused", overrides=OVERRIDES)
     model = _st_model(model_dir, cfg.model.max_length)
-    loss = BSLLoss(model, BSLConfig(**{**vars(cfg.objective.bsl)}))
+    loss = BSLLoss(model, BSLConfig(**vars(cfg.objective.bsl)))
     start = _params(model)
     history: list[tuple[list[torch.Tensor], list[torch.Tensor], list[torch.Tensor]]] = []
 

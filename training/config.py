@@ -25,10 +25,7 @@ from pipeline.base.config import (
 )
 from pipeline.base.devices import SDPA_BACKEND_HELP, sdpa_backend_problem
 from pipeline.base.errors import BSLError
-
-#: Pooling modes of sentence-transformers' Pooling module that training.encoder.pool implements (training itself
-#: uses mean or cls; the evaluation stage reads models that use any of them).
-POOLING_MODES = ("mean", "cls", "max", "mean_sqrt_len_tokens", "weightedmean", "lasttoken")
+from pipeline.base.pooling import POOLING_MODES  # noqa: F401  (re-exported: training's readers import it from here)
 
 
 def _help(text: str, allowed: Range | None = None, check=None, **kwargs):

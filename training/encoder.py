@@ -30,6 +30,7 @@ from torch import nn
 from pipeline.base.devices import attention_kernels
 from pipeline.base.errors import BSLError
 from pipeline.base.model_limits import usable_positions
+from pipeline.base.pooling import pool
 from pipeline.base.progress import progress_disabled
 from pipeline.base.token_batches import plan_batches
 from training.config import POOLING_MODES
@@ -90,33 +91,6 @@ def tokenize(tokenizer, texts: Sequence[str], max_length: int) -> dict[str, torc
     # numpy -> torch.from_numpy is a quarter faster than return_tensors="pt" (tiny models are tokenizer-bound).
     batch = tokenizer(list(texts), padding=True, truncation=True, max_length=max_length, return_tensors="np")
     return {k: torch.from_numpy(np.asarray(v)) for k, v in batch.items()}
-
-
-def pool(token_states: torch.Tensor, attention_mask: torch.Tensor, modes: Sequence[str]) -> torch.Tensor:
-    """Sentence vectors (float32) from token states (batch, seq, dim) and a right-padded mask; several modes are
-    concatenated in the given order, each defined as in sentence-transformers' Pooling module."""
-    states = token_states.float()
-    mask = attention_mask.to(states.dtype).unsqueeze(-1)
-    outputs = []
-    for mode in modes:
-        if mode == "cls":
-            outputs.append(states[:, 0])
-        elif mode == "max":
-            outputs.append(states.masked_fill(mask == 0, float("-inf")).max(dim=1).values)
-        elif mode in ("mean", "mean_sqrt_len_tokens"):
-            summed = (states * mask).sum(dim=1)
-            count = mask.sum(dim=1).clamp(min=1e-9)
-            outputs.append(summed / (count if mode == "mean" else torch.sqrt(count)))
-        elif mode == "weightedmean":
-            weights = torch.arange(1, states.shape[1] + 1, device=states.device, dtype=states.dtype).view(1, -1, 1)
-            weighted = mask * weights
-            outputs.append((states * weighted).sum(dim=1) / weighted.sum(dim=1).clamp(min=1e-9))
-        elif mode == "lasttoken":
-            last = (attention_mask.sum(dim=1) - 1).clamp(min=0).long()
-            outputs.append(states[torch.arange(states.shape[0], device=states.device), last])
-        else:
-            raise BSLError(f"unsupported pooling mode {mode!r}; expected one of {', '.join(POOLING_MODES)}")
-    return outputs[0] if len(outputs) == 1 else torch.cat(outputs, dim=-1)
 
 
 def _forward_parameters(model: nn.Module) -> set[str] | None:

@@ -41,7 +41,8 @@ def test_shards_layout_schema_manifest_and_hf_loading(tmp_path, corpus):
     table = pq.read_table(out / pairs[0].path)
     assert pq.ParquetFile(out / pairs[0].path).metadata.row_group(0).column(0).compression == "ZSTD"
     for col in ["pair_id", "source_id", "source", "view1", "view2", "method", "params", "seed", "edit_ratio_views",
-                "edit_ratio_view1", "edit_ratio_view2", "length_ratio", "identical"]:
+                "edit_ratio_view1", "edit_ratio_view2", "length_ratio", "identical", "changed_word_share",
+                "view_similarity"]:
         assert col in table.column_names
     json.loads(table.column("params")[0].as_py())
     # stats: 32 lines in, 30 kept, 1 empty + 1 duplicate dropped

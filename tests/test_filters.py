@@ -19,7 +19,8 @@ from pipeline.augment.tasks import task_key
 
 def _quality(n1=5, n2=5, ratio=1.0, identical=False):
     return PairQuality(n_words_source=5, n_words_view1=n1, n_words_view2=n2, edit_ratio_views=0.1,
-                       edit_ratio_view1=0.1, edit_ratio_view2=0.1, length_ratio=ratio, identical=identical)
+                       edit_ratio_view1=0.1, edit_ratio_view2=0.1, length_ratio=ratio, identical=identical,
+                       changed_word_share=0.2)
 
 
 def _old_check(q, cfg, identical_ok):
@@ -36,7 +37,8 @@ def _old_check(q, cfg, identical_ok):
 
 
 def test_registry_order_and_names():
-    assert list(FILTERS) == ["identical_views", "too_short", "too_long", "length_ratio"]
+    assert list(FILTERS) == ["identical_views", "too_short", "too_long", "length_ratio", "changed_word_share",
+                             "view_similarity"]
     assert [f.name for f in build_filters(FilterConfig())] == list(FILTERS)
 
 
@@ -62,8 +64,10 @@ def test_measure_pair_measures_once_and_carries_extra_measures():
 def test_filter_settings_hash_in_the_task_key_is_unchanged():
     augmenter = build_augmenter("noise", None)
     # Golden values: sha256 of the sorted-key JSON of FilterConfig, first 8 hex digits (cached tasks stay valid).
-    assert task_key("c", augmenter, 0, FilterConfig()).endswith("-f31777d73")
-    assert task_key("c", augmenter, 0, FilterConfig(min_words=3, max_length_ratio=1.5)).endswith("-f2122c816")
+    # They changed once, on purpose, with dataset format 2: FilterConfig gained the changed_word_share and
+    # view_similarity bounds and the encoder, so tasks cached before (without those columns) are never reused.
+    assert task_key("c", augmenter, 0, FilterConfig()).endswith("-f4dca21b0")
+    assert task_key("c", augmenter, 0, FilterConfig(min_words=3, max_length_ratio=1.5)).endswith("-f22d95543")
 
 
 class _MinSimilarity(PairFilter):

@@ -12,12 +12,17 @@ every flag must be able to turn it off). See CONTRIBUTING.md, "Quality filters".
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from pipeline.base.config import Range
-from pipeline.base.text import normalize
+from pipeline.base.text import normalize, words
+
+#: Name of the encoder similarity in `MeasuredPair.measures` (and its shard column).
+VIEW_SIMILARITY = "view_similarity"
+_PUNCTUATION = re.compile(r"[^\w\s]")
 
 
 @dataclass
@@ -31,6 +36,23 @@ class FilterConfig:
         "range": Range(0, not_above="max_length_ratio"), "help": "reject when words(view2)/words(view1) is below"})
     max_length_ratio: float = field(default=2.0, metadata={
         "range": Range(0), "help": "reject when words(view2)/words(view1) is above"})
+    min_changed_word_share: float | None = field(default=None, metadata={
+        "range": Range(0, 1, not_above="max_changed_word_share"),
+        "help": "reject (too_few_words_changed) when changed_word_share is below (null = off)"})
+    max_changed_word_share: float | None = field(default=None, metadata={
+        "range": Range(0, 1), "help": "reject (too_many_words_changed) when changed_word_share is above (null = off)"})
+    encoder: str = field(default="", metadata={
+        "help": "sentence encoder that measures view_similarity (cosine of mean-pooled view1 and view2): a local "
+                "model dir or a hub id from the local HF cache; '' = off (the column is null). Costs one forward "
+                "pass per view (all-MiniLM-L6-v2 on 2 CPU cores: about 300 sentences/s)"})
+    min_view_similarity: float | None = field(default=None, metadata={
+        "range": Range(-1, 1), "help": "reject (view_similarity_below_min) when view_similarity is below; needs "
+                                       "encoder (null = off)"})
+
+    def config_problems(self) -> list[tuple[str, str]]:
+        if self.min_view_similarity is not None and not self.encoder:
+            return [("min_view_similarity", "needs an encoder to measure view_similarity (set filters.encoder)")]
+        return []
 
 
 @dataclass
@@ -45,6 +67,7 @@ class PairQuality:
     edit_ratio_view2: float
     length_ratio: float
     identical: bool
+    changed_word_share: float   # max over the two views of `changed_word_share(source, view)`
 
 
 @dataclass
@@ -59,6 +82,28 @@ class MeasuredPair:
     measures: Mapping[str, Any] = field(default_factory=dict)
 
 
+def _alignment_words(text: str) -> list[str]:
+    """The words `changed_word_share` aligns: `pipeline.base.text.words` without punctuation, case-folded."""
+    return [w.casefold() for w in words(text) if not _PUNCTUATION.fullmatch(w)]
+
+
+def changed_word_share(source: str, view: str) -> float:
+    """Share of the source's words that the view does not keep: 1 - LCS(source words, view words) / source words,
+    over `words()` tokens less punctuation, compared case-folded. The longest common subsequence is the word-level
+    alignment: a word counts as kept only when it is still there in order, so a substitution, a deletion or a
+    moved word counts as changed and an inserted word changes nothing of the source. 0.0 = every source word kept
+    (also for a source without words), 1.0 = none kept. Comparable across methods: for a one-view method
+    (view1 = source) the pair's value is its view's; for two views, each view is measured against the source and
+    the pair gets the larger (the view that drifted further)."""
+    from rapidfuzz.distance import LCSseq
+
+    source_words = _alignment_words(source)
+    if not source_words:
+        return 0.0
+    kept = LCSseq.similarity(source_words, _alignment_words(view))
+    return 1.0 - kept / len(source_words)
+
+
 def measure(source: str, view1: str, view2: str) -> PairQuality:
     from pipeline.base.text import count_words, edit_ratio, length_ratio
 
@@ -67,6 +112,7 @@ def measure(source: str, view1: str, view2: str) -> PairQuality:
         edit_ratio_views=edit_ratio(view1, view2), edit_ratio_view1=edit_ratio(source, view1),
         edit_ratio_view2=edit_ratio(source, view2), length_ratio=length_ratio(view1, view2),
         identical=normalize(view1) == normalize(view2),
+        changed_word_share=max(changed_word_share(source, view1), changed_word_share(source, view2)),
     )
 
 
@@ -131,12 +177,44 @@ class LengthRatio(PairFilter):
         return None
 
 
+class ChangedWordShare(PairFilter):
+    """Bounds how much of the source the views change (`PairQuality.changed_word_share`)."""
+
+    name = "changed_word_share"
+
+    def check(self, pair: MeasuredPair) -> str | None:
+        share = pair.quality.changed_word_share
+        if self.config.min_changed_word_share is not None and share < self.config.min_changed_word_share:
+            return "too_few_words_changed"
+        if self.config.max_changed_word_share is not None and share > self.config.max_changed_word_share:
+            return "too_many_words_changed"
+        return None
+
+
+class ViewSimilarity(PairFilter):
+    """Lower bound on the encoder's cosine of the two views (`measures["view_similarity"]`, computed per chunk)."""
+
+    name = "view_similarity"
+
+    def check(self, pair: MeasuredPair) -> str | None:
+        if self.config.min_view_similarity is None:
+            return None
+        similarity = pair.measures.get(VIEW_SIMILARITY)
+        if similarity is None:  # config_problems refuses the bound without an encoder; a missing value is a bug
+            raise ValueError("min_view_similarity is set but the pair has no view_similarity")
+        if similarity < self.config.min_view_similarity:
+            return "view_similarity_below_min"
+        return None
+
+
 # Name -> filter class, in the order the filters run (the first reason wins).
 FILTERS: dict[str, type[PairFilter]] = {cls.name: cls for cls in (
     IdenticalViews,
     TooShort,
     TooLong,
     LengthRatio,
+    ChangedWordShare,
+    ViewSimilarity,
 )}
 
 

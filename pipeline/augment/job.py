@@ -42,6 +42,7 @@ from pipeline.corpus.chunks import (
 )
 from pipeline.corpus.source_manifest import source_files_info
 from pipeline.dataset.manifest import (
+    DISTRIBUTION_FIELDS,
     FORMAT_VERSION,
     MANIFEST_NAME,
     ChunkEntry,
@@ -49,6 +50,7 @@ from pipeline.dataset.manifest import (
     Manifest,
     MethodInfo,
     MethodStats,
+    QualityDistribution,
     ShardEntry,
     SourceInfo,
     Timings,
@@ -137,6 +139,26 @@ def _publish_shards(dataset_dir: Path, chunks: list[ChunkRef], results: list[Tas
     return [ShardEntry(**s) for s in shards]
 
 
+def _distributions(results: list[TaskResult]) -> dict[str, QualityDistribution | None]:
+    """Each of DISTRIBUTION_FIELDS over the kept pairs of these task outputs (read back from their pair shards,
+    one column at a time): None where no pair has a value."""
+    import numpy as np
+    import pyarrow.parquet as pq
+
+    out: dict[str, QualityDistribution | None] = {}
+    for name in DISTRIBUTION_FIELDS:
+        parts = [pq.read_table(r.pairs_path, columns=[name]).column(name).drop_null().to_numpy()
+                 for r in results if r.pairs]
+        values = np.concatenate(parts).astype(np.float64) if parts else np.empty(0)
+        if not len(values):
+            out[name] = None
+            continue
+        p10, p50, p90 = (round(float(q), 6) for q in np.quantile(values, [0.1, 0.5, 0.9]))
+        out[name] = QualityDistribution(n=len(values), mean=round(float(values.mean()), 6), p10=p10, p50=p50,
+                                        p90=p90)
+    return out
+
+
 def _method_stats(results: list[TaskResult]) -> MethodStats:
     pairs = sum(r.pairs for r in results)
     rejects: Counter = Counter()
@@ -150,6 +172,7 @@ def _method_stats(results: list[TaskResult]) -> MethodStats:
         mean_length_ratio=round(sum(r.sum_length_ratio for r in results) / pairs, 6) if pairs else None,
         seconds=round(sum(r.seconds for r in results if not r.cached), 3),
         tasks=len(results), tasks_cached=sum(r.cached for r in results),
+        **_distributions(results),
     )
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from pipeline.augment.augmenters.base import Augmenter, SourceRecord
 from pipeline.augment.filters import (
+    VIEW_SIMILARITY,
     FilterConfig,
     build_filters,
     empty_view,
@@ -109,8 +110,14 @@ def read_chunk(ref: ChunkRef) -> list[SourceRecord]:
 
 # -- step 2: augment one chunk with one method --------------------------------------------------------------------
 def task_key(chunk_id: str, augmenter: Augmenter, seed: int, filters: FilterConfig) -> str:
-    """Cache key: chunk content + augmenter fingerprint + seed + filters. Same key -> same output."""
-    filt = fingerprint(to_dict(filters), 8)
+    """Cache key: chunk content + augmenter fingerprint + seed + filters (with the similarity encoder's file
+    checksums when one is set). Same key -> same output."""
+    settings = to_dict(filters)
+    if filters.encoder:
+        from pipeline.augment.view_similarity import encoder_identity
+
+        settings["encoder_files"] = encoder_identity(filters.encoder)
+    filt = fingerprint(settings, 8)
     return f"{chunk_id}-{augmenter.name}-{augmenter.fingerprint_hash()}-s{seed}-f{filt}"
 
 
@@ -130,6 +137,17 @@ def load_task_result(dataset_dir: str | Path, key: str) -> TaskResult | None:
         return TaskResult(**{**record, "pairs_path": str(pairs), "rejects_path": str(rejects), "cached": True})
     except TypeError:  # a marker of another shape: redo the task
         return None
+
+
+def _view_similarities(filters: FilterConfig, rows: dict[int, dict[str, Any]]) -> dict[int, float]:
+    """Row number -> the encoder's cosine of view1 and view2, for the whole chunk in one pass; {} when off."""
+    if not filters.encoder or not rows:
+        return {}
+    from pipeline.augment.view_similarity import view_similarities
+
+    values = view_similarities(filters.encoder, [r["view1"] for r in rows.values()],
+                               [r["view2"] for r in rows.values()])
+    return dict(zip(rows, values, strict=True))
 
 
 def augment_chunk(ref: ChunkRef, augmenter: Augmenter, dataset_dir: str | Path, seed: int = 0,
@@ -152,6 +170,7 @@ def augment_chunk(ref: ChunkRef, augmenter: Augmenter, dataset_dir: str | Path, 
     method_id = f"{augmenter.name}:{augmenter.fingerprint_hash()}:{seed}"
     pair_filters = build_filters(filters, augmenter.identical_views_ok)
     outcomes = augmenter.augment(records, seed, batch_size or None)
+    pending: list[tuple[dict[str, Any], str | None, str]] = []
     for record, outcome in zip(records, outcomes, strict=True):
         row = {"pair_id": stable_id(method_id, record.source_id), "source_id": record.source_id,
                "source": record.text, "view1": outcome.view1, "view2": outcome.view2, "method": augmenter.name,
@@ -160,9 +179,12 @@ def augment_chunk(ref: ChunkRef, augmenter: Augmenter, dataset_dir: str | Path, 
         reason, stage = outcome.reject, "augment"
         if reason is None:
             reason, stage = empty_view(outcome.view1, outcome.view2), "filter"
+        pending.append((row, reason, stage))
+    similarity = _view_similarities(filters, {i: row for i, (row, reason, _) in enumerate(pending) if reason is None})
+    for i, (row, reason, stage) in enumerate(pending):
         if reason is None:
-            pair = measure_pair(record.text, outcome.view1, outcome.view2)
-            row.update(vars(pair.quality))
+            pair = measure_pair(row["source"], row["view1"], row["view2"], {VIEW_SIMILARITY: similarity.get(i)})
+            row.update(vars(pair.quality), view_similarity=pair.measures[VIEW_SIMILARITY])
             reason = first_reject(pair_filters, pair)
         if reason is None:
             pair_rows.append(row)

@@ -9,6 +9,7 @@ from typing import Any
 import yaml
 
 from pipeline.base.atomic import write_text_atomic
+from pipeline.dataset.inspection import DISTRIBUTION_TITLES, distribution_text
 from pipeline.dataset.manifest import Manifest
 
 
@@ -47,12 +48,18 @@ def dataset_card(manifest: Manifest) -> str:
         f"- Source: `{source.corpus}` ({source.records_read} records read, {source.records_kept} kept)",
         f"- Created: {manifest.created} with code version `{manifest.code_version}`",
         f"- Pairs: {stats.pairs}; rejected: {stats.rejected} (rejects config, with reasons)", "",
-        "| method | pairs | identical % | mean edit ratio | mean length ratio | rejected |",
-        "|---|---:|---:|---:|---:|---:|",
+        "| method | pairs | identical % | mean edit ratio | mean length ratio | "
+        + " | ".join(DISTRIBUTION_TITLES.values()) + " | rejected |",
+        "|---|---:|---:|---:|---:|" + "---:|" * len(DISTRIBUTION_TITLES) + "---:|",
     ]
     for m, s in stats.per_method.items():
+        distributions = " | ".join(distribution_text(getattr(s, name)) for name in DISTRIBUTION_TITLES)
         lines.append(f"| {m} | {s.pairs} | {s.identical_pct} | {s.mean_edit_ratio} | "
-                     f"{s.mean_length_ratio} | {s.rejected} |")
+                     f"{s.mean_length_ratio} | {distributions} | {s.rejected} |")
+    lines += ["", "Quality fields (columns of every pair): `changed_word_share` = share of the source's words a view "
+              "does not keep (word-level alignment; the larger of the two views'), `view_similarity` = cosine of the "
+              "two views under the configured sentence encoder (null when none was set). Distributions: mean "
+              "(10th/50th/90th percentile) over the kept pairs."]
     lines += ["", "Load with `datasets.load_dataset(\"<this dir>\")`; verify checksums with `bsl verify <this dir>`; "
               "browse pairs with `bsl inspect <this dir>`. Provenance and checksums: `manifest.json`.", ""]
     return "\n".join(lines)

@@ -15,13 +15,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipeline.dataset.manifest import Manifest
+from pipeline.dataset.manifest import DISTRIBUTION_FIELDS, Manifest, QualityDistribution
 from pipeline.dataset.store import iter_batches, load_manifest, verify_dataset
 
 log = logging.getLogger(__name__)
 
 ROW_COLUMNS = ["pair_id", "source", "view1", "view2", "method", "params", "edit_ratio_views", "edit_ratio_view1",
-               "edit_ratio_view2", "length_ratio", "identical", "origin", "label"]
+               "edit_ratio_view2", "length_ratio", "identical", "origin", "label", *DISTRIBUTION_FIELDS]
+#: Columns that format-1 datasets (written before them) do not have; shown as "-" there.
+_FORMAT_2_COLUMNS = set(DISTRIBUTION_FIELDS)
 
 
 @dataclass
@@ -68,7 +70,8 @@ def _matches(row: dict[str, Any], q: PairQuery) -> bool:
 
 def iter_rows(manifest: Manifest, q: PairQuery) -> Iterator[dict[str, Any]]:
     kind = "rejects" if q.rejects or q.reject_reason else "pairs"
-    columns = ROW_COLUMNS + (["stage", "reject_reason"] if kind == "rejects" else [])
+    columns = [c for c in ROW_COLUMNS if c not in _FORMAT_2_COLUMNS or (manifest.format_version or 0) >= 2]
+    columns += ["stage", "reject_reason"] if kind == "rejects" else []
     for batch in iter_batches(manifest, kind, columns=columns, methods=q.methods):
         for row in batch.to_pylist():
             if _matches(row, q):
@@ -128,7 +131,8 @@ def render_diff_html(a: str, b: str) -> str:
 def format_pairs_text(rows: list[dict[str, Any]], color: bool) -> str:
     out = []
     for row in rows:
-        head = f"── {row['method']}  pair {row['pair_id']}  edit(v1,v2)={_fmt(row.get('edit_ratio_views'))}"
+        head = (f"── {row['method']}  pair {row['pair_id']}  edit(v1,v2)={_fmt(row.get('edit_ratio_views'))}  "
+                f"changed={_fmt(row.get('changed_word_share'))}  similarity={_fmt(row.get('view_similarity'))}")
         if row.get("reject_reason"):
             head += f"  REJECTED: {row['reject_reason']} ({row.get('stage')})"
         out.append(head)
@@ -151,12 +155,25 @@ def _fmt(v: Any, digits: int = 3) -> str:
 
 
 # -- stats ---------------------------------------------------------------------------------------------------------
+#: Column titles of the quality distributions in the stats tables (card, `bsl inspect --stats`, HTML, report).
+DISTRIBUTION_TITLES = {"changed_word_share": "changed words mean (p10/p50/p90)",
+                       "view_similarity": "view similarity mean (p10/p50/p90)"}
+
+
+def distribution_text(d: QualityDistribution | None) -> str:
+    """`mean (p10/p50/p90)` with two decimals, "-" when not measured."""
+    if d is None:
+        return "-"
+    return f"{d.mean:.2f} ({d.p10:.2f}/{d.p50:.2f}/{d.p90:.2f})"
+
+
 def stats_rows(manifest: Manifest) -> list[dict[str, Any]]:
     manifest.require("stats")
     rows = []
     for method, s in manifest.stats.per_method.items():
         rows.append({"method": method, "pairs": s.pairs, "identical %": s.identical_pct,
                      "mean edit ratio": s.mean_edit_ratio, "mean length ratio": s.mean_length_ratio,
+                     **{title: distribution_text(getattr(s, name)) for name, title in DISTRIBUTION_TITLES.items()},
                      "rejected": s.rejected,
                      "rejects by reason": ", ".join(f"{k}={v}" for k, v in s.rejects.items()) or "-"})
     return rows
@@ -173,7 +190,9 @@ def format_stats_text(manifest: Manifest) -> str:
     manifest.require("source")
     src = manifest.source
     dropped = ", ".join(f"{k}={v}" for k, v in src.dropped.items()) or "none"
-    lines += ["", f"corpus: {src.records_read} records read, {src.records_kept} kept; dropped: {dropped}"]
+    lines += ["", "changed words: share of the source's words a view does not keep; view similarity: cosine of the "
+              "views under filters.encoder ('-' = none set); mean (p10/p50/p90) over the kept pairs",
+              f"corpus: {src.records_read} records read, {src.records_kept} kept; dropped: {dropped}"]
     return "\n".join(lines)
 
 
@@ -212,7 +231,8 @@ def pair_table_html(rows: list[dict[str, Any]]) -> str:
         cells = [e(src)] + [render_diff_html(src, row[v]) if row.get(v) is not None else "<i>(none)</i>"
                             for v in ("view1", "view2")]
         meta = (f'edit(v1,v2) {_fmt(row.get("edit_ratio_views"))} · length ratio {_fmt(row.get("length_ratio"))}'
-                f' · {e(str(row.get("origin")))}')
+                f' · changed words {_fmt(row.get("changed_word_share"))}'
+                f' · view similarity {_fmt(row.get("view_similarity"))} · {e(str(row.get("origin")))}')
         if row.get("reject_reason"):
             meta = f'<span class="reason">rejected: {e(row["reject_reason"])}</span> · ' + meta
         out.append(f'<tr class="pair" data-pair-id="{e(row["pair_id"])}"><td>{cells[0]}<div class="meta">{meta}'

@@ -36,7 +36,10 @@ from pipeline.base.errors import InputError, VerificationError
 from pipeline.base.fingerprint import canonical_json, digest
 
 MANIFEST_NAME = "manifest.json"
-FORMAT_VERSION = 1
+# 2: pair shards gained changed_word_share and view_similarity, method stats their distributions. Format-1 datasets
+# still read (their stats show no distributions); rebuilding one with `bsl augment` redoes every task (the filter
+# settings, part of each task's key, gained fields).
+FORMAT_VERSION = 2
 KEY_ENV = "BSL_MANIFEST_KEY"
 SHARD_KINDS = ("pairs", "rejects")
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
@@ -206,6 +209,31 @@ class ChunkEntry:
 
 
 @dataclass(frozen=True)
+class QualityDistribution:
+    """How one quality field is spread over a method's kept pairs: mean and the 10th/50th/90th percentiles (numpy's
+    linear interpolation) of the `n` pairs that have a value."""
+
+    n: int
+    mean: float
+    p10: float
+    p50: float
+    p90: float
+
+    @classmethod
+    def from_json(cls, data: Any, where: str) -> QualityDistribution:
+        data = _entries(data, where)
+        return cls(n=_count(data, "n", where), mean=_number(data, "mean", where), p10=_number(data, "p10", where),
+                   p50=_number(data, "p50", where), p90=_number(data, "p90", where))
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+#: The quality fields whose per-method distributions `MethodStats` holds (pair shard columns of the same names).
+DISTRIBUTION_FIELDS = ("changed_word_share", "view_similarity")
+
+
+@dataclass(frozen=True)
 class MethodStats:
     """What one method produced: pairs kept, rejects by reason, quality means, time and cache use."""
 
@@ -219,20 +247,30 @@ class MethodStats:
     seconds: float
     tasks: int
     tasks_cached: int
+    # None: no kept pair has a value (no pairs; view_similarity without an encoder) or a format-1 manifest. Written
+    # only when present, so a format-1 manifest reads back to exactly what it was.
+    changed_word_share: QualityDistribution | None = None
+    view_similarity: QualityDistribution | None = None
 
     @classmethod
     def from_json(cls, data: Any, where: str) -> MethodStats:
         data = _entries(data, where)
+        distributions = {name: QualityDistribution.from_json(data[name], f"{where}{name}.")
+                         for name in DISTRIBUTION_FIELDS if data.get(name) is not None}
         return cls(pairs=_count(data, "pairs", where), rejected=_count(data, "rejected", where),
                    rejects=_counts(data, "rejects", where), identical=_count(data, "identical", where),
                    identical_pct=_number(data, "identical_pct", where),
                    mean_edit_ratio=_number(data, "mean_edit_ratio", where, none_ok=True),
                    mean_length_ratio=_number(data, "mean_length_ratio", where, none_ok=True),
                    seconds=_number(data, "seconds", where), tasks=_count(data, "tasks", where),
-                   tasks_cached=_count(data, "tasks_cached", where))
+                   tasks_cached=_count(data, "tasks_cached", where), **distributions)
 
     def to_json(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        out = dataclasses.asdict(self)
+        for name in DISTRIBUTION_FIELDS:
+            if out[name] is None:
+                del out[name]
+        return out
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,11 @@ _PAIR_FIELDS = [
     pa.field("edit_ratio_view2", pa.float32()),   # source vs view2
     pa.field("length_ratio", pa.float32()),       # words(view2) / words(view1)
     pa.field("identical", pa.bool_()),            # views equal after normalisation
+    # Comparable across methods (pipeline.augment.filters.changed_word_share): share of the source's words a view
+    # does not keep, the larger of the two views'.
+    pa.field("changed_word_share", pa.float32()),
+    # cosine(view1, view2) under filters.encoder (pipeline.augment.view_similarity); null when no encoder is set.
+    pa.field("view_similarity", pa.float32()),
 ]
 
 PAIR_SCHEMA = pa.schema(_PAIR_FIELDS)

@@ -14,7 +14,9 @@ from typing import Any
 from pipeline.base.run_phases import TRAIN_PHASE
 from pipeline.dataset.inspection import (
     CSS,
+    DISTRIBUTION_TITLES,
     PairQuery,
+    distribution_text,
     pair_table_html,
     sample,
     stats_rows,
@@ -159,9 +161,12 @@ def render_report(title: str, datasets: list[Manifest], metrics_csv: str | Path 
                      f"{src.records_read} records read, {src.records_kept} kept · "
                      f"{stats.pairs} pairs, {stats.rejected} rejected</p>")
         parts.append(_stats_table(manifest))
-        for method in stats.per_method:
+        for method, method_stats in stats.per_method.items():
             rows = sample(manifest, PairQuery(n=samples_per_method, seed=seed, methods=[method]))
-            parts.append(f"<h3>{e(method)}: sample view pairs</h3>{pair_table_html(rows)}")
+            drift = " · ".join(f"{title}: {distribution_text(getattr(method_stats, name))}"
+                               for name, title in DISTRIBUTION_TITLES.items())
+            parts.append(f"<h3>{e(method)}: sample view pairs</h3><p class='meta'>{e(drift)}</p>"
+                         f"{pair_table_html(rows)}")
     return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title>'
             f"<style>{CSS}</style></head><body>{''.join(parts)}</body></html>\n")
 

@@ -1,0 +1,101 @@
+"""The optional encoder behind the `view_similarity` quality field (`filters.encoder`).
+
+view_similarity = cosine(encoder(view1), encoder(view2)): the two texts the training objective pulls together. For a
+one-view method (view1 = the source: synonyms, mlm, span-mask, ...) that is source vs its view; for two views
+(back-translation) view1 vs view2. The encoder is a Hugging Face encoder with mean pooling (the pooling of
+all-MiniLM-L6-v2 and of the models this project trains; `pipeline.base.pooling.pool`, the one implementation,
+shared with the trainer's encoder stack), run without gradients. A task encodes all of its chunk's views in one pass
+(each distinct text once, longest first so that similar lengths share a batch).
+
+The model is loaded once per process (tasks on threads share it) and identified by the sha256 of its files, which
+goes into every task's cache key (`identity`), so changing the model's files never reuses a cached task.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+from pipeline.base.hub import hub_snapshot, local_model_dir
+from pipeline.base.model_limits import usable_positions
+from pipeline.base.pooling import pool
+
+_WHERE = "filters.encoder"
+_SMALL_FILE_PATTERNS = ("*.json", "*.txt", "*.model", "vocab*", "merges*")
+_IDENTITY_PATTERNS = ("*.json", "*.safetensors", "*.bin", "*.txt", "*.model")
+#: Sentences per forward pass (no effect on the values beyond float noise).
+_BATCH = 64
+
+_lock = threading.Lock()
+_encoders: dict[str, ViewEncoder] = {}
+_directories: dict[str, Path] = {}
+
+
+def encoder_directory(model: str) -> Path:
+    """The model's local directory: the configured dir, or a hub id's snapshot in the local HF cache."""
+    with _lock:
+        if model not in _directories:
+            _directories[model] = (local_model_dir(model, _WHERE)
+                                   or hub_snapshot(model, _SMALL_FILE_PATTERNS, where=_WHERE))
+        return _directories[model]
+
+
+def encoder_identity(model: str) -> dict[str, str]:
+    """file name -> sha256 of the encoder's files (memoised per process): part of the task key when on."""
+    from pipeline.base.provenance import sha256_dir
+
+    return sha256_dir(encoder_directory(model), _IDENTITY_PATTERNS)
+
+
+class ViewEncoder:
+    """A mean-pooled sentence encoder for measuring views (inference only, CPU or the first GPU)."""
+
+    def __init__(self, directory: Path):
+        import torch
+        from transformers import AutoModel, AutoTokenizer
+
+        from pipeline.base.devices import resolve_device
+        from pipeline.base.errors import BSLError
+
+        try:
+            self.tokenizer = AutoTokenizer.from_pretrained(directory)
+            model = AutoModel.from_pretrained(directory)
+        except (OSError, ValueError) as exc:
+            raise BSLError(f"{_WHERE}: cannot load a sentence encoder from {directory}: {exc}") from None
+        self.device = resolve_device("auto")
+        self.model = model.to(self.device).eval()
+        self.max_length = min(usable_positions(model.config) or 512, 512)
+        self._torch = torch
+
+    def similarities(self, view1: Sequence[str], view2: Sequence[str]) -> list[float]:
+        """cosine(view1[i], view2[i]) for each i."""
+        torch = self._torch
+        texts = sorted(set(view1) | set(view2), key=len, reverse=True)
+        vectors = {}
+        with torch.no_grad():
+            for start in range(0, len(texts), _BATCH):
+                batch = texts[start:start + _BATCH]
+                tokens = self.tokenizer(batch, padding=True, truncation=True, max_length=self.max_length,
+                                        return_tensors="pt").to(self.device)
+                states = self.model(**tokens).last_hidden_state
+                pooled = torch.nn.functional.normalize(pool(states, tokens["attention_mask"], ("mean",)), dim=-1)
+                vectors.update(zip(batch, pooled.cpu()))
+        if not texts:
+            return []
+        a = torch.stack([vectors[t] for t in view1])
+        b = torch.stack([vectors[t] for t in view2])
+        return [float(x) for x in (a * b).sum(dim=-1).clamp(-1.0, 1.0)]
+
+
+def view_similarities(model: str, view1: Sequence[str], view2: Sequence[str]) -> list[float]:
+    """cosine(view1[i], view2[i]) under the encoder `model` (loaded once per process)."""
+    if not view1:
+        return []
+    directory = encoder_directory(model)
+    with _lock:
+        encoder = _encoders.get(model)
+        if encoder is None:
+            encoder = _encoders[model] = ViewEncoder(directory)
+    with _lock:  # one forward at a time per process: threads would only contend for the same cores
+        return encoder.similarities(view1, view2)

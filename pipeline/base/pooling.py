@@ -1,7 +1,7 @@
-"""Token states to sentence vectors: the one pooling implementation, shared by the trainer/evaluation stack
-(the encoder stack of the training layer) and the augmentation job's optional view-similarity encoder
-(`pipeline.augment.view_similarity`), which sits below training and so cannot import it. torch is imported inside `pool` so that importing this module (for
-`POOLING_MODES`, from configs) stays cheap."""
+"""Token states to sentence vectors: the one pooling implementation, shared by the trainer/evaluation stack and the
+augmentation job's optional view-similarity encoder (`pipeline.augment.view_similarity`), which sits below training
+and so cannot import it. torch is imported inside `pool`, so that importing this module (for `POOLING_MODES`, from
+configs) stays cheap."""
 
 from __future__ import annotations
 

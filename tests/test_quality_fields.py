@@ -8,7 +8,13 @@ import pytest
 
 from bsl.cli import main
 from pipeline.augment.augmenters import build_augmenter
-from pipeline.augment.filters import FilterConfig, build_filters, changed_word_share, first_reject, measure_pair
+from pipeline.augment.filters import (
+    FilterConfig,
+    build_filters,
+    changed_word_share,
+    first_reject,
+    measure_pair,
+)
 from pipeline.augment.job import AugmentConfig, run_augment
 from pipeline.augment.tasks import task_key
 from pipeline.base.config import ConfigError, load_config

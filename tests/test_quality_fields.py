@@ -199,3 +199,18 @@ def test_format_1_method_stats_read_without_distributions():
            "mean_length_ratio": 1.0, "seconds": 0.1, "tasks": 1, "tasks_cached": 0}
     stats = MethodStats.from_json(old, "stats.per_method.noise.")
     assert stats.changed_word_share is None and stats.to_json() == old
+
+
+def test_format_1_shards_without_the_quality_columns_still_pass_the_schema_check():
+    import pyarrow as pa
+
+    from pipeline.dataset.schema import COLUMNS_ADDED_IN_FORMAT_2, PAIR_SCHEMA
+    from pipeline.dataset.store import shard_schema_problem
+
+    format_1 = pa.schema([f for f in PAIR_SCHEMA if f.name not in COLUMNS_ADDED_IN_FORMAT_2])
+    assert shard_schema_problem(format_1, "pairs") is None
+    assert shard_schema_problem(format_1.remove(format_1.get_field_index("view2")), "pairs") == \
+        "required column 'view2' is missing"
+    wrong = PAIR_SCHEMA.set(PAIR_SCHEMA.get_field_index("changed_word_share"),
+                            pa.field("changed_word_share", pa.string()))
+    assert "changed_word_share" in shard_schema_problem(wrong, "pairs")

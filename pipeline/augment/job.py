@@ -253,7 +253,8 @@ def build_augmenters(config: AugmentConfig) -> dict[str, Augmenter]:
 def _earlier_dataset(directory: Path) -> bool:
     """A dataset directory written by a version of this tool from before output markers."""
     try:
-        return load_manifest(directory).get("format_version") == FORMAT_VERSION
+        version = load_manifest(directory).get("format_version")
+        return isinstance(version, int) and 1 <= version <= FORMAT_VERSION
     except BSLError:
         return False
 

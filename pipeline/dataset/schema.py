@@ -42,6 +42,10 @@ _PAIR_FIELDS = [
 
 PAIR_SCHEMA = pa.schema(_PAIR_FIELDS)
 
+#: Columns that format-1 datasets (written before the quality fields existed) do not have; readers treat them as
+#: null there.
+COLUMNS_ADDED_IN_FORMAT_2 = frozenset({"changed_word_share", "view_similarity"})
+
 REJECT_SCHEMA = pa.schema(_PAIR_FIELDS + [
     pa.field("stage", pa.string(), nullable=False),          # corpus / augment / filter
     pa.field("reject_reason", pa.string(), nullable=False),

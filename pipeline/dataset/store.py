@@ -78,11 +78,20 @@ def _shard_schema(kind: str):
     return PAIR_SCHEMA if kind == "pairs" else REJECT_SCHEMA
 
 
+def _optional_columns() -> frozenset[str]:
+    from pipeline.dataset.schema import COLUMNS_ADDED_IN_FORMAT_2
+
+    return COLUMNS_ADDED_IN_FORMAT_2
+
+
 def shard_schema_problem(schema, kind: str) -> str | None:
     """What is wrong with a shard's Arrow schema for its kind (None when nothing): every column of
-    PAIR_SCHEMA / REJECT_SCHEMA present with its exact type (extra columns are allowed)."""
+    PAIR_SCHEMA / REJECT_SCHEMA present with its exact type (extra columns are allowed; the quality columns added
+    in format 2 may be absent from a format-1 shard)."""
     for expected in _shard_schema(kind):
         index = schema.get_field_index(expected.name)
+        if index < 0 and expected.name in _optional_columns():
+            continue
         if index < 0:
             return f"required column {expected.name!r} is missing"
         if schema.field(index).type != expected.type:

@@ -9,7 +9,7 @@ from typing import Any
 import yaml
 
 from pipeline.base.atomic import write_text_atomic
-from pipeline.dataset.inspection import DISTRIBUTION_TITLES, distribution_text
+from pipeline.dataset.manifest import DISTRIBUTION_TITLES, distribution_text
 from pipeline.dataset.manifest import Manifest
 
 

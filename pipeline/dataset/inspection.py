@@ -15,7 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipeline.dataset.manifest import DISTRIBUTION_FIELDS, Manifest, QualityDistribution
+from pipeline.dataset.manifest import (
+    DISTRIBUTION_FIELDS,
+    DISTRIBUTION_TITLES,
+    Manifest,
+    distribution_text,
+)
 from pipeline.dataset.store import iter_batches, load_manifest, verify_dataset
 
 log = logging.getLogger(__name__)
@@ -156,17 +161,6 @@ def _fmt(v: Any, digits: int = 3) -> str:
 
 # -- stats ---------------------------------------------------------------------------------------------------------
 #: Column titles of the quality distributions in the stats tables (card, `bsl inspect --stats`, HTML, report).
-DISTRIBUTION_TITLES = {"changed_word_share": "changed words mean (p10/p50/p90)",
-                       "view_similarity": "view similarity mean (p10/p50/p90)"}
-
-
-def distribution_text(d: QualityDistribution | None) -> str:
-    """`mean (p10/p50/p90)` with two decimals, "-" when not measured."""
-    if d is None:
-        return "-"
-    return f"{d.mean:.2f} ({d.p10:.2f}/{d.p50:.2f}/{d.p90:.2f})"
-
-
 def stats_rows(manifest: Manifest) -> list[dict[str, Any]]:
     manifest.require("stats")
     rows = []

@@ -555,3 +555,15 @@ def register(manifest_file: Path, registry_dir: str | Path, name: str) -> Path:
         raise InputError(f"registry copy {target} would land outside {folder} (a symlink?)")
     write_json_atomic(target, manifest)
     return target
+
+
+#: How the per-method quality distributions are titled in the card, `bsl inspect --stats` and the report.
+DISTRIBUTION_TITLES = {"changed_word_share": "changed words mean (p10/p50/p90)",
+                       "view_similarity": "view similarity mean (p10/p50/p90)"}
+
+
+def distribution_text(d: QualityDistribution | None) -> str:
+    """`mean (p10/p50/p90)` with two decimals, "-" when not measured."""
+    if d is None:
+        return "-"
+    return f"{d.mean:.2f} ({d.p10:.2f}/{d.p50:.2f}/{d.p90:.2f})"

@@ -338,7 +338,7 @@ def test_8_deeply_nested_jsonl_is_a_bad_line_without_a_traceback(tmp_path):
     (["filters.max_length_ratio=-1"], "filters.max_length_ratio: -1.0 is out of range (>= 0)"),
     (["method_filters.noise.min_length_ratio=3"],
      "method_filters.noise.min_length_ratio (3.0) must be <= method_filters.noise.max_length_ratio (2.0)"),
-    (["seed=-1"], "seed: -1 is out of range (>= 0)"),
+    (["seed=-1"], "seed: -1 is out of range ([0, 9223372036854775807])"),
 ])
 def test_9_augment_settings_out_of_range_are_refused(overrides, message):
     from pipeline.augment.job import build_augmenters, filters_for

@@ -78,8 +78,8 @@ def _dataset_rows(out: Path) -> list[str]:
 
     verify_dataset(out)
     rows = []
-    for shard in load_manifest(out)["shards"]:
-        rows += [json.dumps(r, sort_keys=True) for r in pq.read_table(out / shard["path"]).to_pylist()]
+    for shard in load_manifest(out).shards:
+        rows += [json.dumps(r, sort_keys=True) for r in pq.read_table(out / shard.path).to_pylist()]
     return sorted(rows)
 
 

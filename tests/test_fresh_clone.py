@@ -76,5 +76,5 @@ def test_demo_in_a_clone_without_data_trains_and_says_evaluation_was_skipped(tmp
     assert expected in proc.stdout.splitlines()
     assert expected in (out / "report.html").read_text(encoding="utf-8")
     job = json.loads((out / "job.json").read_text())
-    assert job["results"] is None and job["evaluation_note"] == expected and job["training"]["steps"] == 2
+    assert job["results"] is None and job["evaluation_note"] == expected and job["training"]["step"] == 2
     assert [s["step"] for s in job["steps"]] == ["corpus", "augment corpus", "train", "report"]

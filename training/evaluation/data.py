@@ -210,6 +210,26 @@ def load_stsb_dev(data_dir: str | Path) -> PairSet:
     return load_stsb(data_dir, "dev")
 
 
+def read_sick_rows(path: Path, needed: tuple[str, ...], hint: str = ""):
+    """Yield (line number, fields, indices of `needed`) for each data row of a SICK file: TAB-separated with a
+    header naming the columns; a missing column or a row of another width is an error naming file and line."""
+    lines = _drop_trailing_blank(_read_lines(path))
+    if not lines:
+        raise InputError(f"{path}:1: empty file, expected a header line")
+    header = lines[0].split("\t")
+    missing = [c for c in needed if c not in header]
+    if missing:
+        raise InputError(f"{path}:1: header lacks column(s) {', '.join(missing)} (found: {', '.join(header)})"
+                         + (f"; {hint}" if hint else ""))
+    columns = tuple(header.index(c) for c in needed)
+    for line_no, line in enumerate(lines[1:], start=2):
+        fields = line.split("\t")
+        if len(fields) != len(header):
+            raise InputError(f"{path}:{line_no}: expected {len(header)} tab-separated fields as in the header, "
+                             f"found {len(fields)}")
+        yield line_no, fields, columns
+
+
 def load_sick(data_dir: str | Path, split: str = "test") -> PairSet:
     """SICK (SemEval-2014 task 1) relatedness pairs: TAB-separated with a header naming the columns
     (pair_ID, sentence_A, sentence_B, relatedness_score, entailment_judgment); scores lie in [1, 5].
@@ -218,25 +238,11 @@ def load_sick(data_dir: str | Path, split: str = "test") -> PairSet:
     if split not in SICK_FILES:
         raise InputError(f"unknown SICK split {split!r}; expected one of train, trial (dev), test")
     path = Path(data_dir) / "sick" / SICK_FILES[split]
-    lines = _drop_trailing_blank(_read_lines(path))
-    if not lines:
-        raise InputError(f"{path}:1: empty file, expected a header line")
-    header = lines[0].split("\t")
-    needed = ("sentence_A", "sentence_B", "relatedness_score")
-    missing = [c for c in needed if c not in header]
-    if missing:
-        raise InputError(f"{path}:1: header lacks column(s) {', '.join(missing)} (found: {', '.join(header)})")
-    col_a, col_b, col_score = (header.index(c) for c in needed)
-    width = len(header)
     s1: list[str] = []
     s2: list[str] = []
     scores: list[float] = []
-    for idx, line in enumerate(lines[1:], start=1):
-        line_no = idx + 1
-        fields = line.split("\t")
-        if len(fields) != width:
-            raise InputError(f"{path}:{line_no}: expected {width} tab-separated fields as in the header, "
-                             f"found {len(fields)}")
+    for line_no, fields, (col_a, col_b, col_score) in read_sick_rows(path, ("sentence_A", "sentence_B",
+                                                                          "relatedness_score")):
         scores.append(_parse_score(fields[col_score], path, line_no, 1.0, 5.0))
         s1.append(_check_sentence(fields[col_a], path, line_no, "sentence_A"))
         s2.append(_check_sentence(fields[col_b], path, line_no, "sentence_B"))

@@ -22,7 +22,12 @@ from pathlib import Path
 
 from pipeline.base.errors import InputError
 from pipeline.base.provenance import sha256_file_cached
-from training.evaluation.data import SICK_FILES, _read_lines, load_sts_subset
+from training.evaluation.data import (
+    SICK_FILES,
+    _read_lines,
+    load_sts_subset,
+    read_sick_rows,
+)
 
 #: Bump when the same files would yield different rows (changes the embedding cache keys).
 TRANSFER_LOADER_VERSION = "1"
@@ -134,24 +139,10 @@ def load_sick_entailment(data_dir: str | Path, split: str) -> LabeledSplit:
     """SICK's sentence_A / sentence_B / entailment_judgment (ENTAILMENT, NEUTRAL, CONTRADICTION) of one split
     (train, trial or test), the columns SentEval's SICKEntailment reads."""
     path = Path(data_dir) / "sick" / SICK_FILES[split]
-    lines = _read_lines(path)
-    while lines and not lines[-1].strip():
-        lines.pop()
-    if not lines:
-        raise InputError(f"{path}:1: empty file, expected a header line")
-    header = lines[0].split("\t")
-    needed = ("sentence_A", "sentence_B", "entailment_judgment")
-    missing = [c for c in needed if c not in header]
-    if missing:
-        raise InputError(f"{path}:1: header lacks column(s) {', '.join(missing)} (found: {', '.join(header)}); "
-                         f"SICK-E needs the SemEval-2014 SICK files (README 'Data')")
-    col_a, col_b, col_label = (header.index(c) for c in needed)
     s1, s2, labels = [], [], []
-    for idx, line in enumerate(lines[1:], start=2):
-        fields = line.split("\t")
-        if len(fields) != len(header):
-            raise InputError(f"{path}:{idx}: expected {len(header)} tab-separated fields as in the header, "
-                             f"found {len(fields)}")
+    rows = read_sick_rows(path, ("sentence_A", "sentence_B", "entailment_judgment"),
+                          hint="SICK-E needs the SemEval-2014 SICK files (README 'Data')")
+    for idx, fields, (col_a, col_b, col_label) in rows:
         label = fields[col_label].strip()
         if label not in ("ENTAILMENT", "NEUTRAL", "CONTRADICTION"):
             raise InputError(f"{path}:{idx}: entailment_judgment {label!r} is not ENTAILMENT, NEUTRAL or "

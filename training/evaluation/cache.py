@@ -26,19 +26,9 @@ class EmbeddingCache:
         return self.root / fingerprint[:32] / f"{key[:32]}.npy"
 
     def get(self, fingerprint: str, key: str, n_pairs: int) -> tuple[np.ndarray, np.ndarray] | None:
-        path = self.path_for(fingerprint, key)
-        if not path.is_file():
-            return None
-        try:
-            arr = np.load(path, allow_pickle=False)
-        except (OSError, ValueError) as exc:
-            log.warning("ignoring unreadable cached embeddings %s: %s", path, exc)
-            return None
-        if arr.ndim != 2 or arr.shape[0] != 2 * n_pairs or not np.issubdtype(arr.dtype, np.floating):
-            log.warning("ignoring cached embeddings %s with shape %s (expected %d rows)", path, arr.shape,
-                        2 * n_pairs)
-            return None
-        return arr[:n_pairs], arr[n_pairs:]
+        """The two halves (first sentences, second sentences) of `n_pairs` cached pairs, or None."""
+        arr = self.get_rows(fingerprint, key, 2 * n_pairs)
+        return None if arr is None else (arr[:n_pairs], arr[n_pairs:])
 
     def put(self, fingerprint: str, key: str, emb1: np.ndarray, emb2: np.ndarray) -> Path:
         path = self.path_for(fingerprint, key)

@@ -226,6 +226,40 @@ def encode_transfer_tasks(encoder: Encoder, tasks: Sequence[TransferTask], cache
     return lookups, len(tasks) - len(missing), len(missing)
 
 
+def _chosen_data(data: str | Path | Mapping[str, Mapping[str, PairSet] | TransferTask],
+                 tasks: Sequence[str] | str | None, include_stsb_dev: bool,
+                 sts17_pairs: Sequence[str] | str | None) -> dict[str, Any]:
+    """The asked tasks' data, loaded from a data dir or picked from what `load_eval_data` returned."""
+    chosen = parse_tasks(tasks) if tasks is not None else None
+    if isinstance(data, (str, Path)):
+        return load_eval_data(data, chosen, include_stsb_dev, sts17_pairs)
+    loaded = {t: (v if isinstance(v, TransferTask) else dict(v)) for t, v in data.items()
+              if chosen is None or t in chosen}
+    missing_tasks = [t for t in (chosen or ()) if t not in loaded]
+    if missing_tasks:
+        raise BSLError(f"tasks {', '.join(missing_tasks)} were not loaded")
+    if not include_stsb_dev and "stsb" in loaded:
+        loaded["stsb"].pop("dev", None)
+    return loaded
+
+
+def _score_sts_tasks(result: ModelResult, sims: dict[str, dict[str, tuple[np.ndarray, np.ndarray]]],
+                     pooled: list[str]) -> None:
+    for task in result.tasks:
+        if task in STS_SUBSETS:
+            year = score_year(sims[task])
+            if task in pooled:  # one pooled set: the per-subset mean and weighted mean do not exist
+                undefined = PairScore(math.nan, math.nan, year.all.n)
+                year = dataclasses.replace(year, mean=undefined, wmean=undefined)
+            result.sts[task] = year
+        elif task == "stsb":
+            result.stsb = {split: score_pairs(*sims[task][split]) for split in sims[task]}
+        elif task == "sickr":
+            result.sickr = {split: score_pairs(*sims[task][split]) for split in sims[task]}
+        elif task == STS17_YEAR:
+            result.sts17 = {pair: score_pairs(*sims[task][pair]) for pair in sims[task]}
+
+
 def evaluate_encoder(encoder: Encoder | Callable[[list[str]], Any],
                      data: str | Path | Mapping[str, Mapping[str, PairSet] | TransferTask],
                      tasks: Sequence[str] | str | None = None, *, cache_dir: str | Path | None = None,
@@ -242,17 +276,7 @@ def evaluate_encoder(encoder: Encoder | Callable[[list[str]], Any],
     if sts_aggregate not in STS_AGGREGATES:
         raise BSLError(f"unknown STS aggregate {sts_aggregate!r}; expected one of {', '.join(STS_AGGREGATES)}")
     enc = _as_encoder(encoder)
-    chosen = parse_tasks(tasks) if tasks is not None else None
-    if isinstance(data, (str, Path)):
-        loaded = load_eval_data(data, chosen, include_stsb_dev, sts17_pairs)
-    else:
-        loaded = {t: (v if isinstance(v, TransferTask) else dict(v)) for t, v in data.items()
-                  if chosen is None or t in chosen}
-        missing_tasks = [t for t in (chosen or ()) if t not in loaded]
-        if missing_tasks:
-            raise BSLError(f"tasks {', '.join(missing_tasks)} were not loaded")
-        if not include_stsb_dev and "stsb" in loaded:
-            loaded["stsb"].pop("dev", None)
+    loaded = _chosen_data(data, tasks, include_stsb_dev, sts17_pairs)
     task_order = tuple(t for t in known_tasks() if t in loaded)
     transfer_tasks = [loaded[t] for t in task_order if isinstance(loaded[t], TransferTask)]
     pooled = [t for t in task_order if t in STS_SUBSETS and set(loaded[t]) == {POOLED_STS_SUBSET}]
@@ -271,19 +295,7 @@ def evaluate_encoder(encoder: Encoder | Callable[[list[str]], Any],
         sims.setdefault(task, {})[subset] = (cosine_similarities(e1, e2), np.asarray(ps.scores))
     result = ModelResult(name=name or enc.name, encoder=enc.describe(), tasks=task_order,
                          sts_aggregate=sts_aggregate, cache_hits=hits, cache_misses=misses)
-    for task in task_order:
-        if task in STS_SUBSETS:
-            year = score_year(sims[task])
-            if task in pooled:  # one pooled set: the per-subset mean and weighted mean do not exist
-                undefined = PairScore(math.nan, math.nan, year.all.n)
-                year = dataclasses.replace(year, mean=undefined, wmean=undefined)
-            result.sts[task] = year
-        elif task == "stsb":
-            result.stsb = {split: score_pairs(*sims[task][split]) for split in sims[task]}
-        elif task == "sickr":
-            result.sickr = {split: score_pairs(*sims[task][split]) for split in sims[task]}
-        elif task == STS17_YEAR:
-            result.sts17 = {pair: score_pairs(*sims[task][pair]) for pair in sims[task]}
+    _score_sts_tasks(result, sims, pooled)
     settings = transfer_settings or ProtocolSettings()
     for task, lookup in zip(transfer_tasks, lookups):
         def embed(texts: list[str], lookup=lookup) -> np.ndarray:

@@ -51,8 +51,9 @@ def corpus_sentences(data_dir: str | None) -> list[str]:
 def block(sentences: list[str], sample: str) -> list[tuple[int, str]]:
     order = list(range(len(sentences)))
     random.Random(SHUFFLE_SEED).shuffle(order)
-    start = {"before": 0, "after": BLOCK, "dev": 2 * BLOCK, "after-2": len(order) - BLOCK}[sample]
-    end = len(order) - BLOCK if sample == "dev" else start + BLOCK
+    start = {"before": 0, "after": BLOCK, "dev": 2 * BLOCK, "after-2": len(order) - BLOCK,
+             "after-3": len(order) - 2 * BLOCK}[sample]
+    end = len(order) - 2 * BLOCK if sample == "dev" else start + BLOCK
     return [(i, sentences[i]) for i in order[start:end]]
 
 
@@ -62,10 +63,11 @@ def word_count(text: str) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sample", choices=("before", "after", "after-2", "dev"), required=True)
+    parser.add_argument("--sample", choices=("before", "after", "after-2", "after-3", "dev"), required=True)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--data-dir", help="STS/SICK data dir (default: the usual resolution, BSL_DATA_DIR, ...)")
     parser.add_argument("--pairs", type=int, default=100)
+    parser.add_argument("--skip", type=int, default=0, help="start this many sentences into the block")
     parser.add_argument("-o", dest="overrides", action="append", default=[], help="synonyms param key=value")
     args = parser.parse_args()
 
@@ -76,7 +78,7 @@ def main() -> None:
     params = {k: yaml.safe_load(v) for k, v in (o.split("=", 1) for o in args.overrides)}
     aug = build_augmenter("synonyms", params)
     rows, rejected, total_words, total_share = [], [], 0, []
-    for index, text in block(corpus_sentences(args.data_dir), args.sample):
+    for index, text in block(corpus_sentences(args.data_dir), args.sample)[args.skip:]:
         pair = next(iter(aug.augment([SourceRecord(f"sts-sick-train:{index}", text)], seed=0)))
         if pair.reject:
             rejected.append(f"{index}:{pair.reject}")

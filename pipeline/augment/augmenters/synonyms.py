@@ -21,7 +21,9 @@ factory", "Friday night"), and it has at least one *safe substitute* where it st
    in the same sense: "hat" -> "lid" is refused, lid's usual sense is a cover), mostly used in this part of speech
    (`min_substitute_pos_share`: "girl" -> "miss" is refused), common in English and not much rarer than the word
    (`min_zipf`, `max_zipf_drop`: wordfreq's Zipf frequencies, `pipeline.lexicon.word_frequency`), not a
-   derivation of the word (`skip_derived`: "brownish", "dark-brown", "voting"), and not one of `keep_words`.
+   derivation of the word (`skip_derived`: "brownish", "dark-brown", "voting"), not one of `keep_words`, whose
+   dominant sense holds at least `min_substitute_sense_share` of its own uses ("sunny" -> "gay" is refused), and
+   not a known misreading (`avoid_substitutions`: "animal" -> "beast").
 4. Form: the substitute is put in the source word's form (`pipeline.lexicon.inflection`, lemminflect's dictionary):
    tense, number, -ing, comparative; a form the dictionary does not know, or an ambiguous one ("walked" is VBD or
    VBN, "broke" differs from "broken") drops that substitute. "a"/"an" before a replaced word is fixed.
@@ -29,7 +31,9 @@ factory", "Friday night"), and it has at least one *safe substitute* where it st
 Of the eligible words, `fraction` are replaced: the count is `fraction * eligible` rounded up or down at random in
 proportion (so the expected share is exactly `fraction`, also for short sentences), then raised to `min_words` and
 capped at `max_words` (`pipeline.augment.augmenters.substitution`). The substitute of a word is drawn uniformly
-among its safe substitutes. The defaults and why (README "Synonyms"): a blind-judged sample of 100 pairs went from
+among its safe substitutes; with `rank_encoder` (off by default: ~12x slower on CPU) each word keeps only the
+substitute whose sentence is closest to the original under that encoder (`pipeline.lexicon.sentence_similarity`),
+if it reaches `min_candidate_similarity`, and the cosine is recorded with the change. The defaults and why (README "Synonyms"): a blind-judged sample of 100 pairs went from
 7 usable (meaning kept and fluent) to the number in benchmarks/RESULTS.md; the knobs above trade quality for change
 rate (lower shares and counts give more, riskier substitutions).
 

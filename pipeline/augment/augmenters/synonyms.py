@@ -666,7 +666,7 @@ class SynonymAugmenter(Augmenter):
         """For each (text, tokens, spans, eligible): its eligible words, each with only its best candidate in
         context (cosine of the sentence with that one substitution, under `rank_encoder`) and that cosine, words
         whose best candidate is below `min_candidate_similarity` left out."""
-        groups, owners = [], []
+        groups = []
         for text, tokens, spans, eligible in items:
             group = [text]
             for index, candidates in eligible:

@@ -31,7 +31,7 @@ factory", "Friday night"), and it has at least one *safe substitute* where it st
 Of the eligible words, `fraction` are replaced: the count is `fraction * eligible` rounded up or down at random in
 proportion (so the expected share is exactly `fraction`, also for short sentences), then raised to `min_words` and
 capped at `max_words` (`pipeline.augment.augmenters.substitution`). The substitute of a word is drawn uniformly
-among its safe substitutes; with `rank_encoder` (off by default: ~12x slower on CPU) each word keeps only the
+among its safe substitutes; with `rank_encoder` (off by default: 12-18x slower on CPU) each word keeps only the
 substitute whose sentence is closest to the original under that encoder (`pipeline.lexicon.sentence_similarity`),
 if it reaches `min_candidate_similarity`, and the cosine is recorded with the change. The defaults and why (README "Synonyms"): a blind-judged sample of 100 pairs went from
 7 usable (meaning kept and fluent) to the number in benchmarks/RESULTS.md; the knobs above trade quality for change

@@ -18,12 +18,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pipeline.base.hub import hub_snapshot, local_model_dir
-from pipeline.base.model_limits import usable_positions
-from pipeline.base.pooling import pool
+from pipeline.base.sentence_embedder import SentenceEmbedder, model_identity
 
 _WHERE = "filters.encoder"
 _SMALL_FILE_PATTERNS = ("*.json", "*.txt", "*.model", "vocab*", "merges*")
-_IDENTITY_PATTERNS = ("*.json", "*.safetensors", "*.bin", "*.txt", "*.model")
 #: Sentences per forward pass (no effect on the values beyond float noise).
 _BATCH = 64
 
@@ -43,46 +41,23 @@ def encoder_directory(model: str) -> Path:
 
 def encoder_identity(model: str) -> dict[str, str]:
     """file name -> sha256 of the encoder's files (memoised per process): part of the task key when on."""
-    from pipeline.base.provenance import sha256_dir
-
-    return sha256_dir(encoder_directory(model), _IDENTITY_PATTERNS)
+    return model_identity(encoder_directory(model))
 
 
 class ViewEncoder:
-    """A mean-pooled sentence encoder for measuring views (inference only, CPU or the first GPU)."""
+    """cosine(view1[i], view2[i]) with the pipeline's sentence encoder (`pipeline.base.sentence_embedder`)."""
 
     def __init__(self, directory: Path):
-        import torch
-        from transformers import AutoModel, AutoTokenizer
-
-        from pipeline.base.devices import resolve_device
-        from pipeline.base.errors import BSLError
-
-        try:
-            self.tokenizer = AutoTokenizer.from_pretrained(directory)
-            model = AutoModel.from_pretrained(directory)
-        except (OSError, ValueError) as exc:
-            raise BSLError(f"{_WHERE}: cannot load a sentence encoder from {directory}: {exc}") from None
-        self.device = resolve_device("auto")
-        self.model = model.to(self.device).eval()
-        self.max_length = min(usable_positions(model.config) or 512, 512)
-        self._torch = torch
+        self.embedder = SentenceEmbedder(directory, _WHERE, batch_size=_BATCH)
 
     def similarities(self, view1: Sequence[str], view2: Sequence[str]) -> list[float]:
         """cosine(view1[i], view2[i]) for each i."""
-        torch = self._torch
         texts = sorted(set(view1) | set(view2), key=len, reverse=True)
-        vectors = {}
-        with torch.no_grad():
-            for start in range(0, len(texts), _BATCH):
-                batch = texts[start:start + _BATCH]
-                tokens = self.tokenizer(batch, padding=True, truncation=True, max_length=self.max_length,
-                                        return_tensors="pt").to(self.device)
-                states = self.model(**tokens).last_hidden_state
-                pooled = torch.nn.functional.normalize(pool(states, tokens["attention_mask"], ("mean",)), dim=-1)
-                vectors.update(zip(batch, pooled.cpu()))
         if not texts:
             return []
+        vectors = dict(zip(texts, self.embedder.embed(texts)))
+        import torch
+
         a = torch.stack([vectors[t] for t in view1])
         b = torch.stack([vectors[t] for t in view2])
         return [float(x) for x in (a * b).sum(dim=-1).clamp(-1.0, 1.0)]

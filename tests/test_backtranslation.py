@@ -327,7 +327,7 @@ def test_checkpoint_needing_an_unlisted_class_is_refused(make, wmt19, tmp_path):
 
 
 def test_bad_config_values_are_clear_errors():
-    with pytest.raises(ConfigError, match=r"beam: 0 is out of range \(>= 1\)"):
+    with pytest.raises(ConfigError, match=r"beam: 0 is out of range \(\[1, 1024\]\)"):
         from_dict(BackTranslationConfig, {"beam": 0})
     with pytest.raises(ConfigError, match="decoding"):
         from_dict(BackTranslationConfig, {"decoding": "greedy"})

@@ -203,6 +203,7 @@ def executor_independent_parts(manifest):
     stats = manifest.stats.to_json()
     for per_method in stats["per_method"].values():
         del per_method["seconds"]
+        del per_method["tasks_cached"]  # run history: a task whose worker died after its marker is found cached
     return shards, stats, manifest.chunks, manifest.methods
 
 

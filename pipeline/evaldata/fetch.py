@@ -410,43 +410,37 @@ def _label_words(ds, names: Sequence[str], where: str) -> list:
     raise FetchError(f"{where}: no column {' / '.join(names)} (it has {', '.join(ds.column_names)})")
 
 
-def write_classification(ds, folder: Path, split: str, where: str) -> tuple[list[str], SplitRows]:
-    """<split>.tsv with the header label, sentence (SentEval's single-sentence tasks)."""
+def _write_labeled_tsv(folder: Path, split: str, columns: tuple[str, ...], labels: list,
+                       sentences: list[list]) -> tuple[list[str], SplitRows]:
+    """<split>.tsv with the header `label` + `columns`, one row per labelled example whose sentences are usable."""
     rows = SplitRows()
-    texts = _column(ds, ("text", "sentence"), where)
-    labels = _label_words(ds, ("label", "coarse_label"), where)
-    rows.read = len(texts)
+    rows.read = len(labels)
     name = f"{split}.tsv"
-    lines = ["label\tsentence"]
-    for i, (text, label) in enumerate(zip(texts, labels)):
-        problem = _sentence_problem(text) or (None if label else "no gold label")
+    lines = ["\t".join(("label",) + columns)]
+    for i, (label, *texts) in enumerate(zip(labels, *sentences)):
+        problem = next(filter(None, map(_sentence_problem, texts)), None) or (None if label else "no gold label")
         if problem:
             rows.drop(problem, i)
             continue
-        lines.append(f"{label}\t{text}")
+        lines.append("\t".join([label, *texts]))
         rows.written += 1
     _write_lines(folder / name, lines)
     return [name], rows
+
+
+def write_classification(ds, folder: Path, split: str, where: str) -> tuple[list[str], SplitRows]:
+    """<split>.tsv with the header label, sentence (SentEval's single-sentence tasks)."""
+    texts = _column(ds, ("text", "sentence"), where)
+    labels = _label_words(ds, ("label", "coarse_label"), where)
+    return _write_labeled_tsv(folder, split, ("sentence",), labels, [texts])
 
 
 def write_pair_classification(ds, folder: Path, split: str, where: str) -> tuple[list[str], SplitRows]:
     """<split>.tsv with the header label, sentence1, sentence2 (MRPC)."""
-    rows = SplitRows()
     s1 = _column(ds, ("sentence1", "sentence_A"), where)
     s2 = _column(ds, ("sentence2", "sentence_B"), where)
     labels = _label_words(ds, ("label",), where)
-    rows.read = len(s1)
-    name = f"{split}.tsv"
-    lines = ["label\tsentence1\tsentence2"]
-    for i, (a, b, label) in enumerate(zip(s1, s2, labels)):
-        problem = _sentence_problem(a) or _sentence_problem(b) or (None if label else "no gold label")
-        if problem:
-            rows.drop(problem, i)
-            continue
-        lines.append(f"{label}\t{a}\t{b}")
-        rows.written += 1
-    _write_lines(folder / name, lines)
-    return [name], rows
+    return _write_labeled_tsv(folder, split, ("sentence1", "sentence2"), labels, [s1, s2])
 
 
 def write_sts_crosslingual(ds, folder: Path, split: str, where: str) -> tuple[list[str], SplitRows]:

@@ -213,7 +213,7 @@ def test_cli_resume_without_a_checkpoint_is_refused_in_one_line(tiny_bert_dir, d
 
 
 def test_library_resume_auto_without_a_checkpoint_says_so(tiny_bert_dir, dataset, tmp_path, caplog):
-    with caplog.at_level("WARNING", logger="training.checkpoint"):
+    with caplog.at_level("INFO", logger="training.checkpoint"):
         assert _train(tiny_bert_dir, dataset, tmp_path / "run", ["train.resume=auto"]).step == 2
     assert "no checkpoint in" in caplog.text and "starting from step 0" in caplog.text
 

@@ -127,22 +127,22 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         data = write_pair_dataset(Path(tmp) / "data", pairs)
 
-        def ours(objective: str) -> Trainer:
+        def ours(objective: str, run: str) -> Trainer:
             config = load_config(TrainConfig, None, [], base={
                 "model": {"name_or_path": model_path, "max_length": args.max_length},
                 "data": {"sources": [{"path": str(data)}], "shuffle": False},
                 "objective": {"name": objective, "bsl": {"predictor_warmup_steps": 0}},
                 "optim": {"lr": 2e-5, "schedule": "constant", "warmup_ratio": 0.0},
-                "train": {"output_dir": str(Path(tmp) / objective), "batch_size": args.batch_size,
+                "train": {"output_dir": str(Path(tmp) / run), "batch_size": args.batch_size,
                           "max_steps": 100_000, "tensorboard": False, "device": "cpu"},
                 "export": {"enabled": False}})
             trainer = Trainer(config, disable_progress=True)
             trainer.model.train()
             return trainer
 
-        trainers = {"contrastive": ours("contrastive"), "bsl": ours("bsl")}
+        trainers = {"contrastive": ours("contrastive", "contrastive"), "bsl": ours("bsl", "bsl")}
         if not args.no_before:
-            trainers["bsl (before issue 18)"] = ours("bsl")
+            trainers["bsl (before issue 18)"] = ours("bsl", "bsl-before")  # one writer per run dir
         st = SentenceTransformer(model_path, device="cpu")
         st.max_seq_length = args.max_length
         st.train()

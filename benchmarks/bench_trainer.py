@@ -40,19 +40,25 @@ def _pairs(n: int) -> list[tuple[str, str]]:
 
 def write_pair_dataset(root: Path, pairs: list[tuple[str, str]]) -> Path:
     import pyarrow as pa
+    import yaml
 
     from pipeline.base.atomic import write_parquet_atomic
     from pipeline.base.provenance import sha256_file
-    from pipeline.dataset.manifest import write_manifest
+    from pipeline.dataset.card import card_front_matter
+    from pipeline.dataset.manifest import Manifest, write_manifest
     from pipeline.dataset.schema import PAIR_SCHEMA
 
     rows = [{"pair_id": str(i), "view1": a, "view2": b, "method": "bench", "params": "{}", "seed": 0}
             for i, (a, b) in enumerate(pairs)]
     rel = "data/train-00000-of-00001.parquet"
     write_parquet_atomic(pa.Table.from_pylist(rows, schema=PAIR_SCHEMA), root / rel)
-    write_manifest({"format_version": 1, "name": "bench", "dataset_dir": str(root),
-                    "shards": [{"path": rel, "kind": "pairs", "method": "bench", "rows": len(rows),
-                                "sha256": sha256_file(root / rel)}]}, root / "manifest.json")
+    manifest = {"format_version": 1, "name": "bench", "dataset_dir": str(root),
+                "shards": [{"path": rel, "kind": "pairs", "method": "bench", "rows": len(rows),
+                            "sha256": sha256_file(root / rel)}]}
+    write_manifest(manifest, root / "manifest.json")
+    # The card too: training verifies that it names the manifest's shards (what `datasets.load_dataset` reads).
+    front = yaml.safe_dump(card_front_matter(Manifest.from_json(manifest, root / "manifest.json")), sort_keys=False)
+    (root / "README.md").write_text(f"---\n{front}---\n", encoding="utf-8")
     return root
 
 

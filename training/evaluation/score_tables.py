@@ -24,15 +24,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pipeline.base.atomic import atomic_path, write_json_atomic, write_text_atomic
 from pipeline.base.errors import BSLError
-from pipeline.evaldata.sts_columns import STS_TITLES
+from pipeline.evaldata.sts_columns import STS_TITLES, TRANSFER_TITLES, sts17_pair_title
 from training.evaluation.data import ALL_TASKS, STS_SUBSETS
 from training.evaluation.runner import ModelResult
-from training.evaluation.transfer_data import TRANSFER_TITLES
 
 
 def results_json(results: Mapping[str, ModelResult]) -> dict[str, Any]:
@@ -61,7 +61,7 @@ def _extra_tables(results: Mapping[str, ModelResult]) -> list[tuple[str, list[st
     out = []
     pairs = list(dict.fromkeys(p for r in results.values() for p in r.sts17))
     if pairs:
-        out.append(("STS 2017", pairs + ["avg"], {p: p.upper() for p in pairs} | {"avg": "Avg."},
+        out.append(("STS 2017", pairs + ["avg"], {p: sts17_pair_title(p) for p in pairs} | {"avg": "Avg."},
                     "STS 2017: cosine Spearman x100 per language pair"))
     tasks = [t for t in TRANSFER_TITLES if any(t in r.transfer for r in results.values())]
     if tasks:
@@ -71,8 +71,53 @@ def _extra_tables(results: Mapping[str, ModelResult]) -> list[tuple[str, list[st
     return out
 
 
+def _sts_note(first: ModelResult) -> str:
+    return (f"cosine Spearman x100; STS12-16: '{first.sts_aggregate}' aggregate over subsets; STS-B: test; "
+            f"SICK-R: test")
+
+
 def _extra_scores(r: ModelResult, heading: str) -> dict[str, float]:
     return r.sts17_scores() if heading == "STS 2017" else r.transfer_scores()
+
+
+@dataclass(frozen=True)
+class ScoreTable:
+    """One table of results as rows of plain values (for table artifacts and JSON): `name` is "sts", "sts17" or
+    "transfer"; each row is `{"model": name, <column title>: score rounded to 2 decimals or None, ...}`."""
+
+    name: str
+    heading: str
+    note: str
+    rows: list[dict[str, str | float | None]]
+
+
+def _rounded(x: float | None) -> float | None:
+    return round(float(x), 2) if x is not None and math.isfinite(x) else None
+
+
+def _value_rows(results: Mapping[str, ModelResult], cols: list[str], titles: Mapping[str, str],
+                row_scores) -> list[dict[str, str | float | None]]:
+    rows: list[dict[str, str | float | None]] = []
+    for name, r in results.items():
+        scores = row_scores(r)
+        rows.append({"model": name} | {titles[c]: _rounded(scores.get(c)) for c in cols})
+    return rows
+
+
+def table_sections(results: Mapping[str, ModelResult]) -> list[ScoreTable]:
+    """The tables `format_table` prints, as rows of values: the STS table (when a Table 1 column was evaluated),
+    then STS 2017 and the transfer tasks (when evaluated); same columns, titles and notes as the printed ones."""
+    out = []
+    cols = _columns(results)
+    if cols:
+        first = next(iter(results.values()))
+        out.append(ScoreTable("sts", "STS", _sts_note(first),
+                              _value_rows(results, cols, STS_TITLES, ModelResult.scores)))
+    for heading, extra_cols, titles, note in _extra_tables(results):
+        name = "sts17" if heading == "STS 2017" else "transfer"
+        out.append(ScoreTable(name, heading, note, _value_rows(results, extra_cols, titles,
+                                                               lambda r, h=heading: _extra_scores(r, h))))
+    return out
 
 
 def _text_table(results: Mapping[str, ModelResult], cols: list[str], titles: Mapping[str, str],
@@ -93,9 +138,7 @@ def format_table(results: Mapping[str, ModelResult]) -> str:
     lines: list[str] = []
     if cols:
         lines = _text_table(results, cols, STS_TITLES, ModelResult.scores)
-        first = next(iter(results.values()))
-        lines.append(f"cosine Spearman x100; STS12-16: '{first.sts_aggregate}' aggregate over subsets; "
-                     f"STS-B: test; SICK-R: test")
+        lines.append(_sts_note(next(iter(results.values()))))
     for heading, extra_cols, titles, note in _extra_tables(results):
         if lines:
             lines.append("")

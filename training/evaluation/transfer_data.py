@@ -22,6 +22,7 @@ from pathlib import Path
 
 from pipeline.base.errors import InputError
 from pipeline.base.provenance import sha256_file_cached
+from pipeline.evaldata.sts_columns import TRANSFER_TITLES  # noqa: F401  (re-exported: named once, in pipeline)
 from training.evaluation.data import (
     SICK_FILES,
     _read_lines,
@@ -40,8 +41,6 @@ PROTOCOLS: dict[str, str] = {"mr": "cv", "cr": "cv", "subj": "cv", "mpqa": "cv",
                              "mrpc": "kfold", "sicke": "dev"}
 TRANSFER_TASKS: tuple[str, ...] = tuple(PROTOCOLS)
 PAIR_TASKS = frozenset({"mrpc", "sicke"})
-TRANSFER_TITLES: dict[str, str] = {"mr": "MR", "cr": "CR", "subj": "SUBJ", "mpqa": "MPQA", "sst2": "SST-2",
-                                   "trec": "TREC", "mrpc": "MRPC", "sicke": "SICK-E"}
 #: The files of each task under `senteval/<task>/` (SICK-E reads sick/, see SICK_FILES).
 TRANSFER_SPLITS: dict[str, tuple[str, ...]] = {"mr": ("all",), "cr": ("all",), "subj": ("all",), "mpqa": ("all",),
                                                "sst2": ("train", "dev", "test"), "trec": ("train", "test"),

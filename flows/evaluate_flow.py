@@ -1,14 +1,22 @@
-"""The evaluation stage as a Prefect flow: the STS table for one or more encoders, published as artifacts.
+"""The evaluation stage as a Prefect flow: the score tables of one or more encoders, published as artifacts.
 
 Wires `training.evaluation.evaluate_models` (what `bsl evaluate` runs) and publishes
-- a **table artifact** (key `artifact_key`): one row per model, the paper's Table 1 columns (Spearman x100), and
-- a **markdown artifact** (key `<artifact_key>-details`): the same table plus per-subset numbers.
-Both appear under the flow run's "Artifacts" tab in the Prefect UI and keep their history per key.
+- a **table artifact** (key `artifact_key`): one row per model, the paper's Table 1 columns (Spearman x100), when
+  an STS12-16 / STS-B / SICK-R task was asked;
+- a table artifact `<artifact_key>-transfer` (SentEval transfer tasks, test accuracy x100) and one
+  `<artifact_key>-sts17` (STS 2017, Spearman x100 per language pair), when those tasks were asked;
+- a **markdown artifact** (key `<artifact_key>-details`): every table plus per-subset / per-task details.
+All appear under the flow run's "Artifacts" tab in the Prefect UI and keep their history per key.
+
+Transfer accuracies and STS 2017 get their own table artifacts rather than extra columns of the STS one: they are
+other metrics (accuracy, or Spearman on other data) with their own Avg., an artifact has one description naming
+its metric, an STS row with them beside its Avg. would read as if they were averaged in, and a key's history stays
+comparable across runs that ask for different task sets. The rows come from `score_tables.table_sections`, the
+same columns, titles and rounding as `bsl evaluate`'s printed tables.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Any
 
@@ -39,43 +47,44 @@ def check_artifact_key(key: str) -> str:
     return key
 
 
-def table_rows(results: dict[str, Any]) -> list[dict[str, Any]]:
-    """One row per model: {"model": name, "STS12": x, ..., "Avg.": x} (None where undefined)."""
-    from training.evaluation.data import TASK_TITLES
-
-    rows = []
-    for name, result in results.items():
-        row: dict[str, Any] = {"model": name}
-        for col, value in result.scores().items():
-            title = "Avg." if col == "avg" else TASK_TITLES[col]
-            row[title] = round(float(value), 2) if math.isfinite(value) else None
-        rows.append(row)
-    return rows
-
-
 def evaluation_outputs(results: dict[str, Any]) -> dict[str, Any]:
-    """The results JSON, the table rows, the markdown report and the plain table of `evaluate_models`' results."""
+    """The results JSON, the score tables as rows (`tables`: {"sts"|"sts17"|"transfer": {heading, note, rows}};
+    `rows`: the STS table's rows, [] without an STS task), the markdown report and the plain table of
+    `evaluate_models`' results."""
     from training.evaluation.score_tables import (
         format_markdown,
         format_table,
         results_json,
+        table_sections,
     )
 
-    return {"results": results_json(results), "rows": table_rows(results), "markdown": format_markdown(results),
-            "table": format_table(results)}
+    tables = {t.name: {"heading": t.heading, "note": t.note, "rows": t.rows} for t in table_sections(results)}
+    return {"results": results_json(results), "tables": tables, "rows": tables.get("sts", {}).get("rows", []),
+            "markdown": format_markdown(results), "table": format_table(results)}
+
+
+def table_artifact_key(artifact_key: str, table: str) -> str:
+    """The STS table keeps the flow's key (its history predates the other tables); the others add their name."""
+    return artifact_key if table == "sts" else f"{artifact_key}-{table}"
 
 
 def publish_evaluation(outputs: dict[str, Any], tasks: list[str], artifact_key: str) -> dict[str, Any]:
-    """The table artifact (`artifact_key`) and the markdown artifact (`<artifact_key>-details`) of one evaluation
-    (the evaluate flow's and the train flow's); returns what the flows return."""
+    """One table artifact per score table (`table_artifact_key`) and the markdown artifact
+    (`<artifact_key>-details`) of one evaluation (the evaluate flow's and the train flow's); returns what the flows
+    return: `table_artifact_ids` maps each published key to its artifact id, `table_artifact_id` is the STS
+    table's ("" when no STS task was asked)."""
     from prefect.artifacts import create_markdown_artifact, create_table_artifact
 
-    table_id = create_table_artifact(key=artifact_key, table=outputs["rows"],
-                                     description="cosine Spearman x100 (" + ", ".join(tasks) + ")")
+    ids = {}
+    for name, table in outputs["tables"].items():
+        key = table_artifact_key(artifact_key, name)
+        ids[key] = str(create_table_artifact(key=key, table=table["rows"],
+                                             description=f"{table['note']} ({', '.join(tasks)})"))
     create_markdown_artifact(key=f"{artifact_key}-details", markdown=outputs["markdown"],
-                             description="STS evaluation with per-subset details")
-    return {"results": outputs["results"], "rows": outputs["rows"], "table": outputs["table"],
-            "artifact_key": artifact_key, "table_artifact_id": str(table_id)}
+                             description="evaluation tables with per-subset and per-task details")
+    return {"results": outputs["results"], "rows": outputs["rows"], "tables": outputs["tables"],
+            "table": outputs["table"], "artifact_key": artifact_key, "table_artifact_ids": ids,
+            "table_artifact_id": ids.get(artifact_key, "")}
 
 
 @task(name="evaluate-models", cache_policy=NO_CACHE)
@@ -87,12 +96,12 @@ def evaluate_models_task(models: list[str], config_data: dict[str, Any]) -> dict
 
     config = from_dict(EvaluationConfig, config_data)
     out = evaluation_outputs(evaluate_models(models, config, disable_progress=True))
-    get_run_logger().info("STS evaluation\n%s", out["table"])
+    get_run_logger().info("evaluation\n%s", out["table"])
     return out
 
 
-@flow(name=FLOW_NAME, description="STS12-16 / STS-B / SICK-R table for sentence encoders, published as a table "
-                                   "artifact")
+@flow(name=FLOW_NAME, description="STS12-16 / STS-B / SICK-R table (and SentEval transfer / STS 2017 tables when "
+                                   "asked) for sentence encoders, published as table artifacts")
 def evaluate_flow(models: list[str], config_file: str = "", evaluation: dict[str, Any] | None = None,
                   overrides: list[str] | None = None, artifact_key: str = DEFAULT_ARTIFACT_KEY) -> dict[str, Any]:
     if not models:

@@ -20,4 +20,5 @@ class EvaluateFlowConfig:
         "help": "EvaluationConfig keys inline (over config_file), e.g. {data_dir: ../shared/data, tasks: [stsb]}"})
     overrides: list[str] = field(default_factory=list, metadata={"help": "EvaluationConfig overrides key=value"})
     artifact_key: str = field(default=DEFAULT_ARTIFACT_KEY, metadata={
-        "help": "key of the table artifact (lowercase letters, digits, dashes); details go to <key>-details"})
+        "help": "key of the STS table artifact (lowercase letters, digits, dashes); transfer tasks / STS 2017 go to "
+                "<key>-transfer / <key>-sts17, details to <key>-details"})

@@ -439,6 +439,38 @@ def test_train_flow_verifies_trains_and_publishes_the_evaluation_table(tmp_path,
     assert not (tmp_path / "run2").exists()
 
 
+def test_evaluate_flow_publishes_the_transfer_table_beside_the_sts_table(tmp_path, prefect_api, tiny_bert_dir,
+                                                                       shared_data):
+    from test_transfer_reporting import build_tiny_transfer_data
+
+    from flows.evaluate_flow import evaluate_flow
+
+    data = build_tiny_transfer_data(shared_data, tmp_path / "data")
+    evaluation = {"data_dir": str(data), "tasks": ["stsb", "sicke"], "include_stsb_dev": False, "cache_dir": None,
+                  "device": "cpu", "batch_size": 128}
+    result = evaluate_flow(models=[str(tiny_bert_dir)], evaluation=evaluation, artifact_key="test-eval")
+    entry = result["results"]
+    assert set(entry) == {"stsb", "avg", "transfer", "details"} and entry["avg"] == entry["stsb"]
+    assert set(result["table_artifact_ids"]) == {"test-eval", "test-eval-transfer"}
+    assert entry["details"]["transfer"]["sicke"]["n_test"] == 120
+
+    def artifact(key: str) -> dict:
+        (found,) = _api(prefect_api, "POST", "/artifacts/filter", {"artifacts": {"key": {"any_": [key]}}})
+        return found
+
+    transfer = artifact("test-eval-transfer")
+    assert transfer["id"] == result["table_artifact_ids"]["test-eval-transfer"] and transfer["type"] == "table"
+    rows = json.loads(transfer["data"]) if isinstance(transfer["data"], str) else transfer["data"]
+    sicke = round(entry["transfer"]["sicke"], 2)
+    assert rows == [{"model": str(tiny_bert_dir), "SICK-E": sicke, "Avg.": sicke}]
+    assert "test accuracy x100" in transfer["description"]
+    sts = artifact("test-eval")
+    sts_rows = json.loads(sts["data"]) if isinstance(sts["data"], str) else sts["data"]
+    assert sts_rows == [{"model": str(tiny_bert_dir), "STS-B": round(entry["stsb"], 2), "Avg.": round(entry["avg"], 2)}]
+    details = artifact("test-eval-details")["data"]
+    assert "## SentEval transfer tasks" in details and f"| {sicke:.2f} |" in details
+
+
 def test_the_train_flow_and_the_main_job_reuse_one_finished_run(tmp_path, prefect_api, tiny_bert_dir, monkeypatch):
     """One train -> evaluate (training.train_and_evaluate): a run either of them finished is the other's too, and
     the second call trains nothing."""

@@ -149,7 +149,8 @@ them) is reused: nothing is trained again.
 def _add_flow_evaluate(sub) -> None:
     e = _flow_command(sub, "evaluate", "STS table for encoders as a Prefect flow, published as a table artifact", """\
 Run the evaluation stage (what `bsl evaluate` runs) and publish the table as a Prefect table artifact (key
---artifact-key) plus a markdown artifact with per-subset details (<key>-details).
+--artifact-key; transfer tasks and STS 2017 in their own tables <key>-transfer, <key>-sts17) plus a markdown
+artifact with per-subset details (<key>-details).
 """, "EvaluationConfig keys (-o KEY=VALUE): see `bsl evaluate --help`")
     e.add_argument("models", nargs="+", metavar="MODEL", help="model directories (or hub ids when online)")
     e.add_argument("--data-dir", help="folder holding sts/, stsbenchmark/ and sick/ (default: README 'Data')")

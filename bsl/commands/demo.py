@@ -66,9 +66,17 @@ def print_summary(summary: MainJobResult) -> None:
     results = summary.results
     if results:
         for label, r in results.items():
-            print(f"{label:>18}: " + "  ".join(f"{k} {r[k]:.2f}" for k in STS_COLUMNS if r.get(k) is not None))
+            scores = [(k, r.get(k)) for k in STS_COLUMNS] + [(f"{table}.{k}", v) for table in ("transfer", "sts17")
+                                                             for k, v in (r.get(table) or {}).items()]
+            print(f"{label:>18}: " + "  ".join(f"{k} {v:.2f}" for k, v in scores if v is not None))
         before, after = results.values()
-        print(f"{'after - before':>18}: avg {after['avg'] - before['avg']:+.2f}")
+        # the STS avg, and the transfer / STS 2017 avgs (separate tables, never mixed into the STS one)
+        diffs = [(name, a.get("avg"), b.get("avg")) for name, a, b in
+                 [("avg", before, after)] + [(f"{t}.avg", before.get(t) or {}, after.get(t) or {})
+                                             for t in ("transfer", "sts17")]]
+        shown = "  ".join(f"{name} {b - a:+.2f}" for name, a, b in diffs if a is not None and b is not None)
+        if shown:
+            print(f"{'after - before':>18}: {shown}")
     if "note" in summary.facts:
         print(f"note: {summary.facts['note']}")
     if summary.evaluation_note:

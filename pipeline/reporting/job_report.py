@@ -1,6 +1,8 @@
-"""The end-of-job HTML report: view-pair samples per method, dataset statistics, the training loss curve and the
-STS table + chart. It only reads what the stages wrote (manifests, the trainer's metrics.csv, the evaluation JSON),
-so it can be rebuilt from them at any time."""
+"""The end-of-job HTML report: view-pair samples per method, dataset statistics, the training loss curve, the
+STS table + chart, and beside it the SentEval transfer table and STS 2017 per language pair when those tasks were
+evaluated. It only reads what the stages wrote (manifests, the trainer's metrics.csv, the evaluation JSON entries:
+`sts12` ... `avg`, `transfer: {task: accuracy, avg}`, `sts17: {pair: spearman, avg}`, as the evaluation
+stage's results JSON has them), so it can be rebuilt from them at any time."""
 
 from __future__ import annotations
 
@@ -22,7 +24,16 @@ from pipeline.dataset.inspection import (
     stats_rows,
 )
 from pipeline.dataset.manifest import Manifest
-from pipeline.evaldata.sts_columns import STS_COLUMNS, STS_TITLES
+from pipeline.evaldata.sts_columns import (
+    STS_COLUMNS,
+    STS_TITLES,
+    TRANSFER_TITLES,
+    sts17_pair_title,
+)
+
+#: Headings of the tables beside the STS one.
+TRANSFER_HEADING = "SentEval transfer (accuracy)"
+STS17_HEADING = "STS 2017 (Spearman x100)"
 
 
 def _png_data_uri(fig) -> str:
@@ -106,14 +117,39 @@ def sts_chart_uri(results: dict[str, dict[str, Any]]) -> str | None:
     return uri
 
 
-def _sts_table(results: dict[str, dict[str, Any]]) -> str:
+def _score_table(rows: dict[str, dict[str, Any]], cols: list[str], titles: dict[str, str]) -> str:
+    """One row per model label, one column per key of `cols` ("-" where the model has no number)."""
     e = html.escape
-    head = "".join(f"<th>{STS_TITLES[c]}</th>" for c in STS_COLUMNS)
-    rows = []
-    for name, r in results.items():
-        cells = "".join(f'<td class="num">{"-" if r.get(c) is None else f"{r[c]:.2f}"}</td>' for c in STS_COLUMNS)
-        rows.append(f"<tr><td>{e(name)}</td>{cells}</tr>")
-    return f"<table><tr><th>model</th>{head}</tr>{''.join(rows)}</table>"
+    head = "".join(f"<th>{e(titles[c])}</th>" for c in cols)
+    body = []
+    for name, r in rows.items():
+        cells = "".join(f'<td class="num">{"-" if r.get(c) is None else f"{r[c]:.2f}"}</td>' for c in cols)
+        body.append(f"<tr><td>{e(name)}</td>{cells}</tr>")
+    return f"<table><tr><th>model</th>{head}</tr>{''.join(body)}</table>"
+
+
+def _has_sts(results: dict[str, dict[str, Any]]) -> bool:
+    return any(r.get(c) is not None for r in results.values() for c in STS_COLUMNS)
+
+
+def _sts_table(results: dict[str, dict[str, Any]]) -> str:
+    return _score_table(results, list(STS_COLUMNS), STS_TITLES)
+
+
+def transfer_and_sts17_tables(results: dict[str, dict[str, Any]]) -> list[tuple[str, str]]:
+    """(heading, HTML table) of the SentEval transfer table and the STS 2017 table, for those any entry has:
+    transfer columns in SentEval's order, language pairs in the order evaluated, each with its Avg."""
+    out = []
+    transfer = {name: r.get("transfer") or {} for name, r in results.items()}
+    tasks = [t for t in TRANSFER_TITLES if any(t in scores for scores in transfer.values())]
+    if tasks:
+        out.append((TRANSFER_HEADING, _score_table(transfer, tasks + ["avg"], {**TRANSFER_TITLES, "avg": "Avg."})))
+    sts17 = {name: r.get("sts17") or {} for name, r in results.items()}
+    pairs = list(dict.fromkeys(p for scores in sts17.values() for p in scores if p != "avg"))
+    if pairs:
+        out.append((STS17_HEADING, _score_table(sts17, pairs + ["avg"],
+                                                {p: sts17_pair_title(p) for p in pairs} | {"avg": "Avg."})))
+    return out
 
 
 def _stats_table(manifest: Manifest) -> str:
@@ -129,22 +165,25 @@ def _stats_table(manifest: Manifest) -> str:
 def render_report(title: str, datasets: list[Manifest], metrics_csv: str | Path | None = None,
                   eval_results: dict[str, dict[str, Any]] | None = None, facts: dict[str, Any] | None = None,
                   samples_per_method: int = 8, seed: int = 0, eval_note: str = "") -> str:
-    """`eval_results` maps a model label to its evaluation entry (keys sts12 ... avg); `eval_note` says what was
-    not evaluated and why (e.g. no evaluation data)."""
+    """`eval_results` maps a model label to its evaluation entry (keys sts12 ... avg, and `transfer` / `sts17` when
+    those tasks ran); `eval_note` says what was not evaluated and why (e.g. no evaluation data)."""
     e = html.escape
     parts = [f"<h1>{e(title)}</h1>"]
     if facts:
         parts.append("<table>" + "".join(f"<tr><th>{e(str(k))}</th><td>{e(str(v))}</td></tr>"
                                          for k, v in facts.items()) + "</table>")
-    if eval_results or eval_note:
+    has_sts = bool(eval_results) and _has_sts(eval_results)
+    if has_sts or eval_note:
         parts.append("<h2>STS results (Spearman x100 of cosine similarity)</h2>")
     if eval_note:
         parts.append(f"<p class='meta'>{e(eval_note)}</p>")
-    if eval_results:
+    if eval_results and has_sts:
         parts.append(_sts_table(eval_results))
         uri = sts_chart_uri(eval_results)
         if uri:
             parts.append(f'<img alt="STS chart" src="{uri}">')
+    for heading, table in transfer_and_sts17_tables(eval_results or {}):
+        parts.append(f"<h2>{e(heading)}</h2>{table}")
     if metrics_csv and Path(metrics_csv).is_file():
         rows = read_metrics_csv(metrics_csv)
         uri = loss_curve_uri(rows)

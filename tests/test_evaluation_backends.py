@@ -11,6 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from test_evaluation import SENTENCES as EVALUATION_SENTENCES
+
 from pipeline.base.errors import BSLError
 from training.evaluation import PairSet, evaluate_encoder, load_encoder
 from training.evaluation import backends
@@ -19,15 +21,7 @@ from training.evaluation.config import EvaluationConfig
 pytest.importorskip("onnxruntime")
 pytest.importorskip("onnx")
 
-SENTENCES = [
-    "the dog runs quickly in the park",
-    "a man is playing music",
-    "children are playing with a ball outside",
-    "the cat sat",
-    "a woman walks down the street with her small dog and a big red ball",
-    "A man is playing music.",
-    "x",
-]
+SENTENCES = [*EVALUATION_SENTENCES, "x"]  # one single-token sentence on top: the shortest padded row
 
 
 @pytest.fixture

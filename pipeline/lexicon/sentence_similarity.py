@@ -11,13 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.base.errors import BSLError
-from pipeline.base.sentence_embedder import SentenceEmbedder, model_identity
-
-
-def encoder_identity(directory: Path) -> dict[str, str]:
-    """The encoder's file checksums (`pipeline.base.sentence_embedder.model_identity`): a fingerprint changes when the
-    model does."""
-    return model_identity(directory)
+from pipeline.base.sentence_embedder import SentenceEmbedder
 
 
 class SentenceSimilarity:

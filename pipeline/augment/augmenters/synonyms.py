@@ -353,9 +353,9 @@ class SynonymAugmenter(Augmenter):
         if self.config.rank_encoder:
             from pathlib import Path
 
-            from pipeline.lexicon.sentence_similarity import encoder_identity
+            from pipeline.base.sentence_embedder import model_identity
 
-            found["rank_encoder"] = encoder_identity(Path(self.config.rank_encoder).expanduser())
+            found["rank_encoder"] = model_identity(Path(self.config.rank_encoder).expanduser())
         return found
 
     def fingerprint(self) -> dict[str, Any]:

@@ -14,11 +14,14 @@ Methods (`--methods`, comma-separated):
 All start from all-MiniLM-L6-v2 (or `--model`), batch `--batch-size` pairs, max length `--max-length`, AdamW lr
 `--lr`, linear schedule with 10% warm-up (for BSL: of its encoder steps), seed per run.
 
-Budgets. `steps`: every method trains `--steps` optimizer steps. `time`: every method gets the wall-clock time that
-MNRL's `--steps` steps took in this same run; each method's step count is what fits in it at its own median step
-time measured in its step-budget run (BSL: the warm-up keeps its step count, the encoder steps fill the rest).
-The step times come from sequential runs on the same machine: on a shared machine, read them with
-benchmarks/bench_step_cost.py, which interleaves the methods.
+Budgets. `steps`: every method trains `--steps` optimizer steps. `time`: every method gets the wall-clock time of
+MNRL's `--steps` steps; each method's step count is what fits in it at its own step cost (BSL: the warm-up keeps its
+step count at the cost of a predictor-only step, the encoder steps fill the rest). The step costs are measured once,
+before any training, **side by side**: `--calibrate-rounds` rounds in which every method takes one step in turn on
+the same batch (as benchmarks/bench_step_cost.py does), so that load from other processes hits all methods alike;
+the median wall time per step of each method, relative to MNRL's, converts the budget into steps (a count within
+5% of the step budget is taken as equal: the same run serves both budgets). Sequential runs
+on a shared machine would not do: the load changes between them (a BSL step once measured faster than MNRL's).
 
 Evaluation (`bsl evaluate`'s functions): `--tasks dev` (the CPU-short default) STS-B dev only, the split settings are
 chosen on; `--tasks all` adds STS12-16, STS-B test and SICK-R (test: report once, after choosing on dev).
@@ -63,7 +66,12 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--tasks", choices=("dev", "all"), default="dev")
     p.add_argument("--eval-max-length", type=int, default=256)
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                   help="extra `bsl train` override for this trainer's methods, e.g. objective.bsl.momentum=0.99")
+                   help="extra `bsl train` override for this trainer's methods, e.g. optim.max_grad_norm=0")
+    p.add_argument("--bsl-set", action="append", default=[], metavar="KEY=VALUE",
+                   help="`bsl train` override for bsl only (the setting chosen on STS-B dev with sweep_bsl.py), e.g. "
+                        "objective.bsl.momentum=0.99; the table labels such bsl rows with their overrides")
+    p.add_argument("--calibrate-rounds", type=int, default=6,
+                   help="timed side-by-side rounds that set the time budget's step counts (after 2 untimed ones)")
     p.add_argument("--out", default="runs/compare_peers")
     p.add_argument("--build-datasets", action="store_true",
                    help="build the demo's datasets into runs/ds/ first when missing (bsl corpus + bsl augment)")
@@ -171,6 +179,16 @@ def train_st(method: str, pairs: list[tuple[str, str]], args, model_path: str, s
     return {"export": str(export), "step_times": clock.step_times, "train_seconds": seconds}
 
 
+def overrides_for(method: str, args) -> list[str]:
+    return args.set + (args.bsl_set if method == "bsl" else [])
+
+
+def label(method: str, args) -> str:
+    """The name a method's rows and step cost go under: bsl with --bsl-set overrides is another setting."""
+    extra = overrides_for(method, args)[len(args.set):]
+    return f"{method} [{' '.join(extra)}]" if extra else method
+
+
 def train_ours(method: str, args, datasets: list[str], model_path: str, steps: int, warmup: int, seed: int,
                out: Path) -> dict:
     from pipeline.base.config import load_config
@@ -189,7 +207,7 @@ def train_ours(method: str, args, datasets: list[str], model_path: str, steps: i
         "eval": {"stsb_dir": None},
         "export": {"enabled": True, "source": "final"},
     }
-    config = load_config(TrainConfig, None, args.set, base=base)
+    config = load_config(TrainConfig, None, overrides_for(method, args), base=base)
     start = time.perf_counter()
     result = train(config, disable_progress=True)
     seconds = time.perf_counter() - start
@@ -215,13 +233,109 @@ def evaluate(export: str, args, dev_pairs, data_dir: str) -> dict[str, float]:
             "avg": sum(scores.values()) / len(scores)}
 
 
-def time_budget_steps(run: dict, budget_s: float, warmup: int) -> int:
-    """Steps a method fits into `budget_s` at its own median step time (BSL: its warm-up steps first)."""
-    phases = run.get("phase_step_times") or {"train": run["step_times"]}
-    train_t = statistics.median(phases.get("train") or run["step_times"])
-    head = [t for p, ts in phases.items() if p != "train" for t in ts]
-    used = warmup * statistics.median(head) if head and warmup else 0.0
-    return warmup + max(0, int((budget_s - used) / train_t))
+def step_functions(methods: list[str], pairs: list[tuple[str, str]], args, model_path: str, datasets: list[str],
+                   tmp: Path) -> tuple[dict, list]:
+    """One training step per method, each on its own fresh model and optimizer, all reading the same batch sequence:
+    sentence-transformers' steps as its trainer runs them minus the bookkeeping (tokenise the loss's columns, forward,
+    backward, clip at 1.0, fused AdamW), this trainer's own `Trainer.train_step()`; BSL twice, a predictor-only
+    (warm-up) step and a full one. Returns the steps and the trainers to close."""
+    import torch
+    from sentence_transformers import SentenceTransformer
+    from sentence_transformers.sentence_transformer import losses
+
+    from pipeline.base.config import load_config
+    from training.config import TrainConfig
+    from training.trainer import Trainer
+
+    rng = random.Random(0)
+    sample = rng.sample(pairs, min(len(pairs), args.batch_size * 8))
+    batches = [sample[i:i + args.batch_size] for i in range(0, len(sample), args.batch_size)]
+    steps: dict[str, callable] = {}
+    trainers: list = []
+
+    def st_step(method: str):
+        model = SentenceTransformer(model_path, device="cpu")
+        model.max_seq_length = args.max_length
+        model.train()
+        if method == "mnrl" or method == "simcse":
+            loss = losses.MultipleNegativesRankingLoss(model)
+        elif method == "mnrl-sym":
+            loss = losses.MultipleNegativesSymmetricRankingLoss(model)
+        elif method == "ct":
+            loss = losses.ContrastiveTensionLossInBatchNegatives(model)
+        else:
+            loss = losses.DenoisingAutoEncoderLoss(model, decoder_name_or_path=model_path, tie_encoder_decoder=True)
+        columns = {"mnrl": lambda b: [[a for a, _ in b], [v for _, v in b]],
+                   "mnrl-sym": lambda b: [[a for a, _ in b], [v for _, v in b]],
+                   "simcse": lambda b: [[a for a, _ in b]] * 2,
+                   "ct": lambda b: [[a for a, _ in b]],
+                   "tsdae": lambda b: [[delete_words(a, rng) for a, _ in b], [a for a, _ in b]]}[method]
+        params = [p for p in loss.parameters() if p.requires_grad]
+        optimizer = torch.optim.AdamW(params, lr=args.lr, fused=True)
+        turn = [0]
+
+        def step() -> None:
+            batch = batches[turn[0] % len(batches)]
+            turn[0] += 1
+            value = loss([model.tokenize(c) for c in columns(batch)], None)
+            value.backward()
+            torch.nn.utils.clip_grad_norm_(params, 1.0)
+            optimizer.step()
+            optimizer.zero_grad(set_to_none=True)
+        return step
+
+    def our_step(method: str, warmup: int):
+        config = load_config(TrainConfig, None, overrides_for(method, args), base={
+            "model": {"name_or_path": model_path, "max_length": args.max_length},
+            "data": {"sources": [{"path": d} for d in datasets]},
+            "objective": {"name": method, "bsl": {"predictor_warmup_steps": warmup, "predictor_lr": 1e-3},
+                          "mirror": {"views": "dataset", "span_mask_length": 0}},
+            "optim": {"lr": args.lr, "schedule": "constant", "warmup_ratio": 0.0},
+            "train": {"output_dir": str(tmp / f"{method}-{warmup}"), "batch_size": args.batch_size,
+                      "max_steps": 1_000_000, "tensorboard": False, "device": "cpu", "save_every": 0},
+            "export": {"enabled": False}})
+        trainer = Trainer(config, disable_progress=True)
+        trainer.model.train()
+        trainers.append(trainer)
+        return trainer.train_step
+
+    for m in methods:
+        if m in ST_METHODS:
+            steps[m] = st_step(m)
+        elif m == "bsl":
+            steps[label(m, args) + " warm-up"] = our_step("bsl", 1_000_000)
+            steps[label(m, args)] = our_step("bsl", 0)
+        else:
+            steps[m] = our_step(m, 0)
+    return steps, trainers
+
+
+def calibrate(methods: list[str], pairs, args, model_path: str, datasets: list[str]) -> dict[str, float]:
+    """Median wall seconds of one step of each method, measured side by side (see the module doc)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        steps, trainers = step_functions(methods, pairs, args, model_path, datasets, Path(tmp))
+        times: dict[str, list[float]] = {name: [] for name in steps}
+        try:
+            for r in range(2 + args.calibrate_rounds):
+                for name, step in steps.items():
+                    start = time.perf_counter()
+                    step()
+                    if r >= 2:
+                        times[name].append(time.perf_counter() - start)
+        finally:
+            for t in trainers:
+                t.close()
+    return {name: statistics.median(ts) for name, ts in times.items()}
+
+
+def time_budget_steps(name: str, costs: dict[str, float], budget_s: float, warmup: int) -> int:
+    """Steps method `name` fits into `budget_s` at its side-by-side step cost (BSL: its warm-up steps first)."""
+    if not warmup:
+        return max(1, int(budget_s / costs[name]))
+    used = warmup * costs[name + " warm-up"]
+    return warmup + max(0, int((budget_s - used) / costs[name]))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -253,13 +367,26 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"unknown methods: {', '.join(unknown)}")
     seeds = [int(s) for s in args.seeds.split(",")]
     warmup = args.steps // 2 if args.predictor_warmup < 0 else args.predictor_warmup
+    if any(o.startswith("objective.bsl.predictor_warmup_steps=") for o in args.set + args.bsl_set):
+        raise SystemExit("set BSL's warm-up with --predictor-warmup (the time budget counts its steps)")
     out = Path(args.out)
     runs: list[dict] = []
-    before = evaluate(model_path, args, dev_pairs, data_dir)
+    previous = _previous_results(out / "results.json", args)
+    if previous:
+        runs, before = previous["runs"], previous["before"]
+        print(f"resuming {out}: {len(runs)} runs done", flush=True)
+    else:
+        before = evaluate(model_path, args, dev_pairs, data_dir)
     print(f"encoder (untrained): {before}", flush=True)
 
     def run(method: str, steps: int, seed: int, budget: str) -> dict:
-        where = out / f"{method}-{budget}-{steps}-seed{seed}"
+        name = label(method, args)
+        done = [r for r in runs if (r["label"], r["steps"], r["seed"]) == (name, steps, seed) and "scores" in r]
+        if done:
+            if budget not in {r["budget"] for r in done}:
+                runs.append({**done[0], "budget": budget})
+            return done[0]
+        where = out / f"{name.replace(' ', '_').replace('/', '_')}-{budget}-{steps}-seed{seed}"
         try:
             if method in ST_METHODS:
                 r = train_st(method, pairs, args, model_path, steps, seed, where)
@@ -269,7 +396,8 @@ def main(argv: list[str] | None = None) -> int:
             r["scores"] = evaluate(r["export"], args, dev_pairs, data_dir)
         except Exception as exc:  # noqa: BLE001 -- a peer that cannot run here (offline) is reported, not fatal
             r = {"error": f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"}
-        r.update(method=method, steps=steps, seed=seed, budget=budget)
+        r.update(method=method, label=name, overrides=overrides_for(method, args), steps=steps, seed=seed,
+                 budget=budget)
         step = statistics.median(r["step_times"]) if r.get("step_times") else float("nan")
         print(f"{method:12s} {budget:5s} {steps:4d} steps seed {seed}: "
               f"{r.get('scores', r.get('error'))}  median step {step:.3f} s", flush=True)
@@ -280,34 +408,54 @@ def main(argv: list[str] | None = None) -> int:
         table = _table(before, runs, args)
         out.mkdir(parents=True, exist_ok=True)
         (out / "table.md").write_text(table + "\n", encoding="utf-8")
-        (out / "results.json").write_text(json.dumps({"args": vars(args), "before": before, "runs": runs},
+        (out / "results.json").write_text(json.dumps({"args": vars(args), "before": before, "step_costs": costs,
+                                                      "runs": runs},
                                                      indent=2, default=str), encoding="utf-8")
         return table
 
-    # MNRL first: its step time sets the wall-clock budget. Then each method's two budgets one after the other,
-    # and the table is rewritten after every run (a long run stopped early still leaves complete rows).
-    if args.budget != "steps" and "mnrl" not in methods:
-        raise SystemExit("the time budget is MNRL's: include mnrl in --methods")
-    order = (["mnrl"] if "mnrl" in methods else []) + [m for m in methods if m != "mnrl"]
+    costs: dict[str, float] = {}
+    if args.budget != "steps":
+        if "mnrl" not in methods:
+            raise SystemExit("the time budget is MNRL's: include mnrl in --methods")
+        # A resumed or extended comparison keeps the costs its earlier budgets were set with; methods it has not
+        # measured yet are measured side by side with MNRL now and scaled by MNRL's cost of then.
+        costs = dict((previous or {}).get("step_costs") or {})
+        missing = [m for m in methods if label(m, args) not in costs]
+        if missing:
+            fresh = calibrate(["mnrl"] + [m for m in missing if m != "mnrl"], pairs, args, model_path, datasets)
+            scale = costs["mnrl"] / fresh["mnrl"] if "mnrl" in costs else 1.0
+            costs.update({k: v * scale for k, v in fresh.items() if k not in costs})
+        print("step cost, side by side (median wall s; x MNRL): " + ", ".join(
+            f"{k} {v:.3f} ({v / costs['mnrl']:.2f}x)" for k, v in costs.items()), flush=True)
+    budget_s = args.steps * costs.get("mnrl", 0.0)
+    # Each method's two budgets one after the other; the table is rewritten after every run (a long run stopped
+    # early still leaves complete rows). A time-budget step count equal to the step budget's is the same run.
     for seed in seeds:
-        budget_s = 0.0
-        for m in order:
-            r = run(m, args.steps, seed, "steps")
-            if m == "mnrl":
-                if "error" in r:
-                    raise SystemExit(f"MNRL failed: {r['error']}")
-                budget_s = args.steps * statistics.median(r["step_times"])
-            if args.budget == "time":
-                runs.remove(r)  # only its step time counts
-            if args.budget != "steps" and "error" not in r:
-                n = time_budget_steps(r, budget_s, min(warmup, args.steps) if m == "bsl" else 0)
-                if n == args.steps:
-                    runs.append({**r, "budget": "time"})
-                else:
-                    run(m, n, seed, "time")
+        for m in methods:
+            n = (time_budget_steps(label(m, args), costs, budget_s, min(warmup, args.steps) if m == "bsl" else 0)
+                 if costs else 0)
+            if abs(n - args.steps) <= max(1, 0.05 * args.steps):
+                n = args.steps  # a step cost within 5% of MNRL's is within the calibration's noise
+            budgets = (["steps"] if args.budget != "time" else []) + (["time"] if args.budget != "steps" else [])
+            for budget in budgets:
+                run(m, args.steps if budget == "steps" else n, seed, budget)
             write_results()
     print("\n" + write_results())
     return 0
+
+
+def _previous_results(path: Path, args) -> dict | None:
+    """The runs of an earlier invocation into the same --out, when it compared the same way (same data, recipe and
+    evaluation): a long comparison can be stopped and resumed, or extended with more seeds or methods."""
+    if not path.is_file():
+        return None
+    previous = json.loads(path.read_text(encoding="utf-8"))
+    keys = ("dataset", "model", "batch_size", "max_length", "lr", "predictor_warmup", "tasks", "eval_max_length", "set")
+    # --bsl-set may differ: its rows carry their own label
+    changed = [k for k in keys if previous["args"].get(k) != vars(args).get(k)]
+    if changed:
+        raise SystemExit(f"{path} was made with other settings ({', '.join(changed)}): use another --out")
+    return previous
 
 
 def _table(before: dict[str, float], runs: list[dict], args) -> str:
@@ -318,7 +466,7 @@ def _table(before: dict[str, float], runs: list[dict], args) -> str:
                  + " | ".join(f"{before.get(c, float('nan')):.2f}" for c in columns) + " | - |")
     groups: dict[tuple[str, str], list[dict]] = {}
     for r in runs:
-        groups.setdefault((r["method"], r["budget"]), []).append(r)
+        groups.setdefault((r.get("label", r["method"]), r["budget"]), []).append(r)
     for (method, budget), rs in groups.items():
         ok = [r for r in rs if "scores" in r]
         if not ok:

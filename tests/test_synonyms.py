@@ -385,7 +385,7 @@ def test_fast_tokenizer_matches_sacremoses_on_real_and_tricky_sentences(wn, exam
 
     from sacremoses import MosesTokenizer
 
-    from pipeline.augment.augmenters.synonyms import moses_fast_tokens
+    from pipeline.lexicon.moses_tokens import moses_fast_tokens
 
     moses = MosesTokenizer(lang="en")
     keep = frozenset(moses.NONBREAKING_PREFIXES) - frozenset(moses.NUMERIC_ONLY_PREFIXES)

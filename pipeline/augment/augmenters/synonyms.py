@@ -54,133 +54,18 @@ plain ASCII sentences are cut by `moses_fast_tokens`, which gives sacremoses' ex
 
 from __future__ import annotations
 
-import hashlib
-import re
-import struct
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pipeline.augment.augmenters.base import Augmenter, SourceRecord, ViewPair
-from pipeline.augment.augmenters.substitution import match_case, words_to_change
+from pipeline.augment.augmenters.substitution import RecordRandom, match_case, words_to_change
 from pipeline.base.config import MAX_BUFFERED_ITEMS, Range
-from pipeline.lexicon.pos_context import Context, context_of
-from pipeline.lexicon.stopwords import ENGLISH_STOPWORDS
-
-_WORD = re.compile(r"[^\W\d_]+(?:['\-][^\W\d_]+)*")
-# After these tokens a capital letter starts a sentence rather than marking a name.
-_SENTENCE_BREAKS = frozenset(".!?:;")
-_OPENERS = frozenset("\"'`([{«“‘")
-_POS_ORDER = ("n", "v", "a", "r")
-
-
-# Sentences made only of these characters, laid out as `_FAST_BAD` does not reject, are tokenized by the Moses rules
-# in a few microseconds (`moses_fast_tokens`); everything else goes through sacremoses (~100 us per sentence, most of
-# the cost of a substitution). tests/test_synonyms.py checks the two agree on tens of thousands of real sentences.
-_FAST_CHARS = re.compile(r"[A-Za-z0-9 ,;:!?'.-]*")
-_FAST_BAD = re.compile(
-    r"\.(?!$)"                      # a period anywhere but at the very end (abbreviations, decimals, "...")
-    r"|[^A-Za-z0-9 ]\."             # a period after punctuation ("?.", "-.")
-    r"|(?<![A-Za-z])'|'(?![A-Za-z])"  # an apostrophe not between two letters (quotes, "dogs'", "90's")
-    r"|'[A-Za-z0-9-]*'"              # two apostrophes in one word ("rock'n'roll")
-    r"|[,;:!?](?! |$)"               # punctuation not followed by a space or the end ("?!", "5,300")
-    r"|(?<![A-Za-z0-9 ])[,;:!?]"     # punctuation after punctuation, or opening the text
-)
-_FAST_TOKEN = re.compile(r"[,;:!?]|'?[^\s,;:!?']+")
-
-
-def moses_fast_tokens(text: str, keep_period: frozenset[str]) -> tuple[list[str], list[tuple[int, int]]] | None:
-    """Tokens and their (start, end) spans, exactly as sacremoses' English `tokenize(escape=False)` cuts `text`,
-    for plain ASCII sentences; None for any text outside that class. `keep_period` = Moses' nonbreaking prefixes
-    that are not numeric-only: a final "Mr." or "A." keeps its period."""
-    if not _FAST_CHARS.fullmatch(text) or _FAST_BAD.search(text):
-        return None
-    # Moses pads ;:!? and separates commas (none sits between digits here), splits "x'y" before the apostrophe,
-    # keeps hyphens inside their chunk, and detaches the final period unless the token is a nonbreaking prefix.
-    tokens, spans = [], []
-    for m in _FAST_TOKEN.finditer(text):
-        tokens.append(m.group())
-        spans.append(m.span())
-    if tokens:
-        tok = tokens[-1]
-        if len(tok) > 1 and tok[-1] == "." and tok[:-1] not in keep_period:
-            start, end = spans[-1]
-            tokens[-1:] = [tok[:-1], "."]
-            spans[-1:] = [(start, end - 1), (end - 1, end)]
-    return tokens, spans
-
-
-class _RecordRandom:
-    """Random numbers that depend only on (seed, record id, stream), like `record_rng`, so output does not depend
-    on batching; drawn from blake2b blocks because seeding a Mersenne Twister (`record_rng`) costs ~15 us per
-    record, as much as the whole cached substitution of a sentence."""
-
-    __slots__ = ("_key", "_block", "_values", "_next")
-
-    def __init__(self, seed: int, source_id: str, stream: str = "") -> None:
-        self._key = f"{seed}\x1f{source_id}\x1f{stream}\x1f".encode()
-        self._block = 0
-        self._values: tuple[int, ...] = ()
-        self._next = 0
-
-    def _u64(self) -> int:
-        if self._next >= len(self._values):
-            digest = hashlib.blake2b(self._key + str(self._block).encode(), digest_size=64).digest()
-            self._values = struct.unpack("<8Q", digest)
-            self._block += 1
-            self._next = 0
-        value = self._values[self._next]
-        self._next += 1
-        return value
-
-    def random(self) -> float:
-        return (self._u64() >> 11) * (1.0 / 9007199254740992.0)
-
-    def randrange(self, n: int) -> int:
-        return self._u64() % n  # bias ~ n / 2**64: none that matters
-
-    def sample(self, n: int, k: int) -> list[int]:
-        """k distinct indices of range(n), uniformly (partial Fisher-Yates)."""
-        pool = list(range(n))
-        for i in range(k):
-            j = i + self.randrange(n - i)
-            pool[i], pool[j] = pool[j], pool[i]
-        return pool[:k]
-
-
-
-@dataclass(frozen=True, slots=True)
-class _Choice:
-    """The safe substitutes of a word in one context, already in the word's form."""
-
-    substitutes: tuple[str, ...]
-    pos: str = ""  # the part of speech the word was taken in (n, v, a, r)
-
-
-_NONE = _Choice(())
-
-# Words kept as they are by default (`keep_words`; matched on every base form, so "said" and "goes" too): light and
-# reporting verbs whose synonyms take other arguments ("said" -> "told" needs an object, "goes viral" -> "moves
-# viral", "guess what" -> "reckon what", "use" -> "apply"); indefinite pronouns ("someone" -> "individual" needs an
-# article); and words whose part of speech the neighbours cannot tell ("live" the adverb -> "populate", "well" the
-# interjection -> "good").
-KEEP_WORDS = (
-    "say", "tell", "go", "get", "make", "take", "have", "use", "do", "guess", "give", "put", "come", "hold",
-    "keep", "let", "set", "ask", "see", "find", "look", "think", "know", "want", "need", "seem", "turn", "run",
-    "someone", "somebody", "anyone", "anybody", "everyone", "everybody", "nobody", "something", "anything",
-    "everything", "nothing", "people", "thing", "way", "live", "well", "like", "kind",
-)
-
-# Known misreadings (`avoid_substitutions`): WordNet puts both words in the word's dominant synset and the substitute's
-# dominant sense is that synset too, yet readers take the substitute as another thing or another verb frame. Found
-# in the judged block after-2 (issue 17, round two): "animal" -> "beast" (a brute), "frog" -> "toad" (another
-# animal), "central" -> "fundamental" ("central Russia"), "tried" (in court) -> "attempted", "resign" -> "vacate"
-# (needs an object), "infant" -> "babe", "help" -> "aid" ("aid X stabilize": no bare infinitive), "engage" ->
-# "pursue" ("pursue in").
-AVOID_SUBSTITUTIONS = (
-    "animal>beast", "frog>toad", "central>fundamental", "try>attempt", "resign>vacate", "infant>babe",
-    "help>aid", "engage>pursue",
-)
+from pipeline.lexicon.eligible_words import Eligible, EligibleWords, SentenceRules
+from pipeline.lexicon.moses_tokens import SpanTokenizer
+from pipeline.lexicon.pos_context import ANY, Context
+from pipeline.lexicon.substitutes import SubstituteFinder, SubstituteRules
+from pipeline.lexicon.substitution_lists import AVOID_SUBSTITUTIONS, KEEP_WORDS
 
 
 @dataclass
@@ -274,13 +159,23 @@ class SynonymConfig:
         "range": Range(1, MAX_BUFFERED_ITEMS), "help": "words (in context) whose substitutes are kept in memory"})
 
 
-def _derived(word: str, base: str, candidate: str, form: str, pos: str) -> bool:
-    """Whether a substitute is a derivation of the word rather than a synonym (`skip_derived`)."""
-    if "-" in form and "-" not in word:
-        return True  # "brown" -> "dark-brown", "piano" -> "forte-piano"
-    if pos == "n" and form.endswith(("ing", "ings")) and not word.endswith(("ing", "ings")):
-        return True  # "vote" -> "voting", "group" -> "grouping", "advertisements" -> "advertising"
-    return candidate.startswith(base) and len(candidate) > len(base)  # "brownish", "nighttime", "warfare"
+def substitute_rules(cfg: SynonymConfig) -> SubstituteRules:
+    """The word rules of `cfg` (`pipeline.lexicon.substitutes`)."""
+    return SubstituteRules(
+        skip_stopwords=cfg.skip_stopwords, skip_proper_nouns=cfg.skip_proper_nouns, min_pos_share=cfg.min_pos_share,
+        min_sense_share=cfg.min_sense_share, senses=cfg.senses, min_lemma_count=cfg.min_lemma_count,
+        min_word_count=cfg.min_word_count, mutual_sense=cfg.mutual_sense, multiword=cfg.multiword,
+        min_zipf=cfg.min_zipf, max_zipf_drop=cfg.max_zipf_drop, min_substitute_pos_share=cfg.min_substitute_pos_share,
+        skip_derived=cfg.skip_derived, min_substitute_sense_share=cfg.min_substitute_sense_share,
+        keep_words=frozenset(w.lower() for w in cfg.keep_words),
+        avoid=frozenset(tuple(p.lower().replace(" ", "_").split(">")) for p in cfg.avoid_substitutions))
+
+
+def sentence_rules(cfg: SynonymConfig) -> SentenceRules:
+    """The sentence rules of `cfg` (`pipeline.lexicon.eligible_words`)."""
+    return SentenceRules(skip_proper_nouns=cfg.skip_proper_nouns, keep_collocations=cfg.keep_collocations,
+                         keep_compounds=cfg.keep_compounds, keep_modified_nouns=cfg.keep_modified_nouns,
+                         keep_modifiers=cfg.keep_modifiers)
 
 
 class SynonymAugmenter(Augmenter):
@@ -291,24 +186,10 @@ class SynonymAugmenter(Augmenter):
 
     def __init__(self, config: Any = None):
         super().__init__(config)
-        self._wordnet = None
-        self._synset_lemmas_of = None
-        self._sense_counts = None
-        self._collocations = None
         self._location = None
-        self._tokenizer = None
-        self._detokenizer = None
-        self._keep_period: frozenset[str] = frozenset()
-        # Caches, each filled once per process (cleared together when `cache_size` entries are reached):
-        self._base: dict[tuple[str, str], tuple[str, ...]] = {}  # (word, pos) -> base forms (morphy)
-        self._pos_uses: dict[str, dict[str, tuple[str, int]]] = {}  # word -> pos -> (best base form, SemCor uses)
-        self._choice: dict[tuple[str, Context], _Choice] = {}  # (word, context) -> its safe substitutes
-        self._compound_head: dict[str, bool] = {}  # word -> mostly used as a noun
-        self._kept_word: dict[str, bool] = {}  # word -> one of keep_words in some form
-        self._all_bases: dict[str, frozenset[str]] = {}  # word -> its base forms in every part of speech
-        self._could: dict[str, bool] = {}  # word -> has substitutes in some context
-        self._keep_words = frozenset(w.lower() for w in self.config.keep_words)
-        self._avoid = frozenset(tuple(p.lower().replace(" ", "_").split(">")) for p in self.config.avoid_substitutions)
+        self._finder: SubstituteFinder | None = None
+        self._eligible_words: EligibleWords | None = None
+        self._tokenizer: SpanTokenizer | None = None
         self._ranker = None
 
     # -- resources ---------------------------------------------------------------------------------------------
@@ -321,32 +202,30 @@ class SynonymAugmenter(Augmenter):
         return self._location
 
     def setup(self) -> None:
-        from sacremoses import MosesDetokenizer, MosesTokenizer
-
-        from pipeline.lexicon.collocations import Collocations
-        from pipeline.lexicon.sense_counts import load_sense_counts
         from pipeline.lexicon import word_frequency
+        from pipeline.lexicon.collocations import Collocations
+        from pipeline.lexicon.eligible_words import EligibleWords
+        from pipeline.lexicon.moses_tokens import SpanTokenizer
+        from pipeline.lexicon.sense_counts import load_sense_counts
         from pipeline.lexicon.wordnet import load_synset_lemmas, load_wordnet
 
-        self._wordnet = load_wordnet(self._locate())
-        self._synset_lemmas_of = load_synset_lemmas(self._locate())
-        self._sense_counts = load_sense_counts(self._locate())
+        wordnet = load_wordnet(self._locate())
         word_frequency.load()
-        self._collocations = Collocations(k for k in self._wordnet._lemma_pos_offset_map if "_" in k)
-        self._tokenizer = MosesTokenizer(lang="en")
-        self._detokenizer = MosesDetokenizer(lang="en")
-        self._keep_period = frozenset(self._tokenizer.NONBREAKING_PREFIXES) - frozenset(
-            self._tokenizer.NUMERIC_ONLY_PREFIXES)
+        collocations = Collocations(k for k in wordnet._lemma_pos_offset_map if "_" in k)
+        self._finder = SubstituteFinder(substitute_rules(self.config), wordnet, load_synset_lemmas(self._locate()),
+                                        load_sense_counts(self._locate()), self.config.cache_size,
+                                        on_clear=collocations.clear)
+        self._eligible_words = EligibleWords(sentence_rules(self.config), self._finder, collocations)
+        self._tokenizer = SpanTokenizer()
         if self.config.rank_encoder:
             from pipeline.lexicon.sentence_similarity import SentenceSimilarity
 
             self._ranker = SentenceSimilarity(self.config.rank_encoder, "method_params.synonyms.rank_encoder")
 
     def model_identities(self) -> dict[str, str]:
+        from pipeline.lexicon import word_frequency
         from pipeline.lexicon.sense_counts import sense_index_identity
         from pipeline.lexicon.wordnet import wordnet_identities
-
-        from pipeline.lexicon import word_frequency
 
         found = {**wordnet_identities(self._locate()), **sense_index_identity(self._locate()),
                  **word_frequency.identity()}
@@ -369,253 +248,46 @@ class SynonymAugmenter(Augmenter):
 
     def clear_cache(self) -> None:
         """Forget every cached lookup (a cold start, as a new process would see)."""
-        self._base.clear()
-        self._pos_uses.clear()
-        self._choice.clear()
-        self._compound_head.clear()
-        self._kept_word.clear()
-        self._all_bases.clear()
-        self._could.clear()
-        if self._collocations is not None:
-            self._collocations.clear()
+        if self._finder is not None:
+            self._finder.clear()
 
     # -- words -------------------------------------------------------------------------------------------------
-    def _base_forms(self, word: str, pos: str) -> tuple[str, ...]:
-        key = (word, pos)
-        found = self._base.get(key)
-        if found is None:
-            found = self._base[key] = tuple(form.lower() for form in self._wordnet._morphy(word, pos))
-        return found
+    @property
+    def finder(self) -> SubstituteFinder:
+        """The word-level rules and lookups (`pipeline.lexicon.substitutes`), ready to use."""
+        self.ensure_ready()
+        assert self._finder is not None
+        return self._finder
 
-    def _all_base_forms(self, word: str) -> frozenset[str]:
-        found = self._all_bases.get(word)
-        if found is None:
-            found = self._all_bases[word] = frozenset(
-                form for pos in _POS_ORDER for form in self._base_forms(word, pos))
-        return found
+    def _base_forms(self, word: str, pos: str) -> tuple[str, ...]:
+        return self.finder.base_forms(word, pos)
 
     def pos_uses(self, word: str) -> dict[str, tuple[str, int]]:
-        """pos -> (the base form of `word` with the most SemCor uses as pos, its uses), for every pos that has one
-        whose inflection matches `word`."""
-        found = self._pos_uses.get(word)
-        if found is not None:
-            return found
-        from pipeline.lexicon.inflection import tags_of
+        """pos -> (the base form of `word` with the most SemCor uses as pos, its uses)."""
+        return self.finder.pos_uses(word)
 
-        counts = self._sense_counts
-        found = {}
-        for pos in _POS_ORDER:
-            best = None
-            for base in self._base_forms(word, pos):
-                if not tags_of(word, base, pos):
-                    continue  # morphy's base, but not a form lemminflect knows ("ties" -> "ti")
-                uses = counts.total(base, pos)
-                if best is None or uses > best[1]:
-                    best = (base, uses)
-            if best is not None:
-                found[pos] = best
-        self._pos_uses[word] = found
-        return found
-
-    def _mostly(self, lemma: str, pos: str, share: float) -> bool:
-        """Whether SemCor used `lemma` as `pos` at least `share` of the times it used it at all."""
-        counts = self._sense_counts
-        uses = {p: counts.total(lemma, p) for p in _POS_ORDER}
-        total = sum(uses.values())
-        return bool(total) and uses[pos] >= share * total
-
-    def _is_noun(self, word: str) -> bool:
-        """Whether a word is mostly used as a noun (for `keep_compounds`)."""
-        found = self._compound_head.get(word)
-        if found is None:
-            uses = self.pos_uses(word)
-            total = sum(n for _, n in uses.values())
-            found = self._compound_head[word] = bool(total) and uses.get("n", ("", 0))[1] * 2 >= total
-        return found
-
-    def _is_adjective(self, word: str) -> bool:
-        """Whether a word is (almost) only used as an adjective: the word after it is then a noun or adjective."""
-        uses = self.pos_uses(word)
-        total = sum(n for _, n in uses.values())
-        return bool(total) and uses.get("a", ("", 0))[1] >= self.config.min_pos_share * total
-
-    def substitutes(self, word: str, context: Context = Context(frozenset("nvar"))) -> tuple[str, ...]:
+    def substitutes(self, word: str, context: Context = Context(ANY)) -> tuple[str, ...]:
         """Safe substitutes of the lower-cased `word` in `context`, in the word's form (module docstring)."""
-        return self._choice_of(word, context).substitutes
-
-    def _choice_of(self, word: str, context: Context) -> _Choice:
-        key = (word, context)
-        found = self._choice.get(key)
-        if found is None:
-            self.ensure_ready()
-            if len(self._choice) >= self.config.cache_size:
-                self.clear_cache()
-            found = self._choice[key] = self._choose(word, context)
-        return found
-
-    def _kept(self, word: str) -> bool:
-        """Whether `word` (lower case) is one of `keep_words`, in any of its forms."""
-        found = self._kept_word.get(word)
-        if found is None:
-            keep = self._keep_words
-            found = self._kept_word[word] = word in keep or any(b in keep for b in self._all_base_forms(word))
-        return found
-
-    def _choose(self, word: str, context: Context) -> _Choice:
-        from pipeline.lexicon.inflection import inflect, tags_of
-        from pipeline.lexicon.word_frequency import zipf
-
-        cfg = self.config
-        uses = {pos: found for pos, found in self.pos_uses(word).items() if pos in context.pos}
-        total = sum(n for _, n in uses.values())
-        if not total:
-            return _NONE
-        pos = max(uses, key=lambda p: uses[p][1])
-        base, count = uses[pos]
-        if count < max(cfg.min_word_count, 1) or count < cfg.min_pos_share * total:
-            return _NONE
-        tags = tags_of(word, base, pos)
-        if pos == "v" and context.verb_tags is not None:
-            tags = tuple(t for t in tags if t in context.verb_tags)
-        if not tags:
-            return _NONE
-        counts = self._sense_counts
-        senses = counts.senses(base, pos)
-        if not senses or senses[0].count < cfg.min_sense_share * count:
-            return _NONE
-        same = self._all_base_forms(word) | {word}
-        lowest_zipf = max(cfg.min_zipf, zipf(word) - cfg.max_zipf_drop)
-        out: list[str] = []
-        for sense in senses[:cfg.senses]:
-            if sense.count == 0:
-                break
-            names = self._synset_lemmas_of(pos, sense.offset)
-            if cfg.skip_proper_nouns and any(n.lower() == base and n[:1].isupper() for n in names):
-                return _NONE  # the word is a name here ("Chicago", "Israel")
-            for name in names:
-                lemma = name.lower()
-                candidate = lemma.replace("_", " ")
-                if lemma in same or candidate in out or name[:1].isupper():
-                    continue
-                if " " in candidate and not cfg.multiword:
-                    continue
-                if not all(_WORD.fullmatch(part) for part in candidate.split(" ")):
-                    continue  # abbreviations and codes ("var.", "3-D") are not word substitutes
-                if counts.count(lemma, pos, sense.offset) < cfg.min_lemma_count:
-                    continue
-                if self._keep_words and self._kept(lemma):
-                    continue  # a light verb as a substitute takes other arguments ("stated" -> "told")
-                if cfg.min_substitute_pos_share and not self._mostly(lemma, pos, cfg.min_substitute_pos_share):
-                    continue
-                if (base, lemma) in self._avoid:
-                    continue  # a known misreading ("animal" -> "beast")
-                if cfg.mutual_sense:
-                    own = counts.senses(lemma, pos)
-                    if not own or own[0].offset != sense.offset:
-                        continue
-                    if own[0].count < cfg.min_substitute_sense_share * counts.total(lemma, pos):
-                        continue  # the reader may well take it in another sense ("gay")
-                written = {inflect(candidate, tag) for tag in tags}
-                if len(written) != 1 or None in written:
-                    continue  # a form lemminflect does not know, or one the source's ambiguous tags split
-                form = written.pop()
-                if pos == "r" and word.endswith("ly") and not form.endswith("ly"):
-                    continue  # "slowly" -> "slow": an adjective's spelling reads as a mistake
-                if cfg.skip_derived and _derived(word, base, candidate, form, pos):
-                    continue
-                if zipf(form) < lowest_zipf:
-                    continue  # rare in English, or much rarer than the word it would replace
-                if form != word and form not in out:
-                    out.append(form)
-        return _Choice(tuple(out), pos) if out else _NONE
+        return self.finder.choice(word, context).substitutes
 
     def synonyms(self, word: str) -> tuple[str, ...]:
         """Safe substitutes of `word` (any case) without context (every part of speech allowed)."""
         return self.substitutes(word.lower())
 
-    def _eligible(self, tokens: list[str]) -> list[tuple[int, tuple[str, ...]]]:
-        """(token index, substitutes) of every eligible token."""
-        cfg = self.config
-        lower = [tok.lower() for tok in tokens]
-        could_change = self._could_change
-        out = []
-        sentence_start = True
-        starts: list[bool] = []  # whether each token starts a sentence (its capital then marks no name)
-        for i, tok in enumerate(tokens):
-            at_start = sentence_start
-            starts.append(at_start)
-            if tok in _SENTENCE_BREAKS:
-                sentence_start = True
-            elif tok not in _OPENERS:
-                sentence_start = False
-            key = lower[i]
-            if not could_change(key):
-                continue
-            if cfg.skip_proper_nouns and tok[0].isupper() and (not at_start or (len(tok) > 1 and tok.isupper())):
-                continue
-            following = lower[i + 1] if i + 1 < len(tokens) else ""
-            previous = lower[i - 1] if i else ""
-            context = context_of(previous, following)
-            if previous and previous not in ENGLISH_STOPWORDS and self._is_adjective(previous):
-                context = Context(context.pos & {"n", "a"}, context.verb_tags)  # "religious retreats": a noun
-            choice = self._choice_of(key, context)
-            found = choice.substitutes
-            if not found:
-                continue
-            if cfg.keep_modified_nouns and choice.pos == "n" and previous and \
-                    self._modifies(tokens[i - 1], previous, starts[i - 1]):
-                continue  # "arms factory", "organizing director", "Friday night", "Syrian war"
-            if cfg.keep_modifiers and choice.pos == "a" and following and _WORD.fullmatch(following) and \
-                    following not in ENGLISH_STOPWORDS and self._is_noun(following):
-                continue  # "golden triangle"
-            if cfg.keep_compounds and following and _WORD.fullmatch(following) and \
-                    following not in ENGLISH_STOPWORDS and "n" in self.pos_uses(key) and \
-                    self._is_noun(key) and self._is_noun(following):
-                continue  # "train track": the first noun of a compound
-            out.append((i, found))
-        if out and cfg.keep_collocations:  # most sentences have no candidate left: scan for phrases only now
-            covered = self._collocations.covered(lower, self._all_base_forms)
-            out = [item for item in out if item[0] not in covered]
-        return out
+    def _eligible(self, tokens: list[str], reasons: dict[int, str] | None = None) -> Eligible:
+        """(token index, substitutes) of every eligible token (`pipeline.lexicon.eligible_words`)."""
+        self.ensure_ready()
+        assert self._eligible_words is not None
+        return self._eligible_words(tokens, reasons)
 
-    def _could_change(self, word: str) -> bool:
-        """Whether the lower-cased `word` can be replaced in some context: a word, not a stopword nor one of
-        `keep_words`, with substitutes in at least one part of speech (and, for a verb, one form). Cached per word,
-        so the many words that never change cost one lookup per sentence."""
-        found = self._could.get(word)
-        if found is None:
-            from pipeline.lexicon.inflection import tags_of
-
-            cfg = self.config
-            found = False
-            if _WORD.fullmatch(word) and not (cfg.skip_stopwords and word in ENGLISH_STOPWORDS) and \
-                    not (self._keep_words and self._kept(word)):
-                # A narrower context only removes parts of speech and verb forms: one part of speech alone (and a
-                # verb in any form or in one form) is the widest choice the word can get anywhere.
-                for pos, (base, _) in self.pos_uses(word).items():
-                    contexts = [Context(frozenset(pos))]
-                    if pos == "v":
-                        contexts += [Context(frozenset(pos), frozenset((tag,))) for tag in tags_of(word, base, pos)]
-                    if any(self._choice_of(word, context).substitutes for context in contexts):
-                        found = True
-                        break
-            self._could[word] = found
-        return found
-
-    def _modifies(self, token: str, lower: str, at_start: bool) -> bool:
-        """Whether the token before a noun modifies it as a name or compound part: a capitalised word (not one
-        merely starting the sentence), a noun, or an -ing word."""
-        if lower in ENGLISH_STOPWORDS or not any(c.isalpha() for c in token):
-            return False
-        if token[:1].isupper() and not at_start:
-            return True
-        if not _WORD.fullmatch(token):
-            return False
-        return (lower.endswith("ing") and len(lower) > 4) or self._is_noun(lower)
+    def _tokenize(self, text: str) -> tuple[list[str], list[tuple[int, int]] | None]:
+        self.ensure_ready()
+        assert self._tokenizer is not None
+        return self._tokenizer.tokenize(text)
 
     # -- augmentation ------------------------------------------------------------------------------------------
     def _augment_view(self, text: str, tokens: list[str], spans: list[tuple[int, int]] | None,
-                      eligible: list[tuple[int, tuple[str, ...]]], rng: _RecordRandom) -> tuple[str, list[list[Any]]]:
+                      eligible: list, rng: RecordRandom) -> tuple[str, list[list[Any]]]:
         from pipeline.lexicon.inflection import indefinite_article
 
         cfg = self.config
@@ -638,17 +310,8 @@ class SynonymAugmenter(Augmenter):
 
     def _splice(self, text: str, tokens: list[str], spans: list[tuple[int, int]] | None,
                 replaced: dict[int, str]) -> str:
-        """`text` with the tokens at the indices of `replaced` replaced (everything else byte-identical)."""
-        if spans is None:
-            return self._detokenizer.detokenize([replaced.get(i, tok) for i, tok in enumerate(tokens)])
-        parts, last = [], 0
-        for index in sorted(replaced):
-            start, end = spans[index]
-            parts.append(text[last:start])
-            parts.append(replaced[index])
-            last = end
-        parts.append(text[last:])
-        return "".join(parts)
+        assert self._tokenizer is not None
+        return self._tokenizer.splice(text, tokens, spans, replaced)
 
     def _variant(self, text: str, tokens: list[str], spans: list[tuple[int, int]] | None, index: int,
                  substitute: str) -> str:
@@ -685,22 +348,6 @@ class SynonymAugmenter(Augmenter):
             out.append(kept)
         return out
 
-    def _tokenize(self, text: str) -> tuple[list[str], list[tuple[int, int]] | None]:
-        """Moses tokens of `text` and their character spans in it (None when a token is not found verbatim, e.g.
-        Moses rewrote it: then views are detokenized instead of spliced)."""
-        fast = moses_fast_tokens(text, self._keep_period)
-        if fast is not None:
-            return fast
-        tokens = self._tokenizer.tokenize(text, escape=False)
-        spans, pos = [], 0
-        for tok in tokens:
-            start = text.find(tok, pos)
-            if start < 0 or text[pos:start].strip():
-                return tokens, None
-            spans.append((start, start + len(tok)))
-            pos = start + len(tok)
-        return tokens, spans
-
     def augment_batch(self, records: Sequence[SourceRecord], seed: int) -> list[ViewPair]:
         self.ensure_ready()
         both = self.config.views == "both"
@@ -720,12 +367,12 @@ class SynonymAugmenter(Augmenter):
                 if not eligible:
                     out.append(ViewPair.rejected("no_similar_substitute", r.text, r.text, eligible=found))
                     continue
-            view2, changes2 = self._augment_view(r.text, tokens, spans, eligible, _RecordRandom(seed, r.source_id))
+            view2, changes2 = self._augment_view(r.text, tokens, spans, eligible, RecordRandom(seed, r.source_id))
             info: dict[str, Any] = {"eligible": len(eligible), "replaced": len(changes2), "changes": changes2}
             view1 = r.text
             if both:
                 view1, changes1 = self._augment_view(r.text, tokens, spans, eligible,
-                                                     _RecordRandom(seed, r.source_id, "view1"))
+                                                     RecordRandom(seed, r.source_id, "view1"))
                 info["replaced_view1"] = len(changes1)
                 info["changes_view1"] = changes1
             if view1 == view2:

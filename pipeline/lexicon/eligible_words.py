@@ -1,0 +1,124 @@
+"""Which words of a tokenized sentence a synonym may replace, and with what: the word rules of
+`pipeline.lexicon.substitutes` in each word's context (its neighbours), plus the sentence rules that keep names,
+compounds, modified nouns and fixed phrases whole (module docstring of `pipeline.augment.augmenters.synonyms`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pipeline.lexicon.collocations import Collocations
+from pipeline.lexicon.pos_context import Context, context_of
+from pipeline.lexicon.stopwords import ENGLISH_STOPWORDS
+from pipeline.lexicon.substitutes import WORD, SubstituteFinder
+
+# After these tokens a capital letter starts a sentence rather than marking a name.
+SENTENCE_BREAKS = frozenset(".!?:;")
+OPENERS = frozenset("\"'`([{«“‘")
+
+Eligible = list[tuple[int, tuple[str, ...]]]  # (token index, its substitutes)
+
+
+@dataclass(frozen=True)
+class SentenceRules:
+    """The settings about a word's place in the sentence (`SynonymConfig` fields of the same names)."""
+
+    skip_proper_nouns: bool = True
+    keep_collocations: bool = True
+    keep_compounds: bool = True
+    keep_modified_nouns: bool = True
+    keep_modifiers: bool = False
+
+
+def sentence_starts(tokens: list[str]) -> list[bool]:
+    """Whether each token starts a sentence (its capital then marks no name)."""
+    starts, at_start = [], True
+    for tok in tokens:
+        starts.append(at_start)
+        if tok in SENTENCE_BREAKS:
+            at_start = True
+        elif tok not in OPENERS:
+            at_start = False
+    return starts
+
+
+class EligibleWords:
+    """The eligible words of a sentence and their substitutes; with `reasons`, why each other word is not."""
+
+    def __init__(self, rules: SentenceRules, finder: SubstituteFinder, collocations: Collocations):
+        self.rules = rules
+        self.finder = finder
+        self.collocations = collocations
+
+    def __call__(self, tokens: list[str], reasons: dict[int, str] | None = None) -> Eligible:
+        """(token index, substitutes) of every eligible token; `reasons` (when given) gets index -> why not, for
+        every other token."""
+        finder = self.finder
+        lower = [tok.lower() for tok in tokens]
+        starts = sentence_starts(tokens)
+        out: Eligible = []
+        for i, tok in enumerate(tokens):
+            key = lower[i]
+            if not finder.could_change(key):
+                if reasons is not None:
+                    reasons[i] = finder.unchangeable_reason(key) or "?"
+                continue
+            if self.rules.skip_proper_nouns and self.is_name(tok, starts[i]):
+                if reasons is not None:
+                    reasons[i] = "capitalised"
+                continue
+            choice = finder.choice(key, self.context(lower, i))
+            refusal = choice.reason if not choice.substitutes else \
+                self.kept_in_sentence(tokens, lower, starts, i, choice.pos)
+            if refusal:
+                if reasons is not None:
+                    reasons[i] = refusal
+                continue
+            out.append((i, choice.substitutes))
+        if out and self.rules.keep_collocations:  # most sentences have no candidate left: scan for phrases only now
+            covered = self.collocations.covered(lower, finder.all_base_forms)
+            if reasons is not None:
+                reasons.update((i, "collocation") for i, _ in out if i in covered)
+            out = [item for item in out if item[0] not in covered]
+        return out
+
+    @staticmethod
+    def is_name(tok: str, at_start: bool) -> bool:
+        """A capitalised word inside a sentence, or an all-caps word anywhere ("NASA")."""
+        return tok[0].isupper() and (not at_start or (len(tok) > 1 and tok.isupper()))
+
+    def context(self, lower: list[str], i: int) -> Context:
+        """What the neighbours of word `i` allow (`pipeline.lexicon.pos_context`)."""
+        previous = lower[i - 1] if i else ""
+        following = lower[i + 1] if i + 1 < len(lower) else ""
+        context = context_of(previous, following)
+        if previous and previous not in ENGLISH_STOPWORDS and self.finder.is_adjective(previous):
+            context = Context(context.pos & {"n", "a"}, context.verb_tags)  # "religious retreats": a noun
+        return context
+
+    def kept_in_sentence(self, tokens: list[str], lower: list[str], starts: list[bool], i: int, pos: str) -> str:
+        """The sentence rule that keeps word `i`, read as `pos`, as it is ("" when none does)."""
+        rules, finder = self.rules, self.finder
+        previous = lower[i - 1] if i else ""
+        following = lower[i + 1] if i + 1 < len(tokens) else ""
+        if rules.keep_modified_nouns and pos == "n" and previous and \
+                self.modifies(tokens[i - 1], previous, starts[i - 1]):
+            return "modified_noun"  # "arms factory", "organizing director", "Friday night", "Syrian war"
+        content_follows = bool(following) and bool(WORD.fullmatch(following)) and following not in ENGLISH_STOPWORDS
+        if rules.keep_modifiers and pos == "a" and content_follows and finder.is_noun(following):
+            return "modifier"  # "golden triangle"
+        if rules.keep_compounds and content_follows and "n" in finder.pos_uses(lower[i]) and \
+                finder.is_noun(lower[i]) and finder.is_noun(following):
+            return "compound"  # "train track": the first noun of a compound
+        return ""
+
+    def modifies(self, token: str, lower: str, at_start: bool) -> bool:
+        """Whether the token before a noun modifies it as a name or compound part: a capitalised word (not one
+        merely starting the sentence), a noun, or an -ing word."""
+        if lower in ENGLISH_STOPWORDS or not any(c.isalpha() for c in token):
+            return False
+        if token[:1].isupper() and not at_start:
+            return True
+        if not WORD.fullmatch(token):
+            return False
+        return (lower.endswith("ing") and len(lower) > 4) or self.finder.is_noun(lower)

@@ -1,0 +1,338 @@
+"""The safe substitutes of one word where it stands (the synonym augmenter's word rules, module docstring of
+`pipeline.augment.augmenters.synonyms`): the word's part of speech and sense from SemCor's counts, then each lemma
+of that sense checked by small named rules. When a word gets none, `Choice.reason` names the rule that stopped it,
+so coverage can be broken down by reason (benchmarks/judged/coverage.py).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from pipeline.lexicon.inflection import inflect, tags_of
+from pipeline.lexicon.pos_context import ANY, Context
+from pipeline.lexicon.sense_counts import Sense, SenseCounts
+from pipeline.lexicon.stopwords import ENGLISH_STOPWORDS
+from pipeline.lexicon.word_frequency import zipf
+
+WORD = re.compile(r"[^\W\d_]+(?:['\-][^\W\d_]+)*")
+POS_ORDER = ("n", "v", "a", "r")
+
+
+@dataclass(frozen=True)
+class SubstituteRules:
+    """The settings that decide a word's substitutes (`SynonymConfig` fields of the same names)."""
+
+    skip_stopwords: bool = True
+    skip_proper_nouns: bool = True
+    min_pos_share: float = 0.8
+    min_sense_share: float = 0.5
+    senses: int = 1
+    min_lemma_count: int = 1
+    min_word_count: int = 2
+    mutual_sense: bool = True
+    multiword: bool = False
+    min_zipf: float = 3.0
+    max_zipf_drop: float = 1.0
+    min_substitute_pos_share: float = 0.5
+    skip_derived: bool = True
+    min_substitute_sense_share: float = 0.6
+    keep_words: frozenset[str] = frozenset()
+    avoid: frozenset[tuple[str, str]] = frozenset()  # (word base form, substitute lemma)
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """The safe substitutes of a word in one context, already in the word's form; when there are none, `reason`
+    names the rule that left none."""
+
+    substitutes: tuple[str, ...]
+    pos: str = ""  # the part of speech the word was taken in (n, v, a, r)
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """How a word is read where it stands: its part of speech, base form, SemCor uses as that part of speech, its
+    Penn tags (the forms a substitute must take) and its senses, most frequent first."""
+
+    pos: str
+    base: str
+    count: int
+    tags: tuple[str, ...]
+    senses: tuple[Sense, ...]
+
+
+# Why a word gets no substitute, in the order the rules apply (benchmarks/judged/coverage.py reports them).
+NOT_IN_WORDNET = "not_in_wordnet"  # no base form with a WordNet entry
+POS_NOT_ALLOWED = "pos_not_allowed"  # SemCor never saw it in a part of speech its neighbours allow
+RARE_IN_SEMCOR = "rare_in_semcor"  # min_word_count
+UNCLEAR_POS = "unclear_pos"  # min_pos_share
+NO_FORM = "no_form"  # not a known form of its base in an allowed verb form
+UNCLEAR_SENSE = "unclear_sense"  # min_sense_share
+NAME = "name"  # WordNet's lemma of the dominant sense is capitalised ("Chicago")
+# A lemma refused (the reason of the lemma that passed the most rules is the word's: "no_substitute:<rule>").
+ONLY_ITSELF = "only_itself"  # the sense has no other lemma (but capitalised ones)
+MULTIWORD = "multiword"
+NOT_WORDS = "not_words"
+UNSEEN_LEMMA = "unseen_lemma"  # min_lemma_count
+KEPT_LEMMA = "kept_lemma"  # keep_words
+SUBSTITUTE_POS = "substitute_pos"  # min_substitute_pos_share
+AVOIDED = "avoided"  # avoid_substitutions
+OTHER_DOMINANT_SENSE = "other_dominant_sense"  # mutual_sense
+SUBSTITUTE_SENSE_SHARE = "substitute_sense_share"  # min_substitute_sense_share
+NO_INFLECTION = "no_inflection"
+ADVERB_SPELLING = "adverb_spelling"
+DERIVED = "derived"  # skip_derived
+RARE_IN_ENGLISH = "rare_in_english"  # min_zipf, max_zipf_drop
+LEMMA_RULES = (ONLY_ITSELF, MULTIWORD, NOT_WORDS, UNSEEN_LEMMA, KEPT_LEMMA, SUBSTITUTE_POS, AVOIDED,
+               OTHER_DOMINANT_SENSE, SUBSTITUTE_SENSE_SHARE, NO_INFLECTION, ADVERB_SPELLING, DERIVED, RARE_IN_ENGLISH)
+
+
+def derived(word: str, base: str, candidate: str, form: str, pos: str) -> bool:
+    """Whether a substitute is a derivation of the word rather than a synonym (`skip_derived`)."""
+    if "-" in form and "-" not in word:
+        return True  # "brown" -> "dark-brown", "piano" -> "forte-piano"
+    if pos == "n" and form.endswith(("ing", "ings")) and not word.endswith(("ing", "ings")):
+        return True  # "vote" -> "voting", "group" -> "grouping", "advertisements" -> "advertising"
+    return candidate.startswith(base) and len(candidate) > len(base)  # "brownish", "nighttime", "warfare"
+
+
+class SubstituteFinder:
+    """Word-level lookups over WordNet and SemCor counts, each cached once per process (`clear` forgets them)."""
+
+    def __init__(self, rules: SubstituteRules, wordnet: Any, synset_lemmas: Callable[[str, int], list[str]],
+                 sense_counts: SenseCounts, cache_size: int, on_clear: Callable[[], None] | None = None):
+        self.rules = rules
+        self._on_clear = on_clear  # the caller's own per-word caches, forgotten together with these
+        self._wordnet = wordnet
+        self._synset_lemmas_of = synset_lemmas
+        self._counts = sense_counts
+        self._cache_size = cache_size
+        self._base: dict[tuple[str, str], tuple[str, ...]] = {}  # (word, pos) -> base forms (morphy)
+        self._pos_uses: dict[str, dict[str, tuple[str, int]]] = {}  # word -> pos -> (best base form, SemCor uses)
+        self._choice: dict[tuple[str, Context], Choice] = {}  # (word, context) -> its safe substitutes
+        self._noun: dict[str, bool] = {}  # word -> mostly used as a noun
+        self._kept_word: dict[str, bool] = {}  # word -> one of keep_words in some form
+        self._all_bases: dict[str, frozenset[str]] = {}  # word -> its base forms in every part of speech
+        self._could: dict[str, bool] = {}  # word -> has substitutes in some context
+
+    def clear(self) -> None:
+        for cache in (self._base, self._pos_uses, self._choice, self._noun, self._kept_word, self._all_bases,
+                      self._could):
+            cache.clear()
+        if self._on_clear is not None:
+            self._on_clear()
+
+    # -- words ---------------------------------------------------------------------------------------------------
+    def base_forms(self, word: str, pos: str) -> tuple[str, ...]:
+        key = (word, pos)
+        found = self._base.get(key)
+        if found is None:
+            found = self._base[key] = tuple(form.lower() for form in self._wordnet._morphy(word, pos))
+        return found
+
+    def all_base_forms(self, word: str) -> frozenset[str]:
+        found = self._all_bases.get(word)
+        if found is None:
+            found = self._all_bases[word] = frozenset(
+                form for pos in POS_ORDER for form in self.base_forms(word, pos))
+        return found
+
+    def pos_uses(self, word: str) -> dict[str, tuple[str, int]]:
+        """pos -> (the base form of `word` with the most SemCor uses as pos, its uses), for every pos that has one
+        whose inflection matches `word`."""
+        found = self._pos_uses.get(word)
+        if found is not None:
+            return found
+        counts = self._counts
+        found = {}
+        for pos in POS_ORDER:
+            best = None
+            for base in self.base_forms(word, pos):
+                if not tags_of(word, base, pos):
+                    continue  # morphy's base, but not a form lemminflect knows ("ties" -> "ti")
+                uses = counts.total(base, pos)
+                if best is None or uses > best[1]:
+                    best = (base, uses)
+            if best is not None:
+                found[pos] = best
+        self._pos_uses[word] = found
+        return found
+
+    def mostly(self, lemma: str, pos: str, share: float) -> bool:
+        """Whether SemCor used `lemma` as `pos` at least `share` of the times it used it at all."""
+        uses = {p: self._counts.total(lemma, p) for p in POS_ORDER}
+        total = sum(uses.values())
+        return bool(total) and uses[pos] >= share * total
+
+    def is_noun(self, word: str) -> bool:
+        """Whether a word is mostly used as a noun (at least half of its SemCor uses)."""
+        found = self._noun.get(word)
+        if found is None:
+            uses = self.pos_uses(word)
+            total = sum(n for _, n in uses.values())
+            found = self._noun[word] = bool(total) and uses.get("n", ("", 0))[1] * 2 >= total
+        return found
+
+    def is_adjective(self, word: str) -> bool:
+        """Whether a word is (almost) only used as an adjective: the word after it is then a noun or adjective."""
+        uses = self.pos_uses(word)
+        total = sum(n for _, n in uses.values())
+        return bool(total) and uses.get("a", ("", 0))[1] >= self.rules.min_pos_share * total
+
+    def kept(self, word: str) -> bool:
+        """Whether `word` (lower case) is one of `keep_words`, in any of its forms."""
+        found = self._kept_word.get(word)
+        if found is None:
+            keep = self.rules.keep_words
+            found = self._kept_word[word] = word in keep or any(b in keep for b in self.all_base_forms(word))
+        return found
+
+    # -- substitutes -----------------------------------------------------------------------------------------------
+    def choice(self, word: str, context: Context) -> Choice:
+        """The safe substitutes of the lower-cased `word` in `context` (cached)."""
+        key = (word, context)
+        found = self._choice.get(key)
+        if found is None:
+            if len(self._choice) >= self._cache_size:
+                self.clear()
+            found = self._choice[key] = self._choose(word, context)
+        return found
+
+    def could_change(self, word: str) -> bool:
+        """Whether the lower-cased `word` can be replaced in some context: a word, not a stopword nor one of
+        `keep_words`, with substitutes in at least one part of speech (and, for a verb, one form). Cached per word,
+        so the many words that never change cost one lookup per sentence."""
+        found = self._could.get(word)
+        if found is None:
+            found = self._could[word] = self._excluded(word) is None and self._changeable_somewhere(word)
+        return found
+
+    def _excluded(self, word: str) -> str | None:
+        """Why the lower-cased `word` is never looked up: not a word, a stopword, one of `keep_words`."""
+        if not WORD.fullmatch(word):
+            return "not_a_word"
+        if self.rules.skip_stopwords and word in ENGLISH_STOPWORDS:
+            return "stopword"
+        if self.rules.keep_words and self.kept(word):
+            return "keep_word"
+        return None
+
+    def _changeable_somewhere(self, word: str) -> bool:
+        # A narrower context only removes parts of speech and verb forms: one part of speech alone (and a verb in
+        # any form or in one form) is the widest choice the word can get anywhere.
+        for pos, (base, _) in self.pos_uses(word).items():
+            contexts = [Context(frozenset(pos))]
+            if pos == "v":
+                contexts += [Context(frozenset(pos), frozenset((tag,))) for tag in tags_of(word, base, pos)]
+            if any(self.choice(word, context).substitutes for context in contexts):
+                return True
+        return False
+
+    def unchangeable_reason(self, word: str) -> str | None:
+        """Why the lower-cased `word` can be replaced in no context (None: it can in some); for reports."""
+        if self.could_change(word):
+            return None
+        return self._excluded(word) or self.choice(word, Context(ANY)).reason or NOT_IN_WORDNET
+
+    def _choose(self, word: str, context: Context) -> Choice:
+        reading = self.reading(word, context)
+        if isinstance(reading, str):
+            return Choice((), reason=reading)
+        out: list[str] = []
+        same = self.all_base_forms(word) | {word}
+        furthest = -1  # the index in LEMMA_RULES of the reason that refused the most promising lemma
+        for sense in reading.senses[:self.rules.senses]:
+            if sense.count == 0:
+                break
+            names = self._synset_lemmas_of(reading.pos, sense.offset)
+            if self.rules.skip_proper_nouns and any(n.lower() == reading.base and n[:1].isupper() for n in names):
+                return Choice((), reason=NAME)  # the word is a name here ("Chicago", "Israel")
+            for name in names:
+                candidate = name.lower().replace("_", " ")
+                if name.lower() in same or candidate in out or name[:1].isupper():
+                    continue
+                form, refusal = self.substitute(word, reading, sense, name.lower())
+                if refusal is not None:
+                    furthest = max(furthest, LEMMA_RULES.index(refusal))
+                elif form != word and form not in out:
+                    out.append(form)
+        if out:
+            return Choice(tuple(out), reading.pos)
+        return Choice((), reading.pos, "no_substitute:" + LEMMA_RULES[max(furthest, 0)])
+
+    def reading(self, word: str, context: Context) -> Reading | str:
+        """How `word` is read in `context`, or the reason it cannot be read safely enough to substitute."""
+        rules = self.rules
+        found = self.pos_uses(word)
+        if not found:
+            return NOT_IN_WORDNET
+        uses = {pos: found[pos] for pos in found if pos in context.pos}
+        total = sum(n for _, n in uses.values())
+        if not total:
+            return POS_NOT_ALLOWED if sum(n for _, n in found.values()) else RARE_IN_SEMCOR
+        pos = max(uses, key=lambda p: uses[p][1])
+        base, count = uses[pos]
+        if count < max(rules.min_word_count, 1):
+            return RARE_IN_SEMCOR
+        if count < rules.min_pos_share * total:
+            return UNCLEAR_POS
+        tags = tags_of(word, base, pos)
+        if pos == "v" and context.verb_tags is not None:
+            tags = tuple(t for t in tags if t in context.verb_tags)
+        if not tags:
+            return NO_FORM
+        senses = self._counts.senses(base, pos)
+        if not senses or senses[0].count < rules.min_sense_share * count:
+            return UNCLEAR_SENSE
+        return Reading(pos, base, count, tags, senses)
+
+    def substitute(self, word: str, reading: Reading, sense: Sense, lemma: str) -> tuple[str, str | None]:
+        """(`lemma` written in the word's form, None) when it is a safe substitute of `word` read as `reading` in
+        `sense`, else ("", the rule that refuses it)."""
+        refusal = self.lemma_refusal(reading, sense, lemma)
+        if refusal is not None:
+            return "", refusal
+        candidate = lemma.replace("_", " ")
+        written = {inflect(candidate, tag) for tag in reading.tags}
+        if len(written) != 1 or None in written:
+            return "", NO_INFLECTION  # a form lemminflect does not know, or one the source's tags split
+        form = written.pop()
+        refusal = self.form_refusal(word, reading, candidate, form)
+        return (form, None) if refusal is None else ("", refusal)
+
+    def lemma_refusal(self, reading: Reading, sense: Sense, lemma: str) -> str | None:
+        """The rule that refuses `lemma` (lower case, underscores) as a substitute in `sense`, before inflection."""
+        rules, counts, pos = self.rules, self._counts, reading.pos
+        if "_" in lemma and not rules.multiword:
+            return MULTIWORD
+        if not all(WORD.fullmatch(part) for part in lemma.split("_")):
+            return NOT_WORDS  # abbreviations and codes ("var.", "3-D") are not word substitutes
+        if counts.count(lemma, pos, sense.offset) < rules.min_lemma_count:
+            return UNSEEN_LEMMA
+        if rules.keep_words and self.kept(lemma):
+            return KEPT_LEMMA  # a light verb as a substitute takes other arguments ("stated" -> "told")
+        if rules.min_substitute_pos_share and not self.mostly(lemma, pos, rules.min_substitute_pos_share):
+            return SUBSTITUTE_POS
+        if (reading.base, lemma) in rules.avoid:
+            return AVOIDED  # a known misreading ("animal" -> "beast")
+        if rules.mutual_sense:
+            own = counts.senses(lemma, pos)
+            if not own or own[0].offset != sense.offset:
+                return OTHER_DOMINANT_SENSE
+            if own[0].count < rules.min_substitute_sense_share * counts.total(lemma, pos):
+                return SUBSTITUTE_SENSE_SHARE  # the reader may well take it in another sense ("gay")
+        return None
+
+    def form_refusal(self, word: str, reading: Reading, candidate: str, form: str) -> str | None:
+        """The rule that refuses the substitute `candidate` written as `form` in place of `word`."""
+        rules = self.rules
+        if reading.pos == "r" and word.endswith("ly") and not form.endswith("ly"):
+            return ADVERB_SPELLING  # "slowly" -> "slow": an adjective's spelling reads as a mistake
+        if rules.skip_derived and derived(word, reading.base, candidate, form, reading.pos):
+            return DERIVED
+        if zipf(form) < max(rules.min_zipf, zipf(word) - rules.max_zipf_drop):
+            return RARE_IN_ENGLISH  # rare in English, or much rarer than the word it would replace
+        return None

@@ -21,7 +21,8 @@ WORD = re.compile(r"[^\W\d_]+(?:['\-][^\W\d_]+)*")
 # the tests that count fractions and views rather than judge quality.
 LOOSE = {"keep_words": [], "min_zipf": 0.0, "max_zipf_drop": 8.0, "keep_modified_nouns": False,
          "skip_derived": False, "min_substitute_pos_share": 0.0,
-         "min_substitute_sense_share": 0.0, "avoid_substitutions": []}
+         "min_substitute_sense_share": 0.0, "avoid_substitutions": [], "keep_prepositional_verbs": False,
+         "keep_ing_modifiers": False, "check_transitivity": False, "skip_plural_lemmas": False}
 
 MIXED_SENTENCES = [
     "The quick brown fox jumps over the lazy dog.",
@@ -261,7 +262,8 @@ def test_model_identities_are_sha256_of_the_wordnet_files_and_paths_stay_out_of_
                "multiword": True, "skip_proper_nouns": False, "keep_modified_nouns": False, "keep_modifiers": True,
                "keep_words": ["say"], "min_zipf": 2.0, "max_zipf_drop": 2.0, "skip_derived": False,
                "min_substitute_pos_share": 0.2, "min_substitute_sense_share": 0.0, "avoid_substitutions": [],
-               "min_candidate_similarity": 0.5}
+               "min_candidate_similarity": 0.5, "keep_prepositional_verbs": False, "keep_ing_modifiers": False,
+               "check_transitivity": False, "skip_plural_lemmas": False}
     hashes = {key: make(**{key: value}).fingerprint_hash() for key, value in changed.items()}
     assert aug.fingerprint_hash() not in hashes.values() and len(set(hashes.values())) == len(changed)
 

@@ -1,10 +1,12 @@
 """Fixed phrases inside a sentence, which a word substitution must keep whole ("in front of", "common sense",
 "step down", "steam engine"): WordNet's multiword lemmas (matched on the words' base forms, so "steps down" and
-"steam engines" are found) plus a short list of prepositional phrases WordNet does not hold as lemmas.
+"steam engines" are found), its hyphenated lemmas written as two words ("large scale" for "large-scale": "big
+scale" is no English), plus a short list of prepositional phrases WordNet does not hold as lemmas.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 
 # Fixed phrases made of function words and one content word, which WordNet lists only in part ("in_front").
@@ -24,7 +26,7 @@ class Collocations:
     def __init__(self, multiword_lemmas: Iterable[str]):
         self._phrases: set[tuple[str, ...]] = set(PREPOSITIONAL_PHRASES)
         for lemma in multiword_lemmas:
-            parts = tuple(lemma.lower().split("_"))
+            parts = tuple(re.split(r"[_-]", lemma.lower()))
             if 1 < len(parts) <= LONGEST:
                 self._phrases.add(parts)
         # Every beginning of a phrase, so a match grows word by word and stops as soon as no phrase begins so.

@@ -8,13 +8,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pipeline.lexicon.collocations import Collocations
-from pipeline.lexicon.pos_context import Context, context_of
+from pipeline.lexicon.pos_context import DETERMINERS, OBJECT_PRONOUNS, Context, context_of
 from pipeline.lexicon.stopwords import ENGLISH_STOPWORDS
 from pipeline.lexicon.substitutes import WORD, SubstituteFinder
 
 # After these tokens a capital letter starts a sentence rather than marking a name.
 SENTENCE_BREAKS = frozenset(".!?:;")
 OPENERS = frozenset("\"'`([{«“‘")
+
+# Prepositions a verb selects (its argument: "happened to you", "engage in", "responding to treatment", "consists
+# of", "asked for") and the particles of phrasal verbs ("turn up"): a synonym often takes another one ("occurred to
+# you" means came to mind, "pursue in" is no English). Spatial prepositions ("stares at", "jumps into") are free.
+# "to" before a verb is an infinitive ("attempting to get"), not the verb's preposition.
+SELECTED_PREPOSITIONS = frozenset("to in of for with on about upon from up down out off away back".split())
+# Words after a verb that start its object ("tumble Lenin statue" needs a verb that takes one).
+_NOT_OBJECT_DETERMINERS = frozenset(("that", "what", "which", "whose"))  # clauses: "said that", "knows what"
 
 Eligible = list[tuple[int, tuple[str, ...]]]  # (token index, its substitutes)
 
@@ -28,6 +36,9 @@ class SentenceRules:
     keep_compounds: bool = True
     keep_modified_nouns: bool = True
     keep_modifiers: bool = False
+    keep_prepositional_verbs: bool = True
+    keep_ing_modifiers: bool = True
+    check_transitivity: bool = True
 
 
 def sentence_starts(tokens: list[str]) -> list[bool]:
@@ -69,7 +80,8 @@ class EligibleWords:
                 continue
             choice = finder.choice(key, self.context(lower, i))
             refusal = choice.reason if not choice.substitutes else \
-                self.kept_in_sentence(tokens, lower, starts, i, choice.pos)
+                self.kept_in_sentence(tokens, lower, starts, i, choice.pos) or \
+                self.verb_kept(tokens, lower, starts, i, choice.pos, choice.transitive)
             if refusal:
                 if reasons is not None:
                     reasons[i] = refusal
@@ -111,6 +123,55 @@ class EligibleWords:
                 finder.is_noun(lower[i]) and finder.is_noun(following):
             return "compound"  # "train track": the first noun of a compound
         return ""
+
+    def verb_kept(self, tokens: list[str], lower: list[str], starts: list[bool], i: int, pos: str,
+                  transitive: bool) -> str:
+        """The rule that keeps word `i`, read as a verb, as it is ("" when none does, or it is no verb)."""
+        if pos != "v":
+            return ""
+        rules, finder = self.rules, self.finder
+        previous = lower[i - 1] if i else ""
+        following = lower[i + 1] if i + 1 < len(tokens) else ""
+        after = lower[i + 2] if i + 2 < len(tokens) else ""
+        if rules.keep_prepositional_verbs and following in SELECTED_PREPOSITIONS and \
+                not (following == "to" and self.mostly_verb(after)):
+            return "prepositional_verb"  # "happened to you" -> "occurred to you", "engage in" -> "pursue in"
+        content_follows = bool(following) and bool(WORD.fullmatch(following)) and following not in ENGLISH_STOPWORDS
+        if rules.keep_ing_modifiers and lower[i].endswith("ing") and content_follows and \
+                self.noun_like(following) and self.before_a_modifier(previous):
+            return "ing_modifier"  # "a racing bike" is no bike that rushes
+        if rules.check_transitivity and not transitive and i + 1 < len(tokens) and (
+                (following in DETERMINERS and following not in _NOT_OBJECT_DETERMINERS)
+                or following in OBJECT_PRONOUNS
+                or (tokens[i + 1][:1].isupper() and not starts[i + 1] and WORD.fullmatch(following))
+                or (content_follows and finder.is_noun(following))):
+            return "object_of_intransitive"  # "protesters topple Lenin statue": not the sense "fall down"
+        return ""
+
+    def noun_like(self, word: str) -> bool:
+        """Mostly used as a noun, or a WordNet noun SemCor never saw ("bike")."""
+        uses = self.finder.pos_uses(word)
+        return self.finder.is_noun(word) or ("n" in uses and not sum(n for _, n in uses.values()))
+
+    def mostly_verb(self, word: str) -> bool:
+        """Whether a word after "to" is likely a verb, an infinitive ("to run", "to end"): used as a verb at least a
+        fifth of its SemCor uses."""
+        uses = self.finder.pos_uses(word)
+        total = sum(n for _, n in uses.values())
+        return bool(total) and uses.get("v", ("", 0))[1] * 5 >= total
+
+    def before_a_modifier(self, previous: str) -> bool:
+        """Whether an -ing word after `previous` and before a noun modifies the noun ("a racing bike", "red
+        racing bike": after a word used as an adjective a third of the time or more) rather than being a verb with its
+        object ("is eating pizza", "man eating pizza")."""
+        if not previous or previous in DETERMINERS or previous in ("and", "or", ","):
+            return True
+        if previous in ENGLISH_STOPWORDS or not WORD.fullmatch(previous):
+            return False
+        uses = self.finder.pos_uses(previous)
+        total = sum(n for _, n in uses.values())
+        adjective = bool(total) and uses.get("a", ("", 0))[1] * 3 >= total  # "red", "black": adjectives too
+        return adjective or not self.finder.is_noun(previous)
 
     def modifies(self, token: str, lower: str, at_start: bool) -> bool:
         """Whether the token before a noun modifies it as a name or compound part: a capitalised word (not one

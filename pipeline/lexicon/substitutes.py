@@ -38,6 +38,7 @@ class SubstituteRules:
     min_substitute_pos_share: float = 0.5
     skip_derived: bool = True
     min_substitute_sense_share: float = 0.6
+    skip_plural_lemmas: bool = True
     keep_words: frozenset[str] = frozenset()
     avoid: frozenset[tuple[str, str]] = frozenset()  # (word base form, substitute lemma)
 
@@ -50,6 +51,7 @@ class Choice:
     substitutes: tuple[str, ...]
     pos: str = ""  # the part of speech the word was taken in (n, v, a, r)
     reason: str = ""
+    transitive: bool = True  # a verb: whether its sense (as that verb) has a sentence frame with an object
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,12 +84,17 @@ SUBSTITUTE_POS = "substitute_pos"  # min_substitute_pos_share
 AVOIDED = "avoided"  # avoid_substitutions
 OTHER_DOMINANT_SENSE = "other_dominant_sense"  # mutual_sense
 SUBSTITUTE_SENSE_SHARE = "substitute_sense_share"  # min_substitute_sense_share
+PLURAL_LEMMA = "plural_lemma"  # a plural noun as a lemma ("document" -> "papers")
 NO_INFLECTION = "no_inflection"
 ADVERB_SPELLING = "adverb_spelling"
 DERIVED = "derived"  # skip_derived
 RARE_IN_ENGLISH = "rare_in_english"  # min_zipf, max_zipf_drop
-LEMMA_RULES = (ONLY_ITSELF, MULTIWORD, NOT_WORDS, UNSEEN_LEMMA, KEPT_LEMMA, SUBSTITUTE_POS, AVOIDED,
+LEMMA_RULES = (ONLY_ITSELF, MULTIWORD, NOT_WORDS, UNSEEN_LEMMA, KEPT_LEMMA, SUBSTITUTE_POS, AVOIDED, PLURAL_LEMMA,
                OTHER_DOMINANT_SENSE, SUBSTITUTE_SENSE_SHARE, NO_INFLECTION, ADVERB_SPELLING, DERIVED, RARE_IN_ENGLISH)
+
+
+# WordNet sentence frames (wninput(5WN)) in which the verb takes an object: "Somebody ----s something", ...
+OBJECT_FRAMES = frozenset((5, 8, 9, 10, 11, 14, 15, 16, 17, 18, 19, 20, 21, 24, 25, 30, 31))
 
 
 def derived(word: str, base: str, candidate: str, form: str, pos: str) -> bool:
@@ -260,8 +267,15 @@ class SubstituteFinder:
                 elif form != word and form not in out:
                     out.append(form)
         if out:
-            return Choice(tuple(out), reading.pos)
+            return Choice(tuple(out), reading.pos, transitive=self.transitive(reading))
         return Choice((), reading.pos, "no_substitute:" + LEMMA_RULES[max(furthest, 0)])
+
+    def transitive(self, reading: Reading) -> bool:
+        """Whether the word's dominant sense takes an object (verbs; WordNet's sentence frames for that verb)."""
+        frames = getattr(self._synset_lemmas_of, "verb_frames", None)
+        if reading.pos != "v" or frames is None:
+            return True
+        return bool(frames(reading.senses[0].offset, reading.base) & OBJECT_FRAMES)
 
     def reading(self, word: str, context: Context) -> Reading | str:
         """How `word` is read in `context`, or the reason it cannot be read safely enough to substitute."""
@@ -303,6 +317,10 @@ class SubstituteFinder:
         refusal = self.form_refusal(word, reading, candidate, form)
         return (form, None) if refusal is None else ("", refusal)
 
+    def plural_only(self, lemma: str) -> bool:
+        """Whether a noun lemma is the plural of another noun ("papers", "arms", "goods")."""
+        return any(base != lemma and tags_of(lemma, base, "n") == ("NNS",) for base in self.base_forms(lemma, "n"))
+
     def lemma_refusal(self, reading: Reading, sense: Sense, lemma: str) -> str | None:
         """The rule that refuses `lemma` (lower case, underscores) as a substitute in `sense`, before inflection."""
         rules, counts, pos = self.rules, self._counts, reading.pos
@@ -318,6 +336,8 @@ class SubstituteFinder:
             return SUBSTITUTE_POS
         if (reading.base, lemma) in rules.avoid:
             return AVOIDED  # a known misreading ("animal" -> "beast")
+        if rules.skip_plural_lemmas and pos == "n" and self.plural_only(lemma):
+            return PLURAL_LEMMA  # "a document" -> "a papers": lemminflect cannot make it singular
         if rules.mutual_sense:
             own = counts.senses(lemma, pos)
             if not own or own[0].offset != sense.offset:
@@ -331,6 +351,8 @@ class SubstituteFinder:
         rules = self.rules
         if reading.pos == "r" and word.endswith("ly") and not form.endswith("ly"):
             return ADVERB_SPELLING  # "slowly" -> "slow": an adjective's spelling reads as a mistake
+        if len(form) < 3 <= len(word):
+            return NOT_WORDS  # "hour" -> "hr", "year" -> "yr": an abbreviation
         if rules.skip_derived and derived(word, reading.base, candidate, form, reading.pos):
             return DERIVED
         if zipf(form) < max(rules.min_zipf, zipf(word) - rules.max_zipf_drop):

@@ -313,6 +313,24 @@ class SynsetLemmas:
         return [self._SYNTACTIC_MARKER.match(word.decode("utf-8")).group(1) for word in fields[4:4 + 2 * count:2]]
 
 
+    def verb_frames(self, offset: int, lemma: str) -> frozenset[int]:
+        """WordNet's sentence frames (1-35, wninput(5WN)) of a verb synset that apply to `lemma` (lower case,
+        underscores): the synset's own frames and those marked for that lemma only."""
+        data = self._data["v"]
+        end = data.find(b"\n", offset)
+        fields = data[offset:end if end >= 0 else len(data)].split(b" | ", 1)[0].split(b" ")
+        count = int(fields[3], 16)
+        words = [self._SYNTACTIC_MARKER.match(w.decode("utf-8")).group(1).lower() for w in fields[4:4 + 2 * count:2]]
+        at = 4 + 2 * count
+        at += 1 + 4 * int(fields[at])  # the pointers
+        found = set()
+        for k in range(int(fields[at]) if at < len(fields) else 0):
+            frame, word = int(fields[at + 2 + 3 * k]), int(fields[at + 3 + 3 * k], 16)
+            if word == 0 or (word <= len(words) and words[word - 1] == lemma):
+                found.add(frame)
+        return frozenset(found)
+
+
 def load_synset_lemmas(location: WordNetLocation) -> SynsetLemmas:
     """A `SynsetLemmas` for `location`, built once per process."""
     with _lock:

@@ -100,8 +100,8 @@ class SynonymConfig:
     mutual_sense: bool = field(default=True, metadata={
         "help": "a substitute's own most frequent sense must be the same synset (so a reader takes it in that sense)"})
     keep_collocations: bool = field(default=True, metadata={
-        "help": "keep fixed phrases whole: WordNet multiword lemmas ('common sense', 'step down') and "
-                "prepositional phrases ('in front of')"})
+        "help": "keep fixed phrases whole: WordNet multiword lemmas ('common sense', 'step down'), its hyphenated "
+                "lemmas written as two words ('large scale') and prepositional phrases ('in front of')"})
     keep_compounds: bool = field(default=True, metadata={
         "help": "keep a noun that modifies the next noun ('train track', 'plane crash'): compounds rarely survive "
                 "a substitution of their first part"})
@@ -111,6 +111,18 @@ class SynonymConfig:
     keep_modifiers: bool = field(default=False, metadata={
         "help": "also keep an adjective that modifies the next noun ('golden triangle'); off: costs most adjective "
                 "substitutions ('large dog' -> 'big dog')"})
+    keep_prepositional_verbs: bool = field(default=True, metadata={
+        "help": "keep a verb followed by a preposition it selects or a particle (to, in, of, for, with, on, about, "
+                "upon, from, up, down, out, off, away, back; 'to' before a verb excepted): a synonym takes another "
+                "one ('happened to you' -> 'occurred to you', 'engage in' -> 'pursue in')"})
+    keep_ing_modifiers: bool = field(default=True, metadata={
+        "help": "keep an -ing word between a determiner or adjective and a noun: it modifies the noun ('a racing "
+                "bike' -> 'a rushing bike'), it is no verb in progress"})
+    check_transitivity: bool = field(default=True, metadata={
+        "help": "keep a verb that has an object (a determiner, pronoun, name or noun follows it) when WordNet's "
+                "sentence frames say its dominant sense takes none ('protesters topple Lenin statue' -> 'tumble')"})
+    skip_plural_lemmas: bool = field(default=True, metadata={
+        "help": "refuse noun substitutes that are the plural of another noun ('document' -> 'papers', 'a papers')"})
     keep_words: list[str] = field(default_factory=lambda: list(KEEP_WORDS), metadata={
         "check": lambda words: None if isinstance(words, (list, tuple)) and all(isinstance(w, str) for w in words)
         else f"must be a list of words, got {words!r}",
@@ -167,7 +179,7 @@ def substitute_rules(cfg: SynonymConfig) -> SubstituteRules:
         min_word_count=cfg.min_word_count, mutual_sense=cfg.mutual_sense, multiword=cfg.multiword,
         min_zipf=cfg.min_zipf, max_zipf_drop=cfg.max_zipf_drop, min_substitute_pos_share=cfg.min_substitute_pos_share,
         skip_derived=cfg.skip_derived, min_substitute_sense_share=cfg.min_substitute_sense_share,
-        keep_words=frozenset(w.lower() for w in cfg.keep_words),
+        skip_plural_lemmas=cfg.skip_plural_lemmas, keep_words=frozenset(w.lower() for w in cfg.keep_words),
         avoid=frozenset(tuple(p.lower().replace(" ", "_").split(">")) for p in cfg.avoid_substitutions))
 
 
@@ -175,14 +187,15 @@ def sentence_rules(cfg: SynonymConfig) -> SentenceRules:
     """The sentence rules of `cfg` (`pipeline.lexicon.eligible_words`)."""
     return SentenceRules(skip_proper_nouns=cfg.skip_proper_nouns, keep_collocations=cfg.keep_collocations,
                          keep_compounds=cfg.keep_compounds, keep_modified_nouns=cfg.keep_modified_nouns,
-                         keep_modifiers=cfg.keep_modifiers)
+                         keep_modifiers=cfg.keep_modifiers, keep_prepositional_verbs=cfg.keep_prepositional_verbs,
+                         keep_ing_modifiers=cfg.keep_ing_modifiers, check_transitivity=cfg.check_transitivity)
 
 
 class SynonymAugmenter(Augmenter):
     name = "synonyms"
     config_class = SynonymConfig
     default_batch_size = 2048
-    version = "4"  # 4: substitute sense share, known misreadings, optional ranking encoder (issue 17, round 3); 3: keep_words, word frequency, modified nouns, derivations (issue 17, round 2); 2: sense, part of speech and form chosen (issue 17); 1 took any lemma of any synset
+    version = "5"  # 5: prepositional verbs, -ing modifiers, transitivity, hyphenated collocations, plural lemmas, more known misreadings (issue 17, round 4); 4: substitute sense share, known misreadings, optional ranking encoder (issue 17, round 3); 3: keep_words, word frequency, modified nouns, derivations (issue 17, round 2); 2: sense, part of speech and form chosen (issue 17); 1 took any lemma of any synset
 
     def __init__(self, config: Any = None):
         super().__init__(config)
@@ -211,7 +224,7 @@ class SynonymAugmenter(Augmenter):
 
         wordnet = load_wordnet(self._locate())
         word_frequency.load()
-        collocations = Collocations(k for k in wordnet._lemma_pos_offset_map if "_" in k)
+        collocations = Collocations(k for k in wordnet._lemma_pos_offset_map if "_" in k or "-" in k)
         self._finder = SubstituteFinder(substitute_rules(self.config), wordnet, load_synset_lemmas(self._locate()),
                                         load_sense_counts(self._locate()), self.config.cache_size,
                                         on_clear=collocations.clear)

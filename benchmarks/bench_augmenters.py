@@ -104,7 +104,7 @@ def bench_synonyms(sentences: list[str], repeats: int, cache_dir: str) -> dict[s
         # As a fresh process with WordNet's indexes loaded: no synset parsed yet, no lookup cached.
         if name == "ours":
             ours.clear_cache()
-            ours._wordnet._synset_offset_cache.clear()
+            ours.finder._wordnet._synset_offset_cache.clear()
         else:
             wordnet._synset_offset_cache.clear()
 

@@ -5,6 +5,7 @@ corpus sentences (the distinct sentences of STS-B train + SICK train, `bsl corpu
     .venv/bin/python benchmarks/judged/make_samples.py --sample after  --out benchmarks/judged/after.tsv
     .venv/bin/python benchmarks/judged/make_samples.py --sample after-2 --out benchmarks/judged/after-2.tsv
     .venv/bin/python benchmarks/judged/make_samples.py --sample after-3 --out benchmarks/judged/after-3.tsv
+    .venv/bin/python benchmarks/judged/make_samples.py --sample after-4 --out benchmarks/judged/after-4.tsv
     .venv/bin/python benchmarks/judged/make_samples.py --sample dev    --out /tmp/dev.tsv   # for development
 
 The corpus is shuffled once with a fixed seed and cut into four disjoint blocks of sentences: `before` (the first
@@ -54,8 +55,8 @@ def block(sentences: list[str], sample: str) -> list[tuple[int, str]]:
     order = list(range(len(sentences)))
     random.Random(SHUFFLE_SEED).shuffle(order)
     start = {"before": 0, "after": BLOCK, "dev": 2 * BLOCK, "after-2": len(order) - BLOCK,
-             "after-3": len(order) - 2 * BLOCK}[sample]
-    end = len(order) - 2 * BLOCK if sample == "dev" else start + BLOCK
+             "after-3": len(order) - 2 * BLOCK, "after-4": len(order) - 3 * BLOCK}[sample]
+    end = len(order) - 3 * BLOCK if sample == "dev" else start + BLOCK
     return [(i, sentences[i]) for i in order[start:end]]
 
 
@@ -65,7 +66,7 @@ def word_count(text: str) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sample", choices=("before", "after", "after-2", "after-3", "dev"), required=True)
+    parser.add_argument("--sample", choices=("before", "after", "after-2", "after-3", "after-4", "dev"), required=True)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--data-dir", help="STS/SICK data dir (default: the usual resolution, BSL_DATA_DIR, ...)")
     parser.add_argument("--pairs", type=int, default=100)

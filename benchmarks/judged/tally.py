@@ -1,24 +1,54 @@
 """Tally a judged sample: `python benchmarks/judged/tally.py benchmarks/judged/before.tsv benchmarks/judged/after.tsv`.
-Prints meaning kept / fluent / both, the error classes (a pair may have several), and the change rates."""
+Prints meaning kept / fluent / both, the error classes (a pair may have several), and the change rates.
+
+A judged blind file (make_blind.py) is tallied per version with its key:
+`python benchmarks/judged/tally.py --key benchmarks/judged/blind-4.key.tsv benchmarks/judged/blind-4.tsv`."""
 
 from __future__ import annotations
 
+import argparse
 import csv
-import sys
-from collections import Counter
+from collections import Counter, defaultdict
 
 CLASSES = ("sense", "grammar", "pos", "phrase", "rare", "entity")
 
-for path in sys.argv[1:]:
+
+def read(path: str) -> tuple[list[str], list[dict[str, str]]]:
     lines = open(path, encoding="utf-8").read().splitlines()
-    rows = list(csv.DictReader([l for l in lines if not l.startswith("#")], delimiter="\t"))
+    return lines, list(csv.DictReader([l for l in lines if not l.startswith("#")], delimiter="\t"))
+
+
+def report(name: str, rows: list[dict[str, str]]) -> None:
     errors = Counter(c for r in rows for c in filter(None, r["errors"].split(",")))
     meaning = sum(r["meaning_kept"] == "1" for r in rows)
     fluent = sum(r["fluent"] == "1" for r in rows)
     both = sum(r["meaning_kept"] == "1" and r["fluent"] == "1" for r in rows)
-    share = sum(int(r["changed"]) / int(r["words"]) for r in rows) / len(rows)
-    print(f"{path}: pairs {len(rows)} | meaning kept {meaning} | fluent {fluent} | both {both} | "
-          f"changed share of words per pair {share:.3f}")
+    share = ""
+    if rows and "changed" in rows[0]:
+        share = f" | changed share of words per pair {sum(int(r['changed']) / int(r['words']) for r in rows) / len(rows):.3f}"
+    print(f"{name}: pairs {len(rows)} | meaning kept {meaning} | fluent {fluent} | both {both}{share}")
     print("  errors: " + ", ".join(f"{c} {errors[c]}" for c in CLASSES))
-    for line in lines[:3]:
-        print("  " + line[:160])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("files", nargs="+")
+    parser.add_argument("--key", help="key file of a blind sample (make_blind.py): tally per version")
+    args = parser.parse_args()
+    for path in args.files:
+        lines, rows = read(path)
+        if args.key:
+            version = {r["n"]: r["version"] for r in read(args.key)[1]}
+            by_version = defaultdict(list)
+            for r in rows:
+                by_version[version[r["n"]]].append(r)
+            for name, found in sorted(by_version.items()):
+                report(f"{path} [{name}]", found)
+            continue
+        report(path, rows)
+        for line in lines[:3]:
+            print("  " + line[:160])
+
+
+if __name__ == "__main__":
+    main()

@@ -17,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from make_samples import block, corpus_sentences  # noqa: E402
+from make_samples import block, corpus_sentences
 
 # The rules in the order a word meets them: the later a word's rule, the closer the word came to a substitute.
 STAGES = ("not_a_word", "stopword", "keep_word", "capitalised", "not_in_wordnet", "rare_in_semcor",

@@ -8,7 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pipeline.lexicon.collocations import Collocations
-from pipeline.lexicon.pos_context import DETERMINERS, OBJECT_PRONOUNS, Context, context_of
+from pipeline.lexicon.pos_context import (
+    DETERMINERS,
+    OBJECT_PRONOUNS,
+    Context,
+    context_of,
+)
 from pipeline.lexicon.stopwords import ENGLISH_STOPWORDS
 from pipeline.lexicon.substitutes import WORD, SubstituteFinder
 

@@ -7,8 +7,9 @@ so coverage can be broken down by reason (benchmarks/judged/coverage.py).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from pipeline.lexicon.inflection import inflect, tags_of
 from pipeline.lexicon.pos_context import ANY, Context
@@ -18,6 +19,7 @@ from pipeline.lexicon.word_frequency import zipf
 
 WORD = re.compile(r"[^\W\d_]+(?:['\-][^\W\d_]+)*")
 POS_ORDER = ("n", "v", "a", "r")
+_VOWEL = re.compile(r"[aeiou]|(?<!^)y")
 
 
 @dataclass(frozen=True)
@@ -351,8 +353,8 @@ class SubstituteFinder:
         rules = self.rules
         if reading.pos == "r" and word.endswith("ly") and not form.endswith("ly"):
             return ADVERB_SPELLING  # "slowly" -> "slow": an adjective's spelling reads as a mistake
-        if len(form) < 3 <= len(word):
-            return NOT_WORDS  # "hour" -> "hr", "year" -> "yr": an abbreviation
+        if not _VOWEL.search(form):
+            return NOT_WORDS  # "hour" -> "hr", "years" -> "yrs": an abbreviation has no vowel ("ax", "gym" do)
         if rules.skip_derived and derived(word, reading.base, candidate, form, reading.pos):
             return DERIVED
         if zipf(form) < max(rules.min_zipf, zipf(word) - rules.max_zipf_drop):

@@ -7,7 +7,10 @@ WordNet lemma is capitalised: "Chicago", "Israel"), not part of a fixed phrase (
 "in front of", "step down", and, with `keep_compounds`, the first noun of a noun compound such as "train track"),
 not one of `keep_words` (light and reporting verbs, indefinite pronouns: "said" -> "told" needs an object), not a
 noun modified by the word before it (`keep_modified_nouns`: a noun, an -ing word or a capitalised word: "arms
-factory", "Friday night"), and it has at least one *safe substitute* where it stands:
+factory", "Friday night"), not a verb followed by a preposition it selects or a particle (`keep_prepositional_verbs`:
+"happened to you" -> "occurred to you"), not a verb with an object whose dominant sense takes none by WordNet's
+sentence frames (`check_transitivity`: "topple Lenin statue" -> "tumble"), not an -ing word modifying a noun
+(`keep_ing_modifiers`: "racing bike"), and it has at least one *safe substitute* where it stands:
 
 1. Part of speech: WordNet's SemCor counts say how often the word was used as a noun, verb, adjective, adverb; the
    neighbouring words narrow that down (`pipeline.lexicon.pos_context`: after "the" not a verb, after "will" a
@@ -20,7 +23,8 @@ factory", "Friday night"), and it has at least one *safe substitute* where it st
    `multiword`, and, with `mutual_sense`, whose own most frequent sense is that synset too (so the reader takes it
    in the same sense: "hat" -> "lid" is refused, lid's usual sense is a cover), mostly used in this part of speech
    (`min_substitute_pos_share`: "girl" -> "miss" is refused), common in English and not much rarer than the word
-   (`min_zipf`, `max_zipf_drop`: wordfreq's Zipf frequencies, `pipeline.lexicon.word_frequency`), not a
+   (`min_zipf`, `max_zipf_drop`: wordfreq's Zipf frequencies, `pipeline.lexicon.word_frequency`), not a plural
+   noun lemma (`skip_plural_lemmas`: "a document" -> "a papers"), not an abbreviation without a vowel ("hr"), not a
    derivation of the word (`skip_derived`: "brownish", "dark-brown", "voting"), not one of `keep_words`, whose
    dominant sense holds at least `min_substitute_sense_share` of its own uses ("sunny" -> "gay" is refused), and
    not a known misreading (`avoid_substitutions`: "animal" -> "beast").
@@ -50,6 +54,11 @@ Speed (benchmarks/bench_augmenters.py): the substitutes of a word in a given con
 computed once per process and cached; sense counts are read once from `index.sense`; synset lemmas are read from
 the data files directly (`pipeline.lexicon.wordnet.SynsetLemmas`) rather than through nltk's full Synset parse;
 plain ASCII sentences are cut by `moses_fast_tokens`, which gives sacremoses' exact tokens.
+
+Where the pieces live: the word rules in `pipeline.lexicon.substitutes` (each refusal has a name, so
+benchmarks/judged/coverage.py can say why sentences get no view), the sentence rules in
+`pipeline.lexicon.eligible_words`, the span tokenizer in `pipeline.lexicon.moses_tokens`, the default word lists
+in `pipeline.lexicon.substitution_lists`; this module holds the settings and writes the views.
 """
 
 from __future__ import annotations
@@ -59,7 +68,11 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pipeline.augment.augmenters.base import Augmenter, SourceRecord, ViewPair
-from pipeline.augment.augmenters.substitution import RecordRandom, match_case, words_to_change
+from pipeline.augment.augmenters.substitution import (
+    RecordRandom,
+    match_case,
+    words_to_change,
+)
 from pipeline.base.config import MAX_BUFFERED_ITEMS, Range
 from pipeline.lexicon.eligible_words import Eligible, EligibleWords, SentenceRules
 from pipeline.lexicon.moses_tokens import SpanTokenizer

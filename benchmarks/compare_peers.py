@@ -77,6 +77,7 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--calibrate-block", type=int, default=4,
                    help="consecutive steps of one method per round; the first of each block is not timed")
     p.add_argument("--out", default="runs/compare_peers")
+    p.add_argument("--table-only", action="store_true", help="rewrite <out>/table.md from <out>/results.json, run nothing")
     p.add_argument("--build-datasets", action="store_true",
                    help="build the demo's datasets into runs/ds/ first when missing (bsl corpus + bsl augment)")
     return p.parse_args(argv)
@@ -345,6 +346,13 @@ def time_budget_steps(name: str, costs: dict[str, float], budget_s: float, warmu
 
 def main(argv: list[str] | None = None) -> int:
     args = _arguments(argv)
+    if args.table_only:
+        saved = json.loads((Path(args.out) / "results.json").read_text(encoding="utf-8"))
+        saved_args = argparse.Namespace(**saved["args"])
+        table = _table(saved["before"], saved["runs"], saved_args)
+        (Path(args.out) / "table.md").write_text(table + "\n", encoding="utf-8")
+        print(table)
+        return 0
     import os
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -467,10 +475,11 @@ def _previous_results(path: Path, args) -> dict | None:
 
 def _table(before: dict[str, float], runs: list[dict], args) -> str:
     columns = ["stsb_dev"] if args.tasks == "dev" else ["stsb_dev", *ALL_TASKS, "avg"]
-    head = "| method | budget | steps | median step s | seeds | " + " | ".join(columns) + " | Δ STS-B dev |"
-    lines = [head, "|---|---|---:|---:|---:|" + "---:|" * (len(columns) + 1)]
+    head = ("| method | budget | steps | median step s | seeds | " + " | ".join(columns)
+            + f" | sd of {columns[-1]} over seeds | Δ STS-B dev |")
+    lines = [head, "|---|---|---:|---:|---:|" + "---:|" * (len(columns) + 2)]
     lines.append("| all-MiniLM-L6-v2 (before) | - | 0 | - | - | "
-                 + " | ".join(f"{before.get(c, float('nan')):.2f}" for c in columns) + " | - |")
+                 + " | ".join(f"{before.get(c, float('nan')):.2f}" for c in columns) + " | - | - |")
     groups: dict[tuple[str, str], list[dict]] = {}
     for r in runs:
         groups.setdefault((r.get("label", r["method"]), r["budget"]), []).append(r)
@@ -478,13 +487,14 @@ def _table(before: dict[str, float], runs: list[dict], args) -> str:
         ok = [r for r in rs if "scores" in r]
         if not ok:
             lines.append(f"| {method} | {budget} | - | - | - | " + " | ".join("n/a" for _ in columns)
-                         + f" | {rs[0]['error']} |")
+                         + f" | - | {rs[0]['error']} |")
             continue
         mean = {c: statistics.mean(r["scores"][c] for r in ok) for c in columns}
         step = statistics.median(t for r in ok for t in r["step_times"])
         steps = "/".join(sorted({str(r["steps"]) for r in ok}))
         lines.append(f"| {method} | {budget} | {steps} | {step:.3f} | {len(ok)} | "
                      + " | ".join(f"{mean[c]:.2f}" for c in columns)
+                     + f" | {statistics.stdev(r['scores'][columns[-1]] for r in ok) if len(ok) > 1 else float('nan'):.2f}"
                      + f" | {mean['stsb_dev'] - before['stsb_dev']:+.2f} |")
     return "\n".join(lines)
 

@@ -54,6 +54,44 @@ def test_overwrite_sets_aside_what_would_be_replaced_and_deletes_nothing(tmp_pat
     assert (out / "notes.txt").read_text() == "kept in place" and not (out / "data").exists()
 
 
+def test_a_directory_another_bsl_process_is_claiming_right_now_is_not_foreign(tmp_path, monkeypatch):
+    # CI saw this race: two `bsl augment --out D` started together; one was writing its marker's temp file when the
+    # other listed D, which it then refused as foreign instead of meeting the first one's lock.
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / f".{MARKER_NAME}.x1y2z3.tmp").write_text("")
+    (out / LOCK_NAME).write_text("{}")
+    claim_directory(out, "dataset")
+    assert json.loads((out / MARKER_NAME).read_text())["kind"] == "dataset"
+
+    # The other process's marker lands between our read of the marker and our listing, its staging beside it.
+    from pipeline.base import ownership
+    real_read = ownership.read_marker
+
+    def claim_while_another_lands(name, other_kind, kind):
+        directory = tmp_path / name
+        directory.mkdir()
+        looks = []
+
+        def marker_lands_after_first_look(d):
+            looks.append(d)
+            if len(looks) == 1:
+                ownership._write_marker(directory, other_kind)
+                (directory / ".staging-1234").mkdir()
+                return None
+            return real_read(d)
+
+        monkeypatch.setattr(ownership, "read_marker", marker_lands_after_first_look)
+        try:
+            return claim_directory(directory, kind)
+        finally:
+            monkeypatch.setattr(ownership, "read_marker", real_read)
+
+    assert claim_while_another_lands("same", "dataset", "dataset") == tmp_path / "same"
+    with pytest.raises(OwnershipError, match="holds a bsl training-run, not a dataset"):
+        claim_while_another_lands("other", "training-run", "dataset")
+
+
 def test_another_kind_of_output_is_refused(tmp_path):
     claim_directory(tmp_path / "run", "training-run")
     with pytest.raises(OwnershipError, match="holds a bsl training-run, not a dataset"):

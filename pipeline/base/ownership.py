@@ -59,6 +59,11 @@ def _write_marker(directory: Path, kind: str) -> None:
                       {"tool": "bsl", "kind": kind, "created": datetime.now(timezone.utc).isoformat()})
 
 
+def _is_marker_in_flight(name: str) -> bool:
+    """The temp file of another bsl process writing its marker right now (see pipeline.base.atomic)."""
+    return name.startswith(f".{MARKER_NAME}.") and name.endswith(".tmp")
+
+
 def _is_inside(path: Path, other: Path) -> bool:
     return path == other or other in path.parents
 
@@ -85,11 +90,16 @@ def claim_directory(directory: str | Path, kind: str, *, overwrite: bool = False
         raise OwnershipError(f"{path} exists and is not a directory")
     path.mkdir(parents=True, exist_ok=True)
     marker = read_marker(path)
+    if marker is None:
+        entries = {p.name for p in path.iterdir()}
+        if MARKER_NAME in entries:
+            # Another bsl process claimed the directory between our two looks (it then locks and writes).
+            marker = read_marker(path)
     if marker is not None:
         if marker["kind"] != kind:
             raise OwnershipError(f"{path} holds a bsl {marker['kind']}, not a {kind}: choose another directory")
         return path
-    foreign = sorted(p.name for p in path.iterdir() if p.name not in {LOCK_NAME})
+    foreign = sorted(name for name in entries if name != LOCK_NAME and not _is_marker_in_flight(name))
     if foreign and recognise is not None and recognise(path):
         _write_marker(path, kind)
         return path

@@ -50,11 +50,14 @@ def test_predictor_is_three_linear_layers_kd_kd_d_with_batchnorm_relu_between():
     assert p(torch.randn(5, 4)).shape == (5, 4)
 
 
-def test_predictor_forward_views_equals_one_call_per_view_outputs_gradients_and_running_stats():
+@pytest.mark.parametrize("residual", [False, True])
+def test_predictor_forward_views_equals_one_call_per_view_outputs_gradients_and_running_stats(residual):
     from training.predictor import Predictor
 
     torch.manual_seed(0)
-    batched = Predictor(dim=6, k=4)
+    batched = Predictor(dim=6, k=4, residual=residual)
+    if residual:  # away from the zero init, so the MLP branch counts in the comparison
+        nn.init.normal_(batched.net[-1].weight, std=0.1)
     per_view = copy.deepcopy(batched)
     views = [torch.randn(5, 6, requires_grad=True), torch.randn(7, 6, requires_grad=True)]
     copies = [v.detach().clone().requires_grad_(True) for v in views]
@@ -68,6 +71,24 @@ def test_predictor_forward_views_equals_one_call_per_view_outputs_gradients_and_
         torch.testing.assert_close(a.grad, b.grad, rtol=1e-5, atol=1e-6)
     for name, value in batched.state_dict().items():  # BatchNorm statistics: per view, in view order
         torch.testing.assert_close(value, per_view.state_dict()[name], rtol=1e-6, atol=1e-7)
+
+
+def test_residual_predictor_starts_as_the_identity_and_learns_a_correction():
+    from training.predictor import Predictor
+
+    torch.manual_seed(0)
+    p = Predictor(dim=6, k=2, residual=True)
+    x = torch.randn(8, 6)
+    assert torch.equal(p(x), x) and all(torch.equal(a, b) for a, b in zip(p.forward_views(x[:3], x[3:]),
+                                                                            (x[:3], x[3:])))
+    target = torch.randn(8, 6)
+    opt = torch.optim.SGD(p.parameters(), lr=0.1)
+    before = (p(x) - target).pow(2).mean().item()
+    for _ in range(20):
+        opt.zero_grad()
+        (p(x) - target).pow(2).mean().backward()
+        opt.step()
+    assert (p(x) - target).pow(2).mean().item() < 0.5 * before
 
 
 def test_global_batchnorm_is_plain_batchnorm_outside_ddp():

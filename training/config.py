@@ -105,6 +105,10 @@ class BSLConfig:
         "78.09); with 100 steps the same run gave 80.20. CPU here (benchmarks/RESULTS.md): 50 warm-up + 50 steps of "
         "16 pairs 78.87 -> 79.34, 100 + 100 of 32 -> 79.24. 0 = none (the paper, which starts from BERT)",
         default=100, allowed=Range(0))
+    predictor_residual: bool = _help(
+        "the predictor predicts x + MLP(x) with the MLP's last layer starting at zero, i.e. it starts as the identity "
+        "and the encoder learns from the first step (use with predictor_warmup_steps: 0); false = the paper's plain "
+        "MLP", default=False)
     predictor_lr: float | None = _help(
         "the predictor's learning rate: constant during the warm-up, then the peak of its own param group (same "
         "schedule shape as the encoder); null = optim.lr. 1e-3 is what the measurements above used (CPU-sized: "

@@ -47,7 +47,8 @@ class BSLObjective(Objective):
     def __init__(self, encoder, tokenizer, settings: BSLConfig, *, max_length: int):
         super().__init__(encoder, tokenizer, max_length=max_length)
         self.cfg = settings
-        self.predictor = Predictor(encoder.dim, self.cfg.predictor_k, sync_batchnorm=self.cfg.sync_batchnorm)
+        self.predictor = Predictor(encoder.dim, self.cfg.predictor_k, sync_batchnorm=self.cfg.sync_batchnorm,
+                                   residual=self.cfg.predictor_residual)
         self.target = copy.deepcopy(encoder)
         self.target.requires_grad_(False)
 

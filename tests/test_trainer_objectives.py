@@ -156,6 +156,25 @@ def test_bsl_objective_loss_is_the_symmetric_loss_of_its_parts(tiny):
     assert set(metrics) == set(objective.metric_names)
 
 
+def test_bsl_asymmetric_loss_runs_one_online_and_one_target_pass(tiny):
+    from training.objectives.bsl import negative_cosine
+
+    objective, _ = tiny("bsl", ["objective.bsl.symmetric=false"])
+    objective.train()
+    sents = make_sentences(6, seed=1)
+    batch = objective.collate(sents, [s + " quickly" for s in sents], random.Random(0))
+    calls = []
+    for name in ("encoder", "target"):
+        getattr(objective, name).register_forward_hook(lambda m, a, kw, out, name=name: calls.append(name),
+                                                       with_kwargs=True)
+    loss, _ = objective(batch)
+    assert calls == ["encoder", "target"]
+    calls.clear()
+    with torch.no_grad():
+        e1, h2 = objective.encoder(**batch["view1"]), objective.target(**batch["view2"])
+    assert loss.item() == pytest.approx(negative_cosine(objective.predictor(e1), h2).item(), abs=1e-6)
+
+
 def test_bsl_target_gets_no_gradient_and_is_not_trainable(tiny):
     objective, _ = tiny("bsl")
     objective.train()

@@ -93,7 +93,8 @@ class BSLConfig:
                              "BatchNorm + ReLU between; paper: 8)", default=8, allowed=Range(1, 64))
     target_dropout: bool = _help("run the target encoder in train mode (dropout on) as the authors' code does; "
                                  "false = eval mode, deterministic targets", default=True)
-    symmetric: bool = _help("symmetric loss 1/2 D(z1,h2) + 1/2 D(z2,h1) (paper); false = D(z1,h2) only",
+    symmetric: bool = _help("symmetric loss 1/2 D(z1,h2) + 1/2 D(z2,h1) (paper); false = D(z1,h2) only, which "
+                            "runs the online encoder on view 1 and the target on view 2 only (half the passes)",
                             default=True)
     sync_batchnorm: bool = _help("under DDP, predictor BatchNorm uses statistics of the global batch",
                                  default=True)

@@ -67,12 +67,19 @@ class BSLObjective(Objective):
         # During the predictor warm-up the encoder is frozen: no graph through it (cheaper, and no gradient).
         with torch.set_grad_enabled(torch.is_grad_enabled() and not self.head_only):
             online1 = self.encoder(**x1)
-            online2 = self.encoder(**x2)
-        z1, z2 = self.predictor.forward_views(online1, online2)
-        with torch.no_grad():
-            h1 = self.target(**x1)
-            h2 = self.target(**x2)
-        loss = bsl_loss(z1, z2, h1, h2, self.cfg.symmetric)
+            online2 = self.encoder(**x2) if self.cfg.symmetric else None
+        if online2 is None:
+            # D(z1, h2) alone needs neither the online view 2 nor the target view 1: half the encoder passes.
+            (z1,) = self.predictor.forward_views(online1)
+            with torch.no_grad():
+                h2 = self.target(**x2)
+            loss = negative_cosine(z1, h2.detach())
+        else:
+            z1, z2 = self.predictor.forward_views(online1, online2)
+            with torch.no_grad():
+                h1 = self.target(**x1)
+                h2 = self.target(**x2)
+            loss = bsl_loss(z1, z2, h1, h2, symmetric=True)
         with torch.no_grad():
             # Collapse watch: per-dimension std of unit-normalised online embeddings (~1/sqrt(d) when healthy,
             # -> 0 when every sentence maps to the same vector).

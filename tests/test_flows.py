@@ -174,7 +174,13 @@ def _rows(out: Path) -> list[str]:
 def _api(server, method: str, path: str, body: dict | None = None):
     import httpx
 
-    response = httpx.request(method, server.api_url + path, json=body, timeout=30)
+    # A busy SQLite-backed server answers 503 while its database is locked (seen under `pytest -n 2`); Prefect's own
+    # client retries those with backoff, and so does this test client, a few times.
+    for attempt in range(5):
+        response = httpx.request(method, server.api_url + path, json=body, timeout=30)
+        if response.status_code not in (502, 503) or attempt == 4:
+            break
+        time.sleep(0.5 * 2 ** attempt)
     response.raise_for_status()
     return response.json()
 

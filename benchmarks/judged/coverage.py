@@ -21,7 +21,7 @@ from make_samples import block, corpus_sentences
 
 # The rules in the order a word meets them: the later a word's rule, the closer the word came to a substitute.
 STAGES = ("not_a_word", "stopword", "keep_word", "capitalised", "not_in_wordnet", "rare_in_semcor",
-          "pos_not_allowed", "unclear_pos", "no_form", "unclear_sense", "name")
+          "pos_not_allowed", "unclear_pos", "pos_excluded", "no_form", "unclear_sense", "name")
 
 
 def stage(reason: str) -> int:

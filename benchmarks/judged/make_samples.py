@@ -6,13 +6,17 @@ corpus sentences (the distinct sentences of STS-B train + SICK train, `bsl corpu
     .venv/bin/python benchmarks/judged/make_samples.py --sample after-2 --out benchmarks/judged/after-2.tsv
     .venv/bin/python benchmarks/judged/make_samples.py --sample after-3 --out benchmarks/judged/after-3.tsv
     .venv/bin/python benchmarks/judged/make_samples.py --sample after-4 --out benchmarks/judged/after-4.tsv
+    .venv/bin/python benchmarks/judged/make_samples.py --sample after-5 --out benchmarks/judged/after-5.tsv
+    .venv/bin/python benchmarks/judged/make_samples.py --sample mnli-m --out benchmarks/judged/mnli-m.tsv
     .venv/bin/python benchmarks/judged/make_samples.py --sample dev    --out /tmp/dev.tsv   # for development
 
 The corpus is shuffled once with a fixed seed and cut into four disjoint blocks of sentences: `before` (the first
 block), `after` (the second), `after-2` (the LAST block of the shuffled order, added in round two of issue 17: no
 sample or development run had reached that far into `dev` before), `after-3` (round three: the block before
-`after-2`, cut off the end of `dev`, which development runs read from its start and never got near) and `dev`
-(everything between `after` and `after-3`: the only sentences looked at while developing the augmenter).
+`after-2`, cut off the end of `dev`, which development runs read from its start and never got near), `after-4`
+(round four, the block before that), `after-5` (round five: the TWO blocks before `after-4`, since a strict setting
+needs more sentences for 100 pairs; development runs read only `dev`'s first 3,000 sentences, which end 922 sentences
+before it) and `dev` (everything between `after` and `after-5`: the only sentences looked at while developing).
 From its block a sample takes sentences in order until it has `--pairs` accepted pairs (rejected sentences, e.g.
 "no_eligible_word", are counted and listed in a comment line, as the dataset keeps them apart). The augmenter runs
 with its defaults of the checked-out code (plus `-o key=value` overrides) and the demo's seed 0; `before.tsv` was
@@ -55,9 +59,23 @@ def block(sentences: list[str], sample: str) -> list[tuple[int, str]]:
     order = list(range(len(sentences)))
     random.Random(SHUFFLE_SEED).shuffle(order)
     start = {"before": 0, "after": BLOCK, "dev": 2 * BLOCK, "after-2": len(order) - BLOCK,
-             "after-3": len(order) - 2 * BLOCK, "after-4": len(order) - 3 * BLOCK}[sample]
-    end = len(order) - 3 * BLOCK if sample == "dev" else start + BLOCK
+             "after-3": len(order) - 2 * BLOCK, "after-4": len(order) - 3 * BLOCK,
+             "after-5": len(order) - 5 * BLOCK}[sample]
+    end = {"dev": len(order) - 5 * BLOCK, "after-5": len(order) - 3 * BLOCK}.get(sample, start + BLOCK)
     return [(i, sentences[i]) for i in order[start:end]]
+
+
+def mnli_premises(data_dir: str | None) -> list[tuple[int, str]]:
+    """The distinct premises of MNLI dev-matched (fiction, government, slate, telephone, travel), shuffled: sentences
+    of other genres than the demo's corpus that no development run has read (block `mnli-m`, round five)."""
+    from pipeline.evaldata.data_dir import resolve_data_dir
+
+    path = resolve_data_dir(data_dir).path / "nli" / "mnli" / "dev_matched.csv"
+    with open(path, newline="", encoding="utf-8") as fh:
+        premises = list(dict.fromkeys(row["premise"].strip() for row in csv.DictReader(fh) if row["premise"].strip()))
+    order = list(range(len(premises)))
+    random.Random(SHUFFLE_SEED).shuffle(order)
+    return [(i, premises[i]) for i in order]
 
 
 def word_count(text: str) -> int:
@@ -66,7 +84,8 @@ def word_count(text: str) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sample", choices=("before", "after", "after-2", "after-3", "after-4", "dev"), required=True)
+    parser.add_argument("--sample", choices=("before", "after", "after-2", "after-3", "after-4", "after-5", "mnli-m", "dev"),
+                        required=True)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--data-dir", help="STS/SICK data dir (default: the usual resolution, BSL_DATA_DIR, ...)")
     parser.add_argument("--pairs", type=int, default=100)
@@ -80,8 +99,12 @@ def main() -> None:
     params = {k: yaml.safe_load(v) for k, v in (o.split("=", 1) for o in args.overrides)}
     aug = build_augmenter("synonyms", params)
     rows, rejected, total_words, total_share = [], [], 0, []
-    for index, text in block(corpus_sentences(args.data_dir), args.sample):
-        pair = next(iter(aug.augment([SourceRecord(f"sts-sick-train:{index}", text)], seed=0)))
+    if args.sample == "mnli-m":
+        source, sentences = "mnli-dev-matched", mnli_premises(args.data_dir)
+    else:
+        source, sentences = "sts-sick-train", block(corpus_sentences(args.data_dir), args.sample)
+    for index, text in sentences:
+        pair = next(iter(aug.augment([SourceRecord(f"{source}:{index}", text)], seed=0)))
         if pair.reject:
             rejected.append(f"{index}:{pair.reject}")
             total_share.append(0.0)
@@ -89,7 +112,7 @@ def main() -> None:
         changes = pair.info.get("changes", [])
         words = word_count(text)
         total_share.append(len(changes) / max(words, 1))
-        rows.append([len(rows) + 1, f"sts-sick-train:{index}", text, pair.view2,
+        rows.append([len(rows) + 1, f"{source}:{index}", text, pair.view2,
                      " | ".join(f"{old}->{new}" for _, old, new, *_ in changes), words, len(changes), "", "", "", ""])
         if len(rows) == args.pairs:
             break

@@ -25,7 +25,12 @@ OPENERS = frozenset("\"'`([{«“‘")
 # of", "asked for") and the particles of phrasal verbs ("turn up"): a synonym often takes another one ("occurred to
 # you" means came to mind, "pursue in" is no English). Spatial prepositions ("stares at", "jumps into") are free.
 # "to" before a verb is an infinitive ("attempting to get"), not the verb's preposition.
+NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten twelve dozen hundred".split())
 SELECTED_PREPOSITIONS = frozenset("to in of for with on about upon from up down out off away back".split())
+# Size adjectives that are also quantifiers: "very little left", "so little space", "little more than" mean not much,
+# and "small" there is no English; in the same places "small" cannot become "little" either ("relatively little
+# crowds"). Only after a determiner, number or adjective and before a noun do they measure size ("a little boy").
+QUANTITY_ADJECTIVES = frozenset(("little",))
 # Words after a verb that start its object ("tumble Lenin statue" needs a verb that takes one).
 _NOT_OBJECT_DETERMINERS = frozenset(("that", "what", "which", "whose"))  # clauses: "said that", "knows what"
 
@@ -44,6 +49,7 @@ class SentenceRules:
     keep_prepositional_verbs: bool = True
     keep_ing_modifiers: bool = True
     check_transitivity: bool = True
+    keep_quantity_words: bool = True
 
 
 def sentence_starts(tokens: list[str]) -> list[bool]:
@@ -87,11 +93,18 @@ class EligibleWords:
             refusal = choice.reason if not choice.substitutes else \
                 self.kept_in_sentence(tokens, lower, starts, i, choice.pos) or \
                 self.verb_kept(tokens, lower, starts, i, choice.pos, choice.transitive)
+            substitutes = choice.substitutes
+            if not refusal and self.rules.keep_quantity_words and not self.measures_size(lower, i):
+                if key in QUANTITY_ADJECTIVES:
+                    refusal = "quantity_word"  # "very little left" -> "very small left"
+                else:
+                    substitutes = tuple(s for s in substitutes if s.lower() not in QUANTITY_ADJECTIVES)
+                    refusal = "" if substitutes else "quantity_word"  # "relatively small crowds" -> "little"
             if refusal:
                 if reasons is not None:
                     reasons[i] = refusal
                 continue
-            out.append((i, choice.substitutes))
+            out.append((i, substitutes))
         if out and self.rules.keep_collocations:  # most sentences have no candidate left: scan for phrases only now
             covered = self.collocations.covered(lower, finder.all_base_forms)
             if reasons is not None:
@@ -152,6 +165,20 @@ class EligibleWords:
                 or (content_follows and finder.is_noun(following))):
             return "object_of_intransitive"  # "protesters topple Lenin statue": not the sense "fall down"
         return ""
+
+    def measures_size(self, lower: list[str], i: int) -> bool:
+        """Whether a size adjective at `i` stands where "little" would measure size, not quantity: after a
+        determiner, a number, a possessive or another adjective, and before a noun or adjective ("a little boy",
+        "three little boys", "his little brown dog")."""
+        previous = lower[i - 1] if i else ""
+        following = lower[i + 1] if i + 1 < len(lower) else ""
+        if not following or not WORD.fullmatch(following) or following in ENGLISH_STOPWORDS:
+            return False
+        after = self.noun_like(following) or self.finder.is_adjective(following)
+        before = previous in DETERMINERS or previous in NUMBER_WORDS or previous in ("'s", "'") or \
+            previous.isdigit() or (bool(WORD.fullmatch(previous)) and previous not in ENGLISH_STOPWORDS and
+                                   self.finder.is_adjective(previous))
+        return after and before
 
     def noun_like(self, word: str) -> bool:
         """Mostly used as a noun, or a WordNet noun SemCor never saw ("bike")."""

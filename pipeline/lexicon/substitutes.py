@@ -29,6 +29,7 @@ class SubstituteRules:
     skip_stopwords: bool = True
     skip_proper_nouns: bool = True
     min_pos_share: float = 0.8
+    parts_of_speech: frozenset[str] = frozenset(POS_ORDER)
     min_sense_share: float = 0.5
     senses: int = 1
     min_lemma_count: int = 1
@@ -73,6 +74,7 @@ NOT_IN_WORDNET = "not_in_wordnet"  # no base form with a WordNet entry
 POS_NOT_ALLOWED = "pos_not_allowed"  # SemCor never saw it in a part of speech its neighbours allow
 RARE_IN_SEMCOR = "rare_in_semcor"  # min_word_count
 UNCLEAR_POS = "unclear_pos"  # min_pos_share
+POS_EXCLUDED = "pos_excluded"  # parts_of_speech
 NO_FORM = "no_form"  # not a known form of its base in an allowed verb form
 UNCLEAR_SENSE = "unclear_sense"  # min_sense_share
 NAME = "name"  # WordNet's lemma of the dominant sense is capitalised ("Chicago")
@@ -295,6 +297,8 @@ class SubstituteFinder:
             return RARE_IN_SEMCOR
         if count < rules.min_pos_share * total:
             return UNCLEAR_POS
+        if pos not in rules.parts_of_speech:
+            return POS_EXCLUDED
         tags = tags_of(word, base, pos)
         if pos == "v" and context.verb_tags is not None:
             tags = tuple(t for t in tags if t in context.verb_tags)

@@ -96,6 +96,10 @@ class SynonymConfig:
     skip_proper_nouns: bool = field(default=True, metadata={
         "help": "leave names alone: capitalised words inside a sentence, all-caps words, and words whose WordNet "
                 "lemma is capitalised (WordNet would turn 'John' into 'toilet', 'Israel' into 'Zion')"})
+    parts_of_speech: list[Literal["n", "v", "a", "r"]] = field(default_factory=lambda: list("nvar"), metadata={
+        "help": "the parts of speech a word may be replaced in (n noun, v verb, a adjective, r adverb), as the word is "
+                "read where it stands; [n, a, r] leaves verbs alone, whose synonyms depend most on their "
+                "arguments ('seize a town' -> 'clutch', 'respond to calls' -> 'react')"})
     min_pos_share: float = field(default=0.8, metadata={"range": Range(0, 1),
         "help": "the word's part of speech (the most used one among those its neighbours allow) must have at "
                 "least this share of its SemCor uses; lower: more words, more wrong parts of speech"})
@@ -104,12 +108,14 @@ class SynonymConfig:
                 "speech (0: any word with a seen sense)"})
     senses: int = field(default=1, metadata={"range": Range(1),
         "help": "substitutes come from this many most frequent senses of the word (1: the dominant one only)"})
-    min_lemma_count: int = field(default=1, metadata={"range": Range(0),
+    min_lemma_count: int = field(default=10, metadata={"range": Range(0),
         "help": "a substitute must have been used in that sense at least this often in SemCor (0: also lemmas "
-                "never seen used, mostly rare, archaic or technical ones)"})
-    min_word_count: int = field(default=2, metadata={"range": Range(0),
+                "never seen used, mostly rare, archaic or technical ones). 10 (with min_word_count 20): 79 of 100 "
+                "pairs usable on fresh sentences judged blind vs 68 with 1 and 2, for 28% fewer sentences with a "
+                "view (benchmarks/RESULTS.md, issue 17 round five); lower both to trade quality for coverage"})
+    min_word_count: int = field(default=20, metadata={"range": Range(0),
         "help": "a word is substituted only when SemCor tagged it at least this often (fewer uses: counts too "
-                "thin to tell its sense)"})
+                "thin to tell its sense; see min_lemma_count for what 20 buys)"})
     mutual_sense: bool = field(default=True, metadata={
         "help": "a substitute's own most frequent sense must be the same synset (so a reader takes it in that sense)"})
     keep_collocations: bool = field(default=True, metadata={
@@ -131,6 +137,10 @@ class SynonymConfig:
     keep_ing_modifiers: bool = field(default=True, metadata={
         "help": "keep an -ing word between a determiner or adjective and a noun: it modifies the noun ('a racing "
                 "bike' -> 'a rushing bike'), it is no verb in progress"})
+    keep_quantity_words: bool = field(default=False, metadata={
+        "help": "'little' measures size only after a determiner, number or adjective and before a noun ('a little "
+                "boy'); elsewhere it is a quantity ('very little left', 'little more than') and neither becomes nor "
+                "replaces 'small'"})
     check_transitivity: bool = field(default=True, metadata={
         "help": "keep a verb that has an object (a determiner, pronoun, name or noun follows it) when WordNet's "
                 "sentence frames say its dominant sense takes none ('protesters topple Lenin statue' -> 'tumble')"})
@@ -188,6 +198,7 @@ def substitute_rules(cfg: SynonymConfig) -> SubstituteRules:
     """The word rules of `cfg` (`pipeline.lexicon.substitutes`)."""
     return SubstituteRules(
         skip_stopwords=cfg.skip_stopwords, skip_proper_nouns=cfg.skip_proper_nouns, min_pos_share=cfg.min_pos_share,
+        parts_of_speech=frozenset(cfg.parts_of_speech),
         min_sense_share=cfg.min_sense_share, senses=cfg.senses, min_lemma_count=cfg.min_lemma_count,
         min_word_count=cfg.min_word_count, mutual_sense=cfg.mutual_sense, multiword=cfg.multiword,
         min_zipf=cfg.min_zipf, max_zipf_drop=cfg.max_zipf_drop, min_substitute_pos_share=cfg.min_substitute_pos_share,
@@ -201,14 +212,15 @@ def sentence_rules(cfg: SynonymConfig) -> SentenceRules:
     return SentenceRules(skip_proper_nouns=cfg.skip_proper_nouns, keep_collocations=cfg.keep_collocations,
                          keep_compounds=cfg.keep_compounds, keep_modified_nouns=cfg.keep_modified_nouns,
                          keep_modifiers=cfg.keep_modifiers, keep_prepositional_verbs=cfg.keep_prepositional_verbs,
-                         keep_ing_modifiers=cfg.keep_ing_modifiers, check_transitivity=cfg.check_transitivity)
+                         keep_ing_modifiers=cfg.keep_ing_modifiers, check_transitivity=cfg.check_transitivity,
+                         keep_quantity_words=cfg.keep_quantity_words)
 
 
 class SynonymAugmenter(Augmenter):
     name = "synonyms"
     config_class = SynonymConfig
     default_batch_size = 2048
-    version = "5"  # 5: prepositional verbs, -ing modifiers, transitivity, hyphenated collocations, plural lemmas, more known misreadings (issue 17, round 4); 4: substitute sense share, known misreadings, optional ranking encoder (issue 17, round 3); 3: keep_words, word frequency, modified nouns, derivations (issue 17, round 2); 2: sense, part of speech and form chosen (issue 17); 1 took any lemma of any synset
+    version = "6"  # 6: SemCor counts raised (a word tagged >= 20 times, a substitute >= 10 in its sense; issue 17, round 5); 5: prepositional verbs, -ing modifiers, transitivity, hyphenated collocations, plural lemmas, more known misreadings (issue 17, round 4); 4: substitute sense share, known misreadings, optional ranking encoder (issue 17, round 3); 3: keep_words, word frequency, modified nouns, derivations (issue 17, round 2); 2: sense, part of speech and form chosen (issue 17); 1 took any lemma of any synset
 
     def __init__(self, config: Any = None):
         super().__init__(config)

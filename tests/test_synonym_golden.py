@@ -322,3 +322,54 @@ def test_parts_of_speech_limits_what_is_replaced(tmp_path_factory):
     with pytest.raises(Exception, match="parts_of_speech"):
         build_augmenter("synonyms", {"parts_of_speech": ["noun"]})
 
+
+# Round five (v7): "little" as a quantity (MNLI dev-matched, judged blind: "very little left" -> "very small left",
+# "so little landfill space", "little more than", "relatively small crowds" -> "relatively little crowds").
+@pytest.mark.parametrize("text, word, never", [
+    ("There is very little left of the old fort.", "little", {"small"}),
+    ("We have so little landfill space left.", "little", {"small"}),
+    ("Scotland became little more than an English county.", "little", {"small"}),
+    ("The relatively small crowds mean that fans sit close.", "small", {"little"}),
+    ("The hotel room was small and claustrophobic.", "small", {"little"}),
+])
+def test_little_as_a_quantity_is_kept(aug, text, word, never):
+    assert not any(changes.get(word) in never for _, changes in views(aug, text))
+
+
+@pytest.mark.parametrize("text, word, expected", [
+    ("His little brown dog is barking.", "little", "small"),
+    ("A cute little house stands there.", "little", "small"),
+    ("A small kitten is playing with a ball.", "small", "little"),
+    ("Three little boys cover themselves with bubbles.", "little", "small"),
+])
+def test_little_measuring_size_still_changes(aug, text, word, expected):
+    assert expected in {changes.get(word) for _, changes in views(aug, text)}
+
+
+def test_quantity_words_rule_is_switchable(tmp_path_factory):
+    loose = build_augmenter("synonyms", {"cache_dir": str(tmp_path_factory.mktemp("wn-q")), "fraction": 1.0,
+                                         **COUNTS_V5, "keep_quantity_words": False})
+    assert "small" in {changes.get("little") for _, changes in views(loose, "There is very little left of it.")}
+
+
+# Round five (v7), MNLI dev-mismatched judged blind: grammar around a replaced word.
+@pytest.mark.parametrize("text, word", [
+    ("Advanced technology also helps it plan manufacturing capacity.", "helps"),
+    ("Make-believe play helps preschoolers conquer these impulses.", "helps"),
+    ("Big Sisters helps fill that void.", "helps"),
+])
+def test_help_before_a_bare_infinitive_is_kept(aug, text, word):
+    assert all(word not in changes for _, changes in views(aug, text))
+
+
+def test_help_with_an_object_still_changes(aug):
+    assert "assisting" in {changes.get("helping") for _, changes in views(aug, "The doctor was helping the patient.")}
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("He read a lot of children's stories to me.", "He read a lot of kids' stories to me."),
+    ("Children's social exchanges begin early.", "Kids' social exchanges begin early."),
+])
+def test_a_regular_plural_takes_the_plain_apostrophe(aug, text, expected):
+    assert expected in {view for view, _ in views(aug, text)}
+    assert not any("kids's" in view.lower() for view, _ in views(aug, text))

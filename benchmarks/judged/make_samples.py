@@ -8,6 +8,7 @@ corpus sentences (the distinct sentences of STS-B train + SICK train, `bsl corpu
     .venv/bin/python benchmarks/judged/make_samples.py --sample after-4 --out benchmarks/judged/after-4.tsv
     .venv/bin/python benchmarks/judged/make_samples.py --sample after-5 --out benchmarks/judged/after-5.tsv
     .venv/bin/python benchmarks/judged/make_samples.py --sample mnli-m --out benchmarks/judged/mnli-m.tsv
+    .venv/bin/python benchmarks/judged/make_samples.py --sample mnli-mm --out benchmarks/judged/mnli-mm.tsv
     .venv/bin/python benchmarks/judged/make_samples.py --sample dev    --out /tmp/dev.tsv   # for development
 
 The corpus is shuffled once with a fixed seed and cut into four disjoint blocks of sentences: `before` (the first
@@ -65,12 +66,13 @@ def block(sentences: list[str], sample: str) -> list[tuple[int, str]]:
     return [(i, sentences[i]) for i in order[start:end]]
 
 
-def mnli_premises(data_dir: str | None) -> list[tuple[int, str]]:
-    """The distinct premises of MNLI dev-matched (fiction, government, slate, telephone, travel), shuffled: sentences
-    of other genres than the demo's corpus that no development run has read (block `mnli-m`, round five)."""
+def mnli_premises(data_dir: str | None, split: str) -> list[tuple[int, str]]:
+    """The distinct premises of MNLI dev-matched (fiction, government, slate, telephone, travel; block `mnli-m`) or
+    dev-mismatched (9/11 report, face-to-face, letters, OUP, verbatim; `mnli-mm`), shuffled: sentences of other
+    genres than the demo's corpus that no development run has read (round five)."""
     from pipeline.evaldata.data_dir import resolve_data_dir
 
-    path = resolve_data_dir(data_dir).path / "nli" / "mnli" / "dev_matched.csv"
+    path = resolve_data_dir(data_dir).path / "nli" / "mnli" / f"dev_{split}.csv"
     with open(path, newline="", encoding="utf-8") as fh:
         premises = list(dict.fromkeys(row["premise"].strip() for row in csv.DictReader(fh) if row["premise"].strip()))
     order = list(range(len(premises)))
@@ -84,7 +86,8 @@ def word_count(text: str) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sample", choices=("before", "after", "after-2", "after-3", "after-4", "after-5", "mnli-m", "dev"),
+    parser.add_argument("--sample", choices=("before", "after", "after-2", "after-3", "after-4", "after-5", "mnli-m", "mnli-mm",
+                                                "dev"),
                         required=True)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--data-dir", help="STS/SICK data dir (default: the usual resolution, BSL_DATA_DIR, ...)")
@@ -99,8 +102,9 @@ def main() -> None:
     params = {k: yaml.safe_load(v) for k, v in (o.split("=", 1) for o in args.overrides)}
     aug = build_augmenter("synonyms", params)
     rows, rejected, total_words, total_share = [], [], 0, []
-    if args.sample == "mnli-m":
-        source, sentences = "mnli-dev-matched", mnli_premises(args.data_dir)
+    if args.sample.startswith("mnli-"):
+        split = {"mnli-m": "matched", "mnli-mm": "mismatched"}[args.sample]
+        source, sentences = f"mnli-dev-{split}", mnli_premises(args.data_dir, split)
     else:
         source, sentences = "sts-sick-train", block(corpus_sentences(args.data_dir), args.sample)
     for index, text in sentences:

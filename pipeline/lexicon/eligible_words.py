@@ -15,6 +15,7 @@ from pipeline.lexicon.pos_context import (
     context_of,
 )
 from pipeline.lexicon.stopwords import ENGLISH_STOPWORDS
+from pipeline.lexicon.inflection import tags_of
 from pipeline.lexicon.substitutes import WORD, SubstituteFinder
 
 # After these tokens a capital letter starts a sentence rather than marking a name.
@@ -31,6 +32,8 @@ SELECTED_PREPOSITIONS = frozenset("to in of for with on about upon from up down 
 # and "small" there is no English; in the same places "small" cannot become "little" either ("relatively little
 # crowds"). Only after a determiner, number or adjective and before a noun do they measure size ("a little boy").
 QUANTITY_ADJECTIVES = frozenset(("little",))
+# Verbs that take a bare infinitive ("helps them find"), which their synonyms do not ("assists them find").
+BARE_INFINITIVE_VERBS = frozenset(("help",))
 # Words after a verb that start its object ("tumble Lenin statue" needs a verb that takes one).
 _NOT_OBJECT_DETERMINERS = frozenset(("that", "what", "which", "whose"))  # clauses: "said that", "knows what"
 
@@ -154,6 +157,9 @@ class EligibleWords:
         if rules.keep_prepositional_verbs and following in SELECTED_PREPOSITIONS and \
                 not (following == "to" and self.mostly_verb(after)):
             return "prepositional_verb"  # "happened to you" -> "occurred to you", "engage in" -> "pursue in"
+        if rules.keep_prepositional_verbs and finder.all_base_forms(lower[i]) & BARE_INFINITIVE_VERBS and \
+                self.bare_infinitive_follows(lower, i):
+            return "bare_infinitive"  # "helps them find" -> "assists them find"
         content_follows = bool(following) and bool(WORD.fullmatch(following)) and following not in ENGLISH_STOPWORDS
         if rules.keep_ing_modifiers and lower[i].endswith("ing") and content_follows and \
                 self.noun_like(following) and self.before_a_modifier(previous):
@@ -179,6 +185,17 @@ class EligibleWords:
             previous.isdigit() or (bool(WORD.fullmatch(previous)) and previous not in ENGLISH_STOPWORDS and
                                    self.finder.is_adjective(previous))
         return after and before
+
+    def bare_infinitive_follows(self, lower: list[str], i: int) -> bool:
+        """Whether a verb in its base form follows word `i` within three words, inside the clause ("helps fill",
+        "helps preschoolers conquer", "helped the man walk")."""
+        for word in lower[i + 1:i + 4]:
+            if not WORD.fullmatch(word) or word in ("to", "and", "or", "but", "that"):
+                return False
+            if word not in ENGLISH_STOPWORDS and self.mostly_verb(word) and \
+                    "VB" in tags_of(word, word, "v"):
+                return True
+        return False
 
     def noun_like(self, word: str) -> bool:
         """Mostly used as a noun, or a WordNet noun SemCor never saw ("bike")."""

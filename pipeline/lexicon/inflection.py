@@ -61,3 +61,15 @@ def indefinite_article(word: str) -> str:
     if w.startswith(_CONSONANT_SOUND):
         return "a"
     return "an" if w[:1] in ("a", "e", "i", "o", "u") else "a"
+
+
+def possessive_marker(word: str) -> str:
+    """The possessive ending after the noun `word`: "'" after a plural in -s ("kids'", "nations'"), else "'s"
+    ("children's", "boss's", "business's"): a substitute may be a regular plural where the word was irregular."""
+    w = word.lower()
+    if not w.endswith("s"):
+        return "'s"
+    from lemminflect import getAllLemmas
+
+    lemmas = getAllLemmas(w, upos="NOUN").get("NOUN", ())
+    return "'" if lemmas and all(lemma != w for lemma in lemmas) else "'s"

@@ -133,11 +133,12 @@ class SynonymConfig:
     keep_prepositional_verbs: bool = field(default=True, metadata={
         "help": "keep a verb followed by a preposition it selects or a particle (to, in, of, for, with, on, about, "
                 "upon, from, up, down, out, off, away, back; 'to' before a verb excepted): a synonym takes another "
-                "one ('happened to you' -> 'occurred to you', 'engage in' -> 'pursue in')"})
+                "one ('happened to you' -> 'occurred to you', 'engage in' -> 'pursue in'); likewise 'help' before a "
+                "bare infinitive ('helps them find' -> 'assists them find')"})
     keep_ing_modifiers: bool = field(default=True, metadata={
         "help": "keep an -ing word between a determiner or adjective and a noun: it modifies the noun ('a racing "
                 "bike' -> 'a rushing bike'), it is no verb in progress"})
-    keep_quantity_words: bool = field(default=False, metadata={
+    keep_quantity_words: bool = field(default=True, metadata={
         "help": "'little' measures size only after a determiner, number or adjective and before a noun ('a little "
                 "boy'); elsewhere it is a quantity ('very little left', 'little more than') and neither becomes nor "
                 "replaces 'small'"})
@@ -207,6 +208,22 @@ def substitute_rules(cfg: SynonymConfig) -> SubstituteRules:
         avoid=frozenset(tuple(p.lower().replace(" ", "_").split(">")) for p in cfg.avoid_substitutions))
 
 
+def fit_neighbours(tokens: list[str], index: int, new: str, replaced: dict[int, str]) -> None:
+    """Fit the tokens around a replaced one to it in `replaced`: "a"/"an" before it ("a car" -> "an auto") and the
+    possessive after a regular plural ("children's" -> "kids'"), unless they are replaced themselves."""
+    from pipeline.lexicon.inflection import indefinite_article, possessive_marker
+
+    article = tokens[index - 1] if index else ""
+    if article.lower() in ("a", "an") and index - 1 not in replaced:
+        fixed = match_case(article, indefinite_article(new))
+        if fixed != article:
+            replaced[index - 1] = fixed
+    # Only "'s" -> "'": a lone "'" after a word may as well close a quotation ("'kids' toys").
+    after = tokens[index + 1] if index + 1 < len(tokens) else ""
+    if after.lower() == "'s" and index + 1 not in replaced and possessive_marker(new) == "'":
+        replaced[index + 1] = "'"
+
+
 def sentence_rules(cfg: SynonymConfig) -> SentenceRules:
     """The sentence rules of `cfg` (`pipeline.lexicon.eligible_words`)."""
     return SentenceRules(skip_proper_nouns=cfg.skip_proper_nouns, keep_collocations=cfg.keep_collocations,
@@ -220,7 +237,7 @@ class SynonymAugmenter(Augmenter):
     name = "synonyms"
     config_class = SynonymConfig
     default_batch_size = 2048
-    version = "6"  # 6: SemCor counts raised (a word tagged >= 20 times, a substitute >= 10 in its sense; issue 17, round 5); 5: prepositional verbs, -ing modifiers, transitivity, hyphenated collocations, plural lemmas, more known misreadings (issue 17, round 4); 4: substitute sense share, known misreadings, optional ranking encoder (issue 17, round 3); 3: keep_words, word frequency, modified nouns, derivations (issue 17, round 2); 2: sense, part of speech and form chosen (issue 17); 1 took any lemma of any synset
+    version = "7"  # 7: "little" as a quantity kept (keep_quantity_words), "help" before a bare infinitive kept, "kids'" not "kids's" (issue 17, round 5); 6: SemCor counts raised (a word tagged >= 20 times, a substitute >= 10 in its sense; issue 17, round 5); 5: prepositional verbs, -ing modifiers, transitivity, hyphenated collocations, plural lemmas, more known misreadings (issue 17, round 4); 4: substitute sense share, known misreadings, optional ranking encoder (issue 17, round 3); 3: keep_words, word frequency, modified nouns, derivations (issue 17, round 2); 2: sense, part of speech and form chosen (issue 17); 1 took any lemma of any synset
 
     def __init__(self, config: Any = None):
         super().__init__(config)
@@ -326,8 +343,6 @@ class SynonymAugmenter(Augmenter):
     # -- augmentation ------------------------------------------------------------------------------------------
     def _augment_view(self, text: str, tokens: list[str], spans: list[tuple[int, int]] | None,
                       eligible: list, rng: RecordRandom) -> tuple[str, list[list[Any]]]:
-        from pipeline.lexicon.inflection import indefinite_article
-
         cfg = self.config
         k = words_to_change(len(eligible), cfg.fraction, cfg.min_words, cfg.max_words, rng)
         if not k:
@@ -339,11 +354,7 @@ class SynonymAugmenter(Augmenter):
             new = match_case(tokens[index], candidates[rng.randrange(len(candidates))])
             changes.append([index, tokens[index], new, *eligible[j][2:]])  # + its similarity when ranked
             replaced[index] = new
-            article = tokens[index - 1] if index else ""
-            if article.lower() in ("a", "an") and index - 1 not in replaced:
-                fixed = match_case(article, indefinite_article(new))
-                if fixed != article:
-                    replaced[index - 1] = fixed
+            fit_neighbours(tokens, index, new, replaced)
         return self._splice(text, tokens, spans, replaced), changes
 
     def _splice(self, text: str, tokens: list[str], spans: list[tuple[int, int]] | None,
@@ -353,14 +364,10 @@ class SynonymAugmenter(Augmenter):
 
     def _variant(self, text: str, tokens: list[str], spans: list[tuple[int, int]] | None, index: int,
                  substitute: str) -> str:
-        """`text` with the one token at `index` replaced by `substitute` (and its a/an fixed)."""
-        from pipeline.lexicon.inflection import indefinite_article
-
+        """`text` with the one token at `index` replaced by `substitute` (and its a/an and 's fitted)."""
         new = match_case(tokens[index], substitute)
         replaced = {index: new}
-        article = tokens[index - 1] if index else ""
-        if article.lower() in ("a", "an"):
-            replaced[index - 1] = match_case(article, indefinite_article(new))
+        fit_neighbours(tokens, index, new, replaced)
         return self._splice(text, tokens, spans, replaced)
 
     def _rank(self, items: list[tuple[str, list[str], list[tuple[int, int]] | None, list]]) -> list[list]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pipeline.lexicon.collocations import Collocations
+from pipeline.lexicon.inflection import tags_of
 from pipeline.lexicon.pos_context import (
     DETERMINERS,
     OBJECT_PRONOUNS,
@@ -15,7 +16,6 @@ from pipeline.lexicon.pos_context import (
     context_of,
 )
 from pipeline.lexicon.stopwords import ENGLISH_STOPWORDS
-from pipeline.lexicon.inflection import tags_of
 from pipeline.lexicon.substitutes import WORD, SubstituteFinder
 
 # After these tokens a capital letter starts a sentence rather than marking a name.
@@ -26,12 +26,12 @@ OPENERS = frozenset("\"'`([{«“‘")
 # of", "asked for") and the particles of phrasal verbs ("turn up"): a synonym often takes another one ("occurred to
 # you" means came to mind, "pursue in" is no English). Spatial prepositions ("stares at", "jumps into") are free.
 # "to" before a verb is an infinitive ("attempting to get"), not the verb's preposition.
-NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten twelve dozen hundred".split())
 SELECTED_PREPOSITIONS = frozenset("to in of for with on about upon from up down out off away back".split())
 # Size adjectives that are also quantifiers: "very little left", "so little space", "little more than" mean not much,
 # and "small" there is no English; in the same places "small" cannot become "little" either ("relatively little
 # crowds"). Only after a determiner, number or adjective and before a noun do they measure size ("a little boy").
 QUANTITY_ADJECTIVES = frozenset(("little",))
+NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten twelve dozen hundred".split())
 # Verbs that take a bare infinitive ("helps them find"), which their synonyms do not ("assists them find").
 BARE_INFINITIVE_VERBS = frozenset(("help",))
 # Words after a verb that start its object ("tumble Lenin statue" needs a verb that takes one).
@@ -97,12 +97,8 @@ class EligibleWords:
                 self.kept_in_sentence(tokens, lower, starts, i, choice.pos) or \
                 self.verb_kept(tokens, lower, starts, i, choice.pos, choice.transitive)
             substitutes = choice.substitutes
-            if not refusal and self.rules.keep_quantity_words and not self.measures_size(lower, i):
-                if key in QUANTITY_ADJECTIVES:
-                    refusal = "quantity_word"  # "very little left" -> "very small left"
-                else:
-                    substitutes = tuple(s for s in substitutes if s.lower() not in QUANTITY_ADJECTIVES)
-                    refusal = "" if substitutes else "quantity_word"  # "relatively small crowds" -> "little"
+            if not refusal and self.rules.keep_quantity_words:
+                substitutes, refusal = self.without_quantity_readings(lower, i, substitutes)
             if refusal:
                 if reasons is not None:
                     reasons[i] = refusal
@@ -171,6 +167,21 @@ class EligibleWords:
                 or (content_follows and finder.is_noun(following))):
             return "object_of_intransitive"  # "protesters topple Lenin statue": not the sense "fall down"
         return ""
+
+    def without_quantity_readings(self, lower: list[str], i: int,
+                                  substitutes: tuple[str, ...]) -> tuple[tuple[str, ...], str]:
+        """(the substitutes of word `i` that keep its reading, the refusal when none is left): where "little" would
+        not measure size, it is kept ("very little left" -> "very small left") and is no substitute ("relatively
+        small crowds" -> "little"). Only a word that is or may become "little" has its neighbours looked at."""
+        word_is_one = lower[i] in QUANTITY_ADJECTIVES
+        if not word_is_one and not any(s.lower() in QUANTITY_ADJECTIVES for s in substitutes):
+            return substitutes, ""
+        if self.measures_size(lower, i):
+            return substitutes, ""
+        if word_is_one:
+            return substitutes, "quantity_word"
+        kept = tuple(s for s in substitutes if s.lower() not in QUANTITY_ADJECTIVES)
+        return kept, "" if kept else "quantity_word"
 
     def measures_size(self, lower: list[str], i: int) -> bool:
         """Whether a size adjective at `i` stands where "little" would measure size, not quantity: after a

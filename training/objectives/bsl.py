@@ -68,7 +68,7 @@ class BSLObjective(Objective):
         with torch.set_grad_enabled(torch.is_grad_enabled() and not self.head_only):
             online1 = self.encoder(**x1)
             online2 = self.encoder(**x2) if self.cfg.symmetric else None
-        if online2 is None:
+        if not self.cfg.symmetric:
             # D(z1, h2) alone needs neither the online view 2 nor the target view 1: half the encoder passes.
             (z1,) = self.predictor.forward_views(online1)
             with torch.no_grad():

@@ -75,6 +75,7 @@ from pipeline.augment.augmenters.substitution import (
 )
 from pipeline.base.config import MAX_BUFFERED_ITEMS, Range
 from pipeline.lexicon.eligible_words import Eligible, EligibleWords, SentenceRules
+from pipeline.lexicon.inflection import indefinite_article, possessive_marker
 from pipeline.lexicon.moses_tokens import SpanTokenizer
 from pipeline.lexicon.pos_context import ANY, Context
 from pipeline.lexicon.substitutes import SubstituteFinder, SubstituteRules
@@ -211,8 +212,6 @@ def substitute_rules(cfg: SynonymConfig) -> SubstituteRules:
 def fit_neighbours(tokens: list[str], index: int, new: str, replaced: dict[int, str]) -> None:
     """Fit the tokens around a replaced one to it in `replaced`: "a"/"an" before it ("a car" -> "an auto") and the
     possessive after a regular plural ("children's" -> "kids'"), unless they are replaced themselves."""
-    from pipeline.lexicon.inflection import indefinite_article, possessive_marker
-
     article = tokens[index - 1] if index else ""
     if article.lower() in ("a", "an") and index - 1 not in replaced:
         fixed = match_case(article, indefinite_article(new))

@@ -9,6 +9,9 @@ Methods (`--methods`, comma-separated):
   MultipleNegativesSymmetricRankingLoss; `simcse` MNRL on (view1, view1), dropout as the only noise; `ct`
   ContrastiveTensionLossInBatchNegatives on view1; `tsdae` DenoisingAutoEncoderLoss on (view1 with 60% of its words
   deleted, view1), its decoder tied to the encoder (built offline from the encoder's own weights).
+- BSL inside sentence-transformers: `st-bsl` is README's example (`training.integrations.st_bsl`: `BSLLoss`,
+  `BSLCallback`, `bsl_optimizers`) in `SentenceTransformerTrainer`, with `bsl`'s recipe (predictor warm-up
+  `--predictor-warmup` steps at 1e-3, joint clipping at 1.0); step budget only (`--bsl-set` does not reach it).
 - this trainer: `bsl` (predictor warm-up `--predictor-warmup` steps, default half the step budget as in the demo),
   `contrastive` (InfoNCE on the same views), `mirror` (Mirror-BERT's loss on the dataset's views).
 All start from all-MiniLM-L6-v2 (or `--model`), batch `--batch-size` pairs, max length `--max-length`, AdamW lr
@@ -43,7 +46,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-ST_METHODS = ("mnrl", "mnrl-sym", "simcse", "ct", "tsdae")
+ST_METHODS = ("mnrl", "mnrl-sym", "simcse", "ct", "tsdae", "st-bsl")
+STEP_BUDGET_ONLY = ("st-bsl",)
 OUR_METHODS = ("bsl", "contrastive", "mirror")
 ALL_TASKS = ("sts12", "sts13", "sts14", "sts15", "sts16", "stsb", "sickr")
 DEMO_DATASETS = ("runs/ds/indomain", "runs/ds/snli-dev")
@@ -142,7 +146,7 @@ class _StepClock:
 
 
 def train_st(method: str, pairs: list[tuple[str, str]], args, model_path: str, steps: int, seed: int,
-             out: Path) -> dict:
+             out: Path, warmup: int = 0) -> dict:
     """One sentence-transformers run; returns the export dir and its step times."""
     from datasets import Dataset
     from sentence_transformers import SentenceTransformer, SentenceTransformerTrainer
@@ -167,15 +171,27 @@ def train_st(method: str, pairs: list[tuple[str, str]], args, model_path: str, s
     elif method == "tsdae":
         data = {"damaged": [delete_words(s, rng) for s in v1], "original": v1}
         loss = losses.DenoisingAutoEncoderLoss(model, decoder_name_or_path=model_path, tie_encoder_decoder=True)
+    elif method == "st-bsl":
+        from training.config import BSLConfig, OptimConfig
+        from training.integrations.st_bsl import BSLCallback, BSLLoss, bsl_optimizers
+
+        data = {"view1": v1, "view2": [b for _, b in pairs]}
+        loss = BSLLoss(model, BSLConfig(predictor_warmup_steps=warmup, predictor_lr=1e-3))
+        optim = OptimConfig(lr=args.lr, weight_decay=0.01, schedule="linear", warmup_ratio=0.1)
+        optimizers = bsl_optimizers(loss, optim, total_steps=steps)
+        callbacks = [BSLCallback(loss, max_grad_norm=optim.max_grad_norm)]
     else:
         raise ValueError(method)
+    if method != "st-bsl":
+        optimizers, callbacks = (None, None), []
     clock = _StepClock()
     targs = SentenceTransformerTrainingArguments(
         str(out / "trainer"), max_steps=steps, per_device_train_batch_size=args.batch_size,
         learning_rate=args.lr, lr_scheduler_type="linear", warmup_steps=0.1, weight_decay=0.01, seed=seed,
-        save_strategy="no", report_to=[], use_cpu=True, disable_tqdm=True, logging_steps=max(1, steps))
+        save_strategy="no", report_to=[], use_cpu=True, disable_tqdm=True, logging_steps=max(1, steps),
+        **({"max_grad_norm": 0} if method == "st-bsl" else {}))  # BSLCallback clips encoder + predictor together
     trainer = SentenceTransformerTrainer(model=model, args=targs, train_dataset=Dataset.from_dict(data), loss=loss,
-                                         callbacks=[clock])
+                                         optimizers=optimizers, callbacks=[clock, *callbacks])
     start = time.perf_counter()
     trainer.train()
     seconds = time.perf_counter() - start
@@ -403,7 +419,8 @@ def main(argv: list[str] | None = None) -> int:
         where = out / f"{name.replace(' ', '_').replace('/', '_')}-{budget}-{steps}-seed{seed}"
         try:
             if method in ST_METHODS:
-                r = train_st(method, pairs, args, model_path, steps, seed, where)
+                r = train_st(method, pairs, args, model_path, steps, seed, where,
+                             warmup=min(warmup, steps) if method == "st-bsl" else 0)
             else:
                 r = train_ours(method, args, datasets, model_path, steps,
                                min(warmup, steps) if method == "bsl" else 0, seed, where)
@@ -435,7 +452,7 @@ def main(argv: list[str] | None = None) -> int:
         # A resumed or extended comparison keeps the costs its earlier budgets were set with; methods it has not
         # measured yet are measured side by side with MNRL now and scaled by MNRL's cost of then.
         costs = dict((previous or {}).get("step_costs") or {})
-        missing = [m for m in methods if label(m, args) not in costs]
+        missing = [m for m in methods if label(m, args) not in costs and m not in STEP_BUDGET_ONLY]
         if missing:
             fresh = calibrate(["mnrl"] + [m for m in missing if m != "mnrl"], pairs, args, model_path, datasets)
             scale = costs["mnrl"] / fresh["mnrl"] if "mnrl" in costs else 1.0
@@ -448,10 +465,12 @@ def main(argv: list[str] | None = None) -> int:
     for seed in seeds:
         for m in methods:
             n = (time_budget_steps(label(m, args), costs, budget_s, min(warmup, args.steps) if m == "bsl" else 0)
-                 if costs else 0)
+                 if costs and m not in STEP_BUDGET_ONLY else args.steps)
             if abs(n - args.steps) <= max(1, 0.05 * args.steps):
                 n = args.steps  # a step cost within 5% of MNRL's is within the calibration's noise
             budgets = (["steps"] if args.budget != "time" else []) + (["time"] if args.budget != "steps" else [])
+            if m in STEP_BUDGET_ONLY:
+                budgets = ["steps"]
             for budget in budgets:
                 run(m, args.steps if budget == "steps" else n, seed, budget)
             write_results()

@@ -9,6 +9,8 @@ corpus sentences (the distinct sentences of STS-B train + SICK train, `bsl corpu
     .venv/bin/python benchmarks/judged/make_samples.py --sample after-5 --out benchmarks/judged/after-5.tsv
     .venv/bin/python benchmarks/judged/make_samples.py --sample mnli-m --out benchmarks/judged/mnli-m.tsv
     .venv/bin/python benchmarks/judged/make_samples.py --sample mnli-mm --out benchmarks/judged/mnli-mm.tsv
+    .venv/bin/python benchmarks/judged/make_samples.py --sample stsb-dev --out benchmarks/judged/stsb-dev.tsv
+    .venv/bin/python benchmarks/judged/make_samples.py --sample mnli-m-2 --out benchmarks/judged/mnli-m-2.tsv
     .venv/bin/python benchmarks/judged/make_samples.py --sample dev    --out /tmp/dev.tsv   # for development
 
 The corpus is shuffled once with a fixed seed and cut into four disjoint blocks of sentences: `before` (the first
@@ -17,7 +19,9 @@ sample or development run had reached that far into `dev` before), `after-3` (ro
 `after-2`, cut off the end of `dev`, which development runs read from its start and never got near), `after-4`
 (round four, the block before that), `after-5` (round five: the TWO blocks before `after-4`, since a strict setting
 needs more sentences for 100 pairs; development runs read only `dev`'s first 3,000 sentences, which end 922 sentences
-before it) and `dev` (everything between `after` and `after-5`: the only sentences looked at while developing).
+before it), `stsb-dev` and `mnli-m-2` (round six: the distinct STS-B dev sentences, shuffled, and MNLI
+dev-matched premises from position 1,000 of `mnli-m`'s shuffled order on; no sample or development run had read
+either) and `dev` (everything between `after` and `after-5`: the only sentences looked at while developing).
 From its block a sample takes sentences in order until it has `--pairs` accepted pairs (rejected sentences, e.g.
 "no_eligible_word", are counted and listed in a comment line, as the dataset keeps them apart). The augmenter runs
 with its defaults of the checked-out code (plus `-o key=value` overrides) and the demo's seed 0; `before.tsv` was
@@ -80,14 +84,30 @@ def mnli_premises(data_dir: str | None, split: str) -> list[tuple[int, str]]:
     return [(i, premises[i]) for i in order]
 
 
+def stsb_dev_sentences(data_dir: str | None) -> list[tuple[int, str]]:
+    """The distinct sentences of STS-B dev (`sts-dev.csv`: tab-separated, the two sentences in columns 6 and 7),
+    shuffled (round six)."""
+    from pipeline.evaldata.data_dir import resolve_data_dir
+
+    path = resolve_data_dir(data_dir).path / "stsbenchmark" / "sts-dev.csv"
+    sentences: list[str] = []
+    for line in path.read_text("utf-8").splitlines():
+        fields = line.split("\t")
+        sentences.extend(f.strip() for f in fields[5:7] if f.strip())
+    sentences = list(dict.fromkeys(sentences))
+    order = list(range(len(sentences)))
+    random.Random(SHUFFLE_SEED).shuffle(order)
+    return [(i, sentences[i]) for i in order]
+
+
 def word_count(text: str) -> int:
     return sum(1 for _ in WORD.finditer(text))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sample", choices=("before", "after", "after-2", "after-3", "after-4", "after-5", "mnli-m", "mnli-mm",
-                                                "dev"),
+    parser.add_argument("--sample", choices=("before", "after", "after-2", "after-3", "after-4", "after-5", "mnli-m",
+                                             "mnli-mm", "stsb-dev", "mnli-m-2", "dev"),
                         required=True)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--data-dir", help="STS/SICK data dir (default: the usual resolution, BSL_DATA_DIR, ...)")
@@ -103,8 +123,12 @@ def main() -> None:
     aug = build_augmenter("synonyms", params)
     rows, rejected, total_words, total_share = [], [], 0, []
     if args.sample.startswith("mnli-"):
-        split = {"mnli-m": "matched", "mnli-mm": "mismatched"}[args.sample]
+        split = {"mnli-m": "matched", "mnli-mm": "mismatched", "mnli-m-2": "matched"}[args.sample]
         source, sentences = f"mnli-dev-{split}", mnli_premises(args.data_dir, split)
+        if args.sample == "mnli-m-2":
+            sentences = sentences[1000:]
+    elif args.sample == "stsb-dev":
+        source, sentences = "stsb-dev", stsb_dev_sentences(args.data_dir)
     else:
         source, sentences = "sts-sick-train", block(corpus_sentences(args.data_dir), args.sample)
     for index, text in sentences:

@@ -39,6 +39,13 @@ KEEP_WORDS = (
 # "parson"), "fundamental" -> "cardinal", "financial" -> "fiscal" (of a state), "lid" -> "eyelid", slang
 # ("microphone" -> "mike", "champion" -> "champ", "teasing" -> "bugging") and loaded words ("government" ->
 # "regime", "strategy" -> "scheme", "district" -> "territory", "factory" -> "mill").
+# Round six (v8), the pairs that recur wrong in round five's judged samples of v7 (STS/SICK block after-5, MNLI
+# dev-matched and dev-mismatched premises; each wrong at least twice and never right as often): another act or thing
+# ("seize opium" -> "clutch", "respond to calls" -> "react", "accomplish a transition" -> "fulfill", "scientific
+# center" -> "middle", "manager" <-> "director", "task" -> "project", "earnings results" -> "consequences" or
+# "effects" and back, "peaceful purposes" -> "intentions"). Not listed, right as often as wrong in those samples:
+# "provide" -> "supply" (goods yes, "provide the basis" no), "help" -> "assist", "notice" -> "detect", "Finally," ->
+# "Eventually,".
 AVOID_SUBSTITUTIONS = (
     "animal>beast", "frog>toad", "central>fundamental", "try>attempt", "resign>vacate", "infant>babe",
     "help>aid", "engage>pursue",
@@ -52,4 +59,7 @@ AVOID_SUBSTITUTIONS = (
     "minister>pastor", "minister>parson", "fundamental>cardinal", "financial>fiscal", "lid>eyelid",
     "microphone>mike", "champion>champ", "tease>bug", "government>regime", "strategy>scheme", "district>territory",
     "factory>mill",
+    "seize>clutch", "respond>react", "accomplish>fulfill", "center>middle", "manager>director", "director>manager",
+    "task>project", "result>consequence", "consequence>result", "result>effect", "effect>result",
+    "purpose>intention",
 )

@@ -236,7 +236,7 @@ class SynonymAugmenter(Augmenter):
     name = "synonyms"
     config_class = SynonymConfig
     default_batch_size = 2048
-    version = "7"  # 7: "little" as a quantity kept (keep_quantity_words), "help" before a bare infinitive kept, "kids'" not "kids's" (issue 17, round 5); 6: SemCor counts raised (a word tagged >= 20 times, a substitute >= 10 in its sense; issue 17, round 5); 5: prepositional verbs, -ing modifiers, transitivity, hyphenated collocations, plural lemmas, more known misreadings (issue 17, round 4); 4: substitute sense share, known misreadings, optional ranking encoder (issue 17, round 3); 3: keep_words, word frequency, modified nouns, derivations (issue 17, round 2); 2: sense, part of speech and form chosen (issue 17); 1 took any lemma of any synset
+    version = "8"  # 8: recurring misreadings of v7 avoided (issue 17, round 6); 7: "little" as a quantity kept (keep_quantity_words), "help" before a bare infinitive kept, "kids'" not "kids's" (issue 17, round 5); 6: SemCor counts raised (a word tagged >= 20 times, a substitute >= 10 in its sense; issue 17, round 5); 5: prepositional verbs, -ing modifiers, transitivity, hyphenated collocations, plural lemmas, more known misreadings (issue 17, round 4); 4: substitute sense share, known misreadings, optional ranking encoder (issue 17, round 3); 3: keep_words, word frequency, modified nouns, derivations (issue 17, round 2); 2: sense, part of speech and form chosen (issue 17); 1 took any lemma of any synset
 
     def __init__(self, config: Any = None):
         super().__init__(config)

@@ -159,6 +159,7 @@ def train_st(method: str, pairs: list[tuple[str, str]], args, model_path: str, s
     model.max_seq_length = args.max_length
     rng = random.Random(seed)
     v1 = [a for a, _ in pairs]
+    optimizers, callbacks, trainer_args = (None, None), [], {}  # the trainer's own unless the method brings them
     if method == "mnrl":
         data, loss = {"view1": v1, "view2": [b for _, b in pairs]}, losses.MultipleNegativesRankingLoss(model)
     elif method == "mnrl-sym":
@@ -180,16 +181,15 @@ def train_st(method: str, pairs: list[tuple[str, str]], args, model_path: str, s
         optim = OptimConfig(lr=args.lr, weight_decay=0.01, schedule="linear", warmup_ratio=0.1)
         optimizers = bsl_optimizers(loss, optim, total_steps=steps)
         callbacks = [BSLCallback(loss, max_grad_norm=optim.max_grad_norm)]
+        trainer_args = {"max_grad_norm": 0}  # BSLCallback clips encoder and predictor together
     else:
         raise ValueError(method)
-    if method != "st-bsl":
-        optimizers, callbacks = (None, None), []
     clock = _StepClock()
     targs = SentenceTransformerTrainingArguments(
         str(out / "trainer"), max_steps=steps, per_device_train_batch_size=args.batch_size,
         learning_rate=args.lr, lr_scheduler_type="linear", warmup_steps=0.1, weight_decay=0.01, seed=seed,
         save_strategy="no", report_to=[], use_cpu=True, disable_tqdm=True, logging_steps=max(1, steps),
-        **({"max_grad_norm": 0} if method == "st-bsl" else {}))  # BSLCallback clips encoder + predictor together
+        **trainer_args)
     trainer = SentenceTransformerTrainer(model=model, args=targs, train_dataset=Dataset.from_dict(data), loss=loss,
                                          optimizers=optimizers, callbacks=[clock, *callbacks])
     start = time.perf_counter()
@@ -464,13 +464,13 @@ def main(argv: list[str] | None = None) -> int:
     # early still leaves complete rows). A time-budget step count equal to the step budget's is the same run.
     for seed in seeds:
         for m in methods:
-            n = (time_budget_steps(label(m, args), costs, budget_s, min(warmup, args.steps) if m == "bsl" else 0)
-                 if costs and m not in STEP_BUDGET_ONLY else args.steps)
-            if abs(n - args.steps) <= max(1, 0.05 * args.steps):
-                n = args.steps  # a step cost within 5% of MNRL's is within the calibration's noise
             budgets = (["steps"] if args.budget != "time" else []) + (["time"] if args.budget != "steps" else [])
             if m in STEP_BUDGET_ONLY:
                 budgets = ["steps"]
+            n = (time_budget_steps(label(m, args), costs, budget_s, min(warmup, args.steps) if m == "bsl" else 0)
+                 if "time" in budgets else args.steps)
+            if abs(n - args.steps) <= max(1, 0.05 * args.steps):
+                n = args.steps  # a step cost within 5% of MNRL's is within the calibration's noise
             for budget in budgets:
                 run(m, args.steps if budget == "steps" else n, seed, budget)
             write_results()

@@ -40,6 +40,7 @@ import random
 import re
 import sys
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -78,23 +79,22 @@ def mnli_premises(data_dir: str | None, split: str) -> list[tuple[int, str]]:
 
     path = resolve_data_dir(data_dir).path / "nli" / "mnli" / f"dev_{split}.csv"
     with open(path, newline="", encoding="utf-8") as fh:
-        premises = list(dict.fromkeys(row["premise"].strip() for row in csv.DictReader(fh) if row["premise"].strip()))
-    order = list(range(len(premises)))
-    random.Random(SHUFFLE_SEED).shuffle(order)
-    return [(i, premises[i]) for i in order]
+        return distinct_shuffled(row["premise"] for row in csv.DictReader(fh))
 
 
 def stsb_dev_sentences(data_dir: str | None) -> list[tuple[int, str]]:
-    """The distinct sentences of STS-B dev (`sts-dev.csv`: tab-separated, the two sentences in columns 6 and 7),
-    shuffled (round six)."""
+    """The distinct sentences of STS-B dev, each pair's two in turn (the evaluation stage's reader), shuffled (round
+    six)."""
     from pipeline.evaldata.data_dir import resolve_data_dir
+    from training.evaluation.data import load_stsb
 
-    path = resolve_data_dir(data_dir).path / "stsbenchmark" / "sts-dev.csv"
-    sentences: list[str] = []
-    for line in path.read_text("utf-8").splitlines():
-        fields = line.split("\t")
-        sentences.extend(f.strip() for f in fields[5:7] if f.strip())
-    sentences = list(dict.fromkeys(sentences))
+    pairs = load_stsb(resolve_data_dir(data_dir).path, "dev")
+    return distinct_shuffled(s for pair in zip(pairs.sentences1, pairs.sentences2) for s in pair)
+
+
+def distinct_shuffled(texts: Iterable[str]) -> list[tuple[int, str]]:
+    """(index among the distinct non-empty stripped texts, text), in the fixed shuffled order of the samples."""
+    sentences = list(dict.fromkeys(t.strip() for t in texts if t.strip()))
     order = list(range(len(sentences)))
     random.Random(SHUFFLE_SEED).shuffle(order)
     return [(i, sentences[i]) for i in order]

@@ -11,6 +11,8 @@ corpus sentences (the distinct sentences of STS-B train + SICK train, `bsl corpu
     .venv/bin/python benchmarks/judged/make_samples.py --sample mnli-mm --out benchmarks/judged/mnli-mm.tsv
     .venv/bin/python benchmarks/judged/make_samples.py --sample stsb-dev --out benchmarks/judged/stsb-dev.tsv
     .venv/bin/python benchmarks/judged/make_samples.py --sample mnli-m-2 --out benchmarks/judged/mnli-m-2.tsv
+    .venv/bin/python benchmarks/judged/make_samples.py --sample snli-test --out benchmarks/judged/snli-test.tsv
+    .venv/bin/python benchmarks/judged/make_samples.py --sample mnli-m-3 --out benchmarks/judged/mnli-m-3.tsv
     .venv/bin/python benchmarks/judged/make_samples.py --sample dev    --out /tmp/dev.tsv   # for development
 
 The corpus is shuffled once with a fixed seed and cut into four disjoint blocks of sentences: `before` (the first
@@ -21,7 +23,10 @@ sample or development run had reached that far into `dev` before), `after-3` (ro
 needs more sentences for 100 pairs; development runs read only `dev`'s first 3,000 sentences, which end 922 sentences
 before it), `stsb-dev` and `mnli-m-2` (round six: the distinct STS-B dev sentences, shuffled, and MNLI
 dev-matched premises from position 1,000 of `mnli-m`'s shuffled order on; no sample or development run had read
-either) and `dev` (everything between `after` and `after-5`: the only sentences looked at while developing).
+either), `snli-test` and `mnli-m-3` (round seven: the distinct SNLI test premises, image captions as in the demo's
+corpus, with the tokenizer's spaces before punctuation and clitics closed up; MNLI dev-matched premises from position
+2,000 of `mnli-m`'s order on, which `mnli-m-2`, at most 716 sentences from position 1,000, never reached) and `dev`
+(everything between `after` and `after-5`: the only sentences looked at while developing).
 From its block a sample takes sentences in order until it has `--pairs` accepted pairs (rejected sentences, e.g.
 "no_eligible_word", are counted and listed in a comment line, as the dataset keeps them apart). The augmenter runs
 with its defaults of the checked-out code (plus `-o key=value` overrides) and the demo's seed 0; `before.tsv` was
@@ -82,6 +87,16 @@ def mnli_premises(data_dir: str | None, split: str) -> list[tuple[int, str]]:
         return distinct_shuffled(row["premise"] for row in csv.DictReader(fh))
 
 
+def snli_test_premises(data_dir: str | None) -> list[tuple[int, str]]:
+    """The distinct premises of SNLI test (SentEval's tokenized copy, spaces before punctuation and clitics closed up),
+    shuffled (round seven)."""
+    from pipeline.evaldata.data_dir import resolve_data_dir
+
+    path = resolve_data_dir(data_dir).path / "nli" / "snli" / "senteval_tok" / "s1.test"
+    lines = path.read_text("utf-8").splitlines()
+    return distinct_shuffled(re.sub(r" (?=[.,!?;:)]|'s\b|n't\b|'re\b|'m\b)", "", line.strip()) for line in lines)
+
+
 def stsb_dev_sentences(data_dir: str | None) -> list[tuple[int, str]]:
     """The distinct sentences of STS-B dev, each pair's two in turn (the evaluation stage's reader), shuffled (round
     six)."""
@@ -107,7 +122,7 @@ def word_count(text: str) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sample", choices=("before", "after", "after-2", "after-3", "after-4", "after-5", "mnli-m",
-                                             "mnli-mm", "stsb-dev", "mnli-m-2", "dev"),
+                                             "mnli-mm", "stsb-dev", "mnli-m-2", "snli-test", "mnli-m-3", "dev"),
                         required=True)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--data-dir", help="STS/SICK data dir (default: the usual resolution, BSL_DATA_DIR, ...)")
@@ -123,10 +138,12 @@ def main() -> None:
     aug = build_augmenter("synonyms", params)
     rows, rejected, total_words, total_share = [], [], 0, []
     if args.sample.startswith("mnli-"):
-        split = {"mnli-m": "matched", "mnli-mm": "mismatched", "mnli-m-2": "matched"}[args.sample]
+        split = {"mnli-m": "matched", "mnli-mm": "mismatched", "mnli-m-2": "matched", "mnli-m-3": "matched"}[
+            args.sample]
         source, sentences = f"mnli-dev-{split}", mnli_premises(args.data_dir, split)
-        if args.sample == "mnli-m-2":
-            sentences = sentences[1000:]
+        sentences = sentences[{"mnli-m-2": 1000, "mnli-m-3": 2000}.get(args.sample, 0):]
+    elif args.sample == "snli-test":
+        source, sentences = "snli-test", snli_test_premises(args.data_dir)
     elif args.sample == "stsb-dev":
         source, sentences = "stsb-dev", stsb_dev_sentences(args.data_dir)
     else:

@@ -12,6 +12,7 @@ from pipeline.lexicon.inflection import tags_of
 from pipeline.lexicon.pos_context import (
     DETERMINERS,
     OBJECT_PRONOUNS,
+    SUBJECT_PRONOUNS,
     Context,
     context_of,
 )
@@ -52,6 +53,7 @@ class SentenceRules:
     keep_prepositional_verbs: bool = True
     keep_ing_modifiers: bool = True
     check_transitivity: bool = True
+    check_complements: bool = True
     keep_quantity_words: bool = True
 
 
@@ -95,7 +97,8 @@ class EligibleWords:
             choice = finder.choice(key, self.context(lower, i))
             refusal = choice.reason if not choice.substitutes else \
                 self.kept_in_sentence(tokens, lower, starts, i, choice.pos) or \
-                self.verb_kept(tokens, lower, starts, i, choice.pos, choice.transitive)
+                self.verb_kept(tokens, lower, starts, i, choice.pos, choice.transitive) or \
+                self.complement_kept(tokens, lower, starts, i, choice.other_sense_complements)
             substitutes = choice.substitutes
             if not refusal and self.rules.keep_quantity_words:
                 substitutes, refusal = self.without_quantity_readings(lower, i, substitutes)
@@ -167,6 +170,31 @@ class EligibleWords:
                 or (content_follows and finder.is_noun(following))):
             return "object_of_intransitive"  # "protesters topple Lenin statue": not the sense "fall down"
         return ""
+
+    def complement_kept(self, tokens: list[str], lower: list[str], starts: list[bool], i: int,
+                        other_sense_complements: frozenset[str]) -> str:
+        """Keep a verb followed by an infinitive or a that-clause that, by WordNet's sentence frames, only another
+        sense of it takes: the word is used in that sense there ("happens to work" is not "occurs to work", "chose
+        to use" not "selected to use", "the statute provides that" not "supplies that")."""
+        if not other_sense_complements or not self.rules.check_complements:
+            return ""
+        following = lower[i + 1] if i + 1 < len(lower) else ""
+        after = lower[i + 2] if i + 2 < len(lower) else ""
+        if following == "to" and "infinitive" in other_sense_complements and self.mostly_verb(after):
+            return "infinitive_of_other_sense"
+        if following == "that" and "clause" in other_sense_complements and self.clause_starts(tokens, starts, i + 2):
+            return "clause_of_other_sense"
+        return ""
+
+    @staticmethod
+    def clause_starts(tokens: list[str], starts: list[bool], j: int) -> bool:
+        """Whether the words from `j` on, after "that", start a clause ("that a committee ...", "that i have",
+        "that Linux ...") rather than "that" being a determiner or the object ("noticed that car", "saw that.")."""
+        if j >= len(tokens):
+            return False
+        word = tokens[j].lower()
+        return word in SUBJECT_PRONOUNS or word in DETERMINERS or word == "there" or \
+            (tokens[j][:1].isupper() and not starts[j] and bool(WORD.fullmatch(word)))
 
     def without_quantity_readings(self, lower: list[str], i: int,
                                   substitutes: tuple[str, ...]) -> tuple[tuple[str, ...], str]:

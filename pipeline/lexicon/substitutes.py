@@ -55,6 +55,8 @@ class Choice:
     pos: str = ""  # the part of speech the word was taken in (n, v, a, r)
     reason: str = ""
     transitive: bool = True  # a verb: whether its sense (as that verb) has a sentence frame with an object
+    # A verb: the complements ("infinitive", "clause") that by WordNet's sentence frames only its other senses take.
+    other_sense_complements: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +101,9 @@ LEMMA_RULES = (ONLY_ITSELF, MULTIWORD, NOT_WORDS, UNSEEN_LEMMA, KEPT_LEMMA, SUBS
 
 # WordNet sentence frames (wninput(5WN)) in which the verb takes an object: "Somebody ----s something", ...
 OBJECT_FRAMES = frozenset((5, 8, 9, 10, 11, 14, 15, 16, 17, 18, 19, 20, 21, 24, 25, 30, 31))
+# The frames with a complement after the verb: "Somebody ----s to INFINITIVE"; "Somebody ----s that CLAUSE", "It ----s
+# that CLAUSE".
+COMPLEMENT_FRAMES = {"infinitive": frozenset((28,)), "clause": frozenset((26, 34))}
 
 
 def derived(word: str, base: str, candidate: str, form: str, pos: str) -> bool:
@@ -271,7 +276,8 @@ class SubstituteFinder:
                 elif form != word and form not in out:
                     out.append(form)
         if out:
-            return Choice(tuple(out), reading.pos, transitive=self.transitive(reading))
+            return Choice(tuple(out), reading.pos, transitive=self.transitive(reading),
+                          other_sense_complements=self.other_sense_complements(reading))
         return Choice((), reading.pos, "no_substitute:" + LEMMA_RULES[max(furthest, 0)])
 
     def transitive(self, reading: Reading) -> bool:
@@ -280,6 +286,18 @@ class SubstituteFinder:
         if reading.pos != "v" or frames is None:
             return True
         return bool(frames(reading.senses[0].offset, reading.base) & OBJECT_FRAMES)
+
+    def other_sense_complements(self, reading: Reading) -> frozenset[str]:
+        """The complements ("infinitive", "clause") that, by WordNet's sentence frames for the verb, some other sense
+        of it takes and its dominant sense does not: such a complement after the word marks the other sense
+        ("happens to work" is happen's "chance" sense)."""
+        frames = getattr(self._synset_lemmas_of, "verb_frames", None)
+        if reading.pos != "v" or frames is None:
+            return frozenset()
+        dominant = frames(reading.senses[0].offset, reading.base)
+        others = frozenset().union(*(frames(s.offset, reading.base) for s in reading.senses[1:]))
+        return frozenset(kind for kind, kind_frames in COMPLEMENT_FRAMES.items()
+                         if others & kind_frames and not dominant & kind_frames)
 
     def reading(self, word: str, context: Context) -> Reading | str:
         """How `word` is read in `context`, or the reason it cannot be read safely enough to substitute."""

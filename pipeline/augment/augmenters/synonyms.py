@@ -9,7 +9,9 @@ not one of `keep_words` (light and reporting verbs, indefinite pronouns: "said" 
 noun modified by the word before it (`keep_modified_nouns`: a noun, an -ing word or a capitalised word: "arms
 factory", "Friday night"), not a verb followed by a preposition it selects or a particle (`keep_prepositional_verbs`:
 "happened to you" -> "occurred to you"), not a verb with an object whose dominant sense takes none by WordNet's
-sentence frames (`check_transitivity`: "topple Lenin statue" -> "tumble"), not an -ing word modifying a noun
+sentence frames (`check_transitivity`: "topple Lenin statue" -> "tumble"), not a verb before an infinitive or a
+that-clause that by those frames only another of its senses takes (`check_complements`: "happens to work" ->
+"occurs to work", "the statute provides that" -> "supplies that"), not an -ing word modifying a noun
 (`keep_ing_modifiers`: "racing bike"), and it has at least one *safe substitute* where it stands:
 
 1. Part of speech: WordNet's SemCor counts say how often the word was used as a noun, verb, adjective, adverb; the
@@ -146,6 +148,10 @@ class SynonymConfig:
     check_transitivity: bool = field(default=True, metadata={
         "help": "keep a verb that has an object (a determiner, pronoun, name or noun follows it) when WordNet's "
                 "sentence frames say its dominant sense takes none ('protesters topple Lenin statue' -> 'tumble')"})
+    check_complements: bool = field(default=True, metadata={
+        "help": "keep a verb followed by an infinitive or a that-clause when WordNet's sentence frames say its "
+                "dominant sense takes none: it is used in another sense there ('happens to work' -> 'occurs to "
+                "work', 'chose to use' -> 'selected to use', 'the statute provides that' -> 'supplies that')"})
     skip_plural_lemmas: bool = field(default=True, metadata={
         "help": "refuse noun substitutes that are the plural of another noun ('document' -> 'papers', 'a papers')"})
     keep_words: list[str] = field(default_factory=lambda: list(KEEP_WORDS), metadata={
@@ -229,14 +235,14 @@ def sentence_rules(cfg: SynonymConfig) -> SentenceRules:
                          keep_compounds=cfg.keep_compounds, keep_modified_nouns=cfg.keep_modified_nouns,
                          keep_modifiers=cfg.keep_modifiers, keep_prepositional_verbs=cfg.keep_prepositional_verbs,
                          keep_ing_modifiers=cfg.keep_ing_modifiers, check_transitivity=cfg.check_transitivity,
-                         keep_quantity_words=cfg.keep_quantity_words)
+                         check_complements=cfg.check_complements, keep_quantity_words=cfg.keep_quantity_words)
 
 
 class SynonymAugmenter(Augmenter):
     name = "synonyms"
     config_class = SynonymConfig
     default_batch_size = 2048
-    version = "8"  # 8: recurring misreadings of v7 avoided (issue 17, round 6); 7: "little" as a quantity kept (keep_quantity_words), "help" before a bare infinitive kept, "kids'" not "kids's" (issue 17, round 5); 6: SemCor counts raised (a word tagged >= 20 times, a substitute >= 10 in its sense; issue 17, round 5); 5: prepositional verbs, -ing modifiers, transitivity, hyphenated collocations, plural lemmas, more known misreadings (issue 17, round 4); 4: substitute sense share, known misreadings, optional ranking encoder (issue 17, round 3); 3: keep_words, word frequency, modified nouns, derivations (issue 17, round 2); 2: sense, part of speech and form chosen (issue 17); 1 took any lemma of any synset
+    version = "9"  # 9: a verb before an infinitive or that-clause only another sense takes is kept (check_complements), four coin-flip substitutions avoided (issue 17, round 7); 8: recurring misreadings of v7 avoided (issue 17, round 6); 7: "little" as a quantity kept (keep_quantity_words), "help" before a bare infinitive kept, "kids'" not "kids's" (issue 17, round 5); 6: SemCor counts raised (a word tagged >= 20 times, a substitute >= 10 in its sense; issue 17, round 5); 5: prepositional verbs, -ing modifiers, transitivity, hyphenated collocations, plural lemmas, more known misreadings (issue 17, round 4); 4: substitute sense share, known misreadings, optional ranking encoder (issue 17, round 3); 3: keep_words, word frequency, modified nouns, derivations (issue 17, round 2); 2: sense, part of speech and form chosen (issue 17); 1 took any lemma of any synset
 
     def __init__(self, config: Any = None):
         super().__init__(config)

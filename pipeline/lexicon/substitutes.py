@@ -103,7 +103,7 @@ LEMMA_RULES = (ONLY_ITSELF, MULTIWORD, NOT_WORDS, UNSEEN_LEMMA, KEPT_LEMMA, SUBS
 OBJECT_FRAMES = frozenset((5, 8, 9, 10, 11, 14, 15, 16, 17, 18, 19, 20, 21, 24, 25, 30, 31))
 # The frames with a complement after the verb: "Somebody ----s to INFINITIVE"; "Somebody ----s that CLAUSE", "It ----s
 # that CLAUSE".
-COMPLEMENT_FRAMES = {"infinitive": frozenset((28,)), "clause": frozenset((26, 34))}
+COMPLEMENT_FRAMES = (("infinitive", frozenset((28,))), ("clause", frozenset((26, 34))))
 
 
 def derived(word: str, base: str, candidate: str, form: str, pos: str) -> bool:
@@ -133,10 +133,11 @@ class SubstituteFinder:
         self._kept_word: dict[str, bool] = {}  # word -> one of keep_words in some form
         self._all_bases: dict[str, frozenset[str]] = {}  # word -> its base forms in every part of speech
         self._could: dict[str, bool] = {}  # word -> has substitutes in some context
+        self._complements: dict[str, frozenset[str]] = {}  # verb base form -> complements only its other senses take
 
     def clear(self) -> None:
         for cache in (self._base, self._pos_uses, self._choice, self._noun, self._kept_word, self._all_bases,
-                      self._could):
+                      self._could, self._complements):
             cache.clear()
         if self._on_clear is not None:
             self._on_clear()
@@ -294,10 +295,13 @@ class SubstituteFinder:
         frames = getattr(self._synset_lemmas_of, "verb_frames", None)
         if reading.pos != "v" or frames is None:
             return frozenset()
-        dominant = frames(reading.senses[0].offset, reading.base)
-        others = frozenset().union(*(frames(s.offset, reading.base) for s in reading.senses[1:]))
-        return frozenset(kind for kind, kind_frames in COMPLEMENT_FRAMES.items()
-                         if others & kind_frames and not dominant & kind_frames)
+        found = self._complements.get(reading.base)
+        if found is None:
+            dominant = frames(reading.senses[0].offset, reading.base)
+            others = frozenset().union(*(frames(s.offset, reading.base) for s in reading.senses[1:]))
+            found = self._complements[reading.base] = frozenset(
+                kind for kind, kind_frames in COMPLEMENT_FRAMES if others & kind_frames and not dominant & kind_frames)
+        return found
 
     def reading(self, word: str, context: Context) -> Reading | str:
         """How `word` is read in `context`, or the reason it cannot be read safely enough to substitute."""

@@ -175,6 +175,35 @@ def test_bsl_asymmetric_loss_runs_one_online_and_one_target_pass(tiny):
     assert loss.item() == pytest.approx(negative_cosine(objective.predictor(e1), h2).item(), abs=1e-6)
 
 
+def test_bsl_asymmetric_loss_from_the_augmented_view_predicts_the_source(tiny):
+    from training.objectives.bsl import negative_cosine
+
+    objective, _ = tiny("bsl", ["objective.bsl.symmetric=false", "objective.bsl.online_view=view2"])
+    objective.train()
+    sents = make_sentences(6, seed=1)
+    batch = objective.collate(sents, [s + " quickly" for s in sents], random.Random(0))
+    seen = []
+    for name in ("encoder", "target"):
+        getattr(objective, name).register_forward_hook(
+            lambda m, a, kw, out, name=name: seen.append((name, kw["input_ids"].shape)), with_kwargs=True)
+    loss, _ = objective(batch)
+    # The augmented view is longer here, so the shapes tell which side read which view.
+    assert seen == [("encoder", batch["view2"]["input_ids"].shape), ("target", batch["view1"]["input_ids"].shape)]
+    assert batch["view1"]["input_ids"].shape != batch["view2"]["input_ids"].shape
+    with torch.no_grad():
+        e2, h1 = objective.encoder(**batch["view2"]), objective.target(**batch["view1"])
+    assert loss.item() == pytest.approx(negative_cosine(objective.predictor(e2), h1).item(), abs=1e-6)
+
+
+def test_bsl_online_view_is_refused_with_the_symmetric_loss(tiny):
+    from pipeline.base.config import load_config
+    from pipeline.base.errors import BSLError
+    from training.config import TrainConfig
+
+    with pytest.raises(BSLError, match="online_view"):
+        load_config(TrainConfig, None, ["objective.name=bsl", "objective.bsl.online_view=view2"])
+
+
 def test_bsl_target_gets_no_gradient_and_is_not_trainable(tiny):
     objective, _ = tiny("bsl")
     objective.train()

@@ -96,6 +96,12 @@ class BSLConfig:
     symmetric: bool = _help("symmetric loss 1/2 D(z1,h2) + 1/2 D(z2,h1) (paper); false = D(z1,h2) only, which "
                             "runs the online encoder on view 1 and the target on view 2 only (half the passes)",
                             default=True)
+    online_view: Literal["view1", "view2"] = _help(
+        "with symmetric=false, the view the online encoder (and predictor) sees; the target sees the other. In the "
+        "datasets this pipeline writes view1 is the source sentence and view2 its augmented view (an NLI pair: "
+        "premise, hypothesis), so view2 = the online encoder learns to predict the source's target embedding from "
+        "the augmented view (the direction that teaches invariance to the augmentation), view1 = from the source "
+        "it predicts the augmented view's embedding", default="view1")
     sync_batchnorm: bool = _help("under DDP, predictor BatchNorm uses statistics of the global batch",
                                  default=True)
     predictor_warmup_steps: int = _help(
@@ -115,6 +121,12 @@ class BSLConfig:
         "schedule shape as the encoder); null = optim.lr. 1e-3 is what the measurements above used (CPU-sized: "
         "100 steps at 1e-3, encoder lr 2e-5 -> 79.4-79.6; 50 steps, encoder lr 5e-5 -> 77.72)", default=1.0e-3,
         allowed=Range(0, low_open=True))
+
+    def config_problems(self) -> list[tuple[str, str]]:
+        """The symmetric loss uses both directions: an online view to pick would be silently ignored."""
+        if self.symmetric and self.online_view != "view1":
+            return [("online_view", "applies only with symmetric=false (the symmetric loss uses both directions)")]
+        return []
 
 
 @dataclass

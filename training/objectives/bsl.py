@@ -64,6 +64,8 @@ class BSLObjective(Objective):
 
     def forward(self, batch: Batch) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
         x1, x2 = batch["view1"], batch["view2"]
+        if not self.cfg.symmetric and self.cfg.online_view == "view2":
+            x1, x2 = x2, x1  # the online side reads the augmented view, the target the source
         # During the predictor warm-up the encoder is frozen: no graph through it (cheaper, and no gradient).
         with torch.set_grad_enabled(torch.is_grad_enabled() and not self.head_only):
             online1 = self.encoder(**x1)

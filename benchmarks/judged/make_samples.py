@@ -13,6 +13,7 @@ corpus sentences (the distinct sentences of STS-B train + SICK train, `bsl corpu
     .venv/bin/python benchmarks/judged/make_samples.py --sample mnli-m-2 --out benchmarks/judged/mnli-m-2.tsv
     .venv/bin/python benchmarks/judged/make_samples.py --sample snli-test --out benchmarks/judged/snli-test.tsv
     .venv/bin/python benchmarks/judged/make_samples.py --sample mnli-m-3 --out benchmarks/judged/mnli-m-3.tsv
+    .venv/bin/python benchmarks/judged/make_samples.py --sample sts-sick-test --out benchmarks/judged/sts-sick-test.tsv
     .venv/bin/python benchmarks/judged/make_samples.py --sample dev    --out /tmp/dev.tsv   # for development
 
 The corpus is shuffled once with a fixed seed and cut into four disjoint blocks of sentences: `before` (the first
@@ -107,6 +108,17 @@ def stsb_dev_sentences(data_dir: str | None) -> list[tuple[int, str]]:
     return distinct_shuffled(s for pair in zip(pairs.sentences1, pairs.sentences2) for s in pair)
 
 
+def sts_sick_test_sentences(data_dir: str | None) -> list[tuple[int, str]]:
+    """The distinct sentences of STS-B test and SICK test, shuffled (round eight): the two genres of the demo's corpus
+    (STS-B train + SICK train), from the splits the corpus leaves out, which no sample or development run had read."""
+    from pipeline.evaldata.data_dir import resolve_data_dir
+    from training.evaluation.data import load_sick, load_stsb
+
+    root = resolve_data_dir(data_dir).path
+    sets = (load_stsb(root, "test"), load_sick(root, "test"))
+    return distinct_shuffled(s for pairs in sets for pair in zip(pairs.sentences1, pairs.sentences2) for s in pair)
+
+
 def distinct_shuffled(texts: Iterable[str]) -> list[tuple[int, str]]:
     """(index among the distinct non-empty stripped texts, text), in the fixed shuffled order of the samples."""
     sentences = list(dict.fromkeys(t.strip() for t in texts if t.strip()))
@@ -122,7 +134,8 @@ def word_count(text: str) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sample", choices=("before", "after", "after-2", "after-3", "after-4", "after-5", "mnli-m",
-                                             "mnli-mm", "stsb-dev", "mnli-m-2", "snli-test", "mnli-m-3", "dev"),
+                                             "mnli-mm", "stsb-dev", "mnli-m-2", "snli-test", "mnli-m-3", "sts-sick-test",
+                                             "dev"),
                         required=True)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--data-dir", help="STS/SICK data dir (default: the usual resolution, BSL_DATA_DIR, ...)")
@@ -144,6 +157,8 @@ def main() -> None:
         sentences = sentences[{"mnli-m-2": 1000, "mnli-m-3": 2000}.get(args.sample, 0):]
     elif args.sample == "snli-test":
         source, sentences = "snli-test", snli_test_premises(args.data_dir)
+    elif args.sample == "sts-sick-test":
+        source, sentences = "sts-sick-test", sts_sick_test_sentences(args.data_dir)
     elif args.sample == "stsb-dev":
         source, sentences = "stsb-dev", stsb_dev_sentences(args.data_dir)
     else:

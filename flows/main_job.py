@@ -55,16 +55,16 @@ from training.train_and_evaluate import (
 
 def demo_training() -> TrainConfig:
     """The demo's recipe (configs/demo.yaml `training:`): BSL post-training of an already trained encoder on CPU,
-    chosen on STS-B dev (benchmarks/RESULTS.md, issue 10). The job fills in model.name_or_path when empty, adds its
+    chosen on STS-B dev (benchmarks/RESULTS.md, issue 10; the one-direction loss: issue 18, session 7). The job fills in model.name_or_path when empty, adds its
     datasets to data.sources and, with train.output_dir empty, writes the run to <out_dir>/runs/bsl-<run_key>
     (training.train_and_evaluate.run_key: the fingerprint of the settings and the datasets' pair shards)."""
     return from_dict(TrainConfig, {
         "model": {"name_or_path": "", "pooling": "mean", "max_length": 48},
         "objective": {"name": "bsl", "bsl": {"momentum": 0.999, "predictor_k": 8, "predictor_warmup_steps": 50,
-                                             "predictor_lr": 1e-3}},
-        "optim": {"optimizer": "adamw", "lr": 2e-5, "weight_decay": 0.01, "schedule": "linear",
+                                             "predictor_lr": 1e-3, "symmetric": False, "online_view": "view2"}},
+        "optim": {"optimizer": "adamw", "lr": 5e-5, "weight_decay": 0.01, "schedule": "linear",
                   "warmup_ratio": 0.1},
-        "train": {"batch_size": 16, "max_steps": 100, "seed": 42, "log_every": 10, "save_every": 50,
+        "train": {"batch_size": 16, "max_steps": 140, "seed": 42, "log_every": 10, "save_every": 50,
                   "resume": "auto"},
         "export": {"enabled": True, "source": "final"},
     })
@@ -310,6 +310,8 @@ def _facts(cfg: MainJobConfig, encoder: str, trained: TrainedRun, datasets: list
     facts = {"encoder": encoder, "training run": trained.run_dir, "steps": trained.step,
              "batch size": cfg.training.train.batch_size, "learning rate": cfg.training.optim.lr,
              "predictor warm-up": f"{bsl.predictor_warmup_steps} steps at lr {bsl.predictor_lr or 'optim.lr'}",
+             "loss": ("symmetric (both directions)" if bsl.symmetric
+                      else f"one direction: the online encoder reads {bsl.online_view}"),
              "EMA momentum": bsl.momentum, "datasets": ", ".join(m.name for m in datasets),
              "evaluation data": data.describe() if data is not None else "none found"}
     if not cfg.corpus and builtin_corpus(cfg, data) == "sts-sick-train":

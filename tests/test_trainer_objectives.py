@@ -188,14 +188,14 @@ def test_bsl_asymmetric_loss_from_the_augmented_view_predicts_the_source(tiny):
             lambda m, a, kw, out, name=name: seen.append((name, kw["input_ids"].shape)), with_kwargs=True)
     loss, _ = objective(batch)
     # The augmented view is longer here, so the shapes tell which side read which view.
-    assert seen == [("encoder", batch["view2"]["input_ids"].shape), ("target", batch["view1"]["input_ids"].shape)]
     assert batch["view1"]["input_ids"].shape != batch["view2"]["input_ids"].shape
+    assert seen == [("encoder", batch["view2"]["input_ids"].shape), ("target", batch["view1"]["input_ids"].shape)]
     with torch.no_grad():
         e2, h1 = objective.encoder(**batch["view2"]), objective.target(**batch["view1"])
     assert loss.item() == pytest.approx(negative_cosine(objective.predictor(e2), h1).item(), abs=1e-6)
 
 
-def test_bsl_online_view_is_refused_with_the_symmetric_loss(tiny):
+def test_bsl_online_view_is_refused_with_the_symmetric_loss():
     from pipeline.base.config import load_config
     from pipeline.base.errors import BSLError
     from training.config import TrainConfig

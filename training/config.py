@@ -93,9 +93,9 @@ class BSLConfig:
                              "BatchNorm + ReLU between; paper: 8)", default=8, allowed=Range(1, 64))
     target_dropout: bool = _help("run the target encoder in train mode (dropout on) as the authors' code does; "
                                  "false = eval mode, deterministic targets", default=True)
-    symmetric: bool = _help("symmetric loss 1/2 D(z1,h2) + 1/2 D(z2,h1) (paper); false = D(z1,h2) only, which "
-                            "runs the online encoder on view 1 and the target on view 2 only (half the passes)",
-                            default=True)
+    symmetric: bool = _help("symmetric loss 1/2 D(z1,h2) + 1/2 D(z2,h1) (paper); false = one direction only, "
+                            "which runs the online encoder on one view and the target on the other (half the "
+                            "passes; online_view says which)", default=True)
     online_view: Literal["view1", "view2"] = _help(
         "with symmetric=false, the view the online encoder (and predictor) sees; the target sees the other. In the "
         "datasets this pipeline writes view1 is the source sentence and view2 its augmented view (an NLI pair: "

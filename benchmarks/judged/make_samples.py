@@ -134,8 +134,8 @@ def word_count(text: str) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sample", choices=("before", "after", "after-2", "after-3", "after-4", "after-5", "mnli-m",
-                                             "mnli-mm", "stsb-dev", "mnli-m-2", "snli-test", "mnli-m-3", "sts-sick-test",
-                                             "dev"),
+                                             "mnli-mm", "stsb-dev", "mnli-m-2", "snli-test", "mnli-m-3",
+                                             "sts-sick-test", "dev"),
                         required=True)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--data-dir", help="STS/SICK data dir (default: the usual resolution, BSL_DATA_DIR, ...)")

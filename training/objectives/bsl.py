@@ -8,6 +8,9 @@ encoder.
 
 Inference uses the online encoder f_theta.
 
+One direction (`symmetric=false`, not in the paper): only D(z1, h2), with x1 the view named by `online_view`. With
+`view2` the online side reads the augmented view and predicts the target's embedding of the source sentence.
+
 Predictor warm-up (`predictor_warmup_steps`, not in the paper): a randomly initialised predictor sends noise into a
 pretrained encoder through its gradients, and a post-trained encoder loses STS points within the first tens of
 steps. So for the first N optimizer steps only the predictor trains (at `predictor_lr`): the online encoder runs

@@ -181,3 +181,13 @@ def test_loss_refuses_other_than_pairs(setup):
     features = model.tokenize(["a man runs in the park"])
     with pytest.raises(ValueError, match="pairs"):
         loss([features], None)
+
+
+def test_loss_refuses_the_mixed_direction_it_cannot_draw(setup):
+    from training.config import BSLConfig
+    from training.integrations.st_bsl import BSLLoss
+
+    model_dir, _, _ = setup
+    with pytest.raises(ValueError, match="mixed"):
+        BSLLoss(_st_model(model_dir, 32), BSLConfig(predictor_k=2, symmetric=False, online_view="mixed"))
+    BSLLoss(_st_model(model_dir, 32), BSLConfig(predictor_k=2, symmetric=False, online_view="view2"))

@@ -195,6 +195,30 @@ def test_bsl_asymmetric_loss_from_the_augmented_view_predicts_the_source(tiny):
     assert loss.item() == pytest.approx(negative_cosine(objective.predictor(e2), h1).item(), abs=1e-6)
 
 
+def test_bsl_mixed_direction_swaps_each_pair_by_the_batch_generator(tiny):
+    from training.objectives.bsl import negative_cosine
+
+    objective, _ = tiny("bsl", ["objective.bsl.symmetric=false", "objective.bsl.online_view=mixed"])
+    objective.train()
+    sents = make_sentences(40, seed=3)
+    augmented = [s + " quickly" for s in sents]
+    draws = random.Random(7)
+    swapped = [draws.random() < 0.5 for _ in sents]
+    assert 5 < sum(swapped) < 35
+    batch = objective.collate(sents, augmented, random.Random(7))
+    expected_online = [a if swap else s for s, a, swap in zip(sents, augmented, swapped)]
+    expected_target = [s if swap else a for s, a, swap in zip(sents, augmented, swapped)]
+    assert torch.equal(batch["view1"]["input_ids"], objective.tokenize(expected_online)["input_ids"])
+    assert torch.equal(batch["view2"]["input_ids"], objective.tokenize(expected_target)["input_ids"])
+    # Same generator seed, same draws: a resumed run collates the same batch.
+    again = objective.collate(sents, augmented, random.Random(7))
+    assert torch.equal(again["view1"]["input_ids"], batch["view1"]["input_ids"])
+    loss, _ = objective(batch)
+    with torch.no_grad():
+        e, h = objective.encoder(**batch["view1"]), objective.target(**batch["view2"])
+    assert loss.item() == pytest.approx(negative_cosine(objective.predictor(e), h).item(), abs=1e-6)
+
+
 def test_bsl_online_view_is_refused_with_the_symmetric_loss():
     from pipeline.base.config import load_config
     from pipeline.base.errors import BSLError

@@ -96,12 +96,14 @@ class BSLConfig:
     symmetric: bool = _help("symmetric loss 1/2 D(z1,h2) + 1/2 D(z2,h1) (paper); false = one direction only, "
                             "which runs the online encoder on one view and the target on the other (half the "
                             "passes; online_view says which)", default=True)
-    online_view: Literal["view1", "view2"] = _help(
+    online_view: Literal["view1", "view2", "mixed"] = _help(
         "with symmetric=false, the view the online encoder (and predictor) sees; the target sees the other. In the "
         "datasets this pipeline writes view1 is the source sentence and view2 its augmented view (an NLI pair: "
         "premise, hypothesis), so view2 = the online encoder learns to predict the source's target embedding from "
         "the augmented view (the direction that teaches invariance to the augmentation), view1 = from the source "
-        "it predicts the augmented view's embedding", default="view1")
+        "it predicts the augmented view's embedding; mixed = each pair's direction drawn at random (p = 1/2, from "
+        "the batch's seeded generator): both directions of the symmetric loss at the one-direction cost",
+        default="view1")
     sync_batchnorm: bool = _help("under DDP, predictor BatchNorm uses statistics of the global batch",
                                  default=True)
     predictor_warmup_steps: int = _help(

@@ -80,6 +80,10 @@ class BSLLoss(nn.Module):
         super().__init__()
         self.model = model
         self.settings = settings or BSLConfig()
+        if not self.settings.symmetric and self.settings.online_view == "mixed":
+            # The draw happens when `bsl train` collates texts; here sentence-transformers collates them.
+            raise ValueError("BSLLoss: online_view='mixed' is drawn per pair at `bsl train`'s collation, which "
+                             "sentence-transformers does not call; use 'view1' or 'view2' (or the symmetric loss)")
         self.objective = BSLObjective(SentenceTransformerEncoder(model), getattr(model, "tokenizer", None),
                                       self.settings, max_length=int(getattr(model, "max_seq_length", 0) or 0))
 

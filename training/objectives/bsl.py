@@ -9,7 +9,8 @@ encoder.
 Inference uses the online encoder f_theta.
 
 One direction (`symmetric=false`, not in the paper): only D(z1, h2), with x1 the view named by `online_view`. With
-`view2` the online side reads the augmented view and predicts the target's embedding of the source sentence.
+`view2` the online side reads the augmented view and predicts the target's embedding of the source sentence; with
+`mixed` each pair's direction is drawn at collation (both terms of eq. 2 in expectation, half the encoder passes).
 
 Predictor warm-up (`predictor_warmup_steps`, not in the paper): a randomly initialised predictor sends noise into a
 pretrained encoder through its gradients, and a post-trained encoder loses STS points within the first tens of
@@ -20,6 +21,8 @@ without gradients and the target gets no EMA update, both stay exactly as they w
 from __future__ import annotations
 
 import copy
+import random
+from collections.abc import Sequence
 
 import torch
 import torch.nn.functional as F
@@ -64,6 +67,17 @@ class BSLObjective(Objective):
     def head_warmup(self) -> HeadWarmup:
         return HeadWarmup("predictor", list(self.predictor.parameters()), self.cfg.predictor_warmup_steps,
                           self.cfg.predictor_lr)
+
+    def collate(self, view1: Sequence[str], view2: Sequence[str], rng: random.Random) -> Batch:
+        if self.cfg.symmetric or self.cfg.online_view != "mixed":
+            return super().collate(view1, view2, rng)
+        online, target = [], []
+        for a, b in zip(view1, view2, strict=True):
+            if rng.random() < 0.5:
+                a, b = b, a
+            online.append(a)
+            target.append(b)
+        return {"view1": self.tokenize(online), "view2": self.tokenize(target)}
 
     def forward(self, batch: Batch) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
         x1, x2 = batch["view1"], batch["view2"]

@@ -23,6 +23,16 @@ def test_the_built_in_demo_config_is_configs_demo_yaml():
     assert MainJobConfig().evaluation.max_length == 256 and MainJobConfig().corpus_limit == 0
 
 
+def test_the_cpu_post_training_config_trains_the_demos_recipe():
+    from training.config import TrainConfig
+
+    cpu = load_config(TrainConfig, DEMO_YAML.parent / "train_bsl_minilm_cpu.yaml")
+    demo = MainJobConfig().training
+    assert asdict(cpu.objective) == asdict(demo.objective) and asdict(cpu.optim) == asdict(demo.optim)
+    assert (asdict(cpu.model), cpu.train.batch_size, cpu.train.max_steps, cpu.train.seed) == (
+        asdict(demo.model), demo.train.batch_size, demo.train.max_steps, demo.train.seed)
+
+
 def test_demo_takes_config_flags_and_overrides_like_every_command(tmp_path, capsys):
     import yaml
 

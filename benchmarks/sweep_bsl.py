@@ -1,7 +1,9 @@
 """Choose BSL's post-training settings on STS-B dev (issue 18): one named setting per line, each a list of
 `bsl train` overrides applied on top of compare_peers.py's recipe (the demo's: all-MiniLM-L6-v2, batch 16, max length
 48, AdamW lr 2e-5, linear schedule, 10% warm-up, half the steps predictor warm-up at lr 1e-3), trained on the same
-datasets, scored on STS-B dev only. Test sets are never read here: compare_peers.py --tasks all runs the chosen one.
+datasets, scored on the dev splits only: STS-B dev (what chooses) and SICK trial (a second genre beside it; session 8
+found both can rank candidates differently from the seven test tasks). Test sets are never read here:
+compare_peers.py --tasks all runs the chosen one.
 
     .venv/bin/python benchmarks/sweep_bsl.py --grid benchmarks/sweep_bsl.grid [--steps 100] [--seeds 42]
         [--only NAME,NAME] [--out runs/sweep_bsl]
@@ -62,7 +64,8 @@ def main(argv=None) -> int:
     import torch
 
     from pipeline.evaldata.data_dir import resolve_data_dir
-    from training.evaluation import load_stsb_dev
+    from training.evaluation import evaluate_pairs, load_encoder, load_stsb_dev
+    from training.evaluation.data import load_sick
 
     args = _arguments(argv)
     if args.threads:
@@ -81,6 +84,7 @@ def main(argv=None) -> int:
     model_path = str(get_model_path())
     data_dir = str(resolve_data_dir(None).path)
     dev_pairs = load_stsb_dev(data_dir)
+    sick_trial = load_sick(data_dir, "trial")
     args.out.mkdir(parents=True, exist_ok=True)
     log = args.out / "results.jsonl"
     done = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()] if log.is_file() else []
@@ -101,8 +105,11 @@ def main(argv=None) -> int:
                 run = compare_peers.train_ours("bsl", peer_args, datasets, model_path, args.steps,
                                                args.steps // 2, seed, where)
             scores = compare_peers.evaluate(run["export"], peer_args, dev_pairs, data_dir)
+            encoder = load_encoder(run["export"], device="cpu", max_length=peer_args.eval_max_length, batch_size=128)
+            scores["sick_trial"] = evaluate_pairs(encoder, sick_trial, 128).spearman
             row = {"name": name, "overrides": overrides, "seed": seed, "steps": args.steps,
-                   "stsb_dev": scores["stsb_dev"], "train_seconds": run["train_seconds"],
+                   "stsb_dev": scores["stsb_dev"], "sick_trial": scores["sick_trial"],
+                   "train_seconds": run["train_seconds"],
                    "median_step_s": statistics.median(run["step_times"]),
                    "wall_s": time.perf_counter() - start}
             print(json.dumps(row), flush=True)
@@ -118,11 +125,17 @@ def table(rows: list[dict]) -> str:
     groups: dict[str, list[dict]] = {}
     for r in rows:
         groups.setdefault(r["name"], []).append(r)
-    lines = ["| setting | overrides | seeds | STS-B dev (mean) | min | max | train s |", "|---|---|---:|---:|---:|---:|---:|"]
+    lines = ["| setting | overrides | seeds | STS-B dev (mean) | min | max | SICK trial (mean) | train s |",
+             "|---|---|---:|---:|---:|---:|---:|---:|"]
     for name, rs in sorted(groups.items(), key=lambda kv: -statistics.mean(r["stsb_dev"] for r in kv[1])):
         devs = [r["stsb_dev"] for r in rs]
+        # Rows of sweeps older than the SICK column lack it: the mean covers the seeds that have it.
+        sick = [r["sick_trial"] for r in rs if "sick_trial" in r]
+        sick_cell = "-" if not sick else (
+            f"{statistics.mean(sick):.2f}" + (f" ({len(sick)} of {len(rs)} seeds)" if len(sick) != len(rs) else ""))
         lines.append(f"| {name} | {' '.join(rs[0]['overrides']) or '-'} | {len(rs)} | {statistics.mean(devs):.2f} | "
-                     f"{min(devs):.2f} | {max(devs):.2f} | {statistics.mean(r['train_seconds'] for r in rs):.0f} |")
+                     f"{min(devs):.2f} | {max(devs):.2f} | {sick_cell} | "
+                     f"{statistics.mean(r['train_seconds'] for r in rs):.0f} |")
     return "\n".join(lines)
 
 

@@ -1,8 +1,9 @@
-"""benchmarks/score_dev.py: a model's scores on the two dev splits, the same numbers `bsl evaluate`'s pair scoring
-gives, and nothing from the test files."""
+"""The dev-split tools of benchmarks/: score_dev.py (a model's scores on the two dev splits, the same numbers `bsl
+evaluate`'s pair scoring gives, nothing from the test files) and sweep_bsl.py's table of them."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from pathlib import Path
@@ -12,14 +13,17 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture(scope="module")
-def score_dev():
+def _benchmark(name: str):
     sys.path.insert(0, str(REPO / "benchmarks"))
     try:
-        import score_dev
+        return importlib.import_module(name)
     finally:
         sys.path.remove(str(REPO / "benchmarks"))
-    return score_dev
+
+
+@pytest.fixture(scope="module")
+def score_dev():
+    return _benchmark("score_dev")
 
 
 def test_scores_a_model_on_stsb_dev_and_sick_trial(score_dev, tiny_bert_dir, shared_data, tmp_path, capsys):
@@ -39,3 +43,14 @@ def test_scores_a_model_on_stsb_dev_and_sick_trial(score_dev, tiny_bert_dir, sha
 def test_a_missing_model_dir_is_named(score_dev, shared_data, tmp_path):
     with pytest.raises(SystemExit, match="nowhere: no such model directory"):
         score_dev.main([str(tmp_path / "nowhere"), "--data-dir", str(shared_data)])
+
+
+def test_sweep_table_ranks_by_stsb_dev_and_shows_sick_trial_where_measured():
+    table = _benchmark("sweep_bsl").table([
+        {"name": "a", "overrides": [], "stsb_dev": 87.0, "sick_trial": 79.5, "train_seconds": 10},
+        {"name": "a", "overrides": [], "stsb_dev": 87.2, "train_seconds": 12},  # a row from before the SICK column
+        {"name": "b", "overrides": ["optim.lr=5e-5"], "stsb_dev": 87.3, "sick_trial": 79.0, "train_seconds": 9},
+        {"name": "b", "overrides": ["optim.lr=5e-5"], "stsb_dev": 87.1, "sick_trial": 79.2, "train_seconds": 11}])
+    assert table.splitlines()[2:] == [
+        "| b | optim.lr=5e-5 | 2 | 87.20 | 87.10 | 87.30 | 79.10 | 10 |",
+        "| a | - | 2 | 87.10 | 87.00 | 87.20 | 79.50 (1 of 2 seeds) | 11 |"]

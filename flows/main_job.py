@@ -40,7 +40,7 @@ from pipeline.evaldata.data_dir import (
     locate_data_dir,
     missing_tasks,
 )
-from training.config import DataSourceConfig, TrainConfig
+from training.config import BSLConfig, DataSourceConfig, TrainConfig
 from training.evaluation.config import EvaluationConfig
 from training.train_and_evaluate import (
     StepDone,
@@ -304,14 +304,22 @@ TRANSDUCTIVE_NOTE = ("the sts-sick-train corpus holds STS-B train sentences, whi
                      "BERT-flow also used). It holds no STS-B dev/test or SICK trial/test sentence.")
 
 
+def describe_loss(bsl: BSLConfig) -> str:
+    """BSL's loss in the report's words."""
+    if bsl.symmetric:
+        return "symmetric (both directions)"
+    if bsl.online_view == "mixed":
+        return "one direction per pair, drawn at random (the online encoder reads view1 or view2)"
+    return f"one direction: the online encoder reads {bsl.online_view}"
+
+
 def _facts(cfg: MainJobConfig, encoder: str, trained: TrainedRun, datasets: list[Manifest],
            data: DataDir | None) -> dict[str, Any]:
     bsl = cfg.training.objective.bsl
     facts = {"encoder": encoder, "training run": trained.run_dir, "steps": trained.step,
              "batch size": cfg.training.train.batch_size, "learning rate": cfg.training.optim.lr,
              "predictor warm-up": f"{bsl.predictor_warmup_steps} steps at lr {bsl.predictor_lr or 'optim.lr'}",
-             "loss": ("symmetric (both directions)" if bsl.symmetric
-                      else f"one direction: the online encoder reads {bsl.online_view}"),
+             "loss": describe_loss(bsl),
              "EMA momentum": bsl.momentum, "datasets": ", ".join(m.name for m in datasets),
              "evaluation data": data.describe() if data is not None else "none found"}
     if not cfg.corpus and builtin_corpus(cfg, data) == "sts-sick-train":

@@ -33,6 +33,16 @@ def test_the_cpu_post_training_config_trains_the_demos_recipe():
         asdict(demo.model), demo.train.batch_size, demo.train.max_steps, demo.train.seed)
 
 
+def test_the_report_names_the_loss_the_run_used():
+    from flows.main_job import describe_loss
+    from training.config import BSLConfig
+
+    assert describe_loss(BSLConfig()) == "symmetric (both directions)"
+    assert describe_loss(BSLConfig(symmetric=False, online_view="view2")) == (
+        "one direction: the online encoder reads view2")
+    assert describe_loss(BSLConfig(symmetric=False, online_view="mixed")).startswith("one direction per pair")
+
+
 def test_demo_takes_config_flags_and_overrides_like_every_command(tmp_path, capsys):
     import yaml
 

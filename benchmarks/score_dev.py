@@ -48,7 +48,8 @@ def main(argv=None) -> int:
         if not model.exists():
             raise SystemExit(f"{model}: no such model directory")
         encoder = load_encoder(str(model), device="cpu", max_length=args.max_length, batch_size=128)
-        row = {"model": str(model), **{name: evaluate_pairs(encoder, pairs, 128).spearman for name, pairs in splits.items()}}
+        row = {"model": str(model),
+               **{name: evaluate_pairs(encoder, pairs, 128).spearman for name, pairs in splits.items()}}
         row["mean"] = (row["stsb_dev"] + row["sick_trial"]) / 2
         rows.append(row)
         print(f"| {model} | {row['stsb_dev']:.2f} | {row['sick_trial']:.2f} | {row['mean']:.2f} |", flush=True)

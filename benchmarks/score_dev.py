@@ -30,26 +30,36 @@ def _arguments(argv):
     return p.parse_args(argv)
 
 
+def load_dev_splits(data_dir: str) -> dict:
+    """{"stsb_dev": PairSet, "sick_trial": PairSet}: load once, score many models."""
+    from training.evaluation.data import load_sick, load_stsb_dev
+
+    return {"stsb_dev": load_stsb_dev(data_dir), "sick_trial": load_sick(data_dir, "trial")}
+
+
+def score_model(model: str | Path, splits: dict, max_length: int = 256) -> dict[str, float]:
+    """Spearman x100 of one model on each dev split (the model loaded once, on CPU, 128 sentences per batch)."""
+    from training.evaluation import evaluate_pairs, load_encoder
+
+    encoder = load_encoder(str(model), device="cpu", max_length=max_length, batch_size=128)
+    return {name: evaluate_pairs(encoder, pairs, 128).spearman for name, pairs in splits.items()}
+
+
 def main(argv=None) -> int:
     import os
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     from pipeline.base.atomic import write_json_atomic
     from pipeline.evaldata.data_dir import resolve_data_dir
-    from training.evaluation import evaluate_pairs, load_encoder
-    from training.evaluation.data import load_sick, load_stsb_dev
 
     args = _arguments(argv)
-    data_dir = str(resolve_data_dir(args.data_dir).path)
-    splits = {"stsb_dev": load_stsb_dev(data_dir), "sick_trial": load_sick(data_dir, "trial")}
+    splits = load_dev_splits(str(resolve_data_dir(args.data_dir).path))
     rows = []
     print("| model | STS-B dev | SICK trial | mean |\n|---|---:|---:|---:|")
     for model in args.models:
         if not model.exists():
             raise SystemExit(f"{model}: no such model directory")
-        encoder = load_encoder(str(model), device="cpu", max_length=args.max_length, batch_size=128)
-        row = {"model": str(model),
-               **{name: evaluate_pairs(encoder, pairs, 128).spearman for name, pairs in splits.items()}}
+        row = {"model": str(model), **score_model(model, splits, args.max_length)}
         row["mean"] = (row["stsb_dev"] + row["sick_trial"]) / 2
         rows.append(row)
         print(f"| {model} | {row['stsb_dev']:.2f} | {row['sick_trial']:.2f} | {row['mean']:.2f} |", flush=True)

@@ -61,11 +61,10 @@ def main(argv=None) -> int:
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     import compare_peers
+    import score_dev
     import torch
 
     from pipeline.evaldata.data_dir import resolve_data_dir
-    from training.evaluation import evaluate_pairs, load_encoder, load_stsb_dev
-    from training.evaluation.data import load_sick
 
     args = _arguments(argv)
     if args.threads:
@@ -83,8 +82,7 @@ def main(argv=None) -> int:
 
     model_path = str(get_model_path())
     data_dir = str(resolve_data_dir(None).path)
-    dev_pairs = load_stsb_dev(data_dir)
-    sick_trial = load_sick(data_dir, "trial")
+    dev_splits = score_dev.load_dev_splits(data_dir)
     args.out.mkdir(parents=True, exist_ok=True)
     log = args.out / "results.jsonl"
     done = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()] if log.is_file() else []
@@ -104,9 +102,7 @@ def main(argv=None) -> int:
                 peer_args.set = overrides
                 run = compare_peers.train_ours("bsl", peer_args, datasets, model_path, args.steps,
                                                args.steps // 2, seed, where)
-            scores = compare_peers.evaluate(run["export"], peer_args, dev_pairs, data_dir)
-            encoder = load_encoder(run["export"], device="cpu", max_length=peer_args.eval_max_length, batch_size=128)
-            scores["sick_trial"] = evaluate_pairs(encoder, sick_trial, 128).spearman
+            scores = score_dev.score_model(run["export"], dev_splits, peer_args.eval_max_length)
             row = {"name": name, "overrides": overrides, "seed": seed, "steps": args.steps,
                    "stsb_dev": scores["stsb_dev"], "sick_trial": scores["sick_trial"],
                    "train_seconds": run["train_seconds"],

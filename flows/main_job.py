@@ -56,8 +56,9 @@ from training.train_and_evaluate import (
 def demo_training() -> TrainConfig:
     """The demo's recipe (configs/demo.yaml `training:`): BSL post-training of an already trained encoder on CPU,
     chosen on STS-B dev (benchmarks/RESULTS.md, issue 10; the one-direction loss: issue 18, session 7). The job fills
-    in model.name_or_path when empty, adds its datasets to data.sources and, with train.output_dir empty, writes the run to <out_dir>/runs/bsl-<run_key>
-    (training.train_and_evaluate.run_key: the fingerprint of the settings and the datasets' pair shards)."""
+    in model.name_or_path when empty, adds its datasets to data.sources and, with train.output_dir empty, writes the
+    run to <out_dir>/runs/bsl-<run_key> (training.train_and_evaluate.run_key: the fingerprint of the settings and the
+    datasets' pair shards)."""
     return from_dict(TrainConfig, {
         "model": {"name_or_path": "", "pooling": "mean", "max_length": 48},
         "objective": {"name": "bsl", "bsl": {"momentum": 0.999, "predictor_k": 8, "predictor_warmup_steps": 50,

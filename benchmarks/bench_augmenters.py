@@ -73,8 +73,8 @@ def changed_share(originals: list[str], outputs: list[str]) -> float:
 def bench_synonyms(sentences: list[str], repeats: int, cache_dir: str) -> dict[str, dict[str, float]]:
     import nltk
 
-    from pipeline.augment.augmenters import SourceRecord, build_augmenter
-    from pipeline.lexicon.stopwords import ENGLISH_STOPWORDS
+    from bsl_pipeline.pipeline.augment.augmenters import SourceRecord, build_augmenter
+    from bsl_pipeline.pipeline.lexicon.stopwords import ENGLISH_STOPWORDS
 
     ours = build_augmenter("synonyms", {"fraction": 0.3, "cache_dir": cache_dir})
     start = time.perf_counter()
@@ -121,7 +121,7 @@ def bench_mlm(sentences: list[str], limit: int, repeats: int,
     import torch
 
     torch.set_num_threads(1)
-    from pipeline.augment.augmenters import SourceRecord, build_augmenter
+    from bsl_pipeline.pipeline.augment.augmenters import SourceRecord, build_augmenter
 
     ours = build_augmenter("mlm", {"model": str(model_dir), "fraction": 0.2, "top_k": 10, "device": "cpu",
                                    "batch_size": 64, "disable_progress": True})
@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", choices=["synonyms", "mlm"], help="run one benchmark")
     args = parser.parse_args(argv)
     if args.data is None:
-        from pipeline.evaldata.data_dir import resolve_data_dir
+        from bsl_pipeline.pipeline.evaldata.data_dir import resolve_data_dir
 
         args.data = resolve_data_dir().path / "nli" / "snli" / "dev.csv"
 

@@ -64,8 +64,8 @@ def main() -> int:
 
     from tiny_translation_models import random_sentences
 
-    from pipeline.augment.augmenters import SourceRecord
-    from pipeline.augment.augmenters.backtranslation import BackTranslationAugmenter
+    from bsl_pipeline.pipeline.augment.augmenters import SourceRecord
+    from bsl_pipeline.pipeline.augment.augmenters.backtranslation import BackTranslationAugmenter
 
     sentences = random_sentences(args.sentences, seed=42)
     warmup = random_sentences(16, seed=7)

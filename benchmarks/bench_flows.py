@@ -60,14 +60,14 @@ def make_corpus(path: Path, n: int, seed: int = 0) -> None:
 # -- child processes ---------------------------------------------------------------------------------------------------
 def child(args: argparse.Namespace) -> None:
     t_start = time.perf_counter()
-    from pipeline.augment.job import AugmentConfig, build_augmenters
+    from bsl_pipeline.pipeline.augment.job import AugmentConfig, build_augmenters
 
     config = AugmentConfig(methods=[args.method], registry_dir="", progress=False)
     if args.kind.startswith("flow"):
-        from flows.prefect_env import configure_prefect_environment
+        from bsl_pipeline.flows.prefect_env import configure_prefect_environment
 
         configure_prefect_environment()
-        import flows.augment_flow  # noqa: F401 -- Prefect is imported before the clock starts
+        import bsl_pipeline.flows.augment_flow  # noqa: F401 -- Prefect is imported before the clock starts
     imported = time.perf_counter()
     # One-time model/WordNet loading is the same in both and not Prefect's doing: done before the clock starts.
     augmenters = build_augmenters(config)
@@ -75,14 +75,14 @@ def child(args: argparse.Namespace) -> None:
         augmenter.ensure_ready()
     ready = time.perf_counter()
     if args.kind.startswith("flow"):
-        from flows.augment_job import (
+        from bsl_pipeline.flows.augment_job import (
             AugmentFlowConfig,
             RunnerConfig,
             TaskConfig,
         )
-        from flows.augment_run import run_augment_flow
-        from flows.executors import AugmenterSpec, adopt_augmenter
-        from pipeline.base.config import to_dict
+        from bsl_pipeline.flows.augment_run import run_augment_flow
+        from bsl_pipeline.flows.executors import AugmenterSpec, adopt_augmenter
+        from bsl_pipeline.pipeline.base.config import to_dict
 
         for method, augmenter in augmenters.items():  # the flow process is the thread runner's worker
             adopt_augmenter(AugmenterSpec.of(method, augmenter), augmenter)
@@ -94,7 +94,7 @@ def child(args: argparse.Namespace) -> None:
         seconds = time.perf_counter() - t
         pairs, extra = summary["pairs"], {"task_states": summary["task_states"]}
     else:
-        from pipeline.augment.job import run_augment
+        from bsl_pipeline.pipeline.augment.job import run_augment
 
         t = time.perf_counter()
         manifest = run_augment(args.corpus, args.out, config, augmenters=augmenters)
@@ -120,8 +120,8 @@ def pick_method(requested: str) -> str:
     if requested != "auto":
         return requested
     try:
-        from pipeline.augment.augmenters import build_augmenter
-        from pipeline.corpus.source_record import SourceRecord
+        from bsl_pipeline.pipeline.augment.augmenters import build_augmenter
+        from bsl_pipeline.pipeline.corpus.source_record import SourceRecord
 
         augmenter = build_augmenter("synonyms")
         (pair,) = list(augmenter.augment([SourceRecord("x", "The old dog sees a quick cat near the river.")], 0))
@@ -153,7 +153,7 @@ def main() -> None:
 
     from prefect_server import LocalPrefectServer
 
-    from flows.prefect_env import prefect_env
+    from bsl_pipeline.flows.prefect_env import prefect_env
 
     work = Path(args.workdir or tempfile.mkdtemp(prefix="bsl-bench-flows-"))
     work.mkdir(parents=True, exist_ok=True)

@@ -195,8 +195,8 @@ def wmt19_shaped_dir(out: Path, layers: int, d_model: int, ffn: int, heads: int,
 
 # -- training: real steps ------------------------------------------------------------------------------------------
 def train_config(model_dir: Path, data_dir: Path, out: Path, batch: int, max_length: int, overrides: list[str]):
-    from pipeline.base.config import load_config
-    from training.config import TrainConfig
+    from bsl_pipeline.pipeline.base.config import load_config
+    from bsl_pipeline.training.config import TrainConfig
 
     return load_config(TrainConfig, None, overrides, base={
         "model": {"name_or_path": str(model_dir), "max_length": max_length},
@@ -231,7 +231,7 @@ def real_step_settings(max_length: int, compile_on: bool) -> list[tuple[str, lis
 def time_real_steps(config, warmup: int, steps: int) -> dict[str, float]:
     import torch
 
-    from training.trainer import Trainer
+    from bsl_pipeline.training.trainer import Trainer
 
     trainer = Trainer(config, disable_progress=True)
     try:
@@ -308,8 +308,8 @@ def time_fixed_shape(model_dir: Path, data_dir: Path, work: Path, batch: int, le
     import torch
     import torch.nn.functional as F
 
-    from training.accel import forward_context
-    from training.trainer import Trainer
+    from bsl_pipeline.training.accel import forward_context
+    from bsl_pipeline.training.trainer import Trainer
 
     overrides = ["model.sdpa_backend=auto", "data.workers=0", f"train.compile={str(compile_on).lower()}"]
     config = train_config(model_dir, data_dir, work / f"fixed-{batch}-{length}-{compile_on}", batch, length,
@@ -378,7 +378,7 @@ def bench_eval(model_dir: Path, sentences: list[str], device, repeats: int) -> d
     except ImportError:
         print("  eval: skipped (sentence-transformers is not installed)")
         return None
-    from training.evaluation import load_encoder
+    from bsl_pipeline.training.evaluation import load_encoder
 
     ours = load_encoder(str(model_dir), device=str(device), precision="auto")
     ours_fp32 = load_encoder(str(model_dir), device=str(device), precision="fp32", batch_size=64, max_tokens=0)
@@ -412,7 +412,7 @@ def bench_mlm(model_dir: Path, sentences: list[str], device, repeats: int) -> di
     if naw is None:
         print("  mlm: skipped (nlpaug is not installed)")
         return None
-    from pipeline.augment.augmenters import SourceRecord, build_augmenter
+    from bsl_pipeline.pipeline.augment.augmenters import SourceRecord, build_augmenter
 
     ours = build_augmenter("mlm", {"model": str(model_dir), "fraction": 0.2, "top_k": 10, "device": str(device),
                                    "disable_progress": True})
@@ -441,8 +441,8 @@ def bench_backtranslation(model_dir: Path, sentences: list[str], device, repeats
     if naw is None:
         print("  bt: skipped (nlpaug is not installed)")
         return None
-    from pipeline.augment.augmenters import SourceRecord
-    from pipeline.augment.augmenters.backtranslation import BackTranslationAugmenter
+    from bsl_pipeline.pipeline.augment.augmenters import SourceRecord
+    from bsl_pipeline.pipeline.augment.augmenters.backtranslation import BackTranslationAugmenter
 
     ours = BackTranslationAugmenter({
         "mode": "one-view", "first_pivot": {"forward_model": str(model_dir), "backward_model": str(model_dir)},
@@ -494,7 +494,7 @@ def goal_lines(results: dict) -> list[str]:
 
 
 def found_data_dir(explicit: Path | None) -> Path | None:
-    from pipeline.evaldata.data_dir import DataDirNotFound, resolve_data_dir
+    from bsl_pipeline.pipeline.evaldata.data_dir import DataDirNotFound, resolve_data_dir
 
     try:
         return resolve_data_dir(explicit).path
@@ -585,7 +585,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     import torch
 
-    from pipeline.base.devices import resolve_device
+    from bsl_pipeline.pipeline.base.devices import resolve_device
 
     device = resolve_device(args.device)
     if args.threads or device.type == "cpu":

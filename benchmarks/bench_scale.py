@@ -46,7 +46,7 @@ def main() -> None:
     args = ap.parse_args()
     work = Path(args.workdir or tempfile.mkdtemp(prefix="bsl-scale-"))
     work.mkdir(parents=True, exist_ok=True)
-    bsl = [sys.executable, "-m", "bsl"]
+    bsl = [sys.executable, "-m", "bsl_pipeline.cli"]
     results = []
     for n in (int(s) for s in args.sizes.split(",")):
         corpus = work / f"corpus_{n}.txt"

@@ -45,7 +45,7 @@ def sample_pairs(datasets: list[str], n: int, seed: int) -> list[tuple[str, str]
         from bench_trainer import _pairs
 
         return _pairs(n)
-    from pipeline.dataset.store import iter_pair_batches
+    from bsl_pipeline.pipeline.dataset.store import iter_pair_batches
 
     pairs: list[tuple[str, str]] = []
     for d in datasets:
@@ -60,7 +60,7 @@ def _old_bsl_step(objective):
 
     import torch
 
-    import training.objectives.bsl as bsl_module
+    import bsl_pipeline.training.objectives.bsl as bsl_module
 
     def per_view(*views):
         return tuple(objective.predictor(v) for v in views)
@@ -113,9 +113,9 @@ def main() -> int:
         MultipleNegativesRankingLoss,
     )
 
-    from pipeline.base.config import load_config
-    from training.config import TrainConfig
-    from training.trainer import Trainer
+    from bsl_pipeline.pipeline.base.config import load_config
+    from bsl_pipeline.training.config import TrainConfig
+    from bsl_pipeline.training.trainer import Trainer
 
     torch.set_num_threads(args.threads)
     datasets = args.dataset if args.dataset is not None else [d for d in DEMO_DATASETS if (REPO / d).is_dir()]
@@ -211,7 +211,7 @@ def _breakdown(trainer, args) -> dict[str, float]:
     import torch
     import torch.nn.functional as F
 
-    from training.ema import ema_update_
+    from bsl_pipeline.training.ema import ema_update_
 
     objective = trainer.objective
     batch, _ = trainer.next_micro_batch()

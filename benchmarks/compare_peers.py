@@ -92,7 +92,7 @@ def build_demo_datasets(data_dir: str) -> None:
     entailment pairs of SNLI dev."""
     import subprocess
 
-    bsl = [sys.executable, "-m", "bsl"]
+    bsl = [sys.executable, "-m", "bsl_pipeline.cli"]
     runs = REPO / "runs"
     if not (runs / "ds" / "indomain" / "manifest.json").is_file():
         subprocess.run(bsl + ["corpus", "sts-sick-train", str(runs / "indomain.txt"), "--data-dir", data_dir],
@@ -105,7 +105,7 @@ def build_demo_datasets(data_dir: str) -> None:
 
 
 def load_pairs(datasets: list[str]) -> list[tuple[str, str]]:
-    from pipeline.dataset.store import iter_pair_batches
+    from bsl_pipeline.pipeline.dataset.store import iter_pair_batches
 
     pairs: list[tuple[str, str]] = []
     for d in datasets:
@@ -173,8 +173,8 @@ def train_st(method: str, pairs: list[tuple[str, str]], args, model_path: str, s
         data = {"damaged": [delete_words(s, rng) for s in v1], "original": v1}
         loss = losses.DenoisingAutoEncoderLoss(model, decoder_name_or_path=model_path, tie_encoder_decoder=True)
     elif method == "st-bsl":
-        from training.config import BSLConfig, OptimConfig
-        from training.integrations.st_bsl import BSLCallback, BSLLoss, bsl_optimizers
+        from bsl_pipeline.training.config import BSLConfig, OptimConfig
+        from bsl_pipeline.training.integrations.st_bsl import BSLCallback, BSLLoss, bsl_optimizers
 
         data = {"view1": v1, "view2": [b for _, b in pairs]}
         loss = BSLLoss(model, BSLConfig(predictor_warmup_steps=warmup, predictor_lr=1e-3))
@@ -212,9 +212,9 @@ def label(method: str, args) -> str:
 
 def train_ours(method: str, args, datasets: list[str], model_path: str, steps: int, warmup: int, seed: int,
                out: Path) -> dict:
-    from pipeline.base.config import load_config
-    from training import train
-    from training.config import TrainConfig
+    from bsl_pipeline.pipeline.base.config import load_config
+    from bsl_pipeline.training import train
+    from bsl_pipeline.training.config import TrainConfig
 
     base = {
         "model": {"name_or_path": model_path, "pooling": "mean", "max_length": args.max_length},
@@ -240,8 +240,8 @@ def train_ours(method: str, args, datasets: list[str], model_path: str, steps: i
 
 
 def evaluate(export: str, args, dev_pairs, data_dir: str) -> dict[str, float]:
-    from training.evaluation import evaluate_models, evaluate_stsb_dev, load_encoder
-    from training.evaluation.config import EvaluationConfig
+    from bsl_pipeline.training.evaluation import evaluate_models, evaluate_stsb_dev, load_encoder
+    from bsl_pipeline.training.evaluation.config import EvaluationConfig
 
     if args.tasks == "dev":
         encoder = load_encoder(export, device="cpu", max_length=args.eval_max_length, batch_size=128)
@@ -264,9 +264,9 @@ def step_functions(methods: list[str], pairs: list[tuple[str, str]], args, model
     from sentence_transformers import SentenceTransformer
     from sentence_transformers.sentence_transformer import losses
 
-    from pipeline.base.config import load_config
-    from training.config import TrainConfig
-    from training.trainer import Trainer
+    from bsl_pipeline.pipeline.base.config import load_config
+    from bsl_pipeline.training.config import TrainConfig
+    from bsl_pipeline.training.trainer import Trainer
 
     rng = random.Random(0)
     sample = rng.sample(pairs, min(len(pairs), args.batch_size * 8))
@@ -374,8 +374,8 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     import torch
 
-    from pipeline.evaldata.data_dir import resolve_data_dir
-    from training.evaluation import load_stsb_dev
+    from bsl_pipeline.pipeline.evaldata.data_dir import resolve_data_dir
+    from bsl_pipeline.training.evaluation import load_stsb_dev
 
     if args.threads:
         torch.set_num_threads(args.threads)

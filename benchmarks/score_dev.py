@@ -32,14 +32,14 @@ def _arguments(argv):
 
 def load_dev_splits(data_dir: str) -> dict:
     """{"stsb_dev": PairSet, "sick_trial": PairSet}: load once, score many models."""
-    from training.evaluation.data import load_sick, load_stsb_dev
+    from bsl_pipeline.training.evaluation.data import load_sick, load_stsb_dev
 
     return {"stsb_dev": load_stsb_dev(data_dir), "sick_trial": load_sick(data_dir, "trial")}
 
 
 def score_model(model: str | Path, splits: dict, max_length: int = 256) -> dict[str, float]:
     """Spearman x100 of one model on each dev split (the model loaded once, on CPU, 128 sentences per batch)."""
-    from training.evaluation import evaluate_pairs, load_encoder
+    from bsl_pipeline.training.evaluation import evaluate_pairs, load_encoder
 
     encoder = load_encoder(str(model), device="cpu", max_length=max_length, batch_size=128)
     return {name: evaluate_pairs(encoder, pairs, 128).spearman for name, pairs in splits.items()}
@@ -49,8 +49,8 @@ def main(argv=None) -> int:
     import os
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    from pipeline.base.atomic import write_json_atomic
-    from pipeline.evaldata.data_dir import resolve_data_dir
+    from bsl_pipeline.pipeline.base.atomic import write_json_atomic
+    from bsl_pipeline.pipeline.evaldata.data_dir import resolve_data_dir
 
     args = _arguments(argv)
     splits = load_dev_splits(str(resolve_data_dir(args.data_dir).path))

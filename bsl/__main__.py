@@ -1,7 +1,7 @@
-"""`python -m bsl ...` (also what torchrun launches: `torchrun --nproc_per_node 2 -m bsl train ...`)."""
+"""`python -m bsl_pipeline.cli ...` (also what torchrun launches: `torchrun --nproc_per_node 2 -m bsl_pipeline.cli train ...`)."""
 
 import sys
 
-from bsl.cli import main
+from bsl_pipeline.cli.cli import main
 
 sys.exit(main())

@@ -12,9 +12,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from bsl.commands import data, dataset, demo, evaluate, flow, train
-from bsl.config_args import PRECEDENCE
-from pipeline.base.errors import BSLError
+from bsl_pipeline.cli.commands import data, dataset, demo, evaluate, flow, train
+from bsl_pipeline.cli.config_args import PRECEDENCE
+from bsl_pipeline.pipeline.base.errors import BSLError
 
 # The subcommand table, in the order the commands appear in `bsl --help`: dataset (augment, verify, inspect,
 # corpus-manifest, corpus, methods), data (fetch), train, evaluate, flow (flow, schedule), demo.

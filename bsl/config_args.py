@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from pipeline.base.config import load_config, to_dict
+from bsl_pipeline.pipeline.base.config import load_config, to_dict
 
 T = TypeVar("T")
 

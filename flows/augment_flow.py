@@ -25,14 +25,14 @@ from typing import Any
 
 from prefect import flow, get_run_logger
 
-from flows.augment_job import FLOW_NAME, AugmentFlowConfig, RunnerConfig, TaskConfig
-from flows.config_layers import layered_config
-from flows.executors import PrefectExecutor, check_workers_reach_api, make_task_runner
-from pipeline.augment.job import AugmentConfig, build_augmenters, run_augment
-from pipeline.augment.tasks import WORK_DIR
-from pipeline.base.config import ConfigError, from_dict
-from pipeline.base.errors import BSLError
-from pipeline.dataset.manifest import Manifest
+from bsl_pipeline.flows.augment_job import FLOW_NAME, AugmentFlowConfig, RunnerConfig, TaskConfig
+from bsl_pipeline.flows.config_layers import layered_config
+from bsl_pipeline.flows.executors import PrefectExecutor, check_workers_reach_api, make_task_runner
+from bsl_pipeline.pipeline.augment.job import AugmentConfig, build_augmenters, run_augment
+from bsl_pipeline.pipeline.augment.tasks import WORK_DIR
+from bsl_pipeline.pipeline.base.config import ConfigError, from_dict
+from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.dataset.manifest import Manifest
 
 RESULTS_DIR = "prefect-results"
 
@@ -97,7 +97,7 @@ def _publish_statistics(manifest: Manifest) -> None:
 
     from prefect.artifacts import create_markdown_artifact
 
-    from pipeline.dataset.inspection import format_stats_text
+    from bsl_pipeline.pipeline.dataset.inspection import format_stats_text
 
     key = re.sub(r"[^a-z0-9-]+", "-", f"bsl-augment-{manifest.name}".lower()).strip("-")[:100]
     create_markdown_artifact(

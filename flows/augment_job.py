@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pipeline.base.config import to_dict
+from bsl_pipeline.pipeline.base.config import to_dict
 
 FLOW_NAME = "bsl-augment"
 

@@ -6,17 +6,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from flows.augment_job import AugmentFlowConfig, flow_parameters
+from bsl_pipeline.flows.augment_job import AugmentFlowConfig, flow_parameters
 
 
 def run_augment_flow(spec: AugmentFlowConfig) -> dict[str, Any]:
     """Run the flow once in this process (a temporary Prefect server unless PREFECT_API_URL is set). Sets Prefect's
     default environment first (`configure_prefect_environment`), so call it before this process imports Prefect."""
-    from flows.prefect_env import configure_prefect_environment
+    from bsl_pipeline.flows.prefect_env import configure_prefect_environment
 
     configure_prefect_environment()
-    from flows.augment_flow import build_augment_flow, check_augment_spec
-    from flows.executors import api_for_worker_processes
+    from bsl_pipeline.flows.augment_flow import build_augment_flow, check_augment_spec
+    from bsl_pipeline.flows.executors import api_for_worker_processes
 
     check_augment_spec(spec)
     with api_for_worker_processes(spec.runner):

@@ -12,7 +12,7 @@ def layered_config(cls: type, config_file: str = "", inline: dict[str, Any] | No
 
     What flows and schedule entries use: a shared YAML file (the one the stage's own command takes with
     --config), keys written inline in the schedule entry, then overrides."""
-    from pipeline.base.config import load_config, load_yaml, merge_dicts
+    from bsl_pipeline.pipeline.base.config import load_config, load_yaml, merge_dicts
 
     base = load_yaml(config_file) if config_file else {}
     if inline:

@@ -33,13 +33,13 @@ from prefect.futures import PrefectFuture
 from prefect.task_runners import ThreadPoolTaskRunner
 from prefect.tasks import exponential_backoff
 
-from flows.augment_job import RunnerConfig, TaskConfig
-from flows.result_cache import discard_untrusted_record, pinned_serializer
-from pipeline.augment.augmenters.base import Augmenter
-from pipeline.augment.executors import AugmentTask, Executor, run_task
-from pipeline.augment.tasks import TaskResult, load_task_result
-from pipeline.base.config import ConfigError
-from pipeline.base.errors import BSLError
+from bsl_pipeline.flows.augment_job import RunnerConfig, TaskConfig
+from bsl_pipeline.flows.result_cache import discard_untrusted_record, pinned_serializer
+from bsl_pipeline.pipeline.augment.augmenters.base import Augmenter
+from bsl_pipeline.pipeline.augment.executors import AugmentTask, Executor, run_task
+from bsl_pipeline.pipeline.augment.tasks import TaskResult, load_task_result
+from bsl_pipeline.pipeline.base.config import ConfigError
+from bsl_pipeline.pipeline.base.errors import BSLError
 
 
 # -- augmenters on workers ---------------------------------------------------------------------------------------------
@@ -243,7 +243,7 @@ def check_workers_reach_api() -> None:
     if runner is not None and not isinstance(runner, ThreadPoolTaskRunner) and not get_current_settings().api.url:
         raise BSLError("the Dask runner needs a Prefect API its worker processes can reach: set PREFECT_API_URL "
                        "(e.g. a `prefect server start --host 127.0.0.1`), or start the flow with "
-                       "flows.augment_run.run_augment_flow / `bsl flow augment`, which start a temporary server")
+                       "bsl_pipeline.flows.augment_run.run_augment_flow / `bsl flow augment`, which start a temporary server")
 
 
 @contextmanager

@@ -29,20 +29,20 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pipeline.base.atomic import write_json_atomic, write_text_atomic
-from pipeline.base.config import from_dict, to_dict
-from pipeline.base.errors import BSLError
-from pipeline.dataset.manifest import Manifest
-from pipeline.evaldata.data_dir import (
+from bsl_pipeline.pipeline.base.atomic import write_json_atomic, write_text_atomic
+from bsl_pipeline.pipeline.base.config import from_dict, to_dict
+from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.dataset.manifest import Manifest
+from bsl_pipeline.pipeline.evaldata.data_dir import (
     FETCH_COMMAND,
     DataDir,
     default_data_dir,
     locate_data_dir,
     missing_tasks,
 )
-from training.config import BSLConfig, DataSourceConfig, TrainConfig
-from training.evaluation.config import EvaluationConfig
-from training.train_and_evaluate import (
+from bsl_pipeline.training.config import BSLConfig, DataSourceConfig, TrainConfig
+from bsl_pipeline.training.evaluation.config import EvaluationConfig
+from bsl_pipeline.training.train_and_evaluate import (
     StepDone,
     StepRecord,
     StepStarted,
@@ -142,7 +142,7 @@ class MainJobResult:
 
 def builtin_corpus(cfg: MainJobConfig, data: DataDir | None) -> str:
     """The built-in corpus the job uses when `corpus` is ''."""
-    from pipeline.corpus.builtin import sts_sick_splits
+    from bsl_pipeline.pipeline.corpus.builtin import sts_sick_splits
 
     has_train = data is not None and all((data.path / s.path).is_file() for s in sts_sick_splits()["train"])
     if cfg.builtin_corpus == "auto":
@@ -156,7 +156,7 @@ def builtin_corpus(cfg: MainJobConfig, data: DataDir | None) -> str:
 
 
 def _corpus(cfg: MainJobConfig, out: Path, data: DataDir | None) -> tuple[Path, bool]:
-    from pipeline.corpus.builtin import write_sts_sick_train, write_wordnet_examples
+    from bsl_pipeline.pipeline.corpus.builtin import write_sts_sick_train, write_wordnet_examples
 
     if cfg.corpus:
         return Path(cfg.corpus), True
@@ -172,14 +172,14 @@ def _corpus(cfg: MainJobConfig, out: Path, data: DataDir | None) -> tuple[Path, 
 
 
 def _augment(corpus: Path, dataset_dir: Path, augment: dict[str, Any], cfg: MainJobConfig) -> tuple[Manifest, bool]:
-    from pipeline.augment.job import AugmentConfig, run_augment
+    from bsl_pipeline.pipeline.augment.job import AugmentConfig, run_augment
 
     augment = {**augment, "registry_dir": str(dataset_dir.parent.parent / "data_manifests"),
                "progress": cfg.progress, "seed": cfg.seed}
     if cfg.use_prefect:
-        from flows.augment_job import AugmentFlowConfig
-        from flows.augment_run import run_augment_flow
-        from pipeline.dataset.store import load_manifest
+        from bsl_pipeline.flows.augment_job import AugmentFlowConfig
+        from bsl_pipeline.flows.augment_run import run_augment_flow
+        from bsl_pipeline.pipeline.dataset.store import load_manifest
 
         summary = run_augment_flow(AugmentFlowConfig(corpus=str(corpus), out_dir=str(dataset_dir), augment=augment))
         return load_manifest(summary["manifest"]), summary["computed"] == 0
@@ -223,7 +223,7 @@ def _nli_files(cfg: MainJobConfig, data: DataDir | None) -> list[str]:
 
 def _evaluation_tasks(cfg: MainJobConfig, data: DataDir | None) -> tuple[list[str], str]:
     """The tasks the before/after evaluation runs on, and a note naming what it skips and how to get the data."""
-    from training.evaluation.tasks import parse_tasks
+    from bsl_pipeline.training.evaluation.tasks import parse_tasks
 
     if not cfg.evaluate:
         return [], "evaluation skipped: evaluate=false"
@@ -247,7 +247,7 @@ def run_main_job(cfg: MainJobConfig, on_step_start: StepStarted | None = None,
     reuses a finished run by its completion record and evaluation reuses the cached embeddings.
     `on_step_start(name)` / `on_step_done(record)` are told about each step before the report (`bsl demo` prints
     them)."""
-    from pipeline.reporting.job_report import render_report
+    from bsl_pipeline.pipeline.reporting.job_report import render_report
 
     data = _find_data(cfg)
     nli_files = _nli_files(cfg, data)

@@ -16,7 +16,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.errors import BSLError
 
 RECORD_KEYS = {"metadata", "result"}
 METADATA_KEYS = {"storage_key", "expiration", "serializer", "prefect_version", "storage_block_id"}

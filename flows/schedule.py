@@ -32,12 +32,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from flows import augment_job, evaluate_job, train_job
-from flows.augment_job import AugmentFlowConfig
-from flows.evaluate_job import EvaluateFlowConfig
-from flows.prefect_env import PrefectEnvConfig, apply_prefect_env
-from flows.train_job import TrainFlowConfig
-from pipeline.base.config import ConfigError, load_config
+from bsl_pipeline.flows import augment_job, evaluate_job, train_job
+from bsl_pipeline.flows.augment_job import AugmentFlowConfig
+from bsl_pipeline.flows.evaluate_job import EvaluateFlowConfig
+from bsl_pipeline.flows.prefect_env import PrefectEnvConfig, apply_prefect_env
+from bsl_pipeline.flows.train_job import TrainFlowConfig
+from bsl_pipeline.pipeline.base.config import ConfigError, load_config
 
 # Deployments are addressed as <flow name>/<deployment name>, e.g. bsl-augment/nightly.
 FLOW_NAMES = {"augment": augment_job.FLOW_NAME, "train": train_job.FLOW_NAME, "evaluate": evaluate_job.FLOW_NAME}
@@ -90,15 +90,15 @@ def check_deployment(d: DeploymentConfig) -> None:
     """Resolve the flow's own config now, so a typo fails at start-up rather than at 2 a.m."""
     try:
         if d.flow == "augment":
-            from flows.augment_flow import check_augment_spec
+            from bsl_pipeline.flows.augment_flow import check_augment_spec
 
             check_augment_spec(d.augment)
         elif d.flow == "train":
-            from flows.train_flow import check_train_spec
+            from bsl_pipeline.flows.train_flow import check_train_spec
 
             check_train_spec(d.train)
         else:
-            from flows.evaluate_flow import check_evaluate_spec
+            from bsl_pipeline.flows.evaluate_flow import check_evaluate_spec
 
             check_evaluate_spec(d.evaluate)
     except ConfigError as exc:
@@ -108,15 +108,15 @@ def check_deployment(d: DeploymentConfig) -> None:
 def flow_and_parameters(d: DeploymentConfig) -> tuple[Any, dict[str, Any]]:
     """The flow object (with its task runner) and the default parameters of a deployment entry."""
     if d.flow == "augment":
-        from flows.augment_flow import build_augment_flow
-        from flows.augment_job import flow_parameters
+        from bsl_pipeline.flows.augment_flow import build_augment_flow
+        from bsl_pipeline.flows.augment_job import flow_parameters
 
         return build_augment_flow(d.augment.runner), flow_parameters(d.augment)
     if d.flow == "train":
-        from flows.train_flow import train_flow, train_parameters
+        from bsl_pipeline.flows.train_flow import train_flow, train_parameters
 
         return train_flow, train_parameters(d.train)
-    from flows.evaluate_flow import evaluate_flow, evaluate_parameters
+    from bsl_pipeline.flows.evaluate_flow import evaluate_flow, evaluate_parameters
 
     return evaluate_flow, evaluate_parameters(d.evaluate)
 

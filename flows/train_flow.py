@@ -24,16 +24,16 @@ from typing import Any
 from prefect import flow, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
-from flows.config_layers import layered_config
-from flows.evaluate_flow import (
+from bsl_pipeline.flows.config_layers import layered_config
+from bsl_pipeline.flows.evaluate_flow import (
     check_artifact_key,
     evaluation_outputs,
     publish_evaluation,
     resolve_evaluation_config,
 )
-from flows.evaluate_job import DEFAULT_ARTIFACT_KEY
-from flows.train_job import FLOW_NAME, TrainFlowConfig
-from pipeline.base.config import ConfigError, from_dict, to_dict
+from bsl_pipeline.flows.evaluate_job import DEFAULT_ARTIFACT_KEY
+from bsl_pipeline.flows.train_job import FLOW_NAME, TrainFlowConfig
+from bsl_pipeline.pipeline.base.config import ConfigError, from_dict, to_dict
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +42,7 @@ def resolve_train_config(manifests: list[str] | None = None, config_file: str = 
                          train: dict[str, Any] | None = None, overrides: list[str] | None = None):
     """defaults <- config_file <- inline keys <- overrides, then `manifests` replace data.sources (as `bsl train
     --manifest`)."""
-    from training.config import DataSourceConfig, TrainConfig
+    from bsl_pipeline.training.config import DataSourceConfig, TrainConfig
 
     config = layered_config(TrainConfig, config_file, train, overrides)
     if manifests:
@@ -68,7 +68,7 @@ def expand_run_placeholders(path: str) -> str:
 @task(name="verify-dataset", task_run_name="verify-{path}", cache_policy=NO_CACHE)
 def verify_dataset_task(path: str) -> dict[str, Any]:
     """`pipeline.dataset.store.verify_dataset`: manifest checksum + every shard's sha256 and row count."""
-    from pipeline.dataset.store import verify_dataset
+    from bsl_pipeline.pipeline.dataset.store import verify_dataset
 
     manifest = verify_dataset(path)
     pairs = manifest.shards_of("pairs")
@@ -82,9 +82,9 @@ def train_and_evaluate_task(config_data: dict[str, Any], evaluation_data: dict[s
     data; evaluating when given an EvaluationConfig). A retry (run_count > 1) resumes from the latest checkpoint."""
     from prefect.runtime import task_run
 
-    from training.config import TrainConfig
-    from training.evaluation.config import EvaluationConfig
-    from training.train_and_evaluate import train_and_evaluate
+    from bsl_pipeline.training.config import TrainConfig
+    from bsl_pipeline.training.evaluation.config import EvaluationConfig
+    from bsl_pipeline.training.train_and_evaluate import train_and_evaluate
 
     config = from_dict(TrainConfig, config_data)
     if task_run.run_count > 1 and config.train.resume is None:
@@ -140,7 +140,7 @@ def train_parameters(spec: TrainFlowConfig) -> dict[str, Any]:
 
 def check_train_spec(spec: TrainFlowConfig) -> None:
     config = resolve_train_config(spec.manifests, spec.config_file, spec.train, spec.overrides)
-    from training.config import validate_config
+    from bsl_pipeline.training.config import validate_config
 
     validate_config(config)
     for src in config.data.sources:
@@ -148,8 +148,8 @@ def check_train_spec(spec: TrainFlowConfig) -> None:
             log.warning("train flow: dataset %s does not exist yet (fine if an augmentation deployment makes it "
                         "before this one runs)", src.path)
     if spec.evaluate:
-        from flows.evaluate_flow import check_evaluate_spec
-        from flows.evaluate_job import EvaluateFlowConfig
+        from bsl_pipeline.flows.evaluate_flow import check_evaluate_spec
+        from bsl_pipeline.flows.evaluate_job import EvaluateFlowConfig
 
         check_evaluate_spec(EvaluateFlowConfig(models=["(trained model)"], evaluation=spec.evaluation,
                                                artifact_key=spec.artifact_key))

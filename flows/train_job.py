@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from flows.evaluate_job import DEFAULT_ARTIFACT_KEY
+from bsl_pipeline.flows.evaluate_job import DEFAULT_ARTIFACT_KEY
 
 FLOW_NAME = "bsl-train"
 

@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from flows.prefect_env import PrefectEnvConfig, prefect_env
-from pipeline.base.errors import BSLError
+from bsl_pipeline.flows.prefect_env import PrefectEnvConfig, prefect_env
+from bsl_pipeline.pipeline.base.errors import BSLError
 
 
 def free_port(host: str = "127.0.0.1") -> int:

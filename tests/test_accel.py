@@ -18,14 +18,14 @@ def dataset(tmp_path_factory):
 
 
 def _run(tiny_bert_dir, dataset, out, overrides):
-    from training.trainer import train
+    from bsl_pipeline.training.trainer import train
 
     return train(tiny_config(tiny_bert_dir, [dataset], out, overrides=overrides), disable_progress=True)
 
 
 # -- attention kernels -------------------------------------------------------------------------------------------
 def test_auto_drops_cudnn_attention_on_cuda_only():
-    from pipeline.base.devices import sdpa_kernel_names
+    from bsl_pipeline.pipeline.base.devices import sdpa_kernel_names
 
     cuda, cpu = torch.device("cuda"), torch.device("cpu")
     assert sdpa_kernel_names("auto", cuda) == ["FLASH_ATTENTION", "EFFICIENT_ATTENTION", "MATH"]
@@ -35,7 +35,7 @@ def test_auto_drops_cudnn_attention_on_cuda_only():
 
 
 def test_attention_kernels_set_torch_flags_inside_the_block_only():
-    from pipeline.base.devices import attention_kernels
+    from bsl_pipeline.pipeline.base.devices import attention_kernels
 
     before = (torch.backends.cuda.cudnn_sdp_enabled(), torch.backends.cuda.flash_sdp_enabled())
     with attention_kernels("auto", torch.device("cuda")):
@@ -47,9 +47,9 @@ def test_attention_kernels_set_torch_flags_inside_the_block_only():
 
 
 def test_bad_kernel_names_are_config_errors():
-    from pipeline.augment.augmenters.backtranslation import BackTranslationConfig
-    from pipeline.augment.augmenters.mlm import MLMConfig
-    from pipeline.base.config import ConfigError, from_dict
+    from bsl_pipeline.pipeline.augment.augmenters.backtranslation import BackTranslationConfig
+    from bsl_pipeline.pipeline.augment.augmenters.mlm import MLMConfig
+    from bsl_pipeline.pipeline.base.config import ConfigError, from_dict
 
     with pytest.raises(ConfigError, match=r"^method_params\.mlm\.sdpa_backend: 'fast' is not auto, torch or"):
         from_dict(MLMConfig, {"sdpa_backend": "fast"}, prefix="method_params.mlm")
@@ -64,7 +64,7 @@ def test_math_kernel_trains_the_golden_losses_on_cpu(tiny_bert_dir, dataset, tmp
 
 # -- train.compile -------------------------------------------------------------------------------------------------
 def test_compile_auto_is_off_on_cpu(tiny_bert_dir, dataset, tmp_path):
-    from training.trainer import Trainer
+    from bsl_pipeline.training.trainer import Trainer
 
     trainer = Trainer(tiny_config(tiny_bert_dir, [dataset], tmp_path / "auto"), disable_progress=True)
     try:
@@ -76,7 +76,7 @@ def test_compile_auto_is_off_on_cpu(tiny_bert_dir, dataset, tmp_path):
 
 def test_compiled_objective_traces_and_trains_the_golden_losses(tiny_bert_dir, dataset, tmp_path):
     # The eager backend runs what dynamo captured without generating code: it checks the tracing in seconds.
-    from training.trainer import Trainer
+    from bsl_pipeline.training.trainer import Trainer
 
     config = tiny_config(tiny_bert_dir, [dataset], tmp_path / "eager",
                          overrides=["train.compile=true", "train.compile_backend=eager"])
@@ -114,9 +114,9 @@ def test_a_failing_compile_falls_back_to_eager_with_one_warning(tiny_bert_dir, d
         return run
 
     monkeypatch.setattr(torch, "compile", broken_compile)
-    with caplog.at_level(logging.WARNING, logger="training.accel"):
+    with caplog.at_level(logging.WARNING, logger="bsl_pipeline.training.accel"):
         result = _run(tiny_bert_dir, dataset, tmp_path / "fallback", ["train.compile=true"])
-    warnings = [r for r in caplog.records if r.name == "training.accel"]
+    warnings = [r for r in caplog.records if r.name == "bsl_pipeline.training.accel"]
     assert len(warnings) == 1 and "eager mode" in warnings[0].getMessage()
     assert [r["loss"] for r in result.history] == pytest.approx(GOLDEN["bsl"], rel=1e-5, abs=1e-6)
 
@@ -124,7 +124,7 @@ def test_a_failing_compile_falls_back_to_eager_with_one_warning(tiny_bert_dir, d
 def test_compile_where_dynamo_is_unsupported_trains_eagerly(tiny_bert_dir, dataset, tmp_path, monkeypatch):
     import torch._dynamo
 
-    from training.trainer import Trainer
+    from bsl_pipeline.training.trainer import Trainer
 
     monkeypatch.setattr(torch._dynamo, "is_dynamo_supported", lambda: False)
     trainer = Trainer(tiny_config(tiny_bert_dir, [dataset], tmp_path / "unsupported",
@@ -148,8 +148,8 @@ def test_inductor_compile_with_buckets_matches_eager(tiny_bert_dir, dataset, tmp
 def test_token_budget_batches_encode_the_same_embeddings(tiny_bert_dir):
     from test_trainer_utils import make_sentences
 
-    from training.encoder import TransformerEncoder
-    from training.evaluation import load_encoder
+    from bsl_pipeline.training.encoder import TransformerEncoder
+    from bsl_pipeline.training.evaluation import load_encoder
 
     sentences = make_sentences(90, seed=3)
     by_count = load_encoder(str(tiny_bert_dir), device="cpu", batch_size=16)
@@ -169,7 +169,7 @@ def test_token_budget_batches_encode_the_same_embeddings(tiny_bert_dir):
 def test_mlm_token_budget_fills_the_same_words(tiny_roberta_mlm_dir):
     from test_trainer_utils import make_sentences
 
-    from pipeline.augment.augmenters import SourceRecord, build_augmenter
+    from bsl_pipeline.pipeline.augment.augmenters import SourceRecord, build_augmenter
 
     records = [SourceRecord(str(i), s) for i, s in enumerate(make_sentences(60, seed=5))]
     settings = {"model": str(tiny_roberta_mlm_dir), "device": "cpu", "disable_progress": True}

@@ -21,14 +21,14 @@ from tiny_translation_models import (
     build_tiny_marian,
 )
 
-from pipeline.augment.augmenters import SourceRecord, augmenter_class
-from pipeline.augment.augmenters.backtranslation import (
+from bsl_pipeline.pipeline.augment.augmenters import SourceRecord, augmenter_class
+from bsl_pipeline.pipeline.augment.augmenters.backtranslation import (
     BackTranslationAugmenter,
     BackTranslationConfig,
 )
-from pipeline.base.config import ConfigError, from_dict, help_text
-from pipeline.base.errors import BSLError
-from pipeline.base.token_batches import plan_batches
+from bsl_pipeline.pipeline.base.config import ConfigError, from_dict, help_text
+from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.token_batches import plan_batches
 
 ENGLISH = [en for en, _ in EN_DE_PAIRS]
 GERMAN = dict(EN_DE_PAIRS)

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.base.fingerprint import canonical_json, digest, fingerprint
-from pipeline.base.publish import publish_directory, remove_stale_staging, staging_dir
+from bsl_pipeline.pipeline.base.fingerprint import canonical_json, digest, fingerprint
+from bsl_pipeline.pipeline.base.publish import publish_directory, remove_stale_staging, staging_dir
 
 
 def test_publish_replaces_the_directory_as_a_whole(tmp_path):

@@ -1,7 +1,7 @@
 import subprocess
 import sys
 
-from bsl.cli import main
+from bsl_pipeline.cli.cli import main
 
 
 def test_help_lists_commands_and_config_keys(capsys):
@@ -12,7 +12,7 @@ def test_help_lists_commands_and_config_keys(capsys):
 
 
 def test_augment_help_documents_every_config_key():
-    proc = subprocess.run([sys.executable, "-m", "bsl", "augment", "--help"], capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "bsl_pipeline.cli", "augment", "--help"], capture_output=True, text=True)
     assert proc.returncode == 0
     for key in ("corpus.encoding_errors", "filters.max_length_ratio", "corpus.chunk_size", "method_params"):
         assert key in proc.stdout
@@ -25,7 +25,7 @@ def test_print_config_applies_overrides(capsys):
 
 
 def _bsl(*args):
-    return subprocess.run([sys.executable, "-m", "bsl", *args], capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "bsl_pipeline.cli", *args], capture_output=True, text=True)
 
 
 def test_bad_inputs_give_one_clear_line_and_no_traceback(tmp_path):
@@ -80,15 +80,15 @@ def test_python_dash_m_bsl_lists_every_stage_command():
 
 
 def test_a_stage_that_fails_to_import_fails_bsl_instead_of_losing_its_command():
-    code = "import sys; sys.modules['flows.main_job'] = None; import bsl.cli"
+    code = "import sys; sys.modules['bsl_pipeline.flows.main_job'] = None; import bsl_pipeline.cli.cli"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert proc.returncode == 1 and "ModuleNotFoundError: import of flows.main_job halted" in proc.stderr
+    assert proc.returncode == 1 and "ModuleNotFoundError: import of bsl_pipeline.flows.main_job halted" in proc.stderr
 
 
 def test_flags_become_overrides_before_the_users_o():
     import argparse
 
-    from bsl.config_args import command_overrides, to_constant, to_value
+    from bsl_pipeline.cli.config_args import command_overrides, to_constant, to_value
 
     args = argparse.Namespace(name="yes", seed=0, workers=3, no_cache=True, quiet=False, manifest=[],
                               missing=None, overrides=["name=from-o"])

@@ -2,8 +2,8 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from pipeline.augment.job import AugmentConfig
-from pipeline.base.config import ConfigError, from_dict, load_config, to_dict
+from bsl_pipeline.pipeline.augment.job import AugmentConfig
+from bsl_pipeline.pipeline.base.config import ConfigError, from_dict, load_config, to_dict
 
 
 @dataclass
@@ -64,11 +64,11 @@ def test_round_trip_of_the_augment_config():
 
 
 def test_one_rule_per_setting_and_errors_name_the_real_key():
-    from pipeline.augment.augmenters import build_augmenter
-    from pipeline.augment.augmenters.backtranslation import BackTranslationConfig
-    from pipeline.augment.augmenters.span_mask import SpanMaskAugmenter, SpanMaskConfig
-    from pipeline.augment.augmenters.synonyms import SynonymConfig
-    from pipeline.base.config import ConfigError, check_config, from_dict
+    from bsl_pipeline.pipeline.augment.augmenters import build_augmenter
+    from bsl_pipeline.pipeline.augment.augmenters.backtranslation import BackTranslationConfig
+    from bsl_pipeline.pipeline.augment.augmenters.span_mask import SpanMaskAugmenter, SpanMaskConfig
+    from bsl_pipeline.pipeline.augment.augmenters.synonyms import SynonymConfig
+    from bsl_pipeline.pipeline.base.config import ConfigError, check_config, from_dict
 
     # cache_size=0 passed the Range(0) and then failed in __post_init__ naming methods.synonyms.cache_size.
     with pytest.raises(ConfigError, match=r"^method_params\.synonyms\.cache_size: 0 is out of range \(\[1, 100000000\]\)$"):
@@ -91,8 +91,8 @@ def test_one_rule_per_setting_and_errors_name_the_real_key():
 def test_augmenter_errors_outside_post_init_name_the_key_as_typed(tmp_path):
     """Errors raised when models are resolved (not by the config checks) name `method_params.<m>.<key>`, the key a
     user writes in YAML or `-o`, not the manifest's `methods.<m>`."""
-    from pipeline.augment.augmenters import build_augmenter
-    from pipeline.base.errors import BSLError
+    from bsl_pipeline.pipeline.augment.augmenters import build_augmenter
+    from bsl_pipeline.pipeline.base.errors import BSLError
 
     bt = build_augmenter("backtranslation", {"first_pivot": {"preset": "none"}})
     with pytest.raises(ConfigError, match=r"^method_params\.backtranslation\.first_pivot\.forward_model: required"):

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.augment.job import AugmentConfig
-from pipeline.base.config import MAX_CONFIG_NODES, ConfigError, from_dict, load_config
+from bsl_pipeline.pipeline.augment.job import AugmentConfig
+from bsl_pipeline.pipeline.base.config import MAX_CONFIG_NODES, ConfigError, from_dict, load_config
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -110,7 +110,7 @@ def test_recursive_alias_is_refused(tmp_path):
 
 def _bsl(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     env = {"PYTHONPATH": str(REPO), "BSL_NO_PROGRESS": "1", "PATH": "/usr/bin:/bin"}
-    return subprocess.run([sys.executable, "-m", "bsl", *args], cwd=cwd, env=env, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "bsl_pipeline.cli", *args], cwd=cwd, env=env, capture_output=True, text=True,
                           timeout=120)
 
 

@@ -74,7 +74,7 @@ def _wait_for_workers(address: str, count: int, processes: list[subprocess.Popen
 def _dataset_rows(out: Path) -> list[str]:
     import pyarrow.parquet as pq
 
-    from pipeline.dataset.store import load_manifest, verify_dataset
+    from bsl_pipeline.pipeline.dataset.store import load_manifest, verify_dataset
 
     verify_dataset(out)
     rows = []
@@ -86,14 +86,14 @@ def _dataset_rows(out: Path) -> list[str]:
 def test_flow_on_a_real_cluster_survives_a_killed_worker_and_equals_the_serial_run(tmp_path):
     from test_dataset import executor_independent_parts
 
-    from pipeline.dataset.store import load_manifest
+    from bsl_pipeline.pipeline.dataset.store import load_manifest
 
     corpus = tmp_path / "corpus.txt"
     corpus.write_text("".join(f"sentence number {i} says that the {i % 7} cats sat on {i % 5} mats today\n"
                               for i in range(CHUNKS * 4)), encoding="utf-8")
     settings = ["--methods", "span-mask", "-o", "corpus.chunk_size=4", "-o", "registry_dir=", "-o", "progress=false"]
     env = _env(tmp_path)
-    serial = subprocess.run([sys.executable, "-m", "bsl", "augment", str(corpus), "--out", str(tmp_path / "serial"),
+    serial = subprocess.run([sys.executable, "-m", "bsl_pipeline.cli", "augment", str(corpus), "--out", str(tmp_path / "serial"),
                              *settings], env=env, capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
     assert serial.returncode == 0, serial.stderr[-3000:]
 
@@ -112,7 +112,7 @@ def test_flow_on_a_real_cluster_survives_a_killed_worker_and_equals_the_serial_r
 
         out = tmp_path / "cluster"
         flow_log, flow_json = tmp_path / "flow.log", tmp_path / "flow.json"
-        flow = _start([sys.executable, "-m", "bsl", "flow", "augment", str(corpus), "--out", str(out),
+        flow = _start([sys.executable, "-m", "bsl_pipeline.cli", "flow", "augment", str(corpus), "--out", str(out),
                        "--runner", "dask", "--dask-address", address, *settings, "--json"], env, flow_log,
                       stdout=flow_json)
         processes.append(flow)

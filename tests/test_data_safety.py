@@ -15,18 +15,18 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from bsl.cli import main
-from pipeline.augment.job import AugmentConfig, run_augment
-from pipeline.base.errors import BSLError, InputError, VerificationError
-from pipeline.base.ownership import (
+from bsl_pipeline.cli.cli import main
+from bsl_pipeline.pipeline.augment.job import AugmentConfig, run_augment
+from bsl_pipeline.pipeline.base.errors import BSLError, InputError, VerificationError
+from bsl_pipeline.pipeline.base.ownership import (
     LOCK_NAME,
     REPLACED_DIR,
     LockedError,
     OwnershipError,
     WriterLock,
 )
-from pipeline.dataset.manifest import KEY_ENV, register, write_manifest
-from pipeline.dataset.store import iter_pair_batches, verify_dataset
+from bsl_pipeline.pipeline.dataset.manifest import KEY_ENV, register, write_manifest
+from bsl_pipeline.pipeline.dataset.store import iter_pair_batches, verify_dataset
 
 SENTENCES = [f"Sentence number {i} talks about the {w} in the park." for i, w in
              enumerate(["dog", "cat", "tree", "child", "ball", "car", "house", "woman", "man", "game"] * 3)]
@@ -50,7 +50,7 @@ def _config(tmp_path, **kw) -> AugmentConfig:
 
 
 def _bsl(*args: str, env: dict[str, str] | None = None, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "bsl", *args], capture_output=True, text=True, check=False,
+    return subprocess.run([sys.executable, "-m", "bsl_pipeline.cli", *args], capture_output=True, text=True, check=False,
                           env={**os.environ, "BSL_NO_PROGRESS": "1", **(env or {})}, **kw)
 
 
@@ -94,10 +94,10 @@ def test_h1_low_out_is_never_the_corpus(tmp_path, corpus, target):
 
 
 def test_h1_flow_out_dir_parameter_is_refused_like_the_cli(tmp_path, corpus, monkeypatch):
-    from flows.augment_flow import augment_flow
-    from flows.augment_job import AugmentFlowConfig, flow_parameters
+    from bsl_pipeline.flows.augment_flow import augment_flow
+    from bsl_pipeline.flows.augment_job import AugmentFlowConfig, flow_parameters
 
-    monkeypatch.setattr("flows.augment_flow.check_workers_reach_api", lambda: None)
+    monkeypatch.setattr("bsl_pipeline.flows.augment_flow.check_workers_reach_api", lambda: None)
     out = tmp_path / "deployed"
     out.mkdir()
     (out / "README.md").write_text("mine")
@@ -118,7 +118,7 @@ def test_h2_a_second_writer_is_refused_while_the_first_runs(tmp_path, corpus):
     out = tmp_path / "ds"
     run_augment(corpus, out, _config(tmp_path))
     holder = subprocess.Popen([sys.executable, "-c", (
-        "import sys, time; from pipeline.base.ownership import WriterLock\n"
+        "import sys, time; from bsl_pipeline.pipeline.base.ownership import WriterLock\n"
         f"with WriterLock({str(out)!r}, 'dataset'):\n print('held', flush=True); time.sleep(60)")],
         stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])})
     try:
@@ -136,7 +136,7 @@ def test_h2_a_second_writer_is_refused_while_the_first_runs(tmp_path, corpus):
 
 def test_h2_two_augment_processes_on_one_out_never_mix(tmp_path, corpus):
     out = tmp_path / "ds"
-    procs = [subprocess.Popen([sys.executable, "-m", "bsl", "augment", str(corpus), "--out", str(out), "--methods",
+    procs = [subprocess.Popen([sys.executable, "-m", "bsl_pipeline.cli", "augment", str(corpus), "--out", str(out), "--methods",
                                "noise", "--seed", str(seed), "-o", "corpus.chunk_size=4", "-o",
                                f"registry_dir={tmp_path / 'registry'}"], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True, env={**os.environ, "BSL_NO_PROGRESS": "1"})
@@ -153,7 +153,7 @@ def test_h2_two_augment_processes_on_one_out_never_mix(tmp_path, corpus):
 
 
 def test_h2_shard_sha256_is_the_markers_not_reread_after_publishing(tmp_path, corpus, monkeypatch):
-    from pipeline.augment import job
+    from bsl_pipeline.pipeline.augment import job
 
     real_publish = job.publish_directory
 
@@ -193,7 +193,7 @@ def test_h2_a_task_output_changed_after_its_marker_is_not_published(tmp_path, co
 # -- High 3: completion markers are authenticated under BSL_MANIFEST_KEY -------------------------------------------
 def _edit_cached_task(out: Path) -> str:
     """What someone without the key can do: edit a row of a task output and write its new sha256 into the marker."""
-    from pipeline.base.provenance import sha256_file
+    from bsl_pipeline.pipeline.base.provenance import sha256_file
 
     pairs = min((out / ".work" / "tasks").glob("*.pairs.parquet"))
     table = pq.read_table(pairs)
@@ -297,7 +297,7 @@ def test_m5_register_keeps_the_copy_inside_the_registry(tmp_path, corpus):
 # -- Medium 8: verify checks the shard schema -----------------------------------------------------------------------
 def _rewrite_first_shard(ds: Path, change) -> Path:
     """Replace the first pair shard by `change(table)` and update its checksum and rows, as anyone can."""
-    from pipeline.base.provenance import sha256_file
+    from bsl_pipeline.pipeline.base.provenance import sha256_file
 
     manifest = json.loads((ds / "manifest.json").read_text())
     shard = next(s for s in manifest["shards"] if s["kind"] == "pairs")
@@ -366,7 +366,7 @@ def test_m10_verify_fails_when_the_card_names_other_shards(tmp_path, corpus):
 
 
 def test_m10_a_kill_between_card_and_manifest_never_verifies(tmp_path, corpus, monkeypatch):
-    from pipeline.dataset import card
+    from bsl_pipeline.pipeline.dataset import card
 
     ds = tmp_path / "ds"
     run_augment(corpus, ds, _config(tmp_path))
@@ -384,7 +384,7 @@ def test_m10_a_kill_between_card_and_manifest_never_verifies(tmp_path, corpus, m
 # -- Low ------------------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("code", [errno.ENOSPC, errno.EROFS])
 def test_low_full_disk_or_read_only_file_system_is_one_line(tmp_path, corpus, monkeypatch, capsys, code):
-    from pipeline.augment import tasks
+    from bsl_pipeline.pipeline.augment import tasks
 
     def no_space(table, path):
         raise OSError(code, os.strerror(code), str(path))

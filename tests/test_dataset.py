@@ -6,12 +6,12 @@ import sys
 import pyarrow.parquet as pq
 import pytest
 
-from bsl.cli import main
-from pipeline.augment.augmenters.base import Augmenter, ViewPair
-from pipeline.augment.job import AugmentConfig, run_augment
-from pipeline.base.errors import BSLError, InputError, VerificationError
-from pipeline.dataset.inspection import PairQuery, sample
-from pipeline.dataset.store import iter_pair_batches, load_manifest, verify_dataset
+from bsl_pipeline.cli.cli import main
+from bsl_pipeline.pipeline.augment.augmenters.base import Augmenter, ViewPair
+from bsl_pipeline.pipeline.augment.job import AugmentConfig, run_augment
+from bsl_pipeline.pipeline.base.errors import BSLError, InputError, VerificationError
+from bsl_pipeline.pipeline.dataset.inspection import PairQuery, sample
+from bsl_pipeline.pipeline.dataset.store import iter_pair_batches, load_manifest, verify_dataset
 
 SENTENCES = [f"Sentence number {i} talks about the {w} in the park." for i, w in
              enumerate(["dog", "cat", "tree", "child", "ball", "car", "house", "woman", "man", "game"] * 3)]
@@ -95,7 +95,7 @@ def test_resume_after_kill_gives_the_same_rows(tmp_path, corpus):
     out = tmp_path / "killed"
     script = (
         "import os, sys\n"
-        "from pipeline.augment.job import AugmentConfig, run_augment\n"
+        "from bsl_pipeline.pipeline.augment.job import AugmentConfig, run_augment\n"
         f"cfg = AugmentConfig(methods=['noise', 'identity'], registry_dir='', progress=False)\n"
         "cfg.corpus.chunk_size = 8\n"
         "done = []\n"
@@ -120,7 +120,7 @@ def test_resume_after_kill_gives_the_same_rows(tmp_path, corpus):
 
 
 def test_atomic_write_leaves_no_partial_file(tmp_path):
-    from pipeline.base.atomic import atomic_path
+    from bsl_pipeline.pipeline.base.atomic import atomic_path
 
     target = tmp_path / "x.parquet"
     with pytest.raises(RuntimeError):
@@ -208,7 +208,7 @@ def executor_independent_parts(manifest):
 
 
 def test_serial_and_thread_executors_write_byte_identical_datasets(tmp_path, corpus):
-    from pipeline.augment.executors import SerialExecutor, ThreadExecutor
+    from bsl_pipeline.pipeline.augment.executors import SerialExecutor, ThreadExecutor
 
     serial = run_augment(corpus, tmp_path / "serial", _config(tmp_path), executor=SerialExecutor())
     threads = ThreadExecutor(max_workers=2, max_in_flight=3)
@@ -228,7 +228,7 @@ class _FailsOnThirdChunk(Augmenter):
 
 
 def test_failed_task_stops_a_serial_run_but_a_keep_going_executor_finishes_the_others(tmp_path, corpus):
-    from pipeline.augment.executors import SerialExecutor
+    from bsl_pipeline.pipeline.augment.executors import SerialExecutor
 
     class KeepGoing(SerialExecutor):
         stop_on_failure = False

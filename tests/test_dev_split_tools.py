@@ -27,8 +27,8 @@ def score_dev():
 
 
 def test_scores_a_model_on_stsb_dev_and_sick_trial(score_dev, tiny_bert_dir, shared_data, tmp_path, capsys):
-    from training.evaluation import evaluate_pairs, load_encoder
-    from training.evaluation.data import load_sick, load_stsb_dev
+    from bsl_pipeline.training.evaluation import evaluate_pairs, load_encoder
+    from bsl_pipeline.training.evaluation.data import load_sick, load_stsb_dev
 
     out = tmp_path / "dev.json"
     assert score_dev.main([str(tiny_bert_dir), "--data-dir", str(shared_data), "--json", str(out)]) == 0

@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bsl.commands.evaluate import register, run
-from pipeline.base.errors import BSLError
-from training.evaluation import (
+from bsl_pipeline.cli.commands.evaluate import register, run
+from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.training.evaluation import (
     ALL_TASKS,
     CallableEncoder,
     PairSet,
@@ -486,9 +486,9 @@ def test_fast_stsb_dev_matches_full_table_and_restores_train_mode(tiny_bert_dir,
 
 
 def test_stsb_dev_evaluator_from_the_train_config_scores_a_tiny_model(tiny_bert_dir, tiny_cli_run, shared_data):
-    from training.config import EvalConfig
-    from training.encoder import SentenceEncoder, load_tokenizer
-    from training.evaluation import dev_evaluators
+    from bsl_pipeline.training.config import EvalConfig
+    from bsl_pipeline.training.encoder import SentenceEncoder, load_tokenizer
+    from bsl_pipeline.training.evaluation import dev_evaluators
 
     _, result = tiny_cli_run
     assert dev_evaluators(EvalConfig(stsb_dir=None)) == []
@@ -553,7 +553,7 @@ def test_cli_help_and_bad_task(shared_data, capsys):
 
 
 def test_cli_config_precedence(tmp_path):
-    from bsl.commands.evaluate import build_config
+    from bsl_pipeline.cli.commands.evaluate import build_config
 
     (tmp_path / "eval.yaml").write_text("data_dir: /data/a\nsts_aggregate: mean\nbatch_size: 8\ntasks: [stsb]\n")
     args = _parser().parse_args(["evaluate", "m", "--config", str(tmp_path / "eval.yaml"), "-o", "batch_size=16",

@@ -2,8 +2,8 @@ import itertools
 
 import pyarrow.parquet as pq
 
-from pipeline.augment.augmenters import build_augmenter
-from pipeline.augment.filters import (
+from bsl_pipeline.pipeline.augment.augmenters import build_augmenter
+from bsl_pipeline.pipeline.augment.filters import (
     FILTERS,
     FilterConfig,
     MeasuredPair,
@@ -13,8 +13,8 @@ from pipeline.augment.filters import (
     first_reject,
     measure_pair,
 )
-from pipeline.augment.job import AugmentConfig, run_augment
-from pipeline.augment.tasks import task_key
+from bsl_pipeline.pipeline.augment.job import AugmentConfig, run_augment
+from bsl_pipeline.pipeline.augment.tasks import task_key
 
 
 def _quality(n1=5, n2=5, ratio=1.0, identical=False):

@@ -1,10 +1,10 @@
 """Golden values taken from the helpers these replaced (commit 12232a0): moving every hash of canonical JSON onto
 pipeline.base.fingerprint changed no cache key, checksum or signature of ASCII settings and manifests."""
 
-from pipeline.augment.augmenters import build_augmenter
-from pipeline.base.fingerprint import canonical_json, digest, fingerprint
-from pipeline.dataset.manifest import Manifest, manifest_checksum, manifest_signature
-from training.data import _manifest_identity
+from bsl_pipeline.pipeline.augment.augmenters import build_augmenter
+from bsl_pipeline.pipeline.base.fingerprint import canonical_json, digest, fingerprint
+from bsl_pipeline.pipeline.dataset.manifest import Manifest, manifest_checksum, manifest_signature
+from bsl_pipeline.training.data import _manifest_identity
 
 
 def test_canonical_json_keeps_text_and_stringifies_paths(tmp_path):

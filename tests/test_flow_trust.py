@@ -75,7 +75,7 @@ def _records(storage: Path) -> dict[str, Path]:
 def _shard_bytes(out: Path) -> dict[str, str]:
     import hashlib
 
-    from pipeline.dataset.store import load_manifest
+    from bsl_pipeline.pipeline.dataset.store import load_manifest
 
     return {s.path: hashlib.sha256((out / s.path).read_bytes()).hexdigest() for s in load_manifest(out).shards}
 
@@ -123,7 +123,7 @@ def _plant(records: dict[str, Path], tmp_path: Path, outside_rows: Path) -> dict
 
 
 def test_planted_result_records_are_never_deserialised_and_are_recomputed(tmp_path, prefect_api, counter, monkeypatch):
-    from flows.augment_run import run_augment_flow
+    from bsl_pipeline.flows.augment_run import run_augment_flow
 
     corpus, out = tmp_path / "corpus", tmp_path / "ds"
     _write_corpus(corpus, "a.txt", SENTENCES[:40])  # 5 chunks x 1 method
@@ -159,7 +159,7 @@ def test_planted_result_records_are_never_deserialised_and_are_recomputed(tmp_pa
 
 def _trusted_record(path: Path) -> dict:
     """A record as Prefect writes it with the pinned serializer (checked against Prefect itself in the test)."""
-    from flows.result_cache import pinned_serializer
+    from bsl_pipeline.flows.result_cache import pinned_serializer
 
     return {"metadata": {"storage_key": str(path.resolve()), "expiration": None,
                          "serializer": pinned_serializer().model_dump(mode="json"), "prefect_version": "3.8.8",
@@ -184,7 +184,7 @@ def _trusted_record(path: Path) -> dict:
 def test_untrusted_reason_checks_a_record_with_the_standard_library_only(tmp_path, case, expected):
     from prefect.results import ResultRecord
 
-    from flows.result_cache import untrusted_reason
+    from bsl_pipeline.flows.result_cache import untrusted_reason
 
     path = tmp_path / "bsl-key"
     record = _trusted_record(path)
@@ -227,8 +227,8 @@ def _augment_args(corpus: str, out: str) -> list[str]:
 
 def test_flow_augment_equals_augment_byte_for_byte_for_relative_and_absolute_corpus_paths(tmp_path, prefect_api,
                                                                                          monkeypatch, capsys):
-    from bsl.cli import main
-    from pipeline.dataset.store import load_manifest
+    from bsl_pipeline.cli.cli import main
+    from bsl_pipeline.pipeline.dataset.store import load_manifest
 
     work = tmp_path / "work"
     # duplicates and blank lines become corpus rejects, whose pair ids are derived from their origin (file:line)

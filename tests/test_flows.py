@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from flows.prefect_env import configure_prefect_environment
-from pipeline.augment.augmenters import REGISTRY
-from pipeline.augment.augmenters.base import Augmenter, SourceRecord, ViewPair
+from bsl_pipeline.flows.prefect_env import configure_prefect_environment
+from bsl_pipeline.pipeline.augment.augmenters import REGISTRY
+from bsl_pipeline.pipeline.augment.augmenters.base import Augmenter, SourceRecord, ViewPair
 
 configure_prefect_environment()  # before anything here imports Prefect, as every process that runs a flow does
 pytestmark = pytest.mark.xdist_group("prefect-flows")  # one worker, one server
@@ -134,7 +134,7 @@ def _subprocess_env(server, **extra: str) -> dict[str, str]:
 
 def _bsl(args: list[str], env: dict[str, str], timeout: float = RUN_TIMEOUT_S) -> subprocess.CompletedProcess:
     """`bsl ARGS` in a new process that has the test augmenter registered (it imports this module)."""
-    code = ("import sys; import test_flows; from bsl.cli import main; sys.exit(main(sys.argv[1:]))")
+    code = ("import sys; import test_flows; from bsl_pipeline.cli.cli import main; sys.exit(main(sys.argv[1:]))")
     return subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True, text=True,
                           timeout=timeout, cwd=REPO_ROOT)
 
@@ -145,7 +145,7 @@ def _write_corpus(directory: Path, name: str, sentences: list[str]) -> None:
 
 
 def _spec(corpus: Path, out: Path, methods=("counting", "noise"), **runner):
-    from flows.augment_job import AugmentFlowConfig, RunnerConfig
+    from bsl_pipeline.flows.augment_job import AugmentFlowConfig, RunnerConfig
 
     return AugmentFlowConfig(corpus=str(corpus), out_dir=str(out),
                              augment={"methods": list(methods), "registry_dir": "", "progress": False,
@@ -162,7 +162,7 @@ def _rows(out: Path) -> list[str]:
     """Every pair and reject row of a dataset (sorted, duplicates kept)."""
     import pyarrow.parquet as pq
 
-    from pipeline.dataset.store import load_manifest
+    from bsl_pipeline.pipeline.dataset.store import load_manifest
 
     manifest = load_manifest(out)
     rows = []
@@ -195,9 +195,9 @@ def _task_states(server, flow_run_id: str) -> dict[str, int]:
 
 # -- augmentation flow -------------------------------------------------------------------------------------------------
 def test_rerun_in_new_process_is_cached_and_a_growing_corpus_adds_only_new_chunks(tmp_path, prefect_api, counter):
-    from flows.augment_run import run_augment_flow
-    from pipeline.augment.job import run_augment
-    from pipeline.dataset.store import load_manifest
+    from bsl_pipeline.flows.augment_run import run_augment_flow
+    from bsl_pipeline.pipeline.augment.job import run_augment
+    from bsl_pipeline.pipeline.dataset.store import load_manifest
 
     corpus, out = tmp_path / "corpus", tmp_path / "ds"
     _write_corpus(corpus, "a.txt", SENTENCES[:24])  # 3 chunks x 2 methods
@@ -233,7 +233,7 @@ def test_rerun_in_new_process_is_cached_and_a_growing_corpus_adds_only_new_chunk
 
 
 def _plain_config():
-    from pipeline.augment.job import AugmentConfig
+    from bsl_pipeline.pipeline.augment.job import AugmentConfig
 
     config = AugmentConfig(methods=["counting", "noise"], registry_dir="", progress=False)
     config.corpus.chunk_size = 8
@@ -241,8 +241,8 @@ def _plain_config():
 
 
 def test_killed_run_resumes_with_exactly_the_rows_of_an_uninterrupted_run(tmp_path, prefect_api, counter):
-    from flows.augment_run import run_augment_flow
-    from pipeline.augment.job import run_augment
+    from bsl_pipeline.flows.augment_run import run_augment_flow
+    from bsl_pipeline.pipeline.augment.job import run_augment
 
     corpus = tmp_path / "corpus"
     _write_corpus(corpus, "a.txt", SENTENCES[:32])  # 4 chunks x 2 methods
@@ -265,10 +265,10 @@ def test_killed_run_resumes_with_exactly_the_rows_of_an_uninterrupted_run(tmp_pa
 def test_serial_thread_and_prefect_executors_write_byte_identical_datasets(tmp_path, prefect_api, counter):
     from test_dataset import executor_independent_parts
 
-    from flows.augment_run import run_augment_flow
-    from pipeline.augment.executors import SerialExecutor, ThreadExecutor
-    from pipeline.augment.job import run_augment
-    from pipeline.dataset.store import load_manifest
+    from bsl_pipeline.flows.augment_run import run_augment_flow
+    from bsl_pipeline.pipeline.augment.executors import SerialExecutor, ThreadExecutor
+    from bsl_pipeline.pipeline.augment.job import run_augment
+    from bsl_pipeline.pipeline.dataset.store import load_manifest
 
     corpus = tmp_path / "corpus"
     _write_corpus(corpus, "a.txt", SENTENCES[:24])  # 3 chunks x 2 methods
@@ -288,8 +288,8 @@ def test_dask_runner_with_two_worker_processes_gives_the_rows_of_the_thread_runn
                                                                                    monkeypatch):
     from test_dataset import executor_independent_parts
 
-    from flows.augment_run import run_augment_flow
-    from pipeline.dataset.store import load_manifest
+    from bsl_pipeline.flows.augment_run import run_augment_flow
+    from bsl_pipeline.pipeline.dataset.store import load_manifest
 
     # worker processes import this module (the test augmenter) from the tests dir
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(TESTS_DIR), os.environ.get("PYTHONPATH", "")]))
@@ -313,8 +313,8 @@ def test_dask_runner_with_two_worker_processes_gives_the_rows_of_the_thread_runn
 
 
 def test_a_failing_task_is_retried_with_backoff(tmp_path, prefect_api, counter, monkeypatch):
-    from flows.augment_run import run_augment_flow
-    from pipeline.base.errors import BSLError
+    from bsl_pipeline.flows.augment_run import run_augment_flow
+    from bsl_pipeline.pipeline.base.errors import BSLError
 
     corpus = tmp_path / "corpus"
     _write_corpus(corpus, "a.txt", SENTENCES[:8])
@@ -336,8 +336,8 @@ def test_gpu_cluster_starts_one_worker_per_gpu_each_seeing_only_its_own_device()
     """The device assignment of `runner.gpus`, checked without GPUs: each worker process's CUDA_VISIBLE_DEVICES."""
     from distributed import Client
 
-    from flows.augment_job import RunnerConfig
-    from flows.executors import gpu_cluster, make_task_runner
+    from bsl_pipeline.flows.augment_job import RunnerConfig
+    from bsl_pipeline.flows.executors import gpu_cluster, make_task_runner
 
     with gpu_cluster("0,1") as cluster, Client(cluster) as client:
         seen = client.run(lambda: os.environ.get("CUDA_VISIBLE_DEVICES"))
@@ -368,7 +368,7 @@ deployments:
 """)
     env = _subprocess_env(prefect_api, PREFECT_RUNNER_POLL_FREQUENCY="1")
     log = open(tmp_path / "serve.log", "w")
-    serve = subprocess.Popen([sys.executable, "-m", "bsl", "schedule", str(schedule)], env=env,
+    serve = subprocess.Popen([sys.executable, "-m", "bsl_pipeline.cli", "schedule", str(schedule)], env=env,
                              stdout=log, stderr=subprocess.STDOUT, start_new_session=True, cwd=REPO_ROOT)
     try:
         deployment = _wait_for(lambda: _deployment(prefect_api, "nightly-test"), 120, serve, tmp_path / "serve.log")
@@ -411,9 +411,9 @@ def _wait_for(probe, timeout_s: float, process: subprocess.Popen, log: Path):
 # -- training and evaluation -------------------------------------------------------------------------------------------
 def test_train_flow_verifies_trains_and_publishes_the_evaluation_table(tmp_path, prefect_api, tiny_bert_dir,
                                                                        shared_data):
-    from flows.train_flow import train_flow
-    from pipeline.augment.job import AugmentConfig, run_augment
-    from pipeline.base.errors import VerificationError
+    from bsl_pipeline.flows.train_flow import train_flow
+    from bsl_pipeline.pipeline.augment.job import AugmentConfig, run_augment
+    from bsl_pipeline.pipeline.base.errors import VerificationError
 
     corpus = tmp_path / "c.txt"
     corpus.write_text("\n".join(SENTENCES[:24]) + "\n")
@@ -449,7 +449,7 @@ def test_evaluate_flow_publishes_the_transfer_table_beside_the_sts_table(tmp_pat
                                                                        shared_data):
     from test_transfer_reporting import build_tiny_transfer_data
 
-    from flows.evaluate_flow import evaluate_flow
+    from bsl_pipeline.flows.evaluate_flow import evaluate_flow
 
     data = build_tiny_transfer_data(shared_data, tmp_path / "data")
     evaluation = {"data_dir": str(data), "tasks": ["stsb", "sicke"], "include_stsb_dev": False, "cache_dir": None,
@@ -482,10 +482,10 @@ def test_the_train_flow_and_the_main_job_reuse_one_finished_run(tmp_path, prefec
     the second call trains nothing."""
     import shutil
 
-    from flows.main_job import MainJobConfig, run_main_job
-    from flows.train_flow import train_flow
-    from pipeline.base.config import load_config
-    from training.trainer import Trainer
+    from bsl_pipeline.flows.main_job import MainJobConfig, run_main_job
+    from bsl_pipeline.flows.train_flow import train_flow
+    from bsl_pipeline.pipeline.base.config import load_config
+    from bsl_pipeline.training.trainer import Trainer
 
     corpus = tmp_path / "c.txt"
     corpus.write_text("\n".join(SENTENCES[:24]) + "\n")
@@ -523,9 +523,9 @@ def test_the_train_flow_and_the_main_job_reuse_one_finished_run(tmp_path, prefec
 
 # -- configuration and CLI (no server) ---------------------------------------------------------------------------------
 def test_schedule_file_is_checked_before_serving(tmp_path, capsys):
-    from bsl.cli import main
-    from flows.schedule import load_schedule
-    from pipeline.base.config import ConfigError
+    from bsl_pipeline.cli.cli import main
+    from bsl_pipeline.flows.schedule import load_schedule
+    from bsl_pipeline.pipeline.base.config import ConfigError
 
     example = load_schedule(REPO_ROOT / "configs" / "schedule.example.yaml")
     assert {d.flow for d in example.deployments} == {"augment", "train"}
@@ -542,9 +542,9 @@ def test_schedule_file_is_checked_before_serving(tmp_path, capsys):
 
 
 def test_worker_augmenter_is_built_once_and_checks_the_fingerprint(counter):
-    from flows.executors import AugmenterSpec, worker_augmenter
-    from pipeline.augment.augmenters import build_augmenter
-    from pipeline.base.errors import BSLError
+    from bsl_pipeline.flows.executors import AugmenterSpec, worker_augmenter
+    from bsl_pipeline.pipeline.augment.augmenters import build_augmenter
+    from bsl_pipeline.pipeline.base.errors import BSLError
 
     spec = AugmenterSpec.of("counting", build_augmenter("counting", {}))
     first = worker_augmenter(spec)
@@ -558,7 +558,7 @@ def test_offline_prefect_env_defaults_and_user_values_win(monkeypatch):
     import os
     import warnings
 
-    from flows.prefect_env import PrefectEnvConfig, apply_prefect_env, prefect_env
+    from bsl_pipeline.flows.prefect_env import PrefectEnvConfig, apply_prefect_env, prefect_env
 
     env = prefect_env(PrefectEnvConfig(ephemeral_startup_timeout_s=90))
     assert env["PREFECT_SERVER_ANALYTICS_ENABLED"] == "false" and env["DO_NOT_TRACK"] == "1"

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from flows.main_job import MainJobConfig, _evaluation_tasks
-from pipeline.evaldata.data_dir import DataDir
+from bsl_pipeline.flows.main_job import MainJobConfig, _evaluation_tasks
+from bsl_pipeline.pipeline.evaldata.data_dir import DataDir
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -58,15 +58,19 @@ def test_evaluation_note_names_the_command_and_what_is_missing(tmp_path):
 @pytest.mark.slow
 def test_demo_in_a_clone_without_data_trains_and_says_evaluation_was_skipped(tmp_path, tiny_bert_dir):
     clone = tmp_path / "parent" / "repo"  # ../shared does not exist beside it
-    for name in ("bsl", "pipeline", "training", "flows", "configs"):
-        shutil.copytree(REPO / name, clone / name, ignore=shutil.ignore_patterns("__pycache__"))
+    # The clone's code, importable under the installed names from PYTHONPATH (ahead of the editable install).
+    (clone / "bsl_pipeline").mkdir(parents=True)
+    (clone / "bsl_pipeline" / "__init__.py").write_text("")
+    for name, module in (("bsl", "cli"), ("pipeline", "pipeline"), ("training", "training"), ("flows", "flows")):
+        shutil.copytree(REPO / name, clone / "bsl_pipeline" / module, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(REPO / "configs", clone / "configs")
     corpus = tmp_path / "sentences.txt"
     corpus.write_text("".join(f"The {w} number {i} walks slowly into the old house today.\n" for i, w in
                               enumerate(["dog", "cat", "man", "woman", "child", "car"] * 4)), encoding="utf-8")
     out = tmp_path / "out"
     env = _env(PYTHONPATH=str(clone), XDG_CACHE_HOME=str(tmp_path / "empty-cache"))
     proc = subprocess.run(
-        [sys.executable, "-m", "bsl", "demo", "-c", "configs/demo.yaml", "--out", str(out), "-o", f"corpus={corpus}",
+        [sys.executable, "-m", "bsl_pipeline.cli", "demo", "-c", "configs/demo.yaml", "--out", str(out), "-o", f"corpus={corpus}",
          "-o", "use_prefect=false", "-o", "progress=false", "-o", f"training.model.name_or_path={tiny_bert_dir}",
          "-o", "training.train.max_steps=2", "-o", "training.train.batch_size=4"],
         cwd=clone, env=env, capture_output=True, text=True, timeout=600)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.base.errors import InputError
-from pipeline.base.text import normalize
-from pipeline.corpus.chunks import CorpusConfig, CorpusStats, iter_chunks
-from pipeline.corpus.readers import read_records
+from bsl_pipeline.pipeline.base.errors import InputError
+from bsl_pipeline.pipeline.base.text import normalize
+from bsl_pipeline.pipeline.corpus.chunks import CorpusConfig, CorpusStats, iter_chunks
+from bsl_pipeline.pipeline.corpus.readers import read_records
 
 
 def test_several_columns_of_a_row_are_separate_sentences(tmp_path):
@@ -54,7 +54,7 @@ def _column_sentences(path, columns: tuple[int, ...], skip_header: bool) -> set[
 
 
 def test_sts_sick_train_corpus_never_emits_a_dev_or_test_sentence(shared_data, tmp_path, capsys):
-    from bsl.cli import main
+    from bsl_pipeline.cli.cli import main
 
     out = tmp_path / "indomain.txt"
     assert main(["corpus", "sts-sick-train", str(out), "--data-dir", str(shared_data)]) == 0
@@ -81,7 +81,7 @@ def test_sts_sick_train_corpus_never_emits_a_dev_or_test_sentence(shared_data, t
 
 
 def test_sts_sick_train_corpus_errors_name_the_missing_file(tmp_path, capsys, monkeypatch):
-    from bsl.cli import main
+    from bsl_pipeline.cli.cli import main
 
     assert main(["corpus", "sts-sick-train", str(tmp_path / "o.txt"), "--data-dir", str(tmp_path)]) == 1
     assert "stsbenchmark/sts-dev.csv: not found" in capsys.readouterr().err

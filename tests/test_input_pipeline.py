@@ -25,10 +25,10 @@ def datasets(tmp_path_factory) -> dict[str, Path]:
 
 
 def _source(datasets, window: int, seed: int = 7, batch_size: int = 4):
-    from pipeline.base.config import load_config
-    from training.batch_source import BatchSource
-    from training.config import DataConfig
-    from training.data import PairStream, resolve_sources
+    from bsl_pipeline.pipeline.base.config import load_config
+    from bsl_pipeline.training.batch_source import BatchSource
+    from bsl_pipeline.training.config import DataConfig
+    from bsl_pipeline.training.data import PairStream, resolve_sources
 
     data = load_config(DataConfig, None, [], base={"sources": [{"path": str(datasets["main"])},
                                                                {"path": str(datasets["other"])}],
@@ -95,7 +95,7 @@ def test_position_without_grouping_is_the_stream_position_of_before(datasets):
 
 
 def test_bucket_length_and_right_padding():
-    from pipeline.base.token_batches import bucket_length, pad_right
+    from bsl_pipeline.pipeline.base.token_batches import bucket_length, pad_right
 
     assert [bucket_length(n, [8, 16], 32) for n in (3, 8, 9, 16, 17, 32)] == [8, 8, 16, 16, 32, 32]
     assert bucket_length(11, [], 32) == 11
@@ -107,7 +107,7 @@ def test_bucket_length_and_right_padding():
 
 
 def _trainer(tiny_bert_dir, datasets, out, overrides):
-    from training.trainer import Trainer
+    from bsl_pipeline.training.trainer import Trainer
 
     config = tiny_config(tiny_bert_dir, [datasets["main"], datasets["other"]], out, objective="mirror",
                          overrides=["data.shuffle_buffer=8", "optim.grad_accum_steps=2", "train.batch_size=4",
@@ -143,7 +143,7 @@ def _losses_and_state(result):
 
 
 def _train(tiny_bert_dir, datasets, out, overrides):
-    from training.trainer import train
+    from bsl_pipeline.training.trainer import train
 
     config = tiny_config(tiny_bert_dir, [datasets["main"], datasets["other"]], out,
                          overrides=["model.dropout=0.1", "optim.grad_accum_steps=2", "train.batch_size=4",
@@ -193,9 +193,9 @@ def test_nonpad_fraction_counts_bucket_padding(tiny_bert_dir, datasets, tmp_path
 
 
 def test_bad_speed_settings_are_named(tiny_bert_dir, datasets, tmp_path):
-    from pipeline.base.config import ConfigError
-    from pipeline.base.errors import BSLError
-    from training.config import validate_config
+    from bsl_pipeline.pipeline.base.config import ConfigError
+    from bsl_pipeline.pipeline.base.errors import BSLError
+    from bsl_pipeline.training.config import validate_config
 
     for override in ("data.workers=-1", "data.length_grouping_window=-2", "data.prefetch_batches=0",
                      "model.length_buckets=[0,16]", "eval.max_tokens=-5"):
@@ -216,7 +216,7 @@ sys.path.insert(0, {tests!r})
 import torch
 torch.set_num_threads(1)
 from test_trainer_utils import tiny_config
-from training.trainer import train
+from bsl_pipeline.training.trainer import train
 config = tiny_config({model!r}, [{a!r}, {b!r}], {out!r}, overrides={overrides!r})
 train(config, disable_progress=True)
 """
@@ -229,7 +229,7 @@ def _kill_overrides(workers: int, extra: list[str]) -> list[str]:
 
 
 def test_a_run_killed_mid_epoch_with_workers_resumes_bit_identical(tiny_bert_dir, datasets, tmp_path):
-    from training.trainer import train
+    from bsl_pipeline.training.trainer import train
 
     out = tmp_path / "killed"
     script = _KILL_RUN.format(tests=str(Path(__file__).parent), model=str(tiny_bert_dir), a=str(datasets["main"]),
@@ -266,8 +266,8 @@ def test_a_run_killed_mid_epoch_with_workers_resumes_bit_identical(tiny_bert_dir
 @pytest.mark.parametrize("workers", [0, 2])
 def test_a_data_error_in_a_worker_reaches_the_trainer_as_itself(tiny_bert_dir, datasets, tmp_path, monkeypatch,
                                                                  workers):
-    from pipeline.base.errors import InputError
-    from training.batch_source import BatchSource
+    from bsl_pipeline.pipeline.base.errors import InputError
+    from bsl_pipeline.training.batch_source import BatchSource
 
     real = BatchSource.next_batch
 

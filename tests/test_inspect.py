@@ -3,9 +3,9 @@ import subprocess
 
 import pytest
 
-from bsl.cli import main
-from pipeline.augment.job import AugmentConfig, run_augment
-from pipeline.dataset.inspection import PairQuery, render_diff_text, sample, word_diff
+from bsl_pipeline.cli.cli import main
+from bsl_pipeline.pipeline.augment.job import AugmentConfig, run_augment
+from bsl_pipeline.pipeline.dataset.inspection import PairQuery, render_diff_text, sample, word_diff
 
 SCRIPT_SENTENCE = 'A tricky <script>document.title="pwned"</script> sentence with <b>markup</b> in it.'
 
@@ -30,7 +30,7 @@ def test_word_diff_marks_changed_words():
 
 
 def test_sample_is_seeded_and_filters(dataset):
-    from pipeline.dataset.store import load_manifest
+    from bsl_pipeline.pipeline.dataset.store import load_manifest
 
     m = load_manifest(dataset)
     a = sample(m, PairQuery(n=5, seed=1))

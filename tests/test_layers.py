@@ -2,7 +2,7 @@
 
 import-linter checks every import statement (module level and inside functions) against the contracts in
 pyproject.toml; the string check catches what import-linter cannot see: a module name in a string handed to
-importlib or a registry ("flows.cli", "training.objectives.bsl:BSLObjective").
+importlib or a registry ("bsl_pipeline.flows.cli", "bsl_pipeline.training.objectives.bsl:BSLObjective").
 """
 
 from __future__ import annotations
@@ -15,7 +15,10 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-LAYERS = ["pipeline", "training", "flows", "bsl"]  # bottom to top
+LAYERS = ["pipeline", "training", "flows", "bsl"]  # the repository's folders, bottom to top
+# ... and the installed module each one is (one namespace, so that no other package or a user's file can shadow them)
+MODULES = {"pipeline": "bsl_pipeline.pipeline", "training": "bsl_pipeline.training", "flows": "bsl_pipeline.flows",
+           "bsl": "bsl_pipeline.cli"}
 CONTRACTS = ["layers: bsl > flows > training > pipeline", "pipeline never imports training, flows or bsl",
              "training never imports flows or bsl",
              "pipeline by job: augment > dataset > corpus > lexicon > base"]
@@ -43,7 +46,8 @@ def higher_layer_mentions(layer: str) -> list[str]:
     """`file:line: text` for every string constant (docstrings included) under `layer` that names a module of a
     higher layer, e.g. "flows.cli" in pipeline/. `objective.bsl.momentum` is an attribute path, not a module."""
     higher = LAYERS[LAYERS.index(layer) + 1:]
-    pattern = re.compile(r"(?<![\w.])(?:" + "|".join(higher) + r")\.[A-Za-z_]")
+    names = [re.escape(MODULES[name]) for name in higher] + higher  # installed names, and the folders' bare names
+    pattern = re.compile(r"(?<![\w.])(?:" + "|".join(names) + r")\.[A-Za-z_]")
     found = []
     for path in sorted((REPO / layer).rglob("*.py")):
         for line, text in _strings(path):
@@ -70,7 +74,10 @@ def test_the_string_check_sees_a_module_name_in_a_string(tmp_path, monkeypatch):
 def import_graph(repo: Path = REPO) -> dict[str, set[str]]:
     """module -> the project modules it imports anywhere in its body (function-level imports included)."""
     files = [p for layer in LAYERS for p in (repo / layer).rglob("*.py")]
-    modules = {".".join(p.relative_to(repo).with_suffix("").parts).removesuffix(".__init__"): p for p in files}
+    modules = {}
+    for p in files:
+        folder, *rest = p.relative_to(repo).with_suffix("").parts
+        modules[".".join([MODULES[folder], *rest]).removesuffix(".__init__")] = p
     graph: dict[str, set[str]] = {name: set() for name in modules}
     for name, path in modules.items():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from flows.main_job import MainJobConfig, builtin_corpus, run_main_job
-from pipeline.base.config import load_config, to_dict
+from bsl_pipeline.flows.main_job import MainJobConfig, builtin_corpus, run_main_job
+from bsl_pipeline.pipeline.base.config import load_config, to_dict
 
 DEMO_YAML = Path(__file__).resolve().parent.parent / "configs" / "demo.yaml"
 
@@ -24,7 +24,7 @@ def test_the_built_in_demo_config_is_configs_demo_yaml():
 
 
 def test_the_cpu_post_training_config_trains_the_demos_recipe():
-    from training.config import TrainConfig
+    from bsl_pipeline.training.config import TrainConfig
 
     cpu = load_config(TrainConfig, DEMO_YAML.parent / "train_bsl_minilm_cpu.yaml")
     demo = MainJobConfig().training
@@ -34,8 +34,8 @@ def test_the_cpu_post_training_config_trains_the_demos_recipe():
 
 
 def test_the_report_names_the_loss_the_run_used():
-    from flows.main_job import describe_loss
-    from training.config import BSLConfig
+    from bsl_pipeline.flows.main_job import describe_loss
+    from bsl_pipeline.training.config import BSLConfig
 
     assert describe_loss(BSLConfig()) == "symmetric (both directions)"
     assert describe_loss(BSLConfig(symmetric=False, online_view="view2")) == (
@@ -46,7 +46,7 @@ def test_the_report_names_the_loss_the_run_used():
 def test_demo_takes_config_flags_and_overrides_like_every_command(tmp_path, capsys):
     import yaml
 
-    from bsl.cli import main
+    from bsl_pipeline.cli.cli import main
 
     assert main(["demo", "-c", str(DEMO_YAML), "--out", str(tmp_path / "flag"), "--data-dir", "/sts",
                  "--nli", "a.csv", "--nli", "b.csv", "-o", f"out_dir={tmp_path / 'o'}",
@@ -61,8 +61,8 @@ def test_demo_takes_config_flags_and_overrides_like_every_command(tmp_path, caps
 
 
 def test_the_built_in_corpus_is_in_domain_when_the_data_dir_has_sts_b_and_sick_train(shared_data, tmp_path):
-    from pipeline.base.errors import BSLError
-    from pipeline.evaldata.data_dir import DataDir
+    from bsl_pipeline.pipeline.base.errors import BSLError
+    from bsl_pipeline.pipeline.evaldata.data_dir import DataDir
 
     cfg = MainJobConfig()
     assert builtin_corpus(cfg, None) == "wordnet-examples"
@@ -114,9 +114,9 @@ def test_main_job_end_to_end_then_cached_rerun(tmp_path, tiny_bert_dir, shared_d
 
 
 def test_the_completion_record_of_a_run_is_checked_as_untrusted_input(tmp_path):
-    from pipeline.base.errors import BSLError
-    from training.config import TrainConfig
-    from training.train_and_evaluate import DONE_FILE, finished_run
+    from bsl_pipeline.pipeline.base.errors import BSLError
+    from bsl_pipeline.training.config import TrainConfig
+    from bsl_pipeline.training.train_and_evaluate import DONE_FILE, finished_run
 
     config = TrainConfig()
     config.train.output_dir = str(tmp_path)

@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-from pipeline.augment.job import AugmentConfig, run_augment
-from pipeline.base.errors import InputError, VerificationError
-from pipeline.dataset.manifest import (
+from bsl_pipeline.pipeline.augment.job import AugmentConfig, run_augment
+from bsl_pipeline.pipeline.base.errors import InputError, VerificationError
+from bsl_pipeline.pipeline.dataset.manifest import (
     Manifest,
     ManifestError,
     MethodStats,
@@ -14,7 +14,7 @@ from pipeline.dataset.manifest import (
     check_manifest_checksum,
     write_manifest,
 )
-from pipeline.dataset.store import load_manifest, verify_dataset
+from bsl_pipeline.pipeline.dataset.store import load_manifest, verify_dataset
 
 SENTENCES = [f"Sentence number {i} talks about the {w} in the café." for i, w in
              enumerate(["dog", "cat", "tree", "child", "ball", "car"] * 2)]

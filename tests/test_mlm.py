@@ -8,8 +8,8 @@ import random
 import pytest
 from tiny_models import WORDS
 
-from pipeline.augment.augmenters import SourceRecord, build_augmenter
-from pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.augment.augmenters import SourceRecord, build_augmenter
+from bsl_pipeline.pipeline.base.errors import BSLError
 
 ALNUM_WORDS = [w for w in WORDS if w.isalnum()]
 
@@ -175,7 +175,7 @@ def test_bad_model_and_config_are_clear_errors(tmp_path):
 
 
 def test_words_to_change_rounds_at_random_to_the_exact_expected_count():
-    from pipeline.augment.augmenters.substitution import words_to_change
+    from bsl_pipeline.pipeline.augment.augmenters.substitution import words_to_change
 
     rng = random.Random(0)
     counts = [words_to_change(10, 0.25, 1, None, rng) for _ in range(4000)]
@@ -188,7 +188,7 @@ def test_words_to_change_rounds_at_random_to_the_exact_expected_count():
 def test_usable_positions_subtracts_the_padding_offset_of_roberta_like_models():
     from types import SimpleNamespace
 
-    from pipeline.base.model_limits import usable_positions
+    from bsl_pipeline.pipeline.base.model_limits import usable_positions
 
     assert usable_positions(SimpleNamespace(model_type="roberta", max_position_embeddings=514, pad_token_id=1)) == 512
     assert usable_positions(SimpleNamespace(model_type="xlm-roberta-xl", max_position_embeddings=514,

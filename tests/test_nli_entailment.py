@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from pipeline.augment.augmenters import SourceRecord, build_augmenter
+from bsl_pipeline.pipeline.augment.augmenters import SourceRecord, build_augmenter
 
 
 def run(records):
@@ -63,8 +63,8 @@ def independent_senteval_pairs(directory) -> set[tuple[str, str]]:
 
 def source_records(path, fmt) -> list[SourceRecord]:
     """What the corpus stage hands to augmenters: normalised text, one record per distinct (premise, hypothesis)."""
-    from pipeline.base.text import normalize, stable_id
-    from pipeline.corpus.readers import read_records
+    from bsl_pipeline.pipeline.base.text import normalize, stable_id
+    from bsl_pipeline.pipeline.corpus.readers import read_records
 
     seen, out = set(), []
     for raw in read_records(path, format=fmt):

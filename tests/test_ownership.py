@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from pipeline.base.ownership import (
+from bsl_pipeline.pipeline.base.ownership import (
     LOCK_NAME,
     MARKER_NAME,
     REPLACED_DIR,
@@ -65,7 +65,7 @@ def test_a_directory_another_bsl_process_is_claiming_right_now_is_not_foreign(tm
     assert json.loads((out / MARKER_NAME).read_text())["kind"] == "dataset"
 
     # The other process's marker lands between our read of the marker and our listing, its staging beside it.
-    from pipeline.base import ownership
+    from bsl_pipeline.pipeline.base import ownership
     real_read = ownership.read_marker
 
     def claim_while_another_lands(name, other_kind, kind):

@@ -33,7 +33,7 @@ def _read_csv(path: Path) -> list[dict[str, str]]:
 
 
 def test_warmup_trains_only_the_predictor_then_the_encoder_and_its_ema(tiny_bert_dir, data, tmp_path):
-    from training.trainer import Trainer
+    from bsl_pipeline.training.trainer import Trainer
 
     cfg = tiny_config(tiny_bert_dir, [data], tmp_path / "run",
                       overrides=WARMUP + ["objective.bsl.momentum=0.9", "model.dropout=0.1",
@@ -66,7 +66,7 @@ def test_warmup_trains_only_the_predictor_then_the_encoder_and_its_ema(tiny_bert
 
 
 def test_phase_lrs_start_the_encoder_schedule_after_the_warmup():
-    from training.schedule import lr_at, phase_lrs
+    from bsl_pipeline.training.schedule import lr_at, phase_lrs
 
     kw = dict(head_steps=4, base_lr=2e-5, total_steps=10, warmup=2, schedule="linear")
     assert [phase_lrs(s, head_lr=1e-3, **kw) for s in range(4)] == [(0.0, 1e-3)] * 4
@@ -81,8 +81,8 @@ def test_phase_lrs_start_the_encoder_schedule_after_the_warmup():
 def test_metrics_tensorboard_and_progress_bar_show_the_phase(tiny_bert_dir, data, tmp_path, capsys):
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
-    from training.schedule import lr_at
-    from training.trainer import train
+    from bsl_pipeline.training.schedule import lr_at
+    from bsl_pipeline.training.trainer import train
 
     out = tmp_path / "run"
     cfg = tiny_config(tiny_bert_dir, [data], out,
@@ -108,7 +108,7 @@ def test_metrics_tensorboard_and_progress_bar_show_the_phase(tiny_bert_dir, data
     err = capsys.readouterr().err
     assert "train bsl [predictor-warmup]" in err and "train bsl [train]" in err
     # The report's loss curve shades the warm-up and says what it was.
-    from pipeline.reporting.job_report import (
+    from bsl_pipeline.pipeline.reporting.job_report import (
         read_metrics_csv,
         render_report,
         warmup_span,
@@ -131,7 +131,7 @@ def _without_phase(src: Path, dst: Path) -> Path:
 
 @pytest.mark.parametrize("stop_at", [2, 3])
 def test_resume_in_the_middle_of_the_warmup_equals_an_uninterrupted_run(tiny_bert_dir, data, tmp_path, stop_at):
-    from training.trainer import train
+    from bsl_pipeline.training.trainer import train
 
     # Dropout on and gradient accumulation: RNG state, data position and the optimizer state (which holds nothing
     # for the encoder yet) must all come back for the rest of the warm-up and the steps after it to match.
@@ -158,8 +158,8 @@ def test_resume_in_the_middle_of_the_warmup_equals_an_uninterrupted_run(tiny_ber
 
 
 def test_warmup_settings_are_checked(tiny_bert_dir, data, tmp_path):
-    from pipeline.base.errors import BSLError
-    from training.config import validate_config
+    from bsl_pipeline.pipeline.base.errors import BSLError
+    from bsl_pipeline.training.config import validate_config
 
     with pytest.raises(BSLError, match=r"objective.bsl.predictor_warmup_steps: -1 is out of range \(>= 0\)"):
         tiny_config(tiny_bert_dir, [data], tmp_path / "run", overrides=["objective.bsl.predictor_warmup_steps=-1"])

@@ -12,16 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.base.errors import BSLError
-from pipeline.base.provenance import sha256_file
-from pipeline.evaldata.data_dir import (
+from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.provenance import sha256_file
+from bsl_pipeline.pipeline.evaldata.data_dir import (
     DataDirNotFound,
     default_data_dir,
     locate_data_dir,
     missing_tasks,
     resolve_data_dir,
 )
-from pipeline.evaldata.fetch import (
+from bsl_pipeline.pipeline.evaldata.fetch import (
     PUBLIC_SETS,
     DataFetchConfig,
     FetchError,
@@ -46,8 +46,8 @@ def _fetch(mirror: Path, to: Path, sets: list[str] | None = None, **kw) -> dict[
 
 @pytest.fixture(scope="module")
 def both_tables(tiny_bert_dir, shared_data, fetched_data):
-    from training.evaluation import load_encoder
-    from training.evaluation.runner import evaluate_encoder
+    from bsl_pipeline.training.evaluation import load_encoder
+    from bsl_pipeline.training.evaluation.runner import evaluate_encoder
 
     encoder = load_encoder(tiny_bert_dir, device="cpu")
     return (evaluate_encoder(encoder, shared_data, disable_progress=True),
@@ -71,14 +71,14 @@ def test_fetched_sts_years_are_pooled_and_say_so(both_tables):
 
 
 def test_mean_aggregate_on_pooled_years_is_refused(tiny_bert_dir, fetched_data):
-    from training.evaluation.runner import evaluate_encoder
+    from bsl_pipeline.training.evaluation.runner import evaluate_encoder
 
     with pytest.raises(BSLError, match=r"sts13: .*pooled.*sts_aggregate=mean cannot be computed"):
         evaluate_encoder(lambda s: [[1.0, float(len(x))] for x in s], fetched_data, "sts13", sts_aggregate="mean")
 
 
 def test_fetched_nli_files_hold_the_reference_records(shared_data, fetched_data):
-    from pipeline.corpus.readers import read_records
+    from bsl_pipeline.pipeline.corpus.readers import read_records
 
     def pairs(path):
         return [(r.text, r.text_b, r.label) for r in read_records(path)]
@@ -170,7 +170,7 @@ def test_rerun_skips_complete_sets_and_redoes_a_damaged_one(hub_mirror, tmp_path
 
 
 def test_interrupted_fetch_leaves_no_half_set_and_resumes(hub_mirror, tmp_path, monkeypatch):
-    import pipeline.evaldata.fetch as public_data
+    import bsl_pipeline.pipeline.evaldata.fetch as public_data
 
     data = tmp_path / "data"
 
@@ -270,8 +270,8 @@ def test_unknown_set_is_named():
 
 
 def test_offline_hub_fetch_fails_in_one_line_naming_the_set(tmp_path):
-    code = ("from pipeline.evaldata.fetch import DataFetchConfig, fetch_public_sets\n"
-            "from pipeline.base.errors import BSLError\n"
+    code = ("from bsl_pipeline.pipeline.evaldata.fetch import DataFetchConfig, fetch_public_sets\n"
+            "from bsl_pipeline.pipeline.base.errors import BSLError\n"
             f"try:\n    fetch_public_sets(DataFetchConfig(to={str(tmp_path / 'data')!r}, sets=['sickr'], "
             "progress=False))\nexcept BSLError as exc:\n    print(exc)")
     env = {**os.environ, "HF_HOME": str(tmp_path / "hf"), "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
@@ -323,7 +323,7 @@ def test_missing_tasks(fetched_data, tmp_path):
 
 
 def test_auto_data_setting_follows_bsl_data_dir(tmp_path, monkeypatch):
-    from pipeline.evaldata.data_dir import resolve_data_setting
+    from bsl_pipeline.pipeline.evaldata.data_dir import resolve_data_setting
 
     monkeypatch.setenv("BSL_DATA_DIR", str(tmp_path))
     assert resolve_data_setting("auto") == tmp_path
@@ -337,7 +337,7 @@ def test_auto_data_setting_follows_bsl_data_dir(tmp_path, monkeypatch):
 
 
 def test_bsl_data_fetch_command(hub_mirror, tmp_path, capsys):
-    from bsl.cli import main
+    from bsl_pipeline.cli.cli import main
 
     argv = ["data", "fetch", "--to", str(tmp_path / "d"), "--mirror", str(hub_mirror), "--sets", "sts13,stsb",
             "--no-progress"]

@@ -2,9 +2,9 @@ import os
 import subprocess
 import sys
 
-from pipeline.augment.job import AugmentConfig, run_augment
-from pipeline.base.ownership import MARKER_NAME, claim_directory
-from pipeline.base.publish import publish_directory, remove_stale_staging, staging_dir
+from bsl_pipeline.pipeline.augment.job import AugmentConfig, run_augment
+from bsl_pipeline.pipeline.base.ownership import MARKER_NAME, claim_directory
+from bsl_pipeline.pipeline.base.publish import publish_directory, remove_stale_staging, staging_dir
 
 
 def _dead_pid() -> int:

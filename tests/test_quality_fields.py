@@ -6,19 +6,19 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
-from bsl.cli import main
-from pipeline.augment.augmenters import build_augmenter
-from pipeline.augment.filters import (
+from bsl_pipeline.cli.cli import main
+from bsl_pipeline.pipeline.augment.augmenters import build_augmenter
+from bsl_pipeline.pipeline.augment.filters import (
     FilterConfig,
     build_filters,
     changed_word_share,
     first_reject,
     measure_pair,
 )
-from pipeline.augment.job import AugmentConfig, run_augment
-from pipeline.augment.tasks import task_key
-from pipeline.base.config import ConfigError, load_config
-from pipeline.dataset.manifest import MethodStats
+from bsl_pipeline.pipeline.augment.job import AugmentConfig, run_augment
+from bsl_pipeline.pipeline.augment.tasks import task_key
+from bsl_pipeline.pipeline.base.config import ConfigError, load_config
+from bsl_pipeline.pipeline.dataset.manifest import MethodStats
 
 SENTENCES = [f"Sentence number {i} talks about the {w} in the park." for i, w in
              enumerate(["dog", "cat", "tree", "child", "ball", "car", "house", "woman", "man", "game"] * 2)]
@@ -129,7 +129,7 @@ def test_every_pair_carries_the_fields_and_bounds_keep_rejects_with_reasons(tmp_
 
 
 def test_distributions_in_manifest_card_inspect_and_report(tmp_path, corpus, capsys):
-    from pipeline.reporting.job_report import render_report
+    from bsl_pipeline.pipeline.reporting.job_report import render_report
 
     out = tmp_path / "ds"
     m = run_augment(corpus, out, _config(methods=["span-mask", "identity"]))
@@ -158,7 +158,7 @@ def test_distributions_in_manifest_card_inspect_and_report(tmp_path, corpus, cap
 
 
 def test_encoder_similarity_with_all_minilm(tmp_path, minilm):
-    from pipeline.augment.view_similarity import view_similarities
+    from bsl_pipeline.pipeline.augment.view_similarity import view_similarities
 
     source = ["A man is playing a guitar.", "A woman is slicing an onion.", "The kids are playing football."]
     paraphrase = ["A man plays the guitar.", "A woman cuts an onion.", "Children are playing soccer."]
@@ -171,7 +171,7 @@ def test_encoder_similarity_with_all_minilm(tmp_path, minilm):
     # the same numbers as the trainer's encoder stack (one pooling implementation)
     import torch
 
-    from training.encoder import SentenceEncoder, load_tokenizer, tokenize
+    from bsl_pipeline.training.encoder import SentenceEncoder, load_tokenizer, tokenize
     encoder, tok = SentenceEncoder.from_pretrained(minilm, "mean").eval(), load_tokenizer(minilm)
     with torch.no_grad():
         a = encoder(**tokenize(tok, source[:1], 256))
@@ -204,8 +204,8 @@ def test_format_1_method_stats_read_without_distributions():
 def test_format_1_shards_without_the_quality_columns_still_pass_the_schema_check():
     import pyarrow as pa
 
-    from pipeline.dataset.schema import COLUMNS_ADDED_IN_FORMAT_2, PAIR_SCHEMA
-    from pipeline.dataset.store import shard_schema_problem
+    from bsl_pipeline.pipeline.dataset.schema import COLUMNS_ADDED_IN_FORMAT_2, PAIR_SCHEMA
+    from bsl_pipeline.pipeline.dataset.store import shard_schema_problem
 
     format_1 = pa.schema([f for f in PAIR_SCHEMA if f.name not in COLUMNS_ADDED_IN_FORMAT_2])
     assert shard_schema_problem(format_1, "pairs") is None

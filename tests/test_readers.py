@@ -5,9 +5,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline.base.errors import InputError
-from pipeline.corpus.chunks import CorpusConfig, CorpusStats, iter_chunks
-from pipeline.corpus.readers import detect_format, read_records
+from bsl_pipeline.pipeline.base.errors import InputError
+from bsl_pipeline.pipeline.corpus.chunks import CorpusConfig, CorpusStats, iter_chunks
+from bsl_pipeline.pipeline.corpus.readers import detect_format, read_records
 
 
 def _write(path, text, mode="w"):

@@ -6,8 +6,8 @@ from collections import Counter
 
 import pytest
 
-from pipeline.augment.augmenters import SourceRecord, augmenter_class, build_augmenter
-from pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.augment.augmenters import SourceRecord, augmenter_class, build_augmenter
+from bsl_pipeline.pipeline.base.errors import BSLError
 
 TEXT = "A man is playing a large flute on the stage."  # 44 characters
 

@@ -60,7 +60,7 @@ def _st_trainer(model, loss, data_dir: Path, out: Path, cfg, callback):
         SentenceTransformerTrainingArguments,
     )
 
-    from training.integrations.st_bsl import bsl_optimizers
+    from bsl_pipeline.training.integrations.st_bsl import bsl_optimizers
 
     # What `bsl augment` writes loads as a Hugging Face dataset; BSL reads its two view columns.
     train = load_dataset(str(data_dir), split="train").select_columns(["view1", "view2"])
@@ -75,9 +75,9 @@ def _st_trainer(model, loss, data_dir: Path, out: Path, cfg, callback):
 
 
 def test_st_trainer_gives_bsl_trains_losses_and_weights(setup, tmp_path):
-    from training.config import BSLConfig
-    from training.integrations.st_bsl import BSLCallback, BSLLoss
-    from training.trainer import Trainer
+    from bsl_pipeline.training.config import BSLConfig
+    from bsl_pipeline.training.integrations.st_bsl import BSLCallback, BSLLoss
+    from bsl_pipeline.training.trainer import Trainer
 
     model_dir, data, _ = setup
     cfg = tiny_config(model_dir, [data], tmp_path / "ours", overrides=OVERRIDES)
@@ -117,8 +117,8 @@ def _params(module) -> list[torch.Tensor]:
 
 
 def test_warmup_freezes_encoder_and_target_then_the_target_follows_the_ema_rule(setup, tmp_path):
-    from training.config import BSLConfig
-    from training.integrations.st_bsl import BSLCallback, BSLLoss
+    from bsl_pipeline.training.config import BSLConfig
+    from bsl_pipeline.training.integrations.st_bsl import BSLCallback, BSLLoss
 
     model_dir, data, _ = setup
     cfg = tiny_config(model_dir, [data], tmp_path / "unused", overrides=OVERRIDES)
@@ -149,8 +149,8 @@ def test_warmup_freezes_encoder_and_target_then_the_target_follows_the_ema_rule(
 
 
 def test_skipped_optimizer_step_leaves_the_target_alone(setup):
-    from training.config import BSLConfig
-    from training.integrations.st_bsl import BSLCallback, BSLLoss
+    from bsl_pipeline.training.config import BSLConfig
+    from bsl_pipeline.training.integrations.st_bsl import BSLCallback, BSLLoss
 
     model_dir, _, _ = setup
     model = _st_model(model_dir, 32)
@@ -172,8 +172,8 @@ def test_skipped_optimizer_step_leaves_the_target_alone(setup):
 
 
 def test_loss_refuses_other_than_pairs(setup):
-    from training.config import BSLConfig
-    from training.integrations.st_bsl import BSLLoss
+    from bsl_pipeline.training.config import BSLConfig
+    from bsl_pipeline.training.integrations.st_bsl import BSLLoss
 
     model_dir, _, _ = setup
     model = _st_model(model_dir, 32)
@@ -184,8 +184,8 @@ def test_loss_refuses_other_than_pairs(setup):
 
 
 def test_loss_refuses_the_mixed_direction_it_cannot_draw(setup):
-    from training.config import BSLConfig
-    from training.integrations.st_bsl import BSLLoss
+    from bsl_pipeline.training.config import BSLConfig
+    from bsl_pipeline.training.integrations.st_bsl import BSLLoss
 
     model_dir, _, _ = setup
     with pytest.raises(ValueError, match="mixed"):

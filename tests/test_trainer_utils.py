@@ -40,11 +40,11 @@ def write_dataset(root: Path, n_pairs: int = 64, *, method: str = "noise", seed:
     import pyarrow as pa
     import yaml
 
-    from pipeline.base.atomic import write_parquet_atomic
-    from pipeline.base.provenance import sha256_file
-    from pipeline.dataset.card import card_front_matter
-    from pipeline.dataset.manifest import Manifest, write_manifest
-    from pipeline.dataset.schema import PAIR_SCHEMA
+    from bsl_pipeline.pipeline.base.atomic import write_parquet_atomic
+    from bsl_pipeline.pipeline.base.provenance import sha256_file
+    from bsl_pipeline.pipeline.dataset.card import card_front_matter
+    from bsl_pipeline.pipeline.dataset.manifest import Manifest, write_manifest
+    from bsl_pipeline.pipeline.dataset.schema import PAIR_SCHEMA
 
     root = Path(root)
     (root / "data").mkdir(parents=True, exist_ok=True)
@@ -85,8 +85,8 @@ def tiny_config(model_dir: Path, datasets: list[Path], output_dir: Path, *, obje
                 overrides: list[str] | None = None):
     """A fast config on the tiny BERT: batch 8, no dropout (deterministic numbers), lr 1e-3, no warmup, and BSL as
     the paper has it (no predictor warm-up; the warm-up tests turn it on)."""
-    from pipeline.base.config import load_config
-    from training.config import TrainConfig
+    from bsl_pipeline.pipeline.base.config import load_config
+    from bsl_pipeline.training.config import TrainConfig
 
     base = {
         "model": {"name_or_path": str(model_dir), "max_length": 32, "dropout": 0.0},

@@ -28,8 +28,8 @@ def build_tiny_transfer_data(shared_data: Path, out: Path, sick_lines: int = 121
 @pytest.fixture(scope="module")
 def evaluated(tiny_bert_dir, shared_data, fetched_data, tmp_path_factory):
     """`evaluate_models` on the tiny BERT twice under two labels, tasks stsb + sicke + trec + sts17 (two pairs)."""
-    from training.evaluation.config import EvaluationConfig
-    from training.evaluation.runner import evaluate_models
+    from bsl_pipeline.training.evaluation.config import EvaluationConfig
+    from bsl_pipeline.training.evaluation.runner import evaluate_models
 
     data = build_tiny_transfer_data(shared_data, tmp_path_factory.mktemp("transfer_report") / "data")
     shutil.copytree(fetched_data / "senteval" / "trec", data / "senteval" / "trec")
@@ -46,12 +46,12 @@ def _cells(html_text: str, heading: str) -> list[list[str]]:
 
 
 def test_report_shows_transfer_and_sts17_tables_beside_the_sts_table(evaluated):
-    from pipeline.reporting.job_report import (
+    from bsl_pipeline.pipeline.reporting.job_report import (
         STS17_HEADING,
         TRANSFER_HEADING,
         render_report,
     )
-    from training.evaluation.score_tables import results_json
+    from bsl_pipeline.training.evaluation.score_tables import results_json
 
     entries = results_json(evaluated)
     labels = {"before (encoder)": entries[next(iter(entries))], "after BSL": entries[list(entries)[1]]}
@@ -73,8 +73,8 @@ def test_report_shows_transfer_and_sts17_tables_beside_the_sts_table(evaluated):
 
 
 def test_report_with_transfer_tasks_alone_has_no_empty_sts_table(evaluated):
-    from pipeline.reporting.job_report import TRANSFER_HEADING, render_report
-    from training.evaluation.score_tables import results_json
+    from bsl_pipeline.pipeline.reporting.job_report import TRANSFER_HEADING, render_report
+    from bsl_pipeline.training.evaluation.score_tables import results_json
 
     entry = results_json(evaluated)[str(next(iter(evaluated)))]
     only_transfer = {"transfer": entry["transfer"], "details": entry["details"]}
@@ -87,7 +87,7 @@ def test_report_with_transfer_tasks_alone_has_no_empty_sts_table(evaluated):
 
 
 def test_flow_outputs_hold_one_row_table_per_metric(evaluated):
-    from flows.evaluate_flow import evaluation_outputs, table_artifact_key
+    from bsl_pipeline.flows.evaluate_flow import evaluation_outputs, table_artifact_key
 
     out = evaluation_outputs(evaluated)
     assert list(out["tables"]) == ["sts", "sts17", "transfer"]
@@ -106,15 +106,15 @@ def test_flow_outputs_hold_one_row_table_per_metric(evaluated):
 
 
 def test_report_titles_are_the_evaluation_stages_tasks():
-    from pipeline.evaldata.sts_columns import TRANSFER_TITLES
-    from training.evaluation.transfer_data import TRANSFER_TASKS
+    from bsl_pipeline.pipeline.evaldata.sts_columns import TRANSFER_TITLES
+    from bsl_pipeline.training.evaluation.transfer_data import TRANSFER_TASKS
 
     assert tuple(TRANSFER_TITLES) == TRANSFER_TASKS
 
 
 def test_main_job_takes_transfer_tasks_and_names_the_ones_without_data(shared_data):
-    from flows.main_job import MainJobConfig, _evaluation_tasks
-    from pipeline.evaldata.data_dir import DataDir
+    from bsl_pipeline.flows.main_job import MainJobConfig, _evaluation_tasks
+    from bsl_pipeline.pipeline.evaldata.data_dir import DataDir
 
     cfg = MainJobConfig()
     cfg.evaluation.tasks = ["trec", "stsb", "sick-e", "sts17"]

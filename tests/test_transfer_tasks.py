@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pipeline.base.errors import BSLError, InputError
-from training.evaluation.transfer import (
+from bsl_pipeline.pipeline.base.errors import BSLError, InputError
+from bsl_pipeline.training.evaluation.transfer import (
     INNER_CV_GRID,
     KFOLD_GRID,
     ProtocolSettings,
@@ -130,7 +130,7 @@ def _write(path: Path, lines: list[str]) -> Path:
 
 
 def test_sick_entailment_reads_the_reference_splits(shared_data):
-    from training.evaluation.transfer_data import load_transfer_task
+    from bsl_pipeline.training.evaluation.transfer_data import load_transfer_task
 
     task = load_transfer_task(shared_data, "sicke")
     assert {name: len(s) for name, s in task.splits.items()} == {"train": 4500, "dev": 500, "test": 4927}
@@ -140,14 +140,14 @@ def test_sick_entailment_reads_the_reference_splits(shared_data):
 
 
 def test_fetched_sick_without_entailment_column_is_named(fetched_data):
-    from training.evaluation.transfer_data import load_transfer_task
+    from bsl_pipeline.training.evaluation.transfer_data import load_transfer_task
 
     with pytest.raises(InputError, match=r"SICK_train.txt: evaluation file not found|entailment_judgment"):
         load_transfer_task(fetched_data, "sicke")
 
 
 def test_reader_errors_name_file_and_line(tmp_path):
-    from training.evaluation.transfer_data import load_transfer_task
+    from bsl_pipeline.training.evaluation.transfer_data import load_transfer_task
 
     _write(tmp_path / "senteval" / "mr" / "all.tsv", ["label\tsentence", "pos\tfine", "neg"])
     with pytest.raises(InputError, match=r"all.tsv:3: expected 2 tab-separated fields"):
@@ -164,8 +164,8 @@ def test_reader_errors_name_file_and_line(tmp_path):
 
 
 def test_task_names_default_and_groups():
-    from training.evaluation.data import ALL_TASKS
-    from training.evaluation.tasks import parse_tasks
+    from bsl_pipeline.training.evaluation.data import ALL_TASKS
+    from bsl_pipeline.training.evaluation.tasks import parse_tasks
 
     assert parse_tasks(None) == parse_tasks("all") == ALL_TASKS
     assert parse_tasks("transfer") == ("mr", "cr", "subj", "mpqa", "sst2", "trec", "mrpc", "sicke")
@@ -179,7 +179,7 @@ def test_task_names_default_and_groups():
 
 
 def test_fetched_transfer_files_hold_the_hub_rows_with_label_words(fetched_data):
-    from training.evaluation.transfer_data import load_transfer_task
+    from bsl_pipeline.training.evaluation.transfer_data import load_transfer_task
 
     expected = {"mr": ({"all": 24}, ("neg", "pos")), "cr": ({"all": 22}, ("negative", "positive")),
                 "subj": ({"all": 22}, ("objective", "subjective")), "mpqa": ({"all": 20}, ("0", "1")),
@@ -200,7 +200,7 @@ def test_fetched_transfer_files_hold_the_hub_rows_with_label_words(fetched_data)
 
 
 def test_fetched_sts17_has_one_file_pair_per_language_pair(fetched_data):
-    from training.evaluation.transfer_data import STS17_PAIRS, load_sts17
+    from bsl_pipeline.training.evaluation.transfer_data import STS17_PAIRS, load_sts17
 
     folder = fetched_data / "sts" / "sts17"
     assert len(list(folder.glob("STS.input.*.txt"))) == 11
@@ -211,7 +211,7 @@ def test_fetched_sts17_has_one_file_pair_per_language_pair(fetched_data):
 
 
 def test_set_groups_and_names():
-    from pipeline.evaldata.fetch import parse_sets
+    from bsl_pipeline.pipeline.evaldata.fetch import parse_sets
 
     assert [s.name for s in parse_sets("transfer")] == ["mr", "cr", "subj", "mpqa", "sst2", "trec", "mrpc"]
     assert [s.config for s in parse_sets("mrpc")] == ["mrpc"]
@@ -225,8 +225,8 @@ def test_set_groups_and_names():
 def tiny_bert_result(tiny_bert_dir, fetched_data, shared_data, tmp_path_factory):
     import shutil
 
-    from training.evaluation import load_encoder
-    from training.evaluation.runner import evaluate_encoder
+    from bsl_pipeline.training.evaluation import load_encoder
+    from bsl_pipeline.training.evaluation.runner import evaluate_encoder
 
     data = tmp_path_factory.mktemp("transfer_data")
     shutil.copytree(fetched_data / "senteval", data / "senteval")
@@ -265,8 +265,8 @@ def test_tiny_bert_runs_every_transfer_task_and_sts17(tiny_bert_result):
 
 
 def test_sts17_scores_are_the_cosine_spearman_of_each_pair(tiny_bert_result):
-    from training.evaluation.metrics import cosine_similarities, score_pairs
-    from training.evaluation.transfer_data import load_sts17
+    from bsl_pipeline.training.evaluation.metrics import cosine_similarities, score_pairs
+    from bsl_pipeline.training.evaluation.transfer_data import load_sts17
 
     result, _, encoder, data = tiny_bert_result
     ps = load_sts17(data, ["en-de"])["en-de"]
@@ -285,7 +285,7 @@ def test_cached_embeddings_give_the_same_numbers(tiny_bert_result):
 
 
 def test_json_markdown_and_table_show_the_new_tables(tiny_bert_result):
-    from training.evaluation.score_tables import (
+    from bsl_pipeline.training.evaluation.score_tables import (
         format_markdown,
         format_table,
         results_json,
@@ -306,7 +306,7 @@ def test_json_markdown_and_table_show_the_new_tables(tiny_bert_result):
 
 
 def test_evaluate_command_takes_transfer_tasks(tiny_bert_dir, tiny_bert_result, tmp_path, capsys):
-    from bsl.cli import main
+    from bsl_pipeline.cli.cli import main
 
     _, _, _, data = tiny_bert_result
     out = tmp_path / "r.json"

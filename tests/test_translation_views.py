@@ -20,17 +20,17 @@ from tiny_translation_models import (
     build_tiny_marian,
 )
 
-from pipeline.augment.augmenters import SourceRecord, augmenter_class
-from pipeline.augment.augmenters.parallel import ParallelAugmenter
-from pipeline.augment.augmenters.translation import (
+from bsl_pipeline.pipeline.augment.augmenters import SourceRecord, augmenter_class
+from bsl_pipeline.pipeline.augment.augmenters.parallel import ParallelAugmenter
+from bsl_pipeline.pipeline.augment.augmenters.translation import (
     TranslationAugmenter,
     TranslationConfig,
 )
-from pipeline.augment.job import AugmentConfig, run_augment
-from pipeline.base.config import ConfigError, help_text
-from pipeline.base.errors import InputError
-from pipeline.corpus.readers import corpus_files, read_records
-from pipeline.dataset.store import iter_pair_batches, verify_dataset
+from bsl_pipeline.pipeline.augment.job import AugmentConfig, run_augment
+from bsl_pipeline.pipeline.base.config import ConfigError, help_text
+from bsl_pipeline.pipeline.base.errors import InputError
+from bsl_pipeline.pipeline.corpus.readers import corpus_files, read_records
+from bsl_pipeline.pipeline.dataset.store import iter_pair_batches, verify_dataset
 
 EN_AR_PAIRS: list[tuple[str, str]] = [
     ("The cat sits on the mat.", "القطة تجلس على الحصيرة."),
@@ -252,7 +252,7 @@ def _pairs(dataset: Path) -> list[dict]:
 def _train(model_dir: Path, datasets: list[Path], out: Path, steps: int = 4) -> list[float]:
     from test_trainer_utils import tiny_config
 
-    from training.trainer import train
+    from bsl_pipeline.training.trainer import train
 
     config = tiny_config(model_dir, datasets, out, overrides=[f"train.max_steps={steps}", "train.batch_size=4"])
     return [row["loss"] for row in train(config, disable_progress=True).history]
@@ -304,8 +304,8 @@ def test_translation_recipe_one_dataset_per_language_to_bsl_steps(tmp_path, en_d
 
 
 def test_multilingual_recipe_config_loads():
-    from pipeline.base.config import load_config
-    from training.config import TrainConfig
+    from bsl_pipeline.pipeline.base.config import load_config
+    from bsl_pipeline.training.config import TrainConfig
 
     root = Path(__file__).resolve().parent.parent
     cfg = load_config(TrainConfig, root / "configs" / "train_bsl_multilingual.yaml")

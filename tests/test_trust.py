@@ -21,13 +21,13 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline.augment.job import AugmentConfig, run_augment
-from pipeline.base.config import ConfigError, load_config
-from pipeline.base.errors import BSLError, InputError, VerificationError
-from pipeline.base.provenance import sha256_file
-from pipeline.corpus.readers import corpus_files, detect_format, read_records
-from pipeline.dataset.manifest import write_manifest
-from pipeline.dataset.store import iter_pair_batches, load_manifest, verify_dataset
+from bsl_pipeline.pipeline.augment.job import AugmentConfig, run_augment
+from bsl_pipeline.pipeline.base.config import ConfigError, load_config
+from bsl_pipeline.pipeline.base.errors import BSLError, InputError, VerificationError
+from bsl_pipeline.pipeline.base.provenance import sha256_file
+from bsl_pipeline.pipeline.corpus.readers import corpus_files, detect_format, read_records
+from bsl_pipeline.pipeline.dataset.manifest import write_manifest
+from bsl_pipeline.pipeline.dataset.store import iter_pair_batches, load_manifest, verify_dataset
 
 SENTENCES = [f"Sentence number {i} talks about the {w} in the park." for i, w in
              enumerate(["dog", "cat", "tree", "child", "ball", "car", "house", "woman", "man", "game"] * 3)]
@@ -35,7 +35,7 @@ SENTENCES = [f"Sentence number {i} talks about the {w} in the park." for i, w in
 
 def _bsl(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     """The `bsl` command as a user runs it (a separate process: tracebacks would show in stderr)."""
-    return subprocess.run([sys.executable, "-m", "bsl", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "bsl_pipeline.cli", *args], capture_output=True, text=True,
                           env={**os.environ, **(env or {})})
 
 
@@ -117,9 +117,9 @@ def test_2_manifest_paths_outside_the_dataset_are_refused_before_opening(tmp_pat
     ds = _build(tmp_path)
     bad = _plant_escape(tmp_path, ds, how)
     opened = []
-    import pipeline.dataset.store
+    from bsl_pipeline.pipeline.dataset import store
 
-    monkeypatch.setattr(pipeline.dataset.store, "sha256_file", lambda p: opened.append(p) or "0" * 64)
+    monkeypatch.setattr(store, "sha256_file", lambda p: opened.append(p) or "0" * 64)
     with pytest.raises(InputError, match="outside the dataset directory") as exc:
         load_manifest(ds)
     assert bad in str(exc.value)
@@ -128,8 +128,8 @@ def test_2_manifest_paths_outside_the_dataset_are_refused_before_opening(tmp_pat
             read()
     assert opened == []
 
-    from training.config import DataConfig, DataSourceConfig
-    from training.data import resolve_sources
+    from bsl_pipeline.training.config import DataConfig, DataSourceConfig
+    from bsl_pipeline.training.data import resolve_sources
 
     with pytest.raises(InputError, match="outside the dataset directory"):
         resolve_sources(DataConfig(sources=[DataSourceConfig(path=str(ds))], verify=False))
@@ -270,7 +270,7 @@ def test_6_unterminated_quote_is_counted_as_a_reject_by_augment(tmp_path):
 def test_7_resume_with_a_broken_latest_checkpoint_stops_or_falls_back_when_asked(tiny_bert_dir, tmp_path, caplog):
     from test_trainer_utils import tiny_config, write_dataset
 
-    from training.trainer import train
+    from bsl_pipeline.training.trainer import train
 
     data = write_dataset(tmp_path / "data", 32)
     out = tmp_path / "run"
@@ -341,7 +341,7 @@ def test_8_deeply_nested_jsonl_is_a_bad_line_without_a_traceback(tmp_path):
     (["seed=-1"], "seed: -1 is out of range ([0, 9223372036854775807])"),
 ])
 def test_9_augment_settings_out_of_range_are_refused(overrides, message):
-    from pipeline.augment.job import build_augmenters, filters_for
+    from bsl_pipeline.pipeline.augment.job import build_augmenters, filters_for
 
     with pytest.raises(ConfigError) as exc:
         config = load_config(AugmentConfig, None, ["methods=[noise]", *overrides])
@@ -366,7 +366,7 @@ def test_9_method_params_out_of_range_are_refused_by_the_command(tmp_path, value
     ("data.shuffle_buffer=0", "data.shuffle_buffer: 0 is out of range ([1, 100000000])"),
 ])
 def test_9_train_settings_out_of_range_are_refused(override, message):
-    from training.config import TrainConfig
+    from bsl_pipeline.training.config import TrainConfig
 
     with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)").replace("[", r"\[")
                        .replace(".", r"\.")):
@@ -374,9 +374,9 @@ def test_9_train_settings_out_of_range_are_refused(override, message):
 
 
 def _config_classes() -> list[type]:
-    from pipeline.augment.augmenters import REGISTRY, augmenter_class
-    from training.config import TrainConfig
-    from training.evaluation.config import EvaluationConfig
+    from bsl_pipeline.pipeline.augment.augmenters import REGISTRY, augmenter_class
+    from bsl_pipeline.training.config import TrainConfig
+    from bsl_pipeline.training.evaluation.config import EvaluationConfig
 
     roots = [AugmentConfig, TrainConfig, EvaluationConfig]
     for name in REGISTRY:
@@ -420,7 +420,7 @@ cuda_missing = pytest.mark.skipif(
 
 @cuda_missing
 def test_10_missing_cuda_device_is_one_line(tiny_bert_dir, tmp_path, shared_data):
-    from pipeline.base.devices import resolve_device
+    from bsl_pipeline.pipeline.base.devices import resolve_device
 
     with pytest.raises(BSLError, match="CUDA is not available"):
         resolve_device("cuda")
@@ -496,12 +496,12 @@ def test_12_fifo_is_reported_as_a_fifo(tmp_path):
 
 @pytest.mark.parametrize("space", ["\x0c", "\x0b", "\x1c", "\x1f", "\x85", "\u2028", "\u3000", "\u00a0"])
 def test_12_unicode_whitespace_separates_words(tmp_path, space):
-    from pipeline.base.text import count_words, normalize
+    from bsl_pipeline.pipeline.base.text import count_words, normalize
 
     assert normalize(f"one{space}two") == "one two" and count_words(f"one{space}two") == 2
     p = tmp_path / "c.txt"
     p.write_bytes(f"alpha{space}beta gamma\n".encode())
-    from pipeline.corpus.chunks import CorpusConfig, iter_chunks
+    from bsl_pipeline.pipeline.corpus.chunks import CorpusConfig, iter_chunks
 
     (chunk,) = iter_chunks(p, CorpusConfig())
     assert [r.text for r in chunk.records] == ["alpha beta gamma"]
@@ -509,7 +509,7 @@ def test_12_unicode_whitespace_separates_words(tmp_path, space):
 
 # -- optional: a keyed (HMAC) manifest signature ------------------------------------------------------------------
 def test_hmac_signed_manifest_detects_a_recomputed_checksum(tmp_path, monkeypatch):
-    from pipeline.dataset.manifest import manifest_checksum
+    from bsl_pipeline.pipeline.dataset.manifest import manifest_checksum
 
     monkeypatch.setenv("BSL_MANIFEST_KEY", "shared secret")
     ds = _build(tmp_path)
@@ -538,8 +538,8 @@ def test_checkpoint_encoder_dir_must_stay_inside_the_checkpoint(tmp_path, tiny_b
     import json
     import shutil
 
-    from pipeline.base.errors import BSLError
-    from training.evaluation.encoders import load_encoder
+    from bsl_pipeline.pipeline.base.errors import BSLError
+    from bsl_pipeline.training.evaluation.encoders import load_encoder
 
     shutil.copytree(tiny_bert_dir, tmp_path / "outside")
     ckpt = tmp_path / "ckpt"

@@ -2,8 +2,8 @@
 
 Library entry point (the CLI and the flows call this; it gives the trainer the dev evaluators the config asks for):
 
-    from pipeline.base.config import load_config
-    from training import TrainConfig, train
+    from bsl_pipeline.pipeline.base.config import load_config
+    from bsl_pipeline.training import TrainConfig, train
     result = train(load_config(TrainConfig, "configs/train_bsl.yaml", ["train.output_dir=runs/bsl"]))
     result.final_checkpoint, result.export_dir, result.best_metric, result.history
 
@@ -16,9 +16,9 @@ import importlib
 from typing import Any
 
 _EXPORTS = {
-    "train": "training.trainer", "build_trainer": "training.trainer",
-    "Trainer": "training.trainer", "TrainResult": "training.trainer", "Evaluator": "training.trainer",
-    "TrainConfig": "training.config",
+    "train": "bsl_pipeline.training.trainer", "build_trainer": "bsl_pipeline.training.trainer",
+    "Trainer": "bsl_pipeline.training.trainer", "TrainResult": "bsl_pipeline.training.trainer", "Evaluator": "bsl_pipeline.training.trainer",
+    "TrainConfig": "bsl_pipeline.training.config",
 }
 
 __all__ = sorted(_EXPORTS)

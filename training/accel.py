@@ -22,7 +22,7 @@ from collections.abc import Iterator
 
 import torch
 
-from pipeline.base.devices import attention_kernels
+from bsl_pipeline.pipeline.base.devices import attention_kernels
 
 log = logging.getLogger(__name__)
 

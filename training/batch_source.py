@@ -20,7 +20,7 @@ import random
 from collections import deque
 from typing import Any
 
-from training.data import PairStream
+from bsl_pipeline.training.data import PairStream
 
 Batch = tuple[list[str], list[str]]
 

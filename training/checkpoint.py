@@ -50,10 +50,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import torch
 
-from pipeline.base.atomic import new_file_mode, write_json_atomic, write_text_atomic
-from pipeline.base.config import to_dict
-from pipeline.base.errors import BSLError
-from pipeline.base.ownership import (
+from bsl_pipeline.pipeline.base.atomic import new_file_mode, write_json_atomic, write_text_atomic
+from bsl_pipeline.pipeline.base.config import to_dict
+from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.ownership import (
     MARKER_NAME,
     OwnershipError,
     WriterLock,
@@ -62,16 +62,16 @@ from pipeline.base.ownership import (
     read_marker,
     set_aside,
 )
-from pipeline.base.publish import publish_directory, staging_dir
-from training.config import RESUME_MUST_MATCH, TrainConfig
-from training.distributed import barrier
+from bsl_pipeline.pipeline.base.publish import publish_directory, staging_dir
+from bsl_pipeline.training.config import RESUME_MUST_MATCH, TrainConfig
+from bsl_pipeline.training.distributed import barrier
 
 if TYPE_CHECKING:
-    from training.batch_source import BatchSource
-    from training.distributed import DistInfo
-    from training.objectives.base import Objective
-    from training.phases import PhasePolicy
-    from training.run_state import RunState
+    from bsl_pipeline.training.batch_source import BatchSource
+    from bsl_pipeline.training.distributed import DistInfo
+    from bsl_pipeline.training.objectives.base import Objective
+    from bsl_pipeline.training.phases import PhasePolicy
+    from bsl_pipeline.training.run_state import RunState
 
 CHECKPOINT_JSON = "bsl_checkpoint.json"
 ENCODER_DIR = "encoder"
@@ -472,8 +472,8 @@ class Checkpointer:
 
     def export(self, state: RunState, pairs_used: int) -> Path:
         """The sentence-transformers dir of export.source (rank 0 writes; every rank gets the path)."""
-        from training.encoder import SentenceEncoder
-        from training.export import export_sentence_transformer
+        from bsl_pipeline.training.encoder import SentenceEncoder
+        from bsl_pipeline.training.export import export_sentence_transformer
 
         e = self.config.export
         out = Path(e.dir) if e.dir else self.output_dir / EXPORT_DIR
@@ -503,7 +503,7 @@ class Checkpointer:
         return out
 
     def _info(self, state: RunState, data_position: dict[str, Any], resumable: bool) -> dict[str, Any]:
-        from pipeline.base.provenance import code_version
+        from bsl_pipeline.pipeline.base.provenance import code_version
 
         cfg = self.config
         return {

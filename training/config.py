@@ -2,8 +2,8 @@
 
 Kept free of torch imports so that `bsl train --help` can list every key quickly.
 
-    from pipeline.base.config import load_config
-    from training.config import TrainConfig
+    from bsl_pipeline.pipeline.base.config import load_config
+    from bsl_pipeline.training.config import TrainConfig
     config = load_config(TrainConfig, "configs/train_bsl.yaml", ["optim.lr=2e-4", "train.max_steps=100"])
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pipeline.base.config import (
+from bsl_pipeline.pipeline.base.config import (
     MAX_BATCH,
     MAX_BATCH_TOKENS,
     MAX_BUFFERED_ITEMS,
@@ -23,9 +23,9 @@ from pipeline.base.config import (
     Range,
     config_errors,
 )
-from pipeline.base.devices import SDPA_BACKEND_HELP, sdpa_backend_problem
-from pipeline.base.errors import BSLError
-from pipeline.base.pooling import POOLING_MODES  # noqa: F401  (re-exported: training's readers import it from here)
+from bsl_pipeline.pipeline.base.devices import SDPA_BACKEND_HELP, sdpa_backend_problem
+from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.pooling import POOLING_MODES  # noqa: F401  (re-exported: training's readers import it from here)
 
 
 def _help(text: str, allowed: Range | None = None, check=None, **kwargs):

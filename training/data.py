@@ -28,9 +28,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from pipeline.base.errors import BSLError, InputError
-from pipeline.base.fingerprint import digest
-from pipeline.dataset.manifest import Manifest
+from bsl_pipeline.pipeline.base.errors import BSLError, InputError
+from bsl_pipeline.pipeline.base.fingerprint import digest
+from bsl_pipeline.pipeline.dataset.manifest import Manifest
 
 COLUMNS = ["view1", "view2", "method"]
 
@@ -64,7 +64,7 @@ class Source:
 
     def check_unchanged(self) -> None:
         """The manifest on disk is still the one this run started with."""
-        from pipeline.dataset.store import load_manifest
+        from bsl_pipeline.pipeline.dataset.store import load_manifest
 
         try:
             now = _manifest_identity(load_manifest(self.path))
@@ -87,7 +87,7 @@ def _manifest_identity(manifest: Manifest) -> str:
 
 def _count_pairs(manifest: Manifest, methods: list[str] | None, read_batch_size: int) -> int:
     """Pairs the source will yield; from the manifest's shard row counts when every shard names its method."""
-    from pipeline.dataset.store import iter_pair_batches
+    from bsl_pipeline.pipeline.dataset.store import iter_pair_batches
 
     shards = manifest.shards_of("pairs")
     if shards and all(s.method for s in shards):
@@ -103,7 +103,7 @@ def _count_pairs(manifest: Manifest, methods: list[str] | None, read_batch_size:
 
 def resolve_sources(data_config, verify: bool | None = None) -> list[Source]:
     """Load (and by default verify) every configured dataset; fill in default weights (proportional to pairs)."""
-    from pipeline.dataset.store import load_manifest, verify_dataset
+    from bsl_pipeline.pipeline.dataset.store import load_manifest, verify_dataset
 
     if not data_config.sources:
         raise BSLError("no training data: set data.sources in the config or pass --manifest DATASET")
@@ -155,7 +155,7 @@ class _SourceStream:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        from pipeline.dataset.store import shard_paths
+        from bsl_pipeline.pipeline.dataset.store import shard_paths
 
         shards = manifest.shards_of("pairs", self.source.methods)
         for shard, path in zip(shards, shard_paths(manifest, "pairs", self.source.methods)):
@@ -187,7 +187,7 @@ class _SourceStream:
                 yield v1, v2
 
     def _one_pass(self, epoch: int) -> Iterator[tuple[str, str]]:
-        from pipeline.dataset.store import with_shards
+        from bsl_pipeline.pipeline.dataset.store import with_shards
 
         if not self.shuffle:
             yield from self._rows(self.source.manifest)

@@ -27,13 +27,13 @@ import numpy as np
 import torch
 from torch import nn
 
-from pipeline.base.devices import attention_kernels
-from pipeline.base.errors import BSLError
-from pipeline.base.model_limits import usable_positions
-from pipeline.base.pooling import pool
-from pipeline.base.progress import progress_disabled
-from pipeline.base.token_batches import plan_batches
-from training.config import POOLING_MODES
+from bsl_pipeline.pipeline.base.devices import attention_kernels
+from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.model_limits import usable_positions
+from bsl_pipeline.pipeline.base.pooling import pool
+from bsl_pipeline.pipeline.base.progress import progress_disabled
+from bsl_pipeline.pipeline.base.token_batches import plan_batches
+from bsl_pipeline.training.config import POOLING_MODES
 
 # Names different architectures give their dropout probabilities (BERT/RoBERTa/MiniLM, DistilBERT, ...).
 _DROPOUT_ATTRS = ("hidden_dropout_prob", "attention_probs_dropout_prob", "dropout", "attention_dropout")

@@ -26,8 +26,8 @@ from typing import Any
 
 import yaml
 
-from pipeline.base.config import to_dict
-from pipeline.base.publish import publish_directory, staging_dir
+from bsl_pipeline.pipeline.base.config import to_dict
+from bsl_pipeline.pipeline.base.publish import publish_directory, staging_dir
 
 
 def _write_json(path: Path, data: Any) -> None:

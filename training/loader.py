@@ -29,9 +29,9 @@ from typing import Any, NamedTuple
 
 import torch
 
-from pipeline.base.errors import BSLError
-from pipeline.base.token_batches import bucket_length, pad_right
-from training.batch_source import BatchSource
+from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.token_batches import bucket_length, pad_right
+from bsl_pipeline.training.batch_source import BatchSource
 
 log = logging.getLogger(__name__)
 

@@ -15,9 +15,9 @@ from typing import Any
 
 import torch
 
-from training.config import OptimConfig
-from training.objectives.base import HeadWarmup, Objective
-from training.schedule import phase_lrs, warmup_steps_for
+from bsl_pipeline.training.config import OptimConfig
+from bsl_pipeline.training.objectives.base import HeadWarmup, Objective
+from bsl_pipeline.training.schedule import phase_lrs, warmup_steps_for
 
 log = logging.getLogger(__name__)
 

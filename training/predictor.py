@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from training.distributed import GlobalBatchNorm1d
+from bsl_pipeline.training.distributed import GlobalBatchNorm1d
 
 
 class Predictor(nn.Module):

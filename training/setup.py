@@ -22,19 +22,19 @@ from typing import Any
 
 import torch
 
-from pipeline.base.devices import resolve_device, resolve_dtype
-from pipeline.base.errors import BSLError
-from pipeline.base.safetensors_check import check_safetensors_dir
-from training.accel import compile_objective
-from training.batch_source import BatchSource
-from training.config import OptimConfig, TrainConfig
-from training.data import PairStream, resolve_sources
-from training.distributed import DistInfo, init_distributed
-from training.encoder import SentenceEncoder, TransformerEncoder, load_tokenizer
-from training.loader import BatchLoader, BatchPreparer
-from training.objectives import build_objective
-from training.objectives.base import Objective
-from training.phases import PhasePolicy
+from bsl_pipeline.pipeline.base.devices import resolve_device, resolve_dtype
+from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.safetensors_check import check_safetensors_dir
+from bsl_pipeline.training.accel import compile_objective
+from bsl_pipeline.training.batch_source import BatchSource
+from bsl_pipeline.training.config import OptimConfig, TrainConfig
+from bsl_pipeline.training.data import PairStream, resolve_sources
+from bsl_pipeline.training.distributed import DistInfo, init_distributed
+from bsl_pipeline.training.encoder import SentenceEncoder, TransformerEncoder, load_tokenizer
+from bsl_pipeline.training.loader import BatchLoader, BatchPreparer
+from bsl_pipeline.training.objectives import build_objective
+from bsl_pipeline.training.objectives.base import Objective
+from bsl_pipeline.training.phases import PhasePolicy
 
 log = logging.getLogger(__name__)
 

@@ -24,15 +24,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pipeline.base.atomic import write_json_atomic
-from pipeline.base.config import to_dict
-from pipeline.base.errors import BSLError
-from pipeline.base.fingerprint import fingerprint
-from training.config import TrainConfig
+from bsl_pipeline.pipeline.base.atomic import write_json_atomic
+from bsl_pipeline.pipeline.base.config import to_dict
+from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.fingerprint import fingerprint
+from bsl_pipeline.training.config import TrainConfig
 
 if TYPE_CHECKING:
-    from training.evaluation.config import EvaluationConfig
-    from training.evaluation.runner import ModelResult
+    from bsl_pipeline.training.evaluation.config import EvaluationConfig
+    from bsl_pipeline.training.evaluation.runner import ModelResult
 
 log = logging.getLogger(__name__)
 
@@ -130,7 +130,7 @@ def _drop(tree: dict[str, Any], dotted: str) -> None:
 def dataset_identity(path: str) -> list[str]:
     """The data a source contributes: the sha256 of its pair shards (not the manifest's own checksum: a rerun of
     the augmentation rewrites the manifest with new timings while the shards stay the same)."""
-    from pipeline.dataset.store import load_manifest
+    from bsl_pipeline.pipeline.dataset.store import load_manifest
 
     manifest = load_manifest(path)
     shards = manifest.shards_of("pairs")
@@ -196,7 +196,7 @@ def finished_run(config: TrainConfig, key: str | None = None) -> TrainedRun | No
 
 
 def _outputs_problem(paths: dict[str, Path | None], record: dict[str, Any]) -> str | None:
-    from training.checkpoint import checkpoint_problem, read_checkpoint_json
+    from bsl_pipeline.training.checkpoint import checkpoint_problem, read_checkpoint_json
 
     problem = checkpoint_problem(paths["final"])
     if problem:
@@ -227,7 +227,7 @@ def train_or_reuse(config: TrainConfig, disable_progress: bool | None = None) ->
     reused = finished_run(config, key)
     if reused is not None:
         return reused, True
-    from training.trainer import train
+    from bsl_pipeline.training.trainer import train
 
     result = train(config, disable_progress=disable_progress)
     paths = _paths(config)
@@ -249,7 +249,7 @@ def train_or_reuse(config: TrainConfig, disable_progress: bool | None = None) ->
 # -- the job ---------------------------------------------------------------------------------------------------------
 def _evaluate(models: list[str], config: EvaluationConfig,
               disable_progress: bool | None) -> tuple[dict[str, ModelResult], bool]:
-    from training.evaluation.runner import evaluate_models
+    from bsl_pipeline.training.evaluation.runner import evaluate_models
 
     # The embeddings are cached inside evaluate_models (config.cache_dir); the scores are recomputed (cheap).
     return evaluate_models(models, config, disable_progress=disable_progress), False

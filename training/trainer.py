@@ -35,19 +35,19 @@ from typing import Any, Protocol
 
 import torch
 
-from pipeline.base.ownership import WriterLock
-from pipeline.base.progress import progress_disabled
-from training import checkpoint as ckpt
-from training.accel import forward_context
-from training.config import TrainConfig, validate_config
-from training.distributed import DistInfo, all_reduce_mean, barrier
-from training.encoder import Encoder
-from training.loader import BatchLoader
-from training.logger import RunLogger
-from training.objectives.base import Objective
-from training.phases import ENCODER_GROUP, PhasePolicy
-from training.run_state import RunState
-from training.setup import (
+from bsl_pipeline.pipeline.base.ownership import WriterLock
+from bsl_pipeline.pipeline.base.progress import progress_disabled
+from bsl_pipeline.training import checkpoint as ckpt
+from bsl_pipeline.training.accel import forward_context
+from bsl_pipeline.training.config import TrainConfig, validate_config
+from bsl_pipeline.training.distributed import DistInfo, all_reduce_mean, barrier
+from bsl_pipeline.training.encoder import Encoder
+from bsl_pipeline.training.loader import BatchLoader
+from bsl_pipeline.training.logger import RunLogger
+from bsl_pipeline.training.objectives.base import Objective
+from bsl_pipeline.training.phases import ENCODER_GROUP, PhasePolicy
+from bsl_pipeline.training.run_state import RunState
+from bsl_pipeline.training.setup import (
     Runtime,
     close_distributed,
     setup_data,
@@ -106,7 +106,7 @@ def build_trainer(config: TrainConfig, *, evaluators: Sequence[Evaluator] | None
     """The `Trainer` that `train` runs: with `evaluators`, or (None) the ones config.eval asks for (STS-B dev when
     eval.stsb_dir is set; the dev file is read and checked before the model is loaded)."""
     if evaluators is None:
-        from training.evaluation import dev_evaluators
+        from bsl_pipeline.training.evaluation import dev_evaluators
 
         evaluators = dev_evaluators(config.eval)
     return Trainer(config, evaluators=evaluators, disable_progress=disable_progress)

@@ -41,7 +41,7 @@ def main() -> None:
 
     import yaml
 
-    from pipeline.augment.augmenters import build_augmenter
+    from bsl_pipeline.pipeline.augment.augmenters import build_augmenter
 
     params = {k: yaml.safe_load(v) for k, v in (o.split("=", 1) for o in args.overrides)}
     aug = build_augmenter("synonyms", params)

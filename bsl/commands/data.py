@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from bsl.config_args import (
+from bsl_pipeline.cli.config_args import (
     PRECEDENCE,
     add_command,
     add_config_arguments,
@@ -37,8 +37,8 @@ config keys (YAML via --config, or -o key=value):
 
 
 def register(subparsers) -> None:
-    from pipeline.base.config import help_text
-    from pipeline.evaldata.fetch import PUBLIC_SETS, DataFetchConfig
+    from bsl_pipeline.pipeline.base.config import help_text
+    from bsl_pipeline.pipeline.evaldata.fetch import PUBLIC_SETS, DataFetchConfig
 
     group = add_command(subparsers, "data", run_group, "get the public STS / SICK / NLI data (bsl data fetch)",
                         "Commands for the public evaluation and NLI data.")
@@ -64,7 +64,7 @@ FETCH_FLAGS = {"to": "to", "sets": "sets", "mirror": "mirror", "force": to_const
 
 
 def run(args: argparse.Namespace) -> int:
-    from pipeline.evaldata.fetch import DataFetchConfig, fetch_public_sets, target_dir
+    from bsl_pipeline.pipeline.evaldata.fetch import DataFetchConfig, fetch_public_sets, target_dir
 
     cfg = resolve_config(DataFetchConfig, args, FETCH_FLAGS)
     if args.print_config:

@@ -11,14 +11,14 @@ import os
 import sys
 from pathlib import Path
 
-from bsl.config_args import (
+from bsl_pipeline.cli.config_args import (
     add_command,
     add_config_arguments,
     print_config,
     resolve_config,
     to_value,
 )
-from pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.errors import BSLError
 
 
 def add_overwrite_flag(p: argparse.ArgumentParser, what: str = "a directory bsl did not create") -> None:
@@ -41,8 +41,8 @@ def add_augment_flags(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_augment(args: argparse.Namespace) -> int:
-    from pipeline.augment.job import AugmentConfig, run_augment
-    from pipeline.dataset.inspection import format_stats_text
+    from bsl_pipeline.pipeline.augment.job import AugmentConfig, run_augment
+    from bsl_pipeline.pipeline.dataset.inspection import format_stats_text
 
     config = resolve_config(AugmentConfig, args, AUGMENT_FLAGS)
     if args.print_config:
@@ -58,7 +58,7 @@ def cmd_augment(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from pipeline.dataset.store import verify_dataset
+    from bsl_pipeline.pipeline.dataset.store import verify_dataset
 
     manifest = verify_dataset(args.dataset, progress=not args.quiet, allow_unlisted=args.allow_unlisted,
                               max_view_chars=args.max_view_chars)
@@ -69,8 +69,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
-    from pipeline.base.atomic import write_text_atomic
-    from pipeline.dataset.inspection import (
+    from bsl_pipeline.pipeline.base.atomic import write_text_atomic
+    from bsl_pipeline.pipeline.dataset.inspection import (
         PairQuery,
         format_pairs_text,
         format_stats_text,
@@ -101,8 +101,8 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
 
 def cmd_methods(args: argparse.Namespace) -> int:
-    from pipeline.augment.augmenters import REGISTRY, augmenter_class
-    from pipeline.base.config import help_text
+    from bsl_pipeline.pipeline.augment.augmenters import REGISTRY, augmenter_class
+    from bsl_pipeline.pipeline.base.config import help_text
 
     for name in sorted(REGISTRY):
         try:
@@ -120,14 +120,14 @@ def cmd_methods(args: argparse.Namespace) -> int:
 def cmd_corpus_manifest(args: argparse.Namespace) -> int:
     import json
 
-    from pipeline.corpus.chunks import CorpusConfig
-    from pipeline.corpus.source_manifest import write_source_manifest
+    from bsl_pipeline.pipeline.corpus.chunks import CorpusConfig
+    from bsl_pipeline.pipeline.corpus.source_manifest import write_source_manifest
 
     cfg = resolve_config(CorpusConfig, args)
     if args.print_config:
         print_config(cfg)
         return 0
-    from pipeline.base.ownership import check_output_name
+    from bsl_pipeline.pipeline.base.ownership import check_output_name
 
     name = check_output_name(args.name or Path(args.corpus).name.split(".")[0], "corpus manifest name (--name)")
     path = write_source_manifest(args.corpus, cfg, name, args.registry_dir)
@@ -137,10 +137,10 @@ def cmd_corpus_manifest(args: argparse.Namespace) -> int:
 
 
 def cmd_corpus(args: argparse.Namespace) -> int:
-    from pipeline.corpus.builtin import write_sts_sick_train, write_wordnet_examples
+    from bsl_pipeline.pipeline.corpus.builtin import write_sts_sick_train, write_wordnet_examples
 
     if args.name == "sts-sick-train":
-        from pipeline.evaldata.data_dir import resolve_data_dir
+        from bsl_pipeline.pipeline.evaldata.data_dir import resolve_data_dir
 
         counts = write_sts_sick_train(resolve_data_dir(args.data_dir).path, args.out, overwrite=args.overwrite)
         print(f"{args.out}: {counts['sentences']} distinct sentences of STS-B train + SICK train (no labels); left "
@@ -163,7 +163,7 @@ def register(sub) -> None:
 
 
 def _add_augment(sub) -> None:
-    from pipeline.corpus.readers import FORMATS
+    from bsl_pipeline.pipeline.corpus.readers import FORMATS
 
     p = add_command(sub, "augment", cmd_augment, "make view pairs from a corpus into a dataset dir", f"""\
 Read CORPUS (file or directory; formats: {", ".join(FORMATS)}), normalise and
@@ -178,7 +178,7 @@ dataset card to --out. Reruns skip finished work.
 
 
 def _add_verify(sub) -> None:
-    from pipeline.dataset.store import MAX_VIEW_CHARS  # light: pyarrow loads only when shards are read
+    from bsl_pipeline.pipeline.dataset.store import MAX_VIEW_CHARS  # light: pyarrow loads only when shards are read
 
     p = add_command(sub, "verify", cmd_verify, "check every shard's checksum and row count against the manifest", """\
 Exit 0 when the manifest is unmodified, every shard path stays inside the dataset, data/ and rejects/ hold only
@@ -251,7 +251,7 @@ results trained on them.
 
 
 def _augment_help() -> str:
-    from pipeline.augment.job import AugmentConfig
-    from pipeline.base.config import help_text
+    from bsl_pipeline.pipeline.augment.job import AugmentConfig
+    from bsl_pipeline.pipeline.base.config import help_text
 
     return help_text(AugmentConfig)

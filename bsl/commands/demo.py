@@ -4,20 +4,20 @@ from __future__ import annotations
 
 import argparse
 
-import flows.main_job
-from bsl.config_args import (
+from bsl_pipeline.flows import main_job
+from bsl_pipeline.cli.config_args import (
     add_command,
     add_config_arguments,
     print_config,
     resolve_config,
 )
-from flows.main_job import MainJobConfig, MainJobResult, StepRecord, run_main_job
+from bsl_pipeline.flows.main_job import MainJobConfig, MainJobResult, StepRecord, run_main_job
 
 
 def _config_help() -> str:
     """Job keys with their defaults; the training/evaluation sections hold the demo's values, not the stage
     defaults that help_text would list for them."""
-    from pipeline.base.config import describe
+    from bsl_pipeline.pipeline.base.config import describe
 
     rows = [(key, doc) for key, _type, doc in describe(MainJobConfig)
             if not key.startswith(("training.", "evaluation."))]
@@ -34,7 +34,7 @@ DEMO_FLAGS = {"out": "out_dir", "data_dir": "evaluation.data_dir", "nli": "nli"}
 def register(subparsers) -> None:
     p = add_command(subparsers, "demo", run,
                     "the main job: corpus -> view pairs -> BSL training -> STS before/after -> HTML report",
-                    flows.main_job.__doc__, "config keys (YAML file and -o KEY=VALUE):\n" + _config_help())
+                    main_job.__doc__, "config keys (YAML file and -o KEY=VALUE):\n" + _config_help())
     p.add_argument("--out", help="output dir (default demo_out)")
     p.add_argument("--data-dir", help="STS data dir for the before/after evaluation (evaluation.data_dir; default: "
                                       "BSL_DATA_DIR, ~/.cache/bsl/data, ../shared/data)")
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def print_summary(summary: MainJobResult) -> None:
-    from pipeline.evaldata.sts_columns import STS_COLUMNS
+    from bsl_pipeline.pipeline.evaldata.sts_columns import STS_COLUMNS
 
     print("\nsteps: " + ", ".join(f"{s.step} {s.seconds} s{' (cached)' if s.cached else ''}" for s in summary.steps))
     results = summary.results

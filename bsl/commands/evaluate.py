@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from bsl.config_args import (
+from bsl_pipeline.cli.config_args import (
     PRECEDENCE,
     add_command,
     add_config_arguments,
@@ -16,7 +16,7 @@ from bsl.config_args import (
     resolve_config,
     to_constant,
 )
-from pipeline.base.config import help_text
+from bsl_pipeline.pipeline.base.config import help_text
 
 DESCRIPTION = """\
 Evaluate sentence encoders on semantic textual similarity, as in the BSL paper's Table 1: the Spearman correlation
@@ -50,7 +50,7 @@ config keys (YAML via --config, or -o key=value):
 
 
 def register(subparsers) -> None:
-    from training.evaluation.config import POOLING_MODES, EvaluationConfig
+    from bsl_pipeline.training.evaluation.config import POOLING_MODES, EvaluationConfig
 
     p = add_command(subparsers, "evaluate", run, "STS12-16 / STS-B / SICK-R Spearman table for one or more encoders",
                     DESCRIPTION, EPILOG_HEAD + help_text(EvaluationConfig))
@@ -85,9 +85,9 @@ EVALUATE_FLAGS = {"data_dir": "data_dir", "tasks": "tasks", "pooling": "pooling"
 
 def build_config(args: argparse.Namespace):
     """defaults <- --config YAML <- dedicated flags <- -o overrides."""
-    from pipeline.base.errors import BSLError
-    from training.evaluation.config import EvaluationConfig
-    from training.evaluation.tasks import parse_tasks
+    from bsl_pipeline.pipeline.base.errors import BSLError
+    from bsl_pipeline.training.evaluation.config import EvaluationConfig
+    from bsl_pipeline.training.evaluation.tasks import parse_tasks
 
     config = resolve_config(EvaluationConfig, args, EVALUATE_FLAGS)
     config.tasks = list(parse_tasks(config.tasks))
@@ -97,8 +97,8 @@ def build_config(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
-    from training.evaluation.runner import evaluate_models
-    from training.evaluation.score_tables import (
+    from bsl_pipeline.training.evaluation.runner import evaluate_models
+    from bsl_pipeline.training.evaluation.score_tables import (
         format_table,
         write_json,
         write_markdown,

@@ -11,9 +11,9 @@ import argparse
 import json
 import sys
 
-from bsl.commands.dataset import AUGMENT_FLAGS, add_augment_flags, add_overwrite_flag
-from bsl.commands.evaluate import EVALUATE_FLAGS
-from bsl.config_args import (
+from bsl_pipeline.cli.commands.dataset import AUGMENT_FLAGS, add_augment_flags, add_overwrite_flag
+from bsl_pipeline.cli.commands.evaluate import EVALUATE_FLAGS
+from bsl_pipeline.cli.config_args import (
     add_command,
     add_config_arguments,
     command_overrides,
@@ -22,11 +22,11 @@ from bsl.config_args import (
     to_constant,
     to_value,
 )
-from flows.augment_job import AugmentFlowConfig
-from flows.evaluate_job import DEFAULT_ARTIFACT_KEY, EvaluateFlowConfig
-from flows.prefect_env import PrefectEnvConfig, apply_prefect_env
-from flows.train_job import TrainFlowConfig
-from pipeline.base.config import ConfigError, help_text, load_config
+from bsl_pipeline.flows.augment_job import AugmentFlowConfig
+from bsl_pipeline.flows.evaluate_job import DEFAULT_ARTIFACT_KEY, EvaluateFlowConfig
+from bsl_pipeline.flows.prefect_env import PrefectEnvConfig, apply_prefect_env
+from bsl_pipeline.flows.train_job import TrainFlowConfig
+from bsl_pipeline.pipeline.base.config import ConfigError, help_text, load_config
 
 FLOW_DESCRIPTION = """\
 Run one Prefect flow now, in this process. Every task run is recorded by the Prefect API at PREFECT_API_URL
@@ -170,7 +170,7 @@ def _add_schedule(subparsers) -> None:
 
 
 def _schedule_keys() -> str:
-    from flows.schedule import DeploymentConfig, ScheduleConfig
+    from bsl_pipeline.flows.schedule import DeploymentConfig, ScheduleConfig
 
     return ("schedule file keys:\n" + help_text(ScheduleConfig).split("\n  deployments")[0] + "\n"
             + help_text(DeploymentConfig, "deployments[]."))
@@ -206,8 +206,8 @@ def augment_spec(args: argparse.Namespace) -> AugmentFlowConfig:
 def run_augment(args: argparse.Namespace) -> int:
     spec = augment_spec(args)
     if args.print_config:
-        from flows.config_layers import layered_config
-        from pipeline.augment.job import AugmentConfig
+        from bsl_pipeline.flows.config_layers import layered_config
+        from bsl_pipeline.pipeline.augment.job import AugmentConfig
 
         print_config({"flow": spec, "augment_config": layered_config(AugmentConfig, spec.config_file, spec.augment,
                                                                      spec.overrides)})
@@ -215,7 +215,7 @@ def run_augment(args: argparse.Namespace) -> int:
     if not spec.corpus or not spec.out_dir:
         raise ConfigError("flow augment needs CORPUS and --out DATASET_DIR")
     _apply_prefect(args)
-    from flows.augment_run import run_augment_flow
+    from bsl_pipeline.flows.augment_run import run_augment_flow
 
     summary = run_augment_flow(spec)
     if args.json:
@@ -233,13 +233,13 @@ def run_train(args: argparse.Namespace) -> int:
                        command_overrides(args, TRAIN_FLOW_FLAGS, overrides_dest="flow_overrides"))
     spec.overrides = list(spec.overrides) + command_overrides(args, {"output_dir": "train.output_dir"})
     if args.print_config:
-        from flows.train_flow import resolve_train_config
+        from bsl_pipeline.flows.train_flow import resolve_train_config
 
         print_config({"flow": spec, "train_config": resolve_train_config(spec.manifests, spec.config_file,
                                                                          spec.train, spec.overrides)})
         return 0
     _apply_prefect(args)
-    from flows.train_flow import check_train_spec, train_flow, train_parameters
+    from bsl_pipeline.flows.train_flow import check_train_spec, train_flow, train_parameters
 
     check_train_spec(spec)
     result = train_flow(**train_parameters(spec))
@@ -260,13 +260,13 @@ def run_evaluate(args: argparse.Namespace) -> int:
                               overrides=command_overrides(args, EVALUATE_FLAGS),
                               artifact_key=args.artifact_key or DEFAULT_ARTIFACT_KEY)
     if args.print_config:
-        from flows.evaluate_flow import resolve_evaluation_config
+        from bsl_pipeline.flows.evaluate_flow import resolve_evaluation_config
 
         print_config({"flow": spec, "evaluation_config": resolve_evaluation_config(spec.config_file, spec.evaluation,
                                                                                    spec.overrides)})
         return 0
     _apply_prefect(args)
-    from flows.evaluate_flow import (
+    from bsl_pipeline.flows.evaluate_flow import (
         check_evaluate_spec,
         evaluate_flow,
         evaluate_parameters,
@@ -280,7 +280,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
 # -- bsl schedule ------------------------------------------------------------------------------------------------------
 def run_schedule(args: argparse.Namespace) -> int:
-    from flows.schedule import (
+    from bsl_pipeline.flows.schedule import (
         build_deployments,
         describe,
         load_schedule,

@@ -2,14 +2,14 @@
 
 Registered by the `bsl` command (`register(subparsers)`). Under torchrun the same command runs data-parallel:
 
-    torchrun --nproc_per_node 2 -m bsl train --config configs/train_bsl.yaml --manifest DATASET
+    torchrun --nproc_per_node 2 -m bsl_pipeline.cli train --config configs/train_bsl.yaml --manifest DATASET
 """
 
 from __future__ import annotations
 
 import argparse
 
-from bsl.config_args import (
+from bsl_pipeline.cli.config_args import (
     add_command,
     add_config_arguments,
     print_config,
@@ -35,8 +35,8 @@ Resume an interrupted run with --resume (same config). Run under torchrun for DD
 
 
 def _config_help() -> str:
-    from pipeline.base.config import help_text
-    from training.config import TrainConfig
+    from bsl_pipeline.pipeline.base.config import help_text
+    from bsl_pipeline.training.config import TrainConfig
 
     return help_text(TrainConfig)
 
@@ -71,7 +71,7 @@ TRAIN_FLAGS = {"manifest": to_value("data.sources", convert=_sources), "output_d
 
 def build_config(args: argparse.Namespace):
     """defaults <- --config YAML <- --manifest/--output-dir/--resume <- -o."""
-    from training.config import TrainConfig
+    from bsl_pipeline.training.config import TrainConfig
 
     return resolve_config(TrainConfig, args, TRAIN_FLAGS)
 
@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.resume == "auto":
         _check_something_to_resume(config)
-    from training import train
+    from bsl_pipeline.training import train
 
     result = train(config, disable_progress=True if args.quiet else None)
     if result.final_checkpoint is not None and _is_main_process():
@@ -101,8 +101,8 @@ def _check_something_to_resume(config) -> None:
     step 0 looked like a resumed run), unless train.resume_fallback=true allows starting fresh."""
     from pathlib import Path
 
-    from pipeline.base.errors import BSLError
-    from training.checkpoint import CHECKPOINTS_DIR, FINAL_DIR, checkpoint_dirs
+    from bsl_pipeline.pipeline.base.errors import BSLError
+    from bsl_pipeline.training.checkpoint import CHECKPOINTS_DIR, FINAL_DIR, checkpoint_dirs
 
     out = Path(config.train.output_dir) if config.train.output_dir else None
     if out is None or config.train.resume_fallback:

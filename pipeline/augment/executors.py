@@ -23,10 +23,10 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from pipeline.augment.augmenters.base import Augmenter
-from pipeline.augment.filters import FilterConfig
-from pipeline.augment.tasks import ChunkRef, TaskResult, augment_chunk
-from pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.augment.augmenters.base import Augmenter
+from bsl_pipeline.pipeline.augment.filters import FilterConfig
+from bsl_pipeline.pipeline.augment.tasks import ChunkRef, TaskResult, augment_chunk
+from bsl_pipeline.pipeline.base.errors import BSLError
 
 
 @dataclass(frozen=True)

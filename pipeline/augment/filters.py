@@ -17,8 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from pipeline.base.config import Range
-from pipeline.base.text import normalize, words
+from bsl_pipeline.pipeline.base.config import Range
+from bsl_pipeline.pipeline.base.text import normalize, words
 
 #: Name of the encoder similarity in `MeasuredPair.measures` (and its shard column).
 VIEW_SIMILARITY = "view_similarity"
@@ -105,7 +105,7 @@ def changed_word_share(source: str, view: str) -> float:
 
 
 def measure(source: str, view1: str, view2: str) -> PairQuality:
-    from pipeline.base.text import count_words, edit_ratio, length_ratio
+    from bsl_pipeline.pipeline.base.text import count_words, edit_ratio, length_ratio
 
     return PairQuality(
         n_words_source=count_words(source), n_words_view1=count_words(view1), n_words_view2=count_words(view2),

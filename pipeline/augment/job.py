@@ -25,23 +25,23 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from pipeline.augment.augmenters import build_augmenter
-from pipeline.augment.augmenters.base import Augmenter
-from pipeline.augment.executors import AugmentTask, Executor, SerialExecutor, TaskFailed
-from pipeline.augment.filters import FilterConfig
-from pipeline.augment.tasks import ChunkRef, TaskResult, task_key, write_chunk
-from pipeline.base.config import MAX_BATCH, SEED_RANGE, Range, to_dict
-from pipeline.base.errors import BSLError
-from pipeline.base.ownership import WriterLock, check_not_input, check_output_name, claim_directory
-from pipeline.base.provenance import code_version, sha256_file
-from pipeline.base.publish import publish_directory, remove_stale_staging, staging_dir
-from pipeline.corpus.chunks import (
+from bsl_pipeline.pipeline.augment.augmenters import build_augmenter
+from bsl_pipeline.pipeline.augment.augmenters.base import Augmenter
+from bsl_pipeline.pipeline.augment.executors import AugmentTask, Executor, SerialExecutor, TaskFailed
+from bsl_pipeline.pipeline.augment.filters import FilterConfig
+from bsl_pipeline.pipeline.augment.tasks import ChunkRef, TaskResult, task_key, write_chunk
+from bsl_pipeline.pipeline.base.config import MAX_BATCH, SEED_RANGE, Range, to_dict
+from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.ownership import WriterLock, check_not_input, check_output_name, claim_directory
+from bsl_pipeline.pipeline.base.provenance import code_version, sha256_file
+from bsl_pipeline.pipeline.base.publish import publish_directory, remove_stale_staging, staging_dir
+from bsl_pipeline.pipeline.corpus.chunks import (
     CorpusConfig,
     CorpusStats,
     iter_chunks,
 )
-from pipeline.corpus.source_manifest import source_files_info
-from pipeline.dataset.manifest import (
+from bsl_pipeline.pipeline.corpus.source_manifest import source_files_info
+from bsl_pipeline.pipeline.dataset.manifest import (
     DISTRIBUTION_FIELDS,
     FORMAT_VERSION,
     MANIFEST_NAME,
@@ -85,7 +85,7 @@ class AugmentConfig:
 
 def filters_for(config: AugmentConfig, augmenter: Augmenter) -> FilterConfig:
     """The filters one method runs with: global filters <- the method's own defaults <- the user's overrides."""
-    from pipeline.base.config import from_dict
+    from bsl_pipeline.pipeline.base.config import from_dict
 
     merged = {**to_dict(config.filters), **augmenter.filter_defaults,
               **config.method_filters.get(augmenter.name, {})}
@@ -197,7 +197,7 @@ def finalize_dataset(dataset_dir: str | Path, config: AugmentConfig, corpus: str
                      timings: dict[str, float]) -> Manifest:
     """Publish shards in the HF layout, write manifest + dataset card, register the manifest. Returns it, as
     loaded back from the file (checked like any other)."""
-    from pipeline.dataset.card import write_dataset_card
+    from bsl_pipeline.pipeline.dataset.card import write_dataset_card
 
     start = time.perf_counter()
     dataset_dir = Path(dataset_dir)
@@ -336,7 +336,7 @@ class _AugmentLoop:
     def run(self, corpus: str | Path) -> None:
         from tqdm import tqdm
 
-        from pipeline.base.progress import progress_disabled
+        from bsl_pipeline.pipeline.base.progress import progress_disabled
 
         self.bar = tqdm(desc="augment", unit="rec", disable=progress_disabled(not self.config.progress))
         self.executor.open(self.augmenters)

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pipeline.augment.augmenters.base import Augmenter, SourceRecord
-from pipeline.augment.filters import (
+from bsl_pipeline.pipeline.augment.augmenters.base import Augmenter, SourceRecord
+from bsl_pipeline.pipeline.augment.filters import (
     VIEW_SIMILARITY,
     FilterConfig,
     build_filters,
@@ -20,19 +20,19 @@ from pipeline.augment.filters import (
     first_reject,
     measure_pair,
 )
-from pipeline.base.atomic import write_json_atomic, write_parquet_atomic
-from pipeline.base.config import to_dict
-from pipeline.base.fingerprint import fingerprint
-from pipeline.base.provenance import sha256_file
-from pipeline.base.text import stable_id
-from pipeline.corpus.chunks import Chunk, DroppedRecord
-from pipeline.dataset.schema import (
+from bsl_pipeline.pipeline.base.atomic import write_json_atomic, write_parquet_atomic
+from bsl_pipeline.pipeline.base.config import to_dict
+from bsl_pipeline.pipeline.base.fingerprint import fingerprint
+from bsl_pipeline.pipeline.base.provenance import sha256_file
+from bsl_pipeline.pipeline.base.text import stable_id
+from bsl_pipeline.pipeline.corpus.chunks import Chunk, DroppedRecord
+from bsl_pipeline.pipeline.dataset.schema import (
     CHUNK_SCHEMA,
     PAIR_COLUMNS,
     PAIR_SCHEMA,
     REJECT_SCHEMA,
 )
-from pipeline.dataset.store import intact_marker, sign_marker, write_parquet_unless_same
+from bsl_pipeline.pipeline.dataset.store import intact_marker, sign_marker, write_parquet_unless_same
 
 WORK_DIR = ".work"
 
@@ -114,7 +114,7 @@ def task_key(chunk_id: str, augmenter: Augmenter, seed: int, filters: FilterConf
     checksums when one is set). Same key -> same output."""
     settings = to_dict(filters)
     if filters.encoder:
-        from pipeline.augment.view_similarity import encoder_identity
+        from bsl_pipeline.pipeline.augment.view_similarity import encoder_identity
 
         settings["encoder_files"] = encoder_identity(filters.encoder)
     filt = fingerprint(settings, 8)
@@ -143,7 +143,7 @@ def _view_similarities(filters: FilterConfig, rows: dict[int, dict[str, Any]]) -
     """Row number -> the encoder's cosine of view1 and view2, for the whole chunk in one pass; {} when off."""
     if not filters.encoder or not rows:
         return {}
-    from pipeline.augment.view_similarity import view_similarities
+    from bsl_pipeline.pipeline.augment.view_similarity import view_similarities
 
     values = view_similarities(filters.encoder, [r["view1"] for r in rows.values()],
                                [r["view2"] for r in rows.values()])

@@ -17,8 +17,8 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
-from pipeline.base.hub import hub_snapshot, local_model_dir
-from pipeline.base.sentence_embedder import SentenceEmbedder, model_identity
+from bsl_pipeline.pipeline.base.hub import hub_snapshot, local_model_dir
+from bsl_pipeline.pipeline.base.sentence_embedder import SentenceEmbedder, model_identity
 
 _WHERE = "filters.encoder"
 _SMALL_FILE_PATTERNS = ("*.json", "*.txt", "*.model", "vocab*", "merges*")

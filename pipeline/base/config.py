@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 import yaml
 
-from pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.errors import BSLError
 
 T = TypeVar("T")
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 
-from pipeline.base.config import ConfigError
-from pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.config import ConfigError
+from bsl_pipeline.pipeline.base.errors import BSLError
 
 #: Names `sdpa_backend` settings accept (besides auto / torch), as torch.nn.attention.SDPBackend calls them.
 SDPA_KERNELS = {"flash": "FLASH_ATTENTION", "efficient": "EFFICIENT_ATTENTION", "cudnn": "CUDNN_ATTENTION",

@@ -10,7 +10,7 @@ import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.errors import BSLError
 
 #: Pickled weights, fetched only when a repository has no safetensors (and loaded weights-only).
 PICKLED_WEIGHTS = ("pytorch_model*.bin", "*.bin.index.json")

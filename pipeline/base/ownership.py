@@ -25,8 +25,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from pipeline.base.atomic import write_json_atomic
-from pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.atomic import write_json_atomic
+from bsl_pipeline.pipeline.base.errors import BSLError
 
 MARKER_NAME = ".bsl-output.json"
 LOCK_NAME = ".bsl-lock"

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.errors import BSLError
 
 #: Pooling modes of sentence-transformers' Pooling module that `pool` implements (training itself uses mean or cls;
 #: the evaluation stage reads models that use any of them).

@@ -7,7 +7,7 @@ import hashlib
 import subprocess
 from pathlib import Path
 
-import pipeline
+from bsl_pipeline import pipeline
 
 
 @functools.lru_cache(maxsize=1)

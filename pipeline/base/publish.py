@@ -14,7 +14,7 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
-from pipeline.base.ownership import process_alive
+from bsl_pipeline.pipeline.base.ownership import process_alive
 
 
 def _private_name(target: Path, role: str) -> Path:

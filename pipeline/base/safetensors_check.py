@@ -12,7 +12,7 @@ import json
 import math
 from pathlib import Path
 
-from pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.errors import BSLError
 
 #: The largest header accepted; real headers are a few hundred bytes per tensor (the library's own limit is 100 MB).
 MAX_HEADER_BYTES = 100_000_000

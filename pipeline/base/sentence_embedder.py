@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.errors import BSLError
 
 #: The files that decide an encoder's output (config, tokenizer, weights): their sha256 identify the model.
 IDENTITY_PATTERNS = ("*.json", "*.safetensors", "*.bin", "*.txt", "*.model")
@@ -20,7 +20,7 @@ IDENTITY_PATTERNS = ("*.json", "*.safetensors", "*.bin", "*.txt", "*.model")
 
 def model_identity(directory: str | Path) -> dict[str, str]:
     """file name -> sha256 of the files that decide the encoder's output (memoised per process)."""
-    from pipeline.base.provenance import sha256_dir
+    from bsl_pipeline.pipeline.base.provenance import sha256_dir
 
     return sha256_dir(directory, IDENTITY_PATTERNS)
 
@@ -42,8 +42,8 @@ class SentenceEmbedder:
             return
         from transformers import AutoModel, AutoTokenizer
 
-        from pipeline.base.devices import resolve_device
-        from pipeline.base.model_limits import usable_positions
+        from bsl_pipeline.pipeline.base.devices import resolve_device
+        from bsl_pipeline.pipeline.base.model_limits import usable_positions
 
         try:
             self._tokenizer = AutoTokenizer.from_pretrained(self.directory, local_files_only=True)
@@ -59,7 +59,7 @@ class SentenceEmbedder:
         """A (len(texts), dim) float32 CPU tensor of unit-length vectors, in the order given."""
         import torch
 
-        from pipeline.base.pooling import pool
+        from bsl_pipeline.pipeline.base.pooling import pool
 
         self._load()
         rows = []

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.errors import BSLError
 
 
 def plan_batches(order: Sequence[int], lengths: Sequence[int], max_tokens: int,

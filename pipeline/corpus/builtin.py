@@ -7,10 +7,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.base.atomic import atomic_path
-from pipeline.base.errors import InputError
-from pipeline.base.ownership import check_not_input, claim_file
-from pipeline.base.text import normalize
+from bsl_pipeline.pipeline.base.atomic import atomic_path
+from bsl_pipeline.pipeline.base.errors import InputError
+from bsl_pipeline.pipeline.base.ownership import check_not_input, claim_file
+from bsl_pipeline.pipeline.base.text import normalize
 
 
 def write_wordnet_examples(out_path: str | Path, wordnet_dir: str | None = None, min_words: int = 4,
@@ -23,7 +23,7 @@ def write_wordnet_examples(out_path: str | Path, wordnet_dir: str | None = None,
         with open(out_path, "rb") as fh:
             return sum(1 for _ in fh)
     claim_file(out_path, overwrite=overwrite)
-    from pipeline.lexicon.wordnet import load_wordnet, locate_wordnet
+    from bsl_pipeline.pipeline.lexicon.wordnet import load_wordnet, locate_wordnet
 
     wn = load_wordnet(locate_wordnet(wordnet_dir))
     n = 0
@@ -64,7 +64,7 @@ def sts_sick_splits() -> dict[str, tuple[SentenceColumns, ...]]:
 
 
 def _sentences(data_dir: Path, splits: tuple[SentenceColumns, ...]) -> Iterator[str]:
-    from pipeline.corpus.readers.delimited import read_delimited
+    from bsl_pipeline.pipeline.corpus.readers.delimited import read_delimited
 
     for split in splits:
         path = data_dir / split.path

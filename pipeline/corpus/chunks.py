@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from dataclasses import field as _field  # `field` is also a config key below
 from pathlib import Path
 
-from pipeline.base.config import MAX_BUFFERED_ITEMS, Range
-from pipeline.base.text import count_words, normalize, stable_id
-from pipeline.corpus.readers import companion_files, corpus_files, read_file
-from pipeline.corpus.readers.records import RawRecord
-from pipeline.corpus.source_record import SourceRecord
+from bsl_pipeline.pipeline.base.config import MAX_BUFFERED_ITEMS, Range
+from bsl_pipeline.pipeline.base.text import count_words, normalize, stable_id
+from bsl_pipeline.pipeline.corpus.readers import companion_files, corpus_files, read_file
+from bsl_pipeline.pipeline.corpus.readers.records import RawRecord
+from bsl_pipeline.pipeline.corpus.source_record import SourceRecord
 
 
 @dataclass

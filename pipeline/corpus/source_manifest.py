@@ -10,11 +10,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from pipeline.base.atomic import write_json_atomic
-from pipeline.base.errors import InputError
-from pipeline.base.ownership import check_output_name
-from pipeline.base.provenance import code_version, sha256_file
-from pipeline.corpus.chunks import CorpusConfig, CorpusStats, iter_chunks
+from bsl_pipeline.pipeline.base.atomic import write_json_atomic
+from bsl_pipeline.pipeline.base.errors import InputError
+from bsl_pipeline.pipeline.base.ownership import check_output_name
+from bsl_pipeline.pipeline.base.provenance import code_version, sha256_file
+from bsl_pipeline.pipeline.corpus.chunks import CorpusConfig, CorpusStats, iter_chunks
 
 
 def describe_corpus(corpus: str | Path, cfg: CorpusConfig, name: str) -> dict[str, Any]:

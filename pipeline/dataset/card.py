@@ -8,9 +8,9 @@ from typing import Any
 
 import yaml
 
-from pipeline.base.atomic import write_text_atomic
-from pipeline.dataset.manifest import DISTRIBUTION_TITLES, distribution_text
-from pipeline.dataset.manifest import Manifest
+from bsl_pipeline.pipeline.base.atomic import write_text_atomic
+from bsl_pipeline.pipeline.dataset.manifest import DISTRIBUTION_TITLES, distribution_text
+from bsl_pipeline.pipeline.dataset.manifest import Manifest
 
 
 def _shard_files(manifest: Manifest, kind: str) -> list[str]:
@@ -75,7 +75,7 @@ MAX_CARD_BYTES = 16 << 20  # a card lists shard names; far larger is not a card 
 def card_shard_files(card: Path) -> dict[str, list[str]]:
     """The shard files each config of a dataset card's front matter names ({config name: [paths]}); raises
     VerificationError (one line) when the card is missing, too large or its front matter unreadable."""
-    from pipeline.base.errors import VerificationError
+    from bsl_pipeline.pipeline.base.errors import VerificationError
 
     card = Path(card)
     if not card.is_file():

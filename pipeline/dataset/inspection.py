@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipeline.dataset.manifest import (
+from bsl_pipeline.pipeline.dataset.manifest import (
     DISTRIBUTION_FIELDS,
     DISTRIBUTION_TITLES,
     Manifest,
     distribution_text,
 )
-from pipeline.dataset.store import iter_batches, load_manifest, verify_dataset
+from bsl_pipeline.pipeline.dataset.store import iter_batches, load_manifest, verify_dataset
 
 log = logging.getLogger(__name__)
 

@@ -31,9 +31,9 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from pipeline.base.atomic import write_json_atomic
-from pipeline.base.errors import InputError, VerificationError
-from pipeline.base.fingerprint import canonical_json, digest
+from bsl_pipeline.pipeline.base.atomic import write_json_atomic
+from bsl_pipeline.pipeline.base.errors import InputError, VerificationError
+from bsl_pipeline.pipeline.base.fingerprint import canonical_json, digest
 
 MANIFEST_NAME = "manifest.json"
 # 2: pair shards gained changed_word_share and view_similarity, method stats their distributions. Format-1 datasets
@@ -545,7 +545,7 @@ def check_manifest_checksum(manifest: Manifest) -> None:
 def register(manifest_file: Path, registry_dir: str | Path, name: str) -> Path:
     """Copy a dataset's manifest into the registry as `<registry>/datasets/<name>.json` (atomic). `name` must be
     one file name (`check_output_name`), so the copy never lands outside `<registry>/datasets/`."""
-    from pipeline.base.ownership import check_output_name
+    from bsl_pipeline.pipeline.base.ownership import check_output_name
 
     check_output_name(name, "dataset name")
     manifest = json.loads(Path(manifest_file).read_text(encoding="utf-8"))

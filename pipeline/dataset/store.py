@@ -19,12 +19,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from pipeline.base.atomic import write_parquet_atomic
-from pipeline.base.errors import InputError, VerificationError
-from pipeline.base.fingerprint import keyed_digest
-from pipeline.base.provenance import sha256_file
-from pipeline.dataset.card import card_shard_files
-from pipeline.dataset.manifest import (
+from bsl_pipeline.pipeline.base.atomic import write_parquet_atomic
+from bsl_pipeline.pipeline.base.errors import InputError, VerificationError
+from bsl_pipeline.pipeline.base.fingerprint import keyed_digest
+from bsl_pipeline.pipeline.base.provenance import sha256_file
+from bsl_pipeline.pipeline.dataset.card import card_shard_files
+from bsl_pipeline.pipeline.dataset.manifest import (
     KEY_ENV,
     Manifest,
     check_manifest_checksum,
@@ -73,13 +73,13 @@ def unlisted_files(manifest: Manifest) -> list[str]:
 
 
 def _shard_schema(kind: str):
-    from pipeline.dataset.schema import PAIR_SCHEMA, REJECT_SCHEMA  # pyarrow: loaded by readers only
+    from bsl_pipeline.pipeline.dataset.schema import PAIR_SCHEMA, REJECT_SCHEMA  # pyarrow: loaded by readers only
 
     return PAIR_SCHEMA if kind == "pairs" else REJECT_SCHEMA
 
 
 def _optional_columns() -> frozenset[str]:
-    from pipeline.dataset.schema import COLUMNS_ADDED_IN_FORMAT_2
+    from bsl_pipeline.pipeline.dataset.schema import COLUMNS_ADDED_IN_FORMAT_2
 
     return COLUMNS_ADDED_IN_FORMAT_2
 

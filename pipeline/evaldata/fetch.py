@@ -48,11 +48,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from pipeline.base.atomic import write_json_atomic
-from pipeline.base.errors import BSLError, InputError
-from pipeline.base.provenance import code_version, sha256_file
-from pipeline.base.publish import publish_directory, remove_stale_staging, staging_dir
-from pipeline.evaldata.data_dir import POOLED_STS_SUBSET, TASK_FOLDERS, default_data_dir
+from bsl_pipeline.pipeline.base.atomic import write_json_atomic
+from bsl_pipeline.pipeline.base.errors import BSLError, InputError
+from bsl_pipeline.pipeline.base.provenance import code_version, sha256_file
+from bsl_pipeline.pipeline.base.publish import publish_directory, remove_stale_staging, staging_dir
+from bsl_pipeline.pipeline.evaldata.data_dir import POOLED_STS_SUBSET, TASK_FOLDERS, default_data_dir
 
 LAYOUT_VERSION = 1
 NLI_LABELS = ("entailment", "neutral", "contradiction")

@@ -7,17 +7,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pipeline.lexicon.collocations import Collocations
-from pipeline.lexicon.inflection import tags_of
-from pipeline.lexicon.pos_context import (
+from bsl_pipeline.pipeline.lexicon.collocations import Collocations
+from bsl_pipeline.pipeline.lexicon.inflection import tags_of
+from bsl_pipeline.pipeline.lexicon.pos_context import (
     DETERMINERS,
     OBJECT_PRONOUNS,
     SUBJECT_PRONOUNS,
     Context,
     context_of,
 )
-from pipeline.lexicon.stopwords import ENGLISH_STOPWORDS
-from pipeline.lexicon.substitutes import WORD, SubstituteFinder
+from bsl_pipeline.pipeline.lexicon.stopwords import ENGLISH_STOPWORDS
+from bsl_pipeline.pipeline.lexicon.substitutes import WORD, SubstituteFinder
 
 # After these tokens a capital letter starts a sentence rather than marking a name.
 SENTENCE_BREAKS = frozenset(".!?:;")

@@ -15,7 +15,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.errors import BSLError
 
 # ss_type digit -> the part of speech letter used everywhere else (satellites are adjectives).
 _POS_OF_TYPE = {"1": "n", "2": "v", "3": "a", "4": "r", "5": "a"}
@@ -92,7 +92,7 @@ def sense_index_identity(location: Any) -> dict[str, str]:
     import hashlib
     import os
 
-    from pipeline.base.provenance import sha256_file_cached
+    from bsl_pipeline.pipeline.base.provenance import sha256_file_cached
 
     pointer = location.root.join("index.sense")
     path = getattr(pointer, "path", None)

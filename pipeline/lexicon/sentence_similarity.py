@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pipeline.base.errors import BSLError
-from pipeline.base.sentence_embedder import SentenceEmbedder
+from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.sentence_embedder import SentenceEmbedder
 
 
 class SentenceSimilarity:

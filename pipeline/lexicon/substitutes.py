@@ -11,11 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from pipeline.lexicon.inflection import inflect, tags_of
-from pipeline.lexicon.pos_context import ANY, Context
-from pipeline.lexicon.sense_counts import Sense, SenseCounts
-from pipeline.lexicon.stopwords import ENGLISH_STOPWORDS
-from pipeline.lexicon.word_frequency import zipf
+from bsl_pipeline.pipeline.lexicon.inflection import inflect, tags_of
+from bsl_pipeline.pipeline.lexicon.pos_context import ANY, Context
+from bsl_pipeline.pipeline.lexicon.sense_counts import Sense, SenseCounts
+from bsl_pipeline.pipeline.lexicon.stopwords import ENGLISH_STOPWORDS
+from bsl_pipeline.pipeline.lexicon.word_frequency import zipf
 
 WORD = re.compile(r"[^\W\d_]+(?:['\-][^\W\d_]+)*")
 POS_ORDER = ("n", "v", "a", "r")

@@ -29,9 +29,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pipeline.base.errors import BSLError
-from pipeline.base.publish import publish_directory
-from pipeline.base.user_cache import user_cache_root
+from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.publish import publish_directory
+from bsl_pipeline.pipeline.base.user_cache import user_cache_root
 
 POS_SUFFIXES = ("noun", "verb", "adj", "adv")
 DATA_FILES = tuple(f"data.{p}" for p in POS_SUFFIXES)
@@ -344,7 +344,7 @@ def wordnet_identities(location: WordNetLocation) -> dict[str, str]:
     """'wordnet/<file>' -> sha256 for the database files synonym output depends on."""
     import hashlib
 
-    from pipeline.base.provenance import sha256_file_cached
+    from bsl_pipeline.pipeline.base.provenance import sha256_file_cached
 
     out = {}
     for name in IDENTITY_FILES:

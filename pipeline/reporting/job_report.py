@@ -13,8 +13,8 @@ import io
 from pathlib import Path
 from typing import Any
 
-from pipeline.base.run_phases import TRAIN_PHASE
-from pipeline.dataset.inspection import (
+from bsl_pipeline.pipeline.base.run_phases import TRAIN_PHASE
+from bsl_pipeline.pipeline.dataset.inspection import (
     CSS,
     DISTRIBUTION_TITLES,
     PairQuery,
@@ -23,8 +23,8 @@ from pipeline.dataset.inspection import (
     sample,
     stats_rows,
 )
-from pipeline.dataset.manifest import Manifest
-from pipeline.evaldata.sts_columns import (
+from bsl_pipeline.pipeline.dataset.manifest import Manifest
+from bsl_pipeline.pipeline.evaldata.sts_columns import (
     STS_COLUMNS,
     STS_TITLES,
     TRANSFER_TITLES,

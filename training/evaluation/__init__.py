@@ -81,7 +81,7 @@ __all__ = sorted(_EXPORTS)
 def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
-        raise AttributeError(f"module 'training.evaluation' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"training.evaluation.{module}"), name)
+        raise AttributeError(f"module 'bsl_pipeline.training.evaluation' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"bsl_pipeline.training.evaluation.{module}"), name)
     globals()[name] = value
     return value

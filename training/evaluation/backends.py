@@ -31,10 +31,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pipeline.base.errors import BSLError
-from pipeline.base.provenance import sha256_file_cached
-from pipeline.base.publish import publish_directory, staging_dir
-from pipeline.base.user_cache import user_cache_root
+from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.provenance import sha256_file_cached
+from bsl_pipeline.pipeline.base.publish import publish_directory, staging_dir
+from bsl_pipeline.pipeline.base.user_cache import user_cache_root
 
 if TYPE_CHECKING:
     import numpy as np

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pipeline.base.atomic import atomic_path
+from bsl_pipeline.pipeline.base.atomic import atomic_path
 
 log = logging.getLogger(__name__)
 

@@ -31,12 +31,12 @@ from typing import Any
 
 import numpy as np
 
-from pipeline.base.errors import BSLError
-from pipeline.base.provenance import sha256_file_cached
-from pipeline.dataset.manifest import resolve_inside
-from training.encoder import DenseLayer, Encoder, TransformerEncoder, encode_distinct
-from training.evaluation.backends import check_backend, choose_backend, load_onnx_transformer
-from training.evaluation.config import POOLING_MODES
+from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.provenance import sha256_file_cached
+from bsl_pipeline.pipeline.dataset.manifest import resolve_inside
+from bsl_pipeline.training.encoder import DenseLayer, Encoder, TransformerEncoder, encode_distinct
+from bsl_pipeline.training.evaluation.backends import check_backend, choose_backend, load_onnx_transformer
+from bsl_pipeline.training.evaluation.config import POOLING_MODES
 
 # Encoder, TransformerEncoder and DenseLayer live with the forward pass in training.encoder (one encode/pool stack
 # for trainer, evaluation and export); they are named here too because this module builds them.
@@ -70,7 +70,7 @@ class CallableEncoder(Encoder):
         return encode_distinct(sentences, self._encode_chunk, self.batch_size)
 
     def _encode_chunk(self, chunk: list[str]) -> np.ndarray:
-        from training.evaluation.metrics import as_numpy
+        from bsl_pipeline.training.evaluation.metrics import as_numpy
 
         emb = as_numpy(self.fn(chunk))
         if emb.shape[0] != len(chunk):
@@ -125,7 +125,7 @@ def _fingerprint(options: dict[str, Any], dirs: dict[str, Path], extra: str = ""
 
 def _check_local_weights(source: str, spec_label: str) -> None:
     """Untrusted weights: a local dir's safetensors headers are checked before safetensors parses them."""
-    from pipeline.base.safetensors_check import check_safetensors_dir
+    from bsl_pipeline.pipeline.base.safetensors_check import check_safetensors_dir
 
     check_safetensors_dir(source, spec_label)
 
@@ -321,7 +321,7 @@ def load_encoder(spec: str | Path, pooling: str | None = None, *, device: str = 
     the transformer runs (training.evaluation.backends); `encoder.backend` says which one does."""
     import torch
 
-    from pipeline.base.devices import check_sdpa_backend, resolve_device, resolve_dtype
+    from bsl_pipeline.pipeline.base.devices import check_sdpa_backend, resolve_device, resolve_dtype
 
     spec = str(spec)
     if pooling is not None and pooling not in POOLING_MODES:

@@ -17,23 +17,23 @@ from typing import Any
 
 import numpy as np
 
-from pipeline.base.errors import BSLError
-from pipeline.evaldata.data_dir import (
+from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.evaldata.data_dir import (
     POOLED_STS_SUBSET,
     resolve_data_dir,
     resolve_data_setting,
 )
-from training.evaluation.cache import EmbeddingCache
-from training.evaluation.config import EvaluationConfig
-from training.evaluation.data import (
+from bsl_pipeline.training.evaluation.cache import EmbeddingCache
+from bsl_pipeline.training.evaluation.config import EvaluationConfig
+from bsl_pipeline.training.evaluation.data import (
     ALL_TASKS,
     STS_SUBSETS,
     PairSet,
     load_stsb_dev,
     load_task,
 )
-from training.evaluation.encoders import CallableEncoder, Encoder, load_encoder
-from training.evaluation.metrics import (
+from bsl_pipeline.training.evaluation.encoders import CallableEncoder, Encoder, load_encoder
+from bsl_pipeline.training.evaluation.metrics import (
     STS_AGGREGATES,
     PairScore,
     YearScore,
@@ -41,13 +41,13 @@ from training.evaluation.metrics import (
     score_pairs,
     score_year,
 )
-from training.evaluation.tasks import known_tasks, parse_tasks
-from training.evaluation.transfer import (
+from bsl_pipeline.training.evaluation.tasks import known_tasks, parse_tasks
+from bsl_pipeline.training.evaluation.transfer import (
     ProtocolSettings,
     TransferScore,
     score_transfer_task,
 )
-from training.evaluation.transfer_data import (
+from bsl_pipeline.training.evaluation.transfer_data import (
     STS17_YEAR,
     TRANSFER_TASKS,
     TransferTask,

@@ -28,11 +28,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pipeline.base.atomic import atomic_path, write_json_atomic, write_text_atomic
-from pipeline.base.errors import BSLError
-from pipeline.evaldata.sts_columns import STS_TITLES, TRANSFER_TITLES, sts17_pair_title
-from training.evaluation.data import ALL_TASKS, STS_SUBSETS
-from training.evaluation.runner import ModelResult
+from bsl_pipeline.pipeline.base.atomic import atomic_path, write_json_atomic, write_text_atomic
+from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.evaldata.sts_columns import STS_TITLES, TRANSFER_TITLES, sts17_pair_title
+from bsl_pipeline.training.evaluation.data import ALL_TASKS, STS_SUBSETS
+from bsl_pipeline.training.evaluation.runner import ModelResult
 
 
 def results_json(results: Mapping[str, ModelResult]) -> dict[str, Any]:

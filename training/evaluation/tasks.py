@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pipeline.base.errors import InputError
-from training.evaluation.data import ALL_TASKS
-from training.evaluation.transfer_data import STS17_YEAR, TRANSFER_TASKS
+from bsl_pipeline.pipeline.base.errors import InputError
+from bsl_pipeline.training.evaluation.data import ALL_TASKS
+from bsl_pipeline.training.evaluation.transfer_data import STS17_YEAR, TRANSFER_TASKS
 
 
 def known_tasks() -> tuple[str, ...]:

@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.errors import BSLError
 
 #: SentEval's scikit-learn grids (validation.py): InnerKFoldClassifier and SplitClassifier, KFoldClassifier.
 INNER_CV_GRID: tuple[float, ...] = tuple(2.0 ** t for t in range(-2, 4))

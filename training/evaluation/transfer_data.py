@@ -20,10 +20,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.base.errors import InputError
-from pipeline.base.provenance import sha256_file_cached
-from pipeline.evaldata.sts_columns import TRANSFER_TITLES  # noqa: F401  (re-exported: named once, in pipeline)
-from training.evaluation.data import (
+from bsl_pipeline.pipeline.base.errors import InputError
+from bsl_pipeline.pipeline.base.provenance import sha256_file_cached
+from bsl_pipeline.pipeline.evaldata.sts_columns import TRANSFER_TITLES  # noqa: F401  (re-exported: named once, in pipeline)
+from bsl_pipeline.training.evaluation.data import (
     SICK_FILES,
     _read_lines,
     load_sts_subset,

@@ -4,8 +4,8 @@ this pipeline writes (`datasets.load_dataset(DIR)` -> columns `view1`, `view2`).
     from datasets import load_dataset
     from sentence_transformers import SentenceTransformer, SentenceTransformerTrainer
     from sentence_transformers.sentence_transformer.training_args import SentenceTransformerTrainingArguments
-    from training.config import BSLConfig, OptimConfig
-    from training.integrations.st_bsl import BSLCallback, BSLLoss, bsl_optimizers
+    from bsl_pipeline.training.config import BSLConfig, OptimConfig
+    from bsl_pipeline.training.integrations.st_bsl import BSLCallback, BSLLoss, bsl_optimizers
 
     model = SentenceTransformer("all-MiniLM-L6-v2")
     data = load_dataset("runs/ds/indomain", split="train").select_columns(["view1", "view2"])
@@ -49,10 +49,10 @@ import torch
 from torch import nn
 from transformers import TrainerCallback
 
-from training.config import BSLConfig, OptimConfig
-from training.objectives.bsl import BSLObjective
-from training.phases import PhasePolicy
-from training.setup import setup_optimizer
+from bsl_pipeline.training.config import BSLConfig, OptimConfig
+from bsl_pipeline.training.objectives.bsl import BSLObjective
+from bsl_pipeline.training.phases import PhasePolicy
+from bsl_pipeline.training.setup import setup_optimizer
 
 
 class SentenceTransformerEncoder(nn.Module):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 from typing import Any, NamedTuple
 
-from pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.errors import BSLError
 
 
 class ObjectiveEntry(NamedTuple):
@@ -22,10 +22,10 @@ class ObjectiveEntry(NamedTuple):
 
 
 OBJECTIVES: dict[str, ObjectiveEntry] = {
-    "bsl": ObjectiveEntry("training.objectives.bsl:BSLObjective", "bsl"),
-    "contrastive": ObjectiveEntry("training.objectives.contrastive:ContrastiveObjective", "contrastive"),
-    "mirror": ObjectiveEntry("training.objectives.mirror:MirrorObjective", "mirror"),
-    "sg_opt": ObjectiveEntry("training.objectives.sg_opt:SGOptObjective", "sg_opt"),
+    "bsl": ObjectiveEntry("bsl_pipeline.training.objectives.bsl:BSLObjective", "bsl"),
+    "contrastive": ObjectiveEntry("bsl_pipeline.training.objectives.contrastive:ContrastiveObjective", "contrastive"),
+    "mirror": ObjectiveEntry("bsl_pipeline.training.objectives.mirror:MirrorObjective", "mirror"),
+    "sg_opt": ObjectiveEntry("bsl_pipeline.training.objectives.sg_opt:SGOptObjective", "sg_opt"),
 }
 
 

@@ -10,8 +10,8 @@ from typing import ClassVar
 import torch
 from torch import nn
 
-from pipeline.base.run_phases import TRAIN_PHASE, warmup_phase
-from training.encoder import SentenceEncoder, tokenize
+from bsl_pipeline.pipeline.base.run_phases import TRAIN_PHASE, warmup_phase
+from bsl_pipeline.training.encoder import SentenceEncoder, tokenize
 
 Batch = dict[str, dict[str, torch.Tensor]]
 

@@ -27,10 +27,10 @@ from collections.abc import Sequence
 import torch
 import torch.nn.functional as F
 
-from training.config import BSLConfig
-from training.ema import ema_update_
-from training.objectives.base import Batch, HeadWarmup, Objective
-from training.predictor import Predictor
+from bsl_pipeline.training.config import BSLConfig
+from bsl_pipeline.training.ema import ema_update_
+from bsl_pipeline.training.objectives.base import Batch, HeadWarmup, Objective
+from bsl_pipeline.training.predictor import Predictor
 
 
 def negative_cosine(prediction: torch.Tensor, target: torch.Tensor) -> torch.Tensor:

@@ -10,9 +10,9 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
-from training.config import ContrastiveConfig, MirrorConfig
-from training.distributed import gather_candidates
-from training.objectives.base import Batch, Objective
+from bsl_pipeline.training.config import ContrastiveConfig, MirrorConfig
+from bsl_pipeline.training.distributed import gather_candidates
+from bsl_pipeline.training.objectives.base import Batch, Objective
 
 
 def info_nce(a: torch.Tensor, b: torch.Tensor, temperature: float, gather: bool = True) -> torch.Tensor:

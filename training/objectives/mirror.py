@@ -13,11 +13,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from pipeline.augment.augmenters.span_mask import mask_span
-from pipeline.base.errors import BSLError
-from training.config import MirrorConfig
-from training.objectives.base import Batch
-from training.objectives.contrastive import ContrastiveObjective
+from bsl_pipeline.pipeline.augment.augmenters.span_mask import mask_span
+from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.training.config import MirrorConfig
+from bsl_pipeline.training.objectives.base import Batch
+from bsl_pipeline.training.objectives.contrastive import ContrastiveObjective
 
 
 class MirrorObjective(ContrastiveObjective):

@@ -21,10 +21,10 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from pipeline.base.errors import BSLError
-from training.config import SGOptConfig
-from training.distributed import gather_candidates
-from training.objectives.base import Batch, Objective
+from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.training.config import SGOptConfig
+from bsl_pipeline.training.distributed import gather_candidates
+from bsl_pipeline.training.objectives.base import Batch, Objective
 
 
 def layer_views(hidden_states: Sequence[torch.Tensor], attention_mask: torch.Tensor, pooling: str) -> torch.Tensor:

@@ -6,19 +6,19 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from pipeline.augment.augmenters.base import Augmenter, SourceRecord, ViewPair
-from pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.augment.augmenters.base import Augmenter, SourceRecord, ViewPair
+from bsl_pipeline.pipeline.base.errors import BSLError
 
 REGISTRY: dict[str, str] = {
-    "identity": "pipeline.augment.augmenters.identity:IdentityAugmenter",
-    "noise": "pipeline.augment.augmenters.noise:CaseWhitespaceNoiseAugmenter",
-    "span-mask": "pipeline.augment.augmenters.span_mask:SpanMaskAugmenter",
-    "synonyms": "pipeline.augment.augmenters.synonyms:SynonymAugmenter",
-    "mlm": "pipeline.augment.augmenters.mlm:MaskedLMAugmenter",
-    "backtranslation": "pipeline.augment.augmenters.backtranslation:BackTranslationAugmenter",
-    "nli-entailment": "pipeline.augment.augmenters.nli_entailment:NLIEntailmentAugmenter",
-    "translation": "pipeline.augment.augmenters.translation:TranslationAugmenter",
-    "parallel": "pipeline.augment.augmenters.parallel:ParallelAugmenter",
+    "identity": "bsl_pipeline.pipeline.augment.augmenters.identity:IdentityAugmenter",
+    "noise": "bsl_pipeline.pipeline.augment.augmenters.noise:CaseWhitespaceNoiseAugmenter",
+    "span-mask": "bsl_pipeline.pipeline.augment.augmenters.span_mask:SpanMaskAugmenter",
+    "synonyms": "bsl_pipeline.pipeline.augment.augmenters.synonyms:SynonymAugmenter",
+    "mlm": "bsl_pipeline.pipeline.augment.augmenters.mlm:MaskedLMAugmenter",
+    "backtranslation": "bsl_pipeline.pipeline.augment.augmenters.backtranslation:BackTranslationAugmenter",
+    "nli-entailment": "bsl_pipeline.pipeline.augment.augmenters.nli_entailment:NLIEntailmentAugmenter",
+    "translation": "bsl_pipeline.pipeline.augment.augmenters.translation:TranslationAugmenter",
+    "parallel": "bsl_pipeline.pipeline.augment.augmenters.parallel:ParallelAugmenter",
 }
 
 

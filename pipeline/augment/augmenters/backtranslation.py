@@ -17,17 +17,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pipeline.augment.augmenters.base import SourceRecord, ViewPair, batch_seed
-from pipeline.augment.augmenters.translation_legs import (
+from bsl_pipeline.pipeline.augment.augmenters.base import SourceRecord, ViewPair, batch_seed
+from bsl_pipeline.pipeline.augment.augmenters.translation_legs import (
     BACKEND_HELP,
     Backend,
     Leg,
     TranslatingAugmenter,
     TranslationSettings,
 )
-from pipeline.augment.augmenters.translation_legs import derive_seed as _derive_seed
-from pipeline.augment.augmenters.translation_legs import same_text as _same
-from pipeline.base.config import ConfigError
+from bsl_pipeline.pipeline.augment.augmenters.translation_legs import derive_seed as _derive_seed
+from bsl_pipeline.pipeline.augment.augmenters.translation_legs import same_text as _same
+from bsl_pipeline.pipeline.base.config import ConfigError
 
 #: Default model ids per preset; the preset is the configuration, this is what it means.
 PRESETS: dict[str, dict[str, str]] = {

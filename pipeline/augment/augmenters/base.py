@@ -16,9 +16,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from pipeline.base.config import check_config, from_dict, to_dict
-from pipeline.base.fingerprint import fingerprint
-from pipeline.corpus.source_record import SourceRecord
+from bsl_pipeline.pipeline.base.config import check_config, from_dict, to_dict
+from bsl_pipeline.pipeline.base.fingerprint import fingerprint
+from bsl_pipeline.pipeline.corpus.source_record import SourceRecord
 
 
 @dataclass
@@ -101,7 +101,7 @@ class Augmenter(ABC):
         return to_dict(self.config) if dataclasses.is_dataclass(self.config) else dict(self.config)
 
     def fingerprint(self) -> dict[str, Any]:
-        from pipeline.base.provenance import code_version
+        from bsl_pipeline.pipeline.base.provenance import code_version
 
         return {
             "name": self.name,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pipeline.augment.augmenters.base import Augmenter, SourceRecord, ViewPair
+from bsl_pipeline.pipeline.augment.augmenters.base import Augmenter, SourceRecord, ViewPair
 
 
 class IdentityAugmenter(Augmenter):

@@ -27,20 +27,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pipeline.augment.augmenters.base import (
+from bsl_pipeline.pipeline.augment.augmenters.base import (
     Augmenter,
     SourceRecord,
     ViewPair,
     record_rng,
 )
-from pipeline.augment.augmenters.substitution import match_case, words_to_change
-from pipeline.base.config import MAX_BATCH, MAX_BATCH_TOKENS, MAX_SEQUENCE_TOKENS, Range
-from pipeline.base.devices import SDPA_BACKEND_HELP, sdpa_backend_problem
-from pipeline.base.errors import BSLError
-from pipeline.base.hub import hub_snapshot, local_model_dir
-from pipeline.base.model_limits import usable_positions
-from pipeline.base.progress import progress_disabled
-from pipeline.base.token_batches import longest_first, plan_batches
+from bsl_pipeline.pipeline.augment.augmenters.substitution import match_case, words_to_change
+from bsl_pipeline.pipeline.base.config import MAX_BATCH, MAX_BATCH_TOKENS, MAX_SEQUENCE_TOKENS, Range
+from bsl_pipeline.pipeline.base.devices import SDPA_BACKEND_HELP, sdpa_backend_problem
+from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.hub import hub_snapshot, local_model_dir
+from bsl_pipeline.pipeline.base.model_limits import usable_positions
+from bsl_pipeline.pipeline.base.progress import progress_disabled
+from bsl_pipeline.pipeline.base.token_batches import longest_first, plan_batches
 
 _SMALL_FILE_PATTERNS = ("*.json", "*.txt", "*.model", "vocab*", "merges*")
 _IDENTITY_PATTERNS = ("*.json", "*.safetensors", "*.bin", "*.txt", "*.model")
@@ -111,7 +111,7 @@ class MaskedLMAugmenter(Augmenter):
         return self._dir
 
     def model_identities(self) -> dict[str, str]:
-        from pipeline.base.provenance import sha256_dir
+        from bsl_pipeline.pipeline.base.provenance import sha256_dir
 
         return {f"mlm/{name}": digest for name, digest in sha256_dir(self.model_dir(), _IDENTITY_PATTERNS).items()}
 
@@ -127,7 +127,7 @@ class MaskedLMAugmenter(Augmenter):
         from transformers import AutoModelForMaskedLM, AutoTokenizer
         from transformers.utils import logging as hf_logging
 
-        from pipeline.base.devices import resolve_device, resolve_dtype
+        from bsl_pipeline.pipeline.base.devices import resolve_device, resolve_dtype
 
         directory = self.model_dir()
         hf_logging.disable_progress_bar()
@@ -276,7 +276,7 @@ class MaskedLMAugmenter(Augmenter):
         rows_t = torch.tensor(rows, dtype=torch.long, device=self.device)
         cols_t = torch.tensor(cols, dtype=torch.long, device=self.device)
         head = None if full_forward else self._lm_head()
-        from pipeline.base.devices import attention_kernels
+        from bsl_pipeline.pipeline.base.devices import attention_kernels
 
         with torch.no_grad(), attention_kernels(self.config.sdpa_backend, self.device):
             if head is not None:

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pipeline.augment.augmenters.base import Augmenter, SourceRecord, ViewPair
-from pipeline.corpus.readers.nli_labels import normalize_label
+from bsl_pipeline.pipeline.augment.augmenters.base import Augmenter, SourceRecord, ViewPair
+from bsl_pipeline.pipeline.corpus.readers.nli_labels import normalize_label
 
 # Spellings of "no gold label" (annotators disagreed, or a hidden test label); any other unmapped label is unknown.
 _NO_GOLD = {"", "-", "-1", "none", "null", "hidden"}

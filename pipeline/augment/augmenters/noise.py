@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from pipeline.augment.augmenters.base import (
+from bsl_pipeline.pipeline.augment.augmenters.base import (
     Augmenter,
     SourceRecord,
     ViewPair,
     record_rng,
 )
-from pipeline.base.config import Range
+from bsl_pipeline.pipeline.base.config import Range
 
 
 @dataclass

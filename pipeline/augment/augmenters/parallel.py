@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pipeline.augment.augmenters.base import Augmenter, SourceRecord, ViewPair
+from bsl_pipeline.pipeline.augment.augmenters.base import Augmenter, SourceRecord, ViewPair
 
 
 @dataclass

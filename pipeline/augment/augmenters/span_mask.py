@@ -26,13 +26,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pipeline.augment.augmenters.base import (
+from bsl_pipeline.pipeline.augment.augmenters.base import (
     Augmenter,
     SourceRecord,
     ViewPair,
     record_rng,
 )
-from pipeline.base.config import Range
+from bsl_pipeline.pipeline.base.config import Range
 
 
 def mask_span(text: str, span_length: int, mask_token: str, rng, *, unit: str = "char",

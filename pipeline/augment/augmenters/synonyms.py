@@ -69,19 +69,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pipeline.augment.augmenters.base import Augmenter, SourceRecord, ViewPair
-from pipeline.augment.augmenters.substitution import (
+from bsl_pipeline.pipeline.augment.augmenters.base import Augmenter, SourceRecord, ViewPair
+from bsl_pipeline.pipeline.augment.augmenters.substitution import (
     RecordRandom,
     match_case,
     words_to_change,
 )
-from pipeline.base.config import MAX_BUFFERED_ITEMS, Range
-from pipeline.lexicon.eligible_words import Eligible, EligibleWords, SentenceRules
-from pipeline.lexicon.inflection import indefinite_article, possessive_marker
-from pipeline.lexicon.moses_tokens import SpanTokenizer
-from pipeline.lexicon.pos_context import ANY, Context
-from pipeline.lexicon.substitutes import SubstituteFinder, SubstituteRules
-from pipeline.lexicon.substitution_lists import AVOID_SUBSTITUTIONS, KEEP_WORDS
+from bsl_pipeline.pipeline.base.config import MAX_BUFFERED_ITEMS, Range
+from bsl_pipeline.pipeline.lexicon.eligible_words import Eligible, EligibleWords, SentenceRules
+from bsl_pipeline.pipeline.lexicon.inflection import indefinite_article, possessive_marker
+from bsl_pipeline.pipeline.lexicon.moses_tokens import SpanTokenizer
+from bsl_pipeline.pipeline.lexicon.pos_context import ANY, Context
+from bsl_pipeline.pipeline.lexicon.substitutes import SubstituteFinder, SubstituteRules
+from bsl_pipeline.pipeline.lexicon.substitution_lists import AVOID_SUBSTITUTIONS, KEEP_WORDS
 
 
 @dataclass
@@ -255,19 +255,19 @@ class SynonymAugmenter(Augmenter):
     # -- resources ---------------------------------------------------------------------------------------------
     def _locate(self):
         if self._location is None:
-            from pipeline.lexicon.wordnet import locate_wordnet
+            from bsl_pipeline.pipeline.lexicon.wordnet import locate_wordnet
 
             self._location = locate_wordnet(self.config.wordnet_dir, self.config.cache_dir,
                                             config_key="method_params.synonyms.wordnet_dir")
         return self._location
 
     def setup(self) -> None:
-        from pipeline.lexicon import word_frequency
-        from pipeline.lexicon.collocations import Collocations
-        from pipeline.lexicon.eligible_words import EligibleWords
-        from pipeline.lexicon.moses_tokens import SpanTokenizer
-        from pipeline.lexicon.sense_counts import load_sense_counts
-        from pipeline.lexicon.wordnet import load_synset_lemmas, load_wordnet
+        from bsl_pipeline.pipeline.lexicon import word_frequency
+        from bsl_pipeline.pipeline.lexicon.collocations import Collocations
+        from bsl_pipeline.pipeline.lexicon.eligible_words import EligibleWords
+        from bsl_pipeline.pipeline.lexicon.moses_tokens import SpanTokenizer
+        from bsl_pipeline.pipeline.lexicon.sense_counts import load_sense_counts
+        from bsl_pipeline.pipeline.lexicon.wordnet import load_synset_lemmas, load_wordnet
 
         wordnet = load_wordnet(self._locate())
         word_frequency.load()
@@ -278,21 +278,21 @@ class SynonymAugmenter(Augmenter):
         self._eligible_words = EligibleWords(sentence_rules(self.config), self._finder, collocations)
         self._tokenizer = SpanTokenizer()
         if self.config.rank_encoder:
-            from pipeline.lexicon.sentence_similarity import SentenceSimilarity
+            from bsl_pipeline.pipeline.lexicon.sentence_similarity import SentenceSimilarity
 
             self._ranker = SentenceSimilarity(self.config.rank_encoder, "method_params.synonyms.rank_encoder")
 
     def model_identities(self) -> dict[str, str]:
-        from pipeline.lexicon import word_frequency
-        from pipeline.lexicon.sense_counts import sense_index_identity
-        from pipeline.lexicon.wordnet import wordnet_identities
+        from bsl_pipeline.pipeline.lexicon import word_frequency
+        from bsl_pipeline.pipeline.lexicon.sense_counts import sense_index_identity
+        from bsl_pipeline.pipeline.lexicon.wordnet import wordnet_identities
 
         found = {**wordnet_identities(self._locate()), **sense_index_identity(self._locate()),
                  **word_frequency.identity()}
         if self.config.rank_encoder:
             from pathlib import Path
 
-            from pipeline.base.sentence_embedder import model_identity
+            from bsl_pipeline.pipeline.base.sentence_embedder import model_identity
 
             found["rank_encoder"] = model_identity(Path(self.config.rank_encoder).expanduser())
         return found

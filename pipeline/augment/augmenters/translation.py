@@ -22,13 +22,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pipeline.augment.augmenters.base import (
+from bsl_pipeline.pipeline.augment.augmenters.base import (
     SourceRecord,
     ViewPair,
     batch_seed,
     record_rng,
 )
-from pipeline.augment.augmenters.translation_legs import (
+from bsl_pipeline.pipeline.augment.augmenters.translation_legs import (
     BACKEND_HELP,
     Backend,
     Leg,
@@ -37,7 +37,7 @@ from pipeline.augment.augmenters.translation_legs import (
     derive_seed,
     same_text,
 )
-from pipeline.base.config import ConfigError
+from bsl_pipeline.pipeline.base.config import ConfigError
 
 #: The model a target language gets when `targets.<lang>.model` is empty: Marian opus-mt, English to that language
 #: (the paper's five; ids checked on the Hugging Face hub: there is no opus-mt-en-tr, Turkish is the tc-big model).

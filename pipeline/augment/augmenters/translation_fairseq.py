@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pipeline.base.errors import BSLError
-from pipeline.base.hub import local_model_dir
+from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.hub import local_model_dir
 
 #: Classes that every fairseq checkpoint pickles (its training arguments); anything else must be allowed by name.
 ALWAYS_ALLOWED = (argparse.Namespace,)
@@ -143,7 +143,7 @@ def subword_nmt_codes(codes: Path, cache_dir: Path) -> Path:
     The converted file is cached under `cache_dir` keyed by the original's sha256, never written into the model
     directory: fairseq's hub loader prefers a file named `bpecodes` there, and model directories may be read-only.
     """
-    from pipeline.base.provenance import sha256_file_cached
+    from bsl_pipeline.pipeline.base.provenance import sha256_file_cached
 
     with open(codes, encoding="utf-8") as fh:
         first = fh.readline()

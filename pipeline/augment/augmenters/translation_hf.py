@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pipeline.base.errors import BSLError
-from pipeline.base.hub import hub_snapshot, local_model_dir
+from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.hub import hub_snapshot, local_model_dir
 
 #: What a seq2seq checkpoint directory needs besides its weights (tokenizer and generation settings included).
 _SIDE_FILES = ("*.json", "*.spm", "*.model", "merges.txt", "vocab*.txt")

@@ -21,17 +21,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pipeline.augment.augmenters.base import Augmenter
-from pipeline.base.config import MAX_BATCH, MAX_BATCH_TOKENS, MAX_SEQUENCE_TOKENS, ConfigError, Range
-from pipeline.base.devices import (
+from bsl_pipeline.pipeline.augment.augmenters.base import Augmenter
+from bsl_pipeline.pipeline.base.config import MAX_BATCH, MAX_BATCH_TOKENS, MAX_SEQUENCE_TOKENS, ConfigError, Range
+from bsl_pipeline.pipeline.base.devices import (
     SDPA_BACKEND_HELP,
     attention_kernels,
     sdpa_backend_problem,
 )
-from pipeline.base.errors import BSLError
-from pipeline.base.progress import progress_disabled
-from pipeline.base.token_batches import plan_batches
-from pipeline.base.user_cache import user_cache_root
+from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.progress import progress_disabled
+from bsl_pipeline.pipeline.base.token_batches import plan_batches
+from bsl_pipeline.pipeline.base.user_cache import user_cache_root
 
 Backend = Literal["auto", "fairseq", "transformers"]
 
@@ -157,7 +157,7 @@ class TranslatingAugmenter(Augmenter):
 
     @staticmethod
     def _detect_backend(model: str, backend: str) -> str:
-        from pipeline.augment.augmenters.translation_fairseq import looks_like_hub_name
+        from bsl_pipeline.pipeline.augment.augmenters.translation_fairseq import looks_like_hub_name
 
         if backend != "auto":
             return backend
@@ -176,13 +176,13 @@ class TranslatingAugmenter(Augmenter):
         `checkpoints_key` names the config key of `checkpoints` in messages (default `<where>_checkpoints`)."""
         backend = self._detect_backend(model, backend)
         if backend == "fairseq":
-            from pipeline.augment.augmenters import translation_fairseq as fs
+            from bsl_pipeline.pipeline.augment.augmenters import translation_fairseq as fs
 
             model_dir = fs.resolve_model_dir(model, where)
             names = fs.checkpoint_names(model_dir, checkpoints, where)
             fs.model_files(model_dir, names, where)  # fail early, naming the missing file
             return Leg(where, "fairseq", model_dir, tuple(names))
-        from pipeline.augment.augmenters import translation_hf as hf
+        from bsl_pipeline.pipeline.augment.augmenters import translation_hf as hf
 
         if checkpoints:
             raise ConfigError(f"{checkpoints_key or where + '_checkpoints'}: only for fairseq models ({model!r} is a "
@@ -194,15 +194,15 @@ class TranslatingAugmenter(Augmenter):
     @staticmethod
     def leg_files(leg: Leg) -> dict[str, Path]:
         if leg.backend == "fairseq":
-            from pipeline.augment.augmenters import translation_fairseq as fs
+            from bsl_pipeline.pipeline.augment.augmenters import translation_fairseq as fs
 
             return fs.model_files(leg.model_dir, leg.checkpoints, leg.where)
-        from pipeline.augment.augmenters import translation_hf as hf
+        from bsl_pipeline.pipeline.augment.augmenters import translation_hf as hf
 
         return hf.model_files(leg.model_dir, leg.where)
 
     def model_identities(self) -> dict[str, str]:
-        from pipeline.base.provenance import sha256_file_cached
+        from bsl_pipeline.pipeline.base.provenance import sha256_file_cached
 
         out: dict[str, str] = {}
         for prefix, leg in self.legs().items():
@@ -214,7 +214,7 @@ class TranslatingAugmenter(Augmenter):
     def setup(self) -> None:
         import torch
 
-        from pipeline.base.devices import resolve_device, resolve_dtype
+        from bsl_pipeline.pipeline.base.devices import resolve_device, resolve_dtype
 
         where = f"method_params.{self.name}"
         try:
@@ -234,14 +234,14 @@ class TranslatingAugmenter(Augmenter):
 
     def _load(self, leg: Leg, device: Any, dtype: Any) -> Any:
         if leg.backend == "fairseq":
-            from pipeline.augment.augmenters.translation_fairseq import (
+            from bsl_pipeline.pipeline.augment.augmenters.translation_fairseq import (
                 FairseqTranslator,
             )
 
             return FairseqTranslator(leg.model_dir, leg.checkpoints, bpe=self.config.bpe,
                                      cache_dir=self._cache_dir(), trusted_classes=self.config.trusted_classes,
                                      device=device, dtype=dtype, where=leg.where)
-        from pipeline.augment.augmenters.translation_hf import HFTranslator
+        from bsl_pipeline.pipeline.augment.augmenters.translation_hf import HFTranslator
 
         return HFTranslator(leg.model_dir, device=device, dtype=dtype, where=leg.where)
 

@@ -19,24 +19,24 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from pipeline.base.errors import InputError
-from pipeline.corpus.readers.columnar import (
+from bsl_pipeline.pipeline.base.errors import InputError
+from bsl_pipeline.pipeline.corpus.readers.columnar import (
     is_datasets_dir,
     read_datasets_dir,
     read_parquet,
 )
-from pipeline.corpus.readers.decoding import COMPRESSED_SUFFIXES, open_binary
-from pipeline.corpus.readers.delimited import read_delimited
-from pipeline.corpus.readers.jsonl import read_jsonl
-from pipeline.corpus.readers.nli_labels import NLI_LABELS, normalize_label
-from pipeline.corpus.readers.parallel import (
+from bsl_pipeline.pipeline.corpus.readers.decoding import COMPRESSED_SUFFIXES, open_binary
+from bsl_pipeline.pipeline.corpus.readers.delimited import read_delimited
+from bsl_pipeline.pipeline.corpus.readers.jsonl import read_jsonl
+from bsl_pipeline.pipeline.corpus.readers.nli_labels import NLI_LABELS, normalize_label
+from bsl_pipeline.pipeline.corpus.readers.parallel import (
     companion_files,
     is_moses_partner,
     read_parallel,
 )
-from pipeline.corpus.readers.plain_text import read_text
-from pipeline.corpus.readers.records import RawRecord
-from pipeline.corpus.readers.senteval import read_senteval
+from bsl_pipeline.pipeline.corpus.readers.plain_text import read_text
+from bsl_pipeline.pipeline.corpus.readers.records import RawRecord
+from bsl_pipeline.pipeline.corpus.readers.senteval import read_senteval
 
 FORMATS = ("auto", "text", "jsonl", "csv", "tsv", "parquet", "datasets", "senteval", "parallel")
 _SENTEVAL_STEMS = ("s1", "s2", "labels")

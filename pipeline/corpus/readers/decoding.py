@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from pipeline.base.errors import InputError
+from bsl_pipeline.pipeline.base.errors import InputError
 
 ENCODING_ERRORS = ("strict", "replace")
 COMPRESSED_SUFFIXES = (".gz", ".bz2", ".xz")

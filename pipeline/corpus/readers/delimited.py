@@ -16,10 +16,10 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from pipeline.base.errors import InputError
-from pipeline.corpus.readers.decoding import decoded_lines
-from pipeline.corpus.readers.nli_labels import normalize_label
-from pipeline.corpus.readers.records import RawRecord
+from bsl_pipeline.pipeline.base.errors import InputError
+from bsl_pipeline.pipeline.corpus.readers.decoding import decoded_lines
+from bsl_pipeline.pipeline.corpus.readers.nli_labels import normalize_label
+from bsl_pipeline.pipeline.corpus.readers.records import RawRecord
 
 _PAIR_COLUMNS = (("premise", "hypothesis"), ("sentence1", "sentence2"))
 _LABEL_COLUMNS = ("gold_label", "label")

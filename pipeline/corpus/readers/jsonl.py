@@ -10,10 +10,10 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
-from pipeline.base.errors import InputError
-from pipeline.corpus.readers.decoding import decoded_lines
-from pipeline.corpus.readers.nli_labels import normalize_label
-from pipeline.corpus.readers.records import RawRecord
+from bsl_pipeline.pipeline.base.errors import InputError
+from bsl_pipeline.pipeline.corpus.readers.decoding import decoded_lines
+from bsl_pipeline.pipeline.corpus.readers.nli_labels import normalize_label
+from bsl_pipeline.pipeline.corpus.readers.records import RawRecord
 
 _JSON_TYPES = {bool: "boolean", int: "number", float: "number", list: "array", dict: "object"}
 

@@ -25,9 +25,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from pipeline.base.errors import InputError
-from pipeline.corpus.readers.decoding import COMPRESSED_SUFFIXES, decoded_lines
-from pipeline.corpus.readers.records import RawRecord
+from bsl_pipeline.pipeline.base.errors import InputError
+from bsl_pipeline.pipeline.corpus.readers.decoding import COMPRESSED_SUFFIXES, decoded_lines
+from bsl_pipeline.pipeline.corpus.readers.records import RawRecord
 
 
 def _check_languages(languages: Sequence[str], where: Path) -> None:

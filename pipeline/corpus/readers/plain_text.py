@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from pipeline.corpus.readers.decoding import decoded_lines
-from pipeline.corpus.readers.records import RawRecord
+from bsl_pipeline.pipeline.corpus.readers.decoding import decoded_lines
+from bsl_pipeline.pipeline.corpus.readers.records import RawRecord
 
 
 def read_text(path: Path, encoding_errors: str = "strict") -> Iterator[RawRecord]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from pipeline.base.errors import InputError
-from pipeline.corpus.readers.decoding import decoded_lines
-from pipeline.corpus.readers.nli_labels import normalize_label
-from pipeline.corpus.readers.records import RawRecord
+from bsl_pipeline.pipeline.base.errors import InputError
+from bsl_pipeline.pipeline.corpus.readers.decoding import decoded_lines
+from bsl_pipeline.pipeline.corpus.readers.nli_labels import normalize_label
+from bsl_pipeline.pipeline.corpus.readers.records import RawRecord
 
 
 def senteval_split_files(path: Path) -> tuple[Path, Path, Path]:

@@ -170,6 +170,14 @@ def _nested(tp: Any) -> tuple[str, type] | None:
     return None
 
 
+def _class_doc(cls: type) -> str:
+    """The first paragraph of a class's own docstring ('' for the signature @dataclass writes when there is none)."""
+    doc = (cls.__doc__ or "").strip()
+    if doc.startswith(f"{cls.__name__}("):
+        return ""
+    return " ".join(doc.split("\n\n")[0].split())
+
+
 def _default(f: dataclasses.Field, instance: Any) -> Any:
     if instance is not None:
         return getattr(instance, f.name)
@@ -195,7 +203,7 @@ def config_rows(cls: type, prefix: str = "", instance: Any = None,
         nested = _nested(tp)
         if nested:
             tail, sub = nested
-            doc = help_text or (sub.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
+            doc = help_text or _class_doc(sub)
             if sub in documented:
                 target = documented[sub]
                 doc = (doc + " " if doc else "") + f"Every key of [{sub.__name__}](#{target.anchor})."
@@ -233,8 +241,15 @@ def _code(text: str) -> str:
     return f"{ticks}{pad}{_cell(text)}{pad}{ticks}"
 
 
+def _key_cell(key: str) -> str:
+    """The key as inline code that may wrap after each dot (<wbr> adds no text)."""
+    escaped = (key.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "&#124;")
+               .replace("*", "&#42;"))
+    return "<code>" + escaped.replace(".", ".<wbr>") + "</code>"
+
+
 def render_config_page(sections: list[Section]) -> str:
-    out = ["# Configuration reference", "",
+    out = ["---", "hide:", "  - navigation", "---", "", "# Configuration reference", "",
            "Generated at build time from the config dataclasses: the same fields, defaults, ranges and help that "
            "`--help` and `--print-config` show. How settings combine, later wins:", "",
            "```text",
@@ -265,7 +280,8 @@ def render_config_page(sections: list[Section]) -> str:
             continue
         out += ["| key | type | default | range | help |", "|---|---|---|---|---|"]
         for r in s.rows:
-            key = f"**{_code(r.key)}**" if r.section else _code(r.key)
+            key = _key_cell(r.key)
+            key = f"<strong>{key}</strong>" if r.section else key
             out.append(f"| {key} | {_cell(r.type)} | {_code(r.default)} | {_cell(r.range)} | {_cell(r.help)} |")
         out.append("")
     return "\n".join(out)
@@ -290,7 +306,7 @@ def cli_commands(parser: argparse.ArgumentParser | None = None, prefix: str = "b
 
 
 def render_cli_page(commands: list[tuple[str, str, str]]) -> str:
-    out = ["# Command-line reference", "",
+    out = ["---", "hide:", "  - navigation", "---", "", "# Command-line reference", "",
            "Generated at build time from the `bsl` command's argparse parsers (`bsl/cli.py`): each command's "
            "`--help`, as printed in an 100-column terminal.", "", "| command | what it does |", "|---|---|"]
     for name, line, _ in commands[1:]:

@@ -28,10 +28,13 @@ from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.pooling import POOLING_MODES  # noqa: F401  (re-exported: training's readers import it from here)
 
 
-def _help(text: str, allowed: Range | None = None, check=None, **kwargs):
+def _help(text: str, allowed: Range | None = None, check=None, in_run_key: bool = True, **kwargs):
     """A field's help, its `Range` and its `check` (value -> None or what is wrong): the one rule of a setting,
-    applied by `pipeline.base.config.check_config` when loading and by `validate_config` for configs built in code."""
-    metadata = {"help": text, **({"range": allowed} if allowed else {}), **({"check": check} if check else {})}
+    applied by `pipeline.base.config.check_config` when loading and by `validate_config` for configs built in code.
+    `in_run_key=False` marks a setting that says where or how a run is carried out, not what it learns: it is left
+    out of the run's fingerprint (`training.train_and_evaluate.run_key`), so runs that differ only in it are one."""
+    metadata = {"help": text, **({"range": allowed} if allowed else {}), **({"check": check} if check else {}),
+                **({} if in_run_key else {"fingerprint": False})}
     return field(metadata=metadata, **kwargs)
 
 
@@ -70,7 +73,8 @@ class DataSourceConfig:
 class DataConfig:
     sources: list[DataSourceConfig] = _help("datasets to train on (bsl train --manifest replaces this list)",
                                             default_factory=list)
-    verify: bool = _help("check manifest and shard checksums before training", default=True)
+    # The train flow verifies the shards itself and sets verify=false: not part of the run key.
+    verify: bool = _help("check manifest and shard checksums before training", default=True, in_run_key=False)
     shuffle: bool = _help("shuffle each source (streaming buffer shuffle, reseeded per epoch)", default=True)
     shuffle_buffer: int = _help("pairs held in each source's shuffle buffer; >= dataset size = full shuffle",
                                 default=100_000, allowed=Range(1, MAX_BUFFERED_ITEMS))
@@ -80,9 +84,12 @@ class DataConfig:
                                         "per window); 0 = off", default=0, allowed=Range(0, MAX_PREFETCH))
     workers: int | Literal["auto"] = _help("processes that read, mix and tokenise the next batches while the model "
                                            "trains (same batches, same order, exact resume); 0 = in the training "
-                                           "process; auto = 2 on CUDA, 0 on CPU", default="auto", allowed=Range(0, MAX_WORKERS))
-    prefetch_batches: int = _help("batches each worker prepares ahead", default=4, allowed=Range(1, MAX_PREFETCH))
-    pin_memory: bool = _help("page-locked batches for faster host-to-GPU copies (CUDA only)", default=True)
+                                           "process; auto = 2 on CUDA, 0 on CPU", default="auto", allowed=Range(0, MAX_WORKERS),
+                                           in_run_key=False)
+    prefetch_batches: int = _help("batches each worker prepares ahead", default=4, allowed=Range(1, MAX_PREFETCH),
+                                  in_run_key=False)
+    pin_memory: bool = _help("page-locked batches for faster host-to-GPU copies (CUDA only)", default=True,
+                             in_run_key=False)
 
 
 @dataclass
@@ -209,7 +216,7 @@ class OptimConfig:
 @dataclass
 class TrainLoopConfig:
     output_dir: str = _help("run directory: config, metrics.csv, tensorboard/, checkpoints/, final/, best/, "
-                            "export/", default="")
+                            "export/", default="", in_run_key=False)
     batch_size: int = _help("pairs per micro-batch, summed over all DDP processes (paper: 64)",
                             default=64, allowed=Range(1, MAX_BATCH))
     epochs: float = _help("passes over the data (by pair count) when max_steps is 0", default=1.0, allowed=Range(0))
@@ -228,13 +235,14 @@ class TrainLoopConfig:
                                   allowed=Range(0))
     resume: str | None = _help("'auto' = latest checkpoint in output_dir/checkpoints, or a checkpoint dir; "
                                "null = fresh run (refused when output_dir already has checkpoints)",
-                               default=None)
+                               default=None, in_run_key=False)
     overwrite: bool = _help("write into an output_dir (or export.dir) that bsl did not create (bsl train "
                             "--overwrite): what the run replaces there (config.yaml, metrics.csv, checkpoints/, "
                             "final/, best/, export/, ...) is moved to .bsl-replaced/<time>/, never deleted",
-                            default=False)
+                            default=False, in_run_key=False)
     resume_fallback: bool = _help("when the latest checkpoint is broken, resume from the newest good one before it "
-                                  "(with a warning) instead of stopping", default=False)
+                                  "(with a warning) instead of stopping", default=False,
+                                  in_run_key=False)
     tensorboard: bool = _help("write TensorBoard events to output_dir/tensorboard", default=True)
     compile: bool | Literal["auto"] = _help("torch.compile the objective's forward (encoders, predictor, loss): "
                                             "true, false, or auto = on CUDA only; falls back to eager with a "

@@ -278,6 +278,20 @@ def to_dict(obj: Any) -> Any:
     return obj
 
 
+def fingerprint_dict(obj: Any) -> Any:
+    """`to_dict(obj)` less the fields marked `"fingerprint": False` in their metadata, at any depth: settings that
+    do not change a result (where caches and models live, progress bars, batch sizes that only change speed), so
+    that they do not change the identity that caches and manifests use."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: fingerprint_dict(getattr(obj, f.name)) for f in dataclasses.fields(obj)
+                if f.metadata.get("fingerprint", True)}
+    if isinstance(obj, (list, tuple)):
+        return [fingerprint_dict(v) for v in obj]
+    if isinstance(obj, dict):
+        return {k: fingerprint_dict(v) for k, v in obj.items()}
+    return to_dict(obj)
+
+
 def parse_override(text: str) -> tuple[list[str], Any]:
     """`a.b.c=value` -> (["a","b","c"], yaml-parsed value)."""
     if "=" not in text:

@@ -99,20 +99,22 @@ class SynonymConfig:
     sentence: SentenceRules = field(default_factory=SentenceRules, metadata={
         "help": "which words are left alone for their place in the sentence: fixed phrases, compounds, verbs "
                 "with their prepositions and complements"})
-    rank_encoder: str | None = field(default=None, metadata={
+    rank_encoder: str | None = field(default=None, metadata={"fingerprint": False,  # its checksum is in "models"
         "help": "a sentence encoder model directory (transformers, mean pooling; e.g. all-MiniLM-L6-v2): each "
                 "candidate substitution is scored by cosine(sentence, sentence with it) and a word keeps only its "
                 "best candidate, if it reaches min_candidate_similarity (null: no ranking, candidates drawn "
                 "uniformly)"})
     min_candidate_similarity: float = field(default=0.0, metadata={"range": Range(0, 1),
         "help": "with rank_encoder: the best candidate of a word must reach this cosine, else the word is kept"})
-    wordnet_dir: str | None = field(default=None, metadata={
+    # Where WordNet and its cache live does not change the output (its checksums are in "models"), and paths differ
+    # between machines: out of the fingerprint, so caches and manifests match across machines.
+    wordnet_dir: str | None = field(default=None, metadata={"fingerprint": False,
         "help": "WordNet database dir (data.noun, index.noun, index.sense, ...), used before anything else; unset: "
                 "nltk's data path, then $WNSEARCHDIR, then /usr/share/wordnet"})
-    cache_dir: str | None = field(default=None, metadata={
+    cache_dir: str | None = field(default=None, metadata={"fingerprint": False,
         "help": "where a system WordNet is set up for nltk (unset: $XDG_CACHE_HOME/bsl-pipeline/nltk_data, "
                 "else ~/.cache/bsl-pipeline/nltk_data)"})
-    cache_size: int = field(default=500_000, metadata={
+    cache_size: int = field(default=500_000, metadata={"fingerprint": False,
         "range": Range(1, MAX_BUFFERED_ITEMS), "help": "words (in context) whose substitutes are kept in memory"})
 
 
@@ -191,10 +193,6 @@ class SynonymAugmenter(Augmenter):
 
     def fingerprint(self) -> dict[str, Any]:
         fp = super().fingerprint()
-        # Where WordNet and its cache live does not change the output (its checksums are in "models"), and paths
-        # differ between machines: keep them out so caches and manifests match across machines.
-        for key in ("wordnet_dir", "cache_dir", "cache_size", "rank_encoder"):
-            fp["params"].pop(key, None)
         fp["params"]["ranked"] = bool(self.config.rank_encoder)  # which encoder: its checksum in "models"
         return fp
 

@@ -47,7 +47,7 @@ class ModelConfig:
     max_length: int = _help("tokens per sentence; longer sentences are truncated", default=128, allowed=Range(2, MAX_SEQUENCE_TOKENS))
     dropout: float | None = _help("override the encoder's dropout probabilities (hidden and attention); null "
                                   "keeps the checkpoint's values", default=None, allowed=Range(0, 1, high_open=True))
-    gradient_checkpointing: bool = _help("recompute activations in backward (less memory, ~30% slower)",
+    gradient_checkpointing: bool = _help("recompute activations in backward (less memory, slower steps)",
                                          default=False)
     sdpa_backend: str = _help(SDPA_BACKEND_HELP, default="auto", check=sdpa_backend_problem)
     length_buckets: list[int] = _help("pad every batch to the smallest of these lengths that holds it (max_length "
@@ -109,19 +109,17 @@ class BSLConfig:
         "premise, hypothesis), so view2 = the online encoder learns to predict the source's target embedding from "
         "the augmented view (the direction that teaches invariance to the augmentation), view1 = from the source "
         "it predicts the augmented view's embedding; mixed = each pair's direction drawn at random (p = 1/2, from "
-        "the batch's seeded generator): both directions of the symmetric loss at the one-direction cost. Measured "
-        "(benchmarks/RESULTS.md, issue 18 sessions 7-8): view2 is the best direction on the seven STS tasks; mixed "
-        "led on STS-B dev but scored 0.29 below view2 on the tasks, view1 is the worst",
+        "the batch's seeded generator): both directions of the symmetric loss at the one-direction cost. How the "
+        "directions compare on the STS tasks: docs/results/training.md",
         default="view1")
     sync_batchnorm: bool = _help("under DDP, predictor BatchNorm uses statistics of the global batch",
                                  default=True)
     predictor_warmup_steps: int = _help(
         "the first N optimizer steps train only the predictor: the online encoder (run without gradients) and the "
         "EMA target stay frozen, bit-identical; the lr schedule (optim.warmup_*, decay) then starts for the "
-        "encoder. Post-training all-MiniLM-L6-v2 (GPU, batch 64, issue 10): without it every setting tried lowered "
-        "the 7-task STS average below the encoder's 78.87 (77.24 at best; in-domain + NLI views, 690 steps: "
-        "78.09); with 100 steps the same run gave 80.20. CPU here (benchmarks/RESULTS.md): 50 warm-up + 50 steps of "
-        "16 pairs 78.87 -> 79.34, 100 + 100 of 32 -> 79.24. 0 = none (the paper, which starts from BERT)",
+        "encoder. Post-training an already trained encoder (all-MiniLM-L6-v2) without it lowered its STS scores in "
+        "every setting tried, with it they rose (docs/results/training.md). 0 = none (the paper, which starts "
+        "from BERT)",
         default=100, allowed=Range(0))
     predictor_residual: bool = _help(
         "the predictor predicts x + MLP(x) with the MLP's last layer starting at zero, i.e. it starts as the identity "
@@ -129,9 +127,8 @@ class BSLConfig:
         "MLP", default=False)
     predictor_lr: float | None = _help(
         "the predictor's learning rate: constant during the warm-up, then the peak of its own param group (same "
-        "schedule shape as the encoder); null = optim.lr. 1e-3 is what the measurements above used (CPU-sized: "
-        "100 steps at 1e-3, encoder lr 2e-5 -> 79.4-79.6; 50 steps, encoder lr 5e-5 -> 77.72)", default=1.0e-3,
-        allowed=Range(0, low_open=True))
+        "schedule shape as the encoder); null = optim.lr (the warm-up's measurements: docs/results/training.md)",
+        default=1.0e-3, allowed=Range(0, low_open=True))
 
     def config_problems(self) -> list[tuple[str, str]]:
         """The symmetric loss uses both directions: an online view to pick would be silently ignored."""

@@ -57,8 +57,8 @@ class Range:
 # The seeds every consumer takes: the dataset's int64 `seed` column, torch.manual_seed, Python's random.
 SEED_RANGE = Range(0, 2**63 - 1)
 
-# Upper bounds of the settings whose memory grows with their value (issue 21: `-o train.batch_size=100000000000`
-# was accepted and grew without end). Generous next to any real run on one machine; a run that needs more raises
+# Upper bounds of the settings whose memory grows with their value (without one, `-o train.batch_size=100000000000`
+# would be accepted and grow without end). Generous next to any real run on one machine; a run that needs more raises
 # the bound here, in one place.
 MAX_BATCH = 65_536                 # sentences or pairs per batch / per augmenter call
 MAX_SEQUENCE_TOKENS = 32_768       # tokens per sentence (max_length)

@@ -37,11 +37,12 @@ that-clause that by those frames only another of its senses takes (`check_comple
 Of the eligible words, `fraction` are replaced: the count is `fraction * eligible` rounded up or down at random in
 proportion (so the expected share is exactly `fraction`, also for short sentences), then raised to `min_words` and
 capped at `max_words` (`pipeline.augment.augmenters.substitution`). The substitute of a word is drawn uniformly
-among its safe substitutes; with `rank_encoder` (off by default: 12-18x slower on CPU) each word keeps only the
-substitute whose sentence is closest to the original under that encoder (`pipeline.lexicon.sentence_similarity`),
-if it reaches `min_candidate_similarity`, and the cosine is recorded with the change. The defaults and why (README "Synonyms"): a blind-judged sample of 100 pairs went from
-7 usable (meaning kept and fluent) to the number in benchmarks/RESULTS.md; the knobs above trade quality for change
-rate (lower shares and counts give more, riskier substitutions).
+among its safe substitutes; with `rank_encoder` (off by default: one encoder pass per candidate sentence, much
+slower; docs/results/speed.md) each word keeps only the substitute whose sentence is closest to the original under
+that encoder (`pipeline.lexicon.sentence_similarity`), if it reaches `min_candidate_similarity`, and the cosine is
+recorded with the change. The word rules are the settings under `words` (`SubstituteRules`), the sentence rules
+those under `sentence` (`SentenceRules`); the defaults were chosen on blind-judged samples (docs/results/views.md):
+the knobs trade quality for change rate (lower shares and counts give more, riskier substitutions).
 
 The text is tokenized with the Moses tokenizer (sacremoses) and the replacements are spliced into the original
 string at the tokens' positions, so everything but the replaced words stays byte-identical (detokenizing would also
@@ -136,7 +137,7 @@ class SynonymAugmenter(Augmenter):
     name = "synonyms"
     config_class = SynonymConfig
     default_batch_size = 2048
-    version = "9"  # 9: a verb before an infinitive or that-clause only another sense takes is kept (check_complements), four coin-flip substitutions avoided (issue 17, round 7); 8: recurring misreadings of v7 avoided (issue 17, round 6); 7: "little" as a quantity kept (keep_quantity_words), "help" before a bare infinitive kept, "kids'" not "kids's" (issue 17, round 5); 6: SemCor counts raised (a word tagged >= 20 times, a substitute >= 10 in its sense; issue 17, round 5); 5: prepositional verbs, -ing modifiers, transitivity, hyphenated collocations, plural lemmas, more known misreadings (issue 17, round 4); 4: substitute sense share, known misreadings, optional ranking encoder (issue 17, round 3); 3: keep_words, word frequency, modified nouns, derivations (issue 17, round 2); 2: sense, part of speech and form chosen (issue 17); 1 took any lemma of any synset
+    version = "9"  # bump when the output for the same input and settings changes (CHANGELOG.md)
 
     def __init__(self, config: Any = None):
         super().__init__(config)

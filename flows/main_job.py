@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from bsl_pipeline.pipeline.base.atomic import write_json_atomic, write_text_atomic
-from bsl_pipeline.pipeline.base.config import from_dict, to_dict
+from bsl_pipeline.pipeline.base.config import from_dict, parse_yaml, to_dict
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.dataset.manifest import Manifest
 from bsl_pipeline.pipeline.evaldata.data_dir import (
@@ -53,29 +53,34 @@ from bsl_pipeline.training.train_and_evaluate import (
 )
 
 
+DEMO_CONFIG = "demo.yaml"  # in the package bsl_pipeline.configs (the repository's configs/)
+
+
+def demo_config_text() -> str:
+    """The text of configs/demo.yaml, the one source of the demo's recipe, shipped inside the package."""
+    from importlib.resources import files
+
+    return files("bsl_pipeline.configs").joinpath(DEMO_CONFIG).read_text(encoding="utf-8")
+
+
+def _demo_section(name: str) -> dict[str, Any]:
+    data = parse_yaml(demo_config_text(), f"bsl_pipeline/configs/{DEMO_CONFIG}")
+    if not isinstance(data, dict) or not isinstance(data.get(name), dict):
+        raise BSLError(f"bsl_pipeline/configs/{DEMO_CONFIG}: no `{name}:` section (the demo's built-in settings)")
+    return data[name]
+
+
 def demo_training() -> TrainConfig:
-    """The demo's recipe (configs/demo.yaml `training:`): BSL post-training of an already trained encoder on CPU,
-    chosen on STS-B dev (benchmarks/RESULTS.md, issue 10; the one-direction loss: issue 18, session 7). The job fills
-    in model.name_or_path when empty, adds its datasets to data.sources and, with train.output_dir empty, writes the
-    run to <out_dir>/runs/bsl-<run_key> (training.train_and_evaluate.run_key: the fingerprint of the settings and the
-    datasets' pair shards)."""
-    return from_dict(TrainConfig, {
-        "model": {"name_or_path": "", "pooling": "mean", "max_length": 48},
-        "objective": {"name": "bsl", "bsl": {"momentum": 0.999, "predictor_k": 8, "predictor_warmup_steps": 50,
-                                             "predictor_lr": 1e-3, "symmetric": False, "online_view": "view2"}},
-        "optim": {"optimizer": "adamw", "lr": 5e-5, "weight_decay": 0.01, "schedule": "linear",
-                  "warmup_ratio": 0.1},
-        "train": {"batch_size": 16, "max_steps": 140, "seed": 42, "log_every": 10, "save_every": 50,
-                  "resume": "auto"},
-        "export": {"enabled": True, "source": "final"},
-    })
+    """The demo's recipe: configs/demo.yaml `training:` (BSL post-training of an already trained encoder on CPU).
+    The job fills in model.name_or_path when empty, adds its datasets to data.sources and, with train.output_dir
+    empty, writes the run to <out_dir>/runs/bsl-<run_key> (training.train_and_evaluate.run_key: the fingerprint of
+    the settings and the datasets' pair shards)."""
+    return from_dict(TrainConfig, _demo_section("training"), prefix="training")
 
 
 def demo_evaluation() -> EvaluationConfig:
-    """STS before/after training (configs/demo.yaml `evaluation:`); data_dir '' = the data dir every command finds
-    (README 'Data'), cache_dir '' caches the embeddings under <out_dir>/cache/embeddings. Both models read up to 256
-    tokens (the encoder's own limit), so the trained one is not cut to its training max_length."""
-    return EvaluationConfig(data_dir="", batch_size=128, cache_dir="", max_length=256)
+    """STS before/after training: configs/demo.yaml `evaluation:`."""
+    return from_dict(EvaluationConfig, _demo_section("evaluation"), prefix="evaluation")
 
 
 @dataclass

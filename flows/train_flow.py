@@ -53,7 +53,7 @@ def resolve_train_config(manifests: list[str] | None = None, config_file: str = 
 
 
 def expand_run_placeholders(path: str) -> str:
-    """`{date}` -> the UTC date (2026-11-22), `{flow_run}` -> the flow run's name: a scheduled deployment then
+    """`{date}` -> the UTC date (YYYY-MM-DD), `{flow_run}` -> the flow run's name: a scheduled deployment then
     trains into a fresh directory each time (and a retried run of the same day resumes with train.resume=auto)."""
     if "{" not in path:
         return path

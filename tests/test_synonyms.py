@@ -14,6 +14,7 @@ import pytest
 from bsl_pipeline.pipeline.augment.augmenters import SourceRecord, build_augmenter
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.lexicon.stopwords import ENGLISH_STOPWORDS
+from synonym_params import nested
 
 WORD = re.compile(r"[^\W\d_]+(?:['\-][^\W\d_]+)*")
 
@@ -46,7 +47,7 @@ def wn_cache(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def make(wn_cache):
     def _make(**params):
-        aug = build_augmenter("synonyms", {"cache_dir": str(wn_cache), **params})
+        aug = build_augmenter("synonyms", nested({"cache_dir": str(wn_cache), **params}))
         aug.ensure_ready()
         return aug
 
@@ -234,14 +235,14 @@ def test_both_views_are_augmented_independently(make, wn):
 
 def test_bad_config_values_are_clear_errors(wn_cache):
     with pytest.raises(BSLError, match="fraction"):
-        build_augmenter("synonyms", {"fraction": 1.5})
+        build_augmenter("synonyms", nested({"fraction": 1.5}))
     for key, value in (("min_pos_share", 2.0), ("min_sense_share", -0.1), ("senses", 0), ("min_lemma_count", -1)):
-        with pytest.raises(BSLError, match=key):
-            build_augmenter("synonyms", {key: value})
+        with pytest.raises(BSLError, match=rf"method_params\.synonyms\.words\.{key}\b"):
+            build_augmenter("synonyms", nested({key: value}))
     with pytest.raises(BSLError, match="views"):
-        build_augmenter("synonyms", {"views": "third"})
+        build_augmenter("synonyms", nested({"views": "third"}))
     with pytest.raises(BSLError, match="unknown config key"):
-        build_augmenter("synonyms", {"fractoin": 0.2})
+        build_augmenter("synonyms", nested({"fractoin": 0.2}))
 
 
 def test_model_identities_are_sha256_of_the_wordnet_files_and_paths_stay_out_of_the_fingerprint(make, wn_cache):
@@ -284,14 +285,14 @@ def system_wordnet_dir() -> Path:
 def test_missing_wordnet_dir_in_config_is_a_clear_error(tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
-    aug = build_augmenter("synonyms", {"wordnet_dir": str(empty), "cache_dir": str(tmp_path / "cache")})
+    aug = build_augmenter("synonyms", nested({"wordnet_dir": str(empty), "cache_dir": str(tmp_path / "cache")}))
     with pytest.raises(BSLError) as err:
         aug.ensure_ready()
     msg = str(err.value)
     assert str(empty) in msg and "lacks data.noun" in msg
     assert "apt-get install wordnet-base wordnet-sense-index" in msg
     assert "method_params.synonyms.wordnet_dir" in msg and "WNSEARCHDIR" in msg
-    missing = build_augmenter("synonyms", {"wordnet_dir": str(tmp_path / "nope")})
+    missing = build_augmenter("synonyms", nested({"wordnet_dir": str(tmp_path / "nope")}))
     with pytest.raises(BSLError, match="does not exist"):
         missing.model_identities()
 

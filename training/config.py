@@ -28,10 +28,13 @@ from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.pooling import POOLING_MODES  # noqa: F401  (re-exported: training's readers import it from here)
 
 
-def _help(text: str, allowed: Range | None = None, check=None, **kwargs):
+def _help(text: str, allowed: Range | None = None, check=None, in_run_key: bool = True, **kwargs):
     """A field's help, its `Range` and its `check` (value -> None or what is wrong): the one rule of a setting,
-    applied by `pipeline.base.config.check_config` when loading and by `validate_config` for configs built in code."""
-    metadata = {"help": text, **({"range": allowed} if allowed else {}), **({"check": check} if check else {})}
+    applied by `pipeline.base.config.check_config` when loading and by `validate_config` for configs built in code.
+    `in_run_key=False` marks a setting that says where or how a run is carried out, not what it learns: it is left
+    out of the run's fingerprint (`training.train_and_evaluate.run_key`), so runs that differ only in it are one."""
+    metadata = {"help": text, **({"range": allowed} if allowed else {}), **({"check": check} if check else {}),
+                **({} if in_run_key else {"fingerprint": False})}
     return field(metadata=metadata, **kwargs)
 
 
@@ -44,7 +47,7 @@ class ModelConfig:
     max_length: int = _help("tokens per sentence; longer sentences are truncated", default=128, allowed=Range(2, MAX_SEQUENCE_TOKENS))
     dropout: float | None = _help("override the encoder's dropout probabilities (hidden and attention); null "
                                   "keeps the checkpoint's values", default=None, allowed=Range(0, 1, high_open=True))
-    gradient_checkpointing: bool = _help("recompute activations in backward (less memory, ~30% slower)",
+    gradient_checkpointing: bool = _help("recompute activations in backward (less memory, slower steps)",
                                          default=False)
     sdpa_backend: str = _help(SDPA_BACKEND_HELP, default="auto", check=sdpa_backend_problem)
     length_buckets: list[int] = _help("pad every batch to the smallest of these lengths that holds it (max_length "
@@ -70,7 +73,8 @@ class DataSourceConfig:
 class DataConfig:
     sources: list[DataSourceConfig] = _help("datasets to train on (bsl train --manifest replaces this list)",
                                             default_factory=list)
-    verify: bool = _help("check manifest and shard checksums before training", default=True)
+    # The train flow verifies the shards itself and sets verify=false: not part of the run key.
+    verify: bool = _help("check manifest and shard checksums before training", default=True, in_run_key=False)
     shuffle: bool = _help("shuffle each source (streaming buffer shuffle, reseeded per epoch)", default=True)
     shuffle_buffer: int = _help("pairs held in each source's shuffle buffer; >= dataset size = full shuffle",
                                 default=100_000, allowed=Range(1, MAX_BUFFERED_ITEMS))
@@ -80,9 +84,12 @@ class DataConfig:
                                         "per window); 0 = off", default=0, allowed=Range(0, MAX_PREFETCH))
     workers: int | Literal["auto"] = _help("processes that read, mix and tokenise the next batches while the model "
                                            "trains (same batches, same order, exact resume); 0 = in the training "
-                                           "process; auto = 2 on CUDA, 0 on CPU", default="auto", allowed=Range(0, MAX_WORKERS))
-    prefetch_batches: int = _help("batches each worker prepares ahead", default=4, allowed=Range(1, MAX_PREFETCH))
-    pin_memory: bool = _help("page-locked batches for faster host-to-GPU copies (CUDA only)", default=True)
+                                           "process; auto = 2 on CUDA, 0 on CPU", default="auto", allowed=Range(0, MAX_WORKERS),
+                                           in_run_key=False)
+    prefetch_batches: int = _help("batches each worker prepares ahead", default=4, allowed=Range(1, MAX_PREFETCH),
+                                  in_run_key=False)
+    pin_memory: bool = _help("page-locked batches for faster host-to-GPU copies (CUDA only)", default=True,
+                             in_run_key=False)
 
 
 @dataclass
@@ -102,19 +109,17 @@ class BSLConfig:
         "premise, hypothesis), so view2 = the online encoder learns to predict the source's target embedding from "
         "the augmented view (the direction that teaches invariance to the augmentation), view1 = from the source "
         "it predicts the augmented view's embedding; mixed = each pair's direction drawn at random (p = 1/2, from "
-        "the batch's seeded generator): both directions of the symmetric loss at the one-direction cost. Measured "
-        "(benchmarks/RESULTS.md, issue 18 sessions 7-8): view2 is the best direction on the seven STS tasks; mixed "
-        "led on STS-B dev but scored 0.29 below view2 on the tasks, view1 is the worst",
+        "the batch's seeded generator): both directions of the symmetric loss at the one-direction cost. How the "
+        "directions compare on the STS tasks: docs/results/training.md",
         default="view1")
     sync_batchnorm: bool = _help("under DDP, predictor BatchNorm uses statistics of the global batch",
                                  default=True)
     predictor_warmup_steps: int = _help(
         "the first N optimizer steps train only the predictor: the online encoder (run without gradients) and the "
         "EMA target stay frozen, bit-identical; the lr schedule (optim.warmup_*, decay) then starts for the "
-        "encoder. Post-training all-MiniLM-L6-v2 (GPU, batch 64, issue 10): without it every setting tried lowered "
-        "the 7-task STS average below the encoder's 78.87 (77.24 at best; in-domain + NLI views, 690 steps: "
-        "78.09); with 100 steps the same run gave 80.20. CPU here (benchmarks/RESULTS.md): 50 warm-up + 50 steps of "
-        "16 pairs 78.87 -> 79.34, 100 + 100 of 32 -> 79.24. 0 = none (the paper, which starts from BERT)",
+        "encoder. Post-training an already trained encoder (all-MiniLM-L6-v2) without it lowered its STS scores in "
+        "every setting tried, with it they rose (docs/results/training.md). 0 = none (the paper, which starts "
+        "from BERT)",
         default=100, allowed=Range(0))
     predictor_residual: bool = _help(
         "the predictor predicts x + MLP(x) with the MLP's last layer starting at zero, i.e. it starts as the identity "
@@ -122,9 +127,8 @@ class BSLConfig:
         "MLP", default=False)
     predictor_lr: float | None = _help(
         "the predictor's learning rate: constant during the warm-up, then the peak of its own param group (same "
-        "schedule shape as the encoder); null = optim.lr. 1e-3 is what the measurements above used (CPU-sized: "
-        "100 steps at 1e-3, encoder lr 2e-5 -> 79.4-79.6; 50 steps, encoder lr 5e-5 -> 77.72)", default=1.0e-3,
-        allowed=Range(0, low_open=True))
+        "schedule shape as the encoder); null = optim.lr (the warm-up's measurements: docs/results/training.md)",
+        default=1.0e-3, allowed=Range(0, low_open=True))
 
     def config_problems(self) -> list[tuple[str, str]]:
         """The symmetric loss uses both directions: an online view to pick would be silently ignored."""
@@ -209,7 +213,7 @@ class OptimConfig:
 @dataclass
 class TrainLoopConfig:
     output_dir: str = _help("run directory: config, metrics.csv, tensorboard/, checkpoints/, final/, best/, "
-                            "export/", default="")
+                            "export/", default="", in_run_key=False)
     batch_size: int = _help("pairs per micro-batch, summed over all DDP processes (paper: 64)",
                             default=64, allowed=Range(1, MAX_BATCH))
     epochs: float = _help("passes over the data (by pair count) when max_steps is 0", default=1.0, allowed=Range(0))
@@ -228,13 +232,14 @@ class TrainLoopConfig:
                                   allowed=Range(0))
     resume: str | None = _help("'auto' = latest checkpoint in output_dir/checkpoints, or a checkpoint dir; "
                                "null = fresh run (refused when output_dir already has checkpoints)",
-                               default=None)
+                               default=None, in_run_key=False)
     overwrite: bool = _help("write into an output_dir (or export.dir) that bsl did not create (bsl train "
                             "--overwrite): what the run replaces there (config.yaml, metrics.csv, checkpoints/, "
                             "final/, best/, export/, ...) is moved to .bsl-replaced/<time>/, never deleted",
-                            default=False)
+                            default=False, in_run_key=False)
     resume_fallback: bool = _help("when the latest checkpoint is broken, resume from the newest good one before it "
-                                  "(with a warning) instead of stopping", default=False)
+                                  "(with a warning) instead of stopping", default=False,
+                                  in_run_key=False)
     tensorboard: bool = _help("write TensorBoard events to output_dir/tensorboard", default=True)
     compile: bool | Literal["auto"] = _help("torch.compile the objective's forward (encoders, predictor, loss): "
                                             "true, false, or auto = on CUDA only; falls back to eager with a "

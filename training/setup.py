@@ -152,7 +152,7 @@ def setup_optimizer(optim: OptimConfig, objective: Objective,
     cls = torch.optim.AdamW if optim.optimizer == "adamw" else torch.optim.Adam
     kwargs = dict(lr=optim.lr, betas=(optim.betas[0], optim.betas[1]), eps=optim.eps)
     groups = phases.param_groups(trainable)
-    # The fused kernel is ~9x faster than foreach on CPU for MiniLM + predictor (benchmarks/bench_trainer.py)
+    # The fused kernel is much faster than foreach on CPU for MiniLM + predictor (docs/results/speed.md)
     # and also handles GradScaler-skipped steps; fall back where a device has no fused implementation.
     try:
         return cls(groups, fused=True, **kwargs), trainable

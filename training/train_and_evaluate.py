@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bsl_pipeline.pipeline.base.atomic import write_json_atomic
-from bsl_pipeline.pipeline.base.config import to_dict
+from bsl_pipeline.pipeline.base.config import fingerprint_dict
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.fingerprint import fingerprint
 from bsl_pipeline.training.config import TrainConfig
@@ -38,11 +38,6 @@ log = logging.getLogger(__name__)
 
 DONE_FILE = "train_done.json"
 DONE_FORMAT = 1
-# Settings that say where or how a run is carried out, not what it learns: a run that differs only in them is the
-# same run (the train flow verifies the shards itself and sets data.verify=false; a retry sets train.resume=auto;
-# the number of loader workers never changes a batch).
-NOT_IN_RUN_KEY = ("train.output_dir", "train.overwrite", "train.resume", "train.resume_fallback", "data.verify",
-                  "data.workers", "data.prefetch_batches", "data.pin_memory")
 
 
 # -- steps: what the main job reports (and `bsl demo` prints) ------------------------------------------------------
@@ -120,13 +115,6 @@ class TrainEvalResult:
 
 
 # -- the one cache rule ----------------------------------------------------------------------------------------------
-def _drop(tree: dict[str, Any], dotted: str) -> None:
-    *parents, last = dotted.split(".")
-    for part in parents:
-        tree = tree.get(part, {})
-    tree.pop(last, None)
-
-
 def dataset_identity(path: str) -> list[str]:
     """The data a source contributes: the sha256 of its pair shards (not the manifest's own checksum: a rerun of
     the augmentation rewrites the manifest with new timings while the shards stay the same)."""
@@ -140,11 +128,10 @@ def dataset_identity(path: str) -> list[str]:
 
 
 def run_key(config: TrainConfig) -> str:
-    """The fingerprint of what a run learns: its settings (less NOT_IN_RUN_KEY) with each data source's path
-    replaced by its data (`dataset_identity`), so the same datasets named by another path are the same run."""
-    settings = to_dict(config)
-    for key in NOT_IN_RUN_KEY:
-        _drop(settings, key)
+    """The fingerprint of what a run learns: its settings (less those marked `in_run_key=False`, which say where
+    or how a run is carried out) with each data source's path replaced by its data (`dataset_identity`), so the same
+    datasets named by another path are the same run."""
+    settings = fingerprint_dict(config)
     settings["data"]["sources"] = [{**{k: v for k, v in source.items() if k != "path"},
                                     "data": dataset_identity(source["path"])}
                                    for source in settings["data"]["sources"]]

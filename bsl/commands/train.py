@@ -22,9 +22,9 @@ Train a sentence encoder on view pairs. The online encoder starts from model.nam
 objective.name: bsl (the paper: online encoder + predictor regress an EMA target encoder's embedding of the other
 view), contrastive (InfoNCE with in-batch negatives, the paper's Table 7 baseline), mirror (Mirror-BERT: a
 sentence and its span-masked copy, dropout, InfoNCE) or sg_opt (SG-BERT: layer views of a frozen copy).
-BSL first trains its predictor alone for objective.bsl.predictor_warmup_steps (default 100, at predictor_lr 1e-3;
-encoder and target frozen), which is what keeps post-training an already trained encoder from lowering its STS
-scores (the measurements are under that key below; 0 = the paper's BSL without warm-up).
+BSL first trains its predictor alone for objective.bsl.predictor_warmup_steps (default {warmup}, at predictor_lr
+{predictor_lr}; encoder and target frozen), which is what keeps post-training an already trained encoder from
+lowering its STS scores (docs/results/training.md; 0 = the paper's BSL without warm-up).
 
 Datasets are read through pipeline.dataset.store and checked against their manifests first. Writes to train.output_dir:
 config.yaml, metrics.csv (+ eval.csv, tensorboard/), checkpoints/step-N/ (every train.save_every steps, resumable),
@@ -32,6 +32,14 @@ final/ (resumable), best/ (best STS-B dev score, with eval.stsb_dir) and export/
 A checkpoint dir holds bsl_checkpoint.json + encoder/ (save_pretrained) + trainer_state.pt + rng/.
 Resume an interrupted run with --resume (same config). Run under torchrun for DDP (gloo on CPU, nccl on GPU).
 """
+
+
+def _description() -> str:
+    """DESCRIPTION with the warm-up's defaults read from BSLConfig's fields (not restated by hand)."""
+    from bsl_pipeline.training.config import BSLConfig
+
+    defaults = BSLConfig()
+    return DESCRIPTION.format(warmup=defaults.predictor_warmup_steps, predictor_lr=f"{defaults.predictor_lr:g}")
 
 
 def _config_help() -> str:
@@ -44,7 +52,7 @@ def _config_help() -> str:
 def register(subparsers) -> None:
     p = add_command(subparsers, "train", run,
                     "train a sentence encoder (BSL, contrastive, Mirror-BERT, SG-OPT) on view-pair datasets",
-                    DESCRIPTION, "config keys (YAML file and -o KEY=VALUE):\n" + _config_help())
+                    _description(), "config keys (YAML file and -o KEY=VALUE):\n" + _config_help())
     p.add_argument("--manifest", "-m", action="append", default=[], metavar="DATASET",
                    help="dataset dir or manifest JSON to train on; repeatable; replaces data.sources of the config "
                         "file (each with weight proportional to its pairs; use data.sources in YAML for weights or "

@@ -57,8 +57,8 @@ class Range:
 # The seeds every consumer takes: the dataset's int64 `seed` column, torch.manual_seed, Python's random.
 SEED_RANGE = Range(0, 2**63 - 1)
 
-# Upper bounds of the settings whose memory grows with their value (issue 21: `-o train.batch_size=100000000000`
-# was accepted and grew without end). Generous next to any real run on one machine; a run that needs more raises
+# Upper bounds of the settings whose memory grows with their value (without one, `-o train.batch_size=100000000000`
+# would be accepted and grow without end). Generous next to any real run on one machine; a run that needs more raises
 # the bound here, in one place.
 MAX_BATCH = 65_536                 # sentences or pairs per batch / per augmenter call
 MAX_SEQUENCE_TOKENS = 32_768       # tokens per sentence (max_length)
@@ -276,6 +276,20 @@ def to_dict(obj: Any) -> Any:
     if isinstance(obj, Path):
         return str(obj)
     return obj
+
+
+def fingerprint_dict(obj: Any) -> Any:
+    """`to_dict(obj)` less the fields marked `"fingerprint": False` in their metadata, at any depth: settings that
+    do not change a result (where caches and models live, progress bars, batch sizes that only change speed), so
+    that they do not change the identity that caches and manifests use."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: fingerprint_dict(getattr(obj, f.name)) for f in dataclasses.fields(obj)
+                if f.metadata.get("fingerprint", True)}
+    if isinstance(obj, (list, tuple)):
+        return [fingerprint_dict(v) for v in obj]
+    if isinstance(obj, dict):
+        return {k: fingerprint_dict(v) for k, v in obj.items()}
+    return to_dict(obj)
 
 
 def parse_override(text: str) -> tuple[list[str], Any]:

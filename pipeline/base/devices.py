@@ -13,9 +13,9 @@ from bsl_pipeline.pipeline.base.errors import BSLError
 SDPA_KERNELS = {"flash": "FLASH_ATTENTION", "efficient": "EFFICIENT_ATTENTION", "cudnn": "CUDNN_ATTENTION",
                 "math": "MATH"}
 SDPA_BACKEND_HELP = ("scaled-dot-product attention kernels: auto = on CUDA every kernel except cuDNN attention "
-                     "(it builds a new plan for each new padded length; 3x slower training steps measured on an "
-                     "H100), on CPU torch's choice; torch = torch's own choice everywhere; or a comma-separated "
-                     "list of flash, efficient, cudnn, math")
+                     "(it builds a new plan for each new padded length: much slower training steps on GPUs, "
+                     "docs/results/gpu.md), on CPU torch's choice; torch = torch's own choice everywhere; or a "
+                     "comma-separated list of flash, efficient, cudnn, math")
 
 
 def resolve_device(device: str = "auto"):

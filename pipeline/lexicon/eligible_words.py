@@ -5,7 +5,7 @@ compounds, modified nouns and fixed phrases whole (module docstring of `pipeline
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bsl_pipeline.pipeline.lexicon.collocations import Collocations
 from bsl_pipeline.pipeline.lexicon.inflection import tags_of
@@ -43,18 +43,40 @@ Eligible = list[tuple[int, tuple[str, ...]]]  # (token index, its substitutes)
 
 @dataclass(frozen=True)
 class SentenceRules:
-    """The settings about a word's place in the sentence (`SynonymConfig` fields of the same names)."""
+    """The settings about a word's place in the sentence (`method_params.synonyms.sentence`); names are kept by
+    `SubstituteRules.skip_proper_nouns`."""
 
-    skip_proper_nouns: bool = True
-    keep_collocations: bool = True
-    keep_compounds: bool = True
-    keep_modified_nouns: bool = True
-    keep_modifiers: bool = False
-    keep_prepositional_verbs: bool = True
-    keep_ing_modifiers: bool = True
-    check_transitivity: bool = True
-    check_complements: bool = True
-    keep_quantity_words: bool = True
+    keep_collocations: bool = field(default=True, metadata={
+        "help": "keep fixed phrases whole: WordNet multiword lemmas ('common sense', 'step down'), its hyphenated "
+                "lemmas written as two words ('large scale') and prepositional phrases ('in front of')"})
+    keep_compounds: bool = field(default=True, metadata={
+        "help": "keep a noun that modifies the next noun ('train track', 'plane crash'): compounds rarely survive "
+                "a substitution of their first part"})
+    keep_modified_nouns: bool = field(default=True, metadata={
+        "help": "keep a noun modified by the word before it: a noun, an -ing word or a capitalised word ('arms "
+                "factory', 'organizing director', 'Friday night', 'Syrian war'): names and compounds"})
+    keep_modifiers: bool = field(default=False, metadata={
+        "help": "also keep an adjective that modifies the next noun ('golden triangle'); off: costs most adjective "
+                "substitutions ('large dog' -> 'big dog')"})
+    keep_prepositional_verbs: bool = field(default=True, metadata={
+        "help": "keep a verb followed by a preposition it selects or a particle (to, in, of, for, with, on, about, "
+                "upon, from, up, down, out, off, away, back; 'to' before a verb excepted): a synonym takes another "
+                "one ('happened to you' -> 'occurred to you', 'engage in' -> 'pursue in'); likewise 'help' before a "
+                "bare infinitive ('helps them find' -> 'assists them find')"})
+    keep_ing_modifiers: bool = field(default=True, metadata={
+        "help": "keep an -ing word between a determiner or adjective and a noun: it modifies the noun ('a racing "
+                "bike' -> 'a rushing bike'), it is no verb in progress"})
+    keep_quantity_words: bool = field(default=True, metadata={
+        "help": "'little' measures size only after a determiner, number or adjective and before a noun ('a little "
+                "boy'); elsewhere it is a quantity ('very little left', 'little more than') and neither becomes nor "
+                "replaces 'small'"})
+    check_transitivity: bool = field(default=True, metadata={
+        "help": "keep a verb that has an object (a determiner, pronoun, name or noun follows it) when WordNet's "
+                "sentence frames say its dominant sense takes none ('protesters topple Lenin statue' -> 'tumble')"})
+    check_complements: bool = field(default=True, metadata={
+        "help": "keep a verb followed by an infinitive or a that-clause when WordNet's sentence frames say its "
+                "dominant sense takes none: it is used in another sense there ('happens to work' -> 'occurs to "
+                "work', 'chose to use' -> 'selected to use', 'the statute provides that' -> 'supplies that')"})
 
 
 def sentence_starts(tokens: list[str]) -> list[bool]:
@@ -90,7 +112,7 @@ class EligibleWords:
                 if reasons is not None:
                     reasons[i] = finder.unchangeable_reason(key) or "?"
                 continue
-            if self.rules.skip_proper_nouns and self.is_name(tok, starts[i]):
+            if finder.rules.skip_proper_nouns and self.is_name(tok, starts[i]):
                 if reasons is not None:
                     reasons[i] = "capitalised"
                 continue

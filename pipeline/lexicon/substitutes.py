@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
+from bsl_pipeline.pipeline.base.config import Range
 from bsl_pipeline.pipeline.lexicon.inflection import inflect, tags_of
 from bsl_pipeline.pipeline.lexicon.pos_context import ANY, Context
 from bsl_pipeline.pipeline.lexicon.sense_counts import Sense, SenseCounts
 from bsl_pipeline.pipeline.lexicon.stopwords import ENGLISH_STOPWORDS
+from bsl_pipeline.pipeline.lexicon.substitution_lists import AVOID_SUBSTITUTIONS, KEEP_WORDS
 from bsl_pipeline.pipeline.lexicon.word_frequency import zipf
 
 WORD = re.compile(r"[^\W\d_]+(?:['\-][^\W\d_]+)*")
@@ -22,28 +24,88 @@ POS_ORDER = ("n", "v", "a", "r")
 _VOWEL = re.compile(r"[aeiou]|(?<!^)y")
 
 
+def _is_word_list(words: Any) -> str | None:
+    if isinstance(words, (list, tuple)) and all(isinstance(w, str) for w in words):
+        return None
+    return f"must be a list of words, got {words!r}"
+
+
+def _is_pair_list(pairs: Any) -> str | None:
+    if isinstance(pairs, (list, tuple)) and all(
+            isinstance(p, str) and p.count(">") == 1 and all(p.split(">")) for p in pairs):
+        return None
+    return f"must be a list of 'word>substitute' base forms, got {pairs!r}"
+
+
 @dataclass(frozen=True)
 class SubstituteRules:
-    """The settings that decide a word's substitutes (`SynonymConfig` fields of the same names)."""
+    """The settings that decide a word's substitutes (`method_params.synonyms.words`). Lower shares and counts give
+    more, riskier substitutions; how the defaults were judged: docs/results/views.md."""
 
-    skip_stopwords: bool = True
-    skip_proper_nouns: bool = True
-    min_pos_share: float = 0.8
-    parts_of_speech: frozenset[str] = frozenset(POS_ORDER)
-    min_sense_share: float = 0.5
-    senses: int = 1
-    min_lemma_count: int = 1
-    min_word_count: int = 2
-    mutual_sense: bool = True
-    multiword: bool = False
-    min_zipf: float = 3.0
-    max_zipf_drop: float = 1.0
-    min_substitute_pos_share: float = 0.5
-    skip_derived: bool = True
-    min_substitute_sense_share: float = 0.6
-    skip_plural_lemmas: bool = True
-    keep_words: frozenset[str] = frozenset()
-    avoid: frozenset[tuple[str, str]] = frozenset()  # (word base form, substitute lemma)
+    skip_stopwords: bool = field(default=True, metadata={
+        "help": "never replace stopwords (pipeline.lexicon.stopwords)"})
+    skip_proper_nouns: bool = field(default=True, metadata={
+        "help": "leave names alone: capitalised words inside a sentence, all-caps words, and words whose WordNet "
+                "lemma is capitalised (WordNet would turn 'John' into 'toilet', 'Israel' into 'Zion')"})
+    parts_of_speech: list[Literal["n", "v", "a", "r"]] = field(default_factory=lambda: list(POS_ORDER), metadata={
+        "help": "the parts of speech a word may be replaced in (n noun, v verb, a adjective, r adverb), as the word is "
+                "read where it stands; [n, a, r] leaves verbs alone, whose synonyms depend most on their "
+                "arguments ('seize a town' -> 'clutch', 'respond to calls' -> 'react')"})
+    min_pos_share: float = field(default=0.8, metadata={"range": Range(0, 1),
+        "help": "the word's part of speech (the most used one among those its neighbours allow) must have at "
+                "least this share of its SemCor uses; lower: more words, more wrong parts of speech"})
+    min_sense_share: float = field(default=0.5, metadata={"range": Range(0, 1),
+        "help": "the word's most frequent sense must have at least this share of its SemCor uses in that part of "
+                "speech (0: any word with a seen sense)"})
+    senses: int = field(default=1, metadata={"range": Range(1),
+        "help": "substitutes come from this many most frequent senses of the word (1: the dominant one only)"})
+    min_lemma_count: int = field(default=10, metadata={"range": Range(0),
+        "help": "a substitute must have been used in that sense at least this often in SemCor (0: also lemmas "
+                "never seen used, mostly rare, archaic or technical ones); with min_word_count, the main trade of "
+                "quality for coverage: lower both for more sentences with a view and more unusable ones "
+                "(docs/results/views.md)"})
+    min_word_count: int = field(default=20, metadata={"range": Range(0),
+        "help": "a word is substituted only when SemCor tagged it at least this often (fewer uses: counts too "
+                "thin to tell its sense; see min_lemma_count)"})
+    mutual_sense: bool = field(default=True, metadata={
+        "help": "a substitute's own most frequent sense must be the same synset (so a reader takes it in that sense)"})
+    min_substitute_sense_share: float = field(default=0.6, metadata={"range": Range(0, 1),
+        "help": "with mutual_sense: the substitute's dominant sense (the word's synset) must also hold at least this "
+                "share of the substitute's SemCor uses in that part of speech ('sunny' -> 'gay': gay is used so "
+                "only 9 of 20 times; 0: no minimum)"})
+    min_substitute_pos_share: float = field(default=0.5, metadata={"range": Range(0, 1),
+        "help": "a substitute must be used as the source word's part of speech at least this share of the time in "
+                "SemCor ('girl' -> 'miss', 'flies' -> 'wings', 'chases' -> 'dogs' read as the other part of speech)"})
+    multiword: bool = field(default=False, metadata={
+        "help": "allow multiword lemmas as substitutes ('domestic dog'), joined with spaces"})
+    min_zipf: float = field(default=3.0, metadata={"range": Range(0, 8),
+        "help": "a substitute must be at least this common in English (Zipf frequency from wordfreq: uses per "
+                "billion words, log10; 3 = once per million words). Rarer words read as odd ('edifice' 2.9)"})
+    max_zipf_drop: float = field(default=1.0, metadata={"range": Range(0, 8),
+        "help": "a substitute may be at most this much rarer than the word it replaces (Zipf; 1 = ten times "
+                "rarer): 'hospital' 5.1 -> 'infirmary' 3.3 and 'year' 6.0 -> 'yr' 3.8 are refused (8: no limit)"})
+    skip_derived: bool = field(default=True, metadata={
+        "help": "refuse substitutes that are the word plus a suffix ('brown' -> 'brownish', 'night' -> "
+                "'nighttime'), hyphenated ones for a plain word ('dark-brown'), and -ing nouns for a noun "
+                "('vote' -> 'voting'): a narrower or different word, not a synonym"})
+    skip_plural_lemmas: bool = field(default=True, metadata={
+        "help": "refuse noun substitutes that are the plural of another noun ('document' -> 'papers', 'a papers')"})
+    keep_words: list[str] = field(default_factory=lambda: list(KEEP_WORDS), metadata={
+        "check": _is_word_list,
+        "help": "words never replaced, matched on their base forms: light and reporting verbs whose synonyms take "
+                "other arguments ('said' -> 'told'), indefinite pronouns, words of unclear part of speech ([] to "
+                "replace them too)"})
+    avoid_substitutions: list[str] = field(default_factory=lambda: list(AVOID_SUBSTITUTIONS), metadata={
+        "check": _is_pair_list,
+        "help": "known misreadings, as 'word>substitute' base forms ('animal>beast'): substitutions WordNet lists "
+                "for the right sense that readers take otherwise; [] to allow them"})
+
+    def __post_init__(self) -> None:
+        # The sets the rules look up, derived once from the lists above (not settings of their own).
+        object.__setattr__(self, "allowed_pos", frozenset(self.parts_of_speech))
+        object.__setattr__(self, "kept_words", frozenset(w.lower() for w in self.keep_words))
+        object.__setattr__(self, "avoided", frozenset(
+            tuple(p.lower().replace(" ", "_").split(">")) for p in self.avoid_substitutions))
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,7 +265,7 @@ class SubstituteFinder:
         """Whether `word` (lower case) is one of `keep_words`, in any of its forms."""
         found = self._kept_word.get(word)
         if found is None:
-            keep = self.rules.keep_words
+            keep = self.rules.kept_words
             found = self._kept_word[word] = word in keep or any(b in keep for b in self.all_base_forms(word))
         return found
 
@@ -233,7 +295,7 @@ class SubstituteFinder:
             return "not_a_word"
         if self.rules.skip_stopwords and word in ENGLISH_STOPWORDS:
             return "stopword"
-        if self.rules.keep_words and self.kept(word):
+        if self.rules.kept_words and self.kept(word):
             return "keep_word"
         return None
 
@@ -319,7 +381,7 @@ class SubstituteFinder:
             return RARE_IN_SEMCOR
         if count < rules.min_pos_share * total:
             return UNCLEAR_POS
-        if pos not in rules.parts_of_speech:
+        if pos not in rules.allowed_pos:
             return POS_EXCLUDED
         tags = tags_of(word, base, pos)
         if pos == "v" and context.verb_tags is not None:
@@ -358,11 +420,11 @@ class SubstituteFinder:
             return NOT_WORDS  # abbreviations and codes ("var.", "3-D") are not word substitutes
         if counts.count(lemma, pos, sense.offset) < rules.min_lemma_count:
             return UNSEEN_LEMMA
-        if rules.keep_words and self.kept(lemma):
+        if rules.kept_words and self.kept(lemma):
             return KEPT_LEMMA  # a light verb as a substitute takes other arguments ("stated" -> "told")
         if rules.min_substitute_pos_share and not self.mostly(lemma, pos, rules.min_substitute_pos_share):
             return SUBSTITUTE_POS
-        if (reading.base, lemma) in rules.avoid:
+        if (reading.base, lemma) in rules.avoided:
             return AVOIDED  # a known misreading ("animal" -> "beast")
         if rules.skip_plural_lemmas and pos == "n" and self.plural_only(lemma):
             return PLURAL_LEMMA  # "a document" -> "a papers": lemminflect cannot make it singular

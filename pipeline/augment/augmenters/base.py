@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from bsl_pipeline.pipeline.base.config import check_config, from_dict, to_dict
+from bsl_pipeline.pipeline.base.config import check_config, fingerprint_dict, from_dict, to_dict
 from bsl_pipeline.pipeline.base.fingerprint import fingerprint
 from bsl_pipeline.pipeline.corpus.source_record import SourceRecord
 
@@ -100,13 +100,18 @@ class Augmenter(ABC):
     def params(self) -> dict[str, Any]:
         return to_dict(self.config) if dataclasses.is_dataclass(self.config) else dict(self.config)
 
+    def fingerprint_params(self) -> dict[str, Any]:
+        """`params()` less the settings marked `"fingerprint": False` (nested configs included): what they set does
+        not change the output."""
+        return fingerprint_dict(self.config) if dataclasses.is_dataclass(self.config) else dict(self.config)
+
     def fingerprint(self) -> dict[str, Any]:
         from bsl_pipeline.pipeline.base.provenance import code_version
 
         return {
             "name": self.name,
             "version": self.version,
-            "params": self.params(),
+            "params": self.fingerprint_params(),
             "models": self.model_identities(),
             "code_version": code_version(),
         }

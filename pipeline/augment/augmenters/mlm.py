@@ -60,18 +60,23 @@ class MLMConfig:
         "range": Range(1), "help": "mask at most this many words (null: no cap)"})
     top_k: int = field(default=10, metadata={
         "range": Range(1), "help": "sample each fill from the k most probable whole words"})
-    device: str = field(default="auto", metadata={"help": "auto (cuda when available), cpu, cuda, cuda:N"})
+    # Out of the fingerprint ("fingerprint": False): device, batching, attention kernels and the progress bar do not
+    # change which words come out (batching only through float noise in the logits).
+    device: str = field(default="auto", metadata={"fingerprint": False,
+                                                  "help": "auto (cuda when available), cpu, cuda, cuda:N"})
     precision: Literal["auto", "fp32", "bf16", "fp16"] = field(default="auto", metadata={
         "help": "auto: bf16 (or fp16) on GPU, fp32 on CPU"})
-    batch_size: int = field(default=64, metadata={"range": Range(1, MAX_BATCH), "help": "sentences per forward pass (when "
-                                                                     "max_tokens is off)"})
-    max_tokens: int | None = field(default=None, metadata={"range": Range(0, MAX_BATCH_TOKENS),
+    batch_size: int = field(default=64, metadata={"range": Range(1, MAX_BATCH), "fingerprint": False,
+                                                  "help": "sentences per forward pass (when max_tokens is off)"})
+    max_tokens: int | None = field(default=None, metadata={"range": Range(0, MAX_BATCH_TOKENS), "fingerprint": False,
         "help": "padded tokens per forward pass over the records of a call, sorted by length; 0 = off (batch_size "
                 "sentences); null = auto: 16384 on CUDA, off on CPU"})
-    sdpa_backend: str = field(default="auto", metadata={"help": SDPA_BACKEND_HELP, "check": sdpa_backend_problem})
+    sdpa_backend: str = field(default="auto", metadata={"help": SDPA_BACKEND_HELP, "check": sdpa_backend_problem,
+                                                        "fingerprint": False})
     max_length: int = field(default=256, metadata={"range": Range(2, MAX_SEQUENCE_TOKENS),
         "help": "tokens per sentence seen by the model; words beyond are kept but never masked"})
-    disable_progress: bool = field(default=False, metadata={"help": "no progress bar (also BSL_NO_PROGRESS=1)"})
+    disable_progress: bool = field(default=False, metadata={"fingerprint": False,
+                                                            "help": "no progress bar (also BSL_NO_PROGRESS=1)"})
 
 
 @dataclass
@@ -114,13 +119,6 @@ class MaskedLMAugmenter(Augmenter):
         from bsl_pipeline.pipeline.base.provenance import sha256_dir
 
         return {f"mlm/{name}": digest for name, digest in sha256_dir(self.model_dir(), _IDENTITY_PATTERNS).items()}
-
-    def fingerprint(self) -> dict[str, Any]:
-        fp = super().fingerprint()
-        # No effect on which words come out (batching only through float noise in the logits).
-        for key in ("batch_size", "disable_progress", "device", "max_tokens", "sdpa_backend"):
-            fp["params"].pop(key, None)
-        return fp
 
     def setup(self) -> None:
         import torch

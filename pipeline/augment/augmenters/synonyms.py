@@ -37,11 +37,12 @@ that-clause that by those frames only another of its senses takes (`check_comple
 Of the eligible words, `fraction` are replaced: the count is `fraction * eligible` rounded up or down at random in
 proportion (so the expected share is exactly `fraction`, also for short sentences), then raised to `min_words` and
 capped at `max_words` (`pipeline.augment.augmenters.substitution`). The substitute of a word is drawn uniformly
-among its safe substitutes; with `rank_encoder` (off by default: 12-18x slower on CPU) each word keeps only the
-substitute whose sentence is closest to the original under that encoder (`pipeline.lexicon.sentence_similarity`),
-if it reaches `min_candidate_similarity`, and the cosine is recorded with the change. The defaults and why (README "Synonyms"): a blind-judged sample of 100 pairs went from
-7 usable (meaning kept and fluent) to the number in benchmarks/RESULTS.md; the knobs above trade quality for change
-rate (lower shares and counts give more, riskier substitutions).
+among its safe substitutes; with `rank_encoder` (off by default: one encoder pass per candidate sentence, much
+slower; docs/results/speed.md) each word keeps only the substitute whose sentence is closest to the original under
+that encoder (`pipeline.lexicon.sentence_similarity`), if it reaches `min_candidate_similarity`, and the cosine is
+recorded with the change. The word rules are the settings under `words` (`SubstituteRules`), the sentence rules
+those under `sentence` (`SentenceRules`); the defaults were chosen on blind-judged samples (docs/results/views.md):
+the knobs trade quality for change rate (lower shares and counts give more, riskier substitutions).
 
 The text is tokenized with the Moses tokenizer (sacremoses) and the replacements are spliced into the original
 string at the tokens' positions, so everything but the replaced words stays byte-identical (detokenizing would also
@@ -81,7 +82,6 @@ from bsl_pipeline.pipeline.lexicon.inflection import indefinite_article, possess
 from bsl_pipeline.pipeline.lexicon.moses_tokens import SpanTokenizer
 from bsl_pipeline.pipeline.lexicon.pos_context import ANY, Context
 from bsl_pipeline.pipeline.lexicon.substitutes import SubstituteFinder, SubstituteRules
-from bsl_pipeline.pipeline.lexicon.substitution_lists import AVOID_SUBSTITUTIONS, KEEP_WORDS
 
 
 @dataclass
@@ -95,124 +95,28 @@ class SynonymConfig:
         "range": Range(1), "help": "at most this many replaced words per view (null: no cap)"})
     views: Literal["second", "both"] = field(default="second", metadata={
         "help": "second: view1 = original, view2 = augmented (the paper); both: each view augmented independently"})
-    skip_stopwords: bool = field(default=True, metadata={"help": "never replace stopwords (pipeline.lexicon.stopwords)"})
-    skip_proper_nouns: bool = field(default=True, metadata={
-        "help": "leave names alone: capitalised words inside a sentence, all-caps words, and words whose WordNet "
-                "lemma is capitalised (WordNet would turn 'John' into 'toilet', 'Israel' into 'Zion')"})
-    parts_of_speech: list[Literal["n", "v", "a", "r"]] = field(default_factory=lambda: list("nvar"), metadata={
-        "help": "the parts of speech a word may be replaced in (n noun, v verb, a adjective, r adverb), as the word is "
-                "read where it stands; [n, a, r] leaves verbs alone, whose synonyms depend most on their "
-                "arguments ('seize a town' -> 'clutch', 'respond to calls' -> 'react')"})
-    min_pos_share: float = field(default=0.8, metadata={"range": Range(0, 1),
-        "help": "the word's part of speech (the most used one among those its neighbours allow) must have at "
-                "least this share of its SemCor uses; lower: more words, more wrong parts of speech"})
-    min_sense_share: float = field(default=0.5, metadata={"range": Range(0, 1),
-        "help": "the word's most frequent sense must have at least this share of its SemCor uses in that part of "
-                "speech (0: any word with a seen sense)"})
-    senses: int = field(default=1, metadata={"range": Range(1),
-        "help": "substitutes come from this many most frequent senses of the word (1: the dominant one only)"})
-    min_lemma_count: int = field(default=10, metadata={"range": Range(0),
-        "help": "a substitute must have been used in that sense at least this often in SemCor (0: also lemmas "
-                "never seen used, mostly rare, archaic or technical ones). 10 (with min_word_count 20): 79 of 100 "
-                "pairs usable on fresh sentences judged blind vs 68 with 1 and 2, for 28% fewer sentences with a "
-                "view (benchmarks/RESULTS.md, issue 17 round five); lower both to trade quality for coverage"})
-    min_word_count: int = field(default=20, metadata={"range": Range(0),
-        "help": "a word is substituted only when SemCor tagged it at least this often (fewer uses: counts too "
-                "thin to tell its sense; see min_lemma_count for what 20 buys)"})
-    mutual_sense: bool = field(default=True, metadata={
-        "help": "a substitute's own most frequent sense must be the same synset (so a reader takes it in that sense)"})
-    keep_collocations: bool = field(default=True, metadata={
-        "help": "keep fixed phrases whole: WordNet multiword lemmas ('common sense', 'step down'), its hyphenated "
-                "lemmas written as two words ('large scale') and prepositional phrases ('in front of')"})
-    keep_compounds: bool = field(default=True, metadata={
-        "help": "keep a noun that modifies the next noun ('train track', 'plane crash'): compounds rarely survive "
-                "a substitution of their first part"})
-    keep_modified_nouns: bool = field(default=True, metadata={
-        "help": "keep a noun modified by the word before it: a noun, an -ing word or a capitalised word ('arms "
-                "factory', 'organizing director', 'Friday night', 'Syrian war'): names and compounds"})
-    keep_modifiers: bool = field(default=False, metadata={
-        "help": "also keep an adjective that modifies the next noun ('golden triangle'); off: costs most adjective "
-                "substitutions ('large dog' -> 'big dog')"})
-    keep_prepositional_verbs: bool = field(default=True, metadata={
-        "help": "keep a verb followed by a preposition it selects or a particle (to, in, of, for, with, on, about, "
-                "upon, from, up, down, out, off, away, back; 'to' before a verb excepted): a synonym takes another "
-                "one ('happened to you' -> 'occurred to you', 'engage in' -> 'pursue in'); likewise 'help' before a "
-                "bare infinitive ('helps them find' -> 'assists them find')"})
-    keep_ing_modifiers: bool = field(default=True, metadata={
-        "help": "keep an -ing word between a determiner or adjective and a noun: it modifies the noun ('a racing "
-                "bike' -> 'a rushing bike'), it is no verb in progress"})
-    keep_quantity_words: bool = field(default=True, metadata={
-        "help": "'little' measures size only after a determiner, number or adjective and before a noun ('a little "
-                "boy'); elsewhere it is a quantity ('very little left', 'little more than') and neither becomes nor "
-                "replaces 'small'"})
-    check_transitivity: bool = field(default=True, metadata={
-        "help": "keep a verb that has an object (a determiner, pronoun, name or noun follows it) when WordNet's "
-                "sentence frames say its dominant sense takes none ('protesters topple Lenin statue' -> 'tumble')"})
-    check_complements: bool = field(default=True, metadata={
-        "help": "keep a verb followed by an infinitive or a that-clause when WordNet's sentence frames say its "
-                "dominant sense takes none: it is used in another sense there ('happens to work' -> 'occurs to "
-                "work', 'chose to use' -> 'selected to use', 'the statute provides that' -> 'supplies that')"})
-    skip_plural_lemmas: bool = field(default=True, metadata={
-        "help": "refuse noun substitutes that are the plural of another noun ('document' -> 'papers', 'a papers')"})
-    keep_words: list[str] = field(default_factory=lambda: list(KEEP_WORDS), metadata={
-        "check": lambda words: None if isinstance(words, (list, tuple)) and all(isinstance(w, str) for w in words)
-        else f"must be a list of words, got {words!r}",
-        "help": "words never replaced, matched on their base forms: light and reporting verbs whose synonyms take "
-                "other arguments ('said' -> 'told'), indefinite pronouns, words of unclear part of speech ([] to "
-                "replace them too)"})
-    min_zipf: float = field(default=3.0, metadata={"range": Range(0, 8),
-        "help": "a substitute must be at least this common in English (Zipf frequency from wordfreq: uses per "
-                "billion words, log10; 3 = once per million words). Rarer words read as odd ('edifice' 2.9)"})
-    max_zipf_drop: float = field(default=1.0, metadata={"range": Range(0, 8),
-        "help": "a substitute may be at most this much rarer than the word it replaces (Zipf; 1 = ten times "
-                "rarer): 'hospital' 5.1 -> 'infirmary' 3.3 and 'year' 6.0 -> 'yr' 3.8 are refused (8: no limit)"})
-    min_substitute_pos_share: float = field(default=0.5, metadata={"range": Range(0, 1),
-        "help": "a substitute must be used as the source word's part of speech at least this share of the time in "
-                "SemCor ('girl' -> 'miss', 'flies' -> 'wings', 'chases' -> 'dogs' read as the other part of speech)"})
-    skip_derived: bool = field(default=True, metadata={
-        "help": "refuse substitutes that are the word plus a suffix ('brown' -> 'brownish', 'night' -> "
-                "'nighttime'), hyphenated ones for a plain word ('dark-brown'), and -ing nouns for a noun "
-                "('vote' -> 'voting'): a narrower or different word, not a synonym"})
-    min_substitute_sense_share: float = field(default=0.6, metadata={"range": Range(0, 1),
-        "help": "with mutual_sense: the substitute's dominant sense (the word's synset) must also hold at least this "
-                "share of the substitute's SemCor uses in that part of speech ('sunny' -> 'gay': gay is used so "
-                "only 9 of 20 times; 0: no minimum)"})
-    avoid_substitutions: list[str] = field(default_factory=lambda: list(AVOID_SUBSTITUTIONS), metadata={
-        "check": lambda pairs: None if isinstance(pairs, (list, tuple)) and all(
-            isinstance(p, str) and p.count(">") == 1 and all(p.split(">")) for p in pairs)
-        else f"must be a list of 'word>substitute' base forms, got {pairs!r}",
-        "help": "known misreadings, as 'word>substitute' base forms ('animal>beast'): substitutions WordNet lists "
-                "for the right sense that readers take otherwise; [] to allow them"})
-    rank_encoder: str | None = field(default=None, metadata={
+    words: SubstituteRules = field(default_factory=SubstituteRules, metadata={
+        "help": "which substitutes a word gets: its part of speech, sense, and each candidate lemma's rules"})
+    sentence: SentenceRules = field(default_factory=SentenceRules, metadata={
+        "help": "which words are left alone for their place in the sentence: fixed phrases, compounds, verbs "
+                "with their prepositions and complements"})
+    rank_encoder: str | None = field(default=None, metadata={"fingerprint": False,  # its checksum is in "models"
         "help": "a sentence encoder model directory (transformers, mean pooling; e.g. all-MiniLM-L6-v2): each "
                 "candidate substitution is scored by cosine(sentence, sentence with it) and a word keeps only its "
                 "best candidate, if it reaches min_candidate_similarity (null: no ranking, candidates drawn "
                 "uniformly)"})
     min_candidate_similarity: float = field(default=0.0, metadata={"range": Range(0, 1),
         "help": "with rank_encoder: the best candidate of a word must reach this cosine, else the word is kept"})
-    multiword: bool = field(default=False, metadata={
-        "help": "allow multiword lemmas as substitutes ('domestic dog'), joined with spaces"})
-    wordnet_dir: str | None = field(default=None, metadata={
+    # Where WordNet and its cache live does not change the output (its checksums are in "models"), and paths differ
+    # between machines: out of the fingerprint, so caches and manifests match across machines.
+    wordnet_dir: str | None = field(default=None, metadata={"fingerprint": False,
         "help": "WordNet database dir (data.noun, index.noun, index.sense, ...), used before anything else; unset: "
                 "nltk's data path, then $WNSEARCHDIR, then /usr/share/wordnet"})
-    cache_dir: str | None = field(default=None, metadata={
+    cache_dir: str | None = field(default=None, metadata={"fingerprint": False,
         "help": "where a system WordNet is set up for nltk (unset: $XDG_CACHE_HOME/bsl-pipeline/nltk_data, "
                 "else ~/.cache/bsl-pipeline/nltk_data)"})
-    cache_size: int = field(default=500_000, metadata={
+    cache_size: int = field(default=500_000, metadata={"fingerprint": False,
         "range": Range(1, MAX_BUFFERED_ITEMS), "help": "words (in context) whose substitutes are kept in memory"})
-
-
-def substitute_rules(cfg: SynonymConfig) -> SubstituteRules:
-    """The word rules of `cfg` (`pipeline.lexicon.substitutes`)."""
-    return SubstituteRules(
-        skip_stopwords=cfg.skip_stopwords, skip_proper_nouns=cfg.skip_proper_nouns, min_pos_share=cfg.min_pos_share,
-        parts_of_speech=frozenset(cfg.parts_of_speech),
-        min_sense_share=cfg.min_sense_share, senses=cfg.senses, min_lemma_count=cfg.min_lemma_count,
-        min_word_count=cfg.min_word_count, mutual_sense=cfg.mutual_sense, multiword=cfg.multiword,
-        min_zipf=cfg.min_zipf, max_zipf_drop=cfg.max_zipf_drop, min_substitute_pos_share=cfg.min_substitute_pos_share,
-        skip_derived=cfg.skip_derived, min_substitute_sense_share=cfg.min_substitute_sense_share,
-        skip_plural_lemmas=cfg.skip_plural_lemmas, keep_words=frozenset(w.lower() for w in cfg.keep_words),
-        avoid=frozenset(tuple(p.lower().replace(" ", "_").split(">")) for p in cfg.avoid_substitutions))
 
 
 def fit_neighbours(tokens: list[str], index: int, new: str, replaced: dict[int, str]) -> None:
@@ -229,20 +133,11 @@ def fit_neighbours(tokens: list[str], index: int, new: str, replaced: dict[int, 
         replaced[index + 1] = "'"
 
 
-def sentence_rules(cfg: SynonymConfig) -> SentenceRules:
-    """The sentence rules of `cfg` (`pipeline.lexicon.eligible_words`)."""
-    return SentenceRules(skip_proper_nouns=cfg.skip_proper_nouns, keep_collocations=cfg.keep_collocations,
-                         keep_compounds=cfg.keep_compounds, keep_modified_nouns=cfg.keep_modified_nouns,
-                         keep_modifiers=cfg.keep_modifiers, keep_prepositional_verbs=cfg.keep_prepositional_verbs,
-                         keep_ing_modifiers=cfg.keep_ing_modifiers, check_transitivity=cfg.check_transitivity,
-                         check_complements=cfg.check_complements, keep_quantity_words=cfg.keep_quantity_words)
-
-
 class SynonymAugmenter(Augmenter):
     name = "synonyms"
     config_class = SynonymConfig
     default_batch_size = 2048
-    version = "9"  # 9: a verb before an infinitive or that-clause only another sense takes is kept (check_complements), four coin-flip substitutions avoided (issue 17, round 7); 8: recurring misreadings of v7 avoided (issue 17, round 6); 7: "little" as a quantity kept (keep_quantity_words), "help" before a bare infinitive kept, "kids'" not "kids's" (issue 17, round 5); 6: SemCor counts raised (a word tagged >= 20 times, a substitute >= 10 in its sense; issue 17, round 5); 5: prepositional verbs, -ing modifiers, transitivity, hyphenated collocations, plural lemmas, more known misreadings (issue 17, round 4); 4: substitute sense share, known misreadings, optional ranking encoder (issue 17, round 3); 3: keep_words, word frequency, modified nouns, derivations (issue 17, round 2); 2: sense, part of speech and form chosen (issue 17); 1 took any lemma of any synset
+    version = "9"  # bump when the output for the same input and settings changes (CHANGELOG.md)
 
     def __init__(self, config: Any = None):
         super().__init__(config)
@@ -272,10 +167,10 @@ class SynonymAugmenter(Augmenter):
         wordnet = load_wordnet(self._locate())
         word_frequency.load()
         collocations = Collocations(k for k in wordnet._lemma_pos_offset_map if "_" in k or "-" in k)
-        self._finder = SubstituteFinder(substitute_rules(self.config), wordnet, load_synset_lemmas(self._locate()),
+        self._finder = SubstituteFinder(self.config.words, wordnet, load_synset_lemmas(self._locate()),
                                         load_sense_counts(self._locate()), self.config.cache_size,
                                         on_clear=collocations.clear)
-        self._eligible_words = EligibleWords(sentence_rules(self.config), self._finder, collocations)
+        self._eligible_words = EligibleWords(self.config.sentence, self._finder, collocations)
         self._tokenizer = SpanTokenizer()
         if self.config.rank_encoder:
             from bsl_pipeline.pipeline.lexicon.sentence_similarity import SentenceSimilarity
@@ -299,10 +194,6 @@ class SynonymAugmenter(Augmenter):
 
     def fingerprint(self) -> dict[str, Any]:
         fp = super().fingerprint()
-        # Where WordNet and its cache live does not change the output (its checksums are in "models"), and paths
-        # differ between machines: keep them out so caches and manifests match across machines.
-        for key in ("wordnet_dir", "cache_dir", "cache_size", "rank_encoder"):
-            fp["params"].pop(key, None)
         fp["params"]["ranked"] = bool(self.config.rank_encoder)  # which encoder: its checksum in "models"
         return fp
 

@@ -67,8 +67,9 @@ class TranslationSettings:
     device: str = field(default="auto", metadata={"help": "auto (cuda if available), cpu, cuda, cuda:N"})
     precision: Literal["auto", "fp32", "bf16", "fp16"] = field(default="auto", metadata={
         "help": "auto: bf16 (else fp16) on GPU, fp32 on CPU"})
-    sdpa_backend: str = field(default="auto", metadata={"help": SDPA_BACKEND_HELP,
-                                                        "check": sdpa_backend_problem})
+    # Which kernel computes attention, not what it computes: out of the fingerprint.
+    sdpa_backend: str = field(default="auto", metadata={"help": SDPA_BACKEND_HELP, "check": sdpa_backend_problem,
+                                                        "fingerprint": False})
     bpe: Literal["subword_nmt", "fastbpe"] = field(default="subword_nmt", metadata={
         "help": "fairseq BPE: subword_nmt (pure Python; fastBPE codes are converted into cache_dir) or fastbpe "
                 "(needs the fastBPE package)"})
@@ -81,10 +82,10 @@ class TranslationSettings:
     trusted_classes: list[str] = field(default_factory=list, metadata={
         "help": "fairseq: extra module.Class names weights-only checkpoint loading may construct "
                 "(argparse.Namespace is always allowed); only for checkpoints you trust"})
-    cache_dir: str = field(default="", metadata={
+    cache_dir: str = field(default="", metadata={"fingerprint": False,
         "help": "where converted BPE codes are kept (unset: $XDG_CACHE_HOME/bsl-pipeline, else "
                 "~/.cache/bsl-pipeline)"})
-    progress: bool = field(default=True, metadata={"help": "show a progress bar on long batches "
+    progress: bool = field(default=True, metadata={"fingerprint": False, "help": "show a progress bar on long batches "
                                                            "(also off with BSL_NO_PROGRESS=1)"})
 
     def config_problems(self) -> list[tuple[str, str]]:
@@ -141,14 +142,6 @@ class TranslatingAugmenter(Augmenter):
     def legs(self) -> dict[str, Leg]:
         """Identity prefix (`first_pivot.forward`, `de`, ...) -> leg, for every leg this configuration uses."""
         raise NotImplementedError
-
-    def params(self) -> dict[str, Any]:
-        params = super().params()
-        # Neither changes the output; they must not change fingerprints (and so invalidate caches).
-        params.pop("progress", None)
-        params.pop("cache_dir", None)
-        params.pop("sdpa_backend", None)  # which kernel computes attention, not what it computes
-        return params
 
     def _cache_dir(self) -> Path:
         if self.config.cache_dir:

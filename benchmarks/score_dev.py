@@ -50,7 +50,7 @@ def main(argv=None) -> int:
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     from bsl_pipeline.pipeline.base.atomic import write_json_atomic
-    from bsl_pipeline.pipeline.evaldata.data_dir import resolve_data_dir
+    from bsl_pipeline.training.evaluation.data_dir import resolve_data_dir
 
     args = _arguments(argv)
     splits = load_dev_splits(str(resolve_data_dir(args.data_dir).path))

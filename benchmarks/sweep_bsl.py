@@ -64,7 +64,7 @@ def main(argv=None) -> int:
     import score_dev
     import torch
 
-    from bsl_pipeline.pipeline.evaldata.data_dir import resolve_data_dir
+    from bsl_pipeline.training.evaluation.data_dir import resolve_data_dir
 
     args = _arguments(argv)
     if args.threads:

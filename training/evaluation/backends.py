@@ -186,7 +186,7 @@ class OnnxTransformer:
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.log_severity_level = 3
         # No busy-waiting between ops: on a shared CPU spinning threads burn time other processes (and our own
-        # tokenizer) need; measured no slower here (benchmarks/RESULTS.md).
+        # tokenizer) need (timings: benchmarks/RESULTS.md).
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         path = folder / "model.onnx"
         session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])

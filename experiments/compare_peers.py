@@ -1,7 +1,7 @@
 """BSL against the recipes sentence-transformers users already have (issue 18): the same view datasets, the same
 step budget and the same wall-clock budget, evaluated through this project's evaluation stage.
 
-    .venv/bin/python benchmarks/compare_peers.py [--dataset runs/ds/indomain --dataset runs/ds/snli-dev]
+    .venv/bin/python experiments/compare_peers.py [--dataset runs/ds/indomain --dataset runs/ds/snli-dev]
         [--steps 20] [--seeds 42] [--tasks dev] [--budget both] [--out runs/compare_peers]
 
 Methods (`--methods`, comma-separated):

@@ -1,20 +1,20 @@
 """Regenerate the judged samples of `synonyms` view pairs (issue 17): 100 pairs from a random sample of the demo's
 corpus sentences (the distinct sentences of STS-B train + SICK train, `bsl corpus sts-sick-train`).
 
-    .venv/bin/python benchmarks/judged/make_samples.py --sample before --out benchmarks/judged/before.tsv
-    .venv/bin/python benchmarks/judged/make_samples.py --sample after  --out benchmarks/judged/after.tsv
-    .venv/bin/python benchmarks/judged/make_samples.py --sample after-2 --out benchmarks/judged/after-2.tsv
-    .venv/bin/python benchmarks/judged/make_samples.py --sample after-3 --out benchmarks/judged/after-3.tsv
-    .venv/bin/python benchmarks/judged/make_samples.py --sample after-4 --out benchmarks/judged/after-4.tsv
-    .venv/bin/python benchmarks/judged/make_samples.py --sample after-5 --out benchmarks/judged/after-5.tsv
-    .venv/bin/python benchmarks/judged/make_samples.py --sample mnli-m --out benchmarks/judged/mnli-m.tsv
-    .venv/bin/python benchmarks/judged/make_samples.py --sample mnli-mm --out benchmarks/judged/mnli-mm.tsv
-    .venv/bin/python benchmarks/judged/make_samples.py --sample stsb-dev --out benchmarks/judged/stsb-dev.tsv
-    .venv/bin/python benchmarks/judged/make_samples.py --sample mnli-m-2 --out benchmarks/judged/mnli-m-2.tsv
-    .venv/bin/python benchmarks/judged/make_samples.py --sample snli-test --out benchmarks/judged/snli-test.tsv
-    .venv/bin/python benchmarks/judged/make_samples.py --sample mnli-m-3 --out benchmarks/judged/mnli-m-3.tsv
-    .venv/bin/python benchmarks/judged/make_samples.py --sample sts-sick-test --out benchmarks/judged/sts-sick-test.tsv
-    .venv/bin/python benchmarks/judged/make_samples.py --sample dev    --out /tmp/dev.tsv   # for development
+    .venv/bin/python experiments/judged/make_samples.py --sample before --out experiments/judged/before.tsv
+    .venv/bin/python experiments/judged/make_samples.py --sample after  --out experiments/judged/after.tsv
+    .venv/bin/python experiments/judged/make_samples.py --sample after-2 --out experiments/judged/after-2.tsv
+    .venv/bin/python experiments/judged/make_samples.py --sample after-3 --out experiments/judged/after-3.tsv
+    .venv/bin/python experiments/judged/make_samples.py --sample after-4 --out experiments/judged/after-4.tsv
+    .venv/bin/python experiments/judged/make_samples.py --sample after-5 --out experiments/judged/after-5.tsv
+    .venv/bin/python experiments/judged/make_samples.py --sample mnli-m --out experiments/judged/mnli-m.tsv
+    .venv/bin/python experiments/judged/make_samples.py --sample mnli-mm --out experiments/judged/mnli-mm.tsv
+    .venv/bin/python experiments/judged/make_samples.py --sample stsb-dev --out experiments/judged/stsb-dev.tsv
+    .venv/bin/python experiments/judged/make_samples.py --sample mnli-m-2 --out experiments/judged/mnli-m-2.tsv
+    .venv/bin/python experiments/judged/make_samples.py --sample snli-test --out experiments/judged/snli-test.tsv
+    .venv/bin/python experiments/judged/make_samples.py --sample mnli-m-3 --out experiments/judged/mnli-m-3.tsv
+    .venv/bin/python experiments/judged/make_samples.py --sample sts-sick-test --out experiments/judged/sts-sick-test.tsv
+    .venv/bin/python experiments/judged/make_samples.py --sample dev    --out /tmp/dev.tsv   # for development
 
 The corpus is shuffled once with a fixed seed and cut into four disjoint blocks of sentences: `before` (the first
 block), `after` (the second), `after-2` (the LAST block of the shuffled order, added in round two of issue 17: no

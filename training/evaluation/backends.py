@@ -5,7 +5,7 @@ are built for: on this project's CPU, ONNX Runtime runs all-MiniLM-L6-v2 in fp32
 (fused LayerNorm/GELU/attention kernels, no autograd or dispatcher overhead per op); benchmarks/RESULTS.md has
 the numbers. Only the transformer's forward pass moves: tokenisation, the length-sorted batches, pooling, Dense
 layers and normalisation stay in `training.encoder.TransformerEncoder`, so both backends compute the same thing
-in fp32 (embeddings equal to ~1e-6, scores equal to 0.01).
+in fp32 (an export is checked against the torch forward pass, within CHECK_ATOL/CHECK_RTOL, before it is used).
 
 - `backend: torch` always uses PyTorch; `onnx` asks for ONNX Runtime; `auto` (the default) uses it when it can.
   ONNX Runtime is used only on CPU, in fp32 (lower precision stays an explicit torch autocast setting), for an

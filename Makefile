@@ -57,7 +57,7 @@ test: setup
 bench: setup
 	for f in benchmarks/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
 	@# The peers on the demo's views (built into runs/ds/ first when missing), CPU-short: a few steps, STS-B dev.
-	echo "== benchmarks/compare_peers.py"; $(PY) benchmarks/compare_peers.py --build-datasets
+	echo "== experiments/compare_peers.py"; $(PY) experiments/compare_peers.py --build-datasets
 
 clean:
 	rm -rf $(VENV) .pytest_cache demo_out

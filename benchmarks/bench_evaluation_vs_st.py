@@ -82,7 +82,7 @@ def main() -> int:
 
     import sentence_transformers  # noqa: F401  (imported before timing, as our side's modules are)
     import bsl_pipeline.training.evaluation.runner  # noqa: F401
-    from bsl_pipeline.pipeline.evaldata.data_dir import resolve_data_dir
+    from bsl_pipeline.training.evaluation.data_dir import resolve_data_dir
 
     threads = int(os.environ.get("OMP_NUM_THREADS", "2"))
     torch.set_num_threads(threads)

@@ -494,7 +494,7 @@ def goal_lines(results: dict) -> list[str]:
 
 
 def found_data_dir(explicit: Path | None) -> Path | None:
-    from bsl_pipeline.pipeline.evaldata.data_dir import DataDirNotFound, resolve_data_dir
+    from bsl_pipeline.training.evaluation.data_dir import DataDirNotFound, resolve_data_dir
 
     try:
         return resolve_data_dir(explicit).path

@@ -26,7 +26,7 @@ from prefect.cache_policies import NO_CACHE
 from bsl_pipeline.flows.config_layers import layered_config
 from bsl_pipeline.flows.evaluate_job import DEFAULT_ARTIFACT_KEY, FLOW_NAME, EvaluateFlowConfig
 from bsl_pipeline.pipeline.base.config import ConfigError, from_dict, to_dict
-from bsl_pipeline.pipeline.evaldata.data_dir import resolve_data_dir
+from bsl_pipeline.training.evaluation.data_dir import resolve_data_dir
 
 
 def resolve_evaluation_config(config_file: str = "", evaluation: dict[str, Any] | None = None,

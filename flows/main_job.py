@@ -33,7 +33,7 @@ from bsl_pipeline.pipeline.base.atomic import write_json_atomic, write_text_atom
 from bsl_pipeline.pipeline.base.config import from_dict, parse_yaml, to_dict
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.dataset.manifest import Manifest
-from bsl_pipeline.pipeline.evaldata.data_dir import (
+from bsl_pipeline.training.evaluation.data_dir import (
     FETCH_COMMAND,
     DataDir,
     default_data_dir,
@@ -252,7 +252,7 @@ def run_main_job(cfg: MainJobConfig, on_step_start: StepStarted | None = None,
     reuses a finished run by its completion record and evaluation reuses the cached embeddings.
     `on_step_start(name)` / `on_step_done(record)` are told about each step before the report (`bsl demo` prints
     them)."""
-    from bsl_pipeline.pipeline.reporting.job_report import render_report
+    from bsl_pipeline.flows.job_report import render_report
 
     data = _find_data(cfg)
     nli_files = _nli_files(cfg, data)

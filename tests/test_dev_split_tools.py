@@ -1,54 +1,47 @@
-"""The dev-split tools of benchmarks/: score_dev.py (a model's scores on the two dev splits, the same numbers `bsl
-evaluate`'s pair scoring gives, nothing from the test files) and sweep_bsl.py's table of them."""
+"""The dev-split scoring of the evaluation stage (training/evaluation/dev_scores.py): a model's scores on STS-B dev
+and SICK trial, the same numbers `bsl evaluate`'s pair scoring gives, nothing from the test files; and the table
+that ranks a sweep's settings by them."""
 
 from __future__ import annotations
 
-import importlib
-import json
-import sys
-from pathlib import Path
-
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+from bsl_pipeline.pipeline.base.errors import InputError
+from bsl_pipeline.training.evaluation.dev_scores import (
+    DEV_TABLE_HEAD,
+    dev_sweep_table,
+    dev_table_row,
+    load_dev_splits,
+    score_model_on_dev,
+)
 
 
-def _benchmark(name: str):
-    sys.path.insert(0, str(REPO / "benchmarks"))
-    try:
-        return importlib.import_module(name)
-    finally:
-        sys.path.remove(str(REPO / "benchmarks"))
-
-
-@pytest.fixture(scope="module")
-def score_dev():
-    return _benchmark("score_dev")
-
-
-def test_scores_a_model_on_stsb_dev_and_sick_trial(score_dev, tiny_bert_dir, shared_data, tmp_path, capsys):
+def test_scores_a_model_on_stsb_dev_and_sick_trial(tiny_bert_dir, shared_data):
     from bsl_pipeline.training.evaluation import evaluate_pairs, load_encoder
     from bsl_pipeline.training.evaluation.data import load_sick, load_stsb_dev
 
-    out = tmp_path / "dev.json"
-    assert score_dev.main([str(tiny_bert_dir), "--data-dir", str(shared_data), "--json", str(out)]) == 0
-    (row,) = json.loads(out.read_text(encoding="utf-8"))
+    splits = load_dev_splits(shared_data)
+    assert list(splits) == ["stsb_dev", "sick_trial"]
+    row = score_model_on_dev(tiny_bert_dir, splits)
     encoder = load_encoder(str(tiny_bert_dir), device="cpu", max_length=256, batch_size=128)
+    assert row["model"] == str(tiny_bert_dir)
     assert row["stsb_dev"] == pytest.approx(evaluate_pairs(encoder, load_stsb_dev(shared_data), 128).spearman)
     assert row["sick_trial"] == pytest.approx(evaluate_pairs(encoder, load_sick(shared_data, "trial"), 128).spearman)
     assert row["mean"] == pytest.approx((row["stsb_dev"] + row["sick_trial"]) / 2)
-    assert f"| {tiny_bert_dir} | {row['stsb_dev']:.2f} | {row['sick_trial']:.2f} |" in capsys.readouterr().out
+    assert dev_table_row(row) == (f"| {tiny_bert_dir} | {row['stsb_dev']:.2f} | {row['sick_trial']:.2f} | "
+                                  f"{row['mean']:.2f} |")
+    assert DEV_TABLE_HEAD.splitlines()[0] == "| model | STS-B dev | SICK trial | mean |"
 
 
-def test_a_missing_model_dir_is_named(score_dev, shared_data, tmp_path):
-    with pytest.raises(SystemExit, match="nowhere: no such model directory"):
-        score_dev.main([str(tmp_path / "nowhere"), "--data-dir", str(shared_data)])
+def test_a_missing_model_dir_is_named(shared_data, tmp_path):
+    with pytest.raises(InputError, match="nowhere: no such model directory"):
+        score_model_on_dev(tmp_path / "nowhere", load_dev_splits(shared_data))
 
 
 def test_sweep_table_ranks_by_stsb_dev_and_shows_sick_trial_where_measured():
-    table = _benchmark("sweep_bsl").table([
+    table = dev_sweep_table([
         {"name": "a", "overrides": [], "stsb_dev": 87.0, "sick_trial": 79.5, "train_seconds": 10},
-        {"name": "a", "overrides": [], "stsb_dev": 87.2, "train_seconds": 12},  # a row from before the SICK column
+        {"name": "a", "overrides": [], "stsb_dev": 87.2, "train_seconds": 12},  # a row without the SICK score
         {"name": "b", "overrides": ["optim.lr=5e-5"], "stsb_dev": 87.3, "sick_trial": 79.0, "train_seconds": 9},
         {"name": "b", "overrides": ["optim.lr=5e-5"], "stsb_dev": 87.1, "sick_trial": 79.2, "train_seconds": 11}])
     assert table.splitlines()[2:] == [

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bsl_pipeline.flows.main_job import MainJobConfig, _evaluation_tasks
-from bsl_pipeline.pipeline.evaldata.data_dir import DataDir
+from bsl_pipeline.training.evaluation.data_dir import DataDir
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -149,3 +149,79 @@ def test_a_lock_from_another_host_is_never_taken_over(tmp_path):
     with pytest.raises(LockedError, match="on other-machine"):
         WriterLock(tmp_path).acquire()
     assert json.loads((tmp_path / LOCK_NAME).read_text())["host"] == "other-machine"
+
+
+# A process that read a stale lock stops here, before removing it, until the test says go (a line on its stdin).
+_PAUSED_TAKER = """
+import sys
+from bsl_pipeline.pipeline.base.ownership import LockedError, WriterLock
+
+remove_stale = WriterLock._remove_stale
+
+
+def paused(self, holder):
+    print("read", holder["pid"], flush=True)
+    sys.stdin.readline()
+    return remove_stale(self, holder)
+
+
+WriterLock._remove_stale = paused
+try:
+    WriterLock(sys.argv[1]).acquire()
+    print("took", flush=True)
+except LockedError as exc:
+    print("refused", exc, flush=True)
+"""
+
+
+def _dead_pid() -> int:
+    return int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                              text=True, check=True).stdout)
+
+
+def test_a_live_lock_that_replaced_a_stale_one_is_never_taken_over(tmp_path):
+    """Two processes find the same stale lock. The first reads it and stops before removing it; the second (this
+    test) takes it over and holds the lock; then the first goes on: it must see the live lock and stop, leaving
+    the lock where it is."""
+    dead = _dead_pid()
+    (tmp_path / LOCK_NAME).write_text(json.dumps({"pid": dead, "host": socket.gethostname(), "started": "x"}))
+    taker = subprocess.Popen([sys.executable, "-c", _PAUSED_TAKER, str(tmp_path)], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert taker.stdout.readline().split() == ["read", str(dead)]
+        with WriterLock(tmp_path, what="dataset"):
+            mine = json.loads((tmp_path / LOCK_NAME).read_text())
+            assert mine["pid"] == os.getpid()
+            out, err = taker.communicate("go\n", timeout=60)
+            assert out.startswith(f"refused {tmp_path} (directory) is being written by pid {os.getpid()}"), out + err
+            assert json.loads((tmp_path / LOCK_NAME).read_text()) == mine  # still this process's lock
+            assert sorted(p.name for p in tmp_path.iterdir()) == [LOCK_NAME]
+        assert not (tmp_path / LOCK_NAME).exists()
+    finally:
+        if taker.poll() is None:
+            taker.kill()
+            taker.wait()
+
+
+def test_two_takers_of_one_stale_lock_never_both_hold_it(tmp_path):
+    """Both read the stale lock before either removes it: one takes the lock, the other is refused."""
+    dead = _dead_pid()
+    (tmp_path / LOCK_NAME).write_text(json.dumps({"pid": dead, "host": socket.gethostname(), "started": "x"}))
+    takers = [subprocess.Popen([sys.executable, "-c", _PAUSED_TAKER + "\nsys.stdin.readline()\n", str(tmp_path)],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+              for _ in range(2)]
+    try:
+        for taker in takers:
+            assert taker.stdout.readline().split() == ["read", str(dead)]
+        results = []
+        for taker in takers:  # one after the other: the first takes the lock and keeps it until told to exit
+            taker.stdin.write("go\n")
+            taker.stdin.flush()
+            results.append(taker.stdout.readline())
+        assert results[0] == "took\n", results
+        assert results[1].startswith(f"refused {tmp_path} (directory) is being written by pid {takers[0].pid}")
+        assert json.loads((tmp_path / LOCK_NAME).read_text())["pid"] == takers[0].pid
+    finally:
+        for taker in takers:
+            taker.kill()
+            taker.wait()

@@ -108,7 +108,7 @@ def test_metrics_tensorboard_and_progress_bar_show_the_phase(tiny_bert_dir, data
     err = capsys.readouterr().err
     assert "train bsl [predictor-warmup]" in err and "train bsl [train]" in err
     # The report's loss curve shades the warm-up and says what it was.
-    from bsl_pipeline.pipeline.reporting.job_report import (
+    from bsl_pipeline.flows.job_report import (
         read_metrics_csv,
         render_report,
         warmup_span,

@@ -1,5 +1,5 @@
-"""`bsl data fetch` (pipeline/evaldata/fetch.py) from a local hub-layout mirror, and the data-dir resolver
-(pipeline/evaldata/data_dir.py)."""
+"""`bsl data fetch` (training/evaluation/public_data.py) from a local hub-layout mirror, and the data-dir resolver
+(training/evaluation/data_dir.py)."""
 
 from __future__ import annotations
 
@@ -14,14 +14,14 @@ import pytest
 
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.provenance import sha256_file
-from bsl_pipeline.pipeline.evaldata.data_dir import (
+from bsl_pipeline.training.evaluation.data_dir import (
     DataDirNotFound,
     default_data_dir,
     locate_data_dir,
     missing_tasks,
     resolve_data_dir,
 )
-from bsl_pipeline.pipeline.evaldata.fetch import (
+from bsl_pipeline.training.evaluation.public_data import (
     PUBLIC_SETS,
     DataFetchConfig,
     FetchError,
@@ -170,7 +170,7 @@ def test_rerun_skips_complete_sets_and_redoes_a_damaged_one(hub_mirror, tmp_path
 
 
 def test_interrupted_fetch_leaves_no_half_set_and_resumes(hub_mirror, tmp_path, monkeypatch):
-    import bsl_pipeline.pipeline.evaldata.fetch as public_data
+    import bsl_pipeline.training.evaluation.public_data as public_data
 
     data = tmp_path / "data"
 
@@ -270,7 +270,7 @@ def test_unknown_set_is_named():
 
 
 def test_offline_hub_fetch_fails_in_one_line_naming_the_set(tmp_path):
-    code = ("from bsl_pipeline.pipeline.evaldata.fetch import DataFetchConfig, fetch_public_sets\n"
+    code = ("from bsl_pipeline.training.evaluation.public_data import DataFetchConfig, fetch_public_sets\n"
             "from bsl_pipeline.pipeline.base.errors import BSLError\n"
             f"try:\n    fetch_public_sets(DataFetchConfig(to={str(tmp_path / 'data')!r}, sets=['sickr'], "
             "progress=False))\nexcept BSLError as exc:\n    print(exc)")
@@ -323,7 +323,7 @@ def test_missing_tasks(fetched_data, tmp_path):
 
 
 def test_auto_data_setting_follows_bsl_data_dir(tmp_path, monkeypatch):
-    from bsl_pipeline.pipeline.evaldata.data_dir import resolve_data_setting
+    from bsl_pipeline.training.evaluation.data_dir import resolve_data_setting
 
     monkeypatch.setenv("BSL_DATA_DIR", str(tmp_path))
     assert resolve_data_setting("auto") == tmp_path

@@ -129,7 +129,7 @@ def test_every_pair_carries_the_fields_and_bounds_keep_rejects_with_reasons(tmp_
 
 
 def test_distributions_in_manifest_card_inspect_and_report(tmp_path, corpus, capsys):
-    from bsl_pipeline.pipeline.reporting.job_report import render_report
+    from bsl_pipeline.flows.job_report import render_report
 
     out = tmp_path / "ds"
     m = run_augment(corpus, out, _config(methods=["span-mask", "identity"]))

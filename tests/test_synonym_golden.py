@@ -117,7 +117,7 @@ def test_names_are_kept(aug, text, kept):
         assert not any(new[:1].isupper() and not old[:1].isupper() for old, new in changes.items())
 
 
-# -- Round two (v3): the error classes left in benchmarks/judged/after.tsv ----------------------------------------
+# -- Round two (v3): the error classes left in experiments/judged/after.tsv ----------------------------------------
 
 @pytest.mark.parametrize("text, word", [
     ("The bill says that a woman who undergoes such an abortion couldn't be prosecuted.", "says"),

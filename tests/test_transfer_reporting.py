@@ -46,7 +46,7 @@ def _cells(html_text: str, heading: str) -> list[list[str]]:
 
 
 def test_report_shows_transfer_and_sts17_tables_beside_the_sts_table(evaluated):
-    from bsl_pipeline.pipeline.reporting.job_report import (
+    from bsl_pipeline.flows.job_report import (
         STS17_HEADING,
         TRANSFER_HEADING,
         render_report,
@@ -73,7 +73,7 @@ def test_report_shows_transfer_and_sts17_tables_beside_the_sts_table(evaluated):
 
 
 def test_report_with_transfer_tasks_alone_has_no_empty_sts_table(evaluated):
-    from bsl_pipeline.pipeline.reporting.job_report import TRANSFER_HEADING, render_report
+    from bsl_pipeline.flows.job_report import TRANSFER_HEADING, render_report
     from bsl_pipeline.training.evaluation.score_tables import results_json
 
     entry = results_json(evaluated)[str(next(iter(evaluated)))]
@@ -106,7 +106,7 @@ def test_flow_outputs_hold_one_row_table_per_metric(evaluated):
 
 
 def test_report_titles_are_the_evaluation_stages_tasks():
-    from bsl_pipeline.pipeline.evaldata.sts_columns import TRANSFER_TITLES
+    from bsl_pipeline.training.evaluation.score_columns import TRANSFER_TITLES
     from bsl_pipeline.training.evaluation.transfer_data import TRANSFER_TASKS
 
     assert tuple(TRANSFER_TITLES) == TRANSFER_TASKS
@@ -114,7 +114,7 @@ def test_report_titles_are_the_evaluation_stages_tasks():
 
 def test_main_job_takes_transfer_tasks_and_names_the_ones_without_data(shared_data):
     from bsl_pipeline.flows.main_job import MainJobConfig, _evaluation_tasks
-    from bsl_pipeline.pipeline.evaldata.data_dir import DataDir
+    from bsl_pipeline.training.evaluation.data_dir import DataDir
 
     cfg = MainJobConfig()
     cfg.evaluation.tasks = ["trec", "stsb", "sick-e", "sts17"]

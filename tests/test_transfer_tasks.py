@@ -211,7 +211,7 @@ def test_fetched_sts17_has_one_file_pair_per_language_pair(fetched_data):
 
 
 def test_set_groups_and_names():
-    from bsl_pipeline.pipeline.evaldata.fetch import parse_sets
+    from bsl_pipeline.training.evaluation.public_data import parse_sets
 
     assert [s.name for s in parse_sets("transfer")] == ["mr", "cr", "subj", "mpqa", "sst2", "trec", "mrpc"]
     assert [s.config for s in parse_sets("mrpc")] == ["mrpc"]

@@ -13,6 +13,10 @@ sentence-transformers release loads:
 <dir>/README.md                          model card: objective, config, dataset manifests, results
 ```
 
+An `export.dir` outside the run directory is replaced only when it is absent, empty or a bsl export (its marker
+`.bsl-output.json`, kind "sentence-transformers-export"), or with `train.overwrite=true` (the old one is set aside
+beside it, nothing is deleted): `write_run_export`.
+
 `SentenceTransformer(dir).encode(sentences)` then gives the trainer's embeddings (`Trainer.encode`, i.e.
 `training.encoder.TransformerEncoder` around the online encoder), and `training.evaluation.load_encoder(dir)`
 reads the same files back into that class.
@@ -21,13 +25,19 @@ reads the same files back into that class.
 from __future__ import annotations
 
 import json
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from bsl_pipeline.pipeline.base.atomic import write_json_atomic
 from bsl_pipeline.pipeline.base.config import to_dict
+from bsl_pipeline.pipeline.base.ownership import MARKER_NAME, OwnershipError, read_marker, set_aside
 from bsl_pipeline.pipeline.base.publish import publish_directory, staging_dir
+from bsl_pipeline.training.checkpoint_files import ordinary_file_modes
+
+EXPORT_KIND = "sentence-transformers-export"
 
 
 def _write_json(path: Path, data: Any) -> None:
@@ -111,3 +121,35 @@ def model_card(card: dict[str, Any], *, encoder, max_length: int, normalize: boo
     if config_dict:
         lines += ["", "## Configuration", "", "```yaml", yaml.safe_dump(config_dict, sort_keys=False).strip(), "```"]
     return "\n".join(lines) + "\n"
+
+
+def claim_export_dir(out: Path, overwrite: bool) -> None:
+    """An export.dir outside the run is replaced whole: only when absent, empty or a bsl export (else set aside
+    with `overwrite`, refused without)."""
+    if not out.exists() and not out.is_symlink():
+        return
+    if out.is_dir() and not any(out.iterdir()):
+        return
+    marker = read_marker(out) if out.is_dir() else None
+    if marker is not None and marker["kind"] == EXPORT_KIND:
+        return
+    if not overwrite:
+        raise OwnershipError(f"export.dir {out} exists and is not a bsl export; choose a new directory, or pass "
+                             f"--overwrite (the old one is moved to {out.parent / '.bsl-replaced'}/, nothing is "
+                             f"deleted)")
+    set_aside(out.parent, [out.name])
+
+
+def write_run_export(encoder, tokenizer, out: Path, *, max_length: int, normalize: bool, card: dict[str, Any],
+                     outside_run: bool, overwrite: bool) -> Path:
+    """A run's export at `out` (files as readable as the datasets'); one `outside_run` (export.dir) is claimed
+    first (`claim_export_dir`) and gets the bsl export marker."""
+    if outside_run:
+        claim_export_dir(out, overwrite)
+    export_sentence_transformer(encoder, tokenizer, out, max_length=max_length, normalize=normalize, card=card)
+    ordinary_file_modes(out)
+    if outside_run:
+        write_json_atomic(out / MARKER_NAME, {"tool": "bsl", "kind": EXPORT_KIND,
+                                              "created": datetime.now(timezone.utc).isoformat()})
+    return out
+

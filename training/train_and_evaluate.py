@@ -183,7 +183,7 @@ def finished_run(config: TrainConfig, key: str | None = None) -> TrainedRun | No
 
 
 def _outputs_problem(paths: dict[str, Path | None], record: dict[str, Any]) -> str | None:
-    from bsl_pipeline.training.checkpoint import checkpoint_problem, read_checkpoint_json
+    from bsl_pipeline.training.checkpoint_files import checkpoint_problem, read_checkpoint_json
 
     problem = checkpoint_problem(paths["final"])
     if problem:

@@ -37,8 +37,8 @@ import torch
 
 from bsl_pipeline.pipeline.base.ownership import WriterLock
 from bsl_pipeline.pipeline.base.progress import progress_disabled
-from bsl_pipeline.training import checkpoint as ckpt
 from bsl_pipeline.training.accel import forward_context
+from bsl_pipeline.training.checkpoint import Checkpointer
 from bsl_pipeline.training.config import TrainConfig, validate_config
 from bsl_pipeline.training.distributed import DistInfo, all_reduce_mean, barrier
 from bsl_pipeline.training.encoder import Encoder
@@ -46,6 +46,8 @@ from bsl_pipeline.training.loader import BatchLoader
 from bsl_pipeline.training.logger import RunLogger
 from bsl_pipeline.training.objectives.base import Objective
 from bsl_pipeline.training.phases import ENCODER_GROUP, PhasePolicy
+from bsl_pipeline.training.rng_state import seed_everything
+from bsl_pipeline.training.run_directory import claim_run_directory
 from bsl_pipeline.training.run_state import RunState
 from bsl_pipeline.training.setup import (
     Runtime,
@@ -166,9 +168,9 @@ class Trainer:
         cfg = self.config
         self.runtime = setup_runtime(cfg)
         # Before anything is read or written: the output dir is ours (or adopted) and no other run writes it.
-        self.run_lock = ckpt.claim_run_directory(cfg, self.dist)
+        self.run_lock = claim_run_directory(cfg, self.dist)
         # Same seed on every rank: the model (predictor, projection head) starts identical everywhere.
-        ckpt.seed_everything(cfg.train.seed)
+        seed_everything(cfg.train.seed)
         self.data = setup_data(cfg)
         self.parts = setup_model(cfg, self.runtime)
         self.phases = PhasePolicy.for_objective(self.objective, self.data.total_steps, cfg.optim,
@@ -178,7 +180,7 @@ class Trainer:
             cfg.distributed.find_unused_parameters or self.phases.has_unused_parameters))
         self.batches = self.data.new_batch_source()
         self.state = RunState()
-        self.checkpointer = ckpt.Checkpointer(
+        self.checkpointer = Checkpointer(
             cfg, self.dist, sources=self.data.sources, objective=self.objective, tokenizer=self.parts.tokenizer,
             optimizer=self.optimizer, scaler=self.scaler, phases=self.phases, headline_metric=self.headline_metric,
             device=self.device)

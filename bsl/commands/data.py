@@ -1,4 +1,5 @@
-"""`bsl data fetch`: fill a data directory with the public STS / SICK / NLI sets (pipeline/evaldata/fetch.py)."""
+"""`bsl data fetch`: fill a data directory with the public STS / SICK / NLI sets
+(training/evaluation/public_data.py)."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ config keys (YAML via --config, or -o key=value):
 
 def register(subparsers) -> None:
     from bsl_pipeline.pipeline.base.config import help_text
-    from bsl_pipeline.pipeline.evaldata.fetch import PUBLIC_SETS, DataFetchConfig
+    from bsl_pipeline.training.evaluation.public_data import PUBLIC_SETS, DataFetchConfig
 
     group = add_command(subparsers, "data", run_group, "get the public STS / SICK / NLI data (bsl data fetch)",
                         "Commands for the public evaluation and NLI data.")
@@ -64,7 +65,7 @@ FETCH_FLAGS = {"to": "to", "sets": "sets", "mirror": "mirror", "force": to_const
 
 
 def run(args: argparse.Namespace) -> int:
-    from bsl_pipeline.pipeline.evaldata.fetch import DataFetchConfig, fetch_public_sets, target_dir
+    from bsl_pipeline.training.evaluation.public_data import DataFetchConfig, fetch_public_sets, target_dir
 
     cfg = resolve_config(DataFetchConfig, args, FETCH_FLAGS)
     if args.print_config:

@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def print_summary(summary: MainJobResult) -> None:
-    from bsl_pipeline.pipeline.evaldata.sts_columns import STS_COLUMNS
+    from bsl_pipeline.training.evaluation.score_columns import STS_COLUMNS
 
     print("\nsteps: " + ", ".join(f"{s.step} {s.seconds} s{' (cached)' if s.cached else ''}" for s in summary.steps))
     results = summary.results

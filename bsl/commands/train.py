@@ -110,7 +110,8 @@ def _check_something_to_resume(config) -> None:
     from pathlib import Path
 
     from bsl_pipeline.pipeline.base.errors import BSLError
-    from bsl_pipeline.training.checkpoint import CHECKPOINTS_DIR, FINAL_DIR, checkpoint_dirs
+    from bsl_pipeline.training.checkpoint_files import checkpoint_dirs
+    from bsl_pipeline.training.run_directory import CHECKPOINTS_DIR, FINAL_DIR
 
     out = Path(config.train.output_dir) if config.train.output_dir else None
     if out is None or config.train.resume_fallback:

@@ -78,7 +78,7 @@ def augmenter_configs() -> dict[str, type]:
 
 def _data_fetch_config() -> type:
     """`bsl data fetch`'s settings: found through the command's module (it names the class wherever it lives)."""
-    candidates = ["bsl_pipeline.pipeline.evaldata.fetch:DataFetchConfig",
+    candidates = ["bsl_pipeline.training.evaluation.public_data:DataFetchConfig", "bsl_pipeline.pipeline.evaldata.fetch:DataFetchConfig",
                   "bsl_pipeline.training.evaluation.fetch:DataFetchConfig",
                   "bsl_pipeline.training.evaluation.data_fetch:DataFetchConfig"]
     build_cli_parser()  # registering the commands imports the module that defines it

@@ -9,14 +9,17 @@ never deletes a file it did not write.
 One writer at a time: `WriterLock` is an advisory lock file `.bsl-lock` in the directory (pid, host, start time,
 command), taken with O_EXCL and removed on exit. A lock left by a process that is gone (same host, pid not alive)
 is stale and taken over; a lock of a live process or of another host is refused with a message that says how to
-clear it.
+clear it. Taking over is removing the stale file, then taking the lock with O_EXCL like any writer; processes that
+find the same stale lock take turns on it (`flock` on that file, which the kernel lets go of if one dies), and each
+removes it only if the path still names that file with the dead holder's content, so a live writer's lock that
+replaced it meanwhile is never removed.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
-import shutil
 import socket
 import sys
 import time
@@ -179,6 +182,25 @@ def process_alive(pid: int) -> bool:
     return True
 
 
+def _is_stale(holder: dict[str, Any]) -> bool:
+    """A lock of a process on this host that is gone."""
+    return (holder.get("host") == socket.gethostname() and isinstance(holder.get("pid"), int)
+            and not process_alive(holder["pid"]))
+
+
+def _read_json_fd(fd: int) -> Any:
+    """The JSON in the open file `fd` (read from its start), or None when it is not JSON."""
+    chunks = []
+    offset = 0
+    while chunk := os.pread(fd, 65536, offset):
+        chunks.append(chunk)
+        offset += len(chunk)
+    try:
+        return json.loads(b"".join(chunks).decode("utf-8"))
+    except ValueError:
+        return None
+
+
 class WriterLock:
     """`with WriterLock(dir, what="dataset"):` — one writer per directory (see the module docstring)."""
 
@@ -203,8 +225,7 @@ class WriterLock:
                 holder = self._holder()
                 if holder is None:
                     continue  # removed or half-written between our calls: try again
-                if holder.get("host") == socket.gethostname() and isinstance(holder.get("pid"), int) \
-                        and not process_alive(holder["pid"]):
+                if _is_stale(holder):
                     self._remove_stale(holder)
                     continue
                 raise LockedError(self._describe(holder)) from None
@@ -233,12 +254,33 @@ class WriterLock:
         return data if isinstance(data, dict) else {"pid": None, "host": "?", "started": "?"}
 
     def _remove_stale(self, holder: dict[str, Any]) -> None:
-        stale = self.path.with_name(f"{LOCK_NAME}.stale-{os.getpid()}")
+        """Remove the lock file if it is still the stale one read as `holder`; else leave whatever is there (the
+        caller reads the lock again). Takers of one file take turns (flock on it); the one whose turn it is
+        re-reads the file it opened and removes it only while the path names that very file."""
         try:
-            os.replace(self.path, stale)  # only one taker wins the rename
+            fd = os.open(self.path, os.O_RDWR)
         except FileNotFoundError:
-            return
-        shutil.rmtree(stale, ignore_errors=True) if stale.is_dir() else stale.unlink(missing_ok=True)
+            return  # removed meanwhile
+        except OSError as exc:  # not ours to open for writing (another user's lock), or not a file
+            raise LockedError(f"{self._describe(holder)} ({exc.strerror})") from None
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return  # another process is taking this stale lock over right now
+            if _read_json_fd(fd) != holder:
+                return  # a writer's lock replaced the stale one since it was read
+            try:
+                here = os.stat(self.path)
+            except FileNotFoundError:
+                return
+            there = os.fstat(fd)
+            if (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino):
+                # Only a taker holding this file's flock removes this path, and the path names this file: no
+                # one else can have put another file there before the unlink.
+                os.unlink(self.path)
+        finally:
+            os.close(fd)  # lets go of the flock
 
     def release(self) -> None:
         if self._held:

@@ -1,7 +1,7 @@
 """The safe substitutes of one word where it stands (the synonym augmenter's word rules, module docstring of
 `pipeline.augment.augmenters.synonyms`): the word's part of speech and sense from SemCor's counts, then each lemma
 of that sense checked by small named rules. When a word gets none, `Choice.reason` names the rule that stopped it,
-so coverage can be broken down by reason (benchmarks/judged/coverage.py).
+so coverage can be broken down by reason (experiments/judged/coverage.py).
 """
 
 from __future__ import annotations
@@ -133,7 +133,7 @@ class Reading:
     senses: tuple[Sense, ...]
 
 
-# Why a word gets no substitute, in the order the rules apply (benchmarks/judged/coverage.py reports them).
+# Why a word gets no substitute, in the order the rules apply (experiments/judged/coverage.py reports them).
 NOT_IN_WORDNET = "not_in_wordnet"  # no base form with a WordNet entry
 POS_NOT_ALLOWED = "pos_not_allowed"  # SemCor never saw it in a part of speech its neighbours allow
 RARE_IN_SEMCOR = "rare_in_semcor"  # min_word_count

@@ -1,5 +1,5 @@
 """The short word lists of the synonym augmenter's defaults (`keep_words`, `avoid_substitutions`), each entry with
-the judged error that put it there (benchmarks/judged/). General rules come first; an entry is added only
+the judged error that put it there (experiments/judged/). General rules come first; an entry is added only
 for a misreading no general rule catches, and every list is switchable from the config ([] turns it off).
 """
 

@@ -2,10 +2,10 @@
 
 The evaluation encodes tens of thousands of short sentences with frozen weights, which is what inference runtimes
 are built for: on this project's CPU, ONNX Runtime runs all-MiniLM-L6-v2 in fp32 markedly faster than PyTorch eager
-(fused LayerNorm/GELU/attention kernels, no autograd or dispatcher overhead per op); benchmarks/RESULTS.md has
+(fused LayerNorm/GELU/attention kernels, no autograd or dispatcher overhead per op); docs/results/speed.md has
 the numbers. Only the transformer's forward pass moves: tokenisation, the length-sorted batches, pooling, Dense
 layers and normalisation stay in `training.encoder.TransformerEncoder`, so both backends compute the same thing
-in fp32 (embeddings equal to ~1e-6, scores equal to 0.01).
+in fp32 (an export is checked against the torch forward pass, within CHECK_ATOL/CHECK_RTOL, before it is used).
 
 - `backend: torch` always uses PyTorch; `onnx` asks for ONNX Runtime; `auto` (the default) uses it when it can.
   ONNX Runtime is used only on CPU, in fp32 (lower precision stays an explicit torch autocast setting), for an
@@ -186,7 +186,7 @@ class OnnxTransformer:
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.log_severity_level = 3
         # No busy-waiting between ops: on a shared CPU spinning threads burn time other processes (and our own
-        # tokenizer) need; measured no slower here (benchmarks/RESULTS.md).
+        # tokenizer) need (timings: docs/results/speed.md).
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         path = folder / "model.onnx"
         session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from bsl_pipeline.pipeline.base.errors import BSLError
-from bsl_pipeline.pipeline.evaldata.data_dir import (
+from bsl_pipeline.training.evaluation.data_dir import (
     POOLED_STS_SUBSET,
     resolve_data_dir,
     resolve_data_setting,

@@ -30,7 +30,7 @@ from typing import Any
 
 from bsl_pipeline.pipeline.base.atomic import atomic_path, write_json_atomic, write_text_atomic
 from bsl_pipeline.pipeline.base.errors import BSLError
-from bsl_pipeline.pipeline.evaldata.sts_columns import STS_TITLES, TRANSFER_TITLES, sts17_pair_title
+from bsl_pipeline.training.evaluation.score_columns import STS_TITLES, TRANSFER_TITLES, sts17_pair_title
 from bsl_pipeline.training.evaluation.data import ALL_TASKS, STS_SUBSETS
 from bsl_pipeline.training.evaluation.runner import ModelResult
 

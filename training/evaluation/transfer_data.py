@@ -1,6 +1,6 @@
 """Readers for the SentEval transfer tasks (MR, CR, SUBJ, MPQA, SST-2, TREC, MRPC, SICK-E) and STS 2017.
 
-Layout inside the data dir (what `bsl data fetch` writes, `pipeline.evaldata.fetch`):
+Layout inside the data dir (what `bsl data fetch` writes, `training.evaluation.public_data`):
 
     senteval/mr/all.tsv, cr/all.tsv, subj/all.tsv, mpqa/all.tsv     header `label<TAB>sentence`
     senteval/sst2/{train,dev,test}.tsv, senteval/trec/{train,test}.tsv     header `label<TAB>sentence`
@@ -22,7 +22,6 @@ from pathlib import Path
 
 from bsl_pipeline.pipeline.base.errors import InputError
 from bsl_pipeline.pipeline.base.provenance import sha256_file_cached
-from bsl_pipeline.pipeline.evaldata.sts_columns import TRANSFER_TITLES  # noqa: F401  (re-exported: named once, in pipeline)
 from bsl_pipeline.training.evaluation.data import (
     SICK_FILES,
     _read_lines,

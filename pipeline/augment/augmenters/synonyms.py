@@ -59,7 +59,7 @@ the data files directly (`pipeline.lexicon.wordnet.SynsetLemmas`) rather than th
 plain ASCII sentences are cut by `moses_fast_tokens`, which gives sacremoses' exact tokens.
 
 Where the pieces live: the word rules in `pipeline.lexicon.substitutes` (each refusal has a name, so
-benchmarks/judged/coverage.py can say why sentences get no view), the sentence rules in
+experiments/judged/coverage.py can say why sentences get no view), the sentence rules in
 `pipeline.lexicon.eligible_words`, the span tokenizer in `pipeline.lexicon.moses_tokens`, the default word lists
 in `pipeline.lexicon.substitution_lists`; this module holds the settings and writes the views.
 """

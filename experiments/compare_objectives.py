@@ -2,7 +2,7 @@
 train `bsl`, `contrastive` and `mirror` from one encoder on the same view-pair datasets, then print the STS table
 with the untrained encoder as the anchor row and each objective's change of the average against it.
 
-    .venv/bin/python benchmarks/compare_objectives.py --dataset runs/ds/indomain [--data-dir DIR]
+    .venv/bin/python experiments/compare_objectives.py --dataset runs/ds/indomain [--data-dir DIR]
 
 The default is CPU-sized and short (all-MiniLM-L6-v2, 100 steps of 16 pairs, max_length 48, BSL warm-up 50 steps,
 STS-B dev + test only: `--tasks` adds columns); the GPU-sized run of issue 10 is

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.user_cache import user_cache_root
-from bsl_pipeline.pipeline.evaldata.sts_columns import STS_YEARS
+from bsl_pipeline.training.evaluation.score_columns import STS_YEARS
 
 #: Folder of each evaluation task inside a data dir (STS columns, STS 2017, the SentEval transfer tasks).
 TASK_FOLDERS: dict[str, str] = {**{year: f"sts/{year}" for year in STS_YEARS}, "stsb": "stsbenchmark",

@@ -24,7 +24,7 @@ from bsl_pipeline.pipeline.dataset.inspection import (
     stats_rows,
 )
 from bsl_pipeline.pipeline.dataset.manifest import Manifest
-from bsl_pipeline.pipeline.evaldata.sts_columns import (
+from bsl_pipeline.training.evaluation.score_columns import (
     STS_COLUMNS,
     STS_TITLES,
     TRANSFER_TITLES,

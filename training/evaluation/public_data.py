@@ -1,6 +1,6 @@
 """`bsl data fetch`: the public STS / SICK / NLI sets, loaded with `datasets.load_dataset` from their usual Hugging
 Face hub datasets (or from a local directory holding those datasets in the hub's file layout) and written in the
-layout the evaluation stage reads (see `pipeline.evaldata.data_dir`), one folder per set.
+layout the evaluation stage reads (see `training.evaluation.data_dir`), one folder per set.
 
 Each set is written into a temporary folder beside its place and swapped in whole; its manifest
 (`<data dir>/data_manifests/<set>.json`: source id, revision, every file's sha256 and rows, rows dropped by reason)
@@ -16,7 +16,7 @@ What the hub copies carry, and where they differ from the reference files the pa
   - SNLI / MultiNLI: the official releases (MNLI 1.0 labels), pairs without a gold label dropped.
   - SentEval transfer tasks (`senteval/<task>/<split>.tsv`, header `label<TAB>sentence`, or
     `label<TAB>sentence1<TAB>sentence2` for MRPC; labels as words). Checked against the hub's dataset cards and
-    file listings (2026-11-23), not recalled:
+    file listings, not recalled:
       mr    cornell-movie-review-data/rotten_tomatoes (text, ClassLabel label neg/pos; train+validation+test =
             8530+1066+1066 = SentEval's 10,662 sentences, pooled for 10-fold CV)
       cr    SetFit/SentEval-CR (train.jsonl + test.jsonl, pooled; the repo also holds SentEval's custrev.pos/neg)
@@ -52,7 +52,7 @@ from bsl_pipeline.pipeline.base.atomic import write_json_atomic
 from bsl_pipeline.pipeline.base.errors import BSLError, InputError
 from bsl_pipeline.pipeline.base.provenance import code_version, sha256_file
 from bsl_pipeline.pipeline.base.publish import publish_directory, remove_stale_staging, staging_dir
-from bsl_pipeline.pipeline.evaldata.data_dir import POOLED_STS_SUBSET, TASK_FOLDERS, default_data_dir
+from bsl_pipeline.training.evaluation.data_dir import POOLED_STS_SUBSET, TASK_FOLDERS, default_data_dir
 
 LAYOUT_VERSION = 1
 NLI_LABELS = ("entailment", "neutral", "contradiction")

@@ -5,7 +5,7 @@ datasets, scored on the dev splits only: STS-B dev (what chooses) and SICK trial
 found both can rank candidates differently from the seven test tasks). Test sets are never read here:
 compare_peers.py --tasks all runs the chosen one.
 
-    .venv/bin/python benchmarks/sweep_bsl.py --grid benchmarks/sweep_bsl.grid [--steps 100] [--seeds 42]
+    .venv/bin/python experiments/sweep_bsl.py --grid experiments/sweep_bsl.grid [--steps 100] [--seeds 42]
         [--only NAME,NAME] [--out runs/sweep_bsl]
 
 Grid file: `name: key=value key=value ...` per line (`#` comments); `mnrl@LR` names a sentence-transformers MNRL run
@@ -24,7 +24,6 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "benchmarks"))
 
 
 def read_grid(path: Path) -> list[tuple[str, list[str]]]:
@@ -46,7 +45,7 @@ def read_grid(path: Path) -> list[tuple[str, list[str]]]:
 
 def _arguments(argv):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--grid", type=Path, default=REPO / "benchmarks" / "sweep_bsl.grid")
+    p.add_argument("--grid", type=Path, default=REPO / "experiments" / "sweep_bsl.grid")
     p.add_argument("--only", default="", help="comma-separated names of the grid to run (default: all)")
     p.add_argument("--dataset", action="append", default=None, help="as compare_peers.py (default: the demo's)")
     p.add_argument("--steps", type=int, default=100)
@@ -60,11 +59,11 @@ def main(argv=None) -> int:
     import os
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    import compare_peers
-    import score_dev
+    import compare_peers  # beside this script
     import torch
 
-    from bsl_pipeline.pipeline.evaldata.data_dir import resolve_data_dir
+    from bsl_pipeline.training.evaluation.data_dir import resolve_data_dir
+    from bsl_pipeline.training.evaluation.dev_scores import dev_sweep_table, load_dev_splits, score_on_dev
 
     args = _arguments(argv)
     if args.threads:
@@ -82,7 +81,7 @@ def main(argv=None) -> int:
 
     model_path = str(get_model_path())
     data_dir = str(resolve_data_dir(None).path)
-    dev_splits = score_dev.load_dev_splits(data_dir)
+    dev_splits = load_dev_splits(data_dir)
     args.out.mkdir(parents=True, exist_ok=True)
     log = args.out / "results.jsonl"
     done = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()] if log.is_file() else []
@@ -102,7 +101,7 @@ def main(argv=None) -> int:
                 peer_args.set = overrides
                 run = compare_peers.train_ours("bsl", peer_args, datasets, model_path, args.steps,
                                                args.steps // 2, seed, where)
-            scores = score_dev.score_model(run["export"], dev_splits, peer_args.eval_max_length)
+            scores = score_on_dev(run["export"], dev_splits, peer_args.eval_max_length)
             row = {"name": name, "overrides": overrides, "seed": seed, "steps": args.steps,
                    "stsb_dev": scores["stsb_dev"], "sick_trial": scores["sick_trial"],
                    "train_seconds": run["train_seconds"],
@@ -112,27 +111,9 @@ def main(argv=None) -> int:
             with log.open("a", encoding="utf-8") as f:
                 f.write(json.dumps(row) + "\n")
             done.append(row)
-            (args.out / "table.md").write_text(table(done) + "\n", encoding="utf-8")
-    print(table(done))
+            (args.out / "table.md").write_text(dev_sweep_table(done) + "\n", encoding="utf-8")
+    print(dev_sweep_table(done))
     return 0
-
-
-def table(rows: list[dict]) -> str:
-    groups: dict[str, list[dict]] = {}
-    for r in rows:
-        groups.setdefault(r["name"], []).append(r)
-    lines = ["| setting | overrides | seeds | STS-B dev (mean) | min | max | SICK trial (mean) | train s |",
-             "|---|---|---:|---:|---:|---:|---:|---:|"]
-    for name, rs in sorted(groups.items(), key=lambda kv: -statistics.mean(r["stsb_dev"] for r in kv[1])):
-        devs = [r["stsb_dev"] for r in rs]
-        # Rows of sweeps older than the SICK column lack it: the mean covers the seeds that have it.
-        sick = [r["sick_trial"] for r in rs if "sick_trial" in r]
-        sick_cell = "-" if not sick else (
-            f"{statistics.mean(sick):.2f}" + (f" ({len(sick)} of {len(rs)} seeds)" if len(sick) != len(rs) else ""))
-        lines.append(f"| {name} | {' '.join(rs[0]['overrides']) or '-'} | {len(rs)} | {statistics.mean(devs):.2f} | "
-                     f"{min(devs):.2f} | {max(devs):.2f} | {sick_cell} | "
-                     f"{statistics.mean(r['train_seconds'] for r in rs):.0f} |")
-    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
-"""Tally a judged sample: `python benchmarks/judged/tally.py benchmarks/judged/before.tsv benchmarks/judged/after.tsv`.
+"""Tally a judged sample: `python experiments/judged/tally.py experiments/judged/before.tsv experiments/judged/after.tsv`.
 Prints meaning kept / fluent / both, the error classes (a pair may have several), and the change rates.
 
 A judged blind file (make_blind.py) is tallied per version with its key:
-`python benchmarks/judged/tally.py --key benchmarks/judged/blind-4.key.tsv benchmarks/judged/blind-4.tsv`."""
+`python experiments/judged/tally.py --key experiments/judged/blind-4.key.tsv experiments/judged/blind-4.tsv`."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """BSL against the recipes sentence-transformers users already have (issue 18): the same view datasets, the same
 step budget and the same wall-clock budget, evaluated through this project's evaluation stage.
 
-    .venv/bin/python benchmarks/compare_peers.py [--dataset runs/ds/indomain --dataset runs/ds/snli-dev]
+    .venv/bin/python experiments/compare_peers.py [--dataset runs/ds/indomain --dataset runs/ds/snli-dev]
         [--steps 20] [--seeds 42] [--tasks dev] [--budget both] [--out runs/compare_peers]
 
 Methods (`--methods`, comma-separated):
@@ -374,7 +374,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     import torch
 
-    from bsl_pipeline.pipeline.evaldata.data_dir import resolve_data_dir
+    from bsl_pipeline.training.evaluation.data_dir import resolve_data_dir
     from bsl_pipeline.training.evaluation import load_stsb_dev
 
     if args.threads:

@@ -1,6 +1,6 @@
 """Speed of the synonym augmenter with and without the ranking encoder (issue 17, round 3), in one process:
 
-    PYTHONPATH=. .venv/bin/python benchmarks/judged/rank_speed.py [SNLI_DEV_CSV]
+    PYTHONPATH=. .venv/bin/python experiments/judged/rank_speed.py [SNLI_DEV_CSV]
 
 First pass over the first 2,000 distinct SNLI dev premises after a 50-sentence warm-up, one torch thread."""
 

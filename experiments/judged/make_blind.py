@@ -1,9 +1,9 @@
 """Mix two judged-sample files of the same block into one blind file for a judge who must not know which version made
 which pair (issue 17, round four):
 
-    python benchmarks/judged/make_blind.py --a v5=benchmarks/judged/after-4.tsv \\
-        --b v4=benchmarks/judged/after-4-v4.tsv --out benchmarks/judged/blind-4.tsv \\
-        --key benchmarks/judged/blind-4.key.tsv
+    python experiments/judged/make_blind.py --a v5=experiments/judged/after-4.tsv \\
+        --b v4=experiments/judged/after-4-v4.tsv --out experiments/judged/blind-4.tsv \\
+        --key experiments/judged/blind-4.key.tsv
 
 The blind file has only `n, source, view` and the empty judgment columns of RULES.md (meaning_kept, fluent,
 errors, note), its rows shuffled with a fixed seed; the key file maps n to the version and source_id. A judged blind

@@ -2,7 +2,7 @@
 (`pipeline.lexicon.substitutes` / `eligible_words` reasons), and each sentence with no eligible word by its
 *furthest* word, the one that passed the most rules before one stopped it (the rule to loosen for that sentence).
 
-    PYTHONPATH=. .venv/bin/python benchmarks/judged/coverage.py --sample dev [-o key=value ...] [--examples REASON]
+    PYTHONPATH=. .venv/bin/python experiments/judged/coverage.py --sample dev [-o key=value ...] [--examples REASON]
 
 Only ever run on the development block ("dev"); the judged blocks stay unread.
 """

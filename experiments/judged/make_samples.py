@@ -1,20 +1,20 @@
 """Regenerate the judged samples of `synonyms` view pairs (issue 17): 100 pairs from a random sample of the demo's
 corpus sentences (the distinct sentences of STS-B train + SICK train, `bsl corpus sts-sick-train`).
 
-    .venv/bin/python benchmarks/judged/make_samples.py --sample before --out benchmarks/judged/before.tsv
-    .venv/bin/python benchmarks/judged/make_samples.py --sample after  --out benchmarks/judged/after.tsv
-    .venv/bin/python benchmarks/judged/make_samples.py --sample after-2 --out benchmarks/judged/after-2.tsv
-    .venv/bin/python benchmarks/judged/make_samples.py --sample after-3 --out benchmarks/judged/after-3.tsv
-    .venv/bin/python benchmarks/judged/make_samples.py --sample after-4 --out benchmarks/judged/after-4.tsv
-    .venv/bin/python benchmarks/judged/make_samples.py --sample after-5 --out benchmarks/judged/after-5.tsv
-    .venv/bin/python benchmarks/judged/make_samples.py --sample mnli-m --out benchmarks/judged/mnli-m.tsv
-    .venv/bin/python benchmarks/judged/make_samples.py --sample mnli-mm --out benchmarks/judged/mnli-mm.tsv
-    .venv/bin/python benchmarks/judged/make_samples.py --sample stsb-dev --out benchmarks/judged/stsb-dev.tsv
-    .venv/bin/python benchmarks/judged/make_samples.py --sample mnli-m-2 --out benchmarks/judged/mnli-m-2.tsv
-    .venv/bin/python benchmarks/judged/make_samples.py --sample snli-test --out benchmarks/judged/snli-test.tsv
-    .venv/bin/python benchmarks/judged/make_samples.py --sample mnli-m-3 --out benchmarks/judged/mnli-m-3.tsv
-    .venv/bin/python benchmarks/judged/make_samples.py --sample sts-sick-test --out benchmarks/judged/sts-sick-test.tsv
-    .venv/bin/python benchmarks/judged/make_samples.py --sample dev    --out /tmp/dev.tsv   # for development
+    .venv/bin/python experiments/judged/make_samples.py --sample before --out experiments/judged/before.tsv
+    .venv/bin/python experiments/judged/make_samples.py --sample after  --out experiments/judged/after.tsv
+    .venv/bin/python experiments/judged/make_samples.py --sample after-2 --out experiments/judged/after-2.tsv
+    .venv/bin/python experiments/judged/make_samples.py --sample after-3 --out experiments/judged/after-3.tsv
+    .venv/bin/python experiments/judged/make_samples.py --sample after-4 --out experiments/judged/after-4.tsv
+    .venv/bin/python experiments/judged/make_samples.py --sample after-5 --out experiments/judged/after-5.tsv
+    .venv/bin/python experiments/judged/make_samples.py --sample mnli-m --out experiments/judged/mnli-m.tsv
+    .venv/bin/python experiments/judged/make_samples.py --sample mnli-mm --out experiments/judged/mnli-mm.tsv
+    .venv/bin/python experiments/judged/make_samples.py --sample stsb-dev --out experiments/judged/stsb-dev.tsv
+    .venv/bin/python experiments/judged/make_samples.py --sample mnli-m-2 --out experiments/judged/mnli-m-2.tsv
+    .venv/bin/python experiments/judged/make_samples.py --sample snli-test --out experiments/judged/snli-test.tsv
+    .venv/bin/python experiments/judged/make_samples.py --sample mnli-m-3 --out experiments/judged/mnli-m-3.tsv
+    .venv/bin/python experiments/judged/make_samples.py --sample sts-sick-test --out experiments/judged/sts-sick-test.tsv
+    .venv/bin/python experiments/judged/make_samples.py --sample dev    --out /tmp/dev.tsv   # for development
 
 The corpus is shuffled once with a fixed seed and cut into four disjoint blocks of sentences: `before` (the first
 block), `after` (the second), `after-2` (the LAST block of the shuffled order, added in round two of issue 17: no
@@ -59,7 +59,7 @@ SHUFFLE_SEED = 17
 
 def corpus_sentences(data_dir: str | None) -> list[str]:
     from bsl_pipeline.pipeline.corpus.builtin import write_sts_sick_train
-    from bsl_pipeline.pipeline.evaldata.data_dir import resolve_data_dir
+    from bsl_pipeline.training.evaluation.data_dir import resolve_data_dir
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "sts_sick_train.txt"
@@ -81,7 +81,7 @@ def mnli_premises(data_dir: str | None, split: str) -> list[tuple[int, str]]:
     """The distinct premises of MNLI dev-matched (fiction, government, slate, telephone, travel; block `mnli-m`) or
     dev-mismatched (9/11 report, face-to-face, letters, OUP, verbatim; `mnli-mm`), shuffled: sentences of other
     genres than the demo's corpus that no development run has read (round five)."""
-    from bsl_pipeline.pipeline.evaldata.data_dir import resolve_data_dir
+    from bsl_pipeline.training.evaluation.data_dir import resolve_data_dir
 
     path = resolve_data_dir(data_dir).path / "nli" / "mnli" / f"dev_{split}.csv"
     with open(path, newline="", encoding="utf-8") as fh:
@@ -91,7 +91,7 @@ def mnli_premises(data_dir: str | None, split: str) -> list[tuple[int, str]]:
 def snli_test_premises(data_dir: str | None) -> list[tuple[int, str]]:
     """The distinct premises of SNLI test (SentEval's tokenized copy, spaces before punctuation and clitics closed up),
     shuffled (round seven)."""
-    from bsl_pipeline.pipeline.evaldata.data_dir import resolve_data_dir
+    from bsl_pipeline.training.evaluation.data_dir import resolve_data_dir
 
     path = resolve_data_dir(data_dir).path / "nli" / "snli" / "senteval_tok" / "s1.test"
     lines = path.read_text("utf-8").splitlines()
@@ -101,7 +101,7 @@ def snli_test_premises(data_dir: str | None) -> list[tuple[int, str]]:
 def stsb_dev_sentences(data_dir: str | None) -> list[tuple[int, str]]:
     """The distinct sentences of STS-B dev, each pair's two in turn (the evaluation stage's reader), shuffled (round
     six)."""
-    from bsl_pipeline.pipeline.evaldata.data_dir import resolve_data_dir
+    from bsl_pipeline.training.evaluation.data_dir import resolve_data_dir
     from bsl_pipeline.training.evaluation.data import load_stsb
 
     pairs = load_stsb(resolve_data_dir(data_dir).path, "dev")
@@ -111,7 +111,7 @@ def stsb_dev_sentences(data_dir: str | None) -> list[tuple[int, str]]:
 def sts_sick_test_sentences(data_dir: str | None) -> list[tuple[int, str]]:
     """The distinct sentences of STS-B test and SICK test, shuffled (round eight): the two genres of the demo's corpus
     (STS-B train + SICK train), from the splits the corpus leaves out, which no sample or development run had read."""
-    from bsl_pipeline.pipeline.evaldata.data_dir import resolve_data_dir
+    from bsl_pipeline.training.evaluation.data_dir import resolve_data_dir
     from bsl_pipeline.training.evaluation.data import load_sick, load_stsb
 
     root = resolve_data_dir(data_dir).path

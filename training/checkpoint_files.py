@@ -1,0 +1,193 @@
+"""Checkpoint directories: the contract the evaluation stage reads, plus the trainer's full state for exact resume.
+
+```
+<checkpoint>/bsl_checkpoint.json   {"pooling", "step", "objective", "max_length", "encoder": "encoder", ...}
+<checkpoint>/encoder/              online encoder + tokenizer (save_pretrained)
+<checkpoint>/trainer_state.pt      objective state_dict (online, target, predictor, ...), optimizer, lr schedule,
+                                   GradScaler, step, data position, run metrics   [resumable checkpoints only]
+<checkpoint>/rng/rank-<r>.pt       RNG states of every process (torch, cuda, numpy, python)
+```
+
+Everything is written with `torch.save` of tensors and plain containers and read back with `weights_only=True`:
+nothing is unpickled. A directory is written under a temporary name and renamed into place, so a reader never
+sees half a checkpoint. A checkpoint damaged afterwards (a file deleted or truncated) is found by
+`checkpoint_problem` before resuming: `train.resume=auto` stops naming it, or falls back when asked to.
+
+This module lists, chooses, prunes, reads and writes those files; `training.checkpoint.Checkpointer` decides
+when and what.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import shutil
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from bsl_pipeline.pipeline.base.atomic import new_file_mode, write_json_atomic
+from bsl_pipeline.pipeline.base.errors import BSLError
+
+CHECKPOINT_JSON = "bsl_checkpoint.json"
+ENCODER_DIR = "encoder"
+STATE_FILE = "trainer_state.pt"
+RNG_DIR = "rng"
+FORMAT_VERSION = 1
+_STEP_DIR = re.compile(r"^step-(\d+)$")
+
+log = logging.getLogger(__name__)
+
+
+def step_dir_name(step: int) -> str:
+    return f"step-{step:08d}"
+
+
+def list_checkpoints(checkpoints_dir: Path) -> list[tuple[int, Path]]:
+    """Complete periodic checkpoints (state file present), oldest first."""
+    if not checkpoints_dir.is_dir():
+        return []
+    found = []
+    for p in checkpoints_dir.iterdir():
+        m = _STEP_DIR.match(p.name)
+        if m and (p / STATE_FILE).is_file() and (p / CHECKPOINT_JSON).is_file():
+            found.append((int(m.group(1)), p))
+    return sorted(found)
+
+
+def checkpoint_dirs(checkpoints_dir: Path, final_dir: Path) -> list[tuple[float, Path]]:
+    """Every checkpoint a run left, complete or not, oldest first: `step-N` dirs by N, and `final_dir` by the step
+    its json records (last of all when that is unreadable)."""
+    found: list[tuple[float, Path]] = []
+    if checkpoints_dir.is_dir():
+        found += [(int(m.group(1)), p) for p in checkpoints_dir.iterdir() if (m := _STEP_DIR.match(p.name))]
+    if final_dir.is_dir():
+        try:
+            found.append((int(read_checkpoint_json(final_dir)["step"]), final_dir))
+        except (BSLError, TypeError, ValueError):
+            found.append((float("inf"), final_dir))
+    return sorted(found)
+
+
+def checkpoint_problem(directory: Path, rank: int = 0) -> str | None:
+    """Why `directory` cannot be resumed from, as far as can be told without loading it; None when it can."""
+    try:
+        int(read_checkpoint_json(directory)["step"])
+    except (BSLError, TypeError, ValueError) as exc:
+        return str(exc) if isinstance(exc, BSLError) else f"{CHECKPOINT_JSON}: 'step' is not a number"
+    state = directory / STATE_FILE
+    if not state.is_file():
+        return f"{STATE_FILE} missing"
+    if not zipfile.is_zipfile(state):
+        return f"{STATE_FILE} is not a complete torch archive (truncated or damaged)"
+    if not rng_path(directory, rank).is_file():
+        return f"{RNG_DIR}/rank-{rank}.pt missing"
+    return None
+
+
+def choose_resume_checkpoint(found: list[tuple[float, Path]], fallback: bool, rank: int = 0) -> Path | None:
+    """What `train.resume=auto` continues from: the latest checkpoint. A broken latest one stops the run naming
+    it, or with `fallback` gives way (with a warning) to the newest good one before it."""
+    if not found:
+        return None
+    latest = found[-1][1]
+    problem = checkpoint_problem(latest, rank)
+    if problem is None:
+        return latest
+    if not fallback:
+        raise BSLError(f"cannot resume: the latest checkpoint {latest} is broken ({problem}); remove it, or rerun "
+                       f"with -o train.resume_fallback=true to continue from the newest good checkpoint before it")
+    for _, path in reversed(found[:-1]):
+        if checkpoint_problem(path, rank) is None:
+            log.warning("warning: the latest checkpoint %s is broken (%s); falling back to %s "
+                        "(train.resume_fallback=true)", latest, problem, path)
+            return path
+    raise BSLError(f"cannot resume: the latest checkpoint {latest} is broken ({problem}) and no earlier checkpoint "
+                   f"is usable")
+
+
+def latest_checkpoint(checkpoints_dir: Path) -> Path | None:
+    found = list_checkpoints(checkpoints_dir)
+    return found[-1][1] if found else None
+
+
+def prune_checkpoints(checkpoints_dir: Path, keep: int) -> None:
+    if keep <= 0:
+        return
+    for _, path in list_checkpoints(checkpoints_dir)[:-keep]:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def write_checkpoint_json(directory: Path, info: dict[str, Any]) -> None:
+    write_json_atomic(directory / CHECKPOINT_JSON, info)
+
+
+def read_checkpoint_json(directory: str | Path) -> dict[str, Any]:
+    path = Path(directory) / CHECKPOINT_JSON
+    if not path.is_file():
+        raise BSLError(f"{directory}: not a trainer checkpoint ({CHECKPOINT_JSON} missing)")
+    try:
+        info = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise BSLError(f"{path}: not valid JSON ({exc})") from None
+    for key in ("pooling", "step"):
+        if key not in info:
+            raise BSLError(f"{path}: missing key {key!r}")
+    return info
+
+
+def save_state(path: Path, state: dict[str, Any]) -> None:
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    torch.save(state, tmp)
+    os.replace(tmp, path)
+
+
+def load_state(path: Path, map_location: str | torch.device = "cpu") -> dict[str, Any]:
+    if not path.is_file():
+        raise BSLError(f"{path}: checkpoint state file missing (is this a resumable checkpoint?)")
+    try:
+        return torch.load(path, map_location=map_location, weights_only=True)
+    except Exception as exc:  # pickle/zip errors from a damaged or foreign file
+        raise BSLError(f"{path}: cannot read checkpoint state ({type(exc).__name__}: {exc})") from None
+
+
+def ordinary_file_modes(directory: Path) -> None:
+    """Give every file under `directory` the mode a plain open() gives (0666 less the umask): some writers
+    (transformers' save_pretrained) leave 0600, and a checkpoint's files should be as readable as each other and
+    as the datasets' shards."""
+    mode = new_file_mode()
+    for path in directory.rglob("*"):
+        if path.is_file() and not path.is_symlink():
+            os.chmod(path, mode)
+
+
+def state_dict_problem(saved: Any, expected: dict[str, torch.Tensor]) -> str | None:
+    """Why a saved objective state cannot be loaded into a model whose state is `expected` (None when it can): a
+    missing or extra tensor, another dtype or shape, NaN/inf in a floating-point tensor."""
+    if not isinstance(saved, dict):
+        return "the objective's state is missing or not a mapping of tensors"
+    missing = [k for k in expected if k not in saved]
+    if missing:
+        return f"tensor {missing[0]} missing ({len(missing)} missing in all)"
+    extra = [k for k in saved if k not in expected]
+    if extra:
+        return f"unexpected tensor {extra[0]} ({len(extra)} not in this model)"
+    for name, ref in expected.items():
+        tensor = saved[name]
+        if not isinstance(tensor, torch.Tensor):
+            return f"{name} is not a tensor"
+        if tensor.dtype != ref.dtype:
+            return f"tensor {name} is {tensor.dtype}, the model's is {ref.dtype}"
+        if tensor.shape != ref.shape:
+            return f"tensor {name} has shape {tuple(tensor.shape)}, the model's is {tuple(ref.shape)}"
+        if tensor.is_floating_point() and not bool(torch.isfinite(tensor).all()):
+            return f"tensor {name} holds NaN or inf values"
+    return None
+
+
+def rng_path(directory: Path, rank: int) -> Path:
+    return directory / RNG_DIR / f"rank-{rank}.pt"

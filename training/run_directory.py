@@ -1,0 +1,63 @@
+"""A run's output_dir: what it holds, and whether this run may write into it.
+
+```
+<output_dir>/config.yaml              the run's config
+<output_dir>/checkpoints/step-<N>/    periodic resumable checkpoints (train.save_every; newest keep_checkpoints)
+<output_dir>/final/                   resumable checkpoint of a completed run
+<output_dir>/best/                    encoder + json of the best headline dev metric (not resumable)
+<output_dir>/export/                  sentence-transformers dir (export.dir elsewhere)
+<output_dir>/.bsl-output.json         marker: a bsl "training-run" directory (pipeline.base.ownership)
+<output_dir>/.bsl-lock                the running process's writer lock (one run per directory)
+```
+
+`training.checkpoint.Checkpointer` is the one writer and reader of it (logs aside). A run writes only into a
+directory that is new, empty, marked as a bsl training run, or that a run wrote before markers existed (it holds
+`final/`, `checkpoints/step-N/` or `train_done.json`); any other directory is refused naming it, and
+`train.overwrite=true` (`bsl train --overwrite`) adopts it, moving what the run would replace (RUN_ENTRIES) into
+`.bsl-replaced/<time>/`: nothing is deleted. One process writes a run directory at a time (`WriterLock`, rank 0,
+held from set-up to close); a second run into it stops with one line naming the holder.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bsl_pipeline.pipeline.base.ownership import WriterLock, check_not_input, claim_directory
+from bsl_pipeline.training.checkpoint_files import CHECKPOINT_JSON, list_checkpoints
+
+if TYPE_CHECKING:
+    from bsl_pipeline.training.config import TrainConfig
+    from bsl_pipeline.training.distributed import DistInfo
+
+FINAL_DIR = "final"
+BEST_DIR = "best"
+CHECKPOINTS_DIR = "checkpoints"
+EXPORT_DIR = "export"
+RUN_KIND = "training-run"
+#: What a run writes into its output_dir: replaced only in a directory that is ours, set aside on --overwrite.
+RUN_ENTRIES = ("config.yaml", "metrics.csv", "eval.csv", "tensorboard", CHECKPOINTS_DIR, FINAL_DIR, BEST_DIR,
+               EXPORT_DIR, "train_done.json")
+
+
+def _written_by_bsl_before_markers(directory: Path) -> bool:
+    """A run directory from before output markers: a finished or checkpointed run left its files here."""
+    return ((directory / FINAL_DIR / CHECKPOINT_JSON).is_file() or bool(list_checkpoints(directory / CHECKPOINTS_DIR))
+            or (directory / "train_done.json").is_file())
+
+
+def claim_run_directory(config: TrainConfig, dist: DistInfo) -> WriterLock | None:
+    """Make train.output_dir this run's (see the module docstring) and take its writer lock (rank 0; the lock is
+    returned, to be released when the run ends). Refuses an output_dir that overlaps a dataset or the model dir."""
+    out = Path(config.train.output_dir)
+    inputs = [s.path for s in config.data.sources if s.path]
+    if config.model.name_or_path and Path(config.model.name_or_path).expanduser().exists():
+        inputs.append(config.model.name_or_path)
+    check_not_input(out, inputs, what="train.output_dir")
+    if not dist.is_main:
+        return None
+    claim_directory(out, RUN_KIND, overwrite=config.train.overwrite, own_names=RUN_ENTRIES,
+                    recognise=_written_by_bsl_before_markers)
+    lock = WriterLock(out, what="training run")
+    lock.acquire()
+    return lock

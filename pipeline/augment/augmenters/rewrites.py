@@ -30,7 +30,7 @@ a sentence no rule reaches gets no view (`no_rule_applies`). The rules (names as
   "Because it was raining, he stayed home."): because (of), although, while, when, after, before, until, unless,
   if, whereas, since; refused after a time noun ("the day when ..."), after verbs of asking and knowing ("asked if",
   "know when": an indirect question), after phrasal verbs with "after" ("looked after"), after a modifier of the
-  conjunction ("shortly after", "even if"), and when the clause has a name and the main clause a pronoun (the
+  conjunction ("shortly after", "even if"), after a sentence-initial "So"/"And"/"But" (it would end up inside), and when the clause has a name and the main clause a pronoun (the
   pronoun could then refer to the name: "He left because John was tired").
 * `there`: an indefinite subject with "is/are" + an -ing verb or a place -> "there is/are" ("Two men are playing
   chess." -> "There are two men playing chess."), and back ("There is a dog running ..." -> "A dog is running
@@ -57,7 +57,7 @@ from bsl_pipeline.pipeline.base.config import Range
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 
 RULES = ("contract", "expand", "number_words", "swap_conjuncts", "front_time", "front_place", "front_clause",
-         "there")
+         "there", "wearing", "reported", "add_is")
 
 # -- tokens ---------------------------------------------------------------------------------------------------------
 _TOKEN = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+|[-.][A-Za-z0-9]+)*|\S")
@@ -165,7 +165,7 @@ TIME_UNITS = frozenset("week month year weekend night morning afternoon evening 
                        "winter spring autumn fall quarter".split())
 PARTS_OF_DAY = frozenset("morning afternoon evening night".split())
 PLACE_PREPOSITIONS = frozenset("in on at near under behind beside inside outside beneath".split())
-SUBORDINATORS = frozenset("because although while when after before until unless if whereas since".split())
+SUBORDINATORS = frozenset("because although while when after before until unless whereas since".split())
 TIME_NOUNS = frozenset("time times day days moment moments year years point period age era night morning week "
                        "month hour minute instance case cases place places way".split())
 QUESTION_VERBS = frozenset("know knows knew known ask asks asked asking wonder wondered wonders see saw seen tell "
@@ -186,10 +186,15 @@ SELECTED_PREPOSITION = {  # -ing verbs whose place-like phrase is their compleme
                     "playing".split()),
     "on": frozenset("tugging pulling working relying depending focusing chewing blowing stepping knocking "
                     "pounding banging pressing pushing commenting insisting concentrating operating hanging "
-                    "holding waiting playing putting".split()),
+                    "holding waiting playing putting talking speaking chatting texting calling".split()),
     "in": frozenset("participating engaging believing investing interested succeeding resulting dressed "
                     "dressing".split()),
 }
+GARMENTS = frozenset("shirt t-shirt tshirt jacket hat dress coat uniform costume sweater sweatshirt hoodie jeans "
+                     "pants shorts swimsuit suit helmet glasses sunglasses outfit skirt top vest apron robe gown "
+                     "bikini clothes clothing overalls boots shoes scarf cap mask tuxedo pajamas trousers jersey "
+                     "blouse tank attire gear wetsuit trunks hijab turban sari kimono leotard bathrobe "
+                     "raincoat parka cardigan".split())
 THIRD_PERSON = frozenset("he she they him her his their them hers theirs".split())
 
 
@@ -354,10 +359,20 @@ def rule_swap_conjuncts(text: str, toks: list[Tok], cfg: RewritesConfig) -> str 
         b = _np_after(toks, i + 1)
         if a is None or b is None:
             continue
-        if a > 0 and toks[a - 1].low in ("of", "between", "both", "either", "neither", ","):
-            continue
+        if a > 0 and not (toks[a - 1].low in AUXILIARIES or is_verb_form(toks[a - 1].low)
+                          and not is_stopword(toks[a - 1].text)):
+            continue  # "a man in [a black shirt] and [an elderly woman]": the conjuncts may be larger phrases
+        if a > 0 and b < len(toks) and (toks[b].low in AUXILIARIES or _is_word(toks[b]) and is_verb_form(toks[b].low)):
+            continue  # "is photographing a camel and a woman is trying": two clauses
         if b < len(toks) and toks[b].low in ("respectively", ",", "and"):
             continue
+        if any("NOUN" not in _lemmas(toks[x].low) or "ADJ" in _lemmas(toks[x].low) for x in (i - 1, b - 1)):
+            continue  # "a black and a brown dog": each conjunct must end in a noun
+        if {toks[a].low, toks[i + 1].low} & {"his", "her", "their", "its", "my", "our", "your"}:
+            continue  # "a mother and her daughter": "her" must follow its noun
+        if b < len(toks) and not (toks[b].low in AUXILIARIES or is_verb_form(toks[b].low)
+                                  or toks[b].text in (".", "!", ",") and a == 0 or toks[b].text in (".", "!")):
+            continue  # "a man and a woman in blue": what follows may belong to the second conjunct only
         first = text[toks[a].start:toks[i - 1].end]
         second = text[toks[i + 1].start:toks[b - 1].end]
         if first.lower() == second.lower():
@@ -464,7 +479,7 @@ def rule_front_place(text: str, toks: list[Tok], cfg: RewritesConfig) -> str | N
         start = k + 1
         if toks[k].low == "in" and start + 1 < end and toks[start].low == "front" and toks[start + 1].low == "of":
             start += 2
-        if start >= end or toks[start].low not in DETERMINERS:
+        if start >= end or toks[start].low not in ("a", "an", "the", "some", "two", "three"):
             return None
         phrase = toks[start + 1:end]
         if not 1 <= len(phrase) <= 4 or not all(_is_lower_word(t) and not is_stopword(t.text) for t in phrase):
@@ -500,6 +515,8 @@ def rule_front_clause(text: str, toks: list[Tok], cfg: RewritesConfig) -> str | 
         if j < 2 or any(t.text in (";", ":", "\"", "(", ")", "-") for t in toks[:j + 1]):
             return None
         if any(t.text == "," for t in toks[:j + 1]):
+            return None
+        if toks[0].low in ("so", "and", "but", "or", "yet", "then", "also"):
             return None
         head = _lower_first_word(text[:before.end])
         if head is None:
@@ -555,10 +572,158 @@ def rule_there(text: str, toks: list[Tok], cfg: RewritesConfig) -> str | None:
     return None
 
 
+def rule_wearing(text: str, toks: list[Tok], cfg: RewritesConfig) -> str | None:
+    """"a man in a blue shirt" <-> "a man wearing a blue shirt" (a noun, then in/wearing + a garment)."""
+    for k in range(1, len(toks) - 2):
+        t = toks[k]
+        if t.low not in ("in", "wearing") or not t.text.islower():
+            continue
+        prev = toks[k - 1]
+        if not _is_word(prev) or is_stopword(prev.text) or prev.low in ("dressed", "clad", "wrapped", "covered") \
+                or is_verb_form(prev.low) and "NOUN" not in _lemmas(prev.low):
+            continue
+        if "NOUN" not in _lemmas(prev.low) and prev.text[:1].islower():
+            continue
+        j = k + 1
+        det = toks[j].low in ("a", "an", "the", "his", "her", "their", "its", "some")
+        if det:
+            j += 1
+        start = j
+        while j < len(toks) and j - start < 4 and _is_lower_word(toks[j]) and not is_stopword(toks[j].text):
+            j += 1
+        if j == start:
+            continue
+        if not (toks[j - 1].low in GARMENTS or toks[j - 1].low.rstrip("s") in GARMENTS):
+            continue
+        if j < len(toks) and _is_word(toks[j]) and toks[j].low not in ("and", "with", "is", "are", "on", "in", "at",
+                                                                       "while", "was", "were", "near", "by"):
+            continue
+        if j < len(toks) and toks[j].low == "and" and j + 1 < len(toks) and toks[j + 1].low in ("a", "an", "the"):
+            continue  # "in a shirt and a hat": the second garment would stay under "in"
+        if t.low == "wearing":
+            if prev.low in AUXILIARIES or not det and toks[k + 1].low not in ("blue", "red", "black", "white") \
+                    and toks[j - 1].low not in ("clothes", "jeans", "shorts", "pants", "glasses", "sunglasses",
+                                                "trousers", "boots", "shoes", "overalls", "pajamas"):
+                continue
+        return splice(text, [(t.start, t.end, "wearing" if t.low == "in" else "in")])
+    return None
+
+
+_SAY = frozenset("said says say told tells".split())
+
+
+def rule_reported(text: str, toks: list[Tok], cfg: RewritesConfig) -> str | None:
+    """"The company said sales fell." <-> "Sales fell, the company said." (a short subject + said/says)."""
+    end = _final_punct(toks)
+    if end <= 0 or "?" in text or '"' in text or "“" in text:
+        return None
+    # "..., X said." -> "X said ..."
+    if end >= 6 and toks[end - 1].low in ("said", "says"):
+        for c in range(end - 2, max(end - 7, 1), -1):
+            if toks[c].text == ",":
+                subject = toks[c + 1:end - 1]
+                if not subject or not all(_is_word(s) for s in subject) or len(subject) > 4:
+                    return None
+                if subject[0].low not in DETERMINERS | {"he", "she", "they", "we", "i", "officials", "police",
+                                                         "analysts", "experts", "witnesses", "authorities"} \
+                        and not subject[0].text[:1].isupper():
+                    return None
+                if any(t.text in (",", ";", ":", "(", ")") for t in toks[:c]):
+                    return None
+                if any(t.low in THIRD_PERSON for t in toks[:c]) and subject[-1].text[:1].isupper() \
+                        and subject[0].low not in THIRD_PERSON:
+                    return None
+                quote = _lower_first_word(text[:toks[c - 1].end])
+                if quote is None:
+                    return None
+                who = text[toks[c + 1].start:toks[end - 1].end]
+                if who[:1].islower() and subject[0].low != "i":
+                    who = who[:1].upper() + who[1:]
+                return who + " " + quote + text[toks[end - 1].end:]
+        return None
+    # "X said (that) ..." -> "..., X said."
+    for k in range(1, min(5, end - 3)):
+        if toks[k].low not in ("said", "says") or not toks[k].text.islower():
+            continue
+        subject = toks[:k]
+        if not all(_is_word(s) for s in subject):
+            return None
+        if subject[0].low not in LOWER_FIRST | {"officials", "police", "analysts", "experts", "witnesses",
+                                                 "authorities"} and subject[0].text != "I" \
+                and not all(s.text[:1].isupper() for s in subject):
+            return None
+        if subject[0].low in ("it", "there", "this", "that") or any(s.low in AUXILIARIES for s in subject):
+            return None
+        rest = k + 1
+        if toks[rest].low == "that":
+            rest += 1
+        if rest >= end or not _is_word(toks[rest]) or toks[rest].low in ("to", "in", "on", "at", "of", "for",
+                                                                         "about", "the", "a", "an") and rest == k + 1:
+            return None  # "said in a statement": what was said is not a clause
+        clause = toks[rest:end]
+        if len(clause) < 3 or any(t.text in (",", ";", ":", "(", ")") for t in clause):
+            return None
+        if not any(t.low in AUXILIARIES or is_verb_form(t.low) for t in clause[1:]):
+            return None
+        if any(t.low in THIRD_PERSON | {"it", "its"} for t in clause):
+            return None  # "The retailer said it came ..." -> "It came ..., the retailer said": "it" before its noun
+        what = text[toks[rest].start:toks[end - 1].end]
+        what = what[:1].upper() + what[1:]
+        who = text[:toks[k].end]
+        if subject[0].low in LOWER_FIRST or is_stopword(subject[0].text):
+            who = who[:1].lower() + who[1:]
+        return what + ", " + who + text[toks[end - 1].end:]
+    return None
+
+
+def _first_ing(toks: list[Tok], end: int) -> int:
+    return next((k for k in range(1, end) if is_ing_verb(toks[k].low)), end)
+
+
+def rule_add_is(text: str, toks: list[Tok], cfg: RewritesConfig) -> str | None:
+    """A caption without a verb, "A man in a red shirt standing on a ladder." -> "... is standing ..."."""
+    end = _final_punct(toks)
+    if end <= 0 or toks[0].low not in INDEFINITE | {"the", "one"}:
+        return None
+    if any(t.low in AUXILIARIES or t.low in ("'s", "who", "that", "which", "while", "as", "when") for t in toks):
+        return None
+    if any(t.low in ("and", "with", "or") for t in toks[:end][:_first_ing(toks, end)]):
+        return None
+    for k in range(2, min(end, 10)):
+        t = toks[k]
+        if not _is_word(t) or t.text[:1].isupper() and k > 0:
+            return None
+        if is_ing_verb(t.low):
+            prev = toks[k - 1]
+            if "NOUN" not in _lemmas(prev.low):
+                return None  # "amid cheering": the -ing word does not follow its subject
+            if any(_is_form(x.low, "VBZ") or _is_form(x.low, "VBD") or m > 1 and _is_form(x.low, "VB")
+                   and (toks[m - 1].low.endswith("s") or toks[m - 1].low in ("people", "men", "women", "children"))
+                   for m, x in enumerate(toks[:k]) if m > 0):
+                return None  # "A group of people stand in the sand looking": the sentence has its verb
+            if prev.low in DETERMINERS or "ADJ" in _lemmas(prev.low) and "NOUN" not in _lemmas(prev.low) \
+                    or is_stopword(prev.text) or prev.low == "and":
+                return None
+            if any(is_verb_form(x.low) and not x.low.endswith("ing") and "NOUN" not in _lemmas(x.low)
+                   and "ADJ" not in _lemmas(x.low) for x in toks[1:k]):
+                return None
+            if any((_is_form(x.low, "VBZ") or _is_form(x.low, "VBD")) and toks[m - 1].low not in DETERMINERS
+                   and "ADJ" not in _lemmas(toks[m - 1].low) for m, x in enumerate(toks[:end]) if m > k):
+                return None  # "A boy wearing a hat catches a Frisbee": the sentence has its verb
+            plural = toks[0].low not in ("a", "an", "one", "the") or (
+                toks[0].low == "the" and toks[k - 1].low.endswith("s") and "NOUN" in _lemmas(toks[k - 1].low)
+                and not toks[k - 1].low.endswith("ss"))
+            if toks[0].low == "the" and any(x.low == "of" for x in toks[1:k]):
+                return None
+            return splice(text, [(t.start, t.start, ("are " if plural else "is "))])
+    return None
+
+
 RULE_FUNCTIONS: dict[str, Rule] = {
     "contract": rule_contract, "expand": rule_expand, "number_words": rule_number_words,
     "swap_conjuncts": rule_swap_conjuncts, "front_time": rule_front_time, "front_place": rule_front_place,
     "front_clause": rule_front_clause, "there": rule_there,
+    "wearing": rule_wearing, "reported": rule_reported, "add_is": rule_add_is,
 }
 
 

@@ -697,7 +697,7 @@ def rule_add_is(text: str, toks: list[Tok], cfg: RewritesConfig) -> str | None:
             prev = toks[k - 1]
             if "NOUN" not in _lemmas(prev.low):
                 return None  # "amid cheering": the -ing word does not follow its subject
-            if any(_is_form(x.low, "VBZ") or _is_form(x.low, "VBD") or m > 1 and _is_form(x.low, "VB")
+            if any((_is_form(x.low, "VBZ") or _is_form(x.low, "VBD")) and "NOUN" not in _lemmas(x.low) or m > 1 and _is_form(x.low, "VB")
                    and (toks[m - 1].low.endswith("s") or toks[m - 1].low in ("people", "men", "women", "children"))
                    for m, x in enumerate(toks[:k]) if m > 0):
                 return None  # "A group of people stand in the sand looking": the sentence has its verb

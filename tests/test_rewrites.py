@@ -158,5 +158,6 @@ def test_bsl_augment_end_to_end_on_real_sentences(tmp_path, shared_data):
     table = pq.read_table(tmp_path / "out" / "data" / "train-00000-of-00001.parquet").to_pylist()
     assert len(table) == stats["pairs"]
     got = {r["source"]: r["view2"] for r in table}
-    assert got["A man is playing the electric guitar."] == "There is a man playing the electric guitar."
+    assert got["Three men are playing guitars."] == "There are three men playing guitars."
+    assert got["A man is feeding a mouse to a snake."] == "There is a man feeding a mouse to a snake."
     assert all(json.loads(r["params"])["rules"] for r in table)

@@ -56,6 +56,7 @@ REFUSED = [
     ("expand", "Don't you think so?"),  # a question
     ("number_words", "Apollo 11 landed on the moon."),  # a name
     ("number_words", "It is 5 km away."),  # a unit
+    ("number_words", "The area is 5 km² wide and 3¹ deep."),  # not a plain count (and no crash on "¹")
     ("swap_conjuncts", "A black and a brown dog are running toward the camera."),  # "a black" is no noun phrase
     ("swap_conjuncts", "A mother and her daughter are both wearing heels."),  # "her" before its noun
     ("swap_conjuncts", "A man and a woman in blue jog on the sidewalk."),  # "in blue" may be hers only

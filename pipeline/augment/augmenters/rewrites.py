@@ -299,7 +299,7 @@ def rule_number_words(text: str, toks: list[Tok], cfg: RewritesConfig) -> str | 
         return None
     i = numbers[0]
     t = toks[i]
-    if not t.text.isdigit() or t.text.startswith("0") or int(t.text) > cfg.max_number:
+    if not (t.text.isascii() and t.text.isdigit()) or t.text.startswith("0") or int(t.text) > cfg.max_number:
         return None
     nxt = toks[i + 1] if i + 1 < len(toks) else None
     if nxt is None or nxt.start != t.end + 1 or not _is_lower_word(nxt) or nxt.low in UNITS or len(nxt.text) < 2:

@@ -1,7 +1,8 @@
 """Coverage of the `rewrites` method (and of `synonyms`, and of either) on a block of sentences: the share of
 sentences that get a view, by rule and by reject reason; with --show N, N random views per rule.
 
-    OMP_NUM_THREADS=1 .venv/bin/python experiments/second_method/coverage.py --block stsb-dev --block snli-dev [--show 8]
+    OMP_NUM_THREADS=1 .venv/bin/python experiments/second_method/coverage.py --block stsb-dev --block snli-dev \
+        [--show 8]
 """
 
 from __future__ import annotations

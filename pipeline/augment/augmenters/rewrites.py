@@ -30,7 +30,8 @@ a sentence no rule reaches gets no view (`no_rule_applies`). The rules (names as
   "Because it was raining, he stayed home."): because (of), although, while, when, after, before, until, unless,
   if, whereas, since; refused after a time noun ("the day when ..."), after verbs of asking and knowing ("asked if",
   "know when": an indirect question), after phrasal verbs with "after" ("looked after"), after a modifier of the
-  conjunction ("shortly after", "even if"), after a sentence-initial "So"/"And"/"But" (it would end up inside), and when the clause has a name and the main clause a pronoun (the
+  conjunction ("shortly after", "even if"), after a sentence-initial "So"/"And"/"But" (it would end up inside),
+  and when the clause has a name and the main clause a pronoun (the
   pronoun could then refer to the name: "He left because John was tired").
 * `there`: an indefinite subject with "is/are" + an -ing verb or a place -> "there is/are" ("Two men are playing
   chess." -> "There are two men playing chess."), and back ("There is a dog running ..." -> "A dog is running
@@ -256,7 +257,6 @@ def rule_expand(text: str, toks: list[Tok], cfg: RewritesConfig) -> str | None:
     for i, t in enumerate(toks):
         nxt = toks[i + 1] if i + 1 < len(toks) else None
         prev = toks[i - 1] if i else None
-        apostrophe = "’" if "’" in t.text else "'"
         if t.low in NOT_EXPANDED or t.low in ("can't",):
             if nxt is None or not _is_word(nxt) or nxt.low in SUBJECT_PRONOUNS or nxt.text[:1].isupper():
                 return None  # "Don't you ...", ", isn't it?", "... they don't." (ellipsis)
@@ -289,7 +289,6 @@ def rule_expand(text: str, toks: list[Tok], cfg: RewritesConfig) -> str | None:
             full = {"m": "am", "re": "are", "ve": "have", "ll": "will"}[ending]
         head = t.text[:len(word)]
         edits.append((t.start, t.end, f"{head} {full}"))
-        del apostrophe
     return splice(text, edits) if edits else None
 
 
@@ -697,7 +696,8 @@ def rule_add_is(text: str, toks: list[Tok], cfg: RewritesConfig) -> str | None:
             prev = toks[k - 1]
             if "NOUN" not in _lemmas(prev.low):
                 return None  # "amid cheering": the -ing word does not follow its subject
-            if any((_is_form(x.low, "VBZ") or _is_form(x.low, "VBD")) and "NOUN" not in _lemmas(x.low) or m > 1 and _is_form(x.low, "VB")
+            if any((_is_form(x.low, "VBZ") or _is_form(x.low, "VBD")) and "NOUN" not in _lemmas(x.low)
+                   or m > 1 and _is_form(x.low, "VB")
                    and (toks[m - 1].low.endswith("s") or toks[m - 1].low in ("people", "men", "women", "children"))
                    for m, x in enumerate(toks[:k]) if m > 0):
                 return None  # "A group of people stand in the sand looking": the sentence has its verb

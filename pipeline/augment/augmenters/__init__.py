@@ -16,6 +16,7 @@ REGISTRY: dict[str, str] = {
     "synonyms": "bsl_pipeline.pipeline.augment.augmenters.synonyms:SynonymAugmenter",
     "mlm": "bsl_pipeline.pipeline.augment.augmenters.mlm:MaskedLMAugmenter",
     "backtranslation": "bsl_pipeline.pipeline.augment.augmenters.backtranslation:BackTranslationAugmenter",
+    "rewrites": "bsl_pipeline.pipeline.augment.augmenters.rewrites:RewritesAugmenter",
     "nli-entailment": "bsl_pipeline.pipeline.augment.augmenters.nli_entailment:NLIEntailmentAugmenter",
     "translation": "bsl_pipeline.pipeline.augment.augmenters.translation:TranslationAugmenter",
     "parallel": "bsl_pipeline.pipeline.augment.augmenters.parallel:ParallelAugmenter",

@@ -1,0 +1,164 @@
+"""The `rewrites` augmenter: each rule's golden rewrites and refusals on real sentences (STS-B dev, SNLI dev), the
+reasons a sentence gets no view, determinism, fingerprints, and `bsl augment --methods rewrites` end to end."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from bsl_pipeline.pipeline.augment.augmenters import SourceRecord, build_augmenter
+from bsl_pipeline.pipeline.augment.augmenters.rewrites import RULE_FUNCTIONS, RULES, RewritesConfig, tokenize
+
+GOLDEN = [
+    ("contract", "The U.S. House of Representatives, the other chamber of Congress, does not vote on treaties.",
+     "The U.S. House of Representatives, the other chamber of Congress, doesn't vote on treaties."),
+    ("contract", "If I understand you correctly, you are looking for a hypernym of inclusion and exclusion.",
+     "If I understand you correctly, you're looking for a hypernym of inclusion and exclusion."),
+    ("expand", "Most of Philip K Dick's works aren't hard Sci-Fi in the least.",
+     "Most of Philip K Dick's works are not hard Sci-Fi in the least."),
+    ("expand", "There's an invisible man holding a rainbow umbrella.",
+     "There is an invisible man holding a rainbow umbrella."),
+    ("number_words", "5 women sitting around a table doing some crafts.",
+     "Five women sitting around a table doing some crafts."),
+    ("number_words", "A blond woman is holding 2 golf balls while reaching down into a golf hole.",
+     "A blond woman is holding two golf balls while reaching down into a golf hole."),
+    ("swap_conjuncts", "Two men and one woman are performing music on a stage.",
+     "One woman and two men are performing music on a stage."),
+    ("front_time", "A group of people sit around a blazing fire at night.",
+     "At night, a group of people sit around a blazing fire."),
+    ("front_place", "Two dogs are playing in the grass.", "In the grass, two dogs are playing."),
+    ("front_clause", "a redheaded lady is reading a book while waiting for the train.",
+     "While waiting for the train, a redheaded lady is reading a book."),
+    ("there", "A man is playing the electric guitar.", "There is a man playing the electric guitar."),
+    ("there", "Two young women are standing in the middle of a flower garden.",
+     "There are two young women standing in the middle of a flower garden."),
+    ("there", "There is a dog running in the park.", "A dog is running in the park."),
+    ("wearing", "The boy in the orange shirt is throwing the ball.",
+     "The boy wearing the orange shirt is throwing the ball."),
+    ("wearing", "A man wearing a suit with a name tag stands reading in front of a microphone.",
+     "A man in a suit with a name tag stands reading in front of a microphone."),
+    ("reported", "The woman felt threatened and went to the magistrate's office, police said.",
+     "Police said the woman felt threatened and went to the magistrate's office."),
+    ("reported", "Connolly said FBI agents in San Diego and abroad spent thousands of hours investigating al-Bayoumi.",
+     "FBI agents in San Diego and abroad spent thousands of hours investigating al-Bayoumi, Connolly said."),
+    ("add_is", "A grey dog standing in a grassy field.", "A grey dog is standing in a grassy field."),
+    ("add_is", "Two dogs fighting in the snow.", "Two dogs are fighting in the snow."),
+]
+
+# Each guard, on a sentence the rule would otherwise rewrite wrongly.
+REFUSED = [
+    ("contract", "I have a car."),  # "I've a car": "have" is the main verb
+    ("contract", "I know what it is."),  # no contraction before the end of a clause
+    ("expand", "He's finished the report."),  # has or is
+    ("expand", "Don't you think so?"),  # a question
+    ("number_words", "Apollo 11 landed on the moon."),  # a name
+    ("number_words", "It is 5 km away."),  # a unit
+    ("number_words", "The area is 5 km² wide and 3¹ deep."),  # not a plain count (and no crash on "¹")
+    ("swap_conjuncts", "A black and a brown dog are running toward the camera."),  # "a black" is no noun phrase
+    ("swap_conjuncts", "A mother and her daughter are both wearing heels."),  # "her" before its noun
+    ("swap_conjuncts", "A man and a woman in blue jog on the sidewalk."),  # "in blue" may be hers only
+    ("front_place", "A Black woman on the street is talking on her cellphone."),  # "talking on": no place
+    ("front_place", "a white dog is tugging on a black rope"),  # "tugging on" selects its preposition
+    ("front_clause", "I'm not yet able to answer if the phenomenon has an official PoliSci name."),  # whether
+    ("front_clause", "So it's important to have a basic understanding before you even get on skis."),
+    ("front_clause", "He left because John was tired."),  # "he" could then be John
+    ("there", "A group of children are standing in a classroom."),  # "There are a group"
+    ("wearing", "A woman dressed in a red dress is dancing."),
+    ("reported", "The retailer said it came to the decision after hearing the opinions of customers."),
+    ("add_is", "A cyclists rides up a hill amid cheering bystanders."),  # has its verb
+    ("add_is", "A young boy wearing a military sunhat catches a Frisbee outdoors."),
+]
+
+
+@pytest.mark.parametrize("rule,source,expected", GOLDEN)
+def test_each_rule_rewrites_its_golden_sentence(rule, source, expected):
+    assert RULE_FUNCTIONS[rule](source, tokenize(source), RewritesConfig()) == expected
+
+
+@pytest.mark.parametrize("rule,source", REFUSED)
+def test_each_guard_refuses(rule, source):
+    assert RULE_FUNCTIONS[rule](source, tokenize(source), RewritesConfig()) is None
+
+
+def test_every_rule_has_a_golden_example():
+    assert {r for r, _, _ in GOLDEN} == set(RULES) == set(RULE_FUNCTIONS)
+
+
+def test_number_words_respects_max_number():
+    text = "Two young men sitting at the end of a long table eating; there are 3 plates full of food."
+    assert RULE_FUNCTIONS["number_words"](text, tokenize(text), RewritesConfig(max_number=2)) is None
+    assert "three plates" in RULE_FUNCTIONS["number_words"](text, tokenize(text), RewritesConfig())
+
+
+def _run(aug, texts, seed=0):
+    return list(aug.augment([SourceRecord(source_id=f"r{i}", text=t) for i, t in enumerate(texts)], seed))
+
+
+def test_sentences_that_get_no_view_say_why():
+    aug = build_augmenter("rewrites")
+    texts = ["Der Mann spielt eine Gitarre auf der Bühne heute.", "A MAN IS PLAYING A GUITAR ON STAGE.",
+             "if (x == 1) { return foo(); }", "A man is playing guitar, see http://example.com/video",
+             "#love #summer #beach #fun", "Hi there", "Obama signs the bill into law"]
+    assert [p.reject for p in _run(aug, texts)] == ["not_english", "all_capitals", "code", "url", "hashtags",
+                                                     "too_short", "no_rule_applies"]
+
+
+def test_views_are_source_and_rewrite_deterministic_per_record():
+    aug = build_augmenter("rewrites")
+    texts = [s for _, s, _ in GOLDEN]
+    records = [SourceRecord(source_id=f"r{i}", text=t) for i, t in enumerate(texts)]
+    first = list(aug.augment(records, 0))
+    again = list(aug.augment(list(reversed(records)), 0, batch_size=3))
+    assert [p.view1 for p in first] == texts
+    assert all(p.reject is None and p.view2 != p.view1 for p in first)
+    assert [p.view2 for p in reversed(again)] == [p.view2 for p in first]  # order and batching do not matter
+    only = {p.view1: p.info["rules"] for p in first}
+    assert only["Two dogs are playing in the grass."] in (["front_place"], ["there"])
+
+
+def test_max_rules_applies_several_rewrites():
+    text = "A man is sitting on a bench."
+    pair = _run(build_augmenter("rewrites", {"max_rules": 2}), [text])[0]
+    assert pair.info["rules"] == ["there", "contract"]  # the second rule applies to the first one's result
+    assert pair.view2 == "There's a man sitting on a bench."
+
+
+def test_fingerprint_changes_with_each_setting():
+    base = build_augmenter("rewrites").fingerprint_hash()
+    changed = [{"rules": ["contract", "expand"]}, {"max_rules": 2}, {"max_number": 9},
+               {"min_english_share": 0.5}, {"min_words": 4}]
+    hashes = {build_augmenter("rewrites", c).fingerprint_hash() for c in changed}
+    assert base not in hashes and len(hashes) == len(changed)
+
+
+def test_bad_settings_name_the_key():
+    from bsl_pipeline.pipeline.base.errors import BSLError
+
+    with pytest.raises(BSLError, match="method_params.rewrites.max_rules"):
+        build_augmenter("rewrites", {"max_rules": 0})
+    with pytest.raises(BSLError, match="method_params.rewrites.rules"):
+        build_augmenter("rewrites", {"rules": ["contract", "contract"]})
+
+
+def test_bsl_augment_end_to_end_on_real_sentences(tmp_path, shared_data):
+    rows = [line.split("\t") for line in (shared_data / "stsbenchmark/sts-dev.csv").read_text().splitlines()[:60]]
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("\n".join(r[5] for r in rows) + "\n")
+    proc = subprocess.run([sys.executable, "-m", "bsl_pipeline.cli", "augment", str(corpus), "--out",
+                           str(tmp_path / "out"), "--methods", "rewrites", "-o", "registry_dir=", "-o",
+                           "progress=false"], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    import pyarrow.parquet as pq
+
+    stats = manifest["stats"]["per_method"]["rewrites"]
+    assert stats["pairs"] > 10 and set(stats["rejects"]) == {"no_rule_applies"}, stats
+    table = pq.read_table(tmp_path / "out" / "data" / "train-00000-of-00001.parquet").to_pylist()
+    assert len(table) == stats["pairs"]
+    got = {r["source"]: r["view2"] for r in table}
+    assert got["Three men are playing guitars."] == "There are three men playing guitars."
+    assert got["A man is feeding a mouse to a snake."] == "There is a man feeding a mouse to a snake."
+    assert all(json.loads(r["params"])["rules"] for r in table)

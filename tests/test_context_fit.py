@@ -41,6 +41,13 @@ def test_context_picks_the_sense_the_sentence_uses(fit):
             assert -1.0 <= f.token <= 1.0 and 0.0 < f.context <= 1.0 and 0.0 < f.sentence <= 1.0
 
 
+def test_token_cosine_refuses_a_wrong_sense(fit):
+    # WordNet lists "bear" for "wear" (carry on the body) and "big" for "large": read in place, only one is a synonym.
+    wearing, large = fit.score([Query(tuple("A man wearing a red hat .".split()), 2, ("bearing",)),
+                                Query(tuple("A large dog runs .".split()), 1, ("big",))])
+    assert wearing[0].token < 0.5 < 0.8 < large[0].token
+
+
 def test_same_word_scores_one_and_order_is_kept(fit):
     [fits] = fit.score([Query(RIVER.tokens, 4, ("depository", "bank", "shore"))])
     assert [f.substitute for f in fits] == ["depository", "bank", "shore"]

@@ -1,5 +1,5 @@
 """How well the ContextFit cosines separate usable from unusable substitutions, on the pairs already judged blind
-(benchmarks/judged/*.judged-lead.tsv: today's strict settings and earlier versions, on blocks read before): each
+(experiments/judged/*.judged-lead.tsv: today's strict settings and earlier versions, on blocks read before): each
 pair's changed words (Moses tokens that differ, "a"/"an" fixes aside) are scored in place, the pair gets the lowest
 score of its changes, and for each threshold the share of pairs kept and the usable share among them are printed.
 
@@ -27,7 +27,7 @@ def main() -> None:
 
     tok = SpanTokenizer()
     seen, pairs = set(), []
-    for path in sorted((REPO / "benchmarks/judged").glob("*.judged-lead.tsv")):
+    for path in sorted((REPO / "experiments/judged").glob("*.judged-lead.tsv")):
         lines = [x for x in path.read_text("utf-8").splitlines() if not x.startswith("#")]
         for row in csv.DictReader(lines, delimiter="\t"):
             if row.get("meaning_kept", "") not in ("0", "1") or (row["source"], row["view"]) in seen:

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "benchmarks" / "judged"))
+sys.path.insert(0, str(REPO / "experiments" / "judged"))
 sys.path.insert(0, str(REPO))
 
 from make_samples import distinct_shuffled, mnli_premises, stsb_dev_sentences, word_count  # noqa: E402
@@ -56,9 +56,23 @@ def load_block(name: str) -> tuple[str, list[tuple[int, str]]]:
 
 
 def parse_overrides(items: list[str]) -> dict:
+    """`-o key=value` of the synonyms method; a bare rule name goes to its group (`words.` or `sentence.`)."""
+    import dataclasses
+
     import yaml
 
-    return {k: yaml.safe_load(v) for k, v in (o.split("=", 1) for o in items)}
+    from bsl_pipeline.pipeline.lexicon.eligible_words import SentenceRules
+    from bsl_pipeline.pipeline.lexicon.substitutes import SubstituteRules
+
+    groups = {f.name: "sentence" for f in dataclasses.fields(SentenceRules)}
+    groups.update({f.name: "words" for f in dataclasses.fields(SubstituteRules)})
+    params: dict = {}
+    for key, value in (o.split("=", 1) for o in items):
+        if key in groups:
+            params.setdefault(groups[key], {})[key] = yaml.safe_load(value)
+        else:
+            params[key] = yaml.safe_load(value)
+    return params
 
 
 def run_default(aug, sentences, source):

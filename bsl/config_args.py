@@ -28,6 +28,29 @@ T = TypeVar("T")
 PRECEDENCE = "defaults <- --config YAML <- dedicated flags <- -o KEY=VALUE"
 
 
+def field_default(cls: type, key: str) -> Any:
+    """The default of config key `key` (dotted) of dataclass `cls`: what a flag's help shows, so that no default is
+    written twice."""
+    import dataclasses
+    import typing
+
+    node: Any = cls
+    *parents, name = key.split(".")
+    for part in parents:
+        node = typing.get_type_hints(node)[part]
+    found = {f.name: f for f in dataclasses.fields(node)}[name]
+    if found.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
+        return to_dict(found.default_factory())  # type: ignore[misc]
+    return found.default
+
+
+def flag_help(text: str, cls: type, key: str) -> str:
+    """`text (KEY; default: VALUE)` for a dedicated flag that sets config `key` of `cls`."""
+    default = field_default(cls, key)
+    shown = "none" if default is None else default
+    return f"{text} ({key}; default: {shown})"
+
+
 @dataclass(frozen=True)
 class FlagTarget:
     """A dedicated flag that sets config `keys` to `convert(flag value)` (a constant for on/off flags)."""

@@ -202,8 +202,8 @@ reason, edit-ratio range or substring) with word-level diffs of each view agains
 per-method table; --html writes one self-contained page.
 """)
     p.add_argument("dataset", help="dataset directory or manifest JSON")
-    p.add_argument("-n", type=int, default=10, help="pairs to show (per method with --html; default 10)")
-    p.add_argument("--seed", type=int, default=0, help="sample seed (default 0)")
+    p.add_argument("-n", type=int, default=10, help="pairs to show (per method with --html; default %(default)s)")
+    p.add_argument("--seed", type=int, default=0, help="sample seed (default %(default)s)")
     p.add_argument("--method", help="only these methods (comma-separated)")
     p.add_argument("--rejects", action="store_true", help="show rejected pairs/lines instead")
     p.add_argument("--reason", help="only rejects with this reason (implies --rejects)")
@@ -225,7 +225,7 @@ counts.
 """)
     p.add_argument("corpus", help="corpus file or directory")
     p.add_argument("--name", help="manifest name (default: the corpus file name without extensions)")
-    p.add_argument("--registry-dir", default="data_manifests", help="default: data_manifests")
+    p.add_argument("--registry-dir", default="data_manifests", help="where the manifest is registered (default %(default)s)")
     add_config_arguments(p, "corpus reader config (format, field, ...)", example="field=sentence")
 
 
@@ -247,7 +247,7 @@ results trained on them.
                                       "every command finds (README 'Data')")
     p.add_argument("--wordnet-dir", help="WordNet database dir (default: nltk data path, $WNSEARCHDIR, "
                                          "/usr/share/wordnet)")
-    p.add_argument("--min-words", type=int, default=4, help="skip shorter examples (default 4)")
+    p.add_argument("--min-words", type=int, default=4, help="skip shorter examples (default %(default)s)")
 
 
 def _augment_help() -> str:

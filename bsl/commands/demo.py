@@ -8,6 +8,7 @@ from bsl_pipeline.flows import main_job
 from bsl_pipeline.cli.config_args import (
     add_command,
     add_config_arguments,
+    flag_help,
     print_config,
     resolve_config,
 )
@@ -35,7 +36,7 @@ def register(subparsers) -> None:
     p = add_command(subparsers, "demo", run,
                     "the main job: corpus -> view pairs -> BSL training -> STS before/after -> HTML report",
                     main_job.__doc__, "config keys (YAML file and -o KEY=VALUE):\n" + _config_help())
-    p.add_argument("--out", help="output dir (default demo_out)")
+    p.add_argument("--out", help=flag_help("output dir", MainJobConfig, "out_dir"))
     p.add_argument("--data-dir", help="STS data dir for the before/after evaluation (evaluation.data_dir; default: "
                                       "BSL_DATA_DIR, ~/.cache/bsl/data, ../shared/data)")
     p.add_argument("--nli", action="append", default=[], help="NLI file for entailment pairs (repeatable)")

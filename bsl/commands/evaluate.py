@@ -12,6 +12,7 @@ from bsl_pipeline.cli.config_args import (
     PRECEDENCE,
     add_command,
     add_config_arguments,
+    flag_help,
     print_config,
     resolve_config,
     to_constant,
@@ -64,13 +65,13 @@ def register(subparsers) -> None:
                                    "all seven), sts17, mr,cr,subj,mpqa,sst2,trec,mrpc,sicke (or transfer)")
     p.add_argument("--pooling", choices=POOLING_MODES,
                    help="override pooling; default: the checkpoint's / sentence-transformers config's, else mean")
-    p.add_argument("--batch-size", type=int, help="sentences per forward pass (default 64)")
-    p.add_argument("--device", help="auto (default: cuda if available, else cpu), cpu, cuda, cuda:N")
-    p.add_argument("--max-length", type=int, help="truncate to this many tokens (default: the model's limit, <=512)")
-    p.add_argument("--cache-dir", help="embedding cache folder (default .bsl_cache/evaluation)")
+    p.add_argument("--batch-size", type=int, help=flag_help("sentences per forward pass", EvaluationConfig, "batch_size"))
+    p.add_argument("--device", help=flag_help("auto (cuda if available, else cpu), cpu, cuda, cuda:N", EvaluationConfig, "device"))
+    p.add_argument("--max-length", type=int, help=flag_help("truncate to this many tokens (none: the model's limit)", EvaluationConfig, "max_length"))
+    p.add_argument("--cache-dir", help=flag_help("embedding cache folder", EvaluationConfig, "cache_dir"))
     p.add_argument("--no-cache", action="store_true", help="neither read nor write cached embeddings")
     p.add_argument("--sts-aggregate", choices=("all", "mean", "wmean"),
-                   help="per-year STS12-16 number used in the table and average (default all)")
+                   help=flag_help("per-year STS12-16 number used in the table and average", EvaluationConfig, "sts_aggregate"))
     p.add_argument("--no-stsb-dev", action="store_true", help="skip STS-B dev (reported in details only)")
     add_config_arguments(p, example="sts_aggregate=wmean")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")

@@ -44,7 +44,7 @@ class FilterConfig:
     encoder: str = field(default="", metadata={
         "help": "sentence encoder that measures view_similarity (cosine of mean-pooled view1 and view2): a local "
                 "model dir or a hub id from the local HF cache; '' = off (the column is null). Costs one forward "
-                "pass per distinct view (all-MiniLM-L6-v2 on 2 CPU cores: about 300 sentences/s)"})
+                "pass per distinct view"})
     min_view_similarity: float | None = field(default=None, metadata={
         "range": Range(-1, 1), "help": "reject (view_similarity_below_min) when view_similarity is below; needs "
                                        "encoder (null = off)"})

@@ -61,8 +61,7 @@ class TranslationSettings:
                 "input_too_long, never truncated"})
     max_tokens: int = field(default=0, metadata={"range": Range(0, MAX_BATCH_TOKENS),
         "help": "padded source tokens per batch; sentences are length-sorted into batches under this budget. "
-                "0 = auto: 2048 on CPU (fastest of 256-16384 with beam search in benchmarks/), 8192 on GPU "
-                "(not yet measured)"})
+                "0 = auto: 2048 on CPU, 8192 on GPU"})
     max_sentences: int = field(default=256, metadata={"range": Range(1, MAX_BATCH), "help": "sentences per batch at most"})
     device: str = field(default="auto", metadata={"help": "auto (cuda if available), cpu, cuda, cuda:N"})
     precision: Literal["auto", "fp32", "bf16", "fp16"] = field(default="auto", metadata={

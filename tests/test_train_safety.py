@@ -328,3 +328,36 @@ def test_checkpoint_files_get_the_mode_of_ordinary_files(tiny_bert_dir, dataset,
     dirs = {stat.S_IMODE(p.stat().st_mode) for p in [out / "final", out / "final" / "encoder", out / "export"]}
     assert dirs == {0o755}
 
+
+
+def test_the_export_reads_what_the_starting_model_read_not_the_training_truncation(tmp_path):
+    """Training may truncate at model.max_length (the demo: 48) while the model reads more (all-MiniLM-L6-v2: 256):
+    the export keeps the starting model's reading length, so its record and the evaluation (which reads both models
+    at the same length) agree; export.max_length sets it explicitly."""
+    from bsl_pipeline.training.export import reading_length
+
+    st_dir = tmp_path / "st-model"
+    st_dir.mkdir()
+    (st_dir / "sentence_bert_config.json").write_text(json.dumps({"max_seq_length": 256, "do_lower_case": False}))
+    assert reading_length(str(st_dir), None, 48) == 256
+    assert reading_length(str(st_dir), 64, 48) == 64
+    assert reading_length(str(tmp_path / "plain-hf-dir"), None, 48) == 48
+    assert reading_length("sentence-transformers/all-MiniLM-L6-v2", None, 48) == 48  # a hub id: no file to read
+    (st_dir / "sentence_bert_config.json").write_text("{not json")
+    assert reading_length(str(st_dir), None, 48) == 48
+
+
+def test_a_run_from_a_sentence_transformers_dir_exports_its_reading_length(tiny_bert_dir, dataset, tmp_path):
+    import shutil
+
+    base = tmp_path / "st-base"
+    shutil.copytree(tiny_bert_dir, base)
+    (base / "sentence_bert_config.json").write_text(json.dumps({"max_seq_length": 24, "do_lower_case": False}))
+    out = tmp_path / "run"
+    result = _train(base, dataset, out, ["export.enabled=true", "model.max_length=8"])
+    assert result.completed
+    exported = json.loads((out / "export" / "sentence_bert_config.json").read_text())
+    assert exported["max_seq_length"] == 24  # what the model read, not the training truncation (8)
+    assert "at most 24 tokens" in (out / "export" / "README.md").read_text()
+    _train(base, dataset, tmp_path / "run2", ["export.enabled=true", "model.max_length=8", "export.max_length=16"])
+    assert json.loads((tmp_path / "run2" / "export" / "sentence_bert_config.json").read_text())["max_seq_length"] == 16

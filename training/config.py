@@ -280,6 +280,10 @@ class ExportConfig:
     source: Literal["final", "best"] = _help("export the final weights or the best dev checkpoint",
                                              default="final")
     normalize: bool = _help("add a Normalize module (unit-length embeddings)", default=False)
+    max_length: int | None = _help("tokens the exported model reads (its sentence_bert_config max_seq_length); null "
+                                   "= what the starting model read: its own sentence-transformers max_seq_length, "
+                                   "else model.max_length (training may truncate shorter than the model reads)",
+                                   default=None, allowed=Range(2, MAX_SEQUENCE_TOKENS))
 
 
 @dataclass

@@ -140,6 +140,23 @@ def claim_export_dir(out: Path, overwrite: bool) -> None:
     set_aside(out.parent, [out.name])
 
 
+def reading_length(base_model: str, explicit: int | None, trained: int) -> int:
+    """Tokens an export reads: `explicit` (export.max_length) when set, else what the starting model read (the
+    `max_seq_length` of its sentence-transformers config, when `base_model` is such a directory), else `trained`
+    (model.max_length). Training may truncate shorter than the model reads; the export keeps the model's reading."""
+    if explicit is not None:
+        return explicit
+    config = Path(base_model).expanduser() / "sentence_bert_config.json" if base_model else None
+    if config is not None and config.is_file():
+        try:
+            value = json.loads(config.read_text(encoding="utf-8")).get("max_seq_length")
+        except (OSError, ValueError, AttributeError):
+            value = None
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 2:
+            return value
+    return trained
+
+
 def write_run_export(encoder, tokenizer, out: Path, *, max_length: int, normalize: bool, card: dict[str, Any],
                      outside_run: bool, overwrite: bool) -> Path:
     """A run's export at `out` (files as readable as the datasets'); one `outside_run` (export.dir) is claimed

@@ -143,7 +143,8 @@ def test_an_unreachable_prefect_server_is_one_line_naming_the_url_and_the_fix(tm
 
     schedule = tmp_path / "schedule.yaml"
     schedule.write_text(f"prefect: {{api_url: '{url}'}}\ndeployments:\n  - name: nightly\n    flow: augment\n"
-                        f"    augment: {{corpus: {corpus}, out_dir: {tmp_path / 'ds'}, augment: {{methods: [noise]}}}}\n")
+                        f"    augment: {{corpus: {corpus}, out_dir: {tmp_path / 'ds'}, "
+                        f"augment: {{methods: [noise]}}}}\n")
     seconds, lines, code = _run(_bsl("schedule", str(schedule)), tmp_path, _env())
     assert code == 1, lines
     assert [line for line in lines if "error" in line] == [lines[-1]] and len(lines) <= 3, lines
@@ -171,7 +172,7 @@ def test_flow_refusals_come_before_any_server_or_flow_run(tmp_path):
     assert not (tmp_path / "run").exists()
 
 
-# -- 3. model paths never reach the hub ---------------------------------------------------------------------------------
+# -- 3. model paths never reach the hub --------------------------------------------------------------------------------
 def test_model_paths_that_do_not_exist_fail_at_once_without_the_hub(tmp_path, shared_data):
     (tmp_path / "runs").mkdir()
     env = _env(HF_ENDPOINT=f"http://127.0.0.1:{free_port()}")  # a hub that cannot be reached

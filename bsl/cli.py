@@ -14,7 +14,9 @@ import sys
 
 from bsl_pipeline.cli.commands import data, dataset, demo, evaluate, flow, train
 from bsl_pipeline.cli.config_args import PRECEDENCE
+from bsl_pipeline.cli.failures import debug_requested, describe_failure, interrupt_line
 from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.ownership import remove_unused_claims
 
 # The subcommand table, in the order the commands appear in `bsl --help`: dataset (augment, verify, inspect,
 # corpus-manifest, corpus, methods), data (fetch), train, evaluate, flow (flow, schedule), demo.
@@ -28,6 +30,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "write them as verified Parquet shards, and train/evaluate BSL sentence encoders on them.",
         epilog="Every stage is configured by YAML (--config) plus -o key=value overrides; `bsl <command> "
                "--print-config` shows all keys. Precedence (later wins): " + PRECEDENCE + ". Docs: README.md.")
+    parser.add_argument("--debug", action="store_true",
+                        help="show the full traceback when a command fails (also BSL_DEBUG=1)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in COMMAND_MODULES:
         module.register(subparsers)
@@ -40,16 +44,34 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    debug = args.debug or debug_requested()
+    failed = True
     try:
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
+        failed = code != 0
+        return code
     except BSLError as exc:
+        if debug:
+            raise
         print(f"bsl {args.command}: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("interrupted; rerun the same command to resume", file=sys.stderr)
+        failed = False  # what it wrote is what the rerun resumes from
+        if debug:
+            raise
+        print(interrupt_line(args.command, getattr(args, "flow_command", None)), file=sys.stderr)
         return 130
     except BrokenPipeError:
+        failed = False
         return 0
+    except Exception as exc:  # noqa: BLE001 - one line (the traceback with --debug), as for the tool's own errors
+        if debug:
+            raise
+        print(f"bsl {args.command}: error: {describe_failure(exc)}", file=sys.stderr)
+        return 1
+    finally:
+        if failed:
+            remove_unused_claims()
 
 
 if __name__ == "__main__":

@@ -12,12 +12,29 @@ from bsl_pipeline.flows.augment_job import AugmentFlowConfig, flow_parameters
 def run_augment_flow(spec: AugmentFlowConfig) -> dict[str, Any]:
     """Run the flow once in this process (a temporary Prefect server unless PREFECT_API_URL is set). Sets Prefect's
     default environment first (`configure_prefect_environment`), so call it before this process imports Prefect."""
-    from bsl_pipeline.flows.prefect_env import configure_prefect_environment
+    from bsl_pipeline.flows.prefect_env import configure_prefect_environment, temporary_server
 
     configure_prefect_environment()
     from bsl_pipeline.flows.augment_flow import build_augment_flow, check_augment_spec
     from bsl_pipeline.flows.executors import api_for_worker_processes
 
     check_augment_spec(spec)
-    with api_for_worker_processes(spec.runner):
+    check_augment_paths(spec)
+    with temporary_server(), api_for_worker_processes(spec.runner):
         return build_augment_flow(spec.runner)(**flow_parameters(spec))
+
+
+def check_augment_paths(spec: AugmentFlowConfig) -> None:
+    """The corpus exists and the output directory may be written (what the flow would refuse after starting a
+    server and a flow run), checked before any of that starts."""
+    from pathlib import Path
+
+    from bsl_pipeline.pipeline.augment.job import DATASET_KIND, earlier_dataset
+    from bsl_pipeline.pipeline.base.errors import BSLError
+    from bsl_pipeline.pipeline.base.ownership import check_claimable, check_not_input
+
+    corpus = Path(spec.corpus).expanduser()
+    if not corpus.exists():
+        raise BSLError(f"corpus not found: {corpus}")
+    check_not_input(Path(spec.out_dir), [corpus], "--out")
+    check_claimable(spec.out_dir, DATASET_KIND, overwrite=spec.overwrite, recognise=earlier_dataset)

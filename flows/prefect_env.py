@@ -19,9 +19,12 @@ Defaults (each one can be changed, see `PrefectEnvConfig`):
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -81,3 +84,93 @@ def configure_prefect_environment() -> dict[str, str]:
     """The default settings, filling in only variables that are not set yet (a user's `DO_NOT_TRACK=0` or
     `PREFECT_HOME` wins). Call before anything in this process imports Prefect."""
     return apply_prefect_env(keep_existing=True)
+
+
+@contextmanager
+def temporary_server() -> Iterator[str | None]:
+    """Prefect's temporary local server for this process when no PREFECT_API_URL is set (yields its API URL; None
+    when a server is configured, nothing is started then). Stopped when the block ends, also on Ctrl-C.
+
+    Prefect would start the same server on first use, but in this process's group, where the terminal's Ctrl-C
+    stops it too while the flow still reports its final state to it (minutes of connection retries). This one runs
+    in its own session: Ctrl-C reaches the flow alone, the flow records its end, and then the server is stopped.
+    Call after Prefect's settings are applied (`apply_prefect_env`)."""
+    from prefect.server.api.server import SubprocessASGIServer
+    from prefect.settings import get_current_settings
+
+    if get_current_settings().api.url:
+        yield None
+        return
+    current = SubprocessASGIServer._instances.get(None)
+    if current is not None and current.running:  # already started in this process (by Prefect or an outer block)
+        yield current.api_url
+        return
+    SubprocessASGIServer._instances.pop(None, None)
+    server = _own_session_server_class()()  # registered as the default instance: Prefect's clients use this one
+    try:
+        server.start()
+        yield server.api_url
+    finally:
+        _drain_prefect_workers()
+        server.stop()
+
+
+def _drain_prefect_workers(timeout_s: float = 5.0) -> None:
+    """Send the logs and events still queued for the API while the server still runs (what Prefect's own test
+    harness does before it stops its server); otherwise they are sent at exit, to a stopped server."""
+    from prefect.events.worker import EventsWorker
+    from prefect.logging.handlers import APILogWorker
+
+    for worker in (APILogWorker, EventsWorker):
+        try:
+            worker.drain_all(timeout=timeout_s)
+        except Exception:  # noqa: BLE001 - best effort at shutdown: a worker that never started has nothing queued
+            pass
+
+
+@functools.cache
+def _own_session_server_class() -> type:
+    """Built on first use, so that importing this module does not import Prefect."""
+    import subprocess
+
+    import prefect
+    from prefect.server.api.server import SubprocessASGIServer
+    from prefect.settings import get_current_settings
+
+    class OwnSessionServer(SubprocessASGIServer):
+        """`SubprocessASGIServer` (prefect==3.8.8, pinned) whose uvicorn process starts in a new session."""
+
+        def _run_uvicorn_command(self) -> subprocess.Popen:
+            server_env = {"PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1", "PREFECT__SERVER_FINAL": "1"}
+            return subprocess.Popen(
+                [sys.executable, "-m", "uvicorn", "--app-dir", str(prefect.__module_path__.parent), "--factory",
+                 "prefect.server.api.server:create_app", "--host", "127.0.0.1", "--port", str(self.port),
+                 "--log-level", "error", "--lifespan", "on"],
+                env={**os.environ, **server_env, **get_current_settings().to_environment_variables(exclude_unset=True)},
+                start_new_session=True)
+
+    return OwnSessionServer
+
+
+def check_api_reachable(timeout_s: float = 5.0) -> str | None:
+    """Raise BSLError naming the URL and the fix when the configured Prefect API (PREFECT_API_URL or the profile's)
+    does not answer its health check; returns the URL (None when no server is configured: a temporary one is
+    started). Call after Prefect's settings are applied, before any work starts."""
+    import httpx
+    from prefect.settings import get_current_settings
+
+    from bsl_pipeline.pipeline.base.errors import BSLError
+
+    url = get_current_settings().api.url
+    if not url:
+        return None
+    try:
+        response = httpx.get(f"{url.rstrip('/')}/health", timeout=timeout_s)
+    except httpx.HTTPError as exc:
+        raise BSLError(f"Prefect server not reachable at {url} ({type(exc).__name__}): start it with `prefect "
+                       f"server start`, or unset PREFECT_API_URL (and --api-url) to run with a temporary local "
+                       f"server") from None
+    if response.status_code != 200:
+        raise BSLError(f"{url}/health answered HTTP {response.status_code}: is {url} a Prefect API (it ends in "
+                       f"/api, e.g. http://127.0.0.1:4200/api)?")
+    return url

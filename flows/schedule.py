@@ -105,6 +105,56 @@ def check_deployment(d: DeploymentConfig) -> None:
         raise ConfigError(f"deployment {d.name!r} ({d.flow}): {exc}") from None
 
 
+def check_schedule_paths(config: ScheduleConfig) -> None:
+    """Every path and model the schedule names exists now (or is made by an earlier deployment of the same file: a
+    train deployment's dataset that an augment deployment writes, an evaluate deployment's model under a train
+    deployment's output directory). Raises ConfigError naming the first one missing."""
+    from bsl_pipeline.pipeline.augment.job import DATASET_KIND, earlier_dataset
+    from bsl_pipeline.pipeline.base.errors import BSLError
+    from bsl_pipeline.pipeline.base.hub import check_model_reference
+    from bsl_pipeline.pipeline.base.ownership import check_claimable
+
+    def resolved(path: str) -> Path:
+        return Path(path.split("{")[0] or ".").expanduser().resolve()
+
+    made_datasets = {resolved(d.augment.out_dir) for d in config.deployments if d.flow == "augment"}
+    run_roots = []
+    for d in config.deployments:
+        if d.flow == "train":
+            from bsl_pipeline.flows.train_flow import resolve_train_config
+
+            out = resolve_train_config(d.train.manifests, d.train.config_file, d.train.train, d.train.overrides)
+            if out.train.output_dir:
+                run_roots.append(resolved(out.train.output_dir))
+    for d in config.deployments:
+        where = f"deployment {d.name!r} ({d.flow})"
+        try:
+            if d.flow == "augment":
+                corpus = Path(d.augment.corpus).expanduser()
+                if not corpus.exists():
+                    raise BSLError(f"corpus not found: {corpus}")
+                check_claimable(d.augment.out_dir, DATASET_KIND, overwrite=d.augment.overwrite,
+                                recognise=earlier_dataset)
+            elif d.flow == "train":
+                from bsl_pipeline.flows.train_flow import resolve_train_config
+
+                train = resolve_train_config(d.train.manifests, d.train.config_file, d.train.train,
+                                             d.train.overrides)
+                for src in train.data.sources:
+                    if resolved(src.path) not in made_datasets and not Path(src.path).expanduser().exists():
+                        raise BSLError(f"dataset not found: {src.path} (and no augment deployment of this file "
+                                       f"writes it)")
+                check_model_reference(train.model.name_or_path, "model.name_or_path")
+            else:
+                for model in d.evaluate.models:
+                    path = resolved(model)
+                    if any(path == root or root in path.parents for root in run_roots):
+                        continue
+                    check_model_reference(model, "model")
+        except BSLError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
+
+
 def flow_and_parameters(d: DeploymentConfig) -> tuple[Any, dict[str, Any]]:
     """The flow object (with its task runner) and the default parameters of a deployment entry."""
     if d.flow == "augment":
@@ -126,10 +176,12 @@ def build_deployments(config: ScheduleConfig, check: bool = True) -> list[Any]:
     from prefect.schedules import Cron, Interval
     from prefect.types.entrypoint import EntrypointType
 
+    if check:
+        for d in config.deployments:
+            check_deployment(d)
+        check_schedule_paths(config)
     deployments = []
     for d in config.deployments:
-        if check:
-            check_deployment(d)
         flow_obj, parameters = flow_and_parameters(d)
         schedules = []
         if d.cron:

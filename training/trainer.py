@@ -107,6 +107,9 @@ def build_trainer(config: TrainConfig, *, evaluators: Sequence[Evaluator] | None
                   disable_progress: bool | None = None) -> Trainer:
     """The `Trainer` that `train` runs: with `evaluators`, or (None) the ones config.eval asks for (STS-B dev when
     eval.stsb_dir is set; the dev file is read and checked before the model is loaded)."""
+    from bsl_pipeline.pipeline.base.hub import check_model_reference
+
+    check_model_reference(config.model.name_or_path, "model.name_or_path")
     if evaluators is None:
         from bsl_pipeline.training.evaluation import dev_evaluators
 

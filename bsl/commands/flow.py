@@ -182,6 +182,9 @@ PREFECT_FLAGS = {"prefect_home": "home", "api_url": "api_url"}
 
 def _apply_prefect(args: argparse.Namespace) -> None:
     apply_prefect_env(load_config(PrefectEnvConfig, None, flag_overrides(args, PREFECT_FLAGS)))
+    from bsl_pipeline.flows.prefect_env import check_api_reachable
+
+    check_api_reachable()
 
 
 # -- bsl flow augment --------------------------------------------------------------------------------------------------
@@ -227,6 +230,14 @@ def run_augment(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_datasets(manifests: list[str]) -> None:
+    """Every dataset a train flow names has a manifest, checked before a server or a flow run starts."""
+    from bsl_pipeline.pipeline.dataset.manifest import load_manifest
+
+    for dataset in manifests:
+        load_manifest(dataset)
+
+
 # -- bsl flow train / evaluate --------------------------------------------------------------------------------------
 def run_train(args: argparse.Namespace) -> int:
     spec = load_config(TrainFlowConfig, None,
@@ -238,11 +249,15 @@ def run_train(args: argparse.Namespace) -> int:
         print_config({"flow": spec, "train_config": resolve_train_config(spec.manifests, spec.config_file,
                                                                          spec.train, spec.overrides)})
         return 0
-    _apply_prefect(args)
     from bsl_pipeline.flows.train_flow import check_train_spec, train_flow, train_parameters
 
+    _check_datasets(spec.manifests)
     check_train_spec(spec)
-    result = train_flow(**train_parameters(spec))
+    _apply_prefect(args)
+    from bsl_pipeline.flows.prefect_env import temporary_server
+
+    with temporary_server():
+        result = train_flow(**train_parameters(spec))
     if args.json:
         print(json.dumps(result, indent=2, default=str))
     else:
@@ -265,7 +280,6 @@ def run_evaluate(args: argparse.Namespace) -> int:
         print_config({"flow": spec, "evaluation_config": resolve_evaluation_config(spec.config_file, spec.evaluation,
                                                                                    spec.overrides)})
         return 0
-    _apply_prefect(args)
     from bsl_pipeline.flows.evaluate_flow import (
         check_evaluate_spec,
         evaluate_flow,
@@ -273,7 +287,11 @@ def run_evaluate(args: argparse.Namespace) -> int:
     )
 
     check_evaluate_spec(spec)
-    result = evaluate_flow(**evaluate_parameters(spec))
+    _apply_prefect(args)
+    from bsl_pipeline.flows.prefect_env import temporary_server
+
+    with temporary_server():
+        result = evaluate_flow(**evaluate_parameters(spec))
     print(json.dumps(result["results"], indent=2) if args.json else result["table"])
     return 0
 

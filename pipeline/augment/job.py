@@ -261,6 +261,10 @@ def _earlier_dataset(directory: Path) -> bool:
         return False
 
 
+DATASET_KIND = "dataset"  # the output marker's kind of a dataset directory (pipeline.base.ownership)
+earlier_dataset = _earlier_dataset
+
+
 @contextlib.contextmanager
 def _os_errors_as_one_line(out_dir: Path):
     """A full disk, a read-only file system or a refused permission stops the job with one line naming the path."""
@@ -293,6 +297,8 @@ def run_augment(corpus: str | Path, out_dir: str | Path, config: AugmentConfig,
     # bytes and a resumable dataset.
     corpus, out_dir = Path(corpus).expanduser().resolve(), Path(out_dir).expanduser().resolve()
     check_output_name(config.name or out_dir.name, "dataset name (--name, default: the --out directory's name)")
+    if not corpus.exists():  # before any model loads or the output directory is made
+        raise BSLError(f"corpus not found: {corpus}")
     check_not_input(out_dir, [corpus], "--out")
     augmenters = augmenters or build_augmenters(config)
     with _os_errors_as_one_line(out_dir):

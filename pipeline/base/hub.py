@@ -51,3 +51,79 @@ def hub_snapshot(repo_id: str, side_files: Sequence[str], *, where: str, revisio
                        f"hub or its cache{offline}: {type(exc).__name__}: {exc}; pass a local model directory"
                        ) from None
     return local
+
+
+# Files one of which every model directory the tool loads holds (transformers, sentence-transformers, a trainer
+# checkpoint).
+MODEL_DIR_FILES = ("config.json", "modules.json", "bsl_checkpoint.json")
+
+
+def hub_offline() -> bool:
+    """HF_HUB_OFFLINE / TRANSFORMERS_OFFLINE set: the hub must not be contacted."""
+    return any(os.environ.get(var, "").strip().lower() in ("1", "true", "yes", "on")
+               for var in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"))
+
+
+def looks_local(model: str) -> bool:
+    """`model` is meant as a path: it starts with ./ ../ / or ~, contains a path separator but is not `org/name`,
+    or its first component exists here (`runs/nonexist` beside a `runs/` folder)."""
+    if model.startswith(("./", "../", "/", "~", ".\\", "..\\")) or model in (".", ".."):
+        return True
+    parts = model.replace(os.sep, "/").split("/")
+    if os.sep in model or "/" in model:
+        if len(parts) != 2 or not all(parts):
+            return True
+        return Path(parts[0]).exists()
+    return False
+
+
+def check_model_reference(model: str, where: str) -> None:
+    """Before any model loads: a directory must hold a model, a path that does not exist is an error (never sent
+    to the hub), and under offline mode a hub id must be in the local cache. Raises BSLError naming `where`."""
+    path = Path(model).expanduser()
+    if path.is_dir():
+        if any((path / name).is_file() for name in MODEL_DIR_FILES):
+            return
+        if (path / "manifest.json").is_file():
+            hint = "; it is a dataset directory (train on it with --manifest)"
+        elif (path / "final").is_dir() or (path / "export").is_dir():
+            hint = f"; it is a training run: give {path / 'final'} (checkpoint) or {path / 'export'}"
+        else:
+            hint = ""
+        raise BSLError(f"{where}: {path} is a directory but not a model (it has no {', '.join(MODEL_DIR_FILES)})"
+                       f"{hint}")
+    if path.exists() or path.is_symlink():
+        raise BSLError(f"{where}: {path} is not a directory; give a model directory or a hub id (org/name)")
+    if looks_local(model):
+        raise BSLError(f"{where}: model directory {path} not found (a hub id is written org/name)")
+    from huggingface_hub import try_to_load_from_cache
+
+    if isinstance(try_to_load_from_cache(model, "config.json"), str):
+        return
+    if not hub_offline() and not hub_reachable():
+        raise BSLError(f"{where}: {model} is neither a directory here nor in the local hub cache, and the hub "
+                       f"({hub_endpoint()}) cannot be reached from this machine: give a model directory, or "
+                       f"download it where the hub is reachable")
+    if hub_offline():
+        raise BSLError(f"{where}: {model} is neither a directory here nor in the local hub cache, and the hub is "
+                       f"offline (HF_HUB_OFFLINE / TRANSFORMERS_OFFLINE set): give a model directory, or unset "
+                       f"them once to download it")
+
+
+def hub_endpoint() -> str:
+    return os.environ.get("HF_ENDPOINT", "").strip() or "https://huggingface.co"
+
+
+def hub_reachable(timeout_s: float = 3.0) -> bool:
+    """Whether a TCP connection to the hub's host opens within `timeout_s` (no request is sent): a machine without
+    network fails here at once instead of in the hub client's retries."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(hub_endpoint())
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    try:
+        with socket.create_connection((parts.hostname or "", port), timeout=timeout_s):
+            return True
+    except OSError:
+        return False

@@ -91,7 +91,9 @@ def claim_directory(directory: str | Path, kind: str, *, overwrite: bool = False
     path = Path(directory).expanduser()
     if path.exists() and not path.is_dir():
         raise OwnershipError(f"{path} exists and is not a directory")
+    created = _topmost_missing(path)
     path.mkdir(parents=True, exist_ok=True)
+    _CREATED.append((path, created))  # the marker written below is removed again if the command fails at once
     marker = read_marker(path)
     if marker is None:
         entries = {p.name for p in path.iterdir()}
@@ -99,6 +101,7 @@ def claim_directory(directory: str | Path, kind: str, *, overwrite: bool = False
             # Another bsl process claimed the directory between our two looks (it then locks and writes).
             marker = read_marker(path)
     if marker is not None:
+        _CREATED.pop()  # marked before this run: not ours to remove
         if marker["kind"] != kind:
             raise OwnershipError(f"{path} holds a bsl {marker['kind']}, not a {kind}: choose another directory")
         return path
@@ -107,14 +110,86 @@ def claim_directory(directory: str | Path, kind: str, *, overwrite: bool = False
         _write_marker(path, kind)
         return path
     if foreign and not overwrite:
-        shown = ", ".join(foreign[:5]) + (", ..." if len(foreign) > 5 else "")
-        raise OwnershipError(f"{path} is not empty and was not created by bsl ({shown}); choose a new directory, "
-                             f"or pass --overwrite to write into it (what bsl replaces is moved to "
-                             f"{REPLACED_DIR}/, nothing is deleted)")
+        raise _foreign_error(path, foreign)
     if foreign:
         set_aside(path, [n for n in own_names if (path / n).exists() or (path / n).is_symlink()])
     _write_marker(path, kind)
     return path
+
+
+# Directories claim_directory marked in this process: (the output dir, the topmost folder it had to create, or
+# None when the directory existed and only the marker is this process's).
+_CREATED: list[tuple[Path, Path | None]] = []
+
+
+def _topmost_missing(path: Path) -> Path | None:
+    """The outermost of `path` and its parents that does not exist yet (None when `path` exists)."""
+    if path.exists() or path.is_symlink():
+        return None
+    top = path
+    for parent in path.absolute().parents:
+        if parent.exists() or parent.is_symlink():
+            break
+        top = parent
+    return top if top != path else path
+
+
+def remove_unused_claims() -> list[Path]:
+    """Remove again the output directories this process created and that hold nothing but the marker (and a
+    lock), with the parent folders it created for them: what a command that failed before writing any result
+    leaves behind. A directory that existed before loses only the marker this process wrote; one that holds
+    anything else is kept as it is. Returns the directories removed."""
+    removed = []
+    while _CREATED:
+        path, top = _CREATED.pop()
+        try:
+            entries = {p.name for p in path.iterdir()}
+        except OSError:
+            continue
+        if not entries <= {MARKER_NAME, LOCK_NAME}:
+            continue
+        for name in entries:
+            (path / name).unlink(missing_ok=True)
+        if top is None:
+            continue
+        folder = path.absolute()
+        top = top.absolute()
+        while True:
+            try:
+                folder.rmdir()  # only an empty folder
+            except OSError:
+                break
+            removed.append(folder)
+            if folder == top or top not in folder.parents:
+                break
+            folder = folder.parent
+    return removed
+
+
+def _foreign_error(path: Path, foreign: list[str]) -> OwnershipError:
+    shown = ", ".join(foreign[:5]) + (", ..." if len(foreign) > 5 else "")
+    return OwnershipError(f"{path} is not empty and was not created by bsl ({shown}); choose a new directory, "
+                          f"or pass --overwrite to write into it (what bsl replaces is moved to "
+                          f"{REPLACED_DIR}/, nothing is deleted)")
+
+
+def check_claimable(directory: str | Path, kind: str, *, overwrite: bool = False,
+                    recognise: Callable[[Path], bool] | None = None) -> None:
+    """Raise what `claim_directory` would raise, without creating or marking anything: for checks that run before
+    the work (and before the process that does it) starts."""
+    path = Path(directory).expanduser()
+    if not path.exists():
+        return
+    if not path.is_dir():
+        raise OwnershipError(f"{path} exists and is not a directory")
+    marker = read_marker(path)
+    if marker is not None:
+        if marker["kind"] != kind:
+            raise OwnershipError(f"{path} holds a bsl {marker['kind']}, not a {kind}: choose another directory")
+        return
+    foreign = sorted(p.name for p in path.iterdir() if p.name != LOCK_NAME and not _is_marker_in_flight(p.name))
+    if foreign and not overwrite and not (recognise is not None and recognise(path)):
+        raise _foreign_error(path, foreign)
 
 
 def check_output_name(name: str, what: str = "name") -> str:

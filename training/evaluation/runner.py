@@ -321,6 +321,10 @@ def evaluate_models(specs: Sequence[str | Path], config: EvaluationConfig,
     if not specs:
         raise BSLError("no model given")
     data_dir = resolve_data_dir(config.data_dir or None).path
+    from bsl_pipeline.pipeline.base.hub import check_model_reference
+
+    for spec in specs:  # every model is checked before the data or any model loads
+        check_model_reference(str(spec), "model")
     data = load_eval_data(data_dir, config.tasks, config.include_stsb_dev, config.sts17_pairs)
     settings = ProtocolSettings(kfold=config.transfer_kfold, seed=config.transfer_seed,
                                 max_iter=config.transfer_max_iter, pair_features=config.transfer_pair_features)

@@ -1,0 +1,97 @@
+"""What `bsl` prints when a command fails: one line naming the cause and the fix, for the errors of the libraries
+underneath (Prefect's API client, Dask, the Hugging Face hub) as for the tool's own; the traceback only with
+`bsl --debug` (or BSL_DEBUG=1). A Ctrl-C prints one line saying what to rerun.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+
+# What to rerun after Ctrl-C, by command (default: the same command, which resumes).
+RERUN_HINTS = {
+    "train": "rerun the same command with --resume to continue from the last saved checkpoint",
+    "schedule": "rerun the same command to serve the deployments again",
+    "evaluate": "rerun the same command (embeddings already computed are cached)",
+}
+
+
+def interrupt_line(command: str | None, flow_command: str | None = None) -> str:
+    key = flow_command if command == "flow" and flow_command else command
+    return f"interrupted; {RERUN_HINTS.get(key or '', 'rerun the same command to resume')}"
+
+
+def debug_requested() -> bool:
+    return os.environ.get("BSL_DEBUG", "").strip().lower() in ("1", "true", "yes")
+
+
+def _chain(exc: BaseException) -> Iterator[BaseException]:
+    """The exception, then its causes and contexts (each once)."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        yield exc
+        exc = exc.__cause__ or exc.__context__
+
+
+def _first_line(text: str, limit: int = 300) -> str:
+    line = next((part.strip() for part in str(text).splitlines() if part.strip()), "")
+    return line if len(line) <= limit else line[:limit - 3] + "..."
+
+
+def _unreachable_prefect(exc: BaseException) -> str | None:
+    try:
+        import httpx
+    except ImportError:  # pragma: no cover - httpx comes with Prefect
+        return None
+    for item in _chain(exc):
+        if isinstance(item, (httpx.ConnectError, httpx.ConnectTimeout)):
+            url = os.environ.get("PREFECT_API_URL", "")
+            try:
+                url = url or str(item.request.url)
+            except RuntimeError:  # no request attached
+                pass
+            return prefect_unreachable_message(url or "PREFECT_API_URL")
+    return None
+
+
+def prefect_unreachable_message(url: str) -> str:
+    return (f"Prefect server not reachable at {url}: start it with `prefect server start` (or fix --api-url / the "
+            f"schedule's prefect.api_url), or unset PREFECT_API_URL to let bsl start a temporary local server")
+
+
+def _unreachable_dask(exc: BaseException) -> str | None:
+    for item in _chain(exc):
+        text = str(item)
+        match = re.search(r"(tcp|tls|inproc|ucx)://[^\s'\"]+", text)
+        if match and isinstance(item, (OSError, TimeoutError)) and "connect" in text.lower():
+            return (f"Dask scheduler not reachable at {match.group(0)}: start it (`dask scheduler`, then `dask "
+                    f"worker {match.group(0)}`), or leave runner.dask_address empty to start a local cluster")
+    return None
+
+
+def _hub_error(exc: BaseException) -> str | None:
+    try:
+        from huggingface_hub import errors as hub_errors
+    except ImportError:  # pragma: no cover - a dependency of transformers
+        return None
+    for item in _chain(exc):
+        if isinstance(item, hub_errors.HFValidationError):
+            return (f"not a model directory and not a Hugging Face hub id ({_first_line(item)}): give an existing "
+                    f"model directory, or a hub id such as sentence-transformers/all-MiniLM-L6-v2")
+        if isinstance(item, (hub_errors.OfflineModeIsEnabled, hub_errors.LocalEntryNotFoundError)):
+            return (f"a model is neither a local directory nor in the local hub cache, and the hub is offline "
+                    f"({_first_line(item)}): give a model directory, or download it once with HF_HUB_OFFLINE unset")
+        if isinstance(item, (hub_errors.RepositoryNotFoundError, hub_errors.GatedRepoError)):
+            return f"{_first_line(item)}: check the model name (or give a local model directory)"
+    return None
+
+
+def describe_failure(exc: BaseException) -> str:
+    """One line for an exception that is not the tool's own BSLError (those print as they are)."""
+    for explain in (_unreachable_prefect, _unreachable_dask, _hub_error):
+        line = explain(exc)
+        if line:
+            return line
+    return f"{type(exc).__name__}: {_first_line(exc) or '(no message)'} (rerun as `bsl --debug ...` for the traceback)"

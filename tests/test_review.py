@@ -338,3 +338,32 @@ def test_avoid_list_round_trip_changes_the_next_runs_views_and_fingerprint(built
     moved.write_text("n dog domestic_dog\n")
     with pytest.raises(Exception, match=r"words\.avoid_file: .*avoid-copy\.txt:1: expected 'POS word>substitute'"):
         fp(moved)
+
+
+def test_report_shows_the_sts_change_per_task_rounded_tables_and_the_judged_views(dataset, tmp_path):
+    import base64
+    import re
+
+    from bsl_pipeline.flows.job_report import render_report, sts_changes
+
+    before = {"sts12": 60.0, "sts13": 70.0, "stsb": 75.0, "avg": 68.3}
+    runs = {"before (encoder)": before, "after BSL (seed 1)": {"sts12": 60.5, "sts13": 70.9, "stsb": 75.7, "avg": 69},
+            "after BSL (seed 2)": {"sts12": 60.9, "sts13": 69.9, "stsb": 75.7, "avg": 69.1}}
+    changes = sts_changes(runs)
+    assert {c: tuple(round(x, 3) for x in v[:3]) + (v[3],) for c, v in changes.items()} == {
+        "sts12": (0.7, 0.5, 0.9, 2), "sts13": (0.4, -0.1, 0.9, 2), "stsb": (0.7, 0.7, 0.7, 2),
+        "avg": (0.75, 0.7, 0.8, 2)}
+    assert sts_changes({"before": before}) is None
+    manifest = open_dataset(dataset)
+    item = review_sample(manifest, 1, 0, set(), methods=["synonyms"])[0]
+    append_judgment(judgments_path(manifest), make_judgment(manifest, item.pair_id, "synonyms", "usable",
+                                                            reviewer="ann"))
+    page = render_report("job", [manifest], None, runs)
+    assert "Change per task (after minus before)" in page and "STS12 +0.70" in page
+    uri = re.search(r'alt="STS change chart" src="data:image/png;base64,([^"]+)"', page).group(1)
+    (tmp_path / "change.png").write_bytes(base64.b64decode(uri))
+    shot = os.environ.get("BSL_REVIEW_SCREENSHOT")
+    if shot:
+        shutil.copy(tmp_path / "change.png", Path(shot).with_name("sts-change.png"))
+    assert not re.search(r"<td[^>]*>\d+\.\d{4,}</td>", page)  # the dataset table's numbers are rounded
+    assert "Judged views (bsl review)" in page and "<td>synonyms</td><td>1</td><td>1</td>" in page

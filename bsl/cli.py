@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from bsl_pipeline.cli.commands import data, dataset, demo, evaluate, flow, train
+from bsl_pipeline.cli.commands import data, dataset, demo, evaluate, flow, review, train
 from bsl_pipeline.cli.config_args import PRECEDENCE
 from bsl_pipeline.cli.failures import debug_requested, describe_failure, interrupt_line
 from bsl_pipeline.pipeline.base.errors import BSLError
@@ -20,7 +20,7 @@ from bsl_pipeline.pipeline.base.ownership import remove_unused_claims
 
 # The subcommand table, in the order the commands appear in `bsl --help`: dataset (augment, verify, inspect,
 # corpus-manifest, corpus, methods), data (fetch), train, evaluate, flow (flow, schedule), demo.
-COMMAND_MODULES = (dataset, data, train, evaluate, flow, demo)
+COMMAND_MODULES = (dataset, review, data, train, evaluate, flow, demo)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -117,6 +117,63 @@ def sts_chart_uri(results: dict[str, dict[str, Any]]) -> str | None:
     return uri
 
 
+def sts_changes(results: dict[str, dict[str, Any]]) -> dict[str, tuple[float, float, float, int]] | None:
+    """Per STS column: (mean, lowest, highest) of after minus before, and how many runs. The first entry of
+    `results` is the model before training; every other entry is a run after it (several: seeds of one setting).
+    None when there is no before and after pair of numbers."""
+    names = list(results)
+    if len(names) < 2:
+        return None
+    before, runs = results[names[0]], [results[n] for n in names[1:]]
+    out = {}
+    for c in STS_COLUMNS:
+        if before.get(c) is None:
+            continue
+        deltas = [r[c] - before[c] for r in runs if r.get(c) is not None]
+        if deltas:
+            out[c] = (sum(deltas) / len(deltas), min(deltas), max(deltas), len(deltas))
+    return out or None
+
+
+def sts_change_chart_uri(results: dict[str, dict[str, Any]]) -> str | None:
+    """The change per STS task (after minus before, Spearman x100) as bars from 0, with the spread of the runs
+    (lowest to highest) where there are several."""
+    changes = sts_changes(results)
+    if not changes:
+        return None
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    cols = list(changes)
+    means = [changes[c][0] for c in cols]
+    runs = max(changes[c][3] for c in cols)
+    fig, ax = plt.subplots(figsize=(8, 3.0))
+    colours = ["#2a6" if m >= 0 else "#c33" for m in means]
+    bars = ax.bar(range(len(cols)), means, 0.6, color=colours)
+    if runs > 1:
+        low = [changes[c][0] - changes[c][1] for c in cols]
+        high = [changes[c][2] - changes[c][0] for c in cols]
+        ax.errorbar(range(len(cols)), means, yerr=[low, high], fmt="none", ecolor="#333", capsize=4, lw=1)
+    for bar, m in zip(bars, means):
+        x = bar.get_x() + (0.04 if runs > 1 else bar.get_width() / 2)  # beside the spread's line, not on it
+        ax.annotate(f"{m:+.2f}", (x, m), ha="left" if runs > 1 else "center",
+                    va="bottom" if m >= 0 else "top", fontsize=8, xytext=(0, 2 if m >= 0 else -2),
+                    textcoords="offset points")
+    ax.axhline(0, color="#333", lw=0.8)
+    ax.set_xticks(range(len(cols)))
+    ax.set_xticklabels([STS_TITLES[c] for c in cols])
+    names = list(results)
+    spread = f", mean of {runs} runs (lowest to highest)" if runs > 1 else ""
+    ax.set_ylabel("change (Spearman x100)")
+    ax.set_title(f"{names[1] if runs == 1 else 'after'} minus {names[0]}{spread}", fontsize=9)
+    ax.grid(axis="y", alpha=0.3)
+    uri = _png_data_uri(fig)
+    plt.close(fig)
+    return uri
+
+
 def _score_table(rows: dict[str, dict[str, Any]], cols: list[str], titles: dict[str, str]) -> str:
     """One row per model label, one column per key of `cols` ("-" where the model has no number)."""
     e = html.escape
@@ -158,8 +215,38 @@ def _stats_table(manifest: Manifest) -> str:
     if not rows:
         return ""
     headers = list(rows[0])
-    body = "".join("<tr>" + "".join(f"<td>{e(str(r[h]))}</td>" for h in headers) + "</tr>" for r in rows)
+    body = "".join("<tr>" + "".join(_stat_cell(r[h]) for h in headers) + "</tr>" for r in rows)
     return "<table><tr>" + "".join(f"<th>{e(h)}</th>" for h in headers) + f"</tr>{body}</table>"
+
+
+def _stat_cell(value: Any) -> str:
+    """A cell of the dataset table: numbers right-aligned, fractions to 3 decimals, "-" for none."""
+    if value is None:
+        return "<td>-</td>"
+    if isinstance(value, float):
+        return f'<td class="num">{value:.3f}</td>'
+    if isinstance(value, int):
+        return f'<td class="num">{value}</td>'
+    return f"<td>{html.escape(str(value))}</td>"
+
+
+def _judged_table(manifest: Manifest) -> str:
+    """The judged views of a dataset (`bsl review`), "" when none; a judgments file of other pairs is named."""
+    from bsl_pipeline.pipeline.base.errors import InputError
+    from bsl_pipeline.pipeline.dataset.judgments import FIGURE_HEADERS, dataset_figures, figure_rows
+
+    e = html.escape
+    try:
+        figures = dataset_figures(manifest)
+    except InputError as exc:
+        return f"<p class='meta'>judged views: not counted ({e(str(exc))})</p>"
+    if figures is None:
+        return ""
+    head = "".join(f"<th>{e(h)}</th>" for h in FIGURE_HEADERS)
+    body = "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in row) + "</tr>" for row in figure_rows(figures))
+    return (f"<h3>Judged views (bsl review)</h3><p class='meta'>usable share with its 95% Wilson interval; judged "
+            f"by {e(', '.join(figures.reviewers))}; pairs two reviewers marked differently: "
+            f"{figures.disagreements}</p><table><tr>{head}</tr>{body}</table>")
 
 
 def render_report(title: str, datasets: list[Manifest], metrics_csv: str | Path | None = None,
@@ -182,6 +269,12 @@ def render_report(title: str, datasets: list[Manifest], metrics_csv: str | Path 
         uri = sts_chart_uri(eval_results)
         if uri:
             parts.append(f'<img alt="STS chart" src="{uri}">')
+        changes = sts_changes(eval_results)
+        uri = sts_change_chart_uri(eval_results)
+        if uri:
+            parts.append("<h3>Change per task (after minus before)</h3><p class='meta'>"
+                         + e(" · ".join(f"{STS_TITLES[c]} {m:+.2f}" for c, (m, _, _, _) in changes.items()))
+                         + f'</p><img alt="STS change chart" src="{uri}">')
     for heading, table in transfer_and_sts17_tables(eval_results or {}):
         parts.append(f"<h2>{e(heading)}</h2>{table}")
     if metrics_csv and Path(metrics_csv).is_file():
@@ -200,6 +293,7 @@ def render_report(title: str, datasets: list[Manifest], metrics_csv: str | Path 
                      f"{src.records_read} records read, {src.records_kept} kept · "
                      f"{stats.pairs} pairs, {stats.rejected} rejected</p>")
         parts.append(_stats_table(manifest))
+        parts.append(_judged_table(manifest))
         for method, method_stats in stats.per_method.items():
             rows = sample(manifest, PairQuery(n=samples_per_method, seed=seed, methods=[method]))
             drift = " · ".join(f"{title}: {distribution_text(getattr(method_stats, name))}"

@@ -66,6 +66,9 @@ def register(subparsers) -> None:
                         "there is moved to .bsl-replaced/<time>/, nothing is deleted (same as -o "
                         "train.overwrite=true)")
     add_config_arguments(p, example="optim.lr=2e-4")
+    p.add_argument("--min-usable", type=float, metavar="SHARE",
+                   help="refuse a dataset whose judged usable share (`bsl review`, lower end of its 95%% interval) "
+                        "is under SHARE for one of the methods trained on, or that has no judged pairs of one")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar (also BSL_NO_PROGRESS=1)")
 
 
@@ -91,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.resume == "auto":
         _check_something_to_resume(config)
+    if args.min_usable is not None:
+        _check_min_usable(config, args.min_usable)
     from bsl_pipeline.training import train
 
     result = train(config, disable_progress=True if args.quiet else None)
@@ -119,6 +124,18 @@ def _check_something_to_resume(config) -> None:
     if not checkpoint_dirs(out / CHECKPOINTS_DIR, out / FINAL_DIR):
         raise BSLError(f"--resume: {out} holds no checkpoint to continue from; run without --resume to start a new "
                        f"run (or add -o train.resume_fallback=true to start from step 0 when there is none)")
+
+
+def _check_min_usable(config, minimum: float) -> None:
+    """--min-usable: every source's methods must have a judged lower bound of at least `minimum`."""
+    from bsl_pipeline.pipeline.base.errors import BSLError
+    from bsl_pipeline.pipeline.dataset.judgments import check_min_usable
+    from bsl_pipeline.pipeline.dataset.store import load_manifest
+
+    if not 0 <= minimum <= 1:
+        raise BSLError(f"--min-usable must be a share in [0, 1], got {minimum:g}")
+    for source in config.data.sources:
+        check_min_usable(load_manifest(source.path), minimum, source.methods)
 
 
 def _is_main_process() -> bool:

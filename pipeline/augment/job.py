@@ -42,6 +42,7 @@ from bsl_pipeline.pipeline.corpus.chunks import (
 )
 from bsl_pipeline.pipeline.corpus.source_manifest import source_files_info
 from bsl_pipeline.pipeline.dataset.manifest import (
+    ANNOTATIONS,
     DISTRIBUTION_FIELDS,
     FORMAT_VERSION,
     MANIFEST_NAME,
@@ -229,6 +230,7 @@ def finalize_dataset(dataset_dir: str | Path, config: AugmentConfig, corpus: str
         stats=stats,
         timings=Timings(read_chunk_s=timings["read_chunk_s"], augment_s=timings["augment_s"],
                         total_s=round(timings["total_s"] + finalize_s, 3), finalize_s=round(finalize_s, 3)),
+        annotations=ANNOTATIONS,  # people's judgments, outside the checksums
     )
     manifest_file = dataset_dir / MANIFEST_NAME
     # The card first, the manifest last: killed in between, the old manifest no longer matches the new shards and

@@ -281,10 +281,20 @@ def to_dict(obj: Any) -> Any:
 def fingerprint_dict(obj: Any) -> Any:
     """`to_dict(obj)` less the fields marked `"fingerprint": False` in their metadata, at any depth: settings that
     do not change a result (where caches and models live, progress bars, batch sizes that only change speed), so
-    that they do not change the identity that caches and manifests use."""
+    that they do not change the identity that caches and manifests use. A field marked `"fingerprint": f` is
+    there as `f(obj)` instead of its value (a file setting: the sha256 of the file's content, not its path), and
+    left out when that is None (an unset optional file leaves the fingerprint as it was without the setting)."""
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {f.name: fingerprint_dict(getattr(obj, f.name)) for f in dataclasses.fields(obj)
-                if f.metadata.get("fingerprint", True)}
+        out = {}
+        for f in dataclasses.fields(obj):
+            mark = f.metadata.get("fingerprint", True)
+            if callable(mark):
+                value = mark(obj)
+                if value is not None:
+                    out[f.name] = value
+            elif mark:
+                out[f.name] = fingerprint_dict(getattr(obj, f.name))
+        return out
     if isinstance(obj, (list, tuple)):
         return [fingerprint_dict(v) for v in obj]
     if isinstance(obj, dict):

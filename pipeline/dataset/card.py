@@ -60,9 +60,30 @@ def dataset_card(manifest: Manifest) -> str:
               "does not keep (word-level alignment; the larger of the two views'), `view_similarity` = cosine of the "
               "two views under the configured sentence encoder (null when none was set). Distributions: mean "
               "(10th/50th/90th percentile) over the kept pairs."]
+    lines += judged_views_markdown(manifest)
     lines += ["", "Load with `datasets.load_dataset(\"<this dir>\")`; verify checksums with `bsl verify <this dir>`; "
               "browse pairs with `bsl inspect <this dir>`. Provenance and checksums: `manifest.json`.", ""]
     return "\n".join(lines)
+
+
+def judged_views_markdown(manifest: Manifest) -> list[str]:
+    """The card's section on the judged views (`bsl review`): none when no pair is judged, a note when the
+    judgments file judges other pairs."""
+    from bsl_pipeline.pipeline.base.errors import InputError
+    from bsl_pipeline.pipeline.dataset.judgments import dataset_figures, format_figures_markdown
+
+    try:
+        figures = dataset_figures(manifest)
+    except InputError as exc:
+        return ["", f"Judged views: not counted ({exc})."]
+    if figures is None:
+        return []
+    return ["", "## Judged views", "",
+            "Pairs people judged with `bsl review` (blind to the method; marks in `judgments.jsonl`): the share "
+            "whose view keeps the source's meaning in fluent English, with its 95% Wilson interval, and the error "
+            "classes of those that do not.", "", format_figures_markdown(figures), "",
+            f"Judged by {', '.join(figures.reviewers)}; pairs two reviewers marked differently: "
+            f"{figures.disagreements}."]
 
 
 def write_dataset_card(dataset_dir: Path, manifest: Manifest) -> None:

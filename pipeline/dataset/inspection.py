@@ -187,7 +187,25 @@ def format_stats_text(manifest: Manifest) -> str:
     lines += ["", "changed words: share of the source's words a view does not keep; view similarity: cosine of the "
               "views under filters.encoder ('-' = none set); mean (p10/p50/p90) over the kept pairs",
               f"corpus: {src.records_read} records read, {src.records_kept} kept; dropped: {dropped}"]
+    judged = judged_views_text(manifest)
+    if judged:
+        lines += ["", judged]
     return "\n".join(lines)
+
+
+def judged_views_text(manifest: Manifest) -> str:
+    """The judged figures (`bsl review`) as text under a heading, "" when no pair is judged; a judgments file of
+    other pairs is named, not counted."""
+    from bsl_pipeline.pipeline.base.errors import InputError
+    from bsl_pipeline.pipeline.dataset.judgments import dataset_figures, format_figures_text
+
+    try:
+        figures = dataset_figures(manifest)
+    except InputError as exc:
+        return f"judged views: not counted: {exc}"
+    if figures is None:
+        return ""
+    return "judged views (bsl review; usable share with its 95% Wilson interval):\n" + format_figures_text(figures)
 
 
 # -- HTML ----------------------------------------------------------------------------------------------------------

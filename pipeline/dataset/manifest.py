@@ -336,6 +336,7 @@ _PARTS: dict[str, Callable[[Any, str], Any]] = {
     "shards": lambda v, w: [ShardEntry.from_json(s, f"shards[{i}]") for i, s in enumerate(_list(v, "shards"))],
     "stats": lambda v, w: DatasetStats.from_json(v),
     "timings": lambda v, w: Timings.from_json(v),
+    "annotations": lambda v, w: _annotations(v),
     "signature": lambda v, w: _str({"signature": v}, "signature", ""),
     "checksum": lambda v, w: _str({"checksum": v}, "checksum", ""),
 }
@@ -364,6 +365,7 @@ class Manifest:
     chunks: list[ChunkEntry] | None = None
     stats: DatasetStats | None = None
     timings: Timings | None = None
+    annotations: dict[str, dict[str, Any]] | None = None  # name -> {"path": ...}: see ANNOTATIONS
     signature: str | None = None
     checksum: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)  # keys this version does not know, kept as written
@@ -567,3 +569,16 @@ def distribution_text(d: QualityDistribution | None) -> str:
     if d is None:
         return "-"
     return f"{d.mean:.2f} ({d.p10:.2f}/{d.p50:.2f}/{d.p90:.2f})"
+
+
+#: Files beside the shards that every manifest `bsl augment` writes names under `annotations`, outside the shards'
+#: checksums: people's marks, added after the dataset was written (`pipeline.dataset.judgments`). Their paths are
+#: checked to stay inside the dataset (`resolve_inside`) where they are read.
+ANNOTATIONS = {"judgments": {"path": "judgments.jsonl", "format": "jsonl", "checksummed": False,
+                             "written_by": "bsl review"}}
+
+
+def _annotations(value: Any) -> dict[str, dict[str, Any]]:
+    for name, entry in _entries(value, "annotations.").items():
+        _str(_entries(entry, f"annotations.{name}."), "path", f"annotations.{name}.")
+    return value

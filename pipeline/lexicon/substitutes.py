@@ -37,6 +37,45 @@ def _is_pair_list(pairs: Any) -> str | None:
     return f"must be a list of 'word>substitute' base forms, got {pairs!r}"
 
 
+AVOID_FILE_KEY = "method_params.synonyms.words.avoid_file"
+_AVOID_LINE = re.compile(r"^([nvar])\s+([^\s>]+)>([^\s>]+)$")
+MAX_AVOID_FILE_BYTES = 16 << 20
+
+
+def read_avoid_file(path: str) -> tuple[frozenset[tuple[str, str, str]], str]:
+    """The (part of speech, word, substitute) entries of an avoid file (`SubstituteRules.avoid_file`), lower-cased,
+    spaces of multiword lemmas as '_', and the sha256 of its bytes. A missing file or a malformed line raises a
+    ConfigError naming the setting, the file and the line."""
+    import hashlib
+    from pathlib import Path
+
+    from bsl_pipeline.pipeline.base.config import ConfigError
+
+    file = Path(path).expanduser()
+    try:
+        if file.stat().st_size > MAX_AVOID_FILE_BYTES:
+            raise ConfigError(f"{AVOID_FILE_KEY}: {file} is larger than {MAX_AVOID_FILE_BYTES >> 20} MiB, not an "
+                              f"avoid list")
+        data = file.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{AVOID_FILE_KEY}: cannot read {file} ({exc.strerror or exc})") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{AVOID_FILE_KEY}: {file}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    found = set()
+    for n, line in enumerate(text.splitlines(), 1):
+        entry = line.split("#", 1)[0].strip().lower()
+        if not entry:
+            continue
+        match = _AVOID_LINE.match(entry)
+        if not match:
+            raise ConfigError(f"{AVOID_FILE_KEY}: {file}:{n}: expected 'POS word>substitute' (POS n, v, a or r; "
+                              f"'_' for a space), got {line.strip()!r}")
+        found.add(match.groups())
+    return frozenset(found), hashlib.sha256(data).hexdigest()
+
+
 @dataclass(frozen=True)
 class SubstituteRules:
     """The settings that decide a word's substitutes (`method_params.synonyms.words`). Lower shares and counts give
@@ -100,12 +139,23 @@ class SubstituteRules:
         "help": "known misreadings, as 'word>substitute' base forms ('animal>beast'): substitutions WordNet lists "
                 "for the right sense that readers take otherwise; [] to allow them"})
 
+    avoid_file: str | None = field(default=None, metadata={
+        # The path differs between machines; what the file says is in the fingerprint, as its sha256.
+        "fingerprint": lambda rules: rules.avoid_file_sha256,
+        "help": "a file of more substitutions to refuse, one 'POS word>substitute' a line in base forms ('n "
+                "animal>beast'; POS n, v, a or r: only when the word is read as that part of speech; '#' starts a "
+                "comment), as `bsl review --export-avoid` writes it from the pairs people judged not usable; its "
+                "content is part of the method's fingerprint, its path is not (null: none)"})
+
     def __post_init__(self) -> None:
         # The sets the rules look up, derived once from the lists above (not settings of their own).
         object.__setattr__(self, "allowed_pos", frozenset(self.parts_of_speech))
         object.__setattr__(self, "kept_words", frozenset(w.lower() for w in self.keep_words))
         object.__setattr__(self, "avoided", frozenset(
             tuple(p.lower().replace(" ", "_").split(">")) for p in self.avoid_substitutions))
+        avoided_in, sha = read_avoid_file(self.avoid_file) if self.avoid_file else (frozenset(), None)
+        object.__setattr__(self, "avoided_in_pos", avoided_in)  # (pos, word, substitute) from avoid_file
+        object.__setattr__(self, "avoid_file_sha256", sha)
 
 
 @dataclass(frozen=True, slots=True)
@@ -424,8 +474,8 @@ class SubstituteFinder:
             return KEPT_LEMMA  # a light verb as a substitute takes other arguments ("stated" -> "told")
         if rules.min_substitute_pos_share and not self.mostly(lemma, pos, rules.min_substitute_pos_share):
             return SUBSTITUTE_POS
-        if (reading.base, lemma) in rules.avoided:
-            return AVOIDED  # a known misreading ("animal" -> "beast")
+        if (reading.base, lemma) in rules.avoided or (reading.pos, reading.base, lemma) in rules.avoided_in_pos:
+            return AVOIDED  # a known misreading ("animal" -> "beast"), or one judged wrong (avoid_file)
         if rules.skip_plural_lemmas and pos == "n" and self.plural_only(lemma):
             return PLURAL_LEMMA  # "a document" -> "a papers": lemminflect cannot make it singular
         if rules.mutual_sense:

@@ -1,0 +1,308 @@
+"""People's judgments of a dataset's view pairs: the append-only judgments file, and the figures read from it.
+
+`<dataset>/judgments.jsonl` holds one JSON object a line, one line per mark, appended as the mark is made (one
+`write` with O_APPEND under an exclusive lock, then fsync), never rewritten:
+
+    {"pair_id": ..., "dataset": <pairs checksum>, "method": ..., "mark": "usable" | "not_usable" | "skip" | "undo",
+     "classes": [...], "note": "...", "reviewer": "...", "time": "<UTC, ISO 8601>"}
+
+`dataset` is `pairs_checksum(manifest)`, a sha256 over the sha256 of every pair shard: a line of another dataset (or
+of this directory before its pairs were rebuilt) is refused, naming the file and line. The manifest lists the file
+as an annotation (`annotations.judgments`): it is outside the shards' checksums, so marks never change what `bsl
+verify` checks. An `undo` line takes back the reviewer's latest live mark of that pair.
+
+Reading: a line that is not JSON at all is a write cut off by a killed process (the mark being made); it is skipped
+with a warning naming file:line. A JSON line that is not a judgment is an error naming file:line.
+
+Figures (`judged_figures`): each pair counts once, with its latest live mark in file order (when two reviewers mark
+one pair differently, the later mark counts and `disagreements` says how often that happened); `skip` marks take a
+pair out of the sample without counting; the usable share has a 95% Wilson score interval.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import logging
+import math
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from bsl_pipeline.pipeline.base.errors import InputError
+from bsl_pipeline.pipeline.base.fingerprint import digest
+from bsl_pipeline.pipeline.dataset.manifest import ANNOTATIONS, Manifest, resolve_inside
+
+log = logging.getLogger(__name__)
+
+JUDGMENTS_NAME = ANNOTATIONS["judgments"]["path"]
+USABLE, NOT_USABLE, SKIP, UNDO = "usable", "not_usable", "skip", "undo"
+MARKS = (USABLE, NOT_USABLE, SKIP, UNDO)
+#: Error classes, in the order the review page and the figures show them: (name, key on the page, title).
+ERROR_CLASSES = (("sense", "w", "wrong sense"), ("grammar", "g", "grammar"), ("pos", "p", "part of speech"),
+                 ("phrase", "b", "broken phrase"), ("rare", "r", "rare word"), ("entity", "e", "name changed"),
+                 ("other", "o", "other"))
+CLASS_NAMES = tuple(name for name, _, _ in ERROR_CLASSES)
+MAX_NOTE_CHARS = 2_000
+Z95 = 1.959963984540054
+
+
+def pairs_checksum(manifest: Manifest) -> str:
+    """sha256 over the (path, sha256) of every pair shard, in manifest order: what the judged pairs are."""
+    return digest([[s.path, s.sha256] for s in manifest.shards_of("pairs")])
+
+
+def judgments_path(manifest: Manifest) -> Path:
+    """The judgments file of a dataset: the manifest's `annotations.judgments.path` (path-checked) or, in a
+    manifest written before annotations, `judgments.jsonl` in the dataset directory."""
+    if manifest.root is None:
+        raise InputError(f"{manifest.where}: not loaded from a dataset directory")
+    entry = (manifest.annotations or {}).get("judgments") or {}
+    relative = entry.get("path")
+    return resolve_inside(manifest.root, relative or JUDGMENTS_NAME, f"{manifest.where}: annotations.judgments.path")
+
+
+@dataclass(frozen=True)
+class Judgment:
+    pair_id: str
+    dataset: str
+    method: str
+    mark: str
+    classes: tuple[str, ...] = ()
+    note: str = ""
+    reviewer: str = ""
+    time: str = ""
+    line: int = 0  # where it was read from (0: not read from a file)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pair_id": self.pair_id, "dataset": self.dataset, "method": self.method, "mark": self.mark,
+                "classes": list(self.classes), "note": self.note, "reviewer": self.reviewer, "time": self.time}
+
+
+def make_judgment(manifest: Manifest, pair_id: str, method: str, mark: str, classes: list[str] | tuple[str, ...] = (),
+                  note: str = "", reviewer: str = "") -> Judgment:
+    """A checked judgment of one pair of `manifest`, stamped with the time now (UTC)."""
+    if mark not in MARKS:
+        raise InputError(f"mark must be one of {', '.join(MARKS)}, got {mark!r}")
+    unknown = [c for c in classes if c not in CLASS_NAMES]
+    if unknown:
+        raise InputError(f"unknown error class(es) {', '.join(map(repr, unknown))}; known: {', '.join(CLASS_NAMES)}")
+    if not isinstance(note, str) or len(note) > MAX_NOTE_CHARS:
+        raise InputError(f"a note is text of at most {MAX_NOTE_CHARS} characters")
+    return Judgment(pair_id=str(pair_id), dataset=pairs_checksum(manifest), method=str(method), mark=mark,
+                    classes=tuple(dict.fromkeys(classes)), note=note, reviewer=str(reviewer),
+                    time=datetime.now(timezone.utc).isoformat(timespec="milliseconds"))
+
+
+def append_judgment(path: str | Path, judgment: Judgment) -> None:
+    """Append one line: one write() with O_APPEND under an exclusive flock, then fsync. Another writer (a second
+    reviewer) waits for the lock; a line cut off by a killed writer is closed with a newline first, so it never
+    swallows the next one."""
+    line = json.dumps(judgment.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n"
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        size = os.fstat(fd).st_size
+        if size:
+            with open(path, "rb") as fh:
+                fh.seek(size - 1)
+                if fh.read(1) != b"\n":
+                    line = "\n" + line
+        data = line.encode("utf-8")
+        written = os.write(fd, data)
+        if written != len(data):
+            raise OSError(f"{path}: short write ({written} of {len(data)} bytes)")
+        os.fsync(fd)
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def _check_line(data: Any, where: str) -> Judgment:
+    if not isinstance(data, dict):
+        raise InputError(f"{where}: not a judgment (a JSON object), got {type(data).__name__}")
+    for key in ("pair_id", "dataset", "method", "mark", "reviewer", "time"):
+        if not isinstance(data.get(key), str):
+            raise InputError(f"{where}: {key} must be a string, got {data.get(key)!r}")
+    if data["mark"] not in MARKS:
+        raise InputError(f"{where}: mark must be one of {', '.join(MARKS)}, got {data['mark']!r}")
+    classes = data.get("classes", [])
+    if not isinstance(classes, list) or any(c not in CLASS_NAMES for c in classes):
+        raise InputError(f"{where}: classes must be a list of {', '.join(CLASS_NAMES)}, got {classes!r}")
+    note = data.get("note", "")
+    if not isinstance(note, str):
+        raise InputError(f"{where}: note must be a string, got {note!r}")
+    return Judgment(pair_id=data["pair_id"], dataset=data["dataset"], method=data["method"], mark=data["mark"],
+                    classes=tuple(classes), note=note, reviewer=data["reviewer"], time=data["time"],
+                    line=int(where.rsplit(":", 1)[1]))
+
+
+def read_judgments(path: str | Path, checksum: str | None = None) -> list[Judgment]:
+    """Every judgment of the file in order ([] when it does not exist). With `checksum`, a line of another dataset
+    is refused (InputError naming the file, the line and both checksums)."""
+    path = Path(path)
+    if not path.is_file():
+        return []
+    out = []
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        for n, text in enumerate(fh, 1):
+            if not text.strip():
+                continue
+            where = f"{path}:{n}"
+            try:
+                data = json.loads(text)
+            except ValueError:
+                log.warning("warning: %s: not a complete line (a write cut off?), skipped", where)
+                continue
+            judgment = _check_line(data, where)
+            if checksum is not None and judgment.dataset != checksum:
+                raise InputError(f"{where}: judges the pairs of another dataset (pairs checksum "
+                                 f"{judgment.dataset[:12]}... != {checksum[:12]}... of this one); this judgments "
+                                 f"file belongs elsewhere, or the pairs were rebuilt since: move it aside to review "
+                                 f"these pairs anew")
+            out.append(judgment)
+    return out
+
+
+def read_dataset_judgments(manifest: Manifest) -> list[Judgment]:
+    """The dataset's judgments, every line checked to be of its pairs."""
+    return read_judgments(judgments_path(manifest), pairs_checksum(manifest))
+
+
+def live_marks(judgments: list[Judgment]) -> dict[str, list[Judgment]]:
+    """pair_id -> its live marks in file order (every reviewer's), an `undo` having taken back the reviewer's
+    latest live mark of the pair."""
+    live: dict[str, list[Judgment]] = {}
+    for j in judgments:
+        marks = live.setdefault(j.pair_id, [])
+        if j.mark == UNDO:
+            for i in range(len(marks) - 1, -1, -1):
+                if marks[i].reviewer == j.reviewer:
+                    del marks[i]
+                    break
+        else:
+            marks.append(j)
+    return {p: m for p, m in live.items() if m}
+
+
+def final_marks(judgments: list[Judgment]) -> dict[str, Judgment]:
+    """pair_id -> the mark that counts: the latest live one."""
+    return {p: marks[-1] for p, marks in live_marks(judgments).items()}
+
+
+def wilson_interval(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a share k/n (95% by default); (0, 1) when n is 0."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class MethodFigures:
+    """What the marks say of one method: pairs judged (usable or not), usable, the 95% interval, error classes."""
+
+    method: str
+    judged: int
+    usable: int
+    skipped: int
+    low: float
+    high: float
+    classes: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def share(self) -> float | None:
+        return self.usable / self.judged if self.judged else None
+
+    def share_text(self) -> str:
+        """"0.91 (0.84-0.95)", or "-" when nothing was judged."""
+        return "-" if not self.judged else f"{self.share:.2f} ({self.low:.2f}-{self.high:.2f})"
+
+    def classes_text(self) -> str:
+        return ", ".join(f"{c} {n}" for c, n in self.classes.items()) or "-"
+
+
+@dataclass(frozen=True)
+class JudgedFigures:
+    per_method: dict[str, MethodFigures]
+    reviewers: tuple[str, ...]
+    disagreements: int  # pairs whose live marks (by two or more reviewers) differ in usable / not usable
+
+    @property
+    def judged(self) -> int:
+        return sum(f.judged for f in self.per_method.values())
+
+
+def judged_figures(judgments: list[Judgment], methods: list[str] | None = None) -> JudgedFigures:
+    """Per method (those of `methods` first, in their order, then any other judged one): judged n, usable, its
+    Wilson interval, error classes of the pairs judged not usable."""
+    live = live_marks(judgments)
+    final = {p: marks[-1] for p, marks in live.items()}
+    order = list(dict.fromkeys([*(methods or []), *(j.method for j in final.values())]))
+    per_method = {}
+    for m in order:
+        mine = [j for j in final.values() if j.method == m]
+        judged = [j for j in mine if j.mark in (USABLE, NOT_USABLE)]
+        usable = sum(j.mark == USABLE for j in judged)
+        counts = Counter(c for j in judged if j.mark == NOT_USABLE for c in j.classes)
+        low, high = wilson_interval(usable, len(judged))
+        per_method[m] = MethodFigures(m, len(judged), usable, sum(j.mark == SKIP for j in mine), low, high,
+                                      {c: counts[c] for c in CLASS_NAMES if counts[c]})
+    disagreements = sum(1 for marks in live.values()
+                        if len({j.mark for j in marks if j.mark in (USABLE, NOT_USABLE)}) > 1)
+    reviewers = tuple(sorted({j.reviewer for marks in live.values() for j in marks}))
+    return JudgedFigures(per_method, reviewers, disagreements)
+
+
+def dataset_figures(manifest: Manifest) -> JudgedFigures | None:
+    """The dataset's figures, or None when nobody has judged any of its pairs (or `manifest` is not yet a
+    dataset directory's: a card written before its manifest)."""
+    if manifest.root is None:
+        return None
+    judgments = read_dataset_judgments(manifest)
+    if not judgments:
+        return None
+    return judged_figures(judgments, manifest.method_names)
+
+
+FIGURE_HEADERS = ("method", "judged", "usable", "usable share (95% interval)", "not usable by class", "skipped")
+
+
+def figure_rows(figures: JudgedFigures) -> list[list[str]]:
+    return [[m, str(f.judged), str(f.usable), f.share_text(), f.classes_text(), str(f.skipped)]
+            for m, f in figures.per_method.items()]
+
+
+def format_figures_text(figures: JudgedFigures) -> str:
+    """The figures as an aligned text table plus one line on reviewers and disagreements."""
+    rows = [list(FIGURE_HEADERS), *figure_rows(figures)]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(FIGURE_HEADERS))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    lines.append(f"judged by {', '.join(figures.reviewers) or 'nobody'}; a pair counts once (its latest mark); "
+                 f"pairs two reviewers marked differently: {figures.disagreements}")
+    return "\n".join(lines)
+
+
+def format_figures_markdown(figures: JudgedFigures) -> str:
+    lines = ["| " + " | ".join(FIGURE_HEADERS) + " |", "|---|---:|---:|---:|---|---:|"]
+    lines += ["| " + " | ".join(r) + " |" for r in figure_rows(figures)]
+    return "\n".join(lines)
+
+
+def check_min_usable(manifest: Manifest, minimum: float, methods: list[str] | None = None) -> None:
+    """Refuse (InputError naming the dataset and the method) when a method's judged lower bound (95% Wilson) is
+    under `minimum`, or a method has no judged pair."""
+    figures = dataset_figures(manifest)
+    for m in methods or manifest.method_names:
+        f = figures.per_method.get(m) if figures else None
+        if f is None or not f.judged:
+            raise InputError(f"{manifest.where}: method {m!r} has no judged pairs, so its usable share is unknown "
+                             f"(--min-usable {minimum:g}); judge a sample with `bsl review {manifest.root}`")
+        if f.low < minimum:
+            raise InputError(f"{manifest.where}: method {m!r}: usable share {f.share_text()} of {f.judged} judged "
+                             f"pairs; its lower bound {f.low:.2f} is under --min-usable {minimum:g}")

@@ -108,3 +108,132 @@ def test_planted_onnx_export_is_exported_again(tiny_bert_dir, tmp_path, monkeypa
     np.testing.assert_allclose(onnx.encode(sentences, disable_progress=True), reference, rtol=0, atol=1e-4)
     assert any("ignoring the cached ONNX export" in r.getMessage() for r in caplog.records)
     assert sha256_file(target / "model.onnx") != meta["sha256"]  # replaced by this user's own export
+
+
+# -- 2. a task's key covers every field its method reads -----------------------------------------------------------
+def _record_variants():
+    """A record, and for each SourceRecord field a record that differs from it in that field only."""
+    import dataclasses
+
+    from bsl_pipeline.pipeline.corpus.source_record import SourceRecord
+
+    base = SourceRecord(source_id="0123456789abcdef", text="A man plays.", text_b="A man plays music.",
+                        label="entailment", origin="/c/nli.csv:2")
+    changed = {"source_id": "fedcba9876543210", "text": "A man sings.", "text_b": "A man plays a song.",
+               "label": "contradiction", "origin": "/c/nli.csv:3"}
+    assert set(changed) == {f.name for f in dataclasses.fields(SourceRecord)}  # a new field must be listed here
+    return base, {name: dataclasses.replace(base, **{name: value}) for name, value in changed.items()}
+
+
+#: The SourceRecord fields each method reads (and every task writes `label` and `origin` into its rows).
+FIELDS_READ = {"identity": {"text"}, "noise": {"text", "source_id"}, "span-mask": {"text", "source_id"},
+               "synonyms": {"text", "source_id"}, "mlm": {"text", "source_id"},
+               "backtranslation": {"text", "source_id"}, "rewrites": {"text", "source_id"},
+               "translation": {"text", "source_id"}, "nli-entailment": {"text", "text_b", "label"},
+               "parallel": {"text", "text_b", "label"}}
+
+
+def test_every_method_is_listed_with_the_fields_it_reads():
+    from bsl_pipeline.pipeline.augment.augmenters import REGISTRY
+
+    assert set(FIELDS_READ) == set(REGISTRY)
+
+
+@pytest.mark.parametrize("method", sorted(FIELDS_READ))
+def test_changing_any_field_a_method_reads_changes_its_task_key(method):
+    """Task keys are `<chunk id>-<method>-<fingerprint>-s<seed>-f<filters>`: the chunk id is what depends on the
+    records, so it must change with every field a method reads (and with label and origin, which every task
+    writes into its rows)."""
+    from bsl_pipeline.pipeline.corpus.chunks import Chunk
+
+    base, variants = _record_variants()
+    ids = {name: Chunk("f", 0, [record]).chunk_id for name, record in variants.items()}
+    base_id = Chunk("f", 0, [base]).chunk_id
+    for name in FIELDS_READ[method] | {"label", "origin"}:
+        assert ids[name] != base_id, f"{method}: a record with another {name} keeps its chunk id"
+
+
+def _nli(path: Path, second_label: str) -> Path:
+    path.write_text("premise,hypothesis,label\n"
+                    "A man in a red shirt is playing a guitar on a stage.,A man plays a guitar.,entailment\n"
+                    f"Two dogs run across a green field in the sun.,Two dogs run outside.,{second_label}\n",
+                    encoding="utf-8")
+    return path
+
+
+def _augment_config(tmp_path, methods, **corpus):
+    from bsl_pipeline.pipeline.augment.job import AugmentConfig
+
+    cfg = AugmentConfig(registry_dir=str(tmp_path / "registry"), progress=False, methods=methods)
+    for key, value in corpus.items():
+        setattr(cfg.corpus, key, value)
+    return cfg
+
+
+def test_fixed_nli_label_is_not_republished_from_the_cache(tmp_path):
+    """The red team's case: after a label is fixed in the NLI file, a rerun into the same --out must not publish
+    the old entailment pair under a manifest that records the new corpus checksum."""
+    from bsl_pipeline.pipeline.augment.job import run_augment
+    from bsl_pipeline.pipeline.dataset.store import iter_pair_batches, verify_dataset
+
+    corpus = _nli(tmp_path / "nli.csv", "entailment")
+    out = tmp_path / "ds"
+    first = run_augment(corpus, out, _augment_config(tmp_path, ["nli-entailment"]))
+    assert first.stats.pairs == 2
+    _nli(corpus, "contradiction")
+    second = run_augment(corpus, out, _augment_config(tmp_path, ["nli-entailment"]))
+    assert second.stats.pairs == 1 and second.stats.rejects == {"not_entailment": 1}
+    assert second.stats.per_method["nli-entailment"].tasks_cached == 0
+    rows = [r for b in iter_pair_batches(out, columns=["view1", "label"]) for r in b.to_pylist()]
+    assert rows == [{"view1": "A man in a red shirt is playing a guitar on a stage.", "label": "entailment"}]
+    verify_dataset(out)
+
+
+@pytest.mark.parametrize("method", ["identity", "noise", "span-mask"])
+def test_changed_text_or_origin_recomputes_single_sentence_methods(tmp_path, method):
+    from bsl_pipeline.pipeline.augment.job import run_augment
+    from bsl_pipeline.pipeline.dataset.store import iter_pair_batches
+
+    corpus = tmp_path / "c.txt"
+    lines = [f"Sentence number {i} talks about the dog in the park today." for i in range(4)]
+    corpus.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "ds"
+    run_augment(corpus, out, _augment_config(tmp_path, [method]))
+    again = run_augment(corpus, out, _augment_config(tmp_path, [method]))
+    assert again.stats.per_method[method].tasks_cached == 1  # unchanged: reused
+    corpus = corpus.rename(tmp_path / "moved.txt")  # same texts, another origin
+    moved = run_augment(corpus, out, _augment_config(tmp_path, [method]))
+    assert moved.stats.per_method[method].tasks_cached == 0
+    origins = sorted(r["origin"] for b in iter_pair_batches(out, columns=["origin"]) for r in b.to_pylist())
+    assert origins == sorted(f"{corpus}:{i}" for i in range(1, 5))
+    corpus.write_text("\n".join([*lines[:3], "Sentence number 9 talks about the cat in the park today."]) + "\n",
+                      encoding="utf-8")
+    edited = run_augment(corpus, out, _augment_config(tmp_path, [method]))
+    assert edited.stats.per_method[method].tasks_cached == 0
+    sources = {r["source"] for b in iter_pair_batches(out, columns=["source"]) for r in b.to_pylist()}
+    assert "Sentence number 9 talks about the cat in the park today." in sources
+
+
+def test_changed_translation_or_languages_recompute_parallel_pairs(tmp_path):
+    from bsl_pipeline.pipeline.augment.job import run_augment
+    from bsl_pipeline.pipeline.dataset.store import iter_pair_batches
+
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    (folder / "t.en").write_text("The house is big and old.\nThe dog runs in the park.\n", encoding="utf-8")
+    (folder / "t.de").write_text("Das Haus ist groß und alt.\nDer Hund läuft im Park.\n", encoding="utf-8")
+    out = tmp_path / "ds"
+
+    def run(languages):
+        m = run_augment(folder / f"t.{languages[0]}", out, _augment_config(tmp_path, ["parallel"], format="parallel",
+                                                                         languages=languages))
+        rows = [r for b in iter_pair_batches(out, columns=["view2", "label"]) for r in b.to_pylist()]
+        return m.stats.per_method["parallel"].tasks_cached, rows
+
+    assert run(["en", "de"])[0] == 0
+    (folder / "t.de").write_text("Das Haus ist sehr groß.\nDer Hund läuft im Park.\n", encoding="utf-8")
+    cached, rows = run(["en", "de"])
+    assert cached == 0 and rows[0] == {"view2": "Das Haus ist sehr groß.", "label": "en-de"}
+    shutil.copy(folder / "t.de", folder / "t.nl")  # same texts, labelled with another language pair
+    cached, rows = run(["en", "nl"])
+    assert cached == 0 and {r["label"] for r in rows} == {"en-nl"}

@@ -110,8 +110,9 @@ def read_chunk(ref: ChunkRef) -> list[SourceRecord]:
 
 # -- step 2: augment one chunk with one method --------------------------------------------------------------------
 def task_key(chunk_id: str, augmenter: Augmenter, seed: int, filters: FilterConfig) -> str:
-    """Cache key: chunk content + augmenter fingerprint + seed + filters (with the similarity encoder's file
-    checksums when one is set). Same key -> same output."""
+    """Cache key: chunk content (the chunk id hashes every field of every record, label and origin included) +
+    augmenter fingerprint + seed + filters (with the similarity encoder's file checksums when one is set). Same
+    key -> same output."""
     settings = to_dict(filters)
     if filters.encoder:
         from bsl_pipeline.pipeline.augment.view_similarity import encoder_identity

@@ -7,6 +7,8 @@ files, so a corpus directory that gains files keeps the chunks (and their cached
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -86,10 +88,22 @@ class Chunk:
 
     @property
     def chunk_id(self) -> str:
-        """Content hash: same records (and drops) -> same id, wherever the corpus lives on disk."""
-        parts = [r.source_id for r in self.records]
-        parts += [f"{d.reason}:{stable_id(d.raw.text)}" for d in self.dropped]
-        return stable_id(*parts) if parts else stable_id(self.file, str(self.index_in_file))
+        """Content hash of every field of every record (text, pair text, label, origin, id: all a method reads or
+        a task writes) and of every drop: a chunk whose records differ in any field (a fixed NLI label) gets
+        another id, so the tasks keyed by it (`pipeline.augment.tasks.task_key`) run again."""
+        h = hashlib.blake2b(digest_size=8)
+        for record in self.records:
+            _hash_fields(h, (getattr(record, f.name) for f in dataclasses.fields(record)))
+        for d in self.dropped:
+            _hash_fields(h, (d.reason, d.source_id, d.raw.text, d.raw.text_b, d.raw.label, d.raw.origin))
+        return h.hexdigest() if self.records or self.dropped else stable_id(self.file, str(self.index_in_file))
+
+
+def _hash_fields(h, values) -> None:
+    """Each value length-prefixed (None distinct from ""): no two records' fields run into each other."""
+    for value in values:
+        data = b"\xff" if value is None else str(value).encode("utf-8")
+        h.update(len(data).to_bytes(8, "little") + data)
 
 
 def _classify(raw: RawRecord, cfg: CorpusConfig, seen: set[int]) -> SourceRecord | DroppedRecord:

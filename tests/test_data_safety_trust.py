@@ -237,3 +237,119 @@ def test_changed_translation_or_languages_recompute_parallel_pairs(tmp_path):
     shutil.copy(folder / "t.de", folder / "t.nl")  # same texts, labelled with another language pair
     cached, rows = run(["en", "nl"])
     assert cached == 0 and {r["label"] for r in rows} == {"en-nl"}
+
+
+# -- 3. a dataset's card cannot redirect loading; a signed manifest is bound to its dataset and version -------------
+def _dataset(tmp_path, name, lines, registry="registry"):
+    from bsl_pipeline.pipeline.augment.job import AugmentConfig, run_augment
+
+    corpus = tmp_path / f"{name}.txt"
+    corpus.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    cfg = AugmentConfig(registry_dir=str(tmp_path / registry), progress=False, methods=["noise"])
+    return run_augment(corpus, tmp_path / name, cfg)
+
+
+LINES = [f"Sentence number {i} talks about the dog in the park today." for i in range(4)]
+
+
+def _copy_dataset_files(src: Path, dst: Path) -> None:
+    """What a copy of a dataset's published files over another puts there (its marker and .work/ stay)."""
+    for name in ("data", "rejects"):
+        shutil.rmtree(dst / name, ignore_errors=True)
+        if (src / name).exists():
+            shutil.copytree(src / name, dst / name)
+    for name in ("manifest.json", "README.md"):
+        shutil.copy2(src / name, dst / name)
+
+
+@pytest.mark.parametrize("edit, named", [
+    (lambda c: c[0].update(data_dir="../elsewhere"), r"configs\[0\]\.data_dir is not a key `bsl augment` writes"),
+    (lambda c: c[0].update(data_files="data/*.parquet"), "malformed config"),  # refused before too
+    (lambda c: c[0]["data_files"][0].update(split="test"), r"configs\[0\]\.data_files\[0\]\.split is 'test'"),
+    (lambda c: c[0].update(default=False), r"configs\[0\]\.default is False"),
+    (lambda c: c[0].update(features={"view1": "int64"}), r"configs\[0\]\.features is not a key"),
+    (lambda c: c[0]["data_files"][0].update(path=["../elsewhere/*.parquet"]), "config names 1 file"),  # as before
+])
+def test_card_configs_are_checked_key_by_key(tmp_path, monkeypatch, edit, named):
+    """A card whose configs gained `data_dir: ../elsewhere` made `datasets.load_dataset(dir)` read other data while
+    `bsl verify` said OK."""
+    import yaml
+
+    from bsl_pipeline.pipeline.base.errors import VerificationError
+    from bsl_pipeline.pipeline.dataset.store import verify_dataset
+
+    monkeypatch.setenv("BSL_MANIFEST_KEY", "team-secret")
+    out = tmp_path / "ds"
+    _dataset(tmp_path, "ds", LINES)
+    verify_dataset(out)
+    card = out / "README.md"
+    head, body = card.read_text(encoding="utf-8")[4:].split("\n---\n", 1)
+    front = yaml.safe_load(head)
+    edit(front["configs"])
+    card.write_text("---\n" + yaml.safe_dump(front, sort_keys=False) + "---\n" + body, encoding="utf-8")
+    with pytest.raises(VerificationError, match=named):
+        verify_dataset(out)
+
+
+def test_card_dataset_info_is_refused(tmp_path):
+    from bsl_pipeline.pipeline.base.errors import VerificationError
+    from bsl_pipeline.pipeline.dataset.store import verify_dataset
+
+    _dataset(tmp_path, "ds", LINES)
+    card = tmp_path / "ds" / "README.md"
+    card.write_text(card.read_text().replace("---\n", "---\ndataset_info:\n  features:\n  - name: view1\n"
+                                             "    dtype: int64\n", 1))
+    with pytest.raises(VerificationError, match="'dataset_info' is not one `bsl augment` writes"):
+        verify_dataset(tmp_path / "ds")
+
+
+def test_another_datasets_signed_files_copied_over_fail_verify(tmp_path, monkeypatch):
+    from bsl_pipeline.pipeline.base.errors import VerificationError
+    from bsl_pipeline.pipeline.dataset.store import verify_dataset
+
+    monkeypatch.setenv("BSL_MANIFEST_KEY", "team-secret")
+    a = _dataset(tmp_path, "a", LINES)
+    b = _dataset(tmp_path, "b", [line.replace("dog", "cat") for line in LINES])
+    assert a.dataset_id != b.dataset_id and a.version == b.version == 1
+    _copy_dataset_files(tmp_path / "a", tmp_path / "b")
+    with pytest.raises(VerificationError, match=f"manifest is of dataset {a.dataset_id}.*records dataset "
+                                                f"{b.dataset_id}: another dataset's files were copied here"):
+        verify_dataset(tmp_path / "b")
+
+
+def test_an_older_signed_write_put_back_fails_verify(tmp_path, monkeypatch):
+    from bsl_pipeline.pipeline.base.errors import VerificationError
+    from bsl_pipeline.pipeline.base.ownership import MARKER_NAME
+    from bsl_pipeline.pipeline.dataset.store import verify_dataset
+
+    monkeypatch.setenv("BSL_MANIFEST_KEY", "team-secret")
+    first = _dataset(tmp_path, "b", LINES)
+    shutil.copytree(tmp_path / "b", tmp_path / "b-v1", ignore=shutil.ignore_patterns(".work", ".bsl-*"))
+    second = _dataset(tmp_path, "b", LINES[:3])
+    assert (second.dataset_id, second.version) == (first.dataset_id, 2)
+    registered = json.loads((tmp_path / "registry" / "datasets" / "b.json").read_text())
+    assert (registered["dataset_id"], registered["version"]) == (first.dataset_id, 2)
+    verify_dataset(tmp_path / "b")
+    _copy_dataset_files(tmp_path / "b-v1", tmp_path / "b")
+    with pytest.raises(VerificationError, match=r"version 1 of dataset .*records version 2: an older write was "
+                                                r"put back \(rollback\)"):
+        verify_dataset(tmp_path / "b")
+    # The marker rolled back too: the registry entry still records version 2.
+    marker = tmp_path / "b" / MARKER_NAME
+    marker.write_text(json.dumps({**json.loads(marker.read_text()), "version": 1}))
+    with pytest.raises(VerificationError, match=r"b\.json records version 2"):
+        verify_dataset(tmp_path / "b")
+    # A rerun writes version 3 over whatever is there, and verifies.
+    assert _dataset(tmp_path, "b", LINES).version == 3
+    verify_dataset(tmp_path / "b")
+
+
+# -- 5. medium ---------------------------------------------------------------------------------------------------
+def test_dataset_from_before_markers_is_recognised(tmp_path):
+    """`Manifest` has attributes, not `.get`: the check of a marker-less dataset directory raised AttributeError."""
+    from bsl_pipeline.pipeline.base.ownership import MARKER_NAME
+
+    _dataset(tmp_path, "ds", LINES)
+    (tmp_path / "ds" / MARKER_NAME).unlink()
+    again = _dataset(tmp_path, "ds", LINES)
+    assert again.stats.pairs == 4 and (tmp_path / "ds" / MARKER_NAME).is_file()

@@ -353,3 +353,75 @@ def test_dataset_from_before_markers_is_recognised(tmp_path):
     (tmp_path / "ds" / MARKER_NAME).unlink()
     again = _dataset(tmp_path, "ds", LINES)
     assert again.stats.pairs == 4 and (tmp_path / "ds" / MARKER_NAME).is_file()
+
+
+# -- 4. bounds that mean what they say -----------------------------------------------------------------------------
+@pytest.mark.parametrize("key", ["optim.lr", "optim.weight_decay", "train.epochs", "optim.min_lr_ratio"])
+@pytest.mark.parametrize("value", [".inf", ".nan", "-.inf"])
+def test_non_finite_training_settings_are_refused(key, value):
+    from bsl_pipeline.pipeline.base.config import ConfigError, load_config
+    from bsl_pipeline.training.config import TrainConfig
+
+    with pytest.raises(ConfigError, match=rf"{key}: .* is not a finite number"):
+        load_config(TrainConfig, None, [f"{key}={value}"])
+
+
+def test_corpus_bounds_match_what_later_stages_accept():
+    from bsl_pipeline.pipeline.augment.job import AugmentConfig
+    from bsl_pipeline.pipeline.base.config import MAX_VIEW_CHARS, ConfigError, load_config
+
+    assert load_config(AugmentConfig, None, [f"corpus.max_chars={MAX_VIEW_CHARS}"]).corpus.max_chars == MAX_VIEW_CHARS
+    with pytest.raises(ConfigError, match=r"corpus\.max_chars: 20001 is out of range \(\[1, 20000\]\)"):
+        load_config(AugmentConfig, None, [f"corpus.max_chars={MAX_VIEW_CHARS + 1}"])
+    with pytest.raises(ConfigError, match=r"corpus\.chunk_size: 100000000 is out of range \(\[1, 1000000\]\)"):
+        load_config(AugmentConfig, None, ["corpus.chunk_size=100000000"])
+
+
+def test_a_view_longer_than_a_dataset_may_hold_is_rejected_not_published(tmp_path, monkeypatch):
+    """A view past the verify/train limit made the whole dataset unusable; now that pair is a reject."""
+    from bsl_pipeline.pipeline.augment import tasks
+    from bsl_pipeline.pipeline.dataset.store import verify_dataset
+
+    monkeypatch.setattr(tasks, "MAX_VIEW_CHARS", 60)
+    m = _dataset(tmp_path, "ds", [LINES[0], LINES[0] + " And it goes on for a while longer, as some do."])
+    assert m.stats.pairs == 1 and m.stats.rejects == {"view_too_long": 1}
+    verify_dataset(tmp_path / "ds", max_view_chars=60)
+
+
+def test_max_length_above_the_models_positions_is_a_clear_error(tiny_bert_dir, tmp_path):
+    from test_trainer_utils import tiny_config, write_dataset
+
+    from bsl_pipeline.training.trainer import train
+
+    data = write_dataset(tmp_path / "data", 8, method="noise", seed=0)
+    config = tiny_config(tiny_bert_dir, [data], tmp_path / "run", overrides=["train.max_steps=2",
+                                                                            "model.max_length=512"])
+    with pytest.raises(BSLError, match=r"model\.max_length=512 is more tokens than .* can take \(128"):
+        train(config, disable_progress=True)
+    assert not (tmp_path / "run" / "final").exists()
+
+
+def test_a_non_finite_loss_stops_training_naming_the_step_and_exports_nothing(tiny_bert_dir, tmp_path,
+                                                                              monkeypatch):
+    """`optim.lr=.inf` (now refused in the config) trained to a NaN model and exited 0. Whatever else makes the
+    loss non-finite (here: weights blown up after the first step), the run stops with an error and no export."""
+    import torch
+    from test_trainer_utils import tiny_config, write_dataset
+
+    from bsl_pipeline.training import trainer as trainer_module
+
+    data = write_dataset(tmp_path / "data", 16, method="noise", seed=0)
+    config = tiny_config(tiny_bert_dir, [data], tmp_path / "run",
+                         overrides=["train.max_steps=4", "export.enabled=true", "optim.skip_nonfinite=true"])
+    original = trainer_module.Trainer.optimizer_step
+
+    def blow_up(self):
+        out = original(self)
+        with torch.no_grad():
+            next(self.objective.encoder.parameters()).fill_(float("inf"))
+        return out
+
+    monkeypatch.setattr(trainer_module.Trainer, "optimizer_step", blow_up)
+    with pytest.raises(trainer_module.NonFiniteLossError, match=r"training stopped at step 2: the loss is nan"):
+        trainer_module.train(config, disable_progress=True)
+    assert not (tmp_path / "run" / "export").exists()

@@ -21,7 +21,7 @@ from bsl_pipeline.pipeline.augment.filters import (
     measure_pair,
 )
 from bsl_pipeline.pipeline.base.atomic import write_json_atomic, write_parquet_atomic
-from bsl_pipeline.pipeline.base.config import to_dict
+from bsl_pipeline.pipeline.base.config import MAX_VIEW_CHARS, to_dict
 from bsl_pipeline.pipeline.base.fingerprint import fingerprint
 from bsl_pipeline.pipeline.base.provenance import sha256_file
 from bsl_pipeline.pipeline.base.text import stable_id
@@ -151,6 +151,11 @@ def _view_similarities(filters: FilterConfig, rows: dict[int, dict[str, Any]]) -
     return dict(zip(rows, values, strict=True))
 
 
+def _too_long(outcome) -> str | None:
+    """A view longer than a dataset may hold (`bsl verify` and training would refuse the whole dataset)."""
+    return "view_too_long" if max(len(outcome.view1), len(outcome.view2)) > MAX_VIEW_CHARS else None
+
+
 def augment_chunk(ref: ChunkRef, augmenter: Augmenter, dataset_dir: str | Path, seed: int = 0,
                   filters: FilterConfig | None = None, batch_size: int = 0) -> TaskResult:
     """Augment one chunk with one method, filter, and write its pair + reject shards and completion marker."""
@@ -179,7 +184,7 @@ def augment_chunk(ref: ChunkRef, augmenter: Augmenter, dataset_dir: str | Path, 
                "seed": seed, "label": record.label, "origin": record.origin}
         reason, stage = outcome.reject, "augment"
         if reason is None:
-            reason, stage = empty_view(outcome.view1, outcome.view2), "filter"
+            reason, stage = empty_view(outcome.view1, outcome.view2) or _too_long(outcome), "filter"
         pending.append((row, reason, stage))
     similarity = _view_similarities(filters, {i: row for i, (row, reason, _) in enumerate(pending) if reason is None})
     for i, (row, reason, stage) in enumerate(pending):

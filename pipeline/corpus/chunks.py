@@ -15,11 +15,16 @@ from dataclasses import dataclass
 from dataclasses import field as _field  # `field` is also a config key below
 from pathlib import Path
 
-from bsl_pipeline.pipeline.base.config import MAX_BUFFERED_ITEMS, Range
+from bsl_pipeline.pipeline.base.config import MAX_BUFFERED_ITEMS, MAX_VIEW_CHARS, Range
 from bsl_pipeline.pipeline.base.text import count_words, normalize, stable_id
 from bsl_pipeline.pipeline.corpus.readers import companion_files, corpus_files, read_file
 from bsl_pipeline.pipeline.corpus.readers.records import RawRecord
 from bsl_pipeline.pipeline.corpus.source_record import SourceRecord
+
+
+# A chunk is held whole in memory, with its views and rows (several times its text): a million records of the
+# default max_chars is already gigabytes. Larger chunks only make tasks coarser.
+MAX_CHUNK_RECORDS = 1_000_000
 
 
 @dataclass
@@ -45,11 +50,12 @@ class CorpusConfig:
         "range": Range(0, not_above="max_words"), "help": "drop sentences with fewer words"})
     max_words: int = _field(default=256, metadata={"range": Range(1, MAX_BUFFERED_ITEMS), "help": "drop sentences with more words"})
     max_chars: int = _field(default=5000, metadata={
-        "range": Range(1, MAX_BUFFERED_ITEMS), "help": "drop lines longer than this (after normalising)"})
+        "range": Range(1, MAX_VIEW_CHARS),
+        "help": "drop lines longer than this (after normalising); at most the longest view a dataset may hold"})
     dedupe: bool = _field(default=True, metadata={"help": "drop exact duplicates (after normalising)"})
     limit: int = _field(default=0, metadata={"range": Range(0), "help": "stop after this many kept records (0 = all)"})
     chunk_size: int = _field(default=10000, metadata={
-        "range": Range(1, MAX_BUFFERED_ITEMS), "help": "records per chunk = per shard and per flow task"})
+        "range": Range(1, MAX_CHUNK_RECORDS), "help": "records per chunk = per shard and per flow task"})
 
 
 @dataclass

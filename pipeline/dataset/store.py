@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from bsl_pipeline.pipeline.base.atomic import write_json_atomic, write_parquet_atomic
+from bsl_pipeline.pipeline.base.config import MAX_VIEW_CHARS
 from bsl_pipeline.pipeline.base.errors import BSLError, InputError, VerificationError
 from bsl_pipeline.pipeline.base.ownership import MARKER_NAME, read_marker
 from bsl_pipeline.pipeline.base.fingerprint import keyed_digest
@@ -40,7 +41,6 @@ __all__ = ["Manifest", "load_manifest", "with_shards", "verify_dataset", "iter_p
 log = logging.getLogger(__name__)
 SHARD_DIRS = ("data", "rejects")
 SHARD_KINDS = ("pairs", "rejects")
-MAX_VIEW_CHARS = 20_000  # default of `verify --max-view-chars`: corpus lines are capped at 5,000 chars by default
 
 
 def shard_paths(manifest: Manifest, kind: str = "pairs", methods: list[str] | None = None) -> list[Path]:

@@ -425,3 +425,57 @@ def test_a_non_finite_loss_stops_training_naming_the_step_and_exports_nothing(ti
     with pytest.raises(trainer_module.NonFiniteLossError, match=r"training stopped at step 2: the loss is nan"):
         trainer_module.train(config, disable_progress=True)
     assert not (tmp_path / "run" / "export").exists()
+
+
+def _peak_bytes(fn) -> tuple[object, int]:
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        out = fn()
+        return out, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize("fmt, compress", [("text", False), ("text", True), ("jsonl", False), ("csv", False),
+                                           ("tsv", False)])
+def test_a_huge_line_is_read_in_bounded_memory_and_rejected_truncated(tmp_path, fmt, compress):
+    """A 150 MB line cost ~10x its size; a 4.4 MB gzip of one 1 GB line ended in ArrowMemoryError. Here: a
+    24 MiB line among sentences, read with a peak far below its size, dropped as too_long_chars with its start
+    and length."""
+    import gzip
+
+    from bsl_pipeline.pipeline.corpus.readers import read_records
+    from bsl_pipeline.pipeline.corpus.readers.decoding import MAX_LINE_BYTES
+
+    huge = "word " * (24 << 18)  # 24 MiB, no line break
+    good = "A man is playing a guitar on the stage tonight."
+    head = {"text": "", "jsonl": "", "csv": "text\n", "tsv": "text\n"}[fmt]
+    wrap = (lambda t: json.dumps({"text": t})) if fmt == "jsonl" else (lambda t: t)
+    body = head + "\n".join([wrap(good), wrap(huge), wrap(good + " Again.")]) + "\n"
+    path = tmp_path / f"c.{fmt}{'.gz' if compress else ''}"
+    if compress:
+        with gzip.open(path, "wt", encoding="utf-8") as fh:
+            fh.write(body)
+    else:
+        path.write_text(body, encoding="utf-8")
+    del body
+    records, peak = _peak_bytes(lambda: list(read_records(path, format=fmt)))
+    assert peak < 4 * MAX_LINE_BYTES + (2 << 20), peak  # bounded by the line limit, not by the 24 MiB line
+    assert [r.text for r in records if r.error is None] == [good, good + " Again."]
+    (long,) = [r for r in records if r.error]
+    assert long.error == "too_long_chars" and long.line == (3 if head else 2)
+    assert len(long.text) < 2000 and long.text.startswith(wrap("word word")[:9])
+    assert f"a line of {len(wrap(huge).encode())} bytes" in long.text
+
+
+def test_a_too_long_line_is_stored_truncated_in_the_rejects(tmp_path):
+    from bsl_pipeline.pipeline.dataset.store import iter_batches
+
+    long = "word " * 2000  # 10,000 characters: over corpus.max_chars (5,000), under the reader's line limit
+    _dataset(tmp_path, "ds", [LINES[0], long.strip()])
+    (row,) = [r for b in iter_batches(tmp_path / "ds", "rejects", columns=["source", "reject_reason"])
+              for r in b.to_pylist()]
+    assert row["reject_reason"] == "too_long_chars"
+    assert row["source"].endswith("[... truncated: 9999 characters]") and len(row["source"]) < 1100

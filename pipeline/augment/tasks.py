@@ -71,9 +71,20 @@ class TaskResult:
 
 
 # -- step 1: chunks -----------------------------------------------------------------------------------------------
+#: A corpus reject's text is kept up to this many characters; a longer one (a too-long line) is stored truncated,
+#: with its length.
+REJECT_TEXT_CHARS = 1000
+
+
+def _reject_text(text: str) -> str:
+    if len(text) <= REJECT_TEXT_CHARS:
+        return text
+    return f"{text[:REJECT_TEXT_CHARS]} [... truncated: {len(text)} characters]"
+
+
 def _dropped_row(d: DroppedRecord) -> dict[str, Any]:
     row = {name: None for name in REJECT_SCHEMA.names}
-    row.update(pair_id=stable_id("corpus", d.raw.origin), source_id=d.source_id, source=d.raw.text,
+    row.update(pair_id=stable_id("corpus", d.raw.origin), source_id=d.source_id, source=_reject_text(d.raw.text),
                method="corpus", params="{}", seed=0, label=d.raw.label, origin=d.raw.origin, stage="corpus",
                reject_reason=d.reason)
     return row

@@ -479,3 +479,20 @@ def test_a_too_long_line_is_stored_truncated_in_the_rejects(tmp_path):
               for r in b.to_pylist()]
     assert row["reject_reason"] == "too_long_chars"
     assert row["source"].endswith("[... truncated: 9999 characters]") and len(row["source"]) < 1100
+
+
+def test_training_refuses_an_output_dir_inside_a_dataset_given_by_its_registry_json(tmp_path, tiny_bert_dir):
+    """The overlap check compared train.output_dir with the registry JSON, not the dataset it names: a run could
+    write into the dataset directory."""
+    from test_trainer_utils import tiny_config
+
+    from bsl_pipeline.pipeline.base.ownership import OwnershipError
+    from bsl_pipeline.training.trainer import train
+
+    _dataset(tmp_path, "ds", LINES)
+    registered = tmp_path / "registry" / "datasets" / "ds.json"
+    assert registered.is_file()
+    config = tiny_config(tiny_bert_dir, [registered], tmp_path / "ds" / "run", overrides=["train.max_steps=1"])
+    with pytest.raises(OwnershipError, match=r"train\.output_dir .*ds/run and input .*ds overlap"):
+        train(config, disable_progress=True)
+    assert not (tmp_path / "ds" / "run").exists()

@@ -21,6 +21,8 @@ if "PREFECT_HOME" not in os.environ:
     import tempfile
 
     os.environ["PREFECT_HOME"] = tempfile.mkdtemp(prefix="bsl-test-prefect-")
+    # The per-user cache key (pipeline.base.user_cache) lives under XDG_CONFIG_HOME: a throwaway key per session.
+    os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="bsl-test-config-")
 
 import pytest  # noqa: E402
 

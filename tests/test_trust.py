@@ -329,8 +329,8 @@ def test_8_deeply_nested_jsonl_is_a_bad_line_without_a_traceback(tmp_path):
 # -- 9: out-of-range values ---------------------------------------------------------------------------------------
 @pytest.mark.parametrize("overrides, message", [
     (["corpus.limit=-1"], "corpus.limit: -1 is out of range (>= 0)"),
-    (["corpus.chunk_size=0"], "corpus.chunk_size: 0 is out of range ([1, 100000000])"),
-    (["corpus.chunk_size=-5"], "corpus.chunk_size: -5 is out of range ([1, 100000000])"),
+    (["corpus.chunk_size=0"], "corpus.chunk_size: 0 is out of range ([1, 1000000])"),
+    (["corpus.chunk_size=-5"], "corpus.chunk_size: -5 is out of range ([1, 1000000])"),
     (["corpus.min_words=-3"], "corpus.min_words: -3 is out of range (>= 0)"),
     (["corpus.min_words=9", "corpus.max_words=3"], "corpus.min_words (9) must be <= corpus.max_words (3)"),
     (["filters.min_length_ratio=5", "filters.max_length_ratio=1"],

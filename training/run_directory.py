@@ -46,11 +46,29 @@ def _written_by_bsl_before_markers(directory: Path) -> bool:
             or (directory / "train_done.json").is_file())
 
 
+def _source_paths(path: str) -> list[str]:
+    """A data source and, when it is a registered manifest (a registry JSON), the dataset directory it names:
+    the run may overlap neither."""
+    from bsl_pipeline.pipeline.base.errors import BSLError
+    from bsl_pipeline.pipeline.dataset.manifest import MANIFEST_NAME, load_manifest
+
+    paths = [path]
+    source = Path(path).expanduser()
+    if source.is_file() and source.name != MANIFEST_NAME:
+        try:
+            root = load_manifest(source).root
+        except BSLError:
+            root = None  # reading the data reports what is wrong with it
+        if root is not None:
+            paths.append(str(root))
+    return paths
+
+
 def claim_run_directory(config: TrainConfig, dist: DistInfo) -> WriterLock | None:
     """Make train.output_dir this run's (see the module docstring) and take its writer lock (rank 0; the lock is
     returned, to be released when the run ends). Refuses an output_dir that overlaps a dataset or the model dir."""
     out = Path(config.train.output_dir)
-    inputs = [s.path for s in config.data.sources if s.path]
+    inputs = [p for s in config.data.sources if s.path for p in _source_paths(s.path)]
     if config.model.name_or_path and Path(config.model.name_or_path).expanduser().exists():
         inputs.append(config.model.name_or_path)
     check_not_input(out, inputs, what="train.output_dir")

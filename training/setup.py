@@ -24,6 +24,7 @@ import torch
 
 from bsl_pipeline.pipeline.base.devices import resolve_device, resolve_dtype
 from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.model_limits import usable_positions
 from bsl_pipeline.pipeline.base.safetensors_check import check_safetensors_dir
 from bsl_pipeline.training.accel import compile_objective
 from bsl_pipeline.training.batch_source import BatchSource
@@ -120,6 +121,10 @@ def setup_model(config: TrainConfig, runtime: Runtime) -> ModelParts:
     problem = weights_problem(encoder)
     if problem:
         raise BSLError(f"model.name_or_path={m.name_or_path}: {problem}")
+    positions = usable_positions(encoder.model.config)
+    if positions is not None and m.max_length > positions:
+        raise BSLError(f"model.max_length={m.max_length} is more tokens than {m.name_or_path} can take "
+                       f"({positions}, its position embeddings): set model.max_length to at most {positions}")
     if m.gradient_checkpointing:
         encoder.model.gradient_checkpointing_enable()
     objective = build_objective(config.objective, encoder, tokenizer, max_length=m.max_length).to(runtime.device)

@@ -35,6 +35,7 @@ from typing import Any, Protocol
 
 import torch
 
+from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.ownership import WriterLock
 from bsl_pipeline.pipeline.base.progress import progress_disabled
 from bsl_pipeline.training.accel import forward_context
@@ -90,6 +91,10 @@ class TrainResult:
     best_metric: float | None            # best value of the headline dev metric (STS-B dev Spearman x100)
     metrics: dict[str, Any] = field(default_factory=dict)
     history: list[dict[str, Any]] = field(default_factory=list)  # the logged rows (metrics.csv)
+
+
+class NonFiniteLossError(BSLError):
+    """The training loss became NaN or infinite: the run stops, exporting nothing."""
 
 
 def train(config: TrainConfig, *, evaluators: Sequence[Evaluator] | None = None,
@@ -271,6 +276,7 @@ class Trainer:
         while state.step < stop:
             t0 = time.perf_counter()
             stats = self.train_step()
+            self._stop_unless_finite(stats["loss"], state.step + 1, bar)
             if self.device.type == "cuda":
                 torch.cuda.synchronize(self.device)
             window_time += time.perf_counter() - t0
@@ -293,6 +299,18 @@ class Trainer:
         export_dir = (self.checkpointer.export(state, self.pairs_used)
                       if completed and self.config.export.enabled else None)
         return self._result(completed, final, export_dir)
+
+    def _stop_unless_finite(self, loss: torch.Tensor, step: int, bar: _StepBar) -> None:
+        """A NaN or infinite loss (on any rank) stops the run: its weights are or are about to be non-finite, and
+        skipping steps would only export a broken model. Raised before anything is saved or exported."""
+        value = all_reduce_mean(loss.detach().float())
+        if bool(torch.isfinite(value)):
+            return
+        bar.close()
+        raise NonFiniteLossError(f"training stopped at step {step}: the loss is {value.item()} (not finite); nothing "
+                                 f"was exported. Lower optim.lr or check optim.weight_decay, the data and "
+                                 f"train.precision, then start again (or resume from an earlier checkpoint in "
+                                 f"{self.output_dir})")
 
     def _result(self, completed: bool, final: Path, export_dir: Path | None) -> TrainResult:
         state = self.state

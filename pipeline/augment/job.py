@@ -59,6 +59,7 @@ from bsl_pipeline.pipeline.dataset.manifest import (
     register,
     write_manifest,
 )
+from bsl_pipeline.pipeline.dataset.store import next_identity, record_identity
 
 # What `bsl augment` writes in its --out directory (with --overwrite, these are set aside, never deleted).
 DATASET_ENTRIES = ("data", "rejects", "README.md", MANIFEST_NAME, ".work")
@@ -211,9 +212,14 @@ def finalize_dataset(dataset_dir: str | Path, config: AugmentConfig, corpus: str
     corpus_info = corpus_stats.as_dict()
     # The caller's total_s stops where finalizing starts; the manifest's "in all" includes this step.
     finalize_s = time.perf_counter() - start
+    registry_entry = (Path(config.registry_dir) / "datasets" / f"{name}.json").resolve() if config.registry_dir \
+        else None
+    dataset_id, version = next_identity(dataset_dir, registry_entry)
     manifest = Manifest(
         format_version=FORMAT_VERSION,
         name=name,
+        dataset_id=dataset_id,
+        version=version,
         created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
         code_version=code_version(),
         dataset_dir=str(dataset_dir.resolve()),
@@ -240,6 +246,7 @@ def finalize_dataset(dataset_dir: str | Path, config: AugmentConfig, corpus: str
     write_manifest(manifest, manifest_file)
     if config.registry_dir:
         register(manifest_file, config.registry_dir, name)
+    record_identity(dataset_dir, manifest, registry_entry)
     return load_manifest(manifest_file)
 
 
@@ -257,7 +264,7 @@ def build_augmenters(config: AugmentConfig) -> dict[str, Augmenter]:
 def _earlier_dataset(directory: Path) -> bool:
     """A dataset directory written by a version of this tool from before output markers."""
     try:
-        version = load_manifest(directory).get("format_version")
+        version = load_manifest(directory).format_version
         return isinstance(version, int) and 1 <= version <= FORMAT_VERSION
     except BSLError:
         return False

@@ -21,7 +21,7 @@ from bsl_pipeline.pipeline.augment.filters import (
     measure_pair,
 )
 from bsl_pipeline.pipeline.base.atomic import write_json_atomic, write_parquet_atomic
-from bsl_pipeline.pipeline.base.config import to_dict
+from bsl_pipeline.pipeline.base.config import MAX_VIEW_CHARS, to_dict
 from bsl_pipeline.pipeline.base.fingerprint import fingerprint
 from bsl_pipeline.pipeline.base.provenance import sha256_file
 from bsl_pipeline.pipeline.base.text import stable_id
@@ -71,9 +71,20 @@ class TaskResult:
 
 
 # -- step 1: chunks -----------------------------------------------------------------------------------------------
+#: A corpus reject's text is kept up to this many characters; a longer one (a too-long line) is stored truncated,
+#: with its length.
+REJECT_TEXT_CHARS = 1000
+
+
+def _reject_text(text: str) -> str:
+    if len(text) <= REJECT_TEXT_CHARS:
+        return text
+    return f"{text[:REJECT_TEXT_CHARS]} [... truncated: {len(text)} characters]"
+
+
 def _dropped_row(d: DroppedRecord) -> dict[str, Any]:
     row = {name: None for name in REJECT_SCHEMA.names}
-    row.update(pair_id=stable_id("corpus", d.raw.origin), source_id=d.source_id, source=d.raw.text,
+    row.update(pair_id=stable_id("corpus", d.raw.origin), source_id=d.source_id, source=_reject_text(d.raw.text),
                method="corpus", params="{}", seed=0, label=d.raw.label, origin=d.raw.origin, stage="corpus",
                reject_reason=d.reason)
     return row
@@ -110,8 +121,9 @@ def read_chunk(ref: ChunkRef) -> list[SourceRecord]:
 
 # -- step 2: augment one chunk with one method --------------------------------------------------------------------
 def task_key(chunk_id: str, augmenter: Augmenter, seed: int, filters: FilterConfig) -> str:
-    """Cache key: chunk content + augmenter fingerprint + seed + filters (with the similarity encoder's file
-    checksums when one is set). Same key -> same output."""
+    """Cache key: chunk content (the chunk id hashes every field of every record, label and origin included) +
+    augmenter fingerprint + seed + filters (with the similarity encoder's file checksums when one is set). Same
+    key -> same output."""
     settings = to_dict(filters)
     if filters.encoder:
         from bsl_pipeline.pipeline.augment.view_similarity import encoder_identity
@@ -150,6 +162,11 @@ def _view_similarities(filters: FilterConfig, rows: dict[int, dict[str, Any]]) -
     return dict(zip(rows, values, strict=True))
 
 
+def _too_long(outcome) -> str | None:
+    """A view longer than a dataset may hold (`bsl verify` and training would refuse the whole dataset)."""
+    return "view_too_long" if max(len(outcome.view1), len(outcome.view2)) > MAX_VIEW_CHARS else None
+
+
 def augment_chunk(ref: ChunkRef, augmenter: Augmenter, dataset_dir: str | Path, seed: int = 0,
                   filters: FilterConfig | None = None, batch_size: int = 0) -> TaskResult:
     """Augment one chunk with one method, filter, and write its pair + reject shards and completion marker."""
@@ -178,7 +195,7 @@ def augment_chunk(ref: ChunkRef, augmenter: Augmenter, dataset_dir: str | Path, 
                "seed": seed, "label": record.label, "origin": record.origin}
         reason, stage = outcome.reject, "augment"
         if reason is None:
-            reason, stage = empty_view(outcome.view1, outcome.view2), "filter"
+            reason, stage = empty_view(outcome.view1, outcome.view2) or _too_long(outcome), "filter"
         pending.append((row, reason, stage))
     similarity = _view_similarities(filters, {i: row for i, (row, reason, _) in enumerate(pending) if reason is None})
     for i, (row, reason, stage) in enumerate(pending):

@@ -8,6 +8,7 @@ Values given on the command line are parsed as YAML scalars/lists and then check
 from __future__ import annotations
 
 import dataclasses
+import math
 import types
 import typing
 from pathlib import Path
@@ -36,7 +37,9 @@ class Range:
     not_above: str | None = None
 
     def contains(self, value: float) -> bool:
-        # Written so that NaN is outside every range.
+        # Infinities and NaN are outside every range: an unbounded side means "any finite number".
+        if isinstance(value, float) and not math.isfinite(value):
+            return False
         if self.low is not None and not (value > self.low if self.low_open else value >= self.low):
             return False
         if self.high is not None and not (value < self.high if self.high_open else value <= self.high):
@@ -66,6 +69,9 @@ MAX_BATCH_TOKENS = 16_777_216      # padded tokens per batch (max_tokens)
 MAX_BUFFERED_ITEMS = 100_000_000   # rows held at once (shuffle buffers, chunks, read batches, caches)
 MAX_WORKERS = 256                  # worker processes
 MAX_PREFETCH = 1_024               # batches prepared ahead per worker
+#: The longest view (characters) a published pair may hold: `bsl verify --max-view-chars` defaults to it, training
+#: verifies with it, `corpus.max_chars` may not exceed it, and a task rejects a longer view (`view_too_long`).
+MAX_VIEW_CHARS = 20_000
 
 
 def _number(value: float | None) -> str:
@@ -248,8 +254,12 @@ def _check_object(obj: Any, prefix: str) -> None:
 
 
 def _check_range(value: Any, allowed: Range | None, key: str) -> None:
+    """A number within `allowed`; any float setting, ranged or not, must be finite (an `.inf` learning rate or
+    epoch count trains a NaN model; no setting means "unbounded" by infinity)."""
     values = value if isinstance(value, (list, tuple)) else [value]
     for v in values:
+        if isinstance(v, float) and not math.isfinite(v):
+            raise ConfigError(f"{key}: {v!r} is not a finite number" + (f" (range {allowed})" if allowed else ""))
         if allowed is not None and isinstance(v, (int, float)) and not allowed.contains(v):
             raise ConfigError(f"{key}: {v!r} is out of range ({allowed})")
 

@@ -7,17 +7,24 @@ files, so a corpus directory that gains files keeps the chunks (and their cached
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from dataclasses import field as _field  # `field` is also a config key below
 from pathlib import Path
 
-from bsl_pipeline.pipeline.base.config import MAX_BUFFERED_ITEMS, Range
+from bsl_pipeline.pipeline.base.config import MAX_BUFFERED_ITEMS, MAX_VIEW_CHARS, Range
 from bsl_pipeline.pipeline.base.text import count_words, normalize, stable_id
 from bsl_pipeline.pipeline.corpus.readers import companion_files, corpus_files, read_file
 from bsl_pipeline.pipeline.corpus.readers.records import RawRecord
 from bsl_pipeline.pipeline.corpus.source_record import SourceRecord
+
+
+# A chunk is held whole in memory, with its views and rows (several times its text): a million records of the
+# default max_chars is already gigabytes. Larger chunks only make tasks coarser.
+MAX_CHUNK_RECORDS = 1_000_000
 
 
 @dataclass
@@ -43,11 +50,12 @@ class CorpusConfig:
         "range": Range(0, not_above="max_words"), "help": "drop sentences with fewer words"})
     max_words: int = _field(default=256, metadata={"range": Range(1, MAX_BUFFERED_ITEMS), "help": "drop sentences with more words"})
     max_chars: int = _field(default=5000, metadata={
-        "range": Range(1, MAX_BUFFERED_ITEMS), "help": "drop lines longer than this (after normalising)"})
+        "range": Range(1, MAX_VIEW_CHARS),
+        "help": "drop lines longer than this (after normalising); at most the longest view a dataset may hold"})
     dedupe: bool = _field(default=True, metadata={"help": "drop exact duplicates (after normalising)"})
     limit: int = _field(default=0, metadata={"range": Range(0), "help": "stop after this many kept records (0 = all)"})
     chunk_size: int = _field(default=10000, metadata={
-        "range": Range(1, MAX_BUFFERED_ITEMS), "help": "records per chunk = per shard and per flow task"})
+        "range": Range(1, MAX_CHUNK_RECORDS), "help": "records per chunk = per shard and per flow task"})
 
 
 @dataclass
@@ -86,10 +94,22 @@ class Chunk:
 
     @property
     def chunk_id(self) -> str:
-        """Content hash: same records (and drops) -> same id, wherever the corpus lives on disk."""
-        parts = [r.source_id for r in self.records]
-        parts += [f"{d.reason}:{stable_id(d.raw.text)}" for d in self.dropped]
-        return stable_id(*parts) if parts else stable_id(self.file, str(self.index_in_file))
+        """Content hash of every field of every record (text, pair text, label, origin, id: all a method reads or
+        a task writes) and of every drop: a chunk whose records differ in any field (a fixed NLI label) gets
+        another id, so the tasks keyed by it (`pipeline.augment.tasks.task_key`) run again."""
+        h = hashlib.blake2b(digest_size=8)
+        for record in self.records:
+            _hash_fields(h, (getattr(record, f.name) for f in dataclasses.fields(record)))
+        for d in self.dropped:
+            _hash_fields(h, (d.reason, d.source_id, d.raw.text, d.raw.text_b, d.raw.label, d.raw.origin))
+        return h.hexdigest() if self.records or self.dropped else stable_id(self.file, str(self.index_in_file))
+
+
+def _hash_fields(h, values) -> None:
+    """Each value length-prefixed (None distinct from ""): no two records' fields run into each other."""
+    for value in values:
+        data = b"\xff" if value is None else str(value).encode("utf-8")
+        h.update(len(data).to_bytes(8, "little") + data)
 
 
 def _classify(raw: RawRecord, cfg: CorpusConfig, seen: set[int]) -> SourceRecord | DroppedRecord:

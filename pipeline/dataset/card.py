@@ -93,9 +93,52 @@ def write_dataset_card(dataset_dir: Path, manifest: Manifest) -> None:
 MAX_CARD_BYTES = 16 << 20  # a card lists shard names; far larger is not a card this tool wrote
 
 
-def card_shard_files(card: Path) -> dict[str, list[str]]:
-    """The shard files each config of a dataset card's front matter names ({config name: [paths]}); raises
-    VerificationError (one line) when the card is missing, too large or its front matter unreadable."""
+#: Front-matter keys other than `configs` that change what `datasets.load_dataset` reads (features, splits): the
+#: tool writes none of them, so a card that has one was changed by someone else.
+LOADING_KEYS = ("dataset_info", "dataset_infos")
+
+
+def card_front_matter_problem(card: Path, manifest: Manifest) -> str | None:
+    """What in a card's front matter differs from what `bsl augment` writes for `manifest`, where it decides what
+    `datasets.load_dataset(<dir>)` reads: `configs` key by key (a `data_dir: ../elsewhere`, another split, a
+    glob) and any of LOADING_KEYS. None when it matches; the text names the first key that does not."""
+    front = read_front_matter(card)
+    for key in LOADING_KEYS:
+        if key in front:
+            return f"front matter key {key!r} is not one `bsl augment` writes (it changes what is loaded)"
+    return _difference(front.get("configs"), card_front_matter(manifest)["configs"], "configs")
+
+
+def _difference(actual: Any, expected: Any, where: str) -> str | None:
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return f"{where} must be a mapping, got {actual!r}"
+        for key in actual:
+            if key not in expected:
+                return f"{where}.{key} is not a key `bsl augment` writes (got {actual[key]!r})"
+        for key, value in expected.items():
+            if key not in actual:
+                return f"{where}.{key} is missing"
+            problem = _difference(actual[key], value, f"{where}.{key}")
+            if problem:
+                return problem
+        return None
+    if isinstance(expected, list):
+        if not isinstance(actual, list) or len(actual) != len(expected):
+            return f"{where} must be a list of {len(expected)} item(s), got {actual!r}"
+        for i, (a, e) in enumerate(zip(actual, expected)):
+            problem = _difference(a, e, f"{where}[{i}]")
+            if problem:
+                return problem
+        return None
+    if actual != expected or type(actual) is not type(expected):
+        return f"{where} is {actual!r}, `bsl augment` writes {expected!r}"
+    return None
+
+
+def read_front_matter(card: Path) -> dict[str, Any]:
+    """A dataset card's YAML front matter; raises VerificationError (one line) when the card is missing, too large
+    or its front matter unreadable."""
     from bsl_pipeline.pipeline.base.errors import VerificationError
 
     card = Path(card)
@@ -111,7 +154,17 @@ def card_shard_files(card: Path) -> dict[str, list[str]]:
             front = yaml.safe_load(parts[0][4:])
         except yaml.YAMLError:
             front = None
-    configs = front.get("configs") if isinstance(front, dict) else None
+    if not isinstance(front, dict):
+        raise VerificationError(f"{card}: no readable `configs` in the dataset card's front matter")
+    return front
+
+
+def card_shard_files(card: Path) -> dict[str, list[str]]:
+    """The shard files each config of a dataset card's front matter names ({config name: [paths]}); raises
+    VerificationError (one line) when the card is missing, too large or its front matter unreadable."""
+    from bsl_pipeline.pipeline.base.errors import VerificationError
+
+    configs = read_front_matter(card).get("configs")
     if not isinstance(configs, list):
         raise VerificationError(f"{card}: no readable `configs` in the dataset card's front matter")
     named: dict[str, list[str]] = {}

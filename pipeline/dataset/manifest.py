@@ -43,6 +43,7 @@ FORMAT_VERSION = 2
 KEY_ENV = "BSL_MANIFEST_KEY"
 SHARD_KINDS = ("pairs", "rejects")
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
+_DATASET_ID = re.compile(r"^[0-9a-f]{32}$")
 
 
 class ManifestError(VerificationError, InputError):
@@ -326,6 +327,10 @@ class Timings:
 _PARTS: dict[str, Callable[[Any, str], Any]] = {
     "format_version": lambda v, w: _count({"format_version": v}, "format_version", ""),
     "name": lambda v, w: _str({"name": v}, "name", ""),
+    "dataset_id": lambda v, w: _get({"dataset_id": v}, "dataset_id", "", lambda x: isinstance(x, str) and
+                                    bool(_DATASET_ID.match(x)), "32 lowercase hex digits"),
+    "version": lambda v, w: _get({"version": v}, "version", "", lambda x: _is_count(x) and x >= 1,
+                                 "an integer >= 1"),
     "created": lambda v, w: _str({"created": v}, "created", ""),
     "code_version": lambda v, w: _str({"code_version": v}, "code_version", ""),
     "dataset_dir": lambda v, w: _str({"dataset_dir": v}, "dataset_dir", ""),
@@ -356,6 +361,11 @@ class Manifest:
     name: str
     shards: list[ShardEntry]
     format_version: int | None = None
+    # Which dataset this is and which write of it: covered by the checksum and the signature, and also recorded in
+    # the directory's output marker and the registry entry, so that another dataset's signed files copied over
+    # this one, or an older signed write of it put back, fail `bsl verify` (`pipeline.dataset.store`).
+    dataset_id: str | None = None
+    version: int | None = None
     created: str | None = None
     code_version: str | None = None
     dataset_dir: str | None = None

@@ -14,16 +14,19 @@ import hmac
 import json
 import logging
 import os
+import uuid
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from bsl_pipeline.pipeline.base.atomic import write_parquet_atomic
-from bsl_pipeline.pipeline.base.errors import InputError, VerificationError
+from bsl_pipeline.pipeline.base.atomic import write_json_atomic, write_parquet_atomic
+from bsl_pipeline.pipeline.base.config import MAX_VIEW_CHARS
+from bsl_pipeline.pipeline.base.errors import BSLError, InputError, VerificationError
+from bsl_pipeline.pipeline.base.ownership import MARKER_NAME, read_marker
 from bsl_pipeline.pipeline.base.fingerprint import keyed_digest
 from bsl_pipeline.pipeline.base.provenance import sha256_file
-from bsl_pipeline.pipeline.dataset.card import card_shard_files
+from bsl_pipeline.pipeline.dataset.card import card_front_matter_problem, card_shard_files
 from bsl_pipeline.pipeline.dataset.manifest import (
     KEY_ENV,
     Manifest,
@@ -38,7 +41,6 @@ __all__ = ["Manifest", "load_manifest", "with_shards", "verify_dataset", "iter_p
 log = logging.getLogger(__name__)
 SHARD_DIRS = ("data", "rejects")
 SHARD_KINDS = ("pairs", "rejects")
-MAX_VIEW_CHARS = 20_000  # default of `verify --max-view-chars`: corpus lines are capped at 5,000 chars by default
 
 
 def shard_paths(manifest: Manifest, kind: str = "pairs", methods: list[str] | None = None) -> list[Path]:
@@ -158,11 +160,89 @@ def _check_card(manifest: Manifest) -> None:
                                     f"{len(named.get(config, []))} file(s), not the manifest's {len(listed)} {kind} "
                                     f"shard(s) (written by another run, or the write was interrupted): "
                                     f"rerun `bsl augment`")
+    problem = card_front_matter_problem(card, manifest)
+    if problem:
+        raise VerificationError(f"{card}: {problem}; the card decides what `datasets.load_dataset` reads, so it "
+                                f"must be the one `bsl augment` wrote (rerun it to write the card again)")
+
+
+# -- which dataset, which write of it ------------------------------------------------------------------------------
+def _read_json_object(path: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _marker(root: Path) -> dict[str, Any]:
+    try:
+        return read_marker(root) or {}
+    except BSLError as exc:
+        raise VerificationError(str(exc)) from None
+
+
+def _recorded_version(record: dict[str, Any] | None, dataset_id: str | None) -> int:
+    """The version `record` (a marker, a manifest or a registry entry) holds for `dataset_id`; 0 when none."""
+    if not record or record.get("dataset_id") != dataset_id:
+        return 0
+    version = record.get("version")
+    return version if isinstance(version, int) and not isinstance(version, bool) and version > 0 else 0
+
+
+def next_identity(dataset_dir: str | Path, registry_entry: Path | None) -> tuple[str, int]:
+    """The (dataset id, version) of the write about to happen in `dataset_dir`: the id its marker (else its current
+    manifest) holds, or a new one; the version one above every version recorded for that id (marker, manifest,
+    registry entry)."""
+    root = Path(dataset_dir)
+    marker = _marker(root)
+    previous = _read_json_object(root / "manifest.json")
+    ids = [r.get("dataset_id") for r in (marker, previous) if r]
+    dataset_id = next((i for i in ids if isinstance(i, str) and len(i) == 32), None) or uuid.uuid4().hex
+    registered = _read_json_object(registry_entry) if registry_entry is not None else None
+    version = max(_recorded_version(r, dataset_id) for r in (marker, previous, registered)) + 1
+    return dataset_id, version
+
+
+def record_identity(dataset_dir: str | Path, manifest: Manifest, registry_entry: Path | None) -> None:
+    """After the manifest is written: the directory's marker holds the dataset's id, this version and where it is
+    registered, so that `verify_dataset` refuses another dataset's files or an older write put back here."""
+    root = Path(dataset_dir)
+    marker = _marker(root)
+    if not marker:
+        return
+    write_json_atomic(root / MARKER_NAME, {**marker, "dataset_id": manifest.dataset_id, "version": manifest.version,
+                                           "registry": str(registry_entry.resolve()) if registry_entry else None})
+
+
+def _check_identity(manifest: Manifest) -> None:
+    """The manifest is the dataset the directory's marker names, in a version no older than the marker's or the
+    registry entry's (the signature covers the id and version, so neither can be edited under the key)."""
+    root = _root(manifest)
+    marker = _marker(root)
+    recorded_id = marker.get("dataset_id")
+    if not isinstance(recorded_id, str):
+        return  # a dataset from before identities, or a copy without its marker: nothing to compare with
+    where = f"{manifest.where}: "
+    if manifest.dataset_id != recorded_id:
+        raise VerificationError(f"{where}manifest is of dataset {manifest.dataset_id}, but {root / MARKER_NAME} "
+                                f"records dataset {recorded_id}: another dataset's files were copied here")
+    newest, source = _recorded_version(marker, recorded_id), root / MARKER_NAME
+    registry = marker.get("registry")
+    if isinstance(registry, str) and registry:
+        registered = _recorded_version(_read_json_object(Path(registry)), recorded_id)
+        if registered > newest:
+            newest, source = registered, Path(registry)
+    if (manifest.version or 0) < newest:
+        raise VerificationError(f"{where}manifest is version {manifest.version} of dataset {recorded_id}, but "
+                                f"{source} records version {newest}: an older write was put back (rollback)")
 
 
 def verify_dataset(path_or_dir: str | Path, progress: bool = False, allow_unlisted: bool = False,
                    max_view_chars: int = MAX_VIEW_CHARS) -> Manifest:
-    """Check the manifest's own checksum (and signature), that the dataset card names exactly its shards, that
+    """Check the manifest's own checksum (and signature), that it is the dataset (id) and the newest version the
+    directory's marker and registry entry record, that the dataset card names exactly its shards (its `configs`
+    exactly as `bsl augment` writes them), that
     data/ and rejects/ hold no file it does not list (only a warning with `allow_unlisted`), then every shard's
     sha256, row count and schema (column types, nulls, known methods, views of at most `max_view_chars`
     characters; 0 = no limit). Raises VerificationError naming the first mismatch; returns the manifest."""
@@ -170,6 +250,7 @@ def verify_dataset(path_or_dir: str | Path, progress: bool = False, allow_unlist
         raise InputError(f"max_view_chars must be >= 0 (0 = no limit), got {max_view_chars}")
     manifest = load_manifest(path_or_dir)
     check_manifest_checksum(manifest)
+    _check_identity(manifest)
     _check_card(manifest)
     methods = set(manifest.method_names)
     unlisted = unlisted_files(manifest)

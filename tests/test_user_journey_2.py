@@ -164,3 +164,22 @@ def test_the_first_evaluation_exports_to_onnx_without_the_known_benign_warnings(
     assert list((tmp_path / "xdg" / "bsl-pipeline" / "onnx").glob("*/model.onnx"))  # the export did run
     assert "TracerWarning" not in proc.stderr and "incorrect results" not in proc.stderr, proc.stderr
     assert "82.03" in proc.stdout
+
+
+def test_the_html_pages_show_the_source_once_where_view_1_is_the_source(tmp_path, dataset):
+    import re
+
+    from bsl_pipeline.pipeline.dataset.inspection import pair_table_html
+
+    code, err, _ = _bsl("inspect", str(dataset), "--html", "page.html", "-n", "5", cwd=tmp_path)
+    page = (tmp_path / "page.html").read_text(encoding="utf-8")
+    assert code == 0, err
+    assert "<th>source = view 1</th><th>view 2 (diff vs source)</th>" in page and "view 1 (diff" not in page
+    rows = re.findall(r'<tr class="pair".*?</tr>', page)
+    assert len(rows) == 5 and all(row.count("<td>") == 2 for row in rows)
+    # a view 1 that is not the source keeps its column; a row whose view 1 is its source says so
+    table = pair_table_html([
+        {"pair_id": "a", "source": "a big dog", "view1": "a large dog", "view2": "a huge dog", "origin": "x"},
+        {"pair_id": "b", "source": "a red cat", "view1": "a red cat", "view2": "a scarlet cat", "origin": "x"}])
+    assert "<th>source</th><th>view 1 (diff vs source)</th><th>view 2 (diff vs source)</th>" in table
+    assert "<td><i>= source</i></td>" in table and table.count("<td>") == 6

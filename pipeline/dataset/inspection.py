@@ -235,22 +235,36 @@ _JS = """
 
 
 def pair_table_html(rows: list[dict[str, Any]]) -> str:
+    """The pairs as a table: the source, then each view as a word diff against it. Where view 1 is the source (the
+    methods that keep the sentence as view 1: synonyms, span-mask, mlm, noise, ...), the source is shown once, as
+    "source = view 1"; a table with a view 1 that differs has both view columns, and a row whose view 1 is its
+    source says so in that cell."""
     e = html.escape
-    out = ['<table class="pairs"><tr><th>source</th><th>view 1 (diff vs source)</th>'
-           '<th>view 2 (diff vs source)</th></tr>']
+    two_views = any(row.get("view1") is not None and row["view1"] != (row.get("source") or "") for row in rows)
+    head = ("<th>source</th><th>view 1 (diff vs source)</th>" if two_views else "<th>source = view 1</th>")
+    out = [f'<table class="pairs"><tr>{head}<th>view 2 (diff vs source)</th></tr>']
     for row in rows:
         src = row.get("source") or ""
-        cells = [e(src)] + [render_diff_html(src, row[v]) if row.get(v) is not None else "<i>(none)</i>"
-                            for v in ("view1", "view2")]
+        views = ("view1", "view2") if two_views else ("view2",)
+        cells = [e(src)] + [_view_cell(src, row.get(v)) for v in views]
         meta = (f'edit(v1,v2) {_fmt(row.get("edit_ratio_views"))} · length ratio {_fmt(row.get("length_ratio"))}'
                 f' · changed words {_fmt(row.get("changed_word_share"))}'
                 f' · view similarity {_fmt(row.get("view_similarity"))} · {e(str(row.get("origin")))}')
         if row.get("reject_reason"):
             meta = f'<span class="reason">rejected: {e(row["reject_reason"])}</span> · ' + meta
+        rest = "".join(f"<td>{cell}</td>" for cell in cells[1:])
         out.append(f'<tr class="pair" data-pair-id="{e(row["pair_id"])}"><td>{cells[0]}<div class="meta">{meta}'
-                   f'</div></td><td>{cells[1]}</td><td>{cells[2]}</td></tr>')
+                   f'</div></td>{rest}</tr>')
     out.append("</table>")
     return "\n".join(out)
+
+
+def _view_cell(source: str, view: str | None) -> str:
+    if view is None:
+        return "<i>(none)</i>"
+    if view == source:
+        return "<i>= source</i>"
+    return render_diff_html(source, view)
 
 
 def render_html(manifest: Manifest, q: PairQuery) -> str:

@@ -183,3 +183,26 @@ def test_the_html_pages_show_the_source_once_where_view_1_is_the_source(tmp_path
         {"pair_id": "b", "source": "a red cat", "view1": "a red cat", "view2": "a scarlet cat", "origin": "x"}])
     assert "<th>source</th><th>view 1 (diff vs source)</th><th>view 2 (diff vs source)</th>" in table
     assert "<td><i>= source</i></td>" in table and table.count("<td>") == 6
+
+
+def test_synonym_skips_name_the_rule_that_stopped_the_furthest_word(tmp_path):
+    from bsl_pipeline.pipeline.dataset.inspection import PairQuery, open_dataset, sample
+    from bsl_pipeline.pipeline.lexicon.eligible_words import REASON_STAGES
+
+    lines = ["of the and to", "... !!! ???", "A man is playing a flute.", "The woman is slicing an onion.",
+             "Three men are playing chess.", "A dog runs across the green field."]
+    (tmp_path / "corpus.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, err, _ = _bsl("augment", "corpus.txt", "--out", "ds", "--methods", "synonyms", "-o",
+                        "corpus.min_words=1", cwd=tmp_path)
+    assert code == 0, err
+    rejects = open_dataset(tmp_path / "ds").stats.per_method["synonyms"].rejects
+    skipped = {reason: n for reason, n in rejects.items() if reason.startswith("no_eligible_word")}
+    assert skipped and all(r.startswith("no_eligible_word:") for r in skipped), rejects
+    details = {r.split(":", 1)[1] for r in skipped}
+    assert {"stopword", "not_a_word"} <= details
+    assert all(d in REASON_STAGES or d.startswith("no_substitute:") or d.isidentifier() for d in details)
+    # --reason of the kind still matches them all; the stats group them under the kind
+    rows = sample(open_dataset(tmp_path / "ds"), PairQuery(n=100, rejects=True, reject_reason="no_eligible_word"))
+    assert len(rows) == sum(skipped.values())
+    code, _, out = _bsl("inspect", "ds", "--stats", cwd=tmp_path)
+    assert f"no_eligible_word={sum(skipped.values())} (" in out and "stopword=" in out

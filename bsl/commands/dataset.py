@@ -217,7 +217,8 @@ per-method table; --html writes one self-contained page.
     p.add_argument("--seed", type=int, default=0, help="sample seed (default %(default)s)")
     p.add_argument("--method", help="only these methods (comma-separated)")
     p.add_argument("--rejects", action="store_true", help="show rejected pairs/lines instead")
-    p.add_argument("--reason", help="only rejects with this reason (implies --rejects)")
+    p.add_argument("--reason", help="only rejects with this reason, or of this kind: no_eligible_word matches "
+                        "no_eligible_word:rare_in_semcor (implies --rejects)")
     p.add_argument("--min-edit", type=float, help="only pairs with edit ratio(view1, view2) >= this")
     p.add_argument("--max-edit", type=float, help="only pairs with edit ratio(view1, view2) <= this")
     p.add_argument("--contains", help="only pairs whose source or views contain this text (case-insensitive)")

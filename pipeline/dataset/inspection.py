@@ -37,7 +37,9 @@ class PairQuery:
     seed: int = field(default=0, metadata={"help": "seed of the random sample"})
     methods: list[str] | None = field(default=None, metadata={"help": "only these methods"})
     rejects: bool = field(default=False, metadata={"help": "show rejected pairs instead of kept ones"})
-    reject_reason: str | None = field(default=None, metadata={"help": "only rejects with this reason"})
+    reject_reason: str | None = field(default=None, metadata={
+        "help": "only rejects with this reason; a reason without ':' also matches its detailed forms "
+                "(no_eligible_word matches no_eligible_word:rare_in_semcor)"})
     min_edit_ratio: float | None = None
     max_edit_ratio: float | None = None
     contains: str | None = field(default=None, metadata={"help": "substring of source, view1 or view2"})
@@ -58,8 +60,15 @@ def open_dataset(path_or_dir: str | Path, verify: bool = True) -> Manifest:
     return manifest
 
 
+def reason_matches(reason: str | None, wanted: str) -> bool:
+    """`wanted` is the reason, or its kind (the part before the first ':') when `wanted` has no ':' itself."""
+    if reason is None:
+        return False
+    return reason == wanted or (":" not in wanted and reason.split(":", 1)[0] == wanted)
+
+
 def _matches(row: dict[str, Any], q: PairQuery) -> bool:
-    if q.reject_reason is not None and row.get("reject_reason") != q.reject_reason:
+    if q.reject_reason is not None and not reason_matches(row.get("reject_reason"), q.reject_reason):
         return False
     ratio = row.get("edit_ratio_views")
     if q.min_edit_ratio is not None and (ratio is None or ratio < q.min_edit_ratio):
@@ -169,8 +178,25 @@ def stats_rows(manifest: Manifest) -> list[dict[str, Any]]:
                      "mean edit ratio": s.mean_edit_ratio, "mean length ratio": s.mean_length_ratio,
                      **{title: distribution_text(getattr(s, name)) for name, title in DISTRIBUTION_TITLES.items()},
                      "rejected": s.rejected,
-                     "rejects by reason": ", ".join(f"{k}={v}" for k, v in s.rejects.items()) or "-"})
+                     "rejects by reason": rejects_text(s.rejects)})
     return rows
+
+
+def rejects_text(rejects: dict[str, int]) -> str:
+    """'kind=N' per reject kind (the reason before its first ':'), its detailed reasons in brackets, most first:
+    `no_eligible_word=256 (no_substitute:multiword=178, no_substitute:unseen_lemma=28, ...)`."""
+    kinds: dict[str, dict[str, int]] = {}
+    for reason, count in rejects.items():
+        kind, _, detail = reason.partition(":")
+        kinds.setdefault(kind, {})[detail] = kinds.get(kind, {}).get(detail, 0) + count
+    parts = []
+    for kind, details in kinds.items():
+        text = f"{kind}={sum(details.values())}"
+        named = sorted(((d, n) for d, n in details.items() if d), key=lambda item: (-item[1], item[0]))
+        if named:
+            text += " (" + ", ".join(f"{d}={n}" for d, n in named) + ")"
+        parts.append(text)
+    return ", ".join(parts) or "-"
 
 
 def format_stats_text(manifest: Manifest) -> str:

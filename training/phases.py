@@ -24,6 +24,26 @@ log = logging.getLogger(__name__)
 ENCODER_GROUP = "encoder"
 
 
+def warmup_covers_run_line(head: str, head_steps: int, total_steps: int, key: str = "") -> str:
+    """The one line that says a head's warm-up leaves the encoder untouched, and the two ways out."""
+    setting = f"{key}={head_steps}" if key else f"{head_steps} steps"
+    lower = f"-o {key}=N" if key else "the warm-up"
+    return (f"the {head} warm-up ({setting}) covers the whole run ({total_steps} steps): the encoder will not train "
+            f"and the model is exported unchanged; raise train.max_steps above {head_steps} or lower {lower} "
+            f"under {total_steps}")
+
+
+def config_warmup_line(config: Any, total_steps: int) -> str | None:
+    """`warmup_covers_run_line` from the config alone (before any model is loaded), for the objectives whose head
+    warms up (BSL's predictor); None when the encoder trains."""
+    if config.objective.name != "bsl":
+        return None
+    steps = config.objective.bsl.predictor_warmup_steps
+    if steps < total_steps:
+        return None
+    return warmup_covers_run_line("predictor", steps, total_steps, "objective.bsl.predictor_warmup_steps")
+
+
 class PhasePolicy:
     def __init__(self, head: HeadWarmup | None, total_steps: int, optim: OptimConfig):
         self.head = head
@@ -40,8 +60,7 @@ class PhasePolicy:
         policy = cls(objective.head_warmup(), total_steps, optim)
         head = policy.head
         if warn and head is not None and policy.head_steps >= total_steps:
-            log.warning("the %s warm-up (%d steps) covers the whole run (%d steps): the encoder will not train",
-                        head.name, head.steps, total_steps)
+            log.warning("%s", warmup_covers_run_line(head.name, head.steps, total_steps))
         return policy
 
     @property

@@ -7,6 +7,7 @@ inside the commands, so `bsl --help` stays fast.
 from __future__ import annotations
 
 import argparse
+import textwrap
 import os
 import sys
 from pathlib import Path
@@ -100,6 +101,16 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     return 0
 
 
+def first_sentence(doc: str) -> str:
+    """The first sentence of a docstring, whole: its first paragraph joined into one line, up to the first full stop
+    that ends a sentence (not one inside 'e.g.', 'i.e.', a section number or a decimal)."""
+    import re
+
+    paragraph = " ".join(doc.strip().split("\n\n")[0].split())
+    end = re.search(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)[.!?](?=\s|$)", paragraph)
+    return paragraph[:end.end()] if end else paragraph
+
+
 def cmd_methods(args: argparse.Namespace) -> int:
     from bsl_pipeline.pipeline.augment.augmenters import REGISTRY, augmenter_class
     from bsl_pipeline.pipeline.base.config import help_text
@@ -110,8 +121,8 @@ def cmd_methods(args: argparse.Namespace) -> int:
         except BSLError as exc:
             print(f"{name}: (unavailable: {exc})\n")
             continue
-        doc = (cls.__doc__ or sys.modules[cls.__module__].__doc__ or "").strip().splitlines()[0]
-        print(f"{name}: {doc}")
+        doc = first_sentence(cls.__doc__ or sys.modules[cls.__module__].__doc__ or "")
+        print(textwrap.fill(f"{name}: {doc}", width=116, subsequent_indent="  "))
         fields = help_text(cls.config_class, f"method_params.{name}.")
         print(fields + "\n" if fields else "  (no parameters)\n")
     return 0
@@ -206,7 +217,8 @@ per-method table; --html writes one self-contained page.
     p.add_argument("--seed", type=int, default=0, help="sample seed (default %(default)s)")
     p.add_argument("--method", help="only these methods (comma-separated)")
     p.add_argument("--rejects", action="store_true", help="show rejected pairs/lines instead")
-    p.add_argument("--reason", help="only rejects with this reason (implies --rejects)")
+    p.add_argument("--reason", help="only rejects with this reason, or of this kind: no_eligible_word matches "
+                        "no_eligible_word:rare_in_semcor (implies --rejects)")
     p.add_argument("--min-edit", type=float, help="only pairs with edit ratio(view1, view2) >= this")
     p.add_argument("--max-edit", type=float, help="only pairs with edit ratio(view1, view2) <= this")
     p.add_argument("--contains", help="only pairs whose source or views contain this text (case-insensitive)")

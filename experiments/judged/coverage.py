@@ -19,15 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from make_samples import block, corpus_sentences
 
-# The rules in the order a word meets them: the later a word's rule, the closer the word came to a substitute.
-STAGES = ("not_a_word", "stopword", "keep_word", "capitalised", "not_in_wordnet", "rare_in_semcor",
-          "pos_not_allowed", "unclear_pos", "pos_excluded", "no_form", "unclear_sense", "name")
-
-
-def stage(reason: str) -> int:
-    if reason in STAGES:
-        return STAGES.index(reason)
-    return len(STAGES) + (0 if reason.startswith("no_substitute:") else 1)
+from bsl_pipeline.pipeline.lexicon.eligible_words import reason_stage as stage  # noqa: E402
 
 
 def main() -> None:

@@ -37,7 +37,9 @@ class PairQuery:
     seed: int = field(default=0, metadata={"help": "seed of the random sample"})
     methods: list[str] | None = field(default=None, metadata={"help": "only these methods"})
     rejects: bool = field(default=False, metadata={"help": "show rejected pairs instead of kept ones"})
-    reject_reason: str | None = field(default=None, metadata={"help": "only rejects with this reason"})
+    reject_reason: str | None = field(default=None, metadata={
+        "help": "only rejects with this reason; a reason without ':' also matches its detailed forms "
+                "(no_eligible_word matches no_eligible_word:rare_in_semcor)"})
     min_edit_ratio: float | None = None
     max_edit_ratio: float | None = None
     contains: str | None = field(default=None, metadata={"help": "substring of source, view1 or view2"})
@@ -58,8 +60,15 @@ def open_dataset(path_or_dir: str | Path, verify: bool = True) -> Manifest:
     return manifest
 
 
+def reason_matches(reason: str | None, wanted: str) -> bool:
+    """`wanted` is the reason, or its kind (the part before the first ':') when `wanted` has no ':' itself."""
+    if reason is None:
+        return False
+    return reason == wanted or (":" not in wanted and reason.split(":", 1)[0] == wanted)
+
+
 def _matches(row: dict[str, Any], q: PairQuery) -> bool:
-    if q.reject_reason is not None and row.get("reject_reason") != q.reject_reason:
+    if q.reject_reason is not None and not reason_matches(row.get("reject_reason"), q.reject_reason):
         return False
     ratio = row.get("edit_ratio_views")
     if q.min_edit_ratio is not None and (ratio is None or ratio < q.min_edit_ratio):
@@ -169,8 +178,25 @@ def stats_rows(manifest: Manifest) -> list[dict[str, Any]]:
                      "mean edit ratio": s.mean_edit_ratio, "mean length ratio": s.mean_length_ratio,
                      **{title: distribution_text(getattr(s, name)) for name, title in DISTRIBUTION_TITLES.items()},
                      "rejected": s.rejected,
-                     "rejects by reason": ", ".join(f"{k}={v}" for k, v in s.rejects.items()) or "-"})
+                     "rejects by reason": rejects_text(s.rejects)})
     return rows
+
+
+def rejects_text(rejects: dict[str, int]) -> str:
+    """'kind=N' per reject kind (the reason before its first ':'), its detailed reasons in brackets, most first:
+    `no_eligible_word=256 (no_substitute:multiword=178, no_substitute:unseen_lemma=28, ...)`."""
+    kinds: dict[str, dict[str, int]] = {}
+    for reason, count in rejects.items():
+        kind, _, detail = reason.partition(":")
+        kinds.setdefault(kind, {})[detail] = kinds.get(kind, {}).get(detail, 0) + count
+    parts = []
+    for kind, details in kinds.items():
+        text = f"{kind}={sum(details.values())}"
+        named = sorted(((d, n) for d, n in details.items() if d), key=lambda item: (-item[1], item[0]))
+        if named:
+            text += " (" + ", ".join(f"{d}={n}" for d, n in named) + ")"
+        parts.append(text)
+    return ", ".join(parts) or "-"
 
 
 def format_stats_text(manifest: Manifest) -> str:
@@ -235,22 +261,36 @@ _JS = """
 
 
 def pair_table_html(rows: list[dict[str, Any]]) -> str:
+    """The pairs as a table: the source, then each view as a word diff against it. Where view 1 is the source (the
+    methods that keep the sentence as view 1: synonyms, span-mask, mlm, noise, ...), the source is shown once, as
+    "source = view 1"; a table with a view 1 that differs has both view columns, and a row whose view 1 is its
+    source says so in that cell."""
     e = html.escape
-    out = ['<table class="pairs"><tr><th>source</th><th>view 1 (diff vs source)</th>'
-           '<th>view 2 (diff vs source)</th></tr>']
+    two_views = any(row.get("view1") is not None and row["view1"] != (row.get("source") or "") for row in rows)
+    head = ("<th>source</th><th>view 1 (diff vs source)</th>" if two_views else "<th>source = view 1</th>")
+    out = [f'<table class="pairs"><tr>{head}<th>view 2 (diff vs source)</th></tr>']
     for row in rows:
         src = row.get("source") or ""
-        cells = [e(src)] + [render_diff_html(src, row[v]) if row.get(v) is not None else "<i>(none)</i>"
-                            for v in ("view1", "view2")]
+        views = ("view1", "view2") if two_views else ("view2",)
+        cells = [e(src)] + [_view_cell(src, row.get(v)) for v in views]
         meta = (f'edit(v1,v2) {_fmt(row.get("edit_ratio_views"))} · length ratio {_fmt(row.get("length_ratio"))}'
                 f' · changed words {_fmt(row.get("changed_word_share"))}'
                 f' · view similarity {_fmt(row.get("view_similarity"))} · {e(str(row.get("origin")))}')
         if row.get("reject_reason"):
             meta = f'<span class="reason">rejected: {e(row["reject_reason"])}</span> · ' + meta
+        rest = "".join(f"<td>{cell}</td>" for cell in cells[1:])
         out.append(f'<tr class="pair" data-pair-id="{e(row["pair_id"])}"><td>{cells[0]}<div class="meta">{meta}'
-                   f'</div></td><td>{cells[1]}</td><td>{cells[2]}</td></tr>')
+                   f'</div></td>{rest}</tr>')
     out.append("</table>")
     return "\n".join(out)
+
+
+def _view_cell(source: str, view: str | None) -> str:
+    if view is None:
+        return "<i>(none)</i>"
+    if view == source:
+        return "<i>= source</i>"
+    return render_diff_html(source, view)
 
 
 def render_html(manifest: Manifest, q: PairQuery) -> str:

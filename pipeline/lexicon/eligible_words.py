@@ -91,6 +91,27 @@ def sentence_starts(tokens: list[str]) -> list[bool]:
     return starts
 
 
+# The rules in the order a word meets them: the later a word's rule, the closer the word came to a substitute. After
+# them: "no_substitute:<rule>" (its senses had lemmas, all refused), then the sentence rules (the word had
+# substitutes; the sentence around it kept it: compounds, prepositional verbs, collocations, ...).
+REASON_STAGES = ("not_a_word", "stopword", "keep_word", "capitalised", "not_in_wordnet", "rare_in_semcor",
+                 "pos_not_allowed", "unclear_pos", "pos_excluded", "no_form", "unclear_sense", "name")
+
+
+def reason_stage(reason: str) -> int:
+    """How far a word with this refusal came towards a substitute (higher = further)."""
+    if reason in REASON_STAGES:
+        return REASON_STAGES.index(reason)
+    return len(REASON_STAGES) + (0 if reason.startswith("no_substitute:") else 1)
+
+
+def furthest_reason(reasons: dict[int, str]) -> str | None:
+    """The refusal of the word that came furthest (the first such word on a tie); None for no words."""
+    if not reasons:
+        return None
+    return max(sorted(reasons.items()), key=lambda item: (reason_stage(item[1]), -item[0]))[1]
+
+
 class EligibleWords:
     """The eligible words of a sentence and their substitutes; with `reasons`, why each other word is not."""
 

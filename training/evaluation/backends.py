@@ -24,11 +24,13 @@ in fp32 (an export is checked against the torch forward pass, within CHECK_ATOL/
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import json
 import logging
 import shutil
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -148,6 +150,27 @@ class _StatesOnly:
         return StatesOnly()
 
 
+@contextlib.contextmanager
+def _known_benign_export_warnings_silenced():
+    """Silence exactly the warnings `torch.onnx.export` prints for every encoder this module exports, and only
+    during the export. They are benign here:
+    - TracerWarning "Converting a tensor to a Python boolean" from transformers' mask and SDPA code: the branches it
+      freezes (`padding_length > 0` with a key length equal to the mask's length; `is_causal` of an encoder, which
+      is False whatever the length) take the same value for every batch shape;
+    - UserWarning "If indices include negative values, the exported graph will produce incorrect results" for
+      aten::index: the indices the encoders use (position and token-type ids, the mask) are never negative.
+    And each export is compared with the torch model on padded batches (`_max_state_difference`) before it is used,
+    so an export these warnings did apply to would be refused, not used."""
+    import torch
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Converting a tensor to a Python boolean",
+                                category=torch.jit.TracerWarning)
+        warnings.filterwarnings("ignore", message=r"Exporting aten::index operator .* will produce incorrect results",
+                                category=UserWarning)
+        yield
+
+
 def export_model(model, tokenizer, input_names: Sequence[str], fingerprint: str, root: Path | None = None) -> Path:
     """The directory of the ONNX export of `model` for this fingerprint, exported now unless an intact one is
     already published under `root` (default `export_root()`)."""
@@ -165,7 +188,7 @@ def export_model(model, tokenizer, input_names: Sequence[str], fingerprint: str,
         was_training = model.training
         model.eval()
         try:
-            with torch.no_grad():
+            with torch.no_grad(), _known_benign_export_warnings_silenced():
                 torch.onnx.export(_StatesOnly(model, input_names), args, str(stage / "model.onnx"),
                                   input_names=list(input_names), output_names=["last_hidden_state"],
                                   dynamic_axes=dynamic, opset_version=OPSET, do_constant_folding=True, dynamo=False)

@@ -77,7 +77,7 @@ from bsl_pipeline.pipeline.augment.augmenters.substitution import (
     words_to_change,
 )
 from bsl_pipeline.pipeline.base.config import MAX_BUFFERED_ITEMS, Range
-from bsl_pipeline.pipeline.lexicon.eligible_words import Eligible, EligibleWords, SentenceRules
+from bsl_pipeline.pipeline.lexicon.eligible_words import Eligible, EligibleWords, SentenceRules, furthest_reason
 from bsl_pipeline.pipeline.lexicon.inflection import indefinite_article, possessive_marker
 from bsl_pipeline.pipeline.lexicon.moses_tokens import SpanTokenizer
 from bsl_pipeline.pipeline.lexicon.pos_context import ANY, Context
@@ -119,6 +119,18 @@ class SynonymConfig:
         "range": Range(1, MAX_BUFFERED_ITEMS), "help": "words (in context) whose substitutes are kept in memory"})
 
 
+NO_ELIGIBLE_WORD = "no_eligible_word"
+
+
+def no_eligible_word_reason(reasons: dict[int, str]) -> str:
+    """The reject of a sentence without an eligible word: `no_eligible_word:<rule>`, the rule that stopped the word
+    that came furthest (`pipeline.lexicon.eligible_words.furthest_reason`), e.g. no_eligible_word:rare_in_semcor.
+    Everything before the first ':' is the reject's kind, which `bsl inspect --reject-reason no_eligible_word`
+    matches whatever the rule."""
+    rule = furthest_reason(reasons)
+    return f"{NO_ELIGIBLE_WORD}:{rule}" if rule else NO_ELIGIBLE_WORD
+
+
 def fit_neighbours(tokens: list[str], index: int, new: str, replaced: dict[int, str]) -> None:
     """Fit the tokens around a replaced one to it in `replaced`: "a"/"an" before it ("a car" -> "an auto") and the
     possessive after a regular plural ("children's" -> "kids'"), unless they are replaced themselves."""
@@ -137,7 +149,7 @@ class SynonymAugmenter(Augmenter):
     name = "synonyms"
     config_class = SynonymConfig
     default_batch_size = 2048
-    version = "9"  # bump when the output for the same input and settings changes (CHANGELOG.md)
+    version = "10"  # bump when the output for the same input and settings changes (CHANGELOG.md)
 
     def __init__(self, config: Any = None):
         super().__init__(config)
@@ -294,13 +306,15 @@ class SynonymAugmenter(Augmenter):
         both = self.config.views == "both"
         out: list[ViewPair] = []
         prepared = []
+        why_not: list[dict[int, str]] = []
         for r in records:
             tokens, spans = self._tokenize(r.text)
-            prepared.append((r.text, tokens, spans, self._eligible(tokens)))
+            why_not.append({})
+            prepared.append((r.text, tokens, spans, self._eligible(tokens, why_not[-1])))
         ranked = iter(self._rank([p for p in prepared if p[3]])) if self._ranker is not None else None
-        for r, (_, tokens, spans, eligible) in zip(records, prepared):
+        for r, (_, tokens, spans, eligible), reasons in zip(records, prepared, why_not):
             if not eligible:
-                out.append(ViewPair.rejected("no_eligible_word", r.text, r.text, eligible=0))
+                out.append(ViewPair.rejected(no_eligible_word_reason(reasons), r.text, r.text, eligible=0))
                 continue
             if ranked is not None:
                 found = len(eligible)

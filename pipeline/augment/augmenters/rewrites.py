@@ -56,6 +56,7 @@ from typing import Any, Literal
 from bsl_pipeline.pipeline.augment.augmenters.base import Augmenter, SourceRecord, ViewPair, record_rng
 from bsl_pipeline.pipeline.base.config import Range
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
+from bsl_pipeline.pipeline.lexicon.text_kind import text_problem
 
 RULES = ("contract", "expand", "number_words", "swap_conjuncts", "front_time", "front_place", "front_clause",
          "there", "wearing", "reported", "add_is")
@@ -728,39 +729,16 @@ RULE_FUNCTIONS: dict[str, Rule] = {
 
 
 # -- what gets no view -----------------------------------------------------------------------------------------------
-_URL = re.compile(r"https?://|www\.|\b[\w.-]+\.(com|org|net|edu|gov|io)\b", re.I)
-_CODE = re.compile(r"[{}<>]|==|=>|->|::|\w\(\)|;\s*$|\b(def|return|import|var|const|function|class)\b\s+\w+[(:=]?")
-
-
 def not_rewritable(text: str, cfg: RewritesConfig) -> str | None:
-    """The reason `text` gets no view before any rule is tried, or None."""
-    from bsl_pipeline.pipeline.lexicon.word_frequency import zipf
-
-    if _URL.search(text):
-        return "url"
-    words = text.split()
-    tags = [w for w in words if w[:1] in "#@" and len(w) > 1]
-    if tags and (len(tags) >= 2 or len(tags) * 3 >= len(words)):
-        return "hashtags"
-    if _CODE.search(text) and not re.search(r"[.!?]\s*$", text.strip().rstrip(";")):
-        return "code"
-    letters = [c for c in text if c.isalpha()]
-    if len(letters) >= 4 and all(c.isupper() for c in letters):
-        return "all_capitals"
-    alpha = [w for w in re.findall(r"[^\W\d_]+", text)]
-    if len(alpha) < cfg.min_words:
-        return "too_short"
-    english = sum(1 for w in alpha if w.isascii() and zipf(w.lower()) > 0)
-    if english < cfg.min_english_share * len(alpha):
-        return "not_english"
-    return None
+    """The reason `text` gets no view before any rule is tried (`pipeline.lexicon.text_kind`), or None."""
+    return text_problem(text, cfg.min_words, cfg.min_english_share)
 
 
 class RewritesAugmenter(Augmenter):
     name = "rewrites"
     config_class = RewritesConfig
     default_batch_size = 4096
-    version = "1"
+    version = "2"
 
     def setup(self) -> None:
         from bsl_pipeline.pipeline.lexicon import word_frequency

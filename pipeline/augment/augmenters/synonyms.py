@@ -82,6 +82,7 @@ from bsl_pipeline.pipeline.lexicon.inflection import indefinite_article, possess
 from bsl_pipeline.pipeline.lexicon.moses_tokens import SpanTokenizer
 from bsl_pipeline.pipeline.lexicon.pos_context import ANY, Context
 from bsl_pipeline.pipeline.lexicon.substitutes import SubstituteFinder, SubstituteRules
+from bsl_pipeline.pipeline.lexicon.text_kind import text_problem
 
 
 @dataclass
@@ -107,6 +108,10 @@ class SynonymConfig:
                 "uniformly)"})
     min_candidate_similarity: float = field(default=0.0, metadata={"range": Range(0, 1),
         "help": "with rank_encoder: the best candidate of a word must reach this cosine, else the word is kept"})
+    min_english_share: float = field(default=0.8, metadata={"range": Range(0, 1),
+        "help": "share of a sentence's words that must be English words (wordfreq's English list) for it to get a "
+                "view; below: reject 'not_english'. A sentence with a URL, a hashtag list, code or only capitals "
+                "gets no view either (pipeline.lexicon.text_kind), each rejected with its reason"})
     # Where WordNet and its cache live does not change the output (its checksums are in "models"), and paths differ
     # between machines: out of the fingerprint, so caches and manifests match across machines.
     wordnet_dir: str | None = field(default=None, metadata={"fingerprint": False,
@@ -149,7 +154,7 @@ class SynonymAugmenter(Augmenter):
     name = "synonyms"
     config_class = SynonymConfig
     default_batch_size = 2048
-    version = "10"  # bump when the output for the same input and settings changes (CHANGELOG.md)
+    version = "11"  # bump when the output for the same input and settings changes (CHANGELOG.md)
 
     def __init__(self, config: Any = None):
         super().__init__(config)
@@ -307,12 +312,16 @@ class SynonymAugmenter(Augmenter):
         out: list[ViewPair] = []
         prepared = []
         why_not: list[dict[int, str]] = []
-        for r in records:
-            tokens, spans = self._tokenize(r.text)
+        problems = [text_problem(r.text, 0, self.config.min_english_share) for r in records]
+        for r, problem in zip(records, problems):
+            tokens, spans = self._tokenize(r.text) if problem is None else ([], None)
             why_not.append({})
-            prepared.append((r.text, tokens, spans, self._eligible(tokens, why_not[-1])))
+            prepared.append((r.text, tokens, spans, self._eligible(tokens, why_not[-1]) if tokens else []))
         ranked = iter(self._rank([p for p in prepared if p[3]])) if self._ranker is not None else None
-        for r, (_, tokens, spans, eligible), reasons in zip(records, prepared, why_not):
+        for r, (_, tokens, spans, eligible), reasons, problem in zip(records, prepared, why_not, problems):
+            if problem is not None:
+                out.append(ViewPair.rejected(problem, r.text, r.text, eligible=0))
+                continue
             if not eligible:
                 out.append(ViewPair.rejected(no_eligible_word_reason(reasons), r.text, r.text, eligible=0))
                 continue

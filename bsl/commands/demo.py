@@ -11,6 +11,7 @@ from bsl_pipeline.cli.config_args import (
     flag_help,
     print_config,
     resolve_config,
+    to_constant,
 )
 from bsl_pipeline.flows.main_job import MainJobConfig, MainJobResult, StepRecord, run_main_job
 
@@ -29,7 +30,8 @@ def _config_help() -> str:
 
 
 # --out/--data-dir/--nli are shortcuts for these keys; -o beats them (bsl.config_args).
-DEMO_FLAGS = {"out": "out_dir", "data_dir": "evaluation.data_dir", "nli": "nli"}
+DEMO_FLAGS = {"out": "out_dir", "data_dir": "evaluation.data_dir", "nli": "nli",
+              "overwrite": to_constant("overwrite", True)}
 
 
 def register(subparsers) -> None:
@@ -40,6 +42,9 @@ def register(subparsers) -> None:
     p.add_argument("--data-dir", help="STS data dir for the before/after evaluation (evaluation.data_dir; default: "
                                       "BSL_DATA_DIR, ~/.cache/bsl/data, ../shared/data)")
     p.add_argument("--nli", action="append", default=[], help="NLI file for entailment pairs (repeatable)")
+    p.add_argument("--overwrite", action="store_true",
+                   help=flag_help("write into an --out dir bsl did not create; what the job replaces is moved to "
+                                  ".bsl-replaced/<time>/ there, never deleted", MainJobConfig, "overwrite"))
     add_config_arguments(p, "main job config", example="training.train.max_steps=300")
 
 

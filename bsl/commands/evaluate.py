@@ -61,6 +61,9 @@ def register(subparsers) -> None:
     p.add_argument("--json", metavar="FILE", help="write results as JSON (shape: see `training.evaluation`)")
     p.add_argument("--markdown", metavar="FILE", help="write the table and per-subset details as Markdown")
     p.add_argument("--plot", metavar="FILE.png", help="write a bar chart comparing the models (PNG)")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace an existing --json/--markdown/--plot file bsl did not write (it is moved to "
+                        ".bsl-replaced/<time>/ beside it, never deleted); one bsl evaluate wrote is rewritten")
     p.add_argument("--tasks", help="comma-separated subset of sts12,sts13,sts14,sts15,sts16,stsb,sickr (default: "
                                    "all seven), sts17, mr,cr,subj,mpqa,sst2,trec,mrpc,sicke (or transfer)")
     p.add_argument("--pooling", choices=POOLING_MODES,
@@ -97,6 +100,37 @@ def build_config(args: argparse.Namespace):
     return config
 
 
+def _evaluation_json(path) -> bool:
+    """Whether `path` holds results `bsl evaluate --json` wrote (one model's, or a map of them)."""
+    import json
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    entries = [data] if isinstance(data, dict) and "details" in data else \
+        list(data.values()) if isinstance(data, dict) and data else []
+    return bool(entries) and all(isinstance(e, dict) and isinstance(e.get("details"), dict)
+                                 and e["details"].get("metric") == "spearman of cosine similarity x100"
+                                 for e in entries)
+
+
+def _claim_outputs(args: argparse.Namespace, config) -> None:
+    """Before any model loads: each output file must be new, an earlier output of `bsl evaluate`, or (with
+    --overwrite) is set aside; none may be a model, or lie inside one or the data dir."""
+    from pathlib import Path
+
+    from bsl_pipeline.pipeline.base.ownership import claim_file, written_by_bsl
+    from bsl_pipeline.training.evaluation.score_tables import MARKDOWN_MARK, PLOT_SOFTWARE
+
+    inputs = [m for m in args.models if Path(m).exists()] + ([config.data_dir] if config.data_dir else [])
+    recognise = {"json": _evaluation_json, "markdown": written_by_bsl(MARKDOWN_MARK),
+                 "plot": written_by_bsl(PLOT_SOFTWARE)}
+    for flag, ours in recognise.items():
+        if getattr(args, flag, None):
+            claim_file(getattr(args, flag), overwrite=getattr(args, "overwrite", False), inputs=inputs, ours=ours)
+
+
 def run(args: argparse.Namespace) -> int:
     from bsl_pipeline.training.evaluation.runner import evaluate_models
     from bsl_pipeline.training.evaluation.score_tables import (
@@ -110,6 +144,7 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "print_config", False):
         print_config(config)
         return 0
+    _claim_outputs(args, config)
     disable_progress = True if getattr(args, "no_progress", False) else None
     results = evaluate_models(args.models, config, disable_progress=disable_progress)
     print(format_table(results))

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
+import logging
 import shutil
 import time
 from collections import Counter
@@ -32,9 +34,15 @@ from bsl_pipeline.pipeline.augment.filters import FilterConfig
 from bsl_pipeline.pipeline.augment.tasks import ChunkRef, TaskResult, task_key, write_chunk
 from bsl_pipeline.pipeline.base.config import MAX_BATCH, SEED_RANGE, Range, to_dict
 from bsl_pipeline.pipeline.base.errors import BSLError
-from bsl_pipeline.pipeline.base.ownership import WriterLock, check_not_input, check_output_name, claim_directory
+from bsl_pipeline.pipeline.base.ownership import (
+    OwnershipError,
+    WriterLock,
+    check_not_input,
+    check_output_name,
+    claim_directory,
+)
 from bsl_pipeline.pipeline.base.provenance import code_version, sha256_file
-from bsl_pipeline.pipeline.base.publish import publish_directory, remove_stale_staging, staging_dir
+from bsl_pipeline.pipeline.base.publish import Discard, publish_directory, remove_stale_staging, retire, staging_dir
 from bsl_pipeline.pipeline.corpus.chunks import (
     CorpusConfig,
     CorpusStats,
@@ -60,6 +68,8 @@ from bsl_pipeline.pipeline.dataset.manifest import (
     write_manifest,
 )
 from bsl_pipeline.pipeline.dataset.store import next_identity, record_identity
+
+log = logging.getLogger(__name__)
 
 # What `bsl augment` writes in its --out directory (with --overwrite, these are set aside, never deleted).
 DATASET_ENTRIES = ("data", "rejects", "README.md", MANIFEST_NAME, ".work")
@@ -95,15 +105,30 @@ def filters_for(config: AugmentConfig, augmenter: Augmenter) -> FilterConfig:
 
 
 # -- step 3: the dataset -----------------------------------------------------------------------------------------
+def listed_shards(old: dict[str, str], folder: str) -> Discard:
+    """A `discard` for the replaced `data/` or `rejects/`: a file the dataset's manifest listed (`old`: shard path
+    -> sha256) that still has that sha256, i.e. a shard this tool wrote and nobody edited since; anything else in
+    the folder (a user's file, an edited shard) is set aside."""
+    from bsl_pipeline.pipeline.base.provenance import sha256_file
+
+    def discard(relative: str, path: Path) -> bool:
+        digest = old.get(f"{folder}/{relative}")
+        return digest is not None and path.is_file() and not path.is_symlink() and sha256_file(path) == digest
+
+    return discard
+
+
 def _publish(files: list[tuple[Path, dict[str, Any], str | None]], target_dir: Path,
-             prefix: str) -> list[dict[str, Any]]:
+             prefix: str, discard: Discard | None = None) -> list[dict[str, Any]]:
     """Place files as `<prefix>-0000i-of-0000N.parquet` in `target_dir`, swapped in as a whole. Each entry's
     sha256 is that of this process's private staged copy, which must equal the expected one (a task's completion
-    marker) where given: nothing is read back after publishing, when another process might have replaced it."""
+    marker) where given: nothing is read back after publishing, when another process might have replaced it.
+    Of the folder it replaces, only files `discard` vouches for are dropped; the rest is set aside."""
     parent, name = target_dir.parent, target_dir.name
-    remove_stale_staging(parent, name)
-    for legacy in (parent / f".{name}.staging", parent / f".{name}.old"):  # fixed names of earlier versions
-        shutil.rmtree(legacy, ignore_errors=True)
+    remove_stale_staging(parent, name, discard)
+    shutil.rmtree(parent / f".{name}.staging", ignore_errors=True)  # fixed names of earlier versions
+    if (parent / f".{name}.old").is_dir():
+        retire(parent / f".{name}.old", parent, name, discard)
     staging = staging_dir(target_dir)
     try:
         entries = []
@@ -116,14 +141,16 @@ def _publish(files: list[tuple[Path, dict[str, Any], str | None]], target_dir: P
                 raise BSLError(f"{src} changed after its task finished (sha256 {digest[:12]}... != its completion "
                                f"marker's {expected[:12]}...); rerun to recompute it")
             entries.append({"path": f"{name}/{shard_name}", **meta, "sha256": digest})
-        publish_directory(staging, target_dir)
+        publish_directory(staging, target_dir, discard=discard or (lambda _relative, _path: False))
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return entries
 
 
-def _publish_shards(dataset_dir: Path, chunks: list[ChunkRef], results: list[TaskResult]) -> list[ShardEntry]:
-    """Pair and reject shards (results in chunk, then method order) in the HF layout, with their checksums."""
+def _publish_shards(dataset_dir: Path, chunks: list[ChunkRef], results: list[TaskResult],
+                    old: dict[str, str]) -> list[ShardEntry]:
+    """Pair and reject shards (results in chunk, then method order) in the HF layout, with their checksums. `old`
+    (shard path -> sha256 of the manifest being replaced): the shards that may be dropped from the old folders."""
     pair_files = [(Path(r.pairs_path), {"kind": "pairs", "method": r.method, "chunk": r.chunk_id, "rows": r.pairs},
                    r.pairs_sha256) for r in results if r.pairs]
     if not pair_files and results:  # keep one (empty) shard so the dataset still loads
@@ -136,8 +163,8 @@ def _publish_shards(dataset_dir: Path, chunks: list[ChunkRef], results: list[Tas
     # Dropped corpus lines have no marker: write_chunk rewrote them from this run's corpus read, under our lock.
     reject_files += [(Path(c.dropped_path), {"kind": "rejects", "method": "corpus", "chunk": c.chunk_id,
                                              "rows": c.dropped_rows}, None) for c in chunks if c.dropped_path]
-    shards = _publish(pair_files, dataset_dir / "data", "train") + _publish(reject_files, dataset_dir / "rejects",
-                                                                            "rejects")
+    shards = (_publish(pair_files, dataset_dir / "data", "train", listed_shards(old, "data"))
+              + _publish(reject_files, dataset_dir / "rejects", "rejects", listed_shards(old, "rejects")))
     return [ShardEntry(**s) for s in shards]
 
 
@@ -207,8 +234,14 @@ def finalize_dataset(dataset_dir: str | Path, config: AugmentConfig, corpus: str
     order = {c.chunk_id: i for i, c in enumerate(chunks)}
     method_order = {m: i for i, m in enumerate(config.methods)}
     results = sorted(results, key=lambda r: (order[r.chunk_id], method_order.get(r.method, 99)))
-    shards = _publish_shards(dataset_dir, chunks, results)
+    previous = _previous_dataset(dataset_dir)
+    other_methods = previous is not None and set(previous.method_names) != set(config.methods)
+    # Another dataset (other methods): its shards are all set aside, not dropped.
+    old_shards = {} if previous is None or other_methods else {s.path: s.sha256 for s in previous.shards}
+    shards = _publish_shards(dataset_dir, chunks, results, old_shards)
     stats = _dataset_stats(config, corpus_stats, results)
+    if other_methods:
+        log.warning("warning: %s", _replaced_note(dataset_dir, previous, config.methods, stats))
     corpus_info = corpus_stats.as_dict()
     # The caller's total_s stops where finalizing starts; the manifest's "in all" includes this step.
     finalize_s = time.perf_counter() - start
@@ -242,12 +275,80 @@ def finalize_dataset(dataset_dir: str | Path, config: AugmentConfig, corpus: str
     # The card first, the manifest last: killed in between, the old manifest no longer matches the new shards and
     # `bsl verify` fails (it also checks that the card names the manifest's shards), never an OK over a card that
     # `datasets.load_dataset` cannot read.
+    _keep_edited_card(dataset_dir, previous)
     write_dataset_card(dataset_dir, manifest)
     write_manifest(manifest, manifest_file)
     if config.registry_dir:
         register(manifest_file, config.registry_dir, name)
     record_identity(dataset_dir, manifest, registry_entry)
     return load_manifest(manifest_file)
+
+
+def check_registry(config: AugmentConfig, corpus: Path, out_dir: Path) -> None:
+    """Where the manifest's registry copy goes (`<registry_dir>/datasets/<name>.json`) must be safe to write: not
+    in the corpus (the next run would read it as corpus), not through a symlinked folder, and not the copy of
+    another dataset that has the same name (two --out with the same last name)."""
+    if not config.registry_dir:
+        return
+    registry = Path(config.registry_dir).expanduser()
+    name = config.name or out_dir.name
+    for folder in (registry, registry / "datasets"):
+        if folder.is_symlink():
+            raise OwnershipError(f"registry_dir: {folder} is a symlink; bsl does not write through it (give the "
+                                 f"folder itself with -o registry_dir=..., or '' to not register)")
+    check_not_input(registry, [corpus], "registry_dir")
+    copy = registry / "datasets" / f"{name}.json"
+    try:
+        other = json.loads(copy.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return
+    except (OSError, ValueError):
+        other = None
+    other_dir = other.get("dataset_dir") if isinstance(other, dict) else None
+    if other_dir == str(out_dir):
+        return
+    if isinstance(other_dir, str) and not (Path(other_dir) / MANIFEST_NAME).is_file():
+        return  # the copy of a dataset that is gone: registering this one replaces it
+    raise OwnershipError(f"{copy} registers {other_dir or 'something else (not a bsl manifest copy)'} under the "
+                         f"name {name!r}: give this dataset another name (--name), or another registry_dir")
+
+
+def _previous_dataset(dataset_dir: Path) -> Manifest | None:
+    """The manifest this run replaces, when there is a readable one."""
+    try:
+        return load_manifest(dataset_dir / MANIFEST_NAME) if (dataset_dir / MANIFEST_NAME).is_file() else None
+    except BSLError:
+        return None
+
+
+def _replaced_note(dataset_dir: Path, previous: Manifest, methods: list[str], stats: DatasetStats) -> str:
+    """One line: which dataset this run replaces, by methods and pairs."""
+    def pairs(per_method: dict[str, Any]) -> str:
+        return ", ".join(f"{m} {getattr(s, 'pairs', '?')}" for m, s in per_method.items())
+
+    before = previous.stats.per_method if previous.stats is not None else {}
+    total = previous.stats.pairs if previous.stats is not None else "?"
+    return (f"{dataset_dir} held methods {','.join(previous.method_names)} ({total} pairs: {pairs(before)}); "
+            f"it now holds {','.join(methods)} ({stats.pairs} pairs: {pairs(stats.per_method)}); the old shards "
+            f"are set aside in {dataset_dir / '.bsl-replaced'}/")
+
+
+def _keep_edited_card(dataset_dir: Path, previous: Manifest | None) -> None:
+    """Set the dataset card aside (with a warning) when it is not the card this tool wrote for the manifest being
+    replaced: a hand edit is kept in `.bsl-replaced/<time>/README.md`, never lost on a rerun."""
+    from bsl_pipeline.pipeline.base.ownership import set_aside
+    from bsl_pipeline.pipeline.dataset.card import dataset_card
+
+    card = dataset_dir / "README.md"
+    if not card.is_file() and not card.is_symlink():
+        return
+    try:
+        ours = previous is not None and card.read_text(encoding="utf-8") == dataset_card(previous)
+    except (OSError, UnicodeDecodeError, BSLError):
+        ours = False
+    if not ours:
+        kept = set_aside(dataset_dir, ["README.md"])
+        log.warning("warning: %s is not the card bsl wrote (edited by hand?): kept as %s", card, kept / "README.md")
 
 
 # -- the whole job: one loop, any executor -------------------------------------------------------------------------
@@ -309,6 +410,7 @@ def run_augment(corpus: str | Path, out_dir: str | Path, config: AugmentConfig,
     if not corpus.exists():  # before any model loads or the output directory is made
         raise BSLError(f"corpus not found: {corpus}")
     check_not_input(out_dir, [corpus], "--out")
+    check_registry(config, corpus, out_dir)
     augmenters = augmenters or build_augmenters(config)
     with _os_errors_as_one_line(out_dir):
         claim_directory(out_dir, "dataset", overwrite=overwrite, own_names=DATASET_ENTRIES,

@@ -213,16 +213,20 @@ def check_output_name(name: str, what: str = "name") -> str:
 
 
 def claim_file(path: str | Path, *, overwrite: bool = False, inputs: Iterable[str | Path] = (),
-               same_content: Callable[[Path], bool] | None = None) -> Path:
+               same_content: Callable[[Path], bool] | None = None,
+               ours: Callable[[Path], bool] | None = None) -> Path:
     """Check that the tool may (re)write the single file `path`: never one of `inputs` (or inside one); an existing
     file only with `overwrite=True`, and then it is first moved to `<its dir>/.bsl-replaced/<time>/` (kept), unless
-    `same_content(path)` says it already holds what would be written."""
+    `same_content(path)` says it already holds what would be written, or `ours(path)` recognises it as an earlier
+    output of the same command (`written_by_bsl`), which is simply rewritten."""
     path = Path(path).expanduser()
     check_not_input(path, inputs)
     if path.is_dir():
         raise OwnershipError(f"{path} is a directory; give a file name")
     if path.exists() or path.is_symlink():
         if same_content is not None and path.is_file() and same_content(path):
+            return path
+        if ours is not None and path.is_file() and not path.is_symlink() and ours(path):
             return path
         if not overwrite:
             raise OwnershipError(f"{path} exists; choose a new file, or pass --overwrite to replace it (the old file "
@@ -231,26 +235,81 @@ def claim_file(path: str | Path, *, overwrite: bool = False, inputs: Iterable[st
     return path
 
 
+def replaced_folder(directory: Path) -> Path:
+    """A new folder `directory/.bsl-replaced/<UTC time>/` (made now) for what a command replaces there."""
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
+    base = Path(directory) / REPLACED_DIR
+    base.mkdir(parents=True, exist_ok=True)
+    for i in range(1000):
+        target = base / (stamp if i == 0 else f"{stamp}-{i}")
+        try:
+            target.mkdir()
+        except FileExistsError:
+            continue
+        return target
+    raise OwnershipError(f"{base}: cannot make a new folder for what is replaced")
+
+
+def written_by_bsl(token: str, limit: int = 1 << 16) -> Callable[[Path], bool]:
+    """An `ours` for `claim_file`: the file's first `limit` bytes hold `token`, the mark a command writes into
+    its output (an HTML generator tag, PNG text, a Markdown comment); a file without it is not rewritten."""
+    needle = token.encode("utf-8")
+
+    def ours(path: Path) -> bool:
+        try:
+            with open(path, "rb") as fh:
+                return needle in fh.read(limit)
+        except OSError:
+            return False
+
+    return ours
+
+
 def set_aside(directory: Path, names: Iterable[str]) -> Path | None:
     """Move entries of `directory` into `.bsl-replaced/<time>/` (keeping them); returns that folder."""
     names = list(names)
     if not names:
         return None
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
-    target = Path(directory) / REPLACED_DIR / stamp
-    target.mkdir(parents=True)
+    target = replaced_folder(directory)
     for name in names:
         os.replace(Path(directory) / name, target / name)
     return target
+
+
+def set_aside_tree(source: Path, directory: Path, name: str, discard: Callable[[str, Path], bool]) -> Path | None:
+    """Move every file (or symlink) under the folder `source` that `discard(its path inside source, path)` does not
+    vouch for to `directory/.bsl-replaced/<time>/<name>/<same path>`; returns that folder, None if nothing moved.
+    What is left in `source` are the files vouched for (the caller drops them) and folders."""
+    source = Path(source)
+    folder = None
+    for root, dirs, files in os.walk(source):
+        here = Path(root)
+        links = [d for d in dirs if (here / d).is_symlink()]  # a link to a folder is moved, never followed
+        dirs[:] = [d for d in dirs if d not in links]
+        for entry in sorted(files + links):
+            path = here / entry
+            relative = path.relative_to(source).as_posix()
+            if not path.is_symlink() and discard(relative, path):
+                continue
+            if folder is None:
+                folder = replaced_folder(directory) / name
+            (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+            os.replace(path, folder / relative)
+    return folder
+
+
+MAX_PID = 1 << 22  # the largest pid_max Linux allows
 
 
 def process_alive(pid: int) -> bool:
     """Whether a process with this pid exists on this machine (ours included)."""
     if pid == os.getpid():
         return True
+    if not 0 < pid <= MAX_PID:  # no such process can exist (and 0 or -n would signal a process group)
+        return False
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
+    except (ProcessLookupError, OverflowError):
         return False
     except PermissionError:
         return True
@@ -310,18 +369,26 @@ class WriterLock:
             return
         raise LockedError(f"could not take the lock {self.path} (it keeps changing): another writer is starting")
 
+    def _read(self) -> Any:
+        """The lock file's JSON; FileNotFoundError when gone, ValueError when not JSON (UTF-8)."""
+        if not self.path.is_file() or self.path.stat().st_size > 1 << 16:
+            if not self.path.exists() and not self.path.is_symlink():
+                raise FileNotFoundError(self.path)
+            raise LockedError(f"{self.path} is not a bsl lock file (a folder, a link to one, or over 64 KiB): "
+                              f"{self.path.parent} ({self.what}) cannot be locked; move it away if no bsl "
+                              f"process is writing there")
+        return json.loads(self.path.read_bytes().decode("utf-8"))
+
     def _holder(self) -> dict[str, Any] | None:
         try:
-            text = self.path.read_text(encoding="utf-8")
+            data = self._read()
         except FileNotFoundError:
             return None
-        try:
-            data = json.loads(text)
         except ValueError:
             # A writer between O_EXCL and its write, or a crash right there: give a live writer a moment.
             time.sleep(0.2)
             try:
-                data = json.loads(self.path.read_text(encoding="utf-8"))
+                data = self._read()
             except FileNotFoundError:
                 return None
             except ValueError:

@@ -4,6 +4,11 @@ swap it in with renames, so that a reader sees the old directory or the new one,
 Staging and retired names carry the process id and a random suffix: two processes publishing beside each other
 never share (or delete) each other's staging directory. Renames stay on one file system because staging lives in
 the target's parent.
+
+The directory that is replaced is not simply deleted: a file in it is dropped only when the caller's `discard`
+vouches for it (a file this tool wrote and recorded, e.g. a shard the dataset's manifest lists with that sha256);
+every other file (one a user added or edited) is moved to `<parent>/.bsl-replaced/<UTC time>/<name>/`, keeping its
+place in the tree (`pipeline.base.ownership.set_aside_tree`).
 """
 
 from __future__ import annotations
@@ -14,7 +19,11 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
-from bsl_pipeline.pipeline.base.ownership import process_alive
+from bsl_pipeline.pipeline.base.ownership import process_alive, set_aside_tree
+
+# `discard(relative_path, path)`: whether a file of the replaced directory (its POSIX path inside it, and where it
+# lies now) is the tool's own and may be dropped.
+Discard = Callable[[str, Path], bool]
 
 
 def _private_name(target: Path, role: str) -> Path:
@@ -28,12 +37,21 @@ def staging_dir(target: Path) -> Path:
     return path
 
 
+def same_path_in(directory: Path) -> Discard:
+    """A `discard` for directories whose every file the tool writes each time (a checkpoint, an export): a file of
+    the old copy is the tool's when the new copy has a file at that path; what a user added is set aside."""
+    return lambda relative, _path: (Path(directory) / relative).is_file()
+
+
 def publish_directory(staging: Path, target: Path,
-                      keep_existing: Callable[[Path], bool] | None = None) -> bool:
+                      keep_existing: Callable[[Path], bool] | None = None,
+                      discard: Discard | None = None, on_set_aside: Callable[[Path], None] | None = None) -> bool:
     """Move `staging` into place as `target`, replacing what was there. Returns True when `staging` was published.
 
     `keep_existing(target)` is asked when `target` exists: True keeps it and discards `staging` (another process
-    already published an equivalent copy)."""
+    already published an equivalent copy). Of the replaced directory, files `discard` vouches for are dropped
+    (default: `same_path_in(target)`, the paths the new copy also has) and all else is set aside (module doc);
+    `on_set_aside(folder)` hears where, when anything was."""
     staging, target = Path(staging), Path(target)
     if target.exists() and keep_existing is not None and keep_existing(target):
         shutil.rmtree(staging, ignore_errors=True)
@@ -57,15 +75,31 @@ def publish_directory(staging: Path, target: Path,
     else:
         published = True
     if retired is not None:
-        shutil.rmtree(retired, ignore_errors=True)
+        kept = retire(retired, target.parent, target.name, discard or same_path_in(target))
+        if kept is not None and on_set_aside is not None:
+            on_set_aside(kept)
     return published
 
 
-def remove_stale_staging(parent: Path, name: str) -> None:
-    """Delete staging/retired leftovers of `name` in `parent` whose process is gone (after a kill)."""
+def retire(retired: Path, parent: Path, name: str, discard: Discard | None) -> Path | None:
+    """Drop the files of the retired directory `retired` that `discard` vouches for and set the rest aside under
+    `parent/.bsl-replaced/<time>/<name>/` (None: set all aside). Returns the set-aside folder, if any."""
+    kept = set_aside_tree(retired, parent, name, discard or (lambda _relative, _path: False))
+    shutil.rmtree(retired, ignore_errors=True)  # what is left: files vouched for, and empty folders
+    return kept
+
+
+def remove_stale_staging(parent: Path, name: str, discard: Discard | None = None) -> None:
+    """Clear leftovers of `name` in `parent` whose process is gone (after a kill): a staging directory is this
+    tool's and is deleted; a retired one (the old copy, killed before it was sorted) is sorted like any replaced
+    directory (`discard`; None: all of it is set aside)."""
     for leftover in Path(parent).glob(f".{name}.*-*-*"):
         role_pid = leftover.name[len(name) + 2:].split("-")
         if len(role_pid) < 3 or role_pid[0] not in {"staging", "old"} or not role_pid[1].isdigit():
             continue
-        if not process_alive(int(role_pid[1])):
+        if process_alive(int(role_pid[1])):
+            continue
+        if role_pid[0] == "staging":
             shutil.rmtree(leftover, ignore_errors=True)
+        else:
+            retire(leftover, Path(parent), name, discard)

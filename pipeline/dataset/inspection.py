@@ -321,7 +321,8 @@ def render_html(manifest: Manifest, q: PairQuery) -> str:
         f'<button data-tab="{e(m)}">{e(m)}</button>' for m in methods + (["rejects"] if not q.rejects else [])]
     src = manifest.source
     return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{e(manifest.name)}: view pairs</title>
+<html lang="en"><head><meta charset="utf-8"><meta name="generator" content="bsl inspect">
+<title>{e(manifest.name)}: view pairs</title>
 <style>{CSS}</style></head>
 <body>
 <h1>{e(manifest.name)}: view pairs</h1>

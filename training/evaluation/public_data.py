@@ -6,7 +6,8 @@ Each set is written into a temporary folder beside its place and swapped in whol
 (`<data dir>/data_manifests/<set>.json`: source id, revision, every file's sha256 and rows, rows dropped by reason)
 is written just before the swap. A rerun skips every set whose manifest matches the requested source and whose
 files still have the recorded checksums, and redoes the rest. A set folder without a manifest was supplied by hand
-and is kept unless `force` is set.
+and is kept unless `force` is set. What a refetch replaces is dropped only where the manifest lists it with its
+sha256; anything else (a hand-supplied folder, a file added or edited) moves to `.bsl-replaced/<time>/` beside it.
 
 What the hub copies carry, and where they differ from the reference files the paper's numbers come from:
   - STS12-16 (`mteb/sts1X-sts`): the gold-scored test pairs (scores 0-5) but no per-subset column, so a fetched
@@ -567,7 +568,8 @@ def fetch_set(spec: PublicSet, data_dir: Path, cfg: DataFetchConfig) -> FetchRes
                            (f"{spec.name}: kept {folder}: it has no fetch manifest (supplied by hand?); "
                             f"use --force to replace it",))
     folder.parent.mkdir(parents=True, exist_ok=True)
-    remove_stale_staging(folder.parent, folder.name)
+    fetched_before = _fetched_files(data_dir, spec.name, folder)
+    remove_stale_staging(folder.parent, folder.name, fetched_before)
     staging = staging_dir(folder)
     try:
         cache = staging / ".hf-cache" if source.local_dir is not None else None
@@ -578,11 +580,35 @@ def fetch_set(spec: PublicSet, data_dir: Path, cfg: DataFetchConfig) -> FetchRes
             shutil.rmtree(cache, ignore_errors=True)
         write_json_atomic(manifest_path(data_dir, spec.name),
                           describe_set(source, folder, data_dir, written, staging))
-        publish_directory(staging, folder)
+        kept: list[Path] = []
+        publish_directory(staging, folder, discard=fetched_before, on_set_aside=kept.append)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     rows = {split: rows.written for split, (_, rows) in written.items()}
-    return FetchResult(spec.name, "fetched", folder, rows, tuple(_row_warnings(spec, written)))
+    notes = [f"{spec.name}: files in {folder} that the fetch did not write (or that were edited) are kept in "
+             f"{where}" for where in kept]
+    return FetchResult(spec.name, "fetched", folder, rows, tuple(_row_warnings(spec, written) + notes))
+
+
+def _fetched_files(data_dir: Path, name: str, folder: Path) -> Callable[[str, Path], bool]:
+    """What a refetch may drop of the folder it replaces: the files the set's fetch manifest lists with the
+    sha256 they still have. Anything else there (a file added or edited by hand, a folder supplied by hand) is
+    set aside in `.bsl-replaced/<time>/` beside the folder, never deleted."""
+    try:
+        manifest = json.loads(manifest_path(data_dir, name).read_text(encoding="utf-8"))
+        listed = {str(e["path"]): str(e["sha256"]) for e in manifest["files"]}
+    except (OSError, ValueError, TypeError, KeyError):
+        listed = {}
+    try:
+        prefix = folder.relative_to(data_dir).as_posix()
+    except ValueError:
+        prefix = None
+
+    def discard(relative: str, path: Path) -> bool:
+        digest = listed.get(f"{prefix}/{relative}") if prefix is not None else None
+        return digest is not None and path.is_file() and not path.is_symlink() and sha256_file(path) == digest
+
+    return discard
 
 
 def _recorded_rows(data_dir: Path, name: str) -> dict[str, int]:

@@ -146,6 +146,9 @@ def format_table(results: Mapping[str, ModelResult]) -> str:
     return "\n".join(lines)
 
 
+MARKDOWN_MARK = "written by bsl evaluate"  # a comment in the Markdown: how a rerun recognises its own file
+
+
 def format_markdown(results: Mapping[str, ModelResult]) -> str:
     cols = _columns(results)
     first = next(iter(results.values()))
@@ -196,7 +199,7 @@ def format_markdown(results: Mapping[str, ModelResult]) -> str:
                 c = ", ".join(f"{x:g}" for x in t.c) if isinstance(t.c, list) else f"{t.c:g}"
                 out.append(f"| {TRANSFER_TITLES[task]} | {t.n_train} | {t.n_test} | {c} | {_fmt(t.dev_accuracy)} | "
                            f"{_fmt(t.accuracy)} | {_fmt(t.f1) if t.f1 is not None else ''} |")
-    return "\n".join(out) + "\n"
+    return "\n".join(out + ["", f"<!-- {MARKDOWN_MARK} -->"]) + "\n"
 
 
 def _md_escape(text: str) -> str:
@@ -209,6 +212,9 @@ def write_json(results: Mapping[str, ModelResult], path: str | Path) -> None:
 
 def write_markdown(results: Mapping[str, ModelResult], path: str | Path) -> None:
     write_text_atomic(path, format_markdown(results))
+
+
+PLOT_SOFTWARE = "bsl evaluate"  # the PNG's Software text: how a rerun recognises its own plot
 
 
 def write_plot(results: Mapping[str, ModelResult], path: str | Path) -> None:
@@ -248,7 +254,7 @@ def write_plot(results: Mapping[str, ModelResult], path: str | Path) -> None:
         ax.legend(fontsize=8, loc="lower right")
         fig.tight_layout()
         with atomic_path(path) as tmp:
-            fig.savefig(tmp, format="png", dpi=120)
+            fig.savefig(tmp, format="png", dpi=120, metadata={"Software": PLOT_SOFTWARE})
     finally:
         plt.close(fig)
 

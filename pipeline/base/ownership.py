@@ -23,6 +23,7 @@ import os
 import socket
 import sys
 import time
+import uuid
 from collections.abc import Callable, Iterable
 from datetime import datetime, timezone
 from pathlib import Path
@@ -58,8 +59,23 @@ def read_marker(directory: Path) -> dict[str, Any] | None:
 
 
 def _write_marker(directory: Path, kind: str) -> None:
+    """The marker: the kind, when, a random id of this claim and the directory it was written for, so that a marker
+    copied (`cp -a`) or moved with its directory, or planted, proves nothing (`marker_problem`)."""
     write_json_atomic(Path(directory) / MARKER_NAME,
-                      {"tool": "bsl", "kind": kind, "created": datetime.now(timezone.utc).isoformat()})
+                      {"tool": "bsl", "kind": kind, "created": datetime.now(timezone.utc).isoformat(),
+                       "id": uuid.uuid4().hex, "path": str(Path(directory).expanduser().resolve())})
+
+
+def marker_problem(directory: Path, marker: dict[str, Any]) -> str | None:
+    """Why `marker` does not prove that this tool wrote `directory` here, or None: it names another directory (the
+    directory was copied or moved with it), or it has no claim id (a marker from before ids, or planted)."""
+    written_for = marker.get("path")
+    if not isinstance(marker.get("id"), str) or not isinstance(written_for, str):
+        return "its marker holds no claim id (planted, or from an older bsl)"
+    here = str(Path(directory).expanduser().resolve())
+    if written_for != here:
+        return f"its marker was written for {written_for} (copied or moved here)"
+    return None
 
 
 def _is_marker_in_flight(name: str) -> bool:
@@ -104,6 +120,20 @@ def claim_directory(directory: str | Path, kind: str, *, overwrite: bool = False
         _CREATED.pop()  # marked before this run: not ours to remove
         if marker["kind"] != kind:
             raise OwnershipError(f"{path} holds a bsl {marker['kind']}, not a {kind}: choose another directory")
+        problem = marker_problem(path, marker)
+        if problem is None:
+            return path
+        # A marker that proves nothing. One without a claim id (an older bsl's) is trusted when `recognise` vouches
+        # for the contents; one written for another directory never is (a copy's contents look like ours too).
+        # Otherwise the directory is foreign: refused, or with --overwrite what it replaces is set aside.
+        if "path" not in marker and recognise is not None and recognise(path):
+            _write_marker(path, kind)
+            return path
+        if not overwrite:
+            raise OwnershipError(f"{path} looks like a bsl {kind}, but {problem}: choose another directory, or pass "
+                                 f"--overwrite to adopt it (what it replaces is set aside into {REPLACED_DIR}/)")
+        set_aside(path, [n for n in own_names if (path / n).exists() or (path / n).is_symlink()])
+        _write_marker(path, kind)
         return path
     foreign = sorted(name for name in entries if name != LOCK_NAME and not _is_marker_in_flight(name))
     if foreign and recognise is not None and recognise(path):

@@ -88,3 +88,22 @@ def tiny_roberta_mlm_dir(tmp_path_factory) -> Path:
     from tiny_models import build_tiny_roberta_mlm
 
     return build_tiny_roberta_mlm(tmp_path_factory.mktemp("tiny_roberta"))
+
+
+def _writes_to_a_closed_stream(handler) -> bool:
+    streams = [getattr(handler, "stream", None), getattr(getattr(handler, "console", None), "file", None)]
+    return any(getattr(s, "closed", False) for s in streams)
+
+
+@pytest.fixture(autouse=True)
+def _no_log_handler_left_on_a_closed_stream():
+    """Prefect's logging set-up gives the root logger a console handler bound to the sys.stderr of the moment: under
+    pytest that is one test's capture stream, closed when the test ends. A later test that logs a warning would then
+    print a "Logging error" traceback into its own captured output; drop such handlers after every test."""
+    import logging
+
+    yield
+    for logger in [logging.getLogger(), *(logging.getLogger(n) for n in list(logging.root.manager.loggerDict))]:
+        for handler in list(getattr(logger, "handlers", [])):
+            if _writes_to_a_closed_stream(handler):
+                logger.removeHandler(handler)

@@ -136,7 +136,8 @@ FIELDS_READ = {"identity": {"text"}, "noise": {"text", "source_id"}, "span-mask"
 def test_every_method_is_listed_with_the_fields_it_reads():
     from bsl_pipeline.pipeline.augment.augmenters import REGISTRY
 
-    assert set(FIELDS_READ) == set(REGISTRY)
+    shipped = {name for name, target in REGISTRY.items() if target.startswith("bsl_pipeline.")}  # not tests' own
+    assert set(FIELDS_READ) == shipped
 
 
 @pytest.mark.parametrize("method", sorted(FIELDS_READ))

@@ -24,6 +24,7 @@ import pytest
 from bsl_pipeline.pipeline.augment.job import AugmentConfig, run_augment
 from bsl_pipeline.pipeline.base.config import ConfigError, load_config
 from bsl_pipeline.pipeline.base.errors import BSLError, InputError, VerificationError
+from bsl_pipeline.pipeline.base.ownership import OwnershipError
 from bsl_pipeline.pipeline.base.provenance import sha256_file
 from bsl_pipeline.pipeline.corpus.readers import corpus_files, detect_format, read_records
 from bsl_pipeline.pipeline.dataset.manifest import write_manifest
@@ -199,7 +200,9 @@ def test_3_a_copied_dataset_reuses_its_own_cache_not_the_original(tmp_path):
     shutil.copytree(ds, copy)
     for cached in (ds / ".work" / "tasks").glob("*.parquet"):
         _tamper_in_place(cached) if ".pairs." in cached.name else None
-    second = run_augment(tmp_path / "corpus.txt", copy, _config(tmp_path))
+    with pytest.raises(OwnershipError, match="copied or moved here"):  # a copy is adopted only on request
+        run_augment(tmp_path / "corpus.txt", copy, _config(tmp_path))
+    second = run_augment(tmp_path / "corpus.txt", copy, _config(tmp_path), overwrite=True)
     assert [s.sha256 for s in second.shards] == [s.sha256 for s in load_manifest(ds).shards]
     verify_dataset(copy)
 

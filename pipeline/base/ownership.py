@@ -126,13 +126,15 @@ def claim_directory(directory: str | Path, kind: str, *, overwrite: bool = False
         # A marker that proves nothing. One without a claim id (an older bsl's) is trusted when `recognise` vouches
         # for the contents; one written for another directory never is (a copy's contents look like ours too).
         # Otherwise the directory is foreign: refused, or with --overwrite what it replaces is set aside.
-        if "path" not in marker and recognise is not None and recognise(path):
+        vouched = recognise is not None and recognise(path)
+        if "path" not in marker and vouched:
             _write_marker(path, kind)
             return path
         if not overwrite:
             raise OwnershipError(f"{path} looks like a bsl {kind}, but {problem}: choose another directory, or pass "
                                  f"--overwrite to adopt it (what it replaces is set aside into {REPLACED_DIR}/)")
-        set_aside(path, [n for n in own_names if (path / n).exists() or (path / n).is_symlink()])
+        if not vouched:  # a copy whose contents are this tool's is adopted as it is (its cache reused)
+            set_aside(path, [n for n in own_names if (path / n).exists() or (path / n).is_symlink()])
         _write_marker(path, kind)
         return path
     foreign = sorted(name for name in entries if name != LOCK_NAME and not _is_marker_in_flight(name))

@@ -1,0 +1,101 @@
+"""The red team's low-severity cases: each test reproduces one case and fails on the code before its fix."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from bsl_pipeline.cli.cli import main
+from bsl_pipeline.pipeline.augment.job import AugmentConfig, run_augment
+from bsl_pipeline.pipeline.dataset.manifest import write_manifest
+
+SENTENCES = [f"Sentence number {i} talks about the {w} in the park." for i, w in
+             enumerate(["dog", "cat", "tree", "child", "ball", "car", "house", "woman", "man", "game"] * 3)]
+ESCAPES = "\x1b]52;c;aGVsbG8=\x07 \x1b[2J \x9b31m"
+
+
+def _bsl(*args: str, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "bsl_pipeline.cli", *args], capture_output=True, text=True,
+                          check=False, env={**os.environ, "BSL_NO_PROGRESS": "1"}, **kw)
+
+
+def _one_line_error(proc: subprocess.CompletedProcess, *needles: str) -> None:
+    assert proc.returncode == 1, (proc.returncode, proc.stdout, proc.stderr)
+    assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    for needle in needles:
+        assert needle in proc.stderr, (needle, proc.stderr)
+
+
+@pytest.fixture
+def corpus(tmp_path):
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    path = folder / "corpus.txt"
+    path.write_text("\n".join(SENTENCES) + "\n", encoding="utf-8")
+    return path
+
+
+def _dataset(tmp_path, corpus, name="ds") -> Path:
+    cfg = AugmentConfig(progress=False, methods=["noise"], registry_dir=str(tmp_path / "registry"))
+    cfg.corpus.chunk_size = 8
+    run_augment(corpus, tmp_path / name, cfg)
+    return tmp_path / name
+
+
+def _rewrite_shards(ds: Path, change) -> None:
+    """Replace each pair shard by `change(table)` and update the manifest's checksums, as anyone can."""
+    from bsl_pipeline.pipeline.base.provenance import sha256_file
+
+    manifest = json.loads((ds / "manifest.json").read_text())
+    for shard in (s for s in manifest["shards"] if s["kind"] == "pairs"):
+        path = ds / shard["path"]
+        table = change(pq.read_table(path))
+        pq.write_table(table, path)
+        shard.update(sha256=sha256_file(path), rows=table.num_rows)
+    manifest.pop("checksum")
+    write_manifest(manifest, ds / "manifest.json")
+
+
+# -- 1: text from a dataset reaches the terminal shown, never acted on ---------------------------------------------
+def test_inspect_and_errors_escape_terminal_control_characters(tmp_path, corpus, capsys):
+    from bsl_pipeline.pipeline.base.text import terminal_safe
+
+    assert terminal_safe("a\tb\nc\x1b[2J\x07\r\x9b") == "a\tb\nc\\x1b[2J\\x07\\x0d\\x9b"
+    ds = _dataset(tmp_path, corpus)
+
+    def poison(table: pa.Table) -> pa.Table:
+        for name in ("source", "view1"):
+            i = table.schema.get_field_index(name)
+            table = table.set_column(i, name, pa.array([f"{v} {ESCAPES}" for v in table.column(name).to_pylist()]))
+        return table
+
+    _rewrite_shards(ds, poison)
+    assert main(["inspect", str(ds), "-n", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "\\x1b]52;c;aGVsbG8=\\x07" in out and "\\x1b[2J" in out and "\\x9b31m" in out
+    assert not any(c in out for c in "\x1b\x07\x9b"), out
+    # An error quoting what the user typed (or a file's text) is escaped too.
+    assert main(["inspect", str(ds), "--method", "\x1b[2Jnoise"]) == 1
+    err = capsys.readouterr().err
+    assert "\\x1b[2Jnoise" in err and "\x1b" not in err
+
+
+def test_review_summary_escapes_reviewer_names(tmp_path, corpus, capsys):
+    from bsl_pipeline.pipeline.dataset.inspection import open_dataset, sample, PairQuery
+    from bsl_pipeline.pipeline.dataset.judgments import append_judgment, judgments_path, make_judgment
+
+    ds = _dataset(tmp_path, corpus)
+    manifest = open_dataset(ds)
+    row = sample(manifest, PairQuery(n=1, seed=0))[0]
+    append_judgment(judgments_path(manifest), make_judgment(manifest, row["pair_id"], row["method"], "usable",
+                                                            reviewer=f"eve{ESCAPES}"))
+    assert main(["review", str(ds), "--summary"]) == 0
+    out = capsys.readouterr().out
+    assert "eve\\x1b]52" in out and "\x1b" not in out and "\x07" not in out

@@ -197,3 +197,24 @@ def test_label_names_with_tabs_do_not_inject_tsv_rows(tmp_path):
     manifest = json.loads(manifest_path(tmp_path / "d", "sst2").read_text())
     assert manifest["splits"]["test"]["dropped"] == {
         "tab or line break inside the label (the files are tab- and line-separated)": 1}
+
+
+# -- 8: a shard listed twice in a manifest is refused ---------------------------------------------------------------
+@pytest.mark.parametrize("spelling", ["{path}", "./{path}", "data//{path_in_data}"])
+def test_verify_refuses_a_shard_listed_twice(tmp_path, corpus, spelling):
+    from bsl_pipeline.pipeline.base.errors import VerificationError
+    from bsl_pipeline.pipeline.dataset.card import write_dataset_card
+    from bsl_pipeline.pipeline.dataset.store import load_manifest, verify_dataset
+
+    ds = _dataset(tmp_path, corpus)
+    manifest = json.loads((ds / "manifest.json").read_text())
+    first = next(s for s in manifest["shards"] if s["kind"] == "pairs")
+    manifest["shards"].append({**first, "path": spelling.format(path=first["path"],
+                                                                  path_in_data=first["path"].split("/", 1)[1])})
+    manifest.pop("checksum")
+    write_manifest(manifest, ds / "manifest.json")
+    write_dataset_card(ds, load_manifest(ds))  # the card names the shards as the manifest does, twice
+    with pytest.raises(VerificationError, match=rf"shards\[\d+\] lists {ds / first['path']} again \(first as "
+                                                r"shards\[0\]\); a reader would read its rows twice"):
+        verify_dataset(ds)
+    _one_line_error(_bsl("verify", str(ds)), f"lists {ds / first['path']} again (first as shards[0])")

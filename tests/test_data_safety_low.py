@@ -240,3 +240,25 @@ def test_evaluate_refuses_output_paths_that_cannot_be_files_before_evaluating(tm
         err = capsys.readouterr().err
         assert message in err and "the evaluation ran" not in err, err
     assert not (tmp_path / "new_dir").exists() and (tmp_path / "a_file").read_text() == "x"
+
+
+# -- 5: directory symlinks out of a corpus are named, not skipped silently -------------------------------------------
+def test_directory_symlinks_out_of_a_corpus_are_named(tmp_path, caplog):
+    import logging
+
+    from bsl_pipeline.pipeline.corpus.readers import corpus_files
+
+    corpus, outside = tmp_path / "corpus", tmp_path / "outside"
+    (corpus / "inner").mkdir(parents=True)
+    outside.mkdir()
+    (corpus / "a.txt").write_text("One sentence here.\n", encoding="utf-8")
+    (outside / "b.txt").write_text("Another sentence there.\n", encoding="utf-8")
+    (corpus / "linked").symlink_to(outside, target_is_directory=True)
+    (corpus / "inner" / "also").symlink_to(outside, target_is_directory=True)
+    (corpus / "inside").symlink_to(corpus / "inner", target_is_directory=True)  # inside: read through its target
+    with caplog.at_level(logging.WARNING):
+        assert corpus_files(corpus) == [corpus / "a.txt"]
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert warnings == [f"warning: {corpus}: 2 directory symlink(s) pointing outside the corpus directory not read: "
+                        f"inner/also -> {outside}, linked -> {outside}; copy their files into the directory to read "
+                        f"them"], warnings

@@ -74,6 +74,13 @@ def parse_arguments(parser: argparse.ArgumentParser, argv: list[str] | None) -> 
     return args
 
 
+def _shown(message: object) -> str:
+    """An error line as the terminal shows it: a message may quote a dataset's or a file's text."""
+    from bsl_pipeline.pipeline.base.text import terminal_safe
+
+    return terminal_safe(message)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parse_arguments(parser, argv)
@@ -89,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     except BSLError as exc:
         if debug:
             raise
-        print(f"bsl {args.command}: error: {exc}", file=sys.stderr)
+        print(f"bsl {args.command}: error: {_shown(exc)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         failed = False  # what it wrote is what the rerun resumes from
@@ -103,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - one line (the traceback with --debug), as for the tool's own errors
         if debug:
             raise
-        print(f"bsl {args.command}: error: {describe_failure(exc)}", file=sys.stderr)
+        print(f"bsl {args.command}: error: {_shown(describe_failure(exc))}", file=sys.stderr)
         return 1
     finally:
         if failed:

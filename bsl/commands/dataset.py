@@ -59,13 +59,14 @@ def cmd_augment(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from bsl_pipeline.pipeline.base.text import terminal_safe
     from bsl_pipeline.pipeline.dataset.store import verify_dataset
 
     manifest = verify_dataset(args.dataset, progress=not args.quiet, allow_unlisted=args.allow_unlisted,
                               max_view_chars=args.max_view_chars)
     n = len(manifest.shards)
     rows = sum(s.rows for s in manifest.shards)
-    print(f"OK: {manifest.name}: {n} shards, {rows} rows, all checksums and row counts match")
+    print(f"OK: {terminal_safe(manifest.name)}: {n} shards, {rows} rows, all checksums and row counts match")
     return 0
 
 

@@ -206,6 +206,7 @@ def make_server(session: ReviewSession, port: int = 0) -> tuple[ThreadingHTTPSer
 
 
 def cmd_review(args: argparse.Namespace) -> int:
+    from bsl_pipeline.pipeline.base.text import terminal_safe
     from bsl_pipeline.pipeline.dataset.inspection import open_dataset
 
     manifest = open_dataset(args.dataset, verify=not args.no_verify)
@@ -225,7 +226,7 @@ def cmd_review(args: argparse.Namespace) -> int:
               f"bsl review {args.dataset} --summary")
         return 0
     server, url = make_server(session, args.port)
-    print(f"reviewing {len(session.items)} pairs of {manifest.name} as {session.reviewer}; marks go to "
+    print(f"reviewing {len(session.items)} pairs of {terminal_safe(manifest.name)} as {session.reviewer}; marks go to "
           f"{session.path}\nopen {url}\n(Ctrl-C stops; every mark is already saved)", flush=True)
     if not args.no_browser:
         import webbrowser
@@ -249,13 +250,14 @@ def _reviewer() -> str:
 
 
 def _summary(manifest) -> int:
+    from bsl_pipeline.pipeline.base.text import terminal_safe
     from bsl_pipeline.pipeline.dataset.judgments import dataset_figures, format_figures_text, judgments_path
 
     figures = dataset_figures(manifest)
     if figures is None:
         print(f"no judged pairs in {judgments_path(manifest)}; judge some with `bsl review {manifest.root}`")
         return 0
-    print(f"{manifest.name}: judged views (usable share with its 95% Wilson interval)")
+    print(f"{terminal_safe(manifest.name)}: judged views (usable share with its 95% Wilson interval)")
     print(format_figures_text(figures))
     return 0
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import types
+import re
 import typing
 from pathlib import Path
 from typing import Any, TypeVar
@@ -136,8 +137,8 @@ def _coerce_union(value: Any, tp: Any, where: str) -> Any:
 def _to_bool(value: Any, where: str) -> bool:
     if isinstance(value, bool):
         return value
-    if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no", "1", "0", "on", "off"):
-        return value.lower() in ("true", "yes", "1", "on")
+    if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no", "y", "n", "1", "0", "on", "off"):
+        return value.lower() in ("true", "yes", "y", "1", "on")
     raise ConfigError(f"{where}: expected true/false, got {_shown(value)}")
 
 
@@ -343,8 +344,10 @@ def merge_overrides(data: dict[str, Any], overrides: list[str]) -> dict[str, Any
 
 # What a config file may hold. Plain YAML only: no tags (`!!binary`, `!!python/...`: a setting is a plain scalar, list
 # or mapping), string keys given once, integers of at most 64 bits (what every consumer of a number stores), and at
-# most MAX_CONFIG_NODES values after aliases are expanded (an "alias bomb" of a few lines expands to billions).
+# most MAX_CONFIG_NODES values after aliases are expanded (an "alias bomb" of a few lines expands to billions), nested
+# at most MAX_CONFIG_DEPTH deep (YAML composes nesting recursively: thousands of `[` would exhaust Python's stack).
 MAX_CONFIG_NODES = 100_000
+MAX_CONFIG_DEPTH = 100
 INT64_MAX = 2**63 - 1
 _STR_TAG = "tag:yaml.org,2002:str"
 _MERGE_TAG = "tag:yaml.org,2002:merge"
@@ -356,13 +359,15 @@ class _NotYAML(ConfigError):
 
 class _ConfigLoader(yaml.SafeLoader):
     """yaml.SafeLoader that refuses what a config never needs, while composing: explicit tags, non-string or
-    duplicate keys, integers beyond 64 bits, and documents that expand to more than MAX_CONFIG_NODES values."""
+    duplicate keys, integers beyond 64 bits, nesting deeper than MAX_CONFIG_DEPTH, and documents that expand to more
+    than MAX_CONFIG_NODES values."""
 
     def __init__(self, stream: str, source: str, with_lines: bool) -> None:
         super().__init__(stream)
         self.source = source
         self.with_lines = with_lines
         self.expanded_size: dict[int, int] = {}  # id(node) -> its number of values with aliases expanded
+        self.depth = 0
 
     def refuse(self, mark: Any, problem: str) -> ConfigError:
         where = f"{self.source} line {mark.line + 1}" if mark is not None and self.with_lines else self.source
@@ -374,7 +379,14 @@ class _ConfigLoader(yaml.SafeLoader):
         if tag is not None:
             raise self.refuse(event.start_mark, f"YAML tag {_shown(tag)} is not allowed in a config "
                                                 "(plain values only; quote the value if it is text)")
-        node = super().compose_node(parent, index)
+        if self.depth >= MAX_CONFIG_DEPTH:
+            raise self.refuse(event.start_mark, f"values nested more than {MAX_CONFIG_DEPTH} deep (a config is a "
+                                                "few levels deep)")
+        self.depth += 1
+        try:
+            node = super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
         if isinstance(event, yaml.AliasEvent):  # the anchored node, checked and sized when it was composed
             size = self.expanded_size.get(id(node))
             if size is None:  # still being composed: the alias is inside its own anchor
@@ -415,6 +427,14 @@ class _ConfigLoader(yaml.SafeLoader):
 
 
 _ConfigLoader.add_constructor("tag:yaml.org,2002:int", _ConfigLoader.construct_yaml_int)
+# Booleans as YAML 1.2 writes them (true/false) only: YAML 1.1 also reads yes/no/on/off/y/n as booleans, which turns
+# a language code such as `no` (Norwegian) into False. Such a word stays the text written; a bool setting still takes
+# it (`_to_bool`).
+_BOOL_TAG = "tag:yaml.org,2002:bool"
+_ConfigLoader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != _BOOL_TAG]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+_ConfigLoader.add_implicit_resolver(_BOOL_TAG, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
 
 
 def parse_yaml(text: str, source: str, with_lines: bool = True) -> Any:

@@ -251,10 +251,14 @@ def claim_file(path: str | Path, *, overwrite: bool = False, inputs: Iterable[st
     file only with `overwrite=True`, and then it is first moved to `<its dir>/.bsl-replaced/<time>/` (kept), unless
     `same_content(path)` says it already holds what would be written, or `ours(path)` recognises it as an earlier
     output of the same command (`written_by_bsl`), which is simply rewritten."""
+    written = str(path)
     path = Path(path).expanduser()
     check_not_input(path, inputs)
-    if path.is_dir():
-        raise OwnershipError(f"{path} is a directory; give a file name")
+    if path.is_dir() or written.endswith(("/", os.sep)):
+        raise OwnershipError(f"{written} is a directory; give a file name")
+    blocking = next((p for p in path.parents if p.exists() or p.is_symlink()), None)
+    if blocking is not None and not blocking.is_dir():
+        raise OwnershipError(f"{path}: {blocking} is not a directory; give a file name in a directory")
     if path.exists() or path.is_symlink():
         if same_content is not None and path.is_file() and same_content(path):
             return path

@@ -13,6 +13,9 @@ _WS = re.compile(r"\s+")
 # Those Python counts as whitespace (tab, vertical tab, form feed, \x1c-\x1f) separate words like a space does.
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f]")
 _WORD = re.compile(r"\w+|[^\w\s]", re.UNICODE)
+# What a terminal acts on rather than shows: C0 controls but tab and newline, DEL, C1 controls (ESC starts colour,
+# clear-screen, title and clipboard sequences; CSI \x9b does the same on some terminals).
+_TERMINAL_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def normalize(text: str) -> str:
@@ -21,6 +24,12 @@ def normalize(text: str) -> str:
     text = unicodedata.normalize("NFC", text)
     text = _CONTROL.sub("", text)
     return _WS.sub(" ", text).strip()
+
+
+def terminal_safe(text: object) -> str:
+    """`text` as a terminal shows it and does not act on it: each control character but tab and newline written as
+    its escape (ESC as `\\x1b`), so that text read from a dataset, a corpus or a file prints as what it is."""
+    return _TERMINAL_CONTROL.sub(lambda m: f"\\x{ord(m.group(0)):02x}", str(text))
 
 
 def stable_id(*parts: str) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bsl_pipeline.pipeline.base.text import terminal_safe
 from bsl_pipeline.pipeline.dataset.manifest import (
     DISTRIBUTION_FIELDS,
     DISTRIBUTION_TITLES,
@@ -143,8 +144,10 @@ def render_diff_html(a: str, b: str) -> str:
 
 
 def format_pairs_text(rows: list[dict[str, Any]], color: bool) -> str:
+    """The pairs as text for a terminal: their text shown, never acted on (`terminal_safe`)."""
     out = []
     for row in rows:
+        row = {k: terminal_safe(v) if isinstance(v, str) else v for k, v in row.items()}
         head = (f"── {row['method']}  pair {row['pair_id']}  edit(v1,v2)={_fmt(row.get('edit_ratio_views'))}  "
                 f"changed={_fmt(row.get('changed_word_share'))}  similarity={_fmt(row.get('view_similarity'))}")
         if row.get("reject_reason"):
@@ -216,7 +219,7 @@ def format_stats_text(manifest: Manifest) -> str:
     judged = judged_views_text(manifest)
     if judged:
         lines += ["", judged]
-    return "\n".join(lines)
+    return terminal_safe("\n".join(lines))
 
 
 def judged_views_text(manifest: Manifest) -> str:

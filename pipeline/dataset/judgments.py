@@ -34,6 +34,7 @@ from typing import Any
 
 from bsl_pipeline.pipeline.base.errors import InputError
 from bsl_pipeline.pipeline.base.fingerprint import digest
+from bsl_pipeline.pipeline.base.text import terminal_safe
 from bsl_pipeline.pipeline.dataset.manifest import ANNOTATIONS, Manifest, resolve_inside
 
 log = logging.getLogger(__name__)
@@ -285,7 +286,7 @@ def format_figures_text(figures: JudgedFigures) -> str:
     lines.insert(1, "  ".join("-" * w for w in widths))
     lines.append(f"judged by {', '.join(figures.reviewers) or 'nobody'}; a pair counts once (its latest mark); "
                  f"pairs two reviewers marked differently: {figures.disagreements}")
-    return "\n".join(lines)
+    return terminal_safe("\n".join(lines))
 
 
 def format_figures_markdown(figures: JudgedFigures) -> str:

@@ -241,16 +241,23 @@ def _check_identity(manifest: Manifest) -> None:
 def verify_dataset(path_or_dir: str | Path, progress: bool = False, allow_unlisted: bool = False,
                    max_view_chars: int = MAX_VIEW_CHARS) -> Manifest:
     """Check the manifest's own checksum (and signature), that it is the dataset (id) and the newest version the
-    directory's marker and registry entry record, that the dataset card names exactly its shards (its `configs`
-    exactly as `bsl augment` writes them), that
-    data/ and rejects/ hold no file it does not list (only a warning with `allow_unlisted`), then every shard's
-    sha256, row count and schema (column types, nulls, known methods, views of at most `max_view_chars`
-    characters; 0 = no limit). Raises VerificationError naming the first mismatch; returns the manifest."""
+    directory's marker and registry entry record, that no shard is listed twice, that the dataset card names exactly
+    its shards (its `configs` exactly as `bsl augment` writes them), that data/ and rejects/ hold no file it does not
+    list (only a warning with `allow_unlisted`), then every shard's sha256, row count and schema (column types,
+    nulls, known methods, views of at most `max_view_chars` characters; 0 = no limit). Raises VerificationError
+    naming the first mismatch; returns the manifest."""
     if max_view_chars < 0:
         raise InputError(f"max_view_chars must be >= 0 (0 = no limit), got {max_view_chars}")
     manifest = load_manifest(path_or_dir)
     check_manifest_checksum(manifest)
     _check_identity(manifest)
+    listed: dict[Path, int] = {}
+    for i, shard in enumerate(manifest.shards):  # a shard listed twice would be read twice
+        path = resolve_inside(_root(manifest), shard.path, f"{manifest.where}: shards[{i}].path").resolve()
+        if path in listed:
+            raise VerificationError(f"{manifest.where}: shards[{i}] lists {path} again (first as "
+                                    f"shards[{listed[path]}]); a reader would read its rows twice")
+        listed[path] = i
     _check_card(manifest)
     methods = set(manifest.method_names)
     unlisted = unlisted_files(manifest)

@@ -277,6 +277,13 @@ def _sentence_problem(text: Any) -> str | None:
     return None
 
 
+def _label_problem(label: str) -> str | None:
+    """A label word (a ClassLabel's name as the hub copy spells it) that would split or add a row."""
+    if any(c in label for c in "\t\n\r"):
+        return "tab or line break inside the label (the files are tab- and line-separated)"
+    return None
+
+
 def _score_text(value: Any, low: float, high: float, where: str) -> str | None:
     """The score as the shortest text that parses back to the same float; None when the row has no score."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
@@ -419,7 +426,8 @@ def _write_labeled_tsv(folder: Path, split: str, columns: tuple[str, ...], label
     name = f"{split}.tsv"
     lines = ["\t".join(("label",) + columns)]
     for i, (label, *texts) in enumerate(zip(labels, *sentences)):
-        problem = next(filter(None, map(_sentence_problem, texts)), None) or (None if label else "no gold label")
+        problem = next(filter(None, map(_sentence_problem, texts)), None) or (
+            None if label else "no gold label") or _label_problem(label)
         if problem:
             rows.drop(problem, i)
             continue

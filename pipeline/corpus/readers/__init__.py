@@ -16,6 +16,7 @@ order (hidden files skipped). A FIFO is refused: a corpus is read more than once
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -37,6 +38,8 @@ from bsl_pipeline.pipeline.corpus.readers.parallel import (
 from bsl_pipeline.pipeline.corpus.readers.plain_text import read_text
 from bsl_pipeline.pipeline.corpus.readers.records import RawRecord
 from bsl_pipeline.pipeline.corpus.readers.senteval import read_senteval
+
+log = logging.getLogger(__name__)
 
 FORMATS = ("auto", "text", "jsonl", "csv", "tsv", "parquet", "datasets", "senteval", "parallel")
 _SENTEVAL_STEMS = ("s1", "s2", "labels")
@@ -102,9 +105,23 @@ def corpus_files(path: str | Path, format: str = "auto", languages: Sequence[str
         if format == "parallel" and is_moses_partner(f, languages):
             continue
         files.append(f)
+    _warn_directory_links_out(path, real_root)
     if not files:
         raise InputError(f"corpus directory {path} contains no files")
     return files
+
+
+def _warn_directory_links_out(path: Path, real_root: Path) -> None:
+    """Directory symlinks are not followed (a file symlinked out is refused): say which ones point out of the
+    corpus, since what they hold is not read."""
+    links = sorted(p for p in path.rglob("*") if p.is_symlink() and p.is_dir()
+                   and not any(part.startswith(".") for part in p.relative_to(path).parts)
+                   and not p.resolve().is_relative_to(real_root))
+    if links:
+        shown = ", ".join(f"{p.relative_to(path)} -> {p.resolve()}" for p in links[:5])
+        more = f" and {len(links) - 5} more" if len(links) > 5 else ""
+        log.warning("warning: %s: %d directory symlink(s) pointing outside the corpus directory not read: %s%s; "
+                    "copy their files into the directory to read them", path, len(links), shown, more)
 
 
 def read_file(path: Path, format: str = "auto", field: str = "text", encoding_errors: str = "strict",

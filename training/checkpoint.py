@@ -8,6 +8,10 @@ the sentence-transformers export: `training.export`.
 from __future__ import annotations
 
 import logging
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -59,6 +63,26 @@ def _get(tree: dict[str, Any], dotted: str) -> Any:
     for part in dotted.split("."):
         tree = tree.get(part) if isinstance(tree, dict) else None
     return tree
+
+
+@contextmanager
+def interrupt_after_writing() -> Iterator[None]:
+    """Ctrl-C (SIGINT) while a checkpoint is written takes effect once it is written, as KeyboardInterrupt: a
+    checkpoint is seconds of writing, and an interrupt inside torch.save or save_pretrained surfaces as another
+    error and leaves the directory half-built. Only in the main thread, and only where SIGINT has Python's default
+    handler (a host that installed its own keeps it)."""
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield
+        return
+    received: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, _frame: received.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if received:
+        raise KeyboardInterrupt
 
 
 class Checkpointer:
@@ -174,7 +198,12 @@ class Checkpointer:
             write_text_atomic(self.output_dir / "config.yaml", yaml.safe_dump(to_dict(self.config), sort_keys=False))
 
     def save(self, directory: Path, state: RunState, data_position: dict[str, Any]) -> Path:
-        """A resumable checkpoint (call on every rank): rank 0 writes the shared state, every rank its RNG."""
+        """A resumable checkpoint (call on every rank): rank 0 writes the shared state, every rank its RNG. Ctrl-C
+        takes effect once it is written (`interrupt_after_writing`)."""
+        with interrupt_after_writing():
+            return self._save(directory, state, data_position)
+
+    def _save(self, directory: Path, state: RunState, data_position: dict[str, Any]) -> Path:
         rng_dir = directory.parent / f".{directory.name}.rng"
         if self.dist.is_main:
             directory.parent.mkdir(parents=True, exist_ok=True)
@@ -218,6 +247,10 @@ class Checkpointer:
 
     def write_best(self, state: RunState, data_position: dict[str, Any]) -> None:
         """Rank 0 only: best/ (encoder + json, not resumable)."""
+        with interrupt_after_writing():
+            self._write_best(state, data_position)
+
+    def _write_best(self, state: RunState, data_position: dict[str, Any]) -> None:
         staging = staging_dir(self.output_dir / BEST_DIR)
         self.objective.encoder.save_pretrained(staging / ENCODER_DIR, self.tokenizer)
         write_checkpoint_json(staging, self._info(state, data_position, resumable=False))

@@ -1,4 +1,5 @@
-"""`bsl schedule FILE.yaml`: deployments from a YAML file, served by this process (`prefect.serve`).
+"""`bsl schedule FILE.yaml`: deployments from a YAML file, served by this process (a Prefect `Runner`, as
+`prefect.serve` runs it).
 
 The file is a `ScheduleConfig` (dataclasses via pipeline.base.config, like every other config; unknown keys are errors):
 
@@ -22,12 +23,13 @@ deployments:
 
 Each entry becomes the deployment `<flow name>/<name>` (`bsl-augment/nightly`, `bsl-train/bsl-nightly`), registered
 with the server at start-up; this process then polls for scheduled or triggered runs (`prefect deployment run
-'bsl-train/bsl-nightly'`) and executes each in a subprocess, until stopped with Ctrl-C (schedules are paused on
-shutdown, as `prefect.serve` does).
+'bsl-train/bsl-nightly'`) and executes each in a subprocess, until stopped with Ctrl-C: the schedules are paused
+on shutdown, as `prefect.serve` does, and the command ends with one line and exit code 130.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -204,10 +206,31 @@ def describe(config: ScheduleConfig) -> str:
     return "\n".join(lines)
 
 
+class _QuietPause(logging.Filter):
+    """Drops the runner's two INFO lines about pausing on shutdown: after Ctrl-C the command prints one line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.levelno <= logging.INFO and str(record.msg).startswith(
+            ("Pausing all deployments", "All deployments have been paused")))
+
+
 def serve_schedule(config: ScheduleConfig, check: bool = True) -> None:
-    """Register every deployment and serve them until interrupted (blocks)."""
+    """Register every deployment and serve them until interrupted (blocks). What `prefect.serve` does, except that
+    Ctrl-C reaches the caller as KeyboardInterrupt (serve returns as if the serving had ended normally); the
+    runner's shutdown has paused the schedules by then."""
+    import asyncio
+
     apply_prefect_env(config.prefect)
-    from prefect import serve
+    from prefect.runner import Runner
 
     deployments = build_deployments(config, check=check)
-    serve(*deployments, limit=config.limit or None)
+    runner = Runner(pause_on_shutdown=True, limit=config.limit or None)
+    for deployment in deployments:
+        runner.add_deployment(deployment)
+    quiet = _QuietPause()
+    runner_log = logging.getLogger("prefect.runner")
+    runner_log.addFilter(quiet)
+    try:
+        asyncio.run(runner.start())
+    finally:
+        runner_log.removeFilter(quiet)

@@ -76,6 +76,7 @@ def test_compile_auto_is_off_on_cpu(tiny_bert_dir, dataset, tmp_path):
 
 def test_compiled_objective_traces_and_trains_the_golden_losses(tiny_bert_dir, dataset, tmp_path):
     # The eager backend runs what dynamo captured without generating code: it checks the tracing in seconds.
+    from bsl_pipeline.training.checkpoint_files import load_objective_state
     from bsl_pipeline.training.trainer import Trainer
 
     config = tiny_config(tiny_bert_dir, [dataset], tmp_path / "eager",
@@ -85,9 +86,9 @@ def test_compiled_objective_traces_and_trains_the_golden_losses(tiny_bert_dir, d
         assert trainer.compile_status == "compiled" and "forward" in vars(trainer.objective)
         result = trainer.fit()
         # state_dict keys are untouched, so checkpoints load into an uncompiled objective.
-        state = torch.load(result.final_checkpoint / "trainer_state.pt", weights_only=True)
-        assert set(state["objective"]) == set(trainer.objective.state_dict())
-        assert not any("_orig_mod" in k for k in state["objective"])
+        state = load_objective_state(result.final_checkpoint)
+        assert set(state) == set(trainer.objective.state_dict())
+        assert not any("_orig_mod" in k for k in state)
     finally:
         trainer.close()
     assert [r["loss"] for r in result.history] == pytest.approx(GOLDEN["bsl"], rel=1e-5, abs=1e-6)

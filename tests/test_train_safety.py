@@ -361,3 +361,77 @@ def test_a_run_from_a_sentence_transformers_dir_exports_its_reading_length(tiny_
     assert "at most 24 tokens" in (out / "export" / "README.md").read_text()
     _train(base, dataset, tmp_path / "run2", ["export.enabled=true", "model.max_length=8", "export.max_length=16"])
     assert json.loads((tmp_path / "run2" / "export" / "sentence_bert_config.json").read_text())["max_seq_length"] == 16
+
+
+# -- disk: the online encoder stored once per checkpoint; a completed run drops its periodic checkpoints ------------
+def test_a_checkpoint_stores_the_online_encoder_once_and_resume_reads_it_back(tiny_bert_dir, dataset, tmp_path):
+    from safetensors.torch import load_file, save_file
+
+    from bsl_pipeline.training.checkpoint_files import checkpoint_problem, load_objective_state
+
+    out = tmp_path / "run"
+    first = _train(tiny_bert_dir, dataset, out, ["train.stop_at_step=1", "train.max_steps=3"])
+    ckpt = first.final_checkpoint
+    state = torch.load(ckpt / "trainer_state.pt", weights_only=True)
+    weights = load_file(ckpt / "encoder" / "model.safetensors")
+    # Not one online-encoder tensor is in trainer_state.pt; the EMA target (other values) and the predictor are.
+    assert not [k for k in state["objective"] if k.startswith("encoder.model.")]
+    assert sorted(state["encoder_weights"]["tensors"]) == sorted(weights)
+    assert any(k.startswith("target") for k in state["objective"]) and any("predictor" in k for k in state["objective"])
+    full = load_objective_state(ckpt)
+    assert all(torch.equal(full[f"encoder.model.{k}"], v) for k, v in weights.items())
+    assert json.loads((ckpt / "bsl_checkpoint.json").read_text())["format_version"] == 2
+
+    # A NaN written into the encoder's safetensors is found on resume, naming the tensor.
+    name = next(k for k in weights if k.endswith("query.weight"))
+    damaged = {**weights, name: weights[name].clone().fill_(float("nan"))}
+    save_file(damaged, ckpt / "encoder" / "model.safetensors", metadata={"format": "pt"})
+    with pytest.raises(BSLError, match=rf"cannot resume: tensor encoder.model.{name} holds NaN"):
+        _train(tiny_bert_dir, dataset, out, ["train.resume=auto", "train.max_steps=3"])
+    # A truncated one makes the checkpoint unusable before anything is loaded (auto stops naming it).
+    raw = (ckpt / "encoder" / "model.safetensors").read_bytes()
+    (ckpt / "encoder" / "model.safetensors").write_bytes(raw[:-64])
+    assert "encoder/model.safetensors is not a complete safetensors file" in checkpoint_problem(ckpt)
+    with pytest.raises(BSLError, match=r"latest checkpoint \S+step-00000001 is broken \(encoder/model.safetensors"):
+        _train(tiny_bert_dir, dataset, out, ["train.resume=auto", "train.max_steps=3"])
+
+
+def test_a_completed_run_removes_only_its_own_periodic_checkpoints(tiny_bert_dir, dataset, tmp_path):
+    out = tmp_path / "run"
+    _train(tiny_bert_dir, dataset, out, ["train.max_steps=4", "train.save_every=1", "train.keep_checkpoints=0",
+                                         "train.stop_at_step=2"])
+    steps = out / "checkpoints"
+    assert sorted(p.name for p in steps.iterdir()) == ["step-00000001", "step-00000002"]
+    (steps / "notes.txt").write_text("mine")                     # the user's, beside the checkpoints
+    (steps / "step-00000001" / "notes.txt").write_text("mine")   # the user's, inside one
+    result = _train(tiny_bert_dir, dataset, out, ["train.max_steps=4", "train.save_every=1",
+                                                  "train.keep_checkpoints=0", "train.resume=auto"])
+    assert result.completed and result.final_checkpoint == out / "final"
+    left = sorted(p.name for p in steps.iterdir())
+    assert left == [REPLACED_DIR, "notes.txt"], left
+    set_aside = list((steps / REPLACED_DIR).rglob("notes.txt"))
+    assert [p.read_text() for p in set_aside] == ["mine"]
+    assert (out / "final" / "trainer_state.pt").is_file() and (out / "config.yaml").is_file()
+
+
+def test_a_checkpoint_of_other_settings_and_the_keep_setting_are_left_alone(tiny_bert_dir, dataset, tmp_path):
+    out = tmp_path / "run"
+    _train(tiny_bert_dir, dataset, out, ["train.max_steps=3", "train.save_every=1", "train.keep_checkpoints=0",
+                                         "train.stop_at_step=1"])
+    steps = out / "checkpoints"
+    info_path = steps / "step-00000001" / "bsl_checkpoint.json"
+    info = json.loads(info_path.read_text())
+    # The run resumes from step-1 (its own) and writes step-2; a checkpoint of other settings stays.
+    other = steps / "step-00000000"
+    shutil.copytree(steps / "step-00000001", other)
+    info["step"], info["config"]["train"]["seed"] = 0, 99
+    (other / "bsl_checkpoint.json").write_text(json.dumps(info))
+    result = _train(tiny_bert_dir, dataset, out, ["train.max_steps=3", "train.save_every=1",
+                                                  "train.keep_checkpoints=0", "train.resume=auto"])
+    assert result.completed and result.metrics["resumed_from"] == steps / "step-00000001"
+    assert sorted(p.name for p in steps.iterdir()) == ["step-00000000"]
+
+    kept = tmp_path / "kept"
+    _train(tiny_bert_dir, dataset, kept, ["train.max_steps=3", "train.save_every=1", "train.keep_checkpoints=0",
+                                          "train.keep_checkpoints_after_final=true"])
+    assert sorted(p.name for p in (kept / "checkpoints").iterdir()) == ["step-00000001", "step-00000002"]

@@ -13,6 +13,8 @@ import pytest
 import torch
 from test_trainer_utils import tiny_config, write_dataset
 
+from bsl_pipeline.training.checkpoint_files import load_objective_state
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -125,8 +127,8 @@ def test_torchrun_two_processes_match_single_process_on_the_combined_batch(tiny_
     info = yaml.safe_load((tmp_path / "ddp" / "final" / "bsl_checkpoint.json").read_text())
     assert info["world_size"] == 2 and info["step"] == 4
     assert sorted(p.name for p in (tmp_path / "ddp" / "final" / "rng").iterdir()) == ["rank-0.pt", "rank-1.pt"]
-    ddp_state = torch.load(tmp_path / "ddp" / "final" / "trainer_state.pt", weights_only=True)["objective"]
-    single_state = torch.load(single.final_checkpoint / "trainer_state.pt", weights_only=True)["objective"]
+    ddp_state = load_objective_state(tmp_path / "ddp" / "final")
+    single_state = load_objective_state(single.final_checkpoint)
     assert ddp_state.keys() == single_state.keys()
     # Biases that feed straight into a BatchNorm (the predictor's first two linear layers, the encoder's last
     # LayerNorm bias, which shifts every embedding alike) have a gradient of exactly 0 in exact arithmetic; Adam

@@ -8,6 +8,10 @@ the sentence-transformers export: `training.export`.
 from __future__ import annotations
 
 import logging
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,12 +31,15 @@ from bsl_pipeline.training.checkpoint_files import (
     checkpoint_dirs,
     checkpoint_problem,
     choose_resume_checkpoint,
+    load_objective_state,
     load_state,
     ordinary_file_modes,
     prune_checkpoints,
     read_checkpoint_json,
+    remove_superseded_checkpoints,
     rng_path,
     save_state,
+    split_encoder_weights,
     state_dict_problem,
     step_dir_name,
     write_checkpoint_json,
@@ -56,6 +63,26 @@ def _get(tree: dict[str, Any], dotted: str) -> Any:
     for part in dotted.split("."):
         tree = tree.get(part) if isinstance(tree, dict) else None
     return tree
+
+
+@contextmanager
+def interrupt_after_writing() -> Iterator[None]:
+    """Ctrl-C (SIGINT) while a checkpoint is written takes effect once it is written, as KeyboardInterrupt: a
+    checkpoint is seconds of writing, and an interrupt inside torch.save or save_pretrained surfaces as another
+    error and leaves the directory half-built. Only in the main thread, and only where SIGINT has Python's default
+    handler (a host that installed its own keeps it)."""
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield
+        return
+    received: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, _frame: received.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if received:
+        raise KeyboardInterrupt
 
 
 class Checkpointer:
@@ -110,11 +137,7 @@ class Checkpointer:
         checking that it continues this run (same settings that shape the data or loss, same world size, same
         datasets)."""
         info = read_checkpoint_json(path)
-        saved = info.get("config", {})
-        current = to_dict(self.config)
-        defaults = to_dict(TrainConfig())  # a key added since the checkpoint was written had its default then
-        changed = [k for k in RESUME_MUST_MATCH
-                   if (_get(saved, k) if _get(saved, k) is not None else _get(defaults, k)) != _get(current, k)]
+        changed = self._changed_settings(info)
         if changed:
             raise BSLError(f"cannot resume from {path}: these settings differ from the checkpoint's: "
                            f"{', '.join(changed)} (they change which data each step sees or the loss)")
@@ -134,17 +157,36 @@ class Checkpointer:
                            f"({', '.join(changed) or 'a different list of datasets'}: manifest checksum or shard "
                            f"sha256 differ)")
         saved_state = load_state(path / STATE_FILE, map_location=self.device)
-        problem = state_dict_problem(saved_state.get("objective") if isinstance(saved_state, dict) else None,
-                                     self.objective.state_dict())
+        objective_state = load_objective_state(path, self.device, saved_state)
+        problem = state_dict_problem(objective_state, self.objective.state_dict())
         if problem:
             raise BSLError(f"{path / STATE_FILE}: cannot resume: {problem}")
-        self.objective.load_state_dict(saved_state["objective"])
+        self.objective.load_state_dict(objective_state)
         self.optimizer.load_state_dict(saved_state["optimizer"])
         if self.scaler is not None and saved_state.get("scaler"):
             self.scaler.load_state_dict(saved_state["scaler"])
         state.restore(int(saved_state["step"]), saved_state.get("run", {}), path)
         batches.restore(saved_state["data"])
         restore_rng_state(load_state(rng_path(path, self.dist.rank)))
+
+    def _changed_settings(self, info: dict[str, Any]) -> list[str]:
+        """The RESUME_MUST_MATCH settings in which the checkpoint described by `info` differs from this run."""
+        saved = info.get("config", {})
+        current = to_dict(self.config)
+        defaults = to_dict(TrainConfig())  # a key added since the checkpoint was written had its default then
+        return [k for k in RESUME_MUST_MATCH
+                if (_get(saved, k) if _get(saved, k) is not None else _get(defaults, k)) != _get(current, k)]
+
+    def _continues_this_run(self, path: Path) -> bool:
+        """Whether checkpoint `path` is one this run could have resumed from: same settings that shape the data
+        or the loss, same world size, same datasets."""
+        try:
+            info = read_checkpoint_json(path)
+        except BSLError:
+            return False
+        recorded = [s.get("manifest_checksum") for s in info.get("data", {}).get("sources", [])]
+        return (not self._changed_settings(info) and int(info.get("world_size", 1)) == self.dist.world_size
+                and recorded == [s.manifest_checksum for s in self.sources])
 
     # -- writing -----------------------------------------------------------------------------------------------
     def write_config(self) -> None:
@@ -156,7 +198,12 @@ class Checkpointer:
             write_text_atomic(self.output_dir / "config.yaml", yaml.safe_dump(to_dict(self.config), sort_keys=False))
 
     def save(self, directory: Path, state: RunState, data_position: dict[str, Any]) -> Path:
-        """A resumable checkpoint (call on every rank): rank 0 writes the shared state, every rank its RNG."""
+        """A resumable checkpoint (call on every rank): rank 0 writes the shared state, every rank its RNG. Ctrl-C
+        takes effect once it is written (`interrupt_after_writing`)."""
+        with interrupt_after_writing():
+            return self._save(directory, state, data_position)
+
+    def _save(self, directory: Path, state: RunState, data_position: dict[str, Any]) -> Path:
         rng_dir = directory.parent / f".{directory.name}.rng"
         if self.dist.is_main:
             directory.parent.mkdir(parents=True, exist_ok=True)
@@ -167,7 +214,7 @@ class Checkpointer:
         if self.dist.is_main:
             staging = staging_dir(directory)
             self.objective.encoder.save_pretrained(staging / ENCODER_DIR, self.tokenizer)
-            save_state(staging / STATE_FILE, self._trainer_state(state, data_position))
+            save_state(staging / STATE_FILE, self._trainer_state(state, data_position, staging))
             rng_dir.rename(staging / RNG_DIR)
             write_checkpoint_json(staging, self._info(state, data_position, resumable=True))
             ordinary_file_modes(staging)
@@ -183,13 +230,27 @@ class Checkpointer:
         return path
 
     def save_last(self, state: RunState, data_position: dict[str, Any], completed: bool) -> Path:
-        """final/ for a completed run, else the periodic checkpoint of the step it stopped at."""
+        """final/ for a completed run, else the periodic checkpoint of the step it stopped at. A completed run then
+        removes its periodic checkpoints (the ones it could have resumed from), unless
+        train.keep_checkpoints_after_final."""
         if completed:
-            return self.save(self.output_dir / FINAL_DIR, state, data_position)
+            final = self.save(self.output_dir / FINAL_DIR, state, data_position)
+            if self.dist.is_main and not self.config.train.keep_checkpoints_after_final:
+                removed = remove_superseded_checkpoints(self.output_dir / CHECKPOINTS_DIR, state.step,
+                                                        self._continues_this_run)
+                if removed:
+                    log.info("removed %d periodic checkpoint(s) of this run that %s supersedes (keep them with "
+                             "-o train.keep_checkpoints_after_final=true)", len(removed), final)
+            barrier()
+            return final
         return self.save(self.output_dir / CHECKPOINTS_DIR / step_dir_name(state.step), state, data_position)
 
     def write_best(self, state: RunState, data_position: dict[str, Any]) -> None:
         """Rank 0 only: best/ (encoder + json, not resumable)."""
+        with interrupt_after_writing():
+            self._write_best(state, data_position)
+
+    def _write_best(self, state: RunState, data_position: dict[str, Any]) -> None:
         staging = staging_dir(self.output_dir / BEST_DIR)
         self.objective.encoder.save_pretrained(staging / ENCODER_DIR, self.tokenizer)
         write_checkpoint_json(staging, self._info(state, data_position, resumable=False))
@@ -244,10 +305,22 @@ class Checkpointer:
             "config": to_dict(cfg),
         }
 
-    def _trainer_state(self, state: RunState, data_position: dict[str, Any]) -> dict[str, Any]:
+    def _encoder_prefix(self) -> str | None:
+        """Where the online encoder's own weights sit in the objective's state dict ("encoder.model.")."""
+        model = getattr(self.objective.encoder, "model", None)
+        return next((f"{name}." for name, module in self.objective.named_modules() if module is model and name),
+                    None)
+
+    def _trainer_state(self, state: RunState, data_position: dict[str, Any], directory: Path) -> dict[str, Any]:
+        """trainer_state.pt of checkpoint `directory`, whose encoder/ is already written: the online encoder's
+        tensors that encoder/ holds are left out (`load_objective_state` reads them back)."""
+        objective, encoder_weights = self.objective.state_dict(), None
+        prefix = self._encoder_prefix()
+        if prefix is not None:
+            objective, encoder_weights = split_encoder_weights(objective, prefix, directory)
         return {
             "format_version": FORMAT_VERSION, "step": state.step,
-            "objective": self.objective.state_dict(), "optimizer": self.optimizer.state_dict(),
+            "objective": objective, "encoder_weights": encoder_weights, "optimizer": self.optimizer.state_dict(),
             "schedule": self.phases.state(state.step),
             "scaler": self.scaler.state_dict() if self.scaler is not None else {},
             "data": data_position,

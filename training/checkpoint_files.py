@@ -3,15 +3,19 @@
 ```
 <checkpoint>/bsl_checkpoint.json   {"pooling", "step", "objective", "max_length", "encoder": "encoder", ...}
 <checkpoint>/encoder/              online encoder + tokenizer (save_pretrained)
-<checkpoint>/trainer_state.pt      objective state_dict (online, target, predictor, ...), optimizer, lr schedule,
-                                   GradScaler, step, data position, run metrics   [resumable checkpoints only]
+<checkpoint>/trainer_state.pt      objective state_dict (target, predictor, ...) less the online encoder's tensors
+                                   that encoder/*.safetensors holds bit for bit (named under "encoder_weights"),
+                                   optimizer, lr schedule, GradScaler, step, data position, run metrics
+                                   [resumable checkpoints only]
 <checkpoint>/rng/rank-<r>.pt       RNG states of every process (torch, cuda, numpy, python)
 ```
 
-Everything is written with `torch.save` of tensors and plain containers and read back with `weights_only=True`:
-nothing is unpickled. A directory is written under a temporary name and renamed into place, so a reader never
-sees half a checkpoint. A checkpoint damaged afterwards (a file deleted or truncated) is found by
-`checkpoint_problem` before resuming: `train.resume=auto` stops naming it, or falls back when asked to.
+Everything is written with `torch.save` of tensors and plain containers and read back with `weights_only=True`, or
+as safetensors: nothing is unpickled. The online encoder's weights are stored once, in encoder/ (what evaluation
+and export read); `load_objective_state` puts the objective's full state back together for resume. A directory is
+written under a temporary name and renamed into place, so a reader never sees half a checkpoint. A checkpoint
+damaged afterwards (a file deleted or truncated) is found by `checkpoint_problem` before resuming:
+`train.resume=auto` stops naming it, or falls back when asked to.
 
 This module lists, chooses, prunes, reads and writes those files; `training.checkpoint.Checkpointer` decides
 when and what.
@@ -25,7 +29,7 @@ import os
 import re
 import zipfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import torch
 
@@ -36,7 +40,7 @@ CHECKPOINT_JSON = "bsl_checkpoint.json"
 ENCODER_DIR = "encoder"
 STATE_FILE = "trainer_state.pt"
 RNG_DIR = "rng"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: the online encoder's weights live only in encoder/*.safetensors
 _STEP_DIR = re.compile(r"^step-(\d+)$")
 
 log = logging.getLogger(__name__)
@@ -83,6 +87,9 @@ def checkpoint_problem(directory: Path, rank: int = 0) -> str | None:
         return f"{STATE_FILE} missing"
     if not zipfile.is_zipfile(state):
         return f"{STATE_FILE} is not a complete torch archive (truncated or damaged)"
+    problem = encoder_weights_problem(directory)
+    if problem:
+        return problem
     if not rng_path(directory, rank).is_file():
         return f"{RNG_DIR}/rank-{rank}.pt missing"
     return None
@@ -159,6 +166,109 @@ def load_state(path: Path, map_location: str | torch.device = "cpu") -> dict[str
         return torch.load(path, map_location=map_location, weights_only=True)
     except Exception as exc:  # pickle/zip errors from a damaged or foreign file
         raise BSLError(f"{path}: cannot read checkpoint state ({type(exc).__name__}: {exc})") from None
+
+
+def encoder_weight_files(directory: Path) -> list[Path]:
+    """The safetensors files of a checkpoint's encoder/ (one, or the shards of a large model)."""
+    return sorted((directory / ENCODER_DIR).glob("*.safetensors"))
+
+
+def encoder_weights_problem(directory: Path) -> str | None:
+    """Why the encoder weights a checkpoint's trainer state relies on cannot be read (checked without loading
+    them: the files' headers must cover their length); None when they can, or when the checkpoint predates them."""
+    from safetensors import SafetensorError, safe_open
+
+    try:
+        version = int(read_checkpoint_json(directory).get("format_version", 1))
+    except (BSLError, TypeError, ValueError):
+        version = 1
+    if version < 2:
+        return None
+    files = encoder_weight_files(directory)
+    if not files:
+        return f"{ENCODER_DIR}/*.safetensors missing"
+    for path in files:
+        try:
+            with safe_open(str(path), "pt"):
+                pass
+        except (SafetensorError, OSError) as exc:
+            return f"{ENCODER_DIR}/{path.name} is not a complete safetensors file ({exc})"
+    return None
+
+
+def split_encoder_weights(objective_state: dict[str, torch.Tensor], prefix: str,
+                          directory: Path) -> tuple[dict[str, torch.Tensor], dict[str, Any]]:
+    """The objective's state less the tensors that `directory`/encoder/*.safetensors holds bit for bit (same dtype,
+    shape and values, read back after writing), and the record `load_objective_state` needs to put them back:
+    {"prefix": prefix, "tensors": [their names in the safetensors files]}. A tensor that differs in any way, or
+    that the files lack, stays in the state."""
+    from safetensors import safe_open
+
+    stored: list[str] = []
+    for path in encoder_weight_files(directory):
+        with safe_open(str(path), "pt") as f:
+            for key in f.keys():
+                ours = objective_state.get(prefix + key)
+                if ours is None:
+                    continue
+                theirs = f.get_tensor(key)
+                if theirs.dtype == ours.dtype and theirs.shape == ours.shape and torch.equal(theirs, ours.cpu()):
+                    stored.append(key)
+    taken = {prefix + key for key in stored}
+    rest = {name: value for name, value in objective_state.items() if name not in taken}
+    return rest, {"prefix": prefix, "tensors": stored}
+
+
+def load_objective_state(directory: str | Path, map_location: str | torch.device = "cpu",
+                         state: dict[str, Any] | None = None) -> dict[str, torch.Tensor]:
+    """The objective's full state dict saved in checkpoint `directory`: trainer_state.pt's "objective" plus the
+    online encoder's tensors it names in encoder/*.safetensors. `state`: trainer_state.pt already loaded."""
+    from safetensors import SafetensorError, safe_open
+
+    directory = Path(directory)
+    state = load_state(directory / STATE_FILE, map_location=map_location) if state is None else state
+    objective = state.get("objective") if isinstance(state, dict) else None
+    if not isinstance(objective, dict):
+        raise BSLError(f"{directory / STATE_FILE}: the objective's state is missing or not a mapping of tensors")
+    record = state.get("encoder_weights") or {}
+    wanted = set(record.get("tensors", []))
+    if not wanted:
+        return objective
+    merged = dict(objective)
+    device = map_location if isinstance(map_location, str) else str(map_location)
+    for path in encoder_weight_files(directory):
+        try:
+            with safe_open(str(path), "pt", device=device) as f:
+                for key in wanted.intersection(f.keys()):
+                    merged[record["prefix"] + key] = f.get_tensor(key)
+                    wanted.discard(key)
+        except (SafetensorError, OSError) as exc:
+            raise BSLError(f"{path}: cannot read the encoder weights ({exc})") from None
+    if wanted:
+        raise BSLError(f"{directory / ENCODER_DIR}: tensor {sorted(wanted)[0]} missing from its safetensors files "
+                       f"({len(wanted)} missing in all); {STATE_FILE} relies on them")
+    return merged
+
+
+def remove_superseded_checkpoints(checkpoints_dir: Path, step: int,
+                                  ours: Callable[[Path], bool]) -> list[Path]:
+    """Remove the periodic checkpoints up to `step` that `ours` accepts (final/ supersedes them), then
+    `checkpoints_dir` itself when nothing is left in it. As in `prune_checkpoints`, only what the trainer writes
+    in a checkpoint is dropped; any other file is set aside under `checkpoints/.bsl-replaced/`."""
+    from bsl_pipeline.pipeline.base.publish import retire
+
+    removed = []
+    for found_step, path in list_checkpoints(checkpoints_dir):
+        if found_step <= step and ours(path):
+            retire(path, path.parent, path.name,
+                   lambda relative, _path: relative.split("/")[0] in CHECKPOINT_ENTRIES)
+            removed.append(path)
+    if removed:
+        try:
+            checkpoints_dir.rmdir()
+        except OSError:
+            pass  # something else is (still) in it
+    return removed
 
 
 def ordinary_file_modes(directory: Path) -> None:

@@ -231,6 +231,10 @@ class TrainLoopConfig:
                             default=0, allowed=Range(0))
     keep_checkpoints: int = _help("periodic checkpoints kept (oldest deleted); 0 = keep all", default=2,
                                   allowed=Range(0))
+    keep_checkpoints_after_final: bool = _help(
+        "keep the periodic checkpoints (checkpoints/step-N) once the run completes; false: a completed run removes "
+        "those it wrote (final/ supersedes them: it resumes, evaluates and exports the same way)", default=False,
+        in_run_key=False)
     resume: str | None = _help("'auto' = latest checkpoint in output_dir/checkpoints, or a checkpoint dir; "
                                "null = fresh run (refused when output_dir already has checkpoints)",
                                default=None, in_run_key=False)

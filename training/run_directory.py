@@ -2,7 +2,8 @@
 
 ```
 <output_dir>/config.yaml              the run's config
-<output_dir>/checkpoints/step-<N>/    periodic resumable checkpoints (train.save_every; newest keep_checkpoints)
+<output_dir>/checkpoints/step-<N>/    periodic resumable checkpoints (train.save_every; newest keep_checkpoints;
+                                      removed once final/ is written, unless keep_checkpoints_after_final)
 <output_dir>/final/                   resumable checkpoint of a completed run
 <output_dir>/best/                    encoder + json of the best headline dev metric (not resumable)
 <output_dir>/export/                  sentence-transformers dir (export.dir elsewhere)

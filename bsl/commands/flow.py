@@ -315,7 +315,8 @@ def run_schedule(args: argparse.Namespace) -> int:
         build_deployments(config, check=True)
         print(describe(config))
         return 0
-    print("serving:\n" + describe(config), file=sys.stderr, flush=True)
+    print("serving (trigger a run: prefect deployment run 'FLOW/NAME'; Ctrl-C stops and pauses the schedules):\n"
+          + describe(config), file=sys.stderr, flush=True)
     serve_schedule(config)
     return 0
 

@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from bsl_pipeline.cli.cli import main
-from bsl_pipeline.pipeline.augment.job import AugmentConfig, run_augment
+from bsl_pipeline.pipeline.augment.job import run_augment
 from bsl_pipeline.pipeline.base.errors import BSLError, InputError, VerificationError
 from bsl_pipeline.pipeline.base.ownership import (
     LOCK_NAME,
@@ -27,26 +27,16 @@ from bsl_pipeline.pipeline.base.ownership import (
 )
 from bsl_pipeline.pipeline.dataset.manifest import KEY_ENV, register, write_manifest
 from bsl_pipeline.pipeline.dataset.store import iter_pair_batches, verify_dataset
+from small_corpus import augment_config, write_corpus
 
-SENTENCES = [f"Sentence number {i} talks about the {w} in the park." for i, w in
-             enumerate(["dog", "cat", "tree", "child", "ball", "car", "house", "woman", "man", "game"] * 3)]
 
 
 @pytest.fixture
 def corpus(tmp_path):
-    folder = tmp_path / "corpus"
-    folder.mkdir()
-    path = folder / "corpus.txt"
-    path.write_text("\n".join(SENTENCES) + "\n", encoding="utf-8")
-    return path
+    return write_corpus(tmp_path)
 
 
-def _config(tmp_path, **kw) -> AugmentConfig:
-    kw.setdefault("methods", ["noise"])
-    kw.setdefault("registry_dir", str(tmp_path / "registry"))
-    cfg = AugmentConfig(progress=False, **kw)
-    cfg.corpus.chunk_size = 8
-    return cfg
+_config = augment_config
 
 
 def _bsl(*args: str, env: dict[str, str] | None = None, **kw) -> subprocess.CompletedProcess:

@@ -15,9 +15,8 @@ import pytest
 from bsl_pipeline.cli.cli import main
 from bsl_pipeline.pipeline.augment.job import AugmentConfig, run_augment
 from bsl_pipeline.pipeline.dataset.manifest import write_manifest
+from small_corpus import write_corpus
 
-SENTENCES = [f"Sentence number {i} talks about the {w} in the park." for i, w in
-             enumerate(["dog", "cat", "tree", "child", "ball", "car", "house", "woman", "man", "game"] * 3)]
 ESCAPES = "\x1b]52;c;aGVsbG8=\x07 \x1b[2J \x9b31m"
 
 
@@ -35,11 +34,7 @@ def _one_line_error(proc: subprocess.CompletedProcess, *needles: str) -> None:
 
 @pytest.fixture
 def corpus(tmp_path):
-    folder = tmp_path / "corpus"
-    folder.mkdir()
-    path = folder / "corpus.txt"
-    path.write_text("\n".join(SENTENCES) + "\n", encoding="utf-8")
-    return path
+    return write_corpus(tmp_path)
 
 
 def _dataset(tmp_path, corpus, name="ds") -> Path:

@@ -13,30 +13,20 @@ from pathlib import Path
 
 import pytest
 
-from bsl_pipeline.pipeline.augment.job import AugmentConfig, run_augment
+from bsl_pipeline.pipeline.augment.job import run_augment
 from bsl_pipeline.pipeline.base.ownership import REPLACED_DIR
 from bsl_pipeline.pipeline.base.publish import publish_directory, remove_stale_staging, staging_dir
 from bsl_pipeline.pipeline.dataset.store import verify_dataset
+from small_corpus import augment_config, write_corpus
 
-SENTENCES = [f"Sentence number {i} talks about the {w} in the park." for i, w in
-             enumerate(["dog", "cat", "tree", "child", "ball", "car", "house", "woman", "man", "game"] * 3)]
 
 
 @pytest.fixture
 def corpus(tmp_path):
-    folder = tmp_path / "corpus"
-    folder.mkdir()
-    path = folder / "corpus.txt"
-    path.write_text("\n".join(SENTENCES) + "\n", encoding="utf-8")
-    return path
+    return write_corpus(tmp_path)
 
 
-def _config(tmp_path, **kw) -> AugmentConfig:
-    kw.setdefault("methods", ["noise"])
-    kw.setdefault("registry_dir", str(tmp_path / "registry"))
-    cfg = AugmentConfig(progress=False, **kw)
-    cfg.corpus.chunk_size = 8
-    return cfg
+_config = augment_config
 
 
 def _bsl(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:

@@ -21,14 +21,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from bsl_pipeline.pipeline.base.config import load_config, to_dict
+from bsl_pipeline.pipeline.base.config import field_default, load_config, to_dict
 
 T = TypeVar("T")
 
 PRECEDENCE = "defaults <- --config YAML <- dedicated flags <- -o KEY=VALUE"
 
 
-def field_default(cls: type, key: str) -> Any:
+def key_default(cls: type, key: str) -> Any:
     """The default of config key `key` (dotted) of dataclass `cls`: what a flag's help shows, so that no default is
     written twice."""
     import dataclasses
@@ -38,15 +38,12 @@ def field_default(cls: type, key: str) -> Any:
     *parents, name = key.split(".")
     for part in parents:
         node = typing.get_type_hints(node)[part]
-    found = {f.name: f for f in dataclasses.fields(node)}[name]
-    if found.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
-        return to_dict(found.default_factory())  # type: ignore[misc]
-    return found.default
+    return to_dict(field_default({f.name: f for f in dataclasses.fields(node)}[name]))
 
 
 def flag_help(text: str, cls: type, key: str) -> str:
     """`text (KEY; default: VALUE)` for a dedicated flag that sets config `key` of `cls`."""
-    default = field_default(cls, key)
+    default = key_default(cls, key)
     shown = "none" if default is None else default
     return f"{text} ({key}; default: {shown})"
 

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from bsl_pipeline.cli.cli import build_parser
-from bsl_pipeline.cli.config_args import field_default, flag_help
+from bsl_pipeline.cli.config_args import flag_help, key_default
 from bsl_pipeline.flows.main_job import MainJobConfig
 from bsl_pipeline.training.evaluation.config import EvaluationConfig
 
@@ -40,7 +40,7 @@ def test_the_check_sees_a_typed_default(tmp_path, monkeypatch):
 def test_flag_help_shows_the_fields_default_nested_keys_included():
     assert flag_help("sentences per pass", EvaluationConfig, "batch_size") == (
         f"sentences per pass (batch_size; default: {EvaluationConfig().batch_size})")
-    assert field_default(MainJobConfig, "out_dir") == MainJobConfig().out_dir
+    assert key_default(MainJobConfig, "out_dir") == MainJobConfig().out_dir
     assert flag_help("x", EvaluationConfig, "max_length").endswith("default: none)")
 
 

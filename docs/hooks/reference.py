@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import importlib
 import os
-import sys
 import types
 import typing
 from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
+
+from bsl_pipeline.pipeline.base.config import field_default
 
 CONFIG_PAGE = "reference/configuration.md"
 CLI_PAGE = "reference/cli.md"
@@ -48,53 +48,25 @@ class Section:
 
 # ---------------------------------------------------------------------------------------------------- discovery
 
-def _load(spec: str) -> Any:
-    module, _, attr = spec.partition(":")
-    obj = importlib.import_module(module)
-    for part in attr.split("."):
-        obj = getattr(obj, part)
-    return obj
-
-
-def _first(*specs: str) -> Any:
-    errors = []
-    for spec in specs:
-        try:
-            return _load(spec)
-        except (ImportError, AttributeError) as exc:
-            errors.append(f"{spec}: {exc}")
-    raise ImportError("none of these could be imported:\n  " + "\n  ".join(errors))
-
-
 def _hint(cls: type, name: str) -> type:
     return typing.get_type_hints(cls)[name]
 
 
 def augmenter_configs() -> dict[str, type]:
     """Method name -> its augmenter's `config_class`, through the registry."""
-    registry = importlib.import_module("bsl_pipeline.pipeline.augment.augmenters")
+    from bsl_pipeline.pipeline.augment import augmenters as registry
+
     return {name: registry.augmenter_class(name).config_class for name in registry.available_methods()}
-
-
-def _data_fetch_config() -> type:
-    """`bsl data fetch`'s settings: found through the command's module (it names the class wherever it lives)."""
-    candidates = ["bsl_pipeline.training.evaluation.public_data:DataFetchConfig", "bsl_pipeline.pipeline.evaldata.fetch:DataFetchConfig",
-                  "bsl_pipeline.training.evaluation.fetch:DataFetchConfig",
-                  "bsl_pipeline.training.evaluation.data_fetch:DataFetchConfig"]
-    build_cli_parser()  # registering the commands imports the module that defines it
-    for module in list(sys.modules.values()):
-        cls = getattr(module, "DataFetchConfig", None)
-        if isinstance(cls, type) and dataclasses.is_dataclass(cls):
-            return cls
-    return _first(*candidates)
 
 
 def config_sections() -> list[Section]:
     """Every config class a user sets, in the order of the reference page."""
-    main_job = _first("bsl_pipeline.flows.main_job:MainJobConfig")
-    schedule = _first("bsl_pipeline.flows.schedule:ScheduleConfig")
+    from bsl_pipeline.flows.main_job import MainJobConfig as main_job
+    from bsl_pipeline.flows.schedule import ScheduleConfig as schedule
+    from bsl_pipeline.pipeline.augment.job import AugmentConfig as augment
+    from bsl_pipeline.training.evaluation.public_data import DataFetchConfig
+
     deployment = typing.get_args(_hint(schedule, "deployments"))[0]
-    augment = _first("bsl_pipeline.pipeline.augment.job:AugmentConfig")
     sections = [
         Section("demo", "The main job (`bsl demo`, `make demo`)", "bsl demo -o KEY=VALUE", main_job,
                 intro="`configs/demo.yaml` holds these defaults. `training.*` and `evaluation.*` take every key of "
@@ -110,7 +82,7 @@ def config_sections() -> list[Section]:
     sections += [
         Section("train", "Training (`bsl train`)", "bsl train -o KEY=VALUE", _hint(main_job, "training")),
         Section("evaluate", "Evaluation (`bsl evaluate`)", "bsl evaluate -o KEY=VALUE", _hint(main_job, "evaluation")),
-        Section("data-fetch", "Public data (`bsl data fetch`)", "bsl data fetch -o KEY=VALUE", _data_fetch_config()),
+        Section("data-fetch", "Public data (`bsl data fetch`)", "bsl data fetch -o KEY=VALUE", DataFetchConfig),
         Section("flow-augment", "Augmentation flow (`bsl flow augment -F`)", "bsl flow augment -F KEY=VALUE",
                 _hint(deployment, "augment")),
         Section("flow-train", "Training flow (`bsl flow train -F`)", "bsl flow train -F KEY=VALUE",
@@ -179,13 +151,7 @@ def _class_doc(cls: type) -> str:
 
 
 def _default(f: dataclasses.Field, instance: Any) -> Any:
-    if instance is not None:
-        return getattr(instance, f.name)
-    if f.default is not dataclasses.MISSING:
-        return f.default
-    if f.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
-        return f.default_factory()  # type: ignore[misc]
-    return dataclasses.MISSING
+    return getattr(instance, f.name) if instance is not None else field_default(f)
 
 
 def config_rows(cls: type, prefix: str = "", instance: Any = None,
@@ -288,7 +254,9 @@ def render_config_page(sections: list[Section]) -> str:
 
 
 def build_cli_parser() -> argparse.ArgumentParser:
-    return _first("bsl_pipeline.cli.cli:build_parser")()
+    from bsl_pipeline.cli.cli import build_parser
+
+    return build_parser()
 
 
 def cli_commands(parser: argparse.ArgumentParser | None = None, prefix: str = "bsl") -> list[tuple[str, str, str]]:

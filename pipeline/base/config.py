@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import types
 import re
+import types
 import typing
 from pathlib import Path
 from typing import Any, TypeVar
@@ -501,6 +501,15 @@ def merge_dicts(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def field_default(f: dataclasses.Field) -> Any:
+    """A dataclass field's default value (a new one from its default_factory), or dataclasses.MISSING."""
+    if f.default is not dataclasses.MISSING:
+        return f.default
+    if f.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
+        return f.default_factory()  # type: ignore[misc]
+    return dataclasses.MISSING
+
+
 def describe(cls: type, prefix: str = "") -> list[tuple[str, str, str]]:
     """(key, type, default) for every leaf field, for `--help` listings."""
     rows = []
@@ -510,12 +519,8 @@ def describe(cls: type, prefix: str = "") -> list[tuple[str, str, str]]:
         if _is_dataclass_type(tp):
             rows.extend(describe(tp, key + "."))
             continue
-        if f.default is not dataclasses.MISSING:
-            default = f.default
-        elif f.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
-            default = to_dict(f.default_factory())  # type: ignore[misc]
-        else:
-            default = "(required)"
+        default = field_default(f)
+        default = "(required)" if default is dataclasses.MISSING else to_dict(default)
         doc = f.metadata.get("help", "")
         if "range" in f.metadata:
             doc = f"{doc} (allowed: {f.metadata['range']})".lstrip()

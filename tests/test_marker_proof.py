@@ -72,3 +72,16 @@ def test_a_dataset_from_before_claim_ids_is_recognised_by_its_manifest(tmp_path,
     (out / MARKER_NAME).write_text(json.dumps(old))
     assert _augment(corpus, out).returncode == 0
     assert "id" in json.loads((out / MARKER_NAME).read_text())
+
+
+def test_the_check_before_work_refuses_what_the_claim_refuses(tmp_path):
+    from bsl_pipeline.pipeline.base.ownership import check_claimable
+
+    out = claim_directory(tmp_path / "ds", "dataset")
+    check_claimable(out, "dataset")  # its own marker: fine
+    copy = tmp_path / "copy"
+    subprocess.run(["cp", "-a", str(out), str(copy)], check=True)
+    with pytest.raises(OwnershipError, match="copied or moved here"):
+        check_claimable(copy, "dataset")
+    check_claimable(copy, "dataset", overwrite=True)
+    assert json.loads((copy / MARKER_NAME).read_text())["path"] == str(out.resolve())  # nothing written

@@ -111,42 +111,49 @@ def claim_directory(directory: str | Path, kind: str, *, overwrite: bool = False
     path.mkdir(parents=True, exist_ok=True)
     _CREATED.append((path, created))  # the marker written below is removed again if the command fails at once
     marker = read_marker(path)
-    if marker is None:
-        entries = {p.name for p in path.iterdir()}
-        if MARKER_NAME in entries:
-            # Another bsl process claimed the directory between our two looks (it then locks and writes).
-            marker = read_marker(path)
+    entries = {p.name for p in path.iterdir()}
+    if marker is None and MARKER_NAME in entries:
+        # Another bsl process claimed the directory between our two looks (it then locks and writes).
+        marker = read_marker(path)
     if marker is not None:
         _CREATED.pop()  # marked before this run: not ours to remove
+    plan = _claim_plan(path, kind, marker, entries, overwrite, recognise)
+    if plan == "replace":
+        set_aside(path, [n for n in own_names if (path / n).exists() or (path / n).is_symlink()])
+    if plan != "ours":
+        _write_marker(path, kind)
+    return path
+
+
+def _claim_plan(path: Path, kind: str, marker: dict[str, Any] | None, entries: set[str], overwrite: bool,
+                recognise: Callable[[Path], bool] | None) -> str:
+    """What claiming the existing directory `path` takes: "ours" (nothing: its marker proves it), "mark" (write the
+    marker), "replace" (set the tool's entries aside, then mark); OwnershipError when it is refused."""
+    def vouched() -> bool:  # reads the contents, so only when it decides
+        return recognise is not None and recognise(path)
+
+    if marker is not None:
         if marker["kind"] != kind:
             raise OwnershipError(f"{path} holds a bsl {marker['kind']}, not a {kind}: choose another directory")
         problem = marker_problem(path, marker)
         if problem is None:
-            return path
+            return "ours"
         # A marker that proves nothing. One without a claim id (an older bsl's) is trusted when `recognise` vouches
         # for the contents; one written for another directory never is (a copy's contents look like ours too).
         # Otherwise the directory is foreign: refused, or with --overwrite what it replaces is set aside.
-        vouched = recognise is not None and recognise(path)
-        if "path" not in marker and vouched:
-            _write_marker(path, kind)
-            return path
+        ours = vouched()
+        if "path" not in marker and ours:
+            return "mark"
         if not overwrite:
             raise OwnershipError(f"{path} looks like a bsl {kind}, but {problem}: choose another directory, or pass "
                                  f"--overwrite to adopt it (what it replaces is set aside into {REPLACED_DIR}/)")
-        if not vouched:  # a copy whose contents are this tool's is adopted as it is (its cache reused)
-            set_aside(path, [n for n in own_names if (path / n).exists() or (path / n).is_symlink()])
-        _write_marker(path, kind)
-        return path
+        return "mark" if ours else "replace"  # a copy whose contents are this tool's is adopted as it is
     foreign = sorted(name for name in entries if name != LOCK_NAME and not _is_marker_in_flight(name))
-    if foreign and recognise is not None and recognise(path):
-        _write_marker(path, kind)
-        return path
-    if foreign and not overwrite:
+    if not foreign or vouched():
+        return "mark"
+    if not overwrite:
         raise _foreign_error(path, foreign)
-    if foreign:
-        set_aside(path, [n for n in own_names if (path / n).exists() or (path / n).is_symlink()])
-    _write_marker(path, kind)
-    return path
+    return "replace"
 
 
 # Directories claim_directory marked in this process: (the output dir, the topmost folder it had to create, or
@@ -214,14 +221,7 @@ def check_claimable(directory: str | Path, kind: str, *, overwrite: bool = False
         return
     if not path.is_dir():
         raise OwnershipError(f"{path} exists and is not a directory")
-    marker = read_marker(path)
-    if marker is not None:
-        if marker["kind"] != kind:
-            raise OwnershipError(f"{path} holds a bsl {marker['kind']}, not a {kind}: choose another directory")
-        return
-    foreign = sorted(p.name for p in path.iterdir() if p.name != LOCK_NAME and not _is_marker_in_flight(p.name))
-    if foreign and not overwrite and not (recognise is not None and recognise(path)):
-        raise _foreign_error(path, foreign)
+    _claim_plan(path, kind, read_marker(path), {p.name for p in path.iterdir()}, overwrite, recognise)
 
 
 def check_output_name(name: str, what: str = "name") -> str:

@@ -330,6 +330,18 @@ def test_checkpoint_files_get_the_mode_of_ordinary_files(tiny_bert_dir, dataset,
 
 
 
+def _sentence_transformers_files(folder: Path, max_seq_length: int) -> None:
+    """The files that make `folder` a sentence-transformers directory: the Transformer in the folder itself (reading
+    `max_seq_length` tokens), then mean pooling."""
+    (folder / "sentence_bert_config.json").write_text(json.dumps({"max_seq_length": max_seq_length,
+                                                                  "do_lower_case": False}))
+    (folder / "modules.json").write_text(json.dumps([
+        {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
+        {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"}]))
+    (folder / "1_Pooling").mkdir()
+    (folder / "1_Pooling" / "config.json").write_text(json.dumps({"pooling_mode_mean_tokens": True}))
+
+
 def test_the_export_reads_what_the_starting_model_read_not_the_training_truncation(tmp_path):
     """Training may truncate at model.max_length (the demo: 48) while the model reads more (all-MiniLM-L6-v2: 256):
     the export keeps the starting model's reading length, so its record and the evaluation (which reads both models
@@ -338,7 +350,7 @@ def test_the_export_reads_what_the_starting_model_read_not_the_training_truncati
 
     st_dir = tmp_path / "st-model"
     st_dir.mkdir()
-    (st_dir / "sentence_bert_config.json").write_text(json.dumps({"max_seq_length": 256, "do_lower_case": False}))
+    _sentence_transformers_files(st_dir, 256)
     assert reading_length(str(st_dir), None, 48) == 256
     assert reading_length(str(st_dir), 64, 48) == 64
     assert reading_length(str(tmp_path / "plain-hf-dir"), None, 48) == 48
@@ -352,7 +364,7 @@ def test_a_run_from_a_sentence_transformers_dir_exports_its_reading_length(tiny_
 
     base = tmp_path / "st-base"
     shutil.copytree(tiny_bert_dir, base)
-    (base / "sentence_bert_config.json").write_text(json.dumps({"max_seq_length": 24, "do_lower_case": False}))
+    _sentence_transformers_files(base, 24)
     out = tmp_path / "run"
     result = _train(base, dataset, out, ["export.enabled=true", "model.max_length=8"])
     assert result.completed

@@ -32,6 +32,7 @@ from typing import Any
 import yaml
 
 from bsl_pipeline.pipeline.base.atomic import write_json_atomic
+from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.config import to_dict
 from bsl_pipeline.pipeline.base.ownership import MARKER_NAME, OwnershipError, read_marker, set_aside
 from bsl_pipeline.pipeline.base.publish import publish_directory, staging_dir
@@ -142,15 +143,18 @@ def claim_export_dir(out: Path, overwrite: bool) -> None:
 
 def reading_length(base_model: str, explicit: int | None, trained: int) -> int:
     """Tokens an export reads: `explicit` (export.max_length) when set, else what the starting model read (the
-    `max_seq_length` of its sentence-transformers config, when `base_model` is such a directory), else `trained`
-    (model.max_length). Training may truncate shorter than the model reads; the export keeps the model's reading."""
+    `max_seq_length` of its sentence-transformers config, read as the evaluation stage reads it, when `base_model`
+    is such a directory), else `trained` (model.max_length). Training may truncate shorter than the model reads;
+    the export keeps the model's reading."""
     if explicit is not None:
         return explicit
-    config = Path(base_model).expanduser() / "sentence_bert_config.json" if base_model else None
-    if config is not None and config.is_file():
+    root = Path(base_model).expanduser() if base_model else None
+    if root is not None and (root / "modules.json").is_file():
+        from bsl_pipeline.training.evaluation.encoders import read_sentence_transformers_dir
+
         try:
-            value = json.loads(config.read_text(encoding="utf-8")).get("max_seq_length")
-        except (OSError, ValueError, AttributeError):
+            value = read_sentence_transformers_dir(root).max_seq_length
+        except BSLError:  # the base loaded for training; an unreadable module config only loses this default
             value = None
         if isinstance(value, int) and not isinstance(value, bool) and value >= 2:
             return value

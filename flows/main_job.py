@@ -43,7 +43,7 @@ from bsl_pipeline.training.evaluation.data_dir import (
 )
 from bsl_pipeline.training.config import BSLConfig, DataSourceConfig, TrainConfig
 from bsl_pipeline.training.evaluation.config import EvaluationConfig
-from bsl_pipeline.training.recipes import bundled_encoder, bundled_recipe, demo_config_text, demo_section  # noqa: F401
+from bsl_pipeline.training.recipes import bundled_encoder, bundled_recipe, demo_section
 from bsl_pipeline.training.train_and_evaluate import (
     StepDone,
     StepRecord,

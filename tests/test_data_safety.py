@@ -27,7 +27,7 @@ from bsl_pipeline.pipeline.base.ownership import (
 )
 from bsl_pipeline.pipeline.dataset.manifest import KEY_ENV, register, write_manifest
 from bsl_pipeline.pipeline.dataset.store import iter_pair_batches, verify_dataset
-from small_corpus import augment_config, write_corpus
+from small_corpus import augment_config, rewrite_pair_shards, write_corpus
 
 
 
@@ -285,21 +285,6 @@ def test_m5_register_keeps_the_copy_inside_the_registry(tmp_path, corpus):
 
 
 # -- Medium 8: verify checks the shard schema -----------------------------------------------------------------------
-def _rewrite_first_shard(ds: Path, change) -> Path:
-    """Replace the first pair shard by `change(table)` and update its checksum and rows, as anyone can."""
-    from bsl_pipeline.pipeline.base.provenance import sha256_file
-
-    manifest = json.loads((ds / "manifest.json").read_text())
-    shard = next(s for s in manifest["shards"] if s["kind"] == "pairs")
-    path = ds / shard["path"]
-    table = change(pq.read_table(path))
-    pq.write_table(table, path)
-    shard.update(sha256=sha256_file(path), rows=table.num_rows)
-    manifest.pop("checksum")
-    write_manifest(manifest, ds / "manifest.json")
-    return path
-
-
 def _set(table: pa.Table, name: str, array) -> pa.Table:
     return table.set_column(table.schema.get_field_index(name), name, array)
 
@@ -324,7 +309,7 @@ def test_m8_verify_checks_the_shard_schema_and_readers_give_one_line(tmp_path, c
     change, message = SCHEMA_CASES[case]
     ds = tmp_path / "ds"
     run_augment(corpus, ds, _config(tmp_path))
-    path = _rewrite_first_shard(ds, change)
+    (path,) = rewrite_pair_shards(ds, change, only_first=True)
     with pytest.raises(VerificationError) as info:
         verify_dataset(ds)
     assert str(path) in str(info.value) and message in str(info.value)

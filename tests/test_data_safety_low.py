@@ -9,13 +9,12 @@ import sys
 from pathlib import Path
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 
 from bsl_pipeline.cli.cli import main
-from bsl_pipeline.pipeline.augment.job import AugmentConfig, run_augment
+from bsl_pipeline.pipeline.augment.job import run_augment
 from bsl_pipeline.pipeline.dataset.manifest import write_manifest
-from small_corpus import write_corpus
+from small_corpus import augment_config, rewrite_pair_shards, write_corpus
 
 ESCAPES = "\x1b]52;c;aGVsbG8=\x07 \x1b[2J \x9b31m"
 
@@ -38,24 +37,8 @@ def corpus(tmp_path):
 
 
 def _dataset(tmp_path, corpus, name="ds") -> Path:
-    cfg = AugmentConfig(progress=False, methods=["noise"], registry_dir=str(tmp_path / "registry"))
-    cfg.corpus.chunk_size = 8
-    run_augment(corpus, tmp_path / name, cfg)
+    run_augment(corpus, tmp_path / name, augment_config(tmp_path))
     return tmp_path / name
-
-
-def _rewrite_shards(ds: Path, change) -> None:
-    """Replace each pair shard by `change(table)` and update the manifest's checksums, as anyone can."""
-    from bsl_pipeline.pipeline.base.provenance import sha256_file
-
-    manifest = json.loads((ds / "manifest.json").read_text())
-    for shard in (s for s in manifest["shards"] if s["kind"] == "pairs"):
-        path = ds / shard["path"]
-        table = change(pq.read_table(path))
-        pq.write_table(table, path)
-        shard.update(sha256=sha256_file(path), rows=table.num_rows)
-    manifest.pop("checksum")
-    write_manifest(manifest, ds / "manifest.json")
 
 
 # -- 1: text from a dataset reaches the terminal shown, never acted on ---------------------------------------------
@@ -71,7 +54,7 @@ def test_inspect_and_errors_escape_terminal_control_characters(tmp_path, corpus,
             table = table.set_column(i, name, pa.array([f"{v} {ESCAPES}" for v in table.column(name).to_pylist()]))
         return table
 
-    _rewrite_shards(ds, poison)
+    rewrite_pair_shards(ds, poison)
     assert main(["inspect", str(ds), "-n", "3"]) == 0
     out = capsys.readouterr().out
     assert "\\x1b]52;c;aGVsbG8=\\x07" in out and "\\x1b[2J" in out and "\\x9b31m" in out

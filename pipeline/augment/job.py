@@ -15,7 +15,6 @@ against the corpus), and published shards are copies, so editing one never reach
 from __future__ import annotations
 
 import contextlib
-import errno
 import json
 import logging
 import shutil
@@ -33,7 +32,7 @@ from bsl_pipeline.pipeline.augment.executors import AugmentTask, Executor, Seria
 from bsl_pipeline.pipeline.augment.filters import FilterConfig
 from bsl_pipeline.pipeline.augment.tasks import ChunkRef, TaskResult, task_key, write_chunk
 from bsl_pipeline.pipeline.base.config import MAX_BATCH, SEED_RANGE, Range, to_dict
-from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.errors import WRITE_ERROR_FIXES, BSLError
 from bsl_pipeline.pipeline.base.ownership import (
     OwnershipError,
     WriterLock,
@@ -381,7 +380,7 @@ def _os_errors_as_one_line(out_dir: Path):
     try:
         yield
     except OSError as exc:
-        if exc.errno not in (errno.ENOSPC, errno.EROFS, errno.EDQUOT, errno.EACCES, errno.EPERM):
+        if exc.errno not in WRITE_ERROR_FIXES:
             raise
         raise BSLError(f"{exc.filename or out_dir}: {exc.strerror or exc} (finished tasks are kept under "
                        f"{out_dir}/.work: free space or fix the permissions, then rerun to resume)") from None

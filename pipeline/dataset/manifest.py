@@ -21,7 +21,6 @@ people holding the key can change a dataset without `bsl verify` noticing.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import hmac
 import json
 import os
@@ -33,7 +32,7 @@ from typing import Any
 
 from bsl_pipeline.pipeline.base.atomic import write_json_atomic
 from bsl_pipeline.pipeline.base.errors import InputError, VerificationError
-from bsl_pipeline.pipeline.base.fingerprint import canonical_json, digest
+from bsl_pipeline.pipeline.base.fingerprint import digest, keyed_digest
 
 MANIFEST_NAME = "manifest.json"
 # 2: pair shards gained changed_word_share and view_similarity, method stats their distributions. Format-1 datasets
@@ -453,8 +452,7 @@ def manifest_checksum(manifest: dict[str, Any]) -> str:
 
 def manifest_signature(manifest: dict[str, Any], key: str) -> str:
     """HMAC-SHA256 under `key` of everything but the checksum and the signature."""
-    return hmac.new(key.encode(), canonical_json(_body(manifest, ("checksum", "signature"))),
-                    hashlib.sha256).hexdigest()
+    return keyed_digest(_body(manifest, ("checksum", "signature")), key)
 
 
 def _signing_key() -> str | None:

@@ -25,7 +25,7 @@ TEXT_PROBLEMS = ("url", "hashtags", "code", "all_capitals", "too_short", "not_en
 def text_problem(text: str, min_words: int = 1, min_english_share: float = 0.0) -> str | None:
     """Why `text` is not plain English prose a method may rewrite (one of TEXT_PROBLEMS), or None. `min_words`: the
     fewest words it may have; `min_english_share`: the share of its words that must be in wordfreq's English list."""
-    from bsl_pipeline.pipeline.lexicon.word_frequency import zipf
+    from bsl_pipeline.pipeline.lexicon.word_frequency import is_english
 
     if _URL.search(text):
         return "url"
@@ -43,12 +43,23 @@ def text_problem(text: str, min_words: int = 1, min_english_share: float = 0.0) 
         return "too_short"
     if min_english_share > 0:
         lowered = [w.lower() for w in alpha]
-        english = sum(1 for w in lowered if w.isascii() and zipf(w) > 0)
+        english = sum(1 for w in lowered if w.isascii() and is_english(w))
         if english < min_english_share * len(alpha):
             return "not_english"
         if len(lowered) >= 3 and _ENGLISH_MARKERS.isdisjoint(lowered) and _another_language(lowered):
             return "not_english"
     return None
+
+
+def load() -> None:
+    """Read the word tables `text_problem` uses now (an augmenter's set-up), not in its first batch."""
+    from wordfreq import zipf_frequency
+
+    from bsl_pipeline.pipeline.lexicon import word_frequency
+
+    word_frequency.load()
+    for lang in ("en", *OTHER_LANGUAGES):
+        zipf_frequency("the", lang)
 
 
 def _another_language(words: list[str]) -> bool:

@@ -39,6 +39,11 @@ def zipf(word: str) -> float:
     return 0.0
 
 
+def is_english(word: str) -> bool:
+    """Whether the lower-case single word is in the English table (`zipf(word) > 0`, without computing it)."""
+    return word in _frequencies()
+
+
 def load() -> None:
     """Read the table now (about a second, once per process), so that timing and the first sentence don't pay it."""
     _frequencies()

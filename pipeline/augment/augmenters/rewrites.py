@@ -741,9 +741,9 @@ class RewritesAugmenter(Augmenter):
     version = "2"
 
     def setup(self) -> None:
-        from bsl_pipeline.pipeline.lexicon import word_frequency
+        from bsl_pipeline.pipeline.lexicon import text_kind
 
-        word_frequency.load()
+        text_kind.load()
 
     def model_identities(self) -> dict[str, str]:
         from importlib.metadata import version

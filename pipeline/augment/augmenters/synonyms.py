@@ -174,7 +174,7 @@ class SynonymAugmenter(Augmenter):
         return self._location
 
     def setup(self) -> None:
-        from bsl_pipeline.pipeline.lexicon import word_frequency
+        from bsl_pipeline.pipeline.lexicon import text_kind, word_frequency
         from bsl_pipeline.pipeline.lexicon.collocations import Collocations
         from bsl_pipeline.pipeline.lexicon.eligible_words import EligibleWords
         from bsl_pipeline.pipeline.lexicon.moses_tokens import SpanTokenizer
@@ -183,6 +183,7 @@ class SynonymAugmenter(Augmenter):
 
         wordnet = load_wordnet(self._locate())
         word_frequency.load()
+        text_kind.load()
         collocations = Collocations(k for k in wordnet._lemma_pos_offset_map if "_" in k or "-" in k)
         self._finder = SubstituteFinder(self.config.words, wordnet, load_synset_lemmas(self._locate()),
                                         load_sense_counts(self._locate()), self.config.cache_size,

@@ -39,9 +39,9 @@ def zipf(word: str) -> float:
     return 0.0
 
 
-def is_english(word: str) -> bool:
-    """Whether the lower-case single word is in the English table (`zipf(word) > 0`, without computing it)."""
-    return word in _frequencies()
+def table() -> dict[str, float]:
+    """The English table itself: word -> frequency (a word is in it exactly when `zipf(word) > 0`)."""
+    return _frequencies()
 
 
 def load() -> None:

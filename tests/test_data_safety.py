@@ -27,6 +27,7 @@ from bsl_pipeline.pipeline.base.ownership import (
 )
 from bsl_pipeline.pipeline.dataset.manifest import KEY_ENV, register, write_manifest
 from bsl_pipeline.pipeline.dataset.store import iter_pair_batches, verify_dataset
+from one_line import one_line_error
 from small_corpus import augment_config, rewrite_pair_shards, write_corpus
 
 
@@ -44,13 +45,6 @@ def _bsl(*args: str, env: dict[str, str] | None = None, **kw) -> subprocess.Comp
                           env={**os.environ, "BSL_NO_PROGRESS": "1", **(env or {})}, **kw)
 
 
-def _one_line_error(proc: subprocess.CompletedProcess, *needles: str) -> None:
-    assert proc.returncode == 1, (proc.returncode, proc.stdout, proc.stderr)
-    assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
-    for needle in needles:
-        assert needle in proc.stderr, (needle, proc.stderr)
-
-
 def _pair_rows(ds: Path) -> list[dict]:
     return [row for batch in iter_pair_batches(ds) for row in batch.to_pylist()]
 
@@ -61,7 +55,7 @@ def test_h1_out_on_a_foreign_directory_is_refused_and_overwrite_sets_aside(tmp_p
     (out / "data").mkdir(parents=True)
     (out / "data" / "important.csv").write_text("x")
     (out / "README.md").write_text("mine")
-    _one_line_error(_bsl("augment", str(corpus), "--out", str(out), "--methods", "noise", "-o",
+    one_line_error(_bsl("augment", str(corpus), "--out", str(out), "--methods", "noise", "-o",
                          f"registry_dir={tmp_path / 'registry'}"),
                     str(out), "not created by bsl", "--overwrite")
     assert (out / "data" / "important.csv").read_text() == "x" and (out / "README.md").read_text() == "mine"
@@ -78,7 +72,7 @@ def test_h1_out_on_a_foreign_directory_is_refused_and_overwrite_sets_aside(tmp_p
 def test_h1_low_out_is_never_the_corpus(tmp_path, corpus, target):
     before = corpus.read_bytes()
     out = {"dir": corpus.parent, "file": corpus, "inside": corpus.parent / "ds"}[target]
-    _one_line_error(_bsl("augment", str(corpus if target == "file" else corpus.parent), "--out", str(out)),
+    one_line_error(_bsl("augment", str(corpus if target == "file" else corpus.parent), "--out", str(out)),
                     "overlap", "never writes over what it reads")
     assert corpus.read_bytes() == before and sorted(p.name for p in corpus.parent.iterdir()) == ["corpus.txt"]
 
@@ -280,7 +274,7 @@ def test_m5_register_keeps_the_copy_inside_the_registry(tmp_path, corpus):
     with pytest.raises(InputError, match="outside"):
         register(out / "manifest.json", tmp_path / "registry", "link")
     assert not (tmp_path / "elsewhere.json").exists()
-    _one_line_error(_bsl("augment", str(corpus), "--out", str(tmp_path / "ds2"), "--name", "../x"),
+    one_line_error(_bsl("augment", str(corpus), "--out", str(tmp_path / "ds2"), "--name", "../x"),
                     "not usable as a file name")
 
 
@@ -314,7 +308,7 @@ def test_m8_verify_checks_the_shard_schema_and_readers_give_one_line(tmp_path, c
         verify_dataset(ds)
     assert str(path) in str(info.value) and message in str(info.value)
     proc = _bsl("verify", str(ds), "-q")
-    _one_line_error(proc, message)
+    one_line_error(proc, message)
     if case == "a 30,000-character view":
         assert _bsl("verify", str(ds), "-q", "--max-view-chars", "0").returncode == 0
         assert _bsl("verify", str(ds), "-q", "--max-view-chars", "40000").returncode == 0

@@ -14,6 +14,7 @@ import pytest
 from bsl_pipeline.cli.cli import main
 from bsl_pipeline.pipeline.augment.job import run_augment
 from bsl_pipeline.pipeline.dataset.manifest import write_manifest
+from one_line import one_line_error
 from small_corpus import augment_config, rewrite_pair_shards, write_corpus
 
 ESCAPES = "\x1b]52;c;aGVsbG8=\x07 \x1b[2J \x9b31m"
@@ -22,13 +23,6 @@ ESCAPES = "\x1b]52;c;aGVsbG8=\x07 \x1b[2J \x9b31m"
 def _bsl(*args: str, **kw) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "bsl_pipeline.cli", *args], capture_output=True, text=True,
                           check=False, env={**os.environ, "BSL_NO_PROGRESS": "1"}, **kw)
-
-
-def _one_line_error(proc: subprocess.CompletedProcess, *needles: str) -> None:
-    assert proc.returncode == 1, (proc.returncode, proc.stdout, proc.stderr)
-    assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
-    for needle in needles:
-        assert needle in proc.stderr, (needle, proc.stderr)
 
 
 @pytest.fixture
@@ -91,7 +85,7 @@ def test_deeply_nested_config_is_refused_naming_the_file(tmp_path):
     indented.write_text("".join("  " * i + "k:\n" for i in range(3000)) + "  " * 3000 + "1\n", encoding="utf-8")
     with pytest.raises(ConfigError, match="indented.yaml line 100: values nested more than"):
         load_yaml(indented)
-    _one_line_error(_bsl("augment", "--config", str(deep), str(tmp_path), "--out", str(tmp_path / "out")),
+    one_line_error(_bsl("augment", "--config", str(deep), str(tmp_path), "--out", str(tmp_path / "out")),
                     f"{deep} line 1: values nested more than {MAX_CONFIG_DEPTH} deep")
     # The limit is far above any real config: 20 levels load.
     ok = tmp_path / "ok.yaml"
@@ -195,7 +189,7 @@ def test_verify_refuses_a_shard_listed_twice(tmp_path, corpus, spelling):
     with pytest.raises(VerificationError, match=rf"shards\[\d+\] lists {ds / first['path']} again \(first as "
                                                 r"shards\[0\]\); a reader would read its rows twice"):
         verify_dataset(ds)
-    _one_line_error(_bsl("verify", str(ds)), f"lists {ds / first['path']} again (first as shards[0])")
+    one_line_error(_bsl("verify", str(ds)), f"lists {ds / first['path']} again (first as shards[0])")
 
 
 # -- 7: an output path that cannot be a file is refused before any model loads ---------------------------------------

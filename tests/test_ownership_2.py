@@ -17,6 +17,7 @@ from bsl_pipeline.pipeline.augment.job import run_augment
 from bsl_pipeline.pipeline.base.ownership import REPLACED_DIR
 from bsl_pipeline.pipeline.base.publish import publish_directory, remove_stale_staging, staging_dir
 from bsl_pipeline.pipeline.dataset.store import verify_dataset
+from one_line import one_line_error
 from small_corpus import augment_config, write_corpus
 
 
@@ -32,13 +33,6 @@ _config = augment_config
 def _bsl(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "bsl_pipeline.cli", *args], capture_output=True, text=True,
                           check=False, env={**os.environ, "BSL_NO_PROGRESS": "1"}, cwd=cwd)
-
-
-def _one_line_error(proc: subprocess.CompletedProcess, *needles: str) -> None:
-    assert proc.returncode == 1, (proc.returncode, proc.stdout, proc.stderr)
-    assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
-    for needle in needles:
-        assert needle in proc.stderr, (needle, proc.stderr)
 
 
 def _replaced(directory: Path) -> list[Path]:
@@ -175,7 +169,7 @@ def test_demo_refuses_an_out_dir_it_did_not_create_before_any_work(tmp_path):
     for name in ("report.html", "job.json", "sts_results.json"):
         (out / name).write_text(f"my {name}")
     proc = _bsl("demo", "--out", str(out), "-o", "evaluate=false")
-    _one_line_error(proc, str(out), "not created by bsl", "--overwrite")
+    one_line_error(proc, str(out), "not created by bsl", "--overwrite")
     assert {p.name: p.read_text() for p in out.iterdir()} == {n: f"my {n}" for n in
                                                               ("report.html", "job.json", "sts_results.json")}
     _claim_out_dir(MainJobConfig(out_dir=str(out), overwrite=True), None, [])
@@ -190,11 +184,11 @@ def test_inspect_html_never_writes_over_the_dataset_or_the_corpus_nor_a_users_fi
     manifest = (out / "manifest.json").read_bytes()
     for target in (out / "manifest.json", out / "page.html", corpus):
         proc = _bsl("inspect", str(out), "--html", str(target), "--overwrite")
-        _one_line_error(proc, "overlap")
+        one_line_error(proc, "overlap")
     assert (out / "manifest.json").read_bytes() == manifest and not (out / "page.html").exists()
     page = tmp_path / "page.html"
     page.write_text("my page")
-    _one_line_error(_bsl("inspect", str(out), "--html", str(page)), str(page), "exists", "--overwrite")
+    one_line_error(_bsl("inspect", str(out), "--html", str(page)), str(page), "exists", "--overwrite")
     assert page.read_text() == "my page"
     assert _bsl("inspect", str(out), "--html", str(page), "--overwrite").returncode == 0
     assert [p.read_text() for p in _replaced(tmp_path)] == ["my page"]
@@ -246,7 +240,7 @@ def test_the_registry_is_never_the_corpus_a_symlink_or_another_datasets_name(tmp
 
     # run from inside the corpus directory with the default (relative) registry_dir
     proc = _bsl("augment", ".", "--out", str(tmp_path / "ds"), "--methods", "noise", cwd=corpus.parent)
-    _one_line_error(proc, "registry_dir", "overlap")
+    one_line_error(proc, "registry_dir", "overlap")
     assert sorted(p.name for p in corpus.parent.iterdir()) == ["corpus.txt"]
     real = tmp_path / "elsewhere"
     (real / "datasets").mkdir(parents=True)

@@ -1,0 +1,12 @@
+"""The rules of the `rewrites` method, one module per family; each rule is a function (text, tokens, settings) ->
+the rewritten text or None. `RULE_FUNCTIONS` maps each rule's name to its function, in the order `RULES` lists."""
+
+from __future__ import annotations
+
+from bsl_pipeline.pipeline.augment.rewrite_rules.grammar import GRAMMAR_RULES
+from bsl_pipeline.pipeline.augment.rewrite_rules.text import Rule, Tok, tokenize
+
+RULE_FUNCTIONS: dict[str, Rule] = {**GRAMMAR_RULES}
+RULES: tuple[str, ...] = tuple(RULE_FUNCTIONS)
+
+__all__ = ["RULES", "RULE_FUNCTIONS", "Rule", "Tok", "tokenize"]

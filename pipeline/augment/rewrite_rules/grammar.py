@@ -1,0 +1,517 @@
+"""Grammatical rewrites: the sentence's own words in another grammatical form. The rules (names as in
+`GRAMMAR_RULES`):
+
+* `contract`: auxiliary + "not" -> "n't" ("does not" -> "doesn't", "will not" -> "won't", "cannot" -> "can't"),
+  pronoun + auxiliary -> its contraction ("it is" -> "it's", "they are" -> "they're", "I will" -> "I'll"); never
+  before punctuation or at the end ("I know what it is." stays), "have"/"has" only as an auxiliary (before a past
+  participle: "we've seen", not "we've a car"). Applied to every such place of a sentence without contractions.
+* `expand`: the other way, in a sentence with contractions: "doesn't" -> "does not", "can't" -> "cannot",
+  "I'm" -> "I am", "they're" -> "they are", "'ve"/"'ll" -> have/will; "it's"/"he's"/"that's"/... -> "is", or
+  "has" before "been"/"got"; refused before a past participle ("he's finished": has or is), for "'d" (had or
+  would), for possessive "'s", in questions and tag questions ("Don't you", ", isn't it?").
+* `number_words`: a count written in digits -> in words ("3 dogs" -> "three dogs"), up to `max_number`; only a
+  plain number before a lower-case word that is no unit ("5 km", "3 pm" stay), not after a name or sign
+  ("Apollo 11", "$5", "No. 3"), and only when it is the sentence's one number written in digits.
+* `swap_conjuncts`: two noun phrases joined by "and", each a determiner and one to three lower-case nouns or
+  adjectives, change places ("a man and a woman are ..." -> "a woman and a man are ..."); not after "of" (the
+  first conjunct may belong to a larger phrase), not before a possessive, not with ordinals ("the first and the
+  second").
+* `front_time`: a time phrase at the end moves to the front ("Protesters clashed with police on Monday." ->
+  "On Monday, protesters clashed with police."): yesterday, today, last/next/this week..., on a weekday or date,
+  in a month or year.
+* `front_place`: a place phrase after a verb in progress moves to the front ("A man is sitting on a bench." ->
+  "On a bench, a man is sitting."): in/on/at/near/under/behind/beside/inside/outside/in front of + a determiner
+  + one to four lower-case words, directly after the -ing verb (so it belongs to the verb, not to its object).
+* `front_clause`: a final subordinate clause moves to the front ("He stayed home because it was raining." ->
+  "Because it was raining, he stayed home."): because (of), although, while, when, after, before, until, unless,
+  if, whereas, since; refused after a time noun ("the day when ..."), after verbs of asking and knowing ("asked if",
+  "know when": an indirect question), after phrasal verbs with "after" ("looked after"), after a modifier of the
+  conjunction ("shortly after", "even if"), after a sentence-initial "So"/"And"/"But" (it would end up inside),
+  and when the clause has a name and the main clause a pronoun (the
+  pronoun could then refer to the name: "He left because John was tired").
+* `there`: an indefinite subject with "is/are" + an -ing verb or a place -> "there is/are" ("Two men are playing
+  chess." -> "There are two men playing chess."), and back ("There is a dog running ..." -> "A dog is running
+  ..."); refused when the subject has a verb, a relative pronoun or "and" in it.
+
+The moved first word of a sentence is written in lower case only when it is a function word (determiner,
+pronoun, ...) or a number word: any other capitalised word may be a name ("Bush said ...": refused).
+"""
+
+from __future__ import annotations
+
+import re
+
+from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
+    AUX_BEFORE_PARTICIPLE, AUX_CONTRACTED, AUXILIARIES, AFTER_VERBS, CONJUNCTION_MODIFIERS, DETERMINERS, GARMENTS,
+    INDEFINITE, LOWER_FIRST, MONTHS, NAME_SIGNS, NOT_CONTRACTED, NOT_EXPANDED, NUMBER_WORDS, ORDINALS, PARTS_OF_DAY,
+    PLACE_PREPOSITIONS, PRONOUN_AUX, QUESTION_VERBS, S_EXPANDABLE, SELECTED_PREPOSITION, SUBJECT_PRONOUNS,
+    SUBORDINATORS, THIRD_PERSON, TIME_NOUNS, TIME_UNITS, UNITS, WEEKDAYS, Rule, RuleSettings, Tok, _case_like,
+    _final_punct, _front, _is_form, _is_lower_word, _is_word, _lemmas, _lower_first_word, is_ing_verb,
+    is_participle, is_verb_form, splice,
+)
+from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
+
+
+def rule_contract(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    if any("'" in t.low and t.low[-3:] in ("n't",) or re.search(r"'(s|m|re|ve|ll|d)$", t.low) for t in toks):
+        return None  # a sentence with contractions is expanded, not contracted further
+    edits = []
+    used: set[int] = set()
+    for i, t in enumerate(toks):
+        nxt = toks[i + 1] if i + 1 < len(toks) else None
+        after = toks[i + 2] if i + 2 < len(toks) else None
+        if t.low == "cannot" and after is not None:
+            edits.append((t.start, t.end, _case_like(t.text, "can't")))
+            used.add(i)
+        elif (t.low in NOT_CONTRACTED and nxt is not None and nxt.low == "not" and after is not None
+              and _is_word(after) and i not in used):
+            if t.low in ("have", "has", "had") and not (after.low in AUX_BEFORE_PARTICIPLE
+                                                         or is_participle(after.low)):
+                continue  # "have not a clue": a main verb
+            edits.append((t.start, nxt.end, _case_like(t.text, NOT_CONTRACTED[t.low])))
+            used.update((i, i + 1))
+        elif (t.low in PRONOUN_AUX and nxt is not None and nxt.low in PRONOUN_AUX[t.low] and i + 1 not in used
+              and after is not None and _is_word(after) and after.low != "not" and nxt.text.islower()
+              and t.end == nxt.start - 1):
+            if nxt.low in ("have", "has") and not (after.low in AUX_BEFORE_PARTICIPLE or is_participle(after.low)):
+                continue
+            if nxt.low in ("is", "has") and t.low in ("what", "who", "where", "here") and i + 2 >= len(toks) - 1:
+                continue
+            if i > 0 and toks[i - 1].low in ("than", "as", "whether", "if") and nxt.low in ("is", "are", "am"):
+                continue
+            edits.append((t.start, nxt.end, t.text + AUX_CONTRACTED[nxt.low]))
+            used.update((i, i + 1))
+    return splice(text, edits) if edits else None
+
+
+def rule_expand(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    edits = []
+    for i, t in enumerate(toks):
+        nxt = toks[i + 1] if i + 1 < len(toks) else None
+        prev = toks[i - 1] if i else None
+        if t.low in NOT_EXPANDED or t.low in ("can't",):
+            if nxt is None or not _is_word(nxt) or nxt.low in SUBJECT_PRONOUNS or nxt.text[:1].isupper():
+                return None  # "Don't you ...", ", isn't it?", "... they don't." (ellipsis)
+            if prev is not None and prev.text == ",":
+                return None
+            if "?" in text:
+                return None
+            edits.append((t.start, t.end, _case_like(t.text, NOT_EXPANDED[t.low])))
+            continue
+        m = re.fullmatch(r"([a-z]+)'(s|m|re|ve|ll|d)", t.low)
+        if not m:
+            continue
+        word, ending = m.groups()
+        if nxt is None or not _is_word(nxt) or "?" in text:
+            return None
+        if ending == "d" or word in ("let", "y", "ain"):
+            return None
+        if ending == "s":
+            if word not in S_EXPANDABLE:
+                continue  # a possessive, or a noun + "is" we do not expand
+            if nxt.low in ("been", "got", "gotten"):
+                full = "has"
+            elif is_participle(nxt.low):
+                return None  # "he's finished": has or is
+            else:
+                full = "is"
+        else:
+            if word not in PRONOUN_AUX:
+                return None
+            full = {"m": "am", "re": "are", "ve": "have", "ll": "will"}[ending]
+        head = t.text[:len(word)]
+        edits.append((t.start, t.end, f"{head} {full}"))
+    return splice(text, edits) if edits else None
+
+
+def rule_number_words(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    numbers = [i for i, t in enumerate(toks) if any(c.isdigit() for c in t.text)]
+    if len(numbers) != 1:
+        return None
+    i = numbers[0]
+    t = toks[i]
+    if not (t.text.isascii() and t.text.isdigit()) or t.text.startswith("0") or int(t.text) > cfg.max_number:
+        return None
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    if nxt is None or nxt.start != t.end + 1 or not _is_lower_word(nxt) or nxt.low in UNITS or len(nxt.text) < 2:
+        return None
+    if nxt.low in ("and", "or", "to", "of", "out", "by", "in", "for", "from", "times", "percent"):
+        return None
+    if i > 0:
+        prev = toks[i - 1]
+        if prev.low in NAME_SIGNS or not _is_word(prev) or (prev.text[:1].isupper() and i > 1):
+            return None
+        if prev.end == t.start:
+            return None
+    word = NUMBER_WORDS[int(t.text)]
+    return splice(text, [(t.start, t.end, word.capitalize() if i == 0 else word)])
+
+
+def _np_before(toks: list[Tok], end: int) -> int | None:
+    """Start of a noun phrase "det (1-3 lower-case content words)" ending just before token `end`."""
+    j = end - 1
+    words = 0
+    while j >= 0 and words < 3 and _is_lower_word(toks[j]) and not is_stopword(toks[j].text) \
+            and toks[j].low not in ORDINALS and not toks[j].low.endswith("ing"):
+        j -= 1
+        words += 1
+    if words and j >= 0 and toks[j].low in DETERMINERS and toks[j].low not in ("that", "this", "those", "these"):
+        return j
+    return None
+
+
+def _np_after(toks: list[Tok], start: int) -> int | None:
+    """End (exclusive) of a noun phrase "det (1-3 lower-case content words)" from token `start`, followed by a
+    function word or punctuation."""
+    if start >= len(toks) or toks[start].low not in DETERMINERS or toks[start].low in ("that", "this", "those",
+                                                                                      "these"):
+        return None
+    j = start + 1
+    while j < len(toks) and j - start <= 3 and _is_lower_word(toks[j]) and not is_stopword(toks[j].text) \
+            and toks[j].low not in ORDINALS and not toks[j].low.endswith("ing"):
+        j += 1
+    if j == start + 1:
+        return None
+    if j < len(toks) and _is_word(toks[j]) and not is_stopword(toks[j].text):
+        return None  # the phrase goes on, or a verb follows: boundaries unclear
+    if j < len(toks) and toks[j].low in ("'s", "'", "of"):
+        return None
+    if "VERB" in _lemmas(toks[j - 1].low) and j < len(toks) and toks[j].low not in AUXILIARIES \
+            and _is_word(toks[j]):
+        return None  # "a goose swim in": the phrase may end in a verb
+    return j
+
+
+def rule_swap_conjuncts(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    for i, t in enumerate(toks):
+        if t.low != "and" or not t.text.islower():
+            continue
+        a = _np_before(toks, i)
+        b = _np_after(toks, i + 1)
+        if a is None or b is None:
+            continue
+        if a > 0 and not (toks[a - 1].low in AUXILIARIES or is_verb_form(toks[a - 1].low)
+                          and not is_stopword(toks[a - 1].text)):
+            continue  # "a man in [a black shirt] and [an elderly woman]": the conjuncts may be larger phrases
+        if a > 0 and b < len(toks) and (toks[b].low in AUXILIARIES or _is_word(toks[b]) and is_verb_form(toks[b].low)):
+            continue  # "is photographing a camel and a woman is trying": two clauses
+        if b < len(toks) and toks[b].low in ("respectively", ",", "and"):
+            continue
+        if any("NOUN" not in _lemmas(toks[x].low) or "ADJ" in _lemmas(toks[x].low) for x in (i - 1, b - 1)):
+            continue  # "a black and a brown dog": each conjunct must end in a noun
+        if {toks[a].low, toks[i + 1].low} & {"his", "her", "their", "its", "my", "our", "your"}:
+            continue  # "a mother and her daughter": "her" must follow its noun
+        if b < len(toks) and not (toks[b].low in AUXILIARIES or is_verb_form(toks[b].low)
+                                  or toks[b].text in (".", "!", ",") and a == 0 or toks[b].text in (".", "!")):
+            continue  # "a man and a woman in blue": what follows may belong to the second conjunct only
+        first = text[toks[a].start:toks[i - 1].end]
+        second = text[toks[i + 1].start:toks[b - 1].end]
+        if first.lower() == second.lower():
+            continue
+        if a == 0:
+            first = _lower_first_word(first) or first
+            second = second[:1].upper() + second[1:]
+        edits = [(toks[a].start, toks[i - 1].end, second), (toks[i + 1].start, toks[b - 1].end, first)]
+        return splice(text, edits)
+    return None
+
+
+def _time_phrase(toks: list[Tok], end: int) -> int | None:
+    """Start of a time phrase ending at token `end` (exclusive)."""
+    words = [t.low for t in toks[:end]]
+    n = len(words)
+    if n >= 1 and words[-1] in ("yesterday", "today", "tonight"):
+        return n - 1
+    if n >= 2 and words[-2] in ("last", "next", "this", "earlier", "later") and (
+            words[-1] in TIME_UNITS or words[-1] in WEEKDAYS):
+        if n >= 3 and words[-3] in ("earlier", "later") and words[-2] == "this":
+            return n - 3
+        return n - 2
+    if n >= 2 and words[-2] == "on" and words[-1] in WEEKDAYS:
+        return n - 2
+    if n >= 3 and words[-3] == "on" and words[-2] in WEEKDAYS and words[-1] in PARTS_OF_DAY:
+        return n - 3
+    if n >= 2 and words[-2] == "in" and (words[-1] in MONTHS - {"may", "mar"} or re.fullmatch(r"(19|20)\d\d",
+                                                                                            words[-1])):
+        return n - 2
+    if n >= 3 and words[-3] == "on" and words[-2] in MONTHS and words[-1].isdigit():
+        return n - 3
+    if n >= 3 and words[-3] == "in" and words[-2] == "the" and words[-1] in PARTS_OF_DAY:
+        return n - 3
+    if n >= 2 and words[-2] == "at" and words[-1] == "night":
+        return n - 2
+    return None
+
+
+def rule_front_time(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    end = _final_punct(toks)
+    if end <= 0:
+        return None
+    k = _time_phrase(toks, end)
+    if k is None or toks[k - 1].text == "," or (toks[k - 1].low in ("of", "the", "'s", "since", "until", "by",
+                                                                    "from", "than", "as")):
+        return None
+    return _front(text, toks, k, end)
+
+
+def rule_front_place(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    end = _final_punct(toks)
+    if end <= 0:
+        return None
+    for k in range(2, end):
+        if toks[k].low not in PLACE_PREPOSITIONS or not toks[k].text.islower():
+            continue
+        if not is_ing_verb(toks[k - 1].low) or toks[k - 2].low not in ("is", "are", "was", "were"):
+            continue
+        if toks[k - 1].low in SELECTED_PREPOSITION.get(toks[k].low, ()):
+            return None
+        start = k + 1
+        if toks[k].low == "in" and start + 1 < end and toks[start].low == "front" and toks[start + 1].low == "of":
+            start += 2
+        if start >= end or toks[start].low not in ("a", "an", "the", "some", "two", "three"):
+            return None
+        phrase = toks[start + 1:end]
+        if not 1 <= len(phrase) <= 4 or not all(_is_lower_word(t) and not is_stopword(t.text) for t in phrase):
+            return None
+        if any(is_ing_verb(t.low) for t in phrase):
+            return None
+        return _front(text, toks, k, end)
+    return None
+
+
+def rule_front_clause(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    end = _final_punct(toks)
+    if end <= 0:
+        return None
+    for k in range(3, end - 2):
+        conj = toks[k]
+        if conj.low not in SUBORDINATORS or not conj.text.islower():
+            continue
+        prev = toks[k - 1]
+        j = k - 1 if prev.text != "," else k - 2
+        before = toks[j]
+        if before.low in TIME_NOUNS or before.low in CONJUNCTION_MODIFIERS or before.low in QUESTION_VERBS:
+            return None
+        if conj.low == "after" and before.low in AFTER_VERBS:
+            return None
+        clause = toks[k + 1:end]
+        if any(not (_is_word(t) or t.text.isdigit() or t.text in ("'", "’", "-", "%", "$")) for t in clause):
+            return None
+        if any(t.low in SUBORDINATORS | {"that", "which", "who", "and", "or", "but", "so"} for t in clause):
+            return None
+        if any(t.low in THIRD_PERSON for t in toks[:k]) and any(t.text[:1].isupper() for t in clause):
+            return None  # "He left because John was tired": fronting lets "he" mean John
+        if j < 2 or any(t.text in (";", ":", "\"", "(", ")", "-") for t in toks[:j + 1]):
+            return None
+        if any(t.text == "," for t in toks[:j + 1]):
+            return None
+        if toks[0].low in ("so", "and", "but", "or", "yet", "then", "also"):
+            return None
+        head = _lower_first_word(text[:before.end])
+        if head is None:
+            return None
+        phrase = text[conj.start:toks[end - 1].end]
+        tail = text[toks[end - 1].end:]
+        return phrase[:1].upper() + phrase[1:] + ", " + head + tail
+    return None
+
+
+def rule_there(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    end = _final_punct(toks)
+    if end <= 0 or len(toks) < 4:
+        return None
+    if toks[0].low == "there" and toks[1].low in ("is", "are") and toks[2].low in INDEFINITE:
+        for k in range(3, min(end, 9)):
+            t = toks[k]
+            if is_ing_verb(t.low) and toks[k - 1].low not in DETERMINERS:
+                subject = toks[2:k]
+                if not all(_is_word(s) for s in subject) or any(s.low in ("and", "who", "that", "which", "of")
+                                                                 for s in subject):
+                    return None
+                if any(is_ing_verb(s.low) for s in subject[1:]):
+                    return None
+                sub = text[toks[2].start:toks[k - 1].end]
+                return (sub[:1].upper() + sub[1:] + " " + toks[1].text + " " + text[t.start:])
+            if not _is_word(t) or (is_stopword(t.text) and t.low not in ("of",)):
+                return None
+        return None
+    if toks[0].low not in INDEFINITE or toks[0].low in ("one",):
+        return None
+    for k in range(1, min(end, 9)):
+        t = toks[k]
+        if t.low in ("is", "are") and t.text.islower():
+            nxt = toks[k + 1] if k + 1 < end else None
+            if nxt is None or not (is_ing_verb(nxt.low) or nxt.low in PLACE_PREPOSITIONS):
+                return None
+            subject = toks[:k]
+            if k < 2 or not all(_is_word(s) for s in subject):
+                return None
+            if any(s.low in ("and", "who", "that", "which", "with") or is_ing_verb(s.low) or
+                   (is_verb_form(s.low) and s.low.endswith("ed")) for s in subject[1:]):
+                return None
+            sub = _lower_first_word(text[toks[0].start:toks[k - 1].end])
+            if sub is None:
+                return None
+            if toks[0].low in ("a", "an") and t.low == "are":
+                return None  # "A group of children are ...": "There are a group" is wrong
+            verb = "is" if t.low == "is" else "are"
+            return f"There {verb} {sub} {text[nxt.start:]}"
+        if not _is_word(t) or t.text[:1].isupper():
+            return None
+    return None
+
+
+def rule_wearing(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    """"a man in a blue shirt" <-> "a man wearing a blue shirt" (a noun, then in/wearing + a garment)."""
+    for k in range(1, len(toks) - 2):
+        t = toks[k]
+        if t.low not in ("in", "wearing") or not t.text.islower():
+            continue
+        prev = toks[k - 1]
+        if not _is_word(prev) or is_stopword(prev.text) or prev.low in ("dressed", "clad", "wrapped", "covered") \
+                or is_verb_form(prev.low) and "NOUN" not in _lemmas(prev.low):
+            continue
+        if "NOUN" not in _lemmas(prev.low) and prev.text[:1].islower():
+            continue
+        j = k + 1
+        det = toks[j].low in ("a", "an", "the", "his", "her", "their", "its", "some")
+        if det:
+            j += 1
+        start = j
+        while j < len(toks) and j - start < 4 and _is_lower_word(toks[j]) and not is_stopword(toks[j].text):
+            j += 1
+        if j == start:
+            continue
+        if not (toks[j - 1].low in GARMENTS or toks[j - 1].low.rstrip("s") in GARMENTS):
+            continue
+        if j < len(toks) and _is_word(toks[j]) and toks[j].low not in ("and", "with", "is", "are", "on", "in", "at",
+                                                                       "while", "was", "were", "near", "by"):
+            continue
+        if j < len(toks) and toks[j].low == "and" and j + 1 < len(toks) and toks[j + 1].low in ("a", "an", "the"):
+            continue  # "in a shirt and a hat": the second garment would stay under "in"
+        if t.low == "wearing":
+            if prev.low in AUXILIARIES or not det and toks[k + 1].low not in ("blue", "red", "black", "white") \
+                    and toks[j - 1].low not in ("clothes", "jeans", "shorts", "pants", "glasses", "sunglasses",
+                                                "trousers", "boots", "shoes", "overalls", "pajamas"):
+                continue
+        return splice(text, [(t.start, t.end, "wearing" if t.low == "in" else "in")])
+    return None
+
+
+_SAY = frozenset("said says say told tells".split())
+
+
+def rule_reported(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    """"The company said sales fell." <-> "Sales fell, the company said." (a short subject + said/says)."""
+    end = _final_punct(toks)
+    if end <= 0 or "?" in text or '"' in text or "“" in text:
+        return None
+    # "..., X said." -> "X said ..."
+    if end >= 6 and toks[end - 1].low in ("said", "says"):
+        for c in range(end - 2, max(end - 7, 1), -1):
+            if toks[c].text == ",":
+                subject = toks[c + 1:end - 1]
+                if not subject or not all(_is_word(s) for s in subject) or len(subject) > 4:
+                    return None
+                if subject[0].low not in DETERMINERS | {"he", "she", "they", "we", "i", "officials", "police",
+                                                         "analysts", "experts", "witnesses", "authorities"} \
+                        and not subject[0].text[:1].isupper():
+                    return None
+                if any(t.text in (",", ";", ":", "(", ")") for t in toks[:c]):
+                    return None
+                if any(t.low in THIRD_PERSON for t in toks[:c]) and subject[-1].text[:1].isupper() \
+                        and subject[0].low not in THIRD_PERSON:
+                    return None
+                quote = _lower_first_word(text[:toks[c - 1].end])
+                if quote is None:
+                    return None
+                who = text[toks[c + 1].start:toks[end - 1].end]
+                if who[:1].islower() and subject[0].low != "i":
+                    who = who[:1].upper() + who[1:]
+                return who + " " + quote + text[toks[end - 1].end:]
+        return None
+    # "X said (that) ..." -> "..., X said."
+    for k in range(1, min(5, end - 3)):
+        if toks[k].low not in ("said", "says") or not toks[k].text.islower():
+            continue
+        subject = toks[:k]
+        if not all(_is_word(s) for s in subject):
+            return None
+        if subject[0].low not in LOWER_FIRST | {"officials", "police", "analysts", "experts", "witnesses",
+                                                 "authorities"} and subject[0].text != "I" \
+                and not all(s.text[:1].isupper() for s in subject):
+            return None
+        if subject[0].low in ("it", "there", "this", "that") or any(s.low in AUXILIARIES for s in subject):
+            return None
+        rest = k + 1
+        if toks[rest].low == "that":
+            rest += 1
+        if rest >= end or not _is_word(toks[rest]) or toks[rest].low in ("to", "in", "on", "at", "of", "for",
+                                                                         "about", "the", "a", "an") and rest == k + 1:
+            return None  # "said in a statement": what was said is not a clause
+        clause = toks[rest:end]
+        if len(clause) < 3 or any(t.text in (",", ";", ":", "(", ")") for t in clause):
+            return None
+        if not any(t.low in AUXILIARIES or is_verb_form(t.low) for t in clause[1:]):
+            return None
+        if any(t.low in THIRD_PERSON | {"it", "its"} for t in clause):
+            return None  # "The retailer said it came ..." -> "It came ..., the retailer said": "it" before its noun
+        what = text[toks[rest].start:toks[end - 1].end]
+        what = what[:1].upper() + what[1:]
+        who = text[:toks[k].end]
+        if subject[0].low in LOWER_FIRST or is_stopword(subject[0].text):
+            who = who[:1].lower() + who[1:]
+        return what + ", " + who + text[toks[end - 1].end:]
+    return None
+
+
+def _first_ing(toks: list[Tok], end: int) -> int:
+    return next((k for k in range(1, end) if is_ing_verb(toks[k].low)), end)
+
+
+def rule_add_is(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    """A caption without a verb, "A man in a red shirt standing on a ladder." -> "... is standing ..."."""
+    end = _final_punct(toks)
+    if end <= 0 or toks[0].low not in INDEFINITE | {"the", "one"}:
+        return None
+    if any(t.low in AUXILIARIES or t.low in ("'s", "who", "that", "which", "while", "as", "when") for t in toks):
+        return None
+    if any(t.low in ("and", "with", "or") for t in toks[:end][:_first_ing(toks, end)]):
+        return None
+    for k in range(2, min(end, 10)):
+        t = toks[k]
+        if not _is_word(t) or t.text[:1].isupper() and k > 0:
+            return None
+        if is_ing_verb(t.low):
+            prev = toks[k - 1]
+            if "NOUN" not in _lemmas(prev.low):
+                return None  # "amid cheering": the -ing word does not follow its subject
+            if any((_is_form(x.low, "VBZ") or _is_form(x.low, "VBD")) and "NOUN" not in _lemmas(x.low)
+                   or m > 1 and _is_form(x.low, "VB")
+                   and (toks[m - 1].low.endswith("s") or toks[m - 1].low in ("people", "men", "women", "children"))
+                   for m, x in enumerate(toks[:k]) if m > 0):
+                return None  # "A group of people stand in the sand looking": the sentence has its verb
+            if prev.low in DETERMINERS or "ADJ" in _lemmas(prev.low) and "NOUN" not in _lemmas(prev.low) \
+                    or is_stopword(prev.text) or prev.low == "and":
+                return None
+            if any(is_verb_form(x.low) and not x.low.endswith("ing") and "NOUN" not in _lemmas(x.low)
+                   and "ADJ" not in _lemmas(x.low) for x in toks[1:k]):
+                return None
+            if any((_is_form(x.low, "VBZ") or _is_form(x.low, "VBD")) and toks[m - 1].low not in DETERMINERS
+                   and "ADJ" not in _lemmas(toks[m - 1].low) for m, x in enumerate(toks[:end]) if m > k):
+                return None  # "A boy wearing a hat catches a Frisbee": the sentence has its verb
+            plural = toks[0].low not in ("a", "an", "one", "the") or (
+                toks[0].low == "the" and toks[k - 1].low.endswith("s") and "NOUN" in _lemmas(toks[k - 1].low)
+                and not toks[k - 1].low.endswith("ss"))
+            if toks[0].low == "the" and any(x.low == "of" for x in toks[1:k]):
+                return None
+            return splice(text, [(t.start, t.start, ("are " if plural else "is "))])
+    return None
+
+
+GRAMMAR_RULES: dict[str, Rule] = {
+    "contract": rule_contract, "expand": rule_expand, "number_words": rule_number_words,
+    "swap_conjuncts": rule_swap_conjuncts, "front_time": rule_front_time, "front_place": rule_front_place,
+    "front_clause": rule_front_clause, "there": rule_there,
+    "wearing": rule_wearing, "reported": rule_reported, "add_is": rule_add_is,
+}

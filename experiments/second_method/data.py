@@ -1,5 +1,7 @@
-"""The sentence blocks of this experiment: dev (STS-B dev sentences, SNLI dev premises) for development, fresh
-(STS 2014-2016 sentences, MNLI dev_mismatched premises) only for coverage and the blind sample."""
+"""The sentence blocks of this experiment: dev (STS-B dev sentences, SNLI dev premises; for the rules for news,
+forum and fiction text also STS 2012-2013 test sentences and MNLI dev_matched premises) for development, fresh
+(STS 2014-2016 sentences, MNLI dev_mismatched premises) only for coverage and the blind samples: their first 1,500
+sentences (in the shuffled order) for the first samples, the next 1,500 (`block(..., skip=1500)`) for the later."""
 
 from __future__ import annotations
 
@@ -31,27 +33,44 @@ def snli_dev() -> list[str]:
         return _distinct(r["premise"] for r in csv.DictReader(f))
 
 
-def sts14_16() -> list[str]:
+def _sts(years) -> list[str]:
     texts = []
-    for year in ("sts14", "sts15", "sts16"):
+    for year in years:
         for path in sorted(glob.glob(str(DATA / "sts" / year / "STS.input.*.txt"))):
             for line in open(path, encoding="utf-8", errors="replace"):
                 texts += line.rstrip("\n").split("\t")[:2]
     return _distinct(texts)
 
 
-def mnli_mm() -> list[str]:
-    with open(DATA / "nli/mnli/dev_mismatched.csv", encoding="utf-8") as f:
+def sts14_16() -> list[str]:
+    return _sts(("sts14", "sts15", "sts16"))
+
+
+def sts12_13() -> list[str]:
+    return _sts(("sts12", "sts13"))
+
+
+def _mnli(split: str) -> list[str]:
+    with open(DATA / f"nli/mnli/{split}.csv", encoding="utf-8") as f:
         return _distinct(r["premise"] for r in csv.DictReader(f))
 
 
-BLOCKS = {"stsb-dev": stsb_dev, "snli-dev": snli_dev, "sts14-16": sts14_16, "mnli-mm": mnli_mm}
-DEV = ("stsb-dev", "snli-dev")
+def mnli_mm() -> list[str]:
+    return _mnli("dev_mismatched")
+
+
+def mnli_m() -> list[str]:
+    return _mnli("dev_matched")
+
+
+BLOCKS = {"stsb-dev": stsb_dev, "snli-dev": snli_dev, "sts12-13": sts12_13, "mnli-m": mnli_m,
+          "sts14-16": sts14_16, "mnli-mm": mnli_mm}
+DEV = ("stsb-dev", "snli-dev", "sts12-13", "mnli-m")
 FRESH = ("sts14-16", "mnli-mm")
 
 
-def block(name: str, n: int | None = None, seed: int = 0) -> list[str]:
-    """The block's distinct sentences in a fixed shuffled order (first n)."""
+def block(name: str, n: int | None = None, seed: int = 0, skip: int = 0) -> list[str]:
+    """The block's distinct sentences in a fixed shuffled order (n of them after the first `skip`)."""
     texts = BLOCKS[name]()
     random.Random(f"{seed}:{name}").shuffle(texts)
-    return texts[:n] if n else texts
+    return texts[skip:skip + n] if n else texts[skip:]

@@ -52,6 +52,11 @@ def test_cli_prints_diffs_and_stats(dataset, capsys):
     assert main(["inspect", str(dataset), "--stats"]) == 0
     out = capsys.readouterr().out
     assert "identity" in out and "100.000" in out and "too_short=" in out
+    # coverage: 41 of the 42 sentences got an identity view ("Tiny." is too short)
+    header, _, *rows = out.splitlines()
+    assert header.split()[:4] == ["method", "pairs", "coverage", "%"]
+    assert [r.split()[1:3] for r in rows if r.startswith("identity")] == [["41", "97.6"]]
+    assert "| identity | 41 | 97.6 |" in (dataset / "README.md").read_text()
     assert main(["inspect", str(dataset), "--method", "bogus"]) == 1
     assert "method 'bogus' is not in" in capsys.readouterr().err
 

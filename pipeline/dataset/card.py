@@ -9,7 +9,7 @@ from typing import Any
 import yaml
 
 from bsl_pipeline.pipeline.base.atomic import write_text_atomic
-from bsl_pipeline.pipeline.dataset.manifest import DISTRIBUTION_TITLES, distribution_text
+from bsl_pipeline.pipeline.dataset.manifest import COVERAGE_NOTE, DISTRIBUTION_TITLES, distribution_text
 from bsl_pipeline.pipeline.dataset.manifest import Manifest
 
 
@@ -48,15 +48,16 @@ def dataset_card(manifest: Manifest) -> str:
         f"- Source: `{source.corpus}` ({source.records_read} records read, {source.records_kept} kept)",
         f"- Created: {manifest.created} with code version `{manifest.code_version}`",
         f"- Pairs: {stats.pairs}; rejected: {stats.rejected} (rejects config, with reasons)", "",
-        "| method | pairs | identical % | mean edit ratio | mean length ratio | "
+        "| method | pairs | coverage % | identical % | mean edit ratio | mean length ratio | "
         + " | ".join(DISTRIBUTION_TITLES.values()) + " | rejected |",
-        "|---|---:|---:|---:|---:|" + "---:|" * len(DISTRIBUTION_TITLES) + "---:|",
+        "|---|---:|---:|---:|---:|---:|" + "---:|" * len(DISTRIBUTION_TITLES) + "---:|",
     ]
     for m, s in stats.per_method.items():
         distributions = " | ".join(distribution_text(getattr(s, name)) for name in DISTRIBUTION_TITLES)
-        lines.append(f"| {m} | {s.pairs} | {s.identical_pct} | {s.mean_edit_ratio} | "
+        lines.append(f"| {m} | {s.pairs} | {s.coverage_pct} | {s.identical_pct} | {s.mean_edit_ratio} | "
                      f"{s.mean_length_ratio} | {distributions} | {s.rejected} |")
-    lines += ["", "Quality fields (columns of every pair): `changed_word_share` = share of the source's words a view "
+    lines += ["", COVERAGE_NOTE[:1].upper() + COVERAGE_NOTE[1:] + ".", "",
+              "Quality fields (columns of every pair): `changed_word_share` = share of the source's words a view "
               "does not keep (word-level alignment; the larger of the two views'), `view_similarity` = cosine of the "
               "two views under the configured sentence encoder (null when none was set). Distributions: mean "
               "(10th/50th/90th percentile) over the kept pairs."]

@@ -17,6 +17,7 @@ from typing import Any
 
 from bsl_pipeline.pipeline.base.text import terminal_safe
 from bsl_pipeline.pipeline.dataset.manifest import (
+    COVERAGE_NOTE,
     DISTRIBUTION_FIELDS,
     DISTRIBUTION_TITLES,
     Manifest,
@@ -177,7 +178,8 @@ def stats_rows(manifest: Manifest) -> list[dict[str, Any]]:
     manifest.require("stats")
     rows = []
     for method, s in manifest.stats.per_method.items():
-        rows.append({"method": method, "pairs": s.pairs, "identical %": s.identical_pct,
+        rows.append({"method": method, "pairs": s.pairs, "coverage %": _fmt(s.coverage_pct, 1),
+                     "identical %": s.identical_pct,
                      "mean edit ratio": s.mean_edit_ratio, "mean length ratio": s.mean_length_ratio,
                      **{title: distribution_text(getattr(s, name)) for name, title in DISTRIBUTION_TITLES.items()},
                      "rejected": s.rejected,
@@ -213,7 +215,8 @@ def format_stats_text(manifest: Manifest) -> str:
     manifest.require("source")
     src = manifest.source
     dropped = ", ".join(f"{k}={v}" for k, v in src.dropped.items()) or "none"
-    lines += ["", "changed words: share of the source's words a view does not keep; view similarity: cosine of the "
+    lines += ["", COVERAGE_NOTE,
+              "changed words: share of the source's words a view does not keep; view similarity: cosine of the "
               "views under filters.encoder ('-' = none set); mean (p10/p50/p90) over the kept pairs",
               f"corpus: {src.records_read} records read, {src.records_kept} kept; dropped: {dropped}"]
     judged = judged_views_text(manifest)

@@ -265,6 +265,13 @@ class MethodStats:
                    seconds=_number(data, "seconds", where), tasks=_count(data, "tasks", where),
                    tasks_cached=_count(data, "tasks_cached", where), **distributions)
 
+    @property
+    def coverage_pct(self) -> float | None:
+        """Share (%) of the records the method read that got a kept pair (pairs over pairs + rejects); None when it
+        read none. For a method with one view per sentence: the share of the sentences that got a view."""
+        read = self.pairs + self.rejected
+        return round(100 * self.pairs / read, 1) if read else None
+
     def to_json(self) -> dict[str, Any]:
         out = dataclasses.asdict(self)
         for name in DISTRIBUTION_FIELDS:
@@ -568,6 +575,11 @@ def register(manifest_file: Path, registry_dir: str | Path, name: str) -> Path:
 
 
 #: How the per-method quality distributions are titled in the card, `bsl inspect --stats` and the report.
+#: What the stats tables' coverage column means (inspect --stats, card).
+COVERAGE_NOTE = ("coverage: share of the records a method read that got a kept pair (for one view per sentence: "
+                 "the sentences that got a view; the others are its rejects, by reason)")
+
+
 DISTRIBUTION_TITLES = {"changed_word_share": "changed words mean (p10/p50/p90)",
                        "view_similarity": "view similarity mean (p10/p50/p90)"}
 

@@ -5,7 +5,6 @@ guard on a sentence the rule would otherwise rewrite wrongly."""
 from __future__ import annotations
 
 import pytest
-
 from bsl_pipeline.pipeline.augment.augmenters.rewrites import RewritesConfig
 from bsl_pipeline.pipeline.augment.rewrite_rules import RULE_FUNCTIONS, RULES, tokenize
 from bsl_pipeline.pipeline.augment.rewrite_rules.clauses import CLAUSE_RULES
@@ -18,16 +17,19 @@ GOLDEN = [
      "I also opted for a Trekpod when I needed a travel tripod."),
     ("back_clause", "If you don't mind hosting your files online, SlideShare is a good solution.",
      "SlideShare is a good solution if you don't mind hosting your files online."),
-    ("back_clause", "Because marginal costs are very low, a newspaper price for preprints might be as low as 5 or 6 "
-     "cents per piece.", "A newspaper price for preprints might be as low as 5 or 6 cents per piece because marginal "
-     "costs are very low."),
-    ("back_clause", "After protesters rushed the stage and twice cut power to the microphone, Hedges drew the speech "
-     "to an early close.", "Hedges drew the speech to an early close after protesters rushed the stage and twice cut "
-     "power to the microphone."),
+    ("back_clause", ("Because marginal costs are very low, a newspaper price for preprints might be as low as 5 or 6 "
+                     "cents per piece."),
+     ("A newspaper price for preprints might be as low as 5 or 6 cents per piece because marginal costs are very "
+      "low.")),
+    ("back_clause", ("After protesters rushed the stage and twice cut power to the microphone, Hedges drew the speech "
+                     "to an early close."),
+     ("Hedges drew the speech to an early close after protesters rushed the stage and twice cut power to the "
+      "microphone.")),
     # a concessive clause keeps a comma at the end
-    ("back_clause", "Although he was disliked by educated young Turks, Sultan Abdul Hamid II was loved by the older "
-     "generations.", "Sultan Abdul Hamid II was loved by the older generations, although he was disliked by educated "
-     "young Turks."),
+    ("back_clause", ("Although he was disliked by educated young Turks, Sultan Abdul Hamid II was loved by the older "
+                     "generations."),
+     ("Sultan Abdul Hamid II was loved by the older generations, although he was disliked by educated young "
+      "Turks.")),
     # a clause without a subject: -ing verb
     ("back_clause", "Before colonizing the southern regions, the Greeks conquered the northern regions.",
      "The Greeks conquered the northern regions before colonizing the southern regions."),
@@ -44,8 +46,8 @@ GOLDEN = [
      "Bounty hunting is considered a form of kidnapping under Mexican law."),
     ("back_phrase", "Earlier Thursday, PeopleSoft formally rejected the unsolicited bid from Oracle.",
      "PeopleSoft formally rejected the unsolicited bid from Oracle earlier Thursday."),
-    ("back_phrase", "In afternoon trading, Aspen's shares were off 89 cents or more than 27 percent at $2.33 per "
-     "share.", "Aspen's shares were off 89 cents or more than 27 percent at $2.33 per share in afternoon trading."),
+    ("back_phrase", "In afternoon trading, Aspen's shares were off 89 cents or more than 27 percent at $2.33.",
+     "Aspen's shares were off 89 cents or more than 27 percent at $2.33 in afternoon trading."),
     ("back_phrase", "Despite protests by preservationists, there was little alternative.",
      "There was little alternative despite protests by preservationists."),
     ("back_phrase", "For centuries, the Loire river was a vital highway between the Atlantic and the heart of France.",
@@ -79,14 +81,14 @@ REFUSED = [
     ("back_phrase", "In fact, European nations need to do some serious fiscal housecleaning."),  # discourse
     ("back_phrase", "In addition, 6,800 people were in quarantine."),
     ("back_phrase", "With all precincts reporting, Fletcher had 88,747 votes."),  # "with": attaches to a noun
-    ("back_phrase", "In Hong Kong, 24 patients were quarantined Wednesday after seven hospital workers developed "
-     "flu-like symptoms."),  # the place would go with the "after" clause
-    ("back_phrase", "In Millville yesterday, Mayor James Quinn ordered all city flags flown at half-staff for the "
-     "next 30 days."),  # a second time in the main clause, and a participle
+    ("back_phrase", ("In Hong Kong, 24 patients were quarantined Wednesday after seven hospital workers developed "
+                     "flu-like symptoms.")),  # the place would go with the "after" clause
+    ("back_phrase", ("In Millville yesterday, Mayor James Quinn ordered all city flags flown at half-staff for the "
+                     "next 30 days.")),  # a second time in the main clause, and a participle
     ("back_phrase", "In a case in August, a 27-year-old laboratory worker in Singapore developed SARS."),
     ("back_phrase", "Under the rule, HUD may also accept an assignment of"),  # a cut sentence
-    ("back_phrase", "At the far end of David Street, Temple Mount is one of the world's most sacred spots to three "
-     "major religions."),  # a long main clause: the place would go with "religions"
+    ("back_phrase", ("At the far end of David Street, Temple Mount is one of the world's most sacred spots to three "
+                     "major religions.")),  # a long main clause: the place would go with "religions"
     ("back_phrase", "In traditional grammar, the word doing is a participle in all your examples."),  # in ... in
     ("back_phrase", "In a magical space looking out over the sea, the columns create a perfect framework."),
     ("back_phrase", "In September, a 27-year-old Singapore researcher contracted SARS while working in a lab."),

@@ -45,8 +45,24 @@ from __future__ import annotations
 import re
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    AFTER_VERBS, AUXILIARIES, CONJUNCTION_MODIFIERS, DETERMINERS, MONTHS, QUESTION_VERBS, THIRD_PERSON, TIME_NOUNS,
-    TIME_UNITS, WEEKDAYS, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_word, _lemmas, is_ing_verb,
+    AFTER_VERBS,
+    AUXILIARIES,
+    CONJUNCTION_MODIFIERS,
+    DETERMINERS,
+    MONTHS,
+    QUESTION_VERBS,
+    THIRD_PERSON,
+    TIME_NOUNS,
+    TIME_UNITS,
+    WEEKDAYS,
+    Rule,
+    RuleSettings,
+    Tok,
+    _final_punct,
+    _is_form,
+    _is_word,
+    _lemmas,
+    is_ing_verb,
     is_participle,
 )
 
@@ -161,7 +177,7 @@ def _split(toks: list[Tok]) -> tuple[int, int] | None:
     if len(commas) != 1:
         return None
     c = commas[0]
-    if c < 2 or end - c - 1 < 3 or toks[c].start != toks[c - 1].end or toks[c].end == toks[c + 1].start:
+    if c < 1 or end - c - 1 < 3 or toks[c].start != toks[c - 1].end or toks[c].end == toks[c + 1].start:
         return None  # "a law,medicine or engineering student": no comma that closes a part
     if not all(_ok_token(toks, i, end) for i in range(end) if i != c):
         return None
@@ -238,7 +254,8 @@ def _verb_groups(main: list[Tok]) -> int:
     groups, inside = 0, False
     for t in main:
         base = _base(t)
-        verb = base in AUXILIARIES or base == "being" or t.low != base and t.low.endswith(("n't", "'ll", "'d", "'ve", "'re", "'m")) or (
+        contracted = t.low != base and t.low.endswith(("n't", "'ll", "'d", "'ve", "'re", "'m"))
+        verb = base in AUXILIARIES or base == "being" or contracted or (
             _is_word(t) and t.text.islower() and "NOUN" not in _lemmas(t.low) and "ADJ" not in _lemmas(t.low)
             and any(_is_form(t.low, tag) for tag in ("VBD", "VBN", "VBZ")))
         if verb:
@@ -327,8 +344,8 @@ def rule_back_clause(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Non
         return None
     head = conj[0] if len(conj) == 1 else conj[-1]
     lead = body[0].low
-    if head == "if" and lead in _IF_IDIOMS:
-        return None
+    if head == "if" and lead in _IF_IDIOMS or lead == "of":
+        return None  # "If anything, ...", "Because of the storm, ..." (a phrase: back_phrase)
     if any(t.low in _EMBEDDING and t.low not in ("that", "which", "who", "whom", "whose", "than") for t in body):
         return None  # a second subordinate clause inside
     # the clause: a subject and a verb, or a subjectless -ing/participle clause
@@ -361,7 +378,7 @@ def rule_back_clause(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Non
                              or head == "after" and last in AFTER_VERBS or last in ("tell", "ask", "see", "care",
                                                                                     "mind", "matter", "wait")):
         return None  # "the day when ...", "long before ...", "asked if ...": the clause would attach there
-    if _pronoun_refuses(toks, range(0, c), main):
+    if _pronoun_refuses(toks, range(c), main):
         return None
     return _join(text, toks, c, end, main_start, comma_at_end)
 
@@ -435,8 +452,8 @@ def rule_back_phrase(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Non
         if any(t.low in AUXILIARIES or t.low in _NOMINATIVE or t.low in _EMBEDDING - {"than"} for t in rest):
             return None
         last = rest[-1]
-        if not (_is_noun_like(last) or last.text[:1].isdigit() or last.low in _TIME_WORDS or last.low in ("here", "there", "home",
-                                                                                 "abroad", "night")):
+        if not (_is_noun_like(last) or last.text[:1].isdigit() or last.low in _TIME_WORDS
+                or last.low in ("here", "there", "home", "abroad", "night")):
             return None  # "In recent, ...": the phrase must end in its noun
         is_time = words[0] in ("during", "since", "until", "after", "before", "throughout", "over", "from", "by",
                                "for") and _has_time(toks, range(start, c)) or any(
@@ -458,7 +475,7 @@ def rule_back_phrase(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Non
     if words[0] in ("despite", "because") and any(toks[i].low in _NEGATIONS or toks[i].low.endswith("n't")
                                                   for i in main):
         return None  # "He didn't go because of ...": scope of "not"
-    if _pronoun_refuses(toks, range(0, c), main):
+    if _pronoun_refuses(toks, range(c), main):
         return None
     return _join(text, toks, c, end, c + 1, False)
 

@@ -1,0 +1,483 @@
+"""Moving a sentence's opening part to its end: the reverse of the fronting rules in `grammar`. An opening clause or
+phrase closed by the sentence's one comma goes after the main clause. The rules (names as in `CLAUSE_RULES`):
+
+* `back_clause`: an opening subordinate clause ("Because it was raining, he stayed home." -> "He stayed home
+  because it was raining."): because, after, before, until, when, whenever, once, if, unless, since, while, as soon
+  as, as long as, now that, even if; although, though, even though and whereas (and "while" with a clause that is
+  not in progress: "while X was ...ing" is a time) keep a comma before them at the end ("..., although it was
+  late."). "If ..., then ..." loses its "then". A clause without a subject only when it starts with an -ing verb or
+  a participle ("After posting bail, Jackson flew ..." -> "Jackson flew ... after posting bail."; "If convicted,
+  ..."); "Although a small city-state, ..." stays. Refused: "if" in set phrases ("If anything,", "If not ...",
+  "If necessary,"), "as" (cause, time, manner or "as X said": no safe reading), a negated main clause for
+  because/since/when/after/before/once/while ("He didn't go because ..." changes the scope of "not"), "when"/"since"
+  ... after a time noun ("the day when"), after a verb of asking or knowing ("I'll tell you if ..." is an indirect
+  question) or a modifier ("shortly after", "long before"), clauses over `_MAX_CLAUSE` words.
+* `back_phrase`: an opening adverbial phrase ("Last year, Arafat cracked down on Hamas." -> "Arafat cracked down on
+  Hamas last year."; "In the United States, 20.7 percent of all women smoke." -> "20.7 percent of all women smoke in
+  the United States."): a preposition (in, on, at, under, during, after, before, since, until, throughout, across,
+  outside, inside, near, within, despite, because of, in spite of; by, from, for and over only with a time) and a
+  noun phrase of up to `_MAX_PHRASE` words, or a time phrase (last/this/next/each week..., earlier/later (this
+  month), yesterday, today, "two years ago", "the next day"). Refused: discourse phrases ("In fact,", "In
+  addition,", "For example,", "At least,", "On the other hand,", "In my view,", "After all,"), "with" and "among"
+  (their phrase at the end attaches to the last noun), an -ing verb right after the preposition ("In turning down
+  the offer, ..."), a time phrase when the main clause has a time of its own ("Last year, ... on Monday.").
+
+Both rules refuse a sentence with another comma (an apposition or list: the opening part's end is then unclear),
+a semicolon, colon, dash, bracket or quotation mark, or that ends in "?" or a quote; and a main clause:
+* that is short (fewer than three words), a question, an imperative ("If you can, call me."), or starts with a
+  discourse word ("so", "then", "however", an -ly adverb), or is a headline in title case;
+* in which the moved part could attach to something else at the end: a reported or embedded clause ("In 2010, he
+  said the firm would grow." -> "He said the firm would grow in 2010." changes the meaning: said, told, think,
+  know, ...; "that", "which", "who", "where", "when", "if", "because", ...; a second subject pronoun), a
+  to-infinitive ("... asked Warner to grant clemency"), an -ing verb that is not a progressive ("... spent hours
+  investigating X"), a coordinated clause ("... and the governor declined"), or an ellipsis at its end ("kids
+  aren't likely to.");
+* with a third-person pronoun when the moved part has a noun ("When John arrived, he ate." -> "He ate when John
+  arrived.": "he" could then no longer be John); a pronoun in the moved part is fine ("Because he was tired, John
+  left." -> "John left because he was tired.").
+
+The main clause's first word keeps its case (after the comma it was already written as it is); the moved part's
+first word (a conjunction, preposition or time word) is written in lower case.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
+    AFTER_VERBS,
+    AUXILIARIES,
+    CONJUNCTION_MODIFIERS,
+    DETERMINERS,
+    MONTHS,
+    QUESTION_VERBS,
+    THIRD_PERSON,
+    TIME_NOUNS,
+    TIME_UNITS,
+    WEEKDAYS,
+    Rule,
+    RuleSettings,
+    Tok,
+    _final_punct,
+    _is_form,
+    _is_word,
+    _lemmas,
+    is_ing_verb,
+    is_participle,
+)
+
+_MAX_CLAUSE = 14  # words of a moved clause
+_MAX_PHRASE = 9  # words of a moved phrase
+_MAX_MAIN_FOR_PLACE = 10  # words of a main clause that a place (not a time) may follow: after a longer one, the
+# phrase reads as a part of the last noun phrase
+
+# -- the opening part ---------------------------------------------------------------------------------------------
+_CONJUNCTIONS = {  # first word(s) -> comma before the clause at the end
+    ("because",): False, ("after",): False, ("before",): False, ("until",): False, ("when",): False,
+    ("whenever",): False, ("once",): False, ("if",): False, ("unless",): False, ("since",): False,
+    ("while",): False, ("as", "soon", "as"): False, ("as", "long", "as"): False, ("now", "that"): False,
+    ("even", "if"): False, ("although",): True, ("though",): True, ("even", "though"): True, ("whereas",): True,
+}
+_NEGATION_SCOPE = frozenset("because since when whenever after before once while".split())
+_IF_IDIOMS = frozenset("anything not so necessary possible any only ever need applicable appropriate "
+                       "nothing".split())
+_PREPOSITIONS = frozenset("in on at under during after before since until throughout across outside inside near "
+                          "within despite by from for over".split())
+_PLACE = frozenset("in on at under throughout across outside inside near within".split())
+_TIME_ONLY = frozenset("by from for over".split())  # their phrase must be a time
+_DISCOURSE_ALONE = frozenset(("in response", "in exchange", "in return", "in turn"))  # "In response to X," moves
+_DISCOURSE = (  # opening phrases (and their beginnings) that link to the text before or give a stance: not moved
+    "in fact", "in addition", "in general", "in particular", "in short", "in contrast", "in comparison",
+    "in other words", "in the meantime", "in any case", "in that case", "in this case", "in each case",
+    "in this respect", "in that respect", "in this regard", "in that regard", "in the end", "in sum", "in conclusion",
+    "in effect", "in essence", "in reality", "in truth", "in theory", "in practice", "in principle", "in retrospect",
+    "in total", "in all", "in part", "in brief", "in summary",
+    "in this sense", "in a sense", "in some ways", "in many ways", "in other respects", "in the first place",
+    "in any event", "in order", "in the case", "in my", "in our", "in his view", "in her view", "in their view",
+    "in his opinion", "in her opinion", "in their opinion", "in the opinion", "in the view", "in both cases",
+    "in either case", "in the long run", "in the short run", "in the past", "in the future", "in time",
+    "on the other hand", "on the one hand", "on the contrary", "on the upside", "on the downside", "on top",
+    "on the whole", "on balance", "on the surface", "on the face", "on reflection", "on second thought",
+    "at first", "at least", "at last", "at the same time", "at times", "at once", "at any rate", "at the moment",
+    "at this point", "at that point", "at best", "at worst", "at most", "at the least", "at the outset",
+    "after all", "before long", "for example", "for instance", "for one", "for now", "for this reason",
+    "for that reason", "by contrast", "by the way", "by comparison", "by then", "by far", "by now", "by and large",
+    "despite this", "despite that", "despite all", "under the circumstances", "under these circumstances",
+    "within reason", "over time", "since then", "until then", "until now", "in the process", "in a case",
+    "in one case", "in another case",
+)
+_TIME_WORDS = frozenset(WEEKDAYS | MONTHS | TIME_UNITS | {"yesterday", "today", "tonight", "ago", "weeks", "months",
+                                                          "years", "days", "decades", "centuries", "hours",
+                                                          "minutes", "nights", "mornings", "weekends", "seasons",
+                                                          "quarters", "summers", "winters", "trading", "session",
+                                                          "period", "era", "times", "time", "day", "hour",
+                                                          "minute", "moment", "midday", "noon", "midnight",
+                                                          "dawn", "dusk", "1990s", "1980s", "1970s", "1960s",
+                                                          "meeting", "war", "election", "game", "match", "visit",
+                                                          "trip", "talks"})
+_TIME_START = frozenset("last next this each every earlier later yesterday today tonight".split())
+
+# -- the main clause ----------------------------------------------------------------------------------------------
+_EMBEDDING = frozenset("that which who whom whose where when whenever while because if unless until whether how "
+                       "after before "
+                       "why what whatever whoever although though whereas since once as lest so than "
+                       "but yet nor".split())
+_REPORTING = frozenset(QUESTION_VERBS | set(
+    "say says tell tells think thinks thought believe believes believed claim claims claimed report reports "
+    "reported announce announces announced add adds added note notes noted argue argues argued state states "
+    "stated warn warns warned insist insists insisted suggest suggests suggested expect expects expected hope "
+    "hopes hoped fear fears feared feel feels felt guess suppose supposed assume assumed realize realized realise "
+    "realised agree agreed agrees decides write writes wrote written estimate estimates estimated predict "
+    "predicts predicted acknowledge acknowledged admit admits admitted deny denies denied confirm confirms "
+    "confirmed explain explains explained indicate indicates indicated conclude concluded promise promised "
+    "promises recommend recommended mean means meant seem seems seemed appear appears appeared hear heard "
+    "understand understood imagine imagined notice noticed according reckon figured like want wanted wants "
+    "prefer wish wished".split()))
+_NOMINATIVE = frozenset("i he she we they".split())
+_PRONOUNS = frozenset(THIRD_PERSON | {"it", "its", "himself", "herself", "itself", "themselves", "they", "them"})
+_DISCOURSE_START = frozenset("so then however still thus hence therefore nor neither not only instead also "
+                             "yet and but or meanwhile besides moreover indeed nevertheless nonetheless "
+                             "otherwise rather too well others another".split())
+_BE = frozenset("is are was were be been being am 's 're".split())
+_NEGATIONS = frozenset("not n't never no nobody nothing none neither nor cannot".split())
+_IMPERATIVE_NEXT = frozenset(DETERMINERS | {"me", "us", "him", "them", "it", "to", "out", "up", "down", "in", "on",
+                                            "off", "away", "back", "sure", "yourself", "yourselves", "your"})
+_DANGLING = frozenset("of to the a an and or in on at for with by from as than into onto about".split())
+_ABBREVIATIONS = frozenset("mr mrs ms dr st jr sr gov rep sen gen inc co corp ltd lt col sgt prof no vs etc jan feb "
+                           "mar apr jun jul aug sep sept oct nov dec mt ft".split())
+
+
+def _base(t: Tok) -> str:
+    """The lower-case word without a contracted ending ("he'll" -> "he", "don't" -> "do")."""
+    low = t.low
+    if low.endswith("n't"):
+        return low[:-3]
+    return re.sub(r"'(s|m|re|ve|ll|d)$", "", low)
+
+
+def _ok_token(toks: list[Tok], i: int, end: int) -> bool:
+    """Whether token i may stand inside a moved part or main clause: a word or number, "'", "-", "%", "$", "/", or
+    the full stop of an abbreviation ("Mr.", "U.S.")."""
+    t = toks[i]
+    if _is_word(t) or t.text[:1].isdigit() or t.text in ("'", "’", "-", "%", "$", "/", "&"):
+        return True
+    if t.text == "." and i < end - 1 and i > 0 and toks[i - 1].end == t.start:
+        prev = toks[i - 1]
+        return "." in prev.text or prev.low in _ABBREVIATIONS or (len(prev.text) == 1 and prev.text.isupper())
+    return False
+
+
+def _split(toks: list[Tok]) -> tuple[int, int] | None:
+    """(index of the comma that closes the opening part, end of the main clause) when the sentence is an opening
+    part, one comma and a main clause with plain punctuation only."""
+    end = _final_punct(toks)
+    if end <= 0 or any(t.text in ("?", "\"", "“", "”") for t in toks):
+        return None
+    commas = [i for i, t in enumerate(toks[:end]) if t.text == ","]
+    if len(commas) != 1:
+        return None
+    c = commas[0]
+    if c < 1 or end - c - 1 < 3 or toks[c].start != toks[c - 1].end or toks[c].end == toks[c + 1].start:
+        return None  # "a law,medicine or engineering student": no comma that closes a part
+    if not all(_ok_token(toks, i, end) for i in range(end) if i != c):
+        return None
+    return c, end
+
+
+def _is_noun_like(t: Tok) -> bool:
+    """A name or a word that may be a noun (a possible antecedent of a pronoun; a word lemminflect does not know
+    counts as one)."""
+    if t.text[:1].isupper() and t.low != "i":
+        return True
+    word = _base(t)
+    lemmas = _lemmas(word)
+    return word not in _PRONOUNS and ("NOUN" in lemmas or not lemmas and word.isalpha() and len(word) > 3)
+
+
+def _main_refuses(toks: list[Tok], start: int, end: int) -> bool:
+    """Whether the main clause toks[start:end] could take the moved part wrongly or is no plain statement."""
+    main = toks[start:end]
+    words = [t for t in main if _is_word(t)]
+    if len(words) < 3:
+        return True
+    first = main[0]
+    if not (_is_word(first) or first.text[:1].isdigit() or first.text == "$"):
+        return True
+    if first.low in _DISCOURSE_START or first.low.endswith("ly") and "ADV" in _lemmas(first.low) \
+            or first.low.endswith("ly") and first.text.islower() and "NOUN" not in _lemmas(first.low):
+        return True
+    if first.low in AUXILIARIES or first.low in ("what", "how", "why", "where", "who", "which", "let", "please",
+                                                 "don't", "do", "never", "always", "just"):
+        return True  # a question or an imperative
+    if first.text.islower() and _is_form(first.low, "VB") and first.low not in _PRONOUNS and (
+            "NOUN" not in _lemmas(first.low) or len(main) > 1 and main[1].low in _IMPERATIVE_NEXT):
+        return True  # an imperative ("call me", "take the road")
+    long_words = [w for w in words[1:] if len(w.text) > 3]
+    if len(long_words) >= 2 and all(w.text[:1].isupper() for w in long_words):
+        return True  # a headline in title case
+    for k, t in enumerate(main):
+        nxt = main[k + 1] if k + 1 < len(main) else None
+        if t.low == "as" and (k + 2 < len(main) and main[k + 2].low == "as" or k >= 2 and main[k - 2].low == "as"):
+            continue  # "as low as"
+        if t.low == "than" and nxt is not None and (nxt.text[:1].isdigit() or nxt.text == "$" or nxt.low in (
+                "a", "an", "half", "one", "two", "three", "four", "five", "ten", "twice")):
+            continue  # "more than $7 million"
+        if t.low in _EMBEDDING or t.low in _REPORTING:
+            return True
+        if k > 0 and _base(t) in _NOMINATIVE:
+            return True  # a second clause ("... the firm knew they would grow")
+        if t.low == "to" and nxt is not None and nxt.text.islower() and _is_form(nxt.low, "VB"):
+            return True  # a to-infinitive ("refused to block ... on Tuesday")
+        if is_ing_verb(t.low) and k > 0 and not _nominal_ing(main, k):
+            return True  # "... spent hours investigating X": the moved part would attach to the -ing verb
+        if t.low in ("and", "or") and (
+                nxt is not None and nxt.text.islower() and "VERB" in _lemmas(nxt.low) and k + 2 < len(main)
+                and (main[k + 2].low in DETERMINERS or main[k + 2].low in _PRONOUNS)
+                or any(u.low in AUXILIARIES or u.low in _NOMINATIVE or _is_word(u) and (
+                    _is_form(u.low, "VBD") or _is_form(u.low, "VBZ")) and "NOUN" not in _lemmas(u.low)
+                    and "ADJ" not in _lemmas(u.low) for u in main[k + 1:])):
+            return True  # coordinated verb phrases or clauses: the moved part would belong to the last one only
+    last = main[-1]
+    if last.low in AUXILIARIES or last.low in ("to", "not", "so", "too", "either", "also") or last.low.endswith(
+            "n't"):
+        return True  # an ellipsis ("kids aren't likely to.")
+    if last.low in _DANGLING:
+        return True  # a cut sentence ("... an assignment of")
+    if _verb_groups(main) > 1:
+        return True  # a reduced relative or second verb ("... ordered all flags flown at half-staff")
+    return False
+
+
+def _verb_groups(main: list[Tok]) -> int:
+    """How many runs of verbs (auxiliaries, finite verbs and participles that are no nouns or adjectives, with the
+    adverbs between them) the clause has."""
+    groups, inside = 0, False
+    for t in main:
+        base = _base(t)
+        contracted = t.low != base and t.low.endswith(("n't", "'ll", "'d", "'ve", "'re", "'m"))
+        verb = base in AUXILIARIES or base == "being" or contracted or (
+            _is_word(t) and t.text.islower() and "NOUN" not in _lemmas(t.low) and "ADJ" not in _lemmas(t.low)
+            and any(_is_form(t.low, tag) for tag in ("VBD", "VBN", "VBZ")))
+        if verb:
+            groups += not inside
+            inside = True
+        elif not (inside and (t.low in _NEGATIONS or t.low.endswith("ly") or t.low in (
+                "also", "still", "again", "always", "never", "already", "just", "even", "only", "often"))):
+            inside = False
+    return groups
+
+
+def _nominal_ing(main: list[Tok], k: int) -> bool:
+    """Whether the -ing word main[k] is a progressive, a noun or an adjective (not a verb of its own that a moved
+    part could attach to): after a form of "be", a determiner or a possessive, as a subject before an auxiliary
+    ("bounty hunting is"), a noun without an object ("a form of kidnapping."), or a noun/adjective after an
+    adjective, adverb or "and" ("a development and marketing deal", "the least appealing")."""
+    prev, t = main[k - 1], main[k]
+    if prev.low in _BE or prev.low in DETERMINERS or prev.low.endswith("'s"):
+        return True
+    if k + 1 < len(main) and main[k + 1].low in AUXILIARIES:
+        return True
+    lemmas = _lemmas(t.low)
+    if not ("NOUN" in lemmas or "ADJ" in lemmas):
+        return False
+    if "NOUN" in lemmas and (k + 1 == len(main) or main[k + 1].low in _DANGLING - DETERMINERS):
+        return True  # "a form of kidnapping.": no object follows
+    return prev.low in ("and", "or", "most", "least", "more", "less", "very") or (
+        "ADJ" in _lemmas(prev.low) and "NOUN" not in _lemmas(prev.low))
+
+
+def _pronoun_refuses(toks: list[Tok], moved: range, main: range, names_only: bool = False) -> bool:
+    """Whether the main clause has a third-person pronoun and the moved part a noun it may refer to."""
+    demonstrative = toks[main.start].low in ("this", "that", "these", "those", "such") and main.start + 1 < len(
+        toks) and (toks[main.start + 1].low in AUXILIARIES or _verb_like(toks[main.start + 1]))
+    if not demonstrative and not any(_base(toks[i]) in _PRONOUNS for i in main):
+        return False
+    for i in moved:
+        t = toks[i]
+        if not _is_word(t) or i == moved.start or t.low in _TIME_WORDS:
+            continue
+        if names_only and not t.text[:1].isupper():
+            continue
+        if _is_noun_like(t):
+            return True
+    return False
+
+
+def _join(text: str, toks: list[Tok], c: int, end: int, main_start: int, comma: bool) -> str:
+    main = text[toks[main_start].start:toks[end - 1].end]
+    main = main[:1].upper() + main[1:]
+    moved = text[toks[0].start:toks[c - 1].end]
+    if toks[0].text != "I":
+        moved = moved[:1].lower() + moved[1:]
+    return main + (", " if comma else " ") + moved + text[toks[end - 1].end:]
+
+
+def _verb_like(t: Tok) -> bool:
+    if _base(t) in AUXILIARIES or t.low != _base(t) and _base(t) in _NOMINATIVE | {"you", "it", "that", "there"}:
+        return True  # an auxiliary, "don't", "you're", "it's"
+    return _is_word(t) and "VERB" in _lemmas(t.low) and any(_is_form(t.low, tag) for tag in ("VBD", "VBZ", "VBP"))
+
+
+def _has_verb(body: list[Tok], strict: bool) -> bool:
+    """Whether a clause has a finite verb; `strict`: one that is no noun, or follows a subject pronoun ("After
+    their savage battles" has none)."""
+    for k, t in enumerate(body):
+        if k == 0 or not _verb_like(t):
+            continue
+        if not strict or _base(t) in AUXILIARIES or t.low != _base(t) or "NOUN" not in _lemmas(t.low) \
+                or body[k - 1].low in _NOMINATIVE | {"you", "it"}:
+            return True
+    return False
+
+
+def rule_back_clause(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    split = _split(toks)
+    if split is None:
+        return None
+    c, end = split
+    words = [t.low for t in toks[:3]]
+    conj = next((k for k in _CONJUNCTIONS if tuple(words[:len(k)]) == k), None)
+    if conj is None or not toks[0].text[:1].isupper():
+        return None
+    body = toks[len(conj):c]
+    if not body or len([t for t in body if _is_word(t) or t.text[:1].isdigit()]) + len(conj) > _MAX_CLAUSE:
+        return None
+    head = conj[0] if len(conj) == 1 else conj[-1]
+    lead = body[0].low
+    if head == "if" and lead in _IF_IDIOMS or lead == "of":
+        return None  # "If anything, ...", "Because of the storm, ..." (a phrase: back_phrase)
+    if any(t.low in _EMBEDDING and t.low not in ("that", "which", "who", "whom", "whose", "than") for t in body):
+        return None  # a second subordinate clause inside
+    # the clause: a subject and a verb, or a subjectless -ing/participle clause
+    if is_ing_verb(lead) and "NOUN" not in _lemmas(lead):
+        if head in ("if", "unless", "although", "though", "whereas", "because", "since", "until"):
+            return None
+        comma_at_end = False
+    elif is_participle(lead) and head in ("if", "when", "once", "unless", "until", "whenever"):
+        comma_at_end = False
+    elif len(body) >= 2 and _has_verb(body, strict=head in ("after", "before", "since", "until")):
+        comma_at_end = _CONJUNCTIONS[conj]
+        if head == "while":
+            progressive = any(t.low in _BE and k + 1 < len(body) and is_ing_verb(body[k + 1].low)
+                              for k, t in enumerate(body))
+            comma_at_end = not progressive
+    else:
+        return None  # "Although a small city-state, ...": no verb
+    main_start = c + 1
+    if head == "if" and toks[main_start].low == "then":
+        main_start += 1
+    if _main_refuses(toks, main_start, end):
+        return None
+    main = range(main_start, end)
+    if head in _NEGATION_SCOPE and not comma_at_end and any(toks[i].low in _NEGATIONS or toks[i].low.endswith(
+            "n't") for i in main):
+        return None  # "He didn't go because ...": "not" would take the clause in its scope
+    last = toks[end - 1].low
+    time_head = head in ("when", "whenever", "after", "before", "since", "until", "while", "once")
+    if not comma_at_end and (time_head and last in TIME_NOUNS or last in CONJUNCTION_MODIFIERS or last in QUESTION_VERBS
+                             or head == "after" and last in AFTER_VERBS or last in ("tell", "ask", "see", "care",
+                                                                                    "mind", "matter", "wait")):
+        return None  # "the day when ...", "long before ...", "asked if ...": the clause would attach there
+    if _pronoun_refuses(toks, range(c), main):
+        return None
+    return _join(text, toks, c, end, main_start, comma_at_end)
+
+
+def _time_phrase(words: list[str]) -> bool:
+    """Whether the opening words (lower case, without the comma) are a time phrase without a preposition."""
+    n = len(words)
+    if n == 1:
+        return words[0] in ("yesterday", "today", "tonight", "earlier", "later")
+    if words[0] in ("last", "next", "this", "each", "every") and n == 2:
+        return words[1] in TIME_UNITS or words[1] in WEEKDAYS
+    if words[0] in ("earlier", "later") and n <= 3:
+        return all(w in WEEKDAYS or w in ("this", "that", "in", "on", "the") or w in TIME_UNITS or w in MONTHS
+                   for w in words[1:]) and words[-1] not in ("this", "that", "in", "on", "the")
+    if n in (2, 3) and words[-1] in ("ago", "later", "earlier") and (
+            words[0] in ("a", "an", "one", "two", "three", "four", "five", "six", "ten", "several", "many",
+                         "some", "few") or words[0].isdigit() or n == 2) and words[-2].rstrip("s") in TIME_UNITS | {
+            "day", "hour", "minute"}:
+        return True
+    if n == 3 and words[0] == "the" and words[1] in ("next", "following", "previous") and (
+            words[2] in TIME_UNITS or words[2] == "day"):
+        return True
+    return False
+
+
+def _has_time(toks: list[Tok], idx: range) -> bool:
+    for i in idx:
+        t = toks[i]
+        if t.low in WEEKDAYS or t.low in MONTHS - {"may", "mar"} and t.text[:1].isupper() \
+                or t.low in ("yesterday", "today", "tonight", "ago", "now", "currently", "recently", "later",
+                             "earlier", "soon", "then", "already", "still") \
+                or re.fullmatch(r"(1[89]|20)\d\d", t.low) \
+                or t.low.rstrip("s") in TIME_UNITS | {"day", "hour", "minute"} and i > 0 and (
+                    toks[i - 1].low in ("last", "next", "this", "that", "each", "every", "the", "a", "per", "past",
+                                        "few", "several", "many", "coming", "recent")
+                    or toks[i - 1].text[:1].isdigit() or toks[i - 1].low in ("two", "three", "four", "five", "six",
+                                                                           "seven", "eight", "nine", "ten")):
+            return True
+    return False
+
+
+def rule_back_phrase(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    split = _split(toks)
+    if split is None:
+        return None
+    c, end = split
+    phrase = toks[:c]
+    words = [t.low for t in phrase]
+    if not toks[0].text[:1].isupper() or len(words) > _MAX_PHRASE:
+        return None
+    lowered = " ".join(words)
+    if lowered in _DISCOURSE_ALONE or any(lowered == d or lowered.startswith(d + " ") for d in _DISCOURSE):
+        return None
+    is_time = _time_phrase(words)
+    if not is_time:
+        if words[:2] == ["because", "of"] or words[:3] == ["in", "spite", "of"]:
+            start = 2 if words[0] == "because" else 3
+        elif words[0] in _PREPOSITIONS:
+            start = 1
+        else:
+            return None
+        rest = phrase[start:]
+        if not rest or not all(_is_word(t) or t.text[:1].isdigit() or t.text in ("'", "’", "-", ".", "$", "%", "/")
+                               for t in rest):
+            return None
+        if any(is_ing_verb(t.low) and "NOUN" not in _lemmas(t.low) and t.low not in _TIME_WORDS for t in rest):
+            return None  # "In turning down the offer, ...", "In a space looking out over the sea, ...": a clause
+        if any(_verb_like(t) and "NOUN" not in _lemmas(t.low) and "ADJ" not in _lemmas(t.low)
+               and not t.text[:1].isupper() for t in rest):
+            return None  # a verb: the phrase goes on as a clause
+        if any(t.low in AUXILIARIES or t.low in _NOMINATIVE or t.low in _EMBEDDING - {"than"} for t in rest):
+            return None
+        last = rest[-1]
+        if not (_is_noun_like(last) or last.text[:1].isdigit() or last.low in _TIME_WORDS
+                or last.low in ("here", "there", "home", "abroad", "night")):
+            return None  # "In recent, ...": the phrase must end in its noun
+        is_time = words[0] in ("during", "since", "until", "after", "before", "throughout", "over", "from", "by",
+                               "for") and _has_time(toks, range(start, c)) or any(
+            toks[i].low in _TIME_WORDS or re.fullmatch(r"(1[89]|20)\d\d", toks[i].low) for i in range(start, c))
+        if words[0] in _TIME_ONLY and not is_time:
+            return None  # "From here, ...", "For Kathy, ...": at the end they attach to the last noun
+        if words[0] in ("after", "before", "since", "until", "during") and not is_time:
+            is_time = True
+    if _main_refuses(toks, c + 1, end):
+        return None
+    main = range(c + 1, end)
+    if is_time and _has_time(toks, main):
+        return None  # "Last year, ... on Monday.": two times at the end
+    if not is_time and words[0] in _PLACE:
+        if sum(_is_word(toks[i]) or toks[i].text[:1].isdigit() for i in main) > _MAX_MAIN_FOR_PLACE:
+            return None  # "... sacred spots to three major religions at the far end of David Street."
+        if any(toks[i].low == words[0] for i in range(max(c + 1, end - 5), end)):
+            return None  # "... a participle in all your examples in traditional grammar."
+    if words[0] in ("despite", "because") and any(toks[i].low in _NEGATIONS or toks[i].low.endswith("n't")
+                                                  for i in main):
+        return None  # "He didn't go because of ...": scope of "not"
+    if _pronoun_refuses(toks, range(c), main):
+        return None
+    return _join(text, toks, c, end, c + 1, False)
+
+
+CLAUSE_RULES: dict[str, Rule] = {"back_clause": rule_back_clause, "back_phrase": rule_back_phrase}

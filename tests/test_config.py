@@ -100,3 +100,36 @@ def test_augmenter_errors_outside_post_init_name_the_key_as_typed(tmp_path):
     mlm = build_augmenter("mlm", {"model": str(tmp_path / "missing")})
     with pytest.raises(BSLError, match=r"^method_params\.mlm\.model: .*missing is not a model directory"):
         mlm.model_dir()
+
+
+@dataclass
+class _Inner:
+    a: int = 1
+    b: int = 2
+
+
+def _tuned_inner() -> _Inner:
+    return _Inner(a=10, b=20)
+
+
+@dataclass
+class _Outer:
+    plain: _Inner = field(default_factory=_Inner)
+    tuned: _Inner = field(default_factory=_tuned_inner)
+
+
+def test_keys_for_a_nested_section_go_onto_its_own_default():
+    cfg = load_config(_Outer, overrides=["tuned.b=99", "plain.b=5"])
+    assert (cfg.tuned.a, cfg.tuned.b) == (10, 99)  # the field's default_factory, not _Inner's defaults
+    assert (cfg.plain.a, cfg.plain.b) == (1, 5)
+
+
+def test_demo_override_keeps_the_recipe():
+    """`bsl demo -o training.train.seed=43` changes the seed and nothing else of the demo's recipe."""
+    from bsl_pipeline.flows.main_job import MainJobConfig
+
+    recipe = MainJobConfig().training
+    cfg = load_config(MainJobConfig, overrides=["training.train.seed=43", "training.optim.lr=1e-5"])
+    assert (cfg.training.train.seed, cfg.training.optim.lr) == (43, 1e-5)
+    cfg.training.train.seed, cfg.training.optim.lr = recipe.train.seed, recipe.optim.lr
+    assert cfg.training == recipe and recipe.train.max_steps == 140 and recipe.train.batch_size == 16

@@ -193,9 +193,16 @@ def from_dict(cls: type[T], data: dict[str, Any], prefix: str = "") -> T:
             f"valid keys for {cls.__name__}: {', '.join(sorted(types_))}"
         )
     rules = {f.name: f.metadata for f in dataclasses.fields(cls)}
+    defaults = {f.name: f for f in dataclasses.fields(cls)}
     kwargs = {}
     for name, value in data.items():
         key = _key(prefix, name)
+        if isinstance(value, dict) and _is_dataclass_type(types_[name]):
+            # keys given for a nested section go onto the field's own default (a default_factory such as the
+            # demo's recipe), not onto the section class's defaults
+            default = field_default(defaults[name])
+            if dataclasses.is_dataclass(default) and not isinstance(default, type):
+                value = merge_dicts(to_dict(default), value)
         kwargs[name] = _coerce(value, types_[name], key)  # a nested dataclass is checked by its own from_dict
         _check_value(kwargs[name], rules[name], key)
     obj = cls(**kwargs)

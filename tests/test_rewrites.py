@@ -11,6 +11,7 @@ import pytest
 
 from bsl_pipeline.pipeline.augment.augmenters import SourceRecord, build_augmenter
 from bsl_pipeline.pipeline.augment.augmenters.rewrites import RULE_FUNCTIONS, RULES, RewritesConfig, tokenize
+from bsl_pipeline.pipeline.augment.rewrite_rules.grammar import GRAMMAR_RULES
 
 GOLDEN = [
     ("contract", "The U.S. House of Representatives, the other chamber of Congress, does not vote on treaties.",
@@ -83,8 +84,8 @@ def test_each_guard_refuses(rule, source):
     assert RULE_FUNCTIONS[rule](source, tokenize(source), RewritesConfig()) is None
 
 
-def test_every_rule_has_a_golden_example():
-    assert {r for r, _, _ in GOLDEN} == set(RULES) == set(RULE_FUNCTIONS)
+def test_every_rule_has_a_golden_example():  # the grammatical rules here; each other family in its own test file
+    assert {r for r, _, _ in GOLDEN} == set(GRAMMAR_RULES) and set(RULES) == set(RULE_FUNCTIONS)
 
 
 def test_number_words_respects_max_number():

@@ -1,0 +1,681 @@
+"""Function words and fixed phrases said another way: closed-class words and fixed phrases whose equivalence holds
+whatever the sense of the words around them, each replacement guarded so that it holds in its context. The rules
+(names as in `PHRASE_RULES`); each makes one edit, at the first place where it applies, unless said otherwise:
+
+* `equivalent`: a word or fixed phrase -> its equivalent, from the table `EQUIVALENTS` (each entry: phrase,
+  replacement, guard): everyone <-> everybody, someone <-> somebody, anyone <-> anybody, no one <-> nobody,
+  maybe <-> perhaps, toward <-> towards, in spite of <-> despite, prior to -> before, in order to -> to, whether or
+  not -> whether, a lot of <-> lots of, each other <-> one another, although <-> though, amongst -> among,
+  whilst -> while, the majority of -> most of, numerous -> many, more than -> over, fewer/less than -> under,
+  about/around/approximately/roughly <-> about/around, nearly <-> almost, next to <-> beside, outside/inside/off
+  of -> outside/inside/off, all/half/both of the -> all/half/both the, okay <-> OK (every one of the sentence, so
+  that it keeps one spelling) ("Someone is slicing an onion." -> "Somebody is slicing an onion."). Guards, each
+  with the case it refuses: a capitalised phrase inside the sentence, or at its start before a capitalised verb or
+  function word, may be a title ("watched Everybody Loves Raymond", "Everybody Loves Raymond is on"); "no one" only
+  as a pronoun ("no one answer"), "nobody" not as a noun ("a nobody"), "maybe" not as a noun ("a maybe");
+  "perhaps" -> "maybe" only opening a clause ("it is
+  perhaps the best" -> "maybe the best" reads badly); "in order to" not after put/set/get/keep/arrange... ("put the
+  files in order to ..." is no purpose); "whether or not" only as an indirect question, after know/ask/decide/
+  about/on... ("Whether or not you like it, ..." needs its "or not"); "a lot of" not after what/quite/such/not
+  ("what lots of ..."), "lots of" only after a function word or a verb ("parking lots of"); "each other"/"one
+  another" not before a noun ("each other day"); "though" -> "although" only opening a clause, at the start or
+  after a comma, and not "even though"/"as though" nor the adverb (", though," / ", though."); "numerous" only
+  before its noun ("were numerous" -> "were many"); "the majority of" -> "most of" before a determiner or pronoun,
+  -> "most" before a bare plural, not after "vast"; more than / fewer than / less than only before a number
+  (digits, number words, "half", "a third"...), not after no/not/much/far/little/any/nothing ("no more than 5"),
+  not "one" ("more than one person" -> "over one person"), not after a verb of motion or extent where "over"/
+  "under" would read as a place ("jumped more than 2 metres", "spread over 5 years"); about/around/approximately/
+  roughly only before a number and only where the preposition cannot belong to the word before: at the start,
+  after a comma, a preposition or a verb of quantity (cost, take, weigh, kill, rise...), after be only before a
+  measure ("The film is about 3 sisters" is a topic, "He is about 30." or "is about 5 km" is no topic); nearly
+  <-> almost only before a number, all, every..., half, twice, always, and not after "not" ("not nearly as");
+  next to/beside/outside of... only before a determiner or pronoun and not after one ("next to nothing", "the next
+  to go"), not "beside the point"/"beside the fact" (= "besides"), "off of" not after a phrasal verb ("kick off
+  of a machine"); all/half/both of only before a determiner, not after "or"/"and" ("one or both of the boys"),
+  "half" not as a noun ("the second half of the book"); "OK" not after a name and a comma ("Tulsa, OK"), and no
+  sentence with both spellings.
+* `percent`: a number + "percent"/"per cent" <-> + "%" ("rose 28 percent" -> "rose 28%", "28%" -> "28 percent"),
+  every such place of the sentence, so that it keeps one style; refused where both styles occur, after a number
+  word ("five percent"), and "%" -> "percent" in a title-case headline ("Rises 5 Percent").
+* `to_ing`: start/begin/continue + "to" + a base verb <-> + its -ing form ("began to cry" <-> "began crying"),
+  forms from lemminflect; never try/stop/remember/forget/regret (the meaning changes) nor like/love/hate/prefer
+  ("would like to go" is no "would like going"). Guards: not after an -ing trigger ("starting to cry" ->
+  "starting crying"); not with a stative verb (know, understand, see, be, seem, look, ... "began to see" -> "began
+  seeing" is dating); not when a second verb is joined by and/or ("began to sing and dance" -> "began singing and
+  dance"); not an adverb between "to" and the verb; the trigger must be a verb, not a noun or adjective ("amid
+  continued fighting", "a fresh start"); "begin" not after a negation or "even" ("couldn't even begin to
+  identify").
+* `fillers`: the spoken disfluencies "uh", "um", "er", "erm" removed as separate words with a comma of theirs
+  (telephone transcripts: "and uh some you can rent by the year" -> "and some you can rent by the year"), every
+  one in the sentence; only these ("like", "you know" carry meaning elsewhere), not after a number ("5 um" is a
+  unit), and only where three words remain.
+* `between`: the two conjuncts after "between" change places ("the difference between cats and dogs" -> "the
+  difference between dogs and cats"), each a name, a determiner + one or two nouns, or one or two nouns.
+  Refused: numbers, dates, times and ordinals (ranges: "between 1 and 4", "between Monday and Friday"); pronouns
+  ("between you and me"); fixed pairs ("right and wrong", "husband and wife", "a rock and a hard place"); a
+  determiner on one conjunct only ("between the neck and upper arm": it is shared); a one-word
+  first conjunct before a longer second one ("between cat and dog owners" may share "owners"); a conjunct with
+  "of", a possessive, an -ing word or an adjective at its end; a second conjunct that goes on, or that a verb
+  follows unless the "between" phrase hangs on a noun ("fell between the rocks and the dog ran": two clauses);
+  after a word of direction ("the transition between winter and spring").
+* `how_can`: a how-to question "How do I/we + verb ...?" <-> "How can I/we + verb ...?" ("How do I remove a
+  stripped screw?" -> "How can I remove a stripped screw?"); "do" -> "can" not with verbs whose question is no
+  how-to (feel, look, seem, know, compare, be, ...: "How do I look?"), "can" -> "do" only with verbs of doing
+  (get, make, find, fix, remove, ...), never rhetorical ("How can I ever thank you?", "How can I be so stupid?").
+
+A phrase replaced at the start of a sentence keeps the capital ("Maybe" -> "Perhaps").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
+    AUXILIARIES, DETERMINERS, MONTHS, NUMBER_WORDS, ORDINALS, QUESTION_VERBS, UNITS, WEEKDAYS, Rule, RuleSettings,
+    Tok, _case_like, _is_form, _is_lower_word, _is_word, _lemmas, is_ing_verb, is_verb_form, splice,
+)
+from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
+
+# -- shared word lists ----------------------------------------------------------------------------------------------
+_CLAUSE_BREAK = frozenset(", ; : ( \" “ ‘ -".split())
+_SENTENCE_OPENERS = frozenset(". ! ? \" “ ‘ ( : ; -".split())
+_BE = frozenset("is are was were be been being am 's 're 'm".split())
+_PREPOSITIONS = frozenset("of for at by to from in with within after before until since into on per than".split())
+_COUNT_WORDS = frozenset(NUMBER_WORDS[2:]) | frozenset(
+    "thirty forty fifty sixty seventy eighty ninety hundred hundreds thousand thousands million millions billion "
+    "billions dozen dozens".split())
+_A_AMOUNTS = frozenset("dozen hundred thousand million billion third quarter fifth tenth half".split())
+_MAGNITUDES = frozenset("hundred thousand million billion trillion".split())
+_MEASURES = UNITS | frozenset(
+    "% percent minutes minute hours hour days day weeks week months month years year decades miles mile feet foot "
+    "metres meters metre meter kilometres kilometers inches inch pounds pound kilograms kilos tons tonnes dollars "
+    "cents euros yen points times degrees acres hectares square cubic million billion thousand hundred o'clock "
+    "yards gallons litres liters seconds".split())
+# verbs (lemmas) after which about/around may be their own preposition: "talk about 5 cases", "walked around 3 cones"
+_SELECTS_ABOUT = frozenset(
+    "talk think know worry care hear ask learn say write read complain forget bring come joke speak argue dream "
+    "tell laugh wonder feel go set inquire fret lie boast brag cry fight comment report agree disagree concern "
+    "teach warn inform remind protest rave rant muse hesitate mess run turn look walk move travel get hang sit "
+    "stand gather wrap spin revolve circle center centre build organize organise base float wander roam drive "
+    "fly swim jump stroll chase follow push throw kick pass play shop mill poke fool horse lounge crowd cluster "
+    "huddle bring sing write make do be".split())
+_QUANTITY_VERBS = frozenset(
+    "cost take last weigh earn employ kill injure wound rise fall drop gain lose raise pay spend sell buy total "
+    "reach number hold house estimate count measure grow climb increase decrease decline fell jump slip slide "
+    "surge soar plunge tumble shed add cut owe save contain include attract draw carry serve feed produce "
+    "record score need require receive".split())
+_MOTION = frozenset(  # lemmas after which "over"/"under" + a number would read as a place or a span
+    "jump climb leap step hop vault fly roll spread span stretch extend reach swim dive crawl drive pass go".split())
+_NOT_BEFORE_MORE = frozenset("no not much far little any nothing even way rather some considerably significantly "
+                             "substantially slightly none".split())
+
+
+def _number_at(toks: list[Tok], k: int, allow_one: bool = True) -> bool:
+    """Whether a number starts at token k: digits ("5", "1.5", "$5"), a number word ("two", "dozens"), "half",
+    or "a dozen"/"a third"/...; "one"/"1" only with `allow_one` (or "1" before a magnitude, "1.5")."""
+    if k < len(toks) and toks[k].text in ("$", "£", "€"):
+        k += 1
+    if k >= len(toks):
+        return False
+    t = toks[k]
+    nxt = toks[k + 1].low if k + 1 < len(toks) else ""
+    if t.text[:1].isdigit():
+        return allow_one or t.text != "1" or nxt in _MAGNITUDES or nxt in ("%", "percent")
+    if t.low in ("one", "a", "an") and not allow_one and nxt not in _A_AMOUNTS:
+        return False
+    return t.low in _COUNT_WORDS or t.low == "half" or (t.low in ("a", "one") and nxt in _A_AMOUNTS) or (
+        t.low == "one" and allow_one)
+
+
+def _verb_lemmas(word: str) -> tuple[str, ...]:
+    return _lemmas(word).get("VERB", ())
+
+
+def _prev(toks: list[Tok], i: int) -> Tok | None:
+    return toks[i - 1] if i > 0 else None
+
+
+def _next(toks: list[Tok], j: int) -> Tok | None:
+    return toks[j] if j < len(toks) else None
+
+
+def _is_noun_only(word: str) -> bool:
+    lemmas = _lemmas(word)
+    return "NOUN" in lemmas and not ({"VERB", "ADV"} & set(lemmas))
+
+
+# -- guards of the `equivalent` table: (tokens, first index, end index) -> whether the replacement holds there ---
+Guard = Callable[[list[Tok], int, int], bool]
+
+
+def _free(toks: list[Tok], i: int, j: int) -> bool:
+    return True
+
+
+def _no_one_pronoun(toks: list[Tok], i: int, j: int) -> bool:
+    nxt = _next(toks, j)
+    if nxt is None or not _is_word(nxt):
+        return True
+    if nxt.low in ("of", "one"):
+        return False  # "no one of them" is "not a single one"
+    return is_stopword(nxt.text) or nxt.low == "else" or (is_verb_form(nxt.low) and not _is_noun_only(nxt.low)) \
+        or _is_form(nxt.low, "VBD")
+
+
+def _not_after_determiner(toks: list[Tok], i: int, j: int) -> bool:
+    prev = _prev(toks, i)
+    return prev is None or prev.low not in DETERMINERS | {"no", "every", "each", "any", "big", "mere", "another"}
+
+
+def _clause_opening(toks: list[Tok], i: int, j: int) -> bool:
+    prev = _prev(toks, i)
+    nxt = _next(toks, j)
+    return (prev is None or prev.text in _CLAUSE_BREAK or prev.low in ("and", "but", "or", "so")) and \
+        nxt is not None and _is_word(nxt)
+
+
+def _followed_by_word(toks: list[Tok], i: int, j: int) -> bool:
+    nxt = _next(toks, j)
+    return nxt is not None and _is_word(nxt)
+
+
+_ORDERING_VERBS = frozenset("put set get keep arrange place line sort list rank number restore bring file "
+                            "order".split())
+
+
+def _in_order_to(toks: list[Tok], i: int, j: int) -> bool:
+    nxt = _next(toks, j)
+    if nxt is None or not _is_lower_word(nxt) or not _is_form(nxt.low, "VB"):
+        return False
+    prev = _prev(toks, i)
+    if prev is not None and prev.low in ("not", "just", "only", "all", "mainly", "partly", "so", "as"):
+        return False  # "not in order to ... but": the contrast keeps its phrase
+    return not any(set(_verb_lemmas(t.low)) & _ORDERING_VERBS for t in toks[:i])  # "put X in order to ..."
+
+
+def _whether_or_not(toks: list[Tok], i: int, j: int) -> bool:
+    prev = _prev(toks, i)
+    nxt = _next(toks, j)
+    if prev is None or nxt is None or not _is_word(nxt):
+        return False
+    return prev.low in QUESTION_VERBS | {"about", "on", "of", "over", "to", "decide", "decides", "deciding",
+                                         "determine", "determining", "consider", "considering", "uncertain",
+                                         "matter", "debate", "debating", "question", "wondering", "asks",
+                                         "knowing", "sure", "see", "assess", "assessing", "evaluate", "judge"}
+
+
+def _a_lot_of(toks: list[Tok], i: int, j: int) -> bool:
+    prev = _prev(toks, i)
+    return _followed_by_word(toks, i, j) and (prev is None or prev.low not in ("what", "quite", "such", "not",
+                                                                               "this", "that", "awful", "whole"))
+
+
+def _lots_of(toks: list[Tok], i: int, j: int) -> bool:
+    prev = _prev(toks, i)
+    if not _followed_by_word(toks, i, j):
+        return False
+    if prev is None or prev.text in _CLAUSE_BREAK:
+        return True
+    if prev.low in DETERMINERS or prev.low in _COUNT_WORDS or prev.low.endswith("ing") and "NOUN" in _lemmas(
+            prev.low):
+        return False  # "two lots of", "parking lots of"
+    return (is_stopword(prev.text) or any(_is_form(prev.low, tag) for tag in ("VB", "VBD", "VBZ", "VBP"))) \
+        and prev.low not in ("what", "such", "quite", "not")
+
+
+def _reciprocal(toks: list[Tok], i: int, j: int) -> bool:
+    nxt = _next(toks, j)
+    if nxt is None or not _is_word(nxt) or is_stopword(nxt.text):
+        return True
+    return not ("NOUN" in _lemmas(nxt.low) or "ADJ" in _lemmas(nxt.low) or nxt.text[:1].isupper())
+
+
+def _though_opening(toks: list[Tok], i: int, j: int) -> bool:
+    prev = _prev(toks, i)
+    nxt = _next(toks, j)
+    if nxt is None or not _is_word(nxt):
+        return False  # ", though." / ", though, ...": the adverb
+    return prev is None or prev.text in (",", ";")
+
+
+def _numerous(toks: list[Tok], i: int, j: int) -> bool:
+    nxt, prev = _next(toks, j), _prev(toks, i)
+    if prev is not None and prev.low in ("more", "most", "less", "so", "too", "very", "as", "how"):
+        return False  # "more numerous": the adjective compared
+    return nxt is not None and _is_lower_word(nxt) and not is_stopword(nxt.text) and "NOUN" in _lemmas(nxt.low)
+
+
+def _more_than(toks: list[Tok], i: int, j: int) -> bool:
+    if not _number_at(toks, j, allow_one=False):
+        return False
+    prev = _prev(toks, i)
+    if prev is None:
+        return True
+    if prev.low in _NOT_BEFORE_MORE or prev.low in ("a", "bit", "lot"):
+        return False
+    return not set(_verb_lemmas(prev.low)) & _MOTION
+
+
+def _about_number(toks: list[Tok], i: int, j: int) -> bool:
+    """about/around/approximately/roughly before a number, where the preposition cannot be the previous word's."""
+    if not _number_at(toks, j):
+        return False
+    prev = _prev(toks, i)
+    if prev is None or prev.text in (",", "(", ";", ":", "-", "—"):
+        return True
+    if prev.low in _BE:
+        k = j + (1 if toks[j].text in ("$", "£", "€") else 0) + 1
+        after = _next(toks, k)
+        # a measure, or the number ends the phrase: "is about 5 km", "He is about 30."
+        return after is None or after.low in _MEASURES or after.text in (".", ",", ";", "%") or (
+            toks[k - 1].text in _A_AMOUNTS | _COUNT_WORDS and after.low in _MEASURES)
+    if prev.low in _PREPOSITIONS or prev.low in ("just", "only", "by", "of", "some", "at", "for", "has", "have",
+                                                 "had", "with", "and", "or", "was", "than", "now", "still"):
+        return True
+    lemmas = set(_verb_lemmas(prev.low))
+    if not lemmas or lemmas & _SELECTS_ABOUT:
+        return False
+    return bool(lemmas & _QUANTITY_VERBS)
+
+
+_NP_START = DETERMINERS | frozenset("him them me us you it each one another both all".split())
+
+
+_OFF_VERBS = frozenset("kick face take set show pay log sign tip cut lay turn put call write shut drop finish brush "
+                       "shake fend ward head sound doze nod dash rip tick tee lift blast take cool level round "
+                       "start kick back fight".split())
+
+
+def _before_np(toks: list[Tok], i: int, j: int) -> bool:
+    """A preposition before its noun phrase: a determiner or pronoun follows, no determiner precedes ("the next to
+    go", "next to nothing", "beside the point", "beside himself")."""
+    nxt, prev = _next(toks, j), _prev(toks, i)
+    if nxt is None or nxt.low not in _NP_START or nxt.low in ("no", "every", "that", "this"):
+        return False
+    if toks[i].low == "beside" and j + 1 < len(toks) and toks[j + 1].low in ("point", "fact", "question"):
+        return False  # "beside the point"; "beside the fact that" means "besides"
+    if toks[i].low == "off" and prev is not None and set(_verb_lemmas(prev.low)) & _OFF_VERBS:
+        return False  # "kick off of a machine" -> "kick off a machine": a phrasal verb
+    return prev is None or prev.low not in DETERMINERS | {"the", "come", "came", "comes", "coming"}
+
+
+def _before_determiner(toks: list[Tok], i: int, j: int) -> bool:
+    """all/half/both of + a determiner: not after "or"/"and" ("one or both of the boys"), "half" not as a noun
+    ("the second half of the book")."""
+    nxt, prev = _next(toks, j), _prev(toks, i)
+    if nxt is None or nxt.low not in ("the", "his", "her", "their", "its", "my", "your", "our", "these", "those"):
+        return False
+    if prev is None or prev.text in _CLAUSE_BREAK:
+        return True
+    if prev.low in ("or", "and", "nor", "one", "not") or prev.low in DETERMINERS | ORDINALS:
+        return False
+    return toks[i].low != "half" or is_stopword(prev.text) or is_verb_form(prev.low) or _is_form(prev.low, "VBP")
+
+
+def _okay(text: str, toks: list[Tok]) -> str | None:
+    """Every "okay" -> "OK", or every "OK" -> "okay"; refused with both spellings, and for an "OK" after a name
+    and a comma ("Tulsa, OK": a state code)."""
+    okays = [k for k, t in enumerate(toks) if t.low in ("ok", "okay")]
+    spellings = {toks[k].low for k in okays}
+    if len(spellings) != 1 or any(toks[k].text not in ("OK", "ok", "Ok", "okay", "Okay") for k in okays):
+        return None
+    edits = []
+    for k in okays:
+        t = toks[k]
+        if t.low == "okay":
+            edits.append((t.start, t.end, "OK"))
+            continue
+        if k >= 2 and toks[k - 1].text == "," and toks[k - 2].text[:1].isupper():
+            return None
+        opening = k == 0 or toks[k - 1].text in _SENTENCE_OPENERS
+        edits.append((t.start, t.end, "Okay" if opening else "okay"))
+    return splice(text, edits)
+
+
+_NEARLY_NEXT = frozenset("all every everyone everybody everything half twice always entirely double".split())
+
+
+def _nearly(toks: list[Tok], i: int, j: int) -> bool:
+    prev = _prev(toks, i)
+    if prev is not None and prev.low in ("not", "very", "so", "too", "quite"):
+        return False
+    nxt = _next(toks, j)
+    return nxt is not None and (nxt.low in _NEARLY_NEXT or _number_at(toks, j, allow_one=False))
+
+
+# The table: (phrase, replacement, guard). Phrases are matched on lower-case tokens; the first entry that matches
+# at the first place in the sentence where any does, and whose guard allows it, is applied.
+EQUIVALENTS: tuple[tuple[str, str, Guard], ...] = (
+    ("everyone", "everybody", _free), ("everybody", "everyone", _free),
+    ("someone", "somebody", _free), ("somebody", "someone", _free),
+    ("anyone", "anybody", _free), ("anybody", "anyone", _free),
+    ("no one", "nobody", _no_one_pronoun), ("nobody", "no one", _not_after_determiner),
+    ("maybe", "perhaps", _not_after_determiner), ("perhaps", "maybe", _clause_opening),
+    ("toward", "towards", _free), ("towards", "toward", _free),
+    ("in spite of", "despite", _followed_by_word), ("despite", "in spite of", _followed_by_word),
+    ("prior to", "before", _followed_by_word),
+    ("in order to", "to", _in_order_to),
+    ("whether or not", "whether", _whether_or_not),
+    ("a lot of", "lots of", _a_lot_of), ("lots of", "a lot of", _lots_of),
+    ("each other", "one another", _reciprocal), ("one another", "each other", _reciprocal),
+    ("each other's", "one another's", _free), ("one another's", "each other's", _free),
+    ("although", "though", _followed_by_word), ("though", "although", _though_opening),
+    ("amongst", "among", _free), ("whilst", "while", _free),
+    ("numerous", "many", _numerous),
+    ("more than", "over", _more_than), ("fewer than", "under", _more_than), ("less than", "under", _more_than),
+    ("about", "around", _about_number), ("around", "about", _about_number),
+    ("approximately", "about", _about_number), ("roughly", "about", _about_number),
+    ("nearly", "almost", _nearly), ("almost", "nearly", _nearly),
+    ("next to", "beside", _before_np), ("beside", "next to", _before_np),
+    ("outside of", "outside", _before_np), ("inside of", "inside", _before_np), ("off of", "off", _before_np),
+    ("all of", "all", _before_determiner), ("half of", "half", _before_determiner),
+    ("both of", "both", _before_determiner),
+    ("okay", "OK", _free), ("ok", "okay", _free),
+)
+_BY_FIRST: dict[str, list[tuple[list[str], str, Guard]]] = {}
+for _phrase, _new, _guard in EQUIVALENTS:
+    _BY_FIRST.setdefault(_phrase.split()[0], []).append((_phrase.split(), _new, _guard))
+
+
+def _majority(text: str, toks: list[Tok], i: int) -> str | None:
+    """"the majority of" at token i -> "most of" (before a determiner or pronoun) or "most" (before a bare plural)."""
+    if [t.low for t in toks[i:i + 3]] != ["the", "majority", "of"] or i + 3 >= len(toks):
+        return None
+    nxt = toks[i + 3]
+    if nxt.low in DETERMINERS | {"them", "us", "you", "these", "those", "its", "whom", "which"} - {"a", "an"} \
+            and not _number_at(toks, i + 3):
+        new = "most of"
+    elif _is_lower_word(nxt) and nxt.low.endswith("s") and "NOUN" in _lemmas(nxt.low) and not is_stopword(nxt.text):
+        new = "most"
+    else:
+        return None
+    return splice(text, [(toks[i].start, toks[i + 2].end, _case_like(toks[i].text, new))])
+
+
+def rule_equivalent(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    for i, t in enumerate(toks):
+        if t.low == "the" and i + 1 < len(toks) and toks[i + 1].low == "majority":
+            prev = _prev(toks, i)
+            if prev is None or prev.low not in ("vast", "overwhelming"):
+                new = _majority(text, toks, i)
+                if new is not None:
+                    return new
+            continue
+        for words, new, guard in _BY_FIRST.get(t.low, ()):
+            j = i + len(words)
+            if [x.low for x in toks[i:j]] != words:
+                continue
+            opening = i == 0 or toks[i - 1].text in _SENTENCE_OPENERS
+            if t.low in ("ok", "okay"):
+                okay = _okay(text, toks)
+                if okay is not None:
+                    return okay
+                break
+            if any(x.text.isupper() and len(x.text) > 1 for x in toks[i:j]):
+                continue  # "ABOUT": capitals are a heading or a name
+            if t.text[:1].isupper() and not opening:
+                continue  # "... watched Everybody Loves Raymond": a title or a name
+            after = _next(toks, j)
+            if t.text[:1].isupper() and after is not None and after.text[:1].isupper() and after.text != "I" and (
+                    is_stopword(after.text) or is_verb_form(after.low)):
+                continue  # "Everybody Loves Raymond is ...": a title at the start
+            if any(x.text[:1].isupper() for x in toks[i + 1:j]):
+                continue
+            if not guard(toks, i, j):
+                continue
+            return splice(text, [(t.start, toks[j - 1].end, _case_like(t.text, new))])
+    return None
+
+
+# -- percent --------------------------------------------------------------------------------------------------------
+def rule_percent(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    signs, words = [], []  # (number index, end index of the percent sign/word)
+    for k, t in enumerate(toks[:-1]):
+        nxt = toks[k + 1]
+        if not t.text[:1].isdigit():
+            if (t.low in NUMBER_WORDS or t.low in _COUNT_WORDS) and nxt.low in ("percent", "%", "per"):
+                return None
+            continue
+        if nxt.text == "%":
+            signs.append((k, k + 1))
+        elif nxt.low == "percent" and nxt.start == t.end + 1:
+            words.append((k, k + 1))
+        elif nxt.low == "per" and k + 2 < len(toks) and toks[k + 2].low == "cent" and nxt.start == t.end + 1:
+            words.append((k, k + 2))
+    if signs and words or not (signs or words):
+        return None
+    if signs:
+        lettered = [w for w in toks if _is_word(w) and not is_stopword(w.text)]
+        if len(lettered) >= 3 and sum(w.text[:1].isupper() for w in lettered) / len(lettered) >= 0.6:
+            return None  # a title-case headline: "Shares Rise 5% On ..."
+        return splice(text, [(toks[k].end, toks[e].end, " percent") for k, e in signs])
+    return splice(text, [(toks[k].end, toks[e].end, "%") for k, e in words])
+
+
+# -- to_ing ---------------------------------------------------------------------------------------------------------
+_TRIGGERS = frozenset("start starts started begin begins began begun continue continues continued".split())
+_STATIVE = frozenset(
+    "be know understand realize realise seem appear believe like love hate want need own belong exist recognize "
+    "recognise notice mean matter resemble consist contain deserve suspect doubt suppose see hear sense remember "
+    "forget wish prefer owe cost equal include lack possess look wonder regret try stop have get".split())
+
+
+_PREPOSITION_WORDS = frozenset("amid amidst despite following after before during with without against among "
+                                "amongst toward towards via upon like unlike given including excluding".split())
+
+
+def _trigger_is_verb(toks: list[Tok], i: int) -> bool:
+    """Token i (start/begin/continue) is a verb: not after a determiner, preposition or be ("the continued",
+    "amid continued fighting", "was started"), not a capitalised word inside the sentence."""
+    t = toks[i]
+    if not t.text.islower() and not (i == 0 and t.text[:1].isupper()):
+        return False
+    prev = _prev(toks, i)
+    if prev is None or prev.text in (",", ";", ":") or prev.low == "to":
+        return True
+    if prev.low in _BE or prev.low in DETERMINERS or prev.low in ("the", "a", "an", "no", "every", "each"):
+        return False
+    if is_stopword(prev.text):
+        return prev.low in AUXILIARIES or prev.low in ("i", "you", "he", "she", "it", "we", "they", "who", "which",
+                                                       "that", "then", "also", "never", "just", "and", "or",
+                                                       "but", "soon", "finally", "only", "even", "again")
+    lemmas = _lemmas(prev.low)
+    if prev.low in _PREPOSITION_WORDS:
+        return False
+    return prev.text[:1].isupper() or bool({"NOUN", "ADV"} & set(lemmas)) and not (
+        "ADJ" in lemmas and "NOUN" not in lemmas)  # "a fresh start", "amid continued fighting"
+
+
+def _joined_verb(toks: list[Tok], k: int, ing: bool) -> bool:
+    """Whether a verb (base form, or -ing with `ing`) after token k is joined by and/or: "to sing and dance"."""
+    for m in range(k + 1, len(toks) - 1):
+        if toks[m].low in ("and", "or", ",") or toks[m].text == "/":
+            w = toks[m + 1].low
+            if (is_ing_verb(w) if ing else (_is_form(w, "VB") and "VERB" in _lemmas(w))) or w in ("to",):
+                return True
+    return False
+
+
+def rule_to_ing(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    from lemminflect import getInflection
+
+    for i, t in enumerate(toks[:-2]):
+        if t.low not in _TRIGGERS or not _trigger_is_verb(toks, i):
+            continue
+        if t.low.startswith("beg") and any(x.low in ("even", "not", "never", "cannot") or x.low.endswith("n't")
+                                           for x in toks[max(0, i - 3):i]):
+            continue  # "I couldn't even begin to identify it": an idiom of impossibility
+        nxt = toks[i + 1]
+        if nxt.low == "to" and nxt.text == "to":
+            verb = toks[i + 2]
+            if not _is_lower_word(verb) or verb.low not in _verb_lemmas(verb.low) or not _is_form(verb.low, "VB"):
+                continue  # "continued to the end", "began to slowly move"
+            if verb.low in _STATIVE or _joined_verb(toks, i + 2, ing=False):
+                continue
+            forms = getInflection(verb.low, "VBG")
+            if not forms:
+                continue
+            return splice(text, [(nxt.start, verb.end, forms[0])])
+        if _is_lower_word(nxt) and is_ing_verb(nxt.low):
+            lemmas = _verb_lemmas(nxt.low)
+            if len(lemmas) != 1 or lemmas[0] in _STATIVE or _joined_verb(toks, i + 1, ing=True):
+                continue
+            after = _next(toks, i + 2)
+            if after is not None and after.text in ("'s", "’s"):
+                continue
+            return splice(text, [(nxt.start, nxt.end, "to " + lemmas[0])])
+    return None
+
+
+# -- fillers --------------------------------------------------------------------------------------------------------
+_FILLERS = frozenset("uh um er erm".split())
+
+
+def rule_fillers(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    cuts = []
+    for f, t in enumerate(toks):
+        if t.low not in _FILLERS or t.text not in (t.low, t.low.capitalize()):
+            continue
+        prev, nxt = _prev(toks, f), _next(toks, f + 1)
+        if prev is not None and prev.text[:1].isdigit():
+            return None  # "5 um": a unit
+        if nxt is not None and nxt.text in ("-", "'", "’") and nxt.start == t.end:
+            return None
+        if nxt is None or nxt.text in (".", "?", "!") and f + 2 == len(toks):
+            start = prev.end if prev is not None else t.start
+            if prev is not None and prev.text == "," and f >= 2:
+                start = toks[f - 2].end
+            cuts.append((start, t.end))
+        elif nxt.text == "," and f + 2 < len(toks):
+            cuts.append((t.start, toks[f + 2].start))
+        else:
+            cuts.append((t.start, nxt.start))
+    if not cuts:
+        return None
+    out = splice(text, [(s, e, "") for s, e in cuts])
+    if sum(1 for w in re.findall(r"[A-Za-z]+", out)) < 3:
+        return None
+    if toks[0].low in _FILLERS and toks[0].text[:1].isupper():
+        out = out[:1].upper() + out[1:]
+    return out
+
+
+# -- between --------------------------------------------------------------------------------------------------------
+_FIXED_PAIRS = frozenset(tuple(p.split("+")) for p in (
+    "right+wrong life+death good+evil rich+poor black+white young+old war+peace heaven+earth heaven+hell day+night "
+    "night+day now+then here+there past+present east+west north+south old+new man+wife husband+wife fact+fiction "
+    "truth+lies bride+groom ladies+gentlemen "
+    "love+hate friend+foe friends+foes").split())
+_DIRECTIONAL = frozenset("transition transitions transitioning shift shifts progression evolution move moves moving "
+                         "switch from journey commute migration".split())
+_BOUNDARY_WORDS = frozenset("in on at over for with from to by since after during that which who whose where "
+                            "when as than because while amid against about".split())
+_TIME_WORDS = frozenset("noon midnight dawn dusk morning evening afternoon night day today tomorrow yesterday "
+                        "spring summer autumn winter fall".split()) | WEEKDAYS | MONTHS
+
+
+_DETS = frozenset("the a an his her their its our my your".split())
+
+
+def _conjunct(toks: list[Tok], start: int, stop_at_and: bool) -> int | None:
+    """End (exclusive) of a conjunct from token `start`: a name (one to three capitalised words, after an optional
+    "the"), a determiner + one or two nouns, or one or two nouns; None when there is none."""
+    k = start
+    if k < len(toks) and toks[k].low in _DETS:
+        k += 1
+    first = k
+    while k < len(toks) and k - first < 3 and _is_word(toks[k]) and not is_stopword(toks[k].text) \
+            and toks[k].text[:1].isupper() and k > 0:
+        k += 1
+    if k > first:
+        return k  # a name (what follows it is judged by the caller)
+    k = first
+    while k < len(toks) and k - first < 2 and _is_lower_word(toks[k]) and not is_stopword(toks[k].text):
+        k += 1
+    if k == first:
+        return None
+    return k
+
+
+def rule_between(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    for i, t in enumerate(toks[:-3]):
+        if t.text != "between":
+            continue
+        prev = _prev(toks, i)
+        if prev is not None and prev.low in _DIRECTIONAL:
+            return None
+        a_end = _conjunct(toks, i + 1, True)
+        if a_end is None or a_end >= len(toks) or toks[a_end].text != "and":
+            return None
+        b_end = _conjunct(toks, a_end + 1, False)
+        if b_end is None:
+            return None
+        a, b = toks[i + 1:a_end], toks[a_end + 1:b_end]
+        words = [x for x in a + b]
+        if any(x.text[:1].isdigit() or x.low in _COUNT_WORDS | ORDINALS | _TIME_WORDS | {"one"}
+               or x.low in ("you", "me", "him", "her", "us", "them", "i") or "'" in x.low for x in words):
+            return None  # ranges, dates, times, pronouns, possessives
+        if any(is_ing_verb(x.low) and "NOUN" not in _lemmas(x.low) for x in words):
+            return None
+        heads = (a[-1].low, b[-1].low)
+        if heads in _FIXED_PAIRS or heads[::-1] in _FIXED_PAIRS or {"rock", "lines", "devil"} & {x.low for x in words}:
+            return None
+        for head in (a[-1], b[-1]):
+            lemmas = _lemmas(head.low)
+            if head.text[:1].islower() and ("NOUN" not in lemmas or "ADJ" in lemmas and "NOUN" not in lemmas):
+                return None  # "between the old and new buildings"
+            if head.text[:1].islower() and "ADJ" in lemmas and head.low in ("poor", "rich", "black", "white", "young",
+                                                                         "old", "good", "evil"):
+                return None
+        if len(a) == 1 and len(b) > 1 and a[0].text[:1].islower():
+            return None  # "between cat and dog owners": the head may be shared
+        if (a[0].low in _DETS) != (b[0].low in _DETS):
+            return None  # "between the neck and upper arm": the determiner is shared
+        after = _next(toks, b_end)
+        if after is not None and _is_word(after):
+            if after.low in ("'s", "of", "and", "or"):
+                return None
+            if after.low in AUXILIARIES or is_verb_form(after.low) or _is_form(after.low, "VBP"):
+                if prev is None or not (_is_word(prev) and "NOUN" in _lemmas(prev.low) and not is_stopword(prev.text)):
+                    return None  # "fell between the rocks and the dog ran": two clauses
+            elif after.low not in _BOUNDARY_WORDS:
+                return None  # the second conjunct may go on
+        elif after is not None and after.text not in (".", ",", ";", ":", "?", "!", ")", "-", "\"", "”"):
+            return None
+        first = text[toks[i + 1].start:a[-1].end]
+        second = text[b[0].start:b[-1].end]
+        if first.lower() == second.lower():
+            return None
+        return splice(text, [(toks[i + 1].start, a[-1].end, second), (b[0].start, b[-1].end, first)])
+    return None
+
+
+# -- how_can --------------------------------------------------------------------------------------------------------
+_NOT_HOW_TO = frozenset("be feel look seem sound appear smell taste compare fare rank measure stack know like love "
+                        "mean stand come rate deserve dare".split())
+_DOING = frozenset("get make find fix remove install change convert set use create add stop prevent improve clean "
+                   "calculate learn become start open turn connect delete download access check determine "
+                   "increase reduce write build keep avoid apply unlock reset update upgrade transfer cook grow "
+                   "train teach repair replace enable disable configure run print save edit copy move register "
+                   "cancel contact apply obtain prepare test identify choose select solve type".split())
+
+
+def rule_how_can(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    if len(toks) < 5 or toks[-1].text != "?" or toks[0].text != "How" or text.count("?") != 1:
+        return None
+    aux, subject, verb = toks[1], toks[2], toks[3]
+    if subject.text not in ("I", "we") or not _is_lower_word(verb) or not _is_form(verb.low, "VB") \
+            or verb.low not in _verb_lemmas(verb.low):
+        return None
+    if aux.text == "do" and verb.low not in _NOT_HOW_TO:
+        return splice(text, [(aux.start, aux.end, "can")])
+    if aux.text == "can" and verb.low in _DOING:
+        return splice(text, [(aux.start, aux.end, "do")])
+    return None
+
+
+PHRASE_RULES: dict[str, Rule] = {
+    "equivalent": rule_equivalent, "percent": rule_percent, "to_ing": rule_to_ing, "fillers": rule_fillers,
+    "between": rule_between, "how_can": rule_how_can,
+}

@@ -1,0 +1,90 @@
+"""Coverage and the blind sample on sentences nobody has read: the fresh blocks (STS 2014-2016 sentences, MNLI
+dev_mismatched premises) from position 1,500 of their shuffled order, without any sentence that occurs in a file
+of experiments/ (earlier samples, judged files).
+
+For each block: the share of its first `--sentences` such sentences that get a `rewrites` view, a `synonyms` view
+(both at their defaults, seed 0) and either, the mean changed-word share of each method's views, rejects by reason;
+then the blind sample: the first 100 sentences with a rewrites view and the first 50 with a synonyms view, shuffled
+together into round/blind-<block>.tsv (n, source, view) with the key round/blind-<block>.key.tsv (n, method,
+position, rules). The judge sees only the first file and experiments/judged/RULES-blind-views.md.
+
+    OMP_NUM_THREADS=1 .venv/bin/python experiments/views_round/make_round.py > experiments/views_round/coverage.txt
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+sys.path.insert(0, str(REPO / "experiments" / "second_method"))
+
+from data import FRESH, block  # noqa: E402
+
+from bsl_pipeline.pipeline.augment.augmenters import build_augmenter  # noqa: E402
+from bsl_pipeline.pipeline.augment.augmenters.base import SourceRecord  # noqa: E402
+from bsl_pipeline.pipeline.augment.filters import changed_word_share  # noqa: E402
+
+
+def seen_sentences() -> set[str]:
+    """Every cell of every .tsv under experiments/ except this round's own files."""
+    seen = set()
+    for path in (REPO / "experiments").rglob("*.tsv"):
+        if HERE in path.parents:
+            continue
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                seen.update(" ".join(c.split()) for c in line.rstrip("\n").split("\t"))
+    return seen
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--sentences", type=int, default=1500)
+    p.add_argument("--no-sample", action="store_true")
+    args = p.parse_args()
+    seen = seen_sentences()
+    methods = {m: build_augmenter(m) for m in ("rewrites", "synonyms")}
+    out = HERE / "round"
+    out.mkdir(exist_ok=True)
+    for name in FRESH:
+        texts = [t for t in block(name, skip=1500) if t not in seen][:args.sentences]
+        records = [SourceRecord(source_id=f"{name}-{i}", text=t) for i, t in enumerate(texts)]
+        pairs = {m: list(a.augment(records, seed=0)) for m, a in methods.items()}
+        n = len(records)
+        print(f"# {name}: {n} sentences (positions 1500+ of the shuffled block, none read before)")
+        got = {m: [x.reject is None for x in v] for m, v in pairs.items()}
+        for m, v in pairs.items():
+            kept = [x for x in v if x.reject is None]
+            share = sum(changed_word_share(x.view1, x.view2) for x in kept) / max(1, len(kept))
+            print(f"{m:9s} view for {len(kept):5d} ({len(kept) / n:.1%}); mean changed-word share {share:.3f}")
+            print("   rejects:", dict(Counter(x.reject.split(":")[0] for x in v if x.reject).most_common()))
+        either = sum(a or b for a, b in zip(got["rewrites"], got["synonyms"]))
+        print(f"either    view for {either:5d} ({either / n:.1%})")
+        rules = Counter(x.info["rules"][0] for x in pairs["rewrites"] if x.reject is None)
+        print("   rewrites by rule:", dict(rules.most_common()))
+        print()
+        if args.no_sample:
+            continue
+        chosen = []
+        for m, k in (("rewrites", 100), ("synonyms", 50)):
+            rows = [(i, x) for i, x in enumerate(pairs[m]) if x.reject is None][:k]
+            chosen += [(m, i, records[i].text, x.view2, "+".join(x.info.get("rules", []))) for i, x in rows]
+        random.Random(f"round:{name}").shuffle(chosen)
+        with open(out / f"blind-{name}.tsv", "w", newline="", encoding="utf-8") as f, \
+                open(out / f"blind-{name}.key.tsv", "w", newline="", encoding="utf-8") as g:
+            w, k = csv.writer(f, delimiter="\t", lineterminator="\n"), csv.writer(g, delimiter="\t", lineterminator="\n")
+            w.writerow(["n", "source", "view"])
+            k.writerow(["n", "method", "position", "rules"])
+            for n_, (m, i, src, view, rule) in enumerate(chosen, 1):
+                w.writerow([n_, src, view])
+                k.writerow([n_, m, i, rule])
+
+
+if __name__ == "__main__":
+    main()

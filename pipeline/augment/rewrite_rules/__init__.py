@@ -4,9 +4,10 @@ the rewritten text or None. `RULE_FUNCTIONS` maps each rule's name to its functi
 from __future__ import annotations
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.grammar import GRAMMAR_RULES
+from bsl_pipeline.pipeline.augment.rewrite_rules.markers import MARKER_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import Rule, Tok, tokenize
 
-RULE_FUNCTIONS: dict[str, Rule] = {**GRAMMAR_RULES}
+RULE_FUNCTIONS: dict[str, Rule] = {**GRAMMAR_RULES, **MARKER_RULES}
 RULES: tuple[str, ...] = tuple(RULE_FUNCTIONS)
 
 __all__ = ["RULES", "RULE_FUNCTIONS", "Rule", "Tok", "tokenize"]

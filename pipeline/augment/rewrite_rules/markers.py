@@ -1,0 +1,598 @@
+"""Clause markers that can be said either way: the same clause with or without its complementizer, with the other
+relative pronoun, or a headline's "to" future as "will". The rules (names as in `MARKER_RULES`):
+
+* `that`: the complementizer "that" dropped after a verb of saying or thinking ("He added that prosecutors will
+  seek the death penalty." -> "He added prosecutors will seek the death penalty."), or added where it is missing
+  ("I think it's fine." -> "I think that it's fine."); and an object relative's "that" dropped after its noun
+  ("the role that this access played in ..." -> "the role this access played in ..."). The clause after "that"
+  must be plain: a subject (a nominative pronoun, a determiner + up to three lower-case words, a plural noun or
+  a name) and then a finite verb. Guards:
+  - only after a listed verb ("said", "thinks", "believed", "added", "knew", "found", ...) or adjective ("sure",
+    "glad", "afraid"); so "so that", "such that", "now that", "in that", "except that", "given that" stay;
+  - never a demonstrative: "I know that man is ..." stays (a singular noun without determiner after "that" may be
+    "that man"); a plural noun ("that prosecutors will") or a name cannot be;
+  - not before a weekday, month or time word ("He said that Tuesday ..." would read "said Tuesday");
+  - after a verb that also takes an object ("found", "knew", "showed", "noted", ...), after "told me/him/..."
+    and after "sorry", "certain", "happy", ... only before a nominative pronoun ("found that they were" -> "found
+    they were", "He told me that he was tired." <-> "He told me he was tired."), never before a noun phrase
+    ("found that the study was flawed": "found the study" is read as its object first);
+  - not in the passive ("It is said that ..."), not after a noun ("an expedition's claim that ..."), not when a
+    parallel "and that" follows (the two clauses would no longer match), not in a sentence with quotation marks;
+  - "that" is added only after verbs of saying and thinking (after the others only before "he", "she", "they",
+    "I", "we"; never after the fillers of speech: "you know it's like", "I mean it's"), not after "as"/"than" ("as
+    Reich claims it did"), not before "I"/"we"/"you" after someone else's "said" ("a guy said you'd better get
+    out": words quoted without quotation marks), and not in a headline whose clause has no finite verb ("Correa
+    says no decision made on ...");
+  - an object relative's "that" is dropped only after a lower-case noun that takes no "that"-clause of its own
+    ("the fact that he knew", "a confession that he had lied about it" stay: listed nouns and nouns in -ion,
+    -ment, -ence, ...), when its subject is a pronoun or a determiner phrase ("many that investigators are
+    considering" stays: "many investigators") and its verb is followed by punctuation, a preposition or an adverb
+    (its object is the noun: "the book that I read yesterday"), not a verb without an object ("fewer powers that
+    it seems"); a subject relative ("the man that came") has no subject after "that" and stays.
+* `relative`: "which" <-> "that" in a restrictive relative clause ("the report which was released" <-> "the
+  report that was released"), and a relative "who/that/which is/are" + an -ing verb reduced to the -ing verb ("A
+  man who is wearing a hat" -> "A man wearing a hat"). Guards:
+  - only after a lower-case noun, never a non-restrictive clause (", which" stays), never after a preposition ("in
+    which", "to which"), never "which" + a noun ("which way": a question word), never two relatives joined ("and
+    which"); not in a cleft ("Today it is the effects of pollution that are ...");
+  - not after a word that may be a verb here ("i think that is the biggest problem"), after "a lot", "many",
+    "-thing" words ("anything that": "that" is preferred), or "way", "reason", "time"; not when the verb does not
+    agree with the noun ("plants which is Eco-friendly": the relative is about something else);
+  - not after a noun that may name a person ("the victim which is affected" is about the victim's body part; "the
+    man that came" -> "the man which came" is wrong): person words, nouns in -er/-or/-ist/-ian/-ant/-ent/-an...,
+    names; nor after "or"/"and" + such a noun ("the person or entity that pays"), nor within a few words of
+    "someone", "those", "people" ("someone else at another time that may ...");
+  - "which" -> "that" only when the noun is no preposition's object ("Irish oak from the park which is held
+    together": "which" may be about the oak, "that" would bind it to the park), and not near another "that";
+  - "that" -> "which" only in a subject relative ("that" + a finite verb: "that" + subject is a complementizer,
+    "the fact that he left"), and not after "all", "only", "same", a superlative or an ordinal ("the first film
+    that ..." prefers "that");
+  - the reduction only when the relative's noun heads a determiner phrase that is no preposition's object ("a man
+    with a mustache who is wearing white" stays: "a mustache wearing white"), "who" only after a person or animal
+    ("Two guys are wearing uniforms who are running" stays), not "going to" (a future), not in a cleft.
+* `headline_will`: a news headline's future "to" -> "will" ("Supreme Court to Hear Voting Rights Act Case" ->
+  "Supreme Court Will Hear Voting Rights Act Case", "Obama to visit China" -> "Obama will visit China"), "Will"
+  in a title-case headline. Only in a headline: it starts with a capital, ends in a word (no final period), and
+  has no comma, colon or quote. Guards:
+  - the words before "to" are its subject, a noun phrase or name from the headline's start: capitalised words,
+    nouns and adjectives, "'s", "of", "and", "the"; a function word ("how to", "all set to", "yet to"), a past
+    participle ("Allowed To Compete", "instructed to stay") or a verb that takes "to" ("Plans to", "Struggles
+    to", "set to", "Starts to", "Commit to") refuses;
+  - the word before "to" is a noun or a name, not an adjective ("likely to", "ready to", "unable to"); a verb after
+    a plural ("Syrian forces move to retake", "futures point to lower") is the headline's verb: refused;
+  - digits after the first word or a number word ("Messi scores 4 to send"), or a plural head noun of a list ("10
+    Things to Know", "Stocks to Watch") refuses: the "to" is no future;
+  - after "to" a base verb ("to Hear", "to be filmed"), not "near", "lower", ... ("falls to near 3-year low"); a
+    noun that takes "to" ("Challenges to Restore", "path to power") refuses, and so does a headline ending in "to"
+    + a word that is also a noun ("Road to Change") or in a preposition (a cut title).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
+    AUXILIARIES, DETERMINERS, MONTHS, NOT_CONTRACTED, NUMBER_WORDS, ORDINALS, PARTS_OF_DAY, TIME_UNITS, WEEKDAYS, Rule,
+    RuleSettings, Tok, _final_punct, _is_form, _is_lower_word, _is_word, _lemmas, is_ing_verb, splice,
+)
+from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
+
+
+# -- word classes ---------------------------------------------------------------------------------------------------
+def _forms(*lemmas: str) -> frozenset[str]:
+    from lemminflect import getAllInflections
+
+    out = set(lemmas)
+    for lemma in lemmas:
+        for forms in getAllInflections(lemma, upos="VERB").values():
+            out.update(forms)
+    return frozenset(out)
+
+
+@lru_cache(maxsize=1)
+def _verb_lists() -> dict[str, frozenset[str]]:
+    return {
+        # "that" dropped before any plain clause, and added after them
+        "say": _forms("say", "think", "believe", "hope", "guess", "suppose", "reckon", "add", "argue", "insist",
+                      "claim", "contend", "assert", "allege", "predict", "realize", "realise"),
+        # "that" dropped only before a nominative pronoun: these verbs also take a noun phrase as object
+        "object": _forms("know", "feel", "notice", "find", "learn", "hear", "understand", "admit", "agree",
+                         "announce", "report", "note", "suggest", "show", "mean", "wish", "bet", "expect", "fear",
+                         "warn", "confirm", "indicate", "reveal", "discover", "decide", "ensure", "recall",
+                         "remember", "imagine", "pretend", "promise", "swear", "acknowledge", "conclude",
+                         "estimate", "figure"),
+        # words that are fillers in speech ("you know it's like", "I mean it's", "I bet it's", "see, ...")
+        "filler": _forms("know", "mean", "bet", "see", "feel", "figure", "promise", "swear", "understand"),
+        "tell": _forms("tell", "inform", "assure", "convince", "remind", "persuade", "promise"),
+        "speech": _forms("say", "add", "claim", "insist", "argue", "contend", "assert", "allege"),
+        "intransitive": _forms("seem", "appear", "happen", "exist", "occur", "matter", "arise", "emerge", "be",
+                               "become", "remain", "lie", "die", "sleep", "arrive", "go", "come", "belong",
+                               "consist", "depend", "rely", "stand", "sit", "live", "work", "talk", "lied", "laugh",
+                               "smile", "look", "listen", "walk", "run", "fall", "rise", "wait", "agree", "think"),
+        # verbs that take "to" + a verb ("plans to"): before a headline's "to", the headline's own verb
+        "catenative": _forms("plan", "want", "hope", "seek", "try", "vow", "pledge", "promise", "threaten", "refuse",
+                             "agree", "decide", "aim", "move", "struggle", "start", "begin", "fail", "continue",
+                             "need", "expect", "intend", "prepare", "offer", "manage", "attempt", "strive", "rush",
+                             "scramble", "push", "battle", "fight", "look", "ask", "urge", "tell", "order", "call",
+                             "allow", "force", "set", "commit", "vote", "choose", "opt", "elect", "wish", "like",
+                             "love", "hate", "prefer", "dare", "tend", "appear", "seem", "claim", "happen", "learn",
+                             "bid", "race", "rally", "return", "go", "come", "head", "turn", "work", "step", "sign",
+                             "lobby", "campaign", "help", "say", "warn", "advise", "invite", "pressure", "press",
+                             "petition", "appeal", "sue", "point", "get", "have", "use", "vow", "pay", "fly",
+                             "travel", "hurry", "stand", "wait", "threaten", "forget", "remember", "cease",
+                             "resolve", "promise", "pledge", "agree", "consent", "volunteer", "train", "stop",
+                             "struggle", "strain", "labour", "labor", "act", "move", "swear", "profess", "pretend",
+                             "long", "yearn", "live", "survive", "grow", "rise"),
+    }
+
+
+SAY_ADJECTIVES = frozenset("sure glad afraid".split())
+PRONOUN_ADJECTIVES = frozenset("sorry certain confident convinced happy".split())  # "that" dropped before "he"...
+OBJECT_PRONOUNS = frozenset("me him her us them you".split())
+NOMINATIVE = frozenset("i he she we they".split())
+PRONOUN_SUBJECTS = NOMINATIVE | {"it", "you", "there"}
+CONTRACTED_SUBJECT = re.compile(r"(i|you|he|she|it|we|they|there)'(s|m|re|ve|ll|d)")
+FINITE_AUX = frozenset("is are was were am has have had do does did will would can could shall should may might "
+                       "must".split()) | frozenset(NOT_CONTRACTED.values())
+TIME_WORDS = WEEKDAYS | MONTHS | TIME_UNITS | PARTS_OF_DAY | frozenset(
+    "today tonight yesterday tomorrow christmas easter now then once later earlier soon".split())
+CLAUSE_DETERMINERS = (DETERMINERS - {"that"}) | frozenset("no every each any all both most".split())
+# nouns that take a "that"-clause of their own ("the fact that he left"): their "that" is no relative pronoun
+CLAUSE_NOUNS = frozenset(
+    "fact idea notion claim belief news evidence possibility hope fear view sense report argument assumption "
+    "chance likelihood suggestion conclusion feeling impression thought proof sign indication rumor rumour "
+    "statement promise threat warning doubt certainty assurance guarantee requirement condition recommendation "
+    "proposal finding principle theory hypothesis allegation accusation concern danger risk worry knowledge "
+    "awareness understanding realization realisation expectation confidence insistence demand decision ruling "
+    "message observation point reminder acknowledgment acknowledgement admission announcement assertion "
+    "confirmation contention conviction hint implication insight lesson perception premise presumption "
+    "prediction probability reassurance recognition revelation speculation supposition suspicion belief "
+    "complaint charge explanation excuse evidence reason so such way extent degree".split())
+QUANTIFIERS = frozenset("many much few some one all several others lots lot most more less plenty none".split())
+ABSTRACT_ENDINGS = ("ion", "ions", "ment", "ments", "ence", "ences", "ance", "ances", "ness", "ity", "ism", "sis")
+# nouns that name people: "that" after them is no "which"
+PERSON_NOUNS = frozenset(
+    "man men woman women person people child children kid kids boy boys girl girls baby babies guy guys lady "
+    "ladies gentleman gentlemen friend friends family families parent parents mother mothers father fathers son "
+    "sons daughter daughters brother brothers sister sisters husband husbands wife wives individual individuals "
+    "citizen citizens resident residents student students patient patients client clients customer customers "
+    "victim victims official officials staff crew team teams group groups couple couples folks someone anyone "
+    "everyone somebody anybody everybody one ones those nobody cop cops doctor doctors nurse nurses member "
+    "members youth youths adult adults teen teens teenager teenagers relative relatives colleague colleagues "
+    "employee employees spouse spouses partner partners agent agents chief chiefs judge judges candidate "
+    "candidates expert experts immigrant immigrants refugee refugees soldier soldiers troops hero heroes "
+    "guest guests host hosts audience crowd public human humans foe foes enemy enemies rebel rebels militant "
+    "militants ally allies hostage hostages suspect suspects pilgrim pilgrims fan fans gay gays delegate delegates "
+    "deputy deputies bishop bishops priest priests pope monk monks nun nuns king kings queen queens prince "
+    "princes princess lord lords boss bosses chef chefs cook cooks guard guards pilot pilots clerk clerks coach "
+    "coaches captain captains mayor mayors athlete athletes celebrity celebrities thief thieves gang gangs mob "
+    "infant infants spouse widow widows orphan orphans mom moms dad dads grandma grandpa aunt aunts uncle uncles "
+    "niece nieces nephew nephews cousin cousins twin twins bride brides groom grooms personnel faculty squad "
+    "police marine marines scout scouts jury witness witnesses inmate inmates convict convicts surgeon surgeons "
+    "vet vets attorney attorneys analyst analysts critic critics fool fools idiot idiots genius geniuses dude "
+    "dudes folk senior seniors pupil pupils graduate graduates alumni native natives local locals democrat "
+    "democrats republican republicans liberal liberals rival rivals champion champions poet poets plaintiff "
+    "plaintiffs casualty casualties ceo ceos executive executives representative representatives".split())
+# pronouns that take a relative clause placed after a later noun ("someone else at another time that may ...")
+PERSON_PRONOUNS = frozenset("someone anyone everyone somebody anybody everybody nobody those people".split())
+PERSON_SUFFIXES = ("an", "ans", "er", "ers", "or", "ors", "ist", "ists", "ian", "ians", "ant", "ants", "ent", "ents",
+                   "ee", "ees", "ess", "man", "men", "son", "sons", "ite", "ites", "eur", "eurs", "ic", "ics", "ive",
+                   "ives", "ary", "aries", "ar", "ars")
+ANIMALS = frozenset("dog dogs cat cats horse horses puppy puppies kitten kittens bird birds animal animals cow cows "
+                    "sheep goat goats pony ponies".split())
+# words before a noun after which a relative keeps "that" ("the only film that ...")
+THAT_PREFERRED = ORDINALS | frozenset("all only same any every no each best worst least most very".split())
+PREPOSITIONS = frozenset("in on at for with from about into by during to of over under through after before "
+                         "against among between without within around across along behind near upon onto "
+                         "toward towards since until like".split())
+GAP_ADVERBS = frozenset("yesterday today tonight now then before again too also ever recently later there here "
+                        "every last this that once twice already well so".split())
+ADVERBS_IN_VERB_GROUP = frozenset("not never always just already ever really also still actually often usually "
+                                  "even only probably".split())
+# nouns that take "to" + a noun phrase ("road to recovery"): the word after their "to" is no verb
+TO_NOUNS = frozenset("effort attempt bid plan push drive campaign struggle race fight battle challenge "
+                     "decision ability failure need chance opportunity time permission license licence proposal "
+                     "motion pressure deal agreement pledge vow offer request demand step lesson rule path road "
+                     "route key guide trip visit journey return gateway door answer solution threat "
+                     "challenge access approach response reply right way commitment attention contribution damage "
+                     "harm tribute letter message call appeal move shift switch transition link ties tie boost blow "
+                     "setback ode prelude sequel alternative heir successor rival bridge ticket tickets passage "
+                     "entry exit runway ramp march walk ride flight voyage trek pilgrimage invitation "
+                     "introduction resistance opposition objection exposure reference attachment devotion "
+                     "loyalty obstacle barrier end".split())
+NO_VERB_AFTER_TO = frozenset("near lower higher further like down up back out off better worse close even right "
+                             "low high record top double".split())
+ROUNDUP_NOUNS = frozenset("thing place reason tip question fact book stock film movie song way idea word sign "
+                          "game show trend name destination spot".split())
+NATIONALITY_ENDINGS = ("an", "ese", "ish", "i", "ch", "ian")
+HEADLINE_FUNCTION = frozenset("of and the a an".split())
+
+
+@lru_cache(maxsize=100_000)
+def _is_plural_noun(word: str) -> bool:
+    from lemminflect import getInflection
+
+    return any(word in getInflection(lemma, "NNS", inflect_oov=False) and word != lemma
+               for lemma in _lemmas(word).get("NOUN", ()))
+
+
+def _is_finite(tok: Tok) -> bool:
+    """A finite verb: an auxiliary (or its "n't" form), or a verb's -s or past form that is not also a noun."""
+    low = tok.low
+    if not tok.text.islower() or not _is_word(tok):
+        return False
+    if low in FINITE_AUX:
+        return True
+    if "NOUN" in _lemmas(low) and not low.endswith("ed"):
+        return False
+    return _is_form(low, "VBZ") or _is_form(low, "VBD")
+
+
+def _clause_subject(toks: list[Tok], i: int, names: bool = True, bare: bool = True) -> int | None:
+    """Index of the finite verb of a plain clause starting at token `i` (subject + finite verb), or None. A
+    contracted "it's" / "they're" is subject and verb at once (its own index)."""
+    if i >= len(toks) or not _is_word(toks[i]) and not toks[i].text[:1].isdigit():
+        return None
+    first = toks[i]
+    low = first.low
+    if CONTRACTED_SUBJECT.fullmatch(low):
+        return i if first.text[:1].islower() or low.startswith("i'") else None
+    if low in PRONOUN_SUBJECTS and (first.text.islower() or first.text == "I"):
+        return i + 1 if i + 1 < len(toks) and _is_finite(toks[i + 1]) else None
+    if low in TIME_WORDS or low.split("'")[0] in TIME_WORDS:
+        return None
+    if low in CLAUSE_DETERMINERS and first.text.islower() or first.text.replace(",", "").isdigit():
+        j = i + 1
+        while j < len(toks) and j - i <= 3 and _is_lower_word(toks[j]) and not _is_finite(toks[j]) \
+                and not is_stopword(toks[j].text):
+            j += 1
+        if j == i + 1 or j >= len(toks) or toks[j - 1].low in TIME_WORDS:
+            return None
+        return j if _is_finite(toks[j]) else None
+    if bare and _is_lower_word(first) and _is_plural_noun(low) and "VERB" not in _lemmas(low):
+        return i + 1 if i + 1 < len(toks) and _is_finite(toks[i + 1]) else None
+    if names and first.text[:1].isupper() and first.text[1:].islower() and not _lemmas(low):
+        j = i + 1
+        while j < len(toks) and j - i < 3 and toks[j].text[:1].isupper() and toks[j].text[1:].islower() \
+                and not _lemmas(toks[j].low):
+            j += 1
+        return j if j < len(toks) and _is_finite(toks[j]) else None
+    return None
+
+
+def _passive_or_noun(toks: list[Tok], v: int) -> bool:
+    """Whether the listed verb at `v` is a passive ("it is said that") or may be a noun ("a thought that")."""
+    if v == 0:
+        return True
+    prev = toks[v - 1].low
+    return prev in ("is", "are", "was", "were", "be", "been", "being") or prev in DETERMINERS \
+        or not _is_word(toks[v - 1]) and toks[v - 1].text != "," or re.search(r"['’]s?$", prev) is not None \
+        or "ADJ" in _lemmas(prev) and not {"ADV", "VERB", "NOUN"} & set(_lemmas(prev))
+
+
+# -- that -------------------------------------------------------------------------------------------------------------
+def _drop_after_verb(text: str, toks: list[Tok]) -> str | None:
+    lists = _verb_lists()
+    for k in range(1, len(toks) - 2):
+        t = toks[k]
+        if t.text != "that":
+            continue
+        v = k - 1
+        verb = toks[v].low
+        say = verb in lists["say"] or verb in SAY_ADJECTIVES
+        told = verb in OBJECT_PRONOUNS and k >= 3 and toks[k - 2].low in lists["tell"]  # "told me that he ..."
+        if not (say or told or verb in lists["object"] or verb in PRONOUN_ADJECTIVES) or not toks[v].text.islower() \
+                or _passive_or_noun(toks, k - 2 if told else v):
+            continue
+        nxt = toks[k + 1]
+        if not say and not (nxt.low in NOMINATIVE or CONTRACTED_SUBJECT.fullmatch(nxt.low)
+                            and not nxt.low.startswith(("it'", "you'", "there'"))):
+            continue  # "found that the study was ...": "found the study" would be read as its object
+        if _clause_subject(toks, k + 1) is None:
+            continue
+        if any(a.low in ("and", "or", "but") and b.low == "that" for a, b in zip(toks[k + 1:], toks[k + 2:])):
+            return None  # "claims that ... and that ...": the clauses would no longer match
+        return splice(text, [(toks[v].end, t.end, "")])
+    return None
+
+
+def _verb_group_end(toks: list[Tok], j: int) -> int | None:
+    """From a finite verb at `j`: the index after the verb group (auxiliaries, adverbs, main verb)."""
+    while j < len(toks) and (toks[j].low in FINITE_AUX | AUXILIARIES | ADVERBS_IN_VERB_GROUP | {"been", "being",
+                                                                                                 "be", "to"}):
+        j += 1
+        if j < len(toks) and toks[j - 1].low not in ADVERBS_IN_VERB_GROUP | {"to"} \
+                and (is_ing_verb(toks[j].low) or _is_form(toks[j].low, "VBN") or _is_form(toks[j].low, "VB")):
+            break
+    if j < len(toks) and _is_lower_word(toks[j]) and toks[j].low not in PREPOSITIONS \
+            and any(_is_form(toks[j].low, tag) for tag in ("VB", "VBZ", "VBD", "VBN", "VBG")):
+        return j + 1
+    return None
+
+
+def _drop_object_relative(text: str, toks: list[Tok]) -> str | None:
+    lists = _verb_lists()
+    for k in range(2, len(toks) - 3):
+        t = toks[k]
+        if t.text != "that":
+            continue
+        noun = toks[k - 1]
+        if not _is_lower_word(noun) or "NOUN" not in _lemmas(noun.low) or noun.low in CLAUSE_NOUNS \
+                or is_stopword(noun.text) or noun.low in lists["say"] | lists["object"] | lists["catenative"] \
+                or noun.low in QUANTIFIERS:
+            continue
+        if "VERB" in _lemmas(noun.low) and not _is_plural_noun(noun.low) and toks[k - 2].low not in DETERMINERS \
+                and "ADJ" not in _lemmas(toks[k - 2].low):
+            continue  # "... as they say that ...": the word may be a verb
+        if any(x.low in ("so", "such") for x in toks[max(0, k - 4):k]):
+            continue  # "such a mess that ...": a result clause
+        if noun.low.endswith(ABSTRACT_ENDINGS):
+            continue  # "a confession that he had lied about ...": such nouns take a "that"-clause of their own
+        nxt = toks[k + 1]
+        if nxt.low in NOMINATIVE | {"it", "you"} and (nxt.text.islower() or nxt.text == "I"):
+            verb = k + 2
+        else:
+            verb = _clause_subject(toks, k + 1, names=False, bare=False)  # "many [that] investigators"
+            if verb is None or nxt.low in PRONOUN_SUBJECTS or CONTRACTED_SUBJECT.fullmatch(nxt.low):
+                continue
+        if verb >= len(toks) or not _is_finite(toks[verb]):
+            continue
+        end = _verb_group_end(toks, verb)
+        if end is None or toks[end - 1].low in lists["say"] | lists["object"] | lists["catenative"] \
+                and end < len(toks) and _is_word(toks[end]):
+            continue
+        after = toks[end] if end < len(toks) else None
+        if toks[end - 1].low in lists["intransitive"] and not (
+                after is not None and after.low in PREPOSITIONS and (end + 1 == len(toks) or not _is_word(
+                    toks[end + 1]) or toks[end + 1].low in PREPOSITIONS | GAP_ADVERBS)):
+            continue  # "fewer powers that it seems", "a claim that he lied about it": no object relative
+        if after is not None and not (after.text in (".", ",", ";", ":", "!", "?", ")")
+                                      or after.low in PREPOSITIONS and after.text.islower()
+                                      or after.low in GAP_ADVERBS and after.text.islower()):
+            continue  # the relative's verb has an object of its own: "that" is no object relative
+        return splice(text, [(noun.end, t.end, "")])
+    return None
+
+
+def _add_after_verb(text: str, toks: list[Tok]) -> str | None:
+    lists = _verb_lists()
+    if any(t.low == "that" for t in toks):
+        return None
+    for v in range(1, len(toks) - 2):
+        t = toks[v]
+        nxt = toks[v + 1]
+        if t.low in lists["tell"] and t.text.islower() and nxt.low in OBJECT_PRONOUNS and v + 3 < len(toks) \
+                and toks[v + 2].low in ("he", "she", "they") and not _passive_or_noun(toks, v) \
+                and _clause_subject(toks, v + 2) is not None:
+            return splice(text, [(nxt.end, nxt.end, " that")])  # "He told me he was tired."
+        nominative_only = t.low in lists["object"] and t.low not in lists["filler"]
+        if not (t.low in lists["say"] or nominative_only) or not t.text.islower() or _passive_or_noun(toks, v):
+            continue
+        if is_ing_verb(t.low) or t.low in ("thought",) and toks[v - 1].low not in PRONOUN_SUBJECTS:
+            continue
+        if nxt.start != t.end + 1:
+            continue
+        if any(x.low in ("as", "than", "so", "how", "what") for x in toks[max(0, v - 3):v]):
+            continue  # "as Reich claims it did": a comparison, not a reported clause
+        if t.low in lists["speech"] and (nxt.low in ("i", "we", "you", "let's") or nxt.low.startswith(
+                ("i'", "we'", "you'"))) and toks[v - 1].low not in ("i", "we", "you"):
+            continue  # "a guy said you'd better get out": words quoted without quotation marks
+        verb = _clause_subject(toks, v + 1)
+        if verb is None or nominative_only and t.low not in lists["say"] and not (
+                nxt.low in NOMINATIVE and (nxt.text.islower() or nxt.text == "I")
+                or CONTRACTED_SUBJECT.fullmatch(nxt.low) and nxt.low.split("'")[0] in NOMINATIVE):
+            continue  # "I noticed the man was" stays: "noticed the man" is read as its object
+        if _final_punct(toks) == len(toks) and toks[0].text[:1].isupper() and toks[verb].low not in FINITE_AUX \
+                and _is_form(toks[verb].low, "VBN"):
+            continue  # a headline: "Correa says no decision made on ..." has no finite verb
+        return splice(text, [(t.end, t.end, " that")])
+    return None
+
+
+def rule_that(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    if "?" in text and not text.rstrip().endswith("?") or '"' in text or "“" in text:
+        return None  # quotations: what is inside may not be the verb's clause
+    return _drop_after_verb(text, toks) or _drop_object_relative(text, toks) or _add_after_verb(text, toks)
+
+
+# -- relative -------------------------------------------------------------------------------------------------------
+def _may_be_person(tok: Tok) -> bool:
+    low = tok.low
+    nouns = _lemmas(low).get("NOUN", ())
+    return (not tok.text.islower() or low in PERSON_NOUNS or any(n in PERSON_NOUNS for n in nouns)
+            or low.endswith(PERSON_SUFFIXES) or not _lemmas(low))
+
+
+def _noun_head(toks: list[Tok], k: int) -> int | None:
+    """Start of the noun phrase that token k-1 heads: a determiner (or number) + up to three lower-case words, the
+    last a noun; None when token k-1 heads no such phrase or the phrase is a preposition's object."""
+    j = k - 1
+    if not _is_lower_word(toks[j]) or "NOUN" not in _lemmas(toks[j].low) or is_stopword(toks[j].text):
+        return None
+    while j > 0 and _is_lower_word(toks[j - 1]) and toks[j - 1].low not in DETERMINERS \
+            and not is_stopword(toks[j - 1].text) and k - j < 4:
+        j -= 1
+    if j == 0 or toks[j - 1].low not in DETERMINERS:
+        return None
+    j -= 1
+    return j if j == 0 or toks[j - 1].low not in PREPOSITIONS else None
+
+
+def _verb_like(toks: list[Tok], i: int) -> bool:
+    """Whether the noun at `i` may be a verb here ("i think that is ...", "is given that provides"): it has a verb
+    reading and no determiner, adjective or possessive before it, and it is no plural noun."""
+    low = toks[i].low
+    if "VERB" not in _lemmas(low) or _is_plural_noun(low) or i == 0:
+        return "VERB" in _lemmas(low) and i == 0
+    prev = toks[i - 1]
+    if prev.low in PRONOUN_SUBJECTS:
+        return True
+    return not (prev.low in DETERMINERS or "ADJ" in _lemmas(prev.low) or prev.low.endswith(("'s", "’s"))
+                or prev.low in ("of", "and", "or") or "NOUN" in _lemmas(prev.low) and not _is_finite(prev))
+
+
+def _in_phrase_of_preposition(toks: list[Tok], i: int) -> bool:
+    """Whether the noun at `i` ends a preposition's object ("in the flour", "of a musical theme")."""
+    j = i
+    while j > 0 and i - j < 5 and (_is_lower_word(toks[j - 1]) or toks[j - 1].text == "-") \
+            and toks[j - 1].low not in PREPOSITIONS and not (_is_finite(toks[j - 1]) or is_ing_verb(toks[j - 1].low)):
+        j -= 1
+    return j > 0 and (toks[j - 1].low in PREPOSITIONS or toks[j - 1].text in (")", "(", "_"))
+
+
+def _cleft(toks: list[Tok], k: int) -> bool:
+    """Whether "it is/was" comes before token k: "Today it is the effects of pollution that are ..."."""
+    return any(a.low == "it" and b.low in ("is", "was", "'s") or a.low in ("it's", "it’s")
+               for a, b in zip(toks[:k], toks[1:k]))
+
+
+def _reduce_relative(text: str, toks: list[Tok]) -> str | None:
+    for k in range(2, len(toks) - 3):
+        t = toks[k]
+        if t.low not in ("who", "that", "which") or not t.text.islower():
+            continue
+        be, verb = toks[k + 1], toks[k + 2]
+        if be.low not in ("is", "are") or not is_ing_verb(verb.low):
+            continue
+        if verb.low == "going" and k + 3 < len(toks) and toks[k + 3].low == "to":
+            continue  # "who are going to vote": a future
+        if toks[k - 1].text == "," or _noun_head(toks, k) is None or _cleft(toks, k):
+            continue  # "a man with a mustache who is wearing white": "a mustache wearing white"
+        if t.low == "who" and not (_may_be_person(toks[k - 1]) or toks[k - 1].low in ANIMALS):
+            continue  # "Two guys are wearing uniforms who are running": "who" is not the uniforms
+        return splice(text, [(t.start, verb.start, "")])
+    return None
+
+
+def _agrees(noun: Tok, verb: Tok) -> bool:
+    """Whether a relative's verb agrees with the noun before it ("plants which is Eco-friendly" does not: the
+    relative is about something else)."""
+    plural = _is_plural_noun(noun.low)
+    singular = any(noun.low == n for n in _lemmas(noun.low).get("NOUN", ()))
+    if verb.low in ("is", "was", "has", "does", "isn't", "wasn't", "hasn't", "doesn't") or \
+            verb.low.endswith("s") and _is_form(verb.low, "VBZ"):
+        return singular or not plural
+    if verb.low in ("are", "were", "have", "do", "aren't", "weren't", "haven't", "don't"):
+        return plural or not singular
+    return True
+
+
+def _swap_relative(text: str, toks: list[Tok]) -> str | None:
+    if re.search(r"\b(and|or|but) (which|that)\b", text):
+        return None
+    for k in range(2, len(toks) - 2):
+        t = toks[k]
+        if t.text not in ("which", "that"):
+            continue
+        noun, nxt = toks[k - 1], toks[k + 1]
+        if not _is_lower_word(noun) or noun.low in PREPOSITIONS or noun.low == "that" or is_stopword(noun.text):
+            continue  # "... called Groups which might be helpful": a name may end before the relative
+        if "NOUN" not in _lemmas(noun.low) or noun.low in QUANTIFIERS or noun.low.endswith("thing") \
+                or noun.low in ("way", "extent", "degree", "reason", "point", "time", "so", "such"):
+            continue  # "a lot that", "anything that": these prefer "that"
+        if _verb_like(toks, k - 1) or _cleft(toks, k) or not _agrees(noun, nxt):
+            continue
+        heads = [noun] + ([toks[k - 3]] if k >= 3 and toks[k - 2].low in ("and", "or") else [])
+        if any(_may_be_person(x) for x in heads) or any(x.low in PERSON_PRONOUNS for x in toks[max(0, k - 7):k]):
+            continue  # "the victim which is affected" is not the victim; "the person or entity that pays"
+        if t.text == "which":
+            if _in_phrase_of_preposition(toks, k - 1) or any(x.low == "that" for x in toks[max(0, k - 4):k]):
+                continue  # "Irish oak from the park which is held together": "which" may be about the oak
+            if nxt.low in ("means", "meant", "makes", "made", "explains", "is", "was") and k + 2 < len(toks) \
+                    and toks[k + 2].low in ("why", "it", "me", "us", "them", "sense"):
+                continue  # "which is why": "which" refers to the whole clause
+            if _is_finite(nxt) or _clause_subject(toks, k + 1, names=False) is not None:
+                return splice(text, [(t.start, t.end, "that")])
+            continue
+        # that -> which: a subject relative only ("that" + subject is a complementizer: "the fact that he left")
+        if not _is_finite(nxt):
+            continue
+        if any(x.low in THAT_PREFERRED or x.low.endswith("est") and "ADJ" in _lemmas(x.low)
+               for x in toks[max(0, k - 4):k - 1]):
+            continue  # "the only film that ...", "the best way that ..."
+        return splice(text, [(t.start, t.end, "which")])
+    return None
+
+
+def rule_relative(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    return _swap_relative(text, toks) or _reduce_relative(text, toks)
+
+
+# -- headline_will ----------------------------------------------------------------------------------------------------
+def _headline_subject_ok(toks: list[Tok], k: int) -> bool:
+    """Whether tokens 0..k-1 are a noun phrase or name that can be the subject of a headline's "to"."""
+    lists = _verb_lists()
+    for j, t in enumerate(toks[:k]):
+        low = t.low
+        if t.text in ("'s", "'", "’s") or low in HEADLINE_FUNCTION and (t.text.islower() or j == 0):
+            continue
+        if t.text == "." and j > 0 and toks[j - 1].end == t.start and len(toks[j - 1].text) <= 2:
+            continue  # "U.S."
+        if not (_is_word(t) or t.text[:1].isdigit()):
+            return False
+        base = re.sub(r"['’]s$", "", low)
+        lemmas = _lemmas(base)
+        if t.text.islower() and not lemmas or is_stopword(t.text) and not t.text.isupper():
+            return False  # "How to Train", "all set to"
+        if base in lists["catenative"] and ("VERB" in lemmas or not lemmas):
+            return False  # "Plans to", "Struggles To", "set to"
+        if "VERB" in lemmas and "NOUN" not in lemmas and "ADJ" not in lemmas:
+            return False  # "Commit to", "Allowed To"
+        if base.endswith("ed") and (_is_form(base, "VBD") or _is_form(base, "VBN")):
+            return False  # "instructed to stay", "hospitalised"
+        if t.text[:1].isdigit() and j > 0 or low in NUMBER_WORDS:
+            return False  # "Messi scores 4 to send", "10 Things to Know": no subject of a "to" future
+        if j > 0 and "VERB" in lemmas and (_is_form(base, "VB") or _is_form(base, "VBZ")):
+            before = re.sub(r"['’]s$", "", toks[j - 1].low)
+            if _is_plural_noun(before) or _is_form(base, "VBZ") and not _is_adjective(toks[j - 1]) \
+                    and toks[j - 1].low not in HEADLINE_FUNCTION and toks[j - 1].text not in ("'s", "’s"):
+                return False  # "Syrian forces move to retake", "Messi scores": the verb of the subject before it
+    last = toks[k - 1]
+    lemmas = _lemmas(re.sub(r"['’]s$", "", last.low))
+    if lemmas and "NOUN" not in lemmas:
+        return False  # "likely to", "unable to", "yet to"
+    if any(lemma in TO_NOUNS for lemma in lemmas.get("NOUN", ())) or last.text in ("'s", "'", ".", "’s"):
+        return False  # "Challenges to Restore", "Road to Ruin": a noun with its own "to"
+    if _is_plural_noun(last.low) and any(lemma in ROUNDUP_NOUNS for lemma in lemmas.get("NOUN", ())):
+        return False  # "Stocks to Watch", "Places to visit": the things one is to watch
+    return True
+
+
+def _is_adjective(tok: Tok) -> bool:
+    """An adjective before a noun, or a nationality ("Syrian", "Somali", "Chinese") that lemminflect does not know."""
+    lemmas = _lemmas(tok.low)
+    if lemmas:
+        return "ADJ" in lemmas
+    return tok.text[:1].isupper() and tok.low.endswith(NATIONALITY_ENDINGS)
+
+
+def rule_headline_will(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    if len(toks) < 4 or _final_punct(toks) != len(toks) or not (toks[0].text[:1].isupper()
+                                                                or toks[0].text[:1].isdigit()):
+        return None
+    if any(t.text in (",", ":", ";", '"', "“", "”", "(", ")", "!", "?", "|") and not (
+            t.text == "," and 0 < i < len(toks) - 1 and toks[i - 1].text.isdigit() and toks[i + 1].text.isdigit()
+            and toks[i - 1].end == t.start == toks[i + 1].start - 1) for i, t in enumerate(toks)):
+        return None  # a headline of two parts ("Britain's Prince Philip hospitalised, to miss jubilee"); "1,000"
+    for k in range(1, len(toks) - 1):
+        t = toks[k]
+        if t.low != "to":
+            continue
+        verb = toks[k + 1]
+        if not _is_word(verb) or not _is_form(verb.low, "VB") or verb.text.isupper():
+            return None
+        if k + 2 == len(toks) and "NOUN" in _lemmas(verb.low) or verb.low in NO_VERB_AFTER_TO:
+            return None  # "Road to Change": "to" + a noun; "falls to near 3-year low": no verb
+        if toks[-1].low in PREPOSITIONS | HEADLINE_FUNCTION:
+            return None  # a cut title ("... Public Confidence in")
+        if not _headline_subject_ok(toks, k):
+            return None
+        title = verb.text[:1].isupper()
+        if title and any(_is_lower_word(x) and len(x.text) > 3 for x in toks):
+            return None  # a capitalised word in a lower-case headline is a name, not "to Hear"
+        return splice(text, [(t.start, t.end, "Will" if title else "will")])
+    return None
+
+
+MARKER_RULES: dict[str, Rule] = {"that": rule_that, "relative": rule_relative, "headline_will": rule_headline_will}

@@ -1,0 +1,142 @@
+"""The clause-marker rules of the `rewrites` method (pipeline/augment/rewrite_rules/markers.py): each rule's golden
+rewrites and each guard's refusal, on dev sentences (STS 2012-2013, STS-B dev, MNLI dev_matched, SNLI dev) and plain
+ones; the rules are registered and reached by the augmenter."""
+
+from __future__ import annotations
+
+import pytest
+
+from bsl_pipeline.pipeline.augment.augmenters import SourceRecord, build_augmenter
+from bsl_pipeline.pipeline.augment.augmenters.rewrites import RULE_FUNCTIONS, RULES, RewritesConfig, tokenize
+from bsl_pipeline.pipeline.augment.rewrite_rules.markers import MARKER_RULES
+
+GOLDEN = [
+    # that: dropped after a verb of saying
+    ("that", "He added that prosecutors will seek the death penalty.",
+     "He added prosecutors will seek the death penalty."),
+    ("that", "Tocqueville believed that there are no effective long-term constraints on this tendency.",
+     "Tocqueville believed there are no effective long-term constraints on this tendency."),
+    # ... after a verb with an object only before a nominative pronoun
+    ("that", "The much-previewed profile of Michael Huffington reveals that he is--surprise, surprise--gay.",
+     "The much-previewed profile of Michael Huffington reveals he is--surprise, surprise--gay."),
+    ("that", "He told me that he was tired.", "He told me he was tired."),
+    # ... an object relative's "that"
+    ("that", "However, the extent to which these comments were electronically available and the role that this "
+             "access played in the rulemaking process varied substantially.",
+     "However, the extent to which these comments were electronically available and the role this access played "
+     "in the rulemaking process varied substantially."),
+    ("that", "A man is sitting in a chair and looking at something that he is holding.",
+     "A man is sitting in a chair and looking at something he is holding."),
+    # ... added
+    ("that", "I think it's fine.", "I think that it's fine."),
+    ("that", "Police said her two small children were alone in the apartment for up to two days.",
+     "Police said that her two small children were alone in the apartment for up to two days."),
+    ("that", "He says men are here.", "He says that men are here."),
+    ("that", "I believe Alexander lost heart after his horse died.",
+     "I believe that Alexander lost heart after his horse died."),
+    ("that", "He told me he was tired.", "He told me that he was tired."),
+    # relative: which <-> that, and the reduced relative
+    ("relative", "the report which was released", "the report that was released"),
+    ("relative", "The 6-3 ruling reinstates a law that told libraries to install filters or surrender federal money.",
+     "The 6-3 ruling reinstates a law which told libraries to install filters or surrender federal money."),
+    ("relative", "We had a cat which required daily medication.", "We had a cat that required daily medication."),
+    ("relative", "Are there any other resources which you can recommend?",
+     "Are there any other resources that you can recommend?"),
+    ("relative", "The people who are sending these messages are infringing on my rights.",
+     "The people sending these messages are infringing on my rights."),
+    ("relative", "A young man is holding a small boy who is wearing a backpack in front of a derelict building.",
+     "A young man is holding a small boy wearing a backpack in front of a derelict building."),
+    ("relative", "Six women that are showing their nationality by holding a flag.",
+     "Six women showing their nationality by holding a flag."),
+    # headline_will
+    ("headline_will", "Supreme Court to Hear Voting Rights Act Case", "Supreme Court Will Hear Voting Rights Act Case"),
+    ("headline_will", "Obama to visit China", "Obama will visit China"),
+    ("headline_will", "Osama Bin Laden movie to be filmed in India", "Osama Bin Laden movie will be filmed in India"),
+    ("headline_will", "Madoff's brother to plead guilty to fraud", "Madoff's brother will plead guilty to fraud"),
+    ("headline_will", "Royal Mail to create 1,000 jobs", "Royal Mail will create 1,000 jobs"),
+    ("headline_will", "Thousands of troops to march for Jubilee", "Thousands of troops will march for Jubilee"),
+    ("headline_will", "Michelle Obama To Star In Parks And Recreation",
+     "Michelle Obama Will Star In Parks And Recreation"),
+]
+
+# Each guard, on a sentence the rule would otherwise rewrite wrongly.
+REFUSED = [
+    ("that", "I know that man is tall."),  # a demonstrative
+    ("that", "The man that came yesterday left early."),  # a subject relative
+    ("that", "Dirt mounds surrounded the pit so that the spectators stood five or six people deep."),
+    ("that", "He said that Tuesday was the deadline."),  # "said Tuesday" would be a garden path
+    ("that", "The study found that the drug was safe."),  # "found the drug" read as its object
+    ("that", "It is said that the house is haunted."),  # passive
+    ("that", "This man claims that he has been robbed and that he is stranded."),  # parallel "and that"
+    ("that", "Despite the hoopla over a confession that he had lied about the circumstances, five switched."),
+    ("that", "The President has fewer powers that it seems."),  # no object relative
+    ("that", "It was one among many that the investigators are considering."),  # "many the investigators"
+    ("that", "The chart did not look as Reich claims it did."),  # a comparison
+    ("that", "and uh said you'd better get out of the tent"),  # words quoted without quotation marks
+    ("that", "you know it's like you might be standing somewhere"),  # a filler
+    ("that", "Ecuador President Correa says no decision made on Assange asylum"),  # a headline without a verb
+    ("that", "I noticed the man was gone."),  # "noticed the man" read as its object
+    ("that", "He added that in 2010 the law changed."),  # no plain clause after "that"
+    ("relative", "The rule, which was adopted in May, applies to all."),  # non-restrictive
+    ("relative", "It is one of those rare cases in which I can please everyone."),  # after a preposition
+    ("relative", "I don't know which way to go."),  # a question word
+    ("relative", "The man that came yesterday left early."),  # a person: "the man which came"
+    ("relative", "The person or entity that pays these fees does not receive anything of value."),
+    ("relative", "Today it is the effects of pollution that are taking their toll on the monuments."),  # a cleft
+    ("relative", "The only film that was made there won an award."),  # "the only film which"
+    ("relative", "It was the first car that was sold in the town."),
+    ("relative", "Happily, there's still a lot that hasn't yet been adulterated."),
+    ("relative", "I have never read anything that said teethers were bad."),
+    ("relative", "He lost his temper which is why he left."),  # "which" refers to the whole clause
+    ("relative", "They use coconut husks for garden vegetables and plants which is Eco-friendly."),  # agreement
+    ("relative", "The flour has an amount of protein contained in the flour which can range from 5% to 15%."),
+    ("relative", "Travel WODs has whole lots of results which you can use."),  # "which" may be about the lots
+    ("relative", "it it i think that is the biggest problem"),  # "think" is no noun
+    ("relative", "A man with a mustache who is wearing white sculpts a sand castle."),  # "a mustache wearing"
+    ("relative", "Two guys are wearing uniforms who are running in the grass."),  # "who" is not the uniforms
+    ("relative", "Those are the people who are going to vote."),  # a future
+    ("headline_will", "Julian Assange Plans to Run for Australian Senate"),
+    ("headline_will", "Israel's Netanyahu set to call early vote"),
+    ("headline_will", "Ecuador yet to decide on Assange's asylum"),
+    ("headline_will", "Clinton ready to fight for Obama"),
+    ("headline_will", "UN monitors unable to reach site of Syria killings"),
+    ("headline_will", "Saudi Women Allowed To Compete At Olympics"),
+    ("headline_will", "Syrian forces move to retake Aleppo"),
+    ("headline_will", "Messi scores 4 to send Guardiola off with victory"),
+    ("headline_will", "S. Korean economic growth falls to near 3-year low"),
+    ("headline_will", "Stock index futures point to lower start"),
+    ("headline_will", "10 Things to Know for Thursday"),
+    ("headline_will", "Stocks to Watch This Week"),
+    ("headline_will", "Challenges to Restore Public Confidence in"),
+    ("headline_will", "Britain's Prince Philip hospitalised, to miss jubilee"),
+    ("headline_will", "Obama to visit China."),  # a sentence, not a headline
+    ("headline_will", "cause to be interested"),  # a gloss
+    ("headline_will", "The Road to Change"),
+    ("headline_will", "How to Train Your Dragon"),
+]
+
+
+@pytest.mark.parametrize("rule,source,expected", GOLDEN)
+def test_each_rule_rewrites_its_golden_sentence(rule, source, expected):
+    assert RULE_FUNCTIONS[rule](source, tokenize(source), RewritesConfig()) == expected
+
+
+@pytest.mark.parametrize("rule,source", REFUSED)
+def test_each_guard_refuses(rule, source):
+    assert RULE_FUNCTIONS[rule](source, tokenize(source), RewritesConfig()) is None
+
+
+def test_every_marker_rule_is_registered_with_golden_examples_and_refusals():
+    assert {r for r, _, _ in GOLDEN} == {r for r, _ in REFUSED} == set(MARKER_RULES)
+    assert set(MARKER_RULES) <= set(RULES)
+    assert all(RULE_FUNCTIONS[name] is MARKER_RULES[name] for name in MARKER_RULES)
+
+
+def test_the_augmenter_applies_the_marker_rules():
+    aug = build_augmenter("rewrites", {"rules": list(MARKER_RULES)})
+    texts = ["Supreme Court to Hear Voting Rights Act Case", "He added that prosecutors will seek the death penalty.",
+             "The report which was released yesterday is long.", "Obama signs the bill into law"]
+    pairs = list(aug.augment([SourceRecord(source_id=f"r{i}", text=t) for i, t in enumerate(texts)], 0))
+    assert [p.info["rules"] if p.reject is None else p.reject for p in pairs] == [
+        ["headline_will"], ["that"], ["relative"], "no_rule_applies"]
+    assert pairs[2].view2 == "The report that was released yesterday is long."

@@ -11,7 +11,11 @@ import pytest
 
 from bsl_pipeline.pipeline.augment.augmenters import SourceRecord, build_augmenter
 from bsl_pipeline.pipeline.augment.augmenters.rewrites import RULE_FUNCTIONS, RULES, RewritesConfig, tokenize
+from bsl_pipeline.pipeline.augment.rewrite_rules.clauses import CLAUSE_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.grammar import GRAMMAR_RULES
+
+# The rules the draw tests below were written for (a rule added later would change which rule is drawn).
+DRAWN_RULES = [*GRAMMAR_RULES, *CLAUSE_RULES]
 
 GOLDEN = [
     ("contract", "The U.S. House of Representatives, the other chamber of Congress, does not vote on treaties.",
@@ -109,7 +113,7 @@ def test_sentences_that_get_no_view_say_why():
 
 
 def test_views_are_source_and_rewrite_deterministic_per_record():
-    aug = build_augmenter("rewrites")
+    aug = build_augmenter("rewrites", {"rules": DRAWN_RULES})
     texts = [s for _, s, _ in GOLDEN]
     records = [SourceRecord(source_id=f"r{i}", text=t) for i, t in enumerate(texts)]
     first = list(aug.augment(records, 0))
@@ -123,7 +127,7 @@ def test_views_are_source_and_rewrite_deterministic_per_record():
 
 def test_max_rules_applies_several_rewrites():
     text = "A man is sitting on a bench."
-    pair = _run(build_augmenter("rewrites", {"max_rules": 2}), [text])[0]
+    pair = _run(build_augmenter("rewrites", {"max_rules": 2, "rules": DRAWN_RULES}), [text])[0]
     assert pair.info["rules"] == ["there", "contract"]  # the second rule applies to the first one's result
     assert pair.view2 == "There's a man sitting on a bench."
 

@@ -1,0 +1,479 @@
+"""Rewrites for headlines and captions: the telegraphic verb forms of news headlines and picture captions said in
+full, or in the other aspect. The rules (names as in `HEADLINE_RULES`):
+
+* `headline_passive`: a headline's bare passive participle gets its auxiliary ("Dozens killed in Kenyan clashes" ->
+  "Dozens were killed in Kenyan clashes"; "Man charged with murder of wife" -> "Man was charged with murder of
+  wife"; "Israel's Netanyahu set to call early vote" -> "... is set to call ..."). Only in a headline: no final
+  punctuation, a capitalised first word, at most `_MAX_HEADLINE` tokens, no pronoun, no quotation marks. The
+  participle follows the subject noun phrase directly (up to `_MAX_SUBJECT` words: names, nouns, numbers, "of",
+  "'s"; an optional "Label:" or "At least" before it; an -ly adverb before the participle stays after the
+  auxiliary: "officer was critically wounded") and is followed by a preposition, "by" + an agent, the end of the
+  headline, or a predicate adjective after find/declare/shoot/... ("Man found guilty of ..."): never by an object
+  ("Obama signed bill" is active), a particle ("X pulled out of deal") or a name. Refused: a subject that starts
+  with an article ("A cabin shot of a crowded airplane" is a caption's noun phrase), has a preposition other than
+  "of" ("Residents near Gaza": its head is unclear) or a verb ("Poland honors president killed ..."); a verb whose
+  past tense in a headline is active (intransitive or prepositional: "Stocks rallied on ...", "X called for ...");
+  a participle that is also an adjective or noun ("Jordan biased over ...", "Tax cut in ...") unless "by" follows,
+  or that names a state ("linked to", "based in", "backed by", "wanted for": the tense would be unclear); "of"
+  after other verbs than convict/accuse/clear/strip/...; "to" + a verb after a participle that does not take one
+  ("Iranians planned to attack" is active); a second verb later ("Man killed in crash identified", "Girl accused of
+  burning Koran goes into hiding": the participle is a reduced relative); "shot dead" + an object. Agreement from
+  the subject's head (the noun before "of", else the last word): a plural noun, a number over one anywhere in the
+  subject ("two Nato"), "police", a coordination -> "were"; a name in capitals or a singular noun -> "was"; refused
+  when unclear (an unknown word ending in "s": "Texans"; "number of", "couple of", "staff", "personnel"; "Bosnia
+  and Herzegovina"), and for a verb whose participle is its base form after a plural ("Rebels cut supply lines" is
+  present). Present tense ("is"/"are") for the participles of expectation before "to" + a verb (expected, set,
+  poised, slated, said, believed, ...) and for "set/poised/braced for". Two clauses joined by the headline's one
+  comma both get their auxiliary when both qualify and the first starts with a number ("One killed, 40 injured in
+  ..." -> "One was killed, 40 were injured in ..."); any other comma is refused ("Two German tourists, two pilots
+  killed": a list). In a headline in title case the auxiliary is capitalised ("Mandela Was Discharged From
+  Hospital").
+* `caption_aspect`: a caption in the simple present <-> in the present progressive ("A turtle walks over the
+  ground." <-> "A turtle is walking over the ground."; "Runners compete in a race." -> "Runners are competing in a
+  race."; "The woman is walking her dog." -> "The woman walks her dog."). Only a short descriptive sentence (at
+  most `_MAX_CAPTION` tokens, ending in "." or nothing, no comma) whose subject is a determiner (a, an, the, one,
+  two, ..., some, several) + up to four lower-case words ending in a noun for a person, an animal or a vehicle
+  (`CAPTION_SUBJECTS`), or such a plural noun alone (only from the simple present: "Kids dance on stage." would be
+  generic). The verb is dynamic: never stative or habit-prone verbs (be, have, contain, seem, know, own, wear, live,
+  work, sell, teach, use, drive, ...), never "is going to" / "is trying to". What follows the verb must contain a
+  determiner, a possessive or a particle ("A bear fights a wolf"; "A bear fights wolves." is generic; "A man
+  drinks." a habit); "play" only before with/in/on/... ("A woman plays violin" is a skill). Refused: a modal, a
+  negation, a time or frequency adverb (always, usually, every, often, now, ...), a subordinate or relative clause
+  (when, while, who, that, ...), a second verb after and/or/but ("is peeling and cutting a potato", "sits on the
+  floor and leans against a map": both would need to change), a pronoun or name as subject ("He works at a bank"
+  is a habit), a subject whose number disagrees with its determiner or auxiliary ("A group of people are ..." is
+  not parsed). Agreement: "is"/"walks" for a singular subject, "are"/"walk" for a plural one; the forms come from
+  lemminflect, refused when a verb has two lemmas with different forms.
+
+Not a rule: swapping two coordinated modifiers ("a boxing or wrestling match" -> "a wrestling or boxing match"):
+the order of coordinated adjectives is often preferred or fixed, and "W1 and W2 N" may be "[W1] and [W2 N]"
+("coffee and ice cream"), for a reach below one sentence in a hundred.
+"""
+
+from __future__ import annotations
+
+import re
+from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
+    AUXILIARIES, NUMBER_WORDS, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_word, _lemmas, splice,
+)
+from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
+
+# -- headline_passive -----------------------------------------------------------------------------------------------
+_MAX_SUBJECT = 7
+_MAX_HEADLINE = 16
+_AFTER_PARTICIPLE = frozenset("in at on by of with for from over after during into near amid amidst outside inside "
+                              "under as to across against following before since without behind through until among "
+                              "about toward towards onto upon despite within".split())
+_PREDICATIVE = frozenset("dead guilty alive safe missing unconscious innocent liable responsible unfit fit "
+                         "ineligible".split())
+_PREDICATIVE_VERBS = frozenset("find declare pronounce presume fear leave report rule confirm shoot stab beat".split())
+# Verbs whose past tense in a headline is active (intransitive, or with a preposition of their own).
+_ACTIVE_PAST = frozenset(
+    "die happen occur arrive return rally climb jump surge soar slip slide plunge tumble drop gain edge ease dip "
+    "decline advance retreat recover rebound close open end finish start begin resign retire collapse crash "
+    "explode erupt increase decrease improve worsen stall fail succeed struggle protest march agree disagree "
+    "appear disappear emerge land depart move shift turn stay remain live work play compete win lose score trail "
+    "lead wait talk speak testify respond react campaign celebrate mourn plead apologize apologise complain vow "
+    "pledge promise threaten refuse decide plan hope try want seek say tell stand sit fight meet leave flee stick "
+    "sleep rise fall grow go come run fly walk travel head vote surrender escape survive suffer sink fluctuate "
+    "hover slump sag stumble spike skyrocket dive bounce expand shrink contract accelerate slow continue persist "
+    "last stop halt warn call push ask opt apply search care account pay prepare bid lobby argue pray settle aim "
+    "look point rely focus insist comment reflect deal side clash break listen refer object belong contribute "
+    "resort switch add amount admit confess consent succumb bow yield benefit result stem withdraw graduate differ "
+    "cash hit strike lash step back pull sign team join partner merge crack weigh thank urge tweet post write "
+    "visit act serve rule govern preside testify reply answer claim insist demand note express announce report "
+    "reveal share order allow let keep hold agree prevail triumph cheer boo laugh cry weep smile shout scream "
+    "burn melt freeze boil spill leak flow flood pour shine glow snow rain storm blow shake tremble quake "
+    "swing roll slide glide drift float sail cruise ride drive race rush hurry dash sprint storm invade "
+    "enter exit cross pass approach near reach hit slam blast slam vote veto double triple halve soften harden "
+    "steady stabilize stabilise recoup reopen resume restart reunite divorce marry wed date engage elope "
+    "pause quit split part separate unite".split())
+# Participles whose headline use is a state (present tense) or unclear: refused.
+_STATIVE_PARTICIPLES = frozenset(
+    "linked tied based divided split involved gripped locked stuck caught known seen considered regarded thought "
+    "believed rumoured rumored owned backed supported opposed favored favoured loved hated wanted needed required "
+    "run led aimed designed intended meant made named located situated surrounded dominated controlled governed "
+    "ruled set poised slated scheduled tipped due bound supposed determined committed concerned worried interested "
+    "engaged faced confronted challenged threatened plagued hampered hindered haunted dogged troubled shaken "
+    "bogged mired embroiled enmeshed entangled trapped closed opened banned allowed permitted said deemed "
+    "expected predicted projected forecast feared".split())
+# Participles that take "to" + a verb in the passive, and whether the tense is then the present.
+_TO_VERB_PASSIVE = {**{w: "past" for w in "forced asked told urged ordered allowed permitted advised instructed "
+                                           "invited encouraged required pressed pressured compelled obliged "
+                                           "persuaded authorized authorised cleared chosen picked selected elected "
+                                           "appointed hired tasked".split()},
+                    **{w: "present" for w in "expected set poised slated scheduled tipped said believed thought "
+                                             "rumoured rumored feared likely due bound supposed".split()}}
+_PLURAL_WORDS = frozenset("police people men women children dozens hundreds thousands millions scores several many "
+                          "both few cattle troops".split())
+_NEITHER_NUMBER = frozenset("number lot couple pair majority minority host handful rest staff crew bulk series "
+                            "total personnel family team government".split())
+_EVENT_ADJECTIVES = frozenset("injured wounded hurt stranded displaced charged accused shot".split())
+_OF_PARTICIPLES = frozenset("convicted accused cleared acquitted stripped robbed deprived suspected informed warned "
+                             "notified relieved absolved".split())
+_HEADLINE_VERBS = frozenset("goes says comes gets makes takes faces seeks wins loses dies remains returns leaves "
+                             "calls hits backs joins plans vows warns urges looks wants gives sets".split())
+_PRESENT_BEFORE = frozenset({("set", "for"), ("poised", "for"), ("braced", "for"), ("bound", "for")})
+_SINGULAR_WORDS = frozenset("one news".split())
+_PRONOUNS = frozenset("i you he she it we they me him her us them this that these those who what which my our "
+                      "your his its their there".split())
+
+
+def _title_case(toks: list[Tok]) -> bool:
+    """Whether a headline is in title case: most of its content words after the first are capitalised."""
+    content = [t for t in toks[1:] if t.text[:1].isalpha() and not is_stopword(t.text)]
+    return len(content) >= 2 and sum(t.text[:1].isupper() for t in content) >= 0.8 * len(content)
+
+
+def _verb_only(word: str) -> bool:
+    """A verb form that is neither a noun nor an adjective."""
+    lemmas = _lemmas(word)
+    return "VERB" in lemmas and "NOUN" not in lemmas and "ADJ" not in lemmas and any(
+        _is_form(word, tag) for tag in ("VBZ", "VBD", "VBN", "VBG"))
+
+
+def _plural_head(toks: list[Tok]) -> bool | None:
+    """Whether the subject (the tokens before the participle) is plural; None when unclear."""
+    words = [t.low for t in toks]
+    if "and" in words or "&" in words:
+        i = words.index("and") if "and" in words else words.index("&")
+        if i == 0 or i == len(words) - 1 or toks[i + 1].text[:1].isupper() and toks[i - 1].text[:1].isupper():
+            return None  # "Bosnia and Herzegovina", or a title-case headline: one name or two?
+        return True
+    if "of" in words:
+        i = words.index("of")
+        if i == 0:
+            return None
+        head = toks[i - 1]
+        if head.low in _NEITHER_NUMBER:
+            return None
+        if head.low in ("dozens", "hundreds", "thousands", "millions", "scores", "tens", "lots"):
+            return True
+    else:
+        head = toks[-1]
+    if any(t.low.isdigit() and t.low != "1" or t.low in NUMBER_WORDS[2:] for t in toks[:-1]):
+        return True  # "two Nato", "3 US soldiers"
+    low = head.low
+    if low in _NEITHER_NUMBER:
+        return None
+    if low in _PLURAL_WORDS:
+        return True
+    if low in _SINGULAR_WORDS:
+        return False
+    if low.isdigit():
+        return low != "1"
+    if low in NUMBER_WORDS:
+        return low != "one"
+    if re.fullmatch(r"[A-Z]{2,}s", head.text):
+        return True  # "MPs"
+    if head.text.isupper():
+        return False  # "NATO", "UN"
+    lemmas = _lemmas(low).get("NOUN", ())
+    if not lemmas:
+        if low.endswith("s") and not low.endswith(("ss", "us", "is")):
+            return None  # "Texans", "Jones": a plural or a name
+        if head.text[:1].isupper() or "ADJ" in _lemmas(low) or not _lemmas(low):
+            return False if head.text[:1].isupper() else None
+        return None
+    if low in lemmas:
+        return False
+    from lemminflect import getInflection
+
+    if any(low in getInflection(lemma, "NNS") for lemma in lemmas):
+        return True
+    return None
+
+
+def _headline_start(toks: list[Tok]) -> int | None:
+    """Index where the headline's clause starts: after a "Label:" and an "At least"."""
+    start = 0
+    if len(toks) > 2 and toks[1].text == ":" and _is_word(toks[0]):
+        start = 2
+    if len(toks) > start + 2 and toks[start].low == "at" and toks[start + 1].low in ("least", "most"):
+        start += 2
+    return start
+
+
+def _is_pronoun(tok: Tok) -> bool:
+    return tok.low in _PRONOUNS and not tok.text.isupper()  # "US" is no pronoun
+
+
+def _second_verb(toks: list[Tok]) -> bool:
+    """Whether the words after the participle have a verb of their own ("... in Libya faces 45-day detention")."""
+    for m, x in enumerate(toks):
+        if x.low in AUXILIARIES or _verb_only(x.low) and not x.low.endswith("ing") and not x.text[:1].isupper():
+            return True
+        if x.low in _HEADLINE_VERBS:
+            return True  # "Girl accused of burning Koran goes into hiding"
+        nxt = toks[m + 1] if m + 1 < len(toks) else None
+        if (m > 0 and x.low.endswith("s") and _is_form(x.low, "VBZ") and nxt is not None and _is_word(nxt)
+                and nxt.low not in _AFTER_PARTICIPLE and nxt.low not in ("and", "or", "out")):
+            return True
+    return False
+
+
+def _passive_clause(toks: list[Tok], start: int, end: int, title: bool) -> tuple[int, str] | None:
+    """Where a headline clause (tokens start..end-1) takes its auxiliary, and which one; None when it does not."""
+    for k in range(start + 1, min(end, start + _MAX_SUBJECT + 1)):
+        t = toks[k]
+        low = t.low
+        if not _is_form(low, "VBN") or low.endswith("ing"):
+            if t.text == "," or low in AUXILIARIES or low == "to" or _verb_only(low) or _is_pronoun(t):
+                return None  # the subject ends, or the clause has another verb first
+            if low in _AFTER_PARTICIPLE and low != "of":
+                return None  # "Residents near Gaza": the subject's head is unclear
+            if t.text == "." and t.start == toks[k - 1].end and re.fullmatch(r"[A-Z](\.[A-Z])*", toks[k - 1].text):
+                continue  # "U.S."
+            if not (_is_word(t) or t.text.isdigit() or low in ("'s", "-")) or (
+                    is_stopword(t.text) and low not in ("of", "and") and not (k == start and low in ("the", "a"))
+                    and low not in NUMBER_WORDS and low not in _PLURAL_WORDS):
+                return None
+            continue
+        if title != t.text[:1].isupper():
+            return None
+        at = k  # where the auxiliary goes
+        subject = toks[start:k]
+        if len(subject) > 1 and subject[-1].low.endswith("ly") and "ADV" in _lemmas(subject[-1].low):
+            at, subject = k - 1, subject[:-1]  # "officer critically wounded"
+        nxt = toks[k + 1] if k + 1 < end else None
+        after = toks[k + 2] if k + 2 < end else None
+        verbs = _lemmas(low).get("VERB", ())
+        tense = "past"
+        if nxt is not None and nxt.low == "to" and after is not None and _is_form(after.low, "VB"):
+            if low not in _TO_VERB_PASSIVE:
+                return None  # "Iranians planned to attack": active
+            tense = _TO_VERB_PASSIVE[low]
+        elif nxt is not None and nxt.low == "by" and after is not None and not after.text[:1].isdigit():
+            if low in _STATIVE_PARTICIPLES:
+                return None  # "Rebels backed by Iran": a state
+        elif nxt is not None and (low, nxt.low) in _PRESENT_BEFORE:
+            tense = "present"  # "Hong Kong set for democracy march"
+        else:
+            if low in _STATIVE_PARTICIPLES or any(lemma in _ACTIVE_PAST for lemma in verbs):
+                return None  # "Stocks rallied on ...": active
+            if nxt is not None and nxt.low in _PREDICATIVE:
+                if not any(lemma in _PREDICATIVE_VERBS for lemma in verbs) or after is not None and (
+                        after.low not in _AFTER_PARTICIPLE):
+                    return None  # "Police shot dead 30 miners": active, with an object
+            else:
+                if ("ADJ" in _lemmas(low) or "NOUN" in _lemmas(low)) and low not in _EVENT_ADJECTIVES:
+                    return None  # "Jordan biased over ...": an adjective; "Tax cut in ...": a compound noun
+                if nxt is not None and nxt.low not in _AFTER_PARTICIPLE and not (
+                        nxt.low == "out" and after is not None and after.low == "of"):
+                    return None  # an object, a particle, a comma: the verb may be active
+        if nxt is not None and nxt.text != nxt.low and not title:
+            return None  # "Nadal beaten Monday": a name or time right after the participle
+        if _second_verb(toks[k + 1:end]):
+            return None  # "Man killed in crash identified": the participle is a reduced relative
+        if any(x.low.endswith("s") and _is_form(x.low, "VBZ") or m and _is_form(x.low, "VBP") and (
+                subject[m - 1].low in _PLURAL_WORDS or subject[m - 1].low in NUMBER_WORDS)
+               for m, x in enumerate(subject[:-1])):
+            return None  # "Poland honors president killed ...", "Hundreds honor student killed ...": a verb
+        if not subject or subject[0].low in ("the", "a", "an"):
+            return None  # "A cabin shot of a crowded airplane": a caption's noun phrase, not a headline
+        if nxt is not None and nxt.low == "of" and low not in _OF_PARTICIPLES:
+            return None
+        plural = _plural_head(subject)
+        if plural is None or plural and _is_form(low, "VB"):
+            return None  # "Rebels cut supply lines": the present tense of a verb whose participle is the same
+        aux = {("past", False): "was", ("past", True): "were", ("present", False): "is",
+               ("present", True): "are"}[tense, plural]
+        return at, aux.capitalize() if title else aux
+    return None
+
+
+def rule_headline_passive(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    end = _final_punct(toks)
+    if end != len(toks) or len(toks) > _MAX_HEADLINE or not toks[0].text[:1].isupper():
+        return None
+    if any(t.text in ('"', "“", "”", "'", "‘", "’", "?", ";", "(", ")") or _is_pronoun(t) for t in toks):
+        return None
+    start = _headline_start(toks)
+    title = _title_case(toks[start:])
+    commas = [m for m in range(start, end) if toks[m].text == ","]
+    if len(commas) > 1:
+        return None
+    if commas:
+        # "One killed, 40 injured in ...": two clauses, each with its own auxiliary
+        c = commas[0]
+        first = _passive_clause(toks, start, c, title)
+        second = _passive_clause(toks, c + 1, end, title)
+        if first is None or second is None or not (toks[start].low in NUMBER_WORDS or toks[start].text.isdigit()):
+            return None
+        found = [first, second]
+    else:
+        one = _passive_clause(toks, start, end, title)
+        if one is None:
+            return None
+        found = [one]
+    return splice(text, [(toks[at].start, toks[at].start, aux + " ") for at, aux in found])
+
+
+# -- caption_aspect -------------------------------------------------------------------------------------------------
+_MAX_CAPTION = 16
+CAPTION_SUBJECTS = frozenset(
+    "man men woman women boy boys girl girls person people child children kid kids baby babies toddler toddlers "
+    "guy guys lady ladies gentleman gentlemen player players skier skiers surfer surfers skateboarder "
+    "skateboarders snowboarder snowboarders cyclist cyclists biker bikers rider riders climber climbers runner "
+    "runners swimmer swimmers dancer dancers singer singers musician musicians worker workers soldier soldiers "
+    "couple student students teenager teenagers teen teens adult adults chef cook doctor nurse policeman "
+    "policemen fireman firemen firefighter firefighters athlete athletes hiker hikers tourist tourists performer "
+    "performers drummer guitarist pianist violinist boxer boxers wrestler wrestlers goalie pitcher batter "
+    "skater skaters jogger joggers vendor shopper shoppers pedestrian pedestrians driver farmer fisherman "
+    "fishermen hunter artist painter clown magician juggler gymnast gymnasts diver divers sailor sailors cowboy "
+    "cowboys motorcyclist motorcyclists bicyclist bicyclists competitor competitors officer officers "
+    "dog dogs puppy puppies cat cats kitten kittens horse horses bird birds cow cows goat goats monkey monkeys "
+    "elephant elephants lion lions tiger tigers bear bears panda pandas rabbit rabbits bunny squirrel squirrels "
+    "turtle turtles tortoise duck ducks camel camels hamster mouse mice rat rats snake snakes lizard lizards frog "
+    "frogs octopus shark sharks dolphin dolphins penguin penguins parrot parrots chicken chickens rooster pig pigs "
+    "kangaroo koala giraffe giraffes zebra zebras cheetah leopard fox wolf otter otters seal seals slug snail "
+    "deer sheep ferret hedgehog lemur gorilla chimpanzee raccoon owl eagle hawk swan goose geese calf bull "
+    "car cars truck trucks bus train plane airplane jet helicopter boat boats motorcycle motorcycles".split())
+_CAPTION_DETS = frozenset("a an the one two three four five six seven eight nine ten some several".split())
+_PLURAL_DETS = frozenset("two three four five six seven eight nine ten some several".split())
+# Verbs whose simple present reads as a state or a habit ("He works at a bank").
+_NOT_CAPTION_VERBS = frozenset(
+    "be have do contain seem appear know own belong mean resemble consist cost weigh need want like love hate "
+    "prefer wish believe think understand remember forget include involve lack deserve matter depend exist live "
+    "work wear sell teach study possess equal fit suit require owe sound smell taste feel see hear notice "
+    "recognize recognise go die leave drive smoke drink get become remain stay keep seem tend plan hope expect "
+    "intend try begin start continue use".split())
+_NOT_CAPTION_WORDS = frozenset(
+    "always usually often sometimes never rarely seldom every each daily now today yesterday tomorrow tonight "
+    "currently still again already ever generally typically normally frequently regularly occasionally weekly "
+    "nightly constantly habitually annually soon then when whenever while as who whom whose which that because "
+    "if since until not no can could will would should may might must shall do does did has have had was were "
+    "being been".split())
+_PLAY_NEXT = frozenset("with in on at along by near around together".split())
+_PARTICLES = frozenset("up down out off on in over around away back along across through into onto".split())
+
+
+def _form(verb: str, tag: str, source: str) -> str | None:
+    """The `tag` form of the verb `verb` (a form of it); None when its lemmas disagree."""
+    from lemminflect import getInflection
+
+    forms = {f for lemma in _lemmas(verb).get("VERB", ()) if _is_form(verb, source)
+             for f in getInflection(lemma, tag)[:1]}
+    return forms.pop() if len(forms) == 1 else None
+
+
+def _caption_subject(toks: list[Tok]) -> tuple[int, bool] | None:
+    """(index after the subject, plural) for a caption's subject: a determiner and up to four lower-case words
+    ending in a caption noun, or such a plural noun alone."""
+    first = toks[0].low
+    if first in _CAPTION_DETS:
+        j = 1
+        while j < len(toks) and j <= 4 and toks[j].text.replace("-", "").isalpha() and toks[j].text.islower() \
+                and not is_stopword(toks[j].text) and toks[j].low not in CAPTION_SUBJECTS:
+            j += 1
+        if j >= len(toks) or toks[j].low not in CAPTION_SUBJECTS or not toks[j].text.islower():
+            return None
+        head = toks[j].low
+    elif toks[0].low in CAPTION_SUBJECTS:
+        j, head = 0, first
+    else:
+        return None
+    lemmas = _lemmas(head).get("NOUN", ())
+    noun_plural = head in ("men", "women", "people", "children", "mice", "geese", "gentlemen", "policemen",
+                           "firemen", "fishermen") or bool(lemmas) and head not in lemmas
+    noun_singular = bool(lemmas) and head in lemmas
+    if noun_plural == noun_singular:
+        return None  # "sheep", "deer": the number is unclear
+    if first in ("a", "an", "one") and noun_plural or first in _PLURAL_DETS and noun_singular:
+        return None  # "A group of ..." is not parsed; "a people"
+    if j == 0 and not noun_plural:
+        return None  # "Dog runs": a headline
+    return j + 1, noun_plural
+
+
+def _second_verb_after_and(toks: list[Tok], plural: bool) -> bool:
+    """Whether a verb may follow an "and"/"or"/"but" in `toks` ("peels and slices a potato", "sits on the floor
+    and leans against a map", "sit at a table and one points at the other"), whose tense would not change along."""
+    for n, t in enumerate(toks):
+        if t.low not in ("and", "or", "but"):
+            continue
+        for m in range(n + 1, min(n + 4, len(toks))):
+            word = toks[m].low
+            nxt = toks[m + 1].low if m + 1 < len(toks) else "."
+            verb_next = nxt in _CAPTION_DETS or nxt in _PARTICLES or nxt in _AFTER_PARTICIPLE or nxt in (
+                "his", "her", "their", "its", ".", "to")
+            if word.endswith("ing") and _is_form(word, "VBG"):
+                return True
+            if word.endswith("s") and _is_form(word, "VBZ") and ("NOUN" not in _lemmas(word) or verb_next
+                                                                 or m == n + 1):
+                return True
+            if plural and _is_form(word, "VBP") and ("NOUN" not in _lemmas(word) or verb_next):
+                return True
+    return False
+
+
+def _episodic(rest: list[Tok]) -> bool:
+    """Whether what follows the verb has a determiner or a particle, which makes a single event of it ("A bear
+    fights a wolf"); "A bear fights wolves" is a generic statement."""
+    return any(t.low in _CAPTION_DETS or t.low in _PARTICLES or t.low in ("his", "her", "its", "their") for t in rest)
+
+
+def rule_caption_aspect(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    end = _final_punct(toks)
+    if end <= 2 or end > _MAX_CAPTION or not toks[0].text[:1].isupper():
+        return None
+    if any(t.low in _NOT_CAPTION_WORDS or t.low.endswith("n't") or not (_is_word(t) or t.text in (",", "-"))
+           for t in toks[:end]) or "," in text:
+        return None
+    found = _caption_subject(toks)
+    if found is None:
+        return None
+    v, plural = found
+    aux = toks[v]
+    if aux.low in ("is", "are"):
+        # progressive -> simple present: "The woman is walking her dog." -> "The woman walks her dog."
+        if (aux.low == "are") != plural or v + 2 >= end or not aux.text.islower():
+            return None  # agreement; a complement is needed ("A man drinks." would be a habit)
+        if v == 1:
+            return None  # "Kids dance on stage.": a bare plural subject in the simple present is generic
+        verb = toks[v + 1]
+        if not verb.low.endswith("ing") or not _is_form(verb.low, "VBG"):
+            return None
+        if any(lemma in _NOT_CAPTION_VERBS for lemma in _lemmas(verb.low).get("VERB", ())):
+            return None
+        if toks[v + 2].low == "to":
+            return None  # "is trying to": the infinitive
+        if _second_verb_after_and(toks[v + 2:end], plural):
+            return None  # "is peeling and cutting a potato": both verbs would need to change
+        if not _episodic(toks[v + 2:end]):
+            return None  # "A bear fights wolves.": a generic statement
+        if verb.low == "playing" and toks[v + 2].low not in _PLAY_NEXT:
+            return None  # "A woman plays violin", "plays the guitar": a skill or habit
+        new = _form(verb.low, "VBP" if plural else "VBZ", "VBG")
+        if new is None:
+            return None
+        return splice(text, [(aux.start, verb.end, new)])
+    # simple present -> progressive: "A turtle walks over the ground." -> "A turtle is walking over the ground."
+    verb = aux
+    if not verb.text.islower() or verb.low.endswith("ing"):
+        return None
+    if plural and not (_is_form(verb.low, "VBP") and not verb.low.endswith("s")) or not plural and not (
+            verb.low.endswith("s") and _is_form(verb.low, "VBZ")):
+        return None
+    if any(lemma in _NOT_CAPTION_VERBS for lemma in _lemmas(verb.low).get("VERB", ())):
+        return None
+    rest = toks[v + 1:end]
+    if rest and rest[0].low == "to":
+        return None
+    if any(_is_word(t) and t.low not in ("and", "or") and (
+            _is_form(t.low, "VBZ") and t.low.endswith("s") and "NOUN" not in _lemmas(t.low)
+            or _is_form(t.low, "VBD") and not _is_form(t.low, "VBN")) for t in rest):
+        return None  # a second verb: "A man walks and talks"
+    if _second_verb_after_and(rest, plural):
+        return None
+    if rest and not _episodic(rest):
+        return None  # "Cats chase mice.": a generic statement
+    if not rest and plural:
+        return None  # "Dogs bark."
+    new = _form(verb.low, "VBG", "VBP" if plural else "VBZ")
+    if new is None:
+        return None
+    return splice(text, [(verb.start, verb.end, ("are " if plural else "is ") + new)])
+
+
+HEADLINE_RULES: dict[str, Rule] = {"headline_passive": rule_headline_passive, "caption_aspect": rule_caption_aspect}

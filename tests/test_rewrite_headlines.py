@@ -1,0 +1,118 @@
+"""The rules for headlines and captions (`pipeline.augment.rewrite_rules.headlines`): golden rewrites on real
+sentences (STS 2012-2013, STS-B dev, SNLI dev) and plain ones, and each guard on a sentence the rule would otherwise
+rewrite wrongly."""
+
+from __future__ import annotations
+
+import pytest
+from bsl_pipeline.pipeline.augment.augmenters.rewrites import RewritesConfig
+from bsl_pipeline.pipeline.augment.rewrite_rules import RULE_FUNCTIONS, RULES, tokenize
+from bsl_pipeline.pipeline.augment.rewrite_rules.headlines import HEADLINE_RULES
+
+GOLDEN = [
+    ("headline_passive", "Dozens killed in Kenyan clashes", "Dozens were killed in Kenyan clashes"),
+    ("headline_passive", "Man charged with murder of wife", "Man was charged with murder of wife"),
+    ("headline_passive", "Three al Qaeda suspects arrested in Spain",
+     "Three al Qaeda suspects were arrested in Spain"),
+    ("headline_passive", "Putin sworn in as Russian president", "Putin was sworn in as Russian president"),
+    ("headline_passive", "Dozens of Morsi supporters killed in Egypt clashes",
+     "Dozens of Morsi supporters were killed in Egypt clashes"),
+    ("headline_passive", "U.S. soldier killed in shooting incident in S. Afghanistan",
+     "U.S. soldier was killed in shooting incident in S. Afghanistan"),
+    ("headline_passive", "US Marines killed in base attack", "US Marines were killed in base attack"),
+    ("headline_passive", "At least two Nato killed in Afghanistan helicopter crash: military",
+     "At least two Nato were killed in Afghanistan helicopter crash: military"),
+    ("headline_passive", "Hospital: 61 killed in Venezuela prison riot",
+     "Hospital: 61 were killed in Venezuela prison riot"),
+    # title case: the auxiliary is capitalised too
+    ("headline_passive", "Mandela Discharged From Hospital", "Mandela Was Discharged From Hospital"),
+    ("headline_passive", "Saudi Women Allowed To Compete At Olympics",
+     "Saudi Women Were Allowed To Compete At Olympics"),
+    # predicative adjective, agent, "of", an adverb before the participle
+    ("headline_passive", "Coptic priest shot dead in Egypt attack", "Coptic priest was shot dead in Egypt attack"),
+    ("headline_passive", "Romney rocked by secret video", "Romney was rocked by secret video"),
+    ("headline_passive", "Jerry Sandusky convicted of child sexual abuse",
+     "Jerry Sandusky was convicted of child sexual abuse"),
+    ("headline_passive", "New York police officer critically wounded in hatchet attack",
+     "New York police officer was critically wounded in hatchet attack"),
+    # expectation: present tense
+    ("headline_passive", "Israel's Netanyahu set to call early vote", "Israel's Netanyahu is set to call early vote"),
+    ("headline_passive", "Hong Kong set for democracy march", "Hong Kong is set for democracy march"),
+    ("headline_passive", "Thousands told to evacuate in Colorado flooding",
+     "Thousands were told to evacuate in Colorado flooding"),
+    # two clauses
+    ("headline_passive", "One killed, 40 injured in Mexico candy factory blast",
+     "One was killed, 40 were injured in Mexico candy factory blast"),
+    ("caption_aspect", "A turtle walks over the ground.", "A turtle is walking over the ground."),
+    ("caption_aspect", "Runners compete in a race.", "Runners are competing in a race."),
+    ("caption_aspect", "The woman is walking her dog.", "The woman walks her dog."),
+    ("caption_aspect", "Two men are packing suitcases into the trunk of a car.",
+     "Two men pack suitcases into the trunk of a car."),
+    ("caption_aspect", "A dog lies on his back on a wooden floor.", "A dog is lying on his back on a wooden floor."),
+    ("caption_aspect", "A man is slicing a potato into pieces.", "A man slices a potato into pieces."),
+    ("caption_aspect", "A person is frying meat in a pan.", "A person fries meat in a pan."),
+    ("caption_aspect", "A man chops down a tree with an axe.", "A man is chopping down a tree with an axe."),
+    ("caption_aspect", "A shopper buys cat food at a Walmart", "A shopper is buying cat food at a Walmart"),
+    ("caption_aspect", "A rabbit is playing with a toy rabbit.", "A rabbit plays with a toy rabbit."),
+]
+
+REFUSED = [
+    ("headline_passive", "Obama signed bill"),  # an object: active
+    ("headline_passive", "Stocks rallied on Fed news"),  # an intransitive verb
+    ("headline_passive", "Thailand: Iranians planned to attack Israelis"),  # "to" + verb after an active verb
+    ("headline_passive", "Man killed in crash identified"),  # a second verb: reduced relative
+    ("headline_passive", "Girl accused of burning Koran goes into hiding"),
+    ("headline_passive", "Jordan biased over Palestinians from Syria"),  # an adjective: the tense is unclear
+    ("headline_passive", "Rebels backed by Iran"),  # a state
+    ("headline_passive", "Rebels cut supply lines"),  # present tense of "cut"
+    ("headline_passive", "Residents near Gaza instructed to stay near shelter"),  # head of the subject unclear
+    ("headline_passive", "Texans arrested in Mexico"),  # plural or name?
+    ("headline_passive", "A cabin shot of a very crowded airplane"),  # a caption's noun phrase
+    ("headline_passive", "South Africa police shot dead 30 miners"),  # an object after "shot dead"
+    ("headline_passive", "Hundreds honor student killed in Ohio shooting"),  # a verb in the subject
+    ("headline_passive", "Life-threatening Midwest storms feared"),  # a state, present
+    ("headline_passive", "Two German tourists, two pilots killed in Kenya air crash"),  # a list, not two clauses
+    ("headline_passive", "Sunday Times journalist, French photographer 'killed in Syria'"),  # quotes
+    ("headline_passive", "The man pushed into the room."),  # prose, with a final period
+    ("headline_passive", "Osama Bin Laden movie to be filmed in India"),  # has its auxiliary
+    ("caption_aspect", "He works at a bank."),  # a pronoun subject
+    ("caption_aspect", "The museum houses a collection of paintings."),  # not a caption subject
+    ("caption_aspect", "A man always walks his dog."),  # a frequency adverb
+    ("caption_aspect", "A woman is wearing a red hat."),  # habit-prone verb
+    ("caption_aspect", "A man is going to play a guitar."),  # "is going to"
+    ("caption_aspect", "A man is drinking."),  # no complement: "A man drinks." is a habit
+    ("caption_aspect", "A bear is fighting wolves."),  # generic once in the simple present
+    ("caption_aspect", "A woman is playing violin."),  # a skill
+    ("caption_aspect", "Kids are dancing on stage."),  # bare plural in the simple present: generic
+    ("caption_aspect", "A man is peeling and cutting a potato."),  # two verbs
+    ("caption_aspect", "A young child sits on the floor and leans against a map."),
+    ("caption_aspect", "Two boys sit facing one another at a table and one points at the other."),
+    ("caption_aspect", "A man is not playing the guitar."),  # negation
+    ("caption_aspect", "A man can ride a horse."),  # a modal
+    ("caption_aspect", "A group of people are walking down a street."),  # subject not parsed
+    ("caption_aspect", "A man and a woman are dancing in a hall."),  # coordinated subject
+    ("caption_aspect", "Dogs bark."),  # generic
+    ("caption_aspect", "The man knows the answer."),  # stative
+]
+
+
+@pytest.mark.parametrize("rule,source,expected", GOLDEN)
+def test_each_rule_rewrites_its_golden_sentence(rule, source, expected):
+    assert RULE_FUNCTIONS[rule](source, tokenize(source), RewritesConfig()) == expected
+
+
+@pytest.mark.parametrize("rule,source", REFUSED)
+def test_each_guard_refuses(rule, source):
+    assert RULE_FUNCTIONS[rule](source, tokenize(source), RewritesConfig()) is None
+
+
+def test_every_headline_rule_is_registered_and_has_a_golden_example():
+    assert {r for r, _, _ in GOLDEN} == set(HEADLINE_RULES)
+    assert set(HEADLINE_RULES) <= set(RULES)
+    assert all(RULE_FUNCTIONS[name] is HEADLINE_RULES[name] for name in HEADLINE_RULES)
+
+
+def test_a_sentence_without_its_form_is_left_alone():
+    for text in ("Hi", "Killed", "A man.", "Obama signs bill", ", killed in", "the act of chipping something."):
+        for rule in HEADLINE_RULES.values():
+            assert rule(text, tokenize(text), RewritesConfig()) is None

@@ -166,5 +166,7 @@ def test_bsl_augment_end_to_end_on_real_sentences(tmp_path, shared_data):
     assert len(table) == stats["pairs"]
     got = {r["source"]: r["view2"] for r in table}
     assert got["Three men are playing guitars."] == "There are three men playing guitars."
-    assert got["A man is feeding a mouse to a snake."] == "There is a man feeding a mouse to a snake."
+    source = "A man is feeding a mouse to a snake."
+    options = build_augmenter("rewrites").applicable(source)  # the view is one of them, drawn per record
+    assert got[source] in options.values() and options["there"] == "There is a man feeding a mouse to a snake."
     assert all(json.loads(r["params"])["rules"] for r in table)

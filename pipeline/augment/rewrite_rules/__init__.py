@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.clauses import CLAUSE_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.grammar import GRAMMAR_RULES
+from bsl_pipeline.pipeline.augment.rewrite_rules.objects import OBJECT_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.phrases import PHRASE_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import Rule, Tok, tokenize
 
-RULE_FUNCTIONS: dict[str, Rule] = {**GRAMMAR_RULES, **CLAUSE_RULES, **PHRASE_RULES}
+RULE_FUNCTIONS: dict[str, Rule] = {**GRAMMAR_RULES, **CLAUSE_RULES, **PHRASE_RULES, **OBJECT_RULES}
 RULES: tuple[str, ...] = tuple(RULE_FUNCTIONS)
 
 __all__ = ["RULES", "RULE_FUNCTIONS", "Rule", "Tok", "tokenize"]

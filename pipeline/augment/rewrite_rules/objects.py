@@ -60,8 +60,8 @@ place where it applies:
   way with "have" only: "makes no sense" keeps its "no"); "no" -> "not any" only before a plural or a mass noun of
   `MASS_NOUNS` ("There is no dog" -> "There isn't any dog" reads badly), written with the contracted negation.
   Refused: questions ("Don't you have any?"), "any" before "of", "more", "longer", "one", "way" or a non-noun;
-  idioms with "no" ("has no idea", "had no choice but", "there is no way/doubt/point", "no longer", "no one"); "have" after a modal or "to" ("will have no", "to have no": the
-  auxiliary would be wrong).
+  idioms with "no" ("has no idea", "had no choice but", "there is no way/doubt/point", "no longer", "no one");
+  "have" after a modal or "to" ("will have no", "to have no": the auxiliary would be wrong).
 """
 
 from __future__ import annotations

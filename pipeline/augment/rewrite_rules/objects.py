@@ -1,0 +1,700 @@
+"""Rewrites of noun phrases and objects: a possessive said with "of", a phrasal verb's particle moved, a recipient
+said with "to", "not any" said with "no". The rules (names as in `OBJECT_RULES`); each makes one edit, at the first
+place where it applies:
+
+* `possessive`: a possessor + "'s" + its noun phrase -> "the" + the noun phrase + "of" + the possessor ("Normandy's
+  thriving textile industry" -> "the thriving textile industry of Normandy", "the company's shares fell" -> "the
+  shares of the company fell"); where no possessive applies, "the" + a noun phrase + "of" + a place -> the place's
+  ("the capital of France" -> "France's capital"). The "of" form reads naturally only for places, organisations and
+  things, so the possessor must be: a place or organisation from `PLACES` ("China's"); any other capitalised name only
+  with a head of finance ("Enron's shares") or of a place ("Agra's monuments"), never after a title ("President X's");
+  "the" + a name that takes "the" or an acronym ("the CIA's"); or "the" + one or two lower-case words whose last is a
+  noun of `THING_POSSESSORS` (company, country, city, dog, building...: "the company's"). Refused, each with the case
+  it stands for: a person ("Obama's decision" -> "the decision of Obama", "the man's hat" -> "the hat of the man" read
+  badly: neither is in the lists); an indefinite possessor ("a man's", "one's"); a pronoun; a classifying genitive
+  ("children's hospital", "women's room": no such possessor is in the lists); time ("today's", "last year's",
+  "Sunday's"); idioms ("for God's sake", "a stone's throw", "at arm's length", "the lion's share": their possessors
+  are in no list, and "sake", "own", "worth", "share" are refused as heads); a superlative head ("China's biggest
+  bank" reads as "in China", not "of China"); "'s" = is/has ("Paris's beautiful", "China's been": the head must be
+  lower-case words ending in a noun); a longer possessor name ("French President Hollande's", "Northern Ireland's" are
+  not "Ireland's"). The noun phrase is one to three lower-case nouns, adjectives or participles ending in a noun, and
+  a clear boundary must follow it: punctuation, the end, an auxiliary or a past-tense verb ("Iraq's economy was
+  shattered"); a preposition, a name or a relative word after it is refused ("China's war on drugs" -> "the war of
+  China on drugs", "the CIA's director George Tenet"); a head that would read as done to the possessor or as an event
+  in it ("the government's investigation" -> "the investigation of the government", "Russia's election"); a possessive
+  after "of" ("53 percent of the world's rubber" -> "of the rubber of the world"); a plural head before a word that
+  may be its verb ("China's leaders work"); a sentence with an elliptic possessive ("Kyoto's troupe performs in
+  December and Osaka's in May"). The other way: "the" + one to three lower-case words + "of" + a place of `PLACES`,
+  then a boundary, not after a word that governs "of" ("one of the ...") and not with a head outside the relational
+  heads of `_OF_HEADS` (capital, economy, government, king, population...: "the perception of Spain" is no "Spain's
+  perception", "the rest of Europe", "the city of Paris"), nor a place ending in "s" ("Paris's"), nor a place that a
+  preposition follows ("the mines of Kuala Lumpur in the State of Selangor, of ...").
+* `particle`: a phrasal verb's particle moves past its object ("picked up the ball" -> "picked the ball up") or back
+  ("took his shoes off" -> "took off his shoes"), for the pairs of `PHRASAL_VERBS` (verb lemma -> particles), each
+  transitive in its usual sense; forms from lemminflect. The object is a determiner or possessive + one or two
+  lower-case words ending in a noun, or a bare plural ("cuts up vegetables" -> "cuts vegetables up"), and a boundary
+  follows (punctuation, the end, a conjunction or a preposition other than "of"; after a two-word object only
+  punctuation or a conjunction: "taking away a defence mechanism for the cat"). Refused: a particle that may head a
+  place ("ran up the hill", "looked up the street", "turned off the road": "run", "look", "go", "walk", "climb"... are
+  not in the list, and an object of `PLACE_OBJECTS` is refused for every verb); a pronoun object ("picked it up"
+  stays, "picked up it" is wrong); a particle followed by a noun phrase in the other direction ("took the book off the
+  shelf": "off" is a preposition there); an object followed by "of", a relative word or a name ("picked up the pieces
+  of glass"); idioms whose object does not move ("make up the majority", "give up hope" read badly with the particle
+  after: such pairs are not listed); "turn"/"switch" on/off with no device as the object ("turned on his friend",
+  "turn on an axis"); "to" after the object ("took away his ability to become ..."), a direction after the particle
+  ("taking a canoe down to the lake"); a verb that is a noun after a determiner ("with both hands over her head").
+* `dative`: a double object -> "to" ("gave him a book" -> "gave a book to him") and back ("sent a letter to them" ->
+  "sent them a letter"), for give, send, hand, lend, sell, show, offer, pass, throw, bring, teach, tell, with a
+  pronoun (me, him, her, us, them) or, in the first direction, a capitalised name or a determiner + a person or animal
+  noun ("give the cat a pill" -> "give a pill to the cat") as the recipient, and a determiner + one or two words
+  ending in a noun as the theme, then a boundary. Refused: light-verb idioms ("give him a
+  hand/call/chance/try/break/hug/look", "show him the door", "teach him a lesson": `LIGHT_THEMES`); "it" or "you" as
+  the recipient ("give it a try", "you" may be a subject); a pronoun theme ("gave it to him" -> "gave him it"); a
+  theme followed by "of", "to", "that", a relative word or a name ("gave him a book of poems", "gave them a reason to
+  stay", "giving him a toy or bottle of some sort"); a name after "to" (a place: "sent the troops to Iraq" -> "sent
+  Iraq the troops"); "tell" only with a story, joke, secret, lie, truth or news ("told him the plan to ..." is
+  refused).
+* `no_any`: "there" + be + "n't any"/"not any" <-> "no" ("There aren't any cookies left." <-> "There are no cookies
+  left."), do + "n't"/"not" + have/make/find/see/show + "any" <-> the verb inflected for the auxiliary's person and
+  tense + "no" ("doesn't have any money" <-> "has no money", "didn't make any sense" -> "made no sense"; the other
+  way with "have" only: "makes no sense" keeps its "no"); "no" -> "not any" only before a plural or a mass noun of
+  `MASS_NOUNS` ("There is no dog" -> "There isn't any dog" reads badly), written with the contracted negation.
+  Refused: questions ("Don't you have any?"), "any" before "of", "more", "longer", "one", "way" or a non-noun;
+  idioms with "no" ("has no idea", "had no choice but", "there is no way/doubt/point", "no longer", "no one");
+  "have" after a modal or "to" ("will have no", "to have no": the auxiliary would be wrong).
+"""
+
+from __future__ import annotations
+
+from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
+    AUXILIARIES, DETERMINERS, Rule, RuleSettings, Tok, _is_form, _is_lower_word, _is_word, _lemmas, splice,
+)
+from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
+
+# -- shared ---------------------------------------------------------------------------------------------------------
+_BOUNDARY_PUNCT = frozenset(". , ; : ! ? )".split())
+_CONJUNCTIONS = frozenset("and but or so then".split())
+_PREPOSITIONS = frozenset("in on at to from with for by into onto after before during since until through across "
+                          "around near under over behind beside inside outside toward towards without".split())
+_OBJECT_PRONOUNS = frozenset("me him her us them".split())
+_PRONOUNS = frozenset("i you he she it we they me him her us them one someone somebody something anyone anybody "
+                      "anything everyone everybody everything nobody nothing this that these those".split())
+_POSSESSIVE_DETS = frozenset("the a an this that these those his her their my our your its some".split())
+
+
+def _is_noun(word: str) -> bool:
+    return "NOUN" in _lemmas(word)
+
+
+def _is_content(t: Tok) -> bool:
+    """A lower-case word that is no function word."""
+    return _is_lower_word(t) and not is_stopword(t.text)
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _sentence_start(toks: list[Tok], i: int) -> bool:
+    return i == 0 or toks[i - 1].text in ("\"", "“", "(", ":")
+
+
+# -- possessive -----------------------------------------------------------------------------------------------------
+PLACES = frozenset(
+    # countries
+    "Afghanistan|Albania|Algeria|Angola|Argentina|Armenia|Australia|Austria|Azerbaijan|Bahrain|Bangladesh|Belarus|"
+    "Belgium|Bolivia|Bosnia|Brazil|Britain|Bulgaria|Burma|Cambodia|Cameroon|Canada|Chad|Chile|China|Colombia|Congo|"
+    "Croatia|Cuba|Cyprus|Denmark|Ecuador|Egypt|England|Eritrea|Estonia|Ethiopia|Finland|France|Georgia|Germany|"
+    "Ghana|Greece|Guatemala|Haiti|Honduras|Hungary|Iceland|India|Indonesia|Iran|Iraq|Ireland|Israel|Italy|Jamaica|"
+    "Japan|Jordan|Kazakhstan|Kenya|Korea|Kosovo|Kuwait|Laos|Latvia|Lebanon|Liberia|Libya|Lithuania|Luxembourg|"
+    "Malaysia|Mali|Malta|Mexico|Moldova|Mongolia|Montenegro|Morocco|Mozambique|Myanmar|Nepal|Nicaragua|Niger|Nigeria|"
+    "Norway|Oman|Pakistan|Palestine|Panama|Paraguay|Peru|Poland|Portugal|Qatar|Romania|Russia|Rwanda|Scotland|"
+    "Senegal|Serbia|Singapore|Slovakia|Slovenia|Somalia|Spain|Sudan|Sweden|Switzerland|Syria|Taiwan|Tanzania|"
+    "Thailand|Tibet|Tunisia|Turkey|Uganda|Ukraine|Uruguay|Uzbekistan|Venezuela|Vietnam|Wales|Yemen|Zambia|Zimbabwe|"
+    "North Korea|South Korea|South Africa|Saudi Arabia|New Zealand|Sri Lanka|Costa Rica|Puerto Rico|Hong Kong|"
+    "Northern Ireland|East Timor|Ivory Coast|Sierra Leone|El Salvador|Czech Republic|Dominican Republic|"
+    # continents and regions
+    "Africa|Asia|Europe|America|Antarctica|Australasia|Scandinavia|Siberia|Normandy|Brittany|Provence|Tuscany|"
+    "Sicily|Sardinia|Corsica|Crete|Bavaria|Catalonia|Andalusia|Galicia|Flanders|Kashmir|Punjab|Bengal|Kurdistan|"
+    "Chechnya|Darfur|Gaza|Galilee|Judea|Patagonia|Yorkshire|Cornwall|Kent|Ulster|Madeira|Santorini|Macau|Bali|Java|"
+    "Sumatra|Borneo|Tasmania|Quebec|Ontario|Alberta|Manitoba|Patagonia|Latin America|North America|South America|"
+    "Central America|East Africa|West Africa|Southeast Asia|Central Asia|Eastern Europe|Western Europe|"
+    "Middle East|West Bank|Gaza Strip|"
+    # US states
+    "Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Hawaii|Idaho|Illinois|"
+    "Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|Massachusetts|Michigan|Minnesota|Mississippi|Missouri|"
+    "Montana|Nebraska|Nevada|Ohio|Oklahoma|Oregon|Pennsylvania|Tennessee|Texas|Utah|Vermont|Virginia|Washington|"
+    "Wisconsin|Wyoming|New Hampshire|New Jersey|New Mexico|New York|North Carolina|South Carolina|North Dakota|"
+    "South Dakota|Rhode Island|West Virginia|"
+    # cities
+    "London|Paris|Berlin|Madrid|Rome|Moscow|Tokyo|Beijing|Shanghai|Delhi|Mumbai|Bombay|Calcutta|Kolkata|Karachi|"
+    "Lahore|Islamabad|Kabul|Baghdad|Tehran|Cairo|Istanbul|Ankara|Athens|Vienna|Prague|Warsaw|Budapest|Brussels|"
+    "Amsterdam|Dublin|Edinburgh|Glasgow|Manchester|Liverpool|Birmingham|Lisbon|Barcelona|Seville|Milan|Naples|"
+    "Venice|Florence|Munich|Hamburg|Frankfurt|Geneva|Zurich|Stockholm|Oslo|Copenhagen|Helsinki|Kiev|Kyiv|Minsk|"
+    "Belgrade|Bucharest|Sofia|Jerusalem|Damascus|Beirut|Amman|Riyadh|Dubai|Doha|Nairobi|Lagos|Johannesburg|"
+    "Singapore|Bangkok|Jakarta|Manila|Seoul|Pyongyang|Taipei|Hanoi|Sydney|Melbourne|Toronto|Montreal|Vancouver|"
+    "Chicago|Boston|Philadelphia|Detroit|Atlanta|Miami|Houston|Dallas|Denver|Seattle|Baltimore|Pittsburgh|"
+    "Cleveland|Phoenix|Tucson|Portland|Minneapolis|Anaheim|Honolulu|Havana|Caracas|Lima|Bogota|Santiago|Rio|"
+    "Mexico City|Los Angeles|San Francisco|San Diego|San Antonio|New Orleans|Las Vegas|Buenos Aires|"
+    "Sao Paulo|Rio de Janeiro|Cape Town|Hong Kong|Tel Aviv|Abu Dhabi|Kuala Lumpur|New Delhi|Washington DC|"
+    "Rouen|Lyon|Marseille|Nice|Kyoto|Osaka|Mecca|Medina|Basra|Mosul|Kandahar|Gaza City|Tripoli|Benghazi|"
+    "Aleppo|Homs|Odessa|Crimea|Sevastopol|Oxford|Cambridge|Madrid|Granada|Valencia|Toledo|Cordoba|Malaga|"
+    # organisations
+    "NATO|NASA|OPEC|UNESCO|UNICEF|Interpol|Europol|Microsoft|Google|Apple|Amazon|IBM|Intel|Facebook|Twitter|"
+    "Yahoo|Toyota|Boeing|Airbus|Enron|Sony|Samsung|Nokia|Oracle|Cisco|Dell|Hewlett-Packard|Motorola|Siemens|"
+    "Volkswagen|Nissan|Honda|Ford|Chrysler|Walmart|Wal-Mart|Exxon|ExxonMobil|Chevron|Shell|Gazprom|Citigroup|"
+    "Barclays|HSBC|Goldman Sachs|Morgan Stanley|JPMorgan|Merrill Lynch|AOL|Netflix|Starbucks|"
+    "Disney|Pfizer|Novartis|Nestle|Unilever|Vodafone|Verizon|Qualcomm|PeopleSoft|Compaq|"
+    "Hamas|Hezbollah|Fatah|Taliban|Al-Qaeda|al-Qaeda|Congress|Parliament|Harvard|Yale|Princeton|Stanford".split("|"))
+# names that take "the" (in the `of` form and the possessive alike)
+_THE_PLACES = frozenset("United States|United Kingdom|Netherlands|Philippines|European Union|United Nations|"
+                        "Vatican|Kremlin|Pentagon|White House|Soviet Union|Middle East|West Bank|Gaza Strip|"
+                        "Caribbean|Balkans|Alps|Sahara|Amazon|Thames|Nile|Kremlin|Senate|House".split("|"))
+# heads that tell that an unknown capitalised possessor is a company or a country ("Enron's shares")
+_FINANCE_HEADS = frozenset("shares stock stocks shareholders stockholders earnings revenue revenues profit profits "
+                           "sales economy population share price".split()) - {"share", "price"}
+# heads that tell that an unknown capitalised possessor is a place ("Funchal's central area", "Agra's monuments")
+_PLACE_HEADS = frozenset("area areas streets beaches harbour harbor port monuments churches museums cathedral "
+                         "coastline waterfront suburbs neighborhoods neighbourhoods districts skyline "
+                         "population".split())
+_TITLES = frozenset("Mr Mrs Ms Dr President King Queen Prince Princess Senator Governor Pope St Saint Lord Lady "
+                    "Sir".split())
+THING_POSSESSORS = frozenset(
+    "company companies firm corporation bank group party government administration agency committee council "
+    "board department ministry court army navy military police team club league union association institute "
+    "foundation organization organisation network channel station newspaper paper magazine museum university "
+    "college school hospital church restaurant hotel store shop airline airport industry market economy "
+    "country nation state city town village region province county district island continent world planet earth "
+    "moon sun river lake sea ocean mountain valley coast building house tower bridge castle palace temple tomb "
+    "cathedral monastery ship boat plane aircraft car vehicle engine machine computer system program programme "
+    "project plan law bill treaty agreement campaign regime movement project film movie book novel show series "
+    "song album game story report study survey website site body brain heart skin cell "
+    "dog dogs cat horse bird animal tree plant commission regime".split())
+_PAST_NOUNS = frozenset("fell rose found saw felt left".split())  # past tenses that are nouns only rarely
+_BAD_HEADS = frozenset("own sake worth share way turn fault behalf part kind sort lot".split())
+_SUPERLATIVE_WORDS = frozenset("most least best worst first last biggest largest smallest highest lowest greatest "
+                               "oldest newest top leading".split()) - {"first", "last", "top", "leading"}
+_NOT_OF_HEADS = frozenset(  # "the N of X" that is no possession of X
+    "rest whole most all some one part parts half majority number end beginning middle center centre heart top "
+    "bottom side edge north south east west city town state province island kingdom republic county region people "
+    "name names citizens capital-city outskirts area areas suburbs rest kind sort type form version case example "
+    "issue question problem idea".split())
+_OF_GOVERNORS = frozenset("one some all many most each none both several few any half".split())
+
+
+# heads that read as something done to the possessor once said with "of" ("the government's investigation" ->
+# "the investigation of the government"), or as an event in a place ("Russia's election" -> "the election of Russia")
+_AMBIGUOUS_HEADS = frozenset(
+    "attack attacks arrest murder killing killings defeat capture support criticism control rule loss rescue "
+    "release removal trial surrender purchase sale takeover review analysis study survey portrait picture image "
+    "photo photograph painting map view treatment approval defense defence protection bombing shelling siege "
+    "war wars election elections crisis revolution earthquake vote referendum riots protests uprising coup "
+    "ear eye eyes hands hand heart violence yuan dollar euro yen rupee peso ruble rouble plant".split())
+_TION_HEADS_OK = frozenset("population constitution position tradition reputation foundation organization "
+                           "organisation institution collection nation region".split())
+# heads whose "of" phrase is the possessor's in the other direction too ("the capital of France" -> "France's
+# capital")
+_OF_HEADS = frozenset(
+    "capital economy government president presidents leader leaders king kings queen queens emperor prime "
+    "minister ministers parliament army navy currency constitution history culture cuisine population people "
+    "beaches coast coastline borders mines wines churches museums streets monuments cities towns villages "
+    "industry industries exports imports farmers workers citizens residents inhabitants rulers ruler "
+    "ambassador embassy police".split()) - {"prime", "people"}
+
+
+def _ambiguous_head(word: str) -> bool:
+    return word in _AMBIGUOUS_HEADS or word.endswith(("tion", "sion")) and word not in _TION_HEADS_OK
+
+
+def _is_superlative(word: str) -> bool:
+    if word in _SUPERLATIVE_WORDS:
+        return True
+    adj = _lemmas(word).get("ADJ", ())
+    return word.endswith("est") and any(a != word for a in adj)
+
+
+def _head_end(toks: list[Tok], j: int, max_words: int = 3) -> int | None:
+    """End index of the noun phrase that starts at token j (one to `max_words` lower-case content words ending in a
+    noun, no superlative) when a clear boundary follows it; the shortest such phrase."""
+    for n in range(1, max_words + 1):
+        words = toks[j:j + n]
+        if len(words) < n or not all(_is_content(t) for t in words):
+            return None
+        if any(_is_superlative(t.low) for t in words) or words[0].low in _BAD_HEADS:
+            return None
+        last = words[-1]
+        if last.low in _BAD_HEADS or _ambiguous_head(last.low) or not _is_noun(last.low) \
+                or last.low.endswith("ing") and _is_form(last.low, "VBG"):
+            continue
+        k = j + n
+        if k < len(toks) and _is_plural(last.low) and _is_noun(toks[k].low) and _is_form(toks[k].low, "VBP") \
+                and toks[k].low not in _PAST_NOUNS:
+            return None  # "China's leaders work": a verb, or "the firm's sales force": a compound
+        if _boundary_after_noun(toks, k):
+            return k
+    return None
+
+
+def _boundary_after_noun(toks: list[Tok], k: int) -> bool:
+    """Whether token k closes a noun phrase clearly: punctuation, the end, an auxiliary or a past-tense verb, or a
+    present-tense verb that is no noun ("says")."""
+    if k >= len(toks):
+        return True
+    t = toks[k]
+    if t.text in _BOUNDARY_PUNCT:
+        return t.text != "." or k == len(toks) - 1 or toks[k + 1].start > t.end
+    if not _is_lower_word(t):
+        return False
+    if t.low in AUXILIARIES - {"be", "been"}:
+        return True
+    if _is_form(t.low, "VBD") and (not _is_noun(t.low) or t.low in _PAST_NOUNS):
+        return True
+    return _is_form(t.low, "VBZ") and not _is_noun(t.low)
+
+
+def _name_before(toks: list[Tok], k: int) -> int | None:
+    """Start index of the capitalised name that ends at token k-1 (every capitalised word before "'s"), skipping a
+    capitalised function word that opens the sentence ("In China's ...")."""
+    i = k
+    while i > 0 and toks[i - 1].text[:1].isupper() and _is_word(toks[i - 1]):
+        i -= 1
+    if i == k:
+        return None
+    if _sentence_start(toks, i) and (is_stopword(toks[i].text) or toks[i].low in DETERMINERS) and i < k - 1:
+        i += 1
+    return i
+
+
+def _name(toks: list[Tok], i: int, k: int) -> str:
+    return " ".join(t.text for t in toks[i:k])
+
+
+def rule_possessive(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    if any(t.low.endswith("'s") and t.text[:1].isupper() and k + 1 < len(toks)
+           and (not toks[k + 1].text[:1].isalnum() or toks[k + 1].low in _CONJUNCTIONS | _PREPOSITIONS)
+           for k, t in enumerate(toks)):
+        return None  # "The troupe of Kyoto performs in December and Osaka's in May": an elliptic possessive
+    for k, t in enumerate(toks):
+        if not (t.low.endswith("'s") and len(t.text) > 2) or k + 1 >= len(toks):
+            continue
+        owner = t.text[:-2]
+        if not owner[:1].isalpha():
+            continue
+        # the possessor: tokens i..k (the last one is the "'s" word)
+        head_end = _head_end(toks, k + 1)
+        if head_end is None:
+            continue
+        with_s = Tok(owner, t.start, t.end - 2)
+        parts = toks[:k] + [with_s]
+        i = None
+        if owner[:1].isupper():
+            start = _name_before(parts, k + 1)
+            name = _name(parts, start, k + 1)
+            before = parts[start - 1] if start > 0 else None
+            heads = {w.low for w in toks[k + 1:head_end]}
+            if before is not None and before.low == "the":
+                if name in _THE_PLACES or name.isupper() and len(name) > 1 or \
+                        name.split()[-1].lower() in THING_POSSESSORS:
+                    i = start - 1
+            elif before is not None and (before.low in _POSSESSIVE_DETS or before.low in ("own", "one", "'s")):
+                continue
+            elif name in PLACES and name not in _THE_PLACES:
+                i = start
+            elif not name.isupper() and name.lower() not in _PRONOUNS and name.split()[0].rstrip(".") not in _TITLES \
+                    and (" " not in name and heads <= _FINANCE_HEADS or toks[head_end - 1].low in _PLACE_HEADS):
+                i = start
+        else:
+            if owner.lower() not in THING_POSSESSORS:
+                continue
+            j = k
+            while j > 0 and _is_content(toks[j - 1]) and k - j < 1 and _is_noun(toks[j - 1].low):
+                j -= 1
+            if j > 0 and toks[j - 1].low == "the":
+                i = j - 1
+        if i is None:
+            continue
+        prev = toks[i - 1] if i > 0 else None
+        if prev is not None and (prev.low.endswith("'s") or prev.low in ("a", "an", "one", "of") or prev.text == "'"):
+            continue  # "53 percent of the world's rubber" -> "of the rubber of the world": one "of" on another
+        possessor = text[toks[i].start:t.end - 2]
+        head = text[toks[k + 1].start:toks[head_end - 1].end]
+        first = "the"
+        if _sentence_start(toks, i):
+            first = "The"
+            if possessor.startswith("The "):
+                possessor = "the" + possessor[3:]
+        return splice(text, [(toks[i].start, toks[head_end - 1].end, f"{first} {head} of {possessor}")])
+    return _of_to_possessive(text, toks)
+
+
+def _of_to_possessive(text: str, toks: list[Tok]) -> str | None:
+    for o, t in enumerate(toks):
+        if t.text != "of" or o < 2:
+            continue
+        # the place after "of": the longest run of capitalised words that is a place
+        run = o + 1
+        while run < len(toks) and toks[run].text[:1].isupper() and _is_word(toks[run]):
+            run += 1
+        name = _name(toks, o + 1, run)
+        if name not in PLACES or name in _THE_PLACES or name.endswith("s") or run == o + 1:
+            continue
+        if run < len(toks) and not _boundary_after_noun(toks, run):
+            continue  # "the mines of Kuala Lumpur in the State of Selangor, of ...": the place may go on
+        if run < len(toks) and (toks[run].low.endswith("'s") or toks[run].text in ("'", "-")):
+            continue
+        # "the" + one to three lower-case words before "of"
+        the = None
+        for n in range(1, 4):
+            if o - n - 1 < 0:
+                break
+            if not _is_content(toks[o - n]):
+                break
+            if toks[o - n - 1].low == "the":
+                the = o - n - 1
+                break
+        if the is None:
+            continue
+        words = toks[the + 1:o]
+        last = words[-1]
+        if last.low not in _OF_HEADS or words[0].low in _NOT_OF_HEADS:
+            continue
+        if run < len(toks) and toks[run].text == "," and run + 1 < len(toks) and toks[run + 1].low in ("of", "and"):
+            continue  # "the mines of Kuala Lumpur, of Sungai Ujong and of Larut"
+        if any(_is_superlative(w.low) or (w.low.endswith("ing") and _is_form(w.low, "VBG") and not _is_noun(w.low))
+               for w in words):
+            continue
+        prev = toks[the - 1] if the > 0 else None
+        if prev is not None and (prev.low in _OF_GOVERNORS or prev.low == "of" and the > 1
+                                 and toks[the - 2].low in _OF_GOVERNORS):
+            continue
+        head = text[words[0].start:last.end]
+        owner = name + "'s"
+        if _sentence_start(toks, the):
+            owner = _cap(owner)
+        return splice(text, [(toks[the].start, toks[run - 1].end, f"{owner} {head}")])
+    return None
+
+
+# -- particle -------------------------------------------------------------------------------------------------------
+# verb lemma -> the particles with which it is a transitive phrasal verb in its usual sense, the particle free to
+# stand before or after a short object
+PHRASAL_VERBS: dict[str, frozenset[str]] = {verb: frozenset(particles.split()) for verb, particles in {
+    "pick": "up out", "put": "on down away out back off", "take": "off out away down back apart", "turn": "on off",
+    "switch": "on off", "shut": "down off up", "hold": "up", "set": "up", "blow": "out up", "fill": "out up",
+    "write": "down", "cut": "down off up", "call": "off", "give": "away back out", "hand": "out over",
+    "point": "out", "carry": "out", "figure": "out", "find": "out", "work": "out", "rule": "out", "pay": "off back",
+    "tear": "down up", "knock": "down over", "break": "down", "bring": "back up down", "throw": "away out",
+    "wipe": "off out", "clean": "up", "tidy": "up", "lock": "up", "close": "down",
+    "try": "on out", "zip": "up", "button": "up", "tie": "up", "roll": "up", "fold": "up", "lift": "up",
+    "pull": "out off", "push": "over", "sort": "out", "hang": "up", "wrap": "up", "lay": "off down",
+    "fix": "up", "dig": "up", "sweep": "up", "mop": "up", "wash": "off", "rinse": "off", "scrape": "off",
+    "brush": "off", "cross": "out", "print": "out", "read": "out", "copy": "down", "note": "down", "back": "up",
+    "sell": "off", "buy": "out", "wear": "out", "use": "up", "eat": "up", "drink": "up", "gobble": "up",
+    "burn": "down", "chop": "down up", "pass": "out around", "send": "back out",
+    "keep": "up", "let": "out", "leave": "out", "shoot": "down", "gun": "down", "water": "down", "play": "down",
+    "make": "out", "tone": "down", "slow": "down", "calm": "down", "cheer": "up", "wake": "up", "sum": "up",
+    "stir": "up", "beat": "up", "mix": "up", "open": "up", "plug": "in",
+}.items()}
+# objects after which the particle would read as a preposition of place or direction ("turned off the road")
+PLACE_OBJECTS = frozenset(
+    "road roads street streets hill hills stairs staircase steps ladder mountain slope path trail track highway "
+    "river stream bridge lane alley corridor hall hallway aisle ramp bank field fields sidewalk pavement block "
+    "beach shore coast bus train plane boat ship car truck stage court pitch bed couch sofa wall fence tree "
+    "building tower floor ground table shelf desk counter line rail rails runway page list screen way".split())
+# "turn on"/"switch off" are transitive phrasal verbs only with a device ("turned on his friend", "turn on an axis")
+_DEVICES = frozenset("light lights lamp tv television radio computer laptop microwave engine motor oven stove fan "
+                     "music water heat heater tap faucet power phone alarm machine camera switch".split())
+_DIRECTIONS = frozenset("to into onto toward towards through across over from".split())
+_PARTICLES = frozenset("up down off on out away back over apart around in".split())
+
+
+def _verb_lemma(word: str) -> str | None:
+    """The verb lemma of `word` that has phrasal uses in `PHRASAL_VERBS`, or None."""
+    for lemma in _lemmas(word).get("VERB", ()):
+        if lemma in PHRASAL_VERBS:
+            return lemma
+    return None
+
+
+def _short_object(toks: list[Tok], j: int, bare: bool = False) -> int | None:
+    """End index of a short object starting at token j: a determiner or possessive + one or two lower-case words
+    ending in a noun, the second no verb form ("a purse reaches up" is no object "a purse reaches"), no place
+    noun; with `bare`, also a plural noun alone ("cuts up vegetables")."""
+    if j >= len(toks):
+        return None
+    if bare and _is_content(toks[j]) and _is_plural(toks[j].low) and toks[j].low not in PLACE_OBJECTS:
+        nxt = toks[j + 1] if j + 1 < len(toks) else None
+        return j + 1 if nxt is None or not _is_content(nxt) else None
+    if toks[j].low not in _POSSESSIVE_DETS or toks[j].text[:1].isupper() and j > 0:
+        return None
+    for n in (1, 2):
+        words = toks[j + 1:j + 1 + n]
+        if len(words) < n or not all(_is_content(w) for w in words):
+            return None
+        last = words[-1]
+        if not _is_noun(last.low) or _is_form(last.low, "VBG") or n == 1 and _is_adj_only(last.low):
+            continue
+        if n == 2 and _is_noun(words[0].low) and "ADJ" not in _lemmas(words[0].low) \
+                and any(_is_form(last.low, tag) for tag in ("VBZ", "VBD", "VBN")):
+            return None
+        if any(w.low in PLACE_OBJECTS for w in words):
+            return None
+        nxt = toks[j + 1 + n] if j + 1 + n < len(toks) else None
+        if nxt is not None and _is_content(nxt) and _is_noun(nxt.low):
+            continue  # "the tennis ball": the object goes on
+        return j + 1 + n
+    return None
+
+
+def _is_plural(word: str) -> bool:
+    nouns = _lemmas(word).get("NOUN", ())
+    return bool(nouns) and word.endswith("s") and all(n != word for n in nouns) and "ADJ" not in _lemmas(word)
+
+
+def _is_adj_only(word: str) -> bool:
+    return "ADJ" in _lemmas(word) and "NOUN" not in _lemmas(word)
+
+
+def _clause_goes_on_clearly(toks: list[Tok], k: int) -> bool:
+    """Whether token k may follow a moved part: the end, punctuation, a conjunction or a preposition (not "of")."""
+    if k >= len(toks):
+        return True
+    t = toks[k]
+    if t.text in _BOUNDARY_PUNCT:
+        return True
+    return t.low in _CONJUNCTIONS | _PREPOSITIONS and t.low not in ("of",) and t.text.islower()
+
+
+def rule_particle(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    for i, t in enumerate(toks[:-2]):
+        if not _is_lower_word(t):
+            continue
+        lemma = _verb_lemma(t.low)
+        if lemma is None or _is_noun(t.low) and i > 0 and (toks[i - 1].low in DETERMINERS | {"both", "all", "no"}
+                                                           or _is_adj_only(toks[i - 1].low)):
+            continue  # "the set up", "with both hands over her head"
+        nxt = toks[i + 1]
+        if nxt.low in PHRASAL_VERBS[lemma] and nxt.text.islower():
+            # verb + particle + object -> verb + object + particle
+            end = _short_object(toks, i + 2, bare=True)
+            if end is None or not _clause_goes_on_clearly(toks, end) or end < len(toks) and toks[end].low == "to":
+                continue  # "took away his ability to become ...": the "to" belongs to the object
+            if lemma in ("turn", "switch") and toks[end - 1].low not in _DEVICES:
+                continue
+            if end < len(toks) and (toks[end].low in _PARTICLES or end - i > 4 and _is_word(toks[end])):
+                continue  # "taking away a defence mechanism for the cat": a longer object keeps its particle first
+            obj = text[toks[i + 2].start:toks[end - 1].end]
+            return splice(text, [(nxt.start, toks[end - 1].end, f"{obj} {nxt.text}")])
+        end = _short_object(toks, i + 1)
+        if end is None or end >= len(toks):
+            continue
+        particle = toks[end]
+        if particle.low not in PHRASAL_VERBS[lemma] or not particle.text.islower():
+            continue
+        after = end + 1
+        if after < len(toks) and (_is_word(toks[after]) and not _clause_goes_on_clearly(toks, after)
+                                  or toks[after].low in DETERMINERS | _DIRECTIONS):
+            continue  # "took the book off the shelf": a preposition; "taking a canoe down to the lake": a direction
+        if lemma in ("turn", "switch") and toks[end - 1].low not in _DEVICES:
+            continue
+        obj = text[toks[i + 1].start:toks[end - 1].end]
+        return splice(text, [(toks[i + 1].start, particle.end, f"{particle.text} {obj}")])
+    return None
+
+
+# -- dative ---------------------------------------------------------------------------------------------------------
+_DATIVE_VERBS = frozenset("give send hand lend sell show offer pass throw bring teach tell".split())
+LIGHT_THEMES = frozenset(
+    "hand call chance try break hug kiss look go ride lift push smile ring shot glance nod wave piece time "
+    "bath haircut shower massage wash hint clue boost favor favour lesson door finger benefit headache "
+    "run creeps thought credit way rise birth pause reason idea sense impression feeling opportunity advantage "
+    "edge start choice option warning heads-up cold shoulder ear slip shout thumbs-up answer hard".split())
+_SUBJECTS = frozenset("i you he she it we they".split())
+_RECIPIENTS = frozenset(  # nouns that may stand as a recipient after a determiner ("handing a woman a flyer")
+    "man woman boy girl child kid baby person lady guy gentleman men women boys girls children kids people "
+    "customer customers crowd audience player players friend friends mother father daughter son teacher student "
+    "students driver officer passenger passengers visitor visitors tourist tourists fan fans dog cat horse "
+    "bride groom couple family".split())
+_TELL_THEMES = frozenset("story stories joke jokes secret secrets lie lies truth news tale tales".split())
+
+
+def _dative_theme(toks: list[Tok], j: int) -> int | None:
+    """End index of a theme at token j: a determiner + one or two lower-case words ending in a noun, not a light
+    verb's noun, then a boundary other than "of", "to", "that" or a relative word."""
+    if j >= len(toks) or toks[j].low not in _POSSESSIVE_DETS or not toks[j].text.islower():
+        return None
+    for n in (1, 2):
+        words = toks[j + 1:j + 1 + n]
+        if len(words) < n or not all(_is_content(w) for w in words):
+            return None
+        last = words[-1]
+        if not _is_noun(last.low) or _is_form(last.low, "VBG"):
+            continue
+        if any(w.low in LIGHT_THEMES for w in words):
+            return None
+        k = j + 1 + n
+        if k < len(toks) and _is_content(toks[k]) and _is_noun(toks[k].low):
+            continue
+        new_clause = k + 1 < len(toks) and toks[k].low in _CONJUNCTIONS and toks[k + 1].low in _SUBJECTS
+        if k < len(toks) and not (toks[k].text in _BOUNDARY_PUNCT - {","} or toks[k].low in ("but", "so", "then")
+                                  or toks[k].low in _PREPOSITIONS - {"to", "for"} or new_clause):
+            return None  # "giving him a toy or bottle of some sort": the theme may go on
+        return k
+    return None
+
+
+def rule_dative(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    for i, t in enumerate(toks[:-3]):
+        if not _is_lower_word(t):
+            continue
+        verbs = set(_lemmas(t.low).get("VERB", ())) & _DATIVE_VERBS
+        if not verbs or i > 0 and toks[i - 1].low in DETERMINERS | {"to"} and t.low in ("hand", "show", "pass"):
+            continue  # "the hand", "the show"
+        if i > 0 and toks[i - 1].low in ("a", "an", "the"):
+            continue
+        verb = verbs.pop()
+        rec = toks[i + 1]
+        if rec.low in _OBJECT_PRONOUNS and rec.text.islower() or rec.text[:1].isupper() and rec.text.isalpha() \
+                and not is_stopword(rec.text) and rec.low not in _PRONOUNS:
+            end = _dative_theme(toks, i + 2)
+            if end is None:
+                continue
+            if verb == "tell" and toks[end - 1].low not in _TELL_THEMES:
+                continue
+            if rec.low == "her" and toks[i + 2].low not in ("a", "an", "the", "some"):
+                continue  # "gave her his book": "her" may be a possessive too
+            theme = text[toks[i + 2].start:toks[end - 1].end]
+            return splice(text, [(rec.start, toks[end - 1].end, f"{theme} to {rec.text}")])
+        if rec.low in ("a", "an", "the", "his", "her", "their", "my", "your", "our") and rec.text.islower() \
+                and i + 2 < len(toks) and toks[i + 2].low in _RECIPIENTS:
+            end = _dative_theme(toks, i + 3)
+            if end is None or verb == "tell" and toks[end - 1].low not in _TELL_THEMES:
+                continue
+            theme = text[toks[i + 3].start:toks[end - 1].end]
+            recipient = text[rec.start:toks[i + 2].end]
+            return splice(text, [(rec.start, toks[end - 1].end, f"{theme} to {recipient}")])
+        end = _dative_theme_before_to(toks, i + 1)
+        if end is None:
+            continue
+        rec = toks[end + 1]
+        if verb == "tell" and toks[end - 1].low not in _TELL_THEMES:
+            continue
+        theme = text[toks[i + 1].start:toks[end - 1].end]
+        return splice(text, [(toks[i + 1].start, rec.end, f"{rec.text} {theme}")])
+    return None
+
+
+def _dative_theme_before_to(toks: list[Tok], j: int) -> int | None:
+    """End index of a theme at token j that "to" + an object pronoun and a boundary follow ("a letter to them.")."""
+    if j >= len(toks) or toks[j].low not in _POSSESSIVE_DETS or not toks[j].text.islower():
+        return None
+    for n in (1, 2):
+        k = j + 1 + n
+        words = toks[j + 1:k]
+        if k + 1 >= len(toks) or len(words) < n or not all(_is_content(w) for w in words):
+            return None
+        if toks[k].low != "to":
+            continue
+        if not _is_noun(words[-1].low) or any(w.low in LIGHT_THEMES for w in words):
+            return None
+        rec = toks[k + 1]
+        if rec.low not in _OBJECT_PRONOUNS or not rec.text.islower():
+            return None
+        if k + 2 < len(toks) and not (toks[k + 2].text in _BOUNDARY_PUNCT or toks[k + 2].low in _CONJUNCTIONS):
+            return None  # "the letter to her sister": a possessive
+        return k
+    return None
+
+
+# -- no_any ---------------------------------------------------------------------------------------------------------
+_BE_NOT = {"isn't": "is", "aren't": "are", "wasn't": "was", "weren't": "were"}
+_BE_NEG = {v: k for k, v in _BE_NOT.items()}
+_DO_TAG = {"does": "VBZ", "do": "VBP", "did": "VBD"}
+_NO_ANY_VERBS = frozenset("have make find see show".split())
+MASS_NOUNS = frozenset(
+    "water money time food evidence information news advice help sense difference interest damage traffic "
+    "furniture equipment work progress research knowledge experience luck power electricity light space room "
+    "support trouble fun milk coffee tea bread rain snow air oil gas fuel sign signs mention record data "
+    "proof reason need".split())
+_NO_IDIOMS = frozenset("idea doubt way matter longer more one less sooner wonder end use point choice "
+                       "good".split())
+_INVERTING = frozenset("why how what where when who which whom whose".split())
+
+
+def _no_any_noun(toks: list[Tok], k: int, to_any: bool) -> bool:
+    """Whether token k is a noun (phrase start) that "any"/"no" may quantify: an adjective or noun, the phrase ending
+    in a plural or (for "not any") any noun, or a mass noun; no idiom."""
+    j = k
+    while j < len(toks) and j - k < 3 and _is_content(toks[j]):
+        j += 1
+    if j == k:
+        return False
+    words = [t.low for t in toks[k:j]]
+    if words[0] in _NO_IDIOMS or any(w in _NO_IDIOMS for w in words):
+        return False
+    nouns = [w for w in words if _is_noun(w)]
+    if not nouns:
+        return False
+    if not to_any:
+        return True
+    return any(_is_plural(w) or w in MASS_NOUNS for w in words)
+
+
+def rule_no_any(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    if "?" in text:
+        return None
+    for i, t in enumerate(toks[:-2]):
+        prev = toks[i - 1] if i > 0 else None
+        nxt = toks[i + 1]
+        # there + be + n't/not + any -> there + be + no
+        if prev is not None and prev.low == "there":
+            if t.low in _BE_NOT and nxt.low == "any" and _no_any_noun(toks, i + 2, False):
+                be = t.text[:-3]
+                return splice(text, [(t.start, nxt.end, f"{be} no")])
+            if t.low in _BE_NEG and nxt.low == "not" and toks[i + 2].low == "any" and _no_any_noun(toks, i + 3, False):
+                return splice(text, [(nxt.start, toks[i + 2].end, "no")])
+            if t.low in _BE_NEG and t.text.islower() and nxt.low == "no" and _no_any_noun(toks, i + 2, True):
+                return splice(text, [(t.start, nxt.end, f"{_BE_NEG[t.low]} any")])
+        if prev is None or prev.low in _INVERTING or not _is_word(prev) or prev.low in AUXILIARIES | {"to"}:
+            continue
+        # do + n't/not + verb + any -> verb inflected + no
+        do = t.low[:-3] if t.low.endswith("n't") else t.low
+        negated = t.low.endswith("n't") or i + 1 < len(toks) and nxt.low == "not"
+        if do in _DO_TAG and negated:
+            v = i + 1 if t.low.endswith("n't") else i + 2
+            if v + 2 < len(toks) and toks[v].low in _NO_ANY_VERBS and toks[v + 1].low == "any" \
+                    and _no_any_noun(toks, v + 2, False):
+                form = _inflect(toks[v].low, _DO_TAG[do])
+                if form is None or toks[v].low == "see" and do != "did":
+                    continue
+                return splice(text, [(t.start, toks[v + 1].end, f"{_case_like_word(t.text, form)} no")])
+        # has/have/had + no -> doesn't/don't/didn't have any (have only: "makes no sense" keeps its "no")
+        if t.low in ("has", "have", "had") and t.text.islower() and nxt.low == "no" \
+                and _no_any_noun(toks, i + 2, True) and prev.low not in ("who", "which", "that"):
+            if t.low == "have" and prev.low not in _SUBJECTS - {"it"}:
+                continue  # "we have no" but not "they will have no", "the rules have no"
+            if i + 2 < len(toks) and is_participle_like(toks[i + 2].low):
+                continue  # "has no doubt been": an auxiliary
+            aux = {"has": "doesn't", "have": "don't", "had": "didn't"}[t.low]
+            return splice(text, [(t.start, nxt.end, f"{aux} have any")])
+    return None
+
+
+def is_participle_like(word: str) -> bool:
+    return _is_form(word, "VBN") and not _is_noun(word)
+
+
+def _inflect(lemma: str, tag: str) -> str | None:
+    from lemminflect import getInflection
+
+    forms = getInflection(lemma, tag)
+    return forms[0] if forms else None
+
+
+def _case_like_word(original: str, new: str) -> str:
+    return _cap(new) if original[:1].isupper() else new
+
+
+OBJECT_RULES: dict[str, Rule] = {
+    "possessive": rule_possessive, "particle": rule_particle, "dative": rule_dative, "no_any": rule_no_any,
+}

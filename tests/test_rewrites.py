@@ -170,3 +170,16 @@ def test_bsl_augment_end_to_end_on_real_sentences(tmp_path, shared_data):
     options = build_augmenter("rewrites").applicable(source)  # the view is one of them, drawn per record
     assert got[source] in options.values() and options["there"] == "There is a man feeding a mouse to a snake."
     assert all(json.loads(r["params"])["rules"] for r in table)
+
+
+def test_the_views_guide_lists_every_rule_in_its_family():
+    from pathlib import Path
+
+    guide = (Path(__file__).resolve().parents[1] / "docs" / "guide" / "views.md").read_text(encoding="utf-8")
+    table = {line.split("|")[1].strip(): {w.strip("` ") for w in line.split("|")[2].split(",")}
+             for line in guide.split("## Rewrites", 1)[1].split("\n\n", 3)[2].splitlines()[2:]}
+    assert set().union(*table.values()) == set(RULES)
+    for family, rules in table.items():
+        module = __import__(f"bsl_pipeline.pipeline.augment.rewrite_rules.{family}", fromlist=["_"])
+        family_rules = next(v for k, v in vars(module).items() if k.endswith("_RULES") and isinstance(v, dict))
+        assert rules == set(family_rules), family

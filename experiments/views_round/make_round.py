@@ -4,9 +4,10 @@ of experiments/ (earlier samples, judged files).
 
 For each block: the share of its first `--sentences` such sentences that get a `rewrites` view, a `synonyms` view
 (both at their defaults, seed 0) and either, the mean changed-word share of each method's views, rejects by reason;
-then the blind sample: the first 100 sentences with a rewrites view and the first 50 with a synonyms view, shuffled
-together into round/blind-<block>.tsv (n, source, view) with the key round/blind-<block>.key.tsv (n, method,
-position, rules). The judge sees only the first file and experiments/judged/RULES-blind-views.md.
+then the blind sample: the first 100 sentences with a rewrites view, the first 50 with a synonyms view and 50 more
+rewrites views made by the rule families added after the grammatical ones (`rewrites-new`: from the sentences after
+the first sample's), shuffled together into round/blind-<block>.tsv (n, source, view) with the key
+round/blind-<block>.key.tsv (n, method, position, rules). The judge sees only the first file and experiments/judged/RULES-blind-views.md.
 
     OMP_NUM_THREADS=1 .venv/bin/python experiments/views_round/make_round.py > experiments/views_round/coverage.txt
 """
@@ -29,6 +30,7 @@ from data import FRESH, block  # noqa: E402
 from bsl_pipeline.pipeline.augment.augmenters import build_augmenter  # noqa: E402
 from bsl_pipeline.pipeline.augment.augmenters.base import SourceRecord  # noqa: E402
 from bsl_pipeline.pipeline.augment.filters import changed_word_share  # noqa: E402
+from bsl_pipeline.pipeline.augment.rewrite_rules.grammar import GRAMMAR_RULES  # noqa: E402
 
 
 def seen_sentences() -> set[str]:
@@ -75,6 +77,12 @@ def main() -> None:
         for m, k in (("rewrites", 100), ("synonyms", 50)):
             rows = [(i, x) for i, x in enumerate(pairs[m]) if x.reject is None][:k]
             chosen += [(m, i, records[i].text, x.view2, "+".join(x.info.get("rules", []))) for i, x in rows]
+        # and 50 more rewrites views drawn by the rules added after the grammatical ones, from the sentences after
+        # the natural sample's, so that the new rule families are judged on more than their share of it
+        last = max(i for m, i, *_ in chosen if m == "rewrites")
+        rows = [(i, x) for i, x in enumerate(pairs["rewrites"]) if i > last and x.reject is None
+                and x.info["rules"][0] not in GRAMMAR_RULES][:50]
+        chosen += [("rewrites-new", i, records[i].text, x.view2, "+".join(x.info["rules"])) for i, x in rows]
         random.Random(f"round:{name}").shuffle(chosen)
         with open(out / f"blind-{name}.tsv", "w", newline="", encoding="utf-8") as f, \
                 open(out / f"blind-{name}.key.tsv", "w", newline="", encoding="utf-8") as g:

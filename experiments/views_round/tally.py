@@ -1,0 +1,66 @@
+"""Tally the blind judgment of this round (make_round.py's samples): usable = meaning kept and fluent, per genre and
+method (`rewrites` = the natural sample, `rewrites-new` = the extra views of the rule families added after the
+grammatical ones, `synonyms`), with 95% Wilson intervals and the error classes; then rewrites per rule.
+
+    python experiments/views_round/tally.py
+
+The judges saw only round/blind-<block>.tsv (n, source, view) and experiments/judged/RULES-blind-views.md; their
+files are round/blind-<block>.judged.tsv, the keys round/blind-<block>.key.tsv.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections import Counter, defaultdict
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent / "round"
+BLOCKS = {"sts14-16": "STS 2014-16", "mnli-mm": "MNLI dev-mismatched"}
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    with open(path, newline="", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh, delimiter="\t"))
+
+
+def wilson(usable: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    p = usable / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def main() -> None:
+    print("| genre | method | judged | usable | 95% interval | error classes |")
+    print("|---|---|---:|---:|---|---|")
+    by_rule: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for block, title in BLOCKS.items():
+        key = {r["n"]: r for r in _rows(HERE / f"blind-{block}.key.tsv")}
+        judged = _rows(HERE / f"blind-{block}.judged.tsv")
+        assert len(judged) == len(key), (block, len(judged), len(key))
+        groups: dict[str, list[dict[str, str]]] = defaultdict(list)
+        for row in judged:
+            k = key[row["n"]]
+            row["usable"] = int(row["meaning_kept"] == "1" and row["fluent"] == "1")
+            groups[k["method"]].append(row)
+            if k["method"].startswith("rewrites"):
+                rule = k["rules"].split("+")[0]
+                by_rule[rule][0] += row["usable"]
+                by_rule[rule][1] += 1
+        for method in ("rewrites", "rewrites-new", "synonyms"):
+            rows = groups[method]
+            usable = sum(r["usable"] for r in rows)
+            low, high = wilson(usable, len(rows))
+            errors = Counter(e.strip() for r in rows if not r["usable"] for e in r["errors"].split(",") if e.strip())
+            classes = ", ".join(f"{e} {n}" for e, n in errors.most_common()) or "-"
+            print(f"| {title} | {method} | {len(rows)} | {usable} | {low:.2f}-{high:.2f} | {classes} |")
+    print()
+    print("| rule (rewrites, both genres, both samples) | judged | usable |")
+    print("|---|---:|---:|")
+    for rule, (usable, n) in sorted(by_rule.items(), key=lambda item: -item[1][1]):
+        print(f"| {rule} | {n} | {usable} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -4,10 +4,10 @@ guard on a sentence the rule would otherwise rewrite wrongly."""
 
 from __future__ import annotations
 
-import pytest
 from bsl_pipeline.pipeline.augment.augmenters.rewrites import RewritesConfig
-from bsl_pipeline.pipeline.augment.rewrite_rules import RULE_FUNCTIONS, RULES, tokenize
+from bsl_pipeline.pipeline.augment.rewrite_rules import tokenize
 from bsl_pipeline.pipeline.augment.rewrite_rules.clauses import CLAUSE_RULES
+from rewrite_cases import family_tests
 
 GOLDEN = [
     ("back_clause", "Because it was raining, he stayed home.", "He stayed home because it was raining."),
@@ -100,21 +100,7 @@ REFUSED = [
     ("back_phrase", "In Texas, the legislature, the governor and the courts agreed."),  # several commas
 ]
 
-
-@pytest.mark.parametrize("rule,source,expected", GOLDEN)
-def test_each_rule_rewrites_its_golden_sentence(rule, source, expected):
-    assert RULE_FUNCTIONS[rule](source, tokenize(source), RewritesConfig()) == expected
-
-
-@pytest.mark.parametrize("rule,source", REFUSED)
-def test_each_guard_refuses(rule, source):
-    assert RULE_FUNCTIONS[rule](source, tokenize(source), RewritesConfig()) is None
-
-
-def test_every_clause_rule_is_registered_and_has_a_golden_example():
-    assert {r for r, _, _ in GOLDEN} == set(CLAUSE_RULES)
-    assert set(CLAUSE_RULES) <= set(RULES)
-    assert all(RULE_FUNCTIONS[name] is CLAUSE_RULES[name] for name in CLAUSE_RULES)
+test_golden, test_refused, test_family = family_tests(GOLDEN, REFUSED, CLAUSE_RULES)
 
 
 def test_a_sentence_without_an_opening_part_is_left_alone():

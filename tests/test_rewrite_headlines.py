@@ -4,10 +4,10 @@ rewrite wrongly."""
 
 from __future__ import annotations
 
-import pytest
 from bsl_pipeline.pipeline.augment.augmenters.rewrites import RewritesConfig
-from bsl_pipeline.pipeline.augment.rewrite_rules import RULE_FUNCTIONS, RULES, tokenize
+from bsl_pipeline.pipeline.augment.rewrite_rules import tokenize
 from bsl_pipeline.pipeline.augment.rewrite_rules.headlines import HEADLINE_RULES
+from rewrite_cases import family_tests
 
 GOLDEN = [
     ("headline_passive", "Dozens killed in Kenyan clashes", "Dozens were killed in Kenyan clashes"),
@@ -95,21 +95,7 @@ REFUSED = [
     ("caption_aspect", "The man knows the answer."),  # stative
 ]
 
-
-@pytest.mark.parametrize("rule,source,expected", GOLDEN)
-def test_each_rule_rewrites_its_golden_sentence(rule, source, expected):
-    assert RULE_FUNCTIONS[rule](source, tokenize(source), RewritesConfig()) == expected
-
-
-@pytest.mark.parametrize("rule,source", REFUSED)
-def test_each_guard_refuses(rule, source):
-    assert RULE_FUNCTIONS[rule](source, tokenize(source), RewritesConfig()) is None
-
-
-def test_every_headline_rule_is_registered_and_has_a_golden_example():
-    assert {r for r, _, _ in GOLDEN} == set(HEADLINE_RULES)
-    assert set(HEADLINE_RULES) <= set(RULES)
-    assert all(RULE_FUNCTIONS[name] is HEADLINE_RULES[name] for name in HEADLINE_RULES)
+test_golden, test_refused, test_family = family_tests(GOLDEN, REFUSED, HEADLINE_RULES)
 
 
 def test_a_sentence_without_its_form_is_left_alone():

@@ -4,11 +4,9 @@ ones; the rules are registered and reached by the augmenter."""
 
 from __future__ import annotations
 
-import pytest
-
 from bsl_pipeline.pipeline.augment.augmenters import SourceRecord, build_augmenter
-from bsl_pipeline.pipeline.augment.augmenters.rewrites import RULE_FUNCTIONS, RULES, RewritesConfig, tokenize
 from bsl_pipeline.pipeline.augment.rewrite_rules.markers import MARKER_RULES
+from rewrite_cases import family_tests
 
 GOLDEN = [
     # that: dropped after a verb of saying
@@ -115,21 +113,7 @@ REFUSED = [
     ("headline_will", "How to Train Your Dragon"),
 ]
 
-
-@pytest.mark.parametrize("rule,source,expected", GOLDEN)
-def test_each_rule_rewrites_its_golden_sentence(rule, source, expected):
-    assert RULE_FUNCTIONS[rule](source, tokenize(source), RewritesConfig()) == expected
-
-
-@pytest.mark.parametrize("rule,source", REFUSED)
-def test_each_guard_refuses(rule, source):
-    assert RULE_FUNCTIONS[rule](source, tokenize(source), RewritesConfig()) is None
-
-
-def test_every_marker_rule_is_registered_with_golden_examples_and_refusals():
-    assert {r for r, _, _ in GOLDEN} == {r for r, _ in REFUSED} == set(MARKER_RULES)
-    assert set(MARKER_RULES) <= set(RULES)
-    assert all(RULE_FUNCTIONS[name] is MARKER_RULES[name] for name in MARKER_RULES)
+test_golden, test_refused, test_family = family_tests(GOLDEN, REFUSED, MARKER_RULES)
 
 
 def test_the_augmenter_applies_the_marker_rules():

@@ -4,11 +4,10 @@ plain ones; the rules are registered and reached by the augmenter."""
 
 from __future__ import annotations
 
-import pytest
-
 from bsl_pipeline.pipeline.augment.augmenters import SourceRecord, build_augmenter
-from bsl_pipeline.pipeline.augment.augmenters.rewrites import RULE_FUNCTIONS, RULES, RewritesConfig, tokenize
+from bsl_pipeline.pipeline.augment.augmenters.rewrites import RewritesConfig, tokenize
 from bsl_pipeline.pipeline.augment.rewrite_rules.names import NAME_RULES
+from rewrite_cases import family_tests
 
 GOLDEN = [
     # abbreviation: countries and organisations, written in full
@@ -159,21 +158,7 @@ REFUSED = [
     ("a_lot", "Many thanks for your help."),
 ]
 
-
-@pytest.mark.parametrize("rule,source,expected", GOLDEN)
-def test_each_rule_rewrites_its_golden_sentence(rule, source, expected):
-    assert RULE_FUNCTIONS[rule](source, tokenize(source), RewritesConfig()) == expected
-
-
-@pytest.mark.parametrize("rule,source", REFUSED)
-def test_each_guard_refuses(rule, source):
-    assert RULE_FUNCTIONS[rule](source, tokenize(source), RewritesConfig()) is None
-
-
-def test_every_name_rule_is_registered_with_golden_examples_and_refusals():
-    assert {r for r, _, _ in GOLDEN} == {r for r, _ in REFUSED} == set(NAME_RULES)
-    assert set(NAME_RULES) <= set(RULES)
-    assert all(RULE_FUNCTIONS[name] is NAME_RULES[name] for name in NAME_RULES)
+test_golden, test_refused, test_family = family_tests(GOLDEN, REFUSED, NAME_RULES)
 
 
 def test_a_sentence_with_both_styles_is_left_alone():

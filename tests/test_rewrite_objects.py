@@ -3,10 +3,8 @@ and its guards' refusals, on real dev sentences (STS 2012-2013, STS-B dev, MNLI 
 
 from __future__ import annotations
 
-import pytest
-
-from bsl_pipeline.pipeline.augment.augmenters.rewrites import RULE_FUNCTIONS, RewritesConfig, tokenize
 from bsl_pipeline.pipeline.augment.rewrite_rules.objects import OBJECT_RULES
+from rewrite_cases import family_tests
 
 GOLDEN = [
     ("possessive", "Normandy's thriving textile industry is centred on Rouen.",
@@ -83,17 +81,5 @@ REFUSED = [
     ("no_any", "There is no way to know."),  # idiom
 ]
 
+test_golden, test_refused, test_family = family_tests(GOLDEN, REFUSED, OBJECT_RULES)
 
-@pytest.mark.parametrize("rule,source,expected", GOLDEN)
-def test_each_object_rule_rewrites_its_golden_sentence(rule, source, expected):
-    assert RULE_FUNCTIONS[rule](source, tokenize(source), RewritesConfig()) == expected
-
-
-@pytest.mark.parametrize("rule,source", REFUSED)
-def test_each_object_guard_refuses(rule, source):
-    assert RULE_FUNCTIONS[rule](source, tokenize(source), RewritesConfig()) is None
-
-
-def test_every_object_rule_has_golden_examples_and_refusals():
-    assert {r for r, _, _ in GOLDEN} == set(OBJECT_RULES) == {r for r, _ in REFUSED}
-    assert set(OBJECT_RULES) <= set(RULE_FUNCTIONS)

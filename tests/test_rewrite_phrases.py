@@ -3,10 +3,9 @@ on real sentences (STS 2012-2013, MNLI dev_matched, STS-B dev, SNLI dev) and pla
 
 from __future__ import annotations
 
-import pytest
-
-from bsl_pipeline.pipeline.augment.augmenters.rewrites import RULE_FUNCTIONS, RULES, RewritesConfig, tokenize
+from bsl_pipeline.pipeline.augment.augmenters.rewrites import RewritesConfig, tokenize
 from bsl_pipeline.pipeline.augment.rewrite_rules.phrases import PHRASE_RULES
+from rewrite_cases import family_tests
 
 GOLDEN = [
     ("equivalent", "Someone is slicing an onion.", "Somebody is slicing an onion."),
@@ -140,20 +139,7 @@ REFUSED = [
     ("how_can", "How do you do that?"),
 ]
 
-
-@pytest.mark.parametrize("rule,source,expected", GOLDEN)
-def test_each_rule_rewrites_its_golden_sentence(rule, source, expected):
-    assert RULE_FUNCTIONS[rule](source, tokenize(source), RewritesConfig()) == expected
-
-
-@pytest.mark.parametrize("rule,source", REFUSED)
-def test_each_guard_refuses(rule, source):
-    assert RULE_FUNCTIONS[rule](source, tokenize(source), RewritesConfig()) is None
-
-
-def test_every_phrase_rule_is_registered_and_has_a_golden_example():
-    assert {r for r, _, _ in GOLDEN} == set(PHRASE_RULES)
-    assert set(PHRASE_RULES) <= set(RULES) and all(RULE_FUNCTIONS[r] is f for r, f in PHRASE_RULES.items())
+test_golden, test_refused, test_family = family_tests(GOLDEN, REFUSED, PHRASE_RULES)
 
 
 def test_the_rules_are_deterministic_and_do_not_touch_sentences_without_their_phrases():

@@ -8,11 +8,11 @@ import subprocess
 import sys
 
 import pytest
-
 from bsl_pipeline.pipeline.augment.augmenters import SourceRecord, build_augmenter
 from bsl_pipeline.pipeline.augment.augmenters.rewrites import RULE_FUNCTIONS, RULES, RewritesConfig, tokenize
 from bsl_pipeline.pipeline.augment.rewrite_rules.clauses import CLAUSE_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.grammar import GRAMMAR_RULES
+from rewrite_cases import family_tests
 
 # The rules the draw tests below were written for (a rule added later would change which rule is drawn).
 DRAWN_RULES = [*GRAMMAR_RULES, *CLAUSE_RULES]
@@ -77,20 +77,7 @@ REFUSED = [
     ("add_is", "A young boy wearing a military sunhat catches a Frisbee outdoors."),
 ]
 
-
-@pytest.mark.parametrize("rule,source,expected", GOLDEN)
-def test_each_rule_rewrites_its_golden_sentence(rule, source, expected):
-    assert RULE_FUNCTIONS[rule](source, tokenize(source), RewritesConfig()) == expected
-
-
-@pytest.mark.parametrize("rule,source", REFUSED)
-def test_each_guard_refuses(rule, source):
-    assert RULE_FUNCTIONS[rule](source, tokenize(source), RewritesConfig()) is None
-
-
-def test_every_rule_has_a_golden_example():  # the other rule families: their own test files
-    assert {r for r, _, _ in GOLDEN} == set(GRAMMAR_RULES)
-    assert set(RULES) == set(RULE_FUNCTIONS)
+test_golden, test_refused, test_family = family_tests(GOLDEN, REFUSED, GRAMMAR_RULES)
 
 
 def test_number_words_respects_max_number():

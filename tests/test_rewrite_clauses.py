@@ -98,6 +98,8 @@ REFUSED = [
     ("back_phrase", "In Kentucky, what did Chandler say?"),  # a question
     ("back_phrase", "At CPAC, Mitt Romney Stresses Conservative Credentials"),  # a headline in title case
     ("back_phrase", "In Texas, the legislature, the governor and the courts agreed."),  # several commas
+    ("back_phrase", "Five minutes later, the Command Center forwarded this update to Command O.K."),  # "O.K." ends it
+    ("back_clause", "If you can afford the help of a personal trainer, go for one."),  # an imperative ("go")
 ]
 
 test_golden, test_refused, test_family = family_tests(GOLDEN, REFUSED, CLAUSE_RULES)

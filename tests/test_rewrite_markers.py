@@ -111,6 +111,7 @@ REFUSED = [
     ("headline_will", "cause to be interested"),  # a gloss
     ("headline_will", "The Road to Change"),
     ("headline_will", "How to Train Your Dragon"),
+    ("headline_will", "Brazilians throng streets to greet pope"),  # a verb with its object before "to"
 ]
 
 test_golden, test_refused, test_family = family_tests(GOLDEN, REFUSED, MARKER_RULES)

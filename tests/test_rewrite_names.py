@@ -127,6 +127,8 @@ REFUSED = [
     ("abbreviation", "AT&amp;T and MCI have protested the tax."),
     ("abbreviation", "US STOCKS FALL AS GREEK TALKS LUMBER"),  # capitals
     ("abbreviation", "The Jan. issue was late."),  # a month without its day
+    ("abbreviation", "US stocks ease in choppy trading"),  # "United States stocks": their origin, not the state's
+    ("abbreviation", "U.S., French presidents vow to punish Syrian government"),  # a coordinated modifier
     ("apposition", "Graham, a presidential candidate, was criticized by several Republicans."),  # a lone surname
     ("apposition", "Toll, Australia's second-largest transport company, last week offered NZ75 a share."),
     ("apposition", "Sure, the man yells back, you're in a hot air balloon."),  # not a name

@@ -67,6 +67,7 @@ REFUSED = [
     ("particle", "The surgery took away his ability to become aroused."),  # "to" belongs to the object
     ("particle", "She holds her foot with both hands over her head."),  # "hands" is a noun
     ("particle", "A woman holding a purse reaches up to grab the hands of a performer."),  # "a purse reaches"
+    ("particle", "The wind was so strong it threw her right out in the yard."),  # "right" is an adverb
     ("dative", "Can you give me a hand with this?"),  # light-verb idiom
     ("dative", "Give it a try."),  # "it" recipient
     ("dative", "He gave it to him."),  # pronoun theme

@@ -110,6 +110,7 @@ REFUSED = [
     ("equivalent", "Three young men run, jump, and kick off of a Coke machine."),  # "kick off"
     ("equivalent", "Tulsa, OK is a city."),  # a state code
     ("equivalent", "It's OK, okay?"),  # both spellings
+    ("equivalent", "We had a party (lots and lots of cheese) at home."),  # "lots and lots of" is fixed
     ("percent", "Sixty percent of Americans are angry, and 70 percent favor federal intervention."),  # number word
     ("percent", "It rose 5% to 28 percent."),  # both styles
     ("percent", "Shares Rise 5% On Strong Earnings"),  # title case
@@ -124,6 +125,9 @@ REFUSED = [
     ("fillers", "The cell is 5 um wide."),  # a unit
     ("fillers", "uh um yeah"),  # nothing left
     ("fillers", "Um-hum, that's right."),
+    ("fillers", "he could work all day Wednesday and uh, but I believe he will be tired."),  # a false start
+    ("fillers", "And he um, they were filled up by noon."),  # "he they were": a false start
+    ("fillers", "Er diab... \": the word was cut off."),  # a capitalised "Er" without its comma
     ("between", "It costs between 1 and 4 dollars."),  # a range
     ("between", "Open between Monday and Friday."),
     ("between", "Just between you and me, it's fine."),

@@ -75,6 +75,14 @@ REFUSED = [
     ("reported", "The retailer said it came to the decision after hearing the opinions of customers."),
     ("add_is", "A cyclists rides up a hill amid cheering bystanders."),  # has its verb
     ("add_is", "A young boy wearing a military sunhat catches a Frisbee outdoors."),
+    ("add_is", "Two people wearing hoodies huddle on a doorstep in the rain."),  # "huddle" is its verb
+    ("contract", "While writers whose business it is to be witty often fail, others succeed."),  # "whose ... it is"
+    ("expand", "Here's to two more years of great music."),  # the toast "Here's to"
+    ("front_time", "How the Dow Jones Industrial Average Fared on Tuesday"),  # a wh-clause, no main clause
+    ("front_clause", ("The increased volatility of producer and consumer prices in a number of sectors since 1995 "
+                      "has been attributed in part to weather.")),  # "since 1995" is in the subject: no verb before
+    ("front_clause", ("This means that half of your contribution will be returned to you, while the entire "
+                      "donation amount will remain deductible.")),  # an embedded "that" clause before "while"
 ]
 
 test_golden, test_refused, test_family = family_tests(GOLDEN, REFUSED, GRAMMAR_RULES)

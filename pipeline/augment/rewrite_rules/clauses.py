@@ -23,8 +23,10 @@ phrase closed by the sentence's one comma goes after the main clause. The rules 
   the offer, ..."), a time phrase when the main clause has a time of its own ("Last year, ... on Monday.").
 
 Both rules refuse a sentence with another comma (an apposition or list: the opening part's end is then unclear),
-a semicolon, colon, dash, bracket or quotation mark, or that ends in "?" or a quote; and a main clause:
-* that is short (fewer than three words), a question, an imperative ("If you can, call me."), or starts with a
+a semicolon, colon, dash, bracket or quotation mark, that ends in "?" or a quote, or in an abbreviation whose
+period is the sentence's ("... forwarded this update to Command O.K." would lose it); and a main clause:
+* that is short (fewer than three words), a question, an imperative ("If you can, call me."; "..., go for one.":
+  a base-form verb first, also one that may be a noun, unless a finite verb follows it), or starts with a
   discourse word ("so", "then", "however", an -ly adverb), or is a headline in title case;
 * in which the moved part could attach to something else at the end: a reported or embedded clause ("In 2010, he
   said the firm would grow." -> "He said the firm would grow in 2010." changes the meaning: said, told, think,
@@ -181,6 +183,10 @@ def _split(toks: list[Tok]) -> tuple[int, int] | None:
         return None  # "a law,medicine or engineering student": no comma that closes a part
     if not all(_ok_token(toks, i, end) for i in range(end) if i != c):
         return None
+    last = toks[end - 1]
+    if end < len(toks) and toks[end].text == "." and toks[end].start == last.end and (
+            "." in last.text and any(ch.isalpha() for ch in last.text) or last.low in _ABBREVIATIONS):
+        return None  # "... to Command O.K.": the abbreviation's period is the sentence's; moved after it, it is lost
     return c, end
 
 
@@ -212,6 +218,9 @@ def _main_refuses(toks: list[Tok], start: int, end: int) -> bool:
     if first.text.islower() and _is_form(first.low, "VB") and first.low not in _PRONOUNS and (
             "NOUN" not in _lemmas(first.low) or len(main) > 1 and main[1].low in _IMPERATIVE_NEXT):
         return True  # an imperative ("call me", "take the road")
+    if first.text.islower() and _is_form(first.low, "VB") and first.low not in _PRONOUNS and len(main) > 1 and not (
+            main[1].low in AUXILIARIES or _is_form(main[1].low, "VBZ") or _is_form(main[1].low, "VBD")):
+        return True  # an imperative whose verb may be a noun ("go for one"); "water floods the road" is a subject
     long_words = [w for w in words[1:] if len(w.text) > 3]
     if len(long_words) >= 2 and all(w.text[:1].isupper() for w in long_words):
         return True  # a headline in title case

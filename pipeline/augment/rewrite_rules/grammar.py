@@ -4,11 +4,13 @@
 * `contract`: auxiliary + "not" -> "n't" ("does not" -> "doesn't", "will not" -> "won't", "cannot" -> "can't"),
   pronoun + auxiliary -> its contraction ("it is" -> "it's", "they are" -> "they're", "I will" -> "I'll"); never
   before punctuation or at the end ("I know what it is." stays), "have"/"has" only as an auxiliary (before a past
-  participle: "we've seen", not "we've a car"). Applied to every such place of a sentence without contractions.
+  participle: "we've seen", not "we've a car"), nor after "whose" in the same clause ("whose business it is to
+  be witty"). Applied to every such place of a sentence without contractions.
 * `expand`: the other way, in a sentence with contractions: "doesn't" -> "does not", "can't" -> "cannot",
   "I'm" -> "I am", "they're" -> "they are", "'ve"/"'ll" -> have/will; "it's"/"he's"/"that's"/... -> "is", or
   "has" before "been"/"got"; refused before a past participle ("he's finished": has or is), for "'d" (had or
-  would), for possessive "'s", in questions and tag questions ("Don't you", ", isn't it?").
+  would), for possessive "'s", in questions and tag questions ("Don't you", ", isn't it?"), and in the toast
+  "Here's to ..." (a fixed phrase).
 * `number_words`: a count written in digits -> in words ("3 dogs" -> "three dogs"), up to `max_number`; only a
   plain number before a lower-case word that is no unit ("5 km", "3 pm" stay), not after a name or sign
   ("Apollo 11", "$5", "No. 3"), and only when it is the sentence's one number written in digits.
@@ -18,7 +20,7 @@
   second").
 * `front_time`: a time phrase at the end moves to the front ("Protesters clashed with police on Monday." ->
   "On Monday, protesters clashed with police."): yesterday, today, last/next/this week..., on a weekday or date,
-  in a month or year.
+  in a month or year; not in a sentence that opens with a wh-word ("How the Dow Fared on Tuesday").
 * `front_place`: a place phrase after a verb in progress moves to the front ("A man is sitting on a bench." ->
   "On a bench, a man is sitting."): in/on/at/near/under/behind/beside/inside/outside/in front of + a determiner
   + one to four lower-case words, directly after the -ing verb (so it belongs to the verb, not to its object).
@@ -27,11 +29,18 @@
   if, whereas, since; refused after a time noun ("the day when ..."), after verbs of asking and knowing ("asked if",
   "know when": an indirect question), after phrasal verbs with "after" ("looked after"), after a modifier of the
   conjunction ("shortly after", "even if"), after a sentence-initial "So"/"And"/"But" (it would end up inside),
-  and when the clause has a name and the main clause a pronoun (the
-  pronoun could then refer to the name: "He left because John was tired").
+  when the clause has a name and the main clause a pronoun (the pronoun could then refer to the name: "He left
+  because John was tired"), when the part before it has no finite verb or auxiliary ("The volatility of prices
+  since 1995 has been attributed ...": the conjunction is inside the subject), and when that part has an embedded
+  clause ("that", "which", "who", a verb of saying or thinking: "This means that half will be returned, while
+  ..." -> "While ..., this means that ..." changes what the clause belongs to).
 * `there`: an indefinite subject with "is/are" + an -ing verb or a place -> "there is/are" ("Two men are playing
   chess." -> "There are two men playing chess."), and back ("There is a dog running ..." -> "A dog is running
   ..."); refused when the subject has a verb, a relative pronoun or "and" in it.
+* `add_is`: a caption without a verb gets "is"/"are" before its -ing verb ("Two dogs fighting in the snow." ->
+  "Two dogs are fighting ..."); refused when the sentence has its verb already, before the -ing verb or after it
+  ("A boy wearing a hat catches a Frisbee", "Two people wearing hoodies huddle on a doorstep": a base-form verb
+  after a plural noun).
 
 The moved first word of a sentence is written in lower case only when it is a function word (determiner,
 pronoun, ...) or a number word: any other capitalised word may be a name ("Bush said ...": refused).
@@ -50,6 +59,16 @@ from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
     is_participle, is_verb_form, splice,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
+
+
+def _after_whose(toks: list[Tok], i: int) -> bool:
+    """Whether "whose" comes before token i in the same clause (no punctuation between)."""
+    for t in reversed(toks[:i]):
+        if t.low == "whose":
+            return True
+        if not _is_word(t):
+            return False
+    return False
 
 
 def rule_contract(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
@@ -79,6 +98,8 @@ def rule_contract(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
                 continue
             if i > 0 and toks[i - 1].low in ("than", "as", "whether", "if") and nxt.low in ("is", "are", "am"):
                 continue
+            if _after_whose(toks, i):
+                continue  # "writers whose business it is to be witty": "it's" would break the relative clause
             edits.append((t.start, nxt.end, t.text + AUX_CONTRACTED[nxt.low]))
             used.update((i, i + 1))
     return splice(text, edits) if edits else None
@@ -109,6 +130,8 @@ def rule_expand(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
         if ending == "s":
             if word not in S_EXPANDABLE:
                 continue  # a possessive, or a noun + "is" we do not expand
+            if word == "here" and nxt.low == "to":
+                return None  # the toast "Here's to ..."
             if nxt.low in ("been", "got", "gotten"):
                 full = "has"
             elif is_participle(nxt.low):
@@ -243,10 +266,43 @@ def _time_phrase(toks: list[Tok], end: int) -> int | None:
     return None
 
 
+_WH_WORDS = frozenset("how what why when where who whom whose which".split())
+# verbs of saying and thinking: what follows them is an embedded clause
+_SAYING = frozenset("say says said tell tells told think thinks thought believe believes believed know knows knew "
+                    "claim claims claimed mean means meant argue argues argued report reports reported feel feels "
+                    "felt hope hopes hoped suggest suggests suggested show shows showed find finds found announce "
+                    "announces announced insist insists insisted add adds added expect expects expected realize "
+                    "realizes realized suppose supposes supposed guess guesses guessed admit admits admitted warn "
+                    "warns warned note notes noted".split())
+
+
+def _has_finite_verb(part: list[Tok]) -> bool:
+    """Whether words have a finite verb or an auxiliary. "increased" after a determiner is none; a verb that may be
+    a noun counts after a subject pronoun ("he works"), after a plural noun in its base form ("men pose"), or when
+    no "of"/"and"/"or" comes before it ("A child rides"; in "the volatility of producer and consumer prices" the
+    word "prices" is a noun)."""
+    for m, t in enumerate(part):
+        if t.low in AUXILIARIES or re.search(r"n't$|'(s|m|re|ve|ll|d)$", t.low):
+            return True
+        if m == 0 or not _is_lower_word(t) or "VERB" not in _lemmas(t.low) \
+                or not any(_is_form(t.low, tag) for tag in ("VBD", "VBZ", "VBP")):
+            continue
+        prev = part[m - 1]
+        if prev.low in DETERMINERS or is_stopword(prev.text) and prev.low not in SUBJECT_PRONOUNS:
+            continue  # "The increased volatility", "of sectors"
+        if "NOUN" not in _lemmas(t.low) or prev.low in SUBJECT_PRONOUNS \
+                or _is_form(t.low, "VBP") and _plural_noun_tok(prev) \
+                or not any(x.low in ("of", "and", "or") for x in part[:m]):
+            return True
+    return False
+
+
 def rule_front_time(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
     end = _final_punct(toks)
     if end <= 0:
         return None
+    if toks[0].low in _WH_WORDS:
+        return None  # "How the Dow Fared on Tuesday": a headline's or question's wh-clause, no main clause
     k = _time_phrase(toks, end)
     if k is None or toks[k - 1].text == "," or (toks[k - 1].low in ("of", "the", "'s", "since", "until", "by",
                                                                     "from", "than", "as")):
@@ -307,6 +363,10 @@ def rule_front_clause(text: str, toks: list[Tok], cfg: RuleSettings) -> str | No
             return None
         if toks[0].low in ("so", "and", "but", "or", "yet", "then", "also"):
             return None
+        if not _has_finite_verb(toks[:j + 1]):
+            return None  # "The volatility of prices since 1995 has been ...": the conjunction is inside the subject
+        if any(t.low in _SAYING or t.low in ("that", "which", "who", "whom", "whose") for t in toks[:j + 1]):
+            return None  # "This means that half ... will be returned, while ...": the clause may belong inside
         head = _lower_first_word(text[:before.end])
         if head is None:
             return None
@@ -465,6 +525,14 @@ def rule_reported(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
     return None
 
 
+def _plural_noun_tok(t: Tok) -> bool:
+    """A plural noun, or a lower-case word in -s that lemminflect does not know ("hoodies")."""
+    lemmas = _lemmas(t.low)
+    return t.low in ("people", "men", "women", "children") or (
+        t.low.endswith("s") and not t.low.endswith("ss") and t.text.isalpha() and t.text.islower()
+        and not is_stopword(t.text) and ("NOUN" in lemmas or not lemmas))
+
+
 def _first_ing(toks: list[Tok], end: int) -> int:
     return next((k for k in range(1, end) if is_ing_verb(toks[k].low)), end)
 
@@ -500,6 +568,10 @@ def rule_add_is(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
             if any((_is_form(x.low, "VBZ") or _is_form(x.low, "VBD")) and toks[m - 1].low not in DETERMINERS
                    and "ADJ" not in _lemmas(toks[m - 1].low) for m, x in enumerate(toks[:end]) if m > k):
                 return None  # "A boy wearing a hat catches a Frisbee": the sentence has its verb
+            if any(_is_lower_word(x) and _is_form(x.low, "VB") and "ADJ" not in _lemmas(x.low)
+                   and not is_stopword(x.text) and _plural_noun_tok(toks[m - 1])
+                   for m, x in enumerate(toks[:end]) if m > k + 1):
+                return None  # "Two people wearing hoodies huddle on a doorstep": a plural present after its noun
             plural = toks[0].low not in ("a", "an", "one", "the") or (
                 toks[0].low == "the" and toks[k - 1].low.endswith("s") and "NOUN" in _lemmas(toks[k - 1].low)
                 and not toks[k - 1].low.endswith("ss"))

@@ -59,7 +59,9 @@ relative pronoun, or a headline's "to" future as "will". The rules (names as in 
     participle ("Allowed To Compete", "instructed to stay") or a verb that takes "to" ("Plans to", "Struggles
     to", "set to", "Starts to", "Commit to") refuses;
   - the word before "to" is a noun or a name, not an adjective ("likely to", "ready to", "unable to"); a verb after
-    a plural ("Syrian forces move to retake", "futures point to lower") is the headline's verb: refused;
+    a plural ("Syrian forces move to retake", "futures point to lower") is the headline's verb: refused, and so is
+    a base-form verb with its object before "to" ("Brazilians throng streets to greet pope"; a capitalised word
+    among lower-case ones is a name: "Osama Bin Laden movie to be filmed");
   - digits after the first word or a number word ("Messi scores 4 to send"), or a plural head noun of a list ("10
     Things to Know", "Stocks to Watch") refuses: the "to" is no future;
   - after "to" a base verb ("to Hear", "to be filmed"), not "near", "lower", ... ("falls to near 3-year low"); a
@@ -548,6 +550,10 @@ def _headline_subject_ok(toks: list[Tok], k: int) -> bool:
             if _is_plural_noun(before) or _is_form(base, "VBZ") and not _is_adjective(toks[j - 1]) \
                     and toks[j - 1].low not in HEADLINE_FUNCTION and toks[j - 1].text not in ("'s", "’s"):
                 return False  # "Syrian forces move to retake", "Messi scores": the verb of the subject before it
+            if j < k - 1 and _is_form(base, "VB") and not (t.text[:1].isupper() and any(
+                    _is_word(x) and x.text.islower() and x.low not in HEADLINE_FUNCTION for x in toks[:k])):
+                return False  # "Brazilians throng streets to greet pope": a verb with its object before "to" (a
+                # capitalised word among lower-case ones is a name: "Osama Bin Laden movie to be filmed")
     last = toks[k - 1]
     lemmas = _lemmas(re.sub(r"['’]s$", "", last.low))
     if lemmas and "NOUN" not in lemmas:

@@ -11,13 +11,15 @@ in `NAME_RULES`):
     Union envoy"), and a headline's bare noun after a preposition gets its article ("lands in US" -> "lands in
     the United States"; refused at the very end after a period, where "discussions with U.S." may be cut off).
     "US"/"UK" before a noun only before an institution or a word of state ("U.S. troops" -> "United States
-    troops", "US Navy"); "US man", "UK Girl", "the UK drugmaker", "UK aid worker", "US Airways", "US Open" are
-    refused (a nationality, or a company or event name). "US" only as the upper-case word in a mixed-case
-    sentence, not after a verb that takes "us" ("Let US know"), nor before "$" ("US$1.1 million"), nor in
-    brackets ("75 cent (U.S.)"). "UN"/"EU" before a noun only before a word of the organisation's own ("UN
-    monitors" -> "United Nations monitors", "UN Security Council" -> "United Nations Security Council"; not "EU
-    books"). The way back is refused before "of America", before a possessive apostrophe ("the United States'
-    goal" -> "the U.S.' goal") and inside a longer name that is written in full ("United States Steel").
+    troops", "US Navy"); "US man", "UK Girl", "the UK drugmaker", "UK aid worker", "US stocks", "US Airways", "US
+    Open" are refused (a nationality or origin, or a company or event name), and so is a coordinated modifier
+    ("U.S., French presidents", "U.S. and British troops"; "US and Russia agree ..." is a subject). "US" only as
+    the upper-case word in a mixed-case sentence, not after a verb that takes "us" ("Let US know"), nor before "$"
+    ("US$1.1 million"), nor in brackets ("75 cent (U.S.)"). "UN"/"EU" before a noun only before a word of the
+    organisation's own ("UN monitors" -> "United Nations monitors", "UN Security Council" -> "United Nations
+    Security Council"; not "EU books"). The way back is refused before "of America", before a possessive apostrophe
+    ("the United States' goal" -> "the U.S.' goal") and inside a longer name that is written in full ("United
+    States Steel").
   - months before a day: "Sept. 11" -> "September 11", "Jan. 5" -> "January 5" (only before a day number; no way
     back: "Sept. 11" in plain prose reads as an abbreviation).
   - titles before a name: "Gov." -> "Governor", "Sen." -> "Senator", "Rep." -> "Representative", "Gen." ->
@@ -96,7 +98,7 @@ _VOWEL_SOUND = frozenset({"EU"})  # abbreviations read with a vowel sound: "an E
 _STATE_NOUNS = frozenset(
     "troops forces military army navy soldiers marines officials official government administration embassy "
     "consulate diplomats diplomat envoy ambassador authorities intelligence economy citizens citizen dollar dollars "
-    "stocks markets market interests territory border borders coast soil policy policies sanctions aid president "
+    "interests territory border borders coast soil policy policies sanctions aid president "
     "lawmakers senators congressmen prosecutors attorney regulators law laws courts court election elections "
     "presidency embassies mission delegation forces warships warship jets drones drone strike strikes "
     "spokesman spokeswoman commander commanders envoys negotiators".split())
@@ -152,6 +154,8 @@ def _country_ok(toks: list[Tok], i: int, j: int, kind: str) -> bool:
         return False  # "the 75 cent (U.S.) mark"
     if nxt is not None and nxt.start == toks[j - 1].end and nxt.text not in (".", ",", "'s", "’s", ":", ";", ")"):
         return False  # "US$1.1 million"
+    if nxt is not None and (nxt.text == "," or nxt.text in ("and", "or")) and _modifier_pair(toks, j + 1):
+        return False  # "U.S., French presidents", "U.S. and British troops": a coordinated modifier
     if nxt is None or not _is_word(nxt) or nxt.low in ("'s", "’s") or nxt.low in _PREPOSITIONS | {"as", "is",
                                                                                                   "was", "has"}:
         return True
@@ -170,6 +174,16 @@ def _country_ok(toks: list[Tok], i: int, j: int, kind: str) -> bool:
         return True  # a headline's "EU Set for ...", "UN Syria resolution"
     return _is_lower_word(nxt) and (_is_form(nxt.low, "VBZ") or _is_form(nxt.low, "VBD")) and \
         "NOUN" not in _lemmas(nxt.low)  # a headline's subject: "US orders ...", "UK spends ..."
+
+
+def _modifier_pair(toks: list[Tok], k: int) -> bool:
+    """Whether the words from token k are the second modifier of a coordinated pair and its noun ("French
+    presidents", "allied forces"): a second word that is a lower-case noun and no base-form verb ("Russia agree"
+    is a subject and its verb)."""
+    if k + 1 >= len(toks) or not _is_word(toks[k]):
+        return False
+    noun = toks[k + 1]
+    return _is_lower_word(noun) and _is_noun(noun.low) and not _is_form(noun.low, "VB")
 
 
 def _bare_noun(toks: list[Tok], i: int, j: int) -> bool:

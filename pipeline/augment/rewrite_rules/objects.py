@@ -42,7 +42,8 @@ place where it applies:
   of glass"); idioms whose object does not move ("make up the majority", "give up hope" read badly with the particle
   after: such pairs are not listed); "turn"/"switch" on/off with no device as the object ("turned on his friend",
   "turn on an axis"); "to" after the object ("took away his ability to become ..."), a direction after the particle
-  ("taking a canoe down to the lake"); a verb that is a noun after a determiner ("with both hands over her head").
+  ("taking a canoe down to the lake"); a verb that is a noun after a determiner ("with both hands over her head");
+  an object ending in a word that may be an adverb or a particle ("threw her right out": "her" is the object).
 * `dative`: a double object -> "to" ("gave him a book" -> "gave a book to him") and back ("sent a letter to them" ->
   "sent them a letter"), for give, send, hand, lend, sell, show, offer, pass, throw, bring, teach, tell, with a
   pronoun (me, him, her, us, them) or, in the first direction, a capitalised name or a determiner + a person or animal
@@ -434,6 +435,8 @@ def _short_object(toks: list[Tok], j: int, bare: bool = False) -> int | None:
         last = words[-1]
         if not _is_noun(last.low) or _is_form(last.low, "VBG") or n == 1 and _is_adj_only(last.low):
             continue
+        if "ADV" in _lemmas(last.low) or last.low in _PARTICLES:
+            continue  # "threw her right out": "her" is the object, "right" an adverb
         if n == 2 and _is_noun(words[0].low) and "ADJ" not in _lemmas(words[0].low) \
                 and any(_is_form(last.low, tag) for tag in ("VBZ", "VBD", "VBN")):
             return None

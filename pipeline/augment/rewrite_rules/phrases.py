@@ -17,7 +17,8 @@ whatever the sense of the words around them, each replacement guarded so that it
   perhaps the best" -> "maybe the best" reads badly); "in order to" not after put/set/get/keep/arrange... ("put the
   files in order to ..." is no purpose); "whether or not" only as an indirect question, after know/ask/decide/
   about/on... ("Whether or not you like it, ..." needs its "or not"); "a lot of" not after what/quite/such/not
-  ("what lots of ..."), "lots of" only after a function word or a verb ("parking lots of"); "each other"/"one
+  ("what lots of ..."), "lots of" only after a function word or a verb ("parking lots of"), not in "lots and
+  lots of"; "each other"/"one
   another" not before a noun ("each other day"); "though" -> "although" only opening a clause, at the start or
   after a comma, and not "even though"/"as though" nor the adverb (", though," / ", though."); "numerous" only
   before its noun ("were numerous" -> "were many"); "the majority of" -> "most of" before a determiner or pronoun,
@@ -48,7 +49,9 @@ whatever the sense of the words around them, each replacement guarded so that it
 * `fillers`: the spoken disfluencies "uh", "um", "er", "erm" removed as separate words with a comma of theirs
   (telephone transcripts: "and uh some you can rent by the year" -> "and some you can rent by the year"), every
   one in the sentence; only these ("like", "you know" carry meaning elsewhere), not after a number ("5 um" is a
-  unit), and only where three words remain.
+  unit), and only where three words remain. Refused: a filler with a comma after it but none before it (a false
+  start: "he um, they were filled up" -> "he they were" keeps the abandoned words; "Well, uh, I think" and "Uh, I
+  think" are fine), and a capitalised filler without its comma ("Er diab...": a name or a cut word).
 * `between`: the two conjuncts after "between" change places ("the difference between cats and dogs" -> "the
   difference between dogs and cats"), each a name, a determiner + one or two nouns, or one or two nouns.
   Refused: numbers, dates, times and ordinals (ranges: "between 1 and 4", "between Monday and Friday"); pronouns
@@ -220,6 +223,8 @@ def _lots_of(toks: list[Tok], i: int, j: int) -> bool:
     if prev.low in DETERMINERS or prev.low in _COUNT_WORDS or prev.low.endswith("ing") and "NOUN" in _lemmas(
             prev.low):
         return False  # "two lots of", "parking lots of"
+    if prev.low in ("and", "or") and i >= 2 and toks[i - 2].low == "lots":
+        return False  # "lots and lots of": a fixed phrase
     return (is_stopword(prev.text) or any(_is_form(prev.low, tag) for tag in ("VB", "VBD", "VBZ", "VBP"))) \
         and prev.low not in ("what", "such", "quite", "not")
 
@@ -542,6 +547,10 @@ def rule_fillers(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
             return None  # "5 um": a unit
         if nxt is not None and nxt.text in ("-", "'", "’") and nxt.start == t.end:
             return None
+        if t.text[:1].isupper() and (nxt is None or nxt.text != ","):
+            return None  # "Er diab...": a capitalised "Er"/"Uh"/"Um" without its comma may be a name or a cut word
+        if nxt is not None and nxt.text == "," and prev is not None and prev.text not in (",", ";", ":", "--"):
+            return None  # "and uh, but I believe", "he um, they were": a false start, the words before it dropped
         if nxt is None or nxt.text in (".", "?", "!") and f + 2 == len(toks):
             start = prev.end if prev is not None else t.start
             if prev is not None and prev.text == "," and f >= 2:

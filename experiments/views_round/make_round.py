@@ -10,6 +10,9 @@ the first sample's), shuffled together into round/blind-<block>.tsv (n, source, 
 round/blind-<block>.key.tsv (n, method, position, rules). The judge sees only the first file and experiments/judged/RULES-blind-views.md.
 
     OMP_NUM_THREADS=1 .venv/bin/python experiments/views_round/make_round.py > experiments/views_round/coverage.txt
+    # the second round (rewrites v4): sentences from position 3,000, 100 rewrites and 30 synonyms views per genre
+    OMP_NUM_THREADS=1 .venv/bin/python experiments/views_round/make_round.py --skip 3000 --round round2 \
+        --synonyms 30 --new 0 > experiments/views_round/coverage-round2.txt
 """
 
 from __future__ import annotations
@@ -33,11 +36,11 @@ from bsl_pipeline.pipeline.augment.filters import changed_word_share  # noqa: E4
 from bsl_pipeline.pipeline.augment.rewrite_rules.grammar import GRAMMAR_RULES  # noqa: E402
 
 
-def seen_sentences() -> set[str]:
+def seen_sentences(own: Path) -> set[str]:
     """Every cell of every .tsv under experiments/ except this round's own files."""
     seen = set()
     for path in (REPO / "experiments").rglob("*.tsv"):
-        if HERE in path.parents:
+        if own in path.parents:
             continue
         with open(path, encoding="utf-8", errors="replace") as f:
             for line in f:
@@ -49,17 +52,22 @@ def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--sentences", type=int, default=1500)
     p.add_argument("--no-sample", action="store_true")
+    p.add_argument("--skip", type=int, default=1500, help="start at this position of each fresh block")
+    p.add_argument("--round", default="round", help="folder (under this one) of the samples; its own files are "
+                   "left out of the sentences already read")
+    p.add_argument("--synonyms", type=int, default=50, help="synonyms views in the sample")
+    p.add_argument("--new", type=int, default=50, help="extra views of the newer rule families in the sample")
     args = p.parse_args()
-    seen = seen_sentences()
+    out = HERE / args.round
+    seen = seen_sentences(out)
     methods = {m: build_augmenter(m) for m in ("rewrites", "synonyms")}
-    out = HERE / "round"
     out.mkdir(exist_ok=True)
     for name in FRESH:
-        texts = [t for t in block(name, skip=1500) if t not in seen][:args.sentences]
+        texts = [t for t in block(name, skip=args.skip) if t not in seen][:args.sentences]
         records = [SourceRecord(source_id=f"{name}-{i}", text=t) for i, t in enumerate(texts)]
         pairs = {m: list(a.augment(records, seed=0)) for m, a in methods.items()}
         n = len(records)
-        print(f"# {name}: {n} sentences (positions 1500+ of the shuffled block, none read before)")
+        print(f"# {name}: {n} sentences (positions {args.skip}+ of the shuffled block, none read before)")
         got = {m: [x.reject is None for x in v] for m, v in pairs.items()}
         for m, v in pairs.items():
             kept = [x for x in v if x.reject is None]
@@ -74,14 +82,14 @@ def main() -> None:
         if args.no_sample:
             continue
         chosen = []
-        for m, k in (("rewrites", 100), ("synonyms", 50)):
+        for m, k in (("rewrites", 100), ("synonyms", args.synonyms)):
             rows = [(i, x) for i, x in enumerate(pairs[m]) if x.reject is None][:k]
             chosen += [(m, i, records[i].text, x.view2, "+".join(x.info.get("rules", []))) for i, x in rows]
         # and 50 more rewrites views drawn by the rules added after the grammatical ones, from the sentences after
         # the natural sample's, so that the new rule families are judged on more than their share of it
         last = max(i for m, i, *_ in chosen if m == "rewrites")
         rows = [(i, x) for i, x in enumerate(pairs["rewrites"]) if i > last and x.reject is None
-                and x.info["rules"][0] not in GRAMMAR_RULES][:50]
+                and x.info["rules"][0] not in GRAMMAR_RULES][:args.new]
         chosen += [("rewrites-new", i, records[i].text, x.view2, "+".join(x.info["rules"])) for i, x in rows]
         random.Random(f"round:{name}").shuffle(chosen)
         with open(out / f"blind-{name}.tsv", "w", newline="", encoding="utf-8") as f, \

@@ -2,7 +2,7 @@
 method (`rewrites` = the natural sample, `rewrites-new` = the extra views of the rule families added after the
 grammatical ones, `synonyms`), with 95% Wilson intervals and the error classes; then rewrites per rule.
 
-    python experiments/views_round/tally.py
+    python experiments/views_round/tally.py [--round round2]
 
 The judges saw only round/blind-<block>.tsv (n, source, view) and experiments/judged/RULES-blind-views.md; their
 files are round/blind-<block>.judged.tsv, the keys round/blind-<block>.key.tsv.
@@ -10,12 +10,13 @@ files are round/blind-<block>.judged.tsv, the keys round/blind-<block>.key.tsv.
 
 from __future__ import annotations
 
+import argparse
 import csv
 import math
 from collections import Counter, defaultdict
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent / "round"
+HERE = Path(__file__).resolve().parent
 BLOCKS = {"sts14-16": "STS 2014-16", "mnli-mm": "MNLI dev-mismatched"}
 
 
@@ -32,12 +33,15 @@ def wilson(usable: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--round", default="round")
+    folder = HERE / p.parse_args().round
     print("| genre | method | judged | usable | 95% interval | error classes |")
     print("|---|---|---:|---:|---|---|")
     by_rule: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for block, title in BLOCKS.items():
-        key = {r["n"]: r for r in _rows(HERE / f"blind-{block}.key.tsv")}
-        judged = _rows(HERE / f"blind-{block}.judged.tsv")
+        key = {r["n"]: r for r in _rows(folder / f"blind-{block}.key.tsv")}
+        judged = _rows(folder / f"blind-{block}.judged.tsv")
         assert len(judged) == len(key), (block, len(judged), len(key))
         groups: dict[str, list[dict[str, str]]] = defaultdict(list)
         for row in judged:
@@ -50,6 +54,8 @@ def main() -> None:
                 by_rule[rule][1] += 1
         for method in ("rewrites", "rewrites-new", "synonyms"):
             rows = groups[method]
+            if not rows:
+                continue
             usable = sum(r["usable"] for r in rows)
             low, high = wilson(usable, len(rows))
             errors = Counter(e.strip() for r in rows if not r["usable"] for e in r["errors"].split(",") if e.strip())

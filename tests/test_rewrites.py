@@ -57,6 +57,7 @@ GOLDEN = [
 REFUSED = [
     ("contract", "I have a car."),  # "I've a car": "have" is the main verb
     ("contract", "I know what it is."),  # no contraction before the end of a clause
+    ("contract", "Much that might have been offered with sober good advice here is contaminated by fear."),  # adverb
     ("expand", "He's finished the report."),  # has or is
     ("expand", "Don't you think so?"),  # a question
     ("number_words", "Apollo 11 landed on the moon."),  # a name

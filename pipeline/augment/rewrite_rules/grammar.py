@@ -5,7 +5,8 @@
   pronoun + auxiliary -> its contraction ("it is" -> "it's", "they are" -> "they're", "I will" -> "I'll"); never
   before punctuation or at the end ("I know what it is." stays), "have"/"has" only as an auxiliary (before a past
   participle: "we've seen", not "we've a car"), nor after "whose" in the same clause ("whose business it is to
-  be witty"). Applied to every such place of a sentence without contractions.
+  be witty"), nor "here"/"there" after a word that ends a subject ("good advice here is contaminated": an adverb,
+  not the subject). Applied to every such place of a sentence without contractions.
 * `expand`: the other way, in a sentence with contractions: "doesn't" -> "does not", "can't" -> "cannot",
   "I'm" -> "I am", "they're" -> "they are", "'ve"/"'ll" -> have/will; "it's"/"he's"/"that's"/... -> "is", or
   "has" before "been"/"got"; refused before a past participle ("he's finished": has or is), for "'d" (had or
@@ -98,6 +99,9 @@ def rule_contract(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
                 continue
             if i > 0 and toks[i - 1].low in ("than", "as", "whether", "if") and nxt.low in ("is", "are", "am"):
                 continue
+            if t.low in ("here", "there") and i > 0 and _is_word(toks[i - 1]) and toks[i - 1].low not in (
+                    "and", "but", "or", "so", "because", "if", "when", "since", "although", "though", "that"):
+                continue  # "... good advice here is contaminated": "here" ends the subject, it is not one
             if _after_whose(toks, i):
                 continue  # "writers whose business it is to be witty": "it's" would break the relative clause
             edits.append((t.start, nxt.end, t.text + AUX_CONTRACTED[nxt.low]))

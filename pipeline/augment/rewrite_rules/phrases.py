@@ -51,7 +51,9 @@ whatever the sense of the words around them, each replacement guarded so that it
   one in the sentence; only these ("like", "you know" carry meaning elsewhere), not after a number ("5 um" is a
   unit), and only where three words remain. Refused: a filler with a comma after it but none before it (a false
   start: "he um, they were filled up" -> "he they were" keeps the abandoned words; "Well, uh, I think" and "Uh, I
-  think" are fine), and a capitalised filler without its comma ("Er diab...": a name or a cut word).
+  think" are fine), a filler between two commas after anything but an interjection ("your, uh, birth country"
+  -> "your, birth country"; "Well, uh, I think" is fine), and a capitalised filler without its comma ("Er
+  diab...": a name or a cut word).
 * `between`: the two conjuncts after "between" change places ("the difference between cats and dogs" -> "the
   difference between dogs and cats"), each a name, a determiner + one or two nouns, or one or two nouns.
   Refused: numbers, dates, times and ordinals (ranges: "between 1 and 4", "between Monday and Friday"); pronouns
@@ -537,6 +539,9 @@ def rule_to_ing(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
 _FILLERS = frozenset("uh um er erm".split())
 
 
+_INTERJECTIONS = frozenset("well oh yeah yes no so okay ok right now".split())
+
+
 def rule_fillers(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
     cuts = []
     for f, t in enumerate(toks):
@@ -551,6 +556,9 @@ def rule_fillers(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
             return None  # "Er diab...": a capitalised "Er"/"Uh"/"Um" without its comma may be a name or a cut word
         if nxt is not None and nxt.text == "," and prev is not None and prev.text not in (",", ";", ":", "--"):
             return None  # "and uh, but I believe", "he um, they were": a false start, the words before it dropped
+        if nxt is not None and nxt.text == "," and prev is not None and prev.text == "," and (
+                f < 2 or toks[f - 2].low not in _INTERJECTIONS):
+            return None  # "your, uh, birth country" -> "your, birth": only "Well, uh, I" keeps its comma
         if nxt is None or nxt.text in (".", "?", "!") and f + 2 == len(toks):
             start = prev.end if prev is not None else t.start
             if prev is not None and prev.text == "," and f >= 2:

@@ -67,6 +67,8 @@ GOLDEN = [
      "we've gotten a little Atari computer husband describes it as a a computer with training wheels"),
     ("fillers", "Well, uh, I think so.", "Well, I think so."),
     ("fillers", "Uh, I think so.", "I think so."),
+    ("fillers", "Um, is the United States your, uh, birth country?", "Is the United States your birth country?"),
+    ("fillers", "We went uh, to the store at noon.", "We went to the store at noon."),
     ("fillers", "I think so, uh.", "I think so."),
     ("between", "The main flaw would be the boundary between stars and planets.",
      "The main flaw would be the boundary between planets and stars."),
@@ -127,7 +129,7 @@ REFUSED = [
     ("fillers", "Um-hum, that's right."),
     ("fillers", "he could work all day Wednesday and uh, but I believe he will be tired."),  # a false start
     ("fillers", "And he um, they were filled up by noon."),  # "he they were": a false start
-    ("fillers", "Um, is the United States your, uh, birth country?"),  # "your, birth country"
+    ("fillers", "We moved into the city, um, the west side of Charlotte."),  # the commas may be the sentence's
     ("fillers", "Er diab... \": the word was cut off."),  # a capitalised "Er" without its comma
     ("between", "It costs between 1 and 4 dollars."),  # a range
     ("between", "Open between Monday and Friday."),

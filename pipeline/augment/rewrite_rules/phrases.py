@@ -49,11 +49,12 @@ whatever the sense of the words around them, each replacement guarded so that it
 * `fillers`: the spoken disfluencies "uh", "um", "er", "erm" removed as separate words with a comma of theirs
   (telephone transcripts: "and uh some you can rent by the year" -> "and some you can rent by the year"), every
   one in the sentence; only these ("like", "you know" carry meaning elsewhere), not after a number ("5 um" is a
-  unit), and only where three words remain. Refused: a filler with a comma after it but none before it (a false
-  start: "he um, they were filled up" -> "he they were" keeps the abandoned words; "Well, uh, I think" and "Uh, I
-  think" are fine), a filler between two commas after anything but an interjection ("your, uh, birth country"
-  -> "your, birth country"; "Well, uh, I think" is fine), and a capitalised filler without its comma ("Er
-  diab...": a name or a cut word).
+  unit), and only where three words remain; between two commas after a determiner, possessive or preposition
+  both commas go too ("your, uh, birth country" -> "your birth country"), after an interjection one ("Well, uh, I
+  think" -> "Well, I think"). Refused: a false start, a filler and its comma between two words that each start a
+  clause or phrase ("he um, they were filled up" -> "he they were" keeps the abandoned words; "we went uh, to the
+  store" is fine), a filler between two commas after any other word ("the city, um, the west side": the commas
+  may be the sentence's own), and a capitalised filler without its comma ("Er diab...": a name or a cut word).
 * `between`: the two conjuncts after "between" change places ("the difference between cats and dogs" -> "the
   difference between dogs and cats"), each a name, a determiner + one or two nouns, or one or two nouns.
   Refused: numbers, dates, times and ordinals (ranges: "between 1 and 4", "between Monday and Friday"); pronouns
@@ -540,6 +541,12 @@ _FILLERS = frozenset("uh um er erm".split())
 
 
 _INTERJECTIONS = frozenset("well oh yeah yes no so okay ok right now".split())
+# words that start a clause or phrase again after a false start ("and uh, but", "he um, they")
+_RESTARTS = frozenset("and but or so because if when then he she they we i it you that this there the a an "
+                      "my your his her our their".split())
+# words after which a phrase goes on ("your, uh, birth country"): the filler's two commas go with it
+_PHRASE_OPENERS = frozenset("the a an my your his her our their its this that these those of in on at to for with "
+                            "from by".split())
 
 
 def rule_fillers(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
@@ -554,11 +561,17 @@ def rule_fillers(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
             return None
         if t.text[:1].isupper() and (nxt is None or nxt.text != ","):
             return None  # "Er diab...": a capitalised "Er"/"Uh"/"Um" without its comma may be a name or a cut word
-        if nxt is not None and nxt.text == "," and prev is not None and prev.text not in (",", ";", ":", "--"):
-            return None  # "and uh, but I believe", "he um, they were": a false start, the words before it dropped
-        if nxt is not None and nxt.text == "," and prev is not None and prev.text == "," and (
-                f < 2 or toks[f - 2].low not in _INTERJECTIONS):
-            return None  # "your, uh, birth country" -> "your, birth": only "Well, uh, I" keeps its comma
+        after = _next(toks, f + 2) if nxt is not None and nxt.text == "," else None
+        if after is not None and prev is not None and prev.text not in (",", ";", ":", "--") \
+                and prev.low in _RESTARTS and after.low in _RESTARTS:
+            return None  # "and uh, but I believe", "he um, they were": a false start, the words before it kept
+        if after is not None and prev is not None and prev.text == "," and f >= 2:
+            before = toks[f - 2]
+            if before.low in _PHRASE_OPENERS:
+                cuts.append((before.end, after.start - 1))  # "your, uh, birth country" -> "your birth country"
+                continue
+            if before.low not in _INTERJECTIONS:
+                return None  # "the city, um, the west side": the commas may be the sentence's own
         if nxt is None or nxt.text in (".", "?", "!") and f + 2 == len(toks):
             start = prev.end if prev is not None else t.start
             if prev is not None and prev.text == "," and f >= 2:

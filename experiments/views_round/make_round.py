@@ -37,10 +37,12 @@ from bsl_pipeline.pipeline.augment.rewrite_rules.grammar import GRAMMAR_RULES  #
 
 
 def seen_sentences(own: Path) -> set[str]:
-    """Every cell of every .tsv under experiments/ except this round's own files."""
+    """Every cell of every .tsv under experiments/ except the files of this round and of later rounds (folders of
+    this one that sort after it: "round" < "round2"), so that a round's sentences stay the same when later rounds
+    are added."""
     seen = set()
     for path in (REPO / "experiments").rglob("*.tsv"):
-        if own in path.parents:
+        if any(parent.parent == HERE and parent.name >= own.name for parent in path.parents):
             continue
         with open(path, encoding="utf-8", errors="replace") as f:
             for line in f:

@@ -7,7 +7,8 @@ For each block: the share of its first `--sentences` such sentences that get a `
 then the blind sample: the first 100 sentences with a rewrites view, the first 50 with a synonyms view and 50 more
 rewrites views made by the rule families added after the grammatical ones (`rewrites-new`: from the sentences after
 the first sample's), shuffled together into round/blind-<block>.tsv (n, source, view) with the key
-round/blind-<block>.key.tsv (n, method, position, rules). The judge sees only the first file and experiments/judged/RULES-blind-views.md.
+round/blind-<block>.key.tsv (n, method, position, rules). The judge sees only the first file and
+experiments/judged/RULES-blind-views.md.
 
     OMP_NUM_THREADS=1 .venv/bin/python experiments/views_round/make_round.py > experiments/views_round/coverage.txt
     # the second round (rewrites v4): sentences from position 3,000, 100 rewrites and 30 synonyms views per genre
@@ -96,7 +97,8 @@ def main() -> None:
         random.Random(f"round:{name}").shuffle(chosen)
         with open(out / f"blind-{name}.tsv", "w", newline="", encoding="utf-8") as f, \
                 open(out / f"blind-{name}.key.tsv", "w", newline="", encoding="utf-8") as g:
-            w, k = csv.writer(f, delimiter="\t", lineterminator="\n"), csv.writer(g, delimiter="\t", lineterminator="\n")
+            w = csv.writer(f, delimiter="\t", lineterminator="\n")
+            k = csv.writer(g, delimiter="\t", lineterminator="\n")
             w.writerow(["n", "source", "view"])
             k.writerow(["n", "method", "position", "rules"])
             for n_, (m, i, src, view, rule) in enumerate(chosen, 1):

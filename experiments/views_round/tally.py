@@ -11,25 +11,15 @@ files are round/blind-<block>.judged.tsv, the keys round/blind-<block>.key.tsv.
 from __future__ import annotations
 
 import argparse
-import csv
-import math
+import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "judged"))
+
+from tally_views import _rows, wilson  # noqa: E402  (the earlier round's tally: the same reading and interval)
 BLOCKS = {"sts14-16": "STS 2014-16", "mnli-mm": "MNLI dev-mismatched"}
-
-
-def _rows(path: Path) -> list[dict[str, str]]:
-    with open(path, newline="", encoding="utf-8") as fh:
-        return list(csv.DictReader(fh, delimiter="\t"))
-
-
-def wilson(usable: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    p = usable / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def main() -> None:

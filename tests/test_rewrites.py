@@ -68,6 +68,7 @@ REFUSED = [
     ("swap_conjuncts", "A man and a woman in blue jog on the sidewalk."),  # "in blue" may be hers only
     ("front_place", "A Black woman on the street is talking on her cellphone."),  # "talking on": no place
     ("front_place", "a white dog is tugging on a black rope"),  # "tugging on" selects its preposition
+    ("front_place", "A hedgehog is biting at a blanket."),  # "at" after a verb that is no posture
     ("front_clause", "I'm not yet able to answer if the phenomenon has an official PoliSci name."),  # whether
     ("front_clause", "So it's important to have a basic understanding before you even get on skis."),
     ("front_clause", "He left because John was tired."),  # "he" could then be John

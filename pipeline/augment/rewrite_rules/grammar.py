@@ -24,7 +24,8 @@
   in a month or year; not in a sentence that opens with a wh-word ("How the Dow Fared on Tuesday").
 * `front_place`: a place phrase after a verb in progress moves to the front ("A man is sitting on a bench." ->
   "On a bench, a man is sitting."): in/on/at/near/under/behind/beside/inside/outside/in front of + a determiner
-  + one to four lower-case words, directly after the -ing verb (so it belongs to the verb, not to its object).
+  + one to four lower-case words, directly after the -ing verb (so it belongs to the verb, not to its object);
+  "at" only after a verb of posture or waiting ("sitting at a table"; "biting at a blanket" stays).
 * `front_clause`: a final subordinate clause moves to the front ("He stayed home because it was raining." ->
   "Because it was raining, he stayed home."): because (of), although, while, when, after, before, until, unless,
   if, whereas, since; refused after a time noun ("the day when ..."), after verbs of asking and knowing ("asked if",
@@ -314,6 +315,11 @@ def rule_front_time(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None
     return _front(text, toks, k, end)
 
 
+# verbs of posture and waiting, after which "at" names a place ("sitting at a table"); after others it is the verb's
+AT_PLACE_VERBS = frozenset("sitting standing lying waiting kneeling sleeping resting posing gathering "
+                           "gathered".split())
+
+
 def rule_front_place(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
     end = _final_punct(toks)
     if end <= 0:
@@ -325,6 +331,8 @@ def rule_front_place(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Non
             continue
         if toks[k - 1].low in SELECTED_PREPOSITION.get(toks[k].low, ()):
             return None
+        if toks[k].low == "at" and toks[k - 1].low not in AT_PLACE_VERBS:
+            return None  # "biting at a blanket", "pulling at a rope": "at" is the verb's, not a place
         start = k + 1
         if toks[k].low == "in" and start + 1 < end and toks[start].low == "front" and toks[start + 1].low == "of":
             start += 2

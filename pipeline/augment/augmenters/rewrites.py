@@ -1,6 +1,6 @@
-"""Meaning-preserving rewrites: the sentence said again with the same words in another grammatical form, offline
-and deterministic. view1 = the source, view2 = the source with `max_rules` of the rules applied (drawn at random
-among those that apply, per record).
+"""Meaning-preserving rewrites: the sentence said again in another grammatical form or with an equivalent function
+word, phrase or abbreviation, offline and deterministic. view1 = the source, view2 = the source with `max_rules` of
+the rules applied (drawn at random among those that apply, per record).
 
 The rules live in `pipeline.augment.rewrite_rules`, one module per family, each rule described with its guard in its
 module's docstring. A guard refuses the places where the rewrite could change the meaning or break the grammar; a

@@ -55,6 +55,33 @@ GOLDEN = [
     ("headline_will", "Thousands of troops to march for Jubilee", "Thousands of troops will march for Jubilee"),
     ("headline_will", "Michelle Obama To Star In Parks And Recreation",
      "Michelle Obama Will Star In Parks And Recreation"),
+    # will_going: "will" -> "going to", the form of "be" agreeing with the subject
+    ("will_going", "The plant will close next year.", "The plant is going to close next year."),
+    ("will_going", "The artists say the plan will harm French culture.",
+     "The artists say the plan is going to harm French culture."),
+    ("will_going", "District Superintendent J. Chester Floyd told reporters Monday that McCrackin will be reassigned "
+                   "within the district.",
+     "District Superintendent J. Chester Floyd told reporters Monday that McCrackin is going to be reassigned within "
+     "the district."),
+    ("will_going", "My unborn children will never appear on the Today show.",
+     "My unborn children are never going to appear on the Today show."),
+    ("will_going", "Also, I will be assuming that the cost is constant.",
+     "Also, I am going to be assuming that the cost is constant."),
+    ("will_going", "We know they will have to come from the south.",
+     "We know they are going to have to come from the south."),
+    ("will_going", "The police will arrive soon.", "The police are going to arrive soon."),
+    ("will_going", "The plant will not close next year.", "The plant is not going to close next year."),
+    # ... and back
+    ("will_going", "They are going to build a bridge.", "They will build a bridge."),
+    ("will_going", "A student visa overstayer is not going to be a high priority for pro bono assistance.",
+     "A student visa overstayer will not be a high priority for pro bono assistance."),
+    ("will_going", "i don't know what kind of a summer we're expecting this year i imagine it's going to be hot again",
+     "i don't know what kind of a summer we're expecting this year i imagine it will be hot again"),
+    ("will_going", "\"We're going to do everything in our power to get money back to ratepayers as quickly as "
+                   "possible,\" Kennedy said.",
+     "\"We will do everything in our power to get money back to ratepayers as quickly as possible,\" Kennedy said."),
+    ("will_going", "Number 916 is hoping that he is going to win the race.",
+     "Number 916 is hoping that he will win the race."),
 ]
 
 # Each guard, on a sentence the rule would otherwise rewrite wrongly.
@@ -112,6 +139,30 @@ REFUSED = [
     ("headline_will", "The Road to Change"),
     ("headline_will", "How to Train Your Dragon"),
     ("headline_will", "Brazilians throng streets to greet pope"),  # a verb with its object before "to"
+    ("will_going", "Will it give us the right to divorce the husbands who abandon us?"),  # a question
+    ("will_going", "Iran says UN nuclear talks will continue"),  # a headline
+    ("will_going", "The will of the people will prevail."),  # "will" as a noun, and two future markers
+    ("will_going", "He has free will."),
+    ("will_going", "I'll close the plant."),  # a contraction
+    ("will_going", "Boys will be boys."),  # a habit
+    ("will_going", "on Thursday nights when i get home i will watch Knots Landing"),  # a habit
+    ("will_going", "Consumers will lose out, employees will lose out, Europe will lose competitive strength."),
+    ("will_going", "Children will enjoy the little steam train that loops around the bay."),  # a bare plural: generic
+    ("will_going", "The Bombardier and Embraer aircraft will be delivered to U.S. Airways by September 2006."),
+    ("will_going", "The head of the company will resign."),  # "the company is going to" would agree with "company"
+    ("will_going", "In his new position, Dynes will earn $395,000."),  # a name in -s: its number is unknown
+    ("will_going", "The data will show a rise."),  # a noun of either number
+    ("will_going", "Prince is replacing Sanford Weill, who will remain Citigroup's chairman."),  # a relative
+    ("will_going", "You will find a number of Mary's personal effects on display."),  # a guide's "you will"
+    ("will_going", "The tomb guardian will unlock the gate and give you a candle."),
+    ("will_going", "I hope that all key parties will take the necessary steps."),  # a wish
+    ("will_going", "The AFL-CIO is waiting until October to decide if it will endorse a candidate."),
+    ("will_going", "The committee will have finished by then."),  # the future perfect
+    ("will_going", "They are going to the store."),  # a place
+    ("will_going", "He is going to bed."),
+    ("will_going", "We are going to work on it."),
+    ("will_going", "They were going to build a bridge."),  # no future
+    ("will_going", "It isn't going to work."),
 ]
 
 test_golden, test_refused, test_family = family_tests(GOLDEN, REFUSED, MARKER_RULES)

@@ -91,6 +91,12 @@ GOLDEN = [
      "However, the Ovitz deal contained none of these goodies."),
     ("however", "Washington, however, said more was needed to prevent complaints being filed in the first place.",
      "However, Washington said more was needed to prevent complaints being filed in the first place."),
+    ("however", "Unfortunately, the magnet schools began the undoing of desegregation in Charlotte.",
+     "The magnet schools, unfortunately, began the undoing of desegregation in Charlotte."),
+    ("however", "Apparently, Greuze was not worried about needing protection.",
+     "Greuze, apparently, was not worried about needing protection."),
+    ("however", "Surprisingly, the team won the final.", "The team, surprisingly, won the final."),
+    ("however", "The results, sadly, were not published.", "Sadly, the results were not published."),
     # a_lot: many <-> a lot of, all the -> all of the
     ("a_lot", "Many people rely on their local government for protection.",
      "A lot of people rely on their local government for protection."),
@@ -144,6 +150,8 @@ REFUSED = [
     ("however", "In the stock market, however, the damage can get much worse."),  # a prepositional phrase
     ("however", "Critics, however, argue that it is too late."),  # "However, Critics argue"
     ("however", "However, the man arrested said nothing."),  # "The man, however, arrested said"
+    ("however", "Indeed, Wolfowitz admitted Saturday that neither would solve the issue."),  # emphasis shifts
+    ("however", "Clearly, the press has done a lousy job."),  # "The press, clearly, has" reads as its manner
     ("a_lot", "How many people came?"),
     ("a_lot", "There were so many people that we left."),
     ("a_lot", "Massive tidal waves swept over Crete, drowning many thousands of people."),

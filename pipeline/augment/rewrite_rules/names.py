@@ -42,8 +42,11 @@ in `NAME_RULES`):
   ("Toll, Australia's second-largest transport company, last week offered" is refused).
 * `however`: a sentence-initial discourse adverb moves after the subject ("However, the company said ..." ->
   "The company, however, said ..."), and back: however, therefore, nevertheless, nonetheless, moreover,
-  furthermore, meanwhile (not "instead", "thus", "still", "also", "indeed": after the subject they read as
-  another word or shift the emphasis). The subject: a personal pronoun (not "it": "It, moreover, is possible to
+  furthermore, meanwhile, and the comments on the whole statement unfortunately, fortunately, sadly, luckily,
+  surprisingly, interestingly, apparently, obviously ("Unfortunately, the magnet schools began ..." -> "The magnet
+  schools, unfortunately, began ..."); not "instead", "thus", "still", "also", "indeed", "clearly": after the
+  subject they read as another word or shift the emphasis ("Wolfowitz, indeed, admitted" confirms what "Indeed,"
+  only adds to). The subject: a personal pronoun (not "it": "It, moreover, is possible to
   ..."), a name of one to three capitalised words, or a determiner + one to three words ending in a noun,
   directly followed by an auxiliary or an unambiguous finite verb ("the associated cost is", not "the
   associated | cost"), and no participle before a preposition or a verb ("a site established for ...", "the man
@@ -376,7 +379,10 @@ def rule_apposition(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None
 
 
 # -- however --------------------------------------------------------------------------------------------------------
-ADVERBS = ("however", "therefore", "nevertheless", "nonetheless", "moreover", "furthermore", "meanwhile")
+ADVERBS = ("however", "therefore", "nevertheless", "nonetheless", "moreover", "furthermore", "meanwhile",
+           # comments on the whole statement, said as well after its subject
+           "unfortunately", "fortunately", "sadly", "luckily", "surprisingly", "interestingly", "apparently",
+           "obviously")
 _PRONOUNS = frozenset("i he she we they you".split())  # not "it": "It, moreover, is possible to ..."
 _SUBJECT_DETS = (DETERMINERS | frozenset("each every no most both all any another such".split())) - {"that"}
 

@@ -54,6 +54,27 @@ GOLDEN = [
     ("caption_aspect", "A man chops down a tree with an axe.", "A man is chopping down a tree with an axe."),
     ("caption_aspect", "A shopper buys cat food at a Walmart", "A shopper is buying cat food at a Walmart"),
     ("caption_aspect", "A rabbit is playing with a toy rabbit.", "A rabbit plays with a toy rabbit."),
+    # a collective noun + "of", a short "in"/"with" phrase after the subject; a collective keeps its verb's number
+    ("caption_aspect", "A group of people are walking down a street.", "A group of people walk down a street."),
+    ("caption_aspect", "A group of people sit around a blazing fire at night.",
+     "A group of people are sitting around a blazing fire at night."),
+    ("caption_aspect", "The group of hikers is resting in front of a mountain.",
+     "The group of hikers rests in front of a mountain."),
+    ("caption_aspect", "A crowd of interested people surrounds a man swinging a sledgehammer.",
+     "A crowd of interested people is surrounding a man swinging a sledgehammer."),
+    ("caption_aspect", "A herd of elephants are walking along a trail.", "A herd of elephants walk along a trail."),
+    ("caption_aspect", "A man in a red shirt is giving toys to a small dog.",
+     "A man in a red shirt gives toys to a small dog."),
+    ("caption_aspect", "Two men in shorts hang out at the beach.", "Two men in shorts are hanging out at the beach."),
+    ("caption_aspect", "A young girl with long brown hair is brushing her teeth.",
+     "A young girl with long brown hair brushes her teeth."),
+    ("caption_aspect", "A man in a hat stands in front of a brick wall.",
+     "A man in a hat is standing in front of a brick wall."),
+    ("caption_aspect", "A group of men with cowboy hats are watching a rodeo.",
+     "A group of men with cowboy hats watch a rodeo."),
+    ("caption_aspect", "A little girl in pink boots runs down the street.",
+     "A little girl in pink boots is running down the street."),
+    ("caption_aspect", "A woman in red shorts is writing on a tablet.", "A woman in red shorts writes on a tablet."),
 ]
 
 REFUSED = [
@@ -89,7 +110,15 @@ REFUSED = [
     ("caption_aspect", "Two boys sit facing one another at a table and one points at the other."),
     ("caption_aspect", "A man is not playing the guitar."),  # negation
     ("caption_aspect", "A man can ride a horse."),  # a modal
-    ("caption_aspect", "A group of people are walking down a street."),  # subject not parsed
+    ("caption_aspect", "A couple of kids plays in the park."),  # "a couple of" is plural
+    ("caption_aspect", "A boy in overalls blows bubbles."),  # "blows" or "bubbles": two readings
+    ("caption_aspect", "Two men in animal print pajama bottoms sleep on a bed."),
+    ("caption_aspect", "A man in red pants skiing down a slope."),  # no verb: "pants" is a noun
+    ("caption_aspect", "A man with black pants on walks by a wall."),  # "with ... on"
+    ("caption_aspect", "A group of people in white uniforms doing a show."),
+    ("caption_aspect", "A group walks down a street."),  # a collective without "of"
+    ("caption_aspect", "A man in a black shirt is playing golf outside."),  # a skill, as without the phrase
+    ("caption_aspect", "A woman in a hat is wearing a red scarf."),  # habit-prone verb
     ("caption_aspect", "A man and a woman are dancing in a hall."),  # coordinated subject
     ("caption_aspect", "Dogs bark."),  # generic
     ("caption_aspect", "The man knows the answer."),  # stative

@@ -26,6 +26,15 @@ GOLDEN = [
      "Most of Philip K Dick's works are not hard Sci-Fi in the least."),
     ("expand", "There's an invisible man holding a rainbow umbrella.",
      "There is an invisible man holding a rainbow umbrella."),
+    # in a question: "'s"/"'re"/"'m" after a pronoun or wh-word, which do not invert
+    ("expand", "What's the best way to learn Python?", "What is the best way to learn Python?"),
+    ("expand", "Where's the nearest station?", "Where is the nearest station?"),
+    ("expand", "What's he doing?", "What is he doing?"),
+    ("expand", "Oh yeah? San Barenakedino? How's he? Clarisse and Onardo both asked.",
+     "Oh yeah? San Barenakedino? How is he? Clarisse and Onardo both asked."),
+    ("expand", "\"You're not going to marry him, do you hear?\" he said dictatorially.",
+     "\"You are not going to marry him, do you hear?\" he said dictatorially."),
+    ("expand", "What's been going on?", "What has been going on?"),
     ("number_words", "5 women sitting around a table doing some crafts.",
      "Five women sitting around a table doing some crafts."),
     ("number_words", "A blond woman is holding 2 golf balls while reaching down into a golf hole.",
@@ -60,6 +69,13 @@ REFUSED = [
     ("contract", "Much that might have been offered with sober good advice here is contaminated by fear."),  # adverb
     ("expand", "He's finished the report."),  # has or is
     ("expand", "Don't you think so?"),  # a question
+    ("expand", "Why doesn't it work?"),  # "n't" in a question: "Why does not it work?"
+    ("expand", "It's nice, isn't it?"),  # a tag question
+    ("expand", "Where's he live?"),  # "'s" for "does"
+    ("expand", "Who's car is this?"),  # "whose"
+    ("expand", "What's up?"),  # a greeting
+    ("expand", "What'll you do?"),  # "'ll" in a question
+    ("expand", "Where's he gone?"),  # has or is
     ("number_words", "Apollo 11 landed on the moon."),  # a name
     ("number_words", "It is 5 km away."),  # a unit
     ("number_words", "The area is 5 km² wide and 3¹ deep."),  # not a plain count (and no crash on "¹")

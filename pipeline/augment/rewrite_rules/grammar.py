@@ -10,8 +10,12 @@
 * `expand`: the other way, in a sentence with contractions: "doesn't" -> "does not", "can't" -> "cannot",
   "I'm" -> "I am", "they're" -> "they are", "'ve"/"'ll" -> have/will; "it's"/"he's"/"that's"/... -> "is", or
   "has" before "been"/"got"; refused before a past participle ("he's finished": has or is), for "'d" (had or
-  would), for possessive "'s", in questions and tag questions ("Don't you", ", isn't it?"), and in the toast
-  "Here's to ..." (a fixed phrase).
+  would), for possessive "'s", and in the toast "Here's to ..." (a fixed phrase). In a sentence with a question
+  only "'s"/"'re"/"'m" after a pronoun or wh-word ("What's the best way to learn Python?" -> "What is ...";
+  "Where's the nearest station?"; "How's it going?"), never "n't" ("Why doesn't it work?" would become "Why does
+  not it work?"; tag questions ", isn't it?", "Don't you ...") nor "'ve"/"'ll"; refused for "'s" as "does" (a
+  wh-word's "'s" + a pronoun not followed by an -ing verb, "like" or the end: "Where's he live?"), "who's" before
+  a noun ("Who's car is this?": "whose"), and the greeting "What's up?".
 * `number_words`: a count written in digits -> in words ("3 dogs" -> "three dogs"), up to `max_number`; only a
   plain number before a lower-case word that is no unit ("5 km", "3 pm" stay), not after a name or sign
   ("Apollo 11", "$5", "No. 3"), and only when it is the sentence's one number written in digits.
@@ -110,6 +114,30 @@ def rule_contract(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
     return splice(text, edits) if edits else None
 
 
+_WH_WORDS = frozenset("what where who how when why which".split())
+_QUESTION_S = frozenset("how when".split())  # "How's it going?", "When's the next train?"
+_QUESTION_SUBJECTS = frozenset("i you he she it we they that this there".split())
+
+
+def _question_expandable(toks: list[Tok], i: int, word: str, ending: str) -> bool:
+    """Whether the contraction `toks[i]` ("word" + "'" + `ending`) of a sentence with a question may be expanded:
+    "'s"/"'re"/"'m" after a pronoun or wh-word ("What's the best way ...?" -> "What is ..."), not "'s" for "does"
+    ("Where's he live?", "How's that work?": a subject pronoun that is not followed by an -ing verb, "like" or the
+    end), nor "who's" for "whose" ("Who's car is this?": a noun follows)."""
+    if ending not in ("s", "re", "m") or word not in _WH_WORDS and word not in PRONOUN_AUX:
+        return False
+    nxt = toks[i + 1]
+    if word == "what" and nxt.low == "up":
+        return False  # the greeting "What's up?"
+    if word in _WH_WORDS and ending == "s" and nxt.low in _QUESTION_SUBJECTS:
+        after = toks[i + 2] if i + 2 < len(toks) else None
+        return after is None or not _is_word(after) or after.low == "like" or is_ing_verb(after.low)
+    if word == "who" and ending == "s":
+        lemmas = _lemmas(nxt.low)
+        return not ("NOUN" in lemmas and "ADJ" not in lemmas and not is_ing_verb(nxt.low))
+    return True
+
+
 def rule_expand(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
     edits = []
     for i, t in enumerate(toks):
@@ -128,12 +156,14 @@ def rule_expand(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
         if not m:
             continue
         word, ending = m.groups()
-        if nxt is None or not _is_word(nxt) or "?" in text:
+        if nxt is None or not _is_word(nxt):
             return None
         if ending == "d" or word in ("let", "y", "ain"):
             return None
+        if "?" in text and not _question_expandable(toks, i, word, ending):
+            return None
         if ending == "s":
-            if word not in S_EXPANDABLE:
+            if word not in S_EXPANDABLE and not ("?" in text and word in _QUESTION_S):
                 continue  # a possessive, or a noun + "is" we do not expand
             if word == "here" and nxt.low == "to":
                 return None  # the toast "Here's to ..."

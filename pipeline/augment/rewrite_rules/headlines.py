@@ -30,20 +30,30 @@ full, or in the other aspect. The rules (names as in `HEADLINE_RULES`):
   Hospital").
 * `caption_aspect`: a caption in the simple present <-> in the present progressive ("A turtle walks over the
   ground." <-> "A turtle is walking over the ground."; "Runners compete in a race." -> "Runners are competing in a
-  race."; "The woman is walking her dog." -> "The woman walks her dog."). Only a short descriptive sentence (at
-  most `_MAX_CAPTION` tokens, ending in "." or nothing, no comma) whose subject is a determiner (a, an, the, one,
-  two, ..., some, several) + up to four lower-case words ending in a noun for a person, an animal or a vehicle
-  (`CAPTION_SUBJECTS`), or such a plural noun alone (only from the simple present: "Kids dance on stage." would be
-  generic). The verb is dynamic: never stative or habit-prone verbs (be, have, contain, seem, know, own, wear, live,
-  work, sell, teach, use, drive, ...), never "is going to" / "is trying to". What follows the verb must contain a
-  determiner, a possessive or a particle ("A bear fights a wolf"; "A bear fights wolves." is generic; "A man
-  drinks." a habit); "play" only before with/in/on/... ("A woman plays violin" is a skill). Refused: a modal, a
-  negation, a time or frequency adverb (always, usually, every, often, now, ...), a subordinate or relative clause
-  (when, while, who, that, ...), a second verb after and/or/but ("is peeling and cutting a potato", "sits on the
-  floor and leans against a map": both would need to change), a pronoun or name as subject ("He works at a bank"
-  is a habit), a subject whose number disagrees with its determiner or auxiliary ("A group of people are ..." is
-  not parsed). Agreement: "is"/"walks" for a singular subject, "are"/"walk" for a plural one; the forms come from
-  lemminflect, refused when a verb has two lemmas with different forms.
+  race."; "The woman is walking her dog." -> "The woman walks her dog."). Only a short descriptive sentence (at most
+  `_MAX_CAPTION` tokens, ending in "." or nothing, no comma) whose subject is a determiner (a, an, the, one, two,
+  ..., some, several) + up to four lower-case words ending in a noun for a person, an animal or a vehicle
+  (`CAPTION_SUBJECTS`) or in a collective noun + "of" + up to three words ending in a plural noun ("A group of young
+  people", "A herd of elephants"), either optionally followed by a short "in"/"with" phrase (a determiner and up to
+  three lower-case words ending in a noun: "A man in a red shirt", "Two men in blue shirts", "A young boy with a
+  hat"); or a plural caption noun alone (only from the simple present: "Kids dance on stage." would be generic). The
+  verb must follow the subject at exactly one place: refused when a word of the "in"/"with" phrase could be the verb
+  too ("A boy in overalls blows bubbles.", "Two men in animal print pajama bottoms sleep"), except garments ("in
+  pink boots runs") and a later "is"/"are" ("in red shorts is writing"); a simple present after such a phrase must
+  be followed by a determiner, possessive, preposition or particle ("A man in red pants skiing ..." has no verb),
+  and not by "on" + the end or a verb ("A man with black pants on walks ..."). The verb is dynamic: never stative or
+  habit-prone verbs (be, have, contain, seem, know, own, wear, live, work, sell, teach, use, drive, ...), never "is
+  going to" / "is trying to". What follows the verb must contain a determiner, a possessive or a particle ("A bear
+  fights a wolf"; "A bear fights wolves." is generic; "A man drinks." a habit); "play" only before with/in/on/...
+  ("A woman plays violin" is a skill). Refused: a modal, a negation, a time or frequency adverb (always, usually,
+  every, often, now, ...), a subordinate or relative clause (when, while, who, that, ...), a second verb after
+  and/or/but ("is peeling and cutting a potato", "sits on the floor and leans against a map": both would need to
+  change), a pronoun or name as subject ("He works at a bank" is a habit), a subject whose number disagrees with its
+  determiner or auxiliary, a coordinated subject ("A man and a woman are ..."). Agreement: "is"/"walks" for a
+  singular subject, "are"/"walk" for a plural one, from the head noun; a collective noun in the singular keeps the
+  number its verb has ("A group of people walks" <-> "is walking", "A group of people are walking" <-> "walk": both
+  read naturally), but "a couple of"/"a bunch of" are plural only; the forms come from lemminflect, refused when a
+  verb has two lemmas with different forms.
 
 Not a rule: swapping two coordinated modifiers ("a boxing or wrestling match" -> "a wrestling or boxing match"):
 the order of coordinated adjectives is often preferred or fixed, and "W1 and W2 N" may be "[W1] and [W2 N]"
@@ -54,7 +64,8 @@ from __future__ import annotations
 
 import re
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    AUXILIARIES, NUMBER_WORDS, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_word, _lemmas, splice,
+    AUXILIARIES, GARMENTS, NUMBER_WORDS, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_word, _lemmas,
+    is_ing_verb, splice,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 
@@ -346,6 +357,13 @@ _NOT_CAPTION_WORDS = frozenset(
     "being been".split())
 _PLAY_NEXT = frozenset("with in on at along by near around together".split())
 _PARTICLES = frozenset("up down out off on in over around away back along across through into onto".split())
+_IRREGULAR_PLURALS = frozenset("men women people children mice geese gentlemen policemen firemen fishermen".split())
+# Collective nouns before "of" + a plural ("A group of people"); a singular one takes either number from its verb.
+_COLLECTIVES = frozenset("group crowd team herd flock pack family pair couple bunch line".split())
+_PLURAL_COLLECTIVES = frozenset("couple bunch".split())  # "A couple of kids walk", never "walks"
+_AFTER_VERB = frozenset("his her its their another beneath below above beside between next".split())
+_SUBJECT_MODIFIERS = frozenset("in with".split())
+_MODIFIER_DETS = frozenset("a an the his her their its two three four five some".split())
 
 
 def _form(verb: str, tag: str, source: str) -> str | None:
@@ -357,33 +375,138 @@ def _form(verb: str, tag: str, source: str) -> str | None:
     return forms.pop() if len(forms) == 1 else None
 
 
-def _caption_subject(toks: list[Tok]) -> tuple[int, bool] | None:
-    """(index after the subject, plural) for a caption's subject: a determiner and up to four lower-case words
-    ending in a caption noun, or such a plural noun alone."""
+def _plural_noun(word: str) -> bool | None:
+    """Whether `word` is a plural noun (True), a singular one (False); None when its number is unclear ("sheep")."""
+    lemmas = _lemmas(word).get("NOUN", ())
+    plural = word in _IRREGULAR_PLURALS or bool(lemmas) and word not in lemmas
+    singular = bool(lemmas) and word in lemmas
+    return None if plural == singular else plural
+
+
+def _finite(tok: Tok, plural: bool | None) -> bool | None:
+    """Whether `tok` may be the caption's verb ("is"/"are" or a simple present) for a subject of that number
+    (None: either); None when it can be no such verb."""
+    word = tok.low
+    if not tok.text.islower() or not tok.text.isalpha():
+        return None
+    if word in ("is", "are"):
+        return None if plural is not None and (word == "are") != plural else word == "are"
+    if word.endswith("s") and _is_form(word, "VBZ"):
+        return None if plural else False
+    if not word.endswith("s") and not word.endswith("ing") and _is_form(word, "VBP"):
+        return None if plural is False else True
+    return None
+
+
+def _modifier_ends(toks: list[Tok], k: int) -> list[int]:
+    """The possible ends (index after) of a short "with"/"in" phrase at `k` ("in a red shirt", "with a hat", "in
+    blue shirts"): the preposition, an optional determiner and one to three lower-case words, the last a noun."""
+    if k >= len(toks) or toks[k].low not in _SUBJECT_MODIFIERS:
+        return []
+    j = k + 1
+    if j < len(toks) and toks[j].low in _MODIFIER_DETS:
+        j += 1
+    ends = []
+    for m in range(j, min(j + 3, len(toks))):
+        word = toks[m]
+        if not (word.text.replace("-", "").isalpha() and word.text.islower()) or is_stopword(word.text) \
+                or word.low in _CAPTION_DETS or is_ing_verb(word.low):
+            break
+        if "NOUN" in _lemmas(word.low):
+            ends.append(m + 1)
+    return ends
+
+
+def _of_ends(toks: list[Tok], k: int) -> list[int]:
+    """The possible ends of an "of" phrase after a collective noun ("of people", "of young children", "of Asian
+    women"): one to three words, the last a plural noun (or one whose number is unclear: "of deer")."""
+    if k >= len(toks) or toks[k].low != "of":
+        return []
+    ends = []
+    for m in range(k + 1, min(k + 4, len(toks))):
+        word = toks[m]
+        if not word.text.replace("-", "").isalpha() or is_stopword(word.text) or is_ing_verb(word.low) \
+                or not (word.text.islower() or word.text.istitle() and m < k + 3):
+            break
+        if word.text.islower() and _plural_noun(word.low) is not False and "NOUN" in _lemmas(word.low):
+            ends.append(m + 1)
+    return ends
+
+
+def _collective(toks: list[Tok], j: int) -> bool:
+    """Whether `toks[j]` is a collective noun before "of" ("group of", "groups of")."""
+    word = toks[j].low
+    return (word in _COLLECTIVES or word.endswith("s") and word[:-1] in _COLLECTIVES) and j + 1 < len(toks) \
+        and toks[j + 1].low == "of"
+
+
+def _garment(word: str) -> bool:
+    return word in GARMENTS or word[:-1] in GARMENTS or word[:-2] in GARMENTS
+
+
+def _verb_after_modifier(toks: list[Tok], v: int) -> bool:
+    """Whether the simple present at `v` after a "with"/"in" phrase is a verb, not a noun that ends the phrase ("A
+    man in red pants skiing", "Two men in animal print pajama bottoms sleep", "A man with black pants on walks"):
+    followed by a determiner, possessive, preposition, particle or the end, but not by "on" + the
+    end or a verb."""
+    word = toks[v].low
+    if word in ("is", "are"):
+        return True
+    nxt = toks[v + 1].low if v + 1 < len(toks) else "."
+    after = toks[v + 2] if v + 2 < len(toks) else None
+    if nxt == "on" and (after is None or not _is_word(after) or _is_form(after.low, "VBZ")):
+        return False
+    if v + 1 >= len(toks) or not _is_word(toks[v + 1]):
+        return True
+    return nxt in _CAPTION_DETS or nxt in _PARTICLES or nxt in _AFTER_PARTICIPLE or nxt in _AFTER_VERB
+
+
+def _caption_subject(toks: list[Tok]) -> tuple[int, bool, bool] | None:
+    """(index of the verb, plural, bare) for a caption's subject: a determiner and up to four lower-case words
+    ending in a caption noun or a collective noun + "of" phrase ("A group of people"), then optionally a short
+    "with"/"in" phrase ("A man in a red shirt"); or a plural caption noun alone (bare). The number of a collective
+    noun in the singular follows its verb ("A group of people walks" / "walk")."""
     first = toks[0].low
     if first in _CAPTION_DETS:
         j = 1
         while j < len(toks) and j <= 4 and toks[j].text.replace("-", "").isalpha() and toks[j].text.islower() \
-                and not is_stopword(toks[j].text) and toks[j].low not in CAPTION_SUBJECTS:
+                and not is_stopword(toks[j].text) and toks[j].low not in CAPTION_SUBJECTS \
+                and not _collective(toks, j):
             j += 1
-        if j >= len(toks) or toks[j].low not in CAPTION_SUBJECTS or not toks[j].text.islower():
+        if j >= len(toks) or not toks[j].text.islower() or not (toks[j].low in CAPTION_SUBJECTS
+                                                                or _collective(toks, j)):
             return None
         head = toks[j].low
     elif toks[0].low in CAPTION_SUBJECTS:
         j, head = 0, first
     else:
         return None
-    lemmas = _lemmas(head).get("NOUN", ())
-    noun_plural = head in ("men", "women", "people", "children", "mice", "geese", "gentlemen", "policemen",
-                           "firemen", "fishermen") or bool(lemmas) and head not in lemmas
-    noun_singular = bool(lemmas) and head in lemmas
-    if noun_plural == noun_singular:
+    plural = _plural_noun(head)
+    if plural is None:
         return None  # "sheep", "deer": the number is unclear
-    if first in ("a", "an", "one") and noun_plural or first in _PLURAL_DETS and noun_singular:
-        return None  # "A group of ..." is not parsed; "a people"
-    if j == 0 and not noun_plural:
-        return None  # "Dog runs": a headline
-    return j + 1, noun_plural
+    if first in ("a", "an", "one") and plural or first in _PLURAL_DETS and not plural:
+        return None  # "a people"
+    if j == 0:
+        if not plural:
+            return None  # "Dog runs": a headline
+        return 1, True, True
+    number: bool | None = plural
+    ends = [(j + 1, plural)]
+    if _collective(toks, j):
+        if not plural:
+            number = True if head in _PLURAL_COLLECTIVES else None  # "A group of people walks" / "walk"
+        ends = [(e, number) for e in _of_ends(toks, j + 1)]
+    modified = [(m, n) for e, n in ends for m in _modifier_ends(toks, e)]
+    verbs = {(e, agree, (e, n) in modified) for e, n in ends + modified if e < len(toks) and not _garment(toks[e].low)
+             for agree in [_finite(toks[e], n)] if agree is not None}
+    if any(toks[e].low in ("is", "are") for e, _, _ in verbs):
+        verbs = {found for found in verbs if toks[found[0]].low in ("is", "are")}  # "A woman in red shorts is ..."
+    if len(verbs) != 1:
+        return None  # no verb, or more than one reading ("A boy in overalls blows bubbles.")
+    v, agree, after_modifier = verbs.pop()
+    if after_modifier and not _verb_after_modifier(toks, v):
+        return None
+    return v, agree, False
 
 
 def _second_verb_after_and(toks: list[Tok], plural: bool) -> bool:
@@ -423,13 +546,13 @@ def rule_caption_aspect(text: str, toks: list[Tok], cfg: RuleSettings) -> str | 
     found = _caption_subject(toks)
     if found is None:
         return None
-    v, plural = found
+    v, plural, bare = found
     aux = toks[v]
     if aux.low in ("is", "are"):
         # progressive -> simple present: "The woman is walking her dog." -> "The woman walks her dog."
         if (aux.low == "are") != plural or v + 2 >= end or not aux.text.islower():
             return None  # agreement; a complement is needed ("A man drinks." would be a habit)
-        if v == 1:
+        if bare:
             return None  # "Kids dance on stage.": a bare plural subject in the simple present is generic
         verb = toks[v + 1]
         if not verb.low.endswith("ing") or not _is_form(verb.low, "VBG"):

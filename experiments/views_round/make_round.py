@@ -14,6 +14,9 @@ experiments/judged/RULES-blind-views.md.
     # the second round (rewrites v4): sentences from position 3,000, 100 rewrites and 30 synonyms views per genre
     OMP_NUM_THREADS=1 .venv/bin/python experiments/views_round/make_round.py --skip 3000 --round round2 \
         --synonyms 30 --new 0 > experiments/views_round/coverage-round2.txt
+    # the third round (rewrites v6, synonyms v12): STS 2014-2016 from position 4,500 (MNLI has no unread premises)
+    OMP_NUM_THREADS=1 .venv/bin/python experiments/views_round/make_round.py --skip 4500 --round round3 \
+        --synonyms 30 --new 50 > experiments/views_round/coverage-round3.txt
 """
 
 from __future__ import annotations
@@ -68,6 +71,9 @@ def main() -> None:
     for name in FRESH:
         texts = [t for t in block(name, skip=args.skip) if t not in seen][:args.sentences]
         records = [SourceRecord(source_id=f"{name}-{i}", text=t) for i, t in enumerate(texts)]
+        if not records:
+            print(f"# {name}: no unread sentences from position {args.skip}\n")
+            continue
         pairs = {m: list(a.augment(records, seed=0)) for m, a in methods.items()}
         n = len(records)
         print(f"# {name}: {n} sentences (positions {args.skip}+ of the shuffled block, none read before)")
@@ -90,7 +96,7 @@ def main() -> None:
             chosen += [(m, i, records[i].text, x.view2, "+".join(x.info.get("rules", []))) for i, x in rows]
         # and 50 more rewrites views drawn by the rules added after the grammatical ones, from the sentences after
         # the natural sample's, so that the new rule families are judged on more than their share of it
-        last = max(i for m, i, *_ in chosen if m == "rewrites")
+        last = max((i for m, i, *_ in chosen if m == "rewrites"), default=len(records))
         rows = [(i, x) for i, x in enumerate(pairs["rewrites"]) if i > last and x.reject is None
                 and x.info["rules"][0] not in GRAMMAR_RULES][:args.new]
         chosen += [("rewrites-new", i, records[i].text, x.view2, "+".join(x.info["rules"])) for i, x in rows]

@@ -78,6 +78,8 @@ REFUSED = [
     ("expand", "Where's he gone?"),  # has or is
     ("number_words", "Apollo 11 landed on the moon."),  # a name
     ("number_words", "It is 5 km away."),  # a unit
+    ("number_words", "the positive terminal and terminal 2 are seperated by a gap"),  # a label
+    ("contract", "Incorporate a cycle in your lifts... that is squat every 10 days."),  # "that is" = "i.e."
     ("number_words", "The area is 5 km² wide and 3¹ deep."),  # not a plain count (and no crash on "¹")
     ("swap_conjuncts", "A black and a brown dog are running toward the camera."),  # "a black" is no noun phrase
     ("swap_conjuncts", "A mother and her daughter are both wearing heels."),  # "her" before its noun
@@ -88,6 +90,8 @@ REFUSED = [
     ("front_clause", "I'm not yet able to answer if the phenomenon has an official PoliSci name."),  # whether
     ("front_clause", "So it's important to have a basic understanding before you even get on skis."),
     ("front_clause", "He left because John was tired."),  # "he" could then be John
+    ("front_clause", "where it goes wrong in practice is when they create a central government."),  # after "is"
+    ("front_clause", "For performance dogs we like to wait until 18 months on average."),  # no verb of its own
     ("there", "A group of children are standing in a classroom."),  # "There are a group"
     ("wearing", "A woman dressed in a red dress is dancing."),
     ("reported", "The retailer said it came to the decision after hearing the opinions of customers."),

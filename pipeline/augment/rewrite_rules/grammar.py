@@ -6,7 +6,8 @@
   before punctuation or at the end ("I know what it is." stays), "have"/"has" only as an auxiliary (before a past
   participle: "we've seen", not "we've a car"), nor after "whose" in the same clause ("whose business it is to
   be witty"), nor "here"/"there" after a word that ends a subject ("good advice here is contaminated": an adverb,
-  not the subject). Applied to every such place of a sentence without contractions.
+  not the subject), nor "that is" after punctuation (", that is," = "i.e."). Applied to every such place of a
+  sentence without contractions.
 * `expand`: the other way, in a sentence with contractions: "doesn't" -> "does not", "can't" -> "cannot",
   "I'm" -> "I am", "they're" -> "they are", "'ve"/"'ll" -> have/will; "it's"/"he's"/"that's"/... -> "is", or
   "has" before "been"/"got"; refused before a past participle ("he's finished": has or is), for "'d" (had or
@@ -18,7 +19,8 @@
   a noun ("Who's car is this?": "whose"), and the greeting "What's up?".
 * `number_words`: a count written in digits -> in words ("3 dogs" -> "three dogs"), up to `max_number`; only a
   plain number before a lower-case word that is no unit ("5 km", "3 pm" stay), not after a name or sign
-  ("Apollo 11", "$5", "No. 3"), and only when it is the sentence's one number written in digits.
+  ("Apollo 11", "$5", "No. 3") or a label's noun ("terminal 2", "gate 4"), and only when it is the sentence's one
+  number written in digits.
 * `swap_conjuncts`: two noun phrases joined by "and", each a determiner and one to three lower-case nouns or
   adjectives, change places ("a man and a woman are ..." -> "a woman and a man are ..."); not after "of" (the
   first conjunct may belong to a larger phrase), not before a possessive, not with ordinals ("the first and the
@@ -39,7 +41,9 @@
   because John was tired"), when the part before it has no finite verb or auxiliary ("The volatility of prices
   since 1995 has been attributed ...": the conjunction is inside the subject), and when that part has an embedded
   clause ("that", "which", "who", a verb of saying or thinking: "This means that half will be returned, while
-  ..." -> "While ..., this means that ..." changes what the clause belongs to).
+  ..." -> "While ..., this means that ..." changes what the clause belongs to), after a form of "be" ("where it
+  goes wrong is when ...": the clause is what "is" says), and when the clause has no verb of its own ("we like to
+  wait until 18 months": a phrase the verb asks for; "because of ..." and "while waiting ..." are fine).
 * `there`: an indefinite subject with "is/are" + an -ing verb or a place -> "there is/are" ("Two men are playing
   chess." -> "There are two men playing chess."), and back ("There is a dog running ..." -> "A dog is running
   ..."); refused when the subject has a verb, a relative pronoun or "and" in it.
@@ -104,6 +108,8 @@ def rule_contract(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
                 continue
             if i > 0 and toks[i - 1].low in ("than", "as", "whether", "if") and nxt.low in ("is", "are", "am"):
                 continue
+            if t.low == "that" and nxt.low == "is" and (i == 0 or not _is_word(toks[i - 1])):
+                continue  # "... that is squat every 10 days": "that is" = "i.e."
             if t.low in ("here", "there") and i > 0 and _is_word(toks[i - 1]) and toks[i - 1].low not in (
                     "and", "but", "or", "so", "because", "if", "when", "since", "although", "though", "that"):
                 continue  # "... good advice here is contaminated": "here" ends the subject, it is not one
@@ -392,7 +398,12 @@ def rule_front_clause(text: str, toks: list[Tok], cfg: RuleSettings) -> str | No
             return None
         if conj.low == "after" and before.low in AFTER_VERBS:
             return None
+        if before.low in ("is", "are", "was", "were", "be", "been", "being", "'s"):
+            return None  # "where it goes wrong is when ...": the clause is what "is" says
         clause = toks[k + 1:end]
+        if not (_has_finite_verb(clause) or is_ing_verb(clause[0].low) or is_participle(clause[0].low)
+                or conj.low == "because" and clause[0].low == "of"):
+            return None  # "we like to wait until 18 months on average": a phrase the verb before it asks for
         if any(not (_is_word(t) or t.text.isdigit() or t.text in ("'", "’", "-", "%", "$")) for t in clause):
             return None
         if any(t.low in SUBORDINATORS | {"that", "which", "who", "and", "or", "but", "so"} for t in clause):

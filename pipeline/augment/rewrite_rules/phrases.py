@@ -34,7 +34,7 @@ whatever the sense of the words around them, each replacement guarded so that it
   to go"), not "beside the point"/"beside the fact" (= "besides"), "off of" not after a phrasal verb ("kick off
   of a machine"); all/half/both of only before a determiner, not after "or"/"and" ("one or both of the boys"),
   "half" not as a noun ("the second half of the book"); "OK" not after a name and a comma ("Tulsa, OK"), and no
-  sentence with both spellings.
+  sentence with both spellings; a word in quotation marks is cited, not used: it stays ('"nobody" cared').
 * `percent`: a number + "percent"/"per cent" <-> + "%" ("rose 28 percent" -> "rose 28%", "28%" -> "28 percent"),
   every such place of the sentence, so that it keeps one style; refused where both styles occur, after a number
   word ("five percent"), and "%" -> "percent" in a title-case headline ("Rises 5 Percent").
@@ -401,6 +401,9 @@ def _majority(text: str, toks: list[Tok], i: int) -> str | None:
     return splice(text, [(toks[i].start, toks[i + 2].end, _case_like(toks[i].text, new))])
 
 
+_QUOTES = frozenset("\" ' “ ‘ «".split())
+
+
 def rule_equivalent(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
     for i, t in enumerate(toks):
         if t.low == "the" and i + 1 < len(toks) and toks[i + 1].low == "majority":
@@ -430,6 +433,8 @@ def rule_equivalent(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None
                 continue  # "Everybody Loves Raymond is ...": a title at the start
             if any(x.text[:1].isupper() for x in toks[i + 1:j]):
                 continue
+            if i > 0 and toks[i - 1].text in _QUOTES and toks[i - 1].end == t.start:
+                continue  # '"nobody" cared': a quoted word is cited, not used
             if not guard(toks, i, j):
                 continue
             return splice(text, [(t.start, toks[j - 1].end, _case_like(t.text, new))])

@@ -101,7 +101,8 @@ ORDINALS = frozenset("first second third fourth fifth last former latter next pr
 UNITS = frozenset("am pm a.m p.m km kg mph mm cm ft lb lbs oz mg ml min mins hr hrs sec secs st nd rd th m g k x "
                   "mb gb kb tb yd yds mi in percent per pc pct points point".split())
 NAME_SIGNS = frozenset("$ £ € # no no. number nos vol chapter page pages p. pp. part article section version "
-                       "level grade round game week day year at".split())
+                       "level grade round game week day year at terminal gate room platform route line track exit "
+                       "pier studio floor".split())
 PRONOUN_AUX = {  # pronoun -> auxiliaries it contracts with
     **{p: {"is", "has", "will", "would"} for p in ("he", "she", "it", "that", "there", "what", "who", "where",
                                                     "here")},

@@ -63,6 +63,8 @@ def main() -> None:
                    "left out of the sentences already read")
     p.add_argument("--synonyms", type=int, default=50, help="synonyms views in the sample")
     p.add_argument("--new", type=int, default=50, help="extra views of the newer rule families in the sample")
+    p.add_argument("--new-rules", default="", help="comma-separated rules the extra views come from (default: every "
+                   "rule outside the grammatical family)")
     args = p.parse_args()
     out = HERE / args.round
     seen = seen_sentences(out)
@@ -97,8 +99,9 @@ def main() -> None:
         # and 50 more rewrites views drawn by the rules added after the grammatical ones, from the sentences after
         # the natural sample's, so that the new rule families are judged on more than their share of it
         last = max((i for m, i, *_ in chosen if m == "rewrites"), default=len(records))
+        wanted = set(args.new_rules.split(",")) if args.new_rules else None
         rows = [(i, x) for i, x in enumerate(pairs["rewrites"]) if i > last and x.reject is None
-                and x.info["rules"][0] not in GRAMMAR_RULES][:args.new]
+                and (x.info["rules"][0] in wanted if wanted else x.info["rules"][0] not in GRAMMAR_RULES)][:args.new]
         chosen += [("rewrites-new", i, records[i].text, x.view2, "+".join(x.info["rules"])) for i, x in rows]
         random.Random(f"round:{name}").shuffle(chosen)
         with open(out / f"blind-{name}.tsv", "w", newline="", encoding="utf-8") as f, \

@@ -56,6 +56,36 @@ GOLDEN = [
      "The insurance coverage would begin two years later."),
     ("back_phrase", "In Islamist-led Egypt, Coptic Church names new pope",
      "Coptic Church names new pope in Islamist-led Egypt"),
+    ("split_clauses", "He went home early, and his sister stayed at the party.",
+     "He went home early. His sister stayed at the party."),
+    ("split_clauses", "The tents had been burned, but there was a new building where the main tent had been.",
+     "The tents had been burned. But there was a new building where the main tent had been."),
+    ("split_clauses", "This was too long for a comment, so I am posting it as a CW-answer.",
+     "This was too long for a comment. So I am posting it as a CW-answer."),
+    ("split_clauses", "Your worry is a valid one; the reader could be frustrated by this.",
+     "Your worry is a valid one. The reader could be frustrated by this."),
+    ("split_clauses", "Ahmadinejad is embarking on an adventure; Bernanke is not.",  # a name keeps its case
+     "Ahmadinejad is embarking on an adventure. Bernanke is not."),
+    ("split_clauses", "Dynes will be paid $395,000 a year; Atkinson's salary is $361,400.",
+     "Dynes will be paid $395,000 a year. Atkinson's salary is $361,400."),
+    ("split_clauses", ("General Motors, for instance, lost $460 million to strikes in 1997, but investors treated the "
+                       "costs as a kind of extraordinary charge."),  # an aside in the first clause
+     ("General Motors, for instance, lost $460 million to strikes in 1997. But investors treated the costs as a "
+      "kind of extraordinary charge.")),
+    ("split_clauses", ("The church of Panagia Theoskepastos houses a fine 14th-century icon, and the Catholic "
+                       "Cathedral has a tenth-century Madonna and Child."),  # "houses": a verb before its object
+     "The church of Panagia Theoskepastos houses a fine 14th-century icon. The Catholic Cathedral has a tenth-century "
+     "Madonna and Child."),
+    ("split_clauses", "They encourage us to indulge ourselves, and they exhort us to worry about our competence!",
+     "They encourage us to indulge ourselves. They exhort us to worry about our competence!"),
+    ("split_clauses", "Your pile will compost without turning it, but it goes faster if you turn it.",
+     "Your pile will compost without turning it. But it goes faster if you turn it."),
+    ("split_clauses", ("A man is holding a pile of newspapers in a lobby, and a woman next to him has taken one of "
+                       "the newspapers and is smiling."),
+     ("A man is holding a pile of newspapers in a lobby. A woman next to him has taken one of the newspapers and is "
+      "smiling.")),
+    ("split_clauses", "Singapore reported no suspected SARS cases Wednesday, but officials quarantined 70 people.",
+     "Singapore reported no suspected SARS cases Wednesday. But officials quarantined 70 people."),
 ]
 
 # Each guard, on a sentence the rule would otherwise rewrite wrongly.
@@ -100,6 +130,42 @@ REFUSED = [
     ("back_phrase", "In Texas, the legislature, the governor and the courts agreed."),  # several commas
     ("back_phrase", "Five minutes later, the Command Center forwarded this update to Command O.K."),  # "O.K." ends it
     ("back_clause", "If you can afford the help of a personal trainer, go for one."),  # an imperative ("go")
+    ("split_clauses", "I touched my palm to his mutilated cheek, and tried to stem my instinctive revulsion."),  # no
+    # subject: a verb phrase
+    ("split_clauses", "He went home, and so did his sister."),  # an inversion that needs the first clause
+    ("split_clauses", "She didn't like it, and neither did he."),
+    ("split_clauses", "He saved his money carefully, so that he could buy a house."),  # "so that": a purpose
+    ("split_clauses", "If it rains tomorrow, the game is off, and we will stay home."),  # "if" scopes over both
+    ("split_clauses", "When he got home, he was tired, and his sister was asleep."),
+    ("split_clauses", "Sadly, vandals removed all the tomb's treasures, but they did leave the inlaid stones."),
+    ("split_clauses", "The next morning they ate dry bread, and the men left for the hills."),  # a fronted time
+    ("split_clauses", ("Today, the island is little more than a forgotten backwater, but its strong natural "
+                       "defenses gave it advantages in ancient times.")),  # a fronted phrase
+    ("split_clauses", ("The Balanced Scorecard Institute is a web clearinghouse for managers to exchange information, "
+                       "ideas, and lessons learned in building strategic management systems.")),  # a list
+    ("split_clauses", "A woman lies on a bed with a red, orange, and blue striped comforter crumpled up next to her."),
+    ("split_clauses", ("He unleashed a 16-day reign of terror that left 300 Madeirans dead, stocks of sugar destroyed, "
+                       "and the island plundered.")),  # a list whose last item looks like a clause
+    ("split_clauses", ("Four children playing at a preschool, one looking out the window, one is running, and the "
+                       "other two are playing with wooden blocks.")),  # a list of clauses
+    ("split_clauses", "Did he go home, or did his sister stay at the party, and why?"),  # a question
+    ("split_clauses", ("Hamon said the proposed bill has attracted a number of co-sponsors, and Legal Aid backers are "
+                       "hoping to get it passed.")),  # the second clause may be reported too
+    ("split_clauses", ("Bush the elder came of age when New England Republicans led the party, and patrician manners "
+                       "were boons to a Republican.")),  # the second clause may be inside "when"
+    ("split_clauses", ("Part of the reason may be due to the fact that five percent of deliveries are businesses, and "
+                       "it is thought that a lesser percentage of rural deliveries are businesses.")),  # "fact that"
+    ("split_clauses", ("Investigators uncovered a 4-inch bone fragment Thursday, but it turned out to be an animal "
+                       "bone, authorities said.")),  # the attribution may cover both clauses
+    ("split_clauses", ("We were playing all sorts of sports, and you were not, so shut up and stop twitching,' the "
+                       "microbe's tone of voice changed.")),  # a quotation across the split
+    ("split_clauses", "He said \"I went home, and my sister stayed at the party.\""),
+    ("split_clauses", ("This provides insight into the concept of katachi, the rough equivalent of It isn't what you "
+                       "do; it's the way that you do it.")),  # a saying without quotes
+    ("split_clauses", "It rained, and we stayed home."),  # a first part under four words
+    ("split_clauses", "Fine powdery material; the remains of something destroyed or broken up."),  # no clauses
+    ("split_clauses", "A father helps his son ride a bike across dry, and dusty dirt accompanied by his sister."),
+    ("split_clauses", "Take the first left after the bridge, and you'll see the house."),  # an imperative: a condition
 ]
 
 test_golden, test_refused, test_family = family_tests(GOLDEN, REFUSED, CLAUSE_RULES)

@@ -17,6 +17,10 @@ experiments/judged/RULES-blind-views.md.
     # the third round (rewrites v6, synonyms v12): STS 2014-2016 from position 4,500 (MNLI has no unread premises)
     OMP_NUM_THREADS=1 .venv/bin/python experiments/views_round/make_round.py --skip 4500 --round round3 \
         --synonyms 30 --new 50 > experiments/views_round/coverage-round3.txt
+    # the fourth round (rewrites v8): STS 2014-2016 from position 6,000, extra views of clause and marker rules
+    OMP_NUM_THREADS=1 .venv/bin/python experiments/views_round/make_round.py --skip 6000 --round round4 \
+        --sentences 6000 --synonyms 20 --new 50 --new-rules \
+        split_clauses,back_clause,back_phrase,will_going,that,relative > experiments/views_round/coverage-round4.txt
 """
 
 from __future__ import annotations

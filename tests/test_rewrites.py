@@ -90,6 +90,8 @@ REFUSED = [
     ("front_clause", "I'm not yet able to answer if the phenomenon has an official PoliSci name."),  # whether
     ("front_clause", "So it's important to have a basic understanding before you even get on skis."),
     ("front_clause", "He left because John was tired."),  # "he" could then be John
+    ("front_clause", "My sister put her son in a martial arts class and was nervous because he is really shy."),
+    ("front_time", "A way to characterise the campaign that the Ministry has the intention of launching on Wednesday."),
     ("front_clause", "where it goes wrong in practice is when they create a central government."),  # after "is"
     ("front_clause", "For performance dogs we like to wait until 18 months on average."),  # no verb of its own
     ("there", "A group of children are standing in a classroom."),  # "There are a group"

@@ -42,8 +42,10 @@
   since 1995 has been attributed ...": the conjunction is inside the subject), and when that part has an embedded
   clause ("that", "which", "who", a verb of saying or thinking: "This means that half will be returned, while
   ..." -> "While ..., this means that ..." changes what the clause belongs to), after a form of "be" ("where it
-  goes wrong is when ...": the clause is what "is" says), and when the clause has no verb of its own ("we like to
-  wait until 18 months": a phrase the verb asks for; "because of ..." and "while waiting ..." are fine).
+  goes wrong is when ...": the clause is what "is" says), when the clause has no verb of its own ("we like to
+  wait until 18 months": a phrase the verb asks for; "because of ..." and "while waiting ..." are fine), and when
+  the part before it has two coordinated verbs ("put her son in a class and was nervous because ...": the clause
+  belongs to the second). `front_time` has the same guards on the part before the time phrase.
 * `there`: an indefinite subject with "is/are" + an -ing verb or a place -> "there is/are" ("Two men are playing
   chess." -> "There are two men playing chess."), and back ("There is a dog running ..." -> "A dog is running
   ..."); refused when the subject has a verb, a relative pronoun or "and" in it.
@@ -348,7 +350,17 @@ def rule_front_time(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None
     if k is None or toks[k - 1].text == "," or (toks[k - 1].low in ("of", "the", "'s", "since", "until", "by",
                                                                     "from", "than", "as")):
         return None
+    if _embedded_or_verbless(toks[:k]):
+        return None  # "A way to characterise the campaign that the Ministry is launching on Wednesday."
     return _front(text, toks, k, end)
+
+
+def _embedded_or_verbless(head: list[Tok]) -> bool:
+    """Whether the part before a phrase that would move to the front has no finite verb (the phrase may belong to
+    a noun) or an embedded or coordinated clause (it may belong to that clause only): fronting would change what
+    the phrase is about."""
+    return not _has_finite_verb(head) or any(
+        t.low in _SAYING or t.low in ("that", "which", "who", "whom", "whose", "and", "or") for t in head)
 
 
 # verbs of posture and waiting, after which "at" names a place ("sitting at a table"); after others it is the verb's
@@ -416,10 +428,10 @@ def rule_front_clause(text: str, toks: list[Tok], cfg: RuleSettings) -> str | No
             return None
         if toks[0].low in ("so", "and", "but", "or", "yet", "then", "also"):
             return None
-        if not _has_finite_verb(toks[:j + 1]):
-            return None  # "The volatility of prices since 1995 has been ...": the conjunction is inside the subject
-        if any(t.low in _SAYING or t.low in ("that", "which", "who", "whom", "whose") for t in toks[:j + 1]):
-            return None  # "This means that half ... will be returned, while ...": the clause may belong inside
+        if _embedded_or_verbless(toks[:j + 1]):
+            return None  # "The volatility of prices since 1995 has been ...": inside the subject; "This means that
+            # half will be returned, while ...", "put her son in a class and was nervous because ...": it may
+            # belong to the embedded or the second clause only
         head = _lower_first_word(text[:before.end])
         if head is None:
             return None

@@ -86,7 +86,7 @@ class MainJobConfig:
     nli_limit: int = field(default=0, metadata={"help": "records read from each NLI file (0 = all)"})
     nli_from_data_dir: bool = field(default=True, metadata={
         "help": "with nli empty, use the data dir's nli/snli/dev.csv when it has one"})
-    methods: list[str] = field(default_factory=lambda: ["synonyms", "rewrites", "span-mask"], metadata={
+    methods: list[str] = field(default_factory=lambda: ["synonyms", "span-mask"], metadata={
         "help": "methods applied to the sentence corpus"})
     mlm_model: str = field(default="", metadata={"help": "masked-LM dir or hub id; set to add the `mlm` method"})
     backtranslation: dict[str, Any] = field(default_factory=dict, metadata={

@@ -79,6 +79,8 @@ from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
     CONJUNCTION_MODIFIERS,
     DETERMINERS,
     MONTHS,
+    NOMINATIVE_PRONOUNS,
+    PERSONAL_SUBJECTS,
     QUESTION_VERBS,
     THIRD_PERSON,
     TIME_NOUNS,
@@ -164,7 +166,6 @@ _REPORTING = frozenset(QUESTION_VERBS | set(
     "promises recommend recommended mean means meant seem seems seemed appear appears appeared hear heard "
     "understand understood imagine imagined notice noticed according reckon figured like want wanted wants "
     "prefer wish wished".split()))
-_NOMINATIVE = frozenset("i he she we they".split())
 _PRONOUNS = frozenset(THIRD_PERSON | {"it", "its", "himself", "herself", "itself", "themselves", "they", "them"})
 _DISCOURSE_START = frozenset("so then however still thus hence therefore nor neither not only instead also "
                              "yet and but or meanwhile besides moreover indeed nevertheless nonetheless "
@@ -262,7 +263,7 @@ def _main_refuses(toks: list[Tok], start: int, end: int) -> bool:
             continue  # "more than $7 million"
         if t.low in _EMBEDDING or t.low in _REPORTING:
             return True
-        if k > 0 and _base(t) in _NOMINATIVE:
+        if k > 0 and _base(t) in NOMINATIVE_PRONOUNS:
             return True  # a second clause ("... the firm knew they would grow")
         if t.low == "to" and nxt is not None and nxt.text.islower() and _is_form(nxt.low, "VB"):
             return True  # a to-infinitive ("refused to block ... on Tuesday")
@@ -271,7 +272,7 @@ def _main_refuses(toks: list[Tok], start: int, end: int) -> bool:
         if t.low in ("and", "or") and (
                 nxt is not None and nxt.text.islower() and "VERB" in _lemmas(nxt.low) and k + 2 < len(main)
                 and (main[k + 2].low in DETERMINERS or main[k + 2].low in _PRONOUNS)
-                or any(u.low in AUXILIARIES or u.low in _NOMINATIVE or _is_word(u) and (
+                or any(u.low in AUXILIARIES or u.low in NOMINATIVE_PRONOUNS or _is_word(u) and (
                     _is_form(u.low, "VBD") or _is_form(u.low, "VBZ")) and "NOUN" not in _lemmas(u.low)
                     and "ADJ" not in _lemmas(u.low) for u in main[k + 1:])):
             return True  # coordinated verb phrases or clauses: the moved part would belong to the last one only
@@ -351,7 +352,8 @@ def _join(text: str, toks: list[Tok], c: int, end: int, main_start: int, comma: 
 
 
 def _verb_like(t: Tok) -> bool:
-    if _base(t) in AUXILIARIES or t.low != _base(t) and _base(t) in _NOMINATIVE | {"you", "it", "that", "there"}:
+    if _base(t) in AUXILIARIES or t.low != _base(t) and _base(t) in NOMINATIVE_PRONOUNS | {"you", "it", "that",
+                                                                                           "there"}:
         return True  # an auxiliary, "don't", "you're", "it's"
     return _is_word(t) and "VERB" in _lemmas(t.low) and any(_is_form(t.low, tag) for tag in ("VBD", "VBZ", "VBP"))
 
@@ -363,7 +365,7 @@ def _has_verb(body: list[Tok], strict: bool) -> bool:
         if k == 0 or not _verb_like(t):
             continue
         if not strict or _base(t) in AUXILIARIES or t.low != _base(t) or "NOUN" not in _lemmas(t.low) \
-                or body[k - 1].low in _NOMINATIVE | {"you", "it"}:
+                or body[k - 1].low in NOMINATIVE_PRONOUNS | {"you", "it"}:
             return True
     return False
 
@@ -487,7 +489,7 @@ def rule_back_phrase(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Non
         if any(_verb_like(t) and "NOUN" not in _lemmas(t.low) and "ADJ" not in _lemmas(t.low)
                and not t.text[:1].isupper() for t in rest):
             return None  # a verb: the phrase goes on as a clause
-        if any(t.low in AUXILIARIES or t.low in _NOMINATIVE or t.low in _EMBEDDING - {"than"} for t in rest):
+        if any(t.low in AUXILIARIES or t.low in NOMINATIVE_PRONOUNS or t.low in _EMBEDDING - {"than"} for t in rest):
             return None
         last = rest[-1]
         if not (_is_noun_like(last) or last.text[:1].isdigit() or last.low in _TIME_WORDS
@@ -524,7 +526,6 @@ def rule_back_phrase(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Non
 _SPLIT_CONJUNCTIONS = frozenset(("and", "but", "so"))
 _MIN_FIRST = 4  # words of the first sentence
 _MIN_SECOND = 3  # words of the second sentence
-_SPLIT_SUBJECT_PRONOUNS = frozenset("i you he she it we they".split())
 _SPLIT_DEMONSTRATIVES = frozenset("this these those".split())  # "that" may open a clause of purpose ("so that")
 _SPLIT_DETERMINERS = frozenset(DETERMINERS - {"that"} | {"all", "both", "each", "every", "no", "most", "another",
                                                          "other", "such", "any"})
@@ -608,9 +609,9 @@ def _clause_start(toks: list[Tok], s: int, end: int) -> bool:
     stand between ("she also said")."""
     first = toks[s]
     base = _base(first)
-    if first.low != base and base in _SPLIT_SUBJECT_PRONOUNS | {"there", "that"}:
+    if first.low != base and base in PERSONAL_SUBJECTS | {"there", "that"}:
         return s + 1 < end  # "he's", "they'll", "there's", "that's"
-    pronoun = base in _SPLIT_SUBJECT_PRONOUNS or base == "there" or first.text == "I"
+    pronoun = base in PERSONAL_SUBJECTS or base == "there" or first.text == "I"
     k = s + 1
     if pronoun or base in _SPLIT_DEMONSTRATIVES:
         pass
@@ -627,7 +628,7 @@ def _clause_start(toks: list[Tok], s: int, end: int) -> bool:
             return False
         while k < end and k - s < limit and _is_word(toks[k]) and (not _finite(toks[k]) or k == s + 1 and limit == 5
                                                                    and is_participle(toks[k].low)) \
-                and toks[k].low not in _EMBEDDING and toks[k].low not in _SPLIT_SUBJECT_PRONOUNS \
+                and toks[k].low not in _EMBEDDING and toks[k].low not in PERSONAL_SUBJECTS \
                 and not (limit == 3 and (toks[k].low in DETERMINERS or toks[k].low in _PRONOUNS
                                          or toks[k].low in _DANGLING)) \
                 and not (k > s + 1 and _finite_after(toks, k, end, False)):
@@ -688,11 +689,11 @@ def _first_refuses(toks: list[Tok], c: int) -> bool:
     if last_comma is not None and not any(_finite(toks[k], toks[k + 1].low) for k in range(last_comma + 1, c)):
         return True  # the split's ", and" closes a list ("information, ideas, and lessons learned ...")
     verbs = [k for k in range(c) if _finite(toks[k]) or k > 0 and _finite_after(
-        toks, k, c, _base(toks[k - 1]) in _SPLIT_SUBJECT_PRONOUNS) and toks[k - 1].low not in DETERMINERS]
+        toks, k, c, _base(toks[k - 1]) in PERSONAL_SUBJECTS) and toks[k - 1].low not in DETERMINERS]
     if not verbs:
         return True  # no finite verb ("One more step, and you're dead."; "John, Mary, and the boys went home.")
     subject = toks[:verbs[0]]
-    if any(k > 0 and _base(t) in _SPLIT_SUBJECT_PRONOUNS for k, t in enumerate(subject)) or any(
+    if any(k > 0 and _base(t) in PERSONAL_SUBJECTS for k, t in enumerate(subject)) or any(
             t.low in _TIME_WORDS and k + 1 < len(subject) and (subject[k + 1].low in DETERMINERS or subject[
                 k + 1].text[:1].isupper()) for k, t in enumerate(subject)):
         return True  # a fronted time without a comma ("The next morning they ate ..."): it scopes over both

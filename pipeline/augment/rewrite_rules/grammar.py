@@ -66,7 +66,7 @@ from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
     AUX_BEFORE_PARTICIPLE, AUX_CONTRACTED, AUXILIARIES, AFTER_VERBS, CONJUNCTION_MODIFIERS, DETERMINERS, GARMENTS,
     INDEFINITE, LOWER_FIRST, MONTHS, NAME_SIGNS, NOT_CONTRACTED, NOT_EXPANDED, NUMBER_WORDS, ORDINALS, PARTS_OF_DAY,
     PLACE_PREPOSITIONS, PRONOUN_AUX, QUESTION_VERBS, S_EXPANDABLE, SELECTED_PREPOSITION, SUBJECT_PRONOUNS,
-    SUBORDINATORS, THIRD_PERSON, TIME_NOUNS, TIME_UNITS, UNITS, WEEKDAYS, Rule, RuleSettings, Tok, _case_like,
+    SUBORDINATORS, THIRD_PERSON, TIME_NOUNS, TIME_UNITS, UNITS, WEEKDAYS, WH_WORDS, Rule, RuleSettings, Tok, _case_like,
     _final_punct, _front, _is_form, _is_lower_word, _is_word, _lemmas, _lower_first_word, is_ing_verb,
     is_participle, is_verb_form, splice,
 )
@@ -122,7 +122,6 @@ def rule_contract(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
     return splice(text, edits) if edits else None
 
 
-_WH_WORDS = frozenset("what where who how when why which".split())
 _QUESTION_S = frozenset("how when".split())  # "How's it going?", "When's the next train?"
 _QUESTION_SUBJECTS = frozenset("i you he she it we they that this there".split())
 
@@ -132,12 +131,12 @@ def _question_expandable(toks: list[Tok], i: int, word: str, ending: str) -> boo
     "'s"/"'re"/"'m" after a pronoun or wh-word ("What's the best way ...?" -> "What is ..."), not "'s" for "does"
     ("Where's he live?", "How's that work?": a subject pronoun that is not followed by an -ing verb, "like" or the
     end), nor "who's" for "whose" ("Who's car is this?": a noun follows)."""
-    if ending not in ("s", "re", "m") or word not in _WH_WORDS and word not in PRONOUN_AUX:
+    if ending not in ("s", "re", "m") or word not in WH_WORDS and word not in PRONOUN_AUX:
         return False
     nxt = toks[i + 1]
     if word == "what" and nxt.low == "up":
         return False  # the greeting "What's up?"
-    if word in _WH_WORDS and ending == "s" and nxt.low in _QUESTION_SUBJECTS:
+    if word in WH_WORDS and ending == "s" and nxt.low in _QUESTION_SUBJECTS:
         after = toks[i + 2] if i + 2 < len(toks) else None
         return after is None or not _is_word(after) or after.low == "like" or is_ing_verb(after.low)
     if word == "who" and ending == "s":
@@ -309,7 +308,6 @@ def _time_phrase(toks: list[Tok], end: int) -> int | None:
     return None
 
 
-_WH_WORDS = frozenset("how what why when where who whom whose which".split())
 # verbs of saying and thinking: what follows them is an embedded clause
 _SAYING = frozenset("say says said tell tells told think thinks thought believe believes believed know knows knew "
                     "claim claims claimed mean means meant argue argues argued report reports reported feel feels "
@@ -344,7 +342,7 @@ def rule_front_time(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None
     end = _final_punct(toks)
     if end <= 0:
         return None
-    if toks[0].low in _WH_WORDS:
+    if toks[0].low in WH_WORDS:
         return None  # "How the Dow Fared on Tuesday": a headline's or question's wh-clause, no main clause
     k = _time_phrase(toks, end)
     if k is None or toks[k - 1].text == "," or (toks[k - 1].low in ("of", "the", "'s", "since", "until", "by",

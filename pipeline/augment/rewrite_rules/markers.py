@@ -96,8 +96,9 @@ import re
 from functools import lru_cache
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    AUXILIARIES, DETERMINERS, MONTHS, NOT_CONTRACTED, NUMBER_WORDS, ORDINALS, PARTS_OF_DAY, TIME_UNITS, WEEKDAYS, Rule,
-    RuleSettings, Tok, _final_punct, _is_form, _is_lower_word, _is_word, _lemmas, is_ing_verb, splice,
+    AUXILIARIES, DETERMINERS, MONTHS, NOMINATIVE_PRONOUNS, NOT_CONTRACTED, NUMBER_WORDS, ORDINALS, PARTS_OF_DAY,
+    SUBJECT_PRONOUNS, TIME_UNITS, WEEKDAYS, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_lower_word, _is_word,
+    _lemmas, is_ing_verb, splice,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 
@@ -153,8 +154,6 @@ def _verb_lists() -> dict[str, frozenset[str]]:
 SAY_ADJECTIVES = frozenset("sure glad afraid".split())
 PRONOUN_ADJECTIVES = frozenset("sorry certain confident convinced happy".split())  # "that" dropped before "he"...
 OBJECT_PRONOUNS = frozenset("me him her us them you".split())
-NOMINATIVE = frozenset("i he she we they".split())
-PRONOUN_SUBJECTS = NOMINATIVE | {"it", "you", "there"}
 CONTRACTED_SUBJECT = re.compile(r"(i|you|he|she|it|we|they|there)'(s|m|re|ve|ll|d)")
 FINITE_AUX = frozenset("is are was were am has have had do does did will would can could shall should may might "
                        "must".split()) | frozenset(NOT_CONTRACTED.values())
@@ -261,7 +260,7 @@ def _clause_subject(toks: list[Tok], i: int, names: bool = True, bare: bool = Tr
     low = first.low
     if CONTRACTED_SUBJECT.fullmatch(low):
         return i if first.text[:1].islower() or low.startswith("i'") else None
-    if low in PRONOUN_SUBJECTS and (first.text.islower() or first.text == "I"):
+    if low in SUBJECT_PRONOUNS and (first.text.islower() or first.text == "I"):
         return i + 1 if i + 1 < len(toks) and _is_finite(toks[i + 1]) else None
     if low in TIME_WORDS or low.split("'")[0] in TIME_WORDS:
         return None
@@ -309,7 +308,7 @@ def _drop_after_verb(text: str, toks: list[Tok]) -> str | None:
                 or _passive_or_noun(toks, k - 2 if told else v):
             continue
         nxt = toks[k + 1]
-        if not say and not (nxt.low in NOMINATIVE or CONTRACTED_SUBJECT.fullmatch(nxt.low)
+        if not say and not (nxt.low in NOMINATIVE_PRONOUNS or CONTRACTED_SUBJECT.fullmatch(nxt.low)
                             and not nxt.low.startswith(("it'", "you'", "there'"))):
             continue  # "found that the study was ...": "found the study" would be read as its object
         if _clause_subject(toks, k + 1) is None:
@@ -353,11 +352,11 @@ def _drop_object_relative(text: str, toks: list[Tok]) -> str | None:
         if noun.low.endswith(ABSTRACT_ENDINGS):
             continue  # "a confession that he had lied about ...": such nouns take a "that"-clause of their own
         nxt = toks[k + 1]
-        if nxt.low in NOMINATIVE | {"it", "you"} and (nxt.text.islower() or nxt.text == "I"):
+        if nxt.low in NOMINATIVE_PRONOUNS | {"it", "you"} and (nxt.text.islower() or nxt.text == "I"):
             verb = k + 2
         else:
             verb = _clause_subject(toks, k + 1, names=False, bare=False)  # "many [that] investigators"
-            if verb is None or nxt.low in PRONOUN_SUBJECTS or CONTRACTED_SUBJECT.fullmatch(nxt.low):
+            if verb is None or nxt.low in SUBJECT_PRONOUNS or CONTRACTED_SUBJECT.fullmatch(nxt.low):
                 continue
         if verb >= len(toks) or not _is_finite(toks[verb]):
             continue
@@ -392,7 +391,7 @@ def _add_after_verb(text: str, toks: list[Tok]) -> str | None:
         nominative_only = t.low in lists["object"] and t.low not in lists["filler"]
         if not (t.low in lists["say"] or nominative_only) or not t.text.islower() or _passive_or_noun(toks, v):
             continue
-        if is_ing_verb(t.low) or t.low in ("thought",) and toks[v - 1].low not in PRONOUN_SUBJECTS:
+        if is_ing_verb(t.low) or t.low in ("thought",) and toks[v - 1].low not in SUBJECT_PRONOUNS:
             continue
         if nxt.start != t.end + 1:
             continue
@@ -403,8 +402,8 @@ def _add_after_verb(text: str, toks: list[Tok]) -> str | None:
             continue  # "a guy said you'd better get out": words quoted without quotation marks
         verb = _clause_subject(toks, v + 1)
         if verb is None or nominative_only and t.low not in lists["say"] and not (
-                nxt.low in NOMINATIVE and (nxt.text.islower() or nxt.text == "I")
-                or CONTRACTED_SUBJECT.fullmatch(nxt.low) and nxt.low.split("'")[0] in NOMINATIVE):
+                nxt.low in NOMINATIVE_PRONOUNS and (nxt.text.islower() or nxt.text == "I")
+                or CONTRACTED_SUBJECT.fullmatch(nxt.low) and nxt.low.split("'")[0] in NOMINATIVE_PRONOUNS):
             continue  # "I noticed the man was" stays: "noticed the man" is read as its object
         if _final_punct(toks) == len(toks) and toks[0].text[:1].isupper() and toks[verb].low not in FINITE_AUX \
                 and _is_form(toks[verb].low, "VBN"):
@@ -449,7 +448,7 @@ def _verb_like(toks: list[Tok], i: int) -> bool:
     if "VERB" not in _lemmas(low) or _is_plural_noun(low) or i == 0:
         return "VERB" in _lemmas(low) and i == 0
     prev = toks[i - 1]
-    if prev.low in PRONOUN_SUBJECTS:
+    if prev.low in SUBJECT_PRONOUNS:
         return True
     return not (prev.low in DETERMINERS or "ADJ" in _lemmas(prev.low) or prev.low.endswith(("'s", "’s"))
                 or prev.low in ("of", "and", "or") or "NOUN" in _lemmas(prev.low) and not _is_finite(prev))

@@ -72,7 +72,7 @@ from __future__ import annotations
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
     AUXILIARIES, DETERMINERS, TIME_UNITS, Rule, RuleSettings, Tok, _case_like, _is_form, _is_lower_word, _is_word,
-    _lemmas, _lower_first_word, splice,
+    _lemmas, _lower_first_word, is_noun, splice,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 
@@ -170,9 +170,9 @@ def _country_ok(toks: list[Tok], i: int, j: int, kind: str) -> bool:
     if nxt.text in nouns:
         after = _next_word(toks, j + 1)
         return toks[i].text not in ("UK", "U.K") or after is None or not (
-            _is_lower_word(after) and _is_noun(after.low))  # "UK aid worker" is a British one
+            _is_lower_word(after) and is_noun(after.low))  # "UK aid worker" is a British one
     if prev is not None and prev.low == "the":
-        return nxt.text in AUXILIARIES or _finite_verb(nxt) and not _is_noun(nxt.low)  # "the US is", "the UK drugmaker"
+        return nxt.text in AUXILIARIES or _finite_verb(nxt) and not is_noun(nxt.low)  # "the US is", "the UK drugmaker"
     if nxt.text[:1].isupper() and kind == "organisation":
         return True  # a headline's "EU Set for ...", "UN Syria resolution"
     return _is_lower_word(nxt) and (_is_form(nxt.low, "VBZ") or _is_form(nxt.low, "VBD")) and \
@@ -186,7 +186,7 @@ def _modifier_pair(toks: list[Tok], k: int) -> bool:
     if k + 1 >= len(toks) or not _is_word(toks[k]):
         return False
     noun = toks[k + 1]
-    return _is_lower_word(noun) and _is_noun(noun.low) and not _is_form(noun.low, "VB")
+    return _is_lower_word(noun) and is_noun(noun.low) and not _is_form(noun.low, "VB")
 
 
 def _bare_noun(toks: list[Tok], i: int, j: int) -> bool:
@@ -195,10 +195,6 @@ def _bare_noun(toks: list[Tok], i: int, j: int) -> bool:
     nxt = _next_word(toks, j)
     return prev is not None and prev.low in _BARE_NOUN_PREPOSITIONS and (
         nxt is None or not _is_word(nxt) or nxt.low in _PREPOSITIONS | {"as", "is", "was", "has"})
-
-
-def _is_noun(word: str) -> bool:
-    return "NOUN" in _lemmas(word)
 
 
 def _abbreviation_edit(text: str, toks: list[Tok], i: int) -> tuple[int, int, str] | None | bool:
@@ -336,7 +332,7 @@ def _finite_verb(tok: Tok) -> bool:
     if not _is_lower_word(tok):
         return False
     return (_is_form(tok.low, "VBD") or _is_form(tok.low, "VBZ")) and not (
-        _is_noun(tok.low) and not _is_form(tok.low, "VBD"))
+        is_noun(tok.low) and not _is_form(tok.low, "VBD"))
 
 
 def rule_apposition(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
@@ -362,10 +358,10 @@ def rule_apposition(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None
     elif not (len(np) >= 3 and np[1].text in ("'s", "’s") and first.text[:1].isupper() or
               len(np) >= 3 and first.text[:1].isupper() and first.text.endswith(("'s", "’s"))):
         return None  # a possessive: "Rowland's legal counsel"
-    if any(t.low in _CLAUSE_WORDS for t in np) or any(_is_lower_word(t) and _finite_verb(t) and not _is_noun(t.low)
+    if any(t.low in _CLAUSE_WORDS for t in np) or any(_is_lower_word(t) and _finite_verb(t) and not is_noun(t.low)
                                                       for t in np[1:]):
         return None
-    if not _is_noun(np[-1].low) and not np[-1].text[:1].isupper():
+    if not is_noun(np[-1].low) and not np[-1].text[:1].isupper():
         return None  # the appositive ends in its noun
     if not _finite_verb(toks[c2 + 1]):
         return None
@@ -395,7 +391,7 @@ def _verb_after(toks: list[Tok], k: int) -> bool:
     t = toks[k]
     if t.text in AUXILIARIES:
         return True
-    if not _finite_verb(t) or _is_noun(t.low):
+    if not _finite_verb(t) or is_noun(t.low):
         return False
     nxt = toks[k + 1] if k + 1 < len(toks) else None
     return not (_is_form(t.low, "VBN") and nxt is not None and (
@@ -415,11 +411,11 @@ def _subject_end(toks: list[Tok], start: int, sentence_start: bool, gap: int) ->
             w = toks[k]
             if not _is_word(w) or (is_stopword(w.text) and w.low not in ("other", "same", "first", "last")):
                 return None
-            if w.text.islower() and _finite_verb(w) and not _is_noun(w.low):
+            if w.text.islower() and _finite_verb(w) and not is_noun(w.low):
                 if k == start + 1 and _is_form(w.low, "VBN"):
                     continue  # "the associated cost is": a participle before its noun
                 return None
-            head_ok = _is_noun(w.low) or w.text[:1].isupper() and not is_stopword(w.text)
+            head_ok = is_noun(w.low) or w.text[:1].isupper() and not is_stopword(w.text)
             if head_ok and _verb_after(toks, k + 1 + gap):
                 return k + 1
         return None
@@ -484,7 +480,7 @@ def _plural_np_at(toks: list[Tok], k: int) -> bool:
         t = toks[m]
         if _plural_noun(t):
             nxt = toks[m + 1] if m + 1 < len(toks) else None
-            return nxt is None or not (_is_lower_word(nxt) and _is_noun(nxt.low) and not _finite_verb(nxt)
+            return nxt is None or not (_is_lower_word(nxt) and is_noun(nxt.low) and not _finite_verb(nxt)
                                        and not is_stopword(nxt.text))
         if not _is_lower_word(t) or is_stopword(t.text) or t.low in _MASS_LIKE:
             return False

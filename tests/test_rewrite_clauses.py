@@ -91,6 +91,7 @@ GOLDEN = [
 # Each guard, on a sentence the rule would otherwise rewrite wrongly.
 REFUSED = [
     ("back_clause", "When John arrived, he ate."),  # "he" could no longer be John
+    ("back_phrase", "On trade terms, the stock exchange of Prague fell"),  # "fell on trade terms" reads as a cause
     ("back_clause", "When his colleagues aren't sadistic, they are mostly defeated."),  # "they" = his colleagues
     ("back_clause", "Though the two cities remained unlinked by rail, this was about to change quickly."),  # "this"
     ("back_clause", "Because it was raining, he didn't go out."),  # the scope of "not"

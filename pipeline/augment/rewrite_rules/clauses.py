@@ -21,7 +21,9 @@ clause. The rules (names as in `CLAUSE_RULES`):
   month), yesterday, today, "two years ago", "the next day"). Refused: discourse phrases ("In fact,", "In
   addition,", "For example,", "At least,", "On the other hand,", "In my view,", "After all,"), "with" and "among"
   (their phrase at the end attaches to the last noun), an -ing verb right after the preposition ("In turning down
-  the offer, ..."), a time phrase when the main clause has a time of its own ("Last year, ... on Monday.").
+  the offer, ..."), a time phrase when the main clause has a time of its own ("Last year, ... on Monday."), an
+  "on" phrase after a main clause that ends in a verb of rising or falling ("On trade terms, the exchange fell" ->
+  "... fell on trade terms" reads as a cause).
 
 Both rules refuse a sentence with another comma (an apposition or list: the opening part's end is then unclear),
 a semicolon, colon, dash, bracket or quotation mark, that ends in "?" or a quote, or in an abbreviation whose
@@ -460,6 +462,16 @@ def _has_time(toks: list[Tok], idx: range) -> bool:
     return False
 
 
+#: Verbs of rising and falling: "on" + a noun after them reads as the cause ("shares fell on the news").
+_CHANGE_VERBS = frozenset("fall rise drop climb gain slip jump surge soar tumble plunge slide dip ease advance "
+                          "decline rally edge sink lose".split())
+
+
+def _ends_in_change_verb(toks: list[Tok], end: int) -> bool:
+    last = next((toks[i] for i in range(end - 1, -1, -1) if _is_word(toks[i])), None)
+    return last is not None and any(lemma in _CHANGE_VERBS for lemma in _lemmas(last.low).get("VERB", ()))
+
+
 def rule_back_phrase(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
     split = _split(toks)
     if split is None:
@@ -515,6 +527,8 @@ def rule_back_phrase(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Non
     if words[0] in ("despite", "because") and any(toks[i].low in _NEGATIONS or toks[i].low.endswith("n't")
                                                   for i in main):
         return None  # "He didn't go because of ...": scope of "not"
+    if not is_time and words[0] == "on" and _ends_in_change_verb(toks, end):
+        return None  # "On trade terms, the exchange fell" -> "... fell on trade terms": a cause
     if _pronoun_refuses(toks, range(c), main):
         return None
     return _join(text, toks, c, end, c + 1, False)

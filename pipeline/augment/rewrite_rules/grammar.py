@@ -6,7 +6,8 @@
   before punctuation or at the end ("I know what it is." stays), "have"/"has" only as an auxiliary (before a past
   participle: "we've seen", not "we've a car"), nor after "whose" in the same clause ("whose business it is to
   be witty"), nor "here"/"there" after a word that ends a subject ("good advice here is contaminated": an adverb,
-  not the subject), nor "that is" after punctuation (", that is," = "i.e."). Applied to every such place of a
+  not the subject), nor "that is" after punctuation (", that is," = "i.e."), nor a relative "that" after a noun
+  with will/would/have ("laws that will legislate" -> "that'll" is speech, not prose). Applied to every such place of a
   sentence without contractions.
 * `expand`: the other way, in a sentence with contractions: "doesn't" -> "does not", "can't" -> "cannot",
   "I'm" -> "I am", "they're" -> "they are", "'ve"/"'ll" -> have/will; "it's"/"he's"/"that's"/... -> "is", or
@@ -67,7 +68,7 @@ from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
     INDEFINITE, LOWER_FIRST, MONTHS, NAME_SIGNS, NOT_CONTRACTED, NOT_EXPANDED, NUMBER_WORDS, ORDINALS, PARTS_OF_DAY,
     PLACE_PREPOSITIONS, PRONOUN_AUX, QUESTION_VERBS, S_EXPANDABLE, SELECTED_PREPOSITION, SUBJECT_PRONOUNS,
     SUBORDINATORS, THIRD_PERSON, TIME_NOUNS, TIME_UNITS, UNITS, WEEKDAYS, WH_WORDS, Rule, RuleSettings, Tok, _case_like,
-    _final_punct, _front, _is_form, _is_lower_word, _is_word, _lemmas, _lower_first_word, is_ing_verb,
+    _final_punct, _front, _is_form, _is_lower_word, _is_word, _lemmas, _lower_first_word, is_ing_verb, is_noun,
     is_participle, is_verb_form, splice,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
@@ -115,6 +116,9 @@ def rule_contract(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
             if t.low in ("here", "there") and i > 0 and _is_word(toks[i - 1]) and toks[i - 1].low not in (
                     "and", "but", "or", "so", "because", "if", "when", "since", "although", "though", "that"):
                 continue  # "... good advice here is contaminated": "here" ends the subject, it is not one
+            if t.low == "that" and nxt.low in ("will", "would", "had", "have", "has") and i > 0 \
+                    and is_noun(toks[i - 1].low):
+                continue  # "laws that will legislate": a relative "that'll" is speech, not prose
             if _after_whose(toks, i):
                 continue  # "writers whose business it is to be witty": "it's" would break the relative clause
             edits.append((t.start, nxt.end, t.text + AUX_CONTRACTED[nxt.low]))

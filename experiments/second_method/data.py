@@ -1,6 +1,6 @@
 """The sentence blocks of this experiment: dev (STS-B dev sentences, SNLI dev premises; for the rules for news,
 forum and fiction text also STS 2012-2013 test sentences and MNLI dev_matched premises) for development, fresh
-(STS 2014-2016 sentences, MNLI dev_mismatched premises) only for coverage and the blind samples: their first 1,500
+(STS 2014-2016 sentences, MNLI dev_mismatched premises, then its hypotheses) only for coverage and the blind samples: their first 1,500
 sentences (in the shuffled order) for the first samples, the next 1,500 (`block(..., skip=1500)`) for the later."""
 
 from __future__ import annotations
@@ -63,8 +63,16 @@ def mnli_m() -> list[str]:
     return _mnli("dev_matched")
 
 
+def mnli_mm_hypotheses() -> list[str]:
+    """The hypotheses of MNLI dev_mismatched (written by crowdworkers for the premises' genres), none that is also a
+    premise: fresh sentences once the premises had all been read."""
+    premises = set(mnli_mm())
+    with open(DATA / "nli/mnli/dev_mismatched.csv", encoding="utf-8") as f:
+        return [t for t in _distinct(r["hypothesis"] for r in csv.DictReader(f)) if t not in premises]
+
+
 BLOCKS = {"stsb-dev": stsb_dev, "snli-dev": snli_dev, "sts12-13": sts12_13, "mnli-m": mnli_m,
-          "sts14-16": sts14_16, "mnli-mm": mnli_mm}
+          "sts14-16": sts14_16, "mnli-mm": mnli_mm, "mnli-mm-hyp": mnli_mm_hypotheses}
 DEV = ("stsb-dev", "snli-dev", "sts12-13", "mnli-m")
 FRESH = ("sts14-16", "mnli-mm")
 

@@ -69,12 +69,13 @@ def main() -> None:
     p.add_argument("--new", type=int, default=50, help="extra views of the newer rule families in the sample")
     p.add_argument("--new-rules", default="", help="comma-separated rules the extra views come from (default: every "
                    "rule outside the grammatical family)")
+    p.add_argument("--blocks", default=",".join(FRESH), help="comma-separated fresh blocks (data.py's BLOCKS)")
     args = p.parse_args()
     out = HERE / args.round
     seen = seen_sentences(out)
     methods = {m: build_augmenter(m) for m in ("rewrites", "synonyms")}
     out.mkdir(exist_ok=True)
-    for name in FRESH:
+    for name in args.blocks.split(","):
         texts = [t for t in block(name, skip=args.skip) if t not in seen][:args.sentences]
         records = [SourceRecord(source_id=f"{name}-{i}", text=t) for i, t in enumerate(texts)]
         if not records:

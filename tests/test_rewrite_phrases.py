@@ -47,6 +47,66 @@ GOLDEN = [
      "Half the women were given a daily dose of the drug and half took a placebo."),
     ("equivalent", "OK, let's go.", "Okay, let's go."),
     ("equivalent", "okay okay that's it", "OK OK that's it"),
+    ("equivalent", "For example, service coordination is a popular remedy for limited funds.",
+     "For instance, service coordination is a popular remedy for limited funds."),
+    ("equivalent", "Nonetheless, the rationality of service tiers remains.",
+     "Nevertheless, the rationality of service tiers remains."),
+    ("equivalent", "Moreover, it is possible to have questions that require nested case studies.",
+     "Furthermore, it is possible to have questions that require nested case studies."),
+    ("equivalent", "In addition, Saracens invaded the Provencal coast from North Africa.",
+     "Additionally, Saracens invaded the Provencal coast from North Africa."),
+    ("equivalent", "Likewise, the 30-year bond slid 1-11/32.", "Similarly, the 30-year bond slid 1-11/32."),
+    ("equivalent", "In the meantime, the philosophy is to seize present-day opportunities.",
+     "Meanwhile, the philosophy is to seize present-day opportunities."),
+    ("equivalent", "As a result, Murphy sought to substitute Strier's sister as the trustee.",
+     "Consequently, Murphy sought to substitute Strier's sister as the trustee."),
+    ("equivalent", "Currently, the plant employs 300 people.", "At present, the plant employs 300 people."),
+    ("equivalent", "All of a sudden I sat down on the edge of the table.",
+     "Suddenly I sat down on the edge of the table."),
+    ("equivalent", "Nowadays it is bordered by ancient columns.", "These days it is bordered by ancient columns."),
+    ("equivalent", "These days, newspaper writers are no longer allowed the kind of license he took.",
+     "Nowadays, newspaper writers are no longer allowed the kind of license he took."),
+    ("equivalent", "hi Mary have you gone visiting any new restaurants lately",
+     "hi Mary have you gone visiting any new restaurants recently"),
+    ("equivalent", "The rock can be bought in a variety of shapes.", "The rock can be bought in various shapes."),
+    ("equivalent", "The tops of a large number of balloons are visible.", "The tops of many balloons are visible."),
+    ("equivalent", "A small number of cases were reported.", "A few cases were reported."),
+    ("equivalent", "It was a little bit embarrassing the way we played.",
+     "It was a bit embarrassing the way we played."),
+    ("equivalent", "In the event that it rains, we stay home.", "If it rains, we stay home."),
+    ("equivalent", "Today there are two plausible ways to proceed with regard to a relieved tyrant.",
+     "Today there are two plausible ways to proceed regarding a relieved tyrant."),
+    ("equivalent", "With respect to taxes, the plan is silent.", "Regarding taxes, the plan is silent."),
+    ("equivalent", "As a result of the comments received, AMS changed the proposed rule.",
+     "Because of the comments received, AMS changed the proposed rule."),
+    ("equivalent", "The game was cancelled due to the fact that it rained.",
+     "The game was cancelled because it rained."),
+    ("equivalent", "Schiphol airport evacuated due to bomb threat",
+     "Schiphol airport evacuated because of bomb threat"),
+    ("equivalent", "Estimates performed subsequent to their initial estimates.",
+     "Estimates performed after their initial estimates."),
+    ("equivalent", "The repairs cost in excess of $5 million.", "The repairs cost more than $5 million."),
+    ("equivalent", "She takes the pills on a daily basis.", "She takes the pills daily."),
+    ("equivalent", "We expect a decision in the near future.", "We expect a decision soon."),
+    ("equivalent", "The other bank pays interest based upon tiered account levels.",
+     "The other bank pays interest based on tiered account levels."),
+    ("equivalent", "Upon commencement of operation, the unit shall comply.",
+     "On commencement of operation, the unit shall comply."),
+    ("equivalent", "We waited till the end of the game.", "We waited until the end of the game."),
+    ("equivalent", "Later, Tom testified against John so as to avoid the electric chair.",
+     "Later, Tom testified against John to avoid the electric chair."),
+    ("equivalent", "You should take this animal to a vet right away.",
+     "You should take this animal to a vet immediately."),
+    ("equivalent", "Montmartre is lively at night, with famous clubs such as Au Lapin Agile.",
+     "Montmartre is lively at night, with famous clubs like Au Lapin Agile."),
+    ("equivalent", "Yes, your sentence will be clearer if you write the actual word instead of the slash.",
+     "Yes, your sentence will be clearer if you write the actual word rather than the slash."),
+    ("equivalent", "A woman is pulling some kind of sticky goo out of a bowl.",
+     "A woman is pulling some sort of sticky goo out of a bowl."),
+    ("equivalent", "I'd be more inclined to believe that it's some sort of ring world.",
+     "I'd be more inclined to believe that it's some kind of ring world."),
+    ("equivalent", "The monitors were unable to reach the site.", "The monitors were not able to reach the site."),
+    ("equivalent", "He is not able to come.", "He is unable to come."),
     ("percent", "Shares in Microsoft slipped 4.7 percent in after-hours trade to $27.54.",
      "Shares in Microsoft slipped 4.7% in after-hours trade to $27.54."),
     ("percent", "The 30-year bond dipped 14/32 for a yield of 4.26 percent from 4.23 percent.",
@@ -76,6 +136,21 @@ GOLDEN = [
      "Budget negotiations between the City Council and the mayor are entering high gear."),
     ("between", "The war between France and England lasted long.",
      "The war between England and France lasted long."),
+    ("repeats", "but those that are manufactured for sale in in Europe and",
+     "but those that are manufactured for sale in Europe and"),
+    ("repeats", "yeah and how about how about on the weekends", "yeah and how about on the weekends"),
+    ("repeats", "no i i i don't know", "no i don't know"),
+    ("repeats", "We we take pride often here of representing the european citizens.",
+     "We take pride often here of representing the european citizens."),
+    ("repeats", "get out of the the tent they're they're liable to come down",
+     "get out of the tent they're liable to come down"),
+    ("repeats", "i was in high in high school and college", "i was in high school and college"),
+    ("repeats", "Toulouse shooting: France was on the highest level of security of security alert",
+     "Toulouse shooting: France was on the highest level of security alert"),
+    ("repeats", "the thing is is that you know it's late", "the thing is that you know it's late"),
+    ("repeats", "and it it really helped a lot", "and it really helped a lot"),
+    ("repeats", "senators that are getting kickbacks kickbacks from these companies",
+     "senators that are getting kickbacks from these companies"),
     ("how_can", "How do I remove a stripped screw?", "How can I remove a stripped screw?"),
     ("how_can", "How can I fix my bike?", "How do I fix my bike?"),
 ]
@@ -114,6 +189,35 @@ REFUSED = [
     ("equivalent", "Tulsa, OK is a city."),  # a state code
     ("equivalent", "It's OK, okay?"),  # both spellings
     ("equivalent", "We had a party (lots and lots of cheese) at home."),  # "lots and lots of" is fixed
+    ("equivalent", "He was tired, in addition to hungry."),  # "in addition" without its comma
+    ("equivalent", "Damage in excess of $5 million was reported."),  # after a noun: "damage more than $5"
+    ("equivalent", "In few other modern cities are you likely to see such a variety of costumes."),
+    ("equivalent", "Trucks turn over a variety of food on grill racks."),  # "various food": no plural
+    ("equivalent", "The index was lately up 18 points."),  # after be: at the latest reading
+    ("equivalent", "In some nowadays Indo-European languages you can still see it."),
+    ("equivalent", "In these days of googling, it's sloppy."),
+    ("equivalent", "The reason may be due to the fact that it rained."),  # "may be because"
+    ("equivalent", "assets belonging to or due to or contributed by a person."),
+    ("equivalent", "government income due to taxation."),  # after a noun: owed to
+    ("equivalent", "The list was due to go into effect October 1."),  # scheduled
+    ("equivalent", "A phenomenon is defined with respect to the orientation of the whole."),  # relative to
+    ("equivalent", "Once upon a time there was a king."),
+    ("equivalent", "discover or come upon accidentally."),  # "come upon" = find
+    ("equivalent", "Daniel took it upon himself to explain a few things."),
+    ("equivalent", "The holidays are upon us."),
+    ("equivalent", "They built row upon row of houses."),
+    ("equivalent", "The clock pointed to close upon five o'clock."),  # = nearly
+    ("equivalent", "She put the cash in the till and left."),  # the noun
+    ("equivalent", "place in a line or arrange so as to be parallel or straight."),  # "arrange to be parallel"
+    ("equivalent", "He left early so as not to wake them."),
+    ("equivalent", "questions such as, did Tripp ask to be moved?"),
+    ("equivalent", "demonstratives such as this and that."),  # "like this": a manner
+    ("equivalent", "The damage was such as to require repairs."),
+    ("equivalent", "It was just like the wages paid to providers such as baby sitters."),  # "like ... like"
+    ("equivalent", "That's very kind of you."),
+    ("equivalent", "a kind of tree that grows in swamps."),  # a gloss's genus
+    ("equivalent", "the first kind of invasion of privacy."),
+    ("equivalent", "so constituted as to be unable to give away money."),  # "be not able to"
     ("percent", "Sixty percent of Americans are angry, and 70 percent favor federal intervention."),  # number word
     ("percent", "It rose 5% to 28 percent."),  # both styles
     ("percent", "Shares Rise 5% On Strong Earnings"),  # title case
@@ -141,6 +245,33 @@ REFUSED = [
     ("between", "The part of the body between the neck and upper arm."),  # a shared determiner
     ("between", "Postal Service data define the relationship between costs and cost drivers."),
     ("between", "She said that scandal between husband and wife is a dreadful thing."),  # a fixed pair
+    ("repeats", "I wish I had had more time."),  # grammatical doubles
+    ("repeats", "I know that that is true."),
+    ("repeats", "Well I do do my best."),
+    ("repeats", "I gave her her book back."),
+    ("repeats", "what it is is that nobody cares"),  # the subject is a clause
+    ("repeats", "It was very very good."),  # intensifiers
+    ("repeats", "i really really like it"),
+    ("repeats", "It was only so so good."),
+    ("repeats", "no no not at all it"),
+    ("repeats", "all right thanks bye bye"),
+    ("repeats", "ha ha that was funny"),
+    ("repeats", "yeah yeah you know we're kind of that way too"),
+    ("repeats", "oh my uh-huh uh-huh"),
+    ("repeats", "It's not not true."),  # a double negation
+    ("repeats", "The gardens are set on lands above the Wag Wag River."),  # names
+    ("repeats", "We flew to Walla Walla yesterday."),
+    ("repeats", "He sang New York New York twice."),
+    ("repeats", "a thickness of 1 1/2 inches."),  # numbers
+    ("repeats", "i bought a Bristol thirty five five for my wife"),
+    ("repeats", "Three young girls are walking hand in hand in a crowd of people."),  # "hand in hand"
+    ("repeats", "Air squats and lots and lots of jump rope."),  # "lots and lots"
+    ("repeats", "we were told that dozens of dozens of people came"),
+    ("repeats", "He gave in in the end."),  # a phrasal verb and a preposition
+    ("repeats", "I don't want a job job, just some work."),  # a contrastive reduplication
+    ("repeats", "when you scrape it it makes the water muddy"),  # object, then subject
+    ("repeats", "that's high isn't it it really is"),
+    ("repeats", "uh uh yeah that well um the older you get"),  # "uh-uh": the fillers rule's
     ("how_can", "How do I look?"),
     ("how_can", "How can I ever thank you?"),
     ("how_can", "How can I be so stupid?"),

@@ -35,6 +35,33 @@ whatever the sense of the words around them, each replacement guarded so that it
   of a machine"); all/half/both of only before a determiner, not after "or"/"and" ("one or both of the boys"),
   "half" not as a noun ("the second half of the book"); "OK" not after a name and a comma ("Tulsa, OK"), and no
   sentence with both spellings; a word in quotation marks is cited, not used: it stays ('"nobody" cared').
+  Discourse markers: for example <-> for instance, nevertheless <-> nonetheless, and, opening a sentence or clause
+  (at the start, after punctuation or and/but/or/so), moreover <-> furthermore, "in addition," <-> "additionally,",
+  "similarly," <-> "likewise,", "in the meantime," -> "meanwhile,", "as a result," -> "consequently,",
+  "currently," <-> "at present," (with their comma only: "in addition to" is no marker; "meanwhile," ->
+  "in the meantime," is not made, news uses it for "at the same time"). Adverbs and fixed phrases: all of a sudden
+  -> suddenly, nowadays <-> these days (not after a determiner or preposition: "in some nowadays languages", "in
+  these days of googling"), lately -> recently (not after be: "was lately up 18 points" is the latest reading), a
+  little bit -> a bit, right away -> immediately, in the near future -> soon, on a daily/regular basis ->
+  daily/regularly. Wordy phrases: a variety of -> various, a large number of -> many, a small number of -> a few,
+  only before a plural noun or an adjective and a plural noun ("a variety of food" -> "various food"), not after
+  such/what/quite ("such a variety of costumes"); in the event that -> if; with regard to / in regard to ->
+  regarding, "with respect to" only opening the sentence (inside it often means "relative to": "defined with
+  respect to the orientation"); as a result of -> because of; due to the fact that -> because, not after be ("may
+  be due to the fact that" -> "may be because"); due to -> because of only after a verb, a comma or an adverb
+  ("evacuated due to bomb threat", "largely due to"), not after a noun ("income due to taxation": owed to), after be
+  or before a verb ("is due to arrive": scheduled), nor before or/and; subsequent to -> after; in excess of ->
+  more than only before a number and after a verb ("cost in excess of $5"; "damage in excess of $5" -> "damage
+  more than $5" needs its "of"); so as to -> to before a base verb (not "so as not to"), not after a verb with a
+  to-infinitive of its own ("arrange so as to be parallel" -> "arrange to be parallel"); instead of -> rather than.
+  upon -> on: not "once upon a time", not after come/hit/set/look/stumble/chance/happen ("come upon" = find),
+  "close upon five" (= nearly), a repetition ("row upon row"), after be ("upon us"), nor before a reflexive ("took
+  it upon himself"); till -> until only lower-case and not a noun or verb ("the till", "to till the soil"); such
+  as -> like before an example (not "such as, did ...", "such as this/that" (a manner), "such as to", "such as
+  whether", after be, nor in a sentence with "like" already: "just like the wages ... like baby sitters"); kind of
+  <-> sort of, not before a pronoun ("kind of you") and "kind of" not after a/one/another/an ordinal/new ("a kind
+  of tree": a gloss's genus, where "a sort of tree" would hedge); unable to <-> not able to only after a finite be
+  ("was unable to" -> "was not able to"; "to be unable to" -> "to be not able to" reads badly) or "as if".
 * `percent`: a number + "percent"/"per cent" <-> + "%" ("rose 28 percent" -> "rose 28%", "28%" -> "28 percent"),
   every such place of the sentence, so that it keeps one style; refused where both styles occur, after a number
   word ("five percent"), and "%" -> "percent" in a title-case headline ("Rises 5 Percent").
@@ -64,6 +91,18 @@ whatever the sense of the words around them, each replacement guarded so that it
   "of", a possessive, an -ing word or an adjective at its end; a second conjunct that goes on, or that a verb
   follows unless the "between" phrase hangs on a noun ("fell between the rocks and the dog ran": two clauses);
   after a word of direction ("the transition between winter and spring").
+* `repeats`: a word or two words said again by accident, in speech or typing, said once ("for sale in in Europe"
+  -> "for sale in Europe", "how about how about on the weekends" -> "how about on the weekends", "i i i" -> "i"),
+  every such place in the sentence, where the copies follow each other with one space. Refused, each place:
+  grammatical doubles ("had had", "that that", "I do do", "gave her her book", "not not true", "what it is is"
+  after a wh-word or "all"), "it it"/"you you" after a word that is not a conjunction or interjection ("when you
+  scrape it it makes": an object, then a subject), a particle after a verb ("gave in in the end"), a noun or
+  adjective after a determiner ("a job job": a contrastive reduplication), repetitions that carry meaning
+  (intensifiers "very very", "really really", "so so", "far far"; interjections and backchannels "no no", "yeah
+  yeah", "uh-huh uh-huh", "bye bye", "ha ha", "sure sure"; imperatives "wait wait"; fillers "uh uh", which may be
+  "uh-uh"), names (a capitalised copy: "Walla Walla", "New York New York", "the Wag Wag River"), numbers ("1 1/2",
+  "thirty five five"), two words that form "X in X" or "X and X" ("hand in hand in a crowd", "lots and lots of",
+  "dozens of dozens of"); and the view needs three words.
 * `how_can`: a how-to question "How do I/we + verb ...?" <-> "How can I/we + verb ...?" ("How do I remove a
   stripped screw?" -> "How can I remove a stripped screw?"); "do" -> "can" not with verbs whose question is no
   how-to (feel, look, seem, know, compare, be, ...: "How do I look?"), "can" -> "do" only with verbs of doing
@@ -79,7 +118,8 @@ from collections.abc import Callable
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
     AUXILIARIES, DETERMINERS, MONTHS, NUMBER_WORDS, ORDINALS, QUESTION_VERBS, UNITS, WEEKDAYS, Rule, RuleSettings,
-    Tok, _case_like, _is_form, _is_lower_word, _is_word, _lemmas, is_ing_verb, is_verb_form, splice,
+    WH_WORDS, Tok, _case_like, _is_form, _is_lower_word, _is_word, _lemmas, is_ing_verb, is_noun, is_verb_form,
+    splice,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 
@@ -352,6 +392,177 @@ def _nearly(toks: list[Tok], i: int, j: int) -> bool:
     return nxt is not None and (nxt.low in _NEARLY_NEXT or _number_at(toks, j, allow_one=False))
 
 
+# guards of the discourse markers and the bureaucratic phrases
+_FINITE_BE = frozenset("is are was were am 's 're 'm".split())
+_LINKING = frozenset("and but or so yet".split())
+_BE_CONTRACTED = frozenset("i'm you're we're they're he's she's it's that's there's who's".split())
+
+
+def _marker_opening(toks: list[Tok], i: int, j: int) -> bool:
+    """A discourse marker opening a sentence or clause: at the start, after punctuation or and/but/or/so."""
+    prev, nxt = _prev(toks, i), _next(toks, j)
+    return (prev is None or prev.text in _CLAUSE_BREAK | _SENTENCE_OPENERS or prev.low in _LINKING) and \
+        nxt is not None and (_is_word(nxt) or nxt.text == "," or nxt.text[:1].isdigit())
+
+
+def _plural_noun(word: str) -> bool:
+    nouns = _lemmas(word).get("NOUN", ())
+    return bool(nouns) and (word not in nouns or word in ("people", "police", "cattle")) and not is_stopword(word)
+
+
+def _before_plural(toks: list[Tok], i: int, j: int) -> bool:
+    """A quantity phrase before a plural noun, or an adjective and a plural noun ("a variety of shapes" -> "various
+    shapes"; "a variety of food" -> "various food" and "a variety of both" are refused); not after such/what/quite
+    ("such a variety of costumes")."""
+    prev = _prev(toks, i)
+    if prev is not None and prev.low in ("such", "what", "quite", "rather"):
+        return False
+    k = j
+    if k + 1 < len(toks) and _is_lower_word(toks[k]) and "ADJ" in _lemmas(toks[k].low) \
+            and not _plural_noun(toks[k].low) and not is_stopword(toks[k].text):
+        k += 1
+    return k < len(toks) and _is_lower_word(toks[k]) and _plural_noun(toks[k].low)
+
+
+# verbs (lemmas) that take a to-infinitive of their own: "arrange to be parallel" is no purpose
+_TO_VERBS = frozenset("arrange plan want try ask agree decide promise choose manage fail intend hope expect need "
+                      "seek offer refuse prepare learn tend appear seem wish mean pretend claim remember forget "
+                      "begin start continue like love hate prefer help dare vow threaten attempt aim".split())
+
+
+def _so_as_to(toks: list[Tok], i: int, j: int) -> bool:
+    """"so as to" + a base verb ("so as to avoid" -> "to avoid"; "so as not to" keeps its phrase), not after a verb
+    that takes a to-infinitive ("arrange so as to be parallel" -> "arrange to be parallel" is another verb frame)."""
+    nxt, prev = _next(toks, j), _prev(toks, i)
+    if prev is not None and set(_verb_lemmas(prev.low)) & _TO_VERBS:
+        return False
+    return nxt is not None and _is_lower_word(nxt) and _is_form(nxt.low, "VB") and nxt.low != "not"
+
+
+def _before_number(toks: list[Tok], i: int, j: int) -> bool:
+    """"in excess of" + a number after a verb ("cost in excess of $5" -> "cost more than $5"; "damage in excess of
+    $5" -> "damage more than $5" needs its "of")."""
+    prev = _prev(toks, i)
+    return _number_at(toks, j, allow_one=False) and prev is not None and _is_lower_word(prev) and (
+        prev.low in _BE or any(_is_form(prev.low, tag) for tag in ("VBD", "VBZ", "VBP", "VB", "VBN")))
+
+
+_SUCH_AS_NOT_BEFORE = frozenset("this that these it to whether if when how why where what who which".split())
+
+
+def _such_as(toks: list[Tok], i: int, j: int) -> bool:
+    """"such as" + examples -> "like": not "such as it is", "such as to" (of a kind that), "such as this/that"
+    ("like this" reads as a manner), "such as whether ...", nor after be ("it was such as")."""
+    nxt, prev = _next(toks, j), _prev(toks, i)
+    if nxt is None or not (_is_word(nxt) or nxt.text[:1].isdigit() or nxt.text in ("\"", "“", "$")):
+        return False  # "questions such as, did Tripp ...?"
+    if nxt.low in _SUCH_AS_NOT_BEFORE or prev is None or prev.low in _BE | {"as", "like"}:
+        return False
+    return not any(t.low in ("like", "likes", "liked") for t in toks)  # "just like the wages ... like baby sitters"
+
+
+_UPON_NOT_AFTER = frozenset("once come came comes coming hit hits hitting set sets setting look looks looked "
+                            "looking close row page time times wave layer".split())
+_REFLEXIVES = frozenset("myself yourself himself herself itself ourselves yourselves themselves oneself".split())
+
+
+def _upon(toks: list[Tok], i: int, j: int) -> bool:
+    """"upon" -> "on": not "once upon a time", not after a verb whose "upon" differs from its "on" ("come upon" =
+    find, "hit upon", "look upon" = regard, "set upon" = attack), "close upon five" (= nearly), a repetition
+    ("row upon row"), after be ("the holidays are upon us"), nor before a reflexive ("took it upon himself")."""
+    prev, nxt = _prev(toks, i), _next(toks, j)
+    if nxt is None or not (_is_word(nxt) or nxt.text[:1].isdigit()) or nxt.low in _REFLEXIVES:
+        return False
+    if prev is None or prev.text in _CLAUSE_BREAK:
+        return True
+    if prev.low in _UPON_NOT_AFTER or prev.low in _BE or prev.low == nxt.low or prev.low.rstrip("s") == nxt.low:
+        return False
+    return not (set(_verb_lemmas(prev.low)) & {"come", "hit", "set", "look", "stumble", "chance", "happen"})
+
+
+def _till(toks: list[Tok], i: int, j: int) -> bool:
+    """"till" as a conjunction or preposition: a lower-case word, not a noun ("the till", "to till the soil")."""
+    prev, nxt = _prev(toks, i), _next(toks, j)
+    if toks[i].text != "till" or nxt is None or not (_is_word(nxt) or nxt.text[:1].isdigit()):
+        return False
+    return prev is not None and prev.low not in DETERMINERS | {"to", "cash", "the", "a", "will", "would", "can",
+                                                                "could", "and", "or"}
+
+
+def _kind_of(toks: list[Tok], i: int, j: int) -> bool:
+    """"kind of" <-> "sort of": not before a pronoun ("that's kind of you": kind), "kind of" not after a/one/another
+    ("a kind of tree": a gloss's genus, where "a sort of tree" would hedge)."""
+    prev, nxt = _prev(toks, i), _next(toks, j)
+    if nxt is None or not (_is_word(nxt) or nxt.text in ("\"", "“")):
+        return False
+    if nxt.low in ("you", "him", "her", "them", "us", "me", "it"):
+        return False  # "that's kind of you"
+    if toks[i].low == "kind" and prev is not None and prev.low in ORDINALS | {"a", "an", "one", "another", "each",
+                                                                             "every", "new"}:
+        return False  # "a kind of tree": a gloss's genus; "a sort of tree" would hedge
+    return True
+
+
+def _be_unable(toks: list[Tok], i: int, j: int) -> bool:
+    """is/are/was/were unable to <-> not able to: only after a finite be ("will be unable to" -> "will be not able
+    to" reads badly), or "as if"."""
+    prev = _prev(toks, i)
+    nxt = _next(toks, j)
+    if nxt is None or not _is_lower_word(nxt) or not _is_form(nxt.low, "VB"):
+        return False
+    return prev is not None and (prev.low in _FINITE_BE or prev.low in _BE_CONTRACTED
+                                 or prev.low == "if" and toks[i].low == "unable")
+
+
+_DUE_AFTER = frozenset("largely mainly partly partially primarily mostly probably possibly perhaps presumably "
+                       "allegedly apparently reportedly chiefly solely entirely either".split())
+
+
+def _due_to(toks: list[Tok], i: int, j: int) -> bool:
+    """"due to" -> "because of" where it gives a cause of an event: after a verb, a comma or an adverb ("evacuated
+    due to bomb threat", "largely due to increases"), not after a noun ("income due to taxation": owed to), after be
+    ("is due to arrive", "may be due to"), before a verb ("due to go": scheduled), nor "due to or contributed by"."""
+    prev, nxt = _prev(toks, i), _next(toks, j)
+    if nxt is None or not (_is_word(nxt) or nxt.text[:1].isdigit()) or nxt.low in ("or", "and"):
+        return False
+    if _is_lower_word(nxt) and _is_form(nxt.low, "VB") and not is_noun(nxt.low):
+        return False
+    if prev is None or prev.text in (",", ";", "(", "-", "—"):
+        return True
+    if prev.low in _DUE_AFTER:
+        return True
+    if prev.low in _BE or is_stopword(prev.text) or not _is_lower_word(prev):
+        return False
+    return any(_is_form(prev.low, tag) for tag in ("VBD", "VBN")) and "ADJ" not in _lemmas(prev.low)
+
+
+def _nowadays(toks: list[Tok], i: int, j: int) -> bool:
+    prev, nxt = _prev(toks, i), _next(toks, j)
+    if prev is not None and (prev.low in DETERMINERS | {"some", "the", "of", "in"} or prev.low in _PREPOSITIONS):
+        return False  # "in some nowadays languages", "in these days of"
+    if toks[i].low == "these" and nxt is not None and nxt.low == "of":
+        return False  # "these days of googling"
+    return True
+
+
+def _lately(toks: list[Tok], i: int, j: int) -> bool:
+    """"lately" -> "recently", not after be ("the index was lately up 18 points": at the latest reading)."""
+    prev = _prev(toks, i)
+    return prev is None or prev.low not in _BE
+
+
+def _not_after_be(toks: list[Tok], i: int, j: int) -> bool:
+    """Not after be ("may be due to the fact that" -> "may be because")."""
+    prev = _prev(toks, i)
+    return _followed_by_word(toks, i, j) and (prev is None or prev.low not in _BE)
+
+
+def _with_respect_to(toks: list[Tok], i: int, j: int) -> bool:
+    """"With respect to X, ..." at the start only: inside a sentence it often means "relative to" ("defined with
+    respect to the orientation", "elasticity with respect to volume")."""
+    return i == 0 and _followed_by_word(toks, i, j)
+
+
 # The table: (phrase, replacement, guard). Phrases are matched on lower-case tokens; the first entry that matches
 # at the first place in the sentence where any does, and whose guard allows it, is applied.
 EQUIVALENTS: tuple[tuple[str, str, Guard], ...] = (
@@ -380,6 +591,36 @@ EQUIVALENTS: tuple[tuple[str, str, Guard], ...] = (
     ("all of", "all", _before_determiner), ("half of", "half", _before_determiner),
     ("both of", "both", _before_determiner),
     ("okay", "OK", _free), ("ok", "okay", _free),
+    ("for example", "for instance", _free), ("for instance", "for example", _free),
+    ("nevertheless", "nonetheless", _free), ("nonetheless", "nevertheless", _free),
+    ("moreover", "furthermore", _marker_opening), ("furthermore", "moreover", _marker_opening),
+    ("in addition ,", "additionally,", _marker_opening), ("additionally ,", "in addition,", _marker_opening),
+    ("similarly ,", "likewise,", _marker_opening), ("likewise ,", "similarly,", _marker_opening),
+    ("in the meantime ,", "meanwhile,", _marker_opening),
+    ("as a result ,", "consequently,", _marker_opening),
+    ("currently ,", "at present,", _marker_opening), ("at present ,", "currently,", _marker_opening),
+    ("all of a sudden", "suddenly", _followed_by_word),
+    ("nowadays", "these days", _nowadays), ("these days", "nowadays", _nowadays),
+    ("lately", "recently", _lately),
+    ("a variety of", "various", _before_plural), ("a large number of", "many", _before_plural),
+    ("a small number of", "a few", _before_plural),
+    ("a little bit", "a bit", _free),
+    ("in the event that", "if", _followed_by_word),
+    ("with regard to", "regarding", _followed_by_word), ("in regard to", "regarding", _followed_by_word),
+    ("with respect to", "regarding", _with_respect_to),
+    ("as a result of", "because of", _followed_by_word),
+    ("due to the fact that", "because", _not_after_be), ("due to", "because of", _due_to),
+    ("subsequent to", "after", _followed_by_word),
+    ("in excess of", "more than", _before_number),
+    ("on a daily basis", "daily", _free), ("on a regular basis", "regularly", _free),
+    ("in the near future", "soon", _free),
+    ("upon", "on", _upon), ("till", "until", _till),
+    ("so as to", "to", _so_as_to),
+    ("right away", "immediately", _free),
+    ("such as", "like", _such_as),
+    ("instead of", "rather than", _followed_by_word),
+    ("kind of", "sort of", _kind_of), ("sort of", "kind of", _kind_of),
+    ("unable to", "not able to", _be_unable), ("not able to", "unable to", _be_unable),
 )
 _BY_FIRST: dict[str, list[tuple[list[str], str, Guard]]] = {}
 for _phrase, _new, _guard in EQUIVALENTS:
@@ -596,6 +837,95 @@ def rule_fillers(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
     return out
 
 
+# -- repeats --------------------------------------------------------------------------------------------------------
+# doubles that are grammar: "had had", "that that" ("I know that that is true"), "I do do it", "gave her her book",
+# "not not true" (a double negation), "no no" and "there there" (said for effect)
+_GRAMMATICAL_DOUBLES = frozenset("had that do does did her not no there".split())
+# repetitions that carry meaning: intensifiers, interjections and backchannels, reduplicatives, imperatives
+_MEANINGFUL_DOUBLES = frozenset(
+    "very really so too much many far long way real super big little tiny wee ever never more most all "
+    "yeah yes yep yup no nope right sure okay ok well oh ah aha ha haha he hee ho hah huh hm hmm mm mhm uh-huh um-hum "
+    "huh-uh uh-uh um-um bye night hi hey wow yay boo tut tsk tisk chop choo knock bang boom beep bla blah yada "
+    "yadda la cha pom tom yo mama papa dum dee tick tock ding dong ping pong bora pago walla sing baden thank "
+    "thanks please come go wait stop hurry help look listen run quick fast slowly again like kind sort".split())
+# words after which "it"/"you" can only be a subject, so that "it it" is a stutter ("and it it really helped")
+_CLAUSE_STARTERS = frozenset("and but or so because if when that where like then since while as though although "
+                             "before after until unless well oh yeah yes no um uh man cause".split())
+_PARTICLES = frozenset("in on up out off over down by through about around along back away".split())
+_LINKERS = frozenset("and or nor but by to after upon for in on of from into against".split())
+_LINK_OTHER_WAY = frozenset("and or nor by to after upon for".split())  # "and lots and lots", "by day by day"
+
+
+def _repeat_allowed(toks: list[Tok], k: int, n: int) -> bool:
+    """Whether the n-word unit at token k, said again right after it, is an accident that may be said once."""
+    unit = toks[k:k + n]
+    words = [x.low for x in unit]
+    if any(w in _MEANINGFUL_DOUBLES or w in _FILLERS or w in _COUNT_WORDS or w in NUMBER_WORDS
+           or w in ("one", "half") for w in words):
+        return False
+    if n == 1:
+        w = words[0]
+        prev = _prev(toks, k)
+        if w in _GRAMMATICAL_DOUBLES:
+            return False
+        if w in ("it", "you") and prev is not None and _is_word(prev) and prev.low not in _CLAUSE_STARTERS:
+            return False  # "when you scrape it it makes", "isn't it it really is": an object, then a subject
+        if w in ("is", "was", "are", "were") and any(x.low in WH_WORDS | {"all"} for x in toks[max(0, k - 5):k]):
+            return False  # "what it is is that ...": the subject is a clause
+        if w in _PARTICLES and prev is not None and _is_lower_word(prev) and (
+                is_verb_form(prev.low) or _is_form(prev.low, "VB") or _is_form(prev.low, "VBP")):
+            return False  # "he gave in in the end": a phrasal verb and a preposition
+        if not is_stopword(w) and "'" not in w and prev is not None and (
+                prev.low in DETERMINERS | {"the", "a", "an", "like", "real", "no", "any"}) and (
+                {"NOUN", "ADJ"} & set(_lemmas(w))):
+            return False  # "a job job", "this mistake mistake": a contrastive reduplication ("a real job")
+        return True
+    a, b = words
+    content = [w for w in words if not is_stopword(w) and "'" not in w]
+    if content and a in _LINKERS:
+        return b not in content or a not in _LINK_OTHER_WAY  # "and lots and lots of": "lots and lots"
+    if content and b in _LINKERS:
+        return False  # "hand in hand in a crowd", "dozens of dozens of people"
+    return True
+
+
+def rule_repeats(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    cuts = []
+    k = 0
+    while k < len(toks) - 1:
+        done = False
+        for n in (1, 2):
+            unit = toks[k:k + n]
+            if len(unit) < n or not all(_is_word(x) for x in unit) or any(
+                    unit[m].start != unit[m - 1].end + 1 for m in range(1, n)):
+                break
+            m = k + n
+            while m + n <= len(toks) and [x.low for x in toks[m:m + n]] == [x.low for x in unit] and \
+                    toks[m].start == toks[m - 1].end + 1 and all(
+                        toks[m + q].start == toks[m + q - 1].end + 1 for q in range(1, n)):
+                m += n
+            if m == k + n:
+                continue
+            later = toks[k + n:m]
+            if any(x.text[:1].isupper() and x.low not in ("i", "i'm", "i've", "i'll", "i'd") for x in later):
+                done = True  # "Walla Walla", "New York New York", "Ok Ok Ok": a name or a cry
+                k = m
+                break
+            if _repeat_allowed(toks, k, n):
+                cuts.append((toks[k + n - 1].end, toks[m - 1].end))
+            k = m
+            done = True
+            break
+        if not done:
+            k += 1
+    if not cuts:
+        return None
+    out = splice(text, [(s, e, "") for s, e in cuts])
+    if len(re.findall(r"[A-Za-z']+", out)) < 3:
+        return None
+    return out
+
+
 # -- between --------------------------------------------------------------------------------------------------------
 _FIXED_PAIRS = frozenset(tuple(p.split("+")) for p in (
     "right+wrong life+death good+evil rich+poor black+white young+old war+peace heaven+earth heaven+hell day+night "
@@ -712,5 +1042,5 @@ def rule_how_can(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
 
 PHRASE_RULES: dict[str, Rule] = {
     "equivalent": rule_equivalent, "percent": rule_percent, "to_ing": rule_to_ing, "fillers": rule_fillers,
-    "between": rule_between, "how_can": rule_how_can,
+    "between": rule_between, "how_can": rule_how_can, "repeats": rule_repeats,
 }

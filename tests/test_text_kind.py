@@ -14,6 +14,8 @@ NOT_PROSE = [
     ("@anna @ben see you there", "hashtags"),
     ("def foo(x): return x", "code"),
     ("if (a == b) { run(); }", "code"),
+    ("total = price * count;", "code"),
+    ("print(total, count);", "code"),
     ("TROPICAL CYCLONE FORMATION IS NOT EXPECTED.", "all_capitals"),
     ("El perro grande corre rápidamente por el parque.", "not_english"),
     ("Der große Hund läuft schnell nach Hause.", "not_english"),
@@ -28,6 +30,8 @@ PROSE = [
     "Tapas bar opens in Madrid",
     "I'm really excited about going to Cleveland, James said.",
     "Two dogs run in snow",
+    "unsparing and uncompromising in discipline or judgment;",  # a dictionary gloss ends in ";" too
+    "(cause to) gradually become weak;",
 ]
 
 

@@ -9,7 +9,10 @@ import math
 import re
 
 _URL = re.compile(r"https?://|www\.|\b[\w.-]+\.(com|org|net|edu|gov|io)\b", re.I)
-_CODE = re.compile(r"[{}<>]|==|=>|->|::|\w\(\)|;\s*$|\b(def|return|import|var|const|function|class)\b\s+\w+\s*[(:=;{]")
+_CODE = re.compile(r"[{}<>]|==|=>|->|::|\w\(\)|\b(def|return|import|var|const|function|class)\b\s+\w+\s*[(:=;{]")
+#: A statement's closing semicolon: code only with an assignment, a call or an index before it (a dictionary gloss
+#: also ends in ";": "unsparing and uncompromising in discipline or judgment;").
+_CODE_STATEMENT = re.compile(r"(=|\w\(|\w\[).*;\s*$")
 
 # Words that mark a sentence as English and are not common words of the languages checked below ("a", "in", "is",
 # "was", "die" are); a sentence without one is compared with those languages' word frequencies.
@@ -37,7 +40,7 @@ def text_problem(text: str, min_words: int = 1, min_english_share: float = 0.0) 
     tags = [w for w in words if w[:1] in "#@" and len(w) > 1]
     if tags and (len(tags) >= 2 or len(tags) * 3 >= len(words)):
         return "hashtags"
-    if _CODE.search(text) and not _SENTENCE_END.search(text.strip().rstrip(";")):
+    if (_CODE.search(text) or _CODE_STATEMENT.search(text)) and not _SENTENCE_END.search(text.strip().rstrip(";")):
         return "code"
     if text.isupper():  # no lower-case letter (a cheap test first): are all of its letters capitals?
         letters = [c for c in text if c.isalpha()]

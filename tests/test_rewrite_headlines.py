@@ -10,6 +10,18 @@ from bsl_pipeline.pipeline.augment.rewrite_rules.headlines import HEADLINE_RULES
 from rewrite_cases import family_tests
 
 GOLDEN = [
+    # headline_perfect: a completed event in the present perfect
+    ("headline_perfect", "Head of CIA resigns over affair", "Head of CIA has resigned over affair"),
+    ("headline_perfect", "Putin Declares Victory in Russia Presidential Vote",
+     "Putin Has Declared Victory in Russia Presidential Vote"),
+    ("headline_perfect", "Malawi Officially Confirms President's Death",
+     "Malawi Has Officially Confirmed President's Death"),
+    ("headline_perfect", "Bank of England deputy denies ordering rate-rigging",
+     "Bank of England deputy has denied ordering rate-rigging"),
+    ("headline_perfect", "Bahrain court upholds sentences against uprising leaders",
+     "Bahrain court has upheld sentences against uprising leaders"),
+    ("headline_perfect", "Chinese president arrives in Argentina for state visit",
+     "Chinese president has arrived in Argentina for state visit"),
     ("headline_passive", "Dozens killed in Kenyan clashes", "Dozens were killed in Kenyan clashes"),
     ("headline_passive", "Man charged with murder of wife", "Man was charged with murder of wife"),
     ("headline_passive", "Three al Qaeda suspects arrested in Spain",
@@ -78,6 +90,14 @@ GOLDEN = [
 ]
 
 REFUSED = [
+    ("headline_perfect", "Syria attacks kill 10"),  # "attacks" may be the noun
+    ("headline_perfect", "Obama resigns on Monday"),  # "has resigned on Monday": a perfect takes no past time
+    ("headline_perfect", "Obama resigns in 2012"),
+    ("headline_perfect", "Obama wants new deal"),  # a state, not an event
+    ("headline_perfect", "The president resigns"),  # an article: a caption's or a sentence's subject
+    ("headline_perfect", "Rebels seize town"),  # plural: not the -s form
+    ("headline_perfect", "Minister resigns after scandal, party says"),  # a comma: a second clause
+    ("headline_perfect", "Minister resigns."),  # a sentence, not a headline
     ("headline_passive", "Obama signed bill"),  # an object: active
     ("headline_passive", "Stocks rallied on Fed news"),  # an intransitive verb
     ("headline_passive", "Thailand: Iranians planned to attack Israelis"),  # "to" + verb after an active verb

@@ -28,6 +28,15 @@ full, or in the other aspect. The rules (names as in `HEADLINE_RULES`):
   ..." -> "One was killed, 40 were injured in ..."); any other comma is refused ("Two German tourists, two pilots
   killed": a list). In a headline in title case the auxiliary is capitalised ("Mandela Was Discharged From
   Hospital").
+* `headline_perfect`: a headline's present tense of a single completed event said in the present perfect ("Head
+  of CIA resigns over affair" -> "Head of CIA has resigned over affair"; "Putin Declares Victory in Russia
+  Presidential Vote" -> "Putin Has Declared Victory ..."; an -ly adverb before the verb goes after "has": "Malawi
+  has officially confirmed ..."). Only in a headline as for `headline_passive` (and no comma or colon), with a
+  subject of names, nouns, numbers, "of" and "'s" that is singular and does not start with an article, and a verb
+  of a single event (`_EVENT_VERBS`: resign, die, approve, confirm, deny, announce, uphold, ...) whose -s form is no
+  noun ("Syria attacks kill 10": "attacks" may be the noun). Refused: a time after the verb ("X resigns on Monday"
+  -> "has resigned on Monday": a perfect takes no past time; today, next week, a weekday, month or year), a second
+  verb after it, states and plans (wants, faces, plans, remains: no such verb is in the list).
 * `caption_aspect`: a caption in the simple present <-> in the present progressive ("A turtle walks over the
   ground." <-> "A turtle is walking over the ground."; "Runners compete in a race." -> "Runners are competing in a
   race."; "The woman is walking her dog." -> "The woman walks her dog."). Only a short descriptive sentence (at most
@@ -64,7 +73,7 @@ from __future__ import annotations
 
 import re
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    AUXILIARIES, GARMENTS, NUMBER_WORDS, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_word, _lemmas,
+    AUXILIARIES, GARMENTS, MONTHS, NUMBER_WORDS, WEEKDAYS, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_word, _lemmas,
     is_ing_verb, splice,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
@@ -599,4 +608,58 @@ def rule_caption_aspect(text: str, toks: list[Tok], cfg: RuleSettings) -> str | 
     return splice(text, [(verb.start, verb.end, ("are " if plural else "is ") + new)])
 
 
-HEADLINE_RULES: dict[str, Rule] = {"headline_passive": rule_headline_passive, "caption_aspect": rule_caption_aspect}
+# -- headline_perfect -----------------------------------------------------------------------------------------------
+#: Verbs of a single event whose headline present reports a completed one; their -s form is no noun (a plural noun
+#: would make "Syria attacks kill 10" read "Syria has attacked ...").
+_EVENT_VERBS = frozenset(
+    "quit resign die approve retake announce unveil appoint elect acquire agree confirm deny admit seize free lose "
+    "cancel suspend adopt execute expel complete clinch secure dismiss reveal discover abandon abolish accept "
+    "approve arrive collapse concede condemn crash declare defend defy delay deliver demolish deport destroy detain "
+    "disband dissolve donate endorse escape evacuate expire extradite finalize finalise ignite impose inaugurate "
+    "injure kidnap legalize legalise marry murder nominate overturn pardon postpone purchase ratify rebuff receive "
+    "recover rescue retire retrieve revoke sue surrender survive unveil uphold vanish withdraw".split())
+_TIME_AFTER = frozenset("yesterday today tonight tomorrow next last ago this week weekend month year morning evening "
+                        "night earlier later".split())
+
+
+def rule_headline_perfect(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    end = _final_punct(toks)
+    if end != len(toks) or len(toks) > _MAX_HEADLINE or not toks[0].text[:1].isupper():
+        return None
+    if any(t.text in ('"', "“", "”", "'", "‘", "’", "?", ";", ",", ":", "(", ")") or _is_pronoun(t) for t in toks):
+        return None
+    title = _title_case(toks)
+    for k in range(1, min(end, _MAX_SUBJECT + 1)):
+        t = toks[k]
+        if not (t.low.endswith("s") and _is_form(t.low, "VBZ")):
+            if t.low in AUXILIARIES or _verb_only(t.low) or not (_is_word(t) or t.text.isdigit() or t.low in ("'s",
+                                                                                                                "-")):
+                return None  # another verb first, or something a headline's subject does not hold
+            if is_stopword(t.text) and t.low not in ("of",):
+                return None  # "Residents near Gaza ...": the subject's head is unclear
+            continue
+        verbs = [lemma for lemma in _lemmas(t.low).get("VERB", ()) if lemma in _EVENT_VERBS]
+        if not verbs or "NOUN" in _lemmas(t.low) or title != t.text[:1].isupper():
+            return None
+        subject, rest = toks[:k], toks[k + 1:end]
+        if subject[0].low in ("the", "a", "an") or _plural_head(subject) is not False:
+            return None
+        if any(x.low in _TIME_AFTER or x.low in WEEKDAYS or x.low in MONTHS or re.fullmatch(r"(1[89]|20)\d\d", x.low)
+               for x in rest):
+            return None  # "X resigns on Monday" -> "has resigned on Monday": a perfect takes no past time
+        if _second_verb(rest):
+            return None
+        participle = _form(t.low, "VBN", "VBZ")
+        if participle is None:
+            return None
+        has, participle = ("Has", participle.capitalize()) if title else ("has", participle)
+        adverb = subject[-1]
+        if len(subject) > 1 and adverb.low.endswith("ly") and "ADV" in _lemmas(adverb.low):
+            # "Malawi Officially Confirms ..." -> "Malawi Has Officially Confirmed ...": the adverb follows "has"
+            return splice(text, [(adverb.start, adverb.start, has + " "), (t.start, t.end, participle)])
+        return splice(text, [(t.start, t.end, f"{has} {participle}")])
+    return None
+
+
+HEADLINE_RULES: dict[str, Rule] = {"headline_passive": rule_headline_passive, "caption_aspect": rule_caption_aspect,
+                                   "headline_perfect": rule_headline_perfect}

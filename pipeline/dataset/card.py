@@ -9,7 +9,7 @@ from typing import Any
 import yaml
 
 from bsl_pipeline.pipeline.base.atomic import write_text_atomic
-from bsl_pipeline.pipeline.dataset.manifest import COVERAGE_NOTE, DISTRIBUTION_TITLES, distribution_text
+from bsl_pipeline.pipeline.dataset.manifest import COVERAGE_NOTE, DISTRIBUTION_TITLES, stats_rows
 from bsl_pipeline.pipeline.dataset.manifest import Manifest
 
 
@@ -48,14 +48,8 @@ def dataset_card(manifest: Manifest) -> str:
         f"- Source: `{source.corpus}` ({source.records_read} records read, {source.records_kept} kept)",
         f"- Created: {manifest.created} with code version `{manifest.code_version}`",
         f"- Pairs: {stats.pairs}; rejected: {stats.rejected} (rejects config, with reasons)", "",
-        "| method | pairs | coverage % | identical % | mean edit ratio | mean length ratio | "
-        + " | ".join(DISTRIBUTION_TITLES.values()) + " | rejected |",
-        "|---|---:|---:|---:|---:|---:|" + "---:|" * len(DISTRIBUTION_TITLES) + "---:|",
+        *stats_markdown(manifest),
     ]
-    for m, s in stats.per_method.items():
-        distributions = " | ".join(distribution_text(getattr(s, name)) for name in DISTRIBUTION_TITLES)
-        lines.append(f"| {m} | {s.pairs} | {s.coverage_pct} | {s.identical_pct} | {s.mean_edit_ratio} | "
-                     f"{s.mean_length_ratio} | {distributions} | {s.rejected} |")
     lines += ["", COVERAGE_NOTE[:1].upper() + COVERAGE_NOTE[1:] + ".", "",
               "Quality fields (columns of every pair): `changed_word_share` = share of the source's words a view "
               "does not keep (word-level alignment; the larger of the two views'), `view_similarity` = cosine of the "
@@ -65,6 +59,20 @@ def dataset_card(manifest: Manifest) -> str:
     lines += ["", "Load with `datasets.load_dataset(\"<this dir>\")`; verify checksums with `bsl verify <this dir>`; "
               "browse pairs with `bsl inspect <this dir>`. Provenance and checksums: `manifest.json`.", ""]
     return "\n".join(lines)
+
+
+def stats_markdown(manifest: Manifest) -> list[str]:
+    """The per-method stats table (`stats_rows`, the one source of `bsl inspect --stats`, the HTML page and the
+    report) as Markdown: text columns left-aligned, numbers right-aligned."""
+    rows = stats_rows(manifest)
+    if not rows:
+        return []
+    headers = list(rows[0])
+    text_columns = {"method", "rejects by reason", *DISTRIBUTION_TITLES.values()}
+    lines = ["| " + " | ".join(headers) + " |",
+             "|" + "".join("---|" if h in text_columns else "---:|" for h in headers)]
+    lines += ["| " + " | ".join("-" if r[h] is None else str(r[h]) for h in headers) + " |" for r in rows]
+    return lines
 
 
 def judged_views_markdown(manifest: Manifest) -> list[str]:

@@ -19,9 +19,8 @@ from bsl_pipeline.pipeline.base.text import terminal_safe
 from bsl_pipeline.pipeline.dataset.manifest import (
     COVERAGE_NOTE,
     DISTRIBUTION_FIELDS,
-    DISTRIBUTION_TITLES,
     Manifest,
-    distribution_text,
+    stats_rows,
 )
 from bsl_pipeline.pipeline.dataset.store import iter_batches, load_manifest, verify_dataset
 
@@ -173,37 +172,6 @@ def _fmt(v: Any, digits: int = 3) -> str:
 
 
 # -- stats ---------------------------------------------------------------------------------------------------------
-#: Column titles of the quality distributions in the stats tables (card, `bsl inspect --stats`, HTML, report).
-def stats_rows(manifest: Manifest) -> list[dict[str, Any]]:
-    manifest.require("stats")
-    rows = []
-    for method, s in manifest.stats.per_method.items():
-        rows.append({"method": method, "pairs": s.pairs, "coverage %": _fmt(s.coverage_pct, 1),
-                     "identical %": s.identical_pct,
-                     "mean edit ratio": s.mean_edit_ratio, "mean length ratio": s.mean_length_ratio,
-                     **{title: distribution_text(getattr(s, name)) for name, title in DISTRIBUTION_TITLES.items()},
-                     "rejected": s.rejected,
-                     "rejects by reason": rejects_text(s.rejects)})
-    return rows
-
-
-def rejects_text(rejects: dict[str, int]) -> str:
-    """'kind=N' per reject kind (the reason before its first ':'), its detailed reasons in brackets, most first:
-    `no_eligible_word=256 (no_substitute:multiword=178, no_substitute:unseen_lemma=28, ...)`."""
-    kinds: dict[str, dict[str, int]] = {}
-    for reason, count in rejects.items():
-        kind, _, detail = reason.partition(":")
-        kinds.setdefault(kind, {})[detail] = kinds.get(kind, {}).get(detail, 0) + count
-    parts = []
-    for kind, details in kinds.items():
-        text = f"{kind}={sum(details.values())}"
-        named = sorted(((d, n) for d, n in details.items() if d), key=lambda item: (-item[1], item[0]))
-        if named:
-            text += " (" + ", ".join(f"{d}={n}" for d, n in named) + ")"
-        parts.append(text)
-    return ", ".join(parts) or "-"
-
-
 def format_stats_text(manifest: Manifest) -> str:
     rows = stats_rows(manifest)
     headers = list(rows[0]) if rows else ["method"]

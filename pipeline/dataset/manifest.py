@@ -591,6 +591,38 @@ def distribution_text(d: QualityDistribution | None) -> str:
     return f"{d.mean:.2f} ({d.p10:.2f}/{d.p50:.2f}/{d.p90:.2f})"
 
 
+def stats_rows(manifest: Manifest) -> list[dict[str, Any]]:
+    """One row per method: the stats table of the dataset card, `bsl inspect --stats`, the HTML page and the
+    report."""
+    manifest.require("stats")
+    rows = []
+    for method, s in manifest.stats.per_method.items():
+        rows.append({"method": method, "pairs": s.pairs, "coverage %": "-" if s.coverage_pct is None else f"{s.coverage_pct:.1f}",
+                     "identical %": s.identical_pct,
+                     "mean edit ratio": s.mean_edit_ratio, "mean length ratio": s.mean_length_ratio,
+                     **{title: distribution_text(getattr(s, name)) for name, title in DISTRIBUTION_TITLES.items()},
+                     "rejected": s.rejected,
+                     "rejects by reason": rejects_text(s.rejects)})
+    return rows
+
+
+def rejects_text(rejects: dict[str, int]) -> str:
+    """'kind=N' per reject kind (the reason before its first ':'), its detailed reasons in brackets, most first:
+    `no_eligible_word=256 (no_substitute:multiword=178, no_substitute:unseen_lemma=28, ...)`."""
+    kinds: dict[str, dict[str, int]] = {}
+    for reason, count in rejects.items():
+        kind, _, detail = reason.partition(":")
+        kinds.setdefault(kind, {})[detail] = kinds.get(kind, {}).get(detail, 0) + count
+    parts = []
+    for kind, details in kinds.items():
+        text = f"{kind}={sum(details.values())}"
+        named = sorted(((d, n) for d, n in details.items() if d), key=lambda item: (-item[1], item[0]))
+        if named:
+            text += " (" + ", ".join(f"{d}={n}" for d, n in named) + ")"
+        parts.append(text)
+    return ", ".join(parts) or "-"
+
+
 #: Files beside the shards that every manifest `bsl augment` writes names under `annotations`, outside the shards'
 #: checksums: people's marks, added after the dataset was written (`pipeline.dataset.judgments`). Their paths are
 #: checked to stay inside the dataset (`resolve_inside`) where they are read.

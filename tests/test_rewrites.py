@@ -41,6 +41,16 @@ GOLDEN = [
      "A blond woman is holding two golf balls while reaching down into a golf hole."),
     ("swap_conjuncts", "Two men and one woman are performing music on a stage.",
      "One woman and two men are performing music on a stage."),
+    # two names joined by "and"
+    ("swap_conjuncts", "Harris and Klebold killed 12 students, a teacher and themselves at the school.",
+     "Klebold and Harris killed 12 students, a teacher and themselves at the school."),
+    ("swap_conjuncts", "Mr. Grassley and Mr. Baucus rejected any disparity in drug benefits.",
+     "Mr. Baucus and Mr. Grassley rejected any disparity in drug benefits."),
+    ("swap_conjuncts", ("The bulk of the funds, some $65 billion, will go for military operations in Iraq and "
+                        "Afghanistan."),
+     "The bulk of the funds, some $65 billion, will go for military operations in Afghanistan and Iraq."),
+    ("swap_conjuncts", "The centralization dear to Richelieu and Louis XIV was becoming a reality.",
+     "The centralization dear to Louis XIV and Richelieu was becoming a reality."),
     ("front_time", "A group of people sit around a blazing fire at night.",
      "At night, a group of people sit around a blazing fire."),
     ("front_place", "Two dogs are playing in the grass.", "In the grass, two dogs are playing."),
@@ -113,6 +123,17 @@ REFUSED = [
     ("swap_conjuncts", "A black and a brown dog are running toward the camera."),  # "a black" is no noun phrase
     ("swap_conjuncts", "A mother and her daughter are both wearing heels."),  # "her" before its noun
     ("swap_conjuncts", "A man and a woman in blue jog on the sidewalk."),  # "in blue" may be hers only
+    ("swap_conjuncts", "Bosnia and Herzegovina joined the alliance."),  # one name
+    ("swap_conjuncts", "Shares of Procter and Gamble rose."),  # a company
+    ("swap_conjuncts", "He bought tickets to see Simon and Garfunkel play."),  # a band
+    ("swap_conjuncts", "Harris and Klebold's plan was discovered later."),  # a possessive
+    ("swap_conjuncts", "He works for Bank of America and Citigroup now."),  # the first conjunct ends a larger name
+    ("swap_conjuncts", "The talks between Obama and Romney ended."),  # "between": another rule
+    ("swap_conjuncts", "The land was divided into east and west, under the control of Jordan and Israel respectively."),
+    ("swap_conjuncts", "Obama and Romney won, in that order."),
+    ("swap_conjuncts", "Obama Meets Romney and Ryan In Washington"),  # a title-case headline
+    ("swap_conjuncts", "The injured were taken to hospitals in Jefferson City and Columbia, a college town."),
+    ("swap_conjuncts", "Statistics from the Kansas Department of Health and Environment show a rise."),  # "of"
     ("front_place", "A Black woman on the street is talking on her cellphone."),  # "talking on": no place
     ("front_place", "a white dog is tugging on a black rope"),  # "tugging on" selects its preposition
     ("front_place", "A hedgehog is biting at a blanket."),  # "at" after a verb that is no posture

@@ -26,6 +26,14 @@
   adjectives, change places ("a man and a woman are ..." -> "a woman and a man are ..."); not after "of" (the
   first conjunct may belong to a larger phrase), not before a possessive, not with ordinals ("the first and the
   second").
+  Else two names joined by "and" change places ("Harris and Klebold killed ..." -> "Klebold and Harris killed ...";
+  "Mr. Grassley and Mr. Baucus"), each one to three capitalised words (a title's abbreviation with its period may
+  come first), followed by a verb, an auxiliary or the end; refused for a fixed pair or one name ("Bosnia and
+  Herzegovina", "Procter and Gamble", "Simon and Garfunkel", "Romeo and Juliet", "Smith and Sons"), a title-case
+  headline (a phrase may be a title), a name followed by "'s" or "of" ("Marks and Spencer's"), a first conjunct
+  that may end a larger name or list ("Bank of America and ...", "the", a capitalised word or comma before it), an
+  order that carries meaning ("between X and Y", "respectively", "in that order"), a single word that may be a
+  common noun ("Police and Fire") and a sentence-initial first name that is also a word ("Smith and ...").
 * `front_time`: a time phrase at the end moves to the front ("Protesters clashed with police on Monday." ->
   "On Monday, protesters clashed with police."): yesterday, today, last/next/this week..., on a weekday or date,
   in a month or year; not in a sentence that opens with a wh-word ("How the Dow Fared on Tuesday").
@@ -300,6 +308,89 @@ def rule_swap_conjuncts(text: str, toks: list[Tok], cfg: RuleSettings) -> str | 
             second = second[:1].upper() + second[1:]
         edits = [(toks[a].start, toks[i - 1].end, second), (toks[i + 1].start, toks[b - 1].end, first)]
         return splice(text, edits)
+    return _swap_names(text, toks)
+
+
+# pairs of names that are one name, a title or a fixed order (lower case, "and" left out)
+_FIXED_PAIRS = frozenset(
+    "bosnia herzegovina|trinidad tobago|antigua barbuda|turks caicos|sao tome principe|kitts nevis|procter gamble|"
+    "johnson johnson|simon garfunkel|marks spencer|tom jerry|romeo juliet|sodom gomorrah|adam eve|jack jill|"
+    "hansel gretel|jekyll hyde|bonnie clyde|lewis clark|laurel hardy|abbott costello|batman robin|sonny cher|"
+    "hall oates|barnes noble|ben jerry|black decker|smith wesson|ernst young|bausch lomb|arm hammer|simon schuster|"
+    "harper row|sears roebuck|fortnum mason|dolce gabbana|rodgers hammerstein|gilbert sullivan|lerner loewe|"
+    "starsky hutch|mork mindy|will grace|pride prejudice|war peace|crime punishment|sense sensibility|law order|"
+    "antony cleopatra|troilus cressida|tristan isolde|samson delilah|cain abel|castor pollux|romulus remus|"
+    "mason dixon|lord taylor|standard poor|bang olufsen|tate lyle|rolls royce|harley davidson|pratt whitney|"
+    "stars stripes|father son|gas electric|research development|trade industry|arts sciences|food drug|"
+    "ferdinand isabella|william mary|lewis clark|tweedledum tweedledee|punch judy|beauty beast".split("|"))
+_NAME_COMPANIONS = frozenset("sons son co company associates partners brothers daughters sisters friends "
+                             "family partner others".split())
+_BEFORE_NAMES = frozenset("the of between from and or & , among both either neither".split())
+
+
+def _is_name_word(t: Tok) -> bool:
+    return bool(re.fullmatch(r"[A-Z][A-Za-z'’-]*", t.text)) and not is_stopword(t.low) and t.low not in LOWER_FIRST
+
+
+def _names_from(toks: list[Tok], start: int, step: int) -> int:
+    """How many tokens of a name (one to three capitalised words, a title's abbreviation with its period before
+    them: "Mr. Baucus") run from token `start` in direction `step`; 0 when none or more."""
+    n, words, j = 0, 0, start
+    while 0 <= j < len(toks):
+        if step == -1 and n and toks[j].text == "." and j > 0 and toks[j - 1].low in _TITLES:
+            n, j = n + 2, j - 2  # "Mr. Baucus" read backwards
+            continue
+        if step == 1 and not n and toks[j].low in _TITLES and j + 2 < len(toks) and toks[j + 1].text == "." \
+                and _is_name_word(toks[j + 2]):
+            n, j = n + 2, j + 2
+            continue
+        if not _is_name_word(toks[j]):
+            break
+        n, words, j = n + 1, words + 1, j + step
+    return n if 1 <= words <= 3 else 0
+
+
+def _swap_names(text: str, toks: list[Tok]) -> str | None:
+    """"Obama and Romney met." -> "Romney and Obama met." (see the module docstring)."""
+    low = text.lower()
+    if "respectively" in low or "in that order" in low:
+        return None
+    words = [t for t in toks[1:] if _is_word(t) and not is_stopword(t.low)]
+    if sum(t.text[:1].isupper() for t in words) > 2 and sum(t.text.islower() for t in words) < len(words) / 2:
+        return None  # a title-case headline: a phrase may be a title
+    for i, t in enumerate(toks):
+        if t.text != "and" or i == 0 or i + 1 >= len(toks):
+            continue
+        n1, n2 = _names_from(toks, i - 1, -1), _names_from(toks, i + 1, 1)
+        if not 1 <= n1 <= 3 or not 1 <= n2 <= 3:
+            continue
+        a, b = i - n1, i + 1 + n2
+        first, second = toks[a:i], toks[i + 1:b]
+        if a > 0 and (toks[a - 1].low in _BEFORE_NAMES or toks[a - 1].text[:1].isupper() and not (
+                a == 1 and is_stopword(toks[0].low)) or toks[a - 1].text in
+                      ("-", "'", "’", "\"", "“")) and not (a == 1 and toks[0].text in ("\"", "“")):
+            continue  # "Bank of America and ...", "between X and Y", a list, a larger name
+        if b < len(toks) and (toks[b].low in ("'s", "’s", "'", "’", "of", "&", "and", ",", "(", "-")
+                              or toks[b].low.endswith("'s") or toks[b].low.endswith("’s")):
+            continue  # "Marks and Spencer's", "Trade and Industry of", a list
+        if any(x.low.endswith("'s") or x.low.endswith("’s") for x in first + second):
+            continue
+        if b < len(toks) and _is_word(toks[b]) and not (
+                toks[b].text.islower() and (toks[b].low in AUXILIARIES or is_verb_form(toks[b].low)
+                                            and not is_noun(toks[b].low) or toks[b].low in ("have", "say", "met"))):
+            continue  # what follows may belong to the second name only
+        if f"{first[-1].low} {second[-1].low}" in _FIXED_PAIRS or f"{first[0].low} {second[0].low}" in _FIXED_PAIRS \
+                or second[-1].low in _NAME_COMPANIONS or first[-1].low in _NAME_COMPANIONS:
+            continue
+        if any(all(_lemmas(x.low) or is_stopword(x.low) for x in part) and len(part) == 1 for part in (first, second)):
+            continue  # "Police and Fire", "Trade and Industry": a word that may be a common noun, no name
+        if a == 0 and _lemmas(first[0].low):
+            continue
+        one = text[toks[a].start:toks[i - 1].end]
+        two = text[toks[i + 1].start:toks[b - 1].end]
+        if one.lower() == two.lower():
+            continue
+        return splice(text, [(toks[a].start, toks[i - 1].end, two), (toks[i + 1].start, toks[b - 1].end, one)])
     return None
 
 
@@ -608,17 +699,13 @@ def _speaker_end(toks: list[Tok], s: int, stop: int, any_noun: bool) -> int | No
         if words > (4 if det else 6):
             return None
         last = t.low.replace("’", "'")
-        if last.endswith("'s") or last.endswith("'") or last in _ABBREVIATIONS or last in _NOT_SPEAKERS:
+        if last.endswith(("'s", "'")) or last in _ABBREVIATIONS or last in _NOT_SPEAKERS:
             continue
-        if _cap(t):
+        if (_cap(t) or det and (last in _SPEAKER_HEADS or any_noun and is_noun(last) and not is_verb_form(last))
+                or not det and last in _BARE_SPEAKERS
+                or not det and j - s >= 2 and any(_cap(x) for x in toks[s:j - 1]) and is_noun(last)
+                and toks[j - 2].low.endswith("'s")):  # "France's president"
             best = j
-        elif det and (last in _SPEAKER_HEADS or any_noun and is_noun(last) and not is_verb_form(last)):
-            best = j
-        elif not det and last in _BARE_SPEAKERS:
-            best = j
-        elif j - s >= 2 and any(_cap(x) for x in toks[s:j - 1]) and is_noun(last) and not det and (
-                toks[j - 2].low.endswith("'s") or toks[j - 2].low.endswith("’s")):
-            best = j  # "France's president"
     if best is None:
         return None
     if not det and words > 4 and not _cap(toks[best - 1]):
@@ -639,10 +726,8 @@ def _apposition(toks: list[Tok], s: int, stop: int) -> bool:
         return False
     if any(t.low in _APPOSITION_STOP or t.low in AUXILIARIES or t.low in _SAY for t in part):
         return False
-    if any(t.text.islower() and (_is_form(t.low, "VBD") or _is_form(t.low, "VBZ")) and not is_noun(t.low)
-           and "ADJ" not in _lemmas(t.low) for t in part):
-        return False
-    return True
+    return not any(t.text.islower() and (_is_form(t.low, "VBD") or _is_form(t.low, "VBZ")) and not is_noun(t.low)
+                   and "ADJ" not in _lemmas(t.low) for t in part)
 
 
 def _tag_boundary(toks: list[Tok], k: int) -> tuple[bool, int | None]:

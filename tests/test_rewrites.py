@@ -41,6 +41,16 @@ GOLDEN = [
      "A blond woman is holding two golf balls while reaching down into a golf hole."),
     ("swap_conjuncts", "Two men and one woman are performing music on a stage.",
      "One woman and two men are performing music on a stage."),
+    # two names joined by "and"
+    ("swap_conjuncts", "Harris and Klebold killed 12 students, a teacher and themselves at the school.",
+     "Klebold and Harris killed 12 students, a teacher and themselves at the school."),
+    ("swap_conjuncts", "Mr. Grassley and Mr. Baucus rejected any disparity in drug benefits.",
+     "Mr. Baucus and Mr. Grassley rejected any disparity in drug benefits."),
+    ("swap_conjuncts", ("The bulk of the funds, some $65 billion, will go for military operations in Iraq and "
+                        "Afghanistan."),
+     "The bulk of the funds, some $65 billion, will go for military operations in Afghanistan and Iraq."),
+    ("swap_conjuncts", "The centralization dear to Richelieu and Louis XIV was becoming a reality.",
+     "The centralization dear to Louis XIV and Richelieu was becoming a reality."),
     ("front_time", "A group of people sit around a blazing fire at night.",
      "At night, a group of people sit around a blazing fire."),
     ("front_place", "Two dogs are playing in the grass.", "In the grass, two dogs are playing."),
@@ -58,6 +68,33 @@ GOLDEN = [
      "Police said the woman felt threatened and went to the magistrate's office."),
     ("reported", "Connolly said FBI agents in San Diego and abroad spent thousands of hours investigating al-Bayoumi.",
      "FBI agents in San Diego and abroad spent thousands of hours investigating al-Bayoumi, Connolly said."),
+    # a speech tag after a quotation or reported clause, inverted
+    ("reported", "\"I feel confident saying that HP is no longer an integration story,\" Fiorina said.",
+     "\"I feel confident saying that HP is no longer an integration story,\" said Fiorina."),
+    ("reported", ("\"They were an inspirational couple, selfless and courageous,\" said the Oscar-winning film "
+                  "director."),
+     "\"They were an inspirational couple, selfless and courageous,\" the Oscar-winning film director said."),
+    ("reported", "\"This is extraordinarily fast,\" said Matt Geller, an analyst at CIBC World Markets.",
+     "\"This is extraordinarily fast,\" Matt Geller, an analyst at CIBC World Markets, said."),
+    ("reported", ("The decision came after \"listening to our customers and associates,\" Melissa Berryhill, a "
+                  "spokeswoman for Wal-Mart, said."),
+     ("The decision came after \"listening to our customers and associates,\" said Melissa Berryhill, a spokeswoman "
+      "for Wal-Mart.")),
+    ("reported", ("Mahmud controlled access to Saddam for everyone but immediate family members, Pentagon officials "
+                  "said."),
+     "Mahmud controlled access to Saddam for everyone but immediate family members, said Pentagon officials."),
+    ("reported", "We can leave them and let them die, said Thorn.", "We can leave them and let them die, Thorn said."),
+    ("reported", "I see, said Tuppence thoughtfully.", "I see, Tuppence said thoughtfully."),
+    ("reported", "Answer? said Julius.", "Answer? Julius said."),
+    ("reported", "\"Where are you?\" said Tom.", "\"Where are you?\" Tom said."),
+    ("reported", "‘We will win,’ said he.", "‘We will win,’ he said."),
+    ("reported", "“We will win,” Smith said.", "“We will win,” said Smith."),
+    ("reported", "Euro crisis is over, says France's Francois Hollande",
+     "Euro crisis is over, France's Francois Hollande says"),
+    ("reported", "Axelrod died in his sleep of heart failure, said his daughter, Nina Axelrod.",
+     "Axelrod died in his sleep of heart failure, his daughter, Nina Axelrod, said."),
+    ("reported", "\"I know of no pressure,\" said Mr. Feith, the under secretary of defense for policy.",
+     "\"I know of no pressure,\" Mr. Feith, the under secretary of defense for policy, said."),
     ("add_is", "A grey dog standing in a grassy field.", "A grey dog is standing in a grassy field."),
     ("add_is", "Two dogs fighting in the snow.", "Two dogs are fighting in the snow."),
 ]
@@ -86,6 +123,17 @@ REFUSED = [
     ("swap_conjuncts", "A black and a brown dog are running toward the camera."),  # "a black" is no noun phrase
     ("swap_conjuncts", "A mother and her daughter are both wearing heels."),  # "her" before its noun
     ("swap_conjuncts", "A man and a woman in blue jog on the sidewalk."),  # "in blue" may be hers only
+    ("swap_conjuncts", "Bosnia and Herzegovina joined the alliance."),  # one name
+    ("swap_conjuncts", "Shares of Procter and Gamble rose."),  # a company
+    ("swap_conjuncts", "He bought tickets to see Simon and Garfunkel play."),  # a band
+    ("swap_conjuncts", "Harris and Klebold's plan was discovered later."),  # a possessive
+    ("swap_conjuncts", "He works for Bank of America and Citigroup now."),  # the first conjunct ends a larger name
+    ("swap_conjuncts", "The talks between Obama and Romney ended."),  # "between": another rule
+    ("swap_conjuncts", "The land was divided into east and west, under the control of Jordan and Israel respectively."),
+    ("swap_conjuncts", "Obama and Romney won, in that order."),
+    ("swap_conjuncts", "Obama Meets Romney and Ryan In Washington"),  # a title-case headline
+    ("swap_conjuncts", "The injured were taken to hospitals in Jefferson City and Columbia, a college town."),
+    ("swap_conjuncts", "Statistics from the Kansas Department of Health and Environment show a rise."),  # "of"
     ("front_place", "A Black woman on the street is talking on her cellphone."),  # "talking on": no place
     ("front_place", "a white dog is tugging on a black rope"),  # "tugging on" selects its preposition
     ("front_place", "A hedgehog is biting at a blanket."),  # "at" after a verb that is no posture
@@ -99,6 +147,23 @@ REFUSED = [
     ("there", "A group of children are standing in a classroom."),  # "There are a group"
     ("wearing", "A woman dressed in a red dress is dancing."),
     ("reported", "The retailer said it came to the decision after hearing the opinions of customers."),
+    ("reported", "The said company went bankrupt."),  # "said" as a participle
+    ("reported", "I never once said or implied you were a mandrake."),  # a coordinated verb
+    ("reported", "\"I can say I am being forced into exile by the world superpower,\" he said."),  # never "said he"
+    ("reported", "\"It was a brazen attempt at intimidation,\" said a Republican legislator who attended the meeting."),
+    ("reported", ("\"It's a huge black eye,\" said publisher Arthur Ochs Sulzberger Jr., whose family has controlled "
+                  "the paper since 1896.")),  # more text after the speaker
+    ("reported", "\"It is fine,\" said Smith, laughing."),  # no apposition
+    ("reported", "\"I'm absolutely confident we're going to have a bill,\" Frist, R-Tenn., said Thursday."),
+    ("reported", "\"It's a huge black eye,\" Arthur Sulzberger, the newspaper's publisher, said of the scandal."),
+    ("reported", "He stood up, said nothing."),  # "said" + what was said
+    ("reported", "He stood up, said a few words."),
+    ("reported", "She bowed her head, said Amen."),
+    ("reported", "Now then, Miss Tuppence, said Sir James, \"you know this place better than I do."),  # a tag inside
+    ("reported", "\"It is fine,\" said Gilles Burger Jr."),  # "Jr said.": the period is the abbreviation's
+    ("reported", "In Paris, after the meeting, the company said."),  # no clause before the tag
+    ("reported", "There are no gods here now, said the voice of the monster in front of them."),  # a long speaker
+    ("reported", "Prices, said to be high, fell sharply."),  # "said to be"
     ("add_is", "A cyclists rides up a hill amid cheering bystanders."),  # has its verb
     ("add_is", "A young boy wearing a military sunhat catches a Frisbee outdoors."),
     ("add_is", "Two people wearing hoodies huddle on a doorstep in the rain."),  # "huddle" is its verb

@@ -26,6 +26,14 @@
   adjectives, change places ("a man and a woman are ..." -> "a woman and a man are ..."); not after "of" (the
   first conjunct may belong to a larger phrase), not before a possessive, not with ordinals ("the first and the
   second").
+  Else two names joined by "and" change places ("Harris and Klebold killed ..." -> "Klebold and Harris killed ...";
+  "Mr. Grassley and Mr. Baucus"), each one to three capitalised words (a title's abbreviation with its period may
+  come first), followed by a verb, an auxiliary or the end; refused for a fixed pair or one name ("Bosnia and
+  Herzegovina", "Procter and Gamble", "Simon and Garfunkel", "Romeo and Juliet", "Smith and Sons"), a title-case
+  headline (a phrase may be a title), a name followed by "'s" or "of" ("Marks and Spencer's"), a first conjunct
+  that may end a larger name or list ("Bank of America and ...", "the", a capitalised word or comma before it), an
+  order that carries meaning ("between X and Y", "respectively", "in that order"), a single word that may be a
+  common noun ("Police and Fire") and a sentence-initial first name that is also a word ("Smith and ...").
 * `front_time`: a time phrase at the end moves to the front ("Protesters clashed with police on Monday." ->
   "On Monday, protesters clashed with police."): yesterday, today, last/next/this week..., on a weekday or date,
   in a month or year; not in a sentence that opens with a wh-word ("How the Dow Fared on Tuesday").
@@ -50,6 +58,24 @@
 * `there`: an indefinite subject with "is/are" + an -ing verb or a place -> "there is/are" ("Two men are playing
   chess." -> "There are two men playing chess."), and back ("There is a dog running ..." -> "A dog is running
   ..."); refused when the subject has a verb, a relative pronoun or "and" in it.
+* `wearing`: "a man in a blue shirt" <-> "a man wearing a blue shirt" (a noun, then in/wearing + a garment).
+* `reported`: a short subject + said/says before a reported clause moves after it ("The company said sales fell."
+  <-> "Sales fell, the company said."); refused with a quotation mark or question, a participle ("The said company
+  ..."), a coordinated verb ("I never said or implied ...") or "it" in the clause before its noun. Else a speech tag
+  at the end, after a quotation or reported clause, is inverted ('"We will win," said Smith.' <-> '"We will win,"
+  Smith said.'; "Sales fell, said the company." <-> "..., the company said."; also "says"; straight and curly,
+  single and double quotes, the closing quote and comma, "?" or "!" stay where they are). The speaker: a name with
+  its title words ("IDC analyst John McArthur", "Gen. Richard Myers", "France's Francois Hollande"), a determiner
+  and one to four words ("the Oscar-winning film director"), a bare plural speaker ("Pentagon officials"), or a
+  pronoun only from "said he" to "he said" ("said he" is archaic); after "said" it may have an apposition ("said
+  Matt Geller, an analyst at CIBC World Markets." -> "Matt Geller, an analyst at CIBC World Markets, said."), before
+  it only after a quotation. Refused: a speaker with a relative clause or more text after it ("said Smith, who
+  ...", "said Smith, laughing", "said Smith on Tuesday"; one -ly adverb is kept after the verb: "said Tuppence
+  thoughtfully" -> "Tuppence said thoughtfully"), "said" + what was said ("He stood up, said nothing", "said a few
+  words", "said Amen": without a quotation a determiner's noun must name a speaker), "said" as a participle (it
+  must follow the comma or quote), a tag in the middle ('..., said Sir James, "you know ..."'), "he said" ->
+  "said he", a name ending in an abbreviation before the final period ("said Gilles Burger Jr."), and, without a
+  quotation, a part before the tag that has no finite verb ("After the meeting, the company said.").
 * `add_is`: a caption without a verb gets "is"/"are" before its -ing verb ("Two dogs fighting in the snow." ->
   "Two dogs are fighting ..."); refused when the sentence has its verb already, before the -ing verb or after it
   ("A boy wearing a hat catches a Frisbee", "Two people wearing hoodies huddle on a doorstep": a base-form verb
@@ -282,6 +308,89 @@ def rule_swap_conjuncts(text: str, toks: list[Tok], cfg: RuleSettings) -> str | 
             second = second[:1].upper() + second[1:]
         edits = [(toks[a].start, toks[i - 1].end, second), (toks[i + 1].start, toks[b - 1].end, first)]
         return splice(text, edits)
+    return _swap_names(text, toks)
+
+
+# pairs of names that are one name, a title or a fixed order (lower case, "and" left out)
+_FIXED_PAIRS = frozenset(
+    "bosnia herzegovina|trinidad tobago|antigua barbuda|turks caicos|sao tome principe|kitts nevis|procter gamble|"
+    "johnson johnson|simon garfunkel|marks spencer|tom jerry|romeo juliet|sodom gomorrah|adam eve|jack jill|"
+    "hansel gretel|jekyll hyde|bonnie clyde|lewis clark|laurel hardy|abbott costello|batman robin|sonny cher|"
+    "hall oates|barnes noble|ben jerry|black decker|smith wesson|ernst young|bausch lomb|arm hammer|simon schuster|"
+    "harper row|sears roebuck|fortnum mason|dolce gabbana|rodgers hammerstein|gilbert sullivan|lerner loewe|"
+    "starsky hutch|mork mindy|will grace|pride prejudice|war peace|crime punishment|sense sensibility|law order|"
+    "antony cleopatra|troilus cressida|tristan isolde|samson delilah|cain abel|castor pollux|romulus remus|"
+    "mason dixon|lord taylor|standard poor|bang olufsen|tate lyle|rolls royce|harley davidson|pratt whitney|"
+    "stars stripes|father son|gas electric|research development|trade industry|arts sciences|food drug|"
+    "ferdinand isabella|william mary|lewis clark|tweedledum tweedledee|punch judy|beauty beast".split("|"))
+_NAME_COMPANIONS = frozenset("sons son co company associates partners brothers daughters sisters friends "
+                             "family partner others".split())
+_BEFORE_NAMES = frozenset("the of between from and or & , among both either neither".split())
+
+
+def _is_name_word(t: Tok) -> bool:
+    return bool(re.fullmatch(r"[A-Z][A-Za-z'’-]*", t.text)) and not is_stopword(t.low) and t.low not in LOWER_FIRST
+
+
+def _names_from(toks: list[Tok], start: int, step: int) -> int:
+    """How many tokens of a name (one to three capitalised words, a title's abbreviation with its period before
+    them: "Mr. Baucus") run from token `start` in direction `step`; 0 when none or more."""
+    n, words, j = 0, 0, start
+    while 0 <= j < len(toks):
+        if step == -1 and n and toks[j].text == "." and j > 0 and toks[j - 1].low in _TITLES:
+            n, j = n + 2, j - 2  # "Mr. Baucus" read backwards
+            continue
+        if step == 1 and not n and toks[j].low in _TITLES and j + 2 < len(toks) and toks[j + 1].text == "." \
+                and _is_name_word(toks[j + 2]):
+            n, j = n + 2, j + 2
+            continue
+        if not _is_name_word(toks[j]):
+            break
+        n, words, j = n + 1, words + 1, j + step
+    return n if 1 <= words <= 3 else 0
+
+
+def _swap_names(text: str, toks: list[Tok]) -> str | None:
+    """"Obama and Romney met." -> "Romney and Obama met." (see the module docstring)."""
+    low = text.lower()
+    if "respectively" in low or "in that order" in low:
+        return None
+    words = [t for t in toks[1:] if _is_word(t) and not is_stopword(t.low)]
+    if sum(t.text[:1].isupper() for t in words) > 2 and sum(t.text.islower() for t in words) < len(words) / 2:
+        return None  # a title-case headline: a phrase may be a title
+    for i, t in enumerate(toks):
+        if t.text != "and" or i == 0 or i + 1 >= len(toks):
+            continue
+        n1, n2 = _names_from(toks, i - 1, -1), _names_from(toks, i + 1, 1)
+        if not 1 <= n1 <= 3 or not 1 <= n2 <= 3:
+            continue
+        a, b = i - n1, i + 1 + n2
+        first, second = toks[a:i], toks[i + 1:b]
+        if a > 0 and (toks[a - 1].low in _BEFORE_NAMES or toks[a - 1].text[:1].isupper() and not (
+                a == 1 and is_stopword(toks[0].low)) or toks[a - 1].text in
+                      ("-", "'", "’", "\"", "“")) and not (a == 1 and toks[0].text in ("\"", "“")):
+            continue  # "Bank of America and ...", "between X and Y", a list, a larger name
+        if b < len(toks) and (toks[b].low in ("'s", "’s", "'", "’", "of", "&", "and", ",", "(", "-")
+                              or toks[b].low.endswith("'s") or toks[b].low.endswith("’s")):
+            continue  # "Marks and Spencer's", "Trade and Industry of", a list
+        if any(x.low.endswith("'s") or x.low.endswith("’s") for x in first + second):
+            continue
+        if b < len(toks) and _is_word(toks[b]) and not (
+                toks[b].text.islower() and (toks[b].low in AUXILIARIES or is_verb_form(toks[b].low)
+                                            and not is_noun(toks[b].low) or toks[b].low in ("have", "say", "met"))):
+            continue  # what follows may belong to the second name only
+        if f"{first[-1].low} {second[-1].low}" in _FIXED_PAIRS or f"{first[0].low} {second[0].low}" in _FIXED_PAIRS \
+                or second[-1].low in _NAME_COMPANIONS or first[-1].low in _NAME_COMPANIONS:
+            continue
+        if any(all(_lemmas(x.low) or is_stopword(x.low) for x in part) and len(part) == 1 for part in (first, second)):
+            continue  # "Police and Fire", "Trade and Industry": a word that may be a common noun, no name
+        if a == 0 and _lemmas(first[0].low):
+            continue
+        one = text[toks[a].start:toks[i - 1].end]
+        two = text[toks[i + 1].start:toks[b - 1].end]
+        if one.lower() == two.lower():
+            continue
+        return splice(text, [(toks[a].start, toks[i - 1].end, two), (toks[i + 1].start, toks[b - 1].end, one)])
     return None
 
 
@@ -526,10 +635,199 @@ def rule_wearing(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
 
 
 _SAY = frozenset("said says say told tells".split())
+_TAG_PRONOUNS = frozenset("he she i we they".split())  # "said he" -> "he said" (never back: "said he" is archaic)
+_CLOSING_QUOTES = frozenset("\" ” ' ’".split())
+# lower-case nouns that name a speaker after a determiner ("said the company"); another noun may be what was said
+# ("He stood up, said the words.") unless a quotation shows the tag
+_SPEAKER_HEADS = frozenset(
+    "man woman men women boy girl child voice stranger officer official spokesman spokeswoman spokesperson "
+    "company firm agency ministry department government report statement study survey document source "
+    "president chairman director minister secretary manager analyst lawyer attorney judge doctor prosecutor "
+    "police sheriff detective inspector officer coroner witness expert leader chief captain general colonel "
+    "sergeant soldier guard driver owner father mother daughter son wife husband brother sister friend "
+    "professor teacher student author writer critic editor publisher reporter newspaper paper magazine website "
+    "site group organization association union council committee board commission court senator governor mayor "
+    "king queen prince princess lady gentleman fellow old young other first second last latter former "
+    "administration institute center centre bank".split())
+# a bare plural speaker ("..., officials said", "..., said Pentagon officials")
+_BARE_SPEAKERS = frozenset("officials police sources analysts experts witnesses authorities prosecutors "
+                           "investigators residents doctors scientists researchers officers lawyers activists "
+                           "economists diplomats".split())
+_SPEAKER_DETERMINERS = frozenset("the a an his her their its our my".split())
+# a capitalised word after "said" that is what was said ("She bowed her head, said Amen.")
+_NOT_SPEAKERS = frozenset("amen hello hi yes no ok okay goodbye goodnight thanks please sorry".split())
+_TITLES = frozenset("mr mrs ms dr gov sen rep gen capt col lt sgt prof st rev adm maj cpl pvt atty supt".split())
+_ABBREVIATIONS = frozenset("jr sr inc co corp ltd bros plc llc".split())
+_APPOSITION_STOP = frozenset("who whom whose which that where when while as if because he she it they we i you "
+                             "him them us me".split())
+
+
+def _cap(t: Tok) -> bool:
+    """A capitalised word ("Smith", "al-Sadr"), not a function word ("The", "Nobody")."""
+    return bool(re.fullmatch(r"([A-Z]|[a-z]+-[A-Z])[A-Za-z'’-]*", t.text)) and not is_stopword(t.low) \
+        and t.low not in LOWER_FIRST
+
+
+def _speaker_end(toks: list[Tok], s: int, stop: int, any_noun: bool) -> int | None:
+    """End (exclusive) of a speaker from token `s`, running up to `stop` at most: a name with its title words
+    ("IDC analyst John McArthur", "Gen. Richard Myers", "France's Francois Hollande"), a determiner and one to four
+    words ending in a speaker's noun ("the company", "the Oscar-winning film director"; any noun after a quotation),
+    or a bare plural speaker ("Pentagon officials"). The longest such phrase that ends before `stop`."""
+    if s >= stop:
+        return None
+    det = toks[s].low in _SPEAKER_DETERMINERS and toks[s].text.islower()
+    j = s + 1 if det else s
+    words, best = 0, None
+    while j < stop:
+        t = toks[j]
+        if t.text == "." and j > s and (toks[j - 1].low in _TITLES or re.fullmatch(r"[A-Z]", toks[j - 1].text)):
+            j += 1  # "Dr. James Young", "Gilles W. Burger"
+            continue
+        if t.low == "of" and t.text.islower() and words and j + 1 < stop and (
+                _cap(toks[j + 1]) or toks[j + 1].low == "the" and j + 2 < stop and _cap(toks[j + 2])):
+            j += 1  # "Barrett Duke of the Southern Baptists"
+            words += 1
+            continue
+        if toks[j].low == "the" and j > s and toks[j - 1].low == "of":
+            j += 1
+            continue
+        if not (_cap(t) or re.fullmatch(r"[a-z][a-z'’-]*", t.text) and not is_stopword(t.text)
+                and not t.low.endswith("ly") and t.low not in _SAY):
+            break
+        words += 1
+        j += 1
+        if words > (4 if det else 6):
+            return None
+        last = t.low.replace("’", "'")
+        if last.endswith(("'s", "'")) or last in _ABBREVIATIONS or last in _NOT_SPEAKERS:
+            continue
+        if (_cap(t) or det and (last in _SPEAKER_HEADS or any_noun and is_noun(last) and not is_verb_form(last))
+                or not det and last in _BARE_SPEAKERS
+                or not det and j - s >= 2 and any(_cap(x) for x in toks[s:j - 1]) and is_noun(last)
+                and toks[j - 2].low.endswith("'s")):  # "France's president"
+            best = j
+    if best is None:
+        return None
+    if not det and words > 4 and not _cap(toks[best - 1]):
+        return None
+    return best
+
+
+def _apposition(toks: list[Tok], s: int, stop: int) -> bool:
+    """Whether tokens s..stop-1 are an apposition to a speaker ("an analyst at CIBC World Markets", "Ontario's
+    commissioner of public safety", "Nina Axelrod"): one to ten words, no punctuation, no pronoun, relative word or
+    finite verb."""
+    part = toks[s:stop]
+    if part and part[0].text.islower() and part[0].low not in _SPEAKER_DETERMINERS and not (
+            is_noun(part[0].low) and not part[0].low.endswith("ing") or part[0].low.endswith("ing")
+            and len(part) > 1 and part[1].text.islower() and is_noun(part[1].low) and not is_verb_form(part[1].low)):
+        return False  # "said Smith, laughing": no apposition ("organizing director of ..." is one)
+    if not 1 <= len(part) <= 10 or not all(_is_word(t) or t.text in ("-", "&") or t.text.isdigit() for t in part):
+        return False
+    if any(t.low in _APPOSITION_STOP or t.low in AUXILIARIES or t.low in _SAY for t in part):
+        return False
+    return not any(t.text.islower() and (_is_form(t.low, "VBD") or _is_form(t.low, "VBZ")) and not is_noun(t.low)
+                   and "ADJ" not in _lemmas(t.low) for t in part)
+
+
+def _tag_boundary(toks: list[Tok], k: int) -> tuple[bool, int | None]:
+    """Whether a speech tag at token k follows a quotation (its closing quote), and the index of the punctuation
+    that ends what was said (a comma, "?" or "!"); None when the tag does not follow one."""
+    if k < 2:
+        return False, None
+    prev, before = toks[k - 1], toks[k - 2]
+    if prev.text == ",":
+        if before.text in _CLOSING_QUOTES:
+            return (True, k - 2) if k >= 3 and toks[k - 3].text not in (",", "?", "!") else (False, None)
+        return False, (k - 1 if _is_word(before) or before.text.isdigit() or before.text == ")" else None)
+    if prev.text in _CLOSING_QUOTES and before.text in (",", "?", "!") and k >= 3 and (
+            _is_word(toks[k - 3]) or toks[k - 3].text in (".", "]", ")", "?", "!") or toks[k - 3].text.isdigit()):
+        return True, k - 2
+    if prev.text in ("?", "!") and _is_word(before):
+        return False, k - 1  # a quotation whose marks are lost: "Answer? said Julius."
+    return False, None
+
+
+def _tag_start(toks: list[Tok], k: int) -> int | None:
+    """The first token after the nearest comma or closing quote before token k (where a tag's speaker starts)."""
+    for b in range(k - 1, 0, -1):
+        if toks[b - 1].text == "," or toks[b - 1].text in _CLOSING_QUOTES:
+            return b
+        if not (_is_word(toks[b - 1]) or toks[b - 1].text in (".", "-")):
+            return None
+    return None
+
+
+def _invert_tag(text: str, toks: list[Tok]) -> str | None:
+    """'"We will win," said Smith.' <-> '"We will win," Smith said.' (see the module docstring)."""
+    end = _final_punct(toks)
+    if end < 3:
+        return None
+    tail = text[toks[end - 1].end:]
+    # "..., said X." -> "..., X said."
+    for k in range(2, end - 1):
+        if toks[k].low not in ("said", "says") or not toks[k].text.islower():
+            continue
+        quoted, boundary = _tag_boundary(toks, k)
+        if boundary is None:
+            continue
+        s = k + 1
+        if toks[s].low in _TAG_PRONOUNS and toks[s].text.islower() or toks[s].text == "I":
+            if s + 1 == end:
+                return splice(text, [(toks[k].start, toks[s].end, f"{toks[s].text} {toks[k].text}")])
+            continue
+        e = _speaker_end(toks, s, end, quoted)
+        if e is None:
+            continue
+        if e == end:
+            who = text[toks[s].start:toks[e - 1].end]
+        elif toks[e].text == "," and _apposition(toks, e + 1, end):
+            who = text[toks[s].start:toks[end - 1].end] + ","
+        elif e + 1 == end and toks[e].low.endswith("ly") and toks[e].text.islower() \
+                and ("ADV" in _lemmas(toks[e].low) or not _lemmas(toks[e].low)):
+            # "said Tuppence thoughtfully" -> "Tuppence said thoughtfully"
+            return splice(text, [(toks[k].start, toks[e - 1].end,
+                                  text[toks[s].start:toks[e - 1].end] + " " + toks[k].text)])
+        else:
+            continue
+        if toks[end - 1].low in _ABBREVIATIONS | _TITLES or "." in toks[end - 1].text:
+            return None  # "said Gilles Burger Jr.": the final period is also the abbreviation's
+        return text[:toks[k].start] + who + " " + toks[k].text + tail
+    # "..., X said." -> "..., said X."
+    k = end - 1
+    if toks[k].low not in ("said", "says") or not toks[k].text.islower() or toks[k - 1].low in _ABBREVIATIONS:
+        return None
+    if toks[k - 1].text == ",":  # '"...," Mary Sue Coleman, president of the university, said.'
+        c = _tag_start(toks, k - 1)
+        if c is None or toks[c - 1].text != "," or not _apposition(toks, c, k - 1):
+            return None
+        b = _tag_start(toks, c - 1)
+        quoted, boundary = _tag_boundary(toks, b) if b is not None else (False, None)
+        if not quoted or _speaker_end(toks, b, c - 1, True) != c - 1:
+            return None
+        who = text[toks[b].start:toks[k - 2].end]
+    else:
+        b = _tag_start(toks, k)
+        if b is None:
+            return None
+        quoted, boundary = _tag_boundary(toks, b)
+        if boundary is None or _speaker_end(toks, b, k, True) != k:
+            return None
+        if not quoted and not _has_finite_verb(toks[:boundary]):
+            return None  # "After the meeting, the company said.": no clause was said
+        who = text[toks[b].start:toks[k - 1].end]
+    if toks[b].low in _TAG_PRONOUNS or toks[b].text == "I":
+        return None
+    return text[:toks[b].start] + toks[k].text + " " + who + tail
 
 
 def rule_reported(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
-    """"The company said sales fell." <-> "Sales fell, the company said." (a short subject + said/says)."""
+    """"The company said sales fell." <-> "Sales fell, the company said." (a short subject + said/says); else a
+    speech tag after a quotation or reported clause inverted ('"We will win," said Smith.' <-> '... Smith said.')."""
+    return _front_reported(text, toks) or _invert_tag(text, toks)
+
+
+def _front_reported(text: str, toks: list[Tok]) -> str | None:
     end = _final_punct(toks)
     if end <= 0 or "?" in text or '"' in text or "“" in text:
         return None
@@ -562,8 +860,8 @@ def rule_reported(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
         if toks[k].low not in ("said", "says") or not toks[k].text.islower():
             continue
         subject = toks[:k]
-        if not all(_is_word(s) for s in subject):
-            return None
+        if not all(_is_word(s) for s in subject) or subject[-1].low in DETERMINERS:
+            return None  # "The said company ...": a participle
         if subject[0].low not in LOWER_FIRST | {"officials", "police", "analysts", "experts", "witnesses",
                                                  "authorities"} and subject[0].text != "I" \
                 and not all(s.text[:1].isupper() for s in subject):
@@ -571,6 +869,8 @@ def rule_reported(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
         if subject[0].low in ("it", "there", "this", "that") or any(s.low in AUXILIARIES for s in subject):
             return None
         rest = k + 1
+        if toks[rest].low in ("or", "and", "but", "nor"):
+            return None  # "I never said or implied you were ...": the verb is coordinated
         if toks[rest].low == "that":
             rest += 1
         if rest >= end or not _is_word(toks[rest]) or toks[rest].low in ("to", "in", "on", "at", "of", "for",

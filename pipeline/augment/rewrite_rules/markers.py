@@ -31,7 +31,12 @@ relative pronoun, a headline's "to" future as "will", and "will" <-> "going to".
     it seems"); a subject relative ("the man that came") has no subject after "that" and stays.
 * `relative`: "which" <-> "that" in a restrictive relative clause ("the report which was released" <-> "the
   report that was released"), and a relative "who/that/which is/are" + an -ing verb reduced to the -ing verb ("A
-  man who is wearing a hat" -> "A man wearing a hat"). Guards:
+  man who is wearing a hat" -> "A man wearing a hat"); where neither applies, a passive relative "who/that/which
+  is/are/was/were" + a past participle (and an -ly adverb before it) reduced to the participle ("a person who is
+  appointed to a job" -> "a person appointed to a job", "those that are manufactured for sale" -> "those
+  manufactured for sale", "a sense of flow that is rarely achieved" -> "a sense of flow rarely achieved"), and in
+  a past narrative "who/that/which was/were" + an -ing verb ("Poirot nudged me, indicating two men who were
+  sitting together" -> "... two men sitting together"). Guards:
   - only after a lower-case noun, never a non-restrictive clause (", which" stays), never after a preposition ("in
     which", "to which"), never "which" + a noun ("which way": a question word), never two relatives joined ("and
     which"); not in a cleft ("Today it is the effects of pollution that are ...");
@@ -49,7 +54,28 @@ relative pronoun, a headline's "to" future as "will", and "will" <-> "going to".
     that ..." prefers "that");
   - the reduction only when the relative's noun heads a determiner phrase that is no preposition's object ("a man
     with a mustache who is wearing white" stays: "a mustache wearing white"), "who" only after a person or animal
-    ("Two guys are wearing uniforms who are running" stays), not "going to" (a future), not in a cleft.
+    ("Two guys are wearing uniforms who are running" stays), not "going to" (a future), not in a cleft;
+  - the passive and past reductions after a determiner phrase, a plural or modified noun without one ("duties that
+    are required by law"), "those", "something", "anyone", ... (a sentence's first word only if a plural or such a
+    pronoun: "Workers who were laid off"); not after a bare singular noun ("smoke that was"), a time word or "way",
+    "reason", "point" ("At the time that was considered ...": a demonstrative), a verb ("He said that is done"), a
+    phrase that opens the sentence ("In my view that is based on ...": the subject; nor does "that" -> "which"
+    there), a comma (", which was ..." stays);
+  - after a preposition's object "that" (the same ambiguity either way), "who" only after a listed person ("a man
+    with a sweater who is seated": "-er" may be no person), "which" only in a verb's phrase ("skateboarding at a
+    park which is covered in graffiti"; "oak from the park which is held together" may be about the oak); "which"
+    never after a person ("a woman which is seen by another man": the whole event); the verb agrees with the noun
+    ("the final rule which were considered": about the alternatives; "those"/"people" are plural);
+  - a verb's past participle only: not an adjective ("who are aware", "that is open"), not "being" ("that is being
+    built"), "supposed" ("who was supposed to come": a duty), "gone", "got"; the participle (or two joined by
+    "and"/"or": "written or printed") must go on with a preposition or particle + a word, "as", "to", or an -ly
+    adverb ("something desired intensely"): a bare one refuses ("A rebel who was captured said ...": "A rebel
+    captured said"; "something that is offered.", "people who are impoverished, without ..."), and so does one
+    with an object ("who was given an award");
+  - not when the relative goes on with a verb of its own or a second relative ("matter that is held in a computer
+    and is typed", "units that are located in ... and that emit ...");
+  - "was/were" + an -ing verb only after a past verb of the sentence ("The man who was standing by the door is my
+    father" stays: the reduced "standing" would be now), not "was being", "were going".
 * `headline_will`: a news headline's future "to" -> "will" ("Supreme Court to Hear Voting Rights Act Case" ->
   "Supreme Court Will Hear Voting Rights Act Case", "Obama to visit China" -> "Obama will visit China"), "Will"
   in a title-case headline. Only in a headline: it starts with a capital, ends in a word (no final period), and
@@ -203,6 +229,14 @@ PERSON_SUFFIXES = ("an", "ans", "er", "ers", "or", "ors", "ist", "ists", "ian", 
                    "ives", "ary", "aries", "ar", "ars")
 ANIMALS = frozenset("dog dogs cat cats horse horses puppy puppies kitten kittens bird birds animal animals cow cows "
                     "sheep goat goats pony ponies".split())
+# pronouns a passive relative reduces after ("those who were killed" -> "those killed")
+PASSIVE_PRONOUNS = frozenset("something anything everything someone anyone everyone somebody anybody everybody "
+                             "those".split())
+# past participles whose relative stays: "who is supposed to" (a duty, not a passive), "who is gone"
+NO_REDUCTION = frozenset("supposed been gone got gotten".split())
+# words a reduced passive relative's participle may go on with ("used as", "placed above", "made up of")
+PARTICIPLE_COMPLEMENT = frozenset("as above below beneath beside inside outside throughout via per off out up down "
+                                  "beyond amid underneath".split())
 # words before a noun after which a relative keeps "that" ("the only film that ...")
 THAT_PREFERRED = ORDINALS | frozenset("all only same any every no each best worst least most very".split())
 PREPOSITIONS = frozenset("in on at for with from about into by during to of over under through after before "
@@ -500,6 +534,16 @@ def _agrees(noun: Tok, verb: Tok) -> bool:
     return True
 
 
+def _fronted(toks: list[Tok], k: int) -> bool:
+    """Whether the words before token k are a phrase that opens the sentence or a clause ("In my view that is
+    based on ...": "that" is the subject, not a relative)."""
+    j = k - 1
+    while j > 0 and k - j < 6 and (_is_lower_word(toks[j - 1]) or toks[j - 1].text[:1].isdigit()) \
+            and toks[j - 1].low not in PREPOSITIONS:
+        j -= 1
+    return j > 0 and toks[j - 1].low in PREPOSITIONS and (j == 1 or toks[j - 2].text in (",", ";", ":", "("))
+
+
 def _swap_relative(text: str, toks: list[Tok]) -> str | None:
     if re.search(r"\b(and|or|but) (which|that)\b", text):
         return None
@@ -513,7 +557,7 @@ def _swap_relative(text: str, toks: list[Tok]) -> str | None:
         if "NOUN" not in _lemmas(noun.low) or noun.low in QUANTIFIERS or noun.low.endswith("thing") \
                 or noun.low in ("way", "extent", "degree", "reason", "point", "time", "so", "such"):
             continue  # "a lot that", "anything that": these prefer "that"
-        if _verb_like(toks, k - 1) or _cleft(toks, k) or not _agrees(noun, nxt):
+        if _verb_like(toks, k - 1) or _cleft(toks, k) or not _agrees(noun, nxt) or _fronted(toks, k):
             continue
         heads = [noun] + ([toks[k - 3]] if k >= 3 and toks[k - 2].low in ("and", "or") else [])
         if any(_may_be_person(x) for x in heads) or any(x.low in PERSON_PRONOUNS for x in toks[max(0, k - 7):k]):
@@ -537,8 +581,150 @@ def _swap_relative(text: str, toks: list[Tok]) -> str | None:
     return None
 
 
+def _agrees_passive(noun: Tok, be: Tok) -> bool:
+    """`_agrees`, with the nouns that are plural without an -s ("the people who were")."""
+    if noun.low in PLURAL_ONLY or noun.low == "those":
+        return be.low in ("are", "were")
+    return _agrees(noun, be)
+
+
+def _person_noun(tok: Tok) -> bool:
+    return tok.low in PERSON_NOUNS or any(n in PERSON_NOUNS for n in _lemmas(tok.low).get("NOUN", ()))
+
+
+def _passive_head(toks: list[Tok], k: int) -> str | None:
+    """The noun phrase that a relative at token k is about: "det" (a determiner phrase: "a program that is
+    designed"), "bare" (a bare plural or a modified noun: "duties that are required"), "pronoun" ("those who were
+    killed"), "of" (a preposition's object: "a band of leather that is placed"); None when the word before is no
+    such noun, or "that" may be a demonstrative or a complementizer ("At the time that was", "He said that is")."""
+    noun = toks[k - 1]
+    low = noun.low
+    if k == 1 and noun.text.isalpha() and noun.text.istitle() and (low in PASSIVE_PRONOUNS or _is_plural_noun(low)):
+        return "pronoun" if low in PASSIVE_PRONOUNS else "bare"  # "Those who were ...", "Workers who were ..."
+    if not _is_lower_word(noun):
+        return None
+    if low in PASSIVE_PRONOUNS:
+        return "pronoun"
+    if "NOUN" not in _lemmas(low) or is_stopword(noun.text) or low in QUANTIFIERS or low in TIME_WORDS \
+            or low in ("way", "extent", "degree", "reason", "point", "time", "so", "such"):
+        return None
+
+    def modifier(i: int) -> bool:  # "a light line", "three-dimensional space", "training programs"
+        tok = toks[i]
+        return tok.text.replace("-", "").isalpha() and tok.text.islower() and tok.low not in DETERMINERS \
+            and tok.low not in PREPOSITIONS and not is_stopword(tok.text) and not _is_finite(tok) \
+            and not (is_ing_verb(tok.low) and i > 0 and toks[i - 1].low in AUXILIARIES | {"be", "been"})
+
+    j = k - 1
+    while j > 0 and k - j < 4 and modifier(j - 1):
+        j -= 1
+    if j > 0 and (toks[j - 1].low in DETERMINERS or toks[j - 1].text in ("'s", "’s")
+                  or re.search(r"['’]s$", toks[j - 1].low)):
+        j, kind = j - 1, "det"  # "the report", "the company's report"
+    else:
+        kind = "bare"
+    governed = j > 1 and toks[j - 1].low in PREPOSITIONS | {"as"} and toks[j - 2].text not in (",", ";", ":", "(")
+    if kind == "bare" and not governed and (not (_is_plural_noun(low) or j < k - 1) or low in _verb_lists()["say"]
+                                            or j == k - 1 and _verb_like(toks, k - 1)):
+        return None  # a bare singular noun or a verb: "He saw smoke that was ...", "He said that is done ..."
+    if j > 0 and toks[j - 1].low in PREPOSITIONS | {"as"} and not governed:
+        return None  # a fronted phrase: "In my view that is based on a mistake" ("that" is the subject)
+    return "of" if governed else kind
+
+
+def _reducible(toks: list[Tok], k: int) -> bool:
+    """Whether the relative at token k ("who/that/which" + a form of "be") may lose both words: a restrictive
+    relative about the noun before it (see `_passive_head`), its verb agreeing; "who" after a person or an animal
+    (after a preposition's object only a listed person: "a man with a sweater who was ..." may be about the man),
+    "which" after no person ("a woman which is seen by another man"), and after a preposition's object only in a
+    verb's phrase ("skateboarding at a park which is covered"; "oak from the park which is held together" may be
+    about the oak)."""
+    t, noun = toks[k], toks[k - 1]
+    head = _passive_head(toks, k)
+    if head is None or _cleft(toks, k) or not _agrees_passive(noun, toks[k + 1]):
+        return False  # "the final rule which were considered": the relative is about the alternatives
+    if t.low == "who":
+        return _person_noun(noun) or noun.low in ANIMALS or head != "of" and _may_be_person(noun)
+    if head == "of" and t.low == "which":  # only in a phrase of a verb ("skateboarding at a park which is ...")
+        j = k - 1
+        while j > 0 and toks[j - 1].low not in PREPOSITIONS | {"as"}:
+            j -= 1
+        before = toks[j - 2] if j > 1 else None
+        return before is not None and _is_lower_word(before) and (is_ing_verb(before.low) or _is_finite(before)
+                                                                   or "NOUN" not in _lemmas(before.low))
+    return not (t.low == "which" and _person_noun(noun))
+
+
+def _goes_on(rest: list[Tok]) -> bool:
+    """Whether the relative goes on with a verb of its own after "and"/"or"/"but" ("matter that is held in a
+    computer and is typed on paper": the reduced relative could not take the second verb)."""
+    return any(a.low in ("and", "or", "but") and (b.low in FINITE_AUX or _is_finite(b)) for a, b in zip(rest, rest[1:]))
+
+
+def _is_adverb(tok: Tok) -> bool:
+    return _is_lower_word(tok) and tok.low.endswith("ly") and "ADV" in _lemmas(tok.low)
+
+
+def _reduce_passive(text: str, toks: list[Tok]) -> str | None:
+    """"a program that is designed to help" -> "a program designed to help"; see the module docstring."""
+    if re.search(r"\b(and|or|but) (who|which|that)\b", text, re.IGNORECASE):
+        return None  # "units that are located in ... and that emit ...": the relatives would no longer match
+    for k in range(1, len(toks) - 3):
+        t, be = toks[k], toks[k + 1]
+        if t.low not in ("who", "that", "which") or not t.text.islower() or be.low not in ("is", "are", "was", "were"):
+            continue
+        p = k + 3 if _is_adverb(toks[k + 2]) else k + 2  # "that is widely used"
+        part = toks[p] if p < len(toks) else None
+        if part is None or not _is_lower_word(part) or not _is_form(part.low, "VBN") or part.low in NO_REDUCTION:
+            continue  # "that is being built", "that is open", "who is supposed to ..."
+        if not _reducible(toks, k):
+            continue
+        e = p + 1
+        while e + 1 < len(toks) and toks[e].low in ("and", "or") and _is_lower_word(toks[e + 1]) \
+                and _is_form(toks[e + 1].low, "VBN"):
+            e += 2  # "that is written or printed"
+        rest = toks[e:]
+        if rest and _is_adverb(rest[0]):  # "something that is desired intensely."
+            ok = len(rest) == 1 or not _is_word(rest[1]) or rest[1].low in PREPOSITIONS | PARTICIPLE_COMPLEMENT
+        else:  # a complement must follow: "A rebel who was captured said ..." would read "A rebel captured said"
+            ok = len(rest) > 1 and rest[0].low in PREPOSITIONS | PARTICIPLE_COMPLEMENT and rest[0].text.islower() \
+                and (_is_word(rest[1]) or rest[1].text[:1].isdigit() or rest[1].text in ("$", "'", '"'))
+        if ok and not _goes_on(rest):
+            return splice(text, [(t.start, toks[k + 2].start, "")])
+    return None
+
+
+def _is_past_verb(toks: list[Tok], i: int) -> bool:
+    """Whether token i is a past verb: "was", "had", a past form that is no participle ("began"), or a regular past
+    after a pronoun or a name ("Poirot nudged")."""
+    x = toks[i]
+    if x.low in ("was", "were", "had", "did"):
+        return True
+    if not _is_lower_word(x) or not _is_form(x.low, "VBD"):
+        return False
+    return not _is_form(x.low, "VBN") or i > 0 and (toks[i - 1].low in NOMINATIVE_PRONOUNS
+                                                    or toks[i - 1].text.istitle() and not _lemmas(toks[i - 1].low))
+
+
+def _reduce_past_progressive(text: str, toks: list[Tok]) -> str | None:
+    """"two men who were sitting together" -> "two men sitting together", in a past narrative only."""
+    if re.search(r"\b(and|or|but) (who|which|that)\b", text, re.IGNORECASE):
+        return None
+    for k in range(1, len(toks) - 3):
+        t, be, verb = toks[k], toks[k + 1], toks[k + 2]
+        if t.low not in ("who", "that", "which") or not t.text.islower() or be.low not in ("was", "were") \
+                or not is_ing_verb(verb.low) or verb.low in ("being", "going"):
+            continue
+        if not any(_is_past_verb(toks, i) for i in range(k)):
+            continue  # "The man who was standing there is my father": the time is the relative's own
+        if _reducible(toks, k) and not _goes_on(toks[k + 3:]):
+            return splice(text, [(t.start, verb.start, "")])
+    return None
+
+
 def rule_relative(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
-    return _swap_relative(text, toks) or _reduce_relative(text, toks)
+    return _swap_relative(text, toks) or _reduce_relative(text, toks) or _reduce_passive(text, toks) \
+        or _reduce_past_progressive(text, toks)
 
 
 # -- headline_will ----------------------------------------------------------------------------------------------------

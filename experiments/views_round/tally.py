@@ -19,7 +19,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "judged"))
 
 from tally_views import _rows, wilson  # noqa: E402  (the earlier round's tally: the same reading and interval)
-BLOCKS = {"sts14-16": "STS 2014-16", "mnli-mm": "MNLI dev-mismatched"}
+BLOCKS = {"sts14-16": "STS 2014-16", "mnli-mm": "MNLI dev-mismatched", "mnli-mm-hyp": "MNLI dev-mismatched hypotheses"}
 
 
 def main() -> None:

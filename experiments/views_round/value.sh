@@ -10,7 +10,7 @@ set -u
 out=${1:?output directory}
 mkdir -p "$out"
 declare -A methods=([base]="[synonyms, span-mask]" [rw]="[synonyms, rewrites, span-mask]" [rwonly]="[synonyms, rewrites]")
-for cond in base rw rwonly; do
+for cond in ${CONDS:-base rw rwonly}; do
   for seed in 42 43 44; do
     OMP_NUM_THREADS=1 BSL_NO_PROGRESS=1 bsl demo --data-dir ../shared/data --out "$out/$cond-$seed" \
       -o use_prefect=false -o "methods=${methods[$cond]}" -o training.train.seed=$seed \

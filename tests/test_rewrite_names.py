@@ -113,6 +113,7 @@ GOLDEN = [
 
 # Each guard, on a sentence the rule would otherwise rewrite wrongly.
 REFUSED = [
+    ("abbreviation", "The oval office represents the President of the United States."),  # a title stays in full
     ("abbreviation", "US man recovers car 42 years after theft"),  # "United States man": a nationality
     ("abbreviation", "Two UK Soldiers Killed In Afghanistan"),  # "United Kingdom Soldiers"
     ("abbreviation", "Kidnapped UK aid worker killed in Pakistan"),  # a British aid worker

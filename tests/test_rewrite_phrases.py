@@ -157,6 +157,7 @@ GOLDEN = [
 
 # Each guard, on a sentence the rule would otherwise rewrite wrongly.
 REFUSED = [
+    ("equivalent", "The majority of invoices was created by two accomplices."),  # "Most invoices was created"
     ("equivalent", 'i would suggest that a few more than "nobody" cared.'),  # a quoted word is cited
     ("equivalent", "Everybody Loves Raymond is on tonight."),  # a title
     ("equivalent", "We watched Everybody Loves Raymond."),

@@ -101,6 +101,12 @@ GOLDEN = [
 
 # Each guard, on a sentence the rule would otherwise rewrite wrongly.
 REFUSED = [
+    ("contract", "There you are in that photo."),  # "There you're": no contraction after a fronted place
+    ("expand", "Writers who's business it is to be smart always produce."),  # "who's" for "whose"
+    ("reported", "She said because of all of you we're going to live!"),  # the "!" would end the tag
+    ("front_time", "I was hesitant to move to Victoria in 1984"),  # the time may belong to the infinitive
+    ("front_clause", "I did not do it because I know people from Charlotte."),  # "not" may deny the reason
+    ("swap_conjuncts", "Robinson and Godbey say our pace is fast compared to the 1950's."),  # cited authors
     ("contract", "I have a car."),  # "I've a car": "have" is the main verb
     ("contract", "Irish politicians will spend a second day debating divisive laws that will legislate for the first "
                  "time for abortion in limited circumstances."),  # a relative "that'll" is speech, not news prose

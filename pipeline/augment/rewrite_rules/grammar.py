@@ -4,7 +4,8 @@
 * `contract`: auxiliary + "not" -> "n't" ("does not" -> "doesn't", "will not" -> "won't", "cannot" -> "can't"),
   pronoun + auxiliary -> its contraction ("it is" -> "it's", "they are" -> "they're", "I will" -> "I'll"); never
   before punctuation or at the end ("I know what it is." stays), "have"/"has" only as an auxiliary (before a past
-  participle: "we've seen", not "we've a car"), nor after "whose" in the same clause ("whose business it is to
+  participle: "we've seen", not "we've a car"), nor after a fronted "here"/"there" ("There you are" -> "There
+  you're"), nor after "whose" in the same clause ("whose business it is to
   be witty"), nor "here"/"there" after a word that ends a subject ("good advice here is contaminated": an adverb,
   not the subject), nor "that is" after punctuation (", that is," = "i.e."), nor a relative "that" after a noun
   with will/would/have ("laws that will legislate" -> "that'll" is speech, not prose). Applied to every such place of a
@@ -17,7 +18,8 @@
   "Where's the nearest station?"; "How's it going?"), never "n't" ("Why doesn't it work?" would become "Why does
   not it work?"; tag questions ", isn't it?", "Don't you ...") nor "'ve"/"'ll"; refused for "'s" as "does" (a
   wh-word's "'s" + a pronoun not followed by an -ing verb, "like" or the end: "Where's he live?"), "who's" before
-  a noun ("Who's car is this?": "whose"), and the greeting "What's up?".
+  a noun ("Who's car is this?": "whose"; in a statement too: "Writers who's business it is ..."), and the
+  greeting "What's up?".
 * `number_words`: a count written in digits -> in words ("3 dogs" -> "three dogs"), up to `max_number`; only a
   plain number before a lower-case word that is no unit ("5 km", "3 pm" stay), not after a name or sign
   ("Apollo 11", "$5", "No. 3") or a label's noun ("terminal 2", "gate 4"), and only when it is the sentence's one
@@ -33,7 +35,8 @@
   headline (a phrase may be a title), a name followed by "'s" or "of" ("Marks and Spencer's"), a first conjunct
   that may end a larger name or list ("Bank of America and ...", "the", a capitalised word or comma before it), an
   order that carries meaning ("between X and Y", "respectively", "in that order"), a single word that may be a
-  common noun ("Police and Fire") and a sentence-initial first name that is also a word ("Smith and ...").
+  common noun ("Police and Fire"), a sentence-initial first name that is also a word ("Smith and ..."), and two
+  surnames before a verb of citing ("Robinson and Godbey say ...": the authors' order is part of the reference).
 * `front_time`: a time phrase at the end moves to the front ("Protesters clashed with police on Monday." ->
   "On Monday, protesters clashed with police."): yesterday, today, last/next/this week..., on a weekday or date,
   in a month or year; not in a sentence that opens with a wh-word ("How the Dow Fared on Tuesday").
@@ -54,7 +57,9 @@
   goes wrong is when ...": the clause is what "is" says), when the clause has no verb of its own ("we like to
   wait until 18 months": a phrase the verb asks for; "because of ..." and "while waiting ..." are fine), and when
   the part before it has two coordinated verbs ("put her son in a class and was nervous because ...": the clause
-  belongs to the second). `front_time` has the same guards on the part before the time phrase.
+  belongs to the second); a "because" clause after a negation ("I did not do it because ...": "not" may deny the
+  reason, not the deed). `front_time` has the same guards on the part before the time phrase (but the last), and
+  refuses a part with an infinitive ("I was hesitant to move to Victoria in 1984": the time may belong to it).
 * `there`: an indefinite subject with "is/are" + an -ing verb or a place -> "there is/are" ("Two men are playing
   chess." -> "There are two men playing chess."), and back ("There is a dog running ..." -> "A dog is running
   ..."); refused when the subject has a verb, a relative pronoun or "and" in it.
@@ -147,6 +152,9 @@ def rule_contract(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
                 continue  # "laws that will legislate": a relative "that'll" is speech, not prose
             if _after_whose(toks, i):
                 continue  # "writers whose business it is to be witty": "it's" would break the relative clause
+            if i > 0 and toks[i - 1].low in ("here", "there") and t.low in SUBJECT_PRONOUNS \
+                    and (i == 1 or not _is_word(toks[i - 2])):
+                continue  # "There you are in that photo" -> "There you're": no contraction after a fronted place
             edits.append((t.start, nxt.end, t.text + AUX_CONTRACTED[nxt.low]))
             used.update((i, i + 1))
     return splice(text, edits) if edits else None
@@ -199,6 +207,10 @@ def rule_expand(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
             return None
         if "?" in text and not _question_expandable(toks, i, word, ending):
             return None
+        after = toks[i + 2] if i + 2 < len(toks) else None
+        if word == "who" and ending == "s" and "NOUN" in _lemmas(nxt.low) and after is not None and (
+                after.low in SUBJECT_PRONOUNS or after.low in ("is", "was", "are", "were", "has")):
+            return None  # "Writers who's business it is ...": "whose", misspelt ("who's responsible here" is fine)
         if ending == "s":
             if word not in S_EXPANDABLE and not ("?" in text and word in _QUESTION_S):
                 continue  # a possessive, or a noun + "is" we do not expand
@@ -350,6 +362,12 @@ def _names_from(toks: list[Tok], start: int, step: int) -> int:
     return n if 1 <= words <= 3 else 0
 
 
+#: Verbs after which two surnames are cited authors, whose order is part of the reference.
+_CITING = frozenset("say says said argue argues argued write writes wrote find finds found report reports reported "
+                    "suggest suggests suggested note notes noted show shows showed conclude concludes concluded "
+                    "estimate estimates estimated".split())
+
+
 def _swap_names(text: str, toks: list[Tok]) -> str | None:
     """"Obama and Romney met." -> "Romney and Obama met." (see the module docstring)."""
     low = text.lower()
@@ -386,6 +404,8 @@ def _swap_names(text: str, toks: list[Tok]) -> str | None:
             continue  # "Police and Fire", "Trade and Industry": a word that may be a common noun, no name
         if a == 0 and _lemmas(first[0].low):
             continue
+        if len(first) == len(second) == 1 and b < len(toks) and toks[b].low in _CITING:
+            continue  # "Robinson and Godbey say ...": authors cited in their own order
         one = text[toks[a].start:toks[i - 1].end]
         two = text[toks[i + 1].start:toks[b - 1].end]
         if one.lower() == two.lower():
@@ -463,6 +483,8 @@ def rule_front_time(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None
         return None
     if _embedded_or_verbless(toks[:k]):
         return None  # "A way to characterise the campaign that the Ministry is launching on Wednesday."
+    if any(a.low == "to" and _is_form(b.low, "VB") and "VERB" in _lemmas(b.low) for a, b in zip(toks, toks[1:k])):
+        return None  # "I was hesitant to move to Victoria in 1984": the time may belong to the infinitive only
     return _front(text, toks, k, end)
 
 
@@ -539,6 +561,8 @@ def rule_front_clause(text: str, toks: list[Tok], cfg: RuleSettings) -> str | No
             return None
         if toks[0].low in ("so", "and", "but", "or", "yet", "then", "also"):
             return None
+        if conj.low == "because" and any(t.low in ("not", "never") or t.low.endswith("n't") for t in toks[:j + 1]):
+            return None  # "I did not do it because ...": "not" may deny the reason, not the deed
         if _embedded_or_verbless(toks[:j + 1]):
             return None  # "The volatility of prices since 1995 has been ...": inside the subject; "This means that
             # half will be returned, while ...", "put her son in a class and was nervous because ...": it may
@@ -829,8 +853,8 @@ def rule_reported(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
 
 def _front_reported(text: str, toks: list[Tok]) -> str | None:
     end = _final_punct(toks)
-    if end <= 0 or "?" in text or '"' in text or "“" in text:
-        return None
+    if end <= 0 or "?" in text or "!" in text or '"' in text or "“" in text:
+        return None  # "She said we're going to live!" -> "..., she said!": the "!" would end the tag
     # "..., X said." -> "X said ..."
     if end >= 6 and toks[end - 1].low in ("said", "says"):
         for c in range(end - 2, max(end - 7, 1), -1):

@@ -341,6 +341,8 @@ def _drop_after_verb(text: str, toks: list[Tok]) -> str | None:
         if not (say or told or verb in lists["object"] or verb in PRONOUN_ADJECTIVES) or not toks[v].text.islower() \
                 or _passive_or_noun(toks, k - 2 if told else v):
             continue
+        if verb in ("know", "knew") and any(x.low in ("not", "never") or x.low.endswith("n't") for x in toks[:v]):
+            continue  # "I do not know that I have a proper answer" (= not sure): without "that", unaware
         nxt = toks[k + 1]
         if not say and not (nxt.low in NOMINATIVE_PRONOUNS or CONTRACTED_SUBJECT.fullmatch(nxt.low)
                             and not nxt.low.startswith(("it'", "you'", "there'"))):

@@ -18,7 +18,8 @@ in `NAME_RULES`):
     ("US$1.1 million"), nor in brackets ("75 cent (U.S.)"). "UN"/"EU" before a noun only before a word of the
     organisation's own ("UN monitors" -> "United Nations monitors", "UN Security Council" -> "United Nations
     Security Council"; not "EU books"). The way back is refused before "of America", before a possessive apostrophe
-    ("the United States' goal" -> "the U.S.' goal") and inside a longer name that is written in full ("United
+    ("the United States' goal" -> "the U.S.' goal"), in a title ("the President of the United States") and inside
+    a longer name that is written in full ("United
     States Steel").
   - months before a day: "Sept. 11" -> "September 11", "Jan. 5" -> "January 5" (only before a day number; no way
     back: "Sept. 11" in plain prose reads as an abbreviation).
@@ -265,6 +266,8 @@ def _short_form_edit(text: str, toks: list[Tok], i: int) -> tuple[int, int, str]
     if prev is not None and prev.text[:1].isupper() and prev.low not in ("the", "a", "an") and \
             not (i == 1 or toks[i - 2].text in (".", ",", ":", ";", "\"")):
         return False  # inside a longer name
+    if prev is not None and prev.low == "the" and i >= 3 and toks[i - 2].low == "of" and toks[i - 3].text[:1].isupper():
+        return False  # "the President of the United States": a title keeps the name in full
     start, end = toks[i].start, toks[i + 1].end
     if short.endswith(".") and nxt is not None and nxt.text == "." and _final_period(toks, i + 2):
         end = nxt.end  # "in the United States." -> "in the U.S."

@@ -22,7 +22,8 @@ whatever the sense of the words around them, each replacement guarded so that it
   another" not before a noun ("each other day"); "though" -> "although" only opening a clause, at the start or
   after a comma, and not "even though"/"as though" nor the adverb (", though," / ", though."); "numerous" only
   before its noun ("were numerous" -> "were many"); "the majority of" -> "most of" before a determiner or pronoun,
-  -> "most" before a bare plural, not after "vast"; more than / fewer than / less than only before a number
+  -> "most" before a bare plural (not when a singular verb follows it: "The majority of invoices was created"),
+  not after "vast"; more than / fewer than / less than only before a number
   (digits, number words, "half", "a third"...), not after no/not/much/far/little/any/nothing ("no more than 5"),
   not "one" ("more than one person" -> "over one person"), not after a verb of motion or extent where "over"/
   "under" would read as a place ("jumped more than 2 metres", "spread over 5 years"); about/around/approximately/
@@ -636,6 +637,8 @@ def _majority(text: str, toks: list[Tok], i: int) -> str | None:
             and not _number_at(toks, i + 3):
         new = "most of"
     elif _is_lower_word(nxt) and nxt.low.endswith("s") and "NOUN" in _lemmas(nxt.low) and not is_stopword(nxt.text):
+        if i + 4 < len(toks) and toks[i + 4].low in ("was", "is", "has", "does"):
+            return None  # "The majority of invoices was created" -> "Most invoices was": the verb agrees with "majority"
         new = "most"
     else:
         return None

@@ -307,7 +307,7 @@ def test_default_counts_refuse_thin_pairs_that_v5_counts_allowed(default_and_v5_
 
 
 @pytest.mark.parametrize("word, common", [
-    ("small", "little"), ("large", "big"), ("children", "kids"), ("start", "begin"),
+    ("small", "little"), ("large", "big"), ("children", "kids"), ("start", "begin"), ("woods", "forest"),
     ("happen", "occur"), ("choose", "select"), ("jumps", "leaps"),
 ])
 def test_default_counts_keep_common_pairs(default_and_v5_counts, word, common):
@@ -317,10 +317,10 @@ def test_default_counts_keep_common_pairs(default_and_v5_counts, word, common):
 def test_parts_of_speech_limits_what_is_replaced(tmp_path_factory):
     nouns_only = build_augmenter("synonyms", nested({"cache_dir": str(tmp_path_factory.mktemp("wn-pos")),
                                                      "fraction": 1.0, "parts_of_speech": ["n"]}))
-    text = "A boy jumps into a large pool near the children."
+    text = "A boy jumps into a large pool near the woods."
     changed = {word for _, changes in views(nouns_only, text) for word in changes}
-    assert changed == {"children"}  # "jumps" (verb) and "large" (adjective) are left alone
-    assert nouns_only.substitutes("jumps") == () and "kids" in nouns_only.substitutes("children")
+    assert changed == {"woods"}  # "jumps" (verb) and "large" (adjective) are left alone
+    assert nouns_only.substitutes("jumps") == () and "forest" in nouns_only.substitutes("woods")
     with pytest.raises(Exception, match="parts_of_speech"):
         build_augmenter("synonyms", nested({"parts_of_speech": ["noun"]}))
 

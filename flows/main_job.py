@@ -88,6 +88,9 @@ class MainJobConfig:
         "help": "with nli empty, use the data dir's nli/snli/dev.csv when it has one"})
     methods: list[str] = field(default_factory=lambda: ["synonyms", "span-mask"], metadata={
         "help": "methods applied to the sentence corpus"})
+    method_params: dict[str, dict[str, Any]] = field(default_factory=dict, metadata={
+        "help": "settings of the corpus's methods, as `bsl augment`'s method_params (e.g. -o "
+                "method_params.rewrites.rules=[equivalent,relative])"})
     mlm_model: str = field(default="", metadata={"help": "masked-LM dir or hub id; set to add the `mlm` method"})
     backtranslation: dict[str, Any] = field(default_factory=dict, metadata={
         "help": "back-translation params (e.g. {preset: wmt19-de, forward: {model: DIR}, ...}); set to add it"})
@@ -122,6 +125,20 @@ class MainJobResult:
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def corpus_methods(cfg: MainJobConfig) -> tuple[list[str], dict[str, dict[str, Any]]]:
+    """The methods applied to the sentence corpus and their `method_params`: `methods` with `method_params`, plus
+    `mlm` when `mlm_model` is set and `backtranslation` when its params are."""
+    methods = list(cfg.methods)
+    params: dict[str, dict[str, Any]] = {name: dict(values) for name, values in cfg.method_params.items()}
+    if cfg.mlm_model:
+        methods.append("mlm")
+        params["mlm"] = {"model": cfg.mlm_model, "disable_progress": not cfg.progress, **params.get("mlm", {})}
+    if cfg.backtranslation:
+        methods.append("backtranslation")
+        params["backtranslation"] = {"progress": cfg.progress, **cfg.backtranslation}
+    return methods, params
 
 
 def builtin_corpus(cfg: MainJobConfig, data: DataDir | None) -> str:
@@ -269,14 +286,7 @@ def run_main_job(cfg: MainJobConfig, on_step_start: StepStarted | None = None,
     t0 = time.perf_counter()
 
     corpus = steps.run("corpus", _corpus, cfg, out, data)
-    methods = list(cfg.methods)
-    params: dict[str, Any] = {}
-    if cfg.mlm_model:
-        methods.append("mlm")
-        params["mlm"] = {"model": cfg.mlm_model, "disable_progress": not cfg.progress}
-    if cfg.backtranslation:
-        methods.append("backtranslation")
-        params["backtranslation"] = {"progress": cfg.progress, **cfg.backtranslation}
+    methods, params = corpus_methods(cfg)
     datasets = [steps.run("augment corpus", _augment, corpus, out / "datasets" / "sentences",
                           {"methods": methods, "method_params": params,
                            "corpus": {"limit": cfg.corpus_limit, "min_words": 4}}, cfg)]

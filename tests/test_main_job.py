@@ -112,6 +112,19 @@ def test_main_job_end_to_end_then_cached_rerun(tmp_path, tiny_bert_dir, shared_d
     assert Path(second.training.run_dir).name == f"bsl-{record['key']}" and record["step"] == 6
 
 
+def test_method_params_reach_the_corpus_methods():
+    from bsl_pipeline.flows.main_job import corpus_methods
+
+    cfg = load_config(MainJobConfig, DEMO_YAML, ["methods=[synonyms, rewrites, span-mask]",
+                                                 "method_params.rewrites.rules=[equivalent, relative]",
+                                                 "mlm_model=/models/roberta", "method_params.mlm.top_k=5"])
+    methods, params = corpus_methods(cfg)
+    assert methods == ["synonyms", "rewrites", "span-mask", "mlm"]
+    assert params["rewrites"] == {"rules": ["equivalent", "relative"]}
+    assert params["mlm"]["model"] == "/models/roberta" and params["mlm"]["top_k"] == 5
+    assert corpus_methods(load_config(MainJobConfig, DEMO_YAML, [])) == (["synonyms", "span-mask"], {})
+
+
 def test_the_completion_record_of_a_run_is_checked_as_untrusted_input(tmp_path):
     from bsl_pipeline.pipeline.base.errors import BSLError
     from bsl_pipeline.training.config import TrainConfig

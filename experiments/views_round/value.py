@@ -23,7 +23,7 @@ def main() -> None:
             dev[Path(row["model"]).parts[-4]] = row
     print("| views | " + " | ".join(TASKS) + " | seeds' averages | STS-B dev |")
     print("|---|" + "---:|" * len(TASKS) + "---|---:|")
-    for cond in ("base", "rw", "rwonly"):
+    for cond in ("base", "rw", "rwonly", "rwm"):
         scores = {t: [] for t in TASKS}
         devs = []
         for log in sorted(out.glob(f"{cond}-*.log")):

@@ -302,12 +302,20 @@ def _passive_clause(toks: list[Tok], start: int, end: int, title: bool) -> tuple
     return None
 
 
+_NOT_IN_HEADLINE = frozenset(('"', "“", "”", "'", "‘", "’", "?", ";", "(", ")"))
+
+
+def _headline(toks: list[Tok], refused: frozenset[str] = _NOT_IN_HEADLINE) -> bool:
+    """A headline: no final punctuation, a capitalised first word, at most `_MAX_HEADLINE` tokens, no pronoun and
+    none of the `refused` tokens (quotation marks, brackets, "?", ";")."""
+    return (_final_punct(toks) == len(toks) and len(toks) <= _MAX_HEADLINE and toks[0].text[:1].isupper()
+            and not any(t.text in refused or _is_pronoun(t) for t in toks))
+
+
 def rule_headline_passive(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
-    end = _final_punct(toks)
-    if end != len(toks) or len(toks) > _MAX_HEADLINE or not toks[0].text[:1].isupper():
+    if not _headline(toks):
         return None
-    if any(t.text in ('"', "“", "”", "'", "‘", "’", "?", ";", "(", ")") or _is_pronoun(t) for t in toks):
-        return None
+    end = len(toks)
     start = _headline_start(toks)
     title = _title_case(toks[start:])
     commas = [m for m in range(start, end) if toks[m].text == ","]
@@ -623,11 +631,9 @@ _TIME_AFTER = frozenset("yesterday today tonight tomorrow next last ago this wee
 
 
 def rule_headline_perfect(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
-    end = _final_punct(toks)
-    if end != len(toks) or len(toks) > _MAX_HEADLINE or not toks[0].text[:1].isupper():
+    if not _headline(toks, _NOT_IN_HEADLINE | {",", ":"}):
         return None
-    if any(t.text in ('"', "“", "”", "'", "‘", "’", "?", ";", ",", ":", "(", ")") or _is_pronoun(t) for t in toks):
-        return None
+    end = len(toks)
     title = _title_case(toks)
     for k in range(1, min(end, _MAX_SUBJECT + 1)):
         t = toks[k]

@@ -241,7 +241,10 @@ def train_ours(method: str, args, datasets: list[str], model_path: str, steps: i
             "phase_step_times": by_phase, "train_seconds": seconds}
 
 
-def evaluate(export: str, args, dev_pairs, data_dir: str) -> dict[str, float]:
+def evaluate(export: str, args, dev_pairs, data_dir: str, device: str = "auto",
+             batch_size: int | None = 128) -> dict[str, float]:
+    """STS-B dev (`args.tasks == "dev"`, on the CPU) or the seven STS test tasks and STS-B dev of a model dir;
+    `batch_size` None = the evaluation stage's own."""
     from bsl_pipeline.training.evaluation import evaluate_models, evaluate_stsb_dev, load_encoder
     from bsl_pipeline.training.evaluation.config import EvaluationConfig
 
@@ -249,7 +252,7 @@ def evaluate(export: str, args, dev_pairs, data_dir: str) -> dict[str, float]:
         encoder = load_encoder(export, device="cpu", max_length=args.eval_max_length, batch_size=128)
         return {"stsb_dev": evaluate_stsb_dev(encoder, dev_pairs)}
     config = EvaluationConfig(data_dir=data_dir, tasks=list(ALL_TASKS), max_length=args.eval_max_length,
-                              batch_size=128)
+                              device=device, **({} if batch_size is None else {"batch_size": batch_size}))
     entry = next(iter(evaluate_models([export], config, disable_progress=True).values())).to_json()
     scores = {t: entry[t] for t in ALL_TASKS}
     return {"stsb_dev": entry["details"]["stsb"]["dev"]["spearman"], **scores,

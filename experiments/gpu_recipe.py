@@ -32,8 +32,9 @@ from types import SimpleNamespace
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "experiments"))
+
+from compare_peers import ALL_TASKS, evaluate  # the seven STS tasks and their evaluation
 RECIPE = REPO / "configs" / "train_bsl_minilm_gpu.yaml"
-TASKS = ("sts12", "sts13", "sts14", "sts15", "sts16", "stsb", "sickr")
 
 
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
@@ -58,18 +59,6 @@ def recipe_sources() -> list[str]:
 
     recipe = yaml.safe_load(RECIPE.read_text(encoding="utf-8"))
     return [str(Path(s["path"]).resolve()) for s in recipe["data"]["sources"]]
-
-
-def evaluate(model_dir: str, args) -> dict[str, float]:
-    from bsl_pipeline.training.evaluation import evaluate_models
-    from bsl_pipeline.training.evaluation.config import EvaluationConfig
-
-    config = EvaluationConfig(data_dir=args.data_dir, tasks=list(TASKS),
-                              max_length=args.eval_max_length, device=args.device)
-    entry = next(iter(evaluate_models([model_dir], config, disable_progress=True).values())).to_json()
-    scores = {t: entry[t] for t in TASKS}
-    return {"stsb_dev": entry["details"]["stsb"]["dev"]["spearman"], **scores,
-            "avg": sum(scores.values()) / len(scores)}
 
 
 def train_bsl(args, seed: int, out: Path) -> dict:
@@ -113,7 +102,8 @@ def one_run(args) -> int:
     else:
         r = (train_bsl if method == "bsl" else train_mnrl)(args, seed_n, where)
     r["train_seconds"] = time.perf_counter() - start
-    r["scores"] = evaluate(r["export"], args)
+    r["scores"] = evaluate(r["export"], SimpleNamespace(tasks="all", eval_max_length=args.eval_max_length), None,
+                           args.data_dir, device=args.device, batch_size=None)
     r.update(method=method, seed=seed_n)
     (out / "runs").mkdir(parents=True, exist_ok=True)
     (out / "runs" / f"{method}-{seed}.json").write_text(json.dumps(r, indent=2), encoding="utf-8")
@@ -131,7 +121,7 @@ def table(runs: list[dict]) -> str:
     by: dict[str, list[dict]] = {}
     for r in runs:
         by.setdefault(r["method"], []).append(r)
-    cols = ("stsb_dev", *TASKS, "avg")
+    cols = ("stsb_dev", *ALL_TASKS, "avg")
     lines = ["| method | seeds | " + " | ".join(cols) + " |", "|---|---|" + "---|" * len(cols)]
     for method, rs in by.items():
         lines.append(f"| {method} | {len(rs)} | " + " | ".join(

@@ -50,9 +50,9 @@ def sts12_13() -> list[str]:
     return _sts(("sts12", "sts13"))
 
 
-def _mnli(split: str) -> list[str]:
+def _mnli(split: str, column: str = "premise") -> list[str]:
     with open(DATA / f"nli/mnli/{split}.csv", encoding="utf-8") as f:
-        return _distinct(r["premise"] for r in csv.DictReader(f))
+        return _distinct(r[column] for r in csv.DictReader(f))
 
 
 def mnli_mm() -> list[str]:
@@ -67,8 +67,7 @@ def mnli_mm_hypotheses() -> list[str]:
     """The hypotheses of MNLI dev_mismatched (written by crowdworkers for the premises' genres), none that is also a
     premise: fresh sentences once the premises had all been read."""
     premises = set(mnli_mm())
-    with open(DATA / "nli/mnli/dev_mismatched.csv", encoding="utf-8") as f:
-        return [t for t in _distinct(r["hypothesis"] for r in csv.DictReader(f)) if t not in premises]
+    return [t for t in _mnli("dev_mismatched", "hypothesis") if t not in premises]
 
 
 BLOCKS = {"stsb-dev": stsb_dev, "snli-dev": snli_dev, "sts12-13": sts12_13, "mnli-m": mnli_m,

@@ -30,7 +30,8 @@ export PYTHONPATH="$W/ns:$W/site"
 [ -d "$W/data/sts" ] || tar -xJf .gpu/data.tar.xz -C "$W/data" || exit 1
 export BSL_DATA_DIR="$W/data"
 [ -f "$W/minilm/config.json" ] || $PY .gpu/pack_minilm.py unpack .gpu/minilm "$W/minilm" || exit 1
-mkdir -p runs && ln -sfn "$PWD/.gpu/ds" runs/ds   # the recipe's sources are runs/ds/...
+# the recipe's sources are runs/ds/...: linked to the carried datasets unless a runs/ds is there already (kept)
+mkdir -p runs && { [ -e runs/ds ] || [ -L runs/ds ] || ln -s "$PWD/.gpu/ds" runs/ds; }
 
 { nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>&1
   $PY -c "import torch, transformers, sentence_transformers as st; print('python', __import__('sys').version.split()[0], 'torch', torch.__version__, 'transformers', transformers.__version__, 'sentence-transformers', st.__version__)"

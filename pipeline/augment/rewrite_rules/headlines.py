@@ -63,6 +63,32 @@ full, or in the other aspect. The rules (names as in `HEADLINE_RULES`):
   number its verb has ("A group of people walks" <-> "is walking", "A group of people are walking" <-> "walk": both
   read naturally), but "a couple of"/"a bunch of" are plural only; the forms come from lemminflect, refused when a
   verb has two lemmas with different forms.
+* `headline_event`: a headline's present tense of a transitive verb of a single event, with its object, said in the
+  present perfect ("Roadside bomb kills 5 Afghan policemen" -> "Roadside bomb has killed 5 Afghan policemen";
+  "Syrian forces launch new attacks" -> "Syrian forces have launched new attacks"; "Strong Italy Quake Kills at
+  Least Six" -> "... Has Killed ..."): the verbs of `_OBJECT_VERBS` (kill, hit, win, launch, name, jail, ...: their
+  -s form is often a noun, which `headline_perfect` refuses) after a singular or plural subject, and those of
+  `_EVENT_VERBS` after a plural one ("Afghan legislators have approved ..."). Only in a headline as for
+  `headline_perfect` (no comma; a "Label:" before it is kept), with a subject of names, nouns, numbers, "of" and
+  "'s" whose number is clear and agrees with the verb ("Plane crash kills 20": "crash" is part of the subject). The
+  object must follow: a number, "at least", a name, a noun or an adjective before a noun. Refused: no object
+  ("Chinese stocks open lower", "Wall Street ends mixed": an adjective alone), a market report ("Stocks close 2.47%
+  higher"), a subject word in -s that is a common headline verb ("Maldives court issues arrest warrant": "arrest"
+  is a noun), an -s word before a listed verb ("Israeli air strikes kill 16": "strikes" is the subject's noun, and
+  "kill" the verb), a past time after the verb, a second verb, a colon after it ("...: officials"); verbs whose
+  headline present is a state ("tops", "leaves", "backs") or whose participle is unsure ("hangs") are not listed.
+* `headline_and`: a headline's comma between two subjects said as "and" ("Israelis, Palestinians convene over
+  prisoner swap" -> "Israelis and Palestinians convene ..."; "Iran, powers set for ..."). Each subject is a name
+  (one or two capitalised words; one in a title-case headline) or a plural noun, and a plural verb follows the
+  second (not in -s or -ing). Refused: a second comma ("Obama, Romney compete for undecideds, stoke base": verbs in
+  a list too), a verb in -s after the comma ("Gore Vidal, celebrated author, dies": an apposition), a place and its
+  US state ("Columbus, Ohio hit by storm"), a noun that may be a compound's first part before a verb ("Obama, Romney
+  camp clash"; not for the verbs of `headline_event`: "Japan, US hold talks"), a colon, dash or "and" in the
+  headline, a second verb.
+* `died_aged`: "dies at 85" <-> "dies aged 85" (die, dies, died; in any sentence; "Dies Aged 116" in a title-case
+  headline). The number (1 to 120) must end the sentence or be followed by punctuation or a preposition or
+  conjunction ("after", "in", "following", ...): refused for a place or a time ("died at 10 Downing Street", "at
+  10:30", "at 5 pm"), and for "dead at 91" ("dead aged 91" is unusual).
 
 Not a rule: swapping two coordinated modifiers ("a boxing or wrestling match" -> "a wrestling or boxing match"):
 the order of coordinated adjectives is often preferred or fixed, and "W1 and W2 N" may be "[W1] and [W2 N]"
@@ -667,5 +693,203 @@ def rule_headline_perfect(text: str, toks: list[Tok], cfg: RuleSettings) -> str 
     return None
 
 
+# -- headline_event -------------------------------------------------------------------------------------------------
+#: Transitive verbs of a single event whose headline present with an object reports a completed one; their -s form is
+#: often a noun too ("kills", "wins"), so the object that must follow tells the verb. `_EVENT_VERBS` count too after
+#: a plural subject (`headline_perfect` takes a singular one).
+_OBJECT_VERBS = frozenset(
+    "kill hit strike win launch name bar jail sell buy wound reach notch claim drop raise cut beat arrest free "
+    "sign release ban reject lift slash hike file post break score sack capture shoot storm rock end halt block "
+    "charge convict sentence award open close lower widen unveil seal clinch bomb raid fine sue hold "
+    "overtake pass".split())
+#: Headline verbs in -s that may precede a noun which is also a verb of `_OBJECT_VERBS` ("court issues arrest warrant").
+_AMBIGUOUS_SUBJECT_VERBS = _HEADLINE_VERBS | frozenset(
+    "issues orders demands seeks urges eyes sees sets lifts announces approves rejects faces backs plans offers "
+    "considers proposes mulls weighs hails slams blames vows pledges promises readies prepares pushes".split())
+_MARKET_MOVES = frozenset("higher lower up down mixed flat firmer weaker stronger".split())
+_OBJECT_START = frozenset("at dozens hundreds thousands scores".split())
+_NOT_OBJECT = frozenset("back up down out off away over on in into to for with at by from after as lower higher "
+                        "ahead home".split())
+
+
+def _object_next(toks: list[Tok], k: int, title: bool) -> bool:
+    """Whether an object starts at `toks[k]`: a number, "at least", a name, or a noun or adjective that is no verb
+    form, particle or preposition ("kills 5", "wins Maryland primary", "launches new attacks")."""
+    if k >= len(toks):
+        return False
+    t = toks[k]
+    if t.text[:1].isdigit() or t.low in NUMBER_WORDS or t.text[:1] == "$":
+        return True
+    if t.low == "at":
+        return k + 1 < len(toks) and toks[k + 1].low == "least"
+    if not _is_word(t) or t.low in _NOT_OBJECT or is_stopword(t.text) and t.low not in ("another", "new"):
+        return False
+    if t.low in _OBJECT_START:
+        return True
+    if t.text[:1].isupper() and not title:
+        return True  # a name
+    lemmas = _lemmas(t.low)
+    if _is_form(t.low, "VBZ") or _is_form(t.low, "VB") and "NOUN" not in lemmas and "ADJ" not in lemmas:
+        return False
+    if "ADJ" in lemmas and "NOUN" not in lemmas and (k + 1 >= len(toks) or not _is_word(toks[k + 1])
+                                                      or is_stopword(toks[k + 1].text)):
+        return False  # "Wall Street ends mixed": a predicate adjective, no object
+    return "NOUN" in lemmas or "ADJ" in lemmas or not lemmas
+
+
+def rule_headline_event(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    if not _headline(toks, _NOT_IN_HEADLINE | {",", ";"}):
+        return None
+    end = len(toks)
+    start = _headline_start(toks)
+    if start and toks[0].low == "at":
+        return None  # "At least 10 ..." with the verb: a count of victims, no subject
+    title = _title_case(toks[start:])
+    for k in range(start + 1, min(end - 1, start + _MAX_SUBJECT + 1)):
+        t = toks[k]
+        verbs = set(_lemmas(t.low).get("VERB", ()))
+        third = t.low.endswith("s") and _is_form(t.low, "VBZ")
+        base = not t.low.endswith("s") and _is_form(t.low, "VBP")
+        candidate = (third or base) and verbs & (_OBJECT_VERBS | _EVENT_VERBS)
+        if not candidate:
+            if t.low in AUXILIARIES or _verb_only(t.low) or t.text == ":" or not (
+                    _is_word(t) or t.text.isdigit() or t.low in ("'s", "-")):
+                return None  # another verb first, or something a headline's subject does not hold
+            if is_stopword(t.text) and t.low != "of":
+                return None  # "Residents near Gaza ...": the subject's head is unclear
+            continue
+        if title != t.text[:1].isupper():
+            return None
+        nxt = toks[k + 1]
+        if third and "NOUN" in _lemmas(t.low) and not nxt.low.endswith("s") and _is_form(nxt.low, "VBP") \
+                and set(_lemmas(nxt.low).get("VERB", ())) & (_OBJECT_VERBS | _EVENT_VERBS):
+            continue  # "Israeli air strikes kill 16": "strikes" is the subject's noun
+        subject, rest = toks[start:k], toks[k + 1:end]
+        if subject[0].low in ("the", "a", "an"):
+            return None
+        if any(x.low in _AMBIGUOUS_SUBJECT_VERBS for x in subject[1:]):
+            return None  # "Maldives court issues arrest warrant": "issues" is the verb, "arrest" a noun
+        plural = _plural_head(subject)
+        if plural is None or plural != base:
+            if base and plural is not True:
+                continue  # "Plane crash kills 20": "crash" is the subject's noun
+            return None
+        if not verbs & _OBJECT_VERBS and not plural:
+            return None  # a singular subject with a verb of `_EVENT_VERBS`: `headline_perfect`
+        if not _object_next(toks, k + 1, title):
+            return None  # "Chinese stocks open lower", "Syria rebels leave for ...": no object
+        if any(x.low in _TIME_AFTER or x.low in WEEKDAYS or x.low in MONTHS or re.fullmatch(r"(1[89]|20)\d\d", x.low)
+               for x in rest):
+            return None  # "X wins on Monday" -> "has won on Monday": a perfect takes no past time
+        if _second_verb(rest):
+            return None
+        if verbs & {"open", "close", "end"} and any(x.low in _MARKET_MOVES for x in rest):
+            return None  # "Stocks close 2.47% higher": a market report, the figure is no object
+        if any(x.text == ":" for x in rest):
+            return None  # "...: officials"
+        participle = _form(t.low, "VBN", "VBZ" if third else "VBP")
+        if participle is None:
+            return None
+        has = "have" if plural else "has"
+        has, participle = (has.capitalize(), participle.capitalize()) if title else (has, participle)
+        adverb = subject[-1]
+        if len(subject) > 1 and adverb.low.endswith("ly") and "ADV" in _lemmas(adverb.low):
+            return splice(text, [(adverb.start, adverb.start, has + " "), (t.start, t.end, participle)])
+        return splice(text, [(t.start, t.end, f"{has} {participle}")])
+    return None
+
+
+# -- headline_and ---------------------------------------------------------------------------------------------------
+_US_STATES = frozenset(
+    "alabama alaska arizona arkansas california colorado connecticut delaware florida georgia hawaii idaho illinois "
+    "indiana iowa kansas kentucky louisiana maine maryland massachusetts michigan minnesota mississippi missouri "
+    "montana nebraska nevada ohio oklahoma oregon pennsylvania tennessee texas utah vermont virginia washington "
+    "wisconsin wyoming calif fla ill mass mich minn okla ore tenn tex va wash wis kan ky la md mo nc sc nj ny pa "
+    "ga ala ariz ark colo conn del ind neb nev".split())
+
+
+def _conjunct(toks: list[Tok], title: bool) -> bool:
+    """A conjunct of a headline's "X, Y" subject: a name of one or two capitalised words ("Japan", "Sri Lanka";
+    only one word in a title-case headline) or one plural noun ("Bombings", "powers")."""
+    if not 1 <= len(toks) <= 2 or not all(t.text.replace("-", "").replace(".", "").isalpha() for t in toks):
+        return False
+    if any(is_stopword(t.text) or _is_pronoun(t) for t in toks):
+        return False
+    if all(t.text[:1].isupper() for t in toks) and (len(toks) == 1 or not title):
+        return not (len(toks) == 1 and _is_form(toks[0].low, "VBZ") and "NOUN" not in _lemmas(toks[0].low))
+    return len(toks) == 1 and _plural_head(toks) is True and "NOUN" in _lemmas(toks[0].low)
+
+
+def rule_headline_and(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    if not _headline(toks):
+        return None
+    end = len(toks)
+    start = _headline_start(toks)
+    commas = [m for m in range(start, end) if toks[m].text == ","]
+    if len(commas) != 1 or any(t.text in (":", "-", "–", "&") or t.low == "and" for t in toks[start:end]):
+        return None  # one comma only: "Obama, Romney compete for undecideds, stoke base" lists verbs too
+    c = commas[0]
+    title = _title_case(toks[start:])
+    if not _conjunct(toks[start:c], title):
+        return None
+    for v in (c + 2, c + 3):
+        if v >= end - 1 or not _conjunct(toks[c + 1:v], title):
+            continue
+        verb, nxt = toks[v], toks[v + 1]
+        if title != verb.text[:1].isupper() or not verb.text.isalpha():
+            return None
+        low = verb.low
+        if low.endswith("s") or low.endswith("ing") or not (_is_form(low, "VBP") or _is_form(low, "VBD")):
+            continue  # "John Demjanjuk, convicted Nazi guard, dies": an apposition, not two subjects
+        listed = set(_lemmas(low).get("VERB", ())) & (_OBJECT_VERBS | _EVENT_VERBS)
+        if "NOUN" in _lemmas(low) and not listed and (nxt.low.endswith("s") and _is_form(nxt.low, "VBZ")
+                                                      or _is_form(nxt.low, "VBP") and not is_stopword(nxt.text)):
+            return None  # "Obama, Romney camp clash": the noun of a compound before the verb
+        if toks[c + 1].low in _US_STATES or toks[c - 1].low in _US_STATES:
+            return None  # "Columbus, Ohio hit by storm": a place and its state
+        if _second_verb(toks[v + 1:end]):
+            return None
+        x_words = toks[start:c]
+        if x_words[0].text[:1].isupper() and not x_words[0].text.isupper() and len(x_words) == 1 \
+                and not (_is_form(x_words[0].low, "VBP") or _is_form(x_words[0].low, "VBZ")) \
+                and "NOUN" not in _lemmas(x_words[0].low) and "ADJ" in _lemmas(x_words[0].low):
+            return None  # "Fresh, clashes": an adjective, not a subject
+        return splice(text, [(toks[c - 1].end, toks[c + 1].start, " and ")])
+    return None
+
+
+# -- died_aged ------------------------------------------------------------------------------------------------------
+_DIE_FORMS = frozenset("die dies died".split())
+_AFTER_AGE = frozenset("after in on of from following at amid amidst while when".split())
+
+
+def rule_died_aged(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    for k, t in enumerate(toks[:-2]):
+        if t.low not in _DIE_FORMS:
+            continue
+        nxt = toks[k + 1]
+        if nxt.low == "at" and toks[k + 2].text.isdigit():
+            n, new = k + 2, "aged"
+        elif nxt.low == "aged" and toks[k + 2].text.isdigit():
+            n, new = k + 2, "at"
+        else:
+            continue
+        age = toks[n]
+        if not 1 <= int(age.text) <= 120 or age.text.startswith("0"):
+            return None
+        after = toks[n + 1] if n + 1 < len(toks) else None
+        if after is not None and after.start == age.end:
+            return None  # "died at 10:30", "at 85%": no age
+        if after is not None and _is_word(after) and after.low not in _AFTER_AGE:
+            return None  # "died at 10 Downing Street", "at 5 pm": no age
+        if after is not None and after.low in ("in", "on", "at") and n + 2 < len(toks) and toks[n + 2].text.isdigit():
+            return None  # "died at 12 on ..."? a time followed by its date
+        word = "Aged" if new == "aged" and t.text[:1].isupper() else new  # "Dies Aged 116" <-> "Dies at 116"
+        return splice(text, [(nxt.start, nxt.end, word)])
+    return None
+
+
 HEADLINE_RULES: dict[str, Rule] = {"headline_passive": rule_headline_passive, "caption_aspect": rule_caption_aspect,
-                                   "headline_perfect": rule_headline_perfect}
+                                   "headline_perfect": rule_headline_perfect,
+                                   "headline_event": rule_headline_event,
+                                   "headline_and": rule_headline_and, "died_aged": rule_died_aged}

@@ -1,6 +1,6 @@
 """The voice rules of the `rewrites` method (pipeline/augment/rewrite_rules/voice.py): each rule's golden rewrites and
 each guard's refusal, on dev sentences (STS 2012-2013, STS-B dev, MNLI dev_matched, SNLI dev), SICK and SNLI test
-captions, and plain ones; the rules are registered and reached by the augmenter."""
+captions, SICK and STS-B train captions, and plain ones; the rules are registered and reached by the augmenter."""
 
 from __future__ import annotations
 
@@ -61,6 +61,40 @@ GOLDEN = [
     ("headline_active", "Romney rocked by secret video", "Secret video rocks Romney"),
     ("headline_active", "US embassy attacked by protesters", "Protesters attack US embassy"),
     ("headline_active", "Girl bitten by dog", "Dog bites girl"),
+    # caption_passive: SICK, STS-B and SNLI captions, and plain ones
+    ("caption_passive", "A man is slicing a potato.", "A potato is being sliced by a man."),
+    ("caption_passive", "Two dogs are chasing a ball in the park.", "A ball is being chased in the park by two dogs."),
+    ("caption_passive", "The woman is slicing herbs", "Herbs are being sliced by the woman"),
+    ("caption_passive", "A woman is slicing an onion with a knife.",
+     "An onion is being sliced with a knife by a woman."),
+    ("caption_passive", "A woman is cracking eggs into a bowl", "Eggs are being cracked into a bowl by a woman"),
+    ("caption_passive", "One man is feeding a mouse to the snake", "A mouse is being fed to the snake by one man"),
+    ("caption_passive", "A man is buttering a piece of bread", "A piece of bread is being buttered by a man"),
+    ("caption_passive", "A man in a blue cowboy hat is riding a white horse",
+     "A white horse is being ridden by a man in a blue cowboy hat"),
+    ("caption_passive", "A man and woman are riding a motorcycle.", "A motorcycle is being ridden by a man and woman."),
+    ("caption_passive", "Someone is scratching the belly of an animal",
+     "The belly of an animal is being scratched by someone"),
+    ("caption_passive", "A man is playing a guitar.", "A guitar is being played by a man."),
+    ("caption_passive", "A woman is kneading dough.", "Dough is being kneaded by a woman."),
+    ("caption_passive", "A man is mowing grass", "Grass is being mowed by a man"),
+    ("caption_passive", "A man is smelling two pizzas.", "Two pizzas are being smelled by a man."),
+    ("caption_passive", "A dog is catching a frisbee.", "A frisbee is being caught by a dog."),
+    ("caption_passive", "Someone is greasing a cutting board.", "A cutting board is being greased by someone."),
+    ("caption_passive", "The man is riding a bike down a dirt hill.",
+     "A bike is being ridden down a dirt hill by the man."),
+    ("caption_passive", "John is riding a horse.", "A horse is being ridden by John."),
+    ("caption_passive", "A man slices a potato.", "A potato is sliced by a man."),
+    ("caption_passive", "A man breaks a bottle with a sword.", "A bottle is broken with a sword by a man."),
+    # caption_active: SICK captions and plain ones
+    ("caption_active", "A potato is being sliced by a man.", "A man is slicing a potato."),
+    ("caption_active", "Eggs are being cracked into a bowl by a woman", "A woman is cracking eggs into a bowl"),
+    ("caption_active", "A white horse is being ridden by a man in a blue cowboy hat",
+     "A man in a blue cowboy hat is riding a white horse"),
+    ("caption_active", "A yellow kayak is being ridden by a man and a young boy",
+     "A man and a young boy are riding a yellow kayak"),
+    ("caption_active", "A song is being sung by a clown", "A clown is singing a song"),
+    ("caption_active", "Some water is being drunk by a cat", "A cat is drinking some water"),
 ]
 
 # Each guard, on a sentence the rule would otherwise rewrite wrongly.
@@ -122,6 +156,59 @@ REFUSED = [
     ("headline_active", "Bush criticized by Democrats"),
     ("headline_active", "a body of rules followed by an assembly"),  # a gloss
     ("headline_active", "Protesters gathered by the river"),
+    # caption_passive: verbs left out, "play" without an instrument
+    ("caption_passive", "Boys are playing soccer."),
+    ("caption_passive", "A man is playing guitar."),  # a bare singular count noun
+    ("caption_passive", "A man is wearing a hat."),
+    ("caption_passive", "A man is taking a picture."),
+    ("caption_passive", "A boy is doing a trick."),
+    ("caption_passive", "A man is crossing the street."),
+    ("caption_passive", "A man is climbing a tree."),
+    ("caption_passive", "A woman is watching a movie."),
+    # the object: body parts, possessives, pronouns, particles, an unsure number or quantity
+    ("caption_passive", "A man is shaking his head."),
+    ("caption_passive", "A girl is raising a hand."),
+    ("caption_passive", "A man is washing his car."),
+    ("caption_passive", "A cat is licking himself."),
+    ("caption_passive", "A man is hugging someone."),
+    ("caption_passive", "A man is picking up a ball."),
+    ("caption_passive", "A man is picking a ball up."),
+    ("caption_passive", "A man is walking on the beach."),
+    ("caption_passive", "A man is singing to a woman."),
+    ("caption_passive", "The man is cleaning the fish."),
+    ("caption_passive", "A man removes a couple of toaster scrambles from a plastic packet."),
+    # what follows the object
+    ("caption_passive", "A man is kissing a woman with long hair."),
+    ("caption_passive", "A dog is biting a man in a red shirt."),
+    ("caption_passive", "Two boys are holding red kites with water in the background."),
+    ("caption_passive", "A man is holding a bus pole in front of a building."),
+    ("caption_passive", "Two dogs are chasing a ball and a stick."),
+    ("caption_passive", "A man is slicing a potato and singing."),
+    ("caption_passive", "A man is slicing a potato quickly."),
+    ("caption_passive", "A super car is spinning tires on a raceway track creating smoke near a crowd."),
+    ("caption_passive", "A man is slicing a potato by the sink."),
+    # the subject, scope, negation, questions, headlines
+    ("caption_passive", "Every man is lifting a box."),
+    ("caption_passive", "Nobody is riding the bicycle on one wheel"),
+    ("caption_passive", "He is slicing a potato."),
+    ("caption_passive", "There is a man slicing a potato."),
+    ("caption_passive", "Person in yellow shirt is cleaning the way."),
+    ("caption_passive", "The woman holding a black purse is smoking a cigarette."),
+    ("caption_passive", "A person who plays soccer is kicking a ball into the goal"),
+    ("caption_passive", "A man, who is tall, is slicing a potato."),
+    ("caption_passive", "A man is not slicing a potato."),
+    ("caption_passive", "Is a man slicing a potato?"),
+    ("caption_passive", "Fire breaks out near secretariat in Srinagar"),
+    # caption_active
+    ("caption_active", "A soccer player is being tackled by his opponent"),
+    ("caption_active", "Soccer is being played by boys."),
+    ("caption_active", "His head is being shaken by a man."),
+    ("caption_active", "A potato is being sliced by a man wearing a hat."),
+    ("caption_active", "A potato is being sliced by him."),
+    ("caption_active", "A box is being lifted by every man."),
+    ("caption_active", "The house is being investigated by the police."),
+    ("caption_active", "A potato is being sliced and peeled by a man."),
+    ("caption_active", "A potato is not being sliced by a man."),
 ]
 
 test_golden, test_refused, test_family = family_tests(GOLDEN, REFUSED, VOICE_RULES)
@@ -129,8 +216,11 @@ test_golden, test_refused, test_family = family_tests(GOLDEN, REFUSED, VOICE_RUL
 
 def test_the_augmenter_applies_the_voice_rules():
     aug = build_augmenter("rewrites", {"rules": list(VOICE_RULES)})
-    texts = ["The proposed rule was changed by AMS.", "China rocked by twin earthquakes", "A dog runs on the beach."]
+    texts = ["The proposed rule was changed by AMS.", "China rocked by twin earthquakes", "A dog runs on the beach.",
+             "A man is slicing a potato.", "A potato is being sliced by a man."]
     pairs = list(aug.augment([SourceRecord(source_id=f"r{i}", text=t) for i, t in enumerate(texts)], 0))
     assert [p.info["rules"] if p.reject is None else p.reject for p in pairs] == [
-        ["passive_by"], ["headline_active"], "no_rule_applies"]
-    assert [p.view2 for p in pairs[:2]] == ["AMS changed the proposed rule.", "Twin earthquakes rock China"]
+        ["passive_by"], ["headline_active"], "no_rule_applies", ["caption_passive"], ["caption_active"]]
+    assert [p.view2 for p in pairs if p.reject is None] == [
+        "AMS changed the proposed rule.", "Twin earthquakes rock China", "A potato is being sliced by a man.",
+        "A man is slicing a potato."]

@@ -1,4 +1,5 @@
-"""A passive clause with an explicit agent said in the active. The rules (names as in `VOICE_RULES`):
+"""A passive clause with an explicit agent said in the active, and a caption's action said in the passive and back.
+The rules (names as in `VOICE_RULES`):
 
 * `passive_by`: a sentence that is one passive clause with an explicit agent, SUBJECT + a form of "be" + a past
   participle + "by" + AGENT + the final punctuation, said with the agent as the subject and the old subject as the
@@ -59,6 +60,52 @@
   "Man", "Girl", "Cat"), else it must be a known name ("Romney", "China") or is refused ("Bill passed by Senate",
   "Bush criticized by ..."); a headline in title case ("Man Arrested By Police") is refused, and so are verbs whose
   past tense + "by" may be active (`_INTRANSITIVE_BY`: "Obama stopped by a diner").
+* `caption_passive`: a caption, SUBJECT + "is"/"are" + the -ing form of a verb of `_CAPTION_VERBS` + OBJECT (+ one
+  or two prepositional phrases), said in the progressive passive, the phrases kept right after the participle where
+  they still belong to the verb ("A man is slicing a potato." -> "A potato is being sliced by a man.", "Two dogs are
+  chasing a ball in the park." -> "A ball is being chased in the park by two dogs.", "A woman is slicing an onion with
+  a knife." -> "An onion is being sliced with a knife by a woman.", "A woman is cracking eggs into a bowl" -> "Eggs
+  are being cracked into a bowl by a woman"); the simple present likewise ("A man slices a potato." -> "A potato is
+  sliced by a man."). "is"/"are" agree with the object (its determiner, else its noun; a bare singular only for a
+  mass noun of `_MASS_NOUNS`: "Meat is being cut"); the object keeps its determiner with its first letter raised,
+  the subject is lowered as in `passive_by` ("The woman" -> "the woman", "Someone" -> "someone"; a name keeps its
+  case); participles from lemminflect, a few in their commoner form (`_CAPTION_PARTICIPLES`: "mowed", "smelled").
+  Guards, each with the case it refuses:
+  - only the verbs of `_CAPTION_VERBS`, agentive actions on a thing or being; left out are states and perception
+    ("wearing a hat", "having fun", "watching TV", "facing a camera"), light verbs and idioms ("taking a picture",
+    "making a face", "doing a trick", "giving an interview", "running a race"), verbs whose object is a path or
+    place ("crossing the street", "climbing a tree"); "play" only with an instrument of `_INSTRUMENTS` ("Soccer is
+    being played by boys" is refused, "A guitar is being played by a man" is made); "hold" only with nothing after
+    its object ("Shopping bags are being held on a busy city street" reads as an event).
+  - the object is a short noun phrase: a determiner of `_CAPTION_DETS` (no possessive: "washing her feet"; no
+    pronoun: "licking himself", "hugging someone"), nouns, adjectives, a participle before its noun ("a cutting
+    board"), one "of" + noun phrase ("a piece of meat"); a bare singular that is no mass noun ("playing guitar"); a
+    body part ("shaking the head", "raising a hand"; "the back of an animal" passes); a quantity whose number is the
+    noun's after "of" ("a couple of toaster scrambles"); a number that is unsure ("the fish", "some sheep").
+  - a particle before or after the object ("picking up a ball", "picking a ball up"), a preposition right after the
+    verb ("walking on the beach", "singing to a woman").
+  - after the object only one or two prepositional phrases of plain noun phrases, none about how someone looks or
+    the scene behind ("kissing a woman with long hair", "biting a man in a red shirt", "holding kites with water in
+    the background": those may belong to the object); anything else after it is refused ("chasing a ball and a
+    stick", "slicing a potato quickly", "holding a couch which ...").
+  - the subject is a plain noun phrase (`passive_by`'s test; "A man and a woman", "A child in red" pass; "The woman
+    holding a black purse", "A person who plays soccer" are refused); no bare singular ("Person in yellow shirt"),
+    no pronoun ("He is slicing"), no "there"; no quantifier or negative word whose scope would change
+    (`_SCOPE_WORDS`: "Every man is lifting a box" -> "A box is being lifted by every man", "Nobody is riding the
+    bicycle").
+  - a comma, a possessive "'s", negation ("is not slicing"), a question, "by", "or", a relative or subordinate word
+    anywhere; in the simple present a subject that starts with no determiner (a headline: "Fire breaks out",
+    "Quake hits Indonesia").
+* `caption_active`: the other way, a caption in the progressive passive with a "by" agent said in the active
+  progressive ("A potato is being sliced by a man." -> "A man is slicing a potato.", "Eggs are being cracked into a
+  bowl by a woman" -> "A woman is cracking eggs into a bowl"), for the same verbs and object phrases as
+  `caption_passive`; the agent takes everything after it along as the new subject ("by a man in a blue cowboy
+  hat" -> "A man in a blue cowboy hat is riding ...", "by a monkey at the zoo" -> "A monkey at the zoo is ..."), as
+  a phrase there may describe the agent; "is"/"are" agree with the agent's head (`passive_by`'s `_number`). Refused:
+  an agent that is a pronoun or holds a possessive ("by his opponent" -> "His opponent is tackling a soccer
+  player"), a quantifier of `_SCOPE_WORDS`, a subject `caption_passive` would not take as an object ("Soccer is
+  being played", "His head is being shaken"), an agent that is no plain noun phrase ("by a man wearing a hat"), an
+  auxiliary or "and" between the participle and "by".
 """
 
 from __future__ import annotations
@@ -67,8 +114,8 @@ import re
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.objects import PLACES
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    DETERMINERS, MONTHS, NUMBER_WORDS, TIME_UNITS, WEEKDAYS, Rule, RuleSettings, Tok, _final_punct, _is_form, _lemmas,
-    _lower_first_word, is_noun,
+    DETERMINERS, GARMENTS, MONTHS, NUMBER_WORDS, TIME_UNITS, WEEKDAYS, Rule, RuleSettings, Tok, _final_punct,
+    _is_form, _lemmas, _lower_first_word, is_noun,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 
@@ -477,4 +524,281 @@ def rule_headline_active(text: str, toks: list[Tok], cfg: RuleSettings) -> str |
     return agent + " " + verb + " " + obj + tail
 
 
-VOICE_RULES: dict[str, Rule] = {"passive_by": rule_passive_by, "headline_active": rule_headline_active}
+# -- caption_passive, caption_active --------------------------------------------------------------------------------
+# verbs of captions whose object takes a natural progressive passive ("A potato is being sliced by a man"); left out
+# are states and perception (have, wear, watch, look at, face, contain), light verbs and idioms (take a picture or a
+# break, make a face, do or perform a trick, give an interview, run a race), verbs whose object is a place or a path
+# (cross the street, enter, exit, visit, climb), and verbs that are mostly intransitive in captions (walk on, swim)
+_CAPTION_VERBS = frozenset(
+    "slice cut chop peel dice mince grate carve shred slash stab saw chip "
+    "cook fry boil grill roast bake season stir mix whisk beat knead crack pour spread sprinkle coat butter grease "
+    "drain squeeze mash rinse wash clean scrub wipe sweep vacuum mop dry fold unfold wrap unwrap "
+    "eat devour chew drink lick bite sniff smell gnaw "
+    "carry push pull drag lift lower throw toss catch kick hit punch hurl fetch retrieve grab chase attack smash "
+    "break open close fill empty load unload drop bounce swing twirl juggle spin roll "
+    "drive ride row paddle sail fly park steer "
+    "play read write draw paint sing strum sign photograph "
+    "feed pet stroke hug kiss brush comb scratch pat groom walk herd milk shear bathe hold "
+    "tie untie fix repair drill hammer screw build dismantle disassemble assemble sew knit weave plant dig water "
+    "mow rake shovel erase spray pack unpack operate fire reload aim dunk launch whack tease scold restrain "
+    "bandage massage examine inspect measure sharpen shave dump discard remove add place put "
+    "fill smoke light burn chase follow approach tackle help sell steal hand grab shake".split())
+# "play" only with an instrument as its object ("A guitar is being played"; not "Soccer is being played")
+_INSTRUMENTS = frozenset(
+    "guitar guitars piano pianos flute violin cello drum drums keyboard keyboards harp trumpet saxophone ukulele "
+    "banjo harmonica accordion clarinet trombone tuba bass mandolin bagpipes xylophone instrument instruments "
+    "organ horn".split())
+# participles that lemminflect gives in a rarer form
+_CAPTION_PARTICIPLES = {"saw": "sawed", "mow": "mowed", "shear": "sheared", "light": "lit", "smell": "smelled",
+                        "knit": "knitted", "spill": "spilled"}
+_BODY_PARTS = frozenset(
+    "head heads hand hands arm arms leg legs foot feet finger fingers fingernails nails toe toes hair face faces "
+    "teeth tooth eye eyes eyelid eyelids eyebrows nose mouth tongue lips lip ear ears wing wings tail neck back "
+    "belly stomach chest shoulder shoulders knee knees body beard mustache abs biceps muscles skin cheek cheeks "
+    "fist fists palm palms wrist wrists".split())
+# bare singular objects that stand alone (mass nouns): "Meat is being cut by a man"; a bare count noun is refused
+_MASS_NOUNS = frozenset(
+    "meat beef pork chicken fish shrimp water milk juice wine beer coffee tea oil butter cheese bread dough flour "
+    "sugar salt pepper rice pasta spaghetti noodles soup sauce garlic ginger lettuce cabbage celery broccoli corn "
+    "spinach paper wood cardboard grass hay sand snow dirt soil food paint ice cream batter".split())
+_CAPTION_DETS = frozenset("a an the some one two three four five six seven eight nine ten another this that these "
+                          "those several".split())
+_PLURAL_DETS = frozenset("two three four five six seven eight nine ten these those several".split())
+_SINGULAR_DETS = frozenset("a an one another this that".split())
+# subjects whose quantifier or negation would change scope or meaning in the passive ("Every man is lifting a box")
+_SCOPE_WORDS = frozenset("every each all both no nobody none nothing noone any anybody anyone most many few "
+                         "neither either only".split())
+_TAIL_PREPOSITIONS = frozenset("in on at into onto with to from across through over under near inside along "
+                               "around behind beside off against onto toward towards down up".split())
+_PARTICLES = frozenset("up down off out away back over on in around apart".split())
+_COLOURS = frozenset("red blue green yellow black white brown pink purple orange gray grey striped dark "
+                     "colored coloured".split())
+_LOOKS = frozenset("hair beard tattoos tattoo glasses sunglasses mustache makeup eyes background foreground "
+                   "distance".split())
+
+
+def _caption_lemma(word: str, tag: str) -> str | None:
+    """The lemma of `_CAPTION_VERBS` whose `tag` form ("VBG", "VBN", "VBZ") `word` is, or None."""
+    from lemminflect import getInflection
+
+    lemmas = [lemma for lemma in _lemmas(word).get("VERB", ())
+              if lemma in _CAPTION_VERBS and word in getInflection(lemma, tag, inflect_oov=False)]
+    return lemmas[0] if len(lemmas) == 1 else None
+
+
+def _caption_participle(lemma: str) -> str | None:
+    return _CAPTION_PARTICIPLES.get(lemma) or _inflect(lemma, "VBN")
+
+
+def _plain_word(t: Tok) -> bool:
+    """A lower-case noun, adjective or number that may be part of a short caption noun phrase."""
+    return t.text.islower() and _content(t) and t.low not in _TAIL_PREPOSITIONS and t.low not in _PARTICLES \
+        and not is_form_only(t.low.split("'")[0]) and t.low not in ("and", "or")
+
+
+def _unknown(t: Tok) -> bool:
+    """A lower-case word lemminflect does not know ("frisbee", "tofu"): a noun where a determiner comes before it."""
+    return t.text.isalpha() and t.text.islower() and not _lemmas(t.low) and not is_stopword(t.low)
+
+
+def _caption_np(toks: list[Tok], i: int, end: int) -> tuple[int, int, str | None] | None:
+    """A short noun phrase at toks[i]: (its end, the index of its head noun, the determiner or None), allowing a
+    participle before a noun ("a cutting board", "shredded cheese") and one "of" + noun phrase after the head ("a
+    piece of meat"); a word lemmainflect does not know only after a determiner. None when there is none."""
+    det = None
+    j = i
+    if j < end and toks[j].text.islower() and toks[j].low in _CAPTION_DETS:
+        det, j = toks[j].low, j + 1
+        if det == "some" and j < end and toks[j].low == "of":
+            return None
+    k = _np_words(toks, j, end, det is not None)
+    if k == j or not (is_noun(toks[k - 1].low) or det and _unknown(toks[k - 1])) or det is None and k > j + 3:
+        return None
+    head = k - 1
+    if k + 1 < end and toks[k].low == "of":
+        j2 = k + 1
+        det2 = j2 < end and toks[j2].text.islower() and toks[j2].low in _CAPTION_DETS
+        j2 += det2
+        k2 = _np_words(toks, j2, end, det2)
+        if k2 == j2 or not (is_noun(toks[k2 - 1].low) or det2 and _unknown(toks[k2 - 1])):
+            return None
+        k = k2
+    return k, head, det
+
+
+def _np_words(toks: list[Tok], k: int, end: int, after_det: bool) -> int:
+    """Where the words of a noun phrase that begin at toks[k] (after its determiner) end."""
+    first = k
+    while k < end:
+        t = toks[k]
+        if _plain_word(t) or after_det and _unknown(t):
+            k += 1
+        elif k == first and t.text.islower() and is_form_only(t.low) and k + 1 < end and _plain_word(toks[k + 1]):
+            k += 1  # "a cutting board", "shredded cheese"; not "a track creating smoke"
+        else:
+            break
+    return k
+
+
+def _tail_phrases(toks: list[Tok], k: int, end: int) -> bool:
+    """Whether toks[k:end] is empty or one or two prepositional phrases of plain noun phrases ("in the park", "with a
+    knife", "into a bowl", "in half"), none about how someone looks ("in a red shirt", "with long hair": those may
+    belong to the object)."""
+    phrases = 0
+    while k < end:
+        if toks[k].low not in _TAIL_PREPOSITIONS or not toks[k].text.islower() or phrases == 2:
+            return False
+        np = _caption_np(toks, k + 1, end)
+        if np is None:
+            return False
+        if any(t.low in GARMENTS or t.low in _COLOURS or t.low in _LOOKS or t.low in _BODY_PARTS
+               for t in toks[k + 1:np[0]]):
+            return False
+        k, phrases = np[0], phrases + 1
+    return True
+
+
+def _object_number(toks: list[Tok], head: int, det: str | None) -> str | None:
+    """'sg' or 'pl' for a caption object with its head noun at `head`, or None when unsure ("the fish", "some
+    sheep")."""
+    word = toks[head].low
+    nouns = _lemmas(word).get("NOUN", ())
+    if not _lemmas(word):
+        return "sg" if det in _SINGULAR_DETS else None  # "a frisbee"
+    if word in _INVARIANT or word in ("fish", "sheep", "deer", "shrimp", "squid"):
+        return "sg" if det in _SINGULAR_DETS else "pl" if det in _PLURAL_DETS else None
+    plural = word not in nouns
+    if det in _SINGULAR_DETS or det in ("the", "some") and not plural:
+        return None if plural else "sg"
+    if det in _PLURAL_DETS:
+        return "pl" if plural else None
+    if plural:
+        return "pl"
+    return "sg" if word in _MASS_NOUNS else None  # "Meat is being cut"; not "Guitar is being played"
+
+
+def _caption_subject(text: str, toks: list[Tok], aux: int) -> str | None:
+    """The caption's subject toks[:aux] as it reads after "by" ("A man" -> "a man", "Men" -> "men", "Someone" ->
+    "someone", a name as it is), or None when it is refused (see the module's guards)."""
+    words = toks[:aux]
+    if any(t.low in _SCOPE_WORDS or t.low in _SUBJECT_PRONOUNS or t.low in ("there", "here", "who", "which", "that")
+           for t in words):
+        return None
+    first = toks[0].low
+    if first not in _CAPTION_DETS and is_noun(first) and first in _lemmas(first).get("NOUN", ()) \
+            and first not in ("someone", "somebody", "people"):
+        return None  # a bare singular ("Person in yellow shirt is cleaning ...")
+    if aux == 1 and toks[0].low in ("someone", "somebody"):
+        return toks[0].low
+    if not _noun_phrase(toks, 0, aux, subject=True):
+        return None
+    return _object(text, toks, 0, aux, plural_aux=toks[aux].low == "are")  # toks[aux]: "is", "are" or the verb
+
+
+def _caption_clean(toks: list[Tok], end: int) -> bool:
+    """A caption with no punctuation but the final one and no clause word, negation or "by" after its first word."""
+    return end >= 4 and not any(t.text in _REFUSED_PUNCT or t.text in (",", "'s", "’s") for t in toks) \
+        and not any(t.low in ("or", "but", "while", "as", "who", "which", "that", "not", "n't", "by", "when", "if")
+                    for t in toks[1:end])
+
+
+def rule_caption_passive(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    end = _final_punct(toks)
+    if not _caption_clean(toks, end):
+        return None
+    aux = next((k for k, t in enumerate(toks[:end]) if t.low in AUXILIARY_WORDS), None)
+    if aux is not None:  # the present progressive: "A man is slicing a potato."
+        if aux < 1 or aux + 2 >= end or toks[aux].low not in ("is", "are") or not toks[aux].text.islower():
+            return None
+        lemma = toks[aux + 1].text.islower() and _caption_lemma(toks[aux + 1].low, "VBG")
+        be_object = "being "
+    else:  # the simple present: "A man slices a potato."
+        aux = next((k for k in range(1, min(end, 6)) if toks[k].text.islower()
+                    and _caption_lemma(toks[k].low, "VBZ")), None)
+        if aux is None or aux + 1 >= end or (toks[0].low not in _CAPTION_DETS | {"someone", "somebody"}):
+            return None  # a headline ("Fire breaks out", "5.9 quake hits Indonesia")
+        lemma, aux, be_object = _caption_lemma(toks[aux].low, "VBZ"), aux - 1, ""
+    if not lemma or any(t.low == "and" for t in toks[aux + 1:end]):
+        return None  # "is slicing a potato and singing", "chasing a ball and a stick"
+    found = _caption_rest(toks, aux + 2, end, lemma)
+    subject = found and _caption_subject(text, toks, aux + (not be_object))
+    participle = _caption_participle(lemma)
+    if not subject or participle is None:
+        return None
+    obj_end, number = found
+    obj = text[toks[aux + 2].start:toks[obj_end - 1].end]
+    tail = text[toks[obj_end].start:toks[end - 1].end] + " " if obj_end < end else ""
+    return (obj[:1].upper() + obj[1:] + (" is " if number == "sg" else " are ") + be_object + participle + " "
+            + tail + "by " + subject + text[toks[end - 1].end:])
+
+
+def _caption_rest(toks: list[Tok], k: int, end: int, lemma: str) -> tuple[int, str] | None:
+    """The caption's object at toks[k] and what follows it: (the object's end, its number), or None when they are
+    refused (see the module's guards)."""
+    if toks[k].low in _PARTICLES | _TAIL_PREPOSITIONS or not toks[k].text.islower():
+        return None  # "picking up a ball", "looking at", a name
+    np = _caption_np(toks, k, end)
+    if np is None:
+        return None
+    obj_end, head, det = np
+    head_word = toks[head].low
+    if head_word in ("couple", "lot", "lots", "number", "plenty", "majority", "dozen", "dozens", "few", "bunch"):
+        return None  # "a couple of toaster scrambles is removed": the number is the noun's after "of"
+    if any(t.low in _BODY_PARTS for t in toks[k:obj_end]) and not (head + 1 < obj_end and toks[head + 1].low == "of"):
+        return None  # "is shaking the head", "raising a hand"; "the back of an animal" is no part of the subject
+    if lemma == "play" and head_word not in _INSTRUMENTS:
+        return None  # "playing soccer", "playing a game"
+    if obj_end < end and toks[obj_end].low in _PARTICLES and (obj_end + 1 == end or toks[obj_end].low not in
+                                                              _TAIL_PREPOSITIONS):
+        return None  # "picking a ball up"
+    if not _tail_phrases(toks, obj_end, end) or lemma == "hold" and obj_end < end:
+        return None  # "Shopping bags are being held on a busy street": "held" there reads as an event
+    number = _object_number(toks, head, det)
+    return (obj_end, number) if number else None
+
+
+def rule_caption_active(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    end = _final_punct(toks)
+    low = [t.low for t in toks]
+    if "being" not in low or low.count("by") != 1 or not _caption_clean(toks, end) and not (
+            _caption_clean(toks[:low.index("by")] + toks[low.index("by") + 1:], end - 1)):
+        return None
+    aux = low.index("being") - 1
+    by = low.index("by")
+    if aux < 1 or low[aux] not in ("is", "are") or not toks[aux].text.islower() or by < aux + 3 \
+            or any(w in AUXILIARY_WORDS or w == "and" for w in low[aux + 2:by]):
+        return None
+    lemma = toks[aux + 2].text.islower() and _caption_lemma(low[aux + 2], "VBN")
+    if not lemma or lemma == "play" and not any(w in _INSTRUMENTS for w in low[:aux]):
+        return None
+    # the old subject must be what `caption_passive` makes an object of, and what is between the participle and
+    # "by" one or two plain prepositional phrases
+    first = toks[0]
+    if first.low not in _CAPTION_DETS and not first.text.islower() and _lemmas(first.low).get("NOUN") is None:
+        return None
+    np = _caption_np([Tok(first.text.lower(), first.start, first.end)] + toks[1:aux], 0, aux)
+    if np is None or np[0] != aux or any(w in _BODY_PARTS for w in low[:aux]) or low[np[1]] in _SCOPE_WORDS \
+            or not _tail_phrases(toks, aux + 3, by):
+        return None
+    # the agent and all after it become the subject ("by a man in a red shirt" -> "A man in a red shirt is ...")
+    if by + 1 >= end or any(w in _SCOPE_WORDS or w in _AGENT_PRONOUNS or w in ("his", "their", "its")
+                            for w in low[by + 1:end]) \
+            or toks[by + 1].low not in _CAPTION_DETS | {"someone", "somebody"} and not toks[by + 1].text.islower() \
+            or not _noun_phrase(toks, by + 1, end, subject=True):
+        return None
+    head_end = next((k for k in range(by + 2, end) if low[k] in _TAIL_PREPOSITIONS), end)
+    number = "sg" if head_end == by + 2 and low[by + 1] in ("someone", "somebody") \
+        else _number(toks, by + 1, head_end)
+    ing = _inflect(lemma, "VBG")
+    obj = _lower_first_word(text[first.start:toks[aux - 1].end])
+    if number is None or ing is None or obj is None and not (first.text[1:].islower() and is_noun(first.low)):
+        return None
+    obj = obj or first.text.lower() + text[first.end:toks[aux - 1].end]
+    agent = text[toks[by + 1].start:toks[end - 1].end]
+    mid = " " + text[toks[aux + 3].start:toks[by - 1].end] if by > aux + 3 else ""
+    return (agent[:1].upper() + agent[1:] + (" is " if number == "sg" else " are ") + ing + " " + obj + mid
+            + text[toks[end - 1].end:])
+
+
+VOICE_RULES: dict[str, Rule] = {"passive_by": rule_passive_by, "headline_active": rule_headline_active,
+                               "caption_passive": rule_caption_passive, "caption_active": rule_caption_active}

@@ -257,7 +257,9 @@ def test_bsl_augment_end_to_end_on_real_sentences(tmp_path, shared_data):
     table = pq.read_table(tmp_path / "out" / "data" / "train-00000-of-00001.parquet").to_pylist()
     assert len(table) == stats["pairs"]
     got = {r["source"]: r["view2"] for r in table}
-    assert got["Three men are playing guitars."] == "There are three men playing guitars."
+    guitars = build_augmenter("rewrites").applicable("Three men are playing guitars.")
+    assert got["Three men are playing guitars."] in guitars.values()
+    assert guitars["there"] == "There are three men playing guitars."
     source = "A man is feeding a mouse to a snake."
     options = build_augmenter("rewrites").applicable(source)  # the view is one of them, drawn per record
     assert got[source] in options.values() and options["there"] == "There is a man feeding a mouse to a snake."

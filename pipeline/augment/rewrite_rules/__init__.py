@@ -10,11 +10,12 @@ from bsl_pipeline.pipeline.augment.rewrite_rules.markers import MARKER_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.names import NAME_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.objects import OBJECT_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.phrases import PHRASE_RULES
+from bsl_pipeline.pipeline.augment.rewrite_rules.prose import PROSE_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import Rule, Tok, tokenize
 from bsl_pipeline.pipeline.augment.rewrite_rules.voice import VOICE_RULES
 
 RULE_FUNCTIONS: dict[str, Rule] = {**GRAMMAR_RULES, **CLAUSE_RULES, **PHRASE_RULES, **MARKER_RULES, **HEADLINE_RULES,
-                                   **OBJECT_RULES, **NAME_RULES, **VOICE_RULES}
+                                   **OBJECT_RULES, **NAME_RULES, **VOICE_RULES, **PROSE_RULES}
 RULES: tuple[str, ...] = tuple(RULE_FUNCTIONS)
 
 __all__ = ["RULES", "RULE_FUNCTIONS", "Rule", "Tok", "tokenize"]

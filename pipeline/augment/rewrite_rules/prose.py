@@ -1,0 +1,280 @@
+"""Rewrites for written prose (guidebooks, reports, fiction, dictionary glosses): a fronted place phrase put back
+after its subject, a manner adverb said on the other side of its participle, and a gloss's two definitions in the
+other order. The rules (names as in `PROSE_RULES`); each makes one edit, at the
+first place where it applies:
+
+* `inversion`: a locative inversion undone: a sentence that opens with a place phrase, then a verb of being or
+  position, then its subject, says the subject first ("At the top of the hill is the imposing medieval fortress of
+  Kadifekale." -> "The imposing medieval fortress of Kadifekale is at the top of the hill."; "On the easternmost
+  tip of Jamaica stands Morant Point Lighthouse." -> "Morant Point Lighthouse stands on the easternmost tip of
+  Jamaica."; "Nearby is a small museum." -> "A small museum is nearby."; "Of particular interest is the old
+  harbour." -> "The old harbour is of particular interest."). The phrase: a preposition of place (at, on, in, near,
+  beside, behind, above, below, beneath, under, inside, outside, along, across, beyond, opposite, atop, around,
+  among, within, between, next to, close to, to the left/right/north/... of) with a determiner, possessive or
+  number after it, then nouns, modifiers and further prepositional phrases ("of the show"), or one of the adverbs
+  nearby, opposite, inside, outside, below, above, beyond, beneath, behind, upstairs, downstairs, overhead alone, or
+  "of particular/special/... interest/note/importance/significance"; the verb: is, are, was, were, stands, lies,
+  sits, rises, hangs, towers, looms, stretches (and their other forms); the subject: a determiner, number or
+  capitalised name and the rest of the sentence. The verb keeps its form (it agrees with the subject already).
+  Refused: a determiner in the phrase that does not follow a preposition ("In Roman times a temple to Jupiter
+  stood here": "a temple" is the subject, the sentence is not inverted), a pronoun or auxiliary in it ("In Hong
+  Kong you can ..."), a capitalised word after a lower-case noun in it ("In the town Parliament is the ...": the
+  subject may start there), a bare phrase without a determiner ("On top is ...", "In Britain Parliament is ...":
+  where the phrase ends is unclear); a subject that opens with anything else ("Among the disadvantages are that
+  ...", "At the end is also ...", "At first was ..."), that has a clause ("which", "that", "where", a finite
+  verb or an auxiliary: the moved phrase would follow the clause's verb and could attach to it), "and" with a
+  singular verb ("On the left is a bar and a restaurant." -> "A bar and a restaurant is on the left."), or is
+  longer than `_MAX_SUBJECT` words; a comma, semicolon, colon, dash, bracket or quotation mark anywhere, a question,
+  and a sentence without final "." or "!".
+* `adverb`: a manner or time adverb in -ly after a passive or perfect participle moves before it ("The perception of
+  Spain has changed dramatically with this government" -> "... has dramatically changed with this government";
+  "The bill was approved unanimously." -> "The bill was unanimously approved."), and, for a shorter list of
+  adverbs, back ("Most produce is locally grown, with ..." -> "Most produce is grown locally, with ..."; "The
+  house was badly damaged by the storm." -> "The house was damaged badly by the storm."). The participle directly
+  follows a form of be or have; the adverb is one of `_TO_FRONT` (before the participle) or `_TO_BACK` (after it):
+  manner, degree of change and time adverbs whose meaning does not depend on their place. Refused: any other -ly
+  adverb (focus and degree adverbs modify what follows them: "is located directly above the door", "was painted
+  entirely white"; sentence adverbs read badly after the participle: "was originally built" -> "was built
+  originally"; collocations: "is closely related", "is widely known"); a word after the participle (after the
+  adverb, in the other direction) that is not punctuation, the end or a preposition ("was elected recently
+  president", "was quickly followed suit": the adverb may belong to what follows); "and"/"or" after the adverb
+  ("was repaired quickly and cheaply"); a negation before the participle ("was not damaged seriously" -> "was not
+  seriously damaged" may deny another thing); a question; a sentence in capitals or title case (a headline).
+* `definitions`: a dictionary gloss of two definitions joined by ";" says them in the other order ("make less
+  hostile; win over." -> "win over; make less hostile."; "A conceptual formulation; a way of conceiving
+  something." -> "A way of conceiving something; a conceptual formulation."): the gloss's capital and final "."
+  or ";" stay where they were. Both definitions open alike: with a verb's base form ("make", "be", "cause") or
+  with an article (a, an, the), so that each is a definition of the same word. Refused: a second part that
+  qualifies the first instead ("be used by; as of a utility", "supply food ready to eat; for parties and
+  banquets", "a protective covering consisting of netting; can be mounted in a frame", "a company ...; subject to
+  government regulation": a preposition, modal or other word class), three or more parts, a capital letter after
+  the first (a name, or a headline: "Rocket fired from Gaza damages home in Sderot; none hurt"), quotation marks,
+  brackets, a colon, "?" or "!", and a gloss that ends in ";." or another mix."""
+
+from __future__ import annotations
+
+from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
+    AUXILIARIES,
+    NUMBER_WORDS,
+    Rule,
+    RuleSettings,
+    Tok,
+    _final_punct,
+    _is_form,
+    _is_lower_word,
+    _lemmas,
+    is_noun,
+    splice,
+)
+
+# -- inversion ------------------------------------------------------------------------------------------------------
+_PLACE_PREPOSITIONS = frozenset("at on in near beside behind above below beneath under inside outside along across "
+                                "beyond opposite atop around among within between".split())
+_INNER_PREPOSITIONS = _PLACE_PREPOSITIONS | frozenset("of from to off over past by".split())
+_TWO_WORD = frozenset({("next", "to"), ("close", "to")})  # "Next to the church is ..."
+_DIRECTIONS = frozenset("left right north south east west northeast northwest southeast southwest".split())
+_PLACE_ADVERBS = frozenset("nearby opposite inside outside below above beyond beneath behind upstairs downstairs "
+                           "overhead".split())
+_INTEREST_ADJECTIVES = frozenset("particular special great greater equal considerable some".split())
+_INTEREST_NOUNS = frozenset("interest note importance significance concern value".split())
+_PHRASE_DETERMINERS = frozenset("the a an this that these those its his her their our your my one each either "
+                                "every".split()) | frozenset(NUMBER_WORDS)
+_SUBJECT_DETERMINERS = frozenset("the a an this these those one two three four five six seven eight nine ten some "
+                                 "several many another numerous dozens hundreds".split())
+_LOCATIVE_VERBS = frozenset("is are was were stands stand stood lies lie lay sits sit sat rises rise rose hangs hang "
+                            "hung towers tower towered looms loom loomed stretches stretch stretched".split())
+_SINGULAR_VERBS = frozenset("is was stands lies sits rises hangs towers looms stretches".split())
+_PRONOUNS = frozenset("i you he she it we they me him us them there here".split())
+_CLAUSE_WORDS = frozenset("which that who whom whose where when while because if although though whether "
+                          "than".split())
+_PUNCTUATION = frozenset(",;:()[]\"'“”‘’-–—/")
+_MAX_SUBJECT = 16
+_MAX_PHRASE = 14
+
+
+def _phrase_end(toks: list[Tok]) -> int | None:
+    """Index just after the opening place phrase (its preposition, determiner, nouns and inner prepositional
+    phrases), or None when the sentence does not open with one."""
+    first = toks[0].low
+    if first in _PLACE_ADVERBS:
+        return 1
+    if first == "of" and len(toks) > 3 and toks[1].low in _INTEREST_ADJECTIVES and toks[2].low in _INTEREST_NOUNS:
+        return 3
+    k = 1
+    if (first, toks[1].low) in _TWO_WORD:
+        k = 2
+    elif first == "to":
+        if not (toks[1].low == "the" and toks[2].low in _DIRECTIONS):
+            return None
+    elif first not in _PLACE_PREPOSITIONS:
+        return None
+    if toks[k].low not in _PHRASE_DETERMINERS and not toks[k].text.isdigit():
+        return None  # "On top is ...", "In Britain Parliament is ...": where the phrase ends is unclear
+    prev = toks[k - 1]
+    while k < len(toks) and toks[k].low not in _LOCATIVE_VERBS:
+        t = toks[k]
+        if t.text in _PUNCTUATION or t.low in _PRONOUNS or t.low in AUXILIARIES or t.low in _CLAUSE_WORDS:
+            return None
+        if t.low in _PHRASE_DETERMINERS and prev.low not in _INNER_PREPOSITIONS and prev.low not in ("next", "close") \
+                and k > 1 and not (t.low in NUMBER_WORDS and prev.low in _PHRASE_DETERMINERS):
+            return None  # "In Roman times a temple ...": a subject of its own ("the two towers" is one phrase)
+        if t.text[:1].isupper() and _is_lower_word(prev) and prev.low not in _INNER_PREPOSITIONS \
+                and prev.low not in _PHRASE_DETERMINERS and is_noun(prev.low):
+            return None  # "In the town Parliament is ...": the subject may start at the capital
+        if not t.text[:1].isalnum():
+            return None
+        prev = t
+        k += 1
+    return k if k < len(toks) and k <= _MAX_PHRASE else None
+
+
+def _trailing_modifier(t: Tok) -> bool:
+    """Whether a phrase after the subject's comma opens with an appositive's determiner, a participle or "with"
+    ("Midlothian Ski Centre, the longest artificial ski slope in Europe"; "..., built in 1841"; "..., with lovely
+    brick vaults")."""
+    return t.low in ("the", "a", "an", "with", "once", "now") or (_is_lower_word(t) and _is_form(t.low, "VBN")
+                                                                  and not t.low.endswith("ing"))
+
+
+def rule_inversion(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    if len(toks) < 5 or not toks[0].text[:1].isupper():
+        return None
+    end = _final_punct(toks)
+    if end != len(toks) - 1:
+        return None  # a question, a quotation, no final punctuation
+    v = _phrase_end(toks)
+    if v is None or v + 1 >= end:
+        return None
+    verb = toks[v]
+    if not verb.text.islower():
+        return None
+    subject = toks[v + 1:end]
+    commas = [k for k, t in enumerate(subject) if t.text == ","]
+    if any(t.text in _PUNCTUATION and t.text != "," for t in subject) or len(commas) > 1:
+        return None
+    if commas:  # "... stands Morant Point Lighthouse, built in 1841." -> "... Lighthouse, built in 1841, stands ..."
+        c = commas[0]
+        if c < 1 or c + 1 >= len(subject) or not _trailing_modifier(subject[c + 1]):
+            return None
+    head = subject[0]
+    if not (head.low in _SUBJECT_DETERMINERS or head.text.isdigit()
+            or (head.text[:1].isupper() and head.low not in _PRONOUNS)):
+        return None
+    if len(subject) > _MAX_SUBJECT:
+        return None
+    for t in subject:
+        if t.low in _CLAUSE_WORDS or t.low in AUXILIARIES or t.low in _PRONOUNS or t.low in ("not", "also"):
+            return None
+        if t.low in _LOCATIVE_VERBS:
+            return None
+    if verb.low in _SINGULAR_VERBS and any(t.low in ("and", "or") for t in subject):
+        return None
+    subject_text = text[head.start:subject[-1].end]
+    if head.low in _SUBJECT_DETERMINERS:
+        subject_text = subject_text[:1].upper() + subject_text[1:]
+    phrase = text[toks[0].start:toks[v - 1].end]
+    phrase = phrase[:1].lower() + phrase[1:]
+    return subject_text + ("," if commas else "") + " " + verb.text + " " + phrase + text[subject[-1].end:]
+
+
+# -- adverb ---------------------------------------------------------------------------------------------------------
+# adverbs that may move from after the participle to before it ("was approved unanimously" -> "was unanimously
+# approved")
+_TO_FRONT = frozenset(
+    "quickly slowly rapidly gradually steadily dramatically sharply severely badly seriously heavily slightly "
+    "carefully closely recently previously immediately suddenly successfully unanimously narrowly properly correctly "
+    "incorrectly poorly fully thoroughly extensively substantially significantly considerably greatly briefly "
+    "temporarily permanently officially formally publicly privately secretly independently jointly strongly "
+    "firmly tightly repeatedly regularly frequently routinely automatically manually randomly deliberately "
+    "intentionally accidentally mistakenly wrongly unfairly fairly brutally violently fatally critically gravely "
+    "mortally lightly moderately partially largely widely easily readily safely securely neatly beautifully "
+    "elegantly lavishly richly warmly enthusiastically eagerly reluctantly hastily abruptly unexpectedly "
+    "illegally legally effectively efficiently adequately".split())
+# adverbs that may move from before the participle to after it ("is locally grown" -> "is grown locally"): manner
+# and time adverbs that read as well at the end; not degree adverbs ("is widely known", "is closely related",
+# "are badly polluted", "have substantially increased" read worse after), nor "officially", "strongly", "publicly"
+# ("are designated officially for nudism", "are encouraged strongly to comply")
+_TO_BACK = frozenset(
+    "quickly slowly rapidly carefully recently previously successfully unanimously properly correctly incorrectly "
+    "thoroughly temporarily permanently secretly independently jointly repeatedly regularly routinely automatically "
+    "manually randomly deliberately intentionally accidentally wrongly brutally violently locally".split())
+_BEFORE_PARTICIPLE = frozenset("is are was were be been being am has have had 's 're".split())
+_NEGATIONS = frozenset("not n't never no hardly barely".split())
+_AFTER = frozenset("by in at on with for from to during after before over since until into across through under "
+                   "within without throughout against among following near as".split())
+
+
+def _boundary(toks: list[Tok], k: int) -> bool:
+    """Whether token k ends the verb phrase's core: the end, punctuation or a preposition."""
+    if k >= len(toks):
+        return True
+    t = toks[k]
+    if t.low == "to" and k + 1 < len(toks) and _is_lower_word(toks[k + 1]) \
+            and toks[k + 1].low not in _PHRASE_DETERMINERS:
+        return False  # "has started recently to show": maybe an infinitive, which the adverb may modify
+    return t.text in (".", "!", ",", ";", ":") or (t.text.islower() and t.low in _AFTER)
+
+
+def _participle(t: Tok) -> bool:
+    return _is_lower_word(t) and _is_form(t.low, "VBN")
+
+
+def _headline_like(toks: list[Tok]) -> bool:
+    words = [t for t in toks if t.text[:1].isalpha()]
+    caps = sum(t.text[:1].isupper() for t in words[1:])
+    return len(words) > 3 and caps * 2 > len(words) - 1
+
+
+def rule_adverb(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    if len(toks) < 4 or toks[-1].text == "?" or _headline_like(toks):
+        return None
+    for i in range(1, len(toks) - 1):
+        aux, t, nxt = toks[i - 1], toks[i], toks[i + 1]
+        if aux.low not in _BEFORE_PARTICIPLE or any(x.low in _NEGATIONS for x in toks[max(0, i - 3):i]):
+            continue
+        if _participle(t) and nxt.text.islower() and nxt.low in _TO_FRONT and _boundary(toks, i + 2):
+            return splice(text, [(t.start, t.start, nxt.text + " "), (t.end, nxt.end, "")])
+        if t.text.islower() and t.low in _TO_BACK and _participle(nxt) and _boundary(toks, i + 2):
+            return splice(text, [(t.start, nxt.start, ""), (nxt.end, nxt.end, " " + t.text)])
+    return None
+
+
+# -- definitions ----------------------------------------------------------------------------------------------------
+_NOT_DEFINING = frozenset("can could may might must will would shall should as for of in by with to used usually "
+                          "often especially esp also sometimes e.g i.e etc".split())
+_NOUN_OPENERS = frozenset("a an the".split())
+
+
+def _opening_kind(part: str) -> str | None:
+    """"verb" for a definition that opens with a verb's base form ("make less hostile"), "noun" for one that opens
+    with an article ("a way of conceiving something"), else None."""
+    word = part.split()[0].lower()
+    if word in _NOUN_OPENERS:
+        return "noun"
+    if word.isalpha() and word not in _NOT_DEFINING and word in _lemmas(word).get("VERB", ()):
+        return "verb"
+    return None
+
+
+def rule_definitions(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+    body = text.rstrip()
+    end = len(body)
+    while end and body[end - 1] in ".;":
+        end -= 1
+    if end < len(body) - 1:
+        return None  # ";." or "..": not a plain gloss
+    parts = body[:end].split(";")
+    if len(parts) != 2 or any(ch in body for ch in "\"()[]:?!") or any(ch.isupper() for ch in body[1:]):
+        return None
+    first, second = parts[0].strip(), parts[1].strip()
+    if not first or not second or parts[1][:1] != " " or len(first.split()) < 2 and len(second.split()) < 2:
+        return None
+    kind = _opening_kind(first)
+    if kind is None or _opening_kind(second) != kind:
+        return None
+    if body[:1].isupper():
+        second, first = second[:1].upper() + second[1:], first[:1].lower() + first[1:]
+    return second + "; " + first + body[end:] + text[len(body):]
+
+
+PROSE_RULES: dict[str, Rule] = {"inversion": rule_inversion, "adverb": rule_adverb, "definitions": rule_definitions}

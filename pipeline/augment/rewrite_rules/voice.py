@@ -114,8 +114,8 @@ import re
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.objects import PLACES
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    DETERMINERS, GARMENTS, MONTHS, NUMBER_WORDS, TIME_UNITS, WEEKDAYS, Rule, RuleSettings, Tok, _final_punct,
-    _is_form, _lemmas, _lower_first_word, is_noun,
+    AUXILIARIES, DETERMINERS, GARMENTS, MONTHS, NUMBER_WORDS, TIME_UNITS, WEEKDAYS, Rule, RuleSettings, Tok,
+    _final_punct, _is_form, _lemmas, _lower_first_word, is_noun,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 
@@ -165,8 +165,8 @@ _INVARIANT = frozenset("sheep fish deer aircraft offspring data media staff publ
 
 
 _REFUSED_PUNCT = frozenset("? \" “ ” ( ) ; : [ ] - -- – — /".split())
-AUXILIARY_WORDS = frozenset("is are was were be been being has have had will would can could may might must should "
-                            "shall do does did".split())
+# the auxiliaries that may stand before a passive's participle ("being" too; "am" takes no caption)
+AUXILIARY_WORDS = (AUXILIARIES - {"am"}) | {"being"}
 # verbs whose past tense + "by" in a headline may be active, with "by" a preposition ("Obama stopped by a diner")
 _INTRANSITIVE_BY = frozenset("stand stop come go walk abide live swear fly sit stay rise fall grow "
                              "gain drop climb jump slip edge sail swing drift lie".split())

@@ -76,6 +76,8 @@ REFUSED = [
     ("adverb", "Auditors are strongly encouraged to comply with the guidance."),
     ("adverb", "The door is located directly above the stairs."),  # a degree adverb: not in the lists
     ("adverb", "The disease is widely known."),  # a collocation
+    ("adverb", "Many before you have invested largely at the school."),  # a degree adverb: "have largely invested"
+    ("adverb", "Economic development is left largely in the hands of poor nations themselves."),
     ("adverb", "Its waters are badly polluted."),  # "badly" only moves to the front
     ("adverb", "Several of its beaches are officially designated for nudism."),
     ("adverb", "The house was not damaged seriously."),  # a negation

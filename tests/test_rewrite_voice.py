@@ -85,6 +85,10 @@ GOLDEN = [
      "A bike is being ridden down a dirt hill by the man."),
     ("caption_passive", "John is riding a horse.", "A horse is being ridden by John."),
     ("caption_passive", "A man slices a potato.", "A potato is sliced by a man."),
+    # a phrase without a determiner: a result after "into", a place without its article, a verb's material
+    ("caption_passive", "A man is slicing a potato into pieces.", "A potato is being sliced into pieces by a man."),
+    ("caption_passive", "A woman is playing a flute on stage.", "A flute is being played on stage by a woman."),
+    ("caption_passive", "A boy is filling a pitcher with water.", "A pitcher is being filled with water by a boy."),
     ("caption_passive", "A man breaks a bottle with a sword.", "A bottle is broken with a sword by a man."),
     # caption_active: SICK captions and plain ones
     ("caption_active", "A potato is being sliced by a man.", "A man is slicing a potato."),
@@ -145,6 +149,15 @@ REFUSED = [
     ("passive_by", "The museum is visited by thousands of tourists."),
     ("passive_by", "The results are determined by the data."),
     ("passive_by", "Bush was criticized by Democrats."),  # "criticized bush"
+    # a relation verb whose active lacks its second term
+    ("passive_by", "positive battery terminal is separated by a gap"),  # "A gap separates positive battery terminal"
+    ("passive_by", "The towns were connected by a railway."),
+    # a sentence adverb before the subject
+    ("passive_by", "Unfortunately operators haven't been aided by technical innovation."),  # "aided unfortunately"
+    ("passive_by", "Surprisingly farmers were helped by the new law."),
+    # a focus or degree adverb between the auxiliary and the participle
+    ("passive_by", "The problem is only faced by today's retail buyers."),  # "buyers only face": another focus
+    ("passive_by", "The project was primarily funded by the state."),
     # headline_active
     ("headline_active", "U.S. says saddened by shooting on Afghan civilians"),
     ("headline_active", "Syrian forces accused by UN of war crimes"),  # "UN of war crimes accuses"
@@ -165,6 +178,8 @@ REFUSED = [
     ("caption_passive", "A man is crossing the street."),
     ("caption_passive", "A man is climbing a tree."),
     ("caption_passive", "A woman is watching a movie."),
+    ("caption_passive", "A white Swiss airplane approaches the runway."),  # a goal: "The runway is approached by"
+    ("caption_passive", "A small plane is approaching the airport."),
     # the object: body parts, possessives, pronouns, particles, an unsure number or quantity
     ("caption_passive", "A man is shaking his head."),
     ("caption_passive", "A girl is raising a hand."),
@@ -187,6 +202,11 @@ REFUSED = [
     ("caption_passive", "A man is slicing a potato quickly."),
     ("caption_passive", "A super car is spinning tires on a raceway track creating smoke near a crowd."),
     ("caption_passive", "A man is slicing a potato by the sink."),
+    ("caption_passive", "A little girl is riding a toy tricycle on springs."),  # "on springs" may be the tricycle's
+    ("caption_passive", "A boy is pushing a cart with wheels."),
+    # a correlative object ("another", "the other") that points back to the subject
+    ("caption_passive", "One boy is pushing another boy on a swing."),
+    ("caption_passive", "One dog is chasing the other dog."),
     # the subject, scope, negation, questions, headlines
     ("caption_passive", "Every man is lifting a box."),
     ("caption_passive", "Nobody is riding the bicycle on one wheel"),

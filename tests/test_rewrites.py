@@ -32,8 +32,17 @@ GOLDEN = [
     ("expand", "What's he doing?", "What is he doing?"),
     ("expand", "Oh yeah? San Barenakedino? How's he? Clarisse and Onardo both asked.",
      "Oh yeah? San Barenakedino? How is he? Clarisse and Onardo both asked."),
-    ("expand", "\"You're not going to marry him, do you hear?\" he said dictatorially.",
-     "\"You are not going to marry him, do you hear?\" he said dictatorially."),
+    ("expand", "You're not going to marry him, do you hear? he said dictatorially.",
+     "You are not going to marry him, do you hear? he said dictatorially."),
+    # outside a quotation only, and not a sentence-initial imperative "don't" + verb
+    ("expand", ("I'm no herpetologist, but in my experience, snakes are in the \"you don't bug me, I won't bug you\" "
+                "category."),
+     ("I am no herpetologist, but in my experience, snakes are in the \"you don't bug me, I won't bug you\" "
+      "category.")),
+    ("expand", "don't tell me you didn't know that this was coming up.",
+     "don't tell me you did not know that this was coming up."),
+    ("expand", "A rule of thumb that I've heard is \"for small children, big dogs\".",
+     "A rule of thumb that I have heard is \"for small children, big dogs\"."),
     ("expand", "What's been going on?", "What has been going on?"),
     ("number_words", "5 women sitting around a table doing some crafts.",
      "Five women sitting around a table doing some crafts."),
@@ -56,6 +65,13 @@ GOLDEN = [
     ("front_place", "Two dogs are playing in the grass.", "In the grass, two dogs are playing."),
     ("front_clause", "a redheaded lady is reading a book while waiting for the train.",
      "While waiting for the train, a redheaded lady is reading a book."),
+    # a possessive in a clause without a subject, a weather "it", a main clause that opens with a pronoun
+    ("front_clause", "A girl is laughing while holding some rocks in her right hand.",
+     "While holding some rocks in her right hand, a girl is laughing."),
+    ("front_clause", "A child in winter gear is hiding inside a cave made of snow while it is snowing.",
+     "While it is snowing, a child in winter gear is hiding inside a cave made of snow."),
+    ("front_clause", "He is taking the diaper off because he is uncomfortable.",
+     "Because he is uncomfortable, he is taking the diaper off."),
     ("there", "A man is playing the electric guitar.", "There is a man playing the electric guitar."),
     ("there", "Two young women are standing in the middle of a flower garden.",
      "There are two young women standing in the middle of a flower garden."),
@@ -180,6 +196,29 @@ REFUSED = [
                       "has been attributed in part to weather.")),  # "since 1995" is in the subject: no verb before
     ("front_clause", ("This means that half of your contribution will be returned to you, while the entire "
                       "donation amount will remain deductible.")),  # an embedded "that" clause before "while"
+    # a pronoun in the final clause would come before the noun it refers to
+    ("front_clause", "The terrorists tied the flight attendants because they were in the way."),
+    ("front_clause", "A man grabs the spokes of his bicycle while he jumps."),
+    # an attribute's -ing verb followed by another -ing verb: the later one is the action
+    ("add_is", "a man wearing a white suit holding a newspaper walking through the streets."),
+    ("add_is", "A boy wearing red crocs climbing a tree."),
+    # a first name in apposition to a singular noun before it
+    ("swap_conjuncts", "Your best bet would be to order them directly from the publisher Pearson Alhambra and DA."),
+    ("swap_conjuncts", "The prize went to the singer Adele and Madonna."),
+    # an auxiliary followed by a subject pronoun ends its clause or is inverted; "What's it" is inverted
+    ("contract", "Why yes, whatever that is I smoke it."),
+    ("contract", "Where would he be today without American commercial know-how?"),  # "Where'd he be"
+    ("contract", "What is it that I was supposed to do"),
+    ("contract", "Where is it that they went?"),
+    # nothing inside a quotation
+    ("expand", "Snakes are in the \"you don't bug me, I won't bug you\" category."),
+    ("expand", "In standard English, I think \"don't got\" has the same register as \"ain't\"."),
+    ("expand", "\"You're not going to marry him, do you hear?\" he said dictatorially."),
+    ("contract", "He said \"we are here\" to the crowd."),
+    ("contract", "A man with the name tag \"Chris is not here\" presses his hand at his forehead."),
+    # a sentence-initial imperative "don't" + verb
+    ("expand", "don't tell me you knew that this was coming up."),
+    ("expand", "Don't forget to take a change of clothing and a towel."),
 ]
 
 test_golden, test_refused, test_family = family_tests(GOLDEN, REFUSED, GRAMMAR_RULES)

@@ -8,15 +8,20 @@
   you're"), nor after "whose" in the same clause ("whose business it is to
   be witty"), nor "here"/"there" after a word that ends a subject ("good advice here is contaminated": an adverb,
   not the subject), nor "that is" after punctuation (", that is," = "i.e."), nor a relative "that" after a noun
-  with will/would/have ("laws that will legislate" -> "that'll" is speech, not prose). Applied to every such place of a
-  sentence without contractions.
+  with will/would/have ("laws that will legislate" -> "that'll" is speech, not prose), nor an auxiliary followed by
+  a subject pronoun I/you/he/she/we/they (it ends its clause or is inverted: "whatever that is I smoke it" ->
+  "whatever that's I smoke it", "Where would he be" -> "Where'd he be"), nor "is" + "it" after a wh-word ("What is
+  it that I was ..." -> "What's it that ..."), nor anything inside a quotation ("...", “...”: its words are
+  quoted). Applied to every such place of a sentence without contractions.
 * `expand`: the other way, in a sentence with contractions: "doesn't" -> "does not", "can't" -> "cannot",
   "I'm" -> "I am", "they're" -> "they are", "'ve"/"'ll" -> have/will; "it's"/"he's"/"that's"/... -> "is", or
   "has" before "been"/"got"; refused before a past participle ("he's finished": has or is), for "'d" (had or
-  would), for possessive "'s", and in the toast "Here's to ..." (a fixed phrase). In a sentence with a question
-  only "'s"/"'re"/"'m" after a pronoun or wh-word ("What's the best way to learn Python?" -> "What is ...";
-  "Where's the nearest station?"; "How's it going?"), never "n't" ("Why doesn't it work?" would become "Why does
-  not it work?"; tag questions ", isn't it?", "Don't you ...") nor "'ve"/"'ll"; refused for "'s" as "does" (a
+  would), for possessive "'s", and in the toast "Here's to ..." (a fixed phrase); nothing inside a quotation is
+  expanded ('snakes are in the "you don't bug me, I won't bug you" category': its words are quoted), nor a
+  sentence-initial imperative "don't" + verb ("Don't worry", "don't tell me ...": a spoken formula). In a sentence
+  with a question only "'s"/"'re"/"'m" after a pronoun or wh-word ("What's the best way to learn Python?" -> "What
+  is ..."; "Where's the nearest station?"; "How's it going?"), never "n't" ("Why doesn't it work?" would become "Why
+  does not it work?"; tag questions ", isn't it?", "Don't you ...") nor "'ve"/"'ll"; refused for "'s" as "does" (a
   wh-word's "'s" + a pronoun not followed by an -ing verb, "like" or the end: "Where's he live?"), "who's" before
   a noun ("Who's car is this?": "whose"; in a statement too: "Writers who's business it is ..."), and the
   greeting "What's up?".
@@ -35,8 +40,10 @@
   headline (a phrase may be a title), a name followed by "'s" or "of" ("Marks and Spencer's"), a first conjunct
   that may end a larger name or list ("Bank of America and ...", "the", a capitalised word or comma before it), an
   order that carries meaning ("between X and Y", "respectively", "in that order"), a single word that may be a
-  common noun ("Police and Fire"), a sentence-initial first name that is also a word ("Smith and ..."), and two
-  surnames before a verb of citing ("Robinson and Godbey say ...": the authors' order is part of the reference).
+  common noun ("Police and Fire"), a sentence-initial first name that is also a word ("Smith and ..."), two
+  surnames before a verb of citing ("Robinson and Godbey say ...": the authors' order is part of the reference), and
+  a first name in apposition to a singular lower-case noun before it ("from the publisher Pearson Alhambra and DA"
+  -> "the publisher DA and Pearson Alhambra" names another publisher; "the leaders Obama and Romney" passes).
 * `front_time`: a time phrase at the end moves to the front ("Protesters clashed with police on Monday." ->
   "On Monday, protesters clashed with police."): yesterday, today, last/next/this week..., on a weekday or date,
   in a month or year; not in a sentence that opens with a wh-word ("How the Dow Fared on Tuesday").
@@ -58,8 +65,13 @@
   wait until 18 months": a phrase the verb asks for; "because of ..." and "while waiting ..." are fine), and when
   the part before it has two coordinated verbs ("put her son in a class and was nervous because ...": the clause
   belongs to the second); a "because" clause after a negation ("I did not do it because ...": "not" may deny the
-  reason, not the deed). `front_time` has the same guards on the part before the time phrase (but the last), and
-  refuses a part with an infinitive ("I was hesitant to move to Victoria in 1984": the time may belong to it).
+  reason, not the deed); a clause with a third-person pronoun (he, she, it, they, him, her, them, his, its, their)
+  that would come before the noun it may refer to ("The terrorists tied the flight attendants because they were in
+  the way." -> "Because they were in the way, the terrorists tied ..."), except after a main clause that opens
+  with a personal pronoun ("He stayed home because it was raining"), a weather "it" ("while it is snowing") and a
+  possessive in a clause without a subject ("while talking on her cellphone"). `front_time` has the same guards on
+  the part before the time phrase (but the last), and refuses a part with an infinitive ("I was hesitant to move to
+  Victoria in 1984": the time may belong to it).
 * `there`: an indefinite subject with "is/are" + an -ing verb or a place -> "there is/are" ("Two men are playing
   chess." -> "There are two men playing chess."), and back ("There is a dog running ..." -> "A dog is running
   ..."); refused when the subject has a verb, a relative pronoun or "and" in it.
@@ -84,7 +96,9 @@
 * `add_is`: a caption without a verb gets "is"/"are" before its -ing verb ("Two dogs fighting in the snow." ->
   "Two dogs are fighting ..."); refused when the sentence has its verb already, before the -ing verb or after it
   ("A boy wearing a hat catches a Frisbee", "Two people wearing hoodies huddle on a doorstep": a base-form verb
-  after a plural noun).
+  after a plural noun), and when the -ing verb is one of `_ATTRIBUTE_ING` (wearing, holding, carrying, ...) and
+  another -ing verb follows it without a comma or conjunction ("a man wearing a white suit holding a newspaper
+  walking through the streets." -> "a man is wearing ...": "wearing" describes the man, the action comes later).
 
 The moved first word of a sentence is written in lower case only when it is a function word (determiner,
 pronoun, ...) or a number word: any other capitalised word may be a name ("Bush said ...": refused).
@@ -97,10 +111,10 @@ import re
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
     AUX_BEFORE_PARTICIPLE, AUX_CONTRACTED, AUXILIARIES, AFTER_VERBS, CONJUNCTION_MODIFIERS, DETERMINERS, GARMENTS,
     INDEFINITE, LOWER_FIRST, MONTHS, NAME_SIGNS, NOT_CONTRACTED, NOT_EXPANDED, NUMBER_WORDS, ORDINALS, PARTS_OF_DAY,
-    PLACE_PREPOSITIONS, PRONOUN_AUX, QUESTION_VERBS, S_EXPANDABLE, SELECTED_PREPOSITION, SUBJECT_PRONOUNS,
-    SUBORDINATORS, THIRD_PERSON, TIME_NOUNS, TIME_UNITS, UNITS, WEEKDAYS, WH_WORDS, Rule, RuleSettings, Tok, _case_like,
-    _final_punct, _front, _is_form, _is_lower_word, _is_word, _lemmas, _lower_first_word, is_ing_verb, is_noun,
-    is_participle, is_verb_form, splice,
+    PERSONAL_SUBJECTS, PLACE_PREPOSITIONS, PRONOUN_AUX, QUESTION_VERBS, S_EXPANDABLE, SELECTED_PREPOSITION,
+    SUBJECT_PRONOUNS, SUBORDINATORS, THIRD_PERSON, TIME_NOUNS, TIME_UNITS, UNITS, WEEKDAYS, WH_WORDS, Rule,
+    RuleSettings, Tok, _case_like, _final_punct, _front, _is_form, _is_lower_word, _is_word, _lemmas,
+    _lower_first_word, is_ing_verb, is_noun, is_participle, is_verb_form, splice,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 
@@ -115,14 +129,42 @@ def _after_whose(toks: list[Tok], i: int) -> bool:
     return False
 
 
+_QUOTE = re.compile(r'"|“|”|``|\'\'')
+
+
+def _quoted(text: str) -> list[tuple[int, int]]:
+    """The character spans of the quotations in `text` ("...", “...”, ``...''). A straight quote opens at the start
+    or after a space or bracket and closes elsewhere; an unclosed quotation runs to the end, a closing quote without
+    its opening one quotes all before it ('I've still got a chance," Hewitt said')."""
+    spans, opened = [], None
+    for m in _QUOTE.finditer(text):
+        q, at = m.group(), m.start()
+        opening = q in ("“", "``") or q == '"' and (at == 0 or text[at - 1] in " \t([{—–-")
+        if opening and opened is None:
+            opened = at
+        elif not opening:
+            spans.append((0 if opened is None else opened, m.end()))
+            opened = None
+    if opened is not None:
+        spans.append((opened, len(text)))
+    return spans
+
+
+def _in_quote(spans: list[tuple[int, int]], t: Tok) -> bool:
+    return any(start <= t.start < end for start, end in spans)
+
+
 def rule_contract(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
     if any("'" in t.low and t.low[-3:] in ("n't",) or re.search(r"'(s|m|re|ve|ll|d)$", t.low) for t in toks):
         return None  # a sentence with contractions is expanded, not contracted further
     edits = []
     used: set[int] = set()
+    quoted = _quoted(text)
     for i, t in enumerate(toks):
         nxt = toks[i + 1] if i + 1 < len(toks) else None
         after = toks[i + 2] if i + 2 < len(toks) else None
+        if _in_quote(quoted, t):
+            continue  # 'the "you do not bug me" category': a quotation's words are not ours to change
         if t.low == "cannot" and after is not None:
             edits.append((t.start, t.end, _case_like(t.text, "can't")))
             used.add(i)
@@ -144,6 +186,8 @@ def rule_contract(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
                 continue
             if t.low == "that" and nxt.low == "is" and (i == 0 or not _is_word(toks[i - 1])):
                 continue  # "... that is squat every 10 days": "that is" = "i.e."
+            if after.low in _CLAUSE_SUBJECTS or t.low in WH_WORDS and nxt.low == "is" and after.low == "it":
+                continue  # "whatever that is I smoke it": "is" ends its clause; "What is it that ...": inverted
             if t.low in ("here", "there") and i > 0 and _is_word(toks[i - 1]) and toks[i - 1].low not in (
                     "and", "but", "or", "so", "because", "if", "when", "since", "although", "though", "that"):
                 continue  # "... good advice here is contaminated": "here" ends the subject, it is not one
@@ -160,6 +204,9 @@ def rule_contract(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
     return splice(text, edits) if edits else None
 
 
+# subject pronouns after an auxiliary: the auxiliary ends its clause ("whatever that is I smoke it") or is inverted
+# ("Where would he be"), and takes no contraction
+_CLAUSE_SUBJECTS = frozenset("i you he she we they".split())
 _QUESTION_S = frozenset("how when".split())  # "How's it going?", "When's the next train?"
 _QUESTION_SUBJECTS = frozenset("i you he she it we they that this there".split())
 
@@ -185,9 +232,15 @@ def _question_expandable(toks: list[Tok], i: int, word: str, ending: str) -> boo
 
 def rule_expand(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
     edits = []
+    quoted = _quoted(text)
     for i, t in enumerate(toks):
         nxt = toks[i + 1] if i + 1 < len(toks) else None
         prev = toks[i - 1] if i else None
+        if _in_quote(quoted, t):
+            continue  # 'the "you don't bug me" category': a quotation's words are not ours to change
+        if t.low in ("don't", "don’t") and (prev is None or prev.text in (".", "!", "?")) and nxt is not None \
+                and _is_form(nxt.low, "VB"):
+            continue  # "Don't worry", "Don't tell me ...": an imperative formula
         if t.low in NOT_EXPANDED or t.low in ("can't",):
             if nxt is None or not _is_word(nxt) or nxt.low in SUBJECT_PRONOUNS or nxt.text[:1].isupper():
                 return None  # "Don't you ...", ", isn't it?", "... they don't." (ellipsis)
@@ -388,6 +441,10 @@ def _swap_names(text: str, toks: list[Tok]) -> str | None:
                 a == 1 and is_stopword(toks[0].low)) or toks[a - 1].text in
                       ("-", "'", "’", "\"", "“")) and not (a == 1 and toks[0].text in ("\"", "“")):
             continue  # "Bank of America and ...", "between X and Y", a list, a larger name
+        if a > 0 and toks[a - 1].text.islower() and toks[a - 1].low in _lemmas(toks[a - 1].low).get("NOUN", ()) \
+                and not is_stopword(toks[a - 1].low) and not is_verb_form(toks[a - 1].low) \
+                and not _is_form(toks[a - 1].low, "VB"):
+            continue  # "the publisher Pearson Alhambra and DA": the first name is in apposition to a singular noun
         if b < len(toks) and (toks[b].low in ("'s", "’s", "'", "’", "of", "&", "and", ",", "(", "-")
                               or toks[b].low.endswith("'s") or toks[b].low.endswith("’s")):
             continue  # "Marks and Spencer's", "Trade and Industry of", a list
@@ -528,6 +585,34 @@ def rule_front_place(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Non
     return None
 
 
+_CLAUSE_PRONOUNS = THIRD_PERSON | {"it", "its"}
+# what "it" is when it refers to nothing ("because it was raining")
+_WEATHER = frozenset("raining snowing pouring hailing drizzling storming dark light cold hot warm cool cooler warmer "
+                     "colder hotter sunny windy cloudy foggy rainy late early".split())
+
+
+def _cataphoric(toks: list[Tok], clause: list[Tok]) -> bool:
+    """Whether the final clause has a third-person pronoun (he, she, it, they, him, her, them, his, its, their)
+    that, fronted, would come before the noun of the main clause it may refer to; not when the main clause opens
+    with a personal pronoun (no noun there to come before), for a weather "it" ("because it was raining"), nor for a
+    possessive in a clause without a subject ("while talking on her cellphone": it is the clause's own subject's,
+    which is the main clause's)."""
+    if toks[0].low in PERSONAL_SUBJECTS:
+        return False
+    subjectless = is_ing_verb(clause[0].low)
+    for m, t in enumerate(clause):
+        word = re.split(r"['’]", t.low)[0]
+        if word not in _CLAUSE_PRONOUNS or subjectless and word in ("his", "her", "its", "their") and (
+                m + 1 < len(clause) and _is_word(clause[m + 1]) and not is_stopword(clause[m + 1].low)):
+            continue
+        rest = [x.low for x in clause[m + 1:m + 3]]
+        if word == "it" and (word != t.low and rest[:1] and rest[0] in _WEATHER
+                             or rest[:1] in (["is"], ["was"]) and rest[1:] and rest[1] in _WEATHER):
+            continue
+        return True
+    return False
+
+
 def rule_front_clause(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
     end = _final_punct(toks)
     if end <= 0:
@@ -555,6 +640,9 @@ def rule_front_clause(text: str, toks: list[Tok], cfg: RuleSettings) -> str | No
             return None
         if any(t.low in THIRD_PERSON for t in toks[:k]) and any(t.text[:1].isupper() for t in clause):
             return None  # "He left because John was tired": fronting lets "he" mean John
+        if _cataphoric(toks, clause):
+            return None  # "The terrorists tied the flight attendants because they were in the way": "they" would
+            # come before the noun it refers to
         if j < 2 or any(t.text in (";", ":", "\"", "(", ")", "-") for t in toks[:j + 1]):
             return None
         if any(t.text == "," for t in toks[:j + 1]):
@@ -928,6 +1016,23 @@ def _first_ing(toks: list[Tok], end: int) -> int:
     return next((k for k in range(1, end) if is_ing_verb(toks[k].low)), end)
 
 
+# -ing verbs that in a caption often describe their noun (a reduced relative) before the verb of the action
+_ATTRIBUTE_ING = frozenset("wearing holding carrying sporting donning having bearing clutching grasping gripping "
+                           "toting using dressed".split())
+
+
+def _later_ing(toks: list[Tok], k: int, end: int) -> bool:
+    """Whether an -ing verb follows the one at k without a comma, "and", "or", "while" or "then" between them (one
+    after a determiner, "a hanging flower pot", is none)."""
+    for m in range(k + 1, end):
+        x = toks[m]
+        if x.low in (",", "and", "or", "while", "then", "but"):
+            return False
+        if is_ing_verb(x.low) and toks[m - 1].low not in DETERMINERS and x.text.islower():
+            return True
+    return False
+
+
 def rule_add_is(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
     """A caption without a verb, "A man in a red shirt standing on a ladder." -> "... is standing ..."."""
     end = _final_punct(toks)
@@ -968,6 +1073,9 @@ def rule_add_is(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
                 and not toks[k - 1].low.endswith("ss"))
             if toks[0].low == "the" and any(x.low == "of" for x in toks[1:k]):
                 return None
+            if t.low in _ATTRIBUTE_ING and _later_ing(toks, k, end):
+                return None  # "a man wearing a white suit holding a newspaper walking ...": "wearing" describes
+                # the man, a later -ing verb is what he does
             return splice(text, [(t.start, t.start, ("are " if plural else "is "))])
     return None
 

@@ -23,11 +23,11 @@ full, or in the other aspect. The rules (names as in `HEADLINE_RULES`):
   when unclear (an unknown word ending in "s": "Texans"; "number of", "couple of", "staff", "personnel"; "Bosnia
   and Herzegovina"), and for a verb whose participle is its base form after a plural ("Rebels cut supply lines" is
   present). Present tense ("is"/"are") for the participles of expectation before "to" + a verb (expected, set,
-  poised, slated, said, believed, ...) and for "set/poised/braced for". Two clauses joined by the headline's one
-  comma both get their auxiliary when both qualify and the first starts with a number ("One killed, 40 injured in
-  ..." -> "One was killed, 40 were injured in ..."); any other comma is refused ("Two German tourists, two pilots
-  killed": a list). In a headline in title case the auxiliary is capitalised ("Mandela Was Discharged From
-  Hospital").
+  poised, slated, said, believed, ...) and for "set/poised/braced for". A comma is refused: two participle clauses
+  joined by it would read as a comma splice once each has its auxiliary ("At least 17 killed, 400 injured in
+  massive Tianjin blasts" -> "At least 17 were killed, 400 were injured in ..."), and it may join a list ("Two
+  German tourists, two pilots killed"). In a headline in title case the auxiliary is capitalised ("Mandela Was
+  Discharged From Hospital").
 * `headline_perfect`: a headline's present tense of a single completed event said in the present perfect ("Head
   of CIA resigns over affair" -> "Head of CIA has resigned over affair"; "Putin Declares Victory in Russia
   Presidential Vote" -> "Putin Has Declared Victory ..."; an -ly adverb before the verb goes after "has": "Malawi
@@ -344,23 +344,14 @@ def rule_headline_passive(text: str, toks: list[Tok], cfg: RuleSettings) -> str 
     end = len(toks)
     start = _headline_start(toks)
     title = _title_case(toks[start:])
-    commas = [m for m in range(start, end) if toks[m].text == ","]
-    if len(commas) > 1:
+    if any(t.text == "," for t in toks[start:end]):
+        return None  # "At least 17 killed, 400 injured in ...": two clauses joined by a comma read as a comma splice
+        # once each has its auxiliary; "Two German tourists, two pilots killed": a list
+    found = _passive_clause(toks, start, end, title)
+    if found is None:
         return None
-    if commas:
-        # "One killed, 40 injured in ...": two clauses, each with its own auxiliary
-        c = commas[0]
-        first = _passive_clause(toks, start, c, title)
-        second = _passive_clause(toks, c + 1, end, title)
-        if first is None or second is None or not (toks[start].low in NUMBER_WORDS or toks[start].text.isdigit()):
-            return None
-        found = [first, second]
-    else:
-        one = _passive_clause(toks, start, end, title)
-        if one is None:
-            return None
-        found = [one]
-    return splice(text, [(toks[at].start, toks[at].start, aux + " ") for at, aux in found])
+    at, aux = found
+    return splice(text, [(toks[at].start, toks[at].start, aux + " ")])
 
 
 # -- caption_aspect -------------------------------------------------------------------------------------------------

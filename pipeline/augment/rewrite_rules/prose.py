@@ -34,10 +34,12 @@ first place where it applies:
   follows a form of be or have; the adverb is one of `_TO_FRONT` (before the participle) or `_TO_BACK` (after it):
   manner, degree of change and time adverbs whose meaning does not depend on their place. Refused: any other -ly
   adverb (focus and degree adverbs modify what follows them: "is located directly above the door", "was painted
-  entirely white"; sentence adverbs read badly after the participle: "was originally built" -> "was built
-  originally"; collocations: "is closely related", "is widely known"); a word after the participle (after the
-  adverb, in the other direction) that is not punctuation, the end or a preposition ("was elected recently
-  president", "was quickly followed suit": the adverb may belong to what follows); "and"/"or" after the adverb
+  entirely white", "have invested largely at the school" -> "have largely invested": largely, mainly, mostly,
+  partly, partially, fully, entirely, completely, greatly, highly, heavily, widely are in neither list; sentence
+  adverbs read badly after the participle: "was originally built" -> "was built originally"; collocations: "is
+  closely related", "is widely known"); a word after the participle (after the adverb, in the other direction)
+  that is not punctuation, the end or a preposition ("was elected recently president", "was quickly followed
+  suit": the adverb may belong to what follows); "and"/"or" after the adverb
   ("was repaired quickly and cheaply"); a negation before the participle ("was not damaged seriously" -> "was not
   seriously damaged" may deny another thing); a question; a sentence in capitals or title case (a headline).
 * `definitions`: a dictionary gloss of two definitions joined by ";" says them in the other order ("make less
@@ -179,15 +181,17 @@ def rule_inversion(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
 
 # -- adverb ---------------------------------------------------------------------------------------------------------
 # adverbs that may move from after the participle to before it ("was approved unanimously" -> "was unanimously
-# approved")
+# approved"); not the degree adverbs of extent or focus (largely, mainly, mostly, partly, partially, fully, entirely,
+# completely, greatly, highly, heavily, widely), which may modify the phrase after them ("have invested largely at
+# the school", "is left largely in the hands of ...") and change sense when moved
 _TO_FRONT = frozenset(
-    "quickly slowly rapidly gradually steadily dramatically sharply severely badly seriously heavily slightly "
+    "quickly slowly rapidly gradually steadily dramatically sharply severely badly seriously slightly "
     "carefully closely recently previously immediately suddenly successfully unanimously narrowly properly correctly "
-    "incorrectly poorly fully thoroughly extensively substantially significantly considerably greatly briefly "
+    "incorrectly poorly thoroughly extensively substantially significantly considerably briefly "
     "temporarily permanently officially formally publicly privately secretly independently jointly strongly "
     "firmly tightly repeatedly regularly frequently routinely automatically manually randomly deliberately "
     "intentionally accidentally mistakenly wrongly unfairly fairly brutally violently fatally critically gravely "
-    "mortally lightly moderately partially largely widely easily readily safely securely neatly beautifully "
+    "mortally lightly moderately easily readily safely securely neatly beautifully "
     "elegantly lavishly richly warmly enthusiastically eagerly reluctantly hastily abruptly unexpectedly "
     "illegally legally effectively efficiently adequately".split())
 # adverbs that may move from before the participle to after it ("is locally grown" -> "is grown locally"): manner

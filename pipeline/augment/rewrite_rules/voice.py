@@ -46,7 +46,16 @@ The rules (names as in `VOICE_RULES`):
     and a man are amused by headphones." -> "Headphones amuse a woman and a man." changes what is said), "known
     by" (a name: "as it is known by cavers"), "based", "located", "married", "made", "taken by surprise", position
     verbs where "by" may mean "beside" ("A motorcycle is parked by a mural", "People are gathered by a tree"), and
-    amounts ("increased/reduced/cut by", "reached by", "lost by").
+    amounts ("increased/reduced/cut by", "reached by", "lost by"); verbs of a relation between two terms
+    (`_RELATION_PARTICIPLES`: separated, connected, joined, linked, divided, united, split), whose active lacks the
+    second term ("positive battery terminal is separated by a gap" -> "A gap separates positive battery terminal").
+  - a focus or degree adverb of `_FOCUS_ADVERBS` between the auxiliary and the participle (only, mainly, largely,
+    mostly, partly, primarily, ...): its scope changes in the active ("The problem is only faced by today's retail
+    buyers." -> "Today's retail buyers only face the problem.").
+  - a sentence adverb before the subject (an -ly adverb, unless an adjective follows it, or one of
+    `_OPENING_ADVERBS`: "however", "perhaps", ...): it is no part of the noun phrase and would end up inside the
+    object ("Unfortunately operators haven't been aided by technical innovation." -> "Technical innovation hasn't
+    aided unfortunately operators."; "Seemingly endemic corruption" is a noun phrase).
   - a present or perfect tense whose agent's number is unsure: a name ending in "s" ("the Philippines"), a noun
     that may be its own plural ("sheep", "series", "news", "the data", "the public"), a quantity before "of" ("a
     number of people", "lots of food", "thousands of tourists").
@@ -74,9 +83,10 @@ The rules (names as in `VOICE_RULES`):
   - only the verbs of `_CAPTION_VERBS`, agentive actions on a thing or being; left out are states and perception
     ("wearing a hat", "having fun", "watching TV", "facing a camera"), light verbs and idioms ("taking a picture",
     "making a face", "doing a trick", "giving an interview", "running a race"), verbs whose object is a path or
-    place ("crossing the street", "climbing a tree"); "play" only with an instrument of `_INSTRUMENTS` ("Soccer is
-    being played by boys" is refused, "A guitar is being played by a man" is made); "hold" only with nothing after
-    its object ("Shopping bags are being held on a busy city street" reads as an event).
+    place, or a goal ("crossing the street", "climbing a tree", "approaching the runway": "The runway is approached
+    by a white Swiss airplane"); "play" only with an instrument of `_INSTRUMENTS` ("Soccer is being played by boys"
+    is refused, "A guitar is being played by a man" is made); "hold" only with nothing after its object ("Shopping
+    bags are being held on a busy city street" reads as an event).
   - the object is a short noun phrase: a determiner of `_CAPTION_DETS` (no possessive: "washing her feet"; no
     pronoun: "licking himself", "hugging someone"), nouns, adjectives, a participle before its noun ("a cutting
     board"), one "of" + noun phrase ("a piece of meat"); a bare singular that is no mass noun ("playing guitar"); a
@@ -87,7 +97,13 @@ The rules (names as in `VOICE_RULES`):
   - after the object only one or two prepositional phrases of plain noun phrases, none about how someone looks or
     the scene behind ("kissing a woman with long hair", "biting a man in a red shirt", "holding kites with water in
     the background": those may belong to the object); anything else after it is refused ("chasing a ball and a
-    stick", "slicing a potato quickly", "holding a couch which ...").
+    stick", "slicing a potato quickly", "holding a couch which ..."), and a phrase whose noun has no determiner
+    ("riding a toy tricycle on springs", "pushing a cart with wheels": it may describe the object); kept are a goal
+    or result after "into"/"onto" ("into small pieces"), "in half", "in front of", a place without its article
+    ("on stage"), and "with" the material or instrument of a verb of `_WITH_VERBS` ("filling a pitcher with water",
+    "cutting a pipe with scissors").
+  - an object with "another" or "other" ("One boy is pushing another boy on a swing" -> "Another boy is being
+    pushed ... by one boy", "the other dog"): a correlative that points back to the subject would come before it.
   - the subject is a plain noun phrase (`passive_by`'s test; "A man and a woman", "A child in red" pass; "The woman
     holding a black purse", "A person who plays soccer" are refused); no bare singular ("Person in yellow shirt"),
     no pronoun ("He is slicing"), no "there"; no quantifier or negative word whose scope would change
@@ -126,6 +142,17 @@ _PERFECT_NEGATED = {"hasn't": "perfect", "haven't": "perfect", "hadn't": "pluper
 _NEGATORS = frozenset({"not", "never"})
 _ADVERBS = frozenset("later first often soon still recently eventually originally subsequently".split())
 _LEADING = frozenset("but and so yet".split())
+# focus and degree adverbs between the auxiliary and the participle: their scope changes in the active ("is only
+# faced by today's buyers" -> "Today's buyers only face")
+_FOCUS_ADVERBS = frozenset("only even just also mainly largely mostly partly merely simply solely primarily chiefly "
+                           "especially particularly exclusively purely partially entirely wholly".split())
+# sentence adverbs that may open a sentence before its subject ("Unfortunately operators haven't been aided by ...")
+_OPENING_ADVERBS = frozenset("however meanwhile perhaps maybe now then thus also still today yesterday here there "
+                             "instead indeed nevertheless nonetheless moreover furthermore besides otherwise hence "
+                             "therefore again finally ultimately alas".split())
+# verbs of a relation between two terms: the active lacks the second term ("X is separated by a gap" -> "A gap
+# separates X")
+_RELATION_PARTICIPLES = frozenset("separated connected joined linked divided united split".split())
 _SUBJECT_PRONOUNS = {"i": "me", "he": "him", "she": "her", "we": "us", "they": "them", "it": "it", "you": "you",
                      "this": "this", "that": "that"}
 _AGENT_PRONOUNS = {"me": "I", "him": "he", "her": "she", "us": "we", "them": "they", "it": "it", "you": "you"}
@@ -469,9 +496,11 @@ def rule_passive_by(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None
     if not found:
         return None
     aux, tense, neg, adverb = found
+    if adverb is not None and adverb.lower() in _FOCUS_ADVERBS or toks[by - 1].low in _RELATION_PARTICIPLES:
+        return None  # "is only faced by": the focus would change; "separated by a gap": a relation's second term
     start = _subject_start(toks, aux)
     if start is None or start >= aux or not _noun_phrase(toks, start, aux, subject=True) \
-            or start > 0 and aux - start == 1 and toks[start].low in ("this", "that"):
+            or start > 0 and aux - start == 1 and toks[start].low in ("this", "that") or _opening_adverb(toks, start):
         return None
     stop = _agent(toks, by, end, lemma)
     if stop is None:
@@ -484,6 +513,19 @@ def rule_passive_by(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None
     agent = _agent_text(text, toks, by, stop, start == 0)
     tail = text[toks[stop - 1].end:] if stop == end else " " + text[toks[stop].start:]
     return text[:toks[start].start] + agent + " " + (adverb + " " if adverb else "") + verb + " " + obj + tail
+
+
+def _opening_adverb(toks: list[Tok], start: int) -> bool:
+    """Whether the subject at `start` opens with a sentence adverb ("Unfortunately operators", "However the plan"):
+    no word of a noun phrase; an -ly adverb before an adjective modifies it ("Seemingly endemic corruption")."""
+    t = toks[start]
+    lemmas = _lemmas(t.low)
+    if t.low in _OPENING_ADVERBS:
+        return True
+    if not t.low.endswith("ly") or "ADV" not in lemmas or "ADJ" in lemmas or "NOUN" in lemmas:
+        return False
+    nxt = _lemmas(toks[start + 1].low) if start + 1 < len(toks) else {}
+    return "ADJ" not in nxt and not _is_form(toks[start + 1].low, "VBN")
 
 
 def _agent_text(text: str, toks: list[Tok], by: int, stop: int, at_start: bool) -> str:
@@ -527,8 +569,9 @@ def rule_headline_active(text: str, toks: list[Tok], cfg: RuleSettings) -> str |
 # -- caption_passive, caption_active --------------------------------------------------------------------------------
 # verbs of captions whose object takes a natural progressive passive ("A potato is being sliced by a man"); left out
 # are states and perception (have, wear, watch, look at, face, contain), light verbs and idioms (take a picture or a
-# break, make a face, do or perform a trick, give an interview, run a race), verbs whose object is a place or a path
-# (cross the street, enter, exit, visit, climb), and verbs that are mostly intransitive in captions (walk on, swim)
+# break, make a face, do or perform a trick, give an interview, run a race), verbs whose object is a place, a path
+# or a goal (cross the street, enter, exit, visit, climb, approach, reach: "The runway is approached by a white
+# airplane"), and verbs that are mostly intransitive in captions (walk on, swim)
 _CAPTION_VERBS = frozenset(
     "slice cut chop peel dice mince grate carve shred slash stab saw chip "
     "cook fry boil grill roast bake season stir mix whisk beat knead crack pour spread sprinkle coat butter grease "
@@ -542,7 +585,7 @@ _CAPTION_VERBS = frozenset(
     "tie untie fix repair drill hammer screw build dismantle disassemble assemble sew knit weave plant dig water "
     "mow rake shovel erase spray pack unpack operate fire reload aim dunk launch whack tease scold restrain "
     "bandage massage examine inspect measure sharpen shave dump discard remove add place put "
-    "fill smoke light burn chase follow approach tackle help sell steal hand grab shake".split())
+    "fill smoke light burn chase follow tackle help sell steal hand grab shake".split())
 # "play" only with an instrument as its object ("A guitar is being played"; not "Soccer is being played")
 _INSTRUMENTS = frozenset(
     "guitar guitars piano pianos flute violin cello drum drums keyboard keyboards harp trumpet saxophone ukulele "
@@ -571,6 +614,10 @@ _SCOPE_WORDS = frozenset("every each all both no nobody none nothing noone any a
 _TAIL_PREPOSITIONS = frozenset("in on at into onto with to from across through over under near inside along "
                                "around behind beside off against onto toward towards down up".split())
 _PARTICLES = frozenset("up down off out away back over on in around apart".split())
+# verbs whose "with" + a bare noun is their material or instrument ("filling a pitcher with water")
+_BARE_PLACES = frozenset("stage home school work church bed court town camera screen".split())  # "on stage"
+_WITH_VERBS = frozenset("fill load spray coat cover cut slice chop dice carve stab hit stir mix whisk beat feed "
+                        "water wash clean wipe scrub rinse sprinkle season butter grease paint draw write".split())
 _COLOURS = frozenset("red blue green yellow black white brown pink purple orange gray grey striped dark "
                      "colored coloured".split())
 _LOOKS = frozenset("hair beard tattoos tattoo glasses sunglasses mustache makeup eyes background foreground "
@@ -656,6 +703,24 @@ def _tail_phrases(toks: list[Tok], k: int, end: int) -> bool:
             return False
         k, phrases = np[0], phrases + 1
     return True
+
+
+def _bare_tail(toks: list[Tok], k: int, end: int, lemma: str) -> bool:
+    """Whether a prepositional phrase of toks[k:end] (which `_tail_phrases` accepted) has a noun without a
+    determiner ("on springs", "with wheels"); not a goal or result after "into"/"onto" ("into small pieces"), "in
+    half", "in front of", a place without its article ("on stage", "at home"), nor "with" the material or
+    instrument of a verb of `_WITH_VERBS` ("filling a pitcher with water", "cutting a pipe with scissors")."""
+    while k < end:
+        np = _caption_np(toks, k + 1, end)
+        if np is None:
+            return False
+        prep, first = toks[k].low, toks[k + 1].low
+        if np[2] is None and not (prep in ("into", "onto") or prep == "in" and first in ("half", "front")
+                                  or prep == "with" and lemma in _WITH_VERBS
+                                  or np[0] == k + 2 and first in _BARE_PLACES):
+            return True
+        k = np[0]
+    return False
 
 
 def _object_number(toks: list[Tok], head: int, det: str | None) -> str | None:
@@ -753,6 +818,10 @@ def _caption_rest(toks: list[Tok], k: int, end: int, lemma: str) -> tuple[int, s
         return None  # "picking a ball up"
     if not _tail_phrases(toks, obj_end, end) or lemma == "hold" and obj_end < end:
         return None  # "Shopping bags are being held on a busy street": "held" there reads as an event
+    if any(t.low in ("other", "another") for t in toks[k:obj_end]):
+        return None  # "One boy is pushing another boy": "another" points back to the subject it would come before
+    if _bare_tail(toks, obj_end, end, lemma):
+        return None  # "riding a toy tricycle on springs": a phrase without a determiner may describe the object
     number = _object_number(toks, head, det)
     return (obj_end, number) if number else None
 

@@ -32,8 +32,8 @@ GOLDEN = [
     ("expand", "What's he doing?", "What is he doing?"),
     ("expand", "Oh yeah? San Barenakedino? How's he? Clarisse and Onardo both asked.",
      "Oh yeah? San Barenakedino? How is he? Clarisse and Onardo both asked."),
-    ("expand", "You're not going to marry him, do you hear? he said dictatorially.",
-     "You are not going to marry him, do you hear? he said dictatorially."),
+    ("expand", "\"You're not going to marry him, do you hear?\" he said dictatorially.",
+     "\"You are not going to marry him, do you hear?\" he said dictatorially."),  # direct speech is no phrase quoted
     # outside a quotation only, and not a sentence-initial imperative "don't" + verb
     ("expand", ("I'm no herpetologist, but in my experience, snakes are in the \"you don't bug me, I won't bug you\" "
                 "category."),
@@ -213,7 +213,6 @@ REFUSED = [
     # nothing inside a quotation
     ("expand", "Snakes are in the \"you don't bug me, I won't bug you\" category."),
     ("expand", "In standard English, I think \"don't got\" has the same register as \"ain't\"."),
-    ("expand", "\"You're not going to marry him, do you hear?\" he said dictatorially."),
     ("contract", "He said \"we are here\" to the crowd."),
     ("contract", "A man with the name tag \"Chris is not here\" presses his hand at his forehead."),
     # a sentence-initial imperative "don't" + verb

@@ -11,20 +11,21 @@
   with will/would/have ("laws that will legislate" -> "that'll" is speech, not prose), nor an auxiliary followed by
   a subject pronoun I/you/he/she/we/they (it ends its clause or is inverted: "whatever that is I smoke it" ->
   "whatever that's I smoke it", "Where would he be" -> "Where'd he be"), nor "is" + "it" after a wh-word ("What is
-  it that I was ..." -> "What's it that ..."), nor anything inside a quotation ("...", “...”: its words are
-  quoted). Applied to every such place of a sentence without contractions.
-* `expand`: the other way, in a sentence with contractions: "doesn't" -> "does not", "can't" -> "cannot",
-  "I'm" -> "I am", "they're" -> "they are", "'ve"/"'ll" -> have/will; "it's"/"he's"/"that's"/... -> "is", or
-  "has" before "been"/"got"; refused before a past participle ("he's finished": has or is), for "'d" (had or
-  would), for possessive "'s", and in the toast "Here's to ..." (a fixed phrase); nothing inside a quotation is
+  it that I was ..." -> "What's it that ..."), nor anything inside a phrase quoted within the sentence ('He said "we are
+  here" to the crowd': its words are quoted; direct speech, opening the sentence or after a comma or colon, is
+  not such a phrase). Applied to every such place of a sentence without contractions.
+* `expand`: the other way, in a sentence with contractions: "doesn't" -> "does not", "can't" -> "cannot", "I'm" -> "I
+  am", "they're" -> "they are", "'ve"/"'ll" -> have/will; "it's"/"he's"/"that's"/... -> "is", or "has" before
+  "been"/"got"; refused before a past participle ("he's finished": has or is), for "'d" (had or would), for possessive
+  "'s", and in the toast "Here's to ..." (a fixed phrase); nothing inside a phrase quoted within the sentence is
   expanded ('snakes are in the "you don't bug me, I won't bug you" category': its words are quoted), nor a
   sentence-initial imperative "don't" + verb ("Don't worry", "don't tell me ...": a spoken formula). In a sentence
-  with a question only "'s"/"'re"/"'m" after a pronoun or wh-word ("What's the best way to learn Python?" -> "What
-  is ..."; "Where's the nearest station?"; "How's it going?"), never "n't" ("Why doesn't it work?" would become "Why
-  does not it work?"; tag questions ", isn't it?", "Don't you ...") nor "'ve"/"'ll"; refused for "'s" as "does" (a
-  wh-word's "'s" + a pronoun not followed by an -ing verb, "like" or the end: "Where's he live?"), "who's" before
-  a noun ("Who's car is this?": "whose"; in a statement too: "Writers who's business it is ..."), and the
-  greeting "What's up?".
+  with a question only "'s"/"'re"/"'m" after a pronoun or wh-word ("What's the best way to learn Python?" -> "What is
+  ..."; "Where's the nearest station?"; "How's it going?"), never "n't" ("Why doesn't it work?" would become "Why does
+  not it work?"; tag questions ", isn't it?", "Don't you ...") nor "'ve"/"'ll"; refused for "'s" as "does" (a
+  wh-word's "'s" + a pronoun not followed by an -ing verb, "like" or the end: "Where's he live?"), "who's" before a
+  noun ("Who's car is this?": "whose"; in a statement too: "Writers who's business it is ..."), and the greeting
+  "What's up?".
 * `number_words`: a count written in digits -> in words ("3 dogs" -> "three dogs"), up to `max_number`; only a
   plain number before a lower-case word that is no unit ("5 km", "3 pm" stay), not after a name or sign
   ("Apollo 11", "$5", "No. 3") or a label's noun ("terminal 2", "gate 4"), and only when it is the sentence's one
@@ -133,9 +134,11 @@ _QUOTE = re.compile(r'"|“|”|``|\'\'')
 
 
 def _quoted(text: str) -> list[tuple[int, int]]:
-    """The character spans of the quotations in `text` ("...", “...”, ``...''). A straight quote opens at the start
-    or after a space or bracket and closes elsewhere; an unclosed quotation runs to the end, a closing quote without
-    its opening one quotes all before it ('I've still got a chance," Hewitt said')."""
+    """The character spans of the phrases quoted inside a sentence ("...", “...”, ``...''): 'snakes are in the "you
+    don't bug me, I won't bug you" category'. A straight quote opens at the start or after a space or bracket and
+    closes elsewhere; an unclosed quotation runs to the end. Direct speech is no such phrase: a quotation that opens
+    the sentence or follows a comma or colon ('"You're not going," he said', 'He said: "I'm here."'), or a closing
+    quote without its opening one ('I've still got a chance," Hewitt said')."""
     spans, opened = [], None
     for m in _QUOTE.finditer(text):
         q, at = m.group(), m.start()
@@ -143,11 +146,18 @@ def _quoted(text: str) -> list[tuple[int, int]]:
         if opening and opened is None:
             opened = at
         elif not opening:
-            spans.append((0 if opened is None else opened, m.end()))
+            if opened is not None and not _speech(text, opened):
+                spans.append((opened, m.end()))
             opened = None
-    if opened is not None:
+    if opened is not None and not _speech(text, opened):
         spans.append((opened, len(text)))
     return spans
+
+
+def _speech(text: str, opened: int) -> bool:
+    """Whether the quotation opening at `opened` is direct speech: at the sentence's start or after "," or ":"."""
+    before = text[:opened].rstrip()
+    return not before or before.endswith((",", ":"))
 
 
 def _in_quote(spans: list[tuple[int, int]], t: Tok) -> bool:

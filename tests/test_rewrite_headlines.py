@@ -100,6 +100,7 @@ GOLDEN = [
     ("headline_and", "Israelis, Palestinians convene over prisoner swap",
      "Israelis and Palestinians convene over prisoner swap"),
     ("headline_and", "Bombings, clashes continue in Syria", "Bombings and clashes continue in Syria"),
+    ("headline_and", "Japan, US hold talks", "Japan and US hold talks"),  # "US" is a name, not "us"
     ("headline_and", "Iran, powers set for high-stakes nuclear talks",
      "Iran and powers set for high-stakes nuclear talks"),
     ("headline_and", "Obama, Romney Prepare for First Debate", "Obama and Romney Prepare for First Debate"),
@@ -114,6 +115,8 @@ GOLDEN = [
 ]
 
 REFUSED = [
+    ("died_aged", "He died at \u00b2"),  # a superscript digit is no age (and no crash)
+    ("died_aged", "Man dies aged \u00b3 in Paris"),
     ("headline_perfect", "Syria attacks kill 10"),  # "attacks" may be the noun
     ("headline_perfect", "Obama resigns on Monday"),  # "has resigned on Monday": a perfect takes no past time
     ("headline_perfect", "Obama resigns in 2012"),

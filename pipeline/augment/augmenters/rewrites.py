@@ -53,7 +53,7 @@ class RewritesAugmenter(Augmenter):
     name = "rewrites"
     config_class = RewritesConfig
     default_batch_size = 4096
-    version = "14"
+    version = "15"
 
     def setup(self) -> None:
         from bsl_pipeline.pipeline.lexicon import text_kind

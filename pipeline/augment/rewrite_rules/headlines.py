@@ -804,8 +804,8 @@ def _conjunct(toks: list[Tok], title: bool) -> bool:
     only one word in a title-case headline) or one plural noun ("Bombings", "powers")."""
     if not 1 <= len(toks) <= 2 or not all(t.text.replace("-", "").replace(".", "").isalpha() for t in toks):
         return False
-    if any(is_stopword(t.text) or _is_pronoun(t) for t in toks):
-        return False
+    if any(is_stopword(t.text) and not t.text.isupper() or _is_pronoun(t) for t in toks):
+        return False  # "US" is a name, not "us"
     if all(t.text[:1].isupper() for t in toks) and (len(toks) == 1 or not title):
         return not (len(toks) == 1 and _is_form(toks[0].low, "VBZ") and "NOUN" not in _lemmas(toks[0].low))
     return len(toks) == 1 and _plural_head(toks) is True and "NOUN" in _lemmas(toks[0].low)
@@ -854,14 +854,17 @@ _DIE_FORMS = frozenset("die dies died".split())
 _AFTER_AGE = frozenset("after in on of from following at amid amidst while when".split())
 
 
+_ASCII_NUMBER = re.compile(r"[0-9]+")  # str.isdigit() also takes superscripts, which int() refuses
+
+
 def rule_died_aged(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
     for k, t in enumerate(toks[:-2]):
         if t.low not in _DIE_FORMS:
             continue
         nxt = toks[k + 1]
-        if nxt.low == "at" and toks[k + 2].text.isdigit():
+        if nxt.low == "at" and _ASCII_NUMBER.fullmatch(toks[k + 2].text):
             n, new = k + 2, "aged"
-        elif nxt.low == "aged" and toks[k + 2].text.isdigit():
+        elif nxt.low == "aged" and _ASCII_NUMBER.fullmatch(toks[k + 2].text):
             n, new = k + 2, "at"
         else:
             continue

@@ -361,7 +361,8 @@ def _agent(toks: list[Tok], by: int, end: int, lemma: str) -> int | None:
     if stop <= by + 1:
         return None
     words = toks[by + 1:stop]
-    if any(t.low == "of" and (_is_name(toks[k - 1]) and toks[k + 1].text.islower() or lemma in _OF_VERBS)
+    if any(t.low == "of" and (_is_name(toks[k - 1]) and k + 1 < stop and toks[k + 1].text.islower()
+                              or lemma in _OF_VERBS)
            for k, t in enumerate(toks[by + 1:stop], by + 1)):
         return None  # "accused by UN of war crimes"
     if words[0].low in _NO_AGENT or any(t.low in _NO_AGENT_HEADS or t.text[:1].isdigit()

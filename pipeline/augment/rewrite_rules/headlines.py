@@ -99,8 +99,8 @@ from __future__ import annotations
 
 import re
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    AUXILIARIES, GARMENTS, MONTHS, NUMBER_WORDS, WEEKDAYS, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_word, _lemmas,
-    is_ing_verb, splice,
+    AUXILIARIES, GARMENTS, MONTHS, NUMBER_WORDS, WEEKDAYS, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_word,
+    _lemmas, is_ing_verb, splice, verb_only,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 
@@ -169,13 +169,6 @@ def _title_case(toks: list[Tok]) -> bool:
     """Whether a headline is in title case: most of its content words after the first are capitalised."""
     content = [t for t in toks[1:] if t.text[:1].isalpha() and not is_stopword(t.text)]
     return len(content) >= 2 and sum(t.text[:1].isupper() for t in content) >= 0.8 * len(content)
-
-
-def _verb_only(word: str) -> bool:
-    """A verb form that is neither a noun nor an adjective."""
-    lemmas = _lemmas(word)
-    return "VERB" in lemmas and "NOUN" not in lemmas and "ADJ" not in lemmas and any(
-        _is_form(word, tag) for tag in ("VBZ", "VBD", "VBN", "VBG"))
 
 
 def _plural_head(toks: list[Tok]) -> bool | None:
@@ -247,7 +240,7 @@ def _is_pronoun(tok: Tok) -> bool:
 def _second_verb(toks: list[Tok]) -> bool:
     """Whether the words after the participle have a verb of their own ("... in Libya faces 45-day detention")."""
     for m, x in enumerate(toks):
-        if x.low in AUXILIARIES or _verb_only(x.low) and not x.low.endswith("ing") and not x.text[:1].isupper():
+        if x.low in AUXILIARIES or verb_only(x.low) and not x.low.endswith("ing") and not x.text[:1].isupper():
             return True
         if x.low in _HEADLINE_VERBS:
             return True  # "Girl accused of burning Koran goes into hiding"
@@ -264,7 +257,7 @@ def _passive_clause(toks: list[Tok], start: int, end: int, title: bool) -> tuple
         t = toks[k]
         low = t.low
         if not _is_form(low, "VBN") or low.endswith("ing"):
-            if t.text == "," or low in AUXILIARIES or low == "to" or _verb_only(low) or _is_pronoun(t):
+            if t.text == "," or low in AUXILIARIES or low == "to" or verb_only(low) or _is_pronoun(t):
                 return None  # the subject ends, or the clause has another verb first
             if low in _AFTER_PARTICIPLE and low != "of":
                 return None  # "Residents near Gaza": the subject's head is unclear
@@ -655,7 +648,7 @@ def rule_headline_perfect(text: str, toks: list[Tok], cfg: RuleSettings) -> str 
     for k in range(1, min(end, _MAX_SUBJECT + 1)):
         t = toks[k]
         if not (t.low.endswith("s") and _is_form(t.low, "VBZ")):
-            if t.low in AUXILIARIES or _verb_only(t.low) or not (_is_word(t) or t.text.isdigit() or t.low in ("'s",
+            if t.low in AUXILIARIES or verb_only(t.low) or not (_is_word(t) or t.text.isdigit() or t.low in ("'s",
                                                                                                                 "-")):
                 return None  # another verb first, or something a headline's subject does not hold
             if is_stopword(t.text) and t.low not in ("of",):
@@ -743,7 +736,7 @@ def rule_headline_event(text: str, toks: list[Tok], cfg: RuleSettings) -> str | 
         base = not t.low.endswith("s") and _is_form(t.low, "VBP")
         candidate = (third or base) and verbs & (_OBJECT_VERBS | _EVENT_VERBS)
         if not candidate:
-            if t.low in AUXILIARIES or _verb_only(t.low) or t.text == ":" or not (
+            if t.low in AUXILIARIES or verb_only(t.low) or t.text == ":" or not (
                     _is_word(t) or t.text.isdigit() or t.low in ("'s", "-")):
                 return None  # another verb first, or something a headline's subject does not hold
             if is_stopword(t.text) and t.low != "of":

@@ -69,7 +69,7 @@ from __future__ import annotations
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
     AUXILIARIES, DETERMINERS, PERSONAL_SUBJECTS, WH_WORDS, Rule, RuleSettings, Tok, _is_form, _is_lower_word, _is_word,
-    _lemmas, is_noun, splice,
+    _lemmas, inflect, is_noun, splice,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 
@@ -662,7 +662,7 @@ def rule_no_any(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
             v = i + 1 if t.low.endswith("n't") else i + 2
             if v + 2 < len(toks) and toks[v].low in _NO_ANY_VERBS and toks[v + 1].low == "any" \
                     and _no_any_noun(toks, v + 2, False):
-                form = _inflect(toks[v].low, _DO_TAG[do])
+                form = inflect(toks[v].low, _DO_TAG[do])
                 if form is None or toks[v].low == "see" and do != "did":
                     continue
                 return splice(text, [(t.start, toks[v + 1].end, f"{_case_like_word(t.text, form)} no")])
@@ -680,13 +680,6 @@ def rule_no_any(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
 
 def is_participle_like(word: str) -> bool:
     return _is_form(word, "VBN") and not is_noun(word)
-
-
-def _inflect(lemma: str, tag: str) -> str | None:
-    from lemminflect import getInflection
-
-    forms = getInflection(lemma, tag)
-    return forms[0] if forms else None
 
 
 def _case_like_word(original: str, new: str) -> str:

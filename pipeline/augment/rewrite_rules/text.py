@@ -91,6 +91,20 @@ def is_verb_form(word: str) -> bool:
     return any(_is_form(word, tag) for tag in ("VBZ", "VBD", "VBG", "VBN"))
 
 
+def verb_only(word: str) -> bool:
+    """A verb form (-s, past, participle, -ing) that is neither a noun nor an adjective."""
+    lemmas = _lemmas(word)
+    return "NOUN" not in lemmas and "ADJ" not in lemmas and is_verb_form(word)
+
+
+def inflect(lemma: str, tag: str) -> str | None:
+    """The first form lemminflect gives `lemma` for the Penn `tag`, or None."""
+    from lemminflect import getInflection
+
+    forms = getInflection(lemma, tag)
+    return forms[0] if forms else None
+
+
 # -- word lists -----------------------------------------------------------------------------------------------------
 NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
                 "sixteen seventeen eighteen nineteen twenty").split()

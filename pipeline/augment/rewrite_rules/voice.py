@@ -131,7 +131,7 @@ import re
 from bsl_pipeline.pipeline.augment.rewrite_rules.objects import PLACES
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
     AUXILIARIES, DETERMINERS, GARMENTS, MONTHS, NUMBER_WORDS, TIME_UNITS, WEEKDAYS, Rule, RuleSettings, Tok,
-    _final_punct, _is_form, _lemmas, _lower_first_word, is_noun,
+    _final_punct, _is_form, _lemmas, _lower_first_word, inflect, is_noun, verb_only,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 
@@ -209,13 +209,6 @@ _OF_VERBS = frozenset("accuse convict clear suspect strip rob inform warn depriv
 _NAME_WORDS = frozenset("apple amazon shell target ford mars jaguar virgin orange time sun mirror".split())
 
 
-def _inflect(lemma: str, tag: str) -> str | None:
-    from lemminflect import getInflection
-
-    forms = getInflection(lemma, tag)
-    return forms[0] if forms else None
-
-
 def _verb_lemma(participle: str) -> str | None:
     """The verb lemma whose past participle `participle` is (one lemma, or None)."""
     from lemminflect import getInflection
@@ -239,7 +232,7 @@ def _content(t: Tok) -> bool:
     if is_stopword(low) and low not in ("first", "last", "other", "several", "many", "few", "own"):
         return False
     lemmas = _lemmas(low.split("'")[0])
-    return "-" in low or "NOUN" in lemmas or "ADJ" in lemmas or is_form_only(low.split("'")[0])
+    return "-" in low or "NOUN" in lemmas or "ADJ" in lemmas or verb_only(low.split("'")[0])
 
 
 def _noun_phrase(toks: list[Tok], start: int, end: int, *, subject: bool) -> bool:
@@ -271,10 +264,10 @@ def _noun_phrase(toks: list[Tok], start: int, end: int, *, subject: bool) -> boo
             if word.endswith("ing") and _is_form(word, "VBG") and prev is not None and _content(prev) \
                     and is_noun(before) and not (_is_form(before, "VBG") or "ADJ" in _lemmas(before)):
                 return False  # "a woman wearing white shoes": a reduced relative clause
-            if is_form_only(word):
+            if verb_only(word):
                 # a participle or gerund only before the noun it modifies ("recorded announcements")
                 if _is_form(word, "VBZ") or nxt is None or not (_is_name(nxt) or _content(nxt)
-                                                                   and not is_form_only(nxt.low)):
+                                                                   and not verb_only(nxt.low)):
                     return False
         else:
             return False
@@ -283,13 +276,6 @@ def _noun_phrase(toks: list[Tok], start: int, end: int, *, subject: bool) -> boo
     if last.low in ("of", "and") or last.low in _AGENT_DETERMINERS:
         return False  # "by many"
     return _is_name(last) or is_noun(last.low.split("'")[0]) or last.low[:1].isdigit()
-
-
-def is_form_only(word: str) -> bool:
-    """A verb form (past, participle, -ing) that is neither a noun nor an adjective."""
-    lemmas = _lemmas(word)
-    return ("NOUN" not in lemmas and "ADJ" not in lemmas
-            and any(_is_form(word, tag) for tag in ("VBD", "VBN", "VBG", "VBZ")))
 
 
 def _number(toks: list[Tok], start: int, end: int) -> str | None:
@@ -409,7 +395,7 @@ def _object(text: str, toks: list[Tok], start: int, end: int, plural_aux: bool) 
 
 
 def _present(lemma: str, number: str) -> str | None:
-    return _inflect(lemma, "VBZ" if number == "sg" else "VBP")
+    return inflect(lemma, "VBZ" if number == "sg" else "VBP")
 
 
 def _subject_start(toks: list[Tok], aux: int) -> int | None:
@@ -470,7 +456,7 @@ def _verb_group(tense: str, aux: str, lemma: str, participle: str, number: str |
     if tense == "past":
         if neg in ("not", "n't"):
             return ("didn't " if neg == "n't" else "did not ") + lemma
-        past = _inflect(lemma, "VBD")
+        past = inflect(lemma, "VBD")
         return past and (neg + " " if neg else "") + past
     if tense == "present":
         if neg in ("not", "n't"):
@@ -635,13 +621,13 @@ def _caption_lemma(word: str, tag: str) -> str | None:
 
 
 def _caption_participle(lemma: str) -> str | None:
-    return _CAPTION_PARTICIPLES.get(lemma) or _inflect(lemma, "VBN")
+    return _CAPTION_PARTICIPLES.get(lemma) or inflect(lemma, "VBN")
 
 
 def _plain_word(t: Tok) -> bool:
     """A lower-case noun, adjective or number that may be part of a short caption noun phrase."""
     return t.text.islower() and _content(t) and t.low not in _TAIL_PREPOSITIONS and t.low not in _PARTICLES \
-        and not is_form_only(t.low.split("'")[0]) and t.low not in ("and", "or")
+        and not verb_only(t.low.split("'")[0]) and t.low not in ("and", "or")
 
 
 def _unknown(t: Tok) -> bool:
@@ -681,7 +667,7 @@ def _np_words(toks: list[Tok], k: int, end: int, after_det: bool) -> int:
         t = toks[k]
         if _plain_word(t) or after_det and _unknown(t):
             k += 1
-        elif k == first and t.text.islower() and is_form_only(t.low) and k + 1 < end and _plain_word(toks[k + 1]):
+        elif k == first and t.text.islower() and verb_only(t.low) and k + 1 < end and _plain_word(toks[k + 1]):
             k += 1  # "a cutting board", "shredded cheese"; not "a track creating smoke"
         else:
             break
@@ -859,7 +845,7 @@ def rule_caption_active(text: str, toks: list[Tok], cfg: RuleSettings) -> str | 
     head_end = next((k for k in range(by + 2, end) if low[k] in _TAIL_PREPOSITIONS), end)
     number = "sg" if head_end == by + 2 and low[by + 1] in ("someone", "somebody") \
         else _number(toks, by + 1, head_end)
-    ing = _inflect(lemma, "VBG")
+    ing = inflect(lemma, "VBG")
     obj = _lower_first_word(text[first.start:toks[aux - 1].end])
     if number is None or ing is None or obj is None and not (first.text[1:].islower() and is_noun(first.low)):
         return None

@@ -209,12 +209,13 @@ _OF_VERBS = frozenset("accuse convict clear suspect strip rob inform warn depriv
 _NAME_WORDS = frozenset("apple amazon shell target ford mars jaguar virgin orange time sun mirror".split())
 
 
-def _verb_lemma(participle: str) -> str | None:
-    """The verb lemma whose past participle `participle` is (one lemma, or None)."""
+def _verb_lemma(word: str, tag: str = "VBN", among: frozenset[str] | None = None) -> str | None:
+    """The one verb lemma (of `among`, when given) whose Penn `tag` form `word` is ("VBN": the past participle), or
+    None when there is none or more than one."""
     from lemminflect import getInflection
 
-    lemmas = [lemma for lemma in _lemmas(participle).get("VERB", ())
-              if participle in getInflection(lemma, "VBN", inflect_oov=False)]
+    lemmas = [lemma for lemma in _lemmas(word).get("VERB", ())
+              if (among is None or lemma in among) and word in getInflection(lemma, tag, inflect_oov=False)]
     return lemmas[0] if len(lemmas) == 1 else None
 
 
@@ -613,11 +614,7 @@ _LOOKS = frozenset("hair beard tattoos tattoo glasses sunglasses mustache makeup
 
 def _caption_lemma(word: str, tag: str) -> str | None:
     """The lemma of `_CAPTION_VERBS` whose `tag` form ("VBG", "VBN", "VBZ") `word` is, or None."""
-    from lemminflect import getInflection
-
-    lemmas = [lemma for lemma in _lemmas(word).get("VERB", ())
-              if lemma in _CAPTION_VERBS and word in getInflection(lemma, tag, inflect_oov=False)]
-    return lemmas[0] if len(lemmas) == 1 else None
+    return _verb_lemma(word, tag, _CAPTION_VERBS)
 
 
 def _caption_participle(lemma: str) -> str | None:

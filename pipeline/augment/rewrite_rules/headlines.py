@@ -660,21 +660,33 @@ def rule_headline_perfect(text: str, toks: list[Tok], cfg: RuleSettings) -> str 
         subject, rest = toks[:k], toks[k + 1:end]
         if subject[0].low in ("the", "a", "an") or _plural_head(subject) is not False:
             return None
-        if any(x.low in _TIME_AFTER or x.low in WEEKDAYS or x.low in MONTHS or re.fullmatch(r"(1[89]|20)\d\d", x.low)
-               for x in rest):
+        if _past_time(rest):
             return None  # "X resigns on Monday" -> "has resigned on Monday": a perfect takes no past time
         if _second_verb(rest):
             return None
         participle = _form(t.low, "VBN", "VBZ")
         if participle is None:
             return None
-        has, participle = ("Has", participle.capitalize()) if title else ("has", participle)
-        adverb = subject[-1]
-        if len(subject) > 1 and adverb.low.endswith("ly") and "ADV" in _lemmas(adverb.low):
-            # "Malawi Officially Confirms ..." -> "Malawi Has Officially Confirmed ...": the adverb follows "has"
-            return splice(text, [(adverb.start, adverb.start, has + " "), (t.start, t.end, participle)])
-        return splice(text, [(t.start, t.end, f"{has} {participle}")])
+        return _in_perfect(text, subject, t, participle, False, title)
     return None
+
+
+def _past_time(rest: list[Tok]) -> bool:
+    """Whether a past time ("on Monday", "in 2012", "yesterday") follows the verb: a perfect takes none."""
+    return any(x.low in _TIME_AFTER or x.low in WEEKDAYS or x.low in MONTHS or re.fullmatch(r"(1[89]|20)\d\d", x.low)
+               for x in rest)
+
+
+def _in_perfect(text: str, subject: list[Tok], verb: Tok, participle: str, plural: bool, title: bool) -> str:
+    """The headline with `verb` said as has/have + `participle` (capitalised in a title-case headline); an -ly adverb
+    that ends the subject follows "has" ("Malawi Officially Confirms ..." -> "Malawi Has Officially Confirmed ...")."""
+    has = "have" if plural else "has"
+    if title:
+        has, participle = has.capitalize(), participle.capitalize()
+    adverb = subject[-1]
+    if len(subject) > 1 and adverb.low.endswith("ly") and "ADV" in _lemmas(adverb.low):
+        return splice(text, [(adverb.start, adverb.start, has + " "), (verb.start, verb.end, participle)])
+    return splice(text, [(verb.start, verb.end, f"{has} {participle}")])
 
 
 # -- headline_event -------------------------------------------------------------------------------------------------
@@ -762,8 +774,7 @@ def rule_headline_event(text: str, toks: list[Tok], cfg: RuleSettings) -> str | 
             return None  # a singular subject with a verb of `_EVENT_VERBS`: `headline_perfect`
         if not _object_next(toks, k + 1, title):
             return None  # "Chinese stocks open lower", "Syria rebels leave for ...": no object
-        if any(x.low in _TIME_AFTER or x.low in WEEKDAYS or x.low in MONTHS or re.fullmatch(r"(1[89]|20)\d\d", x.low)
-               for x in rest):
+        if _past_time(rest):
             return None  # "X wins on Monday" -> "has won on Monday": a perfect takes no past time
         if _second_verb(rest):
             return None
@@ -774,12 +785,7 @@ def rule_headline_event(text: str, toks: list[Tok], cfg: RuleSettings) -> str | 
         participle = _form(t.low, "VBN", "VBZ" if third else "VBP")
         if participle is None:
             return None
-        has = "have" if plural else "has"
-        has, participle = (has.capitalize(), participle.capitalize()) if title else (has, participle)
-        adverb = subject[-1]
-        if len(subject) > 1 and adverb.low.endswith("ly") and "ADV" in _lemmas(adverb.low):
-            return splice(text, [(adverb.start, adverb.start, has + " "), (t.start, t.end, participle)])
-        return splice(text, [(t.start, t.end, f"{has} {participle}")])
+        return _in_perfect(text, subject, t, participle, bool(plural), title)
     return None
 
 

@@ -8,6 +8,7 @@ from bsl_pipeline.pipeline.augment.rewrite_rules.prose import PROSE_RULES
 from rewrite_cases import family_tests
 
 GOLDEN = [
+    ("adverb", "The bill was quickly passed.", "The bill was passed quickly."),
     # inversion: place phrase, verb of being or position, subject
     ("inversion", "At the top of the hill is the imposing medieval fortress of Kadifekale.",
      "The imposing medieval fortress of Kadifekale is at the top of the hill."),

@@ -24,13 +24,15 @@ first place where it applies:
   ...", "At the end is also ...", "At first was ..."), that has a clause ("which", "that", "where", a finite
   verb or an auxiliary: the moved phrase would follow the clause's verb and could attach to it), "and" with a
   singular verb ("On the left is a bar and a restaurant." -> "A bar and a restaurant is on the left."), or is
-  longer than `_MAX_SUBJECT` words; a comma, semicolon, colon, dash, bracket or quotation mark anywhere, a question,
+  longer than `_MAX_SUBJECT` words; a semicolon, colon, dash, bracket or quotation mark anywhere, a comma anywhere
+  but one before a trailing participle or apposition of the subject ("On the easternmost tip of Jamaica stands
+  Morant Point Lighthouse, built in 1841." -> "Morant Point Lighthouse, built in 1841, stands on ..."), a question,
   and a sentence without final "." or "!".
 * `adverb`: a manner or time adverb in -ly after a passive or perfect participle moves before it ("The perception of
   Spain has changed dramatically with this government" -> "... has dramatically changed with this government";
   "The bill was approved unanimously." -> "The bill was unanimously approved."), and, for a shorter list of
   adverbs, back ("Most produce is locally grown, with ..." -> "Most produce is grown locally, with ..."; "The
-  house was badly damaged by the storm." -> "The house was damaged badly by the storm."). The participle directly
+  bill was quickly passed." -> "The bill was passed quickly."). The participle directly
   follows a form of be or have; the adverb is one of `_TO_FRONT` (before the participle) or `_TO_BACK` (after it):
   manner, degree of change and time adverbs whose meaning does not depend on their place. Refused: any other -ly
   adverb (focus and degree adverbs modify what follows them: "is located directly above the door", "was painted

@@ -4,6 +4,9 @@ rule is called on each sentence on its own (not the augmenter's one draw per sen
 shows.
 
     OMP_NUM_THREADS=1 .venv/bin/python experiments/views_round/compare_rules.py 1fe3dee [--file corpus.txt] [--show 5]
+    # where rules apply now: the share of each block's (and file's) sentences each listed rule rewrites
+    OMP_NUM_THREADS=1 .venv/bin/python experiments/views_round/compare_rules.py --reach caption_passive,headline_event \
+        [--file corpus.txt]
 
 The earlier revision's pipeline/ is taken with `git archive` into a temporary folder and run in a subprocess under
 the same package name; the development blocks are experiments/second_method/data.py's DEV blocks.
@@ -53,13 +56,35 @@ def sentences(files: list[str]) -> list[str]:
     return list(dict.fromkeys(texts))
 
 
+def reach(rules: list[str], files: list[str]) -> None:
+    """Per block and file: the share of its distinct sentences that each of `rules` rewrites."""
+    sys.path.insert(0, str(REPO / "experiments" / "second_method"))
+    from data import DEV, block
+
+    groups = {name: list(dict.fromkeys(block(name))) for name in DEV}
+    for f in files:
+        groups[f] = list(dict.fromkeys(line.strip() for line in Path(f).read_text(encoding="utf-8").splitlines()
+                                       if line.strip()))
+    print("| sentences | " + " | ".join(rules) + " |")
+    print("|---|" + "---:|" * len(rules))
+    for name, texts in groups.items():
+        got = Counter(key.split("\t")[0] for key in outputs(texts))
+        print(f"| {name} ({len(texts)}) | " + " | ".join(f"{got[r] / len(texts):.2%}" for r in rules) + " |")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("rev", help="the earlier revision (a commit, tag or branch)")
+    p.add_argument("rev", nargs="?", help="the earlier revision (a commit, tag or branch)")
+    p.add_argument("--reach", help="comma-separated rules: print where they apply now instead of comparing")
     p.add_argument("--file", action="append", default=[], help="a text file of sentences, one per line (repeatable)")
     p.add_argument("--show", type=int, default=0, help="examples of each kind of difference per rule")
     p.add_argument("--dump", help=argparse.SUPPRESS)  # internal: write this tree's outputs as JSON to this path
     args = p.parse_args()
+    if args.reach:
+        reach(args.reach.split(","), args.file)
+        return
+    if not args.rev:
+        p.error("give the earlier revision, or --reach RULES")
     texts = sentences(args.file)
     if args.dump:
         import bsl_pipeline.pipeline as earlier

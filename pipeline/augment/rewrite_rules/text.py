@@ -224,4 +224,5 @@ def _front(text: str, toks: list[Tok], k: int, end: int) -> str | None:
 
 
 # A rule: (text, its tokens, settings) -> the rewritten text, or None where it does not apply or its guard refuses.
+# Rules are called with at least one token (the augmenter gives text without tokens no view).
 Rule = Callable[[str, list[Tok], RuleSettings], "str | None"]

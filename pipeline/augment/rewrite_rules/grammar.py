@@ -111,8 +111,8 @@ import re
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
     AUX_BEFORE_PARTICIPLE, AUX_CONTRACTED, AUXILIARIES, AFTER_VERBS, CONJUNCTION_MODIFIERS, DETERMINERS, GARMENTS,
-    INDEFINITE, LOWER_FIRST, MONTHS, NAME_SIGNS, NOT_CONTRACTED, NOT_EXPANDED, NUMBER_WORDS, ORDINALS, PARTS_OF_DAY,
-    PERSONAL_SUBJECTS, PLACE_PREPOSITIONS, PRONOUN_AUX, QUESTION_VERBS, S_EXPANDABLE, SELECTED_PREPOSITION,
+    INDEFINITE, LOWER_FIRST, MONTHS, NAME_SIGNS, NOMINATIVE_PRONOUNS, NOT_CONTRACTED, NOT_EXPANDED, NUMBER_WORDS,
+    ORDINALS, PARTS_OF_DAY, PERSONAL_SUBJECTS, PLACE_PREPOSITIONS, PRONOUN_AUX, QUESTION_VERBS, S_EXPANDABLE, SELECTED_PREPOSITION,
     SUBJECT_PRONOUNS, SUBORDINATORS, THIRD_PERSON, TIME_NOUNS, TIME_UNITS, UNITS, WEEKDAYS, WH_WORDS, Rule,
     RuleSettings, Tok, _case_like, _final_punct, _front, _is_form, _is_lower_word, _is_word, _lemmas,
     _lower_first_word, is_ing_verb, is_noun, is_participle, is_verb_form, splice,
@@ -216,7 +216,7 @@ def rule_contract(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
 
 # subject pronouns after an auxiliary: the auxiliary ends its clause ("whatever that is I smoke it") or is inverted
 # ("Where would he be"), and takes no contraction
-_CLAUSE_SUBJECTS = frozenset("i you he she we they".split())
+_CLAUSE_SUBJECTS = PERSONAL_SUBJECTS - {"it"}
 _QUESTION_S = frozenset("how when".split())  # "How's it going?", "When's the next train?"
 _QUESTION_SUBJECTS = frozenset("i you he she it we they that this there".split())
 
@@ -757,7 +757,8 @@ def rule_wearing(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
 
 
 _SAY = frozenset("said says say told tells".split())
-_TAG_PRONOUNS = frozenset("he she i we they".split())  # "said he" -> "he said" (never back: "said he" is archaic)
+# "said he" -> "he said" (never back: "said he" is archaic)
+_TAG_PRONOUNS = NOMINATIVE_PRONOUNS
 _CLOSING_QUOTES = frozenset("\" ” ' ’".split())
 # lower-case nouns that name a speaker after a determiner ("said the company"); another noun may be what was said
 # ("He stood up, said the words.") unless a quotation shows the tag

@@ -68,8 +68,8 @@ place where it applies:
 from __future__ import annotations
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    AUXILIARIES, DETERMINERS, PERSONAL_SUBJECTS, WH_WORDS, Rule, RuleSettings, Tok, _is_form, _is_lower_word, _is_word,
-    _lemmas, inflect, is_noun, splice,
+    AUXILIARIES, DETERMINERS, PARTICLES, PERSONAL_SUBJECTS, WH_WORDS, Rule, RuleSettings, Tok, _is_form, _is_lower_word,
+    _is_word, _lemmas, inflect, is_noun, splice,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 
@@ -403,7 +403,6 @@ PLACE_OBJECTS = frozenset(
 _DEVICES = frozenset("light lights lamp tv television radio computer laptop microwave engine motor oven stove fan "
                      "music water heat heater tap faucet power phone alarm machine camera switch".split())
 _DIRECTIONS = frozenset("to into onto toward towards through across over from".split())
-_PARTICLES = frozenset("up down off on out away back over apart around in".split())
 
 
 def _verb_lemma(word: str) -> str | None:
@@ -432,7 +431,7 @@ def _short_object(toks: list[Tok], j: int, bare: bool = False) -> int | None:
         last = words[-1]
         if not is_noun(last.low) or _is_form(last.low, "VBG") or n == 1 and _is_adj_only(last.low):
             continue
-        if "ADV" in _lemmas(last.low) or last.low in _PARTICLES:
+        if "ADV" in _lemmas(last.low) or last.low in PARTICLES:
             continue  # "threw her right out": "her" is the object, "right" an adverb
         if n == 2 and is_noun(words[0].low) and "ADJ" not in _lemmas(words[0].low) \
                 and any(_is_form(last.low, tag) for tag in ("VBZ", "VBD", "VBN")):
@@ -481,7 +480,7 @@ def rule_particle(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
                 continue  # "took away his ability to become ...": the "to" belongs to the object
             if lemma in ("turn", "switch") and toks[end - 1].low not in _DEVICES:
                 continue
-            if end < len(toks) and (toks[end].low in _PARTICLES or end - i > 4 and _is_word(toks[end])):
+            if end < len(toks) and (toks[end].low in PARTICLES or end - i > 4 and _is_word(toks[end])):
                 continue  # "taking away a defence mechanism for the cat": a longer object keeps its particle first
             obj = text[toks[i + 2].start:toks[end - 1].end]
             return splice(text, [(nxt.start, toks[end - 1].end, f"{obj} {nxt.text}")])

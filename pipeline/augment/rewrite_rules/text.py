@@ -145,6 +145,8 @@ MONTHS = frozenset("january february march april may june july august september 
 TIME_UNITS = frozenset("week month year weekend night morning afternoon evening season decade century summer "
                        "winter spring autumn fall quarter".split())
 PARTS_OF_DAY = frozenset("morning afternoon evening night".split())
+# particles of phrasal verbs ("picking up a ball", "picked the ball up")
+PARTICLES = frozenset("up down off on out away back over apart around in".split())
 PLACE_PREPOSITIONS = frozenset("in on at near under behind beside inside outside beneath".split())
 SUBORDINATORS = frozenset("because although while when after before until unless whereas since".split())
 TIME_NOUNS = frozenset("time times day days moment moments year years point period age era night morning week "

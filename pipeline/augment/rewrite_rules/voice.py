@@ -130,7 +130,7 @@ import re
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.objects import PLACES
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    AUXILIARIES, DETERMINERS, GARMENTS, MONTHS, NUMBER_WORDS, TIME_UNITS, WEEKDAYS, Rule, RuleSettings, Tok,
+    AUXILIARIES, DETERMINERS, GARMENTS, MONTHS, NUMBER_WORDS, PARTICLES, TIME_UNITS, WEEKDAYS, Rule, RuleSettings, Tok,
     _final_punct, _is_form, _lemmas, _lower_first_word, inflect, is_noun, verb_only,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
@@ -601,7 +601,6 @@ _SCOPE_WORDS = frozenset("every each all both no nobody none nothing noone any a
                          "neither either only".split())
 _TAIL_PREPOSITIONS = frozenset("in on at into onto with to from across through over under near inside along "
                                "around behind beside off against onto toward towards down up".split())
-_PARTICLES = frozenset("up down off out away back over on in around apart".split())
 # verbs whose "with" + a bare noun is their material or instrument ("filling a pitcher with water")
 _BARE_PLACES = frozenset("stage home school work church bed court town camera screen".split())  # "on stage"
 _WITH_VERBS = frozenset("fill load spray coat cover cut slice chop dice carve stab hit stir mix whisk beat feed "
@@ -623,7 +622,7 @@ def _caption_participle(lemma: str) -> str | None:
 
 def _plain_word(t: Tok) -> bool:
     """A lower-case noun, adjective or number that may be part of a short caption noun phrase."""
-    return t.text.islower() and _content(t) and t.low not in _TAIL_PREPOSITIONS and t.low not in _PARTICLES \
+    return t.text.islower() and _content(t) and t.low not in _TAIL_PREPOSITIONS and t.low not in PARTICLES \
         and not verb_only(t.low.split("'")[0]) and t.low not in ("and", "or")
 
 
@@ -784,7 +783,7 @@ def rule_caption_passive(text: str, toks: list[Tok], cfg: RuleSettings) -> str |
 def _caption_rest(toks: list[Tok], k: int, end: int, lemma: str) -> tuple[int, str] | None:
     """The caption's object at toks[k] and what follows it: (the object's end, its number), or None when they are
     refused (see the module's guards)."""
-    if toks[k].low in _PARTICLES | _TAIL_PREPOSITIONS or not toks[k].text.islower():
+    if toks[k].low in PARTICLES | _TAIL_PREPOSITIONS or not toks[k].text.islower():
         return None  # "picking up a ball", "looking at", a name
     np = _caption_np(toks, k, end)
     if np is None:
@@ -797,7 +796,7 @@ def _caption_rest(toks: list[Tok], k: int, end: int, lemma: str) -> tuple[int, s
         return None  # "is shaking the head", "raising a hand"; "the back of an animal" is no part of the subject
     if lemma == "play" and head_word not in _INSTRUMENTS:
         return None  # "playing soccer", "playing a game"
-    if obj_end < end and toks[obj_end].low in _PARTICLES and (obj_end + 1 == end or toks[obj_end].low not in
+    if obj_end < end and toks[obj_end].low in PARTICLES and (obj_end + 1 == end or toks[obj_end].low not in
                                                               _TAIL_PREPOSITIONS):
         return None  # "picking a ball up"
     if not _tail_phrases(toks, obj_end, end) or lemma == "hold" and obj_end < end:

@@ -113,9 +113,9 @@ from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
     AUX_BEFORE_PARTICIPLE, AUX_CONTRACTED, AUXILIARIES, AFTER_VERBS, CONJUNCTION_MODIFIERS, DETERMINERS, GARMENTS,
     INDEFINITE, LOWER_FIRST, MONTHS, NAME_SIGNS, NOMINATIVE_PRONOUNS, NOT_CONTRACTED, NOT_EXPANDED, NUMBER_WORDS,
     ORDINALS, PARTS_OF_DAY, PERSONAL_SUBJECTS, PLACE_PREPOSITIONS, PRONOUN_AUX, QUESTION_VERBS, S_EXPANDABLE,
-    SELECTED_PREPOSITION, SUBJECT_PRONOUNS, SUBORDINATORS, THIRD_PERSON, TIME_NOUNS, TIME_UNITS, UNITS, WEEKDAYS, WH_WORDS, Rule,
-    RuleSettings, Tok, _case_like, _final_punct, _front, _is_form, _is_lower_word, _is_word, _lemmas,
-    _lower_first_word, is_ing_verb, is_noun, is_participle, is_verb_form, splice,
+    SELECTED_PREPOSITION, SUBJECT_PRONOUNS, SUBORDINATORS, THIRD_PERSON, TIME_NOUNS, TIME_UNITS, UNITS, WEEKDAYS,
+    WH_WORDS, Rule, RuleSettings, Tok, _case_like, _final_punct, _front, _is_form, _is_lower_word, _is_word,
+    _lemmas, _lower_first_word, is_ing_verb, is_noun, is_participle, is_verb_form, splice,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 

@@ -236,9 +236,10 @@ def _judged_table(manifest: Manifest) -> str:
         return ""
     head = "".join(f"<th>{e(h)}</th>" for h in FIGURE_HEADERS)
     body = "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in row) + "</tr>" for row in figure_rows(figures))
+    dropped = f"<p class='meta'>not counted: {e(figures.dropped)}</p>" if figures.dropped else ""
     return (f"<h3>Judged views (bsl review)</h3><p class='meta'>usable share with its 95% Wilson interval; judged "
             f"by {e(', '.join(figures.reviewers))}; pairs two reviewers marked differently: "
-            f"{figures.disagreements}</p><table><tr>{head}</tr>{body}</table>")
+            f"{figures.disagreements}</p><table><tr>{head}</tr>{body}</table>{dropped}")
 
 
 def render_report(title: str, datasets: list[Manifest], metrics_csv: str | Path | None = None,

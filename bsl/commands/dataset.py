@@ -60,13 +60,16 @@ def cmd_augment(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     from bsl_pipeline.pipeline.base.text import terminal_safe
+    from bsl_pipeline.pipeline.dataset.judgments import verify_judgments
     from bsl_pipeline.pipeline.dataset.store import verify_dataset
 
     manifest = verify_dataset(args.dataset, progress=not args.quiet, allow_unlisted=args.allow_unlisted,
                               max_view_chars=args.max_view_chars)
+    marks = verify_judgments(manifest)
     n = len(manifest.shards)
     rows = sum(s.rows for s in manifest.shards)
-    print(f"OK: {terminal_safe(manifest.name)}: {n} shards, {rows} rows, all checksums and row counts match")
+    print(f"OK: {terminal_safe(manifest.name)}: {n} shards, {rows} rows, all checksums and row counts match"
+          + (f"; {marks} judgment line(s), each of a pair of this dataset" if marks else ""))
     return 0
 
 
@@ -201,7 +204,9 @@ def _add_verify(sub) -> None:
 Exit 0 when the manifest is unmodified, every shard path stays inside the dataset, data/ and rejects/ hold only
 listed files, the dataset card names exactly the manifest's shards, and every shard matches its recorded sha256,
 row count and schema (column types, no nulls in required columns or views, only the manifest's methods, views of at
-most --max-view-chars characters); otherwise exit 1 naming the first mismatch.
+most --max-view-chars characters), and the judgments file (judgments.jsonl, when there is one) is a plain file
+whose every line judges a pair of this dataset by its own method (signed, when BSL_MANIFEST_KEY is set); otherwise
+exit 1 naming the first mismatch.
 """)
     p.add_argument("dataset", help="dataset directory or manifest JSON")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")

@@ -31,22 +31,24 @@ class ReviewSession:
 
     def __init__(self, manifest, n: int, seed: int, reviewer: str, per_method: bool = False,
                  methods: list[str] | None = None):
-        from bsl_pipeline.pipeline.dataset.judgments import judgments_path, live_marks, read_dataset_judgments
+        from bsl_pipeline.pipeline.dataset.judgments import PairMethods, judgments_path
         from bsl_pipeline.pipeline.dataset.review_sample import review_sample
 
         self.manifest = manifest
         self.path = judgments_path(manifest)
         self.reviewer = reviewer
         self.lock = threading.Lock()
-        judged = set(live_marks(read_dataset_judgments(manifest)))  # refuses another dataset's file by name
+        self.pairs = PairMethods(manifest)  # which pair ids are the dataset's, read once
+        judged = set(self._live())  # refuses another dataset's file by name
         self.items = review_sample(manifest, n, seed, judged, per_method, methods)
         self.by_id = {item.pair_id: item for item in self.items}
         self.restore: dict[str, Any] | None = None
 
     def _live(self) -> dict[str, list]:
-        from bsl_pipeline.pipeline.dataset.judgments import live_marks, read_dataset_judgments
+        """The live marks that count (`check_judgments`: of this dataset's pairs and methods, signed under a key)."""
+        from bsl_pipeline.pipeline.dataset.judgments import dataset_judgments, live_marks
 
-        return live_marks(read_dataset_judgments(self.manifest))
+        return live_marks(dataset_judgments(self.manifest, self.pairs).valid)
 
     def state(self, live: dict[str, list] | None = None, last=None) -> dict[str, Any]:
         """What the page shows: the first pair of the sample nobody has marked yet (re-read from the file, so a

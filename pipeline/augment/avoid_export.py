@@ -18,7 +18,7 @@ from typing import Any
 from bsl_pipeline.pipeline.base.atomic import write_text_atomic
 from bsl_pipeline.pipeline.base.errors import InputError
 from bsl_pipeline.pipeline.dataset.inspection import PairQuery, iter_rows
-from bsl_pipeline.pipeline.dataset.judgments import NOT_USABLE, USABLE, final_marks, read_dataset_judgments
+from bsl_pipeline.pipeline.dataset.judgments import NOT_USABLE, USABLE, dataset_judgments, final_marks
 from bsl_pipeline.pipeline.dataset.manifest import Manifest
 from bsl_pipeline.pipeline.dataset.review_sample import pair_changes
 from bsl_pipeline.pipeline.lexicon.substitutes import read_avoid_file
@@ -72,7 +72,7 @@ def substitution_key(augmenter: Any, source: str, change: list[Any]) -> Key | No
 
 def avoid_list(manifest: Manifest, wordnet_dir: str | None = None) -> AvoidList:
     """Tally the judged synonyms pairs' substitutions (module docstring)."""
-    marks = {p: j.mark for p, j in final_marks(read_dataset_judgments(manifest)).items()
+    marks = {p: j.mark for p, j in final_marks(dataset_judgments(manifest).valid).items()
              if j.method == METHOD and j.mark in (USABLE, NOT_USABLE)}
     wrong: Counter = Counter()
     usable: Counter = Counter()

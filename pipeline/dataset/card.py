@@ -91,8 +91,8 @@ def judged_views_markdown(manifest: Manifest) -> list[str]:
             "Pairs people judged with `bsl review` (blind to the method; marks in `judgments.jsonl`): the share "
             "whose view keeps the source's meaning in fluent English, with its 95% Wilson interval, and the error "
             "classes of those that do not.", "", format_figures_markdown(figures), "",
-            f"Judged by {', '.join(figures.reviewers)}; pairs two reviewers marked differently: "
-            f"{figures.disagreements}."]
+            f"Judged by {', '.join(figures.reviewers) or 'nobody'}; pairs two reviewers marked differently: "
+            f"{figures.disagreements}.", *([f"Not counted: {figures.dropped}."] if figures.dropped else [])]
 
 
 def write_dataset_card(dataset_dir: Path, manifest: Manifest) -> None:

@@ -7,9 +7,16 @@
      "classes": [...], "note": "...", "reviewer": "...", "time": "<UTC, ISO 8601>"}
 
 `dataset` is `pairs_checksum(manifest)`, a sha256 over the sha256 of every pair shard: a line of another dataset (or
-of this directory before its pairs were rebuilt) is refused, naming the file and line. The manifest lists the file
-as an annotation (`annotations.judgments`): it is outside the shards' checksums, so marks never change what `bsl
-verify` checks. An `undo` line takes back the reviewer's latest live mark of that pair.
+of this directory before its pairs were rebuilt) is refused, naming the file and line. The file's place is fixed:
+`judgments.jsonl` in the dataset directory, a plain file (never a link); the manifest's `annotations.judgments`
+entry says so but is never read as a path. The file is outside the shards' checksums, so marks never change them.
+An `undo` line takes back the reviewer's latest live mark of that pair.
+
+Anyone who can write the directory can append lines, so a mark counts only when it holds up (`check_judgments`):
+its pair id is a pair of this dataset, of the method the line claims (one pass over the shards' pair ids), and,
+with `BSL_MANIFEST_KEY` set, the line carries `signature`, an HMAC-SHA256 under that key of the rest of the line.
+Other lines are dropped by reason (`DROP_REASONS`) and every figure says how many; `bsl verify` refuses the file
+naming the first.
 
 Reading: a line that is not JSON at all is a write cut off by a killed process (the mark being made); it is skipped
 with a warning naming file:line. A JSON line that is not a judgment is an error naming file:line.
@@ -22,20 +29,22 @@ pair out of the sample without counting; the usable share has a 95% Wilson score
 from __future__ import annotations
 
 import fcntl
+import hmac
 import json
 import logging
 import math
 import os
+import stat
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from bsl_pipeline.pipeline.base.errors import InputError
-from bsl_pipeline.pipeline.base.fingerprint import digest
+from bsl_pipeline.pipeline.base.errors import InputError, VerificationError
+from bsl_pipeline.pipeline.base.fingerprint import digest, keyed_digest
 from bsl_pipeline.pipeline.base.text import terminal_safe
-from bsl_pipeline.pipeline.dataset.manifest import ANNOTATIONS, Manifest, resolve_inside
+from bsl_pipeline.pipeline.dataset.manifest import ANNOTATIONS, KEY_ENV, Manifest, resolve_inside
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +58,12 @@ ERROR_CLASSES = (("sense", "w", "wrong sense"), ("grammar", "g", "grammar"), ("p
 CLASS_NAMES = tuple(name for name, _, _ in ERROR_CLASSES)
 MAX_NOTE_CHARS = 2_000
 Z95 = 1.959963984540054
+#: Why a line of the judgments file does not count, in the order they are checked.
+UNSIGNED, BAD_SIGNATURE, UNKNOWN_PAIR, OTHER_METHOD = "unsigned", "bad signature", "unknown pair", "method differs"
+DROP_REASONS = {UNSIGNED: f"no signature while {KEY_ENV} is set",
+                BAD_SIGNATURE: f"signature does not match {KEY_ENV}",
+                UNKNOWN_PAIR: "pair id not in this dataset",
+                OTHER_METHOD: "pair is of another method than the line claims"}
 
 
 def pairs_checksum(manifest: Manifest) -> str:
@@ -57,13 +72,30 @@ def pairs_checksum(manifest: Manifest) -> str:
 
 
 def judgments_path(manifest: Manifest) -> Path:
-    """The judgments file of a dataset: the manifest's `annotations.judgments.path` (path-checked) or, in a
-    manifest written before annotations, `judgments.jsonl` in the dataset directory."""
+    """The judgments file of a dataset: always `judgments.jsonl` in the dataset directory (a manifest's
+    `annotations.judgments.path` is not signed without a key, so it never decides where marks are read or
+    appended). Raises InputError when something other than a plain file (a link, a folder, a FIFO) is there."""
     if manifest.root is None:
         raise InputError(f"{manifest.where}: not loaded from a dataset directory")
-    entry = (manifest.annotations or {}).get("judgments") or {}
-    relative = entry.get("path")
-    return resolve_inside(manifest.root, relative or JUDGMENTS_NAME, f"{manifest.where}: annotations.judgments.path")
+    path = resolve_inside(manifest.root, JUDGMENTS_NAME, f"{manifest.where}: judgments file")
+    _require_plain_file(path)
+    return path
+
+
+def _require_plain_file(path: Path) -> None:
+    """Nothing, or a plain file (lstat: a link is never followed)."""
+    try:
+        info = path.lstat()
+    except FileNotFoundError:
+        return
+    if not stat.S_ISREG(info.st_mode):
+        kind = "a symbolic link" if stat.S_ISLNK(info.st_mode) else "not a plain file"
+        raise InputError(f"{path}: the judgments file is {kind}; marks are read and appended only in a plain "
+                         f"judgments.jsonl of the dataset (move it away)")
+
+
+def _signing_key() -> str | None:
+    return os.environ.get(KEY_ENV) or None
 
 
 @dataclass(frozen=True)
@@ -76,11 +108,16 @@ class Judgment:
     note: str = ""
     reviewer: str = ""
     time: str = ""
+    signature: str = ""  # HMAC-SHA256 under BSL_MANIFEST_KEY of the rest of the line ("" when written without)
     line: int = 0  # where it was read from (0: not read from a file)
 
-    def to_json(self) -> dict[str, Any]:
+    def body(self) -> dict[str, Any]:
+        """The line's fields less the signature: what the signature covers."""
         return {"pair_id": self.pair_id, "dataset": self.dataset, "method": self.method, "mark": self.mark,
                 "classes": list(self.classes), "note": self.note, "reviewer": self.reviewer, "time": self.time}
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.body(), **({"signature": self.signature} if self.signature else {})}
 
 
 def make_judgment(manifest: Manifest, pair_id: str, method: str, mark: str, classes: list[str] | tuple[str, ...] = (),
@@ -93,9 +130,11 @@ def make_judgment(manifest: Manifest, pair_id: str, method: str, mark: str, clas
         raise InputError(f"unknown error class(es) {', '.join(map(repr, unknown))}; known: {', '.join(CLASS_NAMES)}")
     if not isinstance(note, str) or len(note) > MAX_NOTE_CHARS:
         raise InputError(f"a note is text of at most {MAX_NOTE_CHARS} characters")
-    return Judgment(pair_id=str(pair_id), dataset=pairs_checksum(manifest), method=str(method), mark=mark,
-                    classes=tuple(dict.fromkeys(classes)), note=note, reviewer=str(reviewer),
-                    time=datetime.now(timezone.utc).isoformat(timespec="milliseconds"))
+    judgment = Judgment(pair_id=str(pair_id), dataset=pairs_checksum(manifest), method=str(method), mark=mark,
+                        classes=tuple(dict.fromkeys(classes)), note=note, reviewer=str(reviewer),
+                        time=datetime.now(timezone.utc).isoformat(timespec="milliseconds"))
+    key = _signing_key()
+    return replace(judgment, signature=keyed_digest(judgment.body(), key)) if key else judgment
 
 
 def append_judgment(path: str | Path, judgment: Judgment) -> None:
@@ -103,8 +142,15 @@ def append_judgment(path: str | Path, judgment: Judgment) -> None:
     reviewer) waits for the lock; a line cut off by a killed writer is closed with a newline first, so it never
     swallows the next one."""
     line = json.dumps(judgment.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n"
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+    try:  # never through a link, never into a FIFO or device (O_NONBLOCK: opening a FIFO does not wait)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o666)
+    except OSError as exc:
+        _require_plain_file(Path(path))
+        raise InputError(f"{path}: cannot append a mark ({exc.strerror})") from None
     try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise InputError(f"{path}: the judgments file is not a plain file; marks are appended only to a plain "
+                             f"judgments.jsonl of the dataset (move it away)")
         fcntl.flock(fd, fcntl.LOCK_EX)
         size = os.fstat(fd).st_size
         if size:
@@ -135,16 +181,20 @@ def _check_line(data: Any, where: str) -> Judgment:
     note = data.get("note", "")
     if not isinstance(note, str):
         raise InputError(f"{where}: note must be a string, got {note!r}")
+    signature = data.get("signature", "")
+    if not isinstance(signature, str):
+        raise InputError(f"{where}: signature must be a string, got {signature!r}")
     return Judgment(pair_id=data["pair_id"], dataset=data["dataset"], method=data["method"], mark=data["mark"],
                     classes=tuple(classes), note=note, reviewer=data["reviewer"], time=data["time"],
-                    line=int(where.rsplit(":", 1)[1]))
+                    signature=signature, line=int(where.rsplit(":", 1)[1]))
 
 
 def read_judgments(path: str | Path, checksum: str | None = None) -> list[Judgment]:
     """Every judgment of the file in order ([] when it does not exist). With `checksum`, a line of another dataset
     is refused (InputError naming the file, the line and both checksums)."""
     path = Path(path)
-    if not path.is_file():
+    _require_plain_file(path)
+    if not path.exists():
         return []
     out = []
     with open(path, encoding="utf-8", errors="replace") as fh:
@@ -168,8 +218,114 @@ def read_judgments(path: str | Path, checksum: str | None = None) -> list[Judgme
 
 
 def read_dataset_judgments(manifest: Manifest) -> list[Judgment]:
-    """The dataset's judgments, every line checked to be of its pairs."""
+    """Every line of the dataset's judgments file, each checked to be of its pairs (not yet whether it counts:
+    `check_judgments`)."""
     return read_judgments(judgments_path(manifest), pairs_checksum(manifest))
+
+
+class PairMethods:
+    """pair_id -> method of a dataset's pairs, for the ids asked: one pass over the pair shards' `pair_id` and
+    `method` columns per batch of ids not asked before (what is found, or not, is remembered). `known` seeds it
+    with pairs already read from the shards (a review's sample)."""
+
+    def __init__(self, manifest: Manifest, known: dict[str, str] | None = None) -> None:
+        self.manifest = manifest
+        self._methods: dict[str, str | None] = dict(known or {})
+
+    def methods_of(self, pair_ids: set[str]) -> dict[str, str | None]:
+        missing = {p for p in pair_ids if p not in self._methods}
+        if missing:
+            import pyarrow as pa
+            import pyarrow.compute as pc
+
+            from bsl_pipeline.pipeline.dataset.store import iter_pair_batches
+
+            wanted = pa.array(sorted(missing), pa.string())
+            for batch in iter_pair_batches(self.manifest, columns=["pair_id", "method"]):
+                hits = batch.filter(pc.is_in(batch.column(0), value_set=wanted))
+                for pair_id, method in zip(hits.column(0).to_pylist(), hits.column(1).to_pylist()):
+                    self._methods[pair_id] = method
+            for p in missing:
+                self._methods.setdefault(p, None)
+        return {p: self._methods[p] for p in pair_ids}
+
+
+@dataclass(frozen=True)
+class CheckedJudgments:
+    """The lines of a judgments file that count, and those that do not: reason -> (lines, where the first is)."""
+
+    valid: list[Judgment]
+    dropped: dict[str, tuple[int, str]] = field(default_factory=dict)
+
+    @property
+    def dropped_lines(self) -> int:
+        return sum(n for n, _ in self.dropped.values())
+
+    def dropped_text(self) -> str:
+        """"3 marks not counted: 2 unknown pair (pair id not in this dataset; first at FILE:4), ...", or ""."""
+        if not self.dropped:
+            return ""
+        parts = [f"{n} {reason} ({DROP_REASONS[reason]}; first at {where})"
+                 for reason, (n, where) in self.dropped.items()]
+        return f"{self.dropped_lines} mark(s) not counted: " + ", ".join(parts)
+
+
+def drop_reason(judgment: Judgment, method: str | None, key: str | None) -> str | None:
+    """Why a line does not count (None when it does): `method` is the pair's method in the dataset (None when no
+    pair has its id), `key` the signing key (None: signatures are not checked)."""
+    if key is not None:
+        if not judgment.signature:
+            return UNSIGNED
+        if not hmac.compare_digest(judgment.signature, keyed_digest(judgment.body(), key)):
+            return BAD_SIGNATURE
+    if method is None:
+        return UNKNOWN_PAIR
+    if method != judgment.method:
+        return OTHER_METHOD
+    return None
+
+
+def check_judgments(manifest: Manifest, judgments: list[Judgment],
+                    pairs: PairMethods | None = None) -> CheckedJudgments:
+    """Split the lines into those that count and those dropped, by reason (`drop_reason`); a dropped line is
+    named as `judgments.jsonl:<line>` (the card shows it)."""
+    pairs = pairs or PairMethods(manifest)
+    where = JUDGMENTS_NAME
+    methods = pairs.methods_of({j.pair_id for j in judgments})
+    key = _signing_key()
+    valid, counts, first = [], Counter(), {}
+    for j in judgments:
+        reason = drop_reason(j, methods[j.pair_id], key)
+        if reason is None:
+            valid.append(j)
+        else:
+            counts[reason] += 1
+            first.setdefault(reason, f"{where}:{j.line}")
+    return CheckedJudgments(valid, {r: (counts[r], first[r]) for r in DROP_REASONS if counts[r]})
+
+
+def dataset_judgments(manifest: Manifest, pairs: PairMethods | None = None) -> CheckedJudgments:
+    """The dataset's judgments, checked: those that count and those dropped."""
+    return check_judgments(manifest, read_dataset_judgments(manifest), pairs)
+
+
+def verify_judgments(manifest: Manifest) -> int:
+    """`bsl verify`'s check of the judgments file: a plain file at its fixed place, every line a judgment of these
+    pairs that counts; a manifest naming another place for it is refused too. Raises VerificationError naming the
+    file (and line); returns the number of lines."""
+    entry = (manifest.annotations or {}).get("judgments") or {}
+    if entry.get("path", JUDGMENTS_NAME) != JUDGMENTS_NAME:
+        raise VerificationError(f"{manifest.where}: annotations.judgments.path is {entry.get('path')!r}; judgments "
+                                f"are read only from {JUDGMENTS_NAME} in the dataset directory (the manifest was "
+                                f"edited)")
+    try:
+        checked = dataset_judgments(manifest)
+    except InputError as exc:
+        raise VerificationError(str(exc)) from None
+    if checked.dropped:
+        raise VerificationError(f"{judgments_path(manifest)}: {checked.dropped_text()}; move the file aside, or "
+                                f"remove those lines")
+    return len(checked.valid)
 
 
 def live_marks(judgments: list[Judgment]) -> dict[str, list[Judgment]]:
@@ -232,6 +388,7 @@ class JudgedFigures:
     per_method: dict[str, MethodFigures]
     reviewers: tuple[str, ...]
     disagreements: int  # pairs whose live marks (by two or more reviewers) differ in usable / not usable
+    dropped: str = ""  # the lines not counted, by reason (`CheckedJudgments.dropped_text`), "" when none
 
     @property
     def judged(self) -> int:
@@ -259,15 +416,16 @@ def judged_figures(judgments: list[Judgment], methods: list[str] | None = None) 
     return JudgedFigures(per_method, reviewers, disagreements)
 
 
-def dataset_figures(manifest: Manifest) -> JudgedFigures | None:
-    """The dataset's figures, or None when nobody has judged any of its pairs (or `manifest` is not yet a
-    dataset directory's: a card written before its manifest)."""
+def dataset_figures(manifest: Manifest, pairs: PairMethods | None = None) -> JudgedFigures | None:
+    """The dataset's figures from the marks that count (`check_judgments`), saying how many lines were dropped and
+    why; None when the judgments file has no line (or `manifest` is not yet a dataset directory's: a card written
+    before its manifest)."""
     if manifest.root is None:
         return None
-    judgments = read_dataset_judgments(manifest)
-    if not judgments:
+    checked = dataset_judgments(manifest, pairs)
+    if not checked.valid and not checked.dropped:
         return None
-    return judged_figures(judgments, manifest.method_names)
+    return replace(judged_figures(checked.valid, manifest.method_names), dropped=checked.dropped_text())
 
 
 FIGURE_HEADERS = ("method", "judged", "usable", "usable share (95% interval)", "not usable by class", "skipped")
@@ -286,6 +444,8 @@ def format_figures_text(figures: JudgedFigures) -> str:
     lines.insert(1, "  ".join("-" * w for w in widths))
     lines.append(f"judged by {', '.join(figures.reviewers) or 'nobody'}; a pair counts once (its latest mark); "
                  f"pairs two reviewers marked differently: {figures.disagreements}")
+    if figures.dropped:
+        lines.append(figures.dropped)
     return terminal_safe("\n".join(lines))
 
 
@@ -299,11 +459,13 @@ def check_min_usable(manifest: Manifest, minimum: float, methods: list[str] | No
     """Refuse (InputError naming the dataset and the method) when a method's judged lower bound (95% Wilson) is
     under `minimum`, or a method has no judged pair."""
     figures = dataset_figures(manifest)
+    dropped = f" ({figures.dropped})" if figures and figures.dropped else ""
     for m in methods or manifest.method_names:
         f = figures.per_method.get(m) if figures else None
         if f is None or not f.judged:
             raise InputError(f"{manifest.where}: method {m!r} has no judged pairs, so its usable share is unknown "
-                             f"(--min-usable {minimum:g}); judge a sample with `bsl review {manifest.root}`")
+                             f"(--min-usable {minimum:g}); judge a sample with `bsl review {manifest.root}`"
+                             f"{dropped}")
         if f.low < minimum:
             raise InputError(f"{manifest.where}: method {m!r}: usable share {f.share_text()} of {f.judged} judged "
-                             f"pairs; its lower bound {f.low:.2f} is under --min-usable {minimum:g}")
+                             f"pairs; its lower bound {f.low:.2f} is under --min-usable {minimum:g}{dropped}")

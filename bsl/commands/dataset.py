@@ -93,12 +93,14 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     q = PairQuery(n=args.n, seed=args.seed, methods=methods, rejects=args.rejects, reject_reason=args.reason,
                   min_edit_ratio=args.min_edit, max_edit_ratio=args.max_edit, contains=args.contains)
     if args.html:
-        from bsl_pipeline.pipeline.base.ownership import claim_file, written_by_bsl
+        from bsl_pipeline.pipeline.base.ownership import claim_file
+        from bsl_pipeline.pipeline.base.written_files import record_written, recorded_by
 
         inputs = [args.dataset, manifest.root] + ([manifest.source.corpus] if manifest.source else [])
         claim_file(args.html, overwrite=args.overwrite, inputs=[i for i in inputs if i],
-                   ours=written_by_bsl('<meta name="generator" content="bsl inspect">'))
+                   ours=recorded_by("bsl inspect --html"))
         write_text_atomic(args.html, render_html(manifest, q))
+        record_written(args.html, "bsl inspect --html")
         print(f"wrote {args.html}")
         return 0
     if args.stats:

@@ -100,35 +100,23 @@ def build_config(args: argparse.Namespace):
     return config
 
 
-def _evaluation_json(path) -> bool:
-    """Whether `path` holds results `bsl evaluate --json` wrote (one model's, or a map of them)."""
-    import json
-
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    entries = [data] if isinstance(data, dict) and "details" in data else \
-        list(data.values()) if isinstance(data, dict) and data else []
-    return bool(entries) and all(isinstance(e, dict) and isinstance(e.get("details"), dict)
-                                 and e["details"].get("metric") == "spearman of cosine similarity x100"
-                                 for e in entries)
+OUTPUT_FLAGS = ("json", "markdown", "plot")
 
 
 def _claim_outputs(args: argparse.Namespace, config) -> None:
-    """Before any model loads: each output file must be new, an earlier output of `bsl evaluate`, or (with
-    --overwrite) is set aside; none may be a model, or lie inside one or the data dir."""
+    """Before any model loads (and again just before each is written): each output file must be new, one this
+    command wrote (proven by the record of written files, `pipeline.base.written_files`), or (with --overwrite) is
+    set aside; none may be a model, lie inside one or the data dir, or be a link, device or FIFO."""
     from pathlib import Path
 
-    from bsl_pipeline.pipeline.base.ownership import claim_file, written_by_bsl
-    from bsl_pipeline.training.evaluation.score_tables import MARKDOWN_MARK, PLOT_SOFTWARE
+    from bsl_pipeline.pipeline.base.ownership import claim_file
+    from bsl_pipeline.pipeline.base.written_files import recorded_by
 
     inputs = [m for m in args.models if Path(m).exists()] + ([config.data_dir] if config.data_dir else [])
-    recognise = {"json": _evaluation_json, "markdown": written_by_bsl(MARKDOWN_MARK),
-                 "plot": written_by_bsl(PLOT_SOFTWARE)}
-    for flag, ours in recognise.items():
+    for flag in OUTPUT_FLAGS:
         if getattr(args, flag, None):
-            claim_file(getattr(args, flag), overwrite=getattr(args, "overwrite", False), inputs=inputs, ours=ours)
+            claim_file(getattr(args, flag), overwrite=getattr(args, "overwrite", False), inputs=inputs,
+                       ours=recorded_by(f"bsl evaluate --{flag}"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -148,13 +136,14 @@ def run(args: argparse.Namespace) -> int:
     disable_progress = True if getattr(args, "no_progress", False) else None
     results = evaluate_models(args.models, config, disable_progress=disable_progress)
     print(format_table(results))
-    if getattr(args, "json", None):
-        write_json(results, args.json)
-        print(f"wrote {args.json}", file=sys.stderr)
-    if getattr(args, "markdown", None):
-        write_markdown(results, args.markdown)
-        print(f"wrote {args.markdown}", file=sys.stderr)
-    if getattr(args, "plot", None):
-        write_plot(results, args.plot)
-        print(f"wrote {args.plot}", file=sys.stderr)
+    from bsl_pipeline.pipeline.base.written_files import record_written
+
+    _claim_outputs(args, config)  # again: a file may have appeared there while the models were evaluated
+    writers = {"json": write_json, "markdown": write_markdown, "plot": write_plot}
+    for flag in OUTPUT_FLAGS:
+        path = getattr(args, flag, None)
+        if path:
+            writers[flag](results, path)
+            record_written(path, f"bsl evaluate --{flag}")
+            print(f"wrote {path}", file=sys.stderr)
     return 0

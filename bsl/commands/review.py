@@ -221,7 +221,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     if args.summary:
         return _summary(manifest)
     if args.export_avoid:
-        return _export_avoid(manifest, args.export_avoid, args.wordnet_dir)
+        return _export_avoid(manifest, args.export_avoid, args.wordnet_dir, args.overwrite)
     session = ReviewSession(manifest, args.n, args.seed, args.reviewer or _reviewer(), args.per_method, methods)
     if not session.items:
         print(f"nothing to review: every pair of {args.dataset} is judged (or it has none); figures: "
@@ -264,11 +264,11 @@ def _summary(manifest) -> int:
     return 0
 
 
-def _export_avoid(manifest, path: str, wordnet_dir: str | None) -> int:
+def _export_avoid(manifest, path: str, wordnet_dir: str | None, overwrite: bool) -> int:
     from bsl_pipeline.pipeline.augment.avoid_export import export_avoid_file, require_synonyms
 
     require_synonyms(manifest)
-    added, total = export_avoid_file(manifest, Path(path), wordnet_dir)
+    added, total = export_avoid_file(manifest, Path(path), wordnet_dir, overwrite)
     print(f"wrote {path}: {added} new substitution(s) to avoid, {total} in all; use it with "
           f"-o method_params.synonyms.words.avoid_file={path}")
     return 0
@@ -296,7 +296,9 @@ file (method_params.synonyms.words.avoid_file).
     p.add_argument("--no-browser", action="store_true", help="print the URL only, open no browser")
     p.add_argument("--summary", action="store_true", help="print the judged figures per method and exit")
     p.add_argument("--export-avoid", metavar="FILE", help="write the substitutions of synonyms pairs judged not "
-                   "usable (and never usable) to FILE, appending to an avoid file already there")
+                   "usable (and never usable) to FILE, appending to an avoid file bsl wrote there")
+    p.add_argument("--overwrite", action="store_true", help="with --export-avoid: replace a FILE bsl did not write "
+                   "(it is moved to .bsl-replaced/<time>/ beside it, never deleted; an avoid file's entries are kept)")
     p.add_argument("--wordnet-dir", help="with --export-avoid: WordNet database dir (default: the one the dataset's "
                    "synonyms settings name, else where bsl finds it)")
     p.add_argument("--no-verify", action="store_true", help="skip `bsl verify` first (says loudly that it did)")

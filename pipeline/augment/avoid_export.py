@@ -95,17 +95,41 @@ def avoid_list(manifest: Manifest, wordnet_dir: str | None = None) -> AvoidList:
     return AvoidList(dict(wrong), dict(usable), unread)
 
 
-def export_avoid_file(manifest: Manifest, path: str | Path, wordnet_dir: str | None = None) -> tuple[int, int]:
-    """Write the avoid file (atomic). An existing FILE must be an avoid file: its lines are kept as they are and
-    the new entries appended. Returns (entries added, entries in the file)."""
+EXPORT_COMMAND = "bsl review --export-avoid"
+
+
+def export_avoid_file(manifest: Manifest, path: str | Path, wordnet_dir: str | None = None,
+                      overwrite: bool = False) -> tuple[int, int]:
+    """Write the avoid file (atomic) and record it as written (`pipeline.base.written_files`). An existing FILE
+    this command wrote (as it is now) is appended to: its lines are kept and the new entries added. Any other
+    existing file is refused unless `overwrite`: then it is set aside (`.bsl-replaced/` beside it) and, when it is an
+    avoid file, its lines are carried over. Never a link, device or FIFO. Returns (entries added, entries in the
+    file)."""
+    from bsl_pipeline.pipeline.base.ownership import OwnershipError, claim_file, not_a_plain_file
+    from bsl_pipeline.pipeline.base.written_files import record_written, recorded_by
+
     path = Path(path)
-    found = avoid_list(manifest, wordnet_dir)
+    ours = recorded_by(EXPORT_COMMAND)
+    problem = not_a_plain_file(path)
+    if problem:
+        raise OwnershipError(f"{path} is {problem}; bsl writes only plain files (give another file name)")
     old_text, old = "", frozenset()
     if path.exists():
-        old, _ = read_avoid_file(str(path))  # refuses (naming file:line) what is not an avoid file
-        old_text = path.read_text(encoding="utf-8")
+        mine = ours(path)
+        if not mine and not overwrite:
+            raise OwnershipError(f"{path} exists and bsl has no record of writing it as it is now; choose a new "
+                                 f"file, or pass --overwrite to replace it (the old file is moved to "
+                                 f"{path.parent / '.bsl-replaced'}/, and its entries kept when it is an avoid file)")
+        try:
+            old, _ = read_avoid_file(str(path))  # refuses (naming file:line) what is not an avoid file
+            old_text = path.read_text(encoding="utf-8")
+        except InputError:
+            if mine:
+                raise
+            old_text, old = "", frozenset()  # not an avoid file: set aside below, the new file starts afresh
         if old_text and not old_text.endswith("\n"):
             old_text += "\n"
+    found = avoid_list(manifest, wordnet_dir)
     new = [k for k in found.entries if k not in old]
     lines = [] if old_text else [
         "# Substitutions of the synonyms method that people judged wrong (`bsl review --export-avoid`): read by",
@@ -114,7 +138,9 @@ def export_avoid_file(manifest: Manifest, path: str | Path, wordnet_dir: str | N
         lines.append(f"# {len(new)} from the judged pairs of dataset {manifest.name}")
     lines += [f"{pos} {word}>{sub}  # wrong in {found.wrong[(pos, word, sub)]} judged pair(s)"
               for pos, word, sub in new]
+    claim_file(path, overwrite=overwrite, ours=ours)  # again, now: a file bsl did not write is set aside
     write_text_atomic(path, old_text + "\n".join(lines) + ("\n" if lines else ""))
+    record_written(path, EXPORT_COMMAND)
     if found.unread:
         import logging
 

@@ -21,6 +21,7 @@ import fcntl
 import json
 import os
 import socket
+import stat
 import sys
 import time
 import uuid
@@ -247,10 +248,11 @@ def check_output_name(name: str, what: str = "name") -> str:
 def claim_file(path: str | Path, *, overwrite: bool = False, inputs: Iterable[str | Path] = (),
                same_content: Callable[[Path], bool] | None = None,
                ours: Callable[[Path], bool] | None = None) -> Path:
-    """Check that the tool may (re)write the single file `path`: never one of `inputs` (or inside one); an existing
-    file only with `overwrite=True`, and then it is first moved to `<its dir>/.bsl-replaced/<time>/` (kept), unless
-    `same_content(path)` says it already holds what would be written, or `ours(path)` recognises it as an earlier
-    output of the same command (`written_by_bsl`), which is simply rewritten."""
+    """Check that the tool may (re)write the single file `path`: never one of `inputs` (or inside one), never a
+    link, device, FIFO or socket (even with `overwrite`); an existing file only with `overwrite=True`, and then it
+    is first moved to `<its dir>/.bsl-replaced/<time>/` (kept), unless `same_content(path)` says it already holds
+    what would be written, or `ours(path)` proves it an earlier output of the same command
+    (`pipeline.base.written_files.recorded_by`), which is simply rewritten."""
     written = str(path)
     path = Path(path).expanduser()
     check_not_input(path, inputs)
@@ -259,16 +261,34 @@ def claim_file(path: str | Path, *, overwrite: bool = False, inputs: Iterable[st
     blocking = next((p for p in path.parents if p.exists() or p.is_symlink()), None)
     if blocking is not None and not blocking.is_dir():
         raise OwnershipError(f"{path}: {blocking} is not a directory; give a file name in a directory")
-    if path.exists() or path.is_symlink():
-        if same_content is not None and path.is_file() and same_content(path):
+    problem = not_a_plain_file(path)
+    if problem:
+        raise OwnershipError(f"{path} is {problem}; bsl writes only plain files (give another file name)")
+    if path.exists():
+        if same_content is not None and same_content(path):
             return path
-        if ours is not None and path.is_file() and not path.is_symlink() and ours(path):
+        if ours is not None and ours(path):
             return path
         if not overwrite:
-            raise OwnershipError(f"{path} exists; choose a new file, or pass --overwrite to replace it (the old file "
-                                 f"is moved to {path.parent / REPLACED_DIR}/, nothing is deleted)")
+            raise OwnershipError(f"{path} exists and bsl has no record of writing it as it is now; choose a new "
+                                 f"file, or pass --overwrite to replace it (the old file is moved to "
+                                 f"{path.parent / REPLACED_DIR}/, nothing is deleted)")
         set_aside(path.parent, [path.name])
     return path
+
+
+def not_a_plain_file(path: str | Path) -> str | None:
+    """What is at `path` when it is there and not a plain file ("a symbolic link", "a FIFO", ...), by lstat: a link
+    is never followed. None when nothing or a plain file is there."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    return ("a symbolic link" if stat.S_ISLNK(mode) else "a directory" if stat.S_ISDIR(mode)
+            else "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a plain file")
 
 
 def replaced_folder(directory: Path) -> Path:
@@ -284,21 +304,6 @@ def replaced_folder(directory: Path) -> Path:
             continue
         return target
     raise OwnershipError(f"{base}: cannot make a new folder for what is replaced")
-
-
-def written_by_bsl(token: str, limit: int = 1 << 16) -> Callable[[Path], bool]:
-    """An `ours` for `claim_file`: the file's first `limit` bytes hold `token`, the mark a command writes into
-    its output (an HTML generator tag, PNG text, a Markdown comment); a file without it is not rewritten."""
-    needle = token.encode("utf-8")
-
-    def ours(path: Path) -> bool:
-        try:
-            with open(path, "rb") as fh:
-                return needle in fh.read(limit)
-        except OSError:
-            return False
-
-    return ours
 
 
 def set_aside(directory: Path, names: Iterable[str]) -> Path | None:

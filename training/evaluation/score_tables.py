@@ -146,7 +146,7 @@ def format_table(results: Mapping[str, ModelResult]) -> str:
     return "\n".join(lines)
 
 
-MARKDOWN_MARK = "written by bsl evaluate"  # a comment in the Markdown: how a rerun recognises its own file
+MARKDOWN_MARK = "written by bsl evaluate"  # a comment in the Markdown saying where it came from (never a proof)
 
 
 def format_markdown(results: Mapping[str, ModelResult]) -> str:
@@ -214,7 +214,7 @@ def write_markdown(results: Mapping[str, ModelResult], path: str | Path) -> None
     write_text_atomic(path, format_markdown(results))
 
 
-PLOT_SOFTWARE = "bsl evaluate"  # the PNG's Software text: how a rerun recognises its own plot
+PLOT_SOFTWARE = "bsl evaluate"  # the PNG's Software text (what made it; never a proof of ownership)
 
 
 def write_plot(results: Mapping[str, ModelResult], path: str | Path) -> None:

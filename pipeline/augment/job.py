@@ -30,7 +30,7 @@ from bsl_pipeline.pipeline.augment.augmenters import build_augmenter
 from bsl_pipeline.pipeline.augment.augmenters.base import Augmenter
 from bsl_pipeline.pipeline.augment.executors import AugmentTask, Executor, SerialExecutor, TaskFailed
 from bsl_pipeline.pipeline.augment.filters import FilterConfig
-from bsl_pipeline.pipeline.augment.tasks import ChunkRef, TaskResult, task_key, write_chunk
+from bsl_pipeline.pipeline.augment.tasks import WORK_DIR, ChunkRef, TaskResult, task_key, write_chunk
 from bsl_pipeline.pipeline.base.config import MAX_BATCH, SEED_RANGE, Range, to_dict
 from bsl_pipeline.pipeline.base.errors import WRITE_ERROR_FIXES, BSLError
 from bsl_pipeline.pipeline.base.ownership import (
@@ -41,7 +41,14 @@ from bsl_pipeline.pipeline.base.ownership import (
     claim_directory,
 )
 from bsl_pipeline.pipeline.base.provenance import code_version, sha256_file
-from bsl_pipeline.pipeline.base.publish import Discard, publish_directory, remove_stale_staging, retire, staging_dir
+from bsl_pipeline.pipeline.base.publish import (
+    Discard,
+    publish_directory,
+    remove_stale_staging,
+    require_folder,
+    retire,
+    staging_dir,
+)
 from bsl_pipeline.pipeline.corpus.chunks import (
     CorpusConfig,
     CorpusStats,
@@ -126,7 +133,7 @@ def _publish(files: list[tuple[Path, dict[str, Any], str | None]], target_dir: P
     parent, name = target_dir.parent, target_dir.name
     remove_stale_staging(parent, name, discard)
     shutil.rmtree(parent / f".{name}.staging", ignore_errors=True)  # fixed names of earlier versions
-    if (parent / f".{name}.old").is_dir():
+    if require_folder(parent / f".{name}.old", "its own retired copy of a folder"):
         retire(parent / f".{name}.old", parent, name, discard)
     staging = staging_dir(target_dir)
     try:
@@ -415,6 +422,8 @@ def run_augment(corpus: str | Path, out_dir: str | Path, config: AugmentConfig,
         claim_directory(out_dir, "dataset", overwrite=overwrite, own_names=DATASET_ENTRIES,
                         recognise=_earlier_dataset)
         with WriterLock(out_dir, "dataset"):
+            for folder in (WORK_DIR, f"{WORK_DIR}/chunks", f"{WORK_DIR}/tasks"):  # never written through a link
+                require_folder(out_dir / folder, "its own work folder")
             return _run_locked(corpus, out_dir, config, augmenters, on_task_done, executor, t0)
 
 

@@ -295,6 +295,9 @@ def replaced_folder(directory: Path) -> Path:
     """A new folder `directory/.bsl-replaced/<UTC time>/` (made now) for what a command replaces there."""
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
     base = Path(directory) / REPLACED_DIR
+    if base.is_symlink() or (base.exists() and not base.is_dir()):
+        raise OwnershipError(f"{base} is {'a symbolic link' if base.is_symlink() else 'not a folder'}: bsl sets "
+                             f"what it replaces aside only in a real {REPLACED_DIR}/ folder (move it away)")
     base.mkdir(parents=True, exist_ok=True)
     for i in range(1000):
         target = base / (stamp if i == 0 else f"{stamp}-{i}")
@@ -320,8 +323,12 @@ def set_aside(directory: Path, names: Iterable[str]) -> Path | None:
 def set_aside_tree(source: Path, directory: Path, name: str, discard: Callable[[str, Path], bool]) -> Path | None:
     """Move every file (or symlink) under the folder `source` that `discard(its path inside source, path)` does not
     vouch for to `directory/.bsl-replaced/<time>/<name>/<same path>`; returns that folder, None if nothing moved.
-    What is left in `source` are the files vouched for (the caller drops them) and folders."""
+    What is left in `source` are the files vouched for (the caller drops them) and folders. `source` itself must
+    be a real folder, never a link to one (refused: its files are not the tool's to move)."""
     source = Path(source)
+    if source.is_symlink() or not source.is_dir():
+        raise OwnershipError(f"{source} is {'a symbolic link' if source.is_symlink() else 'not a folder'}; bsl "
+                             f"sets aside only the files of its own folders and leaves it alone (move it away)")
     folder = None
     for root, dirs, files in os.walk(source):
         here = Path(root)

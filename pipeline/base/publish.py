@@ -9,17 +9,22 @@ The directory that is replaced is not simply deleted: a file in it is dropped on
 vouches for it (a file this tool wrote and recorded, e.g. a shard the dataset's manifest lists with that sha256);
 every other file (one a user added or edited) is moved to `<parent>/.bsl-replaced/<UTC time>/<name>/`, keeping its
 place in the tree (`pipeline.base.ownership.set_aside_tree`).
+
+No link is followed: a symbolic link (or a file) where a folder to replace, a staging folder or a retired one is
+expected is refused with its name and left alone (`require_folder`, by lstat), so a planted link never moves or
+deletes the files of the directory it points to.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import stat
 import uuid
 from collections.abc import Callable
 from pathlib import Path
 
-from bsl_pipeline.pipeline.base.ownership import process_alive, set_aside_tree
+from bsl_pipeline.pipeline.base.ownership import OwnershipError, process_alive, set_aside_tree
 
 # `discard(relative_path, path)`: whether a file of the replaced directory (its POSIX path inside it, and where it
 # lies now) is the tool's own and may be dropped.
@@ -28,6 +33,20 @@ Discard = Callable[[str, Path], bool]
 
 def _private_name(target: Path, role: str) -> Path:
     return target.with_name(f".{target.name}.{role}-{os.getpid()}-{uuid.uuid4().hex[:8]}")
+
+
+def require_folder(path: Path, what: str) -> bool:
+    """Whether a real folder is at `path` (False: nothing there). A link or anything else that is not a folder is
+    refused (OwnershipError naming it) and left alone: lstat, never followed."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return False
+    if stat.S_ISDIR(mode):
+        return True
+    kind = "a symbolic link" if stat.S_ISLNK(mode) else "not a folder"
+    raise OwnershipError(f"{path} is {kind} where bsl expects {what}; bsl leaves it alone and stops here: move it "
+                         f"away, then rerun")
 
 
 def staging_dir(target: Path) -> Path:
@@ -53,6 +72,7 @@ def publish_directory(staging: Path, target: Path,
     (default: `same_path_in(target)`, the paths the new copy also has) and all else is set aside (module doc);
     `on_set_aside(folder)` hears where, when anything was."""
     staging, target = Path(staging), Path(target)
+    require_folder(target, "the folder it replaces")
     if target.exists() and keep_existing is not None and keep_existing(target):
         shutil.rmtree(staging, ignore_errors=True)
         return False
@@ -84,6 +104,7 @@ def publish_directory(staging: Path, target: Path,
 def retire(retired: Path, parent: Path, name: str, discard: Discard | None) -> Path | None:
     """Drop the files of the retired directory `retired` that `discard` vouches for and set the rest aside under
     `parent/.bsl-replaced/<time>/<name>/` (None: set all aside). Returns the set-aside folder, if any."""
+    require_folder(retired, "its own retired copy of a folder")
     kept = set_aside_tree(retired, parent, name, discard or (lambda _relative, _path: False))
     shutil.rmtree(retired, ignore_errors=True)  # what is left: files vouched for, and empty folders
     return kept
@@ -99,6 +120,7 @@ def remove_stale_staging(parent: Path, name: str, discard: Discard | None = None
             continue
         if process_alive(int(role_pid[1])):
             continue
+        require_folder(leftover, f"its own {role_pid[0]} folder (left by a killed run)")
         if role_pid[0] == "staging":
             shutil.rmtree(leftover, ignore_errors=True)
         else:

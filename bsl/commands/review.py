@@ -5,6 +5,13 @@ The page is served on 127.0.0.1 only, on a free port, under a random token made 
 path does not start with `/<token>/` is refused with 403. Each mark is appended to the dataset's judgments file
 (`pipeline.dataset.judgments`) before the page shows the next pair, so a closed tab or a stopped server loses at
 most the mark being made, and two reviewers (two servers) at once lose nothing.
+
+The server fails safe: a request body is read only up to MAX_BODY bytes whatever its `Content-Length` says (absent,
+negative, not a number, huge) or when it comes in chunks; every error is a JSON `{"error": ...}` with its status,
+never a traceback or an empty reply. The token never goes on a command line: the browser is started on a private
+file (mode 0600, in a folder only this user can enter) that forwards to the page. After each mark only the card's
+judged-views block is rewritten (`pipeline.dataset.card.patch_judged_views`); a dataset whose manifest changed
+since the review started (augmented again) gets no more marks and no card update.
 """
 
 from __future__ import annotations
@@ -13,7 +20,10 @@ import argparse
 import getpass
 import hmac
 import json
+import logging
+import os
 import secrets
+import tempfile
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -24,6 +34,15 @@ from bsl_pipeline.pipeline.base.errors import BSLError, InputError
 
 MAX_BODY = 64 << 10
 LOOPBACK = "127.0.0.1"
+log = logging.getLogger(__name__)
+
+
+class RequestError(Exception):
+    """A request the server answers with `status` and a JSON error."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 class ReviewSession:
@@ -42,7 +61,9 @@ class ReviewSession:
         judged = set(self._live())  # refuses another dataset's file by name
         self.items = review_sample(manifest, n, seed, judged, per_method, methods)
         self.by_id = {item.pair_id: item for item in self.items}
+        self.pairs.remember({item.pair_id: item.method for item in self.items})
         self.restore: dict[str, Any] | None = None
+        self.changed: str | None = None  # why this server no longer writes (its dataset changed), once it has
 
     def _live(self) -> dict[str, list]:
         """The live marks that count (`check_judgments`: of this dataset's pairs and methods, signed under a key)."""
@@ -87,6 +108,7 @@ class ReviewSession:
         judgment = make_judgment(self.manifest, item.pair_id, item.method, str(body.get("mark")), classes,
                                  body.get("note") or "", self.reviewer)
         with self.lock:
+            self._require_unchanged()
             append_judgment(self.path, judgment)
             self.restore = None
             self._update_card()
@@ -98,6 +120,7 @@ class ReviewSession:
         from bsl_pipeline.pipeline.dataset.judgments import UNDO, append_judgment, make_judgment
 
         with self.lock:
+            self._require_unchanged()
             live = self._live()
             mine = [j for marks in live.values() for j in marks if j.reviewer == self.reviewer and j.pair_id in
                     self.by_id]
@@ -110,11 +133,30 @@ class ReviewSession:
             self._update_card()
             return self.state()
 
+    def _require_unchanged(self) -> None:
+        """Refuse (409) every write once the dataset's manifest is no longer the one this review started on: the
+        dataset was augmented again, and its card and pairs are not the ones this page shows."""
+        from bsl_pipeline.pipeline.dataset.store import load_manifest
+
+        if self.changed is None:
+            try:
+                now = load_manifest(self.manifest.root).checksum
+            except BSLError as exc:
+                now = f"unreadable ({exc})"
+            if now != self.manifest.checksum:
+                self.changed = (f"{self.manifest.root} changed since this review started (augmented again?): nothing "
+                                f"more is written; restart `bsl review` to judge its new pairs")
+        if self.changed is not None:
+            raise RequestError(409, self.changed)
+
     def _update_card(self) -> None:
-        from bsl_pipeline.pipeline.dataset.card import write_dataset_card
+        """Rewrite the card's judged-views block only; a card without it (edited by hand) is left as it is."""
+        from bsl_pipeline.pipeline.dataset.card import patch_judged_views
 
         if self.manifest.source is not None and self.manifest.stats is not None:
-            write_dataset_card(self.manifest.root, self.manifest)
+            if not patch_judged_views(self.manifest.root, self.manifest, self.pairs):
+                log.warning("warning: %s/README.md has no judged-views block bsl wrote; the card is left as it is "
+                            "(`bsl review --summary` prints the figures)", self.manifest.root)
 
 
 def page_html(session: ReviewSession, token: str) -> str:
@@ -128,6 +170,38 @@ def page_html(session: ReviewSession, token: str) -> str:
             .replace("__KEYS__", json.dumps([list(k) for k in ERROR_CLASSES])))
 
 
+def read_body(headers, rfile, limit: int = MAX_BODY) -> bytes:
+    """The request body, at most `limit` bytes: by `Content-Length` (digits only), or chunked. Raises RequestError
+    (400 malformed, 411 no length, 413 too large) before reading more than `limit` bytes."""
+    if "chunked" in (headers.get("Transfer-Encoding") or "").lower():
+        body = bytearray()
+        while True:
+            size_line = rfile.readline(66)
+            try:
+                size = int(size_line.split(b";", 1)[0].strip(), 16)
+            except ValueError:
+                raise RequestError(400, "malformed chunked body") from None
+            if size < 0:
+                raise RequestError(400, "malformed chunked body")
+            if size == 0:
+                while rfile.readline(1026).strip():  # trailers, up to the blank line
+                    pass
+                return bytes(body)
+            if len(body) + size > limit:
+                raise RequestError(413, f"request too large (over {limit} bytes)")
+            body += rfile.read(size)
+            rfile.readline(3)  # the CRLF after the chunk
+    lengths = headers.get_all("Content-Length") or []
+    if not lengths:
+        raise RequestError(411, "a Content-Length is required")
+    if len(set(lengths)) != 1 or not lengths[0].strip().isdigit():
+        raise RequestError(400, f"malformed Content-Length {lengths[0][:40]!r}")
+    length = int(lengths[0].strip())
+    if length > limit:
+        raise RequestError(413, f"request too large ({length} > {limit} bytes)")
+    return rfile.read(length)
+
+
 def make_server(session: ReviewSession, port: int = 0) -> tuple[ThreadingHTTPServer, str]:
     """The review server on 127.0.0.1 (a free port when 0) and the URL with this run's token."""
     token = secrets.token_urlsafe(24)
@@ -136,9 +210,19 @@ def make_server(session: ReviewSession, port: int = 0) -> tuple[ThreadingHTTPSer
     class Handler(BaseHTTPRequestHandler):
         server_version = "bsl-review"
         sys_version = ""
+        error_content_type = "application/json"
+        error_message_format = '{"error": "%(message)s", "status": %(code)d}'
 
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - no request log on the terminal
             pass
+
+        def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+            """Errors http.server raises itself (a bad request line, an unknown method) as JSON too."""
+            self.close_connection = True
+            try:
+                self._json(code, {"error": message or self.responses.get(code, ("error",))[0]})
+            except OSError:
+                pass
 
         def _send(self, status: int, body: bytes, kind: str) -> None:
             self.send_response(status)
@@ -147,6 +231,8 @@ def make_server(session: ReviewSession, port: int = 0) -> tuple[ThreadingHTTPSer
             self.send_header("Cache-Control", "no-store")
             self.send_header("X-Content-Type-Options", "nosniff")
             self.send_header("Referrer-Policy", "no-referrer")
+            if self.close_connection:
+                self.send_header("Connection", "close")
             self.end_headers()
             self.wfile.write(body)
 
@@ -161,50 +247,77 @@ def make_server(session: ReviewSession, port: int = 0) -> tuple[ThreadingHTTPSer
                 return None
             return path[len(prefix):]
 
+        def _safely(self, handle) -> None:
+            """Run a request; any failure is a JSON error with a status (the connection is closed after one)."""
+            try:
+                handle()
+            except RequestError as exc:
+                self.close_connection = True
+                self._json(exc.status, {"error": str(exc)})
+            except BSLError as exc:
+                self._json(400, {"error": str(exc)})
+            except (ConnectionError, TimeoutError):
+                self.close_connection = True
+            except Exception as exc:  # noqa: BLE001 - the page gets an answer, the terminal one line
+                self.close_connection = True
+                log.warning("warning: review server: %s: %s", type(exc).__name__, exc)
+                self._json(500, {"error": f"{type(exc).__name__}: {exc}"})
+
         def do_GET(self) -> None:
+            self._safely(self._get)
+
+        def do_POST(self) -> None:
+            self._safely(self._post)
+
+        def _get(self) -> None:
             route = self._route()
             if route is None:
                 return
             if route == "":
                 self._send(200, page_html(session, token).encode("utf-8"), "text/html; charset=utf-8")
             elif route == "api/state":
-                self._answer(session.state)
+                self._json(200, session.state())
             else:
                 self._json(404, {"error": "not found"})
 
-        def do_POST(self) -> None:
+        def _post(self) -> None:
             route = self._route()
             if route is None:
-                return
-            length = int(self.headers.get("Content-Length") or 0)
-            if length > MAX_BODY:
-                self._json(413, {"error": "request too large"})
+                self.close_connection = True  # its body is never read
                 return
             try:
-                body = json.loads(self.rfile.read(length) or b"{}")
-            except ValueError:
-                self._json(400, {"error": "not JSON"})
-                return
+                body = json.loads(read_body(self.headers, self.rfile) or b"{}")
+            except (ValueError, RecursionError):  # RecursionError: nested too deep
+                raise RequestError(400, "not JSON") from None
             if not isinstance(body, dict):
-                self._json(400, {"error": "not a JSON object"})
-            elif route == "api/mark":
-                self._answer(lambda: session.mark(body))
+                raise RequestError(400, "not a JSON object")
+            if route == "api/mark":
+                self._json(200, session.mark(body))
             elif route == "api/undo":
-                self._answer(session.undo)
+                self._json(200, session.undo())
             else:
                 self._json(404, {"error": "not found"})
-
-        def _answer(self, produce) -> None:
-            try:
-                self._json(200, produce())
-            except BSLError as exc:
-                self._json(400, {"error": str(exc)})
 
         do_PUT = do_DELETE = do_PATCH = do_POST
 
     server = ThreadingHTTPServer((LOOPBACK, port), Handler)
     server.daemon_threads = True
     return server, f"http://{LOOPBACK}:{server.server_address[1]}{prefix}"
+
+
+def browser_file(url: str) -> Path:
+    """A file that forwards a browser to `url`, readable only by this user (mode 0600 in a new 0700 folder): the
+    browser is started on its path, so the token is never on a command line other users can read (`ps`)."""
+    import html
+
+    folder = Path(tempfile.mkdtemp(prefix="bsl-review-"))
+    path = folder / "open.html"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(f'<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer">'
+                 f'<meta http-equiv="refresh" content="0; url={html.escape(url)}">'
+                 f'<a href="{html.escape(url)}">open the review</a>\n')
+    return path
 
 
 def cmd_review(args: argparse.Namespace) -> int:
@@ -230,16 +343,21 @@ def cmd_review(args: argparse.Namespace) -> int:
     server, url = make_server(session, args.port)
     print(f"reviewing {len(session.items)} pairs of {terminal_safe(manifest.name)} as {session.reviewer}; marks go to "
           f"{session.path}\nopen {url}\n(Ctrl-C stops; every mark is already saved)", flush=True)
+    opener = None
     if not args.no_browser:
         import webbrowser
 
-        threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+        opener = browser_file(url)
+        threading.Thread(target=webbrowser.open, args=(opener.as_uri(),), daemon=True).start()
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
         server.server_close()
+        if opener is not None:
+            opener.unlink(missing_ok=True)
+            opener.parent.rmdir()
     print()
     return _summary(manifest)
 

@@ -55,7 +55,7 @@ def dataset_card(manifest: Manifest) -> str:
               "does not keep (word-level alignment; the larger of the two views'), `view_similarity` = cosine of the "
               "two views under the configured sentence encoder (null when none was set). Distributions: mean "
               "(10th/50th/90th percentile) over the kept pairs."]
-    lines += judged_views_markdown(manifest)
+    lines += ["", JUDGED_BEGIN, *judged_views_markdown(manifest), JUDGED_END]
     lines += ["", "Load with `datasets.load_dataset(\"<this dir>\")`; verify checksums with `bsl verify <this dir>`; "
               "browse pairs with `bsl inspect <this dir>`. Provenance and checksums: `manifest.json`.", ""]
     return "\n".join(lines)
@@ -75,14 +75,19 @@ def stats_markdown(manifest: Manifest) -> list[str]:
     return lines
 
 
-def judged_views_markdown(manifest: Manifest) -> list[str]:
+#: The comments around the card's judged-views block: the only part `bsl review` rewrites after each mark.
+JUDGED_BEGIN = "<!-- bsl review: judged views (rewritten after each mark; edit outside this block) -->"
+JUDGED_END = "<!-- end of judged views -->"
+
+
+def judged_views_markdown(manifest: Manifest, pairs=None) -> list[str]:
     """The card's section on the judged views (`bsl review`): none when no pair is judged, a note when the
-    judgments file judges other pairs."""
+    judgments file judges other pairs. `pairs`: a `PairMethods` already holding the dataset's judged pair ids."""
     from bsl_pipeline.pipeline.base.errors import InputError
     from bsl_pipeline.pipeline.dataset.judgments import dataset_figures, format_figures_markdown
 
     try:
-        figures = dataset_figures(manifest)
+        figures = dataset_figures(manifest, pairs)
     except InputError as exc:
         return ["", f"Judged views: not counted ({exc})."]
     if figures is None:
@@ -99,12 +104,56 @@ def write_dataset_card(dataset_dir: Path, manifest: Manifest) -> None:
     write_text_atomic(Path(dataset_dir) / "README.md", dataset_card(manifest))
 
 
+def patch_judged_views(dataset_dir: Path, manifest: Manifest, pairs=None) -> bool:
+    """Rewrite only the judged-views block of the card (between JUDGED_BEGIN and JUDGED_END), keeping every other
+    byte, a user's edits included. False (nothing written) when the card is not a plain file of at most
+    MAX_CARD_BYTES holding the block exactly once."""
+    import os
+    import stat
+
+    card = Path(dataset_dir) / "README.md"
+    try:
+        info = os.lstat(card)
+    except FileNotFoundError:
+        return False
+    if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_CARD_BYTES:
+        return False
+    try:
+        text = card.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    if text.count(JUDGED_BEGIN) != 1 or text.count(JUDGED_END) != 1:
+        return False
+    head, rest = text.split(JUDGED_BEGIN)
+    _, tail = rest.split(JUDGED_END)
+    if JUDGED_END in head:
+        return False
+    block = "\n".join([JUDGED_BEGIN, *judged_views_markdown(manifest, pairs), JUDGED_END])
+    write_text_atomic(card, head + block + tail)
+    return True
+
+
 MAX_CARD_BYTES = 16 << 20  # a card lists shard names; far larger is not a card this tool wrote
 
 
 #: Front-matter keys other than `configs` that change what `datasets.load_dataset` reads (features, splits): the
 #: tool writes none of them, so a card that has one was changed by someone else.
 LOADING_KEYS = ("dataset_info", "dataset_infos")
+#: Files beside the card that `datasets.load_dataset(<dir>)` also reads (split and feature types, configs that
+#: override the card's): the tool writes none of them.
+LOADING_FILES = ("dataset_infos.json", ".huggingface.yaml")
+
+
+def loading_files_problem(dataset_dir: Path) -> str | None:
+    """What in the dataset directory, besides the card, would change what `datasets.load_dataset(<dir>)` reads
+    (one of LOADING_FILES, by lstat: a link counts); None when nothing."""
+    import os
+
+    found = [name for name in LOADING_FILES if os.path.lexists(Path(dataset_dir) / name)]
+    if found:
+        return (f"{', '.join(found)} beside the card: `bsl augment` writes no such file, and "
+                f"`datasets.load_dataset` would read it (column types, configs); remove it")
+    return None
 
 
 def card_front_matter_problem(card: Path, manifest: Manifest) -> str | None:

@@ -232,6 +232,10 @@ class PairMethods:
         self.manifest = manifest
         self._methods: dict[str, str | None] = dict(known or {})
 
+    def remember(self, known: dict[str, str]) -> None:
+        """Pairs read from the shards elsewhere (a review's sample): not looked up again."""
+        self._methods.update(known)
+
     def methods_of(self, pair_ids: set[str]) -> dict[str, str | None]:
         missing = {p for p in pair_ids if p not in self._methods}
         if missing:

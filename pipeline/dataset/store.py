@@ -26,7 +26,7 @@ from bsl_pipeline.pipeline.base.errors import BSLError, InputError, Verification
 from bsl_pipeline.pipeline.base.ownership import MARKER_NAME, read_marker
 from bsl_pipeline.pipeline.base.fingerprint import keyed_digest
 from bsl_pipeline.pipeline.base.provenance import sha256_file
-from bsl_pipeline.pipeline.dataset.card import card_front_matter_problem, card_shard_files
+from bsl_pipeline.pipeline.dataset.card import card_front_matter_problem, card_shard_files, loading_files_problem
 from bsl_pipeline.pipeline.dataset.manifest import (
     KEY_ENV,
     Manifest,
@@ -164,6 +164,9 @@ def _check_card(manifest: Manifest) -> None:
     if problem:
         raise VerificationError(f"{card}: {problem}; the card decides what `datasets.load_dataset` reads, so it "
                                 f"must be the one `bsl augment` wrote (rerun it to write the card again)")
+    problem = loading_files_problem(card.parent)
+    if problem:
+        raise VerificationError(f"{card.parent}: {problem}")
 
 
 # -- which dataset, which write of it ------------------------------------------------------------------------------

@@ -105,14 +105,12 @@ def export_avoid_file(manifest: Manifest, path: str | Path, wordnet_dir: str | N
     existing file is refused unless `overwrite`: then it is set aside (`.bsl-replaced/` beside it) and, when it is an
     avoid file, its lines are carried over. Never a link, device or FIFO. Returns (entries added, entries in the
     file)."""
-    from bsl_pipeline.pipeline.base.ownership import OwnershipError, claim_file, not_a_plain_file
+    from bsl_pipeline.pipeline.base.ownership import OwnershipError, claim_file, refuse_special_file
     from bsl_pipeline.pipeline.base.written_files import record_written, recorded_by
 
     path = Path(path)
     ours = recorded_by(EXPORT_COMMAND)
-    problem = not_a_plain_file(path)
-    if problem:
-        raise OwnershipError(f"{path} is {problem}; bsl writes only plain files (give another file name)")
+    refuse_special_file(path)
     old_text, old = "", frozenset()
     if path.exists():
         mine = ours(path)

@@ -261,9 +261,7 @@ def claim_file(path: str | Path, *, overwrite: bool = False, inputs: Iterable[st
     blocking = next((p for p in path.parents if p.exists() or p.is_symlink()), None)
     if blocking is not None and not blocking.is_dir():
         raise OwnershipError(f"{path}: {blocking} is not a directory; give a file name in a directory")
-    problem = not_a_plain_file(path)
-    if problem:
-        raise OwnershipError(f"{path} is {problem}; bsl writes only plain files (give another file name)")
+    refuse_special_file(path)
     if path.exists():
         if same_content is not None and same_content(path):
             return path
@@ -277,27 +275,38 @@ def claim_file(path: str | Path, *, overwrite: bool = False, inputs: Iterable[st
     return path
 
 
-def not_a_plain_file(path: str | Path) -> str | None:
-    """What is at `path` when it is there and not a plain file ("a symbolic link", "a FIFO", ...), by lstat: a link
-    is never followed. None when nothing or a plain file is there."""
+def entry_kind(path: str | Path) -> str | None:
+    """What is at `path`, by lstat (a link is never followed): "a plain file", "a folder", "a symbolic link",
+    "a FIFO", "a socket", "a device"; None when nothing is there."""
     try:
         mode = os.lstat(path).st_mode
     except FileNotFoundError:
         return None
-    if stat.S_ISREG(mode):
-        return None
-    return ("a symbolic link" if stat.S_ISLNK(mode) else "a directory" if stat.S_ISDIR(mode)
-            else "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
-            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a plain file")
+    return ("a plain file" if stat.S_ISREG(mode) else "a folder" if stat.S_ISDIR(mode)
+            else "a symbolic link" if stat.S_ISLNK(mode) else "a FIFO" if stat.S_ISFIFO(mode)
+            else "a socket" if stat.S_ISSOCK(mode) else "a device")
+
+
+def not_a_plain_file(path: str | Path) -> str | None:
+    """What is at `path` when it is there and not a plain file (`entry_kind`); None when nothing or a plain file."""
+    kind = entry_kind(path)
+    return None if kind in (None, "a plain file") else kind
+
+
+def refuse_special_file(path: str | Path) -> None:
+    """Refuse (OwnershipError naming it) to write a file where a link, folder, device, FIFO or socket is."""
+    kind = not_a_plain_file(path)
+    if kind:
+        raise OwnershipError(f"{path} is {kind}; bsl writes only plain files (give another file name)")
 
 
 def replaced_folder(directory: Path) -> Path:
     """A new folder `directory/.bsl-replaced/<UTC time>/` (made now) for what a command replaces there."""
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
     base = Path(directory) / REPLACED_DIR
-    if base.is_symlink() or (base.exists() and not base.is_dir()):
-        raise OwnershipError(f"{base} is {'a symbolic link' if base.is_symlink() else 'not a folder'}: bsl sets "
-                             f"what it replaces aside only in a real {REPLACED_DIR}/ folder (move it away)")
+    if entry_kind(base) not in (None, "a folder"):
+        raise OwnershipError(f"{base} is {entry_kind(base)}: bsl sets what it replaces aside only in a real "
+                             f"{REPLACED_DIR}/ folder (move it away)")
     base.mkdir(parents=True, exist_ok=True)
     for i in range(1000):
         target = base / (stamp if i == 0 else f"{stamp}-{i}")
@@ -326,9 +335,9 @@ def set_aside_tree(source: Path, directory: Path, name: str, discard: Callable[[
     What is left in `source` are the files vouched for (the caller drops them) and folders. `source` itself must
     be a real folder, never a link to one (refused: its files are not the tool's to move)."""
     source = Path(source)
-    if source.is_symlink() or not source.is_dir():
-        raise OwnershipError(f"{source} is {'a symbolic link' if source.is_symlink() else 'not a folder'}; bsl "
-                             f"sets aside only the files of its own folders and leaves it alone (move it away)")
+    if entry_kind(source) != "a folder":
+        raise OwnershipError(f"{source} is {entry_kind(source) or 'missing'}; bsl sets aside only the files of its "
+                             f"own folders and leaves it alone (move it away)")
     folder = None
     for root, dirs, files in os.walk(source):
         here = Path(root)

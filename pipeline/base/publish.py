@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import os
 import shutil
-import stat
 import uuid
 from collections.abc import Callable
 from pathlib import Path
 
-from bsl_pipeline.pipeline.base.ownership import OwnershipError, process_alive, set_aside_tree
+from bsl_pipeline.pipeline.base.ownership import OwnershipError, entry_kind, process_alive, set_aside_tree
 
 # `discard(relative_path, path)`: whether a file of the replaced directory (its POSIX path inside it, and where it
 # lies now) is the tool's own and may be dropped.
@@ -38,13 +37,9 @@ def _private_name(target: Path, role: str) -> Path:
 def require_folder(path: Path, what: str) -> bool:
     """Whether a real folder is at `path` (False: nothing there). A link or anything else that is not a folder is
     refused (OwnershipError naming it) and left alone: lstat, never followed."""
-    try:
-        mode = os.lstat(path).st_mode
-    except FileNotFoundError:
-        return False
-    if stat.S_ISDIR(mode):
-        return True
-    kind = "a symbolic link" if stat.S_ISLNK(mode) else "not a folder"
+    kind = entry_kind(path)
+    if kind in (None, "a folder"):
+        return kind is not None
     raise OwnershipError(f"{path} is {kind} where bsl expects {what}; bsl leaves it alone and stops here: move it "
                          f"away, then rerun")
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from bsl_pipeline.pipeline.base.atomic import write_json_atomic
 from bsl_pipeline.pipeline.base.errors import InputError
-from bsl_pipeline.pipeline.base.ownership import check_not_input, check_output_name
+from bsl_pipeline.pipeline.base.ownership import check_not_input, check_output_name, refuse_special_file
 from bsl_pipeline.pipeline.base.provenance import code_version, sha256_file
 from bsl_pipeline.pipeline.corpus.chunks import CorpusConfig, CorpusStats, iter_chunks
 
@@ -48,14 +48,10 @@ def describe_corpus(corpus: str | Path, cfg: CorpusConfig, name: str) -> dict[st
 def write_source_manifest(corpus: str | Path, cfg: CorpusConfig, name: str, registry_dir: str | Path) -> Path:
     """Describe the corpus into `<registry_dir>/sources/<name>.json`: never inside the corpus (the next read of it
     would take the manifest for corpus text) and never through a link."""
-    from bsl_pipeline.pipeline.base.ownership import OwnershipError, not_a_plain_file
-
     check_output_name(name, "corpus manifest name")
     target = Path(registry_dir) / "sources" / f"{name}.json"
     check_not_input(target, [corpus], "corpus manifest (--registry-dir)")
-    problem = not_a_plain_file(target)
-    if problem:
-        raise OwnershipError(f"{target} is {problem}; bsl writes only plain files (give another --registry-dir)")
+    refuse_special_file(target)
     write_json_atomic(target, describe_corpus(corpus, cfg, name))
     return target
 

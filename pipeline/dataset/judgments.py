@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from bsl_pipeline.pipeline.base.errors import InputError, VerificationError
+from bsl_pipeline.pipeline.base.ownership import not_a_plain_file
 from bsl_pipeline.pipeline.base.fingerprint import digest, keyed_digest
 from bsl_pipeline.pipeline.base.text import terminal_safe
 from bsl_pipeline.pipeline.dataset.manifest import ANNOTATIONS, KEY_ENV, Manifest, resolve_inside
@@ -84,12 +85,8 @@ def judgments_path(manifest: Manifest) -> Path:
 
 def _require_plain_file(path: Path) -> None:
     """Nothing, or a plain file (lstat: a link is never followed)."""
-    try:
-        info = path.lstat()
-    except FileNotFoundError:
-        return
-    if not stat.S_ISREG(info.st_mode):
-        kind = "a symbolic link" if stat.S_ISLNK(info.st_mode) else "not a plain file"
+    kind = not_a_plain_file(path)
+    if kind:
         raise InputError(f"{path}: the judgments file is {kind}; marks are read and appended only in a plain "
                          f"judgments.jsonl of the dataset (move it away)")
 
@@ -242,16 +239,27 @@ class PairMethods:
             import pyarrow as pa
             import pyarrow.compute as pc
 
-            from bsl_pipeline.pipeline.dataset.store import iter_pair_batches
-
             wanted = pa.array(sorted(missing), pa.string())
-            for batch in iter_pair_batches(self.manifest, columns=["pair_id", "method"]):
-                hits = batch.filter(pc.is_in(batch.column(0), value_set=wanted))
-                for pair_id, method in zip(hits.column(0).to_pylist(), hits.column(1).to_pylist()):
+            for batch in self._id_batches():
+                hits = batch.filter(pc.is_in(batch.column("pair_id"), value_set=wanted))
+                for pair_id, method in zip(hits.column("pair_id").to_pylist(), hits.column("method").to_pylist()):
                     self._methods[pair_id] = method
             for p in missing:
                 self._methods.setdefault(p, None)
         return {p: self._methods[p] for p in pair_ids}
+
+    def _id_batches(self):
+        """The pair shards' `pair_id` and `method` columns, each shard path-checked like every manifest path (this
+        module sits below `store`, which reads whole pairs)."""
+        import pyarrow.parquet as pq
+
+        root = self.manifest.root
+        for shard in self.manifest.shards_of("pairs"):
+            path = resolve_inside(root, shard.path, f"{self.manifest.where}: shard")
+            try:
+                yield from pq.ParquetFile(path).iter_batches(columns=["pair_id", "method"])
+            except (OSError, ValueError, KeyError) as exc:  # missing, not Parquet, no such column
+                raise InputError(f"shard {path}: cannot read its pair ids ({exc})") from None
 
 
 @dataclass(frozen=True)

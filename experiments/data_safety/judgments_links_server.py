@@ -145,8 +145,7 @@ def main() -> None:
 
     # 4. the review server
     served = root / "served"
-    shutil.copytree(forged, served)
-    (served / "judgments.jsonl").unlink()
+    augment(root, served)
     proc, url = serve(served)
     try:
         path = "/" + url.split("/", 3)[3] + "api/mark"
@@ -156,7 +155,7 @@ def main() -> None:
             request = f"POST {path} HTTP/1.1\r\nHost: x\r\n{headers}\r\n\r\n".encode() + body
             print(f"{what}: {raw(url, request)}")
         card = served / "README.md"
-        card.write_text(card.read_text().replace("# served\n", "# served\n\nLicence: CC BY 4.0 (added by hand).\n"))
+        card.write_text(card.read_text().replace("\n# ", "\nLicence: CC BY 4.0 (added by hand).\n\n# ", 1))
         import urllib.request
 
         state = json.load(urllib.request.urlopen(url + "api/state"))

@@ -50,7 +50,7 @@ def write_source_manifest(corpus: str | Path, cfg: CorpusConfig, name: str, regi
     would take the manifest for corpus text) and never through a link."""
     check_output_name(name, "corpus manifest name")
     target = Path(registry_dir) / "sources" / f"{name}.json"
-    check_not_input(target, [corpus], "corpus manifest (--registry-dir)")
+    check_not_input(target, [corpus])
     refuse_special_file(target)
     write_json_atomic(target, describe_corpus(corpus, cfg, name))
     return target

@@ -202,3 +202,17 @@ Path({str(seen)!r}).write_text(json.dumps(info))
     assert info["mode"] == "0o600" and info["dir_mode"] == "0o700"
     assert url in info["text"]
     assert not Path(info["argv"][0][len("file://"):]).exists()  # removed when the server stopped
+
+
+@pytest.mark.browser
+def test_the_forwarding_file_opens_the_review_page_in_chromium(served, tmp_path):
+    from bsl_pipeline.cli.commands.review import browser_file
+
+    chromium = Path("/usr/bin/chromium")
+    if not chromium.exists():
+        pytest.skip("no chromium at /usr/bin/chromium")
+    session, host, port, prefix = served
+    opener = browser_file(f"http://{host}:{port}{prefix}")
+    proc = subprocess.run([str(chromium), "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=8000",
+                           f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", opener.as_uri()], capture_output=True, text=True, timeout=120, check=False)
+    assert "does the view keep the meaning?" in proc.stdout, proc.stderr[-2000:]

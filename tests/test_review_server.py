@@ -216,3 +216,19 @@ def test_the_forwarding_file_opens_the_review_page_in_chromium(served, tmp_path)
     proc = subprocess.run([str(chromium), "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=8000",
                            f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", opener.as_uri()], capture_output=True, text=True, timeout=120, check=False)
     assert "does the view keep the meaning?" in proc.stdout, proc.stderr[-2000:]
+
+
+def test_a_port_out_of_range_or_in_use_is_one_line(ds):
+    from one_line import one_line_error
+
+    def review(port: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "bsl_pipeline.cli", "review", str(ds), "--no-browser", "--port",
+                               port], capture_output=True, text=True, check=False, timeout=120,
+                              env={**os.environ, "BSL_NO_PROGRESS": "1"})
+
+    one_line_error(review("99999"), "--port must be 0 (a free port) or 1-65535, got 99999")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        one_line_error(review(str(port)), f"cannot serve the review on 127.0.0.1:{port}", "choose another --port")

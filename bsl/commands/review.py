@@ -300,7 +300,13 @@ def make_server(session: ReviewSession, port: int = 0) -> tuple[ThreadingHTTPSer
 
         do_PUT = do_DELETE = do_PATCH = do_POST
 
-    server = ThreadingHTTPServer((LOOPBACK, port), Handler)
+    if not 0 <= port <= 65535:
+        raise BSLError(f"--port must be 0 (a free port) or 1-65535, got {port}")
+    try:
+        server = ThreadingHTTPServer((LOOPBACK, port), Handler)
+    except OSError as exc:
+        raise BSLError(f"cannot serve the review on {LOOPBACK}:{port} ({exc.strerror or exc}); choose another --port, "
+                       f"or leave it out for a free one") from None
     server.daemon_threads = True
     return server, f"http://{LOOPBACK}:{server.server_address[1]}{prefix}"
 

@@ -232,3 +232,19 @@ def test_a_port_out_of_range_or_in_use_is_one_line(ds):
         taken.listen()
         port = taken.getsockname()[1]
         one_line_error(review(str(port)), f"cannot serve the review on 127.0.0.1:{port}", "choose another --port")
+
+
+def test_a_card_without_the_judged_views_block_is_left_alone_and_said_once(ds, caplog):
+    import logging
+
+    card = ds / "README.md"
+    text = card.read_text()
+    begin, end = text.index("<!-- bsl review: judged views"), text.index("<!-- end of judged views -->")
+    card.write_text(text[:begin] + "My own section instead.\n" + text[end + len("<!-- end of judged views -->"):])
+    edited = card.read_bytes()
+    session = ReviewSession(open_dataset(ds), 4, 0, "ann")
+    with caplog.at_level(logging.WARNING):
+        for item in session.items[:3]:
+            session.mark({"pair_id": item.pair_id, "mark": "usable"})
+    assert card.read_bytes() == edited and len(read_dataset_judgments(session.manifest)) == 3
+    assert caplog.text.count("no judged-views block") == 1

@@ -64,6 +64,7 @@ class ReviewSession:
         self.pairs.remember({item.pair_id: item.method for item in self.items})
         self.restore: dict[str, Any] | None = None
         self.changed: str | None = None  # why this server no longer writes (its dataset changed), once it has
+        self.card_warned = False  # said once that the card has no judged-views block to update
 
     def _live(self) -> dict[str, list]:
         """The live marks that count (`check_judgments`: of this dataset's pairs and methods, signed under a key)."""
@@ -154,7 +155,8 @@ class ReviewSession:
         from bsl_pipeline.pipeline.dataset.card import patch_judged_views
 
         if self.manifest.source is not None and self.manifest.stats is not None:
-            if not patch_judged_views(self.manifest.root, self.manifest, self.pairs):
+            if not patch_judged_views(self.manifest.root, self.manifest, self.pairs) and not self.card_warned:
+                self.card_warned = True
                 log.warning("warning: %s/README.md has no judged-views block bsl wrote; the card is left as it is "
                             "(`bsl review --summary` prints the figures)", self.manifest.root)
 

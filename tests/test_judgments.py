@@ -173,3 +173,23 @@ def test_card_and_report_count_only_valid_marks(ds):
     assert "| noise | 1 | 1 |" in card and "Not counted: 30 mark(s) not counted: 30 unknown pair" in card
     report = render_report("r", [manifest])
     assert "not counted: 30 mark(s) not counted" in report
+
+
+def test_a_hostile_judgments_file_is_read_in_bounded_memory_and_named(ds, caplog):
+    import logging
+
+    from bsl_pipeline.pipeline.dataset.judgments import read_dataset_judgments
+
+    noise = next(p for p, m in _pairs(ds).items() if m == "noise")
+    _mark(ds, noise, "noise")
+    with open(ds / "judgments.jsonl", "a") as fh:
+        fh.write("{cut off\n" * 500)
+    with caplog.at_level(logging.WARNING):
+        assert len(read_dataset_judgments(load_manifest(ds))) == 1
+    assert caplog.text.count("not a complete line") == 1
+    assert "judgments.jsonl:2: not a complete line" in caplog.text and "499 more such line(s)" in caplog.text
+    for hostile, says in (("[" * 50_000 + "\n", "nested too deep"), ("x" * (1 << 20) + "\n", "longer than 64 KiB")):
+        (ds / "judgments.jsonl").write_text(hostile)
+        with pytest.raises(InputError, match=f"judgments.jsonl:1: .*{says}"):
+            read_dataset_judgments(load_manifest(ds))
+        one_line_error(_bsl("review", str(ds), "--summary"), "judgments.jsonl:1")

@@ -186,23 +186,36 @@ def _check_line(data: Any, where: str) -> Judgment:
                     signature=signature, line=int(where.rsplit(":", 1)[1]))
 
 
+MAX_LINE_BYTES = 64 << 10  # a mark's line is far shorter (a note is at most MAX_NOTE_CHARS characters)
+
+
 def read_judgments(path: str | Path, checksum: str | None = None) -> list[Judgment]:
     """Every judgment of the file in order ([] when it does not exist). With `checksum`, a line of another dataset
-    is refused (InputError naming the file, the line and both checksums)."""
+    is refused (InputError naming the file, the line and both checksums). Lines are read in bounded memory: one
+    over MAX_LINE_BYTES, or nested too deep to parse, is refused naming it; lines cut off by a killed writer are
+    skipped with one warning."""
     path = Path(path)
     _require_plain_file(path)
     if not path.exists():
         return []
     out = []
-    with open(path, encoding="utf-8", errors="replace") as fh:
-        for n, text in enumerate(fh, 1):
+    cut_off: list[str] = []
+    with open(path, "rb") as fh:
+        n = 0
+        while raw := fh.readline(MAX_LINE_BYTES + 1):
+            n += 1
+            where = f"{path}:{n}"
+            if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+                raise InputError(f"{where}: a line longer than {MAX_LINE_BYTES >> 10} KiB is not a judgment")
+            text = raw.decode("utf-8", errors="replace")
             if not text.strip():
                 continue
-            where = f"{path}:{n}"
             try:
                 data = json.loads(text)
+            except RecursionError:
+                raise InputError(f"{where}: not a judgment (JSON nested too deep)") from None
             except ValueError:
-                log.warning("warning: %s: not a complete line (a write cut off?), skipped", where)
+                cut_off.append(where)
                 continue
             judgment = _check_line(data, where)
             if checksum is not None and judgment.dataset != checksum:
@@ -211,6 +224,9 @@ def read_judgments(path: str | Path, checksum: str | None = None) -> list[Judgme
                                  f"file belongs elsewhere, or the pairs were rebuilt since: move it aside to review "
                                  f"these pairs anew")
             out.append(judgment)
+    if cut_off:
+        more = f"; {len(cut_off) - 1} more such line(s) skipped" if len(cut_off) > 1 else ""
+        log.warning("warning: %s: not a complete line (a write cut off?), skipped%s", cut_off[0], more)
     return out
 
 

@@ -102,7 +102,7 @@ class MainJobConfig:
     evaluate: bool = field(default=True, metadata={"help": "evaluate before/after training (false: skip it)"})
     evaluation: EvaluationConfig = field(default_factory=demo_evaluation, metadata={
         "help": "STS (and transfer / sts17 when in tasks) before/after (every `bsl evaluate` key); data_dir '' = the "
-                "data dir found as README 'Data' says"})
+                "data dir found as docs/guide/data.md says"})
 
 
 @dataclass

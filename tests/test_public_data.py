@@ -281,7 +281,7 @@ def test_offline_hub_fetch_fails_in_one_line_naming_the_set(tmp_path):
     assert lines[0].startswith("sickr: cannot load mteb/sickr-sts@20a6d6f312dd54037fe07a32d58e5e168867909d (")
     assert "HF_HUB_OFFLINE/HF_DATASETS_OFFLINE is set" in lines[0]
     assert lines[0].endswith(f"to supply it by hand, put SICK_test_annotated.txt (the SemEval-2014 release) in "
-                             f"{tmp_path / 'data' / 'sick'} (README 'Data')")
+                             f"{tmp_path / 'data' / 'sick'} (docs/guide/data.md)")
     assert not (tmp_path / "data" / "sick").exists()
 
 

@@ -22,7 +22,7 @@ class EvaluationConfig:
 
     data_dir: str = field(default="", metadata={
         "help": "folder with sts/, stsbenchmark/, sick/; '' = $BSL_DATA_DIR, else ~/.cache/bsl/data (filled by "
-                "`bsl data fetch`), else ../shared/data (README 'Data')"})
+                "`bsl data fetch`), else ../shared/data (docs/guide/data.md)"})
     tasks: list[str] = field(default_factory=lambda: list(ALL_TASKS), metadata={
         "help": "what to evaluate: sts12..sts16, stsb, sickr (Table 1; 'all' = these seven, the default), sts17 "
                 "(STS 2017 per language pair), the SentEval transfer tasks mr, cr, subj, mpqa, sst2, trec, mrpc, "

@@ -81,7 +81,7 @@ def locate_data_dir(explicit: str | Path | None = None, env: Mapping[str, str] =
 
 def fetch_hint(env: Mapping[str, str] = os.environ) -> str:
     return (f"run `{FETCH_COMMAND}` (fills {default_data_dir(env)}), or pass --data-dir DIR / set BSL_DATA_DIR "
-            f"to a folder laid out as README 'Data' describes")
+            f"to a folder laid out as docs/guide/data.md describes")
 
 
 def resolve_data_dir(explicit: str | Path | None = None, env: Mapping[str, str] = os.environ,

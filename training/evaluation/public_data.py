@@ -148,7 +148,7 @@ def source_for(spec: PublicSet, cfg: DataFetchConfig) -> Source:
 
 
 def supply_by_hand(spec: PublicSet, data_dir: Path) -> str:
-    return f"to supply it by hand, put {_hand_files(spec)} in {data_dir / spec.folder} (README 'Data')"
+    return f"to supply it by hand, put {_hand_files(spec)} in {data_dir / spec.folder} (docs/guide/data.md)"
 
 
 def _offline_reason(exc: Exception) -> str:

@@ -265,7 +265,7 @@ def evaluate_encoder(encoder: Encoder | Callable[[list[str]], Any],
     if pooled and sts_aggregate != "all":
         raise BSLError(f"{', '.join(pooled)}: the data has one pooled file per year (fetched from a hub copy without "
                        f"per-subset breakdown), so sts_aggregate={sts_aggregate} cannot be computed: use 'all', or "
-                       f"supply SentEval's STS.input/STS.gs subset files by hand (README 'Data')")
+                       f"supply SentEval's STS.input/STS.gs subset files by hand (docs/guide/data.md)")
     flat: list[tuple[str, str, PairSet]] = [(t, s, ps) for t in task_order if not isinstance(loaded[t], TransferTask)
                                             for s, ps in loaded[t].items()]  # type: ignore[union-attr]
     cache = EmbeddingCache(cache_dir) if cache_dir is not None else None

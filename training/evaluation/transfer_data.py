@@ -129,7 +129,7 @@ def load_sick_entailment(data_dir: str | Path, split: str) -> LabeledSplit:
     path = Path(data_dir) / SICK_FOLDER / SICK_FILES[split]
     s1, s2, labels = [], [], []
     rows = read_sick_rows(path, ("sentence_A", "sentence_B", "entailment_judgment"),
-                          hint="SICK-E needs the SemEval-2014 SICK files (README 'Data')")
+                          hint="SICK-E needs the SemEval-2014 SICK files (docs/guide/data.md)")
     for idx, fields, (col_a, col_b, col_label) in rows:
         label = fields[col_label].strip()
         if label not in ("ENTAILMENT", "NEUTRAL", "CONTRADICTION"):
@@ -161,7 +161,7 @@ def read_senteval_splits(data_dir: str | Path, task: str, splits: Sequence[str],
         path = folder / f"{split}.tsv"
         if not path.is_file():
             raise InputError(f"{path}: {task} file not found; run `bsl data fetch --sets {task}` or supply it "
-                             f"(README 'Evaluation')")
+                             f"(docs/guide/evaluation.md#transfer-tasks-senteval-and-sts-2017)")
         out[split] = load_labeled_split(path, pairs)
     return out
 

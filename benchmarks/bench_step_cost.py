@@ -213,7 +213,7 @@ def _breakdown(trainer, args) -> dict[str, float]:
 
     from bsl_pipeline.training.ema import ema_update_
 
-    objective = trainer.objective
+    objective = trainer.parts.objective
     batch, _ = trainer.next_micro_batch()
     x1, x2 = batch["view1"], batch["view2"]
     dim = objective.encoder.dim

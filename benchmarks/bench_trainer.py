@@ -96,7 +96,7 @@ def main() -> int:
         try:
             # The dataset is exactly one batch and unshuffled: every step sees these same tensors.
             batch, (tokens, _) = trainer.next_micro_batch()
-            encoder = trainer.objective.encoder
+            encoder = trainer.parts.objective.encoder
 
             def timed(fn) -> tuple[float, float]:
                 wall, cpu = time.perf_counter(), time.process_time()
@@ -110,8 +110,8 @@ def main() -> int:
 
             def target_forward() -> None:
                 with torch.no_grad():
-                    trainer.objective.target(**batch["view1"])
-                    trainer.objective.target(**batch["view2"])
+                    trainer.parts.objective.target(**batch["view1"])
+                    trainer.parts.objective.target(**batch["view2"])
 
             trainer.model.train()
             runs = {"bare": bare, "bsl": trainer.train_step, "target": target_forward}

@@ -121,4 +121,4 @@ def check_evaluate_spec(spec: EvaluateFlowConfig) -> None:
         raise ConfigError("evaluate flow: models is empty")
     check_artifact_key(spec.artifact_key)
     config = resolve_evaluation_config(spec.config_file, spec.evaluation, spec.overrides)
-    resolve_data_dir(config.data_dir or None)  # '' = the data dir every command finds (README 'Data')
+    resolve_data_dir(config.data_dir or None)  # '' = the data dir every command finds (docs/guide/data.md)

@@ -39,7 +39,6 @@ from bsl_pipeline.training.evaluation.data_dir import (
     DataDir,
     default_data_dir,
     locate_data_dir,
-    missing_tasks,
 )
 from bsl_pipeline.training.config import BSLConfig, DataSourceConfig, TrainConfig
 from bsl_pipeline.training.evaluation.config import EvaluationConfig
@@ -103,7 +102,7 @@ class MainJobConfig:
     evaluate: bool = field(default=True, metadata={"help": "evaluate before/after training (false: skip it)"})
     evaluation: EvaluationConfig = field(default_factory=demo_evaluation, metadata={
         "help": "STS (and transfer / sts17 when in tasks) before/after (every `bsl evaluate` key); data_dir '' = the "
-                "data dir found as README 'Data' says"})
+                "data dir found as docs/guide/data.md says"})
 
 
 @dataclass
@@ -224,7 +223,7 @@ def _nli_files(cfg: MainJobConfig, data: DataDir | None) -> list[str]:
 
 def _evaluation_tasks(cfg: MainJobConfig, data: DataDir | None) -> tuple[list[str], str]:
     """The tasks the before/after evaluation runs on, and a note naming what it skips and how to get the data."""
-    from bsl_pipeline.training.evaluation.tasks import parse_tasks
+    from bsl_pipeline.training.evaluation.tasks import missing_tasks, parse_tasks
 
     if not cfg.evaluate:
         return [], "evaluation skipped: evaluate=false"

@@ -30,5 +30,6 @@ class TrainFlowConfig:
         "help": "after training, evaluate the exported model (else the final checkpoint) and publish the table "
                 "artifacts as the evaluation flow does"})
     evaluation: dict[str, Any] = field(default_factory=dict, metadata={
-        "help": "EvaluationConfig keys for that evaluation (data_dir '' = the data dir found as README 'Data' says)"})
+        "help": "EvaluationConfig keys for that evaluation (data_dir '' = the data dir found as docs/guide/data.md "
+                "says)"})
     artifact_key: str = field(default=DEFAULT_ARTIFACT_KEY, metadata={"help": "table artifact key of it"})

@@ -54,7 +54,8 @@ def shared_data() -> Path:
     exact rows and checksums, so a `bsl data fetch` directory does not stand in for it."""
     if not (SHARED_DATA / "sts").is_dir():
         _missing_shared_data(f"public data files not found at {SHARED_DATA}: point BSL_SHARED_DATA at a copy of "
-                             f"../shared/data to run this test (commands use `bsl data fetch` data, README 'Data')")
+                             f"../shared/data to run this test (commands use `bsl data fetch` data, "
+                             f"docs/guide/data.md)")
     return SHARED_DATA
 
 

@@ -68,8 +68,8 @@ def test_compile_auto_is_off_on_cpu(tiny_bert_dir, dataset, tmp_path):
 
     trainer = Trainer(tiny_config(tiny_bert_dir, [dataset], tmp_path / "auto"), disable_progress=True)
     try:
-        assert trainer.config.train.compile == "auto" and trainer.compile_status == "off"
-        assert "forward" not in vars(trainer.objective)
+        assert trainer.config.train.compile == "auto" and trainer.parts.compile_status == "off"
+        assert "forward" not in vars(trainer.parts.objective)
     finally:
         trainer.close()
 
@@ -83,11 +83,11 @@ def test_compiled_objective_traces_and_trains_the_golden_losses(tiny_bert_dir, d
                          overrides=["train.compile=true", "train.compile_backend=eager"])
     trainer = Trainer(config, disable_progress=True)
     try:
-        assert trainer.compile_status == "compiled" and "forward" in vars(trainer.objective)
+        assert trainer.parts.compile_status == "compiled" and "forward" in vars(trainer.parts.objective)
         result = trainer.fit()
         # state_dict keys are untouched, so checkpoints load into an uncompiled objective.
         state = load_objective_state(result.final_checkpoint)
-        assert set(state) == set(trainer.objective.state_dict())
+        assert set(state) == set(trainer.parts.objective.state_dict())
         assert not any("_orig_mod" in k for k in state)
     finally:
         trainer.close()
@@ -131,7 +131,7 @@ def test_compile_where_dynamo_is_unsupported_trains_eagerly(tiny_bert_dir, datas
     trainer = Trainer(tiny_config(tiny_bert_dir, [dataset], tmp_path / "unsupported",
                                   overrides=["train.compile=true"]), disable_progress=True)
     try:
-        assert trainer.compile_status.startswith("eager") and "forward" not in vars(trainer.objective)
+        assert trainer.parts.compile_status.startswith("eager") and "forward" not in vars(trainer.parts.objective)
     finally:
         trainer.close()
 

@@ -1,6 +1,7 @@
-"""The documentation: the MkDocs site builds with --strict (broken links and anchors fail it), the generated
-configuration reference covers every field of every config class with its help, the CLI reference every `bsl`
-subcommand, and the README stays a short front page whose relative links resolve."""
+"""The documentation: the MkDocs site builds with --strict (broken links and anchors fail it), the committed
+configuration reference is what the code generates and covers every field of every config class with its help, the
+CLI reference every `bsl` subcommand, every doc pointer in code, help and error text resolves, and the README stays a
+short front page whose relative links resolve."""
 
 from __future__ import annotations
 
@@ -100,6 +101,22 @@ def test_every_config_field_is_in_the_generated_reference(reference, site):
     # ranges come from the fields' metadata
     ranged = [(k, f) for s in sections for k, f in _leaf_keys(s.cls, s.prefix) if "range" in f.metadata]
     assert ranged and all(str(f.metadata["range"]) in text for _, f in ranged)
+    # every help text whole, <placeholder> words included ("'<mask>' for RoBERTa" is not read as an HTML tag)
+    flat = " ".join(text.split())
+    helps = {" ".join(str(f.metadata["help"]).replace("`", "").split()) for s in sections
+             for _, f in _leaf_keys(s.cls, s.prefix) if f.metadata.get("help")}
+    assert "'<mask>' for RoBERTa" in flat
+    cut = sorted(h for h in helps if h not in flat)
+    assert not cut, "help texts not shown whole:\n  " + "\n  ".join(cut)
+
+
+def test_reference_pages_are_committed_and_in_sync(reference):
+    """docs/reference/configuration.md and cli.md are what the code generates now (they read on a code host)."""
+    stale = [uri for uri, text in reference.reference_pages().items()
+             if (ROOT / "docs" / uri).read_text(encoding="utf-8") != text]
+    assert not stale, f"docs/{', docs/'.join(stale)} differ from the code: run `python docs/hooks/reference.py`"
+    assert "| <code>method_params.<wbr>span-mask.<wbr>mask_token</code> |" in (
+        ROOT / "docs" / "reference" / "configuration.md").read_text(encoding="utf-8")
 
 
 def test_every_subcommand_is_in_the_cli_reference(reference, site):
@@ -126,6 +143,67 @@ def test_readme_is_short_and_its_links_resolve():
             broken.append(link)
     assert not broken, f"README links that do not resolve: {broken}"
     assert "docs/reference/configuration.md" in readme and "-o " in readme
+
+
+# Where product code, help text and error text send a reader: the command's code, its configs and their comments.
+PRODUCT = ("pipeline", "training", "flows", "bsl", "configs")
+DOC_POINTER = re.compile(
+    r"(?P<top>README|CONTRIBUTING)(?:\.md)?,? (?P<quote>['\"])(?P<heading>[^'\"]+)(?P=quote)"
+    r"|(?<![\w./<>-])(?P<path>(?:docs|experiments|benchmarks)/[\w./-]*?\.md)(?:#(?P<anchor>[\w-]+))?")
+
+
+def _anchors(page: Path) -> set[str]:
+    """The anchors of a Markdown page's headings, as the site's toc extension makes them (or their `{ #id }`)."""
+    from markdown.extensions.toc import slugify
+
+    found, fenced = set(), False
+    for line in page.read_text(encoding="utf-8").splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        match = None if fenced else re.match(r"#{1,6} (.*)", line)
+        if match:
+            text = match.group(1)
+            explicit = re.search(r"\{ *#([\w-]+) *\}\s*$", text)
+            found.add(explicit.group(1) if explicit else slugify(re.sub(r"[`*]", "", text).strip(), "-"))
+    return found
+
+
+def _headings(page: Path) -> list[str]:
+    return [m.group(1).strip() for m in re.finditer(r"^#{1,6} (.*)$", page.read_text(encoding="utf-8"), re.M)]
+
+
+def doc_pointers() -> list[tuple[str, re.Match]]:
+    found = []
+    for top in PRODUCT:
+        for path in sorted((ROOT / top).rglob("*")):
+            if path.suffix in (".py", ".yaml", ".yml") and "__pycache__" not in path.parts:
+                text = path.read_text(encoding="utf-8")
+                for match in DOC_POINTER.finditer(text):
+                    line = text.count("\n", 0, match.start()) + 1
+                    found.append((f"{path.relative_to(ROOT)}:{line}", match))
+    return found
+
+
+def test_every_doc_pointer_in_code_help_and_errors_resolves():
+    """A page named in code, help or an error message exists, with the anchor it names; a README or CONTRIBUTING
+    section named in quotes is one of its headings."""
+    pointers = doc_pointers()
+    kinds = {"path" if m.group("path") else "heading" for _, m in pointers}
+    assert len(pointers) > 20 and "path" in kinds, "the scan finds the code's doc pointers"
+    assert any(m.group("anchor") for _, m in pointers)
+    dangling = []
+    for where, m in pointers:
+        if m.group("path"):
+            page = ROOT / m.group("path")
+            if not page.is_file():
+                dangling.append(f"{where}: {m.group(0)} (no such page)")
+            elif m.group("anchor") and m.group("anchor") not in _anchors(page):
+                dangling.append(f"{where}: {m.group(0)} (no such anchor)")
+        else:
+            headings = _headings(ROOT / f"{m.group('top')}.md")
+            if not any(h.lower().startswith(m.group("heading").lower()) for h in headings):
+                dangling.append(f"{where}: {m.group(0)} (no such section)")
+    assert not dangling, "doc pointers that do not resolve:\n  " + "\n  ".join(dangling)
 
 
 def test_results_pointer_and_changelog_exist():

@@ -321,10 +321,10 @@ def test_cache_hit_skips_the_encoder(tiny_cli_run, tiny_bert_dir, shared_data, t
     lines = (copy / "stsbenchmark" / "sts-test.csv").read_text(encoding="utf-8").splitlines(keepends=True)
     (copy / "stsbenchmark" / "sts-test.csv").write_text("".join(lines[:100]), encoding="utf-8")
     first = evaluate_encoder(counting, copy, "stsb", cache_dir=out / "cache", include_stsb_dev=False)
-    assert len(calls) == 1 and first.cache_misses == 1 and first.stsb["test"].n == 100
+    assert len(calls) == 1 and first.cache_misses == 1 and first.splits["stsb"]["test"].n == 100
     second = evaluate_encoder(counting, copy, "stsb", cache_dir=out / "cache", include_stsb_dev=False)
     assert len(calls) == 1 and second.cache_hits == 1
-    assert second.stsb["test"] == first.stsb["test"]
+    assert second.splits["stsb"]["test"] == first.splits["stsb"]["test"]
 
     # Without a fingerprint nothing is cached.
     anonymous = CallableEncoder(counted)

@@ -125,7 +125,7 @@ def test_workers_hand_out_the_serial_batches_in_the_serial_order(tiny_bert_dir, 
                            [f"data.workers={workers}", "data.length_grouping_window=3", "model.length_buckets=[8,16]"])
         try:
             got = [trainer.next_micro_batch() for _ in range(9)]
-            batches[workers] = (got, trainer.data_position)
+            batches[workers] = (got, trainer.data_position())
             assert trainer.loader.workers == workers
         finally:
             trainer.close()

@@ -271,7 +271,8 @@ def test_export_dir_over_the_base_model_or_the_run_is_refused(tmp_path, tiny_ber
         config.export.dir = str(export_dir)
         config.train.overwrite = True
         with pytest.raises(OwnershipError, match="export.dir"):
-            claim_run_directory(config, _main_rank())
+            claim_run_directory(config.train, _main_rank(), sources=config.data.sources,
+                                model_path=config.model.name_or_path, export=config.export)
     assert not (tmp_path / "run").exists()
 
 

@@ -42,13 +42,13 @@ def test_warmup_trains_only_the_predictor_then_the_encoder_and_its_ema(tiny_bert
                                           "optim.weight_decay=0.1"])
     trainer = Trainer(cfg, disable_progress=True)
     try:
-        obj = trainer.objective
+        obj = trainer.parts.objective
         encoder0, target0 = _clone(obj.encoder), _clone(obj.target)
         predictor_before = _clone(obj.predictor)
         encoder_params = {id(p) for p in obj.encoder.parameters()}
         for _ in range(3):
             stats = trainer.train_step()
-            trainer.step += 1
+            trainer.state.step += 1
             assert stats["stepped"] and stats["phase"] == "predictor-warmup"
             assert stats["lrs"] == {"encoder": 0.0, "predictor": 5e-3}
             # Weight decay 0.1 and dropout are on: still not one bit of the encoder or the target moves.

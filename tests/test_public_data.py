@@ -18,7 +18,6 @@ from bsl_pipeline.training.evaluation.data_dir import (
     DataDirNotFound,
     default_data_dir,
     locate_data_dir,
-    missing_tasks,
     resolve_data_dir,
 )
 from bsl_pipeline.training.evaluation.public_data import (
@@ -58,7 +57,7 @@ def test_fetched_layout_evaluates_to_exactly_the_reference_numbers(both_tables):
     reference, fetched = both_tables
     assert list(fetched.scores()) == ["sts12", "sts13", "sts14", "sts15", "sts16", "stsb", "sickr", "avg"]
     assert fetched.scores() == reference.scores()  # all seven columns and the average, bit for bit
-    assert fetched.stsb["dev"] == reference.stsb["dev"]
+    assert fetched.splits["stsb"]["dev"] == reference.splits["stsb"]["dev"]
 
 
 def test_fetched_sts_years_are_pooled_and_say_so(both_tables):
@@ -282,7 +281,7 @@ def test_offline_hub_fetch_fails_in_one_line_naming_the_set(tmp_path):
     assert lines[0].startswith("sickr: cannot load mteb/sickr-sts@20a6d6f312dd54037fe07a32d58e5e168867909d (")
     assert "HF_HUB_OFFLINE/HF_DATASETS_OFFLINE is set" in lines[0]
     assert lines[0].endswith(f"to supply it by hand, put SICK_test_annotated.txt (the SemEval-2014 release) in "
-                             f"{tmp_path / 'data' / 'sick'} (README 'Data')")
+                             f"{tmp_path / 'data' / 'sick'} (docs/guide/data.md)")
     assert not (tmp_path / "data" / "sick").exists()
 
 
@@ -317,6 +316,8 @@ def test_resolve_errors_say_which_command_to_run(tmp_path):
 
 
 def test_missing_tasks(fetched_data, tmp_path):
+    from bsl_pipeline.training.evaluation.tasks import missing_tasks
+
     assert missing_tasks(fetched_data, ["sts12", "stsb", "sickr"]) == []
     (tmp_path / "stsbenchmark").mkdir()
     assert missing_tasks(tmp_path, ["sts12", "stsb", "sickr"]) == ["sts12", "sickr"]

@@ -83,7 +83,7 @@ def test_st_trainer_gives_bsl_trains_losses_and_weights(setup, tmp_path):
     cfg = tiny_config(model_dir, [data], tmp_path / "ours", overrides=OVERRIDES)
     ours = Trainer(cfg, disable_progress=True)
     try:
-        predictor_init = {k: v.clone() for k, v in ours.objective.predictor.state_dict().items()}
+        predictor_init = {k: v.clone() for k, v in ours.parts.objective.predictor.state_dict().items()}
         result = ours.fit()
     finally:
         ours.close()
@@ -102,14 +102,14 @@ def test_st_trainer_gives_bsl_trains_losses_and_weights(setup, tmp_path):
     assert seen == pytest.approx(our_losses, abs=1e-5)
     assert callback.applied_steps == STEPS and callback.skipped_steps == 0
     # The two runs end with the same online encoder, predictor and EMA target.
-    ours_online = ours.objective.encoder.model.state_dict()
+    ours_online = ours.parts.objective.encoder.model.state_dict()
     for name, value in model[0].auto_model.state_dict().items():
         torch.testing.assert_close(value, ours_online[name], rtol=0, atol=1e-5)
-    ours_target = ours.objective.target.model.state_dict()
+    ours_target = ours.parts.objective.target.model.state_dict()
     for name, value in loss.target[0].auto_model.state_dict().items():
         torch.testing.assert_close(value, ours_target[name], rtol=0, atol=1e-5)
     for name, value in loss.predictor.state_dict().items():
-        torch.testing.assert_close(value, ours.objective.predictor.state_dict()[name], rtol=0, atol=1e-5)
+        torch.testing.assert_close(value, ours.parts.objective.predictor.state_dict()[name], rtol=0, atol=1e-5)
 
 
 def _params(module) -> list[torch.Tensor]:

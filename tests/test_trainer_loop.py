@@ -88,7 +88,7 @@ def _params(module) -> list[torch.Tensor]:
 
 def test_ema_target_is_exact_after_a_real_step(trainer_factory):
     trainer = trainer_factory(["objective.bsl.momentum=0.9"])
-    obj = trainer.objective
+    obj = trainer.parts.objective
     target_before = _params(obj.target)
     online_before = _params(obj.encoder)
     stats = trainer.train_step()
@@ -108,7 +108,7 @@ def test_ema_target_is_exact_after_a_real_step(trainer_factory):
 
 def test_non_finite_gradients_skip_the_step_and_leave_the_target_alone(trainer_factory):
     trainer = trainer_factory()
-    obj = trainer.objective
+    obj = trainer.parts.objective
     batch, _ = trainer.next_micro_batch()
     loss, _ = trainer.model(batch)
     loss.backward()
@@ -116,7 +116,7 @@ def test_non_finite_gradients_skip_the_step_and_leave_the_target_alone(trainer_f
     state_before = {k: v.clone() for k, v in obj.state_dict().items()}
     stepped, grad_norm = trainer.optimizer_step()
     assert not stepped and not torch.isfinite(grad_norm)
-    assert trainer.skipped_steps == 1
+    assert trainer.state.skipped_steps == 1
     assert all(torch.equal(v, state_before[k]) for k, v in obj.state_dict().items())
     assert all(p.grad is None for p in trainer.trainable)
     # The next clean step is applied and moves the target (momentum 0.999).
@@ -128,12 +128,12 @@ def test_non_finite_gradients_skip_the_step_and_leave_the_target_alone(trainer_f
 def test_fp16_grad_scaler_overflow_skips_step_without_moving_target(trainer_factory):
     # A loss scale of 1e38 overflows fp16 activations' gradients: the real GradScaler skips the step.
     trainer = trainer_factory(["train.precision=fp16", "optim.grad_scaler_init_scale=1e38"])
-    obj = trainer.objective
-    assert trainer.scaler is not None
+    obj = trainer.parts.objective
+    assert trainer.runtime.scaler is not None
     before = {k: v.clone() for k, v in obj.state_dict().items()}
     stats = trainer.train_step()
-    assert not stats["stepped"] and trainer.skipped_steps == 1
-    assert trainer.scaler.get_scale() < 1e38
+    assert not stats["stepped"] and trainer.state.skipped_steps == 1
+    assert trainer.runtime.scaler.get_scale() < 1e38
     for name, value in obj.state_dict().items():
         if name.startswith(("encoder.", "target.")) or name.endswith(("weight", "bias")):
             assert torch.equal(value, before[name]), name

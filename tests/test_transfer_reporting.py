@@ -105,11 +105,40 @@ def test_flow_outputs_hold_one_row_table_per_metric(evaluated):
     assert [table_artifact_key("k", t) for t in out["tables"]] == ["k", "k-sts17", "k-transfer"]
 
 
-def test_report_titles_are_the_evaluation_stages_tasks():
-    from bsl_pipeline.training.evaluation.score_columns import TRANSFER_TITLES
-    from bsl_pipeline.training.evaluation.transfer_data import TRANSFER_TASKS
+def test_an_sts_task_is_one_record_and_its_loader(tmp_path, monkeypatch):
+    """A task added to the table as one record (with its loader) is parsed, located, loaded, scored and reported
+    like STS-B: its test split is a column of the STS table and enters its average."""
+    import numpy as np
 
-    assert tuple(TRANSFER_TITLES) == TRANSFER_TASKS
+    from bsl_pipeline.training.evaluation import tasks
+    from bsl_pipeline.training.evaluation.data import load_sts_subset
+    from bsl_pipeline.training.evaluation.metrics import cosine_similarities, score_pairs
+    from bsl_pipeline.training.evaluation.runner import evaluate_encoder
+    from bsl_pipeline.training.evaluation.score_tables import format_markdown, format_table, results_json
+
+    toy = tasks.EvalTask("toy", "TOY", "sts/toy", lambda data_dir, task, options: {
+        "test": load_sts_subset(data_dir, "toy", "pairs")}, "sts-test")
+    monkeypatch.setitem(tasks.TASKS_BY_NAME, "toy", toy)
+    folder = tmp_path / "sts" / "toy"
+    folder.mkdir(parents=True)
+    pairs = [("a b c", "a b d", "4"), ("a a a", "c d e", "0.5"), ("b c d", "b c d e", "3.5"), ("e e", "a", "1")]
+    (folder / "STS.input.pairs.txt").write_text("".join(f"{a}\t{b}\n" for a, b, _ in pairs), encoding="utf-8")
+    (folder / "STS.gs.pairs.txt").write_text("".join(f"{g}\n" for *_, g in pairs), encoding="utf-8")
+
+    def encode(texts: list[str]) -> np.ndarray:  # letter counts: a real, deterministic sentence encoder
+        return np.array([[t.count(c) for c in "abcde"] for t in texts], dtype=np.float32)
+
+    assert tasks.parse_tasks("toy") == ("toy",)
+    assert tasks.missing_tasks(tmp_path, ["toy", "stsb"]) == ["stsb"]
+    result = evaluate_encoder(encode, tmp_path, "toy", disable_progress=True, name="letters")
+    e1, e2 = encode([a for a, _, _ in pairs]), encode([b for _, b, _ in pairs])
+    expected = score_pairs(cosine_similarities(e1, e2), [float(g) for *_, g in pairs])
+    assert result.splits["toy"]["test"] == expected
+    assert result.scores() == {"toy": expected.spearman, "avg": expected.spearman}
+    entry = results_json({"letters": result})
+    assert entry["toy"] == expected.spearman and entry["details"]["toy"]["test"]["n"] == 4
+    assert "TOY" in format_table({"letters": result}).splitlines()[0]
+    assert "| TOY | test | 4 |" in format_markdown({"letters": result})
 
 
 def test_main_job_takes_transfer_tasks_and_names_the_ones_without_data(shared_data):

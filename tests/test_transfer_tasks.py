@@ -130,9 +130,9 @@ def _write(path: Path, lines: list[str]) -> Path:
 
 
 def test_sick_entailment_reads_the_reference_splits(shared_data):
-    from bsl_pipeline.training.evaluation.transfer_data import load_transfer_task
+    from bsl_pipeline.training.evaluation.tasks import load_task
 
-    task = load_transfer_task(shared_data, "sicke")
+    task = load_task(shared_data, "sicke")
     assert {name: len(s) for name, s in task.splits.items()} == {"train": 4500, "dev": 500, "test": 4927}
     assert task.classes == ("CONTRADICTION", "ENTAILMENT", "NEUTRAL")
     assert task.splits["train"].sentences1[0].startswith("A group of kids is playing in a yard")
@@ -140,32 +140,31 @@ def test_sick_entailment_reads_the_reference_splits(shared_data):
 
 
 def test_fetched_sick_without_entailment_column_is_named(fetched_data):
-    from bsl_pipeline.training.evaluation.transfer_data import load_transfer_task
+    from bsl_pipeline.training.evaluation.tasks import load_task
 
     with pytest.raises(InputError, match=r"SICK_train.txt: evaluation file not found|entailment_judgment"):
-        load_transfer_task(fetched_data, "sicke")
+        load_task(fetched_data, "sicke")
 
 
 def test_reader_errors_name_file_and_line(tmp_path):
-    from bsl_pipeline.training.evaluation.transfer_data import load_transfer_task
+    from bsl_pipeline.training.evaluation.tasks import load_task
 
     _write(tmp_path / "senteval" / "mr" / "all.tsv", ["label\tsentence", "pos\tfine", "neg"])
     with pytest.raises(InputError, match=r"all.tsv:3: expected 2 tab-separated fields"):
-        load_transfer_task(tmp_path, "mr")
+        load_task(tmp_path, "mr")
     _write(tmp_path / "senteval" / "mr" / "all.tsv", ["sentence\tlabel", "fine\tpos"])
     with pytest.raises(InputError, match=r"all.tsv:1: expected the header label<TAB>sentence"):
-        load_transfer_task(tmp_path, "mr")
+        load_task(tmp_path, "mr")
     _write(tmp_path / "senteval" / "trec" / "train.tsv", ["label\tsentence", "HUM\twho", "LOC\twhere"])
     _write(tmp_path / "senteval" / "trec" / "test.tsv", ["label\tsentence", "NUM\thow many"])
     with pytest.raises(InputError, match=r"test.tsv: label\(s\) NUM never occur in the training rows"):
-        load_transfer_task(tmp_path, "trec")
+        load_task(tmp_path, "trec")
     with pytest.raises(InputError, match=r"sst2/train.tsv: sst2 file not found; run `bsl data fetch --sets sst2`"):
-        load_transfer_task(tmp_path, "sst2")
+        load_task(tmp_path, "sst2")
 
 
 def test_task_names_default_and_groups():
-    from bsl_pipeline.training.evaluation.data import ALL_TASKS
-    from bsl_pipeline.training.evaluation.tasks import parse_tasks
+    from bsl_pipeline.training.evaluation.tasks import ALL_TASKS, parse_tasks
 
     assert parse_tasks(None) == parse_tasks("all") == ALL_TASKS
     assert parse_tasks("transfer") == ("mr", "cr", "subj", "mpqa", "sst2", "trec", "mrpc", "sicke")
@@ -179,7 +178,7 @@ def test_task_names_default_and_groups():
 
 
 def test_fetched_transfer_files_hold_the_hub_rows_with_label_words(fetched_data):
-    from bsl_pipeline.training.evaluation.transfer_data import load_transfer_task
+    from bsl_pipeline.training.evaluation.tasks import load_task
 
     expected = {"mr": ({"all": 24}, ("neg", "pos")), "cr": ({"all": 22}, ("negative", "positive")),
                 "subj": ({"all": 22}, ("objective", "subjective")), "mpqa": ({"all": 20}, ("0", "1")),
@@ -187,10 +186,10 @@ def test_fetched_transfer_files_hold_the_hub_rows_with_label_words(fetched_data)
                 "trec": ({"train": 60, "test": 12}, ("ABBR", "DESC", "ENTY", "HUM", "LOC", "NUM")),
                 "mrpc": ({"train": 20, "test": 6}, ("equivalent", "not_equivalent"))}
     for name, (sizes, classes) in expected.items():
-        task = load_transfer_task(fetched_data, name)
+        task = load_task(fetched_data, name)
         assert {split: len(s) for split, s in task.splits.items()} == sizes, name
         assert task.classes == classes, name
-    mrpc = load_transfer_task(fetched_data, "mrpc").splits["train"]
+    mrpc = load_task(fetched_data, "mrpc").splits["train"]
     assert mrpc.sentences1[0] == "the film number 0 was great and lovely"
     assert mrpc.sentences2[0] == "this film number 0 was great and lovely" and mrpc.labels[0] == "equivalent"
     manifest = json.loads((fetched_data / "data_manifests" / "mrpc.json").read_text())

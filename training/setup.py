@@ -3,14 +3,18 @@
 `training.trainer.Trainer` calls them in this order (the order matters: every rank seeds the same RNG after the
 process group exists, and the model's random parts are drawn from it):
 
-    runtime   = setup_runtime(config)                       process group, device, precision, GradScaler
-    seed_everything(config.train.seed)
-    data      = setup_data(config)                          datasets, pair count, total steps
-    model     = setup_model(config, runtime)                tokenizer, objective (+ torch.compile), eval encoder
-    phases    = PhasePolicy.for_objective(...)              head warm-up or not (training.phases)
-    optimizer = setup_optimizer(config.optim, model.objective, phases)
-    network   = wrap_for_ddp(model.objective, runtime, ...) what forward/backward runs through
+    runtime   = setup_runtime(cfg.train, cfg.distributed, ...)   process group, device, precision, GradScaler
+    seed_everything(cfg.train.seed)
+    data      = setup_data(cfg.data, cfg.train, ...)               datasets, pair count, total steps
+    model     = setup_model(cfg.model, cfg.objective, runtime, ...) tokenizer, objective (+ torch.compile), eval encoder
+    phases    = PhasePolicy.for_objective(...)                      head warm-up or not (training.phases)
+    optimizer = setup_optimizer(cfg.optim, model.objective, phases)
+    network   = wrap_for_ddp(model.objective, runtime, ...)         what forward/backward runs through
     batches   = data.new_batch_source()
+    loader    = setup_loader(cfg.data, cfg.model, ...)              at the first batch
+
+Each takes its own section of the config (and the few settings of other sections it needs, by keyword), never
+the whole TrainConfig.
 """
 
 from __future__ import annotations
@@ -28,7 +32,15 @@ from bsl_pipeline.pipeline.base.model_limits import usable_positions
 from bsl_pipeline.pipeline.base.safetensors_check import check_safetensors_dir
 from bsl_pipeline.training.accel import compile_objective
 from bsl_pipeline.training.batch_source import BatchSource
-from bsl_pipeline.training.config import OptimConfig, TrainConfig
+from bsl_pipeline.training.config import (
+    DataConfig,
+    DistributedConfig,
+    EvalConfig,
+    ModelConfig,
+    ObjectiveConfig,
+    OptimConfig,
+    TrainLoopConfig,
+)
 from bsl_pipeline.training.data import PairStream, resolve_sources
 from bsl_pipeline.training.distributed import DistInfo, init_distributed
 from bsl_pipeline.training.encoder import SentenceEncoder, TransformerEncoder, load_tokenizer
@@ -49,24 +61,24 @@ class Runtime:
     local_batch: int                              # this rank's share of train.batch_size
 
 
-def setup_runtime(config: TrainConfig) -> Runtime:
-    cfg = config
-    device = resolve_device(cfg.train.device)
-    dist = init_distributed(cfg.distributed.backend, device.type, cfg.distributed.timeout_minutes)
+def setup_runtime(train: TrainLoopConfig, distributed: DistributedConfig, *,
+                  grad_scaler_init_scale: float) -> Runtime:
+    device = resolve_device(train.device)
+    dist = init_distributed(distributed.backend, device.type, distributed.timeout_minutes)
     try:
         if device.type == "cuda" and dist.enabled:
             device = torch.device("cuda", dist.local_rank)
-        dtype = resolve_dtype(cfg.train.precision, device)
-        if cfg.train.batch_size % dist.world_size:
-            raise BSLError(f"train.batch_size={cfg.train.batch_size} must be divisible by the number of "
+        dtype = resolve_dtype(train.precision, device)
+        if train.batch_size % dist.world_size:
+            raise BSLError(f"train.batch_size={train.batch_size} must be divisible by the number of "
                            f"processes ({dist.world_size})")
     except BaseException:
         close_distributed(dist)  # leave no process group behind a failed set-up
         raise
-    scaler = (torch.amp.GradScaler(device.type, init_scale=cfg.optim.grad_scaler_init_scale)
+    scaler = (torch.amp.GradScaler(device.type, init_scale=grad_scaler_init_scale)
               if dtype == torch.float16 else None)
     return Runtime(dist, device, None if dtype == torch.float32 else dtype, scaler,
-                   cfg.train.batch_size // dist.world_size)
+                   train.batch_size // dist.world_size)
 
 
 def close_distributed(dist: DistInfo) -> None:
@@ -80,25 +92,26 @@ def close_distributed(dist: DistInfo) -> None:
 
 @dataclass(frozen=True)
 class DataPlan:
-    config: TrainConfig
+    data: DataConfig
+    seed: int                                      # train.seed
+    batch_size: int                                # train.batch_size (the global batch)
     sources: list[Any]                             # training.data sources (manifest checksums, pair counts)
     total_pairs: int
     total_steps: int
 
     def new_batch_source(self) -> BatchSource:
         """The training batches from the start of the data (a fresh stream over the datasets)."""
-        cfg = self.config
-        stream = PairStream(self.sources, cfg.train.seed, cfg.data.shuffle, cfg.data.shuffle_buffer,
-                            cfg.data.read_batch_size)
-        return BatchSource(stream, cfg.train.batch_size, cfg.data.length_grouping_window, cfg.train.seed)
+        d = self.data
+        stream = PairStream(self.sources, self.seed, d.shuffle, d.shuffle_buffer, d.read_batch_size)
+        return BatchSource(stream, self.batch_size, d.length_grouping_window, self.seed)
 
 
-def setup_data(config: TrainConfig) -> DataPlan:
-    sources = resolve_sources(config.data)
+def setup_data(data: DataConfig, train: TrainLoopConfig, *, grad_accum_steps: int) -> DataPlan:
+    sources = resolve_sources(data)
     total_pairs = sum(s.pairs for s in sources)
-    pairs_per_step = config.train.batch_size * config.optim.grad_accum_steps
-    total_steps = config.train.max_steps or max(1, math.ceil(config.train.epochs * total_pairs / pairs_per_step))
-    return DataPlan(config, sources, total_pairs, total_steps)
+    pairs_per_step = train.batch_size * grad_accum_steps
+    total_steps = train.max_steps or max(1, math.ceil(train.epochs * total_pairs / pairs_per_step))
+    return DataPlan(data, train.seed, train.batch_size, sources, total_pairs, total_steps)
 
 
 @dataclass(frozen=True)
@@ -109,8 +122,11 @@ class ModelParts:
     compile_status: str                           # what train.compile did ("off", "compiled", "eager (...)")
 
 
-def setup_model(config: TrainConfig, runtime: Runtime) -> ModelParts:
-    m = config.model
+def setup_model(model: ModelConfig, objective_config: ObjectiveConfig, runtime: Runtime, *, train: TrainLoopConfig,
+                evaluation: EvalConfig) -> ModelParts:
+    """The tokenizer, the objective around the encoder `model` names (torch.compile'd as `train.compile` says) and
+    the encoder evaluators see (batched as `evaluation` says)."""
+    m = model
     check_safetensors_dir(m.name_or_path, "model.name_or_path")
     tokenizer = load_tokenizer(m.name_or_path)
     try:
@@ -127,15 +143,14 @@ def setup_model(config: TrainConfig, runtime: Runtime) -> ModelParts:
                        f"({positions}, its position embeddings): set model.max_length to at most {positions}")
     if m.gradient_checkpointing:
         encoder.model.gradient_checkpointing_enable()
-    objective = build_objective(config.objective, encoder, tokenizer, max_length=m.max_length).to(runtime.device)
+    objective = build_objective(objective_config, encoder, tokenizer, max_length=m.max_length).to(runtime.device)
     # What evaluators see: the online encoder in eval mode, as exported models give it.
     eval_encoder = TransformerEncoder(objective.encoder, tokenizer, max_length=m.max_length,
-                                      batch_size=config.eval.batch_size, max_tokens=config.eval.max_tokens,
+                                      batch_size=evaluation.batch_size, max_tokens=evaluation.max_tokens,
                                       device=runtime.device, autocast_dtype=runtime.autocast_dtype,
                                       sdpa_backend=m.sdpa_backend, name="online encoder")
-    t = config.train
-    compile_status = compile_objective(objective, t.compile, runtime.device, mode=t.compile_mode,
-                                       backend=t.compile_backend, static_shapes=bool(m.length_buckets))
+    compile_status = compile_objective(objective, train.compile, runtime.device, mode=train.compile_mode,
+                                       backend=train.compile_backend, static_shapes=bool(m.length_buckets))
     log.info("train.compile: %s", compile_status)
     return ModelParts(tokenizer, objective, eval_encoder, compile_status)
 
@@ -178,17 +193,15 @@ def wrap_for_ddp(objective: Objective, runtime: Runtime, *, find_unused_paramete
         forward_sync_buffers=False, find_unused_parameters=find_unused_parameters)
 
 
-def setup_loader(config: TrainConfig, runtime: Runtime, model: ModelParts, data: DataPlan,
-                 batches: BatchSource) -> BatchLoader:
+def setup_loader(data: DataConfig, model: ModelConfig, runtime: Runtime, parts: ModelParts, plan: DataPlan,
+                 batches: BatchSource, *, grad_accum_steps: int) -> BatchLoader:
     """This rank's collated micro-batches from `batches` (in-process, or from forked workers)."""
-    cfg = config
-    workers = cfg.data.workers
+    workers = data.workers
     if workers == "auto":
         workers = 2 if runtime.device.type == "cuda" else 0
-    prepare = BatchPreparer(model.objective.collate, seed=cfg.train.seed, rank=runtime.dist.rank,
-                            local_batch=runtime.local_batch, grad_accum_steps=cfg.optim.grad_accum_steps,
-                            buckets=sorted(cfg.model.length_buckets), max_length=cfg.model.max_length,
-                            pad_id=model.tokenizer.pad_token_id or 0)
-    return BatchLoader(batches, prepare, new_source=data.new_batch_source, workers=workers,
-                       prefetch=cfg.data.prefetch_batches,
-                       pin_memory=cfg.data.pin_memory and runtime.device.type == "cuda")
+    prepare = BatchPreparer(parts.objective.collate, seed=plan.seed, rank=runtime.dist.rank,
+                            local_batch=runtime.local_batch, grad_accum_steps=grad_accum_steps,
+                            buckets=sorted(model.length_buckets), max_length=model.max_length,
+                            pad_id=parts.tokenizer.pad_token_id or 0)
+    return BatchLoader(batches, prepare, new_source=plan.new_batch_source, workers=workers,
+                       prefetch=data.prefetch_batches, pin_memory=data.pin_memory and runtime.device.type == "cuda")

@@ -28,7 +28,7 @@ from bsl_pipeline.pipeline.base.atomic import write_json_atomic
 from bsl_pipeline.pipeline.base.config import fingerprint_dict
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.fingerprint import fingerprint
-from bsl_pipeline.training.config import TrainConfig
+from bsl_pipeline.training.config import ExportConfig, TrainConfig, TrainLoopConfig
 
 if TYPE_CHECKING:
     from bsl_pipeline.training.evaluation.config import EvaluationConfig
@@ -138,9 +138,10 @@ def run_key(config: TrainConfig) -> str:
     return fingerprint({"format": DONE_FORMAT, "settings": settings})
 
 
-def _paths(config: TrainConfig) -> dict[str, Path | None]:
-    run_dir = Path(config.train.output_dir)
-    export = (Path(config.export.dir) if config.export.dir else run_dir / "export") if config.export.enabled else None
+def _paths(train: TrainLoopConfig, export_config: ExportConfig) -> dict[str, Path | None]:
+    run_dir = Path(train.output_dir)
+    export = ((Path(export_config.dir) if export_config.dir else run_dir / "export") if export_config.enabled
+              else None)
     return {"run_dir": run_dir, "final": run_dir / "final", "export": export, "best": run_dir / "best"}
 
 
@@ -167,7 +168,7 @@ def _read_done(path: Path) -> dict[str, Any]:
 def finished_run(config: TrainConfig, key: str | None = None) -> TrainedRun | None:
     """The finished run of `config` in its train.output_dir, or None when there is none to reuse (no record, a
     record of other settings or data, or outputs that no longer match it: then a warning says why)."""
-    paths = _paths(config)
+    paths = _paths(config.train, config.export)
     done = paths["run_dir"] / DONE_FILE
     if not done.is_file():
         return None
@@ -217,7 +218,7 @@ def train_or_reuse(config: TrainConfig, disable_progress: bool | None = None) ->
     from bsl_pipeline.training.trainer import train
 
     result = train(config, disable_progress=disable_progress)
-    paths = _paths(config)
+    paths = _paths(config.train, config.export)
     final_loss = result.metrics.get("final_loss")
     record = {"format": DONE_FORMAT, "key": key, "step": result.step, "total_steps": result.total_steps,
               "best_metric": result.best_metric, "final_loss": float(final_loss) if final_loss is not None else None}

@@ -35,17 +35,17 @@ from typing import Any, Protocol
 
 import torch
 
+from bsl_pipeline.pipeline.base.config import to_dict
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.ownership import WriterLock
 from bsl_pipeline.pipeline.base.progress import progress_disabled
 from bsl_pipeline.training.accel import forward_context
 from bsl_pipeline.training.checkpoint import Checkpointer
 from bsl_pipeline.training.config import TrainConfig, validate_config
-from bsl_pipeline.training.distributed import DistInfo, all_reduce_mean, barrier
+from bsl_pipeline.training.distributed import all_reduce_mean, barrier
 from bsl_pipeline.training.encoder import Encoder
 from bsl_pipeline.training.loader import BatchLoader
 from bsl_pipeline.training.logger import RunLogger
-from bsl_pipeline.training.objectives.base import Objective
 from bsl_pipeline.training.phases import ENCODER_GROUP, PhasePolicy, config_warmup_line
 from bsl_pipeline.training.rng_state import seed_everything
 from bsl_pipeline.training.run_directory import claim_run_directory
@@ -163,6 +163,9 @@ class Trainer:
             log.warning("eval.stsb_dir is set but the trainer was given no evaluators, so nothing is measured; "
                         "build them with training.evaluation.dev_evaluators(config.eval) or call training.train")
         self.disable_progress = progress_disabled(disable_progress)
+        # The metric that picks output_dir/best: the first evaluator's first metric.
+        self.headline_metric = self.evaluators[0].metric_names[0] if self.evaluators else None
+        self.output_dir = Path(config.train.output_dir)
         self.runtime: Runtime | None = None
         self.run_lock: WriterLock | None = None  # rank 0's hold on output_dir, released by close()
         self.loader: BatchLoader | None = None   # started at the first batch (workers fork from a set-up process)
@@ -175,106 +178,58 @@ class Trainer:
 
     def _set_up(self) -> None:
         cfg = self.config
-        self.runtime = setup_runtime(cfg)
+        self.runtime = setup_runtime(cfg.train, cfg.distributed,
+                                     grad_scaler_init_scale=cfg.optim.grad_scaler_init_scale)
+        dist = self.runtime.dist
         # Before anything is read or written: the output dir is ours (or adopted) and no other run writes it.
-        self.run_lock = claim_run_directory(cfg, self.dist)
+        self.run_lock = claim_run_directory(cfg.train, dist, sources=cfg.data.sources,
+                                            model_path=cfg.model.name_or_path, export=cfg.export)
         # Same seed on every rank: the model (predictor, projection head) starts identical everywhere.
         seed_everything(cfg.train.seed)
-        self.data = setup_data(cfg)
+        self.data = setup_data(cfg.data, cfg.train, grad_accum_steps=cfg.optim.grad_accum_steps)
         # Said before the model loads: a run that is all head warm-up would export the encoder unchanged.
-        early = config_warmup_line(cfg, self.data.total_steps)
-        if early and self.dist.is_main:
+        early = config_warmup_line(cfg.objective, self.data.total_steps)
+        if early and dist.is_main:
             log.warning("%s", early)
-        self.parts = setup_model(cfg, self.runtime)
-        self.phases = PhasePolicy.for_objective(self.objective, self.data.total_steps, cfg.optim,
-                                                warn=self.dist.is_main and early is None)
-        self.optimizer, self.trainable = setup_optimizer(cfg.optim, self.objective, self.phases)
-        self.model = wrap_for_ddp(self.objective, self.runtime, find_unused_parameters=(
+        self.parts = setup_model(cfg.model, cfg.objective, self.runtime, train=cfg.train, evaluation=cfg.eval)
+        objective = self.parts.objective
+        self.phases = PhasePolicy.for_objective(objective, self.data.total_steps, cfg.optim,
+                                                warn=dist.is_main and early is None)
+        self.optimizer, self.trainable = setup_optimizer(cfg.optim, objective, self.phases)
+        self.model = wrap_for_ddp(objective, self.runtime, find_unused_parameters=(
             cfg.distributed.find_unused_parameters or self.phases.has_unused_parameters))
         self.batches = self.data.new_batch_source()
         self.state = RunState()
         self.checkpointer = Checkpointer(
-            cfg, self.dist, sources=self.data.sources, objective=self.objective, tokenizer=self.parts.tokenizer,
-            optimizer=self.optimizer, scaler=self.scaler, phases=self.phases, headline_metric=self.headline_metric,
-            device=self.device)
+            to_dict(cfg), cfg.train, cfg.model, cfg.export, dist, sources=self.data.sources, objective=objective,
+            tokenizer=self.parts.tokenizer, optimizer=self.optimizer, scaler=self.runtime.scaler,
+            phases=self.phases, headline_metric=self.headline_metric, device=self.runtime.device)
         resume_from = self.checkpointer.resume_path()
         if resume_from is not None:
             self.checkpointer.resume(resume_from, self.state, self.batches)
         else:
             # Dropout differs between ranks; rank 0 draws exactly what a single process would.
-            torch.manual_seed(cfg.train.seed + self.dist.rank)
+            torch.manual_seed(cfg.train.seed + dist.rank)
         self.checkpointer.write_config()
         fields = TRAIN_FIELDS + self.phases.lr_columns
-        fields += [m for m in self.objective.metric_names if m not in fields]
-        self.logger = RunLogger(self.output_dir, self.dist.is_main, cfg.train.tensorboard, fields,
+        fields += [m for m in objective.metric_names if m not in fields]
+        self.logger = RunLogger(self.output_dir, dist.is_main, cfg.train.tensorboard, fields,
                                 [m for e in self.evaluators for m in e.metric_names],
                                 resume_step=self.state.step if resume_from is not None else None)
 
-    # -- what the parts are called -----------------------------------------------------------------------------
-    @property
-    def dist(self) -> DistInfo:
-        return self.runtime.dist
-
-    @property
-    def device(self) -> torch.device:
-        return self.runtime.device
-
-    @property
-    def autocast_dtype(self) -> torch.dtype | None:
-        return self.runtime.autocast_dtype
-
-    @property
-    def scaler(self) -> torch.amp.GradScaler | None:
-        return self.runtime.scaler
-
-    @property
-    def objective(self) -> Objective:
-        return self.parts.objective
-
-    @property
-    def compile_status(self) -> str:
-        return self.parts.compile_status
-
-    @property
-    def total_steps(self) -> int:
-        return self.data.total_steps
-
-    @property
-    def output_dir(self) -> Path:
-        return Path(self.config.train.output_dir)
-
-    @property
-    def step(self) -> int:
-        """Optimizer steps done (`self.state.step`)."""
-        return self.state.step
-
-    @step.setter
-    def step(self, value: int) -> None:
-        self.state.step = value
-
-    @property
-    def skipped_steps(self) -> int:
-        return self.state.skipped_steps
-
-    @property
-    def headline_metric(self) -> str | None:
-        """The metric that picks output_dir/best: the first evaluator's first metric."""
-        return self.evaluators[0].metric_names[0] if self.evaluators else None
-
-    @property
     def data_position(self) -> dict[str, Any]:
         """Where the data stands after the last batch trained on (what a checkpoint records)."""
         return self.loader.position if self.loader is not None else self.batches.position
 
-    @property
     def pairs_used(self) -> int:
-        return int(self.data_position.get("batches", 0)) * self.config.train.batch_size
+        return int(self.data_position().get("batches", 0)) * self.config.train.batch_size
 
     # -- the loop ----------------------------------------------------------------------------------------------
     def fit(self) -> TrainResult:
         cfg, state, every = self.config.train, self.state, self.config.eval.every_steps
-        stop = min(self.total_steps, cfg.stop_at_step) if cfg.stop_at_step else self.total_steps
-        bar = _StepBar(self.dist.is_main and not self.disable_progress and state.step < stop, self.total_steps,
+        total, device = self.data.total_steps, self.runtime.device
+        stop = min(total, cfg.stop_at_step) if cfg.stop_at_step else total
+        bar = _StepBar(self.runtime.dist.is_main and not self.disable_progress and state.step < stop, total,
                        state.step, f"train {self.config.objective.name}")
         window: list[dict[str, Any]] = []
         window_time = 0.0
@@ -282,8 +237,8 @@ class Trainer:
             t0 = time.perf_counter()
             stats = self.train_step()
             self._stop_unless_finite(stats["loss"], state.step + 1, bar)
-            if self.device.type == "cuda":
-                torch.cuda.synchronize(self.device)
+            if device.type == "cuda":
+                torch.cuda.synchronize(device)
             window_time += time.perf_counter() - t0
             state.step += 1
             window.append(stats)
@@ -292,16 +247,16 @@ class Trainer:
                 bar.show(self._log(window, window_time))
                 window, window_time = [], 0.0
             bar.advance(stats["phase"])
-            if every and state.step % every == 0 and state.step < self.total_steps:
+            if every and state.step % every == 0 and state.step < total:
                 self.evaluate()
             if cfg.save_every and state.step % cfg.save_every == 0 and state.step < stop:
-                self.checkpointer.save_periodic(state, self.data_position)
+                self.checkpointer.save_periodic(state, self.data_position())
         bar.close()
-        completed = state.step >= self.total_steps
+        completed = state.step >= total
         if completed and self.config.eval.at_end and state.last_eval_step != state.step:
             self.evaluate()
-        final = self.checkpointer.save_last(state, self.data_position, completed)
-        export_dir = (self.checkpointer.export(state, self.pairs_used)
+        final = self.checkpointer.save_last(state, self.data_position(), completed)
+        export_dir = (self.checkpointer.export(state, self.pairs_used())
                       if completed and self.config.export.enabled else None)
         return self._result(completed, final, export_dir)
 
@@ -319,16 +274,16 @@ class Trainer:
 
     def _result(self, completed: bool, final: Path, export_dir: Path | None) -> TrainResult:
         state = self.state
-        skipped = dict(self.data_position.get("skipped", {}))
-        if skipped and self.dist.is_main:
+        skipped = dict(self.data_position().get("skipped", {}))
+        if skipped and self.runtime.dist.is_main:
             log.warning("skipped pairs (counted, not trained on): %s", skipped)
         return TrainResult(
-            output_dir=self.output_dir, step=state.step, total_steps=self.total_steps, completed=completed,
+            output_dir=self.output_dir, step=state.step, total_steps=self.data.total_steps, completed=completed,
             final_checkpoint=final, export_dir=export_dir, best_checkpoint=self.checkpointer.best_checkpoint(),
             best_metric=state.best_metric, history=list(state.history),
             metrics={"final_loss": state.history[-1]["loss"] if state.history else None,
                      **state.last_eval, "best_step": state.best_step,
-                     "skipped_steps": state.skipped_steps, "pairs_drawn": self.pairs_used,
+                     "skipped_steps": state.skipped_steps, "pairs_drawn": self.pairs_used(),
                      "skipped_pairs": skipped, "resumed_from": state.resumed_from})
 
     # -- one optimizer step ------------------------------------------------------------------------------------
@@ -336,17 +291,20 @@ class Trainer:
         """The local slice of the next global batch, collated and on the device; and its (non-padding, padded)
         token counts."""
         if self.loader is None:
-            self.loader = setup_loader(self.config, self.runtime, self.parts, self.data, self.batches)
+            cfg = self.config
+            self.loader = setup_loader(cfg.data, cfg.model, self.runtime, self.parts, self.data, self.batches,
+                                       grad_accum_steps=cfg.optim.grad_accum_steps)
         ready = self.loader.next()
-        batch = {k: {n: t.to(self.device, non_blocking=True) for n, t in f.items()} for k, f in ready.features.items()}
+        device = self.runtime.device
+        batch = {k: {n: t.to(device, non_blocking=True) for n, t in f.items()} for k, f in ready.features.items()}
         return batch, (ready.tokens, ready.padded_tokens)
 
     def train_step(self) -> dict[str, Any]:
         """Forward/backward over grad_accum_steps micro-batches, then `optimizer_step`."""
         accum = self.config.optim.grad_accum_steps
-        self.objective.begin_step(self.state.step)
+        self.parts.objective.begin_step(self.state.step)
         self.model.train()
-        loss_sum = torch.zeros((), device=self.device)
+        loss_sum = torch.zeros((), device=self.runtime.device)
         metric_sums: dict[str, torch.Tensor] = {}
         tokens = padded = 0
         for micro in range(accum):
@@ -354,12 +312,12 @@ class Trainer:
             tokens += n_tokens
             padded += n_padded
             last = micro == accum - 1
-            no_sync = self.model.no_sync() if self.dist.enabled and not last else contextlib.nullcontext()
+            no_sync = self.model.no_sync() if self.runtime.dist.enabled and not last else contextlib.nullcontext()
             with no_sync:
-                with forward_context(self.device, self.autocast_dtype, self.config.model.sdpa_backend):
+                with forward_context(self.runtime.device, self.runtime.autocast_dtype, self.config.model.sdpa_backend):
                     loss, metrics = self.model(batch)
                 scaled = loss / accum
-                (self.scaler.scale(scaled) if self.scaler is not None else scaled).backward()
+                (self.runtime.scaler.scale(scaled) if self.runtime.scaler is not None else scaled).backward()
             loss_sum += loss.detach().float()
             for k, v in metrics.items():
                 metric_sums[k] = metric_sums.get(k, 0) + v.detach().float()
@@ -367,7 +325,7 @@ class Trainer:
         stepped, grad_norm = self.optimizer_step()
         return {"loss": loss_sum / accum, "metrics": {k: v / accum for k, v in metric_sums.items()},
                 "grad_norm": grad_norm, "lr": lrs[ENCODER_GROUP], "lrs": lrs, "stepped": stepped,
-                "phase": self.objective.phase, "examples": self.config.train.batch_size * accum, "tokens": tokens,
+                "phase": self.parts.objective.phase, "examples": self.config.train.batch_size * accum, "tokens": tokens,
                 "padded_tokens": padded}
 
     def set_lr(self) -> dict[str, float]:
@@ -382,27 +340,27 @@ class Trainer:
         decides for itself; without one, `optim.skip_nonfinite`). Only an applied step moves the EMA target.
         Returns (applied, global gradient norm before clipping)."""
         o = self.config.optim
-        self.phases.drop_frozen_gradients(self.objective, self.trainable)
-        if self.scaler is not None:
-            self.scaler.unscale_(self.optimizer)
+        self.phases.drop_frozen_gradients(self.parts.objective, self.trainable)
+        if self.runtime.scaler is not None:
+            self.runtime.scaler.unscale_(self.optimizer)
         grads = [p.grad for p in self.trainable if p.grad is not None]
         if o.max_grad_norm > 0:
             grad_norm = torch.nn.utils.clip_grad_norm_(self.trainable, o.max_grad_norm, foreach=True)
         else:
             grad_norm = torch.nn.utils.get_total_norm(grads, foreach=True) if grads else torch.zeros(())
-        if self.scaler is not None:
-            scale_before = self.scaler.get_scale()
-            self.scaler.step(self.optimizer)
-            self.scaler.update()
+        if self.runtime.scaler is not None:
+            scale_before = self.runtime.scaler.get_scale()
+            self.runtime.scaler.step(self.optimizer)
+            self.runtime.scaler.update()
             # GradScaler skips the step and lowers the scale exactly when it found inf/nan gradients.
-            stepped = self.scaler.get_scale() >= scale_before
+            stepped = self.runtime.scaler.get_scale() >= scale_before
         else:
             stepped = bool(torch.isfinite(grad_norm)) or not o.skip_nonfinite
             if stepped:
                 self.optimizer.step()
         self.optimizer.zero_grad(set_to_none=True)
         if stepped:
-            self.objective.on_optimizer_step()
+            self.parts.objective.on_optimizer_step()
         else:
             self.state.skipped_steps += 1
         return stepped, grad_norm.detach()
@@ -413,10 +371,10 @@ class Trainer:
         grad_norm = torch.stack([w["grad_norm"].float().cpu() for w in window]).mean().item()
         examples = sum(w["examples"] for w in window)
         local_tokens = torch.tensor([float(sum(w["tokens"] for w in window)),
-                                     float(sum(w["padded_tokens"] for w in window))], device=self.device)
-        tokens, padded = (all_reduce_mean(local_tokens) * self.dist.world_size).tolist()
+                                     float(sum(w["padded_tokens"] for w in window))], device=self.runtime.device)
+        tokens, padded = (all_reduce_mean(local_tokens) * self.runtime.dist.world_size).tolist()
         row: dict[str, Any] = {
-            "step": self.state.step, "epoch": self.pairs_used / self.data.total_pairs, "phase": window[-1]["phase"],
+            "step": self.state.step, "epoch": self.pairs_used() / self.data.total_pairs, "phase": window[-1]["phase"],
             "loss": loss, "lr": window[-1]["lr"],
             **{f"lr_{name}": lr for name, lr in window[-1]["lrs"].items() if name != ENCODER_GROUP},
             "grad_norm": grad_norm, "examples_per_s": examples / seconds if seconds > 0 else float("nan"),
@@ -444,11 +402,11 @@ class Trainer:
             return None
         state, score = self.state, None
         state.last_eval_step = state.step  # before best/ is written, so that its json holds these numbers
-        if self.dist.is_main:
+        if self.runtime.dist.is_main:
             start = time.perf_counter()
             row: dict[str, float] = {}
             # Evaluation must not shift the training RNG streams (a run with and without eval trains the same).
-            with torch.random.fork_rng(devices=[self.device] if self.device.type == "cuda" else []):
+            with torch.random.fork_rng(devices=[self.runtime.device] if self.runtime.device.type == "cuda" else []):
                 for evaluator in self.evaluators:
                     row.update(evaluator(self.parts.eval_encoder))
             self.logger.log_eval(state.step, {**row, "seconds": time.perf_counter() - start})
@@ -457,7 +415,7 @@ class Trainer:
             if self.config.eval.save_best and score == score and (state.best_metric is None
                                                                   or score > state.best_metric):
                 state.best_metric, state.best_step = score, state.step
-                self.checkpointer.write_best(state, self.data_position)
+                self.checkpointer.write_best(state, self.data_position())
         barrier()
         return score
 

@@ -21,7 +21,7 @@ Load the public evaluation and NLI sets with `datasets.load_dataset` from their 
 the layout `bsl evaluate` reads, with a manifest per set under <DIR>/data_manifests/. Complete sets are skipped,
 interrupted ones redone; a set folder supplied by hand is kept unless --force. Without --to the sets go to the data
 cache that every command looks in (after --data-dir and BSL_DATA_DIR): $XDG_CACHE_HOME/bsl/data, by default
-~/.cache/bsl/data. README 'Data' lists the hub datasets and what each lacks compared with the reference files.
+~/.cache/bsl/data. docs/guide/data.md lists the hub datasets and what each lacks compared with the reference files.
 """
 
 EXAMPLES = """\

@@ -270,7 +270,7 @@ results trained on them.
     p.add_argument("out", help="text file to write (a new file; never a file of the data dir)")
     add_overwrite_flag(p, "an existing OUT")
     p.add_argument("--data-dir", help="sts-sick-train: the data dir (stsbenchmark/, sick/); default: the one "
-                                      "every command finds (README 'Data')")
+                                      "every command finds (docs/guide/data.md)")
     p.add_argument("--wordnet-dir", help="WordNet database dir (default: nltk data path, $WNSEARCHDIR, "
                                          "/usr/share/wordnet)")
     p.add_argument("--min-words", type=int, default=4, help="skip shorter examples (default %(default)s)")

@@ -36,7 +36,7 @@ the per-subset mean / size-weighted mean. All three are in the JSON details eith
 
 EPILOG_HEAD = """\
 data layout: DATA_DIR/sts/sts12..sts16/STS.{input,gs}.<subset>.txt, DATA_DIR/stsbenchmark/sts-{dev,test}.csv,
-DATA_DIR/sick/SICK_test_annotated.txt (README 'Data'). Without --data-dir: $BSL_DATA_DIR, else ~/.cache/bsl/data
+DATA_DIR/sick/SICK_test_annotated.txt (docs/guide/data.md). Without --data-dir: $BSL_DATA_DIR, else ~/.cache/bsl/data
 (filled by `bsl data fetch`), else ../shared/data beside the repository.
 
 examples:

@@ -153,7 +153,7 @@ Run the evaluation stage (what `bsl evaluate` runs) and publish the table as a P
 artifact with per-subset details (<key>-details).
 """, "EvaluationConfig keys (-o KEY=VALUE): see `bsl evaluate --help`")
     e.add_argument("models", nargs="+", metavar="MODEL", help="model directories (or hub ids when online)")
-    e.add_argument("--data-dir", help="folder holding sts/, stsbenchmark/ and sick/ (default: README 'Data')")
+    e.add_argument("--data-dir", help="folder holding sts/, stsbenchmark/ and sick/ (default: docs/guide/data.md)")
     e.add_argument("--tasks", help="comma-separated subset of sts12,...,sts16,stsb,sickr")
     e.add_argument("--artifact-key", default=None, help="table artifact key (default bsl-sts-evaluation)")
     add_config_arguments(e, "EvaluationConfig")

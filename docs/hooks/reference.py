@@ -1,4 +1,7 @@
-"""MkDocs hook: the configuration and CLI references, generated at build time (nothing generated is committed).
+"""The configuration and CLI references (docs/reference/configuration.md, cli.md): generated from the code and
+committed, so that they read on a code host too. Regenerate them after changing a config field or a command:
+
+    python docs/hooks/reference.py          # rewrites both pages; tests/test_docs.py fails while they differ
 
 The configuration reference walks the config dataclasses (the same fields and metadata that feed `--help` and
 `--print-config`: pipeline/base/config.py); the CLI reference prints every `bsl` subcommand's argparse help.
@@ -12,9 +15,11 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
+import re
 import types
 import typing
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -199,6 +204,17 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+_PLAIN = str.maketrans({"<": "&lt;", ">": "&gt;", "*": "\\*", "{": "&#123;", "}": "&#125;"})
+
+
+def _text_cell(text: str) -> str:
+    """Help text as a table cell, shown as written: outside code spans, `<placeholder>` words are escaped (Markdown
+    would take them for HTML tags and drop them: "'<mask>' for RoBERTa"), and so are `*` (emphasis: "m*target +
+    (1-m)*online") and braces (attribute lists: "e.g. {snli: main}")."""
+    parts = re.split(r"(`[^`]*`)", text)
+    return _cell("".join(p if p.startswith("`") else p.translate(_PLAIN) for p in parts))
+
+
 def _code(text: str) -> str:
     if not text:
         return ""
@@ -216,8 +232,8 @@ def _key_cell(key: str) -> str:
 
 def render_config_page(sections: list[Section]) -> str:
     out = ["---", "hide:", "  - navigation", "---", "", "# Configuration reference", "",
-           "Generated at build time from the config dataclasses: the same fields, defaults, ranges and help that "
-           "`--help` and `--print-config` show. How settings combine, later wins:", "",
+           "Generated from the config dataclasses (`python docs/hooks/reference.py`): the same fields, defaults, "
+           "ranges and help that `--help` and `--print-config` show. How settings combine, later wins:", "",
            "```text",
            "dataclass defaults  <-  --config YAML  <-  dedicated flags (--seed, --output-dir, ...)  <-  -o KEY=VALUE",
            "```", "",
@@ -248,7 +264,8 @@ def render_config_page(sections: list[Section]) -> str:
         for r in s.rows:
             key = _key_cell(r.key)
             key = f"<strong>{key}</strong>" if r.section else key
-            out.append(f"| {key} | {_cell(r.type)} | {_code(r.default)} | {_cell(r.range)} | {_cell(r.help)} |")
+            out.append(f"| {key} | {_text_cell(r.type)} | {_code(r.default)} | {_text_cell(r.range)} | "
+                       f"{_text_cell(r.help)} |")
         out.append("")
     return "\n".join(out)
 
@@ -275,10 +292,11 @@ def cli_commands(parser: argparse.ArgumentParser | None = None, prefix: str = "b
 
 def render_cli_page(commands: list[tuple[str, str, str]]) -> str:
     out = ["---", "hide:", "  - navigation", "---", "", "# Command-line reference", "",
-           "Generated at build time from the `bsl` command's argparse parsers (`bsl/cli.py`): each command's "
-           "`--help`, as printed in an 100-column terminal.", "", "| command | what it does |", "|---|---|"]
+           "Generated from the `bsl` command's argparse parsers (`bsl/cli.py`; `python docs/hooks/reference.py`): "
+           "each command's `--help`, as printed in an 100-column terminal.", "", "| command | what it does |",
+           "|---|---|"]
     for name, line, _ in commands[1:]:
-        out.append(f"| [`{name}`](#{name.replace(' ', '-')}) | {_cell(line)} |")
+        out.append(f"| [`{name}`](#{name.replace(' ', '-')}) | {_text_cell(line)} |")
     out.append("")
     for name, _, text in commands:
         out += [f"## `{name}` {{ #{name.replace(' ', '-')} }}", "", "```text", text.rstrip(), "```", ""]
@@ -297,15 +315,24 @@ def _cli_text() -> str:
             os.environ["COLUMNS"] = old
 
 
-# ---------------------------------------------------------------------------------------------------- the hook
+# ---------------------------------------------------------------------------------------------------- the pages
 
-def on_files(files: Any, config: Any) -> Any:
-    from mkdocs.structure.files import File
+def reference_pages() -> dict[str, str]:
+    """Path under docs/ -> the page's text, as generated now."""
+    return {CONFIG_PAGE: render_config_page(config_sections()) + "\n", CLI_PAGE: _cli_text() + "\n"}
 
-    pages = {CONFIG_PAGE: render_config_page(config_sections()), CLI_PAGE: _cli_text()}
-    for uri, text in pages.items():
-        existing = files.get_file_from_path(uri)
-        if existing is not None:
-            files.remove(existing)
-        files.append(File.generated(config, uri, content=text))
-    return files
+
+def write_pages(docs_dir: Path = Path(__file__).resolve().parents[1]) -> list[Path]:
+    """Rewrite the committed reference pages under `docs_dir`; returns the pages whose text changed."""
+    changed = []
+    for uri, text in reference_pages().items():
+        page = docs_dir / uri
+        if not page.is_file() or page.read_text(encoding="utf-8") != text:
+            page.write_text(text, encoding="utf-8")
+            changed.append(page)
+    return changed
+
+
+if __name__ == "__main__":
+    for page in write_pages():
+        print(f"wrote {page}")

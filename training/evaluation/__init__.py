@@ -55,11 +55,11 @@ import importlib
 from typing import Any
 
 _EXPORTS = {
-    "ALL_TASKS": "data", "STS_SUBSETS": "data", "PairSet": "data", "load_sts_subset": "data",
+    "ALL_TASKS": "tasks", "STS_SUBSETS": "data", "PairSet": "data", "load_sts_subset": "data",
     "load_sts_year": "data", "load_stsb": "data", "load_stsb_dev": "data", "load_sick": "data",
-    "load_task": "data", "parse_tasks": "tasks", "known_tasks": "tasks",
-    "TRANSFER_TASKS": "transfer_data", "STS17_PAIRS": "transfer_data", "TransferTask": "transfer_data",
-    "load_transfer_task": "transfer_data", "load_sick_entailment": "transfer_data", "load_sts17": "transfer_data",
+    "load_task": "tasks", "parse_tasks": "tasks", "known_tasks": "tasks", "TASKS": "tasks", "EvalTask": "tasks",
+    "TRANSFER_TASKS": "tasks", "STS17_PAIRS": "transfer_data", "TransferTask": "transfer_data",
+    "load_sick_entailment": "transfer_data", "load_sts17": "transfer_data",
     "ProtocolSettings": "transfer", "TransferScore": "transfer", "score_transfer_task": "transfer",
     "pair_features": "transfer",
     "EvaluationConfig": "config", "POOLING_MODES": "config",

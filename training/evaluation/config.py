@@ -9,7 +9,7 @@ from bsl_pipeline.pipeline.base.config import MAX_BATCH, MAX_BATCH_TOKENS, MAX_S
 from bsl_pipeline.pipeline.base.devices import SDPA_BACKEND_HELP
 from bsl_pipeline.training.config import POOLING_MODES
 from bsl_pipeline.training.evaluation.backends import BACKEND_HELP
-from bsl_pipeline.training.evaluation.data import ALL_TASKS
+from bsl_pipeline.training.evaluation.tasks import ALL_TASKS
 from bsl_pipeline.training.evaluation.transfer_data import STS17_PAIRS
 
 __all__ = ["DEFAULT_CACHE_DIR", "POOLING_MODES", "EvaluationConfig"]
@@ -22,7 +22,7 @@ class EvaluationConfig:
 
     data_dir: str = field(default="", metadata={
         "help": "folder with sts/, stsbenchmark/, sick/; '' = $BSL_DATA_DIR, else ~/.cache/bsl/data (filled by "
-                "`bsl data fetch`), else ../shared/data (README 'Data')"})
+                "`bsl data fetch`), else ../shared/data (docs/guide/data.md)"})
     tasks: list[str] = field(default_factory=lambda: list(ALL_TASKS), metadata={
         "help": "what to evaluate: sts12..sts16, stsb, sickr (Table 1; 'all' = these seven, the default), sts17 "
                 "(STS 2017 per language pair), the SentEval transfer tasks mr, cr, subj, mpqa, sst2, trec, mrpc, "

@@ -24,7 +24,6 @@ from pathlib import Path
 from bsl_pipeline.pipeline.base.errors import InputError
 from bsl_pipeline.pipeline.base.provenance import sha256_file_cached
 from bsl_pipeline.training.evaluation.data_dir import POOLED_STS_SUBSET
-from bsl_pipeline.training.evaluation.score_columns import STS_TASKS, STS_TITLES, STS_YEARS
 
 #: Bump when the same files would yield different pairs (changes the embedding cache keys).
 LOADER_VERSION = "1"
@@ -38,9 +37,10 @@ STS_SUBSETS: dict[str, tuple[str, ...]] = {
     "sts15": ("answers-forums", "answers-students", "belief", "headlines", "images"),
     "sts16": ("answer-answer", "headlines", "plagiarism", "postediting", "question-question"),
 }
-#: The seven columns of the paper's Table 1, in its order.
-ALL_TASKS: tuple[str, ...] = STS_TASKS
-TASK_TITLES: dict[str, str] = {task: STS_TITLES[task] for task in STS_TASKS}
+#: The folders of the sets inside the data dir (one year's files in sts/<year>/).
+STS_FOLDER = "sts"
+STSB_FOLDER = "stsbenchmark"
+SICK_FOLDER = "sick"
 STSB_SPLITS = ("train", "dev", "test")
 SICK_FILES = {"train": "SICK_train.txt", "trial": "SICK_trial.txt", "test": "SICK_test_annotated.txt"}
 # SentEval and most papers call SICK's trial split "dev".
@@ -120,7 +120,7 @@ def _check_sentence(text: str, path: Path, line_no: int, column: str) -> str:
 
 
 def sts_year_dir(data_dir: str | Path, year: str) -> Path:
-    return Path(data_dir) / "sts" / year
+    return Path(data_dir) / STS_FOLDER / year
 
 
 def load_sts_subset(data_dir: str | Path, year: str, subset: str) -> PairSet:
@@ -175,7 +175,7 @@ def load_sts_year(data_dir: str | Path, year: str) -> dict[str, PairSet]:
     year with a missing subset is not comparable with published numbers. A pooled year (`is_pooled_year`) gives
     one pair set named "pooled"."""
     if year not in STS_SUBSETS:
-        raise InputError(f"unknown STS year {year!r}; expected one of {', '.join(STS_YEARS)}")
+        raise InputError(f"unknown STS year {year!r}; expected one of {', '.join(STS_SUBSETS)}")
     if is_pooled_year(data_dir, year):
         return {POOLED_STS_SUBSET: load_sts_subset(data_dir, year, POOLED_STS_SUBSET)}
     return {subset: load_sts_subset(data_dir, year, subset) for subset in STS_SUBSETS[year]}
@@ -187,7 +187,7 @@ def load_stsb(data_dir: str | Path, split: str = "test") -> PairSet:
     with CSV quoting (which would merge lines)."""
     if split not in STSB_SPLITS:
         raise InputError(f"unknown STS-B split {split!r}; expected one of {', '.join(STSB_SPLITS)}")
-    path = Path(data_dir) / "stsbenchmark" / f"sts-{split}.csv"
+    path = Path(data_dir) / STSB_FOLDER / f"sts-{split}.csv"
     s1: list[str] = []
     s2: list[str] = []
     scores: list[float] = []
@@ -237,7 +237,7 @@ def load_sick(data_dir: str | Path, split: str = "test") -> PairSet:
     split = _SICK_ALIASES.get(split, split)
     if split not in SICK_FILES:
         raise InputError(f"unknown SICK split {split!r}; expected one of train, trial (dev), test")
-    path = Path(data_dir) / "sick" / SICK_FILES[split]
+    path = Path(data_dir) / SICK_FOLDER / SICK_FILES[split]
     s1: list[str] = []
     s2: list[str] = []
     scores: list[float] = []
@@ -249,23 +249,3 @@ def load_sick(data_dir: str | Path, split: str = "test") -> PairSet:
     if not scores:
         raise InputError(f"{path}: no sentence pairs after the header")
     return PairSet("sickr", split, tuple(s1), tuple(s2), tuple(scores), (path,), _content_key((path,)))
-
-
-def load_task(data_dir: str | Path, task: str, include_stsb_dev: bool = True) -> dict[str, PairSet]:
-    """The pair sets one Table 1 column needs, keyed by subset/split name.
-
-    sts12..sts16 -> their SemEval subsets; stsb -> "test" (+ "dev" when `include_stsb_dev`); sickr -> "test".
-    """
-    data_dir = Path(data_dir)
-    if not data_dir.is_dir():
-        raise InputError(f"{data_dir}: evaluation data directory not found")
-    if task in STS_SUBSETS:
-        return load_sts_year(data_dir, task)
-    if task == "stsb":
-        out = {"test": load_stsb(data_dir, "test")}
-        if include_stsb_dev:
-            out["dev"] = load_stsb(data_dir, "dev")
-        return out
-    if task == "sickr":
-        return {"test": load_sick(data_dir, "test")}
-    raise InputError(f"unknown evaluation task {task!r}; expected one of {', '.join(ALL_TASKS)}")

@@ -17,19 +17,13 @@ Layout inside it (what the evaluation stage reads and `bsl data fetch` writes):
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.user_cache import user_cache_root
-from bsl_pipeline.training.evaluation.score_columns import STS_YEARS
 
-#: Folder of each evaluation task inside a data dir (STS columns, STS 2017, the SentEval transfer tasks).
-TASK_FOLDERS: dict[str, str] = {**{year: f"sts/{year}" for year in STS_YEARS}, "stsb": "stsbenchmark",
-                                 "sickr": "sick", "sts17": "sts/sts17", "sicke": "sick",
-                                 **{task: f"senteval/{task}" for task in ("mr", "cr", "subj", "mpqa", "sst2", "trec",
-                                                                         "mrpc")}}
 #: The subset name of an STS year whose source has no per-subset breakdown (the hub's MTEB copies): all of the
 #: year's pairs in one file pair, STS.input.pooled.txt + STS.gs.pooled.txt.
 POOLED_STS_SUBSET = "pooled"
@@ -87,7 +81,7 @@ def locate_data_dir(explicit: str | Path | None = None, env: Mapping[str, str] =
 
 def fetch_hint(env: Mapping[str, str] = os.environ) -> str:
     return (f"run `{FETCH_COMMAND}` (fills {default_data_dir(env)}), or pass --data-dir DIR / set BSL_DATA_DIR "
-            f"to a folder laid out as README 'Data' describes")
+            f"to a folder laid out as docs/guide/data.md describes")
 
 
 def resolve_data_dir(explicit: str | Path | None = None, env: Mapping[str, str] = os.environ,
@@ -106,9 +100,3 @@ def resolve_data_dir(explicit: str | Path | None = None, env: Mapping[str, str] 
 def resolve_data_setting(value: str | Path) -> Path:
     """A config's data-dir value: 'auto' resolves as `resolve_data_dir(None)`, anything else is that directory."""
     return resolve_data_dir(None if str(value) == "auto" else value).path
-
-
-def missing_tasks(data_dir: str | Path, tasks: Sequence[str]) -> list[str]:
-    """The evaluation columns among `tasks` whose folder is absent from `data_dir`."""
-    root = Path(data_dir)
-    return [t for t in tasks if not (root / TASK_FOLDERS[t]).is_dir()]

@@ -53,7 +53,8 @@ from bsl_pipeline.pipeline.base.atomic import write_json_atomic
 from bsl_pipeline.pipeline.base.errors import BSLError, InputError
 from bsl_pipeline.pipeline.base.provenance import code_version, sha256_file
 from bsl_pipeline.pipeline.base.publish import publish_directory, remove_stale_staging, staging_dir
-from bsl_pipeline.training.evaluation.data_dir import POOLED_STS_SUBSET, TASK_FOLDERS, default_data_dir
+from bsl_pipeline.training.evaluation.data_dir import default_data_dir
+from bsl_pipeline.training.evaluation.tasks import TASKS, HubSource
 
 LAYOUT_VERSION = 1
 NLI_LABELS = ("entailment", "neutral", "contradiction")
@@ -64,73 +65,31 @@ class FetchError(BSLError):
     """A public set could not be loaded (offline, unknown revision, missing split or column)."""
 
 
-@dataclass(frozen=True)
-class PublicSet:
-    """One public set: where it comes from and what it becomes.
-
-    `splits` pairs the split name used in our file names with the hub split it is read from; `reference_rows` is
-    the pair count of each split in the reference files (SentEval's data, the official NLI releases)."""
+@dataclass(frozen=True, kw_only=True)
+class PublicSet(HubSource):
+    """One public set: where it comes from (`HubSource`), its name and the folder it becomes in the data dir."""
 
     name: str
-    hub_id: str
-    revision: str
-    kind: str  # sts-year | stsb | sick | nli | classification | pair-classification | sts-crosslingual
     folder: str
-    splits: tuple[tuple[str, str], ...]  # a hub split "a+b" is the concatenation of hub splits a and b
-    reference_rows: tuple[int, ...]
-    note: str = ""
-    config: str | None = None  # the hub dataset's config name, where it has several
 
 
-_POOLED_NOTE = ("the hub copy has no per-subset column: the year is written as one pooled file pair, so only the "
-                "'all' STS aggregate (the default) can be computed from it")
-
-
-def _sts_year(year: str, revision: str, rows: int) -> PublicSet:
-    return PublicSet(year, f"mteb/{year}-sts", revision, "sts-year", TASK_FOLDERS[year],
-                     ((POOLED_STS_SUBSET, "test"),), (rows,), _POOLED_NOTE)
-
-
-#: The sets `bsl data fetch` knows, by name. Revisions are the ones MTEB pins (STS, SICK-R) or recent commits.
-PUBLIC_SETS: dict[str, PublicSet] = {s.name: s for s in (
-    _sts_year("sts12", "a0d554a64d88156834ff5ae9920b964011b16384", 3108),
-    _sts_year("sts13", "7e90230a92c190f1bf69ae9002b8cea547a64cca", 1500),
-    _sts_year("sts14", "6031580fec1f6af667f0bd2da0a551cf4f0b2375", 3750),
-    _sts_year("sts15", "ae752c7c21bf194d8b67fd573edf7ae58183cbe3", 3000),
-    _sts_year("sts16", "4d8694f8f0e0100860b497b999b3dbed754a0513", 1186),
-    PublicSet("stsb", "mteb/stsbenchmark-sts", "b0fddb56ed78048fa8b90373c8a3cfc37b684831", "stsb",
-              TASK_FOLDERS["stsb"], (("train", "train"), ("dev", "validation"), ("test", "test")),
-              (5749, 1500, 1379)),
-    PublicSet("sickr", "mteb/sickr-sts", "20a6d6f312dd54037fe07a32d58e5e168867909d", "sick", TASK_FOLDERS["sickr"],
-              (("test", "test"),), (4927,),
-              "MTEB's SICK-R is not SemEval-2014's 4,927-pair test split; for paper-comparable SICK-R numbers "
-              "supply sick/SICK_test_annotated.txt by hand"),
-    PublicSet("snli", "stanfordnlp/snli", "cdb5c3d5eed6ead6e5a341c8e56e669bb666725b", "nli", "nli/snli",
-              (("train", "train"), ("dev", "validation"), ("test", "test")), (549367, 9842, 9824)),
-    PublicSet("mnli", "nyu-mll/multi_nli", "da70db2af9d09693783c3320c4249840212ee221", "nli", "nli/mnli",
+#: The sets `bsl data fetch` knows, by name: the evaluation tasks' public sources (training.evaluation.tasks; the
+#: STS table's first), and the NLI sets that training data can be made from.
+_TASK_SETS = [PublicSet(**vars(t.source), name=t.name, folder=t.folder) for t in TASKS if t.source is not None]
+_NLI_SETS = [
+    PublicSet("stanfordnlp/snli", "cdb5c3d5eed6ead6e5a341c8e56e669bb666725b", "nli",
+              (("train", "train"), ("dev", "validation"), ("test", "test")), (549367, 9842, 9824),
+              name="snli", folder="nli/snli"),
+    PublicSet("nyu-mll/multi_nli", "da70db2af9d09693783c3320c4249840212ee221", "nli",
               (("train", "train"), ("dev_matched", "validation_matched"),
-               ("dev_mismatched", "validation_mismatched")), (392702, 9815, 9832)),
-    PublicSet("sts17", "mteb/sts17-crosslingual-sts", "faeb762787bd10488a50c8b5be4a3b82e411949c", "sts-crosslingual",
-              TASK_FOLDERS["sts17"], (("test", "test"),), (5346,),
-              "one file pair per language pair (STS.input.<pair>.txt); the hub names the English-second pairs "
-              "es-en, fr-en, it-en, nl-en"),
-    PublicSet("mr", "cornell-movie-review-data/rotten_tomatoes", "b6059de032aed3fea5bfadcbef8d375559c6bfd9",
-              "classification", TASK_FOLDERS["mr"], (("all", "train+validation+test"),), (10662,)),
-    PublicSet("cr", "SetFit/SentEval-CR", "main", "classification", TASK_FOLDERS["cr"], (("all", "train+test"),),
-              (3775,)),
-    PublicSet("subj", "SetFit/subj", "2eba632847a64707391116d7e9b3cd72c700c5e6", "classification", TASK_FOLDERS["subj"],
-              (("all", "train+test"),), (10000,)),
-    PublicSet("mpqa", "jxm/mpqa", "main", "classification", TASK_FOLDERS["mpqa"], (("all", "train+test"),), (10606,),
-              "jxm/mpqa holds 10,603 of SentEval's 10,606 MPQA phrases"),
-    PublicSet("sst2", "SetFit/sst2", "main", "classification", TASK_FOLDERS["sst2"],
-              (("train", "train"), ("dev", "validation"), ("test", "test")), (6920, 872, 1821)),
-    PublicSet("trec", "CogComp/trec", "refs/convert/parquet", "classification", TASK_FOLDERS["trec"],
-              (("train", "train"), ("test", "test")), (5452, 500)),
-    PublicSet("mrpc", "nyu-mll/glue", "main", "pair-classification", TASK_FOLDERS["mrpc"],
-              (("train", "train+validation"), ("test", "test")), (4076, 1725), config="mrpc"),
-)}
+               ("dev_mismatched", "validation_mismatched")), (392702, 9815, 9832), name="mnli", folder="nli/mnli"),
+]
+_STS_TABLE = {t.name for t in TASKS if t.table == "sts"}
+PUBLIC_SETS: dict[str, PublicSet] = {s.name: s for s in (
+    [s for s in _TASK_SETS if s.name in _STS_TABLE] + _NLI_SETS + [s for s in _TASK_SETS if s.name not in _STS_TABLE])}
 #: Names that stand for several sets in `--sets`.
-SET_GROUPS: dict[str, tuple[str, ...]] = {"transfer": ("mr", "cr", "subj", "mpqa", "sst2", "trec", "mrpc")}
+SET_GROUPS: dict[str, tuple[str, ...]] = {
+    "transfer": tuple(t.name for t in TASKS if t.table == "transfer" and t.source is not None)}
 
 
 @dataclass
@@ -189,7 +148,7 @@ def source_for(spec: PublicSet, cfg: DataFetchConfig) -> Source:
 
 
 def supply_by_hand(spec: PublicSet, data_dir: Path) -> str:
-    return f"to supply it by hand, put {_hand_files(spec)} in {data_dir / spec.folder} (README 'Data')"
+    return f"to supply it by hand, put {_hand_files(spec)} in {data_dir / spec.folder} (docs/guide/data.md)"
 
 
 def _offline_reason(exc: Exception) -> str:

@@ -25,13 +25,7 @@ from bsl_pipeline.training.evaluation.data_dir import (
 )
 from bsl_pipeline.training.evaluation.cache import EmbeddingCache
 from bsl_pipeline.training.evaluation.config import EvaluationConfig
-from bsl_pipeline.training.evaluation.data import (
-    ALL_TASKS,
-    STS_SUBSETS,
-    PairSet,
-    load_stsb_dev,
-    load_task,
-)
+from bsl_pipeline.training.evaluation.data import PairSet, load_stsb_dev
 from bsl_pipeline.training.evaluation.encoders import CallableEncoder, Encoder, load_encoder
 from bsl_pipeline.training.evaluation.metrics import (
     STS_AGGREGATES,
@@ -41,20 +35,19 @@ from bsl_pipeline.training.evaluation.metrics import (
     score_pairs,
     score_year,
 )
-from bsl_pipeline.training.evaluation.tasks import known_tasks, parse_tasks
+from bsl_pipeline.training.evaluation.tasks import (
+    TASKS_BY_NAME,
+    LoadOptions,
+    known_tasks,
+    load_task,
+    parse_tasks,
+)
 from bsl_pipeline.training.evaluation.transfer import (
     ProtocolSettings,
     TransferScore,
     score_transfer_task,
 )
-from bsl_pipeline.training.evaluation.transfer_data import (
-    STS17_YEAR,
-    TRANSFER_TASKS,
-    TransferTask,
-    load_sts17,
-    load_transfer_task,
-    parse_sts17_pairs,
-)
+from bsl_pipeline.training.evaluation.transfer_data import TransferTask
 
 
 @dataclass
@@ -65,27 +58,25 @@ class ModelResult:
     encoder: dict[str, Any]
     tasks: tuple[str, ...]
     sts_aggregate: str
-    sts: dict[str, YearScore] = field(default_factory=dict)
-    stsb: dict[str, PairScore] = field(default_factory=dict)
-    sickr: dict[str, PairScore] = field(default_factory=dict)
-    sts17: dict[str, PairScore] = field(default_factory=dict)
+    sts: dict[str, YearScore] = field(default_factory=dict)            # "sts-year" tasks
+    splits: dict[str, dict[str, PairScore]] = field(default_factory=dict)  # "sts-test" tasks: {task: {split: ..}}
+    sts17: dict[str, PairScore] = field(default_factory=dict)          # the "sts-pairs" task: {language pair: ..}
     transfer: dict[str, TransferScore] = field(default_factory=dict)
     cache_hits: int = 0
     cache_misses: int = 0
 
     def task_score(self, task: str) -> PairScore:
-        if task in STS_SUBSETS:
+        protocol = TASKS_BY_NAME[task].protocol if task in TASKS_BY_NAME else None
+        if protocol == "sts-year":
             return self.sts[task].aggregate(self.sts_aggregate)
-        if task == "stsb":
-            return self.stsb["test"]
-        if task == "sickr":
-            return self.sickr["test"]
+        if protocol == "sts-test":
+            return self.splits[task]["test"]
         raise KeyError(task)
 
     @property
     def sts_tasks(self) -> tuple[str, ...]:
         """The evaluated Table 1 columns (the tasks `scores()` and its `avg` cover)."""
-        return tuple(t for t in self.tasks if t in ALL_TASKS)
+        return tuple(t for t in self.tasks if TASKS_BY_NAME[t].table == "sts")
 
     def scores(self) -> dict[str, float]:
         """`{task: cosine Spearman x100, ..., "avg": mean of them}` in Table 1 order (NaN stays NaN); empty when
@@ -116,14 +107,13 @@ class ModelResult:
             "avg": {"tasks": list(self.sts_tasks), "n_tasks": len(self.sts_tasks)},
         }
         for task in self.tasks:
-            if task in STS_SUBSETS:
+            protocol = TASKS_BY_NAME[task].protocol
+            if protocol == "sts-year":
                 details[task] = self.sts[task].to_dict()
-            elif task == "stsb":
-                details["stsb"] = {split: s.to_dict() for split, s in self.stsb.items()}
-            elif task == "sickr":
-                details["sickr"] = {split: s.to_dict() for split, s in self.sickr.items()}
-            elif task == STS17_YEAR:
-                details["sts17"] = {"metric": "spearman of cosine similarity x100, per language pair",
+            elif protocol == "sts-test":
+                details[task] = {split: s.to_dict() for split, s in self.splits[task].items()}
+            elif protocol == "sts-pairs":
+                details[task] = {"metric": "spearman of cosine similarity x100, per language pair",
                                     "pairs": {pair: s.to_dict() for pair, s in self.sts17.items()}}
             elif task in self.transfer:
                 details.setdefault("transfer", {
@@ -147,18 +137,8 @@ def load_eval_data(data_dir: str | Path, tasks: Sequence[str] | str | None = Non
     """Load and validate every file the chosen tasks need (all errors surface before any model is loaded).
 
     STS columns and sts17 map to `{subset or language pair: PairSet}`, a transfer task to its `TransferTask`."""
-    data_dir = Path(data_dir)
-    out: dict[str, dict[str, PairSet] | TransferTask] = {}
-    for task in parse_tasks(tasks):
-        if task in TRANSFER_TASKS:
-            if not data_dir.is_dir():
-                raise BSLError(f"{data_dir}: evaluation data directory not found")
-            out[task] = load_transfer_task(data_dir, task)
-        elif task == STS17_YEAR:
-            out[task] = load_sts17(data_dir, parse_sts17_pairs(sts17_pairs))
-        else:
-            out[task] = load_task(data_dir, task, include_stsb_dev)
-    return out
+    options = LoadOptions(include_stsb_dev=include_stsb_dev, sts17_pairs=sts17_pairs)
+    return {task: load_task(data_dir, task, options) for task in parse_tasks(tasks)}
 
 
 def _as_encoder(encoder: Encoder | Callable[[list[str]], Any]) -> Encoder:
@@ -238,25 +218,26 @@ def _chosen_data(data: str | Path | Mapping[str, Mapping[str, PairSet] | Transfe
     missing_tasks = [t for t in (chosen or ()) if t not in loaded]
     if missing_tasks:
         raise BSLError(f"tasks {', '.join(missing_tasks)} were not loaded")
-    if not include_stsb_dev and "stsb" in loaded:
-        loaded["stsb"].pop("dev", None)
+    if not include_stsb_dev:  # the "sts-test" tasks keep only their test split (STS-B drops dev)
+        for t in loaded:
+            if TASKS_BY_NAME[t].protocol == "sts-test":
+                loaded[t] = {split: ps for split, ps in loaded[t].items() if split == "test"}
     return loaded
 
 
 def _score_sts_tasks(result: ModelResult, sims: dict[str, dict[str, tuple[np.ndarray, np.ndarray]]],
                      pooled: list[str]) -> None:
     for task in result.tasks:
-        if task in STS_SUBSETS:
+        protocol = TASKS_BY_NAME[task].protocol
+        if protocol == "sts-year":
             year = score_year(sims[task])
             if task in pooled:  # one pooled set: the per-subset mean and weighted mean do not exist
                 undefined = PairScore(math.nan, math.nan, year.all.n)
                 year = dataclasses.replace(year, mean=undefined, wmean=undefined)
             result.sts[task] = year
-        elif task == "stsb":
-            result.stsb = {split: score_pairs(*sims[task][split]) for split in sims[task]}
-        elif task == "sickr":
-            result.sickr = {split: score_pairs(*sims[task][split]) for split in sims[task]}
-        elif task == STS17_YEAR:
+        elif protocol == "sts-test":
+            result.splits[task] = {split: score_pairs(*sims[task][split]) for split in sims[task]}
+        elif protocol == "sts-pairs":
             result.sts17 = {pair: score_pairs(*sims[task][pair]) for pair in sims[task]}
 
 
@@ -279,11 +260,12 @@ def evaluate_encoder(encoder: Encoder | Callable[[list[str]], Any],
     loaded = _chosen_data(data, tasks, include_stsb_dev, sts17_pairs)
     task_order = tuple(t for t in known_tasks() if t in loaded)
     transfer_tasks = [loaded[t] for t in task_order if isinstance(loaded[t], TransferTask)]
-    pooled = [t for t in task_order if t in STS_SUBSETS and set(loaded[t]) == {POOLED_STS_SUBSET}]
+    pooled = [t for t in task_order
+              if TASKS_BY_NAME[t].protocol == "sts-year" and set(loaded[t]) == {POOLED_STS_SUBSET}]
     if pooled and sts_aggregate != "all":
         raise BSLError(f"{', '.join(pooled)}: the data has one pooled file per year (fetched from a hub copy without "
                        f"per-subset breakdown), so sts_aggregate={sts_aggregate} cannot be computed: use 'all', or "
-                       f"supply SentEval's STS.input/STS.gs subset files by hand (README 'Data')")
+                       f"supply SentEval's STS.input/STS.gs subset files by hand (docs/guide/data.md)")
     flat: list[tuple[str, str, PairSet]] = [(t, s, ps) for t in task_order if not isinstance(loaded[t], TransferTask)
                                             for s, ps in loaded[t].items()]  # type: ignore[union-attr]
     cache = EmbeddingCache(cache_dir) if cache_dir is not None else None

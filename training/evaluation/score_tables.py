@@ -30,9 +30,9 @@ from typing import Any
 
 from bsl_pipeline.pipeline.base.atomic import atomic_path, write_json_atomic, write_text_atomic
 from bsl_pipeline.pipeline.base.errors import BSLError
-from bsl_pipeline.training.evaluation.score_columns import STS_TITLES, TRANSFER_TITLES, sts17_pair_title
-from bsl_pipeline.training.evaluation.data import ALL_TASKS, STS_SUBSETS
 from bsl_pipeline.training.evaluation.runner import ModelResult
+from bsl_pipeline.training.evaluation.score_columns import TRANSFER_TITLES, sts17_pair_title
+from bsl_pipeline.training.evaluation.tasks import ALL_TASKS, TASKS, TASKS_BY_NAME, known_tasks
 
 
 def results_json(results: Mapping[str, ModelResult]) -> dict[str, Any]:
@@ -47,13 +47,17 @@ def _fmt(x: float | None, width: int = 0) -> str:
 
 
 def _columns(results: Mapping[str, ModelResult]) -> list[str]:
-    tasks = {t for r in results.values() for t in r.tasks}
-    sts = [t for t in ALL_TASKS if t in tasks]
+    tasks = {t for r in results.values() for t in r.sts_tasks}
+    sts = [t for t in known_tasks() if t in tasks]
     return sts + ["avg"] if sts else []
 
 
+def _sts_titles(cols: list[str]) -> dict[str, str]:
+    return {c: "Avg." if c == "avg" else TASKS_BY_NAME[c].title for c in cols}
+
+
 def _title(col: str) -> str:
-    return STS_TITLES[col]
+    return _sts_titles([col])[col]
 
 
 def _extra_tables(results: Mapping[str, ModelResult]) -> list[tuple[str, list[str], dict[str, str], str]]:
@@ -67,8 +71,12 @@ def _extra_tables(results: Mapping[str, ModelResult]) -> list[tuple[str, list[st
     if tasks:
         out.append(("SentEval transfer tasks", tasks + ["avg"], {**TRANSFER_TITLES, "avg": "Avg."},
                     ("transfer tasks: test accuracy x100 of a logistic regression on frozen embeddings (SentEval "
-                     "protocol: 10-fold CV for MR/CR/SUBJ/MPQA, own splits for SST-2/TREC/MRPC/SICK-E)")))
+                     f"protocol: 10-fold CV for {_titles('cv')}, own splits for {_titles('kfold', 'dev')})")))
     return out
+
+
+def _titles(*protocols: str) -> str:
+    return "/".join(t.title for t in TASKS if t.protocol in protocols)
 
 
 def _sts_note(first: ModelResult) -> str:
@@ -112,7 +120,7 @@ def table_sections(results: Mapping[str, ModelResult]) -> list[ScoreTable]:
     if cols:
         first = next(iter(results.values()))
         out.append(ScoreTable("sts", "STS", _sts_note(first),
-                              _value_rows(results, cols, STS_TITLES, ModelResult.scores)))
+                              _value_rows(results, cols, _sts_titles(cols), ModelResult.scores)))
     for heading, extra_cols, titles, note in _extra_tables(results):
         name = "sts17" if heading == "STS 2017" else "transfer"
         out.append(ScoreTable(name, heading, note, _value_rows(results, extra_cols, titles,
@@ -137,7 +145,7 @@ def format_table(results: Mapping[str, ModelResult]) -> str:
     cols = _columns(results)
     lines: list[str] = []
     if cols:
-        lines = _text_table(results, cols, STS_TITLES, ModelResult.scores)
+        lines = _text_table(results, cols, _sts_titles(cols), ModelResult.scores)
         lines.append(_sts_note(next(iter(results.values()))))
     for heading, extra_cols, titles, note in _extra_tables(results):
         if lines:
@@ -176,22 +184,23 @@ def format_markdown(results: Mapping[str, ModelResult]) -> str:
         if any(task not in r.transfer for task in r.tasks):
             out += ["", "| Task | Subset | n | Spearman | Pearson |", "|---|---|---:|---:|---:|"]
         for task in r.tasks:
-            if task in STS_SUBSETS:
+            protocol, title = TASKS_BY_NAME[task].protocol, TASKS_BY_NAME[task].title
+            if protocol == "sts-year":
                 year = r.sts[task]
                 for subset, s in year.subsets.items():
-                    out.append(f"| {STS_TITLES[task]} | {subset} | {s.n} | {_fmt(s.spearman)} | {_fmt(s.pearson)} |")
+                    out.append(f"| {title} | {subset} | {s.n} | {_fmt(s.spearman)} | {_fmt(s.pearson)} |")
                 for agg in ("all", "mean", "wmean"):
                     s = year.aggregate(agg)
                     mark = "**" if agg == r.sts_aggregate else ""
-                    out.append(f"| {STS_TITLES[task]} | {mark}{agg}{mark} | {s.n} | {_fmt(s.spearman)} | "
+                    out.append(f"| {title} | {mark}{agg}{mark} | {s.n} | {_fmt(s.spearman)} | "
                                f"{_fmt(s.pearson)} |")
-            elif task in ("stsb", "sickr"):
-                splits = r.stsb if task == "stsb" else r.sickr
-                for split, s in splits.items():
-                    out.append(f"| {STS_TITLES[task]} | {split} | {s.n} | {_fmt(s.spearman)} | {_fmt(s.pearson)} |")
-            elif task == "sts17":
+            elif protocol == "sts-test":
+                for split, s in r.splits[task].items():
+                    out.append(f"| {title} | {split} | {s.n} | {_fmt(s.spearman)} | {_fmt(s.pearson)} |")
+            elif protocol == "sts-pairs":
                 for pair, s in r.sts17.items():
-                    out.append(f"| STS17 | {pair} | {s.n} | {_fmt(s.spearman)} | {_fmt(s.pearson)} |")
+                    out.append(f"| {title} | {pair} | {s.n} | {_fmt(s.spearman)} | "
+                               f"{_fmt(s.pearson)} |")
         if r.transfer:
             out += ["", "| Transfer task | train | test | C | dev/CV acc. | test acc. | F1 |",
                     "|---|---:|---:|---|---:|---:|---:|"]

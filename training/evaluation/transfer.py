@@ -13,7 +13,8 @@ trec.py, mrpc.py, sick.py; checked against its repository, not recalled) and wha
   `pair_features="full"` gives [u, v, |u-v|, u*v] (InferSent/SBERT's classifier input) instead.
 - Folds: `StratifiedKFold(n_splits=k, shuffle=True, random_state=seed)`, samples first sorted as SentEval sorts
   them (by whitespace-token length, then label; Python's stable sort), so fold membership is deterministic.
-  The README's setting "comparable to the literature" is kfold=10; the seed is 1111 (SentEval's default).
+  SentEval's README calls kfold=10 the setting "comparable to the literature"; the seed is 1111 (SentEval's
+  default).
 - Penalty grid: SentEval's scikit-learn mode (`usepytorch=False`): C in 2^-2..2^3 for the inner CV and the dev
   split, 2^-1..2^5 for the k-fold on train; accuracies rounded to 0.01 before the best C is taken (first best
   wins, as `np.argmax`).

@@ -24,6 +24,8 @@ from bsl_pipeline.pipeline.base.errors import InputError
 from bsl_pipeline.pipeline.base.provenance import sha256_file_cached
 from bsl_pipeline.training.evaluation.data import (
     SICK_FILES,
+    SICK_FOLDER,
+    STS_FOLDER,
     _read_lines,
     load_sts_subset,
     read_sick_rows,
@@ -32,18 +34,6 @@ from bsl_pipeline.training.evaluation.data import (
 #: Bump when the same files would yield different rows (changes the embedding cache keys).
 TRANSFER_LOADER_VERSION = "1"
 
-#: How each task is evaluated, as in SentEval (senteval/binary.py, sst.py, trec.py, mrpc.py, sick.py):
-#: "cv" = 10-fold cross-validation over one pooled set with the L2 penalty chosen by an inner cross-validation;
-#: "kfold" = a train/test split, the penalty chosen by k-fold cross-validation on train;
-#: "dev" = train/dev/test, the penalty chosen on dev.
-PROTOCOLS: dict[str, str] = {"mr": "cv", "cr": "cv", "subj": "cv", "mpqa": "cv", "sst2": "dev", "trec": "kfold",
-                             "mrpc": "kfold", "sicke": "dev"}
-TRANSFER_TASKS: tuple[str, ...] = tuple(PROTOCOLS)
-PAIR_TASKS = frozenset({"mrpc", "sicke"})
-#: The files of each task under `senteval/<task>/` (SICK-E reads sick/, see SICK_FILES).
-TRANSFER_SPLITS: dict[str, tuple[str, ...]] = {"mr": ("all",), "cr": ("all",), "subj": ("all",), "mpqa": ("all",),
-                                               "sst2": ("train", "dev", "test"), "trec": ("train", "test"),
-                                               "mrpc": ("train", "test")}
 TRANSFER_FOLDER = "senteval"
 
 #: STS 2017 language pairs of the BSL paper's Table 3, as the paper names them, and the file each is read from
@@ -51,6 +41,7 @@ TRANSFER_FOLDER = "senteval"
 STS17_PAIRS: tuple[str, ...] = ("en-en", "ar-ar", "es-es", "en-ar", "en-es", "en-tr", "en-de", "en-fr")
 STS17_FILE_NAMES: dict[str, str] = {"en-es": "es-en", "en-fr": "fr-en", "en-it": "it-en", "en-nl": "nl-en"}
 STS17_YEAR = "sts17"
+STS17_FOLDER = f"{STS_FOLDER}/{STS17_YEAR}"
 
 
 @dataclass(frozen=True)
@@ -71,20 +62,19 @@ class LabeledSplit:
 
 @dataclass(frozen=True)
 class TransferTask:
-    """Everything one transfer task needs; `key` identifies the content (loader version + sha256 of every file)."""
+    """Everything one transfer task needs; `key` identifies the content (loader version + sha256 of every file),
+    `protocol` how it is scored (training.evaluation.tasks)."""
 
     name: str
     splits: dict[str, LabeledSplit]
+    protocol: str
     key: str = ""
     classes: tuple[str, ...] = field(default=())
 
     @property
-    def protocol(self) -> str:
-        return PROTOCOLS[self.name]
-
-    @property
     def is_pair_task(self) -> bool:
-        return self.name in PAIR_TASKS
+        """Its rows are sentence pairs (MRPC, SICK-E)."""
+        return next(iter(self.splits.values())).sentences2 is not None
 
     def sentences(self) -> list[str]:
         """Every sentence of every split, in split order (first sentences, then second sentences)."""
@@ -136,10 +126,10 @@ def load_labeled_split(path: Path, pairs: bool) -> LabeledSplit:
 def load_sick_entailment(data_dir: str | Path, split: str) -> LabeledSplit:
     """SICK's sentence_A / sentence_B / entailment_judgment (ENTAILMENT, NEUTRAL, CONTRADICTION) of one split
     (train, trial or test), the columns SentEval's SICKEntailment reads."""
-    path = Path(data_dir) / "sick" / SICK_FILES[split]
+    path = Path(data_dir) / SICK_FOLDER / SICK_FILES[split]
     s1, s2, labels = [], [], []
     rows = read_sick_rows(path, ("sentence_A", "sentence_B", "entailment_judgment"),
-                          hint="SICK-E needs the SemEval-2014 SICK files (README 'Data')")
+                          hint="SICK-E needs the SemEval-2014 SICK files (docs/guide/data.md)")
     for idx, fields, (col_a, col_b, col_label) in rows:
         label = fields[col_label].strip()
         if label not in ("ENTAILMENT", "NEUTRAL", "CONTRADICTION"):
@@ -156,26 +146,28 @@ def load_sick_entailment(data_dir: str | Path, split: str) -> LabeledSplit:
     return LabeledSplit(tuple(s1), tuple(labels), tuple(s2), path)
 
 
-def transfer_task_dir(data_dir: str | Path, task: str) -> Path:
-    return Path(data_dir) / TRANSFER_FOLDER / task
+def read_sick_entailment_splits(data_dir: str | Path) -> dict[str, LabeledSplit]:
+    """SICK-E's train, dev (SICK's trial) and test splits."""
+    return {name: load_sick_entailment(data_dir, split)
+            for name, split in (("train", "train"), ("dev", "trial"), ("test", "test"))}
 
 
-def load_transfer_task(data_dir: str | Path, task: str) -> TransferTask:
-    """Read and check every file of one transfer task (see the module docstring for the layout)."""
-    if task not in PROTOCOLS:
-        raise InputError(f"unknown transfer task {task!r}; expected one of {', '.join(TRANSFER_TASKS)}")
-    if task == "sicke":
-        splits = {name: load_sick_entailment(data_dir, split)
-                  for name, split in (("train", "train"), ("dev", "trial"), ("test", "test"))}
-    else:
-        folder = transfer_task_dir(data_dir, task)
-        splits = {}
-        for split in TRANSFER_SPLITS[task]:
-            path = folder / f"{split}.tsv"
-            if not path.is_file():
-                raise InputError(f"{path}: {task} file not found; run `bsl data fetch --sets {task}` or supply it "
-                                 f"(README 'Evaluation')")
-            splits[split] = load_labeled_split(path, task in PAIR_TASKS)
+def read_senteval_splits(data_dir: str | Path, task: str, splits: Sequence[str],
+                         pairs: bool) -> dict[str, LabeledSplit]:
+    """`senteval/<task>/<split>.tsv` for each of `splits` (see the module docstring for the layout)."""
+    folder = Path(data_dir) / TRANSFER_FOLDER / task
+    out = {}
+    for split in splits:
+        path = folder / f"{split}.tsv"
+        if not path.is_file():
+            raise InputError(f"{path}: {task} file not found; run `bsl data fetch --sets {task}` or supply it "
+                             f"(docs/guide/evaluation.md#transfer-tasks-senteval-and-sts-2017)")
+        out[split] = load_labeled_split(path, pairs)
+    return out
+
+
+def transfer_task(task: str, protocol: str, splits: dict[str, LabeledSplit]) -> TransferTask:
+    """The checked task: its classes are the training rows' labels, and no other split has a label they lack."""
     train = splits["train"] if "train" in splits else splits["all"]
     classes = tuple(sorted(set(train.labels)))
     if len(classes) < 2:
@@ -186,7 +178,7 @@ def load_transfer_task(data_dir: str | Path, task: str) -> TransferTask:
             raise InputError(f"{split.source}: label(s) {', '.join(unseen)} never occur in the training rows "
                              f"({', '.join(classes)})")
     files = [s.source for s in splits.values() if s.source is not None]
-    return TransferTask(task, splits, _content_key(task, files), classes)
+    return TransferTask(task, splits, protocol, _content_key(task, files), classes)
 
 
 def sts17_file_name(pair: str) -> str:
@@ -196,7 +188,7 @@ def sts17_file_name(pair: str) -> str:
 def load_sts17(data_dir: str | Path, pairs: Sequence[str] = STS17_PAIRS):
     """`{pair: PairSet}` for the STS 2017 language pairs asked for (scores 0-5, as the SemEval files)."""
     out = {}
-    folder = Path(data_dir) / "sts" / STS17_YEAR
+    folder = Path(data_dir) / STS17_FOLDER
     for pair in pairs:
         if not (folder / f"STS.input.{sts17_file_name(pair)}.txt").is_file():
             raise InputError(f"{folder / f'STS.input.{sts17_file_name(pair)}.txt'}: STS 2017 file of {pair} not "

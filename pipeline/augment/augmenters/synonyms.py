@@ -89,7 +89,7 @@ from bsl_pipeline.pipeline.lexicon.text_kind import text_problem
 class SynonymConfig:
     fraction: float = field(default=0.5, metadata={
         "range": Range(0, 1), "help": "share of eligible words replaced (the paper: 0.3 of all non-stopwords; "
-                                      "eligible words are fewer here, see README 'Synonyms')"})
+                                      "eligible words are fewer here, see docs/guide/views.md#synonyms)"})
     min_words: int = field(default=1, metadata={"range": Range(0, not_above="max_words"),
         "help": "replace at least this many words when there are that many eligible words (0: fraction only)"})
     max_words: int | None = field(default=None, metadata={

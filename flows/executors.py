@@ -97,7 +97,9 @@ def worker_augmenter(spec: AugmenterSpec) -> Augmenter:
 
 # -- the Prefect task --------------------------------------------------------------------------------------------------
 def _dir_hash(path: str) -> str:
-    return hashlib.sha256(str(Path(path).resolve()).encode()).hexdigest()[:8]
+    from bsl_pipeline.pipeline.base.storage import is_url
+
+    return hashlib.sha256((path if is_url(path) else str(Path(path).resolve())).encode()).hexdigest()[:8]
 
 
 def cache_key(context: Any, parameters: dict[str, Any]) -> str:

@@ -271,3 +271,32 @@ def test_hugging_face_datasets_reads_the_output_from_s3(s3_env, tmp_path, cache_
                                    cache_dir=str(tmp_path / "hf-cache"))
     assert loaded.num_rows == m.stats.pairs
     assert set(loaded["method"]) == {"noise"}
+
+
+def test_training_reads_a_dataset_on_s3_as_it_reads_the_same_dataset_on_disk(s3_env, tmp_path, cache_home,
+                                                                               tiny_bert_dir):
+    from test_trainer_utils import tiny_config
+
+    from bsl_pipeline.training import train
+
+    corpus = write_corpus(tmp_path)
+    bucket = s3_env.bucket()
+    url = f"s3://{bucket}/train-data"
+    run_augment(corpus, url, augment_config(tmp_path, registry_dir="", name="views"))
+    run_augment(corpus, tmp_path / "views", augment_config(tmp_path, registry_dir=""))
+    steps = ["train.max_steps=3"]
+    from_store = train(tiny_config(tiny_bert_dir, [url], tmp_path / "run-s3", overrides=steps), disable_progress=True)
+    from_disk = train(tiny_config(tiny_bert_dir, [tmp_path / "views"], tmp_path / "run-disk", overrides=steps),
+                      disable_progress=True)
+    losses = [[row["loss"] for row in run.history] for run in (from_store, from_disk)]
+    assert from_store.completed and len(losses[0]) == 3 and losses[0] == losses[1]
+    # A shard changed on the store after the manifest: refused, named.
+    shard = verify_dataset(url).shards_of("pairs")[0].path
+    s3_env.client().put_object(Bucket=bucket, Key=f"train-data/{shard}", Body=b"changed")
+    with pytest.raises(BSLError) as err:
+        train(tiny_config(tiny_bert_dir, [url], tmp_path / "run-s3b", overrides=steps), disable_progress=True)
+    assert f"{url}/{shard}" in storage.shown(str(err.value))
+    # Checkpoints go to a local directory: a URL is refused, clearly.
+    with pytest.raises(BSLError, match="train.output_dir=s3://.*written to a local directory"):
+        train(tiny_config(tiny_bert_dir, [tmp_path / "views"], f"s3://{bucket}/runs", overrides=steps),
+              disable_progress=True)

@@ -67,9 +67,17 @@ def _source_paths(path: str) -> list[str]:
 
 def claim_run_directory(config: TrainConfig, dist: DistInfo) -> WriterLock | None:
     """Make train.output_dir this run's (see the module docstring) and take its writer lock (rank 0; the lock is
-    returned, to be released when the run ends). Refuses an output_dir that overlaps a dataset or the model dir."""
+    returned, to be released when the run ends). Refuses an output_dir that overlaps a dataset or the model dir,
+    and a URL (checkpoints are written to a local directory; datasets may be URLs)."""
+    from bsl_pipeline.pipeline.base.errors import BSLError
+    from bsl_pipeline.pipeline.base.storage import is_url
+
+    for key, value in (("train.output_dir", config.train.output_dir), ("export.dir", config.export.dir)):
+        if is_url(value):
+            raise BSLError(f"{key}={value}: checkpoints and exports are written to a local directory, not to a URL "
+                           f"(datasets may be URLs); give a local path and copy the run to the store afterwards")
     out = Path(config.train.output_dir)
-    inputs = [p for s in config.data.sources if s.path for p in _source_paths(s.path)]
+    inputs = [p for s in config.data.sources if s.path and not is_url(s.path) for p in _source_paths(s.path)]
     if config.model.name_or_path and Path(config.model.name_or_path).expanduser().exists():
         inputs.append(config.model.name_or_path)
     check_not_input(out, inputs, what="train.output_dir")

@@ -214,6 +214,12 @@ def test_cluster_without_a_shared_filesystem_writes_to_the_object_store(tmp_path
     # No worker wrote to its own disk: their folders hold only what dask itself keeps there.
     for home in homes[1:]:
         assert not list(home.rglob("*.parquet")) and not list(home.rglob("*.done.json"))
+    # No credential in any file the run left: logs, the summary, Prefect's database (its artifacts), the stored data.
+    stored = [client.get_object(Bucket=bucket, Key=item["Key"])["Body"].read()
+              for item in client.list_objects_v2(Bucket=bucket).get("Contents", [])]
+    blobs = [p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()] + stored
+    for secret in (s3_server.env["AWS_SECRET_ACCESS_KEY"], s3_server.env["AWS_ACCESS_KEY_ID"]):
+        assert not any(secret.encode() in blob for blob in blobs), secret
     for name, value in {**s3_server.env, "XDG_CACHE_HOME": str(tmp_path / "reader-cache")}.items():
         monkeypatch.setenv(name, value)
     assert verify_dataset(url).stats.pairs == json.loads((serial_dir / "manifest.json").read_text())["stats"]["pairs"]

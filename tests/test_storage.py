@@ -300,3 +300,22 @@ def test_training_reads_a_dataset_on_s3_as_it_reads_the_same_dataset_on_disk(s3_
     with pytest.raises(BSLError, match="train.output_dir=s3://.*written to a local directory"):
         train(tiny_config(tiny_bert_dir, [tmp_path / "views"], f"s3://{bucket}/runs", overrides=steps),
               disable_progress=True)
+
+
+def test_job_report_and_review_read_a_dataset_on_s3(s3_server, tmp_path, monkeypatch):
+    from bsl_pipeline.flows.job_report import render_report
+    from bsl_pipeline.pipeline.dataset.store import load_manifest
+
+    for name, value in {**s3_server.env, "XDG_CACHE_HOME": str(tmp_path / "cache")}.items():
+        monkeypatch.setenv(name, value)
+    corpus = write_corpus(tmp_path)
+    bucket = s3_server.bucket()
+    url = f"s3://{bucket}/reviewed"
+    m = run_augment(corpus, url, augment_config(tmp_path, registry_dir=""))
+    page = render_report("job", [load_manifest(url)], samples_per_method=3)
+    assert f"Dataset {m.name}" in page and "noise" in page and SECRET_KEY not in page
+    env = {**s3_server.env, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    summary = _cli(["review", url, "--summary"], env, tmp_path)
+    assert summary.returncode == 0, summary.stderr
+    judging = _cli(["review", url, "--no-browser"], env, tmp_path)
+    assert judging.returncode == 1 and "copy it to a local directory" in judging.stderr

@@ -381,8 +381,10 @@ class Lease:
     """The writer lock of an object-store output: the object `<prefix>/.bsl-lock`, created with a conditional PUT
     (`If-None-Match: *`, which S3, MinIO and moto honour), renewed by a background thread every third of
     `lease_s`. A lease is stale when its process is gone (same host) or it was not renewed for `lease_s` seconds
-    (another host); a stale lease is removed and taken with the same conditional create, so of two writers that
-    find it only one gets it."""
+    (another host); a stale lease is removed (after reading it again: still that lease) and taken with the same
+    conditional create, so of two writers that find it only one gets it. S3 has no conditional delete that every
+    server honours, so two writers that find the same stale lease at the same moment leave a window of one
+    request between the second look and the removal."""
 
     def __init__(self, prefix: str, what: str = "output", config: StorageConfig | None = None):
         self.url = join(prefix, LEASE_NAME)
@@ -432,7 +434,8 @@ class Lease:
                     f"wait until its lease of {holder.get('lease_s')} s runs out")
             log.warning("warning: %s: taking over a stale writer lease (pid %s on %s)", redact(self.url),
                         holder.get("pid"), holder.get("host"))
-            remove_own(self.url)
+            if self._holder() == holder:  # still that stale lease, not one another writer took meanwhile
+                remove_own(self.url)
         raise LockedError(f"{redact(self.url)}: another writer took this {self.what} at the same time")
 
     def _renew(self) -> None:

@@ -501,8 +501,8 @@ def load_manifest(path_or_dir: str | Path) -> Manifest:
     if is_url(path_or_dir):
         from bsl_pipeline.pipeline.base.ownership import MARKER_NAME
 
-        path_or_dir = local_copy(str(path_or_dir), (MANIFEST_NAME, "README.md", MARKER_NAME), DATASET_FOLDERS,
-                                 required=MANIFEST_NAME)
+        files = (MANIFEST_NAME, "README.md", MARKER_NAME, *(a["path"] for a in ANNOTATIONS.values()))
+        path_or_dir = local_copy(str(path_or_dir), files, DATASET_FOLDERS, required=MANIFEST_NAME)
     path = manifest_path(path_or_dir)
     if not path.is_file():
         raise InputError(f"no manifest at {path} (is {path_or_dir} a dataset directory made by `bsl augment`?)")

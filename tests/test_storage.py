@@ -290,6 +290,12 @@ def test_training_reads_a_dataset_on_s3_as_it_reads_the_same_dataset_on_disk(s3_
                       disable_progress=True)
     losses = [[row["loss"] for row in run.history] for run in (from_store, from_disk)]
     assert from_store.completed and len(losses[0]) == 3 and losses[0] == losses[1]
+    # Stopped after step 1 and resumed: the same three losses.
+    first = train(tiny_config(tiny_bert_dir, [url], tmp_path / "run-split", overrides=[*steps, "train.stop_at_step=1"]),
+                  disable_progress=True)
+    second = train(tiny_config(tiny_bert_dir, [url], tmp_path / "run-split", overrides=[*steps, "train.resume=auto"]),
+                   disable_progress=True)
+    assert first.step == 1 and [r["loss"] for r in first.history + second.history] == losses[0]
     # A shard changed on the store after the manifest: refused, named.
     shard = verify_dataset(url).shards_of("pairs")[0].path
     s3_env.client().put_object(Bucket=bucket, Key=f"train-data/{shard}", Body=b"changed")
@@ -319,3 +325,27 @@ def test_job_report_and_review_read_a_dataset_on_s3(s3_server, tmp_path, monkeyp
     assert summary.returncode == 0, summary.stderr
     judging = _cli(["review", url, "--no-browser"], env, tmp_path)
     assert judging.returncode == 1 and "copy it to a local directory" in judging.stderr
+
+
+def test_signed_manifest_and_markers_and_the_registry_copy_on_s3(s3_env, tmp_path, cache_home, monkeypatch):
+    from bsl_pipeline.pipeline.dataset.store import load_manifest
+
+    monkeypatch.setenv("BSL_MANIFEST_KEY", "a key only this test knows")
+    corpus = write_corpus(tmp_path)
+    bucket = s3_env.bucket()
+    url = f"s3://{bucket}/signed"
+    run_augment(corpus, url, augment_config(tmp_path, name="signed"))
+    stored = json.loads(_objects(s3_env, bucket, "signed")["manifest.json"])
+    assert stored["signature"] and verify_dataset(url).dataset_dir == url
+    markers = [json.loads(v) for k, v in _objects(s3_env, bucket, "signed").items() if k.endswith(".done.json")]
+    assert markers and all(m.get("signature") for m in markers)
+    again = run_augment(corpus, url, augment_config(tmp_path, name="signed"))
+    assert again.stats.per_method["noise"].tasks_cached == again.stats.per_method["noise"].tasks
+    # The registry copy names the URL, and reading it reads the dataset there.
+    registered = tmp_path / "registry" / "datasets" / "signed.json"
+    assert json.loads(registered.read_text())["dataset_dir"] == url
+    assert verify_dataset(registered).stats.pairs == again.stats.pairs
+    monkeypatch.setenv("BSL_MANIFEST_KEY", "another key")
+    with pytest.raises(BSLError, match="signature"):
+        verify_dataset(url)
+    assert load_manifest(url).name == "signed"

@@ -521,6 +521,14 @@ def _dataset_root(path: Path, manifest: Manifest) -> Path:
         return path.parent
     if not manifest.dataset_dir:
         raise InputError(f"{path}: a registered manifest must name its dataset_dir")
+    from bsl_pipeline.pipeline.base.storage import is_url
+
+    if is_url(manifest.dataset_dir):  # a dataset on an object store: its own manifest, read through the local copy
+        own_manifest = load_manifest(manifest.dataset_dir)
+        if own_manifest.checksum != manifest.checksum:
+            raise InputError(f"{path}: differs from the manifest of {manifest.dataset_dir}, the dataset it names "
+                             f"(register it again)")
+        return own_manifest.root
     root = Path(manifest.dataset_dir)
     own = root / MANIFEST_NAME
     if not own.is_file():

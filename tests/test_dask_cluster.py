@@ -71,6 +71,38 @@ def _wait_for_workers(address: str, count: int, processes: list[subprocess.Popen
     raise AssertionError(f"fewer than {count} workers registered within {START_TIMEOUT_S} s")
 
 
+def _start_cluster(env: dict[str, str], logs: list[Path], processes: list[subprocess.Popen],
+                   worker_env=lambda log, env: env) -> str:
+    """A scheduler (logging to logs[0]) and one worker per further log, each started in its log's folder with
+    `worker_env(log, env)`; returns the scheduler's address once the workers have registered."""
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    processes.append(_start([str(VENV_BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", str(port),
+                             "--dashboard-address", ":0"], env, logs[0]))
+    for log in logs[1:]:
+        # --no-nanny: the SIGKILL ends the worker for good (a nanny would restart it)
+        processes.append(_start([str(VENV_BIN / "dask"), "worker", address, "--nworkers", "1", "--nthreads", "1",
+                                 "--no-nanny", "--no-dashboard", "--host", "127.0.0.1",
+                                 "--local-directory", str(log.parent)], worker_env(log, env), log))
+    _wait_for_workers(address, len(logs) - 1, processes, logs)
+    return address
+
+
+def _kill_a_worker_mid_run(flow: subprocess.Popen, flow_log: Path, worker: subprocess.Popen, done) -> str:
+    """Once `done()` (finished tasks) reaches 3, SIGKILL `worker`; the flow must still succeed. Returns its log."""
+    deadline = time.monotonic() + RUN_TIMEOUT_S
+    while done() < 3:
+        assert flow.poll() is None, f"the flow ended before the kill: {flow_log.read_text()[-3000:]}"
+        assert time.monotonic() < deadline, "no task finished in time"
+        time.sleep(0.1)
+    _kill(worker)
+    assert done() < CHUNKS  # the kill landed mid-run
+    flow.wait(timeout=max(1.0, deadline - time.monotonic()))
+    output = flow_log.read_text()
+    assert flow.returncode == 0, output[-5000:]
+    return output
+
+
 def _dataset_rows(out: Path) -> list[str]:
     import pyarrow.parquet as pq
 
@@ -97,19 +129,10 @@ def test_flow_on_a_real_cluster_survives_a_killed_worker_and_equals_the_serial_r
                              *settings], env=env, capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
     assert serial.returncode == 0, serial.stderr[-3000:]
 
-    port = _free_port()
-    address = f"tcp://127.0.0.1:{port}"
     logs = [tmp_path / name for name in ("scheduler.log", "worker-a.log", "worker-b.log")]
     processes: list[subprocess.Popen] = []
     try:
-        processes.append(_start([str(VENV_BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", str(port),
-                                 "--dashboard-address", ":0"], env, logs[0]))
-        for log in logs[1:]:
-            # --no-nanny: the SIGKILL ends the worker for good (a nanny would restart it)
-            processes.append(_start([str(VENV_BIN / "dask"), "worker", address, "--nworkers", "1", "--nthreads", "1",
-                                     "--no-nanny", "--no-dashboard", "--host", "127.0.0.1"], env, log))
-        _wait_for_workers(address, 2, processes, logs)
-
+        address = _start_cluster(env, logs, processes)
         out = tmp_path / "cluster"
         flow_log, flow_json = tmp_path / "flow.log", tmp_path / "flow.json"
         flow = _start([sys.executable, "-m", "bsl_pipeline.cli", "flow", "augment", str(corpus), "--out", str(out),
@@ -118,17 +141,7 @@ def test_flow_on_a_real_cluster_survives_a_killed_worker_and_equals_the_serial_r
         processes.append(flow)
         # kill one worker once a few tasks are done and most are still to do
         markers = out / ".work" / "tasks"
-        deadline = time.monotonic() + RUN_TIMEOUT_S
-        while len(list(markers.glob("*.done.json"))) < 3:
-            assert flow.poll() is None, f"the flow ended before the kill: {flow_log.read_text()[-3000:]}"
-            assert time.monotonic() < deadline, "no task finished in time"
-            time.sleep(0.1)
-        _kill(processes[1])
-        done_at_kill = len(list(markers.glob("*.done.json")))
-        assert done_at_kill < CHUNKS  # the kill landed mid-run
-        flow.wait(timeout=max(1.0, deadline - time.monotonic()))
-        output = flow_log.read_text()
-        assert flow.returncode == 0, output[-5000:]
+        output = _kill_a_worker_mid_run(flow, flow_log, processes[1], lambda: len(list(markers.glob("*.done.json"))))
     finally:
         for process in reversed(processes):
             _kill(process)
@@ -168,37 +181,20 @@ def test_cluster_without_a_shared_filesystem_writes_to_the_object_store(tmp_path
         listed = client.list_objects_v2(Bucket=bucket, Prefix="cluster/.work/tasks/").get("Contents", [])
         return sum(item["Key"].endswith(".done.json") for item in listed)
 
-    port = _free_port()
-    address = f"tcp://127.0.0.1:{port}"
     homes = [tmp_path / name for name in ("scheduler", "worker-a", "worker-b")]
     for home in homes:
         home.mkdir()
     logs = [home / "process.log" for home in homes]
     processes: list[subprocess.Popen] = []
     try:
-        processes.append(_start([str(VENV_BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", str(port),
-                                 "--dashboard-address", ":0"], env, logs[0]))
-        for home, log in zip(homes[1:], logs[1:], strict=True):
-            worker_env = {**env, "XDG_CACHE_HOME": str(home / "cache"), "TMPDIR": str(home)}
-            processes.append(_start([str(VENV_BIN / "dask"), "worker", address, "--nworkers", "1", "--nthreads", "1",
-                                     "--no-nanny", "--no-dashboard", "--host", "127.0.0.1",
-                                     "--local-directory", str(home)], worker_env, log))
-        _wait_for_workers(address, 2, processes, logs)
+        address = _start_cluster(env, logs, processes, lambda log, env: {
+            **env, "XDG_CACHE_HOME": str(log.parent / "cache"), "TMPDIR": str(log.parent)})
         flow_log, flow_json = tmp_path / "driver" / "flow.log", tmp_path / "driver" / "flow.json"
         flow = _start([sys.executable, "-m", "bsl_pipeline.cli", "flow", "augment", str(corpus), "--out", url,
                        "--runner", "dask", "--dask-address", address, *settings, "--json"], env, flow_log,
                       stdout=flow_json)
         processes.append(flow)
-        deadline = time.monotonic() + RUN_TIMEOUT_S
-        while done_markers() < 3:
-            assert flow.poll() is None, f"the flow ended before the kill: {flow_log.read_text()[-3000:]}"
-            assert time.monotonic() < deadline, "no task finished in time"
-            time.sleep(0.2)
-        _kill(processes[1])
-        assert done_markers() < CHUNKS  # the kill landed mid-run
-        flow.wait(timeout=max(1.0, deadline - time.monotonic()))
-        output = flow_log.read_text()
-        assert flow.returncode == 0, output[-5000:]
+        _kill_a_worker_mid_run(flow, flow_log, processes[1], done_markers)
     finally:
         for process in reversed(processes):
             _kill(process)

@@ -349,3 +349,15 @@ def test_signed_manifest_and_markers_and_the_registry_copy_on_s3(s3_env, tmp_pat
     with pytest.raises(BSLError, match="signature"):
         verify_dataset(url)
     assert load_manifest(url).name == "signed"
+
+
+def test_credentials_in_a_config_are_refused_and_never_shown(tmp_path, monkeypatch):
+    corpus = write_corpus(tmp_path)
+    config = augment_config(tmp_path, registry_dir="")
+    config.storage.options = {"client_kwargs": {"aws_secret_access_key": SECRET_KEY}}
+    with pytest.raises(BSLError, match="storage.options.client_kwargs.aws_secret_access_key: credentials are not "
+                                       "taken from a config") as err:
+        run_augment(corpus, "s3://bucket/ds", config)
+    assert SECRET_KEY not in str(err.value)
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", SECRET_KEY)
+    assert storage.redact(f"http://user:{SECRET_KEY}@host/x failed: {SECRET_KEY}") == "http://***@host/x failed: ***"

@@ -476,6 +476,7 @@ def _finalize_remote(url: str, config: AugmentConfig, corpus: Path, corpus_stats
     import tempfile
     from dataclasses import replace
 
+    from bsl_pipeline.pipeline.base.storage import seed_copy
     from bsl_pipeline.pipeline.dataset.remote import publish_dataset, pull_checked, pull_identity
 
     with tempfile.TemporaryDirectory(prefix="bsl-publish-") as tmp:
@@ -495,6 +496,8 @@ def _finalize_remote(url: str, config: AugmentConfig, corpus: Path, corpus_stats
         finalize_dataset(stage, config, corpus, corpus_stats, local_chunks, local_results, augmenters, timings,
                          recorded_dir=url)
         publish_dataset(stage, url, previous)
+        seed_copy(url, {p.relative_to(stage).as_posix(): p for p in stage.rglob("*")
+                        if p.is_file() and ".work" not in p.relative_to(stage).parts})
     return load_manifest(url)
 
 

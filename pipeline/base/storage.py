@@ -574,12 +574,7 @@ def local_copy(url: str, files: tuple[str, ...], folders: tuple[str, ...], requi
         raise InputError(f"no {required} at {redact(join(url, required))}")
     wanted = {_safe_name(n, url): info for n, info in objects.items()
               if n in files or n.split("/", 1)[0] in folders}
-    index_path = root / COPY_INDEX
-    try:
-        index = json.loads(index_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        index = {}
-    index = index if isinstance(index, dict) else {}
+    index = _copy_index(root)
     for name, info in wanted.items():
         target = root / name
         if index.get(name) == info and target.is_file() and target.stat().st_size == info.get("size"):
@@ -599,3 +594,47 @@ def local_copy(url: str, files: tuple[str, ...], folders: tuple[str, ...], requi
             (root / name).unlink(missing_ok=True)
     write_json(root / COPY_INDEX, index)
     return root
+
+
+def _copy_index(root: Path) -> dict[str, Any]:
+    """What a local copy holds: relative name -> the listing entry ({"size", "etag"}) of the object copied."""
+    try:
+        index = json.loads((root / COPY_INDEX).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return index if isinstance(index, dict) else {}
+
+
+def same_bytes(info: dict[str, Any], path: Path) -> bool:
+    """An object (its listing entry) holds the bytes of the local file: its size, and the ETag of a single PUT
+    (the md5 of the bytes; a multipart or encrypted object's ETag is not, and counts as different)."""
+    etag = str(info.get("etag", "")).strip('"')
+    if info.get("size") != path.stat().st_size or not etag or "-" in etag:
+        return False
+    digest = hashlib.md5(usedforsecurity=False)
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return etag == digest.hexdigest()
+
+
+def seed_copy(url: str, files: dict[str, Path]) -> None:
+    """Put files just uploaded to `url` (relative name -> the local file uploaded) into its local copy, so that the
+    next `local_copy` finds them current instead of downloading them again; a file whose object does not hold its
+    bytes now is left out (downloaded then)."""
+    import shutil
+
+    from bsl_pipeline.pipeline.base.atomic import atomic_path
+
+    url = url.rstrip("/")
+    root = copy_root(url)
+    objects = listing(url)
+    index = _copy_index(root)
+    for name, path in files.items():
+        info = objects.get(name)
+        if info is None or not same_bytes(info, path):
+            continue
+        with atomic_path(root / _safe_name(name, url)) as tmp:
+            shutil.copyfile(path, tmp)
+        index[name] = info
+    write_json(root / COPY_INDEX, index)

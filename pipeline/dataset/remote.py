@@ -18,11 +18,9 @@ Reading is `pipeline.dataset.manifest.load_manifest(URL)`: it reads a local copy
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 from pathlib import Path
-from typing import Any
 
 from bsl_pipeline.pipeline.base import storage
 from bsl_pipeline.pipeline.base.errors import InputError
@@ -32,22 +30,7 @@ from bsl_pipeline.pipeline.dataset.manifest import DATASET_FOLDERS, MANIFEST_NAM
 log = logging.getLogger(__name__)
 
 
-
 # -- writing -------------------------------------------------------------------------------------------------------
-def _md5(path: Path) -> str:
-    digest = hashlib.md5(usedforsecurity=False)
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def _same_bytes(info: dict[str, Any], path: Path) -> bool:
-    """The object (its listing entry) holds the bytes of the local file: size, and the ETag of a single PUT (md5)."""
-    etag = info.get("etag", "").strip('"')
-    return info.get("size") == path.stat().st_size and "-" not in etag and etag == _md5(path)
-
-
 def _manifest_is_ours(url: str) -> bool:
     from bsl_pipeline.pipeline.dataset.manifest import manifest_checksum
 
@@ -80,7 +63,7 @@ def publish_dataset(stage: Path, url: str, previous: Manifest | None) -> None:
     for name, info in objects.items():
         if name.split("/", 1)[0] not in DATASET_FOLDERS:
             continue
-        if name in new and _same_bytes(info, new[name]):
+        if name in new and storage.same_bytes(info, new[name]):
             del new[name]  # already there
         elif name in listed and storage.sha256(storage.join(url, name)) == listed[name]:
             replaceable.append(name)  # the tool's own shard of the dataset being replaced
@@ -94,7 +77,7 @@ def publish_dataset(stage: Path, url: str, previous: Manifest | None) -> None:
             storage.remove_own(storage.join(url, name))
     # 3. The card.
     card = stage / "README.md"
-    if "README.md" in objects and not _same_bytes(objects["README.md"], card):
+    if "README.md" in objects and not storage.same_bytes(objects["README.md"], card):
         try:
             ours = previous is not None and storage.read_text(storage.join(url, "README.md")) == dataset_card(previous)
         except (UnicodeDecodeError, InputError):

@@ -35,6 +35,8 @@ def check_augment_paths(spec: AugmentFlowConfig) -> None:
 
     from bsl_pipeline.pipeline.base.storage import is_url
 
+    if is_url(spec.corpus):
+        return  # read (and refused when missing) by the flow
     corpus = Path(spec.corpus).expanduser()
     if not corpus.exists():
         raise BSLError(f"corpus not found: {corpus}")

@@ -361,3 +361,27 @@ def test_credentials_in_a_config_are_refused_and_never_shown(tmp_path, monkeypat
     assert SECRET_KEY not in str(err.value)
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", SECRET_KEY)
     assert storage.redact(f"http://user:{SECRET_KEY}@host/x failed: {SECRET_KEY}") == "http://***@host/x failed: ***"
+
+
+def test_a_corpus_on_s3_is_read_and_named_by_its_url(s3_env, tmp_path, cache_home, monkeypatch):
+    import pyarrow.parquet as pq
+
+    corpus = write_corpus(tmp_path)
+    bucket = s3_env.bucket()
+    s3_env.client().put_object(Bucket=bucket, Key="in/corpus.txt", Body=corpus.read_bytes())
+    source = f"s3://{bucket}/in/corpus.txt"
+    m = run_augment(source, tmp_path / "ds", augment_config(tmp_path, registry_dir=""))
+    local = run_augment(corpus, tmp_path / "local", augment_config(tmp_path, registry_dir=""))
+    assert m.source.corpus == source and [f["path"] for f in m.source.files] == [source]
+    assert m.source.files[0]["sha256"] == local.source.files[0]["sha256"] and m.stats.pairs == local.stats.pairs
+    origins = pq.read_table(tmp_path / "ds" / m.shards_of("pairs")[0].path).column("origin").to_pylist()
+    assert origins and all(o.startswith(f"{source}:") for o in origins)
+    # Another machine's copy (another cache) gives the same chunks: every task is reused.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "other-cache"))
+    again = run_augment(source, tmp_path / "ds", augment_config(tmp_path, registry_dir=""))
+    assert again.stats.per_method["noise"].tasks_cached == again.stats.per_method["noise"].tasks
+    # A prefix is a corpus directory; a missing one is one line naming it.
+    folder = run_augment(f"s3://{bucket}/in", f"s3://{bucket}/out", augment_config(tmp_path, registry_dir=""))
+    assert folder.stats.pairs == m.stats.pairs
+    with pytest.raises(BSLError, match=f"nothing at s3://{bucket}/missing"):
+        run_augment(f"s3://{bucket}/missing", tmp_path / "none", augment_config(tmp_path, registry_dir=""))

@@ -42,7 +42,7 @@ from bsl_pipeline.pipeline.base.ownership import (
 )
 from bsl_pipeline.pipeline.base.provenance import code_version, sha256_file
 from bsl_pipeline.pipeline.base.publish import Discard, publish_directory, remove_stale_staging, retire, staging_dir
-from bsl_pipeline.pipeline.base.storage import StorageConfig, is_url, name_of, use_storage
+from bsl_pipeline.pipeline.base.storage import StorageConfig, as_url, is_url, name_of, use_storage
 from bsl_pipeline.pipeline.corpus.chunks import (
     CorpusConfig,
     CorpusStats,
@@ -264,8 +264,9 @@ def finalize_dataset(dataset_dir: str | Path, config: AugmentConfig, corpus: str
         code_version=code_version(),
         dataset_dir=recorded_dir or str(dataset_dir.resolve()),
         config=recorded_config(config),
-        source=SourceInfo(corpus=str(corpus),
-                          files=source_files_info(corpus_stats.files, corpus_stats.read_stats),
+        source=SourceInfo(corpus=as_url(str(corpus)),
+                          files=[{**f, "path": as_url(f["path"])}
+                                 for f in source_files_info(corpus_stats.files, corpus_stats.read_stats)],
                           records_read=corpus_info["records_read"], records_kept=corpus_info["records_kept"],
                           dropped=corpus_info["dropped"], replacement_chars=corpus_info["replacement_chars"]),
         methods={m: MethodInfo(**augmenters[m].fingerprint(), filters=to_dict(filters_for(config, augmenters[m])))
@@ -409,6 +410,11 @@ def run_augment(corpus: str | Path, out_dir: str | Path, config: AugmentConfig,
     run holds the directory's writer lock: a second writer is refused."""
 
     t0 = time.perf_counter()
+    if is_url(corpus):  # read from a local copy; rows and the manifest name the URL
+        from bsl_pipeline.pipeline.base.storage import corpus_copy
+
+        use_storage(config.storage)
+        corpus = corpus_copy(str(corpus))
     if is_url(out_dir):
         return _run_augment_remote(corpus, str(out_dir), config, augmenters, on_task_done, executor, overwrite, t0)
     # Absolute paths, here for every entry point: rows name their corpus file (`origin`, from which reject ids

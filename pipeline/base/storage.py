@@ -534,21 +534,26 @@ def remember_copy(root: Path, url: str) -> None:
     _copies[str(root)] = redact(url)
 
 
-def shown(message: str) -> str:
-    """A message as a user sees it: paths inside a local copy of remote data named by their URL, no credentials."""
-    text = str(message)
+def as_url(text: str) -> str:
+    """`text` with every path inside a local copy of remote data named by its URL (unchanged otherwise)."""
     for root, url in sorted(_copies.items(), key=lambda item: -len(item[0])):
         text = text.replace(root + "/", url + "/").replace(root, url)
-    return redact(text)
+    return text
+
+
+def shown(message: str) -> str:
+    """A message as a user sees it: paths inside a local copy of remote data named by their URL, no credentials."""
+    return redact(as_url(str(message)))
 
 
 COPY_INDEX = ".bsl-copy.json"
 
 
-def copy_root(url: str) -> Path:
+def copy_root(url: str, kind: str = "dataset") -> Path:
     from bsl_pipeline.pipeline.base.user_cache import user_cache_root
 
-    return user_cache_root() / "bsl-pipeline" / "copies" / hashlib.sha256(url.encode("utf-8")).hexdigest()[:24]
+    key = hashlib.sha256(f"{kind}\n{url}".encode("utf-8")).hexdigest()[:24]
+    return user_cache_root() / "bsl-pipeline" / "copies" / key
 
 
 def _safe_name(name: str, url: str) -> str:
@@ -560,20 +565,24 @@ def _safe_name(name: str, url: str) -> str:
     return pure.as_posix()
 
 
-def local_copy(url: str, files: tuple[str, ...], folders: tuple[str, ...], required: str) -> Path:
+def local_copy(url: str, files: tuple[str, ...], folders: tuple[str, ...] | None, required: str | None,
+               kind: str = "dataset") -> Path:
     """A local copy of the objects `files` and everything under `folders` of the prefix `url`, in the user cache
     (`<cache>/bsl-pipeline/copies/<hash of the URL>/`), brought up to date now: an object is downloaded again only
     when its ETag or size changed since the last copy, and what is gone from the store is gone from the copy (the
     copy is the tool's own cache). Readers check the files as on disk (checksums); messages about them name the
-    URL (`shown`). `required`: the object without which there is nothing to copy (InputError naming it)."""
+    URL (`shown`). `required`: the object without which there is nothing to copy (InputError naming it; None: at
+    least one object). `folders=None`: every object under the prefix. `kind` keeps copies of one URL apart."""
     url = url.rstrip("/")
-    root = copy_root(url)
+    root = copy_root(url, kind)
     remember_copy(root, url)
     objects = listing(url)
-    if required not in objects:
+    if required is not None and required not in objects:
         raise InputError(f"no {required} at {redact(join(url, required))}")
+    if not objects:
+        raise InputError(f"nothing at {redact(url)}")
     wanted = {_safe_name(n, url): info for n, info in objects.items()
-              if n in files or n.split("/", 1)[0] in folders}
+              if n in files or folders is None or n.split("/", 1)[0] in folders}
     index = _copy_index(root)
     for name, info in wanted.items():
         target = root / name
@@ -585,9 +594,10 @@ def local_copy(url: str, files: tuple[str, ...], folders: tuple[str, ...], requi
         if name not in wanted:
             (root / name).unlink(missing_ok=True)
             del index[name]
-    for folder in folders:  # files in the copy that the index does not know (put there by hand)
+    for folder in folders if folders is not None else ("",):  # files in the copy the index does not know
         for path in sorted((root / folder).rglob("*")) if (root / folder).is_dir() else []:
-            if path.is_file() and path.relative_to(root).as_posix() not in index:
+            relative = path.relative_to(root).as_posix()
+            if path.is_file() and relative != COPY_INDEX and relative not in index:
                 path.unlink()
     for name in files:
         if name not in wanted:
@@ -638,3 +648,13 @@ def seed_copy(url: str, files: dict[str, Path]) -> None:
             shutil.copyfile(path, tmp)
         index[name] = info
     write_json(root / COPY_INDEX, index)
+
+
+def corpus_copy(url: str) -> Path:
+    """A local copy of a corpus at a URL (one object, or every object under a prefix) to read as a corpus file or
+    directory; rows and manifests name the URL (`as_url`)."""
+    url = url.rstrip("/")
+    if is_file(url):
+        parent, name = url.rsplit("/", 1)
+        return local_copy(parent, (name,), (), required=name, kind=f"corpus-file\n{name}") / name
+    return local_copy(url, (), None, required=None, kind="corpus")

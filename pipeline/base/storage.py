@@ -210,28 +210,23 @@ def _unreachable(exc: BaseException) -> bool:
 
 
 # -- one call per operation, local or URL --------------------------------------------------------------------------
+def _on_store(url: str, method: str, *args: Any) -> Any:
+    """`fs.<method>(path, *args)` of the URL's filesystem, its failures as one line (`storage_errors`)."""
+    fs, path = filesystem(url)
+    with storage_errors(url):
+        return getattr(fs, method)(path, *args)
+
+
 def exists(location: str | Path) -> bool:
-    if not is_url(location):
-        return local(location).exists()
-    fs, path = filesystem(location)
-    with storage_errors(location):
-        return fs.exists(path)
+    return _on_store(location, "exists") if is_url(location) else local(location).exists()
 
 
 def is_file(location: str | Path) -> bool:
-    if not is_url(location):
-        return local(location).is_file()
-    fs, path = filesystem(location)
-    with storage_errors(location):
-        return fs.isfile(path)
+    return _on_store(location, "isfile") if is_url(location) else local(location).is_file()
 
 
 def read_bytes(location: str | Path) -> bytes:
-    if not is_url(location):
-        return local(location).read_bytes()
-    fs, path = filesystem(location)
-    with storage_errors(location):
-        return fs.cat_file(path)
+    return _on_store(location, "cat_file") if is_url(location) else local(location).read_bytes()
 
 
 def read_text(location: str | Path) -> str:
@@ -246,9 +241,7 @@ def write_bytes(location: str | Path, data: bytes) -> None:
         with atomic_path(local(location)) as tmp:
             tmp.write_bytes(data)
         return
-    fs, path = filesystem(location)
-    with storage_errors(location):
-        fs.pipe_file(path, data)
+    _on_store(location, "pipe_file", data)
 
 
 def create_exclusive(location: str | Path, data: bytes) -> bool:
@@ -352,7 +345,7 @@ def move(source: str, target: str) -> None:
 
 
 def remove_own(location: str) -> None:
-    """Remove an object this process wrote (its lease)."""
+    """Remove an object the tool wrote (a lease, or a manifest or shard of its own that a publish replaces)."""
     fs, path = filesystem(location)
     with storage_errors(location):
         with contextlib.suppress(FileNotFoundError):

@@ -67,8 +67,10 @@ def augment_flow(corpus: str, out_dir: str, config_file: str = "", augment: dict
             task_config = replace(task_config, cache=False)
     else:
         out = Path(out_dir).expanduser().resolve()
-    storage = (Path(task_config.result_storage).expanduser().resolve() if task_config.result_storage
-               else Path(out) / WORK_DIR / RESULTS_DIR)
+    if task_config.result_storage:
+        storage: Path | None = Path(task_config.result_storage).expanduser().resolve()
+    else:
+        storage = None if is_url(out) else Path(out) / WORK_DIR / RESULTS_DIR
     executor = PrefectExecutor(task_config, storage)
     manifest = run_augment(corpus, out, config, executor=executor, overwrite=overwrite)  # makes both paths absolute
     summary = _summary(manifest, executor, storage, time.perf_counter() - t0)
@@ -79,7 +81,7 @@ def augment_flow(corpus: str, out_dir: str, config_file: str = "", augment: dict
     return summary
 
 
-def _summary(manifest: Manifest, executor: PrefectExecutor, storage: Path, seconds: float) -> dict[str, Any]:
+def _summary(manifest: Manifest, executor: PrefectExecutor, storage: Path | None, seconds: float) -> dict[str, Any]:
     from prefect.runtime import flow_run
 
     manifest.require("stats", "chunks")
@@ -95,7 +97,7 @@ def _summary(manifest: Manifest, executor: PrefectExecutor, storage: Path, secon
         "tasks": tasks,
         "task_states": dict(sorted(executor.states.items())),
         "computed": tasks - sum(m.tasks_cached for m in per_method),
-        "result_storage": str(storage),
+        "result_storage": str(storage) if storage else "",
         "total_s": round(seconds, 3),
     }
 

@@ -385,3 +385,13 @@ def test_a_corpus_on_s3_is_read_and_named_by_its_url(s3_env, tmp_path, cache_hom
     assert folder.stats.pairs == m.stats.pairs
     with pytest.raises(BSLError, match=f"nothing at s3://{bucket}/missing"):
         run_augment(f"s3://{bucket}/missing", tmp_path / "none", augment_config(tmp_path, registry_dir=""))
+
+
+def test_an_output_inside_its_corpus_url_is_refused(s3_env, tmp_path, cache_home):
+    from bsl_pipeline.pipeline.base.ownership import OwnershipError
+
+    bucket = s3_env.bucket()
+    s3_env.client().put_object(Bucket=bucket, Key="in/corpus.txt", Body=write_corpus(tmp_path).read_bytes())
+    with pytest.raises(OwnershipError, match="overlap"):
+        run_augment(f"s3://{bucket}/in", f"s3://{bucket}/in/ds", augment_config(tmp_path, registry_dir=""))
+    assert list(_objects(s3_env, bucket, "in")) == ["corpus.txt"]

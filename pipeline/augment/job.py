@@ -410,6 +410,11 @@ def run_augment(corpus: str | Path, out_dir: str | Path, config: AugmentConfig,
     run holds the directory's writer lock: a second writer is refused."""
 
     t0 = time.perf_counter()
+    if is_url(corpus) and is_url(out_dir):
+        inside = [str(u).rstrip("/") + "/" for u in (corpus, out_dir)]
+        if inside[0].startswith(inside[1]) or inside[1].startswith(inside[0]):
+            raise OwnershipError(f"--out {out_dir} and input {corpus} overlap: choose an --out outside the input "
+                                 f"(the tool never writes over what it reads)")
     if is_url(corpus):  # read from a local copy; rows and the manifest name the URL
         from bsl_pipeline.pipeline.base.storage import corpus_copy
 

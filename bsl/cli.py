@@ -76,9 +76,10 @@ def parse_arguments(parser: argparse.ArgumentParser, argv: list[str] | None) -> 
 
 def _shown(message: object) -> str:
     """An error line as the terminal shows it: a message may quote a dataset's or a file's text."""
+    from bsl_pipeline.pipeline.base.storage import shown
     from bsl_pipeline.pipeline.base.text import terminal_safe
 
-    return terminal_safe(message)
+    return terminal_safe(shown(str(message)))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -20,6 +20,7 @@ Run it with `flows.augment_run.run_augment_flow` or `bsl flow augment`; both set
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ from bsl_pipeline.pipeline.augment.job import AugmentConfig, build_augmenters, r
 from bsl_pipeline.pipeline.augment.tasks import WORK_DIR
 from bsl_pipeline.pipeline.base.config import ConfigError, from_dict
 from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.storage import is_url, shown
 from bsl_pipeline.pipeline.dataset.manifest import Manifest
 
 RESULTS_DIR = "prefect-results"
@@ -57,9 +59,18 @@ def augment_flow(corpus: str, out_dir: str, config_file: str = "", augment: dict
     check_workers_reach_api()
     if not corpus or not out_dir:
         raise BSLError("the augment flow needs a corpus and an out_dir")
-    out = Path(out_dir).expanduser().resolve()
-    storage = (Path(task_config.result_storage).expanduser().resolve() if task_config.result_storage
-               else out / WORK_DIR / RESULTS_DIR)
+    if is_url(out_dir):
+        # On an object store the tasks' completion markers (under the URL) are what a rerun resumes from; Prefect's
+        # result records would need a folder every worker shares, so they are kept only where one is given.
+        out: Path | str = out_dir.rstrip("/")
+        if not task_config.result_storage:
+            task_config = replace(task_config, cache=False)
+    else:
+        out = Path(out_dir).expanduser().resolve()
+    if task_config.result_storage:
+        storage: Path | None = Path(task_config.result_storage).expanduser().resolve()
+    else:
+        storage = None if is_url(out) else Path(out) / WORK_DIR / RESULTS_DIR
     executor = PrefectExecutor(task_config, storage)
     manifest = run_augment(corpus, out, config, executor=executor, overwrite=overwrite)  # makes both paths absolute
     summary = _summary(manifest, executor, storage, time.perf_counter() - t0)
@@ -70,7 +81,7 @@ def augment_flow(corpus: str, out_dir: str, config_file: str = "", augment: dict
     return summary
 
 
-def _summary(manifest: Manifest, executor: PrefectExecutor, storage: Path, seconds: float) -> dict[str, Any]:
+def _summary(manifest: Manifest, executor: PrefectExecutor, storage: Path | None, seconds: float) -> dict[str, Any]:
     from prefect.runtime import flow_run
 
     manifest.require("stats", "chunks")
@@ -78,7 +89,7 @@ def _summary(manifest: Manifest, executor: PrefectExecutor, storage: Path, secon
     tasks = sum(m.tasks for m in per_method)
     return {
         "flow_run_id": str(flow_run.id),
-        "manifest": str(manifest.path),
+        "manifest": shown(str(manifest.path)),
         "name": manifest.name,
         "pairs": manifest.stats.pairs,
         "shards": len(manifest.shards_of("pairs")),
@@ -86,7 +97,7 @@ def _summary(manifest: Manifest, executor: PrefectExecutor, storage: Path, secon
         "tasks": tasks,
         "task_states": dict(sorted(executor.states.items())),
         "computed": tasks - sum(m.tasks_cached for m in per_method),
-        "result_storage": str(storage),
+        "result_storage": str(storage) if storage else "",
         "total_s": round(seconds, 3),
     }
 
@@ -103,7 +114,7 @@ def _publish_statistics(manifest: Manifest) -> None:
     create_markdown_artifact(
         key=key, description=f"augmentation statistics of {manifest.name}",
         markdown=f"# Dataset `{manifest.name}`\n\n{manifest.stats.pairs} pairs, manifest "
-                 f"`{manifest.path}`\n\n```\n{format_stats_text(manifest)}\n```\n")
+                 f"`{shown(str(manifest.path))}`\n\n```\n{format_stats_text(manifest)}\n```\n")
 
 
 # -- entry points (`flows.augment_run.run_augment_flow` runs it once; `bsl schedule` serves it) --------------------

@@ -33,8 +33,14 @@ def check_augment_paths(spec: AugmentFlowConfig) -> None:
     from bsl_pipeline.pipeline.base.errors import BSLError
     from bsl_pipeline.pipeline.base.ownership import check_claimable, check_not_input
 
+    from bsl_pipeline.pipeline.base.storage import is_url
+
+    if is_url(spec.corpus):
+        return  # read (and refused when missing) by the flow
     corpus = Path(spec.corpus).expanduser()
     if not corpus.exists():
         raise BSLError(f"corpus not found: {corpus}")
+    if is_url(spec.out_dir):
+        return  # an object-store prefix is claimed by the flow itself (pipeline.base.storage.claim_prefix)
     check_not_input(Path(spec.out_dir), [corpus], "--out")
     check_claimable(spec.out_dir, DATASET_KIND, overwrite=spec.overwrite, recognise=earlier_dataset)

@@ -97,7 +97,9 @@ def worker_augmenter(spec: AugmenterSpec) -> Augmenter:
 
 # -- the Prefect task --------------------------------------------------------------------------------------------------
 def _dir_hash(path: str) -> str:
-    return hashlib.sha256(str(Path(path).resolve()).encode()).hexdigest()[:8]
+    from bsl_pipeline.pipeline.base.storage import is_url
+
+    return hashlib.sha256((path if is_url(path) else str(Path(path).resolve())).encode()).hexdigest()[:8]
 
 
 def cache_key(context: Any, parameters: dict[str, Any]) -> str:
@@ -128,7 +130,7 @@ def augment_chunk_task_fn(task: AugmentTask, spec: AugmenterSpec, concurrent_cal
         return asdict(run_task(task, augmenter))
 
 
-def make_augment_task(tasks: TaskConfig, result_storage: Path) -> Task:
+def make_augment_task(tasks: TaskConfig, result_storage: Path | None) -> Task:
     options: dict[str, Any] = dict(
         name="augment-chunk", task_run_name="augment-{task.method}-{task.chunk.chunk_id}",
         retries=tasks.retries, retry_jitter_factor=0.2 if tasks.retries else None,
@@ -149,7 +151,7 @@ class PrefectExecutor(Executor):
 
     stop_on_failure = False
 
-    def __init__(self, tasks: TaskConfig, result_storage: Path):
+    def __init__(self, tasks: TaskConfig, result_storage: Path | None):  # None: tasks.cache is off
         super().__init__(max_in_flight=tasks.max_in_flight)
         self.failure_note = f" after {tasks.retries} retries"
         self.concurrent_calls = tasks.concurrent_augmenter_calls

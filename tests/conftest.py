@@ -108,3 +108,25 @@ def _no_log_handler_left_on_a_closed_stream():
         for handler in list(getattr(logger, "handlers", [])):
             if _writes_to_a_closed_stream(handler):
                 logger.removeHandler(handler)
+
+
+@pytest.fixture(scope="session")
+def s3_server(tmp_path_factory):
+    """A real S3-compatible server (moto's server mode, a separate process on 127.0.0.1, a free port) for the whole
+    test session; see tests/s3_server.py."""
+    from s3_server import start_s3_server
+
+    server = start_s3_server(tmp_path_factory.mktemp("s3"))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def s3_env(s3_server, monkeypatch):
+    """This process pointed at the test S3 server through the environment (the planted credentials)."""
+    for name, value in s3_server.env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("AWS_PROFILE", raising=False)
+    return s3_server

@@ -71,6 +71,38 @@ def _wait_for_workers(address: str, count: int, processes: list[subprocess.Popen
     raise AssertionError(f"fewer than {count} workers registered within {START_TIMEOUT_S} s")
 
 
+def _start_cluster(env: dict[str, str], logs: list[Path], processes: list[subprocess.Popen],
+                   worker_env=lambda log, env: env) -> str:
+    """A scheduler (logging to logs[0]) and one worker per further log, each started in its log's folder with
+    `worker_env(log, env)`; returns the scheduler's address once the workers have registered."""
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    processes.append(_start([str(VENV_BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", str(port),
+                             "--dashboard-address", ":0"], env, logs[0]))
+    for log in logs[1:]:
+        # --no-nanny: the SIGKILL ends the worker for good (a nanny would restart it)
+        processes.append(_start([str(VENV_BIN / "dask"), "worker", address, "--nworkers", "1", "--nthreads", "1",
+                                 "--no-nanny", "--no-dashboard", "--host", "127.0.0.1",
+                                 "--local-directory", str(log.parent)], worker_env(log, env), log))
+    _wait_for_workers(address, len(logs) - 1, processes, logs)
+    return address
+
+
+def _kill_a_worker_mid_run(flow: subprocess.Popen, flow_log: Path, worker: subprocess.Popen, done) -> str:
+    """Once `done()` (finished tasks) reaches 3, SIGKILL `worker`; the flow must still succeed. Returns its log."""
+    deadline = time.monotonic() + RUN_TIMEOUT_S
+    while done() < 3:
+        assert flow.poll() is None, f"the flow ended before the kill: {flow_log.read_text()[-3000:]}"
+        assert time.monotonic() < deadline, "no task finished in time"
+        time.sleep(0.1)
+    _kill(worker)
+    assert done() < CHUNKS  # the kill landed mid-run
+    flow.wait(timeout=max(1.0, deadline - time.monotonic()))
+    output = flow_log.read_text()
+    assert flow.returncode == 0, output[-5000:]
+    return output
+
+
 def _dataset_rows(out: Path) -> list[str]:
     import pyarrow.parquet as pq
 
@@ -97,19 +129,10 @@ def test_flow_on_a_real_cluster_survives_a_killed_worker_and_equals_the_serial_r
                              *settings], env=env, capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
     assert serial.returncode == 0, serial.stderr[-3000:]
 
-    port = _free_port()
-    address = f"tcp://127.0.0.1:{port}"
     logs = [tmp_path / name for name in ("scheduler.log", "worker-a.log", "worker-b.log")]
     processes: list[subprocess.Popen] = []
     try:
-        processes.append(_start([str(VENV_BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", str(port),
-                                 "--dashboard-address", ":0"], env, logs[0]))
-        for log in logs[1:]:
-            # --no-nanny: the SIGKILL ends the worker for good (a nanny would restart it)
-            processes.append(_start([str(VENV_BIN / "dask"), "worker", address, "--nworkers", "1", "--nthreads", "1",
-                                     "--no-nanny", "--no-dashboard", "--host", "127.0.0.1"], env, log))
-        _wait_for_workers(address, 2, processes, logs)
-
+        address = _start_cluster(env, logs, processes)
         out = tmp_path / "cluster"
         flow_log, flow_json = tmp_path / "flow.log", tmp_path / "flow.json"
         flow = _start([sys.executable, "-m", "bsl_pipeline.cli", "flow", "augment", str(corpus), "--out", str(out),
@@ -118,17 +141,7 @@ def test_flow_on_a_real_cluster_survives_a_killed_worker_and_equals_the_serial_r
         processes.append(flow)
         # kill one worker once a few tasks are done and most are still to do
         markers = out / ".work" / "tasks"
-        deadline = time.monotonic() + RUN_TIMEOUT_S
-        while len(list(markers.glob("*.done.json"))) < 3:
-            assert flow.poll() is None, f"the flow ended before the kill: {flow_log.read_text()[-3000:]}"
-            assert time.monotonic() < deadline, "no task finished in time"
-            time.sleep(0.1)
-        _kill(processes[1])
-        done_at_kill = len(list(markers.glob("*.done.json")))
-        assert done_at_kill < CHUNKS  # the kill landed mid-run
-        flow.wait(timeout=max(1.0, deadline - time.monotonic()))
-        output = flow_log.read_text()
-        assert flow.returncode == 0, output[-5000:]
+        output = _kill_a_worker_mid_run(flow, flow_log, processes[1], lambda: len(list(markers.glob("*.done.json"))))
     finally:
         for process in reversed(processes):
             _kill(process)
@@ -142,3 +155,67 @@ def test_flow_on_a_real_cluster_survives_a_killed_worker_and_equals_the_serial_r
         load_manifest(tmp_path / "serial"))
     # a successful run ends quietly: no tracebacks of Prefect's services cancelled at interpreter exit
     assert "CancelledError" not in output and "Traceback" not in output, output[-5000:]
+
+
+def test_cluster_without_a_shared_filesystem_writes_to_the_object_store(tmp_path, s3_server, monkeypatch):
+    """The same cluster, its output on an S3 server: each process starts in its own temporary directory and the
+    workers reach the data only through the store (chunks in, task shards and markers out); one worker is killed
+    mid-run, and the dataset equals the serial run's, byte for byte."""
+    from bsl_pipeline.pipeline.dataset.store import verify_dataset
+
+    corpus = tmp_path / "driver" / "corpus.txt"
+    corpus.parent.mkdir()
+    corpus.write_text("".join(f"sentence number {i} says that the {i % 7} cats sat on {i % 5} mats today\n"
+                              for i in range(CHUNKS * 4)), encoding="utf-8")
+    settings = ["--methods", "span-mask", "-o", "corpus.chunk_size=4", "-o", "registry_dir=", "-o", "progress=false"]
+    env = {**_env(tmp_path), **s3_server.env, "XDG_CACHE_HOME": str(tmp_path / "driver" / "cache")}
+    serial = subprocess.run([sys.executable, "-m", "bsl_pipeline.cli", "augment", str(corpus), "--out",
+                             str(tmp_path / "driver" / "serial"), *settings], env=env, capture_output=True, text=True,
+                            timeout=RUN_TIMEOUT_S)
+    assert serial.returncode == 0, serial.stderr[-3000:]
+    bucket = s3_server.bucket()
+    client = s3_server.client()
+    url = f"s3://{bucket}/cluster"
+
+    def done_markers() -> int:
+        listed = client.list_objects_v2(Bucket=bucket, Prefix="cluster/.work/tasks/").get("Contents", [])
+        return sum(item["Key"].endswith(".done.json") for item in listed)
+
+    homes = [tmp_path / name for name in ("scheduler", "worker-a", "worker-b")]
+    for home in homes:
+        home.mkdir()
+    logs = [home / "process.log" for home in homes]
+    processes: list[subprocess.Popen] = []
+    try:
+        address = _start_cluster(env, logs, processes, lambda log, env: {
+            **env, "XDG_CACHE_HOME": str(log.parent / "cache"), "TMPDIR": str(log.parent)})
+        flow_log, flow_json = tmp_path / "driver" / "flow.log", tmp_path / "driver" / "flow.json"
+        flow = _start([sys.executable, "-m", "bsl_pipeline.cli", "flow", "augment", str(corpus), "--out", url,
+                       "--runner", "dask", "--dask-address", address, *settings, "--json"], env, flow_log,
+                      stdout=flow_json)
+        processes.append(flow)
+        _kill_a_worker_mid_run(flow, flow_log, processes[1], done_markers)
+    finally:
+        for process in reversed(processes):
+            _kill(process)
+
+    summary = json.loads(flow_json.read_text())
+    assert summary["tasks"] == CHUNKS and summary["manifest"] == f"{url}/manifest.json"
+    serial_dir = tmp_path / "driver" / "serial"
+    for kind in ("data", "rejects"):
+        local = {p.name: p.read_bytes() for p in sorted((serial_dir / kind).glob("*.parquet"))}
+        remote = {item["Key"].rsplit("/", 1)[1]: client.get_object(Bucket=bucket, Key=item["Key"])["Body"].read()
+                  for item in client.list_objects_v2(Bucket=bucket, Prefix=f"cluster/{kind}/").get("Contents", [])}
+        assert remote == local, kind
+    # No worker wrote to its own disk: their folders hold only what dask itself keeps there.
+    for home in homes[1:]:
+        assert not list(home.rglob("*.parquet")) and not list(home.rglob("*.done.json"))
+    # No credential in any file the run left: logs, the summary, Prefect's database (its artifacts), the stored data.
+    stored = [client.get_object(Bucket=bucket, Key=item["Key"])["Body"].read()
+              for item in client.list_objects_v2(Bucket=bucket).get("Contents", [])]
+    blobs = [p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()] + stored
+    for secret in (s3_server.env["AWS_SECRET_ACCESS_KEY"], s3_server.env["AWS_ACCESS_KEY_ID"]):
+        assert not any(secret.encode() in blob for blob in blobs), secret
+    for name, value in {**s3_server.env, "XDG_CACHE_HOME": str(tmp_path / "reader-cache")}.items():
+        monkeypatch.setenv(name, value)
+    assert verify_dataset(url).stats.pairs == json.loads((serial_dir / "manifest.json").read_text())["stats"]["pairs"]

@@ -69,9 +69,17 @@ def claim_run_directory(train: TrainLoopConfig, dist: DistInfo, *, sources: list
                         export: ExportConfig) -> WriterLock | None:
     """Make train.output_dir this run's (see the module docstring) and take its writer lock (rank 0; the lock is
     returned, to be released when the run ends). Refuses an output_dir that overlaps a dataset (`sources`) or the
-    model dir (`model_path`), and an export.dir that overlaps either or the run."""
+    model dir (`model_path`), an export.dir that overlaps either or the run, and a URL for either (checkpoints are
+    written to a local directory; datasets may be URLs)."""
+    from bsl_pipeline.pipeline.base.errors import BSLError
+    from bsl_pipeline.pipeline.base.storage import is_url
+
+    for key, value in (("train.output_dir", train.output_dir), ("export.dir", export.dir)):
+        if is_url(value):
+            raise BSLError(f"{key}={value}: checkpoints and exports are written to a local directory, not to a URL "
+                           f"(datasets may be URLs); give a local path and copy the run to the store afterwards")
     out = Path(train.output_dir)
-    inputs = [p for s in sources if s.path for p in _source_paths(s.path)]
+    inputs = [p for s in sources if s.path and not is_url(s.path) for p in _source_paths(s.path)]
     if model_path and Path(model_path).expanduser().exists():
         inputs.append(model_path)
     check_not_input(out, inputs, what="train.output_dir")

@@ -193,7 +193,8 @@ de-duplicate it, make view pairs with each method, filter them and write Parquet
 dataset card to --out. Reruns skip finished work.
 """, epilog="config keys (-o KEY=VALUE):\n" + _augment_help())
     p.add_argument("corpus", nargs="?", help="corpus file or directory")
-    p.add_argument("--out", help="dataset directory to write: new, empty, or one bsl wrote (never the corpus)")
+    p.add_argument("--out", help="dataset directory to write: new, empty, or one bsl wrote (never the corpus); or "
+                   "a URL such as s3://bucket/prefix (see -o storage.*)")
     add_overwrite_flag(p)
     add_augment_flags(p)
     add_config_arguments(p)
@@ -210,7 +211,7 @@ most --max-view-chars characters), and the judgments file (judgments.jsonl, when
 whose every line judges a pair of this dataset by its own method (signed, when BSL_MANIFEST_KEY is set); otherwise
 exit 1 naming the first mismatch.
 """)
-    p.add_argument("dataset", help="dataset directory or manifest JSON")
+    p.add_argument("dataset", help="dataset directory, manifest JSON, or URL (s3://bucket/prefix)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.add_argument("--allow-unlisted", action="store_true", help="files in data/ or rejects/ that the manifest "
                    "does not list are a warning, not an error")
@@ -225,7 +226,7 @@ Verify the dataset as `bsl verify` does, then print a seeded random sample of pa
 reason, edit-ratio range or substring) with word-level diffs of each view against the source; --stats prints the
 per-method table; --html writes one self-contained page.
 """)
-    p.add_argument("dataset", help="dataset directory or manifest JSON")
+    p.add_argument("dataset", help="dataset directory, manifest JSON, or URL (s3://bucket/prefix)")
     p.add_argument("-n", type=int, default=10, help="pairs to show (per method with --html; default %(default)s)")
     p.add_argument("--seed", type=int, default=0, help="sample seed (default %(default)s)")
     p.add_argument("--method", help="only these methods (comma-separated)")

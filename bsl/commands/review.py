@@ -343,6 +343,11 @@ def cmd_review(args: argparse.Namespace) -> int:
         return _summary(manifest)
     if args.export_avoid:
         return _export_avoid(manifest, args.export_avoid, args.wordnet_dir, args.overwrite)
+    from bsl_pipeline.pipeline.base.storage import is_url
+
+    if is_url(args.dataset):  # marks are appended next to the dataset, which an object store cannot do
+        raise BSLError(f"{args.dataset}: marks are written beside a local dataset; --summary and --export-avoid "
+                       f"read this one, to judge it copy it to a local directory first")
     session = ReviewSession(manifest, args.n, args.seed, args.reviewer or _reviewer(), args.per_method, methods)
     if not session.items:
         print(f"nothing to review: every pair of {args.dataset} is judged (or it has none); figures: "

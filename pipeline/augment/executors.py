@@ -27,6 +27,7 @@ from bsl_pipeline.pipeline.augment.augmenters.base import Augmenter
 from bsl_pipeline.pipeline.augment.filters import FilterConfig
 from bsl_pipeline.pipeline.augment.tasks import ChunkRef, TaskResult, augment_chunk
 from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.storage import StorageConfig, use_storage
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,8 @@ class AugmentTask:
     seed: int
     filters: FilterConfig
     batch_size: int
+    #: How a worker reaches a dataset dir that is a URL (no credentials: those come from the worker's environment).
+    storage: StorageConfig | None = None
 
     def describe(self) -> str:
         return f"chunk {self.chunk.chunk_id} ({self.chunk.file} #{self.chunk.index_in_file}) x {self.method}"
@@ -55,6 +58,8 @@ class TaskFailed(BSLError):
 
 def run_task(task: AugmentTask, augmenter: Augmenter) -> TaskResult:
     """Run one task with `augmenter` (`pipeline.augment.tasks.augment_chunk`); the same in every executor and process."""
+    if task.storage is not None:
+        use_storage(task.storage)
     result = augment_chunk(task.chunk, augmenter, task.dataset_dir, task.seed, task.filters, task.batch_size)
     if result.task_key != task.key:
         raise BSLError(f"task key mismatch for {task.describe()}: expected {task.key}, this augmenter gives "

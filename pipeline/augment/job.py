@@ -49,6 +49,7 @@ from bsl_pipeline.pipeline.base.publish import (
     retire,
     staging_dir,
 )
+from bsl_pipeline.pipeline.base.storage import StorageConfig, as_url, is_url, name_of, use_storage
 from bsl_pipeline.pipeline.corpus.chunks import (
     CorpusConfig,
     CorpusStats,
@@ -99,6 +100,12 @@ class AugmentConfig:
     filters: FilterConfig = field(default_factory=FilterConfig)
     method_filters: dict[str, dict[str, Any]] = field(default_factory=dict, metadata={
         "help": "per-method filter overrides, e.g. method_filters.backtranslation.max_length_ratio=1.5"})
+    storage: StorageConfig = field(default_factory=StorageConfig)
+
+
+def recorded_config(config: AugmentConfig) -> dict[str, Any]:
+    """The settings a manifest records: all but `storage` (where the dataset is written is not what it is)."""
+    return {k: v for k, v in to_dict(config).items() if k != "storage"}
 
 
 def filters_for(config: AugmentConfig, augmenter: Augmenter) -> FilterConfig:
@@ -229,9 +236,10 @@ def _dataset_stats(config: AugmentConfig, corpus_stats: CorpusStats, results: li
 
 def finalize_dataset(dataset_dir: str | Path, config: AugmentConfig, corpus: str | Path, corpus_stats: CorpusStats,
                      chunks: list[ChunkRef], results: list[TaskResult], augmenters: dict[str, Augmenter],
-                     timings: dict[str, float]) -> Manifest:
+                     timings: dict[str, float], recorded_dir: str | None = None) -> Manifest:
     """Publish shards in the HF layout, write manifest + dataset card, register the manifest. Returns it, as
-    loaded back from the file (checked like any other)."""
+    loaded back from the file (checked like any other). `recorded_dir`: the dataset's place when `dataset_dir` is
+    only where it is staged (a URL's dataset, `_finalize_remote`)."""
     from bsl_pipeline.pipeline.dataset.card import write_dataset_card
 
     start = time.perf_counter()
@@ -261,10 +269,11 @@ def finalize_dataset(dataset_dir: str | Path, config: AugmentConfig, corpus: str
         version=version,
         created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
         code_version=code_version(),
-        dataset_dir=str(dataset_dir.resolve()),
-        config=to_dict(config),
-        source=SourceInfo(corpus=str(corpus),
-                          files=source_files_info(corpus_stats.files, corpus_stats.read_stats),
+        dataset_dir=recorded_dir or str(dataset_dir.resolve()),
+        config=recorded_config(config),
+        source=SourceInfo(corpus=as_url(str(corpus)),
+                          files=[{**f, "path": as_url(f["path"])}
+                                 for f in source_files_info(corpus_stats.files, corpus_stats.read_stats)],
                           records_read=corpus_info["records_read"], records_kept=corpus_info["records_kept"],
                           dropped=corpus_info["dropped"], replacement_chars=corpus_info["replacement_chars"]),
         methods={m: MethodInfo(**augmenters[m].fingerprint(), filters=to_dict(filters_for(config, augmenters[m])))
@@ -290,14 +299,14 @@ def finalize_dataset(dataset_dir: str | Path, config: AugmentConfig, corpus: str
     return load_manifest(manifest_file)
 
 
-def check_registry(config: AugmentConfig, corpus: Path, out_dir: Path) -> None:
+def check_registry(config: AugmentConfig, corpus: Path, out_dir: Path | str) -> None:
     """Where the manifest's registry copy goes (`<registry_dir>/datasets/<name>.json`) must be safe to write: not
     in the corpus (the next run would read it as corpus), not through a symlinked folder, and not the copy of
     another dataset that has the same name (two --out with the same last name)."""
     if not config.registry_dir:
         return
     registry = Path(config.registry_dir).expanduser()
-    name = config.name or out_dir.name
+    name = config.name or name_of(out_dir)
     for folder in (registry, registry / "datasets"):
         if folder.is_symlink():
             raise OwnershipError(f"registry_dir: {folder} is a symlink; bsl does not write through it (give the "
@@ -408,6 +417,18 @@ def run_augment(corpus: str | Path, out_dir: str | Path, config: AugmentConfig,
     run holds the directory's writer lock: a second writer is refused."""
 
     t0 = time.perf_counter()
+    if is_url(corpus) and is_url(out_dir):
+        inside = [str(u).rstrip("/") + "/" for u in (corpus, out_dir)]
+        if inside[0].startswith(inside[1]) or inside[1].startswith(inside[0]):
+            raise OwnershipError(f"--out {out_dir} and input {corpus} overlap: choose an --out outside the input "
+                                 f"(the tool never writes over what it reads)")
+    if is_url(corpus):  # read from a local copy; rows and the manifest name the URL
+        from bsl_pipeline.pipeline.base.storage import corpus_copy
+
+        use_storage(config.storage)
+        corpus = corpus_copy(str(corpus))
+    if is_url(out_dir):
+        return _run_augment_remote(corpus, str(out_dir), config, augmenters, on_task_done, executor, overwrite, t0)
     # Absolute paths, here for every entry point: rows name their corpus file (`origin`, from which reject ids
     # derive) and markers name their shards, so any spelling of the same paths, from any directory, gives the same
     # bytes and a resumable dataset.
@@ -440,7 +461,64 @@ def _run_locked(corpus: Path, out_dir: Path, config: AugmentConfig, augmenters: 
         raise BSLError(f"{corpus}: no records to augment")
     timings = {k: round(v, 3) for k, v in loop.timings.items()}
     timings["total_s"] = round(time.perf_counter() - t0, 3)
+    if is_url(out_dir):
+        return _finalize_remote(out_dir, config, corpus, loop.stats, loop.chunks, loop.results, augmenters, timings)
     return finalize_dataset(out_dir, config, corpus, loop.stats, loop.chunks, loop.results, augmenters, timings)
+
+
+def _run_augment_remote(corpus: str | Path, url: str, config: AugmentConfig,
+                        augmenters: dict[str, Augmenter] | None,
+                        on_task_done: Callable[[TaskResult], None] | None, executor: Executor | None,
+                        overwrite: bool, t0: float) -> Manifest:
+    """`run_augment` to an object store: the same loop, with the prefix claimed and leased instead of the
+    directory (`pipeline.base.storage.claim_prefix`, `Lease`) and the dataset published by `_finalize_remote`."""
+    from bsl_pipeline.pipeline.base.storage import Lease, claim_prefix
+
+    use_storage(config.storage)
+    url = url.rstrip("/")
+    corpus = Path(corpus).expanduser().resolve()
+    check_output_name(config.name or name_of(url), "dataset name (--name, default: the --out prefix's last part)")
+    if not corpus.exists():
+        raise BSLError(f"corpus not found: {corpus}")
+    check_registry(config, corpus, url)
+    augmenters = augmenters or build_augmenters(config)
+    claim_prefix(url, DATASET_KIND, overwrite=overwrite, own_names=DATASET_ENTRIES)
+    with Lease(url, "dataset", config.storage):
+        return _run_locked(corpus, url, config, augmenters, on_task_done, executor, t0)
+
+
+def _finalize_remote(url: str, config: AugmentConfig, corpus: Path, corpus_stats: CorpusStats,
+                     chunks: list[ChunkRef], results: list[TaskResult], augmenters: dict[str, Augmenter],
+                     timings: dict[str, float]) -> Manifest:
+    """Build the dataset's files in a private local folder from the task outputs on the store (each checked
+    against its completion marker), exactly as `finalize_dataset` does on disk, then publish them to `url` with
+    the manifest last (`pipeline.dataset.remote.publish_dataset`)."""
+    import tempfile
+    from dataclasses import replace
+
+    from bsl_pipeline.pipeline.base.storage import seed_copy
+    from bsl_pipeline.pipeline.dataset.remote import publish_dataset, pull_checked, pull_identity
+
+    with tempfile.TemporaryDirectory(prefix="bsl-publish-") as tmp:
+        stage = Path(tmp) / name_of(url)
+        (stage / ".work").mkdir(parents=True)
+        pull_identity(url, stage)
+        previous = _previous_dataset(stage)
+        local_results = [replace(r, pairs_path=str(pull_checked(r.pairs_path, stage / ".work" / f"{i}.pairs.parquet",
+                                                                r.pairs_sha256)),
+                                 rejects_path=str(pull_checked(r.rejects_path,
+                                                               stage / ".work" / f"{i}.rejects.parquet",
+                                                               r.rejects_sha256)))
+                         for i, r in enumerate(results)]
+        local_chunks = [replace(c, dropped_path=str(pull_checked(c.dropped_path, stage / ".work" / f"{i}.dropped",
+                                                                 "")) if c.dropped_path else None)
+                        for i, c in enumerate(chunks)]
+        finalize_dataset(stage, config, corpus, corpus_stats, local_chunks, local_results, augmenters, timings,
+                         recorded_dir=url)
+        publish_dataset(stage, url, previous)
+        seed_copy(url, {p.relative_to(stage).as_posix(): p for p in stage.rglob("*")
+                        if p.is_file() and ".work" not in p.relative_to(stage).parts})
+    return load_manifest(url)
 
 
 class _AugmentLoop:
@@ -489,7 +567,8 @@ class _AugmentLoop:
             filters = self.filters[method]
             key = task_key(ref.chunk_id, augmenter, self.config.seed, filters)
             self.executor.submit(AugmentTask(ref, method, key, str(self.out_dir), self.config.seed, filters,
-                                             self.config.batch_size))
+                                             self.config.batch_size,
+                                             self.config.storage if is_url(self.out_dir) else None))
         self.timings["augment_s"] += time.perf_counter() - start
 
     def _collect(self) -> None:

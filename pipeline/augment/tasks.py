@@ -20,10 +20,10 @@ from bsl_pipeline.pipeline.augment.filters import (
     first_reject,
     measure_pair,
 )
+from bsl_pipeline.pipeline.base import storage
 from bsl_pipeline.pipeline.base.atomic import write_json_atomic, write_parquet_atomic
 from bsl_pipeline.pipeline.base.config import MAX_VIEW_CHARS, to_dict
 from bsl_pipeline.pipeline.base.fingerprint import fingerprint
-from bsl_pipeline.pipeline.base.provenance import sha256_file
 from bsl_pipeline.pipeline.base.text import stable_id
 from bsl_pipeline.pipeline.corpus.chunks import Chunk, DroppedRecord
 from bsl_pipeline.pipeline.dataset.schema import (
@@ -97,11 +97,12 @@ def _table(rows: list[dict[str, Any]], schema):
 
 
 def write_chunk(chunk: Chunk, dataset_dir: str | Path) -> ChunkRef:
-    """Write a chunk's records (and its dropped lines as corpus rejects); skipped when already on disk."""
-    work = Path(dataset_dir) / WORK_DIR / "chunks"
+    """Write a chunk's records (and its dropped lines as corpus rejects); skipped when already written. The dataset
+    dir may be a URL (`pipeline.base.storage`)."""
+    work = storage.join(_dir(dataset_dir), WORK_DIR, "chunks")
     chunk_id = chunk.chunk_id
-    path = work / f"{chunk_id}.parquet"
-    dropped_path = work / f"{chunk_id}.dropped.parquet" if chunk.dropped else None
+    path = storage.join(work, f"{chunk_id}.parquet")
+    dropped_path = storage.join(work, f"{chunk_id}.dropped.parquet") if chunk.dropped else None
     rows = [{"source_id": r.source_id, "text": r.text, "text_b": r.text_b, "label": r.label,
              "origin": r.origin} for r in chunk.records]
     if dropped_path is not None:
@@ -112,9 +113,7 @@ def write_chunk(chunk: Chunk, dataset_dir: str | Path) -> ChunkRef:
 
 
 def read_chunk(ref: ChunkRef) -> list[SourceRecord]:
-    import pyarrow.parquet as pq
-
-    data = pq.read_table(ref.path).to_pydict()
+    data = storage.read_parquet(ref.path).to_pydict()
     return [SourceRecord(source_id=data["source_id"][i], text=data["text"][i], text_b=data["text_b"][i],
                          label=data["label"][i], origin=data["origin"][i]) for i in range(len(data["source_id"]))]
 
@@ -133,15 +132,20 @@ def task_key(chunk_id: str, augmenter: Augmenter, seed: int, filters: FilterConf
     return f"{chunk_id}-{augmenter.name}-{augmenter.fingerprint_hash()}-s{seed}-f{filt}"
 
 
-def _task_paths(dataset_dir: Path, key: str) -> tuple[Path, Path, Path]:
-    base = dataset_dir / WORK_DIR / "tasks"
-    return base / f"{key}.pairs.parquet", base / f"{key}.rejects.parquet", base / f"{key}.done.json"
+def _dir(dataset_dir: str | Path) -> str | Path:
+    """A dataset dir as a location: a URL stays a string, anything else is a Path."""
+    return dataset_dir if storage.is_url(dataset_dir) else Path(dataset_dir)
+
+
+def _task_paths(dataset_dir: str | Path, key: str) -> tuple[Any, Any, Any]:
+    base = storage.join(dataset_dir, WORK_DIR, "tasks")
+    return tuple(storage.join(base, f"{key}.{part}") for part in ("pairs.parquet", "rejects.parquet", "done.json"))
 
 
 def load_task_result(dataset_dir: str | Path, key: str) -> TaskResult | None:
     """The finished result of a task, or None when it has not completed (marker missing, outputs gone, or not
     what the marker recorded). Its paths are this directory's files, whatever the marker says."""
-    pairs, rejects, marker = _task_paths(Path(dataset_dir), key)
+    pairs, rejects, marker = _task_paths(_dir(dataset_dir), key)
     record = intact_marker(marker, {"pairs_sha256": pairs, "rejects_sha256": rejects})
     if record is None or record.get("task_key") != key:  # a marker copied from another task is not this task's
         return None
@@ -171,7 +175,7 @@ def augment_chunk(ref: ChunkRef, augmenter: Augmenter, dataset_dir: str | Path, 
                   filters: FilterConfig | None = None, batch_size: int = 0) -> TaskResult:
     """Augment one chunk with one method, filter, and write its pair + reject shards and completion marker."""
     filters = filters or FilterConfig()
-    dataset_dir = Path(dataset_dir)
+    dataset_dir = _dir(dataset_dir)
     key = task_key(ref.chunk_id, augmenter, seed, filters)
     done = load_task_result(dataset_dir, key)
     if done is not None:
@@ -213,14 +217,15 @@ def augment_chunk(ref: ChunkRef, augmenter: Augmenter, dataset_dir: str | Path, 
             reject_rows.append({**{c: None for c in REJECT_SCHEMA.names}, **row, "stage": stage,
                                 "reject_reason": reason})
     pairs_path, rejects_path, marker = _task_paths(dataset_dir, key)
-    write_parquet_atomic(_table([{c: r.get(c) for c in PAIR_COLUMNS} for r in pair_rows], PAIR_SCHEMA), pairs_path)
-    write_parquet_atomic(_table(reject_rows, REJECT_SCHEMA), rejects_path)
+    write = storage.write_parquet if storage.is_url(dataset_dir) else write_parquet_atomic
+    write(_table([{c: r.get(c) for c in PAIR_COLUMNS} for r in pair_rows], PAIR_SCHEMA), pairs_path)
+    write(_table(reject_rows, REJECT_SCHEMA), rejects_path)
     result = TaskResult(task_key=key, chunk_id=ref.chunk_id, method=augmenter.name, pairs_path=str(pairs_path),
                         rejects_path=str(rejects_path), pairs=len(pair_rows), rejects=dict(reasons),
                         identical=identical, sum_edit_ratio_views=sum_edit, sum_length_ratio=sum_len,
-                        seconds=time.perf_counter() - start, pairs_sha256=sha256_file(pairs_path),
-                        rejects_sha256=sha256_file(rejects_path))
+                        seconds=time.perf_counter() - start, pairs_sha256=storage.sha256(pairs_path),
+                        rejects_sha256=storage.sha256(rejects_path))
     # Last: marks the task complete. Signed under BSL_MANIFEST_KEY (the outputs' sha256 included), so that under the
     # key only markers written by a key holder are reused (`load_task_result`).
-    write_json_atomic(marker, sign_marker(vars(result)))
+    (storage.write_json if storage.is_url(dataset_dir) else write_json_atomic)(marker, sign_marker(vars(result)))
     return result

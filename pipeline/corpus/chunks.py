@@ -16,6 +16,7 @@ from dataclasses import field as _field  # `field` is also a config key below
 from pathlib import Path
 
 from bsl_pipeline.pipeline.base.config import MAX_BUFFERED_ITEMS, MAX_VIEW_CHARS, Range
+from bsl_pipeline.pipeline.base.storage import as_url
 from bsl_pipeline.pipeline.base.text import count_words, normalize, stable_id
 from bsl_pipeline.pipeline.corpus.readers import companion_files, corpus_files, read_file
 from bsl_pipeline.pipeline.corpus.readers.records import RawRecord
@@ -143,6 +144,7 @@ def iter_chunks(corpus: str | Path, cfg: CorpusConfig, stats: CorpusStats | None
     parallel_languages = cfg.languages if cfg.format == "parallel" else []
     for path in corpus_files(corpus, cfg.format, parallel_languages):
         stats.files.append(str(path))
+        name = as_url(str(path))  # a corpus read from its local copy is named by its URL (rows, chunks)
         read_now = [path]
         if cfg.format == "parallel":  # a Moses pair's second file is read (and so checksummed) with its first
             companions = companion_files(path, cfg.languages)
@@ -153,9 +155,11 @@ def iter_chunks(corpus: str | Path, cfg: CorpusConfig, stats: CorpusStats | None
                 st = f.stat()
                 stats.read_stats[str(f)] = (st.st_size, st.st_mtime_ns)
         index = 0
-        chunk = Chunk(str(path), index)
+        chunk = Chunk(name, index)
         for raw in read_file(path, cfg.format, cfg.field, cfg.encoding_errors, cfg.on_bad_line, cfg.columns,
                              cfg.header, cfg.languages):
+            if name != raw.file:
+                raw.file = as_url(raw.file)
             stats.records_read += 1
             stats.replacement_chars += raw.replacements
             result = _classify(raw, cfg, seen)
@@ -168,7 +172,7 @@ def iter_chunks(corpus: str | Path, cfg: CorpusConfig, stats: CorpusStats | None
             if len(chunk.records) >= cfg.chunk_size or len(chunk.dropped) >= cfg.chunk_size:
                 yield chunk
                 index += 1
-                chunk = Chunk(str(path), index)
+                chunk = Chunk(name, index)
             if cfg.limit and stats.records_kept >= cfg.limit:
                 break
         if chunk.records or chunk.dropped:

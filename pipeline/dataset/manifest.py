@@ -35,6 +35,8 @@ from bsl_pipeline.pipeline.base.errors import InputError, VerificationError
 from bsl_pipeline.pipeline.base.fingerprint import digest, keyed_digest
 
 MANIFEST_NAME = "manifest.json"
+#: The folders of a dataset that hold its shards (pairs, rejects).
+DATASET_FOLDERS = ("data", "rejects")
 # 2: pair shards gained changed_word_share and view_similarity, method stats their distributions. Format-1 datasets
 # still read (their stats show no distributions); rebuilding one with `bsl augment` redoes every task (the filter
 # settings, part of each task's key, gained fields).
@@ -492,7 +494,15 @@ def _read_json(path: Path) -> Any:
 
 def load_manifest(path_or_dir: str | Path) -> Manifest:
     """Read a manifest (or a dataset dir's manifest) into a `Manifest`, check its fields and that every shard path
-    stays inside the dataset directory; sets `path` (the manifest file) and `root` (that directory)."""
+    stays inside the dataset directory; sets `path` (the manifest file) and `root` (that directory). A URL
+    (`s3://...`) is read through a local copy of the dataset (`pipeline.base.storage.local_copy`)."""
+    from bsl_pipeline.pipeline.base.storage import is_url, local_copy
+
+    if is_url(path_or_dir):
+        from bsl_pipeline.pipeline.base.ownership import MARKER_NAME
+
+        files = (MANIFEST_NAME, "README.md", MARKER_NAME, *(a["path"] for a in ANNOTATIONS.values()))
+        path_or_dir = local_copy(str(path_or_dir), files, DATASET_FOLDERS, required=MANIFEST_NAME)
     path = manifest_path(path_or_dir)
     if not path.is_file():
         raise InputError(f"no manifest at {path} (is {path_or_dir} a dataset directory made by `bsl augment`?)")
@@ -511,6 +521,14 @@ def _dataset_root(path: Path, manifest: Manifest) -> Path:
         return path.parent
     if not manifest.dataset_dir:
         raise InputError(f"{path}: a registered manifest must name its dataset_dir")
+    from bsl_pipeline.pipeline.base.storage import is_url
+
+    if is_url(manifest.dataset_dir):  # a dataset on an object store: its own manifest, read through the local copy
+        own_manifest = load_manifest(manifest.dataset_dir)
+        if own_manifest.checksum != manifest.checksum:
+            raise InputError(f"{path}: differs from the manifest of {manifest.dataset_dir}, the dataset it names "
+                             f"(register it again)")
+        return own_manifest.root
     root = Path(manifest.dataset_dir)
     own = root / MANIFEST_NAME
     if not own.is_file():

@@ -20,7 +20,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from bsl_pipeline.pipeline.base.atomic import write_json_atomic, write_parquet_atomic
+from bsl_pipeline.pipeline.base import storage
+from bsl_pipeline.pipeline.base.atomic import write_json_atomic
 from bsl_pipeline.pipeline.base.config import MAX_VIEW_CHARS
 from bsl_pipeline.pipeline.base.errors import BSLError, InputError, VerificationError
 from bsl_pipeline.pipeline.base.ownership import MARKER_NAME, read_marker
@@ -332,15 +333,15 @@ def sign_marker(record: dict[str, Any]) -> dict[str, Any]:
     return {**body, MARKER_SIGNATURE: keyed_digest(body, key)} if key else body
 
 
-def intact_marker(marker: Path, outputs: dict[str, Path]) -> dict[str, Any] | None:
+def intact_marker(marker: str | Path, outputs: dict[str, str | Path]) -> dict[str, Any] | None:
     """A completion marker's record when it parses, carries a valid signature when BSL_MANIFEST_KEY is set, and
     each output still has the sha256 the marker recorded under that output's key; None otherwise (with a warning),
     so the work is redone and a damaged, edited or unauthenticated output is never registered again. The returned
     record leaves the signature out."""
-    if not (marker.is_file() and all(p.is_file() for p in outputs.values())):
+    if not (storage.is_file(marker) and all(storage.is_file(p) for p in outputs.values())):
         return None
     try:
-        record = json.loads(marker.read_text(encoding="utf-8"))
+        record = json.loads(storage.read_text(marker))
     except (ValueError, UnicodeDecodeError):
         record = None
     if not isinstance(record, dict):
@@ -354,23 +355,21 @@ def intact_marker(marker: Path, outputs: dict[str, Path]) -> dict[str, Any] | No
                     "its task", marker, KEY_ENV)
         return None
     for key, path in outputs.items():
-        if not record.get(key) or sha256_file(path) != record[key]:
+        if not record.get(key) or storage.sha256(path) != record[key]:
             log.warning("warning: %s does not have the sha256 its marker recorded (changed or damaged since it "
                         "was written); recomputing it", path)
             return None
     return record
 
 
-def write_parquet_unless_same(table, path: Path) -> None:
-    """Write `table` atomically unless `path` already holds exactly it: a cached file is re-read on every reuse,
-    so an edited or damaged one is replaced, never trusted."""
-    import pyarrow.parquet as pq
-
-    if path.is_file():
+def write_parquet_unless_same(table, path: str | Path) -> None:
+    """Write `table` atomically unless `path` (a file or a URL) already holds exactly it: a cached file is re-read
+    on every reuse, so an edited or damaged one is replaced, never trusted."""
+    if storage.is_file(path):
         try:
-            if pq.read_table(path).equals(table):
+            if storage.read_parquet(path).equals(table):
                 return
         except Exception:  # pyarrow raises several types for damaged files; rewriting is the answer to all
             pass
         log.warning("warning: %s does not hold what the corpus gives now; rewriting it", path)
-    write_parquet_atomic(table, path)
+    storage.write_parquet(table, path)

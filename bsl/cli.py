@@ -17,6 +17,12 @@ from bsl_pipeline.cli.config_args import PRECEDENCE
 from bsl_pipeline.cli.failures import debug_requested, describe_failure, interrupt_line
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.ownership import remove_unused_claims
+from bsl_pipeline.pipeline.base.processes import (
+    TERMINATED_EXIT_CODE,
+    Terminated,
+    isolate_child_interpreters,
+    sigterm_as_interrupt,
+)
 
 # The subcommand table, in the order the commands appear in `bsl --help`: dataset (augment, verify, inspect,
 # corpus-manifest, corpus, methods), data (fetch), train, evaluate, flow (flow, schedule), demo.
@@ -81,6 +87,17 @@ def _shown(message: object) -> str:
     return terminal_safe(message)
 
 
+def _terminated(exc: BaseException) -> bool:
+    """The interrupt came from SIGTERM (`Terminated`, possibly re-raised by a library as a plain interrupt)."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, Terminated):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parse_arguments(parser, argv)
@@ -88,9 +105,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     debug = args.debug or debug_requested()
+    isolate_child_interpreters()  # servers and workers this command starts import nothing from the working directory
     failed = True
     try:
-        code = int(args.func(args) or 0)
+        with sigterm_as_interrupt():  # SIGTERM ends the command as Ctrl-C does: what it started is stopped
+            code = int(args.func(args) or 0)
         failed = code != 0
         return code
     except BSLError as exc:
@@ -98,12 +117,14 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"bsl {args.command}: error: {_shown(exc)}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         failed = False  # what it wrote is what the rerun resumes from
         if debug:
             raise
-        print(interrupt_line(args.command, getattr(args, "flow_command", None)), file=sys.stderr)
-        return 130
+        terminated = _terminated(exc)
+        print(interrupt_line(args.command, getattr(args, "flow_command", None), terminated=terminated),
+              file=sys.stderr)
+        return TERMINATED_EXIT_CODE if terminated else 130
     except BrokenPipeError:
         failed = False
         return 0

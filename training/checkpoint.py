@@ -264,7 +264,7 @@ class Checkpointer:
     def export(self, state: RunState, pairs_used: int) -> Path:
         """The sentence-transformers dir of export.source (rank 0 writes; every rank gets the path)."""
         from bsl_pipeline.training.encoder import SentenceEncoder
-        from bsl_pipeline.training.export import reading_length, write_run_export
+        from bsl_pipeline.training.export import export_head, reading_length, write_run_export
 
         e = self.config.export
         out = Path(e.dir) if e.dir else self.output_dir / EXPORT_DIR
@@ -283,8 +283,9 @@ class Checkpointer:
                             f"{self.headline_metric or 'dev metric'} (best)": state.best_metric,
                             "exported": e.source}}
             max_length = reading_length(self.config.model.name_or_path, e.max_length, self.config.model.max_length)
+            head = export_head(self.config.model.name_or_path, e.normalize, e.base_dense)
             write_run_export(encoder, self.tokenizer, out, max_length=max_length,
-                             normalize=e.normalize, card=card, outside_run=bool(e.dir),
+                             head=head, card=card, outside_run=bool(e.dir),
                              overwrite=self.config.train.overwrite)
         barrier()
         return out

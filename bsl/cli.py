@@ -122,8 +122,8 @@ def main(argv: list[str] | None = None) -> int:
         if debug:
             raise
         terminated = _terminated(exc)
-        print(interrupt_line(args.command, getattr(args, "flow_command", None), terminated=terminated),
-              file=sys.stderr)
+        print(interrupt_line(args.command, getattr(args, "flow_command", None), terminated=terminated,
+                             hint=getattr(args, "rerun_hint", None)), file=sys.stderr)
         return TERMINATED_EXIT_CODE if terminated else 130
     except BrokenPipeError:
         failed = False

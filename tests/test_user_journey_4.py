@@ -173,3 +173,33 @@ def test_the_sentence_transformers_name_of_the_bundled_encoder_is_the_bundled_co
     code, err, out = _bsl_run("train", "-m", str(dataset), "-o", "model.name_or_path=all-MiniLM-L6-v2",
                               "--print-config", cwd=tmp_path)
     assert yaml.safe_load(out)["model"]["name_or_path"] == "all-MiniLM-L6-v2"
+
+
+def test_reruns_say_what_they_reused_and_a_finished_run_writes_nothing_again(tmp_path, tiny_bert_dir):
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("".join(f"Sentence number {i} talks about the weather near the river.\n" for i in range(40)))
+    augment = ("augment", str(corpus), "--out", str(tmp_path / "ds"), "--methods", "noise,span-mask", "-o",
+               "corpus.chunk_size=20")
+    code, err, out = _bsl_run(*augment, cwd=tmp_path)
+    assert code == 0 and "reused" not in out, err
+    code, err, out = _bsl_run(*augment, cwd=tmp_path)
+    assert code == 0 and out.strip().splitlines()[-1].endswith("; 4 of 4 tasks reused (finished earlier)"), out
+
+    train = ("train", "-m", str(tmp_path / "ds"), "--output-dir", str(tmp_path / "run"), "-o",
+             f"model.name_or_path={tiny_bert_dir}", *TINY_TRAIN, "-o", "export.enabled=true")
+    code, err, out = _bsl_run(*train, cwd=tmp_path)
+    assert code == 0 and "training finished at step 2/2" in out, err
+    final, export = tmp_path / "run" / "final", tmp_path / "run" / "export"
+    before = {p: p.stat().st_mtime_ns for p in [*final.rglob("*"), *export.rglob("*")]}
+    code, err, out = _bsl_run(*train, "--resume", cwd=tmp_path)
+    assert code == 0, err
+    assert out.splitlines()[0] == f"training already finished at step 2/2: nothing to do; checkpoint: {final}", out
+    assert {p: p.stat().st_mtime_ns for p in [*final.rglob("*"), *export.rglob("*")]} == before
+
+
+def test_the_interrupt_hint_of_train_says_what_a_rerun_does():
+    from bsl_pipeline.cli.failures import RESUMING_RERUN, interrupt_line
+
+    # train.resume=auto (the bundled recipe's setting): the same command continues; else it needs --resume
+    assert interrupt_line("train", hint=RESUMING_RERUN) == f"interrupted; {RESUMING_RERUN}"
+    assert "--resume" in interrupt_line("train") and "--resume" not in RESUMING_RERUN

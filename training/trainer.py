@@ -48,7 +48,7 @@ from bsl_pipeline.training.logger import RunLogger
 from bsl_pipeline.training.objectives.base import Objective
 from bsl_pipeline.training.phases import ENCODER_GROUP, PhasePolicy, config_warmup_line
 from bsl_pipeline.training.rng_state import seed_everything
-from bsl_pipeline.training.run_directory import claim_run_directory
+from bsl_pipeline.training.run_directory import FINAL_DIR, claim_run_directory
 from bsl_pipeline.training.run_state import RunState
 from bsl_pipeline.training.setup import (
     Runtime,
@@ -91,6 +91,7 @@ class TrainResult:
     best_metric: float | None            # best value of the headline dev metric (STS-B dev Spearman x100)
     metrics: dict[str, Any] = field(default_factory=dict)
     history: list[dict[str, Any]] = field(default_factory=list)  # the logged rows (metrics.csv)
+    already_finished: bool = False       # a rerun of a finished run: nothing trained, nothing written
 
 
 class NonFiniteLossError(BSLError):
@@ -273,6 +274,11 @@ class Trainer:
     # -- the loop ----------------------------------------------------------------------------------------------
     def fit(self) -> TrainResult:
         cfg, state, every = self.config.train, self.state, self.config.eval.every_steps
+        if state.step >= self.total_steps and self.checkpointer.finished_earlier(state):
+            if self.dist.is_main:
+                log.info("already finished at step %d: nothing to do", state.step)
+            export_dir = self.checkpointer.export_path() if self.config.export.enabled else None
+            return self._result(True, self.output_dir / FINAL_DIR, export_dir, already_finished=True)
         stop = min(self.total_steps, cfg.stop_at_step) if cfg.stop_at_step else self.total_steps
         bar = _StepBar(self.dist.is_main and not self.disable_progress and state.step < stop, self.total_steps,
                        state.step, f"train {self.config.objective.name}")
@@ -317,14 +323,16 @@ class Trainer:
                                  f"train.precision, then start again (or resume from an earlier checkpoint in "
                                  f"{self.output_dir})")
 
-    def _result(self, completed: bool, final: Path, export_dir: Path | None) -> TrainResult:
+    def _result(self, completed: bool, final: Path, export_dir: Path | None, *,
+                already_finished: bool = False) -> TrainResult:
         state = self.state
         skipped = dict(self.data_position.get("skipped", {}))
         if skipped and self.dist.is_main:
             log.warning("skipped pairs (counted, not trained on): %s", skipped)
         return TrainResult(
             output_dir=self.output_dir, step=state.step, total_steps=self.total_steps, completed=completed,
-            final_checkpoint=final, export_dir=export_dir, best_checkpoint=self.checkpointer.best_checkpoint(),
+            final_checkpoint=final, export_dir=export_dir, already_finished=already_finished,
+            best_checkpoint=self.checkpointer.best_checkpoint(),
             best_metric=state.best_metric, history=list(state.history),
             metrics={"final_loss": state.history[-1]["loss"] if state.history else None,
                      **state.last_eval, "best_step": state.best_step,

@@ -53,8 +53,11 @@ def cmd_augment(args: argparse.Namespace) -> int:
         raise BSLError("augment needs CORPUS and --out DATASET_DIR")
     manifest = run_augment(args.corpus, args.out, config, overwrite=args.overwrite)
     print(format_stats_text(manifest))
+    per_method = manifest.stats.per_method.values()
+    tasks, reused = sum(m.tasks for m in per_method), sum(m.tasks_cached for m in per_method)
     print(f"\nwrote {manifest.stats.pairs} pairs to {args.out} "
-          f"({len(manifest.shards_of('pairs'))} shards) in {manifest.timings.total_s} s")
+          f"({len(manifest.shards_of('pairs'))} shards) in {manifest.timings.total_s} s"
+          + (f"; {reused} of {tasks} tasks reused (finished earlier)" if reused else ""))
     return 0
 
 

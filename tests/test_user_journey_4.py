@@ -203,3 +203,28 @@ def test_the_interrupt_hint_of_train_says_what_a_rerun_does():
     # train.resume=auto (the bundled recipe's setting): the same command continues; else it needs --resume
     assert interrupt_line("train", hint=RESUMING_RERUN) == f"interrupted; {RESUMING_RERUN}"
     assert "--resume" in interrupt_line("train") and "--resume" not in RESUMING_RERUN
+
+
+def test_a_demo_whose_steps_the_warmup_covers_is_refused_before_any_work(tmp_path):
+    code, err, out = _bsl_run("demo", "--out", str(tmp_path / "demo"), "-o", "training.train.max_steps=20",
+                              cwd=tmp_path)
+    assert code == 1 and len(err) == 1, err
+    assert err[0] == ("bsl demo: error: the predictor warm-up (training.objective.bsl.predictor_warmup_steps=50) "
+                      "covers the whole run (20 steps): the encoder would not train and the export would equal the "
+                      "starting model; raise training.train.max_steps above 50 or set -o "
+                      "training.objective.bsl.predictor_warmup_steps=N below 20 (0 = no warm-up)")
+    assert not (tmp_path / "demo").exists()
+
+
+def test_the_report_shows_no_change_as_no_change():
+    import re
+
+    from bsl_pipeline.flows.job_report import change_text, render_report
+
+    assert [change_text(x) for x in (-0.001, 0.0, 0.004, -0.3, 0.25)] == ["0.00", "0.00", "0.00", "-0.30", "+0.25"]
+    before = {"sts12": 60.0, "stsb": 75.0, "avg": 67.5}
+    same = render_report("job", [], None, {"before": before, "after": {"sts12": 59.999, "stsb": 75.0, "avg": 67.5}})
+    assert "no change on any task: the trained model scores as the model before training" in same
+    assert 'alt="STS change chart"' not in same and "-0.00" not in same
+    mixed = render_report("job", [], None, {"before": before, "after": {"sts12": 59.999, "stsb": 75.6, "avg": 67.8}})
+    assert re.search(r"STS12 0\.00 · STS-B \+0\.60", mixed) and 'alt="STS change chart"' in mixed

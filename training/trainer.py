@@ -46,7 +46,7 @@ from bsl_pipeline.training.encoder import Encoder
 from bsl_pipeline.training.loader import BatchLoader
 from bsl_pipeline.training.logger import RunLogger
 from bsl_pipeline.training.objectives.base import Objective
-from bsl_pipeline.training.phases import ENCODER_GROUP, PhasePolicy, config_warmup_line
+from bsl_pipeline.training.phases import ENCODER_GROUP, PhasePolicy, check_warmup_leaves_training
 from bsl_pipeline.training.rng_state import seed_everything
 from bsl_pipeline.training.run_directory import FINAL_DIR, claim_run_directory
 from bsl_pipeline.training.run_state import RunState
@@ -182,13 +182,11 @@ class Trainer:
         # Same seed on every rank: the model (predictor, projection head) starts identical everywhere.
         seed_everything(cfg.train.seed)
         self.data = setup_data(cfg)
-        # Said before the model loads: a run that is all head warm-up would export the encoder unchanged.
-        early = config_warmup_line(cfg, self.data.total_steps)
-        if early and self.dist.is_main:
-            log.warning("%s", early)
+        # Refused before the model loads: a run that is all head warm-up would export the encoder unchanged.
+        check_warmup_leaves_training(cfg, self.data.total_steps)
         self.parts = setup_model(cfg, self.runtime)
         self.phases = PhasePolicy.for_objective(self.objective, self.data.total_steps, cfg.optim,
-                                                warn=self.dist.is_main and early is None)
+                                                warn=self.dist.is_main)
         self.optimizer, self.trainable = setup_optimizer(cfg.optim, self.objective, self.phases)
         self.model = wrap_for_ddp(self.objective, self.runtime, find_unused_parameters=(
             cfg.distributed.find_unused_parameters or self.phases.has_unused_parameters))

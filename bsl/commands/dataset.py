@@ -67,9 +67,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     manifest = verify_dataset(args.dataset, progress=not args.quiet, allow_unlisted=args.allow_unlisted,
                               max_view_chars=args.max_view_chars)
-    n = len(manifest.shards)
-    rows = sum(s.rows for s in manifest.shards)
-    print(f"OK: {terminal_safe(manifest.name)}: {n} shards, {rows} rows, all checksums and row counts match")
+    pairs, rejects = (sum(s.rows for s in manifest.shards_of(kind)) for kind in ("pairs", "rejects"))
+    print(f"OK: {terminal_safe(manifest.name)}: {len(manifest.shards)} shards, {pairs} pairs and {rejects} rejects, "
+          f"all checksums and row counts match")
     return 0
 
 

@@ -321,9 +321,11 @@ def run_schedule(args: argparse.Namespace) -> int:
         build_deployments(config, check=True)
         print(describe(config))
         return 0
-    print("serving (trigger a run: prefect deployment run 'FLOW/NAME'; Ctrl-C stops and pauses the schedules):\n"
-          + describe(config), file=sys.stderr, flush=True)
-    serve_schedule(config)
+    def serving() -> None:  # once the server has registered the deployments, not before
+        print("serving (trigger a run: prefect deployment run 'FLOW/NAME'; Ctrl-C stops and pauses the schedules):\n"
+              + describe(config), file=sys.stderr, flush=True)
+
+    serve_schedule(config, on_serving=serving)
     return 0
 
 

@@ -228,3 +228,23 @@ def test_the_report_shows_no_change_as_no_change():
     assert 'alt="STS change chart"' not in same and "-0.00" not in same
     mixed = render_report("job", [], None, {"before": before, "after": {"sts12": 59.999, "stsb": 75.6, "avg": 67.8}})
     assert re.search(r"STS12 0\.00 · STS-B \+0\.60", mixed) and 'alt="STS change chart"' in mixed
+
+
+def test_a_rows_params_say_what_the_pair_used_and_the_manifest_the_methods_settings(tmp_path):
+    import json
+
+    import pyarrow.parquet as pq
+
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("The old man walked slowly to the small house near the river.\n"
+                      "A young woman is reading an interesting book in the quiet library.\n")
+    code, err, _ = _bsl_run("augment", str(corpus), "--out", str(tmp_path / "ds"), "--methods", "noise,span-mask",
+                            cwd=tmp_path)
+    assert code == 0, err
+    manifest = json.loads((tmp_path / "ds" / "manifest.json").read_text())
+    assert manifest["methods"]["noise"]["params"]["fraction"] == 0.3  # the settings, once
+    rows = [r for f in sorted((tmp_path / "ds" / "data").glob("*.parquet")) for r in pq.read_table(f).to_pylist()]
+    assert {r["method"] for r in rows} == {"noise", "span-mask"}
+    keys = {method: {k for r in rows if r["method"] == method for k in json.loads(r["params"])}
+            for method in ("noise", "span-mask")}
+    assert keys == {"noise": {"changed"}, "span-mask": {"masked", "masked_view", "span", "start"}}

@@ -204,7 +204,6 @@ def augment_chunk(ref: ChunkRef, augmenter: Augmenter, dataset_dir: str | Path, 
     _check_cancelled(ref, augmenter.name)
     start = time.perf_counter()
     records = read_chunk(ref)
-    params = augmenter.params()
     pair_rows: list[dict[str, Any]] = []
     reject_rows: list[dict[str, Any]] = []
     reasons: Counter = Counter()
@@ -218,7 +217,8 @@ def augment_chunk(ref: ChunkRef, augmenter: Augmenter, dataset_dir: str | Path, 
         _check_cancelled(ref, augmenter.name)  # between batches: the augmenter computes one batch at a time
         row = {"pair_id": stable_id(method_id, record.source_id), "source_id": record.source_id,
                "source": record.text, "view1": outcome.view1, "view2": outcome.view2, "method": augmenter.name,
-               "params": json.dumps({**params, **outcome.info}, sort_keys=True, ensure_ascii=False),
+               # what this pair used; the method's settings are written once, in the manifest's methods.<m>.params
+               "params": json.dumps(outcome.info, sort_keys=True, ensure_ascii=False),
                "seed": seed, "label": record.label, "origin": record.origin}
         reason, stage = outcome.reject, "augment"
         if reason is None:

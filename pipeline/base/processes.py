@@ -10,7 +10,8 @@ and they end with the command that started them.
   (`Terminated`, a KeyboardInterrupt, raised by `sigterm_as_interrupt()`), and the code that started a child
   stops it on the way out. If the command itself is killed (SIGKILL), nothing of it runs any more: the child
   started with `preexec_fn=die_with_parent()` gets SIGTERM from the kernel when its parent dies (Linux
-  PR_SET_PDEATHSIG).
+  PR_SET_PDEATHSIG). Dask's worker processes need nothing: distributed starts each with a thread that watches a
+  pipe from its parent and exits when it closes.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from bsl_pipeline.pipeline.base.ownership import remove_unused_claims
 from bsl_pipeline.pipeline.base.processes import (
     TERMINATED_EXIT_CODE,
     Terminated,
-    isolate_child_interpreters,
+    isolated_child_interpreters,
     sigterm_as_interrupt,
 )
 
@@ -105,10 +105,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     debug = args.debug or debug_requested()
-    isolate_child_interpreters()  # servers and workers this command starts import nothing from the working directory
     failed = True
     try:
-        with sigterm_as_interrupt():  # SIGTERM ends the command as Ctrl-C does: what it started is stopped
+        # SIGTERM ends the command as Ctrl-C does (what it started is stopped), and the servers and workers it
+        # starts import nothing from the working directory.
+        with sigterm_as_interrupt(), isolated_child_interpreters():
             code = int(args.func(args) or 0)
         failed = code != 0
         return code

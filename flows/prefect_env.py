@@ -66,9 +66,6 @@ def apply_prefect_env(config: PrefectEnvConfig | None = None, *, keep_existing: 
     """Put the settings into os.environ (before Prefect is imported). Returns what was set.
 
     `keep_existing=True` only fills in variables that are not set yet (see `configure_prefect_environment`)."""
-    from bsl_pipeline.pipeline.base.processes import isolate_child_interpreters
-
-    isolate_child_interpreters()  # Dask workers and flow-run subprocesses started from here
     env = prefect_env(config)
     changed = {}
     for key, value in env.items():

@@ -3,9 +3,9 @@ and they end with the command that started them.
 
 - **No code from the working directory**: `python -m X` and `python -c ...` put the working directory first on
   `sys.path`, so a `uvicorn.py` or `dask.py` there would run instead of the real module. Children are started
-  with `python_command()` (`python -P`), and `isolate_child_interpreters()` sets `PYTHONSAFEPATH=1` for every
-  interpreter started from this process (Dask's spawned workers, Prefect's flow-run subprocesses), which Python
-  reads the same way.
+  with `python_command()` (`python -P`), and `isolated_child_interpreters()` sets `PYTHONSAFEPATH=1` for every
+  interpreter a command starts (Prefect's flow-run subprocesses of `bsl schedule`, Dask's spawned workers), which
+  Python reads the same way.
 - **They end with the command**: the command ends, raises, gets Ctrl-C (KeyboardInterrupt) or SIGTERM
   (`Terminated`, a KeyboardInterrupt, raised by `sigterm_as_interrupt()`), and the code that started a child
   stops it on the way out. If the command itself is killed (SIGKILL), nothing of it runs any more: the child
@@ -41,10 +41,21 @@ def python_command(*args: str) -> list[str]:
     return [sys.executable, "-P", *args]
 
 
-def isolate_child_interpreters() -> None:
-    """Every Python interpreter started from this process from now on leaves the working directory (or its script's
-    directory) off `sys.path` (PYTHONSAFEPATH, Python 3.11+), however it is started."""
+@contextmanager
+def isolated_child_interpreters() -> Iterator[None]:
+    """While the block runs, every Python interpreter started from this process leaves the working directory (or
+    its script's directory) off `sys.path` (PYTHONSAFEPATH, Python 3.11+), however it is started. The environment
+    is restored after it, so a program that calls a command in-process keeps its own."""
+    saved = {key: os.environ.get(key) for key in ISOLATED_ENV}
     os.environ.update(ISOLATED_ENV)
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
 
 
 def _terminate(signum: int, _frame: object) -> None:

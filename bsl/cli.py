@@ -17,6 +17,12 @@ from bsl_pipeline.cli.config_args import PRECEDENCE
 from bsl_pipeline.cli.failures import debug_requested, describe_failure, interrupt_line
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.ownership import remove_unused_claims
+from bsl_pipeline.pipeline.base.processes import (
+    TERMINATED_EXIT_CODE,
+    Terminated,
+    isolated_child_interpreters,
+    sigterm_as_interrupt,
+)
 
 # The subcommand table, in the order the commands appear in `bsl --help`: dataset (augment, verify, inspect,
 # corpus-manifest, corpus, methods), data (fetch), train, evaluate, flow (flow, schedule), demo.
@@ -82,6 +88,17 @@ def _shown(message: object) -> str:
     return terminal_safe(shown(str(message)))
 
 
+def _terminated(exc: BaseException) -> bool:
+    """The interrupt came from SIGTERM (`Terminated`, possibly re-raised by a library as a plain interrupt)."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, Terminated):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parse_arguments(parser, argv)
@@ -91,7 +108,10 @@ def main(argv: list[str] | None = None) -> int:
     debug = args.debug or debug_requested()
     failed = True
     try:
-        code = int(args.func(args) or 0)
+        # SIGTERM ends the command as Ctrl-C does (what it started is stopped), and the servers and workers it
+        # starts import nothing from the working directory.
+        with sigterm_as_interrupt(), isolated_child_interpreters():
+            code = int(args.func(args) or 0)
         failed = code != 0
         return code
     except BSLError as exc:
@@ -99,12 +119,14 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"bsl {args.command}: error: {_shown(exc)}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         failed = False  # what it wrote is what the rerun resumes from
         if debug:
             raise
-        print(interrupt_line(args.command, getattr(args, "flow_command", None)), file=sys.stderr)
-        return 130
+        terminated = _terminated(exc)
+        print(interrupt_line(args.command, getattr(args, "flow_command", None), terminated=terminated,
+                             hint=getattr(args, "rerun_hint", None)), file=sys.stderr)
+        return TERMINATED_EXIT_CODE if terminated else 130
     except BrokenPipeError:
         failed = False
         return 0

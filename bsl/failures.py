@@ -19,9 +19,17 @@ RERUN_HINTS = {
 }
 
 
-def interrupt_line(command: str | None, flow_command: str | None = None) -> str:
+# A run whose config resumes by itself (train.resume=auto, as the bundled recipe sets): a plain rerun continues.
+RESUMING_RERUN = "rerun the same command to continue from the last saved checkpoint"
+
+
+def interrupt_line(command: str | None, flow_command: str | None = None, terminated: bool = False,
+                   hint: str | None = None) -> str:
+    """The one line after Ctrl-C (or SIGTERM, `terminated`): what to rerun (`hint`: the command's own, when what
+    a rerun does depends on its config)."""
     key = flow_command if command == "flow" and flow_command else command
-    return f"interrupted; {RERUN_HINTS.get(key or '', 'rerun the same command to resume')}"
+    how = " (terminated)" if terminated else ""
+    return f"interrupted{how}; {hint or RERUN_HINTS.get(key or '', 'rerun the same command to resume')}"
 
 
 def debug_requested() -> bool:

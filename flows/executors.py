@@ -169,6 +169,9 @@ class PrefectExecutor(Executor):
         prefect_task = self.task.with_options(refresh_cache=True) if refresh_cache else self.task
         return prefect_task.submit(task=task, spec=self.specs[task.method], concurrent_calls=self.concurrent_calls)
 
+    def _cancel(self, handle: PrefectFuture) -> None:
+        handle.wrapped_future.cancel()  # a thread pool's or Dask's future: withdrawn unless already running
+
     def _result(self, task: AugmentTask, handle: PrefectFuture) -> TaskResult:
         try:
             payload, state = handle.result(), handle.state.name
@@ -262,9 +265,7 @@ def api_for_worker_processes(runner: RunnerConfig) -> Iterator[None]:
     if runner.kind != "dask" or get_current_settings().api.url:
         yield
         return
-    from prefect.server.api.server import SubprocessASGIServer
+    from bsl_pipeline.flows.prefect_env import temporary_server
 
-    server = SubprocessASGIServer()
-    server.start()  # stopped at interpreter exit, as Prefect does with its own temporary server
-    with temporary_settings({PREFECT_API_URL: server.api_url}):
+    with temporary_server() as api_url, temporary_settings({PREFECT_API_URL: api_url}):
         yield

@@ -127,6 +127,12 @@ def sts_changes(results: dict[str, dict[str, Any]]) -> dict[str, tuple[float, fl
     return out or None
 
 
+def change_text(change: float) -> str:
+    """A change as the report writes it: signed, with two decimals; one that rounds to zero is "0.00", never
+    "-0.00" (no change is no change, whichever side of zero the float fell)."""
+    return "0.00" if round(change, 2) == 0 else f"{change:+.2f}"
+
+
 def sts_change_chart_uri(results: dict[str, dict[str, Any]]) -> str | None:
     """The change per STS task (after minus before, Spearman x100) as bars from 0, with the spread of the runs
     (lowest to highest) where there are several."""
@@ -142,7 +148,7 @@ def sts_change_chart_uri(results: dict[str, dict[str, Any]]) -> str | None:
     means = [changes[c][0] for c in cols]
     runs = max(changes[c][3] for c in cols)
     fig, ax = plt.subplots(figsize=(8, 3.0))
-    colours = ["#2a6" if m >= 0 else "#c33" for m in means]
+    colours = ["#999" if change_text(m) == "0.00" else "#2a6" if m > 0 else "#c33" for m in means]
     bars = ax.bar(range(len(cols)), means, 0.6, color=colours)
     if runs > 1:
         low = [changes[c][0] - changes[c][1] for c in cols]
@@ -150,7 +156,7 @@ def sts_change_chart_uri(results: dict[str, dict[str, Any]]) -> str | None:
         ax.errorbar(range(len(cols)), means, yerr=[low, high], fmt="none", ecolor="#333", capsize=4, lw=1)
     for bar, m in zip(bars, means):
         x = bar.get_x() + (0.04 if runs > 1 else bar.get_width() / 2)  # beside the spread's line, not on it
-        ax.annotate(f"{m:+.2f}", (x, m), ha="left" if runs > 1 else "center",
+        ax.annotate(change_text(m), (x, m), ha="left" if runs > 1 else "center",
                     va="bottom" if m >= 0 else "top", fontsize=8, xytext=(0, 2 if m >= 0 else -2),
                     textcoords="offset points")
     ax.axhline(0, color="#333", lw=0.8)
@@ -263,10 +269,12 @@ def render_report(title: str, datasets: list[Manifest], metrics_csv: str | Path 
         if uri:
             parts.append(f'<img alt="STS chart" src="{uri}">')
         changes = sts_changes(eval_results)
-        uri = sts_change_chart_uri(eval_results)
-        if uri:
+        if changes and all(change_text(m) == "0.00" for m, _, _, _ in changes.values()):
+            parts.append("<h3>Change per task (after minus before)</h3><p class='meta'>no change on any task: the "
+                         "trained model scores as the model before training</p>")
+        elif (uri := sts_change_chart_uri(eval_results)):
             parts.append("<h3>Change per task (after minus before)</h3><p class='meta'>"
-                         + e(" · ".join(f"{STS_TITLES[c]} {m:+.2f}" for c, (m, _, _, _) in changes.items()))
+                         + e(" · ".join(f"{STS_TITLES[c]} {change_text(m)}" for c, (m, _, _, _) in changes.items()))
                          + f'</p><img alt="STS change chart" src="{uri}">')
     for heading, table in transfer_and_sts17_tables(eval_results or {}):
         parts.append(f"<h2>{e(heading)}</h2>{table}")

@@ -280,6 +280,10 @@ def run_main_job(cfg: MainJobConfig, on_step_start: StepStarted | None = None,
     for p in nli_files:
         if not Path(p).exists():
             raise BSLError(f"NLI file not found: {p}")
+    if cfg.training.train.max_steps:  # known before any work (with epochs only the data says the steps)
+        from bsl_pipeline.training.phases import check_warmup_leaves_training
+
+        check_warmup_leaves_training(cfg.training.objective, cfg.training.train.max_steps, prefix="training.")
     out = _claim_out_dir(cfg, data, nli_files)
     steps = StepTimer(on_step_start, on_step_done)
     t0 = time.perf_counter()

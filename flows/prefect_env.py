@@ -131,23 +131,42 @@ def _drain_prefect_workers(timeout_s: float = 5.0) -> None:
 @functools.cache
 def _own_session_server_class() -> type:
     """Built on first use, so that importing this module does not import Prefect."""
+    import contextlib
     import subprocess
+    import tempfile
 
     import prefect
     from prefect.server.api.server import SubprocessASGIServer
     from prefect.settings import get_current_settings
 
+    from bsl_pipeline.pipeline.base.processes import ISOLATED_ENV, die_with_parent, python_command
+
     class OwnSessionServer(SubprocessASGIServer):
-        """`SubprocessASGIServer` (prefect==3.8.8, pinned) whose uvicorn process starts in a new session."""
+        """`SubprocessASGIServer` (prefect==3.8.8, pinned) whose uvicorn process starts in a new session and ends
+        when this process dies, and imports nothing from the user's working directory (`pipeline.base.processes`):
+        Prefect starts `python -m uvicorn`, which would import a `uvicorn.py` from there, and its database
+        migrations (alembic's `prepend_sys_path = .`) put "." first on the import path, so the server also runs in
+        an empty directory of its own."""
 
         def _run_uvicorn_command(self) -> subprocess.Popen:
-            server_env = {"PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1", "PREFECT__SERVER_FINAL": "1"}
+            settings = get_current_settings()
+            server_env = {"PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1", "PREFECT__SERVER_FINAL": "1",
+                          "PREFECT_HOME": str(Path(settings.home).expanduser().resolve()), **ISOLATED_ENV}
+            if getattr(self, "_empty_dir", None) is None:
+                self._empty_dir = tempfile.mkdtemp(prefix="bsl-prefect-server-")
             return subprocess.Popen(
-                [sys.executable, "-m", "uvicorn", "--app-dir", str(prefect.__module_path__.parent), "--factory",
-                 "prefect.server.api.server:create_app", "--host", "127.0.0.1", "--port", str(self.port),
-                 "--log-level", "error", "--lifespan", "on"],
-                env={**os.environ, **server_env, **get_current_settings().to_environment_variables(exclude_unset=True)},
-                start_new_session=True)
+                python_command("-m", "uvicorn", "--app-dir", str(prefect.__module_path__.parent), "--factory",
+                               "prefect.server.api.server:create_app", "--host", "127.0.0.1", "--port",
+                               str(self.port), "--log-level", "error", "--lifespan", "on"),
+                env={**os.environ, **settings.to_environment_variables(exclude_unset=True), **server_env},
+                cwd=self._empty_dir, start_new_session=True, preexec_fn=die_with_parent())
+
+        def stop(self) -> None:
+            super().stop()
+            empty_dir, self._empty_dir = getattr(self, "_empty_dir", None), None
+            if empty_dir is not None:
+                with contextlib.suppress(OSError):  # only if still empty: never delete what the server wrote
+                    os.rmdir(empty_dir)
 
     return OwnSessionServer
 

@@ -30,6 +30,7 @@ on shutdown, as `prefect.serve` does, and the command ends with one line and exi
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -214,10 +215,12 @@ class _QuietPause(logging.Filter):
             ("Pausing all deployments", "All deployments have been paused")))
 
 
-def serve_schedule(config: ScheduleConfig, check: bool = True) -> None:
+def serve_schedule(config: ScheduleConfig, check: bool = True,
+                   on_serving: Callable[[], None] | None = None) -> None:
     """Register every deployment and serve them until interrupted (blocks). What `prefect.serve` does, except that
     Ctrl-C reaches the caller as KeyboardInterrupt (serve returns as if the serving had ended normally); the
-    runner's shutdown has paused the schedules by then."""
+    runner's shutdown has paused the schedules by then. `on_serving` is called once the server has accepted every
+    deployment, just before the polling starts."""
     import asyncio
 
     apply_prefect_env(config.prefect)
@@ -227,6 +230,8 @@ def serve_schedule(config: ScheduleConfig, check: bool = True) -> None:
     runner = Runner(pause_on_shutdown=True, limit=config.limit or None)
     for deployment in deployments:
         runner.add_deployment(deployment)
+    if on_serving is not None:
+        on_serving()
     quiet = _QuietPause()
     runner_log = logging.getLogger("prefect.runner")
     runner_log.addFilter(quiet)

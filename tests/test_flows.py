@@ -422,7 +422,7 @@ def test_train_flow_verifies_trains_and_publishes_the_evaluation_table(tmp_path,
     train = {"model": {"name_or_path": str(tiny_bert_dir), "max_length": 32},
              "train": {"output_dir": str(tmp_path / "run"), "max_steps": 2, "batch_size": 8, "device": "cpu",
                        "tensorboard": False, "log_every": 1},
-             "eval": {"at_end": False}}
+             "eval": {"at_end": False}, "objective": {"bsl": {"predictor_warmup_steps": 0}}}
     evaluation = {"data_dir": str(shared_data), "tasks": ["stsb"], "include_stsb_dev": False, "cache_dir": None,
                   "device": "cpu", "batch_size": 128}
     result = train_flow(manifests=[str(dataset)], train=train, evaluate=True, evaluation=evaluation,

@@ -72,7 +72,8 @@ def test_demo_in_a_clone_without_data_trains_and_says_evaluation_was_skipped(tmp
     proc = subprocess.run(
         [sys.executable, "-m", "bsl_pipeline.cli", "demo", "-c", "configs/demo.yaml", "--out", str(out), "-o", f"corpus={corpus}",
          "-o", "use_prefect=false", "-o", "progress=false", "-o", f"training.model.name_or_path={tiny_bert_dir}",
-         "-o", "training.train.max_steps=2", "-o", "training.train.batch_size=4"],
+         "-o", "training.train.max_steps=2", "-o", "training.train.batch_size=4",
+         "-o", "training.objective.bsl.predictor_warmup_steps=1"],
         cwd=clone, env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     expected = (f"evaluation skipped: run `bsl data fetch` (no evaluation data found: no --data-dir, BSL_DATA_DIR "

@@ -205,7 +205,8 @@ def test_cli_resume_without_a_checkpoint_is_refused_in_one_line(tiny_bert_dir, d
 
     out = tmp_path / "empty"
     args = ["train", "--manifest", str(dataset), "--output-dir", str(out), "--resume", "-q",
-            "-o", f"model.name_or_path={tiny_bert_dir}", "-o", "train.max_steps=1", "-o", "train.batch_size=8"]
+            "-o", f"model.name_or_path={tiny_bert_dir}", "-o", "train.max_steps=1", "-o", "train.batch_size=8",
+            "-o", "objective.bsl.predictor_warmup_steps=0"]
     assert main(args) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "holds no checkpoint to continue from" in err[0]
@@ -308,7 +309,8 @@ def test_malformed_safetensors_stop_in_one_line(tiny_bert_dir, dataset, tmp_path
     with pytest.raises(BSLError, match=rf"{weights}: not a usable safetensors file: .*{message}"):
         load_encoder(str(model), device="cpu")
     code = main(["train", "--manifest", str(dataset), "--output-dir", str(tmp_path / "run"), "-q",
-                 "-o", f"model.name_or_path={model}", "-o", "train.max_steps=1", "-o", "train.batch_size=8"])
+                 "-o", f"model.name_or_path={model}", "-o", "train.max_steps=1", "-o", "train.batch_size=8",
+                 "-o", "objective.bsl.predictor_warmup_steps=0"])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 1 and len(err) == 1 and "not a usable safetensors file" in err[0]
 

@@ -81,17 +81,17 @@ def test_train_help_states_the_rule_with_the_recipe_read_from_demo_yaml(tmp_path
     assert f"the first {recipe['objective']['bsl']['predictor_warmup_steps']} training only the predictor" in flat
 
 
-def test_a_run_that_is_all_predictor_warmup_says_so_before_the_model_loads(tmp_path, dataset):
+def test_a_run_that_is_all_predictor_warmup_is_refused_before_the_model_loads(tmp_path, dataset):
     code, err, out = _bsl("train", "-m", str(dataset), "--output-dir", "run", "-o", "train.max_steps=2", "-o",
                           "train.batch_size=4", "-o", "train.save_every=0", "-o", "export.enabled=false", cwd=tmp_path)
-    assert code == 0, err
+    assert code == 1, err
     assert err[0].startswith("bsl train: no --config and no model: training the bundled all-MiniLM-L6-v2 with its "
                              "recipe (configs/demo.yaml `training:`: lr 5e-05, 2 steps")
-    warmup = [line for line in err if "covers the whole run" in line]
-    assert warmup == ["the predictor warm-up (objective.bsl.predictor_warmup_steps=50) covers the whole run (2 steps): "
-                      "the encoder will not train and the model is exported unchanged; raise train.max_steps above "
-                      "50 or lower -o objective.bsl.predictor_warmup_steps=N under 2"], err
-    assert "training finished at step 2/2" in out
+    assert err[1:] == ["bsl train: error: the predictor warm-up (objective.bsl.predictor_warmup_steps=50) covers the "
+                       "whole run (2 steps): the encoder would not train and the export would equal the starting "
+                       "model; raise train.max_steps above 50 or set -o objective.bsl.predictor_warmup_steps=N below "
+                       "2 (0 = no warm-up)"], err
+    assert out == "" and not (tmp_path / "run").exists()
 
 
 def test_the_schedule_example_trains_the_bundled_encoder_with_the_recipe():

@@ -273,13 +273,25 @@ class Checkpointer:
         best = self.output_dir / BEST_DIR
         return best if (best / CHECKPOINT_JSON).is_file() else None
 
+    def export_path(self) -> Path:
+        """Where export.enabled writes the sentence-transformers dir: export.dir, else output_dir/export."""
+        return Path(self.export_config.dir) if self.export_config.dir else self.output_dir / EXPORT_DIR
+
+    def finished_earlier(self, state: RunState) -> bool:
+        """The run resumed from its own final/ at the last step, and the export it asks for is there: a rerun
+        has nothing to do (final/ and the export are not written again)."""
+        resumed = state.resumed_from
+        if resumed is None or resumed.resolve() != (self.output_dir / FINAL_DIR).resolve():
+            return False
+        return not self.export_config.enabled or (self.export_path() / "modules.json").is_file()
+
     def export(self, state: RunState, pairs_used: int) -> Path:
         """The sentence-transformers dir of export.source (rank 0 writes; every rank gets the path)."""
         from bsl_pipeline.training.encoder import SentenceEncoder
-        from bsl_pipeline.training.export import reading_length, write_run_export
+        from bsl_pipeline.training.export import export_head, reading_length, write_run_export
 
         e = self.export_config
-        out = Path(e.dir) if e.dir else self.output_dir / EXPORT_DIR
+        out = self.export_path()
         if self.dist.is_main:
             encoder = self.objective.encoder
             if e.source == "best":
@@ -295,8 +307,9 @@ class Checkpointer:
                             f"{self.headline_metric or 'dev metric'} (best)": state.best_metric,
                             "exported": e.source}}
             max_length = reading_length(self.model.name_or_path, e.max_length, self.model.max_length)
+            head = export_head(self.model.name_or_path, e.normalize, e.base_dense)
             write_run_export(encoder, self.tokenizer, out, max_length=max_length,
-                             normalize=e.normalize, card=card, outside_run=bool(e.dir),
+                             head=head, card=card, outside_run=bool(e.dir),
                              overwrite=self.train.overwrite)
         barrier()
         return out

@@ -284,7 +284,12 @@ class ExportConfig:
     dir: str | None = _help("where; null = output_dir/export", default=None)
     source: Literal["final", "best"] = _help("export the final weights or the best dev checkpoint",
                                              default="final")
-    normalize: bool = _help("add a Normalize module (unit-length embeddings)", default=False)
+    normalize: bool | None = _help("add a Normalize module (unit-length embeddings); null = as the starting "
+                                   "sentence-transformers model (a Normalize module after its pooling keeps one), "
+                                   "else none", default=None)
+    base_dense: bool = _help("copy the starting sentence-transformers model's Dense modules after pooling into the "
+                             "export, unchanged (training does not update them); false = Transformer and Pooling "
+                             "only", default=True)
     max_length: int | None = _help("tokens the exported model reads (its sentence_bert_config max_seq_length); null "
                                    "= what the starting model read: its own sentence-transformers max_seq_length, "
                                    "else model.max_length (training may truncate shorter than the model reads)",

@@ -8,7 +8,8 @@ sentence-transformers release loads:
 <dir>/sentence_bert_config.json          max_seq_length, do_lower_case
 <dir>/config.json, model.safetensors, tokenizer files   (save_pretrained of the encoder + tokenizer)
 <dir>/1_Pooling/config.json              mean or CLS pooling, as trained
-<dir>/2_Normalize/                       only with export.normalize
+<dir>/2_Dense/ ...                       the starting model's Dense modules after pooling (export.base_dense)
+<dir>/N_Normalize/                       export.normalize, by default as the starting model
 <dir>/config_sentence_transformers.json  similarity function
 <dir>/README.md                          model card: objective, config, dataset manifests, results
 ```
@@ -17,7 +18,8 @@ An `export.dir` outside the run directory is replaced only when it is absent, em
 `.bsl-output.json`, kind "sentence-transformers-export"), or with `train.overwrite=true` (the old one is set aside
 beside it, nothing is deleted): `write_run_export`.
 
-`SentenceTransformer(dir).encode(sentences)` then gives the trainer's embeddings (`Trainer.encode`, i.e.
+`SentenceTransformer(dir).encode(sentences)` then gives the trainer's embeddings, through the Dense modules and
+unit length where the export has them (`Trainer.encode`, i.e.
 `training.encoder.TransformerEncoder` around the online encoder), and `training.evaluation.load_encoder(dir)`
 reads the same files back into that class.
 """
@@ -25,6 +27,7 @@ reads the same files back into that class.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -46,9 +49,49 @@ def _write_json(path: Path, data: Any) -> None:
     path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
 
 
-def export_sentence_transformer(encoder, tokenizer, out_dir: str | Path, *, max_length: int, normalize: bool = False,
-                                card: dict[str, Any] | None = None) -> Path:
-    """Write the export atomically (staging dir renamed into place) and return its path."""
+@dataclass(frozen=True)
+class BaseHead:
+    """What a starting sentence-transformers model has after its pooling: Dense module folders, a Normalize."""
+
+    dense_dirs: tuple[Path, ...] = ()
+    normalize: bool = False
+
+
+def base_head(base_model: str) -> BaseHead:
+    """The modules after pooling of `base_model` when it is a sentence-transformers directory (read as the
+    evaluation stage reads it), else none."""
+    root = Path(base_model).expanduser() if base_model else None
+    if root is None or not (root / "modules.json").is_file():
+        return BaseHead()
+    from bsl_pipeline.training.evaluation.encoders import read_sentence_transformers_dir
+
+    layout = read_sentence_transformers_dir(root)
+    return BaseHead(tuple(layout.dense_dirs), layout.normalize)
+
+
+def export_head(base_model: str, normalize: bool | None, base_dense: bool) -> BaseHead:
+    """The modules an export puts after its pooling: the starting model's Dense modules (`base_dense`) and its
+    Normalize unless `normalize` says otherwise."""
+    head = base_head(base_model)
+    return BaseHead(head.dense_dirs if base_dense else (), head.normalize if normalize is None else normalize)
+
+
+def _copy_module_dir(source: Path, target: Path) -> None:
+    """A Dense module's folder (its config and weights), copied byte for byte; never a link, nothing outside it."""
+    import shutil
+
+    target.mkdir()
+    for item in sorted(source.iterdir()):
+        if item.is_symlink() or not item.is_file():
+            raise BSLError(f"{item}: a Dense module folder may hold only plain files")
+        shutil.copyfile(item, target / item.name)
+
+
+def export_sentence_transformer(encoder, tokenizer, out_dir: str | Path, *, max_length: int,
+                                normalize: bool = False, card: dict[str, Any] | None = None,
+                                dense_dirs: tuple[Path, ...] = ()) -> Path:
+    """Write the export atomically (staging dir renamed into place) and return its path. `dense_dirs`: Dense
+    module folders (of the starting model) to put after the pooling, unchanged."""
     import torch
     import transformers
 
@@ -60,9 +103,16 @@ def export_sentence_transformer(encoder, tokenizer, out_dir: str | Path, *, max_
         {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
         {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"},
     ]
+    for source in dense_dirs:
+        idx = len(modules)
+        _copy_module_dir(source, tmp / f"{idx}_Dense")
+        modules.append({"idx": idx, "name": str(idx), "path": f"{idx}_Dense",
+                        "type": "sentence_transformers.models.Dense"})
     if normalize:
-        modules.append({"idx": 2, "name": "2", "path": "2_Normalize", "type": "sentence_transformers.models.Normalize"})
-        (tmp / "2_Normalize").mkdir()
+        idx = len(modules)
+        modules.append({"idx": idx, "name": str(idx), "path": f"{idx}_Normalize",
+                        "type": "sentence_transformers.models.Normalize"})
+        (tmp / f"{idx}_Normalize").mkdir()
     _write_json(tmp / "modules.json", modules)
     _write_json(tmp / "sentence_bert_config.json", {"max_seq_length": int(max_length), "do_lower_case": False})
     modes = encoder.pooling_modes
@@ -161,13 +211,15 @@ def reading_length(base_model: str, explicit: int | None, trained: int) -> int:
     return trained
 
 
-def write_run_export(encoder, tokenizer, out: Path, *, max_length: int, normalize: bool, card: dict[str, Any],
+def write_run_export(encoder, tokenizer, out: Path, *, max_length: int, head: BaseHead, card: dict[str, Any],
                      outside_run: bool, overwrite: bool) -> Path:
-    """A run's export at `out` (files as readable as the datasets'); one `outside_run` (export.dir) is claimed
-    first (`claim_export_dir`) and gets the bsl export marker."""
+    """A run's export at `out` (files as readable as the datasets'), with the modules `head` names after its
+    pooling (`export_head`); one `outside_run` (export.dir) is claimed first (`claim_export_dir`) and gets the bsl
+    export marker."""
     if outside_run:
         claim_export_dir(out, overwrite)
-    export_sentence_transformer(encoder, tokenizer, out, max_length=max_length, normalize=normalize, card=card)
+    export_sentence_transformer(encoder, tokenizer, out, max_length=max_length, normalize=head.normalize, card=card,
+                                dense_dirs=head.dense_dirs)
     ordinary_file_modes(out)
     if outside_run:
         write_json_atomic(out / MARKER_NAME, {"tool": "bsl", "kind": EXPORT_KIND,

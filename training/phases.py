@@ -15,6 +15,7 @@ from typing import Any
 
 import torch
 
+from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.training.config import OptimConfig
 from bsl_pipeline.training.objectives.base import HeadWarmup, Objective
 from bsl_pipeline.training.schedule import phase_lrs, warmup_steps_for
@@ -24,16 +25,17 @@ log = logging.getLogger(__name__)
 ENCODER_GROUP = "encoder"
 
 
-def warmup_covers_run_line(head: str, head_steps: int, total_steps: int, key: str = "") -> str:
-    """The one line that says a head's warm-up leaves the encoder untouched, and the two ways out."""
-    setting = f"{key}={head_steps}" if key else f"{head_steps} steps"
-    lower = f"-o {key}=N" if key else "the warm-up"
-    return (f"the {head} warm-up ({setting}) covers the whole run ({total_steps} steps): the encoder will not train "
-            f"and the model is exported unchanged; raise train.max_steps above {head_steps} or lower {lower} "
-            f"under {total_steps}")
+def warmup_covers_run_line(head: str, head_steps: int, total_steps: int, key: str = "", prefix: str = "") -> str:
+    """The one line that says a head's warm-up leaves the encoder untouched, and the two ways out (`prefix`: where
+    the training settings sit in the command's config, e.g. "training." for the main job)."""
+    setting = f"{prefix}{key}={head_steps}" if key else f"{head_steps} steps"
+    lower = f"-o {prefix}{key}=N" if key else "the warm-up"
+    return (f"the {head} warm-up ({setting}) covers the whole run ({total_steps} steps): the encoder would not "
+            f"train and the export would equal the starting model; raise {prefix}train.max_steps above "
+            f"{head_steps} or set {lower} below {total_steps} (0 = no warm-up)")
 
 
-def config_warmup_line(objective: Any, total_steps: int) -> str | None:
+def config_warmup_line(objective: Any, total_steps: int, prefix: str = "") -> str | None:
     """`warmup_covers_run_line` from the `objective` settings alone (before any model is loaded), for the objectives
     whose head warms up (BSL's predictor); None when the encoder trains."""
     if objective.name != "bsl":
@@ -41,7 +43,15 @@ def config_warmup_line(objective: Any, total_steps: int) -> str | None:
     steps = objective.bsl.predictor_warmup_steps
     if steps < total_steps:
         return None
-    return warmup_covers_run_line("predictor", steps, total_steps, "objective.bsl.predictor_warmup_steps")
+    return warmup_covers_run_line("predictor", steps, total_steps, "objective.bsl.predictor_warmup_steps", prefix)
+
+
+def check_warmup_leaves_training(objective: Any, total_steps: int, prefix: str = "") -> None:
+    """Refuse, before any work, a run whose steps the predictor warm-up covers entirely: it would train nothing
+    and export the starting model (the line names both numbers and the two fixes)."""
+    line = config_warmup_line(objective, total_steps, prefix)
+    if line:
+        raise BSLError(line)
 
 
 class PhasePolicy:

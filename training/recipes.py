@@ -40,6 +40,15 @@ def bundled_encoder() -> str:
     return str(get_model_path())
 
 
+def is_bundled_name(model: str) -> bool:
+    """`all-MiniLM-L6-v2` or its hub id `sentence-transformers/all-MiniLM-L6-v2` (what sentence-transformers users
+    type), when no directory of that name exists here: the bundled copy is that model."""
+    from pathlib import Path
+
+    return (model in (BUNDLED_ENCODER_NAME, f"sentence-transformers/{BUNDLED_ENCODER_NAME}")
+            and not Path(model).exists())
+
+
 def demo_config_text() -> str:
     """The text of configs/demo.yaml, the one source of the demo's recipe, shipped inside the package."""
     from importlib.resources import files
@@ -66,7 +75,10 @@ def with_bundled_default(load: Callable[[dict[str, Any] | None], T], config_file
     model.name_or_path is the bundled encoder. `load(base)` resolves the config with `base` under everything the
     user gave. Returns (config, True when the rule applied)."""
     config = load(None)
-    if config_file or config.model.name_or_path:  # type: ignore[attr-defined]
+    named = config.model.name_or_path  # type: ignore[attr-defined]
+    if named and is_bundled_name(named):
+        config.model.name_or_path = bundled_encoder()  # type: ignore[attr-defined]
+    if config_file or named:
         return config, False
     config = load(bundled_recipe())
     if not config.model.name_or_path:  # type: ignore[attr-defined]

@@ -46,9 +46,9 @@ from bsl_pipeline.training.distributed import all_reduce_mean, barrier
 from bsl_pipeline.training.encoder import Encoder
 from bsl_pipeline.training.loader import BatchLoader
 from bsl_pipeline.training.logger import RunLogger
-from bsl_pipeline.training.phases import ENCODER_GROUP, PhasePolicy, config_warmup_line
+from bsl_pipeline.training.phases import ENCODER_GROUP, PhasePolicy, check_warmup_leaves_training
 from bsl_pipeline.training.rng_state import seed_everything
-from bsl_pipeline.training.run_directory import claim_run_directory
+from bsl_pipeline.training.run_directory import FINAL_DIR, claim_run_directory
 from bsl_pipeline.training.run_state import RunState
 from bsl_pipeline.training.setup import (
     Runtime,
@@ -91,6 +91,7 @@ class TrainResult:
     best_metric: float | None            # best value of the headline dev metric (STS-B dev Spearman x100)
     metrics: dict[str, Any] = field(default_factory=dict)
     history: list[dict[str, Any]] = field(default_factory=list)  # the logged rows (metrics.csv)
+    already_finished: bool = False       # a rerun of a finished run: nothing trained, nothing written
 
 
 class NonFiniteLossError(BSLError):
@@ -187,14 +188,11 @@ class Trainer:
         # Same seed on every rank: the model (predictor, projection head) starts identical everywhere.
         seed_everything(cfg.train.seed)
         self.data = setup_data(cfg.data, cfg.train, grad_accum_steps=cfg.optim.grad_accum_steps)
-        # Said before the model loads: a run that is all head warm-up would export the encoder unchanged.
-        early = config_warmup_line(cfg.objective, self.data.total_steps)
-        if early and dist.is_main:
-            log.warning("%s", early)
+        # Refused before the model loads: a run that is all head warm-up would export the encoder unchanged.
+        check_warmup_leaves_training(cfg.objective, self.data.total_steps)
         self.parts = setup_model(cfg.model, cfg.objective, self.runtime, train=cfg.train, evaluation=cfg.eval)
         objective = self.parts.objective
-        self.phases = PhasePolicy.for_objective(objective, self.data.total_steps, cfg.optim,
-                                                warn=dist.is_main and early is None)
+        self.phases = PhasePolicy.for_objective(objective, self.data.total_steps, cfg.optim, warn=dist.is_main)
         self.optimizer, self.trainable = setup_optimizer(cfg.optim, objective, self.phases)
         self.model = wrap_for_ddp(objective, self.runtime, find_unused_parameters=(
             cfg.distributed.find_unused_parameters or self.phases.has_unused_parameters))
@@ -228,6 +226,11 @@ class Trainer:
     def fit(self) -> TrainResult:
         cfg, state, every = self.config.train, self.state, self.config.eval.every_steps
         total, device = self.data.total_steps, self.runtime.device
+        if state.step >= total and self.checkpointer.finished_earlier(state):
+            if self.runtime.dist.is_main:
+                log.info("already finished at step %d: nothing to do", state.step)
+            export_dir = self.checkpointer.export_path() if self.config.export.enabled else None
+            return self._result(True, self.output_dir / FINAL_DIR, export_dir, already_finished=True)
         stop = min(total, cfg.stop_at_step) if cfg.stop_at_step else total
         bar = _StepBar(self.runtime.dist.is_main and not self.disable_progress and state.step < stop, total,
                        state.step, f"train {self.config.objective.name}")
@@ -272,14 +275,16 @@ class Trainer:
                                  f"train.precision, then start again (or resume from an earlier checkpoint in "
                                  f"{self.output_dir})")
 
-    def _result(self, completed: bool, final: Path, export_dir: Path | None) -> TrainResult:
+    def _result(self, completed: bool, final: Path, export_dir: Path | None, *,
+                already_finished: bool = False) -> TrainResult:
         state = self.state
         skipped = dict(self.data_position().get("skipped", {}))
         if skipped and self.runtime.dist.is_main:
             log.warning("skipped pairs (counted, not trained on): %s", skipped)
         return TrainResult(
             output_dir=self.output_dir, step=state.step, total_steps=self.data.total_steps, completed=completed,
-            final_checkpoint=final, export_dir=export_dir, best_checkpoint=self.checkpointer.best_checkpoint(),
+            final_checkpoint=final, export_dir=export_dir, already_finished=already_finished,
+            best_checkpoint=self.checkpointer.best_checkpoint(),
             best_metric=state.best_metric, history=list(state.history),
             metrics={"final_loss": state.history[-1]["loss"] if state.history else None,
                      **state.last_eval, "best_step": state.best_step,

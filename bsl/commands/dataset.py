@@ -53,8 +53,11 @@ def cmd_augment(args: argparse.Namespace) -> int:
         raise BSLError("augment needs CORPUS and --out DATASET_DIR")
     manifest = run_augment(args.corpus, args.out, config, overwrite=args.overwrite)
     print(format_stats_text(manifest))
+    per_method = manifest.stats.per_method.values()
+    tasks, reused = sum(m.tasks for m in per_method), sum(m.tasks_cached for m in per_method)
     print(f"\nwrote {manifest.stats.pairs} pairs to {args.out} "
-          f"({len(manifest.shards_of('pairs'))} shards) in {manifest.timings.total_s} s")
+          f"({len(manifest.shards_of('pairs'))} shards) in {manifest.timings.total_s} s"
+          + (f"; {reused} of {tasks} tasks reused (finished earlier)" if reused else ""))
     return 0
 
 
@@ -66,9 +69,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
     manifest = verify_dataset(args.dataset, progress=not args.quiet, allow_unlisted=args.allow_unlisted,
                               max_view_chars=args.max_view_chars)
     marks = verify_judgments(manifest)
-    n = len(manifest.shards)
-    rows = sum(s.rows for s in manifest.shards)
-    print(f"OK: {terminal_safe(manifest.name)}: {n} shards, {rows} rows, all checksums and row counts match"
+    pairs, rejects = (sum(s.rows for s in manifest.shards_of(kind)) for kind in ("pairs", "rejects"))
+    print(f"OK: {terminal_safe(manifest.name)}: {len(manifest.shards)} shards, {pairs} pairs and {rejects} rejects, "
+          f"all checksums and row counts match"
           + (f"; {marks} judgment line(s), each of a pair of this dataset" if marks else ""))
     return 0
 

@@ -180,8 +180,14 @@ def _schedule_keys() -> str:
 PREFECT_FLAGS = {"prefect_home": "home", "api_url": "api_url"}
 
 
-def _apply_prefect(args: argparse.Namespace) -> None:
+def _configure_prefect(args: argparse.Namespace) -> None:
+    """Prefect's settings from --prefect-home / --api-url (and the defaults): first thing in every `bsl flow`
+    command, before anything imports Prefect (it reads them once, at import)."""
     apply_prefect_env(load_config(PrefectEnvConfig, None, flag_overrides(args, PREFECT_FLAGS)))
+
+
+def _check_prefect_api() -> None:
+    """The configured server answers (before any work starts)."""
     from bsl_pipeline.flows.prefect_env import check_api_reachable
 
     check_api_reachable()
@@ -217,7 +223,7 @@ def run_augment(args: argparse.Namespace) -> int:
         return 0
     if not spec.corpus or not spec.out_dir:
         raise ConfigError("flow augment needs CORPUS and --out DATASET_DIR")
-    _apply_prefect(args)
+    _check_prefect_api()
     from bsl_pipeline.flows.augment_run import run_augment_flow
 
     summary = run_augment_flow(spec)
@@ -253,7 +259,7 @@ def run_train(args: argparse.Namespace) -> int:
 
     _check_datasets(spec.manifests)
     check_train_spec(spec)
-    _apply_prefect(args)
+    _check_prefect_api()
     from bsl_pipeline.flows.prefect_env import temporary_server
 
     with temporary_server():
@@ -287,7 +293,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     )
 
     check_evaluate_spec(spec)
-    _apply_prefect(args)
+    _check_prefect_api()
     from bsl_pipeline.flows.prefect_env import temporary_server
 
     with temporary_server():
@@ -315,9 +321,11 @@ def run_schedule(args: argparse.Namespace) -> int:
         build_deployments(config, check=True)
         print(describe(config))
         return 0
-    print("serving (trigger a run: prefect deployment run 'FLOW/NAME'; Ctrl-C stops and pauses the schedules):\n"
-          + describe(config), file=sys.stderr, flush=True)
-    serve_schedule(config)
+    def serving() -> None:  # once the server has registered the deployments, not before
+        print("serving (trigger a run: prefect deployment run 'FLOW/NAME'; Ctrl-C stops and pauses the schedules):\n"
+              + describe(config), file=sys.stderr, flush=True)
+
+    serve_schedule(config, on_serving=serving)
     return 0
 
 
@@ -329,4 +337,5 @@ def run(args: argparse.Namespace) -> int:
     if handler is None:
         print("usage: bsl flow {augment,train,evaluate} ... (see bsl flow --help)", file=sys.stderr)
         return 2
+    _configure_prefect(args)
     return handler(args)

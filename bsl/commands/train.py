@@ -161,6 +161,8 @@ def bundled_start_line(config) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from bsl_pipeline.cli.failures import RESUMING_RERUN
+
     config = build_config(args)
     if args.print_config:
         print_config(config)
@@ -169,6 +171,8 @@ def run(args: argparse.Namespace) -> int:
         import sys
 
         print(bundled_start_line(config), file=sys.stderr)
+    if config.train.resume == "auto":
+        args.rerun_hint = RESUMING_RERUN  # the config (or --resume) resumes: the same command continues
     if args.resume == "auto":
         _check_something_to_resume(config)
     if args.min_usable is not None:
@@ -177,8 +181,12 @@ def run(args: argparse.Namespace) -> int:
 
     result = train(config, disable_progress=True if args.quiet else None)
     if result.final_checkpoint is not None and _is_main_process():
-        state = "finished" if result.completed else "stopped early (resume with --resume)"
-        print(f"training {state} at step {result.step}/{result.total_steps}; checkpoint: {result.final_checkpoint}")
+        resume = "rerun the same command" if config.train.resume == "auto" else "resume with --resume"
+        state = ("already finished" if result.already_finished else "finished" if result.completed
+                 else f"stopped early ({resume})")
+        done = ": nothing to do" if result.already_finished else ""
+        print(f"training {state} at step {result.step}/{result.total_steps}{done}; checkpoint: "
+              f"{result.final_checkpoint}")
         if result.best_metric is not None:
             print(f"best STS-B dev Spearman: {result.best_metric:.2f} ({result.best_checkpoint})")
         if result.export_dir is not None:

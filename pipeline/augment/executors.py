@@ -25,7 +25,7 @@ from typing import Any
 
 from bsl_pipeline.pipeline.augment.augmenters.base import Augmenter
 from bsl_pipeline.pipeline.augment.filters import FilterConfig
-from bsl_pipeline.pipeline.augment.tasks import ChunkRef, TaskResult, augment_chunk
+from bsl_pipeline.pipeline.augment.tasks import ChunkRef, TaskResult, augment_chunk, cancel_running_tasks
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.storage import StorageConfig, use_storage
 
@@ -91,6 +91,19 @@ class Executor(ABC):
 
     def submit(self, task: AugmentTask) -> None:
         self._pending.append((task, self._start(task)))
+
+    def cancel(self, interrupted: bool) -> None:
+        """The job ends early (an error, or Ctrl-C/SIGTERM when `interrupted`): tasks not started never start, and
+        after an interrupt the ones running in this process stop at their next batch (`close` then waits for
+        them), so an interrupt ends the job in about one batch's time however many tasks were queued."""
+        if interrupted:
+            cancel_running_tasks()
+        while self._pending:
+            _, handle = self._pending.pop()
+            self._cancel(handle)
+
+    def _cancel(self, handle: Any) -> None:
+        """Withdraw a submitted task that has not started (no-op where nothing is queued)."""
 
     def pending(self) -> int:
         return len(self._pending)
@@ -163,6 +176,9 @@ class ThreadExecutor(Executor):
             if not self.concurrent_calls:
                 return run_task(task, augmenter)
         return run_task(task, augmenter)
+
+    def _cancel(self, handle: Future) -> None:
+        handle.cancel()
 
     def _result(self, task: AugmentTask, handle: Future) -> TaskResult:
         return handle.result()

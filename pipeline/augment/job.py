@@ -30,7 +30,7 @@ from bsl_pipeline.pipeline.augment.augmenters import build_augmenter
 from bsl_pipeline.pipeline.augment.augmenters.base import Augmenter
 from bsl_pipeline.pipeline.augment.executors import AugmentTask, Executor, SerialExecutor, TaskFailed
 from bsl_pipeline.pipeline.augment.filters import FilterConfig
-from bsl_pipeline.pipeline.augment.tasks import WORK_DIR, ChunkRef, TaskResult, task_key, write_chunk
+from bsl_pipeline.pipeline.augment.tasks import WORK_DIR, ChunkRef, TaskResult, allow_tasks, task_key, write_chunk
 from bsl_pipeline.pipeline.base.config import MAX_BATCH, SEED_RANGE, Range, to_dict
 from bsl_pipeline.pipeline.base.errors import WRITE_ERROR_FIXES, BSLError
 from bsl_pipeline.pipeline.base.ownership import (
@@ -439,6 +439,7 @@ def run_augment(corpus: str | Path, out_dir: str | Path, config: AugmentConfig,
     check_not_input(out_dir, [corpus], "--out")
     check_registry(config, corpus, out_dir)
     augmenters = augmenters or build_augmenters(config)
+    check_pair_methods(corpus, config, augmenters)
     with _os_errors_as_one_line(out_dir):
         claim_directory(out_dir, "dataset", overwrite=overwrite, own_names=DATASET_ENTRIES,
                         recognise=_earlier_dataset)
@@ -521,6 +522,32 @@ def _finalize_remote(url: str, config: AugmentConfig, corpus: Path, corpus_stats
     return load_manifest(url)
 
 
+def check_pair_methods(corpus: str | Path, config: AugmentConfig, augmenters: dict[str, Augmenter],
+                       records_read: int = 100) -> None:
+    """A method that needs sentence pairs (`Augmenter.needs_pairs`: nli-entailment, parallel) on a corpus whose
+    first `records_read` records have no second sentence would reject every line: refused before any work."""
+    needing = [method for method, augmenter in augmenters.items() if augmenter.needs_pairs]
+    if not needing:
+        return
+    from itertools import islice
+
+    from bsl_pipeline.pipeline.corpus.readers import read_records
+
+    c = config.corpus
+    records = read_records(corpus, format=c.format, field=c.field, encoding_errors=c.encoding_errors,
+                           on_bad_line=c.on_bad_line, columns=list(c.columns) or None, header=c.header,
+                           languages=c.languages)
+    try:
+        first = list(islice(records, records_read))
+    finally:
+        records.close()
+    if first and not any(r.text_b for r in first):
+        raise BSLError(f"{corpus}: --methods {','.join(needing)} needs sentence pairs (premise and hypothesis, or a "
+                       f"sentence and its translation), and the first {len(first)} records have one sentence each "
+                       f"(read as corpus.format={c.format}): give an NLI file (SNLI/MNLI .txt or .jsonl, a "
+                       f"premise,hypothesis CSV) or aligned pairs (corpus.format=parallel), or choose another method")
+
+
 class _AugmentLoop:
     """One pass over a corpus: chunks are written as they are read, their tasks go to the executor, and results
     are collected oldest first whenever the executor has `max_in_flight` unfinished tasks (then all at the end)."""
@@ -542,6 +569,7 @@ class _AugmentLoop:
         from bsl_pipeline.pipeline.base.progress import progress_disabled
 
         self.bar = tqdm(desc="augment", unit="rec", disable=progress_disabled(not self.config.progress))
+        allow_tasks()
         self.executor.open(self.augmenters)
         try:
             read_start = time.perf_counter()
@@ -556,6 +584,9 @@ class _AugmentLoop:
                 read_start = time.perf_counter()
             while self.executor.pending():
                 self._collect()
+        except BaseException as exc:
+            self.executor.cancel(interrupted=not isinstance(exc, Exception))  # Ctrl-C, SIGTERM, Prefect's signals
+            raise
         finally:
             self.executor.close()
             self.bar.close()

@@ -5,6 +5,7 @@ them through an executor (`pipeline.augment.executors`), which imports this modu
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -171,6 +172,30 @@ def _too_long(outcome) -> str | None:
     return "view_too_long" if max(len(outcome.view1), len(outcome.view2)) > MAX_VIEW_CHARS else None
 
 
+class TaskCancelled(KeyboardInterrupt):
+    """The job was interrupted (`cancel_running_tasks`): a task still running in this process stops at its next
+    batch and writes nothing (the rerun runs it). A KeyboardInterrupt, so that no executor retries it."""
+
+
+_CANCELLED = threading.Event()
+
+
+def cancel_running_tasks() -> None:
+    """Ctrl-C or SIGTERM reached the job: every task running in this process (in other threads) stops at its next
+    batch instead of finishing its chunk."""
+    _CANCELLED.set()
+
+
+def allow_tasks() -> None:
+    """A job starts: tasks run again (after an earlier interrupted job in this process)."""
+    _CANCELLED.clear()
+
+
+def _check_cancelled(ref: ChunkRef, method: str) -> None:
+    if _CANCELLED.is_set():
+        raise TaskCancelled(f"chunk {ref.chunk_id} x {method}: cancelled")
+
+
 def augment_chunk(ref: ChunkRef, augmenter: Augmenter, dataset_dir: str | Path, seed: int = 0,
                   filters: FilterConfig | None = None, batch_size: int = 0) -> TaskResult:
     """Augment one chunk with one method, filter, and write its pair + reject shards and completion marker."""
@@ -180,9 +205,9 @@ def augment_chunk(ref: ChunkRef, augmenter: Augmenter, dataset_dir: str | Path, 
     done = load_task_result(dataset_dir, key)
     if done is not None:
         return done
+    _check_cancelled(ref, augmenter.name)
     start = time.perf_counter()
     records = read_chunk(ref)
-    params = augmenter.params()
     pair_rows: list[dict[str, Any]] = []
     reject_rows: list[dict[str, Any]] = []
     reasons: Counter = Counter()
@@ -193,9 +218,11 @@ def augment_chunk(ref: ChunkRef, augmenter: Augmenter, dataset_dir: str | Path, 
     outcomes = augmenter.augment(records, seed, batch_size or None)
     pending: list[tuple[dict[str, Any], str | None, str]] = []
     for record, outcome in zip(records, outcomes, strict=True):
+        _check_cancelled(ref, augmenter.name)  # between batches: the augmenter computes one batch at a time
         row = {"pair_id": stable_id(method_id, record.source_id), "source_id": record.source_id,
                "source": record.text, "view1": outcome.view1, "view2": outcome.view2, "method": augmenter.name,
-               "params": json.dumps({**params, **outcome.info}, sort_keys=True, ensure_ascii=False),
+               # what this pair used; the method's settings are written once, in the manifest's methods.<m>.params
+               "params": json.dumps(outcome.info, sort_keys=True, ensure_ascii=False),
                "seed": seed, "label": record.label, "origin": record.origin}
         reason, stage = outcome.reject, "augment"
         if reason is None:

@@ -489,6 +489,10 @@ def _read_json(path: Path) -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        if path.name != MANIFEST_NAME and path.suffix.lower() != ".json":
+            raise InputError(f"{path}: not a dataset manifest (a dataset directory or its {MANIFEST_NAME} is "
+                             f"expected; a text corpus is augmented into one first: bsl augment {path} --out "
+                             f"DATASET_DIR)") from None
         raise InputError(f"{path}: not valid JSON ({exc})") from None
 
 

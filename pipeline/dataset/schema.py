@@ -20,7 +20,7 @@ _PAIR_FIELDS = [
     pa.field("view1", pa.string()),
     pa.field("view2", pa.string()),
     pa.field("method", pa.string(), nullable=False),
-    pa.field("params", pa.string(), nullable=False),  # JSON: augmenter params + what this pair used
+    pa.field("params", pa.string(), nullable=False),  # JSON: what this pair used (changes, rules, languages)
     pa.field("seed", pa.int64(), nullable=False),
     pa.field("label", pa.string()),
     pa.field("origin", pa.string()),

@@ -615,14 +615,27 @@ def fetch_public_sets(cfg: DataFetchConfig, log: Callable[[str], None] = print) 
         import datasets
 
         datasets.disable_progress_bars()
+    created = [d for d in (data_dir, *data_dir.parents) if not d.exists()]
     data_dir.mkdir(parents=True, exist_ok=True)
     results = []
-    for spec in specs:
-        result = fetch_set(spec, data_dir, cfg)
-        rows = ", ".join(f"{split} {n}" for split, n in result.rows.items())
-        status = {"fetched": "fetched into", "complete": "already complete in", "kept": "kept"}[result.status]
-        log(f"{spec.name}: {status} {result.folder}" + (f" ({rows})" if rows else ""))
-        for warning in result.warnings:
-            log(f"  warning: {warning}")
-        results.append(result)
+    try:
+        for spec in specs:
+            results.append(_fetch_and_log(spec, data_dir, cfg, log))
+    except BaseException:
+        for folder in created:  # deepest first; only folders this call made, and only while still empty
+            try:
+                folder.rmdir()
+            except OSError:
+                break
+        raise
     return results
+
+
+def _fetch_and_log(spec: PublicSet, data_dir: Path, cfg: DataFetchConfig, log: Callable[[str], None]) -> FetchResult:
+    result = fetch_set(spec, data_dir, cfg)
+    rows = ", ".join(f"{split} {n}" for split, n in result.rows.items())
+    status = {"fetched": "fetched into", "complete": "already complete in", "kept": "kept"}[result.status]
+    log(f"{spec.name}: {status} {result.folder}" + (f" ({rows})" if rows else ""))
+    for warning in result.warnings:
+        log(f"  warning: {warning}")
+    return result

@@ -226,6 +226,16 @@ def write_markdown(results: Mapping[str, ModelResult], path: str | Path) -> None
 PLOT_SOFTWARE = "bsl evaluate"  # the PNG's Software text (what made it; never a proof of ownership)
 
 
+def plot_range(scores: list[float]) -> tuple[float, float]:
+    """The y-axis of the plot: from 10 below the lowest score (in steps of 10, not below 0 unless a score is) to
+    100, so that the differences between models show (STS scores of trained encoders sit between 60 and 90)."""
+    if not scores:
+        return 0.0, 100.0
+    low = min(scores)
+    bottom = math.floor((low - 10) / 10) * 10 if low < 0 else max(0.0, math.floor((low - 10) / 10) * 10)
+    return float(bottom), 100.0
+
+
 def write_plot(results: Mapping[str, ModelResult], path: str | Path) -> None:
     """A grouped bar chart: one group per column (tasks + Avg.), one bar per model."""
     import matplotlib
@@ -257,13 +267,14 @@ def write_plot(results: Mapping[str, ModelResult], path: str | Path) -> None:
         ax.set_xticklabels([_title(c) for c in cols])
         ax.set_ylabel("Spearman x100 (cosine)")
         finite = [v for r in results.values() for v in r.scores().values() if math.isfinite(v)]
-        ax.set_ylim(min([0.0] + finite), 100)
+        ax.set_ylim(*plot_range(finite))
         ax.set_title("STS evaluation")
         ax.grid(axis="y", alpha=0.3)
-        ax.legend(fontsize=8, loc="lower right")
+        # Below the axes, never over the bars.
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=min(n_models, 3), frameon=False)
         fig.tight_layout()
         with atomic_path(path) as tmp:
-            fig.savefig(tmp, format="png", dpi=120, metadata={"Software": PLOT_SOFTWARE})
+            fig.savefig(tmp, format="png", dpi=120, bbox_inches="tight", metadata={"Software": PLOT_SOFTWARE})
     finally:
         plt.close(fig)
 

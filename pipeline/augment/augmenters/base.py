@@ -61,6 +61,9 @@ class Augmenter(ABC):
     config_class: ClassVar[type] = NoConfig
     #: Whether two identical views are a legitimate output (identity views for dropout objectives) or a reject.
     identical_views_ok: ClassVar[bool] = False
+    #: True: every record must carry a second sentence (`text_b`: an NLI hypothesis, a translation); a corpus
+    #: whose first records have none is refused before any work (`pipeline.augment.job.check_pair_methods`).
+    needs_pairs: ClassVar[bool] = False
     #: Bump when the output for the same input and params changes, so caches and manifests see a new version.
     version: ClassVar[str] = "1"
     #: Records per `augment_batch` call when the caller does not say.

@@ -38,6 +38,7 @@ def nli_label(value: object) -> str | None:
 
 class NLIEntailmentAugmenter(Augmenter):
     name = "nli-entailment"
+    needs_pairs = True
     config_class = NLIEntailmentConfig
     default_batch_size = 8192
     version = "1"

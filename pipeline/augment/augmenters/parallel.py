@@ -32,6 +32,7 @@ def pair_languages(label: str | None) -> dict[str, Any]:
 
 class ParallelAugmenter(Augmenter):
     name = "parallel"
+    needs_pairs = True
     config_class = ParallelConfig
     default_batch_size = 8192
     version = "1"

@@ -102,6 +102,10 @@ def _raw_lines(path: Path) -> Iterator[tuple[int, bytes | tuple[bytes, int]]]:
         raise InputError(f"{path}:{lineno + 1}: damaged compressed data ({exc})") from None
 
 
+# The byte-order marks of UTF-16 little- and big-endian text (what Windows tools often write as "Unicode").
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
 def decoded_lines(path: Path, encoding_errors: str = "strict") -> Iterator[tuple[int, str, int]]:
     """Yield (line number, text without the line ending, replaced characters) streaming from disk; a line longer
     than MAX_LINE_BYTES comes as a `LongLine` (readers make it a `too_long_record`)."""
@@ -117,6 +121,10 @@ def decoded_lines(path: Path, encoding_errors: str = "strict") -> Iterator[tuple
         try:
             yield lineno, raw.decode("utf-8"), 0
         except UnicodeDecodeError as exc:
+            if lineno == 1 and raw.startswith(UTF16_BOMS):
+                raise InputError(f"{path}: UTF-16 text (it starts with a UTF-16 byte-order mark); corpora are read "
+                                 f"as UTF-8: convert it first, e.g. `iconv -f UTF-16 -t UTF-8 {path} > "
+                                 f"{Path(path).stem}.utf8.txt`") from None
             if encoding_errors == "strict":
                 raise InputError(
                     f"{path}:{lineno}: invalid UTF-8 at byte {exc.start} of the line "

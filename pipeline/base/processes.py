@@ -1,0 +1,97 @@
+"""The one rule for processes the tool starts (servers, workers, pools): they run no code from the working directory,
+and they end with the command that started them.
+
+- **No code from the working directory**: `python -m X` and `python -c ...` put the working directory first on
+  `sys.path`, so a `uvicorn.py` or `dask.py` there would run instead of the real module. Children are started
+  with `python_command()` (`python -P`), and `isolated_child_interpreters()` sets `PYTHONSAFEPATH=1` for every
+  interpreter a command starts (Prefect's flow-run subprocesses of `bsl schedule`, Dask's spawned workers), which
+  Python reads the same way.
+- **They end with the command**: the command ends, raises, gets Ctrl-C (KeyboardInterrupt) or SIGTERM
+  (`Terminated`, a KeyboardInterrupt, raised by `sigterm_as_interrupt()`), and the code that started a child
+  stops it on the way out. If the command itself is killed (SIGKILL), nothing of it runs any more: the child
+  started with `preexec_fn=die_with_parent()` gets SIGTERM from the kernel when its parent dies (Linux
+  PR_SET_PDEATHSIG). Dask's worker processes need nothing: distributed starts each with a thread that watches a
+  pipe from its parent and exits when it closes.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+# prctl(2) option: the signal a process gets when its parent dies.
+PR_SET_PDEATHSIG = 1
+# Exit status of a command ended by SIGTERM (128 + 15), as a shell reports it.
+TERMINATED_EXIT_CODE = 128 + signal.SIGTERM
+# The environment that keeps the working directory off a Python child's sys.path, however it is started.
+ISOLATED_ENV = {"PYTHONSAFEPATH": "1"}
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM received: raised in the main thread like Ctrl-C's KeyboardInterrupt (a subclass of it), so whatever
+    cleans up after Ctrl-C (servers stopped, queued tasks cancelled, files kept for the rerun) does after SIGTERM."""
+
+
+def python_command(*args: str) -> list[str]:
+    """`[python, -P, *args]`: this interpreter, with the working directory left off `sys.path`."""
+    return [sys.executable, "-P", *args]
+
+
+@contextmanager
+def isolated_child_interpreters() -> Iterator[None]:
+    """While the block runs, every Python interpreter started from this process leaves the working directory (or
+    its script's directory) off `sys.path` (PYTHONSAFEPATH, Python 3.11+), however it is started. The environment
+    is restored after it, so a program that calls a command in-process keeps its own."""
+    saved = {key: os.environ.get(key) for key in ISOLATED_ENV}
+    os.environ.update(ISOLATED_ENV)
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def _terminate(signum: int, _frame: object) -> None:
+    raise Terminated(signum)
+
+
+@contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM raises `Terminated` in the main thread while the block runs (the previous handler is restored after
+    it). Prefect's flow engine installs its own handler during a flow run and, once it has recorded the crash,
+    passes the signal on to this one. Outside the main thread this does nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def die_with_parent(signum: int = signal.SIGTERM) -> Callable[[], None] | None:
+    """A `preexec_fn` for `subprocess.Popen`: the child gets `signum` when the process that started it dies, even
+    by SIGKILL, and exits at once if that already happened. Linux only (None elsewhere: the caller's own cleanup
+    is then the only stop). Start the child from a thread that lives as long as it: the kernel sends the signal
+    when the starting thread ends."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up here, not in the forked child
+    parent = os.getpid()
+
+    def set_parent_death_signal() -> None:
+        prctl(PR_SET_PDEATHSIG, int(signum), 0, 0, 0)
+        if os.getppid() != parent:  # the parent died before the signal was armed
+            os._exit(1)
+
+    return set_parent_death_signal

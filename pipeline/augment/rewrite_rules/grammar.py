@@ -97,7 +97,7 @@
 * `add_is`: a caption without a verb gets "is"/"are" before its -ing verb ("Two dogs fighting in the snow." ->
   "Two dogs are fighting ..."); refused when the sentence has its verb already, before the -ing verb or after it
   ("A boy wearing a hat catches a Frisbee", "Two people wearing hoodies huddle on a doorstep": a base-form verb
-  after a plural noun), and when the -ing verb is one of `_ATTRIBUTE_ING` (wearing, holding, carrying, ...) and
+  after a plural noun), and when the -ing verb is one of `ATTRIBUTE_ING` (wearing, holding, carrying, ...) and
   another -ing verb follows it without a comma or conjunction ("a man wearing a white suit holding a newspaper
   walking through the streets." -> "a man is wearing ...": "wearing" describes the man, the action comes later).
 
@@ -110,14 +110,20 @@ from __future__ import annotations
 import re
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    AUX_BEFORE_PARTICIPLE, AUX_CONTRACTED, AUXILIARIES, AFTER_VERBS, CONJUNCTION_MODIFIERS, DETERMINERS, GARMENTS,
-    INDEFINITE, LOWER_FIRST, MONTHS, NAME_SIGNS, NOMINATIVE_PRONOUNS, NOT_CONTRACTED, NOT_EXPANDED, NUMBER_WORDS,
-    ORDINALS, PARTS_OF_DAY, PERSONAL_SUBJECTS, PLACE_PREPOSITIONS, PRONOUN_AUX, QUESTION_VERBS, S_EXPANDABLE,
-    SELECTED_PREPOSITION, SUBJECT_PRONOUNS, SUBORDINATORS, THIRD_PERSON, TIME_NOUNS, TIME_UNITS, UNITS, WEEKDAYS,
-    WH_WORDS, Rule, RuleSettings, Tok, _case_like, _final_punct, _front, _is_form, _is_lower_word, _is_word,
-    _lemmas, _lower_first_word, is_ing_verb, is_noun, is_participle, is_verb_form, splice,
+    Rule, RuleSettings, Tok, _case_like, _final_punct, _front, _is_form, _is_lower_word, _is_word, _lemmas,
+    _lower_first_word, is_ing_verb, is_noun, is_participle, is_verb_form, splice,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
+from bsl_pipeline.pipeline.lexicon.word_classes import (
+    AFTER_VERBS, APPOSITION_STOP, ATTRIBUTE_ING, AT_PLACE_VERBS, AUXILIARIES, AUX_BEFORE_PARTICIPLE, AUX_CONTRACTED,
+    BARE_SPEAKERS, BEFORE_NAMES, CITING_VERBS, CLAUSE_PRONOUNS, CLOSING_QUOTES, CONJUNCTION_MODIFIERS, DETERMINERS,
+    FIXED_NAME_PAIRS, GARMENTS, HUMAN_SUBJECT_PRONOUNS, INDEFINITE, LOWER_FIRST, MONTHS, NAME_COMPANIONS, NAME_SIGNS,
+    NAME_SUFFIX_ABBREVIATIONS, NOMINATIVE_PRONOUNS, NOT_CONTRACTED, NOT_EXPANDED, NOT_SPEAKERS, NUMBER_WORDS, ORDINALS,
+    PARTS_OF_DAY, PERSONAL_SUBJECTS, PLACE_PREPOSITIONS, PRONOUN_AUX, QUESTION_S, QUESTION_SUBJECTS, QUESTION_VERBS,
+    SAYING_VERBS, SAY_TELL_FORMS, SELECTED_PREPOSITION, SPEAKER_DETERMINERS, SPEAKER_HEADS, SUBJECT_PRONOUNS,
+    SUBORDINATORS, S_EXPANDABLE, THIRD_PERSON, TIME_NOUNS, TIME_UNITS, TITLE_ABBREVIATIONS, UNITS, WEATHER_WORDS,
+    WEEKDAYS, WH_WORDS,
+)
 
 
 def _after_whose(toks: list[Tok], i: int) -> bool:
@@ -196,7 +202,7 @@ def rule_contract(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
                 continue
             if t.low == "that" and nxt.low == "is" and (i == 0 or not _is_word(toks[i - 1])):
                 continue  # "... that is squat every 10 days": "that is" = "i.e."
-            if after.low in _CLAUSE_SUBJECTS or t.low in WH_WORDS and nxt.low == "is" and after.low == "it":
+            if after.low in HUMAN_SUBJECT_PRONOUNS or t.low in WH_WORDS and nxt.low == "is" and after.low == "it":
                 continue  # "whatever that is I smoke it": "is" ends its clause; "What is it that ...": inverted
             if t.low in ("here", "there") and i > 0 and _is_word(toks[i - 1]) and toks[i - 1].low not in (
                     "and", "but", "or", "so", "because", "if", "when", "since", "although", "though", "that"):
@@ -214,13 +220,6 @@ def rule_contract(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
     return splice(text, edits) if edits else None
 
 
-# subject pronouns after an auxiliary: the auxiliary ends its clause ("whatever that is I smoke it") or is inverted
-# ("Where would he be"), and takes no contraction
-_CLAUSE_SUBJECTS = PERSONAL_SUBJECTS - {"it"}
-_QUESTION_S = frozenset("how when".split())  # "How's it going?", "When's the next train?"
-_QUESTION_SUBJECTS = frozenset("i you he she it we they that this there".split())
-
-
 def _question_expandable(toks: list[Tok], i: int, word: str, ending: str) -> bool:
     """Whether the contraction `toks[i]` ("word" + "'" + `ending`) of a sentence with a question may be expanded:
     "'s"/"'re"/"'m" after a pronoun or wh-word ("What's the best way ...?" -> "What is ..."), not "'s" for "does"
@@ -231,7 +230,7 @@ def _question_expandable(toks: list[Tok], i: int, word: str, ending: str) -> boo
     nxt = toks[i + 1]
     if word == "what" and nxt.low == "up":
         return False  # the greeting "What's up?"
-    if word in WH_WORDS and ending == "s" and nxt.low in _QUESTION_SUBJECTS:
+    if word in WH_WORDS and ending == "s" and nxt.low in QUESTION_SUBJECTS:
         after = toks[i + 2] if i + 2 < len(toks) else None
         return after is None or not _is_word(after) or after.low == "like" or is_ing_verb(after.low)
     if word == "who" and ending == "s":
@@ -275,7 +274,7 @@ def rule_expand(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
                 after.low in SUBJECT_PRONOUNS or after.low in ("is", "was", "are", "were", "has")):
             return None  # "Writers who's business it is ...": "whose", misspelt ("who's responsible here" is fine)
         if ending == "s":
-            if word not in S_EXPANDABLE and not ("?" in text and word in _QUESTION_S):
+            if word not in S_EXPANDABLE and not ("?" in text and word in QUESTION_S):
                 continue  # a possessive, or a noun + "is" we do not expand
             if word == "here" and nxt.low == "to":
                 return None  # the toast "Here's to ..."
@@ -386,23 +385,6 @@ def rule_swap_conjuncts(text: str, toks: list[Tok], cfg: RuleSettings) -> str | 
     return _swap_names(text, toks)
 
 
-# pairs of names that are one name, a title or a fixed order (lower case, "and" left out)
-_FIXED_PAIRS = frozenset(
-    "bosnia herzegovina|trinidad tobago|antigua barbuda|turks caicos|sao tome principe|kitts nevis|procter gamble|"
-    "johnson johnson|simon garfunkel|marks spencer|tom jerry|romeo juliet|sodom gomorrah|adam eve|jack jill|"
-    "hansel gretel|jekyll hyde|bonnie clyde|lewis clark|laurel hardy|abbott costello|batman robin|sonny cher|"
-    "hall oates|barnes noble|ben jerry|black decker|smith wesson|ernst young|bausch lomb|arm hammer|simon schuster|"
-    "harper row|sears roebuck|fortnum mason|dolce gabbana|rodgers hammerstein|gilbert sullivan|lerner loewe|"
-    "starsky hutch|mork mindy|will grace|pride prejudice|war peace|crime punishment|sense sensibility|law order|"
-    "antony cleopatra|troilus cressida|tristan isolde|samson delilah|cain abel|castor pollux|romulus remus|"
-    "mason dixon|lord taylor|standard poor|bang olufsen|tate lyle|rolls royce|harley davidson|pratt whitney|"
-    "stars stripes|father son|gas electric|research development|trade industry|arts sciences|food drug|"
-    "ferdinand isabella|william mary|lewis clark|tweedledum tweedledee|punch judy|beauty beast".split("|"))
-_NAME_COMPANIONS = frozenset("sons son co company associates partners brothers daughters sisters friends "
-                             "family partner others".split())
-_BEFORE_NAMES = frozenset("the of between from and or & , among both either neither".split())
-
-
 def _is_name_word(t: Tok) -> bool:
     return bool(re.fullmatch(r"[A-Z][A-Za-z'’-]*", t.text)) and not is_stopword(t.low) and t.low not in LOWER_FIRST
 
@@ -412,10 +394,11 @@ def _names_from(toks: list[Tok], start: int, step: int) -> int:
     them: "Mr. Baucus") run from token `start` in direction `step`; 0 when none or more."""
     n, words, j = 0, 0, start
     while 0 <= j < len(toks):
-        if step == -1 and n and toks[j].text == "." and j > 0 and toks[j - 1].low in _TITLES:
+        if step == -1 and n and toks[j].text == "." and j > 0 and toks[j - 1].low in TITLE_ABBREVIATIONS:
             n, j = n + 2, j - 2  # "Mr. Baucus" read backwards
             continue
-        if step == 1 and not n and toks[j].low in _TITLES and j + 2 < len(toks) and toks[j + 1].text == "." \
+        if step == 1 and not n and toks[j].low in TITLE_ABBREVIATIONS and j + 2 < len(toks) \
+                and toks[j + 1].text == "." \
                 and _is_name_word(toks[j + 2]):
             n, j = n + 2, j + 2
             continue
@@ -423,12 +406,6 @@ def _names_from(toks: list[Tok], start: int, step: int) -> int:
             break
         n, words, j = n + 1, words + 1, j + step
     return n if 1 <= words <= 3 else 0
-
-
-#: Verbs after which two surnames are cited authors, whose order is part of the reference.
-_CITING = frozenset("say says said argue argues argued write writes wrote find finds found report reports reported "
-                    "suggest suggests suggested note notes noted show shows showed conclude concludes concluded "
-                    "estimate estimates estimated".split())
 
 
 def _swap_names(text: str, toks: list[Tok]) -> str | None:
@@ -447,7 +424,7 @@ def _swap_names(text: str, toks: list[Tok]) -> str | None:
             continue
         a, b = i - n1, i + 1 + n2
         first, second = toks[a:i], toks[i + 1:b]
-        if a > 0 and (toks[a - 1].low in _BEFORE_NAMES or toks[a - 1].text[:1].isupper() and not (
+        if a > 0 and (toks[a - 1].low in BEFORE_NAMES or toks[a - 1].text[:1].isupper() and not (
                 a == 1 and is_stopword(toks[0].low)) or toks[a - 1].text in
                       ("-", "'", "’", "\"", "“")) and not (a == 1 and toks[0].text in ("\"", "“")):
             continue  # "Bank of America and ...", "between X and Y", a list, a larger name
@@ -464,14 +441,15 @@ def _swap_names(text: str, toks: list[Tok]) -> str | None:
                 toks[b].text.islower() and (toks[b].low in AUXILIARIES or is_verb_form(toks[b].low)
                                             and not is_noun(toks[b].low) or toks[b].low in ("have", "say", "met"))):
             continue  # what follows may belong to the second name only
-        if f"{first[-1].low} {second[-1].low}" in _FIXED_PAIRS or f"{first[0].low} {second[0].low}" in _FIXED_PAIRS \
-                or second[-1].low in _NAME_COMPANIONS or first[-1].low in _NAME_COMPANIONS:
+        if f"{first[-1].low} {second[-1].low}" in FIXED_NAME_PAIRS \
+                or f"{first[0].low} {second[0].low}" in FIXED_NAME_PAIRS \
+                or second[-1].low in NAME_COMPANIONS or first[-1].low in NAME_COMPANIONS:
             continue
         if any(all(_lemmas(x.low) or is_stopword(x.low) for x in part) and len(part) == 1 for part in (first, second)):
             continue  # "Police and Fire", "Trade and Industry": a word that may be a common noun, no name
         if a == 0 and _lemmas(first[0].low):
             continue
-        if len(first) == len(second) == 1 and b < len(toks) and toks[b].low in _CITING:
+        if len(first) == len(second) == 1 and b < len(toks) and toks[b].low in CITING_VERBS:
             continue  # "Robinson and Godbey say ...": authors cited in their own order
         one = text[toks[a].start:toks[i - 1].end]
         two = text[toks[i + 1].start:toks[b - 1].end]
@@ -506,15 +484,6 @@ def _time_phrase(toks: list[Tok], end: int) -> int | None:
     if n >= 2 and words[-2] == "at" and words[-1] == "night":
         return n - 2
     return None
-
-
-# verbs of saying and thinking: what follows them is an embedded clause
-_SAYING = frozenset("say says said tell tells told think thinks thought believe believes believed know knows knew "
-                    "claim claims claimed mean means meant argue argues argued report reports reported feel feels "
-                    "felt hope hopes hoped suggest suggests suggested show shows showed find finds found announce "
-                    "announces announced insist insists insisted add adds added expect expects expected realize "
-                    "realizes realized suppose supposes supposed guess guesses guessed admit admits admitted warn "
-                    "warns warned note notes noted".split())
 
 
 def _has_finite_verb(part: list[Tok]) -> bool:
@@ -560,12 +529,7 @@ def _embedded_or_verbless(head: list[Tok]) -> bool:
     a noun) or an embedded or coordinated clause (it may belong to that clause only): fronting would change what
     the phrase is about."""
     return not _has_finite_verb(head) or any(
-        t.low in _SAYING or t.low in ("that", "which", "who", "whom", "whose", "and", "or") for t in head)
-
-
-# verbs of posture and waiting, after which "at" names a place ("sitting at a table"); after others it is the verb's
-AT_PLACE_VERBS = frozenset("sitting standing lying waiting kneeling sleeping resting posing gathering "
-                           "gathered".split())
+        t.low in SAYING_VERBS or t.low in ("that", "which", "who", "whom", "whose", "and", "or") for t in head)
 
 
 def rule_front_place(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
@@ -595,12 +559,6 @@ def rule_front_place(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Non
     return None
 
 
-_CLAUSE_PRONOUNS = THIRD_PERSON | {"it", "its"}
-# what "it" is when it refers to nothing ("because it was raining")
-_WEATHER = frozenset("raining snowing pouring hailing drizzling storming dark light cold hot warm cool cooler warmer "
-                     "colder hotter sunny windy cloudy foggy rainy late early".split())
-
-
 def _cataphoric(toks: list[Tok], clause: list[Tok]) -> bool:
     """Whether the final clause has a third-person pronoun (he, she, it, they, him, her, them, his, its, their)
     that, fronted, would come before the noun of the main clause it may refer to; not when the main clause opens
@@ -612,12 +570,12 @@ def _cataphoric(toks: list[Tok], clause: list[Tok]) -> bool:
     subjectless = is_ing_verb(clause[0].low)
     for m, t in enumerate(clause):
         word = re.split(r"['’]", t.low)[0]
-        if word not in _CLAUSE_PRONOUNS or subjectless and word in ("his", "her", "its", "their") and (
+        if word not in CLAUSE_PRONOUNS or subjectless and word in ("his", "her", "its", "their") and (
                 m + 1 < len(clause) and _is_word(clause[m + 1]) and not is_stopword(clause[m + 1].low)):
             continue
         rest = [x.low for x in clause[m + 1:m + 3]]
-        if word == "it" and (word != t.low and rest[:1] and rest[0] in _WEATHER
-                             or rest[:1] in (["is"], ["was"]) and rest[1:] and rest[1] in _WEATHER):
+        if word == "it" and (word != t.low and rest[:1] and rest[0] in WEATHER_WORDS
+                             or rest[:1] in (["is"], ["was"]) and rest[1:] and rest[1] in WEATHER_WORDS):
             continue
         return True
     return False
@@ -756,35 +714,6 @@ def rule_wearing(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
     return None
 
 
-_SAY = frozenset("said says say told tells".split())
-# "said he" -> "he said" (never back: "said he" is archaic)
-_TAG_PRONOUNS = NOMINATIVE_PRONOUNS
-_CLOSING_QUOTES = frozenset("\" ” ' ’".split())
-# lower-case nouns that name a speaker after a determiner ("said the company"); another noun may be what was said
-# ("He stood up, said the words.") unless a quotation shows the tag
-_SPEAKER_HEADS = frozenset(
-    "man woman men women boy girl child voice stranger officer official spokesman spokeswoman spokesperson "
-    "company firm agency ministry department government report statement study survey document source "
-    "president chairman director minister secretary manager analyst lawyer attorney judge doctor prosecutor "
-    "police sheriff detective inspector officer coroner witness expert leader chief captain general colonel "
-    "sergeant soldier guard driver owner father mother daughter son wife husband brother sister friend "
-    "professor teacher student author writer critic editor publisher reporter newspaper paper magazine website "
-    "site group organization association union council committee board commission court senator governor mayor "
-    "king queen prince princess lady gentleman fellow old young other first second last latter former "
-    "administration institute center centre bank".split())
-# a bare plural speaker ("..., officials said", "..., said Pentagon officials")
-_BARE_SPEAKERS = frozenset("officials police sources analysts experts witnesses authorities prosecutors "
-                           "investigators residents doctors scientists researchers officers lawyers activists "
-                           "economists diplomats".split())
-_SPEAKER_DETERMINERS = frozenset("the a an his her their its our my".split())
-# a capitalised word after "said" that is what was said ("She bowed her head, said Amen.")
-_NOT_SPEAKERS = frozenset("amen hello hi yes no ok okay goodbye goodnight thanks please sorry".split())
-_TITLES = frozenset("mr mrs ms dr gov sen rep gen capt col lt sgt prof st rev adm maj cpl pvt atty supt".split())
-_ABBREVIATIONS = frozenset("jr sr inc co corp ltd bros plc llc".split())
-_APPOSITION_STOP = frozenset("who whom whose which that where when while as if because he she it they we i you "
-                             "him them us me".split())
-
-
 def _cap(t: Tok) -> bool:
     """A capitalised word ("Smith", "al-Sadr"), not a function word ("The", "Nobody")."""
     return bool(re.fullmatch(r"([A-Z]|[a-z]+-[A-Z])[A-Za-z'’-]*", t.text)) and not is_stopword(t.low) \
@@ -798,12 +727,13 @@ def _speaker_end(toks: list[Tok], s: int, stop: int, any_noun: bool) -> int | No
     or a bare plural speaker ("Pentagon officials"). The longest such phrase that ends before `stop`."""
     if s >= stop:
         return None
-    det = toks[s].low in _SPEAKER_DETERMINERS and toks[s].text.islower()
+    det = toks[s].low in SPEAKER_DETERMINERS and toks[s].text.islower()
     j = s + 1 if det else s
     words, best = 0, None
     while j < stop:
         t = toks[j]
-        if t.text == "." and j > s and (toks[j - 1].low in _TITLES or re.fullmatch(r"[A-Z]", toks[j - 1].text)):
+        if t.text == "." and j > s and (toks[j - 1].low in TITLE_ABBREVIATIONS
+                                        or re.fullmatch(r"[A-Z]", toks[j - 1].text)):
             j += 1  # "Dr. James Young", "Gilles W. Burger"
             continue
         if t.low == "of" and t.text.islower() and words and j + 1 < stop and (
@@ -815,17 +745,17 @@ def _speaker_end(toks: list[Tok], s: int, stop: int, any_noun: bool) -> int | No
             j += 1
             continue
         if not (_cap(t) or re.fullmatch(r"[a-z][a-z'’-]*", t.text) and not is_stopword(t.text)
-                and not t.low.endswith("ly") and t.low not in _SAY):
+                and not t.low.endswith("ly") and t.low not in SAY_TELL_FORMS):
             break
         words += 1
         j += 1
         if words > (4 if det else 6):
             return None
         last = t.low.replace("’", "'")
-        if last.endswith(("'s", "'")) or last in _ABBREVIATIONS or last in _NOT_SPEAKERS:
+        if last.endswith(("'s", "'")) or last in NAME_SUFFIX_ABBREVIATIONS or last in NOT_SPEAKERS:
             continue
-        if (_cap(t) or det and (last in _SPEAKER_HEADS or any_noun and is_noun(last) and not is_verb_form(last))
-                or not det and last in _BARE_SPEAKERS
+        if (_cap(t) or det and (last in SPEAKER_HEADS or any_noun and is_noun(last) and not is_verb_form(last))
+                or not det and last in BARE_SPEAKERS
                 or not det and j - s >= 2 and any(_cap(x) for x in toks[s:j - 1]) and is_noun(last)
                 and toks[j - 2].low.endswith("'s")):  # "France's president"
             best = j
@@ -841,13 +771,13 @@ def _apposition(toks: list[Tok], s: int, stop: int) -> bool:
     commissioner of public safety", "Nina Axelrod"): one to ten words, no punctuation, no pronoun, relative word or
     finite verb."""
     part = toks[s:stop]
-    if part and part[0].text.islower() and part[0].low not in _SPEAKER_DETERMINERS and not (
+    if part and part[0].text.islower() and part[0].low not in SPEAKER_DETERMINERS and not (
             is_noun(part[0].low) and not part[0].low.endswith("ing") or part[0].low.endswith("ing")
             and len(part) > 1 and part[1].text.islower() and is_noun(part[1].low) and not is_verb_form(part[1].low)):
         return False  # "said Smith, laughing": no apposition ("organizing director of ..." is one)
     if not 1 <= len(part) <= 10 or not all(_is_word(t) or t.text in ("-", "&") or t.text.isdigit() for t in part):
         return False
-    if any(t.low in _APPOSITION_STOP or t.low in AUXILIARIES or t.low in _SAY for t in part):
+    if any(t.low in APPOSITION_STOP or t.low in AUXILIARIES or t.low in SAY_TELL_FORMS for t in part):
         return False
     return not any(t.text.islower() and (_is_form(t.low, "VBD") or _is_form(t.low, "VBZ")) and not is_noun(t.low)
                    and "ADJ" not in _lemmas(t.low) for t in part)
@@ -860,10 +790,10 @@ def _tag_boundary(toks: list[Tok], k: int) -> tuple[bool, int | None]:
         return False, None
     prev, before = toks[k - 1], toks[k - 2]
     if prev.text == ",":
-        if before.text in _CLOSING_QUOTES:
+        if before.text in CLOSING_QUOTES:
             return (True, k - 2) if k >= 3 and toks[k - 3].text not in (",", "?", "!") else (False, None)
         return False, (k - 1 if _is_word(before) or before.text.isdigit() or before.text == ")" else None)
-    if prev.text in _CLOSING_QUOTES and before.text in (",", "?", "!") and k >= 3 and (
+    if prev.text in CLOSING_QUOTES and before.text in (",", "?", "!") and k >= 3 and (
             _is_word(toks[k - 3]) or toks[k - 3].text in (".", "]", ")", "?", "!") or toks[k - 3].text.isdigit()):
         return True, k - 2
     if prev.text in ("?", "!") and _is_word(before):
@@ -874,7 +804,7 @@ def _tag_boundary(toks: list[Tok], k: int) -> tuple[bool, int | None]:
 def _tag_start(toks: list[Tok], k: int) -> int | None:
     """The first token after the nearest comma or closing quote before token k (where a tag's speaker starts)."""
     for b in range(k - 1, 0, -1):
-        if toks[b - 1].text == "," or toks[b - 1].text in _CLOSING_QUOTES:
+        if toks[b - 1].text == "," or toks[b - 1].text in CLOSING_QUOTES:
             return b
         if not (_is_word(toks[b - 1]) or toks[b - 1].text in (".", "-")):
             return None
@@ -895,7 +825,7 @@ def _invert_tag(text: str, toks: list[Tok]) -> str | None:
         if boundary is None:
             continue
         s = k + 1
-        if toks[s].low in _TAG_PRONOUNS and toks[s].text.islower() or toks[s].text == "I":
+        if toks[s].low in NOMINATIVE_PRONOUNS and toks[s].text.islower() or toks[s].text == "I":
             if s + 1 == end:
                 return splice(text, [(toks[k].start, toks[s].end, f"{toks[s].text} {toks[k].text}")])
             continue
@@ -913,12 +843,13 @@ def _invert_tag(text: str, toks: list[Tok]) -> str | None:
                                   text[toks[s].start:toks[e - 1].end] + " " + toks[k].text)])
         else:
             continue
-        if toks[end - 1].low in _ABBREVIATIONS | _TITLES or "." in toks[end - 1].text:
+        if toks[end - 1].low in NAME_SUFFIX_ABBREVIATIONS | TITLE_ABBREVIATIONS or "." in toks[end - 1].text:
             return None  # "said Gilles Burger Jr.": the final period is also the abbreviation's
         return text[:toks[k].start] + who + " " + toks[k].text + tail
     # "..., X said." -> "..., said X."
     k = end - 1
-    if toks[k].low not in ("said", "says") or not toks[k].text.islower() or toks[k - 1].low in _ABBREVIATIONS:
+    if toks[k].low not in ("said", "says") or not toks[k].text.islower() \
+            or toks[k - 1].low in NAME_SUFFIX_ABBREVIATIONS:
         return None
     if toks[k - 1].text == ",":  # '"...," Mary Sue Coleman, president of the university, said.'
         c = _tag_start(toks, k - 1)
@@ -939,7 +870,7 @@ def _invert_tag(text: str, toks: list[Tok]) -> str | None:
         if not quoted and not _has_finite_verb(toks[:boundary]):
             return None  # "After the meeting, the company said.": no clause was said
         who = text[toks[b].start:toks[k - 1].end]
-    if toks[b].low in _TAG_PRONOUNS or toks[b].text == "I":
+    if toks[b].low in NOMINATIVE_PRONOUNS or toks[b].text == "I":
         return None
     return text[:toks[b].start] + toks[k].text + " " + who + tail
 
@@ -1027,11 +958,6 @@ def _first_ing(toks: list[Tok], end: int) -> int:
     return next((k for k in range(1, end) if is_ing_verb(toks[k].low)), end)
 
 
-# -ing verbs that in a caption often describe their noun (a reduced relative) before the verb of the action
-_ATTRIBUTE_ING = frozenset("wearing holding carrying sporting donning having bearing clutching grasping gripping "
-                           "toting using dressed".split())
-
-
 def _later_ing(toks: list[Tok], k: int, end: int) -> bool:
     """Whether an -ing verb follows the one at k without a comma, "and", "or", "while" or "then" between them (one
     after a determiner, "a hanging flower pot", is none)."""
@@ -1084,7 +1010,7 @@ def rule_add_is(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
                 and not toks[k - 1].low.endswith("ss"))
             if toks[0].low == "the" and any(x.low == "of" for x in toks[1:k]):
                 return None
-            if t.low in _ATTRIBUTE_ING and _later_ing(toks, k, end):
+            if t.low in ATTRIBUTE_ING and _later_ing(toks, k, end):
                 return None  # "a man wearing a white suit holding a newspaper walking ...": "wearing" describes
                 # the man, a later -ing verb is what he does
             return splice(text, [(t.start, t.start, ("are " if plural else "is "))])

@@ -122,11 +122,17 @@ import re
 from functools import lru_cache
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    AUXILIARIES, DETERMINERS, MONTHS, NOMINATIVE_PRONOUNS, NOT_CONTRACTED, NUMBER_WORDS, ORDINALS, PARTS_OF_DAY,
-    SUBJECT_PRONOUNS, TIME_UNITS, WEEKDAYS, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_lower_word, _is_word,
-    _lemmas, is_ing_verb, splice,
+    Rule, RuleSettings, Tok, _final_punct, _is_form, _is_lower_word, _is_word, _lemmas, is_ing_verb, splice,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
+from bsl_pipeline.pipeline.lexicon.word_classes import (
+    ABSTRACT_ENDINGS, ADVERBS_IN_VERB_GROUP, ANIMALS, AUXILIARIES, CLAUSE_DETERMINERS, CLAUSE_NOUNS, CLAUSE_OPENERS,
+    DETERMINERS, FINITE_AUX, FUTURE_ADVERBS, GAP_ADVERBS, GOING_PLACES, HABITUAL, HEADLINE_FUNCTION,
+    NATIONALITY_ENDINGS, NOMINATIVE_PRONOUNS, NO_REDUCTION, NO_VERB_AFTER_TO, NUMBER_WORDS, OBJECT_PRONOUNS,
+    PARTICIPLE_COMPLEMENT, PASSIVE_PRONOUNS, PERSON_NOUNS, PERSON_PRONOUNS, PERSON_SUFFIXES, PLURAL_DETERMINERS,
+    PLURAL_ONLY, PREPOSITIONS, PRONOUN_ADJECTIVES, PRONOUN_BE, QUANTIFIERS, ROUNDUP_NOUNS, SAY_ADJECTIVES,
+    SINGULAR_DETERMINERS, SUBJECT_DETERMINERS, SUBJECT_PRONOUNS, THAT_PREFERRED, TIME_WORDS, TO_NOUNS, WISH_WORDS,
+)
 
 
 # -- word classes ---------------------------------------------------------------------------------------------------
@@ -177,92 +183,7 @@ def _verb_lists() -> dict[str, frozenset[str]]:
     }
 
 
-SAY_ADJECTIVES = frozenset("sure glad afraid".split())
-PRONOUN_ADJECTIVES = frozenset("sorry certain confident convinced happy".split())  # "that" dropped before "he"...
-OBJECT_PRONOUNS = frozenset("me him her us them you".split())
 CONTRACTED_SUBJECT = re.compile(r"(i|you|he|she|it|we|they|there)'(s|m|re|ve|ll|d)")
-FINITE_AUX = frozenset("is are was were am has have had do does did will would can could shall should may might "
-                       "must".split()) | frozenset(NOT_CONTRACTED.values())
-TIME_WORDS = WEEKDAYS | MONTHS | TIME_UNITS | PARTS_OF_DAY | frozenset(
-    "today tonight yesterday tomorrow christmas easter now then once later earlier soon".split())
-CLAUSE_DETERMINERS = (DETERMINERS - {"that"}) | frozenset("no every each any all both most".split())
-# nouns that take a "that"-clause of their own ("the fact that he left"): their "that" is no relative pronoun
-CLAUSE_NOUNS = frozenset(
-    "fact idea notion claim belief news evidence possibility hope fear view sense report argument assumption "
-    "chance likelihood suggestion conclusion feeling impression thought proof sign indication rumor rumour "
-    "statement promise threat warning doubt certainty assurance guarantee requirement condition recommendation "
-    "proposal finding principle theory hypothesis allegation accusation concern danger risk worry knowledge "
-    "awareness understanding realization realisation expectation confidence insistence demand decision ruling "
-    "message observation point reminder acknowledgment acknowledgement admission announcement assertion "
-    "confirmation contention conviction hint implication insight lesson perception premise presumption "
-    "prediction probability reassurance recognition revelation speculation supposition suspicion belief "
-    "complaint charge explanation excuse evidence reason so such way extent degree".split())
-QUANTIFIERS = frozenset("many much few some one all several others lots lot most more less plenty none".split())
-ABSTRACT_ENDINGS = ("ion", "ions", "ment", "ments", "ence", "ences", "ance", "ances", "ness", "ity", "ism", "sis")
-# nouns that name people: "that" after them is no "which"
-PERSON_NOUNS = frozenset(
-    "man men woman women person people child children kid kids boy boys girl girls baby babies guy guys lady "
-    "ladies gentleman gentlemen friend friends family families parent parents mother mothers father fathers son "
-    "sons daughter daughters brother brothers sister sisters husband husbands wife wives individual individuals "
-    "citizen citizens resident residents student students patient patients client clients customer customers "
-    "victim victims official officials staff crew team teams group groups couple couples folks someone anyone "
-    "everyone somebody anybody everybody one ones those nobody cop cops doctor doctors nurse nurses member "
-    "members youth youths adult adults teen teens teenager teenagers relative relatives colleague colleagues "
-    "employee employees spouse spouses partner partners agent agents chief chiefs judge judges candidate "
-    "candidates expert experts immigrant immigrants refugee refugees soldier soldiers troops hero heroes "
-    "guest guests host hosts audience crowd public human humans foe foes enemy enemies rebel rebels militant "
-    "militants ally allies hostage hostages suspect suspects pilgrim pilgrims fan fans gay gays delegate delegates "
-    "deputy deputies bishop bishops priest priests pope monk monks nun nuns king kings queen queens prince "
-    "princes princess lord lords boss bosses chef chefs cook cooks guard guards pilot pilots clerk clerks coach "
-    "coaches captain captains mayor mayors athlete athletes celebrity celebrities thief thieves gang gangs mob "
-    "infant infants spouse widow widows orphan orphans mom moms dad dads grandma grandpa aunt aunts uncle uncles "
-    "niece nieces nephew nephews cousin cousins twin twins bride brides groom grooms personnel faculty squad "
-    "police marine marines scout scouts jury witness witnesses inmate inmates convict convicts surgeon surgeons "
-    "vet vets attorney attorneys analyst analysts critic critics fool fools idiot idiots genius geniuses dude "
-    "dudes folk senior seniors pupil pupils graduate graduates alumni native natives local locals democrat "
-    "democrats republican republicans liberal liberals rival rivals champion champions poet poets plaintiff "
-    "plaintiffs casualty casualties ceo ceos executive executives representative representatives".split())
-# pronouns that take a relative clause placed after a later noun ("someone else at another time that may ...")
-PERSON_PRONOUNS = frozenset("someone anyone everyone somebody anybody everybody nobody those people".split())
-PERSON_SUFFIXES = ("an", "ans", "er", "ers", "or", "ors", "ist", "ists", "ian", "ians", "ant", "ants", "ent", "ents",
-                   "ee", "ees", "ess", "man", "men", "son", "sons", "ite", "ites", "eur", "eurs", "ic", "ics", "ive",
-                   "ives", "ary", "aries", "ar", "ars")
-ANIMALS = frozenset("dog dogs cat cats horse horses puppy puppies kitten kittens bird birds animal animals cow cows "
-                    "sheep goat goats pony ponies".split())
-# pronouns a passive relative reduces after ("those who were killed" -> "those killed")
-PASSIVE_PRONOUNS = frozenset("something anything everything someone anyone everyone somebody anybody everybody "
-                             "those".split())
-# past participles whose relative stays: "who is supposed to" (a duty, not a passive), "who is gone"
-NO_REDUCTION = frozenset("supposed been gone got gotten".split())
-# words a reduced passive relative's participle may go on with ("used as", "placed above", "made up of")
-PARTICIPLE_COMPLEMENT = frozenset("as above below beneath beside inside outside throughout via per off out up down "
-                                  "beyond amid underneath".split())
-# words before a noun after which a relative keeps "that" ("the only film that ...")
-THAT_PREFERRED = ORDINALS | frozenset("all only same any every no each best worst least most very".split())
-PREPOSITIONS = frozenset("in on at for with from about into by during to of over under through after before "
-                         "against among between without within around across along behind near upon onto "
-                         "toward towards since until like".split())
-GAP_ADVERBS = frozenset("yesterday today tonight now then before again too also ever recently later there here "
-                        "every last this that once twice already well so".split())
-ADVERBS_IN_VERB_GROUP = frozenset("not never always just already ever really also still actually often usually "
-                                  "even only probably".split())
-# nouns that take "to" + a noun phrase ("road to recovery"): the word after their "to" is no verb
-TO_NOUNS = frozenset("effort attempt bid plan push drive campaign struggle race fight battle challenge "
-                     "decision ability failure need chance opportunity time permission license licence proposal "
-                     "motion pressure deal agreement pledge vow offer request demand step lesson rule path road "
-                     "route key guide trip visit journey return gateway door answer solution threat "
-                     "challenge access approach response reply right way commitment attention contribution damage "
-                     "harm tribute letter message call appeal move shift switch transition link ties tie boost blow "
-                     "setback ode prelude sequel alternative heir successor rival bridge ticket tickets passage "
-                     "entry exit runway ramp march walk ride flight voyage trek pilgrimage invitation "
-                     "introduction resistance opposition objection exposure reference attachment devotion "
-                     "loyalty obstacle barrier end".split())
-NO_VERB_AFTER_TO = frozenset("near lower higher further like down up back out off better worse close even right "
-                             "low high record top double".split())
-ROUNDUP_NOUNS = frozenset("thing place reason tip question fact book stock film movie song way idea word sign "
-                          "game show trend name destination spot".split())
-NATIONALITY_ENDINGS = ("an", "ese", "ish", "i", "ch", "ian")
-HEADLINE_FUNCTION = frozenset("of and the a an".split())
 
 
 @lru_cache(maxsize=100_000)
@@ -810,27 +731,7 @@ def rule_headline_will(text: str, toks: list[Tok], cfg: RuleSettings) -> str | N
 
 
 # -- will_going -------------------------------------------------------------------------------------------------------
-FUTURE_ADVERBS = frozenset("not never also still probably certainly definitely surely only just".split())
-# words after "going to" that make it a motion or a fixed phrase ("going to bed", "going to waste"), not a future
-GOING_PLACES = frozenset("work bed church court jail prison town sea war market press sleep college school class "
-                         "lunch dinner breakfast supper camp hospital mass trial waste pieces seed shore ground pot "
-                         "hell heaven rest print extremes law sea vote ruin fat stage".split())
-# words that make a "will" habitual or generic ("on Thursday nights i will watch", "will usually be")
-HABITUAL = frozenset("usually always often sometimes generally typically normally whenever every nights "
-                     "mornings evenings weekends days tend tends".split())
-PLURAL_ONLY = frozenset("people police cattle clergy personnel folk folks livestock poultry vermin".split())
-SINGULAR_DETERMINERS = frozenset("a an this that each every another".split())
-PLURAL_DETERMINERS = frozenset("these those many several both few two three four five six seven eight nine ten "
-                               "all most".split())
-SUBJECT_DETERMINERS = frozenset("the his her their my our your its no some any".split()) | SINGULAR_DETERMINERS \
-    | PLURAL_DETERMINERS
-PRONOUN_BE = {"i": "am", "he": "is", "she": "is", "it": "is", "this": "is", "we": "are", "they": "are"}
-# words before "will" after which it is a wish or a demand more than a forecast ("We hope all parties will ...")
-WISH_WORDS = frozenset("hope hopes hoped hopeful hoping trust trusts wish wishes pray prays ensure ensures ensuring "
-                       "insist insists insisted sure".split())
 CONTRACTED_BE = re.compile(r"(i|you|he|she|it|we|they|that|this)['’](m|re|s)")
-# words after which a clause (and its subject) starts: "He said the plan will ...", "... that the city will ..."
-CLAUSE_OPENERS = frozenset(", ; : \" “ ( but that".split())
 
 
 def _future_count(toks: list[Tok]) -> int:

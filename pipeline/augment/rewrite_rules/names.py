@@ -72,62 +72,18 @@ function word (determiner, pronoun, ...), else the rule is refused where it coul
 from __future__ import annotations
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    AUXILIARIES, DETERMINERS, TIME_UNITS, Rule, RuleSettings, Tok, _case_like, _is_form, _is_lower_word, _is_word,
-    _lemmas, _lower_first_word, is_noun, splice,
+    Rule, RuleSettings, Tok, _case_like, _is_form, _is_lower_word, _is_word, _lemmas, _lower_first_word, is_noun,
+    splice,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
+from bsl_pipeline.pipeline.lexicon.word_classes import (
+    ABBREVIATIONS, ALL_THE_FIXED, AUXILIARIES, BARE_NOUN_PREPOSITIONS, CLAUSE_SIGNAL_WORDS, DETERMINERS,
+    HUMAN_SUBJECT_PRONOUNS, INSTITUTIONS, IRREGULAR_PLURALS, MASS_LIKE, NAME_BOUNDARY_PREPOSITIONS, NAME_TAILS,
+    NOT_BEFORE_MANY, ORGANISATION_NOUNS, SENTENCE_ADVERBS, SHORT_FORMS, STATE_NOUNS, SUBJECT_DETS, TAKES_US, TIME_UNITS,
+    VOWEL_SOUND,
+)
 
 # -- abbreviation ---------------------------------------------------------------------------------------------------
-# (abbreviation as tokenized, without its final period; whether it is written with a period; full form; kind)
-ABBREVIATIONS: tuple[tuple[str, bool, str, str], ...] = (
-    ("U.S", True, "United States", "country"), ("US", False, "United States", "country"),
-    ("U.K", True, "United Kingdom", "country"), ("UK", False, "United Kingdom", "country"),
-    ("U.N", True, "United Nations", "organisation"), ("UN", False, "United Nations", "organisation"),
-    ("EU", False, "European Union", "organisation"),
-    ("Jan", True, "January", "month"), ("Feb", True, "February", "month"), ("Aug", True, "August", "month"),
-    ("Sept", True, "September", "month"), ("Sep", True, "September", "month"), ("Oct", True, "October", "month"),
-    ("Nov", True, "November", "month"), ("Dec", True, "December", "month"),
-    ("Gov", True, "Governor", "title"), ("Sen", True, "Senator", "title"), ("Rep", True, "Representative", "title"),
-    ("Gen", True, "General", "title"), ("Lt", True, "Lieutenant", "title"), ("Col", True, "Colonel", "title"),
-    ("Sgt", True, "Sergeant", "title"), ("Capt", True, "Captain", "title"), ("Adm", True, "Admiral", "title"),
-    ("Prof", True, "Professor", "title"), ("Mt", True, "Mount", "title"),
-    ("vs", True, "versus", "versus"), ("vs", False, "versus", "versus"), ("v", True, "versus", "case"),
-    ("&", False, "and", "ampersand"),
-)
-# full form -> its abbreviation, for the way back (countries and organisations only)
-SHORT_FORMS = {"United States": "U.S.", "United Kingdom": "UK", "United Nations": "UN", "European Union": "EU"}
-_VOWEL_SOUND = frozenset({"EU"})  # abbreviations read with a vowel sound: "an EU envoy"
-
-# nouns after "US"/"UK" with which "United States"/"United Kingdom" reads as the state's own
-_STATE_NOUNS = frozenset(
-    "troops forces military army navy soldiers marines officials official government administration embassy "
-    "consulate diplomats diplomat envoy ambassador authorities intelligence economy citizens citizen dollar dollars "
-    "interests territory border borders coast soil policy policies sanctions aid president "
-    "lawmakers senators congressmen prosecutors attorney regulators law laws courts court election elections "
-    "presidency embassies mission delegation forces warships warship jets drones drone strike strikes "
-    "spokesman spokeswoman commander commanders envoys negotiators".split())
-# nouns after "UN"/"EU" that are the organisation's own (not "EU books": the Expanded Universe)
-_ORGANISATION_NOUNS = _STATE_NOUNS | frozenset(
-    "resolution resolutions monitors monitor observers observer chief draft authorization authorisation summit "
-    "ministers minister meetings meeting members member states countries nations leaders leader agriculture "
-    "representative representatives report inspectors inspector peacekeepers peacekeeping mandate vote talks "
-    "agency agencies body bodies budget rules regulations directive funds funding plan plans proposal bid "
-    "membership partners commission commissioner presidency treaty chief's secretary-general staff "
-    "headquarters agreement deal sanctions negotiator mission missions investigators experts".split())
-_BARE_NOUN_PREPOSITIONS = frozenset("in on at to from for of with by into against over across throughout within "
-                                    "between toward towards".split())
-_INSTITUTIONS = frozenset(
-    "Navy Army Marines Marine Senate Congress House Supreme Court Secret Service Geological Survey Military "
-    "Embassy Government Treasury Department Air Coast Census Federal Justice State Attorney President Ambassador "
-    "Forces Special Postal Mint Capitol Constitution Security General Commission Council Parliament Assembly "
-    "Agency Central Trade Secretary Food Energy Defense Defence Foreign Home Health Border Customs Office Bureau "
-    "Atomic Human Refugee Children's Development Environment Environmental Olympic Fed Federal".split())
-_NAME_TAILS = frozenset("Airways Air Open Steel Bancorp Cellular Weekly Magazine Bank Oil Sugar Robotics Foods "
-                        "Airlines Open's Inc Corp Ltd Company Co".split())
-_TAKES_US = frozenset("let let's help tell give join show send bring lead make take told gave helped showed "
-                      "sent brought led made took".split())
-_PREPOSITIONS = frozenset("in on at to from for of with by into against between across over toward towards "
-                          "throughout within outside inside and or".split())
 _ABBR_BY_TOKEN: dict[str, list[tuple[bool, str, str]]] = {}
 for _abbr, _dotted, _full, _kind in ABBREVIATIONS:
     _ABBR_BY_TOKEN.setdefault(_abbr, []).append((_dotted, _full, _kind))
@@ -152,7 +108,7 @@ def _country_ok(toks: list[Tok], i: int, j: int, kind: str) -> bool:
     "in US.") or before a word of state or an institution ("US troops", "UN Security Council")."""
     prev = toks[i - 1] if i > 0 else None
     nxt = _next_word(toks, j)
-    if toks[i].text == "US" and prev is not None and prev.low in _TAKES_US:
+    if toks[i].text == "US" and prev is not None and prev.low in TAKES_US:
         return False  # "Let US know": the pronoun
     if prev is not None and prev.text == "(":
         return False  # "the 75 cent (U.S.) mark"
@@ -160,13 +116,13 @@ def _country_ok(toks: list[Tok], i: int, j: int, kind: str) -> bool:
         return False  # "US$1.1 million"
     if nxt is not None and (nxt.text == "," or nxt.text in ("and", "or")) and _modifier_pair(toks, j + 1):
         return False  # "U.S., French presidents", "U.S. and British troops": a coordinated modifier
-    if nxt is None or not _is_word(nxt) or nxt.low in ("'s", "’s") or nxt.low in _PREPOSITIONS | {"as", "is",
-                                                                                                  "was", "has"}:
+    if nxt is None or not _is_word(nxt) or nxt.low in ("'s", "’s") or nxt.low in NAME_BOUNDARY_PREPOSITIONS \
+            | {"as", "is", "was", "has"}:
         return True
-    if nxt.text in _NAME_TAILS:
+    if nxt.text in NAME_TAILS:
         return False
-    nouns = _STATE_NOUNS if kind == "country" else _ORGANISATION_NOUNS
-    if nxt.text in _INSTITUTIONS:
+    nouns = STATE_NOUNS if kind == "country" else ORGANISATION_NOUNS
+    if nxt.text in INSTITUTIONS:
         return True
     if nxt.text in nouns:
         after = _next_word(toks, j + 1)
@@ -194,8 +150,8 @@ def _bare_noun(toks: list[Tok], i: int, j: int) -> bool:
     """Whether the name at tokens i..j-1 is a noun without its article after a preposition ("in US.")."""
     prev = toks[i - 1] if i > 0 else None
     nxt = _next_word(toks, j)
-    return prev is not None and prev.low in _BARE_NOUN_PREPOSITIONS and (
-        nxt is None or not _is_word(nxt) or nxt.low in _PREPOSITIONS | {"as", "is", "was", "has"})
+    return prev is not None and prev.low in BARE_NOUN_PREPOSITIONS and (
+        nxt is None or not _is_word(nxt) or nxt.low in NAME_BOUNDARY_PREPOSITIONS | {"as", "is", "was", "has"})
 
 
 def _abbreviation_edit(text: str, toks: list[Tok], i: int) -> tuple[int, int, str] | None | bool:
@@ -261,7 +217,7 @@ def _short_form_edit(text: str, toks: list[Tok], i: int) -> tuple[int, int, str]
     short = SHORT_FORMS[full]
     nxt = _next_word(toks, i + 2)
     prev = toks[i - 1] if i > 0 else None
-    if nxt is not None and (nxt.low == "of" or nxt.text in _NAME_TAILS or nxt.text in ("'", "’")):
+    if nxt is not None and (nxt.low == "of" or nxt.text in NAME_TAILS or nxt.text in ("'", "’")):
         return False  # "United States of America", "United States Steel", "the United States' goal"
     if prev is not None and prev.text[:1].isupper() and prev.low not in ("the", "a", "an") and \
             not (i == 1 or toks[i - 2].text in (".", ",", ":", ";", "\"")):
@@ -271,7 +227,7 @@ def _short_form_edit(text: str, toks: list[Tok], i: int) -> tuple[int, int, str]
     start, end = toks[i].start, toks[i + 1].end
     if short.endswith(".") and nxt is not None and nxt.text == "." and _final_period(toks, i + 2):
         end = nxt.end  # "in the United States." -> "in the U.S."
-    if prev is not None and prev.low == "a" and short in _VOWEL_SOUND:
+    if prev is not None and prev.low == "a" and short in VOWEL_SOUND:
         return (prev.start, end, _case_like(prev.text, "an") + " " + short)
     return (start, end, short)
 
@@ -302,8 +258,6 @@ def rule_abbreviation(text: str, toks: list[Tok], cfg: RuleSettings) -> str | No
 
 
 # -- apposition -----------------------------------------------------------------------------------------------------
-_CLAUSE_WORDS = frozenset("who whom whose which that where when while because if although as says said and or but "
-                          "is are was were be been has have had".split())
 
 
 def _name_end(toks: list[Tok], start: int) -> int | None:
@@ -361,7 +315,7 @@ def rule_apposition(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None
     elif not (len(np) >= 3 and np[1].text in ("'s", "’s") and first.text[:1].isupper() or
               len(np) >= 3 and first.text[:1].isupper() and first.text.endswith(("'s", "’s"))):
         return None  # a possessive: "Rowland's legal counsel"
-    if any(t.low in _CLAUSE_WORDS for t in np) or any(_is_lower_word(t) and _finite_verb(t) and not is_noun(t.low)
+    if any(t.low in CLAUSE_SIGNAL_WORDS for t in np) or any(_is_lower_word(t) and _finite_verb(t) and not is_noun(t.low)
                                                       for t in np[1:]):
         return None
     if not is_noun(np[-1].low) and not np[-1].text[:1].isupper():
@@ -378,12 +332,6 @@ def rule_apposition(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None
 
 
 # -- however --------------------------------------------------------------------------------------------------------
-ADVERBS = ("however", "therefore", "nevertheless", "nonetheless", "moreover", "furthermore", "meanwhile",
-           # comments on the whole statement, said as well after its subject
-           "unfortunately", "fortunately", "sadly", "luckily", "surprisingly", "interestingly", "apparently",
-           "obviously")
-_PRONOUNS = frozenset("i he she we they you".split())  # not "it": "It, moreover, is possible to ..."
-_SUBJECT_DETS = (DETERMINERS | frozenset("each every no most both all any another such".split())) - {"that"}
 
 
 def _verb_after(toks: list[Tok], k: int) -> bool:
@@ -398,7 +346,8 @@ def _verb_after(toks: list[Tok], k: int) -> bool:
         return False
     nxt = toks[k + 1] if k + 1 < len(toks) else None
     return not (_is_form(t.low, "VBN") and nxt is not None and (
-        nxt.low in _PREPOSITIONS | {"as", "under", "after"} or nxt.text in AUXILIARIES or _finite_verb(nxt)))
+        nxt.low in NAME_BOUNDARY_PREPOSITIONS | {"as", "under", "after"} or nxt.text in AUXILIARIES
+        or _finite_verb(nxt)))
 
 
 def _subject_end(toks: list[Tok], start: int, sentence_start: bool, gap: int) -> int | None:
@@ -407,9 +356,9 @@ def _subject_end(toks: list[Tok], start: int, sentence_start: bool, gap: int) ->
     if start >= len(toks):
         return None
     t = toks[start]
-    if t.low in _PRONOUNS and (t.text.islower() or t.text == "I" or sentence_start):
+    if t.low in HUMAN_SUBJECT_PRONOUNS and (t.text.islower() or t.text == "I" or sentence_start):
         return start + 1 if _verb_after(toks, start + 1 + gap) else None
-    if t.low in _SUBJECT_DETS and (t.text.islower() or sentence_start):
+    if t.low in SUBJECT_DETS and (t.text.islower() or sentence_start):
         for k in range(start + 1, min(start + 4, len(toks))):
             w = toks[k]
             if not _is_word(w) or (is_stopword(w.text) and w.low not in ("other", "same", "first", "last")):
@@ -436,20 +385,20 @@ def _subject_end(toks: list[Tok], start: int, sentence_start: bool, gap: int) ->
 def rule_however(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
     if len(toks) < 5 or _mostly_capitals(toks) or toks[-1].text == "?":
         return None
-    if sum(t.low in ADVERBS for t in toks) != 1:
+    if sum(t.low in SENTENCE_ADVERBS for t in toks) != 1:
         return None
-    if toks[0].low in ADVERBS and toks[0].text[:1].isupper() and toks[1].text == ",":
+    if toks[0].low in SENTENCE_ADVERBS and toks[0].text[:1].isupper() and toks[1].text == ",":
         end = _subject_end(toks, 2, sentence_start=False, gap=0)
         if end is None:
             return None
         subject = text[toks[2].start:toks[end - 1].end]
         return subject[:1].upper() + subject[1:] + ", " + toks[0].low + ", " + text[toks[end].start:]
     end = _subject_end(toks, 0, sentence_start=True, gap=3)
-    if end is None or end + 3 >= len(toks) or toks[end].text != "," or toks[end + 1].low not in ADVERBS \
+    if end is None or end + 3 >= len(toks) or toks[end].text != "," or toks[end + 1].low not in SENTENCE_ADVERBS \
             or toks[end + 2].text != "," or not toks[end + 1].text.islower():
         return None
     subject = text[toks[0].start:toks[end - 1].end]
-    if toks[0].low in _PRONOUNS or toks[0].low in _SUBJECT_DETS:
+    if toks[0].low in HUMAN_SUBJECT_PRONOUNS or toks[0].low in SUBJECT_DETS:
         lowered = _lower_first_word(subject)
         if lowered is None:
             return None
@@ -458,20 +407,14 @@ def rule_however(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
 
 
 # -- a_lot ----------------------------------------------------------------------------------------------------------
-_NOT_BEFORE_MANY = frozenset("so too how as very the his her their its my our your these those great good "
-                             "many not".split())
-_IRREGULAR_PLURALS = frozenset("people children men women feet teeth mice geese police cattle".split())
-_MASS_LIKE = frozenset("data media news stuff thanks returns series species means hundreds thousands millions "
-                       "billions dozens tens scores".split())
-_ALL_THE_FIXED = frozenset("same way more better worse less while rage time best rest world more".split())
 
 
 def _plural_noun(tok: Tok) -> bool:
-    if not _is_lower_word(tok) or tok.low in _MASS_LIKE or tok.low in TIME_UNITS or \
+    if not _is_lower_word(tok) or tok.low in MASS_LIKE or tok.low in TIME_UNITS or \
             tok.low.rstrip("s") in TIME_UNITS or tok.low in ("years", "centuries", "hours", "minutes", "days",
                                                               "times", "generations"):
         return False
-    if tok.low in _IRREGULAR_PLURALS:
+    if tok.low in IRREGULAR_PLURALS:
         return True
     lemmas = _lemmas(tok.low).get("NOUN", ())
     return bool(lemmas) and tok.low not in lemmas and tok.low.endswith("s") and "ADV" not in _lemmas(tok.low)
@@ -485,7 +428,7 @@ def _plural_np_at(toks: list[Tok], k: int) -> bool:
             nxt = toks[m + 1] if m + 1 < len(toks) else None
             return nxt is None or not (_is_lower_word(nxt) and is_noun(nxt.low) and not _finite_verb(nxt)
                                        and not is_stopword(nxt.text))
-        if not _is_lower_word(t) or is_stopword(t.text) or t.low in _MASS_LIKE:
+        if not _is_lower_word(t) or is_stopword(t.text) or t.low in MASS_LIKE:
             return False
     return False
 
@@ -498,7 +441,7 @@ def rule_a_lot(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
         nxt = toks[i + 1]
         opening = prev is None or prev.text in ("\"", "“", "(", ":", ";", "-", "—")
         if t.low == "many" and (t.text == "many" or t.text == "Many" and opening):
-            if prev is not None and (prev.low in _NOT_BEFORE_MANY or prev.low in ("of", "'s", "’s")
+            if prev is not None and (prev.low in NOT_BEFORE_MANY or prev.low in ("of", "'s", "’s")
                                      or prev.low.endswith(("'s", "’s"))):
                 continue  # "the essence of a lot of delights" reads badly; "New York's many agencies"
             if nxt.low == "of":
@@ -522,7 +465,7 @@ def rule_a_lot(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
             after = toks[i + 2]
             if not (t.text == "all" or t.text == "All" and opening) or not _is_lower_word(after):
                 continue
-            if after.low in _ALL_THE_FIXED or after.low in TIME_UNITS or after.low in ("day", "night", "year"):
+            if after.low in ALL_THE_FIXED or after.low in TIME_UNITS or after.low in ("day", "night", "year"):
                 continue
             if "ADJ" in _lemmas(after.low) and after.low not in _lemmas(after.low)["ADJ"]:
                 continue  # "all the harder": a comparative

@@ -7,6 +7,7 @@ from __future__ import annotations
 from bsl_pipeline.pipeline.augment.augmenters import SourceRecord, build_augmenter
 from bsl_pipeline.pipeline.augment.augmenters.rewrites import RewritesConfig, tokenize
 from bsl_pipeline.pipeline.augment.rewrite_rules.names import NAME_RULES
+from bsl_pipeline.pipeline.augment.rewrite_rules.text import Refusal
 from rewrite_cases import family_tests
 
 GOLDEN = [
@@ -174,7 +175,7 @@ test_golden, test_refused, test_family = family_tests(GOLDEN, REFUSED, NAME_RULE
 
 def test_a_sentence_with_both_styles_is_left_alone():
     text = "The U.S. and the United States are one country."
-    assert NAME_RULES["abbreviation"](text, tokenize(text), RewritesConfig()) is None
+    assert NAME_RULES["abbreviation"](text, tokenize(text), RewritesConfig()) == Refusal("both_styles")
 
 
 def test_the_augmenter_applies_the_name_rules():

@@ -73,7 +73,7 @@ class RewritesAugmenter(Augmenter):
         found = {}
         for name in self.config.rules:
             new = RULE_FUNCTIONS[name](text, toks, self.config) if toks else None
-            if new is not None and new != text:
+            if isinstance(new, str) and new != text:
                 found[name] = new
         return found
 

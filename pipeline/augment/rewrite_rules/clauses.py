@@ -76,7 +76,8 @@ from __future__ import annotations
 import re
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Rule, RuleSettings, Tok, _final_punct, _is_form, _is_word, _lemmas, is_ing_verb, is_participle, is_verb_form,
+    Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_word, _lemmas, is_ing_verb, is_participle,
+    is_verb_form,
 )
 from bsl_pipeline.pipeline.lexicon.word_classes import (
     ADVERBIAL_PREPOSITIONS, AFTER_VERBS, AUXILIARIES, BE_FORMS_NOT_M, CHANGE_VERBS, CONJUNCTION_MODIFIERS,
@@ -290,7 +291,7 @@ def _has_verb(body: list[Tok], strict: bool) -> bool:
     return False
 
 
-def rule_back_clause(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_back_clause(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     split = _split(toks)
     if split is None:
         return None
@@ -301,13 +302,13 @@ def rule_back_clause(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Non
         return None
     body = toks[len(conj):c]
     if not body or len([t for t in body if _is_word(t) or t.text[:1].isdigit()]) + len(conj) > _MAX_CLAUSE:
-        return None
+        return Refusal("clause_too_long")
     head = conj[0] if len(conj) == 1 else conj[-1]
     lead = body[0].low
     if head == "if" and lead in IF_IDIOMS or lead == "of":
-        return None  # "If anything, ...", "Because of the storm, ..." (a phrase: back_phrase)
+        return Refusal("phrase_not_clause")  # "If anything, ...", "Because of the storm, ..." (a phrase: back_phrase)
     if any(t.low in EMBEDDING_WORDS and t.low not in ("that", "which", "who", "whom", "whose", "than") for t in body):
-        return None  # a second subordinate clause inside
+        return Refusal("second_subordinate_clause")  # a second subordinate clause inside
     # the clause: a subject and a verb, or a subjectless -ing/participle clause
     if is_ing_verb(lead) and "NOUN" not in _lemmas(lead):
         if head in ("if", "unless", "although", "though", "whereas", "because", "since", "until"):
@@ -327,19 +328,20 @@ def rule_back_clause(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Non
     if head == "if" and toks[main_start].low == "then":
         main_start += 1
     if _main_refuses(toks, main_start, end):
-        return None
+        return Refusal("main_clause_unfit")
     main = range(main_start, end)
     if head in NEGATION_SCOPE and not comma_at_end and any(toks[i].low in NEGATIONS or toks[i].low.endswith(
             "n't") for i in main):
-        return None  # "He didn't go because ...": "not" would take the clause in its scope
+        return Refusal("negation_scope")  # "He didn't go because ...": "not" would take the clause in its scope
     last = toks[end - 1].low
     time_head = head in ("when", "whenever", "after", "before", "since", "until", "while", "once")
     if not comma_at_end and (time_head and last in TIME_NOUNS or last in CONJUNCTION_MODIFIERS or last in QUESTION_VERBS
                              or head == "after" and last in AFTER_VERBS or last in ("tell", "ask", "see", "care",
                                                                                     "mind", "matter", "wait")):
-        return None  # "the day when ...", "long before ...", "asked if ...": the clause would attach there
+        # "the day when ...", "long before ...", "asked if ...": the clause would attach there
+        return Refusal("clause_attaches_to_word_before")
     if _pronoun_refuses(toks, range(c), main):
-        return None
+        return Refusal("pronoun_before_its_noun")
     return _join(text, toks, c, end, main_start, comma_at_end)
 
 
@@ -385,7 +387,7 @@ def _ends_in_change_verb(toks: list[Tok], end: int) -> bool:
     return last is not None and any(lemma in CHANGE_VERBS for lemma in _lemmas(last.low).get("VERB", ()))
 
 
-def rule_back_phrase(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_back_phrase(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     split = _split(toks)
     if split is None:
         return None
@@ -393,10 +395,10 @@ def rule_back_phrase(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Non
     phrase = toks[:c]
     words = [t.low for t in phrase]
     if not toks[0].text[:1].isupper() or len(words) > _MAX_PHRASE:
-        return None
+        return Refusal("phrase_too_long")
     lowered = " ".join(words)
     if lowered in DISCOURSE_ALONE or any(lowered == d or lowered.startswith(d + " ") for d in DISCOURSE_OPENERS):
-        return None
+        return Refusal("discourse_opener")
     is_time = _time_phrase(words)
     if not is_time:
         if words[:2] == ["because", "of"] or words[:3] == ["in", "spite", "of"]:
@@ -408,43 +410,47 @@ def rule_back_phrase(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Non
         rest = phrase[start:]
         if not rest or not all(_is_word(t) or t.text[:1].isdigit() or t.text in ("'", "’", "-", ".", "$", "%", "/")
                                for t in rest):
-            return None
+            return Refusal("not_a_plain_phrase")
         if any(is_ing_verb(t.low) and "NOUN" not in _lemmas(t.low) and t.low not in TIME_PHRASE_WORDS for t in rest):
-            return None  # "In turning down the offer, ...", "In a space looking out over the sea, ...": a clause
+            # "In turning down the offer, ...", "In a space looking out over the sea, ...": a clause
+            return Refusal("ing_clause")
         if any(_verb_like(t) and "NOUN" not in _lemmas(t.low) and "ADJ" not in _lemmas(t.low)
                and not t.text[:1].isupper() for t in rest):
-            return None  # a verb: the phrase goes on as a clause
+            return Refusal("verb_in_phrase")  # a verb: the phrase goes on as a clause
         if any(t.low in AUXILIARIES or t.low in NOMINATIVE_PRONOUNS or t.low in EMBEDDING_WORDS - {"than"}
                for t in rest):
-            return None
+            return Refusal("clause_in_phrase")
         last = rest[-1]
         if not (_is_noun_like(last) or last.text[:1].isdigit() or last.low in TIME_PHRASE_WORDS
                 or last.low in ("here", "there", "home", "abroad", "night")):
-            return None  # "In recent, ...": the phrase must end in its noun
+            return Refusal("phrase_not_ending_in_noun")  # "In recent, ...": the phrase must end in its noun
         is_time = words[0] in ("during", "since", "until", "after", "before", "throughout", "over", "from", "by",
                                "for") and _has_time(toks, range(start, c)) or any(
             toks[i].low in TIME_PHRASE_WORDS or re.fullmatch(r"(1[89]|20)\d\d", toks[i].low) for i in range(start, c))
         if words[0] in TIME_ONLY_PREPOSITIONS and not is_time:
-            return None  # "From here, ...", "For Kathy, ...": at the end they attach to the last noun
+            # "From here, ...", "For Kathy, ...": at the end they attach to the last noun
+            return Refusal("attaches_to_last_noun")
         if words[0] in ("after", "before", "since", "until", "during") and not is_time:
             is_time = True
     if _main_refuses(toks, c + 1, end):
-        return None
+        return Refusal("main_clause_unfit")
     main = range(c + 1, end)
     if is_time and _has_time(toks, main):
-        return None  # "Last year, ... on Monday.": two times at the end
+        return Refusal("two_times")  # "Last year, ... on Monday.": two times at the end
     if not is_time and words[0] in SETTING_PREPOSITIONS:
         if sum(_is_word(toks[i]) or toks[i].text[:1].isdigit() for i in main) > _MAX_MAIN_FOR_PLACE:
-            return None  # "... sacred spots to three major religions at the far end of David Street."
+            # "... sacred spots to three major religions at the far end of David Street."
+            return Refusal("main_clause_too_long_for_place")
         if any(toks[i].low == words[0] for i in range(max(c + 1, end - 5), end)):
-            return None  # "... a participle in all your examples in traditional grammar."
+            # "... a participle in all your examples in traditional grammar."
+            return Refusal("same_preposition_near_end")
     if words[0] in ("despite", "because") and any(toks[i].low in NEGATIONS or toks[i].low.endswith("n't")
                                                   for i in main):
-        return None  # "He didn't go because of ...": scope of "not"
+        return Refusal("negation_scope")  # "He didn't go because of ...": scope of "not"
     if not is_time and words[0] == "on" and _ends_in_change_verb(toks, end):
-        return None  # "On trade terms, the exchange fell" -> "... fell on trade terms": a cause
+        return Refusal("cause_of_change")  # "On trade terms, the exchange fell" -> "... fell on trade terms": a cause
     if _pronoun_refuses(toks, range(c), main):
-        return None
+        return Refusal("pronoun_before_its_noun")
     return _join(text, toks, c, end, c + 1, False)
 
 
@@ -613,18 +619,19 @@ def _first_refuses(toks: list[Tok], c: int) -> bool:
     return False
 
 
-def rule_split_clauses(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_split_clauses(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     """Two independent clauses joined by ", and" / ", but" / ", so" / ";" -> two sentences ("He went home, and his
     sister stayed." -> "He went home. His sister stayed."); "but" and "so" open the second sentence, "and" is
     dropped."""
     end = _final_punct(toks)
     if end <= 0 or end == len(toks) or any(t.text in ("?",) for t in toks):
-        return None  # a question, a sentence ending in a quotation, or a headline without a final stop
+        # a question, a sentence ending in a quotation, or a headline without a final stop
+        return Refusal("question_quotation_or_headline")
     if any(t.text in ("'", "‘", "’") and not (k > 0 and toks[k - 1].end == t.start and toks[k - 1].low[-1:] == "s")
            for k, t in enumerate(toks)):
-        return None  # a single quotation mark: a quotation that may go on across the split
+        return Refusal("single_quotation_mark")  # a single quotation mark: a quotation that may go on across the split
     if sum(t.text == ";" for t in toks) > 1:
-        return None  # a list of clauses
+        return Refusal("list_of_clauses")  # a list of clauses
     for c in range(1, end - 1):
         t = toks[c]
         if t.text == ";":

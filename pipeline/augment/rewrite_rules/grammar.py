@@ -110,7 +110,7 @@ from __future__ import annotations
 import re
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Rule, RuleSettings, Tok, _case_like, _final_punct, _front, _is_form, _is_lower_word, _is_word, _lemmas,
+    Refusal, Rule, RuleSettings, Tok, _case_like, _final_punct, _front, _is_form, _is_lower_word, _is_word, _lemmas,
     _lower_first_word, is_ing_verb, is_noun, is_participle, is_verb_form, splice,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
@@ -170,9 +170,9 @@ def _in_quote(spans: list[tuple[int, int]], t: Tok) -> bool:
     return any(start <= t.start < end for start, end in spans)
 
 
-def rule_contract(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_contract(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if any("'" in t.low and t.low[-3:] in ("n't",) or re.search(r"'(s|m|re|ve|ll|d)$", t.low) for t in toks):
-        return None  # a sentence with contractions is expanded, not contracted further
+        return Refusal("has_contractions")  # a sentence with contractions is expanded, not contracted further
     edits = []
     used: set[int] = set()
     quoted = _quoted(text)
@@ -239,7 +239,7 @@ def _question_expandable(toks: list[Tok], i: int, word: str, ending: str) -> boo
     return True
 
 
-def rule_expand(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_expand(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     edits = []
     quoted = _quoted(text)
     for i, t in enumerate(toks):
@@ -252,11 +252,11 @@ def rule_expand(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
             continue  # "Don't worry", "Don't tell me ...": an imperative formula
         if t.low in NOT_EXPANDED or t.low in ("can't",):
             if nxt is None or not _is_word(nxt) or nxt.low in SUBJECT_PRONOUNS or nxt.text[:1].isupper():
-                return None  # "Don't you ...", ", isn't it?", "... they don't." (ellipsis)
+                return Refusal("ellipsis_or_tag")  # "Don't you ...", ", isn't it?", "... they don't." (ellipsis)
             if prev is not None and prev.text == ",":
-                return None
+                return Refusal("tag_after_comma")
             if "?" in text:
-                return None
+                return Refusal("question")
             edits.append((t.start, t.end, _case_like(t.text, NOT_EXPANDED[t.low])))
             continue
         m = re.fullmatch(r"([a-z]+)'(s|m|re|ve|ll|d)", t.low)
@@ -264,24 +264,25 @@ def rule_expand(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
             continue
         word, ending = m.groups()
         if nxt is None or not _is_word(nxt):
-            return None
+            return Refusal("nothing_after")
         if ending == "d" or word in ("let", "y", "ain"):
-            return None
+            return Refusal("ambiguous_contraction")
         if "?" in text and not _question_expandable(toks, i, word, ending):
-            return None
+            return Refusal("question")
         after = toks[i + 2] if i + 2 < len(toks) else None
         if word == "who" and ending == "s" and "NOUN" in _lemmas(nxt.low) and after is not None and (
                 after.low in SUBJECT_PRONOUNS or after.low in ("is", "was", "are", "were", "has")):
-            return None  # "Writers who's business it is ...": "whose", misspelt ("who's responsible here" is fine)
+            # "Writers who's business it is ...": "whose", misspelt ("who's responsible here" is fine)
+            return Refusal("misspelt_whose")
         if ending == "s":
             if word not in S_EXPANDABLE and not ("?" in text and word in QUESTION_S):
                 continue  # a possessive, or a noun + "is" we do not expand
             if word == "here" and nxt.low == "to":
-                return None  # the toast "Here's to ..."
+                return Refusal("toast")  # the toast "Here's to ..."
             if nxt.low in ("been", "got", "gotten"):
                 full = "has"
             elif is_participle(nxt.low):
-                return None  # "he's finished": has or is
+                return Refusal("has_or_is")  # "he's finished": has or is
             else:
                 full = "is"
         else:
@@ -293,7 +294,7 @@ def rule_expand(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
     return splice(text, edits) if edits else None
 
 
-def rule_number_words(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_number_words(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     numbers = [i for i, t in enumerate(toks) if any(c.isdigit() for c in t.text)]
     if len(numbers) != 1:
         return None
@@ -303,15 +304,15 @@ def rule_number_words(text: str, toks: list[Tok], cfg: RuleSettings) -> str | No
         return None
     nxt = toks[i + 1] if i + 1 < len(toks) else None
     if nxt is None or nxt.start != t.end + 1 or not _is_lower_word(nxt) or nxt.low in UNITS or len(nxt.text) < 2:
-        return None
+        return Refusal("not_a_count")
     if nxt.low in ("and", "or", "to", "of", "out", "by", "in", "for", "from", "times", "percent"):
-        return None
+        return Refusal("range_or_phrase")
     if i > 0:
         prev = toks[i - 1]
         if prev.low in NAME_SIGNS or not _is_word(prev) or (prev.text[:1].isupper() and i > 1):
-            return None
+            return Refusal("name_or_label")
         if prev.end == t.start:
-            return None
+            return Refusal("joined_to_word_before")
     word = NUMBER_WORDS[int(t.text)]
     return splice(text, [(t.start, t.end, word.capitalize() if i == 0 else word)])
 
@@ -351,7 +352,7 @@ def _np_after(toks: list[Tok], start: int) -> int | None:
     return j
 
 
-def rule_swap_conjuncts(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_swap_conjuncts(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     for i, t in enumerate(toks):
         if t.low != "and" or not t.text.islower():
             continue
@@ -507,20 +508,23 @@ def _has_finite_verb(part: list[Tok]) -> bool:
     return False
 
 
-def rule_front_time(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_front_time(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     end = _final_punct(toks)
     if end <= 0:
         return None
     if toks[0].low in WH_WORDS:
-        return None  # "How the Dow Fared on Tuesday": a headline's or question's wh-clause, no main clause
+        # "How the Dow Fared on Tuesday": a headline's or question's wh-clause, no main clause
+        return Refusal("wh_clause")
     k = _time_phrase(toks, end)
     if k is None or toks[k - 1].text == "," or (toks[k - 1].low in ("of", "the", "'s", "since", "until", "by",
                                                                     "from", "than", "as")):
         return None
     if _embedded_or_verbless(toks[:k]):
-        return None  # "A way to characterise the campaign that the Ministry is launching on Wednesday."
+        # "A way to characterise the campaign that the Ministry is launching on Wednesday."
+        return Refusal("embedded_or_verbless")
     if any(a.low == "to" and _is_form(b.low, "VB") and "VERB" in _lemmas(b.low) for a, b in zip(toks, toks[1:k])):
-        return None  # "I was hesitant to move to Victoria in 1984": the time may belong to the infinitive only
+        # "I was hesitant to move to Victoria in 1984": the time may belong to the infinitive only
+        return Refusal("time_of_infinitive")
     return _front(text, toks, k, end)
 
 
@@ -532,7 +536,7 @@ def _embedded_or_verbless(head: list[Tok]) -> bool:
         t.low in SAYING_VERBS or t.low in ("that", "which", "who", "whom", "whose", "and", "or") for t in head)
 
 
-def rule_front_place(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_front_place(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     end = _final_punct(toks)
     if end <= 0:
         return None
@@ -542,9 +546,10 @@ def rule_front_place(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Non
         if not is_ing_verb(toks[k - 1].low) or toks[k - 2].low not in ("is", "are", "was", "were"):
             continue
         if toks[k - 1].low in SELECTED_PREPOSITION.get(toks[k].low, ()):
-            return None
+            return Refusal("selected_preposition")
         if toks[k].low == "at" and toks[k - 1].low not in AT_PLACE_VERBS:
-            return None  # "biting at a blanket", "pulling at a rope": "at" is the verb's, not a place
+            # "biting at a blanket", "pulling at a rope": "at" is the verb's, not a place
+            return Refusal("at_belongs_to_verb")
         start = k + 1
         if toks[k].low == "in" and start + 1 < end and toks[start].low == "front" and toks[start + 1].low == "of":
             start += 2
@@ -554,7 +559,7 @@ def rule_front_place(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Non
         if not 1 <= len(phrase) <= 4 or not all(_is_lower_word(t) and not is_stopword(t.text) for t in phrase):
             return None
         if any(is_ing_verb(t.low) for t in phrase):
-            return None
+            return Refusal("ing_in_phrase")
         return _front(text, toks, k, end)
     return None
 
@@ -581,7 +586,7 @@ def _cataphoric(toks: list[Tok], clause: list[Tok]) -> bool:
     return False
 
 
-def rule_front_clause(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_front_clause(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     end = _final_punct(toks)
     if end <= 0:
         return None
@@ -593,34 +598,37 @@ def rule_front_clause(text: str, toks: list[Tok], cfg: RuleSettings) -> str | No
         j = k - 1 if prev.text != "," else k - 2
         before = toks[j]
         if before.low in TIME_NOUNS or before.low in CONJUNCTION_MODIFIERS or before.low in QUESTION_VERBS:
-            return None
+            return Refusal("clause_attaches_to_word_before")
         if conj.low == "after" and before.low in AFTER_VERBS:
-            return None
+            return Refusal("clause_attaches_to_verb")
         if before.low in ("is", "are", "was", "were", "be", "been", "being", "'s"):
-            return None  # "where it goes wrong is when ...": the clause is what "is" says
+            return Refusal("clause_is_complement")  # "where it goes wrong is when ...": the clause is what "is" says
         clause = toks[k + 1:end]
         if not (_has_finite_verb(clause) or is_ing_verb(clause[0].low) or is_participle(clause[0].low)
                 or conj.low == "because" and clause[0].low == "of"):
-            return None  # "we like to wait until 18 months on average": a phrase the verb before it asks for
+            # "we like to wait until 18 months on average": a phrase the verb before it asks for
+            return Refusal("no_finite_verb")
         if any(not (_is_word(t) or t.text.isdigit() or t.text in ("'", "’", "-", "%", "$")) for t in clause):
-            return None
+            return Refusal("punctuation_in_clause")
         if any(t.low in SUBORDINATORS | {"that", "which", "who", "and", "or", "but", "so"} for t in clause):
-            return None
+            return Refusal("nested_clause")
         if any(t.low in THIRD_PERSON for t in toks[:k]) and any(t.text[:1].isupper() for t in clause):
-            return None  # "He left because John was tired": fronting lets "he" mean John
+            return Refusal("pronoun_would_mean_name")  # "He left because John was tired": fronting lets "he" mean John
         if _cataphoric(toks, clause):
-            return None  # "The terrorists tied the flight attendants because they were in the way": "they" would
+            # "The terrorists tied the flight attendants because they were in the way": "they" would
+            return Refusal("pronoun_before_its_noun")
             # come before the noun it refers to
         if j < 2 or any(t.text in (";", ":", "\"", "(", ")", "-") for t in toks[:j + 1]):
-            return None
+            return Refusal("punctuation_before_clause")
         if any(t.text == "," for t in toks[:j + 1]):
-            return None
+            return Refusal("comma_before_clause")
         if toks[0].low in ("so", "and", "but", "or", "yet", "then", "also"):
-            return None
+            return Refusal("conjunction_opening")
         if conj.low == "because" and any(t.low in ("not", "never") or t.low.endswith("n't") for t in toks[:j + 1]):
-            return None  # "I did not do it because ...": "not" may deny the reason, not the deed
+            return Refusal("negation_scope")  # "I did not do it because ...": "not" may deny the reason, not the deed
         if _embedded_or_verbless(toks[:j + 1]):
-            return None  # "The volatility of prices since 1995 has been ...": inside the subject; "This means that
+            # "The volatility of prices since 1995 has been ...": inside the subject; "This means that
+            return Refusal("embedded_or_verbless")
             # half will be returned, while ...", "put her son in a class and was nervous because ...": it may
             # belong to the embedded or the second clause only
         head = _lower_first_word(text[:before.end])
@@ -632,7 +640,7 @@ def rule_front_clause(text: str, toks: list[Tok], cfg: RuleSettings) -> str | No
     return None
 
 
-def rule_there(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_there(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     end = _final_punct(toks)
     if end <= 0 or len(toks) < 4:
         return None
@@ -643,9 +651,9 @@ def rule_there(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
                 subject = toks[2:k]
                 if not all(_is_word(s) for s in subject) or any(s.low in ("and", "who", "that", "which", "of")
                                                                  for s in subject):
-                    return None
+                    return Refusal("subject_not_plain")
                 if any(is_ing_verb(s.low) for s in subject[1:]):
-                    return None
+                    return Refusal("ing_in_subject")
                 sub = text[toks[2].start:toks[k - 1].end]
                 return (sub[:1].upper() + sub[1:] + " " + toks[1].text + " " + text[t.start:])
             if not _is_word(t) or (is_stopword(t.text) and t.low not in ("of",)):
@@ -658,18 +666,18 @@ def rule_there(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
         if t.low in ("is", "are") and t.text.islower():
             nxt = toks[k + 1] if k + 1 < end else None
             if nxt is None or not (is_ing_verb(nxt.low) or nxt.low in PLACE_PREPOSITIONS):
-                return None
+                return Refusal("no_ing_or_place_after")
             subject = toks[:k]
             if k < 2 or not all(_is_word(s) for s in subject):
-                return None
+                return Refusal("subject_not_words")
             if any(s.low in ("and", "who", "that", "which", "with") or is_ing_verb(s.low) or
                    (is_verb_form(s.low) and s.low.endswith("ed")) for s in subject[1:]):
-                return None
+                return Refusal("subject_not_plain")
             sub = _lower_first_word(text[toks[0].start:toks[k - 1].end])
             if sub is None:
                 return None
             if toks[0].low in ("a", "an") and t.low == "are":
-                return None  # "A group of children are ...": "There are a group" is wrong
+                return Refusal("group_agreement")  # "A group of children are ...": "There are a group" is wrong
             verb = "is" if t.low == "is" else "are"
             return f"There {verb} {sub} {text[nxt.start:]}"
         if not _is_word(t) or t.text[:1].isupper():
@@ -677,7 +685,7 @@ def rule_there(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
     return None
 
 
-def rule_wearing(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_wearing(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     """"a man in a blue shirt" <-> "a man wearing a blue shirt" (a noun, then in/wearing + a garment)."""
     for k in range(1, len(toks) - 2):
         t = toks[k]
@@ -875,7 +883,7 @@ def _invert_tag(text: str, toks: list[Tok]) -> str | None:
     return text[:toks[b].start] + toks[k].text + " " + who + tail
 
 
-def rule_reported(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_reported(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     """"The company said sales fell." <-> "Sales fell, the company said." (a short subject + said/says); else a
     speech tag after a quotation or reported clause inverted ('"We will win," said Smith.' <-> '... Smith said.')."""
     return _front_reported(text, toks) or _invert_tag(text, toks)
@@ -970,15 +978,15 @@ def _later_ing(toks: list[Tok], k: int, end: int) -> bool:
     return False
 
 
-def rule_add_is(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_add_is(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     """A caption without a verb, "A man in a red shirt standing on a ladder." -> "... is standing ..."."""
     end = _final_punct(toks)
     if end <= 0 or toks[0].low not in INDEFINITE | {"the", "one"}:
         return None
     if any(t.low in AUXILIARIES or t.low in ("'s", "who", "that", "which", "while", "as", "when") for t in toks):
-        return None
+        return Refusal("has_verb_or_clause")
     if any(t.low in ("and", "with", "or") for t in toks[:end][:_first_ing(toks, end)]):
-        return None
+        return Refusal("coordination_before_ing")
     for k in range(2, min(end, 10)):
         t = toks[k]
         if not _is_word(t) or t.text[:1].isupper() and k > 0:
@@ -986,32 +994,35 @@ def rule_add_is(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
         if is_ing_verb(t.low):
             prev = toks[k - 1]
             if "NOUN" not in _lemmas(prev.low):
-                return None  # "amid cheering": the -ing word does not follow its subject
+                return Refusal("ing_not_after_subject")  # "amid cheering": the -ing word does not follow its subject
             if any((_is_form(x.low, "VBZ") or _is_form(x.low, "VBD")) and "NOUN" not in _lemmas(x.low)
                    or m > 1 and _is_form(x.low, "VB")
                    and (toks[m - 1].low.endswith("s") or toks[m - 1].low in ("people", "men", "women", "children"))
                    for m, x in enumerate(toks[:k]) if m > 0):
-                return None  # "A group of people stand in the sand looking": the sentence has its verb
+                # "A group of people stand in the sand looking": the sentence has its verb
+                return Refusal("has_finite_verb")
             if prev.low in DETERMINERS or "ADJ" in _lemmas(prev.low) and "NOUN" not in _lemmas(prev.low) \
                     or is_stopword(prev.text) or prev.low == "and":
-                return None
+                return Refusal("ing_is_modifier")
             if any(is_verb_form(x.low) and not x.low.endswith("ing") and "NOUN" not in _lemmas(x.low)
                    and "ADJ" not in _lemmas(x.low) for x in toks[1:k]):
-                return None
+                return Refusal("has_verb_form")
             if any((_is_form(x.low, "VBZ") or _is_form(x.low, "VBD")) and toks[m - 1].low not in DETERMINERS
                    and "ADJ" not in _lemmas(toks[m - 1].low) for m, x in enumerate(toks[:end]) if m > k):
-                return None  # "A boy wearing a hat catches a Frisbee": the sentence has its verb
+                return Refusal("has_finite_verb")  # "A boy wearing a hat catches a Frisbee": the sentence has its verb
             if any(_is_lower_word(x) and _is_form(x.low, "VB") and "ADJ" not in _lemmas(x.low)
                    and not is_stopword(x.text) and _plural_noun_tok(toks[m - 1])
                    for m, x in enumerate(toks[:end]) if m > k + 1):
-                return None  # "Two people wearing hoodies huddle on a doorstep": a plural present after its noun
+                # "Two people wearing hoodies huddle on a doorstep": a plural present after its noun
+                return Refusal("plural_present_verb")
             plural = toks[0].low not in ("a", "an", "one", "the") or (
                 toks[0].low == "the" and toks[k - 1].low.endswith("s") and "NOUN" in _lemmas(toks[k - 1].low)
                 and not toks[k - 1].low.endswith("ss"))
             if toks[0].low == "the" and any(x.low == "of" for x in toks[1:k]):
-                return None
+                return Refusal("of_phrase_subject")
             if t.low in ATTRIBUTE_ING and _later_ing(toks, k, end):
-                return None  # "a man wearing a white suit holding a newspaper walking ...": "wearing" describes
+                # "a man wearing a white suit holding a newspaper walking ...": "wearing" describes
+                return Refusal("several_ing_verbs")
                 # the man, a later -ing verb is what he does
             return splice(text, [(t.start, t.start, ("are " if plural else "is "))])
     return None

@@ -99,7 +99,7 @@ from __future__ import annotations
 
 import re
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Rule, RuleSettings, Tok, _final_punct, _is_form, _is_word, _lemmas, is_ing_verb, splice, verb_only,
+    Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_word, _lemmas, is_ing_verb, splice, verb_only,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
@@ -280,14 +280,15 @@ def _headline(toks: list[Tok], refused: frozenset[str] = NOT_IN_HEADLINE) -> boo
             and not any(t.text in refused or _is_pronoun(t) for t in toks))
 
 
-def rule_headline_passive(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_headline_passive(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if not _headline(toks):
         return None
     end = len(toks)
     start = _headline_start(toks)
     title = _title_case(toks[start:])
     if any(t.text == "," for t in toks[start:end]):
-        return None  # "At least 17 killed, 400 injured in ...": two clauses joined by a comma read as a comma splice
+        # "At least 17 killed, 400 injured in ...": two clauses joined by a comma read as a comma splice
+        return Refusal("comma_joined_clauses")
         # once each has its auxiliary; "Two German tourists, two pilots killed": a list
     found = _passive_clause(toks, start, end, title)
     if found is None:
@@ -471,13 +472,13 @@ def _episodic(rest: list[Tok]) -> bool:
                or t.low in ("his", "her", "its", "their") for t in rest)
 
 
-def rule_caption_aspect(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_caption_aspect(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     end = _final_punct(toks)
     if end <= 2 or end > _MAX_CAPTION or not toks[0].text[:1].isupper():
         return None
     if any(t.low in NOT_CAPTION_WORDS or t.low.endswith("n't") or not (_is_word(t) or t.text in (",", "-"))
            for t in toks[:end]) or "," in text:
-        return None
+        return Refusal("not_a_caption")
     found = _caption_subject(toks)
     if found is None:
         return None
@@ -486,25 +487,27 @@ def rule_caption_aspect(text: str, toks: list[Tok], cfg: RuleSettings) -> str | 
     if aux.low in ("is", "are"):
         # progressive -> simple present: "The woman is walking her dog." -> "The woman walks her dog."
         if (aux.low == "are") != plural or v + 2 >= end or not aux.text.islower():
-            return None  # agreement; a complement is needed ("A man drinks." would be a habit)
+            # agreement; a complement is needed ("A man drinks." would be a habit)
+            return Refusal("agreement_or_no_complement")
         if bare:
-            return None  # "Kids dance on stage.": a bare plural subject in the simple present is generic
+            # "Kids dance on stage.": a bare plural subject in the simple present is generic
+            return Refusal("bare_plural_subject")
         verb = toks[v + 1]
         if not verb.low.endswith("ing") or not _is_form(verb.low, "VBG"):
             return None
         if any(lemma in NOT_CAPTION_VERBS for lemma in _lemmas(verb.low).get("VERB", ())):
-            return None
+            return Refusal("stative_verb")
         if toks[v + 2].low == "to":
-            return None  # "is trying to": the infinitive
+            return Refusal("infinitive_after")  # "is trying to": the infinitive
         if _second_verb_after_and(toks[v + 2:end], plural):
-            return None  # "is peeling and cutting a potato": both verbs would need to change
+            return Refusal("second_verb")  # "is peeling and cutting a potato": both verbs would need to change
         if not _episodic(toks[v + 2:end]):
-            return None  # "A bear fights wolves.": a generic statement
+            return Refusal("generic_statement")  # "A bear fights wolves.": a generic statement
         if verb.low == "playing" and toks[v + 2].low not in PLAY_NEXT:
-            return None  # "A woman plays violin", "plays the guitar": a skill or habit
+            return Refusal("skill_or_habit")  # "A woman plays violin", "plays the guitar": a skill or habit
         new = _form(verb.low, "VBP" if plural else "VBZ", "VBG")
         if new is None:
-            return None
+            return Refusal("no_inflection")
         return splice(text, [(aux.start, verb.end, new)])
     # simple present -> progressive: "A turtle walks over the ground." -> "A turtle is walking over the ground."
     verb = aux
@@ -512,32 +515,32 @@ def rule_caption_aspect(text: str, toks: list[Tok], cfg: RuleSettings) -> str | 
         return None
     if plural and not (_is_form(verb.low, "VBP") and not verb.low.endswith("s")) or not plural and not (
             verb.low.endswith("s") and _is_form(verb.low, "VBZ")):
-        return None
+        return Refusal("agreement")
     if any(lemma in NOT_CAPTION_VERBS for lemma in _lemmas(verb.low).get("VERB", ())):
-        return None
+        return Refusal("stative_verb")
     rest = toks[v + 1:end]
     if rest and rest[0].low == "to":
-        return None
+        return Refusal("infinitive_after")
     if any(_is_word(t) and t.low not in ("and", "or") and (
             _is_form(t.low, "VBZ") and t.low.endswith("s") and "NOUN" not in _lemmas(t.low)
             or _is_form(t.low, "VBD") and not _is_form(t.low, "VBN")) for t in rest):
-        return None  # a second verb: "A man walks and talks"
+        return Refusal("second_verb")  # a second verb: "A man walks and talks"
     if _second_verb_after_and(rest, plural):
-        return None
+        return Refusal("second_verb")
     if rest and not _episodic(rest):
-        return None  # "Cats chase mice.": a generic statement
+        return Refusal("generic_statement")  # "Cats chase mice.": a generic statement
     if not rest and plural:
-        return None  # "Dogs bark."
+        return Refusal("generic_statement")  # "Dogs bark."
     new = _form(verb.low, "VBG", "VBP" if plural else "VBZ")
     if new is None:
-        return None
+        return Refusal("no_inflection")
     return splice(text, [(verb.start, verb.end, ("are " if plural else "is ") + new)])
 
 
 # -- headline_perfect -----------------------------------------------------------------------------------------------
 
 
-def rule_headline_perfect(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_headline_perfect(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if not _headline(toks, NOT_IN_HEADLINE | {",", ":"}):
         return None
     end = len(toks)
@@ -549,21 +552,22 @@ def rule_headline_perfect(text: str, toks: list[Tok], cfg: RuleSettings) -> str 
                                                                                                                 "-")):
                 return None  # another verb first, or something a headline's subject does not hold
             if is_stopword(t.text) and t.low not in ("of",):
-                return None  # "Residents near Gaza ...": the subject's head is unclear
+                return Refusal("unclear_subject_head")  # "Residents near Gaza ...": the subject's head is unclear
             continue
         verbs = [lemma for lemma in _lemmas(t.low).get("VERB", ()) if lemma in EVENT_VERBS]
         if not verbs or "NOUN" in _lemmas(t.low) or title != t.text[:1].isupper():
             return None
         subject, rest = toks[:k], toks[k + 1:end]
         if subject[0].low in ("the", "a", "an") or _plural_head(subject) is not False:
-            return None
+            return Refusal("subject_with_article_or_plural")
         if _past_time(rest):
-            return None  # "X resigns on Monday" -> "has resigned on Monday": a perfect takes no past time
+            # "X resigns on Monday" -> "has resigned on Monday": a perfect takes no past time
+            return Refusal("past_time")
         if _second_verb(rest):
-            return None
+            return Refusal("second_verb")
         participle = _form(t.low, "VBN", "VBZ")
         if participle is None:
-            return None
+            return Refusal("no_inflection")
         return _in_perfect(text, subject, t, participle, False, title)
     return None
 
@@ -614,13 +618,13 @@ def _object_next(toks: list[Tok], k: int, title: bool) -> bool:
     return "NOUN" in lemmas or "ADJ" in lemmas or not lemmas
 
 
-def rule_headline_event(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_headline_event(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if not _headline(toks, NOT_IN_HEADLINE | {",", ";"}):
         return None
     end = len(toks)
     start = _headline_start(toks)
     if start and toks[0].low == "at":
-        return None  # "At least 10 ..." with the verb: a count of victims, no subject
+        return Refusal("count_of_victims")  # "At least 10 ..." with the verb: a count of victims, no subject
     title = _title_case(toks[start:])
     for k in range(start + 1, min(end - 1, start + _MAX_SUBJECT + 1)):
         t = toks[k]
@@ -633,7 +637,7 @@ def rule_headline_event(text: str, toks: list[Tok], cfg: RuleSettings) -> str | 
                     _is_word(t) or t.text.isdigit() or t.low in ("'s", "-")):
                 return None  # another verb first, or something a headline's subject does not hold
             if is_stopword(t.text) and t.low != "of":
-                return None  # "Residents near Gaza ...": the subject's head is unclear
+                return Refusal("unclear_subject_head")  # "Residents near Gaza ...": the subject's head is unclear
             continue
         if title != t.text[:1].isupper():
             return None
@@ -643,29 +647,30 @@ def rule_headline_event(text: str, toks: list[Tok], cfg: RuleSettings) -> str | 
             continue  # "Israeli air strikes kill 16": "strikes" is the subject's noun
         subject, rest = toks[start:k], toks[k + 1:end]
         if subject[0].low in ("the", "a", "an"):
-            return None
+            return Refusal("subject_with_article")
         if any(x.low in AMBIGUOUS_SUBJECT_VERBS for x in subject[1:]):
-            return None  # "Maldives court issues arrest warrant": "issues" is the verb, "arrest" a noun
+            # "Maldives court issues arrest warrant": "issues" is the verb, "arrest" a noun
+            return Refusal("verb_in_subject")
         plural = _plural_head(subject)
         if plural is None or plural != base:
             if base and plural is not True:
                 continue  # "Plane crash kills 20": "crash" is the subject's noun
-            return None
+            return Refusal("agreement")
         if not verbs & OBJECT_VERBS and not plural:
-            return None  # a singular subject with a verb of `EVENT_VERBS`: `headline_perfect`
+            return Refusal("singular_subject")  # a singular subject with a verb of `EVENT_VERBS`: `headline_perfect`
         if not _object_next(toks, k + 1, title):
-            return None  # "Chinese stocks open lower", "Syria rebels leave for ...": no object
+            return Refusal("no_object")  # "Chinese stocks open lower", "Syria rebels leave for ...": no object
         if _past_time(rest):
-            return None  # "X wins on Monday" -> "has won on Monday": a perfect takes no past time
+            return Refusal("past_time")  # "X wins on Monday" -> "has won on Monday": a perfect takes no past time
         if _second_verb(rest):
-            return None
+            return Refusal("second_verb")
         if verbs & {"open", "close", "end"} and any(x.low in MARKET_MOVES for x in rest):
-            return None  # "Stocks close 2.47% higher": a market report, the figure is no object
+            return Refusal("market_report")  # "Stocks close 2.47% higher": a market report, the figure is no object
         if any(x.text == ":" for x in rest):
-            return None  # "...: officials"
+            return Refusal("colon_after")  # "...: officials"
         participle = _form(t.low, "VBN", "VBZ" if third else "VBP")
         if participle is None:
-            return None
+            return Refusal("no_inflection")
         return _in_perfect(text, subject, t, participle, bool(plural), title)
     return None
 
@@ -685,14 +690,15 @@ def _conjunct(toks: list[Tok], title: bool) -> bool:
     return len(toks) == 1 and _plural_head(toks) is True and "NOUN" in _lemmas(toks[0].low)
 
 
-def rule_headline_and(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_headline_and(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if not _headline(toks):
         return None
     end = len(toks)
     start = _headline_start(toks)
     commas = [m for m in range(start, end) if toks[m].text == ","]
     if len(commas) != 1 or any(t.text in (":", "-", "–", "&") or t.low == "and" for t in toks[start:end]):
-        return None  # one comma only: "Obama, Romney compete for undecideds, stoke base" lists verbs too
+        # one comma only: "Obama, Romney compete for undecideds, stoke base" lists verbs too
+        return Refusal("not_one_comma")
     c = commas[0]
     title = _title_case(toks[start:])
     if not _conjunct(toks[start:c], title):
@@ -709,16 +715,17 @@ def rule_headline_and(text: str, toks: list[Tok], cfg: RuleSettings) -> str | No
         listed = set(_lemmas(low).get("VERB", ())) & (OBJECT_VERBS | EVENT_VERBS)
         if "NOUN" in _lemmas(low) and not listed and (nxt.low.endswith("s") and _is_form(nxt.low, "VBZ")
                                                       or _is_form(nxt.low, "VBP") and not is_stopword(nxt.text)):
-            return None  # "Obama, Romney camp clash": the noun of a compound before the verb
+            # "Obama, Romney camp clash": the noun of a compound before the verb
+            return Refusal("compound_noun_before_verb")
         if toks[c + 1].low in US_STATES or toks[c - 1].low in US_STATES:
-            return None  # "Columbus, Ohio hit by storm": a place and its state
+            return Refusal("place_and_state")  # "Columbus, Ohio hit by storm": a place and its state
         if _second_verb(toks[v + 1:end]):
-            return None
+            return Refusal("second_verb")
         x_words = toks[start:c]
         if x_words[0].text[:1].isupper() and not x_words[0].text.isupper() and len(x_words) == 1 \
                 and not (_is_form(x_words[0].low, "VBP") or _is_form(x_words[0].low, "VBZ")) \
                 and "NOUN" not in _lemmas(x_words[0].low) and "ADJ" in _lemmas(x_words[0].low):
-            return None  # "Fresh, clashes": an adjective, not a subject
+            return Refusal("adjective_not_subject")  # "Fresh, clashes": an adjective, not a subject
         return splice(text, [(toks[c - 1].end, toks[c + 1].start, " and ")])
     return None
 
@@ -729,7 +736,7 @@ def rule_headline_and(text: str, toks: list[Tok], cfg: RuleSettings) -> str | No
 _ASCII_NUMBER = re.compile(r"[0-9]+")  # str.isdigit() also takes superscripts, which int() refuses
 
 
-def rule_died_aged(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_died_aged(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     for k, t in enumerate(toks[:-2]):
         if t.low not in DIE_FORMS:
             continue
@@ -742,14 +749,14 @@ def rule_died_aged(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
             continue
         age = toks[n]
         if not 1 <= int(age.text) <= 120 or age.text.startswith("0"):
-            return None
+            return Refusal("not_an_age")
         after = toks[n + 1] if n + 1 < len(toks) else None
         if after is not None and after.start == age.end:
-            return None  # "died at 10:30", "at 85%": no age
+            return Refusal("not_an_age")  # "died at 10:30", "at 85%": no age
         if after is not None and _is_word(after) and after.low not in AFTER_AGE:
-            return None  # "died at 10 Downing Street", "at 5 pm": no age
+            return Refusal("not_an_age")  # "died at 10 Downing Street", "at 5 pm": no age
         if after is not None and after.low in ("in", "on", "at") and n + 2 < len(toks) and toks[n + 2].text.isdigit():
-            return None  # "died at 12 on ..."? a time followed by its date
+            return Refusal("time_then_date")  # "died at 12 on ..."? a time followed by its date
         word = "Aged" if new == "aged" and t.text[:1].isupper() else new  # "Dies Aged 116" <-> "Dies at 116"
         return splice(text, [(nxt.start, nxt.end, word)])
     return None

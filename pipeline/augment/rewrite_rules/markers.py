@@ -122,7 +122,7 @@ import re
 from functools import lru_cache
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Rule, RuleSettings, Tok, _final_punct, _is_form, _is_lower_word, _is_word, _lemmas, is_ing_verb, splice,
+    Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_lower_word, _is_word, _lemmas, is_ing_verb, splice,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
@@ -369,9 +369,9 @@ def _add_after_verb(text: str, toks: list[Tok]) -> str | None:
     return None
 
 
-def rule_that(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_that(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if "?" in text and not text.rstrip().endswith("?") or '"' in text or "“" in text:
-        return None  # quotations: what is inside may not be the verb's clause
+        return Refusal("quotation")  # quotations: what is inside may not be the verb's clause
     return _drop_after_verb(text, toks) or _drop_object_relative(text, toks) or _add_after_verb(text, toks)
 
 
@@ -645,7 +645,7 @@ def _reduce_past_progressive(text: str, toks: list[Tok]) -> str | None:
     return None
 
 
-def rule_relative(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_relative(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     return _swap_relative(text, toks) or _reduce_relative(text, toks) or _reduce_passive(text, toks) \
         or _reduce_past_progressive(text, toks)
 
@@ -702,14 +702,15 @@ def _is_adjective(tok: Tok) -> bool:
     return tok.text[:1].isupper() and tok.low.endswith(NATIONALITY_ENDINGS)
 
 
-def rule_headline_will(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_headline_will(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if len(toks) < 4 or _final_punct(toks) != len(toks) or not (toks[0].text[:1].isupper()
                                                                 or toks[0].text[:1].isdigit()):
         return None
     if any(t.text in (",", ":", ";", '"', "“", "”", "(", ")", "!", "?", "|") and not (
             t.text == "," and 0 < i < len(toks) - 1 and toks[i - 1].text.isdigit() and toks[i + 1].text.isdigit()
             and toks[i - 1].end == t.start == toks[i + 1].start - 1) for i, t in enumerate(toks)):
-        return None  # a headline of two parts ("Britain's Prince Philip hospitalised, to miss jubilee"); "1,000"
+        # a headline of two parts ("Britain's Prince Philip hospitalised, to miss jubilee"); "1,000"
+        return Refusal("two_part_headline")
     for k in range(1, len(toks) - 1):
         t = toks[k]
         if t.low != "to":
@@ -718,14 +719,15 @@ def rule_headline_will(text: str, toks: list[Tok], cfg: RuleSettings) -> str | N
         if not _is_word(verb) or not _is_form(verb.low, "VB") or verb.text.isupper():
             return None
         if k + 2 == len(toks) and "NOUN" in _lemmas(verb.low) or verb.low in NO_VERB_AFTER_TO:
-            return None  # "Road to Change": "to" + a noun; "falls to near 3-year low": no verb
+            return Refusal("no_verb_after_to")  # "Road to Change": "to" + a noun; "falls to near 3-year low": no verb
         if toks[-1].low in PREPOSITIONS | HEADLINE_FUNCTION:
-            return None  # a cut title ("... Public Confidence in")
+            return Refusal("cut_title")  # a cut title ("... Public Confidence in")
         if not _headline_subject_ok(toks, k):
-            return None
+            return Refusal("subject_unfit")
         title = verb.text[:1].isupper()
         if title and any(_is_lower_word(x) and len(x.text) > 3 for x in toks):
-            return None  # a capitalised word in a lower-case headline is a name, not "to Hear"
+            # a capitalised word in a lower-case headline is a name, not "to Hear"
+            return Refusal("name_in_lower_case_headline")
         return splice(text, [(t.start, t.end, "Will" if title else "will")])
     return None
 
@@ -865,7 +867,7 @@ def _going_to_will(text: str, toks: list[Tok]) -> str | None:
     return None
 
 
-def rule_will_going(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_will_going(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if len(toks) < 4 or not _sentence_ok(toks):
         return None
     return _will_to_going(text, toks) or _going_to_will(text, toks)

@@ -72,8 +72,8 @@ function word (determiner, pronoun, ...), else the rule is refused where it coul
 from __future__ import annotations
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Rule, RuleSettings, Tok, _case_like, _is_form, _is_lower_word, _is_word, _lemmas, _lower_first_word, is_noun,
-    splice,
+    Refusal, Rule, RuleSettings, Tok, _case_like, _is_form, _is_lower_word, _is_word, _lemmas, _lower_first_word,
+    is_noun, splice,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
@@ -232,9 +232,9 @@ def _short_form_edit(text: str, toks: list[Tok], i: int) -> tuple[int, int, str]
     return (start, end, short)
 
 
-def rule_abbreviation(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_abbreviation(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if _mostly_capitals(toks):
-        return None
+        return Refusal("mostly_capitals")
     long_edits, short_edits = [], []
     for i in range(len(toks)):
         edit = _abbreviation_edit(text, toks, i)
@@ -249,7 +249,7 @@ def rule_abbreviation(text: str, toks: list[Tok], cfg: RuleSettings) -> str | No
         if back is not None:
             short_edits.append(back)
     if long_edits and short_edits:
-        return None  # both styles: the sentence is left as it is
+        return Refusal("both_styles")  # both styles: the sentence is left as it is
     edits = long_edits or short_edits
     if not edits:
         return None
@@ -292,7 +292,7 @@ def _finite_verb(tok: Tok) -> bool:
         is_noun(tok.low) and not _is_form(tok.low, "VBD"))
 
 
-def rule_apposition(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_apposition(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if len(toks) < 6 or _mostly_capitals(toks):
         return None
     n_end = _name_end(toks, 0)
@@ -307,23 +307,24 @@ def rule_apposition(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None
         return None
     np = toks[a:c2]
     if not 2 <= len(np) <= 7:
-        return None
+        return Refusal("appositive_length")
     first = np[0]
     if first.low in ("the", "a", "an", "his", "her", "their", "its"):
         if not first.text.islower():
             return None
     elif not (len(np) >= 3 and np[1].text in ("'s", "’s") and first.text[:1].isupper() or
               len(np) >= 3 and first.text[:1].isupper() and first.text.endswith(("'s", "’s"))):
-        return None  # a possessive: "Rowland's legal counsel"
+        return Refusal("possessive_name")  # a possessive: "Rowland's legal counsel"
     if any(t.low in CLAUSE_SIGNAL_WORDS for t in np) or any(_is_lower_word(t) and _finite_verb(t) and not is_noun(t.low)
                                                       for t in np[1:]):
-        return None
+        return Refusal("clause_in_appositive")
     if not is_noun(np[-1].low) and not np[-1].text[:1].isupper():
-        return None  # the appositive ends in its noun
+        return Refusal("appositive_not_ending_in_noun")  # the appositive ends in its noun
     if not _finite_verb(toks[c2 + 1]):
-        return None
+        return Refusal("no_verb_after")
     if first.low in ("a", "an") and sum(t.text != "." for t in toks[:n_end]) < 2:
-        return None  # "A presidential candidate, Graham, was ...": a lone surname after an indefinite reads oddly
+        # "A presidential candidate, Graham, was ...": a lone surname after an indefinite reads oddly
+        return Refusal("lone_surname")
     name = text[toks[0].start:toks[n_end - 1].end]
     if name.startswith("The "):
         name = "the" + name[3:]
@@ -382,7 +383,7 @@ def _subject_end(toks: list[Tok], start: int, sentence_start: bool, gap: int) ->
     return k if _verb_after(toks, k + gap) else None
 
 
-def rule_however(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_however(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if len(toks) < 5 or _mostly_capitals(toks) or toks[-1].text == "?":
         return None
     if sum(t.low in SENTENCE_ADVERBS for t in toks) != 1:
@@ -401,7 +402,7 @@ def rule_however(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
     if toks[0].low in HUMAN_SUBJECT_PRONOUNS or toks[0].low in SUBJECT_DETS:
         lowered = _lower_first_word(subject)
         if lowered is None:
-            return None
+            return Refusal("first_word_may_be_name")
         subject = lowered
     return toks[end + 1].text.capitalize() + ", " + subject + " " + text[toks[end + 3].start:]
 
@@ -433,9 +434,9 @@ def _plural_np_at(toks: list[Tok], k: int) -> bool:
     return False
 
 
-def rule_a_lot(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_a_lot(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if _mostly_capitals(toks):
-        return None
+        return Refusal("mostly_capitals")
     for i, t in enumerate(toks[:-1]):
         prev = toks[i - 1] if i > 0 else None
         nxt = toks[i + 1]

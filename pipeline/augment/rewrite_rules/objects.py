@@ -68,7 +68,7 @@ place where it applies:
 from __future__ import annotations
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Rule, RuleSettings, Tok, _is_form, _is_lower_word, _is_word, _lemmas, inflect, is_noun, splice,
+    Refusal, Rule, RuleSettings, Tok, _is_form, _is_lower_word, _is_word, _lemmas, inflect, is_noun, splice,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
@@ -166,11 +166,12 @@ def _name(toks: list[Tok], i: int, k: int) -> str:
     return " ".join(t.text for t in toks[i:k])
 
 
-def rule_possessive(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_possessive(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if any(t.low.endswith("'s") and t.text[:1].isupper() and k + 1 < len(toks)
            and (not toks[k + 1].text[:1].isalnum() or toks[k + 1].low in COORDINATORS | OBJECT_BOUNDARY_PREPOSITIONS)
            for k, t in enumerate(toks)):
-        return None  # "The troupe of Kyoto performs in December and Osaka's in May": an elliptic possessive
+        # "The troupe of Kyoto performs in December and Osaka's in May": an elliptic possessive
+        return Refusal("elliptical_possessive")
     for k, t in enumerate(toks):
         if not (t.low.endswith("'s") and len(t.text) > 2) or k + 1 >= len(toks):
             continue
@@ -333,7 +334,7 @@ def _clause_goes_on_clearly(toks: list[Tok], k: int) -> bool:
     return t.low in COORDINATORS | OBJECT_BOUNDARY_PREPOSITIONS and t.low not in ("of",) and t.text.islower()
 
 
-def rule_particle(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_particle(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     for i, t in enumerate(toks[:-2]):
         if not _is_lower_word(t):
             continue
@@ -398,7 +399,7 @@ def _dative_theme(toks: list[Tok], j: int) -> int | None:
     return None
 
 
-def rule_dative(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_dative(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     for i, t in enumerate(toks[:-3]):
         if not _is_lower_word(t):
             continue
@@ -483,9 +484,9 @@ def _no_any_noun(toks: list[Tok], k: int, to_any: bool) -> bool:
     return any(_is_plural(w) or w in MASS_NOUNS for w in words)
 
 
-def rule_no_any(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_no_any(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if "?" in text:
-        return None
+        return Refusal("question")
     for i, t in enumerate(toks[:-2]):
         prev = toks[i - 1] if i > 0 else None
         nxt = toks[i + 1]

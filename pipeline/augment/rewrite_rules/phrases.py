@@ -118,7 +118,7 @@ import re
 from collections.abc import Callable
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Rule, RuleSettings, Tok, _case_like, _is_form, _is_lower_word, _is_word, _lemmas, is_ing_verb, is_noun,
+    Refusal, Rule, RuleSettings, Tok, _case_like, _is_form, _is_lower_word, _is_word, _lemmas, is_ing_verb, is_noun,
     is_verb_form, splice,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
@@ -584,7 +584,7 @@ def _majority(text: str, toks: list[Tok], i: int) -> str | None:
     return splice(text, [(toks[i].start, toks[i + 2].end, _case_like(toks[i].text, new))])
 
 
-def rule_equivalent(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_equivalent(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     for i, t in enumerate(toks):
         if t.low == "the" and i + 1 < len(toks) and toks[i + 1].low == "majority":
             prev = _prev(toks, i)
@@ -622,7 +622,7 @@ def rule_equivalent(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None
 
 
 # -- percent --------------------------------------------------------------------------------------------------------
-def rule_percent(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_percent(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     signs, words = [], []  # (number index, end index of the percent sign/word)
     for k, t in enumerate(toks[:-1]):
         nxt = toks[k + 1]
@@ -641,7 +641,7 @@ def rule_percent(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
     if signs:
         lettered = [w for w in toks if _is_word(w) and not is_stopword(w.text)]
         if len(lettered) >= 3 and sum(w.text[:1].isupper() for w in lettered) / len(lettered) >= 0.6:
-            return None  # a title-case headline: "Shares Rise 5% On ..."
+            return Refusal("title_case_headline")  # a title-case headline: "Shares Rise 5% On ..."
         return splice(text, [(toks[k].end, toks[e].end, " percent") for k, e in signs])
     return splice(text, [(toks[k].end, toks[e].end, "%") for k, e in words])
 
@@ -681,7 +681,7 @@ def _joined_verb(toks: list[Tok], k: int, ing: bool) -> bool:
     return False
 
 
-def rule_to_ing(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_to_ing(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     from lemminflect import getInflection
 
     for i, t in enumerate(toks[:-2]):
@@ -715,29 +715,32 @@ def rule_to_ing(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
 # -- fillers --------------------------------------------------------------------------------------------------------
 
 
-def rule_fillers(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_fillers(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     cuts = []
     for f, t in enumerate(toks):
         if t.low not in FILLERS or t.text not in (t.low, t.low.capitalize()):
             continue
         prev, nxt = _prev(toks, f), _next(toks, f + 1)
         if prev is not None and prev.text[:1].isdigit():
-            return None  # "5 um": a unit
+            return Refusal("unit_after_number")  # "5 um": a unit
         if nxt is not None and nxt.text in ("-", "'", "’") and nxt.start == t.end:
-            return None
+            return Refusal("part_of_word")
         if t.text[:1].isupper() and (nxt is None or nxt.text != ","):
-            return None  # "Er diab...": a capitalised "Er"/"Uh"/"Um" without its comma may be a name or a cut word
+            # "Er diab...": a capitalised "Er"/"Uh"/"Um" without its comma may be a name or a cut word
+            return Refusal("capitalised_may_be_word")
         after = _next(toks, f + 2) if nxt is not None and nxt.text == "," else None
         if after is not None and prev is not None and prev.text not in (",", ";", ":", "--") \
                 and prev.low in RESTART_WORDS and after.low in RESTART_WORDS:
-            return None  # "and uh, but I believe", "he um, they were": a false start, the words before it kept
+            # "and uh, but I believe", "he um, they were": a false start, the words before it kept
+            return Refusal("false_start")
         if after is not None and prev is not None and prev.text == "," and f >= 2:
             before = toks[f - 2]
             if before.low in PHRASE_OPENERS:
                 cuts.append((before.end, after.start - 1))  # "your, uh, birth country" -> "your birth country"
                 continue
             if before.low not in INTERJECTIONS:
-                return None  # "the city, um, the west side": the commas may be the sentence's own
+                # "the city, um, the west side": the commas may be the sentence's own
+                return Refusal("commas_of_sentence")
         if nxt is None or nxt.text in (".", "?", "!") and f + 2 == len(toks):
             start = prev.end if prev is not None else t.start
             if prev is not None and prev.text == "," and f >= 2:
@@ -751,7 +754,7 @@ def rule_fillers(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
         return None
     out = splice(text, [(s, e, "") for s, e in cuts])
     if sum(1 for w in re.findall(r"[A-Za-z]+", out)) < 3:
-        return None
+        return Refusal("too_short_after")
     if toks[0].low in FILLERS and toks[0].text[:1].isupper():
         out = out[:1].upper() + out[1:]
     return out
@@ -793,7 +796,7 @@ def _repeat_allowed(toks: list[Tok], k: int, n: int) -> bool:
     return True
 
 
-def rule_repeats(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_repeats(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     cuts = []
     k = 0
     while k < len(toks) - 1:
@@ -826,7 +829,7 @@ def rule_repeats(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
         return None
     out = splice(text, [(s, e, "") for s, e in cuts])
     if len(re.findall(r"[A-Za-z']+", out)) < 3:
-        return None
+        return Refusal("too_short_after")
     return out
 
 
@@ -853,13 +856,13 @@ def _conjunct(toks: list[Tok], start: int, stop_at_and: bool) -> int | None:
     return k
 
 
-def rule_between(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_between(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     for i, t in enumerate(toks[:-3]):
         if t.text != "between":
             continue
         prev = _prev(toks, i)
         if prev is not None and prev.low in DIRECTIONAL:
-            return None
+            return Refusal("directional")
         a_end = _conjunct(toks, i + 1, True)
         if a_end is None or a_end >= len(toks) or toks[a_end].text != "and":
             return None
@@ -870,39 +873,39 @@ def rule_between(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
         words = [x for x in a + b]
         if any(x.text[:1].isdigit() or x.low in COUNT_WORDS | ORDINALS | TIME_OF_DAY_AND_YEAR_WORDS | {"one"}
                or x.low in ("you", "me", "him", "her", "us", "them", "i") or "'" in x.low for x in words):
-            return None  # ranges, dates, times, pronouns, possessives
+            return Refusal("range_date_or_pronoun")  # ranges, dates, times, pronouns, possessives
         if any(is_ing_verb(x.low) and "NOUN" not in _lemmas(x.low) for x in words):
-            return None
+            return Refusal("ing_in_conjunct")
         heads = (a[-1].low, b[-1].low)
         if heads in BINOMIAL_PAIRS or heads[::-1] in BINOMIAL_PAIRS \
                 or {"rock", "lines", "devil"} & {x.low for x in words}:
-            return None
+            return Refusal("fixed_pair")
         for head in (a[-1], b[-1]):
             lemmas = _lemmas(head.low)
             if head.text[:1].islower() and ("NOUN" not in lemmas or "ADJ" in lemmas and "NOUN" not in lemmas):
-                return None  # "between the old and new buildings"
+                return Refusal("shared_head")  # "between the old and new buildings"
             if head.text[:1].islower() and "ADJ" in lemmas and head.low in ("poor", "rich", "black", "white", "young",
                                                                          "old", "good", "evil"):
-                return None
+                return Refusal("shared_head")
         if len(a) == 1 and len(b) > 1 and a[0].text[:1].islower():
-            return None  # "between cat and dog owners": the head may be shared
+            return Refusal("shared_head")  # "between cat and dog owners": the head may be shared
         if (a[0].low in DEFINITE_AND_POSSESSIVE_DETERMINERS) != (b[0].low in DEFINITE_AND_POSSESSIVE_DETERMINERS):
-            return None  # "between the neck and upper arm": the determiner is shared
+            return Refusal("shared_determiner")  # "between the neck and upper arm": the determiner is shared
         after = _next(toks, b_end)
         if after is not None and _is_word(after):
             if after.low in ("'s", "of", "and", "or"):
-                return None
+                return Refusal("conjunct_goes_on")
             if after.low in AUXILIARIES or is_verb_form(after.low) or _is_form(after.low, "VBP"):
                 if prev is None or not (_is_word(prev) and "NOUN" in _lemmas(prev.low) and not is_stopword(prev.text)):
-                    return None  # "fell between the rocks and the dog ran": two clauses
+                    return Refusal("two_clauses")  # "fell between the rocks and the dog ran": two clauses
             elif after.low not in BOUNDARY_WORDS:
-                return None  # the second conjunct may go on
+                return Refusal("conjunct_goes_on")  # the second conjunct may go on
         elif after is not None and after.text not in (".", ",", ";", ":", "?", "!", ")", "-", "\"", "”"):
-            return None
+            return Refusal("conjunct_goes_on")
         first = text[toks[i + 1].start:a[-1].end]
         second = text[b[0].start:b[-1].end]
         if first.lower() == second.lower():
-            return None
+            return Refusal("same_conjuncts")
         return splice(text, [(toks[i + 1].start, a[-1].end, second), (b[0].start, b[-1].end, first)])
     return None
 
@@ -910,7 +913,7 @@ def rule_between(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
 # -- how_can --------------------------------------------------------------------------------------------------------
 
 
-def rule_how_can(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_how_can(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if len(toks) < 5 or toks[-1].text != "?" or toks[0].text != "How" or text.count("?") != 1:
         return None
     aux, subject, verb = toks[1], toks[2], toks[3]

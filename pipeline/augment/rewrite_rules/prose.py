@@ -59,7 +59,7 @@ first place where it applies:
 from __future__ import annotations
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Rule, RuleSettings, Tok, _final_punct, _is_form, _is_lower_word, _lemmas, is_noun, splice,
+    Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_lower_word, _lemmas, is_noun, splice,
 )
 from bsl_pipeline.pipeline.lexicon.word_classes import (
     ADVERBS_AFTER_PARTICIPLE, ADVERBS_BEFORE_PARTICIPLE, AUXILIARIES, BEFORE_PARTICIPLE, CLAUSE_OPENING_WORDS,
@@ -119,12 +119,12 @@ def _trailing_modifier(t: Tok) -> bool:
                                                                   and not t.low.endswith("ing"))
 
 
-def rule_inversion(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_inversion(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if len(toks) < 5 or not toks[0].text[:1].isupper():
         return None
     end = _final_punct(toks)
     if end != len(toks) - 1:
-        return None  # a question, a quotation, no final punctuation
+        return Refusal("question_or_quotation")  # a question, a quotation, no final punctuation
     v = _phrase_end(toks)
     if v is None or v + 1 >= end:
         return None
@@ -134,25 +134,25 @@ def rule_inversion(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
     subject = toks[v + 1:end]
     commas = [k for k, t in enumerate(subject) if t.text == ","]
     if any(t.text in PUNCTUATION and t.text != "," for t in subject) or len(commas) > 1:
-        return None
+        return Refusal("punctuation_in_subject")
     if commas:  # "... stands Morant Point Lighthouse, built in 1841." -> "... Lighthouse, built in 1841, stands ..."
         c = commas[0]
         if c < 1 or c + 1 >= len(subject) or not _trailing_modifier(subject[c + 1]):
-            return None
+            return Refusal("subject_modifier_unclear")
     head = subject[0]
     if not (head.low in INVERSION_SUBJECT_DETERMINERS or head.text.isdigit()
             or (head.text[:1].isupper() and head.low not in PERSONAL_PRONOUNS_AND_THERE)):
-        return None
+        return Refusal("subject_not_noun_phrase")
     if len(subject) > _MAX_SUBJECT:
-        return None
+        return Refusal("subject_too_long")
     for t in subject:
         if t.low in CLAUSE_OPENING_WORDS or t.low in AUXILIARIES or t.low in PERSONAL_PRONOUNS_AND_THERE \
                 or t.low in ("not", "also"):
-            return None
+            return Refusal("clause_in_subject")
         if t.low in LOCATIVE_VERBS:
-            return None
+            return Refusal("second_verb")
     if verb.low in SINGULAR_VERBS and any(t.low in ("and", "or") for t in subject):
-        return None
+        return Refusal("coordinated_subject")
     subject_text = text[head.start:subject[-1].end]
     if head.low in INVERSION_SUBJECT_DETERMINERS:
         subject_text = subject_text[:1].upper() + subject_text[1:]
@@ -185,7 +185,7 @@ def _headline_like(toks: list[Tok]) -> bool:
     return len(words) > 3 and caps * 2 > len(words) - 1
 
 
-def rule_adverb(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_adverb(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if len(toks) < 4 or toks[-1].text == "?" or _headline_like(toks):
         return None
     for i in range(1, len(toks) - 1):
@@ -213,7 +213,7 @@ def _opening_kind(part: str) -> str | None:
     return None
 
 
-def rule_definitions(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_definitions(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     body = text.rstrip()
     end = len(body)
     while end and body[end - 1] in ".;":

@@ -151,6 +151,16 @@ def _front(text: str, toks: list[Tok], k: int, end: int) -> str | None:
     return phrase[:1].upper() + phrase[1:] + ", " + head.rstrip(" ,") + tail
 
 
-# A rule: (text, its tokens, settings) -> the rewritten text, or None where it does not apply or its guard refuses.
-# Rules are called with at least one token (the augmenter gives text without tokens no view).
-Rule = Callable[[str, list[Tok], RuleSettings], "str | None"]
+@dataclass(frozen=True)
+class Refusal:
+    """What a rule returns when one of its guards refuses a sentence the rule would otherwise rewrite: the guard's
+    name, unique within the rule ("negation_scope": moved, the clause would leave the scope of "not"). The augmenter
+    reports a sentence no rule rewrites as `no_rule_applies:<rule>.<guard>` (`refusal_reason`)."""
+
+    guard: str
+
+
+# A rule: (text, its tokens, settings) -> the rewritten text; a Refusal naming the guard that refused; or None where
+# the rule finds nothing to rewrite. Rules are called with at least one token (the augmenter gives text without
+# tokens no view).
+Rule = Callable[[str, list[Tok], RuleSettings], "str | Refusal | None"]

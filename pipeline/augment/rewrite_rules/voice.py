@@ -132,7 +132,7 @@ from __future__ import annotations
 import re
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Rule, RuleSettings, Tok, _final_punct, _is_form, _lemmas, _lower_first_word, inflect, is_noun, verb_only,
+    Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _lemmas, _lower_first_word, inflect, is_noun, verb_only,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
@@ -409,7 +409,7 @@ def _verb_group(tense: str, aux: str, lemma: str, participle: str, number: str |
     return None
 
 
-def rule_passive_by(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_passive_by(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     end = _final_punct(toks)
     if end < 5 or any(t.text in REFUSED_PUNCT for t in toks):
         return None
@@ -423,19 +423,20 @@ def rule_passive_by(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None
         return None
     aux, tense, neg, adverb = found
     if adverb is not None and adverb.lower() in FOCUS_ADVERBS or toks[by - 1].low in RELATION_PARTICIPLES:
-        return None  # "is only faced by": the focus would change; "separated by a gap": a relation's second term
+        # "is only faced by": the focus would change; "separated by a gap": a relation's second term
+        return Refusal("focus_adverb_or_relation")
     start = _subject_start(toks, aux)
     if start is None or start >= aux or not _noun_phrase(toks, start, aux, subject=True) \
             or start > 0 and aux - start == 1 and toks[start].low in ("this", "that") or _opening_adverb(toks, start):
-        return None
+        return Refusal("subject_unfit")
     stop = _agent(toks, by, end, lemma)
     if stop is None:
-        return None
+        return Refusal("agent_unfit")
     verb = _verb_group(tense, toks[aux].low, lemma, toks[by - 1].low, _number(toks, by + 1, stop), neg)
     plural_aux = toks[aux].low in ("were", "are", "have", "weren't", "aren't", "haven't")
     obj = _object(text, toks, start, aux, plural_aux)
     if verb is None or obj is None:
-        return None
+        return Refusal("no_inflection")
     agent = _agent_text(text, toks, by, stop, start == 0)
     tail = text[toks[stop - 1].end:] if stop == end else " " + text[toks[stop].start:]
     return text[:toks[start].start] + agent + " " + (adverb + " " if adverb else "") + verb + " " + obj + tail
@@ -466,7 +467,7 @@ def _agent_text(text: str, toks: list[Tok], by: int, stop: int, at_start: bool) 
 _MAX_HEADLINE = 16
 
 
-def rule_headline_active(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_headline_active(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     end = len(toks)
     if not 4 <= end <= _MAX_HEADLINE or _final_punct(toks) != end or not toks[0].text[:1].isupper() \
             or any(t.text in REFUSED_PUNCT or t.text == "," for t in toks):
@@ -478,15 +479,15 @@ def rule_headline_active(text: str, toks: list[Tok], cfg: RuleSettings) -> str |
     lemma = _participle(toks, by - 1)
     if lemma is None or lemma in INTRANSITIVE_BY or not _noun_phrase(toks, 0, by - 1, subject=True) \
             or any(t.low in SUBJECT_TO_OBJECT_PRONOUN or t.low in AUXILIARY_WORDS for t in toks[:by - 1]):
-        return None
+        return Refusal("subject_or_verb_unfit")
     stop = _agent(toks, by, end, lemma)
     if stop is None or any(t.low in OBJECT_TO_SUBJECT_PRONOUN for t in toks[by + 1:stop]):
-        return None
+        return Refusal("agent_unfit")
     number = _number(toks, by + 1, stop)
     obj = _object(text, toks, 0, by - 1, plural_aux=False)
     verb = number and _present(lemma, number)
     if verb is None or obj is None:
-        return None
+        return Refusal("no_inflection")
     agent = _agent_text(text, toks, by, stop, True)
     tail = "" if stop == end else " " + text[toks[stop].start:]
     return agent + " " + verb + " " + obj + tail
@@ -634,7 +635,7 @@ def _caption_clean(toks: list[Tok], end: int) -> bool:
                     for t in toks[1:end])
 
 
-def rule_caption_passive(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_caption_passive(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     end = _final_punct(toks)
     if not _caption_clean(toks, end):
         return None
@@ -651,12 +652,12 @@ def rule_caption_passive(text: str, toks: list[Tok], cfg: RuleSettings) -> str |
             return None  # a headline ("Fire breaks out", "5.9 quake hits Indonesia")
         lemma, aux, be_object = _caption_lemma(toks[aux].low, "VBZ"), aux - 1, ""
     if not lemma or any(t.low == "and" for t in toks[aux + 1:end]):
-        return None  # "is slicing a potato and singing", "chasing a ball and a stick"
+        return Refusal("coordination_after")  # "is slicing a potato and singing", "chasing a ball and a stick"
     found = _caption_rest(toks, aux + 2, end, lemma)
     subject = found and _caption_subject(text, toks, aux + (not be_object))
     participle = _caption_participle(lemma)
     if not subject or participle is None:
-        return None
+        return Refusal("subject_unfit")
     obj_end, number = found
     obj = text[toks[aux + 2].start:toks[obj_end - 1].end]
     tail = text[toks[obj_end].start:toks[end - 1].end] + " " if obj_end < end else ""
@@ -693,7 +694,7 @@ def _caption_rest(toks: list[Tok], k: int, end: int, lemma: str) -> tuple[int, s
     return (obj_end, number) if number else None
 
 
-def rule_caption_active(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_caption_active(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     end = _final_punct(toks)
     low = [t.low for t in toks]
     if "being" not in low or low.count("by") != 1 or not _caption_clean(toks, end) and not (
@@ -716,21 +717,21 @@ def rule_caption_active(text: str, toks: list[Tok], cfg: RuleSettings) -> str | 
     np = _caption_np([Tok(first.text.lower(), first.start, first.end)] + toks[1:aux], 0, aux)
     if np is None or np[0] != aux or any(w in BODY_PARTS for w in low[:aux]) or low[np[1]] in SCOPE_WORDS \
             or not _tail_phrases(toks, aux + 3, by):
-        return None
+        return Refusal("object_unfit")
     # the agent and all after it become the subject ("by a man in a red shirt" -> "A man in a red shirt is ...")
     if by + 1 >= end or any(w in SCOPE_WORDS or w in OBJECT_TO_SUBJECT_PRONOUN or w in ("his", "their", "its")
                             for w in low[by + 1:end]) \
             or toks[by + 1].low not in CAPTION_OBJECT_DETERMINERS | {"someone", "somebody"} \
             and not toks[by + 1].text.islower() \
             or not _noun_phrase(toks, by + 1, end, subject=True):
-        return None
+        return Refusal("agent_unfit")
     head_end = next((k for k in range(by + 2, end) if low[k] in TAIL_PREPOSITIONS), end)
     number = "sg" if head_end == by + 2 and low[by + 1] in ("someone", "somebody") \
         else _number(toks, by + 1, head_end)
     ing = inflect(lemma, "VBG")
     obj = _lower_first_word(text[first.start:toks[aux - 1].end])
     if number is None or ing is None or obj is None and not (first.text[1:].islower() and is_noun(first.low)):
-        return None
+        return Refusal("no_inflection")
     obj = obj or first.text.lower() + text[first.end:toks[aux - 1].end]
     agent = text[toks[by + 1].start:toks[end - 1].end]
     mid = " " + text[toks[aux + 3].start:toks[by - 1].end] if by > aux + 3 else ""

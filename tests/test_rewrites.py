@@ -9,7 +9,9 @@ import sys
 
 import pytest
 from bsl_pipeline.pipeline.augment.augmenters import SourceRecord, build_augmenter
-from bsl_pipeline.pipeline.augment.augmenters.rewrites import RULE_FUNCTIONS, RULES, RewritesConfig, tokenize
+from bsl_pipeline.pipeline.augment.augmenters.rewrites import (
+    RULE_FUNCTIONS, RULES, RewritesConfig, no_rule_reason, tokenize,
+)
 from bsl_pipeline.pipeline.augment.rewrite_rules.clauses import CLAUSE_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.grammar import GRAMMAR_RULES
 from rewrite_cases import family_tests
@@ -237,9 +239,24 @@ def test_sentences_that_get_no_view_say_why():
     aug = build_augmenter("rewrites")
     texts = ["Der Mann spielt eine Gitarre auf der Bühne heute.", "A MAN IS PLAYING A GUITAR ON STAGE.",
              "if (x == 1) { return foo(); }", "A man is playing guitar, see http://example.com/video",
-             "#love #summer #beach #fun", "Hi there", "Obama signs the bill into law"]
-    assert [p.reject for p in _run(aug, texts)] == ["not_english", "all_capitals", "code", "url", "hashtags",
-                                                     "too_short", "no_rule_applies"]
+             "#love #summer #beach #fun", "Hi there", "Obama signs the bill into law", "The sky is blue."]
+    assert [p.reject for p in _run(aug, texts)] == [
+        "not_english", "all_capitals", "code", "url", "hashtags", "too_short",
+        "no_rule_applies:split_clauses.question_quotation_or_headline",  # a headline: no final stop
+        "no_rule_applies"]  # no rule finds anything to rewrite
+
+
+def test_no_rule_applies_names_the_guard_of_the_first_rule_that_refused():
+    assert no_rule_reason({}) == "no_rule_applies"
+    assert no_rule_reason({"there": "group_agreement", "add_is": "has_finite_verb"}) == \
+        "no_rule_applies:there.group_agreement"
+    text = "A group of children are playing in the park."
+    aug = build_augmenter("rewrites", {"rules": ["there", "contract"]})
+    refusals: dict[str, str] = {}
+    assert aug.applicable(text, refusals) == {} and refusals == {"there": "group_agreement"}
+    assert _run(aug, [text])[0].reject == "no_rule_applies:there.group_agreement"
+    only_contract = build_augmenter("rewrites", {"rules": ["contract"]})
+    assert _run(only_contract, [text])[0].reject == "no_rule_applies"
 
 
 def test_views_are_source_and_rewrite_deterministic_per_record():
@@ -291,7 +308,14 @@ def test_bsl_augment_end_to_end_on_real_sentences(tmp_path, shared_data):
     import pyarrow.parquet as pq
 
     stats = manifest["stats"]["per_method"]["rewrites"]
-    assert stats["pairs"] > 10 and set(stats["rejects"]) == {"no_rule_applies"}, stats
+    assert stats["pairs"] > 10 and {r.split(":")[0] for r in stats["rejects"]} == {"no_rule_applies"}, stats
+    named = {r.split(":")[1] for r in stats["rejects"] if ":" in r}
+    assert named and all(r.split(".")[0] in RULES for r in named), stats
+    shown = subprocess.run([sys.executable, "-m", "bsl_pipeline.cli", "inspect", str(tmp_path / "out"), "--stats"],
+                           capture_output=True, text=True)
+    assert shown.returncode == 0, shown.stderr
+    assert f"no_rule_applies={stats['rejected']} (" in shown.stdout  # the guards that refused, by count
+    assert all(f"{guard}=" in shown.stdout for guard in named), shown.stdout
     table = pq.read_table(tmp_path / "out" / "data" / "train-00000-of-00001.parquet").to_pylist()
     assert len(table) == stats["pairs"]
     got = {r["source"]: r["view2"] for r in table}

@@ -984,9 +984,9 @@ def rule_add_is(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal 
     if end <= 0 or toks[0].low not in INDEFINITE | {"the", "one"}:
         return None
     if any(t.low in AUXILIARIES or t.low in ("'s", "who", "that", "which", "while", "as", "when") for t in toks):
-        return Refusal("has_verb_or_clause")
+        return None
     if any(t.low in ("and", "with", "or") for t in toks[:end][:_first_ing(toks, end)]):
-        return Refusal("coordination_before_ing")
+        return None
     for k in range(2, min(end, 10)):
         t = toks[k]
         if not _is_word(t) or t.text[:1].isupper() and k > 0:

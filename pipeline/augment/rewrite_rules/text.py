@@ -155,7 +155,7 @@ def _front(text: str, toks: list[Tok], k: int, end: int) -> str | None:
 class Refusal:
     """What a rule returns when one of its guards refuses a sentence the rule would otherwise rewrite: the guard's
     name, unique within the rule ("negation_scope": moved, the clause would leave the scope of "not"). The augmenter
-    reports a sentence no rule rewrites as `no_rule_applies:<rule>.<guard>` (`refusal_reason`)."""
+    reports a sentence no rule rewrites as `no_rule_applies:<rule>.<guard>` (`no_rule_reason` in the augmenter)."""
 
     guard: str
 

@@ -108,6 +108,16 @@ whatever the sense of the words around them, each replacement guarded so that it
   stripped screw?" -> "How can I remove a stripped screw?"); "do" -> "can" not with verbs whose question is no
   how-to (feel, look, seem, know, compare, be, ...: "How do I look?"), "can" -> "do" only with verbs of doing
   (get, make, find, fix, remove, ...), never rhetorical ("How can I ever thank you?", "How can I be so stupid?").
+* `a_lot`: "many" <-> "a lot of" before a plural noun ("many people" -> "a lot of people", "many of them" ->
+  "a lot of them"), and "all the" -> "all of the" before a plural noun (the way back is the `equivalent` rule's).
+  Refused: "so/too/how/as/very/the/his/New York's... many", "a great many", "many a", "many of whom/which",
+  "many more", "many thousands", time spans ("many years ago" -> "a lot of years ago" reads badly), "many
+  thanks", and after "of" ("the essence of a lot of delights" reads badly); "a lot of" -> "many" only before a
+  plural count noun ("a lot of money", "a lot of the time" stay), not after what/quite/such/not, nor after
+  "is"/"'s" ("there's a lot of places" -> "there's many places"); "all the" not in fixed phrases ("all the same",
+  "all the way", "all the more", "all the time", a comparative), not before a singular ("all the worm did was
+  ..." -> "all of the worm did"), not after "of"/"at"/"for" ("of all the people"), a pronoun ("ate it all the
+  next day": a floating "all") or before a capitalised title ("All the Pretty Horses").
 
 A phrase replaced at the start of a sentence keeps the capital ("Maybe" -> "Perhaps").
 """
@@ -118,19 +128,19 @@ import re
 from collections.abc import Callable
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Refusal, Rule, RuleSettings, Tok, _case_like, _is_form, _is_lower_word, _is_word, _lemmas, is_ing_verb, is_noun,
-    is_verb_form, splice,
+    Refusal, Rule, RuleSettings, Tok, _case_like, _is_form, _is_lower_word, _is_word, _lemmas, is_finite_verb,
+    is_ing_verb, is_noun, is_verb_form, mostly_capitals, splice,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
-    ADVERB_PARTICLES, AUXILIARIES, A_AMOUNTS, BE_CONTRACTED, BE_FORMS, BINOMIAL_PAIRS, BOUNDARY_WORDS, CLAUSE_BREAK,
-    CLAUSE_STARTERS, COUNT_WORDS, DEFINITE_AND_POSSESSIVE_DETERMINERS, DETERMINERS, DIRECTIONAL, DOING_VERBS, FILLERS,
-    FINITE_BE, GRAMMATICAL_DOUBLES, HEDGES_BEFORE_DUE, INTERJECTIONS, LINKER_WORDS, LINKING_CONJUNCTIONS,
-    LINK_OTHER_WAY, MAGNITUDES, MEANINGFUL_DOUBLES, MEASURES, MOTION_VERBS, NEARLY_NEXT, NOT_BEFORE_MORE, NOT_HOW_TO,
-    NOUN_PHRASE_STARTS, NUMBER_PREPOSITIONS, NUMBER_WORDS, OFF_VERBS, OPENING_QUOTES, ORDERING_VERBS, ORDINALS,
-    PHRASE_OPENERS, PREPOSITION_WORDS, QUANTITY_VERBS, QUESTION_VERBS, REFLEXIVES, RESTART_WORDS, SELECTS_ABOUT,
-    SENTENCE_OPENERS, START_VERB_FORMS, STATIVE_VERBS, SUCH_AS_NOT_BEFORE, TIME_OF_DAY_AND_YEAR_WORDS, TO_VERBS,
-    UPON_NOT_AFTER, WH_WORDS,
+    ADVERB_PARTICLES, ALL_THE_FIXED, AUXILIARIES, A_AMOUNTS, BE_CONTRACTED, BE_FORMS, BINOMIAL_PAIRS, BOUNDARY_WORDS,
+    CLAUSE_BREAK, CLAUSE_STARTERS, COUNT_WORDS, DEFINITE_AND_POSSESSIVE_DETERMINERS, DETERMINERS, DIRECTIONAL,
+    DOING_VERBS, FILLERS, FINITE_BE, GRAMMATICAL_DOUBLES, HEDGES_BEFORE_DUE, INTERJECTIONS, IRREGULAR_PLURALS,
+    LINKER_WORDS, LINKING_CONJUNCTIONS, LINK_OTHER_WAY, MAGNITUDES, MASS_LIKE, MEANINGFUL_DOUBLES, MEASURES,
+    MOTION_VERBS, NEARLY_NEXT, NOT_BEFORE_MANY, NOT_BEFORE_MORE, NOT_HOW_TO, NOUN_PHRASE_STARTS, NUMBER_PREPOSITIONS,
+    NUMBER_WORDS, OFF_VERBS, OPENING_QUOTES, ORDERING_VERBS, ORDINALS, PHRASE_OPENERS, PREPOSITION_WORDS,
+    QUANTITY_VERBS, QUESTION_VERBS, REFLEXIVES, RESTART_WORDS, SELECTS_ABOUT, SENTENCE_OPENERS, START_VERB_FORMS,
+    STATIVE_VERBS, SUCH_AS_NOT_BEFORE, TIME_OF_DAY_AND_YEAR_WORDS, TIME_UNITS, TO_VERBS, UPON_NOT_AFTER, WH_WORDS,
 )
 
 # -- shared word lists ----------------------------------------------------------------------------------------------
@@ -927,7 +937,79 @@ def rule_how_can(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal
     return None
 
 
+# -- a_lot ----------------------------------------------------------------------------------------------------------
+
+
+def _countable_plural(tok: Tok) -> bool:
+    """A lower-case plural count noun that is no span of time ("people", "cars"; not "years", "data")."""
+    if not _is_lower_word(tok) or tok.low in MASS_LIKE or tok.low in TIME_UNITS or \
+            tok.low.rstrip("s") in TIME_UNITS or tok.low in ("years", "centuries", "hours", "minutes", "days",
+                                                              "times", "generations"):
+        return False
+    if tok.low in IRREGULAR_PLURALS:
+        return True
+    lemmas = _lemmas(tok.low).get("NOUN", ())
+    return bool(lemmas) and tok.low not in lemmas and tok.low.endswith("s") and "ADV" not in _lemmas(tok.low)
+
+
+def _plural_np_at(toks: list[Tok], k: int) -> bool:
+    """A plural noun at token k, or after one or two lower-case modifiers ("many young people")."""
+    for m in range(k, min(k + 3, len(toks))):
+        t = toks[m]
+        if _countable_plural(t):
+            nxt = toks[m + 1] if m + 1 < len(toks) else None
+            return nxt is None or not (_is_lower_word(nxt) and is_noun(nxt.low) and not is_finite_verb(nxt)
+                                       and not is_stopword(nxt.text))
+        if not _is_lower_word(t) or is_stopword(t.text) or t.low in MASS_LIKE:
+            return False
+    return False
+
+
+def rule_a_lot(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
+    if mostly_capitals(toks):
+        return Refusal("mostly_capitals")
+    for i, t in enumerate(toks[:-1]):
+        prev = toks[i - 1] if i > 0 else None
+        nxt = toks[i + 1]
+        opening = prev is None or prev.text in ("\"", "“", "(", ":", ";", "-", "—")
+        if t.low == "many" and (t.text == "many" or t.text == "Many" and opening):
+            if prev is not None and (prev.low in NOT_BEFORE_MANY or prev.low in ("of", "'s", "’s")
+                                     or prev.low.endswith(("'s", "’s"))):
+                continue  # "the essence of a lot of delights" reads badly; "New York's many agencies"
+            if nxt.low == "of":
+                after = toks[i + 2] if i + 2 < len(toks) else None
+                if after is None or after.low in ("whom", "which", "whose") or not _is_word(after):
+                    continue
+                return splice(text, [(t.start, t.end, _case_like(t.text, "a lot"))])
+            if _plural_np_at(toks, i + 1):
+                return splice(text, [(t.start, t.end, _case_like(t.text, "a lot of"))])
+            continue
+        if t.low == "a" and [x.low for x in toks[i:i + 3]] == ["a", "lot", "of"] and i + 3 < len(toks):
+            if prev is not None and prev.low in ("what", "quite", "such", "not", "this", "that", "whole", "awful",
+                                                 "is", "was", "'s", "’s", "there's", "there’s"):
+                continue  # "there's a lot of places" -> "there's many places": agreement
+            if not (t.text == "a" or t.text == "A" and opening) or toks[i + 1].text != "lot":
+                continue
+            if _plural_np_at(toks, i + 3) and toks[i + 3].low not in DETERMINERS:
+                return splice(text, [(t.start, toks[i + 2].end, _case_like(t.text, "many"))])
+            continue
+        if t.low == "all" and nxt.text == "the" and i + 2 < len(toks):
+            after = toks[i + 2]
+            if not (t.text == "all" or t.text == "All" and opening) or not _is_lower_word(after):
+                continue
+            if after.low in ALL_THE_FIXED or after.low in TIME_UNITS or after.low in ("day", "night", "year"):
+                continue
+            if "ADJ" in _lemmas(after.low) and after.low not in _lemmas(after.low)["ADJ"]:
+                continue  # "all the harder": a comparative
+            if not _plural_np_at(toks, i + 2):
+                continue  # "all the worm did was ...": only a plural noun phrase
+            if prev is not None and (prev.low in ("of", "at", "for", "by", "above", "after") or
+                                     prev.low in ("it", "them", "us", "you", "him", "her", "this", "that")):
+                continue
+            return splice(text, [(t.end, t.end, " of")])
+    return None
+
+
 PHRASE_RULES: dict[str, Rule] = {
     "equivalent": rule_equivalent, "percent": rule_percent, "to_ing": rule_to_ing, "fillers": rule_fillers,
-    "between": rule_between, "how_can": rule_how_can, "repeats": rule_repeats,
-}
+    "between": rule_between, "how_can": rule_how_can, "repeats": rule_repeats, "a_lot": rule_a_lot}

@@ -1,7 +1,7 @@
 """Rewrites for written prose (guidebooks, reports, fiction, dictionary glosses): a fronted place phrase put back
-after its subject, a manner adverb said on the other side of its participle, and a gloss's two definitions in the
-other order. The rules (names as in `PROSE_RULES`); each makes one edit, at the
-first place where it applies:
+after its subject, a manner adverb said on the other side of its participle, a gloss's two definitions in the other
+order, and a sentence adverb ("however") moved after the subject. The rules (names as in `PROSE_RULES`); each makes
+one edit, at the first place where it applies:
 
 * `inversion`: a locative inversion undone: a sentence that opens with a place phrase, then a verb of being or
   position, then its subject, says the subject first ("At the top of the hill is the imposing medieval fortress of
@@ -54,19 +54,34 @@ first place where it applies:
   banquets", "a protective covering consisting of netting; can be mounted in a frame", "a company ...; subject to
   government regulation": a preposition, modal or other word class), three or more parts, a capital letter after
   the first (a name, or a headline: "Rocket fired from Gaza damages home in Sderot; none hurt"), quotation marks,
-  brackets, a colon, "?" or "!", and a gloss that ends in ";." or another mix."""
+  brackets, a colon, "?" or "!", and a gloss that ends in ";." or another mix.
+* `however`: a sentence-initial discourse adverb moves after the subject ("However, the company said ..." ->
+  "The company, however, said ..."), and back: however, therefore, nevertheless, nonetheless, moreover,
+  furthermore, meanwhile, and the comments on the whole statement unfortunately, fortunately, sadly, luckily,
+  surprisingly, interestingly, apparently, obviously ("Unfortunately, the magnet schools began ..." -> "The magnet
+  schools, unfortunately, began ..."); not "instead", "thus", "still", "also", "indeed", "clearly": after the
+  subject they read as another word or shift the emphasis ("Wolfowitz, indeed, admitted" confirms what "Indeed,"
+  only adds to). The subject: a personal pronoun (not "it": "It, moreover, is possible to
+  ..."), a name of one to three capitalised words, or a determiner + one to three words ending in a noun,
+  directly followed by an auxiliary or an unambiguous finite verb ("the associated cost is", not "the
+  associated | cost"), and no participle before a preposition or a verb ("a site established for ...", "the man
+  arrested said": a reduced relative); a prepositional phrase ("In the stock market, however,") or a clause is
+  refused. The way back lower-cases the subject's first word only when it is a function word; a capitalised
+  common noun ("Critics, however, argue") is refused. Only in a sentence with one such adverb, not a question."""
 
 from __future__ import annotations
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_lower_word, _lemmas, is_noun, splice,
+    Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_lower_word, _is_word, _lemmas, _lower_first_word,
+    is_finite_verb, is_noun, mostly_capitals, splice,
 )
+from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
     ADVERBS_AFTER_PARTICIPLE, ADVERBS_BEFORE_PARTICIPLE, AUXILIARIES, BEFORE_PARTICIPLE, CLAUSE_OPENING_WORDS,
-    INNER_PREPOSITIONS, INTEREST_ADJECTIVES, INTEREST_NOUNS, INVERSION_SUBJECT_DETERMINERS, LOCATIVE_PREPOSITIONS,
-    LOCATIVE_VERBS, NEGATING_ADVERBS, NOT_DEFINING, NOUN_OPENERS, NUMBER_WORDS, PERSONAL_PRONOUNS_AND_THERE,
-    PHRASE_DETERMINERS, PLACE_ADVERBS, PREPOSITIONS_AFTER_PARTICIPLE, PUNCTUATION, SIDES_AND_COMPASS_POINTS,
-    SINGULAR_VERBS, TWO_WORD_PREPOSITIONS,
+    HUMAN_SUBJECT_PRONOUNS, INNER_PREPOSITIONS, INTEREST_ADJECTIVES, INTEREST_NOUNS, INVERSION_SUBJECT_DETERMINERS,
+    LOCATIVE_PREPOSITIONS, LOCATIVE_VERBS, NAME_BOUNDARY_PREPOSITIONS, NEGATING_ADVERBS, NOT_DEFINING, NOUN_OPENERS,
+    NUMBER_WORDS, PERSONAL_PRONOUNS_AND_THERE, PHRASE_DETERMINERS, PLACE_ADVERBS, PREPOSITIONS_AFTER_PARTICIPLE,
+    PUNCTUATION, SENTENCE_ADVERBS, SIDES_AND_COMPASS_POINTS, SINGULAR_VERBS, SUBJECT_DETS, TWO_WORD_PREPOSITIONS,
 )
 
 # -- inversion ------------------------------------------------------------------------------------------------------
@@ -234,4 +249,80 @@ def rule_definitions(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Ref
     return second + "; " + first + body[end:] + text[len(body):]
 
 
-PROSE_RULES: dict[str, Rule] = {"inversion": rule_inversion, "adverb": rule_adverb, "definitions": rule_definitions}
+# -- however --------------------------------------------------------------------------------------------------------
+
+
+def _verb_after(toks: list[Tok], k: int) -> bool:
+    """An auxiliary or an unambiguous finite verb at token k: no noun ("the associated | cost is"), no participle
+    that a preposition follows ("a site established for ...": a reduced relative)."""
+    if k >= len(toks):
+        return False
+    t = toks[k]
+    if t.text in AUXILIARIES:
+        return True
+    if not is_finite_verb(t) or is_noun(t.low):
+        return False
+    nxt = toks[k + 1] if k + 1 < len(toks) else None
+    return not (_is_form(t.low, "VBN") and nxt is not None and (
+        nxt.low in NAME_BOUNDARY_PREPOSITIONS | {"as", "under", "after"} or nxt.text in AUXILIARIES
+        or is_finite_verb(nxt)))
+
+
+def _subject_end(toks: list[Tok], start: int, sentence_start: bool, gap: int) -> int | None:
+    """End of a short subject from token `start` whose verb comes `gap` tokens after it: a pronoun, a name of one
+    to three capitalised words, or a determiner + one to three words ending in a noun."""
+    if start >= len(toks):
+        return None
+    t = toks[start]
+    if t.low in HUMAN_SUBJECT_PRONOUNS and (t.text.islower() or t.text == "I" or sentence_start):
+        return start + 1 if _verb_after(toks, start + 1 + gap) else None
+    if t.low in SUBJECT_DETS and (t.text.islower() or sentence_start):
+        for k in range(start + 1, min(start + 4, len(toks))):
+            w = toks[k]
+            if not _is_word(w) or (is_stopword(w.text) and w.low not in ("other", "same", "first", "last")):
+                return None
+            if w.text.islower() and is_finite_verb(w) and not is_noun(w.low):
+                if k == start + 1 and _is_form(w.low, "VBN"):
+                    continue  # "the associated cost is": a participle before its noun
+                return None
+            head_ok = is_noun(w.low) or w.text[:1].isupper() and not is_stopword(w.text)
+            if head_ok and _verb_after(toks, k + 1 + gap):
+                return k + 1
+        return None
+    k = start
+    while k < len(toks) and k - start < 3 and toks[k].text[:1].isupper() and _is_word(toks[k]) \
+            and not is_stopword(toks[k].text) and not toks[k].text.isupper():
+        k += 1
+    if k == start or k >= len(toks):
+        return None
+    if sentence_start and k == start + 1 and _lemmas(toks[start].low):
+        return None  # "Critics, however, argue": a common noun, or a name
+    return k if _verb_after(toks, k + gap) else None
+
+
+def rule_however(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
+    if len(toks) < 5 or mostly_capitals(toks) or toks[-1].text == "?":
+        return None
+    if sum(t.low in SENTENCE_ADVERBS for t in toks) != 1:
+        return None
+    if toks[0].low in SENTENCE_ADVERBS and toks[0].text[:1].isupper() and toks[1].text == ",":
+        end = _subject_end(toks, 2, sentence_start=False, gap=0)
+        if end is None:
+            return None
+        subject = text[toks[2].start:toks[end - 1].end]
+        return subject[:1].upper() + subject[1:] + ", " + toks[0].low + ", " + text[toks[end].start:]
+    end = _subject_end(toks, 0, sentence_start=True, gap=3)
+    if end is None or end + 3 >= len(toks) or toks[end].text != "," or toks[end + 1].low not in SENTENCE_ADVERBS \
+            or toks[end + 2].text != "," or not toks[end + 1].text.islower():
+        return None
+    subject = text[toks[0].start:toks[end - 1].end]
+    if toks[0].low in HUMAN_SUBJECT_PRONOUNS or toks[0].low in SUBJECT_DETS:
+        lowered = _lower_first_word(subject)
+        if lowered is None:
+            return Refusal("first_word_may_be_name")
+        subject = lowered
+    return toks[end + 1].text.capitalize() + ", " + subject + " " + text[toks[end + 3].start:]
+
+
+PROSE_RULES: dict[str, Rule] = {"inversion": rule_inversion, "adverb": rule_adverb, "definitions": rule_definitions,
+                                "however": rule_however}

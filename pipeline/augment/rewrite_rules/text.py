@@ -10,7 +10,7 @@ from functools import lru_cache
 from typing import Protocol
 
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
-from bsl_pipeline.pipeline.lexicon.word_classes import LOWER_FIRST
+from bsl_pipeline.pipeline.lexicon.word_classes import AUXILIARIES, LOWER_FIRST
 
 
 class RuleSettings(Protocol):
@@ -104,6 +104,23 @@ def inflect(lemma: str, tag: str) -> str | None:
 
     forms = getInflection(lemma, tag)
     return forms[0] if forms else None
+
+
+def mostly_capitals(toks: list[Tok]) -> bool:
+    """Whether at least half of the words of two letters or more are in capitals (a headline or shouting)."""
+    words = [t for t in toks if t.text.isalpha() and len(t.text) > 1]
+    return bool(words) and sum(t.text.isupper() for t in words) * 2 >= len(words)
+
+
+def is_finite_verb(tok: Tok) -> bool:
+    """A lower-case auxiliary, or a lower-case past or -s form that is no noun unless past ("said", "has";
+    not "cost", "plans")."""
+    if tok.low in AUXILIARIES:
+        return tok.text.islower()
+    if not _is_lower_word(tok):
+        return False
+    return (_is_form(tok.low, "VBD") or _is_form(tok.low, "VBZ")) and not (
+        is_noun(tok.low) and not _is_form(tok.low, "VBD"))
 
 
 # -- word lists -----------------------------------------------------------------------------------------------------

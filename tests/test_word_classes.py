@@ -1,4 +1,4 @@
-"""The rewrite rules' word lists live once, in pipeline/lexicon/word_classes.py: no rule module declares a word list of
+"""The rewrite rules' word lists live once, in pipeline/lexicon/word_classes/: no rule module declares a word list of
 its own, no list name is declared twice (in the rules or anywhere in the lexicon), and no two names hold the same
 words."""
 
@@ -13,7 +13,7 @@ from bsl_pipeline.pipeline.lexicon import word_classes
 
 REPO = Path(__file__).resolve().parents[1]
 RULE_MODULES = sorted((REPO / "pipeline" / "augment" / "rewrite_rules").glob("*.py"))
-LEXICON_MODULES = sorted((REPO / "pipeline" / "lexicon").glob("*.py"))
+LEXICON_MODULES = sorted((REPO / "pipeline" / "lexicon").rglob("*.py"))
 CONTAINERS = {"frozenset", "set", "tuple", "dict", "list", "sorted"}
 CLASSES = {name for name in vars(word_classes) if name.isupper()}
 
@@ -58,10 +58,10 @@ def test_rule_modules_declare_no_word_lists():
 def test_no_word_list_name_declared_twice():
     where = defaultdict(list)
     for path in RULE_MODULES + LEXICON_MODULES:
-        names = [name for name, _ in _module_assignments(path)] if path.name == "word_classes.py" \
+        names = [name for name, _ in _module_assignments(path)] if path.parent.name == "word_classes" \
             else _word_lists(path)
         for name in names:
-            where[name.lstrip("_")].append(path.name)
+            where[name.lstrip("_")].append(str(path.relative_to(REPO)))
     assert {name: paths for name, paths in where.items() if len(paths) > 1} == {}
 
 

@@ -67,6 +67,8 @@ place where it applies:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
     Refusal, Rule, RuleSettings, Tok, _is_form, _is_lower_word, _is_word, _lemmas, inflect, is_noun, splice,
 )
@@ -283,6 +285,17 @@ def _verb_lemma(word: str) -> str | None:
     return None
 
 
+def _noun_ends(toks: list[Tok], j: int) -> Iterator[tuple[int, list[Tok]]]:
+    """After the determiner at token j: (n, its n words) for n = 1, 2 where the n words are content words ending in
+    a noun that is no -ing form; none from the first n whose words are not all content words."""
+    for n in (1, 2):
+        words = toks[j + 1:j + 1 + n]
+        if len(words) < n or not all(_is_content(w) for w in words):
+            return
+        if is_noun(words[-1].low) and not _is_form(words[-1].low, "VBG"):
+            yield n, words
+
+
 def _short_object(toks: list[Tok], j: int, bare: bool = False) -> int | None:
     """End index of a short object starting at token j: a determiner or possessive + one or two lower-case words
     ending in a noun, the second no verb form ("a purse reaches up" is no object "a purse reaches"), no place
@@ -294,12 +307,9 @@ def _short_object(toks: list[Tok], j: int, bare: bool = False) -> int | None:
         return j + 1 if nxt is None or not _is_content(nxt) else None
     if toks[j].low not in POSSESSIVE_DETS or toks[j].text[:1].isupper() and j > 0:
         return None
-    for n in (1, 2):
-        words = toks[j + 1:j + 1 + n]
-        if len(words) < n or not all(_is_content(w) for w in words):
-            return None
+    for n, words in _noun_ends(toks, j):
         last = words[-1]
-        if not is_noun(last.low) or _is_form(last.low, "VBG") or n == 1 and _is_adj_only(last.low):
+        if n == 1 and _is_adj_only(last.low):
             continue
         if "ADV" in _lemmas(last.low) or last.low in PARTICLES:
             continue  # "threw her right out": "her" is the object, "right" an adverb
@@ -379,13 +389,7 @@ def _dative_theme(toks: list[Tok], j: int) -> int | None:
     verb's noun, then a boundary other than "of", "to", "that" or a relative word."""
     if j >= len(toks) or toks[j].low not in POSSESSIVE_DETS or not toks[j].text.islower():
         return None
-    for n in (1, 2):
-        words = toks[j + 1:j + 1 + n]
-        if len(words) < n or not all(_is_content(w) for w in words):
-            return None
-        last = words[-1]
-        if not is_noun(last.low) or _is_form(last.low, "VBG"):
-            continue
+    for n, words in _noun_ends(toks, j):
         if any(w.low in LIGHT_THEMES for w in words):
             return None
         k = j + 1 + n

@@ -357,31 +357,23 @@ def _auxiliaries(toks: list[Tok], part: int) -> tuple[int, str, str | None, str 
     t = toks[k]
     if t.text.islower() and (t.low in TIME_ADVERBS_IN_VERB_GROUP or t.low.endswith("ly") and "ADV" in _lemmas(t.low)):
         adverb, k = t.text, k - 1
-    neg = None
     low = toks[k].low
-    if low == "been":
-        k -= 1
-        if k >= 0 and toks[k].low in NOT_OR_NEVER:
-            neg, k = toks[k].low, k - 1
-        low = toks[k].low if k >= 0 else ""
-        if low in PERFECT_NEGATED_TENSES and neg is None:
-            neg, tense = "n't", PERFECT_NEGATED_TENSES[low]
-        elif low in PERFECT_TENSES:
-            tense = PERFECT_TENSES[low]
-        else:
-            return None
-    elif low in ("be", "being"):
+    if low in ("be", "being"):
         return None  # "must be opened by a key": the modal's sense may shift; "is being investigated"
+    perfect = low == "been"  # "has (not) been", else "is (not)"
+    if perfect:
+        k -= 1
+    neg = None
+    if k >= 0 and toks[k].low in NOT_OR_NEVER:
+        neg, k = toks[k].low, k - 1
+    low = toks[k].low if k >= 0 else ""
+    negated, plain = (PERFECT_NEGATED_TENSES, PERFECT_TENSES) if perfect else (BE_NEGATED_TENSES, BE_TENSES)
+    if low in negated and neg is None:
+        neg, tense = "n't", negated[low]
+    elif low in plain:
+        tense = plain[low]
     else:
-        if low in NOT_OR_NEVER:
-            neg, k = low, k - 1
-            low = toks[k].low if k >= 0 else ""
-        if low in BE_NEGATED_TENSES and neg is None:
-            neg, tense = "n't", BE_NEGATED_TENSES[low]
-        elif low in BE_TENSES:
-            tense = BE_TENSES[low]
-        else:
-            return None  # "is being investigated", "has long been", a participle after a noun
+        return None  # "is being investigated", "has long been", a participle after a noun
     if k < 1 or not toks[k].text.islower() or neg and adverb:
         return None
     return k, tense, neg, adverb
@@ -409,14 +401,19 @@ def _verb_group(tense: str, aux: str, lemma: str, participle: str, number: str |
     return None
 
 
+def _the_by(toks: list[Tok], first: int) -> int | None:
+    """The index of the sentence's one "by", when it is at token `first` or later; None for no or several."""
+    bys = [k for k, t in enumerate(toks) if t.low == "by"]
+    return bys[0] if len(bys) == 1 and bys[0] >= first else None
+
+
 def rule_passive_by(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     end = _final_punct(toks)
     if end < 5 or any(t.text in REFUSED_PUNCT for t in toks):
         return None
-    bys = [k for k, t in enumerate(toks) if t.low == "by"]
-    if len(bys) != 1 or bys[0] < 3:
+    by = _the_by(toks, 3)
+    if by is None:
         return None
-    by = bys[0]
     lemma = _participle(toks, by - 1)
     found = lemma and _auxiliaries(toks, by - 1)
     if not found:
@@ -472,10 +469,9 @@ def rule_headline_active(text: str, toks: list[Tok], cfg: RuleSettings) -> str |
     if not 4 <= end <= _MAX_HEADLINE or _final_punct(toks) != end or not toks[0].text[:1].isupper() \
             or any(t.text in REFUSED_PUNCT or t.text == "," for t in toks):
         return None
-    bys = [k for k, t in enumerate(toks) if t.low == "by"]
-    if len(bys) != 1 or bys[0] < 2:
+    by = _the_by(toks, 2)
+    if by is None:
         return None
-    by = bys[0]
     lemma = _participle(toks, by - 1)
     if lemma is None or lemma in INTRANSITIVE_BY or not _noun_phrase(toks, 0, by - 1, subject=True) \
             or any(t.low in SUBJECT_TO_OBJECT_PRONOUN or t.low in AUXILIARY_WORDS for t in toks[:by - 1]):

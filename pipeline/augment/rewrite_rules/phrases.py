@@ -1012,4 +1012,5 @@ def rule_a_lot(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal |
 
 PHRASE_RULES: dict[str, Rule] = {
     "equivalent": rule_equivalent, "percent": rule_percent, "to_ing": rule_to_ing, "fillers": rule_fillers,
-    "between": rule_between, "how_can": rule_how_can, "repeats": rule_repeats, "a_lot": rule_a_lot}
+    "between": rule_between, "how_can": rule_how_can, "repeats": rule_repeats, "a_lot": rule_a_lot,
+}

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
     Refusal, Rule, RuleSettings, Tok, _case_like, _is_form, _is_lower_word, _is_word, _lemmas, _lower_first_word,
-    is_finite_verb, is_noun, mostly_capitals, splice,
+    is_finite_verb, is_noun, mostly_capitals, splice, token_at,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
@@ -70,15 +70,11 @@ def _final_period(toks: list[Tok], k: int) -> bool:
     return all(t.text in ("\"", "”", "'", "’", ")") for t in toks[k + 1:])
 
 
-def _next_word(toks: list[Tok], k: int) -> Tok | None:
-    return toks[k] if k < len(toks) else None
-
-
 def _country_ok(toks: list[Tok], i: int, j: int, kind: str) -> bool:
     """A country or organisation abbreviation at token i (its tokens end at j): a noun ("the US", "US orders ...",
     "in US.") or before a word of state or an institution ("US troops", "UN Security Council")."""
     prev = toks[i - 1] if i > 0 else None
-    nxt = _next_word(toks, j)
+    nxt = token_at(toks, j)
     if toks[i].text == "US" and prev is not None and prev.low in TAKES_US:
         return False  # "Let US know": the pronoun
     if prev is not None and prev.text == "(":
@@ -96,7 +92,7 @@ def _country_ok(toks: list[Tok], i: int, j: int, kind: str) -> bool:
     if nxt.text in INSTITUTIONS:
         return True
     if nxt.text in nouns:
-        after = _next_word(toks, j + 1)
+        after = token_at(toks, j + 1)
         return toks[i].text not in ("UK", "U.K") or after is None or not (
             _is_lower_word(after) and is_noun(after.low))  # "UK aid worker" is a British one
     if prev is not None and prev.low == "the":
@@ -121,7 +117,7 @@ def _modifier_pair(toks: list[Tok], k: int) -> bool:
 def _bare_noun(toks: list[Tok], i: int, j: int) -> bool:
     """Whether the name at tokens i..j-1 is a noun without its article after a preposition ("in US.")."""
     prev = toks[i - 1] if i > 0 else None
-    nxt = _next_word(toks, j)
+    nxt = token_at(toks, j)
     return prev is not None and prev.low in BARE_NOUN_PREPOSITIONS and (
         nxt is None or not _is_word(nxt) or nxt.low in NAME_BOUNDARY_PREPOSITIONS | {"as", "is", "was", "has"})
 
@@ -141,7 +137,7 @@ def _abbreviation_edit(text: str, toks: list[Tok], i: int) -> tuple[int, int, st
         if dotted and not has_period:
             continue
         j = i + 2 if dotted else i + 1
-        nxt = _next_word(toks, j)
+        nxt = token_at(toks, j)
         final = dotted and _final_period(toks, i + 1)
         if kind in ("country", "organisation") and not _country_ok(toks, i, j, kind):
             return False
@@ -187,7 +183,7 @@ def _short_form_edit(text: str, toks: list[Tok], i: int) -> tuple[int, int, str]
     if full not in SHORT_FORMS or toks[i + 1].start != toks[i].end + 1:
         return None
     short = SHORT_FORMS[full]
-    nxt = _next_word(toks, i + 2)
+    nxt = token_at(toks, i + 2)
     prev = toks[i - 1] if i > 0 else None
     if nxt is not None and (nxt.low == "of" or nxt.text in NAME_TAILS or nxt.text in ("'", "’")):
         return False  # "United States of America", "United States Steel", "the United States' goal"

@@ -74,15 +74,6 @@ whatever the sense of the words around them, each replacement guarded so that it
   dance"); not an adverb between "to" and the verb; the trigger must be a verb, not a noun or adjective ("amid
   continued fighting", "a fresh start"); "begin" not after a negation or "even" ("couldn't even begin to
   identify").
-* `fillers`: the spoken disfluencies "uh", "um", "er", "erm" removed as separate words with a comma of theirs
-  (telephone transcripts: "and uh some you can rent by the year" -> "and some you can rent by the year"), every
-  one in the sentence; only these ("like", "you know" carry meaning elsewhere), not after a number ("5 um" is a
-  unit), and only where three words remain; between two commas after a determiner, possessive or preposition
-  both commas go too ("your, uh, birth country" -> "your birth country"), after an interjection one ("Well, uh, I
-  think" -> "Well, I think"). Refused: a false start, a filler and its comma between two words that each start a
-  clause or phrase ("he um, they were filled up" -> "he they were" keeps the abandoned words; "we went uh, to the
-  store" is fine), a filler between two commas after any other word ("the city, um, the west side": the commas
-  may be the sentence's own), and a capitalised filler without its comma ("Er diab...": a name or a cut word).
 * `between`: the two conjuncts after "between" change places ("the difference between cats and dogs" -> "the
   difference between dogs and cats"), each a name, a determiner + one or two nouns, or one or two nouns.
   Refused: numbers, dates, times and ordinals (ranges: "between 1 and 4", "between Monday and Friday"); pronouns
@@ -92,18 +83,6 @@ whatever the sense of the words around them, each replacement guarded so that it
   "of", a possessive, an -ing word or an adjective at its end; a second conjunct that goes on, or that a verb
   follows unless the "between" phrase hangs on a noun ("fell between the rocks and the dog ran": two clauses);
   after a word of direction ("the transition between winter and spring").
-* `repeats`: a word or two words said again by accident, in speech or typing, said once ("for sale in in Europe"
-  -> "for sale in Europe", "how about how about on the weekends" -> "how about on the weekends", "i i i" -> "i"),
-  every such place in the sentence, where the copies follow each other with one space. Refused, each place:
-  grammatical doubles ("had had", "that that", "I do do", "gave her her book", "not not true", "what it is is"
-  after a wh-word or "all"), "it it"/"you you" after a word that is not a conjunction or interjection ("when you
-  scrape it it makes": an object, then a subject), a particle after a verb ("gave in in the end"), a noun or
-  adjective after a determiner ("a job job": a contrastive reduplication), repetitions that carry meaning
-  (intensifiers "very very", "really really", "so so", "far far"; interjections and backchannels "no no", "yeah
-  yeah", "uh-huh uh-huh", "bye bye", "ha ha", "sure sure"; imperatives "wait wait"; fillers "uh uh", which may be
-  "uh-uh"), names (a capitalised copy: "Walla Walla", "New York New York", "the Wag Wag River"), numbers ("1 1/2",
-  "thirty five five"), two words that form "X in X" or "X and X" ("hand in hand in a crowd", "lots and lots of",
-  "dozens of dozens of"); and the view needs three words.
 * `how_can`: a how-to question "How do I/we + verb ...?" <-> "How can I/we + verb ...?" ("How do I remove a
   stripped screw?" -> "How can I remove a stripped screw?"); "do" -> "can" not with verbs whose question is no
   how-to (feel, look, seem, know, compare, be, ...: "How do I look?"), "can" -> "do" only with verbs of doing
@@ -129,7 +108,7 @@ from collections.abc import Callable
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
     Refusal, Rule, RuleSettings, Tok, _case_like, _is_form, _is_lower_word, _is_word, _lemmas, is_finite_verb,
-    is_ing_verb, is_noun, is_verb_form, mostly_capitals, splice,
+    is_ing_verb, is_noun, is_verb_form, mostly_capitals, prev_token, splice, token_at,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
@@ -143,7 +122,7 @@ from bsl_pipeline.pipeline.lexicon.word_classes import (
     STATIVE_VERBS, SUCH_AS_NOT_BEFORE, TIME_OF_DAY_AND_YEAR_WORDS, TIME_UNITS, TO_VERBS, UPON_NOT_AFTER, WH_WORDS,
 )
 
-# -- shared word lists ----------------------------------------------------------------------------------------------
+# -- numbers ----------------------------------------------------------------------------------------------------------
 
 
 def _number_at(toks: list[Tok], k: int, allow_one: bool = True) -> bool:
@@ -167,14 +146,6 @@ def _verb_lemmas(word: str) -> tuple[str, ...]:
     return _lemmas(word).get("VERB", ())
 
 
-def _prev(toks: list[Tok], i: int) -> Tok | None:
-    return toks[i - 1] if i > 0 else None
-
-
-def _next(toks: list[Tok], j: int) -> Tok | None:
-    return toks[j] if j < len(toks) else None
-
-
 def _is_noun_only(word: str) -> bool:
     lemmas = _lemmas(word)
     return "NOUN" in lemmas and not ({"VERB", "ADV"} & set(lemmas))
@@ -189,7 +160,7 @@ def _free(toks: list[Tok], i: int, j: int) -> bool:
 
 
 def _no_one_pronoun(toks: list[Tok], i: int, j: int) -> bool:
-    nxt = _next(toks, j)
+    nxt = token_at(toks, j)
     if nxt is None or not _is_word(nxt):
         return True
     if nxt.low in ("of", "one"):
@@ -199,35 +170,35 @@ def _no_one_pronoun(toks: list[Tok], i: int, j: int) -> bool:
 
 
 def _not_after_determiner(toks: list[Tok], i: int, j: int) -> bool:
-    prev = _prev(toks, i)
+    prev = prev_token(toks, i)
     return prev is None or prev.low not in DETERMINERS | {"no", "every", "each", "any", "big", "mere", "another"}
 
 
 def _clause_opening(toks: list[Tok], i: int, j: int) -> bool:
-    prev = _prev(toks, i)
-    nxt = _next(toks, j)
+    prev = prev_token(toks, i)
+    nxt = token_at(toks, j)
     return (prev is None or prev.text in CLAUSE_BREAK or prev.low in ("and", "but", "or", "so")) and \
         nxt is not None and _is_word(nxt)
 
 
 def _followed_by_word(toks: list[Tok], i: int, j: int) -> bool:
-    nxt = _next(toks, j)
+    nxt = token_at(toks, j)
     return nxt is not None and _is_word(nxt)
 
 
 def _in_order_to(toks: list[Tok], i: int, j: int) -> bool:
-    nxt = _next(toks, j)
+    nxt = token_at(toks, j)
     if nxt is None or not _is_lower_word(nxt) or not _is_form(nxt.low, "VB"):
         return False
-    prev = _prev(toks, i)
+    prev = prev_token(toks, i)
     if prev is not None and prev.low in ("not", "just", "only", "all", "mainly", "partly", "so", "as"):
         return False  # "not in order to ... but": the contrast keeps its phrase
     return not any(set(_verb_lemmas(t.low)) & ORDERING_VERBS for t in toks[:i])  # "put X in order to ..."
 
 
 def _whether_or_not(toks: list[Tok], i: int, j: int) -> bool:
-    prev = _prev(toks, i)
-    nxt = _next(toks, j)
+    prev = prev_token(toks, i)
+    nxt = token_at(toks, j)
     if prev is None or nxt is None or not _is_word(nxt):
         return False
     return prev.low in QUESTION_VERBS | {"about", "on", "of", "over", "to", "decide", "decides", "deciding",
@@ -237,13 +208,13 @@ def _whether_or_not(toks: list[Tok], i: int, j: int) -> bool:
 
 
 def _a_lot_of(toks: list[Tok], i: int, j: int) -> bool:
-    prev = _prev(toks, i)
+    prev = prev_token(toks, i)
     return _followed_by_word(toks, i, j) and (prev is None or prev.low not in ("what", "quite", "such", "not",
                                                                                "this", "that", "awful", "whole"))
 
 
 def _lots_of(toks: list[Tok], i: int, j: int) -> bool:
-    prev = _prev(toks, i)
+    prev = prev_token(toks, i)
     if not _followed_by_word(toks, i, j):
         return False
     if prev is None or prev.text in CLAUSE_BREAK:
@@ -258,22 +229,22 @@ def _lots_of(toks: list[Tok], i: int, j: int) -> bool:
 
 
 def _reciprocal(toks: list[Tok], i: int, j: int) -> bool:
-    nxt = _next(toks, j)
+    nxt = token_at(toks, j)
     if nxt is None or not _is_word(nxt) or is_stopword(nxt.text):
         return True
     return not ("NOUN" in _lemmas(nxt.low) or "ADJ" in _lemmas(nxt.low) or nxt.text[:1].isupper())
 
 
 def _though_opening(toks: list[Tok], i: int, j: int) -> bool:
-    prev = _prev(toks, i)
-    nxt = _next(toks, j)
+    prev = prev_token(toks, i)
+    nxt = token_at(toks, j)
     if nxt is None or not _is_word(nxt):
         return False  # ", though." / ", though, ...": the adverb
     return prev is None or prev.text in (",", ";")
 
 
 def _numerous(toks: list[Tok], i: int, j: int) -> bool:
-    nxt, prev = _next(toks, j), _prev(toks, i)
+    nxt, prev = token_at(toks, j), prev_token(toks, i)
     if prev is not None and prev.low in ("more", "most", "less", "so", "too", "very", "as", "how"):
         return False  # "more numerous": the adjective compared
     return nxt is not None and _is_lower_word(nxt) and not is_stopword(nxt.text) and "NOUN" in _lemmas(nxt.low)
@@ -282,7 +253,7 @@ def _numerous(toks: list[Tok], i: int, j: int) -> bool:
 def _more_than(toks: list[Tok], i: int, j: int) -> bool:
     if not _number_at(toks, j, allow_one=False):
         return False
-    prev = _prev(toks, i)
+    prev = prev_token(toks, i)
     if prev is None:
         return True
     if prev.low in NOT_BEFORE_MORE or prev.low in ("a", "bit", "lot"):
@@ -294,12 +265,12 @@ def _about_number(toks: list[Tok], i: int, j: int) -> bool:
     """about/around/approximately/roughly before a number, where the preposition cannot be the previous word's."""
     if not _number_at(toks, j):
         return False
-    prev = _prev(toks, i)
+    prev = prev_token(toks, i)
     if prev is None or prev.text in (",", "(", ";", ":", "-", "—"):
         return True
     if prev.low in BE_FORMS:
         k = j + (1 if toks[j].text in ("$", "£", "€") else 0) + 1
-        after = _next(toks, k)
+        after = token_at(toks, k)
         # a measure, or the number ends the phrase: "is about 5 km", "He is about 30."
         return after is None or after.low in MEASURES or after.text in (".", ",", ";", "%") or (
             toks[k - 1].text in A_AMOUNTS | COUNT_WORDS and after.low in MEASURES)
@@ -315,7 +286,7 @@ def _about_number(toks: list[Tok], i: int, j: int) -> bool:
 def _before_np(toks: list[Tok], i: int, j: int) -> bool:
     """A preposition before its noun phrase: a determiner or pronoun follows, no determiner precedes ("the next to
     go", "next to nothing", "beside the point", "beside himself")."""
-    nxt, prev = _next(toks, j), _prev(toks, i)
+    nxt, prev = token_at(toks, j), prev_token(toks, i)
     if nxt is None or nxt.low not in NOUN_PHRASE_STARTS or nxt.low in ("no", "every", "that", "this"):
         return False
     if toks[i].low == "beside" and j + 1 < len(toks) and toks[j + 1].low in ("point", "fact", "question"):
@@ -328,7 +299,7 @@ def _before_np(toks: list[Tok], i: int, j: int) -> bool:
 def _before_determiner(toks: list[Tok], i: int, j: int) -> bool:
     """all/half/both of + a determiner: not after "or"/"and" ("one or both of the boys"), "half" not as a noun
     ("the second half of the book")."""
-    nxt, prev = _next(toks, j), _prev(toks, i)
+    nxt, prev = token_at(toks, j), prev_token(toks, i)
     if nxt is None or nxt.low not in ("the", "his", "her", "their", "its", "my", "your", "our", "these", "those"):
         return False
     if prev is None or prev.text in CLAUSE_BREAK:
@@ -359,16 +330,16 @@ def _okay(text: str, toks: list[Tok]) -> str | None:
 
 
 def _nearly(toks: list[Tok], i: int, j: int) -> bool:
-    prev = _prev(toks, i)
+    prev = prev_token(toks, i)
     if prev is not None and prev.low in ("not", "very", "so", "too", "quite"):
         return False
-    nxt = _next(toks, j)
+    nxt = token_at(toks, j)
     return nxt is not None and (nxt.low in NEARLY_NEXT or _number_at(toks, j, allow_one=False))
 
 
 def _marker_opening(toks: list[Tok], i: int, j: int) -> bool:
     """A discourse marker opening a sentence or clause: at the start, after punctuation or and/but/or/so."""
-    prev, nxt = _prev(toks, i), _next(toks, j)
+    prev, nxt = prev_token(toks, i), token_at(toks, j)
     return (prev is None or prev.text in CLAUSE_BREAK | SENTENCE_OPENERS or prev.low in LINKING_CONJUNCTIONS) and \
         nxt is not None and (_is_word(nxt) or nxt.text == "," or nxt.text[:1].isdigit())
 
@@ -382,7 +353,7 @@ def _before_plural(toks: list[Tok], i: int, j: int) -> bool:
     """A quantity phrase before a plural noun, or an adjective and a plural noun ("a variety of shapes" -> "various
     shapes"; "a variety of food" -> "various food" and "a variety of both" are refused); not after such/what/quite
     ("such a variety of costumes")."""
-    prev = _prev(toks, i)
+    prev = prev_token(toks, i)
     if prev is not None and prev.low in ("such", "what", "quite", "rather"):
         return False
     k = j
@@ -395,7 +366,7 @@ def _before_plural(toks: list[Tok], i: int, j: int) -> bool:
 def _so_as_to(toks: list[Tok], i: int, j: int) -> bool:
     """"so as to" + a base verb ("so as to avoid" -> "to avoid"; "so as not to" keeps its phrase), not after a verb
     that takes a to-infinitive ("arrange so as to be parallel" -> "arrange to be parallel" is another verb frame)."""
-    nxt, prev = _next(toks, j), _prev(toks, i)
+    nxt, prev = token_at(toks, j), prev_token(toks, i)
     if prev is not None and set(_verb_lemmas(prev.low)) & TO_VERBS:
         return False
     return nxt is not None and _is_lower_word(nxt) and _is_form(nxt.low, "VB") and nxt.low != "not"
@@ -404,7 +375,7 @@ def _so_as_to(toks: list[Tok], i: int, j: int) -> bool:
 def _before_number(toks: list[Tok], i: int, j: int) -> bool:
     """"in excess of" + a number after a verb ("cost in excess of $5" -> "cost more than $5"; "damage in excess of
     $5" -> "damage more than $5" needs its "of")."""
-    prev = _prev(toks, i)
+    prev = prev_token(toks, i)
     return _number_at(toks, j, allow_one=False) and prev is not None and _is_lower_word(prev) and (
         prev.low in BE_FORMS or any(_is_form(prev.low, tag) for tag in ("VBD", "VBZ", "VBP", "VB", "VBN")))
 
@@ -412,7 +383,7 @@ def _before_number(toks: list[Tok], i: int, j: int) -> bool:
 def _such_as(toks: list[Tok], i: int, j: int) -> bool:
     """"such as" + examples -> "like": not "such as it is", "such as to" (of a kind that), "such as this/that"
     ("like this" reads as a manner), "such as whether ...", nor after be ("it was such as")."""
-    nxt, prev = _next(toks, j), _prev(toks, i)
+    nxt, prev = token_at(toks, j), prev_token(toks, i)
     if nxt is None or not (_is_word(nxt) or nxt.text[:1].isdigit() or nxt.text in ("\"", "“", "$")):
         return False  # "questions such as, did Tripp ...?"
     if nxt.low in SUCH_AS_NOT_BEFORE or prev is None or prev.low in BE_FORMS | {"as", "like"}:
@@ -424,7 +395,7 @@ def _upon(toks: list[Tok], i: int, j: int) -> bool:
     """"upon" -> "on": not "once upon a time", not after a verb whose "upon" differs from its "on" ("come upon" =
     find, "hit upon", "look upon" = regard, "set upon" = attack), "close upon five" (= nearly), a repetition
     ("row upon row"), after be ("the holidays are upon us"), nor before a reflexive ("took it upon himself")."""
-    prev, nxt = _prev(toks, i), _next(toks, j)
+    prev, nxt = prev_token(toks, i), token_at(toks, j)
     if nxt is None or not (_is_word(nxt) or nxt.text[:1].isdigit()) or nxt.low in REFLEXIVES:
         return False
     if prev is None or prev.text in CLAUSE_BREAK:
@@ -436,7 +407,7 @@ def _upon(toks: list[Tok], i: int, j: int) -> bool:
 
 def _till(toks: list[Tok], i: int, j: int) -> bool:
     """"till" as a conjunction or preposition: a lower-case word, not a noun ("the till", "to till the soil")."""
-    prev, nxt = _prev(toks, i), _next(toks, j)
+    prev, nxt = prev_token(toks, i), token_at(toks, j)
     if toks[i].text != "till" or nxt is None or not (_is_word(nxt) or nxt.text[:1].isdigit()):
         return False
     return prev is not None and prev.low not in DETERMINERS | {"to", "cash", "the", "a", "will", "would", "can",
@@ -446,7 +417,7 @@ def _till(toks: list[Tok], i: int, j: int) -> bool:
 def _kind_of(toks: list[Tok], i: int, j: int) -> bool:
     """"kind of" <-> "sort of": not before a pronoun ("that's kind of you": kind), "kind of" not after a/one/another
     ("a kind of tree": a gloss's genus, where "a sort of tree" would hedge)."""
-    prev, nxt = _prev(toks, i), _next(toks, j)
+    prev, nxt = prev_token(toks, i), token_at(toks, j)
     if nxt is None or not (_is_word(nxt) or nxt.text in ("\"", "“")):
         return False
     if nxt.low in ("you", "him", "her", "them", "us", "me", "it"):
@@ -460,8 +431,8 @@ def _kind_of(toks: list[Tok], i: int, j: int) -> bool:
 def _be_unable(toks: list[Tok], i: int, j: int) -> bool:
     """is/are/was/were unable to <-> not able to: only after a finite be ("will be unable to" -> "will be not able
     to" reads badly), or "as if"."""
-    prev = _prev(toks, i)
-    nxt = _next(toks, j)
+    prev = prev_token(toks, i)
+    nxt = token_at(toks, j)
     if nxt is None or not _is_lower_word(nxt) or not _is_form(nxt.low, "VB"):
         return False
     return prev is not None and (prev.low in FINITE_BE or prev.low in BE_CONTRACTED
@@ -472,7 +443,7 @@ def _due_to(toks: list[Tok], i: int, j: int) -> bool:
     """"due to" -> "because of" where it gives a cause of an event: after a verb, a comma or an adverb ("evacuated
     due to bomb threat", "largely due to increases"), not after a noun ("income due to taxation": owed to), after be
     ("is due to arrive", "may be due to"), before a verb ("due to go": scheduled), nor "due to or contributed by"."""
-    prev, nxt = _prev(toks, i), _next(toks, j)
+    prev, nxt = prev_token(toks, i), token_at(toks, j)
     if nxt is None or not (_is_word(nxt) or nxt.text[:1].isdigit()) or nxt.low in ("or", "and"):
         return False
     if _is_lower_word(nxt) and _is_form(nxt.low, "VB") and not is_noun(nxt.low):
@@ -487,7 +458,7 @@ def _due_to(toks: list[Tok], i: int, j: int) -> bool:
 
 
 def _nowadays(toks: list[Tok], i: int, j: int) -> bool:
-    prev, nxt = _prev(toks, i), _next(toks, j)
+    prev, nxt = prev_token(toks, i), token_at(toks, j)
     if prev is not None and (prev.low in DETERMINERS | {"some", "the", "of", "in"} or prev.low in NUMBER_PREPOSITIONS):
         return False  # "in some nowadays languages", "in these days of"
     if toks[i].low == "these" and nxt is not None and nxt.low == "of":
@@ -497,13 +468,13 @@ def _nowadays(toks: list[Tok], i: int, j: int) -> bool:
 
 def _lately(toks: list[Tok], i: int, j: int) -> bool:
     """"lately" -> "recently", not after be ("the index was lately up 18 points": at the latest reading)."""
-    prev = _prev(toks, i)
+    prev = prev_token(toks, i)
     return prev is None or prev.low not in BE_FORMS
 
 
 def _not_after_be(toks: list[Tok], i: int, j: int) -> bool:
     """Not after be ("may be due to the fact that" -> "may be because")."""
-    prev = _prev(toks, i)
+    prev = prev_token(toks, i)
     return _followed_by_word(toks, i, j) and (prev is None or prev.low not in BE_FORMS)
 
 
@@ -597,7 +568,7 @@ def _majority(text: str, toks: list[Tok], i: int) -> str | None:
 def rule_equivalent(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     for i, t in enumerate(toks):
         if t.low == "the" and i + 1 < len(toks) and toks[i + 1].low == "majority":
-            prev = _prev(toks, i)
+            prev = prev_token(toks, i)
             if prev is None or prev.low not in ("vast", "overwhelming"):
                 new = _majority(text, toks, i)
                 if new is not None:
@@ -617,7 +588,7 @@ def rule_equivalent(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refu
                 continue  # "ABOUT": capitals are a heading or a name
             if t.text[:1].isupper() and not opening:
                 continue  # "... watched Everybody Loves Raymond": a title or a name
-            after = _next(toks, j)
+            after = token_at(toks, j)
             if t.text[:1].isupper() and after is not None and after.text[:1].isupper() and after.text != "I" and (
                     is_stopword(after.text) or is_verb_form(after.low)):
                 continue  # "Everybody Loves Raymond is ...": a title at the start
@@ -665,7 +636,7 @@ def _trigger_is_verb(toks: list[Tok], i: int) -> bool:
     t = toks[i]
     if not t.text.islower() and not (i == 0 and t.text[:1].isupper()):
         return False
-    prev = _prev(toks, i)
+    prev = prev_token(toks, i)
     if prev is None or prev.text in (",", ";", ":") or prev.low == "to":
         return True
     if prev.low in BE_FORMS or prev.low in DETERMINERS or prev.low in ("the", "a", "an", "no", "every", "each"):
@@ -715,132 +686,11 @@ def rule_to_ing(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal 
             lemmas = _verb_lemmas(nxt.low)
             if len(lemmas) != 1 or lemmas[0] in STATIVE_VERBS or _joined_verb(toks, i + 1, ing=True):
                 continue
-            after = _next(toks, i + 2)
+            after = token_at(toks, i + 2)
             if after is not None and after.text in ("'s", "’s"):
                 continue
             return splice(text, [(nxt.start, nxt.end, "to " + lemmas[0])])
     return None
-
-
-# -- fillers --------------------------------------------------------------------------------------------------------
-
-
-def rule_fillers(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
-    cuts = []
-    for f, t in enumerate(toks):
-        if t.low not in FILLERS or t.text not in (t.low, t.low.capitalize()):
-            continue
-        prev, nxt = _prev(toks, f), _next(toks, f + 1)
-        if prev is not None and prev.text[:1].isdigit():
-            return Refusal("unit_after_number")  # "5 um": a unit
-        if nxt is not None and nxt.text in ("-", "'", "’") and nxt.start == t.end:
-            return Refusal("part_of_word")
-        if t.text[:1].isupper() and (nxt is None or nxt.text != ","):
-            # "Er diab...": a capitalised "Er"/"Uh"/"Um" without its comma may be a name or a cut word
-            return Refusal("capitalised_may_be_word")
-        after = _next(toks, f + 2) if nxt is not None and nxt.text == "," else None
-        if after is not None and prev is not None and prev.text not in (",", ";", ":", "--") \
-                and prev.low in RESTART_WORDS and after.low in RESTART_WORDS:
-            # "and uh, but I believe", "he um, they were": a false start, the words before it kept
-            return Refusal("false_start")
-        if after is not None and prev is not None and prev.text == "," and f >= 2:
-            before = toks[f - 2]
-            if before.low in PHRASE_OPENERS:
-                cuts.append((before.end, after.start - 1))  # "your, uh, birth country" -> "your birth country"
-                continue
-            if before.low not in INTERJECTIONS:
-                # "the city, um, the west side": the commas may be the sentence's own
-                return Refusal("commas_of_sentence")
-        if nxt is None or nxt.text in (".", "?", "!") and f + 2 == len(toks):
-            start = prev.end if prev is not None else t.start
-            if prev is not None and prev.text == "," and f >= 2:
-                start = toks[f - 2].end
-            cuts.append((start, t.end))
-        elif nxt.text == "," and f + 2 < len(toks):
-            cuts.append((t.start, toks[f + 2].start))
-        else:
-            cuts.append((t.start, nxt.start))
-    if not cuts:
-        return None
-    out = splice(text, [(s, e, "") for s, e in cuts])
-    if sum(1 for w in re.findall(r"[A-Za-z]+", out)) < 3:
-        return Refusal("too_short_after")
-    if toks[0].low in FILLERS and toks[0].text[:1].isupper():
-        out = out[:1].upper() + out[1:]
-    return out
-
-
-# -- repeats --------------------------------------------------------------------------------------------------------
-
-
-def _repeat_allowed(toks: list[Tok], k: int, n: int) -> bool:
-    """Whether the n-word unit at token k, said again right after it, is an accident that may be said once."""
-    unit = toks[k:k + n]
-    words = [x.low for x in unit]
-    if any(w in MEANINGFUL_DOUBLES or w in FILLERS or w in COUNT_WORDS or w in NUMBER_WORDS
-           or w in ("one", "half") for w in words):
-        return False
-    if n == 1:
-        w = words[0]
-        prev = _prev(toks, k)
-        if w in GRAMMATICAL_DOUBLES:
-            return False
-        if w in ("it", "you") and prev is not None and _is_word(prev) and prev.low not in CLAUSE_STARTERS:
-            return False  # "when you scrape it it makes", "isn't it it really is": an object, then a subject
-        if w in ("is", "was", "are", "were") and any(x.low in WH_WORDS | {"all"} for x in toks[max(0, k - 5):k]):
-            return False  # "what it is is that ...": the subject is a clause
-        if w in ADVERB_PARTICLES and prev is not None and _is_lower_word(prev) and (
-                is_verb_form(prev.low) or _is_form(prev.low, "VB") or _is_form(prev.low, "VBP")):
-            return False  # "he gave in in the end": a phrasal verb and a preposition
-        if not is_stopword(w) and "'" not in w and prev is not None and (
-                prev.low in DETERMINERS | {"the", "a", "an", "like", "real", "no", "any"}) and (
-                {"NOUN", "ADJ"} & set(_lemmas(w))):
-            return False  # "a job job", "this mistake mistake": a contrastive reduplication ("a real job")
-        return True
-    a, b = words
-    content = [w for w in words if not is_stopword(w) and "'" not in w]
-    if content and a in LINKER_WORDS:
-        return b not in content or a not in LINK_OTHER_WAY  # "and lots and lots of": "lots and lots"
-    if content and b in LINKER_WORDS:
-        return False  # "hand in hand in a crowd", "dozens of dozens of people"
-    return True
-
-
-def rule_repeats(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
-    cuts = []
-    k = 0
-    while k < len(toks) - 1:
-        done = False
-        for n in (1, 2):
-            unit = toks[k:k + n]
-            if len(unit) < n or not all(_is_word(x) for x in unit) or any(
-                    unit[m].start != unit[m - 1].end + 1 for m in range(1, n)):
-                break
-            m = k + n
-            while m + n <= len(toks) and [x.low for x in toks[m:m + n]] == [x.low for x in unit] and \
-                    toks[m].start == toks[m - 1].end + 1 and all(
-                        toks[m + q].start == toks[m + q - 1].end + 1 for q in range(1, n)):
-                m += n
-            if m == k + n:
-                continue
-            later = toks[k + n:m]
-            if any(x.text[:1].isupper() and x.low not in ("i", "i'm", "i've", "i'll", "i'd") for x in later):
-                done = True  # "Walla Walla", "New York New York", "Ok Ok Ok": a name or a cry
-                k = m
-                break
-            if _repeat_allowed(toks, k, n):
-                cuts.append((toks[k + n - 1].end, toks[m - 1].end))
-            k = m
-            done = True
-            break
-        if not done:
-            k += 1
-    if not cuts:
-        return None
-    out = splice(text, [(s, e, "") for s, e in cuts])
-    if len(re.findall(r"[A-Za-z']+", out)) < 3:
-        return Refusal("too_short_after")
-    return out
 
 
 # -- between --------------------------------------------------------------------------------------------------------
@@ -870,7 +720,7 @@ def rule_between(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal
     for i, t in enumerate(toks[:-3]):
         if t.text != "between":
             continue
-        prev = _prev(toks, i)
+        prev = prev_token(toks, i)
         if prev is not None and prev.low in DIRECTIONAL:
             return Refusal("directional")
         a_end = _conjunct(toks, i + 1, True)
@@ -901,7 +751,7 @@ def rule_between(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal
             return Refusal("shared_head")  # "between cat and dog owners": the head may be shared
         if (a[0].low in DEFINITE_AND_POSSESSIVE_DETERMINERS) != (b[0].low in DEFINITE_AND_POSSESSIVE_DETERMINERS):
             return Refusal("shared_determiner")  # "between the neck and upper arm": the determiner is shared
-        after = _next(toks, b_end)
+        after = token_at(toks, b_end)
         if after is not None and _is_word(after):
             if after.low in ("'s", "of", "and", "or"):
                 return Refusal("conjunct_goes_on")
@@ -1011,6 +861,6 @@ def rule_a_lot(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal |
 
 
 PHRASE_RULES: dict[str, Rule] = {
-    "equivalent": rule_equivalent, "percent": rule_percent, "to_ing": rule_to_ing, "fillers": rule_fillers,
-    "between": rule_between, "how_can": rule_how_can, "repeats": rule_repeats, "a_lot": rule_a_lot,
+    "equivalent": rule_equivalent, "percent": rule_percent, "to_ing": rule_to_ing, "between": rule_between,
+    "how_can": rule_how_can, "a_lot": rule_a_lot,
 }

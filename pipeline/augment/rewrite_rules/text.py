@@ -106,6 +106,16 @@ def inflect(lemma: str, tag: str) -> str | None:
     return forms[0] if forms else None
 
 
+def prev_token(toks: list[Tok], i: int) -> Tok | None:
+    """The token before token i, or None at the start."""
+    return toks[i - 1] if i > 0 else None
+
+
+def token_at(toks: list[Tok], j: int) -> Tok | None:
+    """Token j, or None past the end."""
+    return toks[j] if j < len(toks) else None
+
+
 def mostly_capitals(toks: list[Tok]) -> bool:
     """Whether at least half of the words of two letters or more are in capitals (a headline or shouting)."""
     words = [t for t in toks if t.text.isalpha() and len(t.text) > 1]

@@ -11,13 +11,14 @@ from bsl_pipeline.pipeline.augment.rewrite_rules.headlines import HEADLINE_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.markers import MARKER_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.names import NAME_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.objects import OBJECT_RULES
+from bsl_pipeline.pipeline.augment.rewrite_rules.order import ORDER_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.phrases import PHRASE_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.prose import PROSE_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.speech import SPEECH_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import Refusal, Rule, Tok, tokenize
 from bsl_pipeline.pipeline.augment.rewrite_rules.voice import VOICE_RULES
 
-RULE_FUNCTIONS: dict[str, Rule] = {**CONTRACTION_RULES, **GRAMMAR_RULES, **CLAUSE_RULES, **PHRASE_RULES,
+RULE_FUNCTIONS: dict[str, Rule] = {**CONTRACTION_RULES, **GRAMMAR_RULES, **ORDER_RULES, **CLAUSE_RULES, **PHRASE_RULES,
                                    **SPEECH_RULES, **MARKER_RULES, **HEADLINE_RULES, **OBJECT_RULES, **NAME_RULES,
                                    **VOICE_RULES, **PROSE_RULES}
 RULES: tuple[str, ...] = tuple(RULE_FUNCTIONS)

@@ -47,9 +47,10 @@ function word (determiner, pronoun, ...), else the rule is refused where it coul
 
 from __future__ import annotations
 
+from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import is_finite_verb
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
     Refusal, Rule, RuleSettings, Tok, _case_like, _is_form, _is_lower_word, _is_word, _lemmas, _lower_first_word,
-    is_finite_verb, is_noun, mostly_capitals, splice, token_at,
+    is_noun, mostly_capitals, splice, token_at,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (

@@ -106,9 +106,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import is_finite_verb
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Refusal, Rule, RuleSettings, Tok, _case_like, _is_form, _is_lower_word, _is_word, _lemmas, is_finite_verb,
-    is_ing_verb, is_noun, is_verb_form, mostly_capitals, prev_token, splice, token_at,
+    Refusal, Rule, RuleSettings, Tok, _case_like, _is_form, _is_lower_word, _is_word, _lemmas, is_ing_verb, is_noun,
+    is_verb_form, mostly_capitals, prev_token, splice, token_at,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (

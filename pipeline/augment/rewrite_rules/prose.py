@@ -71,9 +71,10 @@ one edit, at the first place where it applies:
 
 from __future__ import annotations
 
+from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import is_finite_verb
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
     Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_lower_word, _is_word, _lemmas, _lower_first_word,
-    is_finite_verb, is_noun, mostly_capitals, splice,
+    is_noun, mostly_capitals, splice,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (

@@ -122,17 +122,6 @@ def mostly_capitals(toks: list[Tok]) -> bool:
     return bool(words) and sum(t.text.isupper() for t in words) * 2 >= len(words)
 
 
-def is_finite_verb(tok: Tok) -> bool:
-    """A lower-case auxiliary, or a lower-case past or -s form that is no noun unless past ("said", "has";
-    not "cost", "plans")."""
-    if tok.low in AUXILIARIES:
-        return tok.text.islower()
-    if not _is_lower_word(tok):
-        return False
-    return (_is_form(tok.low, "VBD") or _is_form(tok.low, "VBZ")) and not (
-        is_noun(tok.low) and not _is_form(tok.low, "VBD"))
-
-
 # -- word lists -----------------------------------------------------------------------------------------------------
 
 

@@ -119,6 +119,7 @@ relative pronoun, a headline's "to" future as "will", and "will" <-> "going to".
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
@@ -249,12 +250,15 @@ def _passive_or_noun(toks: list[Tok], v: int) -> bool:
 
 
 # -- that -------------------------------------------------------------------------------------------------------------
+def _thats(toks: list[Tok], first: int, after: int) -> Iterator[int]:
+    """The indices of a lower-case "that" from token `first` on, with at least `after` tokens after it."""
+    return (k for k in range(first, len(toks) - after) if toks[k].text == "that")
+
+
 def _drop_after_verb(text: str, toks: list[Tok]) -> str | None:
     lists = _verb_lists()
-    for k in range(1, len(toks) - 2):
+    for k in _thats(toks, 1, 2):
         t = toks[k]
-        if t.text != "that":
-            continue
         v = k - 1
         verb = toks[v].low
         say = verb in lists["say"] or verb in SAY_ADJECTIVES
@@ -292,10 +296,8 @@ def _verb_group_end(toks: list[Tok], j: int) -> int | None:
 
 def _drop_object_relative(text: str, toks: list[Tok]) -> str | None:
     lists = _verb_lists()
-    for k in range(2, len(toks) - 3):
+    for k in _thats(toks, 2, 3):
         t = toks[k]
-        if t.text != "that":
-            continue
         noun = toks[k - 1]
         if not _is_lower_word(noun) or "NOUN" not in _lemmas(noun.low) or noun.low in CLAUSE_NOUNS \
                 or is_stopword(noun.text) or noun.low in lists["say"] | lists["object"] | lists["catenative"] \

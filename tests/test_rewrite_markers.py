@@ -6,12 +6,13 @@ from __future__ import annotations
 import pytest
 
 from bsl_pipeline.pipeline.augment.augmenters import SourceRecord, build_augmenter
+from bsl_pipeline.pipeline.augment.rewrite_rules.future import FUTURE_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.markers import MARKER_RULES, _reduce_passive
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import tokenize
 
 
 def test_the_augmenter_applies_the_marker_rules():
-    aug = build_augmenter("rewrites", {"rules": list(MARKER_RULES)})
+    aug = build_augmenter("rewrites", {"rules": [*MARKER_RULES, *FUTURE_RULES]})
     texts = ["Supreme Court to Hear Voting Rights Act Case", "He added that prosecutors will seek the death penalty.",
              "The report which was released yesterday is long.", "Obama signs the bill into law"]
     pairs = list(aug.augment([SourceRecord(source_id=f"r{i}", text=t) for i, t in enumerate(texts)], 0))

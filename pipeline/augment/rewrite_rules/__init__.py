@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.clauses import CLAUSE_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.contractions import CONTRACTION_RULES
+from bsl_pipeline.pipeline.augment.rewrite_rules.future import FUTURE_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.grammar import GRAMMAR_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.headlines import HEADLINE_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.markers import MARKER_RULES
@@ -18,9 +19,10 @@ from bsl_pipeline.pipeline.augment.rewrite_rules.speech import SPEECH_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import Refusal, Rule, Tok, tokenize
 from bsl_pipeline.pipeline.augment.rewrite_rules.voice import VOICE_RULES
 
-RULE_FUNCTIONS: dict[str, Rule] = {**CONTRACTION_RULES, **GRAMMAR_RULES, **ORDER_RULES, **CLAUSE_RULES, **PHRASE_RULES,
-                                   **SPEECH_RULES, **MARKER_RULES, **HEADLINE_RULES, **OBJECT_RULES, **NAME_RULES,
-                                   **VOICE_RULES, **PROSE_RULES}
+RULE_FUNCTIONS: dict[str, Rule] = {
+    **CONTRACTION_RULES, **GRAMMAR_RULES, **ORDER_RULES, **CLAUSE_RULES, **PHRASE_RULES, **SPEECH_RULES,
+    **MARKER_RULES, **FUTURE_RULES, **HEADLINE_RULES, **OBJECT_RULES, **NAME_RULES, **VOICE_RULES, **PROSE_RULES,
+}
 RULES: tuple[str, ...] = tuple(RULE_FUNCTIONS)
 
 __all__ = ["RULES", "RULE_FUNCTIONS", "Refusal", "Rule", "Tok", "tokenize"]

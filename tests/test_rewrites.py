@@ -17,9 +17,10 @@ from bsl_pipeline.pipeline.augment.rewrite_rules.clauses import CLAUSE_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.contractions import CONTRACTION_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.grammar import GRAMMAR_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.order import ORDER_RULES
+from bsl_pipeline.pipeline.augment.rewrite_rules.sentences import SENTENCE_RULES
 
 # The rules the draw tests below were written for (a rule added later would change which rule is drawn).
-DRAWN_RULES = [*CONTRACTION_RULES, *GRAMMAR_RULES, *ORDER_RULES, *CLAUSE_RULES]
+DRAWN_RULES = [*CONTRACTION_RULES, *GRAMMAR_RULES, *ORDER_RULES, *CLAUSE_RULES, *SENTENCE_RULES]
 
 
 def test_number_words_respects_max_number():

@@ -15,13 +15,15 @@ from bsl_pipeline.pipeline.augment.rewrite_rules.objects import OBJECT_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.order import ORDER_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.phrases import PHRASE_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.prose import PROSE_RULES
+from bsl_pipeline.pipeline.augment.rewrite_rules.sentences import SENTENCE_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.speech import SPEECH_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import Refusal, Rule, Tok, tokenize
 from bsl_pipeline.pipeline.augment.rewrite_rules.voice import VOICE_RULES
 
 RULE_FUNCTIONS: dict[str, Rule] = {
-    **CONTRACTION_RULES, **GRAMMAR_RULES, **ORDER_RULES, **CLAUSE_RULES, **PHRASE_RULES, **SPEECH_RULES,
-    **MARKER_RULES, **FUTURE_RULES, **HEADLINE_RULES, **OBJECT_RULES, **NAME_RULES, **VOICE_RULES, **PROSE_RULES,
+    **CONTRACTION_RULES, **GRAMMAR_RULES, **ORDER_RULES, **CLAUSE_RULES, **SENTENCE_RULES, **PHRASE_RULES,
+    **SPEECH_RULES, **MARKER_RULES, **FUTURE_RULES, **HEADLINE_RULES, **OBJECT_RULES, **NAME_RULES, **VOICE_RULES,
+    **PROSE_RULES,
 }
 RULES: tuple[str, ...] = tuple(RULE_FUNCTIONS)
 

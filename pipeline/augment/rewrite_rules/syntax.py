@@ -7,9 +7,13 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from bsl_pipeline.pipeline.augment.rewrite_rules.text import Tok, _is_form, _is_lower_word, _is_word, _lemmas, is_noun
+from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
+    Tok, _is_form, _is_lower_word, _is_word, _lemmas, is_noun, uncontracted,
+)
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
-from bsl_pipeline.pipeline.lexicon.word_classes import AUXILIARIES, DETERMINERS, FINITE_AUX, SUBJECT_PRONOUNS
+from bsl_pipeline.pipeline.lexicon.word_classes import (
+    AUXILIARIES, DETERMINERS, FINITE_AUX, SUBJECT_PRONOUNS, THIRD_PERSON_ALL_FORMS,
+)
 
 
 def is_finite_verb(tok: Tok) -> bool:
@@ -120,3 +124,13 @@ def is_finite_clause_verb(tok: Tok) -> bool:
     if "NOUN" in _lemmas(low) and not low.endswith("ed"):
         return False
     return _is_form(low, "VBZ") or _is_form(low, "VBD")
+
+
+def is_noun_like(t: Tok) -> bool:
+    """A name or a word that may be a noun (a possible antecedent of a pronoun; a word lemminflect does not know
+    counts as one)."""
+    if t.text[:1].isupper() and t.low != "i":
+        return True
+    word = uncontracted(t)
+    lemmas = _lemmas(word)
+    return word not in THIRD_PERSON_ALL_FORMS and ("NOUN" in lemmas or not lemmas and word.isalpha() and len(word) > 3)

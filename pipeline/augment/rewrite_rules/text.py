@@ -106,6 +106,14 @@ def inflect(lemma: str, tag: str) -> str | None:
     return forms[0] if forms else None
 
 
+def uncontracted(t: Tok) -> str:
+    """The lower-case word without a contracted ending ("he'll" -> "he", "don't" -> "do")."""
+    low = t.low
+    if low.endswith("n't"):
+        return low[:-3]
+    return re.sub(r"'(s|m|re|ve|ll|d)$", "", low)
+
+
 def prev_token(toks: list[Tok], i: int) -> Tok | None:
     """The token before token i, or None at the start."""
     return toks[i - 1] if i > 0 else None

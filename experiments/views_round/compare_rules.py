@@ -41,7 +41,7 @@ def outputs(texts: list[str]) -> dict[str, str]:
             continue
         for rule, fn in RULE_FUNCTIONS.items():
             new = fn(text, toks, cfg)
-            if new is not None:
+            if isinstance(new, str):  # not None (no rewrite) nor a guard's refusal
                 out[f"{rule}\t{text}"] = new
     return out
 

@@ -41,7 +41,9 @@ from data import FRESH, block  # noqa: E402
 from bsl_pipeline.pipeline.augment.augmenters import build_augmenter  # noqa: E402
 from bsl_pipeline.pipeline.augment.augmenters.base import SourceRecord  # noqa: E402
 from bsl_pipeline.pipeline.augment.filters import changed_word_share  # noqa: E402
+from bsl_pipeline.pipeline.augment.rewrite_rules.contractions import CONTRACTION_RULES  # noqa: E402
 from bsl_pipeline.pipeline.augment.rewrite_rules.grammar import GRAMMAR_RULES  # noqa: E402
+from bsl_pipeline.pipeline.augment.rewrite_rules.order import ORDER_RULES  # noqa: E402
 
 
 def seen_sentences(own: Path) -> set[str]:
@@ -105,8 +107,9 @@ def main() -> None:
         # the natural sample's, so that the new rule families are judged on more than their share of it
         last = max((i for m, i, *_ in chosen if m == "rewrites"), default=len(records))
         wanted = set(args.new_rules.split(",")) if args.new_rules else None
+        first = {**GRAMMAR_RULES, **CONTRACTION_RULES, **ORDER_RULES}  # the first families (once all grammar's)
         rows = [(i, x) for i, x in enumerate(pairs["rewrites"]) if i > last and x.reject is None
-                and (x.info["rules"][0] in wanted if wanted else x.info["rules"][0] not in GRAMMAR_RULES)][:args.new]
+                and (x.info["rules"][0] in wanted if wanted else x.info["rules"][0] not in first)][:args.new]
         chosen += [("rewrites-new", i, records[i].text, x.view2, "+".join(x.info["rules"])) for i, x in rows]
         random.Random(f"round:{name}").shuffle(chosen)
         with open(out / f"blind-{name}.tsv", "w", newline="", encoding="utf-8") as f, \

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from bsl_pipeline.pipeline.lexicon.collocations import Collocations
 from bsl_pipeline.pipeline.lexicon.inflection import tags_of
 from bsl_pipeline.pipeline.lexicon.pos_context import (
-    DETERMINERS,
-    OBJECT_PRONOUNS,
-    SUBJECT_PRONOUNS,
+    DETERMINERS_BEFORE_NOUNS,
+    PRONOUNS_AFTER_VERBS,
+    PRONOUNS_BEFORE_VERBS,
     Context,
     context_of,
 )
@@ -32,7 +32,7 @@ SELECTED_PREPOSITIONS = frozenset("to in of for with on about upon from up down 
 # and "small" there is no English; in the same places "small" cannot become "little" either ("relatively little
 # crowds"). Only after a determiner, number or adjective and before a noun do they measure size ("a little boy").
 QUANTITY_ADJECTIVES = frozenset(("little",))
-NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten twelve dozen hundred".split())
+COUNT_WORDS_BEFORE_NOUNS = frozenset("one two three four five six seven eight nine ten twelve dozen hundred".split())
 # Verbs that take a bare infinitive ("helps them find"), which their synonyms do not ("assists them find").
 BARE_INFINITIVE_VERBS = frozenset(("help",))
 # Words after a verb that start its object ("tumble Lenin statue" needs a verb that takes one).
@@ -207,8 +207,8 @@ class EligibleWords:
                 self.noun_like(following) and self.before_a_modifier(previous):
             return "ing_modifier"  # "a racing bike" is no bike that rushes
         if rules.check_transitivity and not transitive and i + 1 < len(tokens) and (
-                (following in DETERMINERS and following not in _NOT_OBJECT_DETERMINERS)
-                or following in OBJECT_PRONOUNS
+                (following in DETERMINERS_BEFORE_NOUNS and following not in _NOT_OBJECT_DETERMINERS)
+                or following in PRONOUNS_AFTER_VERBS
                 or (tokens[i + 1][:1].isupper() and not starts[i + 1] and WORD.fullmatch(following))
                 or (content_follows and finder.is_noun(following))):
             return "object_of_intransitive"  # "protesters topple Lenin statue": not the sense "fall down"
@@ -236,7 +236,7 @@ class EligibleWords:
         if j >= len(tokens):
             return False
         word = tokens[j].lower()
-        return word in SUBJECT_PRONOUNS or word in DETERMINERS or word == "there" or \
+        return word in PRONOUNS_BEFORE_VERBS or word in DETERMINERS_BEFORE_NOUNS or word == "there" or \
             (tokens[j][:1].isupper() and not starts[j] and bool(WORD.fullmatch(word)))
 
     def without_quantity_readings(self, lower: list[str], i: int,
@@ -263,8 +263,8 @@ class EligibleWords:
         if not following or not WORD.fullmatch(following) or following in ENGLISH_STOPWORDS:
             return False
         after = self.noun_like(following) or self.finder.is_adjective(following)
-        before = previous in DETERMINERS or previous in NUMBER_WORDS or previous in ("'s", "'") or \
-            previous.isdigit() or (bool(WORD.fullmatch(previous)) and previous not in ENGLISH_STOPWORDS and
+        before = previous in DETERMINERS_BEFORE_NOUNS or previous in COUNT_WORDS_BEFORE_NOUNS or \
+            previous in ("'s", "'") or previous.isdigit() or (bool(WORD.fullmatch(previous)) and previous not in ENGLISH_STOPWORDS and
                                    self.finder.is_adjective(previous))
         return after and before
 
@@ -295,7 +295,7 @@ class EligibleWords:
         """Whether an -ing word after `previous` and before a noun modifies the noun ("a racing bike", "red
         racing bike": after a word used as an adjective a third of the time or more) rather than being a verb with its
         object ("is eating pizza", "man eating pizza")."""
-        if not previous or previous in DETERMINERS or previous in ("and", "or", ","):
+        if not previous or previous in DETERMINERS_BEFORE_NOUNS or previous in ("and", "or", ","):
             return True
         if previous in ENGLISH_STOPWORDS or not WORD.fullmatch(previous):
             return False

@@ -50,13 +50,13 @@ def inflect(lemma: str, tag: str) -> str | None:
 
 # Words spelled with a vowel letter but said with a consonant sound, and the reverse (silent h).
 _CONSONANT_SOUND = ("uni", "use", "usu", "uti", "ure", "euro", "eu", "one", "once", "ewe", "u-")
-_VOWEL_SOUND = ("hour", "honest", "honor", "honour", "heir")
+_SILENT_H_STARTS = ("hour", "honest", "honor", "honour", "heir")
 
 
 def indefinite_article(word: str) -> str:
     """"a" or "an" for the word that follows it, by its first sound (spelling rules and the usual exceptions)."""
     w = word.lower()
-    if w.startswith(_VOWEL_SOUND):
+    if w.startswith(_SILENT_H_STARTS):
         return "an"
     if w.startswith(_CONSONANT_SOUND):
         return "a"

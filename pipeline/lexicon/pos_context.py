@@ -12,18 +12,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-DETERMINERS = frozenset(
+from bsl_pipeline.pipeline.lexicon.word_classes import BE_FORMS
+
+DETERMINERS_BEFORE_NOUNS = frozenset(
     "a an the this that these those my your his her its our their some any no every each another either neither "
     "many several few much more most such what which whose".split())
-BE = frozenset("is are was were be been being am 's 're 'm".split())
 HAVE = frozenset("has have had having 've".split())
 MODALS = frozenset("will would can could shall should may might must do does did 'll 'd n't not".split())
-PREPOSITIONS = frozenset(
+PREPOSITIONS_BEFORE_NOUNS = frozenset(
     "in on at with of for from into onto by under over through about near across along behind beside besides "
     "between towards toward around without within inside outside against among during upon via past beneath "
     "below above beyond".split())
-SUBJECT_PRONOUNS = frozenset("i you he she it we they who".split())
-OBJECT_PRONOUNS = frozenset(
+PRONOUNS_BEFORE_VERBS = frozenset("i you he she it we they who".split())
+PRONOUNS_AFTER_VERBS = frozenset(
     "me him us them themselves himself herself itself myself yourself ourselves yourselves".split())
 INTENSIFIERS = frozenset("very too so quite rather really extremely fairly pretty".split())
 
@@ -45,9 +46,9 @@ def context_of(previous: str, following: str) -> Context:
     """The context of a word between the lower-cased tokens `previous` and `following` ("" at either end)."""
     allowed = set(ANY)
     verb_tags: set[str] | None = None
-    if previous in DETERMINERS:
+    if previous in DETERMINERS_BEFORE_NOUNS:
         allowed &= {"n", "a"}
-    elif previous in BE:
+    elif previous in BE_FORMS:
         allowed &= {"v", "a", "n"}
         verb_tags = {"VBG", "VBN"}
     elif previous in HAVE:
@@ -59,14 +60,14 @@ def context_of(previous: str, following: str) -> Context:
     elif previous == "to":
         allowed &= {"v", "n"}
         verb_tags = {"VB"}
-    elif previous in PREPOSITIONS:
+    elif previous in PREPOSITIONS_BEFORE_NOUNS:
         allowed &= {"n", "a", "v"}
         verb_tags = {"VBG"}
-    elif previous in SUBJECT_PRONOUNS:
+    elif previous in PRONOUNS_BEFORE_VERBS:
         allowed &= {"v", "r"}
         verb_tags = {"VBZ", "VBD", "VB"}
     elif previous in INTENSIFIERS:
         allowed &= {"a", "r"}
-    if following in DETERMINERS or following in OBJECT_PRONOUNS:
+    if following in DETERMINERS_BEFORE_NOUNS or following in PRONOUNS_AFTER_VERBS:
         allowed &= {"v", "r", "a"} if following in ("many", "more", "most", "much", "few") else {"v", "r"}
     return Context(frozenset(allowed), None if verb_tags is None else frozenset(verb_tags))

@@ -4,7 +4,9 @@ the rules applied (drawn at random among those that apply, per record).
 
 The rules live in `pipeline.augment.rewrite_rules`, one module per family, each rule described with its guard in its
 module's docstring. A guard refuses the places where the rewrite could change the meaning or break the grammar; a
-sentence no rule reaches gets no view (`no_rule_applies`).
+sentence no rule rewrites gets no view: `no_rule_applies:<rule>.<guard>` names the guard that refused it (that of the
+first rule, in the order of `rules`, whose guard refused), plain `no_rule_applies` when no rule found anything to
+rewrite.
 
 Not rewritten, each counted with its reason: a sentence in another language (`not_english`: fewer than
 `min_english_share` of its words are English words), in capitals (`all_capitals`), code (`code`), with a URL
@@ -18,11 +20,12 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from bsl_pipeline.pipeline.augment.augmenters.base import Augmenter, SourceRecord, ViewPair, record_rng
-from bsl_pipeline.pipeline.augment.rewrite_rules import RULE_FUNCTIONS, RULES, tokenize
+from bsl_pipeline.pipeline.augment.rewrite_rules import RULE_FUNCTIONS, RULES, Refusal, tokenize
 from bsl_pipeline.pipeline.base.config import Range
 from bsl_pipeline.pipeline.lexicon.text_kind import text_problem
 
-__all__ = ["RULES", "RULE_FUNCTIONS", "RewritesAugmenter", "RewritesConfig", "not_rewritable", "tokenize"]
+__all__ = ["NO_RULE_APPLIES", "RULES", "RULE_FUNCTIONS", "RewritesAugmenter", "RewritesConfig", "no_rule_reason",
+           "not_rewritable", "tokenize"]
 
 
 @dataclass
@@ -49,11 +52,24 @@ def not_rewritable(text: str, cfg: RewritesConfig) -> str | None:
     return text_problem(text, cfg.min_words, cfg.min_english_share)
 
 
+NO_RULE_APPLIES = "no_rule_applies"
+
+
+def no_rule_reason(refusals: dict[str, str]) -> str:
+    """The reject of a sentence no rule rewrites, from rule -> the guard that refused it (in the order the rules were
+    tried): `no_rule_applies:<rule>.<guard>` of the first, or `no_rule_applies` when no guard refused (no rule found
+    anything to rewrite). Everything before the ':' is the reject's kind, which `bsl inspect --reject-reason
+    no_rule_applies` matches whatever the guard."""
+    for rule, guard in refusals.items():
+        return f"{NO_RULE_APPLIES}:{rule}.{guard}"
+    return NO_RULE_APPLIES
+
+
 class RewritesAugmenter(Augmenter):
     name = "rewrites"
     config_class = RewritesConfig
     default_batch_size = 4096
-    version = "15"
+    version = "16"
 
     def setup(self) -> None:
         from bsl_pipeline.pipeline.lexicon import text_kind
@@ -67,13 +83,17 @@ class RewritesAugmenter(Augmenter):
 
         return {**word_frequency.identity(), "lemminflect": version("lemminflect")}
 
-    def applicable(self, text: str) -> dict[str, str]:
-        """rule -> the sentence rewritten by it, for each configured rule that applies to `text`."""
+    def applicable(self, text: str, refusals: dict[str, str] | None = None) -> dict[str, str]:
+        """rule -> the sentence rewritten by it, for each configured rule that applies to `text`; `refusals` (when
+        given) gets rule -> the name of the guard that refused, for each rule whose guard refused."""
         toks = tokenize(text)
         found = {}
         for name in self.config.rules:
             new = RULE_FUNCTIONS[name](text, toks, self.config) if toks else None
-            if new is not None and new != text:
+            if isinstance(new, Refusal):
+                if refusals is not None:
+                    refusals[name] = new.guard
+            elif new is not None and new != text:
                 found[name] = new
         return found
 
@@ -83,9 +103,11 @@ class RewritesAugmenter(Augmenter):
         if reason is not None:
             return reason
         applied: list[str] = []
+        refusals: dict[str, str] = {}
         current = text
         for _ in range(self.config.max_rules):
-            options = {k: v for k, v in self.applicable(current).items() if k not in applied}
+            options = {k: v for k, v in self.applicable(current, refusals if not applied else None).items()
+                       if k not in applied}
             if not options:
                 break
             names = sorted(options)
@@ -93,7 +115,7 @@ class RewritesAugmenter(Augmenter):
             applied.append(name)
             current = options[name]
         if not applied:
-            return "no_rule_applies"
+            return no_rule_reason(refusals)
         return current, applied
 
     def augment_batch(self, records: Sequence[SourceRecord], seed: int) -> list[ViewPair]:

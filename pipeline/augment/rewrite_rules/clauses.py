@@ -1,6 +1,5 @@
-"""Moving a sentence's opening part to its end (the reverse of the fronting rules in `grammar`), and splitting two
-clauses into two sentences. An opening clause or phrase closed by the sentence's one comma goes after the main
-clause. The rules (names as in `CLAUSE_RULES`):
+"""Moving a sentence's opening part to its end (the reverse of the fronting rules in `grammar`): an opening clause or
+phrase closed by the sentence's one comma goes after the main clause. The rules (names as in `CLAUSE_RULES`):
 
 * `back_clause`: an opening subordinate clause ("Because it was raining, he stayed home." -> "He stayed home
   because it was raining."): because, after, before, until, when, whenever, once, if, unless, since, while, as soon
@@ -43,62 +42,25 @@ period is the sentence's ("... forwarded this update to Command O.K." would lose
 
 The main clause's first word keeps its case (after the comma it was already written as it is); the moved part's
 first word (a conjunction, preposition or time word) is written in lower case.
-
-* `split_clauses`: two independent clauses joined by ", and", ", but", ", so" or ";" become two sentences ("He went
-  home, and his sister stayed at the party." -> "He went home. His sister stayed at the party."): "and" is dropped,
-  "But"/"So" open the second sentence, after ";" the next word is capitalised (a name keeps its case); the first
-  sentence gets a period, the second keeps the source's final "." or "!". Only the first split that passes the
-  guards is made. The second part must open with a subject (a subject pronoun, "there", a demonstrative, a name, a
-  determiner and up to four words, or up to three bare nouns/adjectives) directly followed (one adverb between) by
-  an auxiliary or finite verb; a verb that may be a noun only after a pronoun, or after a plural noun or name when
-  an object follows and no other verb comes later; a past form that may be a participle not before "by" or the end
-  ("and the island plundered."). This refuses a verb phrase ("..., and tried to stem ..."), ellipsis and inversion
-  ("and so did she", "and neither ..."), "so that", "so far", and the last item of a list ("information, ideas,
-  and lessons learned ..."). The first part must have at least `_MIN_FIRST` words and a finite verb, and is
-  refused when it opens with a subordinate conjunction, preposition, time or sentence adverb, -ing verb or
-  participle ("If ...", "In 2003 ...", "Sadly, ...": they scope over both clauses), or with an imperative ("Take the
-  first left, and you'll see it.": a condition); when a comma in it is followed by a clause (a fronted phrase "The
-  next morning, they ...", or a list of clauses "A did X, B did Y, and C ..."), when the part after its last
-  comma has no finite verb (a list: "a red, orange, and blue comforter"), when a time phrase stands before its
-  subject without a comma ("The next morning they ate ..."); when it has a colon, dash or quotation mark, a
-  reporting verb with a clause ("Hamon said the bill has ..., and ...": the second clause may be reported too),
-  "whether", a "that" clause after a verb, adjective or a noun such as "fact" ("due to the fact that X, and Y"), a
-  subordinate clause ("came of age when X led the party, and Y ...": Y may be inside it), a capitalised pronoun
-  mid-sentence (a saying without quotes), or ends in an abbreviation's period or a dangling word. Refused too: a
-  question, a sentence without final "." or "!", a single quotation mark (a quotation that may cross the split),
-  brackets or double quotes that do not close on one side, two semicolons (a list), a second part under
-  `_MIN_SECOND` words, a short echo ("and she did too"), or one that ends in an attribution (", authorities said.":
-  it may cover both clauses).
 """
 
 from __future__ import annotations
 
 import re
 
+from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import is_noun_like
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    AFTER_VERBS,
-    AUXILIARIES,
-    CONJUNCTION_MODIFIERS,
-    DETERMINERS,
-    MONTHS,
-    NOMINATIVE_PRONOUNS,
-    PERSONAL_SUBJECTS,
-    QUESTION_VERBS,
-    THIRD_PERSON,
-    TIME_NOUNS,
-    TIME_UNITS,
-    WEEKDAYS,
-    Rule,
-    SUBORDINATORS,
-    RuleSettings,
-    Tok,
-    _final_punct,
-    _is_form,
-    _is_word,
-    _lemmas,
-    is_ing_verb,
-    is_participle,
-    is_verb_form,
+    Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_word, _lemmas, is_ing_verb, is_participle,
+    is_verb_form, uncontracted,
+)
+from bsl_pipeline.pipeline.lexicon.word_classes import (
+    ADVERBIAL_PREPOSITIONS, AFTER_VERBS, AUXILIARIES, BE_FORMS_NOT_M, CHANGE_VERBS, CONJUNCTION_MODIFIERS,
+    CONTENT_NOUNS, DANGLING_WORDS, DETERMINERS, DISCOURSE_ALONE, DISCOURSE_OPENERS, DISCOURSE_START, DOUBLE_QUOTES,
+    EMBEDDING_WORDS, IF_IDIOMS, IMPERATIVE_NEXT, MONTHS, MOVABLE_CLAUSE_CONJUNCTIONS, NEGATIONS, NEGATION_SCOPE,
+    NOMINATIVE_PRONOUNS, OPEN_BRACKETS, PERIOD_ABBREVIATIONS, PERSONAL_SUBJECTS, PRONOUN_DETERMINERS, QUESTION_VERBS,
+    REPORTED_OBJECT, REPORTING_VERBS, SCOPING_CONJUNCTIONS, SETTING_PREPOSITIONS, SPLIT_CONJUNCTIONS,
+    SPLIT_DEMONSTRATIVES, SPLIT_DETERMINERS, SPLIT_OPENERS, SUBJECT_ADVERBS, THIRD_PERSON_ALL_FORMS, TIME_NOUNS,
+    TIME_ONLY_PREPOSITIONS, TIME_PHRASE_WORDS, TIME_UNITS, WEEKDAYS,
 )
 
 _MAX_CLAUSE = 14  # words of a moved clause
@@ -107,86 +69,8 @@ _MAX_MAIN_FOR_PLACE = 10  # words of a main clause that a place (not a time) may
 # phrase reads as a part of the last noun phrase
 
 # -- the opening part ---------------------------------------------------------------------------------------------
-_CONJUNCTIONS = {  # first word(s) -> comma before the clause at the end
-    ("because",): False, ("after",): False, ("before",): False, ("until",): False, ("when",): False,
-    ("whenever",): False, ("once",): False, ("if",): False, ("unless",): False, ("since",): False,
-    ("while",): False, ("as", "soon", "as"): False, ("as", "long", "as"): False, ("now", "that"): False,
-    ("even", "if"): False, ("although",): True, ("though",): True, ("even", "though"): True, ("whereas",): True,
-}
-_NEGATION_SCOPE = frozenset("because since when whenever after before once while".split())
-_IF_IDIOMS = frozenset("anything not so necessary possible any only ever need applicable appropriate "
-                       "nothing".split())
-_PREPOSITIONS = frozenset("in on at under during after before since until throughout across outside inside near "
-                          "within despite by from for over".split())
-_PLACE = frozenset("in on at under throughout across outside inside near within".split())
-_TIME_ONLY = frozenset("by from for over".split())  # their phrase must be a time
-_DISCOURSE_ALONE = frozenset(("in response", "in exchange", "in return", "in turn"))  # "In response to X," moves
-_DISCOURSE = (  # opening phrases (and their beginnings) that link to the text before or give a stance: not moved
-    "in fact", "in addition", "in general", "in particular", "in short", "in contrast", "in comparison",
-    "in other words", "in the meantime", "in any case", "in that case", "in this case", "in each case",
-    "in this respect", "in that respect", "in this regard", "in that regard", "in the end", "in sum", "in conclusion",
-    "in effect", "in essence", "in reality", "in truth", "in theory", "in practice", "in principle", "in retrospect",
-    "in total", "in all", "in part", "in brief", "in summary",
-    "in this sense", "in a sense", "in some ways", "in many ways", "in other respects", "in the first place",
-    "in any event", "in order", "in the case", "in my", "in our", "in his view", "in her view", "in their view",
-    "in his opinion", "in her opinion", "in their opinion", "in the opinion", "in the view", "in both cases",
-    "in either case", "in the long run", "in the short run", "in the past", "in the future", "in time",
-    "on the other hand", "on the one hand", "on the contrary", "on the upside", "on the downside", "on top",
-    "on the whole", "on balance", "on the surface", "on the face", "on reflection", "on second thought",
-    "at first", "at least", "at last", "at the same time", "at times", "at once", "at any rate", "at the moment",
-    "at this point", "at that point", "at best", "at worst", "at most", "at the least", "at the outset",
-    "after all", "before long", "for example", "for instance", "for one", "for now", "for this reason",
-    "for that reason", "by contrast", "by the way", "by comparison", "by then", "by far", "by now", "by and large",
-    "despite this", "despite that", "despite all", "under the circumstances", "under these circumstances",
-    "within reason", "over time", "since then", "until then", "until now", "in the process", "in a case",
-    "in one case", "in another case",
-)
-_TIME_WORDS = frozenset(WEEKDAYS | MONTHS | TIME_UNITS | {"yesterday", "today", "tonight", "ago", "weeks", "months",
-                                                          "years", "days", "decades", "centuries", "hours",
-                                                          "minutes", "nights", "mornings", "weekends", "seasons",
-                                                          "quarters", "summers", "winters", "trading", "session",
-                                                          "period", "era", "times", "time", "day", "hour",
-                                                          "minute", "moment", "midday", "noon", "midnight",
-                                                          "dawn", "dusk", "1990s", "1980s", "1970s", "1960s",
-                                                          "meeting", "war", "election", "game", "match", "visit",
-                                                          "trip", "talks"})
-_TIME_START = frozenset("last next this each every earlier later yesterday today tonight".split())
 
 # -- the main clause ----------------------------------------------------------------------------------------------
-_EMBEDDING = frozenset("that which who whom whose where when whenever while because if unless until whether how "
-                       "after before "
-                       "why what whatever whoever although though whereas since once as lest so than "
-                       "but yet nor".split())
-_REPORTING = frozenset(QUESTION_VERBS | set(
-    "say says tell tells think thinks thought believe believes believed claim claims claimed report reports "
-    "reported announce announces announced add adds added note notes noted argue argues argued state states "
-    "stated warn warns warned insist insists insisted suggest suggests suggested expect expects expected hope "
-    "hopes hoped fear fears feared feel feels felt guess suppose supposed assume assumed realize realized realise "
-    "realised agree agreed agrees decides write writes wrote written estimate estimates estimated predict "
-    "predicts predicted acknowledge acknowledged admit admits admitted deny denies denied confirm confirms "
-    "confirmed explain explains explained indicate indicates indicated conclude concluded promise promised "
-    "promises recommend recommended mean means meant seem seems seemed appear appears appeared hear heard "
-    "understand understood imagine imagined notice noticed according reckon figured like want wanted wants "
-    "prefer wish wished".split()))
-_PRONOUNS = frozenset(THIRD_PERSON | {"it", "its", "himself", "herself", "itself", "themselves", "they", "them"})
-_DISCOURSE_START = frozenset("so then however still thus hence therefore nor neither not only instead also "
-                             "yet and but or meanwhile besides moreover indeed nevertheless nonetheless "
-                             "otherwise rather too well others another".split())
-_BE = frozenset("is are was were be been being am 's 're".split())
-_NEGATIONS = frozenset("not n't never no nobody nothing none neither nor cannot".split())
-_IMPERATIVE_NEXT = frozenset(DETERMINERS | {"me", "us", "him", "them", "it", "to", "out", "up", "down", "in", "on",
-                                            "off", "away", "back", "sure", "yourself", "yourselves", "your"})
-_DANGLING = frozenset("of to the a an and or in on at for with by from as than into onto about".split())
-_ABBREVIATIONS = frozenset("mr mrs ms dr st jr sr gov rep sen gen inc co corp ltd lt col sgt prof no vs etc jan feb "
-                           "mar apr jun jul aug sep sept oct nov dec mt ft".split())
-
-
-def _base(t: Tok) -> str:
-    """The lower-case word without a contracted ending ("he'll" -> "he", "don't" -> "do")."""
-    low = t.low
-    if low.endswith("n't"):
-        return low[:-3]
-    return re.sub(r"'(s|m|re|ve|ll|d)$", "", low)
 
 
 def _ok_token(toks: list[Tok], i: int, end: int) -> bool:
@@ -197,7 +81,7 @@ def _ok_token(toks: list[Tok], i: int, end: int) -> bool:
         return True
     if t.text == "." and i < end - 1 and i > 0 and toks[i - 1].end == t.start:
         prev = toks[i - 1]
-        return "." in prev.text or prev.low in _ABBREVIATIONS or (len(prev.text) == 1 and prev.text.isupper())
+        return "." in prev.text or prev.low in PERIOD_ABBREVIATIONS or (len(prev.text) == 1 and prev.text.isupper())
     return False
 
 
@@ -217,19 +101,9 @@ def _split(toks: list[Tok]) -> tuple[int, int] | None:
         return None
     last = toks[end - 1]
     if end < len(toks) and toks[end].text == "." and toks[end].start == last.end and (
-            "." in last.text and any(ch.isalpha() for ch in last.text) or last.low in _ABBREVIATIONS):
+            "." in last.text and any(ch.isalpha() for ch in last.text) or last.low in PERIOD_ABBREVIATIONS):
         return None  # "... to Command O.K.": the abbreviation's period is the sentence's; moved after it, it is lost
     return c, end
-
-
-def _is_noun_like(t: Tok) -> bool:
-    """A name or a word that may be a noun (a possible antecedent of a pronoun; a word lemminflect does not know
-    counts as one)."""
-    if t.text[:1].isupper() and t.low != "i":
-        return True
-    word = _base(t)
-    lemmas = _lemmas(word)
-    return word not in _PRONOUNS and ("NOUN" in lemmas or not lemmas and word.isalpha() and len(word) > 3)
 
 
 def _main_refuses(toks: list[Tok], start: int, end: int) -> bool:
@@ -241,16 +115,17 @@ def _main_refuses(toks: list[Tok], start: int, end: int) -> bool:
     first = main[0]
     if not (_is_word(first) or first.text[:1].isdigit() or first.text == "$"):
         return True
-    if first.low in _DISCOURSE_START or first.low.endswith("ly") and "ADV" in _lemmas(first.low) \
+    if first.low in DISCOURSE_START or first.low.endswith("ly") and "ADV" in _lemmas(first.low) \
             or first.low.endswith("ly") and first.text.islower() and "NOUN" not in _lemmas(first.low):
         return True
     if first.low in AUXILIARIES or first.low in ("what", "how", "why", "where", "who", "which", "let", "please",
                                                  "don't", "do", "never", "always", "just"):
         return True  # a question or an imperative
-    if first.text.islower() and _is_form(first.low, "VB") and first.low not in _PRONOUNS and (
-            "NOUN" not in _lemmas(first.low) or len(main) > 1 and main[1].low in _IMPERATIVE_NEXT):
+    if first.text.islower() and _is_form(first.low, "VB") and first.low not in THIRD_PERSON_ALL_FORMS and (
+            "NOUN" not in _lemmas(first.low) or len(main) > 1 and main[1].low in IMPERATIVE_NEXT):
         return True  # an imperative ("call me", "take the road")
-    if first.text.islower() and _is_form(first.low, "VB") and first.low not in _PRONOUNS and len(main) > 1 and not (
+    if first.text.islower() and _is_form(first.low, "VB") and first.low not in THIRD_PERSON_ALL_FORMS \
+            and len(main) > 1 and not (
             main[1].low in AUXILIARIES or _is_form(main[1].low, "VBZ") or _is_form(main[1].low, "VBD")):
         return True  # an imperative whose verb may be a noun ("go for one"); "water floods the road" is a subject
     long_words = [w for w in words[1:] if len(w.text) > 3]
@@ -263,9 +138,9 @@ def _main_refuses(toks: list[Tok], start: int, end: int) -> bool:
         if t.low == "than" and nxt is not None and (nxt.text[:1].isdigit() or nxt.text == "$" or nxt.low in (
                 "a", "an", "half", "one", "two", "three", "four", "five", "ten", "twice")):
             continue  # "more than $7 million"
-        if t.low in _EMBEDDING or t.low in _REPORTING:
+        if t.low in EMBEDDING_WORDS or t.low in REPORTING_VERBS:
             return True
-        if k > 0 and _base(t) in NOMINATIVE_PRONOUNS:
+        if k > 0 and uncontracted(t) in NOMINATIVE_PRONOUNS:
             return True  # a second clause ("... the firm knew they would grow")
         if t.low == "to" and nxt is not None and nxt.text.islower() and _is_form(nxt.low, "VB"):
             return True  # a to-infinitive ("refused to block ... on Tuesday")
@@ -273,7 +148,7 @@ def _main_refuses(toks: list[Tok], start: int, end: int) -> bool:
             return True  # "... spent hours investigating X": the moved part would attach to the -ing verb
         if t.low in ("and", "or") and (
                 nxt is not None and nxt.text.islower() and "VERB" in _lemmas(nxt.low) and k + 2 < len(main)
-                and (main[k + 2].low in DETERMINERS or main[k + 2].low in _PRONOUNS)
+                and (main[k + 2].low in DETERMINERS or main[k + 2].low in THIRD_PERSON_ALL_FORMS)
                 or any(u.low in AUXILIARIES or u.low in NOMINATIVE_PRONOUNS or _is_word(u) and (
                     _is_form(u.low, "VBD") or _is_form(u.low, "VBZ")) and "NOUN" not in _lemmas(u.low)
                     and "ADJ" not in _lemmas(u.low) for u in main[k + 1:])):
@@ -282,7 +157,7 @@ def _main_refuses(toks: list[Tok], start: int, end: int) -> bool:
     if last.low in AUXILIARIES or last.low in ("to", "not", "so", "too", "either", "also") or last.low.endswith(
             "n't"):
         return True  # an ellipsis ("kids aren't likely to.")
-    if last.low in _DANGLING:
+    if last.low in DANGLING_WORDS:
         return True  # a cut sentence ("... an assignment of")
     if _verb_groups(main) > 1:
         return True  # a reduced relative or second verb ("... ordered all flags flown at half-staff")
@@ -294,7 +169,7 @@ def _verb_groups(main: list[Tok]) -> int:
     adverbs between them) the clause has."""
     groups, inside = 0, False
     for t in main:
-        base = _base(t)
+        base = uncontracted(t)
         contracted = t.low != base and t.low.endswith(("n't", "'ll", "'d", "'ve", "'re", "'m"))
         verb = base in AUXILIARIES or base == "being" or contracted or (
             _is_word(t) and t.text.islower() and "NOUN" not in _lemmas(t.low) and "ADJ" not in _lemmas(t.low)
@@ -302,7 +177,7 @@ def _verb_groups(main: list[Tok]) -> int:
         if verb:
             groups += not inside
             inside = True
-        elif not (inside and (t.low in _NEGATIONS or t.low.endswith("ly") or t.low in (
+        elif not (inside and (t.low in NEGATIONS or t.low.endswith("ly") or t.low in (
                 "also", "still", "again", "always", "never", "already", "just", "even", "only", "often"))):
             inside = False
     return groups
@@ -314,14 +189,14 @@ def _nominal_ing(main: list[Tok], k: int) -> bool:
     ("bounty hunting is"), a noun without an object ("a form of kidnapping."), or a noun/adjective after an
     adjective, adverb or "and" ("a development and marketing deal", "the least appealing")."""
     prev, t = main[k - 1], main[k]
-    if prev.low in _BE or prev.low in DETERMINERS or prev.low.endswith("'s"):
+    if prev.low in BE_FORMS_NOT_M or prev.low in DETERMINERS or prev.low.endswith("'s"):
         return True
     if k + 1 < len(main) and main[k + 1].low in AUXILIARIES:
         return True
     lemmas = _lemmas(t.low)
     if not ("NOUN" in lemmas or "ADJ" in lemmas):
         return False
-    if "NOUN" in lemmas and (k + 1 == len(main) or main[k + 1].low in _DANGLING - DETERMINERS):
+    if "NOUN" in lemmas and (k + 1 == len(main) or main[k + 1].low in DANGLING_WORDS - DETERMINERS):
         return True  # "a form of kidnapping.": no object follows
     return prev.low in ("and", "or", "most", "least", "more", "less", "very") or (
         "ADJ" in _lemmas(prev.low) and "NOUN" not in _lemmas(prev.low))
@@ -331,15 +206,15 @@ def _pronoun_refuses(toks: list[Tok], moved: range, main: range, names_only: boo
     """Whether the main clause has a third-person pronoun and the moved part a noun it may refer to."""
     demonstrative = toks[main.start].low in ("this", "that", "these", "those", "such") and main.start + 1 < len(
         toks) and (toks[main.start + 1].low in AUXILIARIES or _verb_like(toks[main.start + 1]))
-    if not demonstrative and not any(_base(toks[i]) in _PRONOUNS for i in main):
+    if not demonstrative and not any(uncontracted(toks[i]) in THIRD_PERSON_ALL_FORMS for i in main):
         return False
     for i in moved:
         t = toks[i]
-        if not _is_word(t) or i == moved.start or t.low in _TIME_WORDS:
+        if not _is_word(t) or i == moved.start or t.low in TIME_PHRASE_WORDS:
             continue
         if names_only and not t.text[:1].isupper():
             continue
-        if _is_noun_like(t):
+        if is_noun_like(t):
             return True
     return False
 
@@ -354,8 +229,8 @@ def _join(text: str, toks: list[Tok], c: int, end: int, main_start: int, comma: 
 
 
 def _verb_like(t: Tok) -> bool:
-    if _base(t) in AUXILIARIES or t.low != _base(t) and _base(t) in NOMINATIVE_PRONOUNS | {"you", "it", "that",
-                                                                                           "there"}:
+    base = uncontracted(t)
+    if base in AUXILIARIES or t.low != base and base in NOMINATIVE_PRONOUNS | {"you", "it", "that", "there"}:
         return True  # an auxiliary, "don't", "you're", "it's"
     return _is_word(t) and "VERB" in _lemmas(t.low) and any(_is_form(t.low, tag) for tag in ("VBD", "VBZ", "VBP"))
 
@@ -366,30 +241,30 @@ def _has_verb(body: list[Tok], strict: bool) -> bool:
     for k, t in enumerate(body):
         if k == 0 or not _verb_like(t):
             continue
-        if not strict or _base(t) in AUXILIARIES or t.low != _base(t) or "NOUN" not in _lemmas(t.low) \
+        if not strict or uncontracted(t) in AUXILIARIES or t.low != uncontracted(t) or "NOUN" not in _lemmas(t.low) \
                 or body[k - 1].low in NOMINATIVE_PRONOUNS | {"you", "it"}:
             return True
     return False
 
 
-def rule_back_clause(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_back_clause(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     split = _split(toks)
     if split is None:
         return None
     c, end = split
     words = [t.low for t in toks[:3]]
-    conj = next((k for k in _CONJUNCTIONS if tuple(words[:len(k)]) == k), None)
+    conj = next((k for k in MOVABLE_CLAUSE_CONJUNCTIONS if tuple(words[:len(k)]) == k), None)
     if conj is None or not toks[0].text[:1].isupper():
         return None
     body = toks[len(conj):c]
     if not body or len([t for t in body if _is_word(t) or t.text[:1].isdigit()]) + len(conj) > _MAX_CLAUSE:
-        return None
+        return Refusal("clause_too_long")
     head = conj[0] if len(conj) == 1 else conj[-1]
     lead = body[0].low
-    if head == "if" and lead in _IF_IDIOMS or lead == "of":
-        return None  # "If anything, ...", "Because of the storm, ..." (a phrase: back_phrase)
-    if any(t.low in _EMBEDDING and t.low not in ("that", "which", "who", "whom", "whose", "than") for t in body):
-        return None  # a second subordinate clause inside
+    if head == "if" and lead in IF_IDIOMS or lead == "of":
+        return Refusal("phrase_not_clause")  # "If anything, ...", "Because of the storm, ..." (a phrase: back_phrase)
+    if any(t.low in EMBEDDING_WORDS and t.low not in ("that", "which", "who", "whom", "whose", "than") for t in body):
+        return Refusal("second_subordinate_clause")  # a second subordinate clause inside
     # the clause: a subject and a verb, or a subjectless -ing/participle clause
     if is_ing_verb(lead) and "NOUN" not in _lemmas(lead):
         if head in ("if", "unless", "although", "though", "whereas", "because", "since", "until"):
@@ -398,9 +273,9 @@ def rule_back_clause(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Non
     elif is_participle(lead) and head in ("if", "when", "once", "unless", "until", "whenever"):
         comma_at_end = False
     elif len(body) >= 2 and _has_verb(body, strict=head in ("after", "before", "since", "until")):
-        comma_at_end = _CONJUNCTIONS[conj]
+        comma_at_end = MOVABLE_CLAUSE_CONJUNCTIONS[conj]
         if head == "while":
-            progressive = any(t.low in _BE and k + 1 < len(body) and is_ing_verb(body[k + 1].low)
+            progressive = any(t.low in BE_FORMS_NOT_M and k + 1 < len(body) and is_ing_verb(body[k + 1].low)
                               for k, t in enumerate(body))
             comma_at_end = not progressive
     else:
@@ -409,19 +284,20 @@ def rule_back_clause(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Non
     if head == "if" and toks[main_start].low == "then":
         main_start += 1
     if _main_refuses(toks, main_start, end):
-        return None
+        return Refusal("main_clause_unfit")
     main = range(main_start, end)
-    if head in _NEGATION_SCOPE and not comma_at_end and any(toks[i].low in _NEGATIONS or toks[i].low.endswith(
+    if head in NEGATION_SCOPE and not comma_at_end and any(toks[i].low in NEGATIONS or toks[i].low.endswith(
             "n't") for i in main):
-        return None  # "He didn't go because ...": "not" would take the clause in its scope
+        return Refusal("negation_scope")  # "He didn't go because ...": "not" would take the clause in its scope
     last = toks[end - 1].low
     time_head = head in ("when", "whenever", "after", "before", "since", "until", "while", "once")
     if not comma_at_end and (time_head and last in TIME_NOUNS or last in CONJUNCTION_MODIFIERS or last in QUESTION_VERBS
                              or head == "after" and last in AFTER_VERBS or last in ("tell", "ask", "see", "care",
                                                                                     "mind", "matter", "wait")):
-        return None  # "the day when ...", "long before ...", "asked if ...": the clause would attach there
+        # "the day when ...", "long before ...", "asked if ...": the clause would attach there
+        return Refusal("clause_attaches_to_word_before")
     if _pronoun_refuses(toks, range(c), main):
-        return None
+        return Refusal("pronoun_before_its_noun")
     return _join(text, toks, c, end, main_start, comma_at_end)
 
 
@@ -462,17 +338,12 @@ def _has_time(toks: list[Tok], idx: range) -> bool:
     return False
 
 
-#: Verbs of rising and falling: "on" + a noun after them reads as the cause ("shares fell on the news").
-_CHANGE_VERBS = frozenset("fall rise drop climb gain slip jump surge soar tumble plunge slide dip ease advance "
-                          "decline rally edge sink lose".split())
-
-
 def _ends_in_change_verb(toks: list[Tok], end: int) -> bool:
     last = next((toks[i] for i in range(end - 1, -1, -1) if _is_word(toks[i])), None)
-    return last is not None and any(lemma in _CHANGE_VERBS for lemma in _lemmas(last.low).get("VERB", ()))
+    return last is not None and any(lemma in CHANGE_VERBS for lemma in _lemmas(last.low).get("VERB", ()))
 
 
-def rule_back_phrase(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_back_phrase(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     split = _split(toks)
     if split is None:
         return None
@@ -480,299 +351,63 @@ def rule_back_phrase(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Non
     phrase = toks[:c]
     words = [t.low for t in phrase]
     if not toks[0].text[:1].isupper() or len(words) > _MAX_PHRASE:
-        return None
+        return Refusal("phrase_too_long")
     lowered = " ".join(words)
-    if lowered in _DISCOURSE_ALONE or any(lowered == d or lowered.startswith(d + " ") for d in _DISCOURSE):
-        return None
+    if lowered in DISCOURSE_ALONE or any(lowered == d or lowered.startswith(d + " ") for d in DISCOURSE_OPENERS):
+        return Refusal("discourse_opener")
     is_time = _time_phrase(words)
     if not is_time:
         if words[:2] == ["because", "of"] or words[:3] == ["in", "spite", "of"]:
             start = 2 if words[0] == "because" else 3
-        elif words[0] in _PREPOSITIONS:
+        elif words[0] in ADVERBIAL_PREPOSITIONS:
             start = 1
         else:
             return None
         rest = phrase[start:]
         if not rest or not all(_is_word(t) or t.text[:1].isdigit() or t.text in ("'", "’", "-", ".", "$", "%", "/")
                                for t in rest):
-            return None
-        if any(is_ing_verb(t.low) and "NOUN" not in _lemmas(t.low) and t.low not in _TIME_WORDS for t in rest):
-            return None  # "In turning down the offer, ...", "In a space looking out over the sea, ...": a clause
+            return Refusal("not_a_plain_phrase")
+        if any(is_ing_verb(t.low) and "NOUN" not in _lemmas(t.low) and t.low not in TIME_PHRASE_WORDS for t in rest):
+            # "In turning down the offer, ...", "In a space looking out over the sea, ...": a clause
+            return Refusal("ing_clause")
         if any(_verb_like(t) and "NOUN" not in _lemmas(t.low) and "ADJ" not in _lemmas(t.low)
                and not t.text[:1].isupper() for t in rest):
-            return None  # a verb: the phrase goes on as a clause
-        if any(t.low in AUXILIARIES or t.low in NOMINATIVE_PRONOUNS or t.low in _EMBEDDING - {"than"} for t in rest):
-            return None
+            return Refusal("verb_in_phrase")  # a verb: the phrase goes on as a clause
+        if any(t.low in AUXILIARIES or t.low in NOMINATIVE_PRONOUNS or t.low in EMBEDDING_WORDS - {"than"}
+               for t in rest):
+            return Refusal("clause_in_phrase")
         last = rest[-1]
-        if not (_is_noun_like(last) or last.text[:1].isdigit() or last.low in _TIME_WORDS
+        if not (is_noun_like(last) or last.text[:1].isdigit() or last.low in TIME_PHRASE_WORDS
                 or last.low in ("here", "there", "home", "abroad", "night")):
-            return None  # "In recent, ...": the phrase must end in its noun
+            return Refusal("phrase_not_ending_in_noun")  # "In recent, ...": the phrase must end in its noun
         is_time = words[0] in ("during", "since", "until", "after", "before", "throughout", "over", "from", "by",
                                "for") and _has_time(toks, range(start, c)) or any(
-            toks[i].low in _TIME_WORDS or re.fullmatch(r"(1[89]|20)\d\d", toks[i].low) for i in range(start, c))
-        if words[0] in _TIME_ONLY and not is_time:
-            return None  # "From here, ...", "For Kathy, ...": at the end they attach to the last noun
+            toks[i].low in TIME_PHRASE_WORDS or re.fullmatch(r"(1[89]|20)\d\d", toks[i].low) for i in range(start, c))
+        if words[0] in TIME_ONLY_PREPOSITIONS and not is_time:
+            # "From here, ...", "For Kathy, ...": at the end they attach to the last noun
+            return Refusal("attaches_to_last_noun")
         if words[0] in ("after", "before", "since", "until", "during") and not is_time:
             is_time = True
     if _main_refuses(toks, c + 1, end):
-        return None
+        return Refusal("main_clause_unfit")
     main = range(c + 1, end)
     if is_time and _has_time(toks, main):
-        return None  # "Last year, ... on Monday.": two times at the end
-    if not is_time and words[0] in _PLACE:
+        return Refusal("two_times")  # "Last year, ... on Monday.": two times at the end
+    if not is_time and words[0] in SETTING_PREPOSITIONS:
         if sum(_is_word(toks[i]) or toks[i].text[:1].isdigit() for i in main) > _MAX_MAIN_FOR_PLACE:
-            return None  # "... sacred spots to three major religions at the far end of David Street."
+            # "... sacred spots to three major religions at the far end of David Street."
+            return Refusal("main_clause_too_long_for_place")
         if any(toks[i].low == words[0] for i in range(max(c + 1, end - 5), end)):
-            return None  # "... a participle in all your examples in traditional grammar."
-    if words[0] in ("despite", "because") and any(toks[i].low in _NEGATIONS or toks[i].low.endswith("n't")
+            # "... a participle in all your examples in traditional grammar."
+            return Refusal("same_preposition_near_end")
+    if words[0] in ("despite", "because") and any(toks[i].low in NEGATIONS or toks[i].low.endswith("n't")
                                                   for i in main):
-        return None  # "He didn't go because of ...": scope of "not"
+        return Refusal("negation_scope")  # "He didn't go because of ...": scope of "not"
     if not is_time and words[0] == "on" and _ends_in_change_verb(toks, end):
-        return None  # "On trade terms, the exchange fell" -> "... fell on trade terms": a cause
+        return Refusal("cause_of_change")  # "On trade terms, the exchange fell" -> "... fell on trade terms": a cause
     if _pronoun_refuses(toks, range(c), main):
-        return None
+        return Refusal("pronoun_before_its_noun")
     return _join(text, toks, c, end, c + 1, False)
 
 
-
-
-# -- split_clauses ------------------------------------------------------------------------------------------------
-_SPLIT_CONJUNCTIONS = frozenset(("and", "but", "so"))
-_MIN_FIRST = 4  # words of the first sentence
-_MIN_SECOND = 3  # words of the second sentence
-_SPLIT_DEMONSTRATIVES = frozenset("this these those".split())  # "that" may open a clause of purpose ("so that")
-_SPLIT_DETERMINERS = frozenset(DETERMINERS - {"that"} | {"all", "both", "each", "every", "no", "most", "another",
-                                                         "other", "such", "any"})
-_PRONOUN_DETERMINERS = frozenset("one some many most all both each several few another".split())  # "one is ..."
-_SUBJECT_ADVERBS = frozenset("also still just then never always often only even already really soon later "
-                             "now usually sometimes quickly immediately finally actually probably".split())
-_SPLIT_OPENERS = frozenset(set(_PREPOSITIONS) | {"if", "when", "whenever", "because", "although", "though", "while",
-                                                 "since", "as", "unless", "after", "before", "once", "until",
-                                                 "whereas", "whether", "even", "not", "only", "either",
-                                                 "neither", "with", "without", "like", "unlike", "upon", "to",
-                                                 "then", "now", "here", "yesterday", "today", "tonight", "later",
-                                                 "last", "next", "every", "each", "let", "please", "what", "how",
-                                                 "why", "where", "who", "which", "whatever", "whoever", "just",
-                                                 "yes", "no", "well", "oh", "also", "again", "sometimes", "often",
-                                                 "usually", "once", "first", "finally", "suddenly", "instead",
-                                                 "meanwhile", "however", "therefore", "thus", "hence", "of",
-                                                 "about", "into", "through", "between", "among", "against",
-                                                 "along", "around", "beyond", "toward", "towards", "except",
-                                                 "regardless", "given", "considering", "according"})
-_REPORTED_OBJECT = frozenset("a an no of about to for in on at with by from".split())  # "reported no cases"
-_SCOPING = frozenset(SUBORDINATORS | {"as", "if", "once", "where", "whenever", "though", "wherever"})
-_CONTENT_NOUNS = frozenset("fact idea belief notion claim hope news sense evidence possibility chance view assumption "
-                           "suggestion argument proof sign signs report reports rumor rumour feeling impression "
-                           "conclusion doubt fear worry concern".split())  # "the fact that X, and Y": Y may be in it
-_OPEN_BRACKETS = {"(": ")", "[": "]"}
-_QUOTES = ("\"", "“", "”")
-
-
-def _finite(t: Tok, nxt_low: str | None = None) -> bool:
-    """An auxiliary (also contracted: "he'll", "won't") or a finite verb that is no noun ("went", "says"; not
-    "falls")."""
-    base = _base(t)
-    if base in AUXILIARIES or t.low.endswith("n't") and base in ("ca", "wo", "ai", "sha") or base in ("ca", "wo"):
-        return True
-    if not (_is_word(t) and t.text.islower()):
-        return False
-    lemmas = _lemmas(t.low)
-    if "VERB" not in lemmas:
-        return False
-    if _is_form(t.low, "VBD"):
-        return "NOUN" not in lemmas and ("ADJ" not in lemmas or not _is_form(t.low, "VBN")) and not (
-            _is_form(t.low, "VBN") and nxt_low in ("by", "", ",", ".", "!", ";", "and", "or"))
-        # "dirt accompanied by ...", "and the island plundered.": a participle
-    return (_is_form(t.low, "VBZ") or _is_form(t.low, "VBP")) and "NOUN" not in lemmas and "ADJ" not in lemmas
-
-
-def _finite_after(toks: list[Tok], k: int, end: int, pronoun: bool) -> bool:
-    """Whether toks[k] is the finite verb of a subject that ends before it: an auxiliary or a finite verb that is no
-    noun; after a pronoun any finite form ("it goes"); after a noun, a form that may be a noun when an object,
-    preposition or "to" follows and no other verb comes later ("the Marathas spread to Orissa")."""
-    t = toks[k]
-    if _finite(t, toks[k + 1].low if k + 1 < end else ""):
-        return True
-    if not (_is_word(t) and t.text.islower() and "VERB" in _lemmas(t.low)):
-        return False
-    if not any(_is_form(t.low, tag) for tag in ("VBD", "VBZ", "VBP")):
-        return False
-    if pronoun:
-        return True
-    prev, nxt = toks[k - 1], toks[k + 1] if k + 1 < end else None
-    return nxt is not None and (nxt.low in DETERMINERS or nxt.low in _PRONOUNS) and (
-        prev.text[:1].isupper() or prev.low.endswith("s") and prev.low not in DETERMINERS) and not any(
-        _finite(u) for u in toks[k + 1:end])
-
-
-def _adverb(t: Tok) -> bool:
-    return t.low in _SUBJECT_ADVERBS or t.low.endswith("ly") and "ADV" in _lemmas(t.low) and t.text.islower()
-
-
-def _bare_subject(t: Tok) -> bool:
-    """Whether t may open a subject without a determiner ("retired lawyers", "houses"; not "used", "tried")."""
-    lemmas = _lemmas(t.low)
-    return t.text.islower() and _is_word(t) and not _finite(t) and not (
-        is_verb_form(t.low) and "NOUN" not in lemmas) and ("NOUN" in lemmas or "ADJ" in lemmas) \
-        and "ADV" not in lemmas and t.low not in _EMBEDDING and t.low not in _DANGLING and t.low not in _NEGATIONS
-
-
-def _clause_start(toks: list[Tok], s: int, end: int) -> bool:
-    """Whether toks[s:end] opens with a subject directly followed by a finite verb: a subject pronoun, "there", a
-    demonstrative, a name, a determiner and up to four words, or up to three nouns and adjectives; one adverb may
-    stand between ("she also said")."""
-    first = toks[s]
-    base = _base(first)
-    if first.low != base and base in PERSONAL_SUBJECTS | {"there", "that"}:
-        return s + 1 < end  # "he's", "they'll", "there's", "that's"
-    pronoun = base in PERSONAL_SUBJECTS or base == "there" or first.text == "I"
-    k = s + 1
-    if pronoun or base in _SPLIT_DEMONSTRATIVES:
-        pass
-    else:
-        if base in _SPLIT_DETERMINERS and first.text.islower():
-            limit = 5
-        elif first.text[:1].isupper() and _is_word(first):
-            while k < end and (toks[k].text[:1].isupper() and _is_word(toks[k]) or toks[k].low in ("'s", "’s")):
-                k += 1
-            limit = k - s + 3
-        elif _bare_subject(first):
-            limit = 3  # a bare subject ("retired lawyers pay nothing")
-        else:
-            return False
-        while k < end and k - s < limit and _is_word(toks[k]) and (not _finite(toks[k]) or k == s + 1 and limit == 5
-                                                                   and is_participle(toks[k].low)) \
-                and toks[k].low not in _EMBEDDING and toks[k].low not in PERSONAL_SUBJECTS \
-                and not (limit == 3 and (toks[k].low in DETERMINERS or toks[k].low in _PRONOUNS
-                                         or toks[k].low in _DANGLING)) \
-                and not (k > s + 1 and _finite_after(toks, k, end, False)):
-            k += 1
-        if k == s + 1 and base in _SPLIT_DETERMINERS and base not in _PRONOUN_DETERMINERS:
-            return False  # "the" right before a verb: no noun
-    if k < end and _adverb(toks[k]):
-        k += 1
-    return k < end and _finite_after(toks, k, end, pronoun) and not (
-        _is_form(toks[k].low, "VBN") and k + 1 < end and toks[k + 1].low == "by")
-
-
-def _balanced(toks: list[Tok], rng: range) -> bool:
-    """Whether the quotation marks and brackets of toks[rng] close inside it."""
-    quotes = sum(toks[i].text in _QUOTES for i in rng)
-    if quotes % 2:
-        return False
-    depth = 0
-    for i in rng:
-        if toks[i].text in _OPEN_BRACKETS:
-            depth += 1
-        elif toks[i].text in _OPEN_BRACKETS.values():
-            depth -= 1
-            if depth < 0:
-                return False
-    return depth == 0
-
-
-def _number_comma(toks: list[Tok], k: int) -> bool:
-    """Whether the comma toks[k] is inside a number ("395,000")."""
-    return 0 < k < len(toks) - 1 and toks[k - 1].text[-1:].isdigit() and toks[k + 1].text[:1].isdigit() \
-        and toks[k - 1].end == toks[k].start and toks[k].end == toks[k + 1].start
-
-
-def _first_refuses(toks: list[Tok], c: int) -> bool:
-    """Whether toks[:c] is no plain independent clause the second part may stand apart from."""
-    first = toks[0]
-    words = [t for t in toks[:c] if _is_word(t) or t.text[:1].isdigit()]
-    if len(words) < _MIN_FIRST:
-        return True
-    if first.low in _SPLIT_OPENERS or first.low in _DISCOURSE_START - {"and", "but", "so"} \
-            or first.low.endswith("ly") and "ADV" in _lemmas(first.low) or is_ing_verb(first.low) \
-            or first.low.endswith("ed") and is_participle(first.low):
-        return True  # a subordinate clause, a fronted phrase or adverb that scopes over both ("If ...", "In 2003 ...")
-    if first.low in ("and", "but", "so") and len(toks) > 1 and (
-            toks[1].low in _SPLIT_OPENERS or toks[1].text == ","):
-        return True
-    if not first.text.islower() and _is_form(first.low, "VB") and first.low not in _PRONOUNS \
-            and "NOUN" not in _lemmas(first.low) and first.low not in _SPLIT_DETERMINERS:
-        return True  # an imperative ("Take the first left, and you'll see it."): a condition
-    if any(t.text in (":", "-", "–", "—") or t.text in _QUOTES for t in toks[:c]):
-        return True  # a colon, dash or quotation whose scope may go on past the split
-    for k in range(c):
-        if toks[k].text in (",", ";") and not _number_comma(toks, k) and k + 1 < c and _clause_start(toks, k + 1 + (
-                toks[k + 1].low in _SPLIT_CONJUNCTIONS | {"or", "yet"}), c):
-            return True  # a fronted phrase ("The next morning, they ...") or a list of clauses ("A did X, B did Y")
-    last_comma = max((k for k in range(c) if toks[k].text == "," and not _number_comma(toks, k)), default=None)
-    if last_comma is not None and not any(_finite(toks[k], toks[k + 1].low) for k in range(last_comma + 1, c)):
-        return True  # the split's ", and" closes a list ("information, ideas, and lessons learned ...")
-    verbs = [k for k in range(c) if _finite(toks[k]) or k > 0 and _finite_after(
-        toks, k, c, _base(toks[k - 1]) in PERSONAL_SUBJECTS) and toks[k - 1].low not in DETERMINERS]
-    if not verbs:
-        return True  # no finite verb ("One more step, and you're dead."; "John, Mary, and the boys went home.")
-    subject = toks[:verbs[0]]
-    if any(k > 0 and _base(t) in PERSONAL_SUBJECTS for k, t in enumerate(subject)) or any(
-            t.low in _TIME_WORDS and k + 1 < len(subject) and (subject[k + 1].low in DETERMINERS or subject[
-                k + 1].text[:1].isupper()) for k, t in enumerate(subject)):
-        return True  # a fronted time without a comma ("The next morning they ate ..."): it scopes over both
-    for k in range(c):
-        t, nxt = toks[k], toks[k + 1] if k + 1 < c else None
-        if t.low in _REPORTING and nxt is not None and nxt.low not in _REPORTED_OBJECT:
-            return True  # "He said he went home, and ...": the second clause may be reported too
-        if k > 0 and t.low in _SCOPING and (t.low == "when" or _clause_start(toks, k + 1, c)):
-            return True  # "... came of age when X led the party, and Y ...": the second clause may be inside it
-        if k > 0 and t.text in ("It", "He", "She", "We", "They", "You") and toks[k - 1].text not in (".", "!"):
-            return True  # "the rough equivalent of It isn't what you do; it's ...": a saying without quotes
-        if t.low == "whether" or t.low == "that" and k > 0 and (
-                not _is_noun_like(toks[k - 1]) or toks[k - 1].low in _CONTENT_NOUNS):
-            return True  # "It is clear that ...": the second clause may belong to it too
-    if toks[c - 1].text == "." or toks[c - 1].low in _DANGLING:
-        return True  # "... the U.S., and": the period would double
-    return False
-
-
-def rule_split_clauses(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
-    """Two independent clauses joined by ", and" / ", but" / ", so" / ";" -> two sentences ("He went home, and his
-    sister stayed." -> "He went home. His sister stayed."); "but" and "so" open the second sentence, "and" is
-    dropped."""
-    end = _final_punct(toks)
-    if end <= 0 or end == len(toks) or any(t.text in ("?",) for t in toks):
-        return None  # a question, a sentence ending in a quotation, or a headline without a final stop
-    if any(t.text in ("'", "‘", "’") and not (k > 0 and toks[k - 1].end == t.start and toks[k - 1].low[-1:] == "s")
-           for k, t in enumerate(toks)):
-        return None  # a single quotation mark: a quotation that may go on across the split
-    if sum(t.text == ";" for t in toks) > 1:
-        return None  # a list of clauses
-    for c in range(1, end - 1):
-        t = toks[c]
-        if t.text == ";":
-            s = c + 1
-        elif t.text == "," and toks[c + 1].low in _SPLIT_CONJUNCTIONS:
-            s = c + 2
-        else:
-            continue
-        if s >= end or end - s < _MIN_SECOND:
-            continue
-        if not _balanced(toks, range(0, c)) or not _balanced(toks, range(s, end)):
-            continue  # a quotation or bracket across the split
-        if _first_refuses(toks, c):
-            continue
-        conj = toks[c + 1].low if t.text == "," else ";"
-        if conj == "so" and toks[s].low in ("that", "much", "far", "too", "do", "does", "did", "is", "was", "are",
-                                            "were", "will", "would", "can", "could", "have", "has"):
-            continue  # "so that" (purpose), "so far", "so did she"
-        if not _clause_start(toks, s, end):
-            continue  # "and stayed there", "and so did she", "and neither ...": no clause of its own
-        second = toks[s:end]
-        if any(second[k].text == "," and any(u.low in _REPORTING for u in second[k + 1:k + 4])
-               for k in range(max(0, len(second) - 5), len(second))):
-            continue  # "..., but it was an animal bone, authorities said.": the source may cover both clauses
-        if any(u.low in ("too", "either") for u in second[-2:]) and sum(_is_word(u) for u in second) <= 4:
-            continue  # "and she did too": an ellipsis that leans on the first clause
-        if sum(_is_word(u) or u.text[:1].isdigit() for u in second) < _MIN_SECOND:
-            continue
-        if second[-1].low in _DANGLING:
-            continue  # "... of": a cut sentence
-        rest = text[toks[c + 1].start if conj in ("but", "so") else toks[s].start:]
-        return text[:toks[c - 1].end] + ". " + rest[:1].upper() + rest[1:]
-    return None
-
-
-CLAUSE_RULES: dict[str, Rule] = {"back_clause": rule_back_clause, "back_phrase": rule_back_phrase,
-                                  "split_clauses": rule_split_clauses}
+CLAUSE_RULES: dict[str, Rule] = {"back_clause": rule_back_clause, "back_phrase": rule_back_phrase}

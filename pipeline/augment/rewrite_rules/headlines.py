@@ -33,7 +33,7 @@ full, or in the other aspect. The rules (names as in `HEADLINE_RULES`):
   Presidential Vote" -> "Putin Has Declared Victory ..."; an -ly adverb before the verb goes after "has": "Malawi
   has officially confirmed ..."). Only in a headline as for `headline_passive` (and no comma or colon), with a
   subject of names, nouns, numbers, "of" and "'s" that is singular and does not start with an article, and a verb
-  of a single event (`_EVENT_VERBS`: resign, die, approve, confirm, deny, announce, uphold, ...) whose -s form is no
+  of a single event (`EVENT_VERBS`: resign, die, approve, confirm, deny, announce, uphold, ...) whose -s form is no
   noun ("Syria attacks kill 10": "attacks" may be the noun). Refused: a time after the verb ("X resigns on Monday"
   -> "has resigned on Monday": a perfect takes no past time; today, next week, a weekday, month or year), a second
   verb after it, states and plans (wants, faces, plans, remains: no such verb is in the list).
@@ -66,9 +66,9 @@ full, or in the other aspect. The rules (names as in `HEADLINE_RULES`):
 * `headline_event`: a headline's present tense of a transitive verb of a single event, with its object, said in the
   present perfect ("Roadside bomb kills 5 Afghan policemen" -> "Roadside bomb has killed 5 Afghan policemen";
   "Syrian forces launch new attacks" -> "Syrian forces have launched new attacks"; "Strong Italy Quake Kills at
-  Least Six" -> "... Has Killed ..."): the verbs of `_OBJECT_VERBS` (kill, hit, win, launch, name, jail, ...: their
+  Least Six" -> "... Has Killed ..."): the verbs of `OBJECT_VERBS` (kill, hit, win, launch, name, jail, ...: their
   -s form is often a noun, which `headline_perfect` refuses) after a singular or plural subject, and those of
-  `_EVENT_VERBS` after a plural one ("Afghan legislators have approved ..."). Only in a headline as for
+  `EVENT_VERBS` after a plural one ("Afghan legislators have approved ..."). Only in a headline as for
   `headline_perfect` (no comma; a "Label:" before it is kept), with a subject of names, nouns, numbers, "of" and
   "'s" whose number is clear and agrees with the verb ("Plane crash kills 20": "crash" is part of the subject). The
   object must follow: a number, "at least", a name, a noun or an adjective before a noun. Refused: no object
@@ -99,70 +99,22 @@ from __future__ import annotations
 
 import re
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    AUXILIARIES, GARMENTS, MONTHS, NUMBER_WORDS, WEEKDAYS, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_word,
-    _lemmas, is_ing_verb, splice, verb_only,
+    Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_word, _lemmas, is_ing_verb, splice, verb_only,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
+from bsl_pipeline.pipeline.lexicon.word_classes import (
+    ACTIVE_PAST, AFTER_AGE, AFTER_PARTICIPLE, AFTER_VERB, AMBIGUOUS_SUBJECT_VERBS, AUXILIARIES, CAPTION_DETERMINERS,
+    CAPTION_PLURAL_DETERMINERS, CAPTION_SUBJECTS, CAPTION_VERB_PARTICLES, COLLECTIVES, DIE_FORMS, EVENT_ADJECTIVES,
+    EVENT_VERBS, GARMENTS, HEADLINE_VERBS, IRREGULAR_PLURAL_SUBJECTS, MARKET_MOVES, MODIFIER_DETS, MONTHS,
+    NEITHER_NUMBER, NOT_CAPTION_VERBS, NOT_CAPTION_WORDS, NOT_IN_HEADLINE, NOT_OBJECT, NUMBER_WORDS, OBJECT_START,
+    OBJECT_VERBS, OF_PARTICIPLES, PLAY_NEXT, PLURAL_COLLECTIVES, PLURAL_WORDS, PREDICATIVE, PREDICATIVE_VERBS,
+    PRESENT_BEFORE, PRONOUNS_AND_DEMONSTRATIVES, SINGULAR_WORDS, STATIVE_PARTICIPLES, SUBJECT_MODIFIERS, TIME_AFTER,
+    TO_VERB_PASSIVE, US_STATES, WEEKDAYS,
+)
 
 # -- headline_passive -----------------------------------------------------------------------------------------------
 _MAX_SUBJECT = 7
 _MAX_HEADLINE = 16
-_AFTER_PARTICIPLE = frozenset("in at on by of with for from over after during into near amid amidst outside inside "
-                              "under as to across against following before since without behind through until among "
-                              "about toward towards onto upon despite within".split())
-_PREDICATIVE = frozenset("dead guilty alive safe missing unconscious innocent liable responsible unfit fit "
-                         "ineligible".split())
-_PREDICATIVE_VERBS = frozenset("find declare pronounce presume fear leave report rule confirm shoot stab beat".split())
-# Verbs whose past tense in a headline is active (intransitive, or with a preposition of their own).
-_ACTIVE_PAST = frozenset(
-    "die happen occur arrive return rally climb jump surge soar slip slide plunge tumble drop gain edge ease dip "
-    "decline advance retreat recover rebound close open end finish start begin resign retire collapse crash "
-    "explode erupt increase decrease improve worsen stall fail succeed struggle protest march agree disagree "
-    "appear disappear emerge land depart move shift turn stay remain live work play compete win lose score trail "
-    "lead wait talk speak testify respond react campaign celebrate mourn plead apologize apologise complain vow "
-    "pledge promise threaten refuse decide plan hope try want seek say tell stand sit fight meet leave flee stick "
-    "sleep rise fall grow go come run fly walk travel head vote surrender escape survive suffer sink fluctuate "
-    "hover slump sag stumble spike skyrocket dive bounce expand shrink contract accelerate slow continue persist "
-    "last stop halt warn call push ask opt apply search care account pay prepare bid lobby argue pray settle aim "
-    "look point rely focus insist comment reflect deal side clash break listen refer object belong contribute "
-    "resort switch add amount admit confess consent succumb bow yield benefit result stem withdraw graduate differ "
-    "cash hit strike lash step back pull sign team join partner merge crack weigh thank urge tweet post write "
-    "visit act serve rule govern preside testify reply answer claim insist demand note express announce report "
-    "reveal share order allow let keep hold agree prevail triumph cheer boo laugh cry weep smile shout scream "
-    "burn melt freeze boil spill leak flow flood pour shine glow snow rain storm blow shake tremble quake "
-    "swing roll slide glide drift float sail cruise ride drive race rush hurry dash sprint storm invade "
-    "enter exit cross pass approach near reach hit slam blast slam vote veto double triple halve soften harden "
-    "steady stabilize stabilise recoup reopen resume restart reunite divorce marry wed date engage elope "
-    "pause quit split part separate unite".split())
-# Participles whose headline use is a state (present tense) or unclear: refused.
-_STATIVE_PARTICIPLES = frozenset(
-    "linked tied based divided split involved gripped locked stuck caught known seen considered regarded thought "
-    "believed rumoured rumored owned backed supported opposed favored favoured loved hated wanted needed required "
-    "run led aimed designed intended meant made named located situated surrounded dominated controlled governed "
-    "ruled set poised slated scheduled tipped due bound supposed determined committed concerned worried interested "
-    "engaged faced confronted challenged threatened plagued hampered hindered haunted dogged troubled shaken "
-    "bogged mired embroiled enmeshed entangled trapped closed opened banned allowed permitted said deemed "
-    "expected predicted projected forecast feared".split())
-# Participles that take "to" + a verb in the passive, and whether the tense is then the present.
-_TO_VERB_PASSIVE = {**{w: "past" for w in "forced asked told urged ordered allowed permitted advised instructed "
-                                           "invited encouraged required pressed pressured compelled obliged "
-                                           "persuaded authorized authorised cleared chosen picked selected elected "
-                                           "appointed hired tasked".split()},
-                    **{w: "present" for w in "expected set poised slated scheduled tipped said believed thought "
-                                             "rumoured rumored feared likely due bound supposed".split()}}
-_PLURAL_WORDS = frozenset("police people men women children dozens hundreds thousands millions scores several many "
-                          "both few cattle troops".split())
-_NEITHER_NUMBER = frozenset("number lot couple pair majority minority host handful rest staff crew bulk series "
-                            "total personnel family team government".split())
-_EVENT_ADJECTIVES = frozenset("injured wounded hurt stranded displaced charged accused shot".split())
-_OF_PARTICIPLES = frozenset("convicted accused cleared acquitted stripped robbed deprived suspected informed warned "
-                             "notified relieved absolved".split())
-_HEADLINE_VERBS = frozenset("goes says comes gets makes takes faces seeks wins loses dies remains returns leaves "
-                             "calls hits backs joins plans vows warns urges looks wants gives sets".split())
-_PRESENT_BEFORE = frozenset({("set", "for"), ("poised", "for"), ("braced", "for"), ("bound", "for")})
-_SINGULAR_WORDS = frozenset("one news".split())
-_PRONOUNS = frozenset("i you he she it we they me him her us them this that these those who what which my our "
-                      "your his its their there".split())
 
 
 def _title_case(toks: list[Tok]) -> bool:
@@ -184,7 +136,7 @@ def _plural_head(toks: list[Tok]) -> bool | None:
         if i == 0:
             return None
         head = toks[i - 1]
-        if head.low in _NEITHER_NUMBER:
+        if head.low in NEITHER_NUMBER:
             return None
         if head.low in ("dozens", "hundreds", "thousands", "millions", "scores", "tens", "lots"):
             return True
@@ -193,11 +145,11 @@ def _plural_head(toks: list[Tok]) -> bool | None:
     if any(t.low.isdigit() and t.low != "1" or t.low in NUMBER_WORDS[2:] for t in toks[:-1]):
         return True  # "two Nato", "3 US soldiers"
     low = head.low
-    if low in _NEITHER_NUMBER:
+    if low in NEITHER_NUMBER:
         return None
-    if low in _PLURAL_WORDS:
+    if low in PLURAL_WORDS:
         return True
-    if low in _SINGULAR_WORDS:
+    if low in SINGULAR_WORDS:
         return False
     if low.isdigit():
         return low != "1"
@@ -234,7 +186,7 @@ def _headline_start(toks: list[Tok]) -> int | None:
 
 
 def _is_pronoun(tok: Tok) -> bool:
-    return tok.low in _PRONOUNS and not tok.text.isupper()  # "US" is no pronoun
+    return tok.low in PRONOUNS_AND_DEMONSTRATIVES and not tok.text.isupper()  # "US" is no pronoun
 
 
 def _second_verb(toks: list[Tok]) -> bool:
@@ -242,11 +194,11 @@ def _second_verb(toks: list[Tok]) -> bool:
     for m, x in enumerate(toks):
         if x.low in AUXILIARIES or verb_only(x.low) and not x.low.endswith("ing") and not x.text[:1].isupper():
             return True
-        if x.low in _HEADLINE_VERBS:
+        if x.low in HEADLINE_VERBS:
             return True  # "Girl accused of burning Koran goes into hiding"
         nxt = toks[m + 1] if m + 1 < len(toks) else None
         if (m > 0 and x.low.endswith("s") and _is_form(x.low, "VBZ") and nxt is not None and _is_word(nxt)
-                and nxt.low not in _AFTER_PARTICIPLE and nxt.low not in ("and", "or", "out")):
+                and nxt.low not in AFTER_PARTICIPLE and nxt.low not in ("and", "or", "out")):
             return True
     return False
 
@@ -259,13 +211,13 @@ def _passive_clause(toks: list[Tok], start: int, end: int, title: bool) -> tuple
         if not _is_form(low, "VBN") or low.endswith("ing"):
             if t.text == "," or low in AUXILIARIES or low == "to" or verb_only(low) or _is_pronoun(t):
                 return None  # the subject ends, or the clause has another verb first
-            if low in _AFTER_PARTICIPLE and low != "of":
+            if low in AFTER_PARTICIPLE and low != "of":
                 return None  # "Residents near Gaza": the subject's head is unclear
             if t.text == "." and t.start == toks[k - 1].end and re.fullmatch(r"[A-Z](\.[A-Z])*", toks[k - 1].text):
                 continue  # "U.S."
             if not (_is_word(t) or t.text.isdigit() or low in ("'s", "-")) or (
                     is_stopword(t.text) and low not in ("of", "and") and not (k == start and low in ("the", "a"))
-                    and low not in NUMBER_WORDS and low not in _PLURAL_WORDS):
+                    and low not in NUMBER_WORDS and low not in PLURAL_WORDS):
                 return None
             continue
         if title != t.text[:1].isupper():
@@ -279,25 +231,25 @@ def _passive_clause(toks: list[Tok], start: int, end: int, title: bool) -> tuple
         verbs = _lemmas(low).get("VERB", ())
         tense = "past"
         if nxt is not None and nxt.low == "to" and after is not None and _is_form(after.low, "VB"):
-            if low not in _TO_VERB_PASSIVE:
+            if low not in TO_VERB_PASSIVE:
                 return None  # "Iranians planned to attack": active
-            tense = _TO_VERB_PASSIVE[low]
+            tense = TO_VERB_PASSIVE[low]
         elif nxt is not None and nxt.low == "by" and after is not None and not after.text[:1].isdigit():
-            if low in _STATIVE_PARTICIPLES:
+            if low in STATIVE_PARTICIPLES:
                 return None  # "Rebels backed by Iran": a state
-        elif nxt is not None and (low, nxt.low) in _PRESENT_BEFORE:
+        elif nxt is not None and (low, nxt.low) in PRESENT_BEFORE:
             tense = "present"  # "Hong Kong set for democracy march"
         else:
-            if low in _STATIVE_PARTICIPLES or any(lemma in _ACTIVE_PAST for lemma in verbs):
+            if low in STATIVE_PARTICIPLES or any(lemma in ACTIVE_PAST for lemma in verbs):
                 return None  # "Stocks rallied on ...": active
-            if nxt is not None and nxt.low in _PREDICATIVE:
-                if not any(lemma in _PREDICATIVE_VERBS for lemma in verbs) or after is not None and (
-                        after.low not in _AFTER_PARTICIPLE):
+            if nxt is not None and nxt.low in PREDICATIVE:
+                if not any(lemma in PREDICATIVE_VERBS for lemma in verbs) or after is not None and (
+                        after.low not in AFTER_PARTICIPLE):
                     return None  # "Police shot dead 30 miners": active, with an object
             else:
-                if ("ADJ" in _lemmas(low) or "NOUN" in _lemmas(low)) and low not in _EVENT_ADJECTIVES:
+                if ("ADJ" in _lemmas(low) or "NOUN" in _lemmas(low)) and low not in EVENT_ADJECTIVES:
                     return None  # "Jordan biased over ...": an adjective; "Tax cut in ...": a compound noun
-                if nxt is not None and nxt.low not in _AFTER_PARTICIPLE and not (
+                if nxt is not None and nxt.low not in AFTER_PARTICIPLE and not (
                         nxt.low == "out" and after is not None and after.low == "of"):
                     return None  # an object, a particle, a comma: the verb may be active
         if nxt is not None and nxt.text != nxt.low and not title:
@@ -305,12 +257,12 @@ def _passive_clause(toks: list[Tok], start: int, end: int, title: bool) -> tuple
         if _second_verb(toks[k + 1:end]):
             return None  # "Man killed in crash identified": the participle is a reduced relative
         if any(x.low.endswith("s") and _is_form(x.low, "VBZ") or m and _is_form(x.low, "VBP") and (
-                subject[m - 1].low in _PLURAL_WORDS or subject[m - 1].low in NUMBER_WORDS)
+                subject[m - 1].low in PLURAL_WORDS or subject[m - 1].low in NUMBER_WORDS)
                for m, x in enumerate(subject[:-1])):
             return None  # "Poland honors president killed ...", "Hundreds honor student killed ...": a verb
         if not subject or subject[0].low in ("the", "a", "an"):
             return None  # "A cabin shot of a crowded airplane": a caption's noun phrase, not a headline
-        if nxt is not None and nxt.low == "of" and low not in _OF_PARTICIPLES:
+        if nxt is not None and nxt.low == "of" and low not in OF_PARTICIPLES:
             return None
         plural = _plural_head(subject)
         if plural is None or plural and _is_form(low, "VB"):
@@ -321,24 +273,22 @@ def _passive_clause(toks: list[Tok], start: int, end: int, title: bool) -> tuple
     return None
 
 
-_NOT_IN_HEADLINE = frozenset(('"', "“", "”", "'", "‘", "’", "?", ";", "(", ")"))
-
-
-def _headline(toks: list[Tok], refused: frozenset[str] = _NOT_IN_HEADLINE) -> bool:
+def _headline(toks: list[Tok], refused: frozenset[str] = NOT_IN_HEADLINE) -> bool:
     """A headline: no final punctuation, a capitalised first word, at most `_MAX_HEADLINE` tokens, no pronoun and
     none of the `refused` tokens (quotation marks, brackets, "?", ";")."""
     return (_final_punct(toks) == len(toks) and len(toks) <= _MAX_HEADLINE and toks[0].text[:1].isupper()
             and not any(t.text in refused or _is_pronoun(t) for t in toks))
 
 
-def rule_headline_passive(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_headline_passive(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if not _headline(toks):
         return None
     end = len(toks)
     start = _headline_start(toks)
     title = _title_case(toks[start:])
     if any(t.text == "," for t in toks[start:end]):
-        return None  # "At least 17 killed, 400 injured in ...": two clauses joined by a comma read as a comma splice
+        # "At least 17 killed, 400 injured in ...": two clauses joined by a comma read as a comma splice
+        return Refusal("comma_joined_clauses")
         # once each has its auxiliary; "Two German tourists, two pilots killed": a list
     found = _passive_clause(toks, start, end, title)
     if found is None:
@@ -349,48 +299,6 @@ def rule_headline_passive(text: str, toks: list[Tok], cfg: RuleSettings) -> str 
 
 # -- caption_aspect -------------------------------------------------------------------------------------------------
 _MAX_CAPTION = 16
-CAPTION_SUBJECTS = frozenset(
-    "man men woman women boy boys girl girls person people child children kid kids baby babies toddler toddlers "
-    "guy guys lady ladies gentleman gentlemen player players skier skiers surfer surfers skateboarder "
-    "skateboarders snowboarder snowboarders cyclist cyclists biker bikers rider riders climber climbers runner "
-    "runners swimmer swimmers dancer dancers singer singers musician musicians worker workers soldier soldiers "
-    "couple student students teenager teenagers teen teens adult adults chef cook doctor nurse policeman "
-    "policemen fireman firemen firefighter firefighters athlete athletes hiker hikers tourist tourists performer "
-    "performers drummer guitarist pianist violinist boxer boxers wrestler wrestlers goalie pitcher batter "
-    "skater skaters jogger joggers vendor shopper shoppers pedestrian pedestrians driver farmer fisherman "
-    "fishermen hunter artist painter clown magician juggler gymnast gymnasts diver divers sailor sailors cowboy "
-    "cowboys motorcyclist motorcyclists bicyclist bicyclists competitor competitors officer officers "
-    "dog dogs puppy puppies cat cats kitten kittens horse horses bird birds cow cows goat goats monkey monkeys "
-    "elephant elephants lion lions tiger tigers bear bears panda pandas rabbit rabbits bunny squirrel squirrels "
-    "turtle turtles tortoise duck ducks camel camels hamster mouse mice rat rats snake snakes lizard lizards frog "
-    "frogs octopus shark sharks dolphin dolphins penguin penguins parrot parrots chicken chickens rooster pig pigs "
-    "kangaroo koala giraffe giraffes zebra zebras cheetah leopard fox wolf otter otters seal seals slug snail "
-    "deer sheep ferret hedgehog lemur gorilla chimpanzee raccoon owl eagle hawk swan goose geese calf bull "
-    "car cars truck trucks bus train plane airplane jet helicopter boat boats motorcycle motorcycles".split())
-_CAPTION_DETS = frozenset("a an the one two three four five six seven eight nine ten some several".split())
-_PLURAL_DETS = frozenset("two three four five six seven eight nine ten some several".split())
-# Verbs whose simple present reads as a state or a habit ("He works at a bank").
-_NOT_CAPTION_VERBS = frozenset(
-    "be have do contain seem appear know own belong mean resemble consist cost weigh need want like love hate "
-    "prefer wish believe think understand remember forget include involve lack deserve matter depend exist live "
-    "work wear sell teach study possess equal fit suit require owe sound smell taste feel see hear notice "
-    "recognize recognise go die leave drive smoke drink get become remain stay keep seem tend plan hope expect "
-    "intend try begin start continue use".split())
-_NOT_CAPTION_WORDS = frozenset(
-    "always usually often sometimes never rarely seldom every each daily now today yesterday tomorrow tonight "
-    "currently still again already ever generally typically normally frequently regularly occasionally weekly "
-    "nightly constantly habitually annually soon then when whenever while as who whom whose which that because "
-    "if since until not no can could will would should may might must shall do does did has have had was were "
-    "being been".split())
-_PLAY_NEXT = frozenset("with in on at along by near around together".split())
-_PARTICLES = frozenset("up down out off on in over around away back along across through into onto".split())
-_IRREGULAR_PLURALS = frozenset("men women people children mice geese gentlemen policemen firemen fishermen".split())
-# Collective nouns before "of" + a plural ("A group of people"); a singular one takes either number from its verb.
-_COLLECTIVES = frozenset("group crowd team herd flock pack family pair couple bunch line".split())
-_PLURAL_COLLECTIVES = frozenset("couple bunch".split())  # "A couple of kids walk", never "walks"
-_AFTER_VERB = frozenset("his her its their another beneath below above beside between next".split())
-_SUBJECT_MODIFIERS = frozenset("in with".split())
-_MODIFIER_DETS = frozenset("a an the his her their its two three four five some".split())
 
 
 def _form(verb: str, tag: str, source: str) -> str | None:
@@ -405,7 +313,7 @@ def _form(verb: str, tag: str, source: str) -> str | None:
 def _plural_noun(word: str) -> bool | None:
     """Whether `word` is a plural noun (True), a singular one (False); None when its number is unclear ("sheep")."""
     lemmas = _lemmas(word).get("NOUN", ())
-    plural = word in _IRREGULAR_PLURALS or bool(lemmas) and word not in lemmas
+    plural = word in IRREGULAR_PLURAL_SUBJECTS or bool(lemmas) and word not in lemmas
     singular = bool(lemmas) and word in lemmas
     return None if plural == singular else plural
 
@@ -428,16 +336,16 @@ def _finite(tok: Tok, plural: bool | None) -> bool | None:
 def _modifier_ends(toks: list[Tok], k: int) -> list[int]:
     """The possible ends (index after) of a short "with"/"in" phrase at `k` ("in a red shirt", "with a hat", "in
     blue shirts"): the preposition, an optional determiner and one to three lower-case words, the last a noun."""
-    if k >= len(toks) or toks[k].low not in _SUBJECT_MODIFIERS:
+    if k >= len(toks) or toks[k].low not in SUBJECT_MODIFIERS:
         return []
     j = k + 1
-    if j < len(toks) and toks[j].low in _MODIFIER_DETS:
+    if j < len(toks) and toks[j].low in MODIFIER_DETS:
         j += 1
     ends = []
     for m in range(j, min(j + 3, len(toks))):
         word = toks[m]
         if not (word.text.replace("-", "").isalpha() and word.text.islower()) or is_stopword(word.text) \
-                or word.low in _CAPTION_DETS or is_ing_verb(word.low):
+                or word.low in CAPTION_DETERMINERS or is_ing_verb(word.low):
             break
         if "NOUN" in _lemmas(word.low):
             ends.append(m + 1)
@@ -463,7 +371,7 @@ def _of_ends(toks: list[Tok], k: int) -> list[int]:
 def _collective(toks: list[Tok], j: int) -> bool:
     """Whether `toks[j]` is a collective noun before "of" ("group of", "groups of")."""
     word = toks[j].low
-    return (word in _COLLECTIVES or word.endswith("s") and word[:-1] in _COLLECTIVES) and j + 1 < len(toks) \
+    return (word in COLLECTIVES or word.endswith("s") and word[:-1] in COLLECTIVES) and j + 1 < len(toks) \
         and toks[j + 1].low == "of"
 
 
@@ -485,7 +393,7 @@ def _verb_after_modifier(toks: list[Tok], v: int) -> bool:
         return False
     if v + 1 >= len(toks) or not _is_word(toks[v + 1]):
         return True
-    return nxt in _CAPTION_DETS or nxt in _PARTICLES or nxt in _AFTER_PARTICIPLE or nxt in _AFTER_VERB
+    return nxt in CAPTION_DETERMINERS or nxt in CAPTION_VERB_PARTICLES or nxt in AFTER_PARTICIPLE or nxt in AFTER_VERB
 
 
 def _caption_subject(toks: list[Tok]) -> tuple[int, bool, bool] | None:
@@ -494,7 +402,7 @@ def _caption_subject(toks: list[Tok]) -> tuple[int, bool, bool] | None:
     "with"/"in" phrase ("A man in a red shirt"); or a plural caption noun alone (bare). The number of a collective
     noun in the singular follows its verb ("A group of people walks" / "walk")."""
     first = toks[0].low
-    if first in _CAPTION_DETS:
+    if first in CAPTION_DETERMINERS:
         j = 1
         while j < len(toks) and j <= 4 and toks[j].text.replace("-", "").isalpha() and toks[j].text.islower() \
                 and not is_stopword(toks[j].text) and toks[j].low not in CAPTION_SUBJECTS \
@@ -511,7 +419,7 @@ def _caption_subject(toks: list[Tok]) -> tuple[int, bool, bool] | None:
     plural = _plural_noun(head)
     if plural is None:
         return None  # "sheep", "deer": the number is unclear
-    if first in ("a", "an", "one") and plural or first in _PLURAL_DETS and not plural:
+    if first in ("a", "an", "one") and plural or first in CAPTION_PLURAL_DETERMINERS and not plural:
         return None  # "a people"
     if j == 0:
         if not plural:
@@ -521,7 +429,7 @@ def _caption_subject(toks: list[Tok]) -> tuple[int, bool, bool] | None:
     ends = [(j + 1, plural)]
     if _collective(toks, j):
         if not plural:
-            number = True if head in _PLURAL_COLLECTIVES else None  # "A group of people walks" / "walk"
+            number = True if head in PLURAL_COLLECTIVES else None  # "A group of people walks" / "walk"
         ends = [(e, number) for e in _of_ends(toks, j + 1)]
     modified = [(m, n) for e, n in ends for m in _modifier_ends(toks, e)]
     verbs = {(e, agree, (e, n) in modified) for e, n in ends + modified if e < len(toks) and not _garment(toks[e].low)
@@ -545,8 +453,8 @@ def _second_verb_after_and(toks: list[Tok], plural: bool) -> bool:
         for m in range(n + 1, min(n + 4, len(toks))):
             word = toks[m].low
             nxt = toks[m + 1].low if m + 1 < len(toks) else "."
-            verb_next = nxt in _CAPTION_DETS or nxt in _PARTICLES or nxt in _AFTER_PARTICIPLE or nxt in (
-                "his", "her", "their", "its", ".", "to")
+            verb_next = nxt in CAPTION_DETERMINERS or nxt in CAPTION_VERB_PARTICLES or nxt in AFTER_PARTICIPLE \
+                or nxt in ("his", "her", "their", "its", ".", "to")
             if word.endswith("ing") and _is_form(word, "VBG"):
                 return True
             if word.endswith("s") and _is_form(word, "VBZ") and ("NOUN" not in _lemmas(word) or verb_next
@@ -560,16 +468,17 @@ def _second_verb_after_and(toks: list[Tok], plural: bool) -> bool:
 def _episodic(rest: list[Tok]) -> bool:
     """Whether what follows the verb has a determiner or a particle, which makes a single event of it ("A bear
     fights a wolf"); "A bear fights wolves" is a generic statement."""
-    return any(t.low in _CAPTION_DETS or t.low in _PARTICLES or t.low in ("his", "her", "its", "their") for t in rest)
+    return any(t.low in CAPTION_DETERMINERS or t.low in CAPTION_VERB_PARTICLES
+               or t.low in ("his", "her", "its", "their") for t in rest)
 
 
-def rule_caption_aspect(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_caption_aspect(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     end = _final_punct(toks)
     if end <= 2 or end > _MAX_CAPTION or not toks[0].text[:1].isupper():
         return None
-    if any(t.low in _NOT_CAPTION_WORDS or t.low.endswith("n't") or not (_is_word(t) or t.text in (",", "-"))
+    if any(t.low in NOT_CAPTION_WORDS or t.low.endswith("n't") or not (_is_word(t) or t.text in (",", "-"))
            for t in toks[:end]) or "," in text:
-        return None
+        return Refusal("not_a_caption")
     found = _caption_subject(toks)
     if found is None:
         return None
@@ -578,25 +487,27 @@ def rule_caption_aspect(text: str, toks: list[Tok], cfg: RuleSettings) -> str | 
     if aux.low in ("is", "are"):
         # progressive -> simple present: "The woman is walking her dog." -> "The woman walks her dog."
         if (aux.low == "are") != plural or v + 2 >= end or not aux.text.islower():
-            return None  # agreement; a complement is needed ("A man drinks." would be a habit)
+            # agreement; a complement is needed ("A man drinks." would be a habit)
+            return Refusal("agreement_or_no_complement")
         if bare:
-            return None  # "Kids dance on stage.": a bare plural subject in the simple present is generic
+            # "Kids dance on stage.": a bare plural subject in the simple present is generic
+            return Refusal("bare_plural_subject")
         verb = toks[v + 1]
         if not verb.low.endswith("ing") or not _is_form(verb.low, "VBG"):
             return None
-        if any(lemma in _NOT_CAPTION_VERBS for lemma in _lemmas(verb.low).get("VERB", ())):
-            return None
+        if any(lemma in NOT_CAPTION_VERBS for lemma in _lemmas(verb.low).get("VERB", ())):
+            return Refusal("stative_verb")
         if toks[v + 2].low == "to":
-            return None  # "is trying to": the infinitive
+            return Refusal("infinitive_after")  # "is trying to": the infinitive
         if _second_verb_after_and(toks[v + 2:end], plural):
-            return None  # "is peeling and cutting a potato": both verbs would need to change
+            return Refusal("second_verb")  # "is peeling and cutting a potato": both verbs would need to change
         if not _episodic(toks[v + 2:end]):
-            return None  # "A bear fights wolves.": a generic statement
-        if verb.low == "playing" and toks[v + 2].low not in _PLAY_NEXT:
-            return None  # "A woman plays violin", "plays the guitar": a skill or habit
+            return Refusal("generic_statement")  # "A bear fights wolves.": a generic statement
+        if verb.low == "playing" and toks[v + 2].low not in PLAY_NEXT:
+            return Refusal("skill_or_habit")  # "A woman plays violin", "plays the guitar": a skill or habit
         new = _form(verb.low, "VBP" if plural else "VBZ", "VBG")
         if new is None:
-            return None
+            return Refusal("no_inflection")
         return splice(text, [(aux.start, verb.end, new)])
     # simple present -> progressive: "A turtle walks over the ground." -> "A turtle is walking over the ground."
     verb = aux
@@ -604,44 +515,33 @@ def rule_caption_aspect(text: str, toks: list[Tok], cfg: RuleSettings) -> str | 
         return None
     if plural and not (_is_form(verb.low, "VBP") and not verb.low.endswith("s")) or not plural and not (
             verb.low.endswith("s") and _is_form(verb.low, "VBZ")):
-        return None
-    if any(lemma in _NOT_CAPTION_VERBS for lemma in _lemmas(verb.low).get("VERB", ())):
-        return None
+        return Refusal("agreement")
+    if any(lemma in NOT_CAPTION_VERBS for lemma in _lemmas(verb.low).get("VERB", ())):
+        return Refusal("stative_verb")
     rest = toks[v + 1:end]
     if rest and rest[0].low == "to":
-        return None
+        return Refusal("infinitive_after")
     if any(_is_word(t) and t.low not in ("and", "or") and (
             _is_form(t.low, "VBZ") and t.low.endswith("s") and "NOUN" not in _lemmas(t.low)
             or _is_form(t.low, "VBD") and not _is_form(t.low, "VBN")) for t in rest):
-        return None  # a second verb: "A man walks and talks"
+        return Refusal("second_verb")  # a second verb: "A man walks and talks"
     if _second_verb_after_and(rest, plural):
-        return None
+        return Refusal("second_verb")
     if rest and not _episodic(rest):
-        return None  # "Cats chase mice.": a generic statement
+        return Refusal("generic_statement")  # "Cats chase mice.": a generic statement
     if not rest and plural:
-        return None  # "Dogs bark."
+        return Refusal("generic_statement")  # "Dogs bark."
     new = _form(verb.low, "VBG", "VBP" if plural else "VBZ")
     if new is None:
-        return None
+        return Refusal("no_inflection")
     return splice(text, [(verb.start, verb.end, ("are " if plural else "is ") + new)])
 
 
 # -- headline_perfect -----------------------------------------------------------------------------------------------
-#: Verbs of a single event whose headline present reports a completed one; their -s form is no noun (a plural noun
-#: would make "Syria attacks kill 10" read "Syria has attacked ...").
-_EVENT_VERBS = frozenset(
-    "quit resign die approve retake announce unveil appoint elect acquire agree confirm deny admit seize free lose "
-    "cancel suspend adopt execute expel complete clinch secure dismiss reveal discover abandon abolish accept "
-    "approve arrive collapse concede condemn crash declare defend defy delay deliver demolish deport destroy detain "
-    "disband dissolve donate endorse escape evacuate expire extradite finalize finalise ignite impose inaugurate "
-    "injure kidnap legalize legalise marry murder nominate overturn pardon postpone purchase ratify rebuff receive "
-    "recover rescue retire retrieve revoke sue surrender survive unveil uphold vanish withdraw".split())
-_TIME_AFTER = frozenset("yesterday today tonight tomorrow next last ago this week weekend month year morning evening "
-                        "night earlier later".split())
 
 
-def rule_headline_perfect(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
-    if not _headline(toks, _NOT_IN_HEADLINE | {",", ":"}):
+def rule_headline_perfect(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
+    if not _headline(toks, NOT_IN_HEADLINE | {",", ":"}):
         return None
     end = len(toks)
     title = _title_case(toks)
@@ -652,28 +552,29 @@ def rule_headline_perfect(text: str, toks: list[Tok], cfg: RuleSettings) -> str 
                                                                                                                 "-")):
                 return None  # another verb first, or something a headline's subject does not hold
             if is_stopword(t.text) and t.low not in ("of",):
-                return None  # "Residents near Gaza ...": the subject's head is unclear
+                return Refusal("unclear_subject_head")  # "Residents near Gaza ...": the subject's head is unclear
             continue
-        verbs = [lemma for lemma in _lemmas(t.low).get("VERB", ()) if lemma in _EVENT_VERBS]
+        verbs = [lemma for lemma in _lemmas(t.low).get("VERB", ()) if lemma in EVENT_VERBS]
         if not verbs or "NOUN" in _lemmas(t.low) or title != t.text[:1].isupper():
             return None
         subject, rest = toks[:k], toks[k + 1:end]
         if subject[0].low in ("the", "a", "an") or _plural_head(subject) is not False:
-            return None
+            return Refusal("subject_with_article_or_plural")
         if _past_time(rest):
-            return None  # "X resigns on Monday" -> "has resigned on Monday": a perfect takes no past time
+            # "X resigns on Monday" -> "has resigned on Monday": a perfect takes no past time
+            return Refusal("past_time")
         if _second_verb(rest):
-            return None
+            return Refusal("second_verb")
         participle = _form(t.low, "VBN", "VBZ")
         if participle is None:
-            return None
+            return Refusal("no_inflection")
         return _in_perfect(text, subject, t, participle, False, title)
     return None
 
 
 def _past_time(rest: list[Tok]) -> bool:
     """Whether a past time ("on Monday", "in 2012", "yesterday") follows the verb: a perfect takes none."""
-    return any(x.low in _TIME_AFTER or x.low in WEEKDAYS or x.low in MONTHS or re.fullmatch(r"(1[89]|20)\d\d", x.low)
+    return any(x.low in TIME_AFTER or x.low in WEEKDAYS or x.low in MONTHS or re.fullmatch(r"(1[89]|20)\d\d", x.low)
                for x in rest)
 
 
@@ -690,22 +591,6 @@ def _in_perfect(text: str, subject: list[Tok], verb: Tok, participle: str, plura
 
 
 # -- headline_event -------------------------------------------------------------------------------------------------
-#: Transitive verbs of a single event whose headline present with an object reports a completed one; their -s form is
-#: often a noun too ("kills", "wins"), so the object that must follow tells the verb. `_EVENT_VERBS` count too after
-#: a plural subject (`headline_perfect` takes a singular one).
-_OBJECT_VERBS = frozenset(
-    "kill hit strike win launch name bar jail sell buy wound reach notch claim drop raise cut beat arrest free "
-    "sign release ban reject lift slash hike file post break score sack capture shoot storm rock end halt block "
-    "charge convict sentence award open close lower widen unveil seal clinch bomb raid fine sue hold "
-    "overtake pass".split())
-#: Headline verbs in -s that may precede a noun which is also a verb of `_OBJECT_VERBS` ("court issues arrest warrant").
-_AMBIGUOUS_SUBJECT_VERBS = _HEADLINE_VERBS | frozenset(
-    "issues orders demands seeks urges eyes sees sets lifts announces approves rejects faces backs plans offers "
-    "considers proposes mulls weighs hails slams blames vows pledges promises readies prepares pushes".split())
-_MARKET_MOVES = frozenset("higher lower up down mixed flat firmer weaker stronger".split())
-_OBJECT_START = frozenset("at dozens hundreds thousands scores".split())
-_NOT_OBJECT = frozenset("back up down out off away over on in into to for with at by from after as lower higher "
-                        "ahead home".split())
 
 
 def _object_next(toks: list[Tok], k: int, title: bool) -> bool:
@@ -718,9 +603,9 @@ def _object_next(toks: list[Tok], k: int, title: bool) -> bool:
         return True
     if t.low == "at":
         return k + 1 < len(toks) and toks[k + 1].low == "least"
-    if not _is_word(t) or t.low in _NOT_OBJECT or is_stopword(t.text) and t.low not in ("another", "new"):
+    if not _is_word(t) or t.low in NOT_OBJECT or is_stopword(t.text) and t.low not in ("another", "new"):
         return False
-    if t.low in _OBJECT_START:
+    if t.low in OBJECT_START:
         return True
     if t.text[:1].isupper() and not title:
         return True  # a name
@@ -733,69 +618,64 @@ def _object_next(toks: list[Tok], k: int, title: bool) -> bool:
     return "NOUN" in lemmas or "ADJ" in lemmas or not lemmas
 
 
-def rule_headline_event(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
-    if not _headline(toks, _NOT_IN_HEADLINE | {",", ";"}):
+def rule_headline_event(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
+    if not _headline(toks, NOT_IN_HEADLINE | {",", ";"}):
         return None
     end = len(toks)
     start = _headline_start(toks)
     if start and toks[0].low == "at":
-        return None  # "At least 10 ..." with the verb: a count of victims, no subject
+        return Refusal("count_of_victims")  # "At least 10 ..." with the verb: a count of victims, no subject
     title = _title_case(toks[start:])
     for k in range(start + 1, min(end - 1, start + _MAX_SUBJECT + 1)):
         t = toks[k]
         verbs = set(_lemmas(t.low).get("VERB", ()))
         third = t.low.endswith("s") and _is_form(t.low, "VBZ")
         base = not t.low.endswith("s") and _is_form(t.low, "VBP")
-        candidate = (third or base) and verbs & (_OBJECT_VERBS | _EVENT_VERBS)
+        candidate = (third or base) and verbs & (OBJECT_VERBS | EVENT_VERBS)
         if not candidate:
             if t.low in AUXILIARIES or verb_only(t.low) or t.text == ":" or not (
                     _is_word(t) or t.text.isdigit() or t.low in ("'s", "-")):
                 return None  # another verb first, or something a headline's subject does not hold
             if is_stopword(t.text) and t.low != "of":
-                return None  # "Residents near Gaza ...": the subject's head is unclear
+                return Refusal("unclear_subject_head")  # "Residents near Gaza ...": the subject's head is unclear
             continue
         if title != t.text[:1].isupper():
             return None
         nxt = toks[k + 1]
         if third and "NOUN" in _lemmas(t.low) and not nxt.low.endswith("s") and _is_form(nxt.low, "VBP") \
-                and set(_lemmas(nxt.low).get("VERB", ())) & (_OBJECT_VERBS | _EVENT_VERBS):
+                and set(_lemmas(nxt.low).get("VERB", ())) & (OBJECT_VERBS | EVENT_VERBS):
             continue  # "Israeli air strikes kill 16": "strikes" is the subject's noun
         subject, rest = toks[start:k], toks[k + 1:end]
         if subject[0].low in ("the", "a", "an"):
-            return None
-        if any(x.low in _AMBIGUOUS_SUBJECT_VERBS for x in subject[1:]):
-            return None  # "Maldives court issues arrest warrant": "issues" is the verb, "arrest" a noun
+            return Refusal("subject_with_article")
+        if any(x.low in AMBIGUOUS_SUBJECT_VERBS for x in subject[1:]):
+            # "Maldives court issues arrest warrant": "issues" is the verb, "arrest" a noun
+            return Refusal("verb_in_subject")
         plural = _plural_head(subject)
         if plural is None or plural != base:
             if base and plural is not True:
                 continue  # "Plane crash kills 20": "crash" is the subject's noun
-            return None
-        if not verbs & _OBJECT_VERBS and not plural:
-            return None  # a singular subject with a verb of `_EVENT_VERBS`: `headline_perfect`
+            return Refusal("agreement")
+        if not verbs & OBJECT_VERBS and not plural:
+            return Refusal("singular_subject")  # a singular subject with a verb of `EVENT_VERBS`: `headline_perfect`
         if not _object_next(toks, k + 1, title):
-            return None  # "Chinese stocks open lower", "Syria rebels leave for ...": no object
+            return Refusal("no_object")  # "Chinese stocks open lower", "Syria rebels leave for ...": no object
         if _past_time(rest):
-            return None  # "X wins on Monday" -> "has won on Monday": a perfect takes no past time
+            return Refusal("past_time")  # "X wins on Monday" -> "has won on Monday": a perfect takes no past time
         if _second_verb(rest):
-            return None
-        if verbs & {"open", "close", "end"} and any(x.low in _MARKET_MOVES for x in rest):
-            return None  # "Stocks close 2.47% higher": a market report, the figure is no object
+            return Refusal("second_verb")
+        if verbs & {"open", "close", "end"} and any(x.low in MARKET_MOVES for x in rest):
+            return Refusal("market_report")  # "Stocks close 2.47% higher": a market report, the figure is no object
         if any(x.text == ":" for x in rest):
-            return None  # "...: officials"
+            return Refusal("colon_after")  # "...: officials"
         participle = _form(t.low, "VBN", "VBZ" if third else "VBP")
         if participle is None:
-            return None
+            return Refusal("no_inflection")
         return _in_perfect(text, subject, t, participle, bool(plural), title)
     return None
 
 
 # -- headline_and ---------------------------------------------------------------------------------------------------
-_US_STATES = frozenset(
-    "alabama alaska arizona arkansas california colorado connecticut delaware florida georgia hawaii idaho illinois "
-    "indiana iowa kansas kentucky louisiana maine maryland massachusetts michigan minnesota mississippi missouri "
-    "montana nebraska nevada ohio oklahoma oregon pennsylvania tennessee texas utah vermont virginia washington "
-    "wisconsin wyoming calif fla ill mass mich minn okla ore tenn tex va wash wis kan ky la md mo nc sc nj ny pa "
-    "ga ala ariz ark colo conn del ind neb nev".split())
 
 
 def _conjunct(toks: list[Tok], title: bool) -> bool:
@@ -810,14 +690,15 @@ def _conjunct(toks: list[Tok], title: bool) -> bool:
     return len(toks) == 1 and _plural_head(toks) is True and "NOUN" in _lemmas(toks[0].low)
 
 
-def rule_headline_and(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_headline_and(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if not _headline(toks):
         return None
     end = len(toks)
     start = _headline_start(toks)
     commas = [m for m in range(start, end) if toks[m].text == ","]
     if len(commas) != 1 or any(t.text in (":", "-", "–", "&") or t.low == "and" for t in toks[start:end]):
-        return None  # one comma only: "Obama, Romney compete for undecideds, stoke base" lists verbs too
+        # one comma only: "Obama, Romney compete for undecideds, stoke base" lists verbs too
+        return Refusal("not_one_comma")
     c = commas[0]
     title = _title_case(toks[start:])
     if not _conjunct(toks[start:c], title):
@@ -831,34 +712,33 @@ def rule_headline_and(text: str, toks: list[Tok], cfg: RuleSettings) -> str | No
         low = verb.low
         if low.endswith("s") or low.endswith("ing") or not (_is_form(low, "VBP") or _is_form(low, "VBD")):
             continue  # "John Demjanjuk, convicted Nazi guard, dies": an apposition, not two subjects
-        listed = set(_lemmas(low).get("VERB", ())) & (_OBJECT_VERBS | _EVENT_VERBS)
+        listed = set(_lemmas(low).get("VERB", ())) & (OBJECT_VERBS | EVENT_VERBS)
         if "NOUN" in _lemmas(low) and not listed and (nxt.low.endswith("s") and _is_form(nxt.low, "VBZ")
                                                       or _is_form(nxt.low, "VBP") and not is_stopword(nxt.text)):
-            return None  # "Obama, Romney camp clash": the noun of a compound before the verb
-        if toks[c + 1].low in _US_STATES or toks[c - 1].low in _US_STATES:
-            return None  # "Columbus, Ohio hit by storm": a place and its state
+            # "Obama, Romney camp clash": the noun of a compound before the verb
+            return Refusal("compound_noun_before_verb")
+        if toks[c + 1].low in US_STATES or toks[c - 1].low in US_STATES:
+            return Refusal("place_and_state")  # "Columbus, Ohio hit by storm": a place and its state
         if _second_verb(toks[v + 1:end]):
-            return None
+            return Refusal("second_verb")
         x_words = toks[start:c]
         if x_words[0].text[:1].isupper() and not x_words[0].text.isupper() and len(x_words) == 1 \
                 and not (_is_form(x_words[0].low, "VBP") or _is_form(x_words[0].low, "VBZ")) \
                 and "NOUN" not in _lemmas(x_words[0].low) and "ADJ" in _lemmas(x_words[0].low):
-            return None  # "Fresh, clashes": an adjective, not a subject
+            return Refusal("adjective_not_subject")  # "Fresh, clashes": an adjective, not a subject
         return splice(text, [(toks[c - 1].end, toks[c + 1].start, " and ")])
     return None
 
 
 # -- died_aged ------------------------------------------------------------------------------------------------------
-_DIE_FORMS = frozenset("die dies died".split())
-_AFTER_AGE = frozenset("after in on of from following at amid amidst while when".split())
 
 
 _ASCII_NUMBER = re.compile(r"[0-9]+")  # str.isdigit() also takes superscripts, which int() refuses
 
 
-def rule_died_aged(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_died_aged(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     for k, t in enumerate(toks[:-2]):
-        if t.low not in _DIE_FORMS:
+        if t.low not in DIE_FORMS:
             continue
         nxt = toks[k + 1]
         if nxt.low == "at" and _ASCII_NUMBER.fullmatch(toks[k + 2].text):
@@ -869,14 +749,14 @@ def rule_died_aged(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
             continue
         age = toks[n]
         if not 1 <= int(age.text) <= 120 or age.text.startswith("0"):
-            return None
+            return Refusal("not_an_age")
         after = toks[n + 1] if n + 1 < len(toks) else None
         if after is not None and after.start == age.end:
-            return None  # "died at 10:30", "at 85%": no age
-        if after is not None and _is_word(after) and after.low not in _AFTER_AGE:
-            return None  # "died at 10 Downing Street", "at 5 pm": no age
+            return Refusal("not_an_age")  # "died at 10:30", "at 85%": no age
+        if after is not None and _is_word(after) and after.low not in AFTER_AGE:
+            return Refusal("not_an_age")  # "died at 10 Downing Street", "at 5 pm": no age
         if after is not None and after.low in ("in", "on", "at") and n + 2 < len(toks) and toks[n + 2].text.isdigit():
-            return None  # "died at 12 on ..."? a time followed by its date
+            return Refusal("time_then_date")  # "died at 12 on ..."? a time followed by its date
         word = "Aged" if new == "aged" and t.text[:1].isupper() else new  # "Dies Aged 116" <-> "Dies at 116"
         return splice(text, [(nxt.start, nxt.end, word)])
     return None

@@ -1,5 +1,5 @@
-"""Clause markers that can be said either way: the same clause with or without its complementizer, with the other
-relative pronoun, a headline's "to" future as "will", and "will" <-> "going to". The rules (names as in `MARKER_RULES`):
+"""Clause markers that can be said either way: the same clause with or without its complementizer, or with the other
+relative pronoun. The rules (names as in `MARKER_RULES`):
 
 * `that`: the complementizer "that" dropped after a verb of saying or thinking ("He added that prosecutors will
   seek the death penalty." -> "He added prosecutors will seek the death penalty."), or added where it is missing
@@ -76,213 +76,30 @@ relative pronoun, a headline's "to" future as "will", and "will" <-> "going to".
     and is typed", "units that are located in ... and that emit ...");
   - "was/were" + an -ing verb only after a past verb of the sentence ("The man who was standing by the door is my
     father" stays: the reduced "standing" would be now), not "was being", "were going".
-* `headline_will`: a news headline's future "to" -> "will" ("Supreme Court to Hear Voting Rights Act Case" ->
-  "Supreme Court Will Hear Voting Rights Act Case", "Obama to visit China" -> "Obama will visit China"), "Will"
-  in a title-case headline. Only in a headline: it starts with a capital, ends in a word (no final period), and
-  has no comma, colon or quote. Guards:
-  - the words before "to" are its subject, a noun phrase or name from the headline's start: capitalised words,
-    nouns and adjectives, "'s", "of", "and", "the"; a function word ("how to", "all set to", "yet to"), a past
-    participle ("Allowed To Compete", "instructed to stay") or a verb that takes "to" ("Plans to", "Struggles
-    to", "set to", "Starts to", "Commit to") refuses;
-  - the word before "to" is a noun or a name, not an adjective ("likely to", "ready to", "unable to"); a verb after
-    a plural ("Syrian forces move to retake", "futures point to lower") is the headline's verb: refused, and so is
-    a base-form verb with its object before "to" ("Brazilians throng streets to greet pope"; a capitalised word
-    among lower-case ones is a name: "Osama Bin Laden movie to be filmed");
-  - digits after the first word or a number word ("Messi scores 4 to send"), or a plural head noun of a list ("10
-    Things to Know", "Stocks to Watch") refuses: the "to" is no future;
-  - after "to" a base verb ("to Hear", "to be filmed"), not "near", "lower", ... ("falls to near 3-year low"); a
-    noun that takes "to" ("Challenges to Restore", "path to power") refuses, and so does a headline ending in "to"
-    + a word that is also a noun ("Road to Change") or in a preposition (a cut title).
-* `will_going`: the future "will" + a base verb <-> "is/are/am going to" + the verb ("The plant will close next
-  year." -> "The plant is going to close next year.", "They are going to build a bridge." -> "They will build a
-  bridge.", "that's never going to happen" -> "that will never happen"); "not", "never", "also", "probably", ...
-  between them move along ("will not" -> "is not going to"). Only in a plain statement with one future marker: a
-  question ("Will it give us ...?"), a headline (a capital and no final punctuation; lower-case transcribed speech
-  stays), a second "will"/"'ll"/"won't"/"going to" (the clauses would no longer match; "the will of the people will
-  prevail"), a habitual or generic word ("on Thursday nights i will watch", "will usually be", "whenever") or a
-  condition ("if", "unless", "whether") refuse. "will" -> "going to" (the form of "be" agrees with the subject):
-  - the subject stands directly before "will" and starts a clause (at the start, after a comma, "that", "but", a
-    quotation mark or a verb of saying): a personal pronoun but "you" ("I" -> "am"), "this", a name of one to three
-    capitalised words not ending in "s" ("Elias", "the Lakers": the number is unknown), or a determiner + one or two
-    words whose last is a noun of known number ("the two companies", "the police", not "the data") agreeing with the
-    determiner; a longer, coordinated ("The Bombardier and Embraer aircraft") or bare plural subject ("Children will
-    enjoy the little steam train": a generic "will") and a relative's "who/which/that will" refuse;
-  - no "you"/"your" in the sentence (a guide's "you will see ...", "it will drop you at the terminus": habits, not
-    forecasts), no wish before it ("We hope all parties will continue", "ensure that ...");
-  - "will" only before a base verb (not "will" as a noun, "if you will", contracted "'ll" or "won't"), not the
-    future perfect ("will have finished"), not "boys will be boys".
-  "going to" -> "will": only after "is/are/am" or a contracted "'m/'re/'s" of a pronoun ("I'm going to" -> "I will";
-  not "was going to", "isn't going to"), and only before a base verb that is no place or fixed phrase ("going to
-  the store", "going to bed", "going to waste", "going to work on it": a noun before a preposition or the end).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 
+from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import is_finite_clause_verb, is_plural_noun, verb_classes
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    AUXILIARIES, DETERMINERS, MONTHS, NOMINATIVE_PRONOUNS, NOT_CONTRACTED, NUMBER_WORDS, ORDINALS, PARTS_OF_DAY,
-    SUBJECT_PRONOUNS, TIME_UNITS, WEEKDAYS, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_lower_word, _is_word,
-    _lemmas, is_ing_verb, splice,
+    Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_lower_word, _is_word, _lemmas, is_ing_verb, splice,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
+from bsl_pipeline.pipeline.lexicon.word_classes import (
+    ABSTRACT_ENDINGS, ADVERBS_IN_VERB_GROUP, ANIMALS, AUXILIARIES, CLAUSE_DETERMINERS, CLAUSE_NOUNS, CLAUSE_OPENERS,
+    DETERMINERS, FINITE_AUX, FUTURE_ADVERBS, GAP_ADVERBS, GOING_PLACES, HABITUAL, HEADLINE_FUNCTION,
+    NATIONALITY_ENDINGS, NOMINATIVE_PRONOUNS, NO_REDUCTION, NO_VERB_AFTER_TO, NUMBER_WORDS, OBJECT_PRONOUNS,
+    PARTICIPLE_COMPLEMENT, PASSIVE_PRONOUNS, PERSON_NOUNS, PERSON_PRONOUNS, PERSON_SUFFIXES, PLURAL_DETERMINERS,
+    PLURAL_ONLY, PREPOSITIONS, PRONOUN_ADJECTIVES, PRONOUN_BE, QUANTIFIERS, ROUNDUP_NOUNS, SAY_ADJECTIVES,
+    SINGULAR_DETERMINERS, SUBJECT_DETERMINERS, SUBJECT_PRONOUNS, THAT_PREFERRED, TIME_WORDS, TO_NOUNS, WISH_WORDS,
+)
 
 
-# -- word classes ---------------------------------------------------------------------------------------------------
-def _forms(*lemmas: str) -> frozenset[str]:
-    from lemminflect import getAllInflections
-
-    out = set(lemmas)
-    for lemma in lemmas:
-        for forms in getAllInflections(lemma, upos="VERB").values():
-            out.update(forms)
-    return frozenset(out)
-
-
-@lru_cache(maxsize=1)
-def _verb_lists() -> dict[str, frozenset[str]]:
-    return {
-        # "that" dropped before any plain clause, and added after them
-        "say": _forms("say", "think", "believe", "hope", "guess", "suppose", "reckon", "add", "argue", "insist",
-                      "claim", "contend", "assert", "allege", "predict", "realize", "realise"),
-        # "that" dropped only before a nominative pronoun: these verbs also take a noun phrase as object
-        "object": _forms("know", "feel", "notice", "find", "learn", "hear", "understand", "admit", "agree",
-                         "announce", "report", "note", "suggest", "show", "mean", "wish", "bet", "expect", "fear",
-                         "warn", "confirm", "indicate", "reveal", "discover", "decide", "ensure", "recall",
-                         "remember", "imagine", "pretend", "promise", "swear", "acknowledge", "conclude",
-                         "estimate", "figure"),
-        # words that are fillers in speech ("you know it's like", "I mean it's", "I bet it's", "see, ...")
-        "filler": _forms("know", "mean", "bet", "see", "feel", "figure", "promise", "swear", "understand"),
-        "tell": _forms("tell", "inform", "assure", "convince", "remind", "persuade", "promise"),
-        "speech": _forms("say", "add", "claim", "insist", "argue", "contend", "assert", "allege"),
-        "intransitive": _forms("seem", "appear", "happen", "exist", "occur", "matter", "arise", "emerge", "be",
-                               "become", "remain", "lie", "die", "sleep", "arrive", "go", "come", "belong",
-                               "consist", "depend", "rely", "stand", "sit", "live", "work", "talk", "lied", "laugh",
-                               "smile", "look", "listen", "walk", "run", "fall", "rise", "wait", "agree", "think"),
-        # verbs that take "to" + a verb ("plans to"): before a headline's "to", the headline's own verb
-        "catenative": _forms("plan", "want", "hope", "seek", "try", "vow", "pledge", "promise", "threaten", "refuse",
-                             "agree", "decide", "aim", "move", "struggle", "start", "begin", "fail", "continue",
-                             "need", "expect", "intend", "prepare", "offer", "manage", "attempt", "strive", "rush",
-                             "scramble", "push", "battle", "fight", "look", "ask", "urge", "tell", "order", "call",
-                             "allow", "force", "set", "commit", "vote", "choose", "opt", "elect", "wish", "like",
-                             "love", "hate", "prefer", "dare", "tend", "appear", "seem", "claim", "happen", "learn",
-                             "bid", "race", "rally", "return", "go", "come", "head", "turn", "work", "step", "sign",
-                             "lobby", "campaign", "help", "say", "warn", "advise", "invite", "pressure", "press",
-                             "petition", "appeal", "sue", "point", "get", "have", "use", "vow", "pay", "fly",
-                             "travel", "hurry", "stand", "wait", "threaten", "forget", "remember", "cease",
-                             "resolve", "promise", "pledge", "agree", "consent", "volunteer", "train", "stop",
-                             "struggle", "strain", "labour", "labor", "act", "move", "swear", "profess", "pretend",
-                             "long", "yearn", "live", "survive", "grow", "rise"),
-    }
-
-
-SAY_ADJECTIVES = frozenset("sure glad afraid".split())
-PRONOUN_ADJECTIVES = frozenset("sorry certain confident convinced happy".split())  # "that" dropped before "he"...
-OBJECT_PRONOUNS = frozenset("me him her us them you".split())
 CONTRACTED_SUBJECT = re.compile(r"(i|you|he|she|it|we|they|there)'(s|m|re|ve|ll|d)")
-FINITE_AUX = frozenset("is are was were am has have had do does did will would can could shall should may might "
-                       "must".split()) | frozenset(NOT_CONTRACTED.values())
-TIME_WORDS = WEEKDAYS | MONTHS | TIME_UNITS | PARTS_OF_DAY | frozenset(
-    "today tonight yesterday tomorrow christmas easter now then once later earlier soon".split())
-CLAUSE_DETERMINERS = (DETERMINERS - {"that"}) | frozenset("no every each any all both most".split())
-# nouns that take a "that"-clause of their own ("the fact that he left"): their "that" is no relative pronoun
-CLAUSE_NOUNS = frozenset(
-    "fact idea notion claim belief news evidence possibility hope fear view sense report argument assumption "
-    "chance likelihood suggestion conclusion feeling impression thought proof sign indication rumor rumour "
-    "statement promise threat warning doubt certainty assurance guarantee requirement condition recommendation "
-    "proposal finding principle theory hypothesis allegation accusation concern danger risk worry knowledge "
-    "awareness understanding realization realisation expectation confidence insistence demand decision ruling "
-    "message observation point reminder acknowledgment acknowledgement admission announcement assertion "
-    "confirmation contention conviction hint implication insight lesson perception premise presumption "
-    "prediction probability reassurance recognition revelation speculation supposition suspicion belief "
-    "complaint charge explanation excuse evidence reason so such way extent degree".split())
-QUANTIFIERS = frozenset("many much few some one all several others lots lot most more less plenty none".split())
-ABSTRACT_ENDINGS = ("ion", "ions", "ment", "ments", "ence", "ences", "ance", "ances", "ness", "ity", "ism", "sis")
-# nouns that name people: "that" after them is no "which"
-PERSON_NOUNS = frozenset(
-    "man men woman women person people child children kid kids boy boys girl girls baby babies guy guys lady "
-    "ladies gentleman gentlemen friend friends family families parent parents mother mothers father fathers son "
-    "sons daughter daughters brother brothers sister sisters husband husbands wife wives individual individuals "
-    "citizen citizens resident residents student students patient patients client clients customer customers "
-    "victim victims official officials staff crew team teams group groups couple couples folks someone anyone "
-    "everyone somebody anybody everybody one ones those nobody cop cops doctor doctors nurse nurses member "
-    "members youth youths adult adults teen teens teenager teenagers relative relatives colleague colleagues "
-    "employee employees spouse spouses partner partners agent agents chief chiefs judge judges candidate "
-    "candidates expert experts immigrant immigrants refugee refugees soldier soldiers troops hero heroes "
-    "guest guests host hosts audience crowd public human humans foe foes enemy enemies rebel rebels militant "
-    "militants ally allies hostage hostages suspect suspects pilgrim pilgrims fan fans gay gays delegate delegates "
-    "deputy deputies bishop bishops priest priests pope monk monks nun nuns king kings queen queens prince "
-    "princes princess lord lords boss bosses chef chefs cook cooks guard guards pilot pilots clerk clerks coach "
-    "coaches captain captains mayor mayors athlete athletes celebrity celebrities thief thieves gang gangs mob "
-    "infant infants spouse widow widows orphan orphans mom moms dad dads grandma grandpa aunt aunts uncle uncles "
-    "niece nieces nephew nephews cousin cousins twin twins bride brides groom grooms personnel faculty squad "
-    "police marine marines scout scouts jury witness witnesses inmate inmates convict convicts surgeon surgeons "
-    "vet vets attorney attorneys analyst analysts critic critics fool fools idiot idiots genius geniuses dude "
-    "dudes folk senior seniors pupil pupils graduate graduates alumni native natives local locals democrat "
-    "democrats republican republicans liberal liberals rival rivals champion champions poet poets plaintiff "
-    "plaintiffs casualty casualties ceo ceos executive executives representative representatives".split())
-# pronouns that take a relative clause placed after a later noun ("someone else at another time that may ...")
-PERSON_PRONOUNS = frozenset("someone anyone everyone somebody anybody everybody nobody those people".split())
-PERSON_SUFFIXES = ("an", "ans", "er", "ers", "or", "ors", "ist", "ists", "ian", "ians", "ant", "ants", "ent", "ents",
-                   "ee", "ees", "ess", "man", "men", "son", "sons", "ite", "ites", "eur", "eurs", "ic", "ics", "ive",
-                   "ives", "ary", "aries", "ar", "ars")
-ANIMALS = frozenset("dog dogs cat cats horse horses puppy puppies kitten kittens bird birds animal animals cow cows "
-                    "sheep goat goats pony ponies".split())
-# pronouns a passive relative reduces after ("those who were killed" -> "those killed")
-PASSIVE_PRONOUNS = frozenset("something anything everything someone anyone everyone somebody anybody everybody "
-                             "those".split())
-# past participles whose relative stays: "who is supposed to" (a duty, not a passive), "who is gone"
-NO_REDUCTION = frozenset("supposed been gone got gotten".split())
-# words a reduced passive relative's participle may go on with ("used as", "placed above", "made up of")
-PARTICIPLE_COMPLEMENT = frozenset("as above below beneath beside inside outside throughout via per off out up down "
-                                  "beyond amid underneath".split())
-# words before a noun after which a relative keeps "that" ("the only film that ...")
-THAT_PREFERRED = ORDINALS | frozenset("all only same any every no each best worst least most very".split())
-PREPOSITIONS = frozenset("in on at for with from about into by during to of over under through after before "
-                         "against among between without within around across along behind near upon onto "
-                         "toward towards since until like".split())
-GAP_ADVERBS = frozenset("yesterday today tonight now then before again too also ever recently later there here "
-                        "every last this that once twice already well so".split())
-ADVERBS_IN_VERB_GROUP = frozenset("not never always just already ever really also still actually often usually "
-                                  "even only probably".split())
-# nouns that take "to" + a noun phrase ("road to recovery"): the word after their "to" is no verb
-TO_NOUNS = frozenset("effort attempt bid plan push drive campaign struggle race fight battle challenge "
-                     "decision ability failure need chance opportunity time permission license licence proposal "
-                     "motion pressure deal agreement pledge vow offer request demand step lesson rule path road "
-                     "route key guide trip visit journey return gateway door answer solution threat "
-                     "challenge access approach response reply right way commitment attention contribution damage "
-                     "harm tribute letter message call appeal move shift switch transition link ties tie boost blow "
-                     "setback ode prelude sequel alternative heir successor rival bridge ticket tickets passage "
-                     "entry exit runway ramp march walk ride flight voyage trek pilgrimage invitation "
-                     "introduction resistance opposition objection exposure reference attachment devotion "
-                     "loyalty obstacle barrier end".split())
-NO_VERB_AFTER_TO = frozenset("near lower higher further like down up back out off better worse close even right "
-                             "low high record top double".split())
-ROUNDUP_NOUNS = frozenset("thing place reason tip question fact book stock film movie song way idea word sign "
-                          "game show trend name destination spot".split())
-NATIONALITY_ENDINGS = ("an", "ese", "ish", "i", "ch", "ian")
-HEADLINE_FUNCTION = frozenset("of and the a an".split())
-
-
-@lru_cache(maxsize=100_000)
-def _is_plural_noun(word: str) -> bool:
-    from lemminflect import getInflection
-
-    return any(word in getInflection(lemma, "NNS", inflect_oov=False) and word != lemma
-               for lemma in _lemmas(word).get("NOUN", ()))
-
-
-def _is_finite(tok: Tok) -> bool:
-    """A finite verb: an auxiliary (or its "n't" form), or a verb's -s or past form that is not also a noun."""
-    low = tok.low
-    if not tok.text.islower() or not _is_word(tok):
-        return False
-    if low in FINITE_AUX:
-        return True
-    if "NOUN" in _lemmas(low) and not low.endswith("ed"):
-        return False
-    return _is_form(low, "VBZ") or _is_form(low, "VBD")
 
 
 def _clause_subject(toks: list[Tok], i: int, names: bool = True, bare: bool = True) -> int | None:
@@ -295,25 +112,25 @@ def _clause_subject(toks: list[Tok], i: int, names: bool = True, bare: bool = Tr
     if CONTRACTED_SUBJECT.fullmatch(low):
         return i if first.text[:1].islower() or low.startswith("i'") else None
     if low in SUBJECT_PRONOUNS and (first.text.islower() or first.text == "I"):
-        return i + 1 if i + 1 < len(toks) and _is_finite(toks[i + 1]) else None
+        return i + 1 if i + 1 < len(toks) and is_finite_clause_verb(toks[i + 1]) else None
     if low in TIME_WORDS or low.split("'")[0] in TIME_WORDS:
         return None
     if low in CLAUSE_DETERMINERS and first.text.islower() or first.text.replace(",", "").isdigit():
         j = i + 1
-        while j < len(toks) and j - i <= 3 and _is_lower_word(toks[j]) and not _is_finite(toks[j]) \
+        while j < len(toks) and j - i <= 3 and _is_lower_word(toks[j]) and not is_finite_clause_verb(toks[j]) \
                 and not is_stopword(toks[j].text):
             j += 1
         if j == i + 1 or j >= len(toks) or toks[j - 1].low in TIME_WORDS:
             return None
-        return j if _is_finite(toks[j]) else None
-    if bare and _is_lower_word(first) and _is_plural_noun(low) and "VERB" not in _lemmas(low):
-        return i + 1 if i + 1 < len(toks) and _is_finite(toks[i + 1]) else None
+        return j if is_finite_clause_verb(toks[j]) else None
+    if bare and _is_lower_word(first) and is_plural_noun(low) and "VERB" not in _lemmas(low):
+        return i + 1 if i + 1 < len(toks) and is_finite_clause_verb(toks[i + 1]) else None
     if names and first.text[:1].isupper() and first.text[1:].islower() and not _lemmas(low):
         j = i + 1
         while j < len(toks) and j - i < 3 and toks[j].text[:1].isupper() and toks[j].text[1:].islower() \
                 and not _lemmas(toks[j].low):
             j += 1
-        return j if j < len(toks) and _is_finite(toks[j]) else None
+        return j if j < len(toks) and is_finite_clause_verb(toks[j]) else None
     return None
 
 
@@ -328,12 +145,15 @@ def _passive_or_noun(toks: list[Tok], v: int) -> bool:
 
 
 # -- that -------------------------------------------------------------------------------------------------------------
+def _thats(toks: list[Tok], first: int, after: int) -> Iterator[int]:
+    """The indices of a lower-case "that" from token `first` on, with at least `after` tokens after it."""
+    return (k for k in range(first, len(toks) - after) if toks[k].text == "that")
+
+
 def _drop_after_verb(text: str, toks: list[Tok]) -> str | None:
-    lists = _verb_lists()
-    for k in range(1, len(toks) - 2):
+    lists = verb_classes()
+    for k in _thats(toks, 1, 2):
         t = toks[k]
-        if t.text != "that":
-            continue
         v = k - 1
         verb = toks[v].low
         say = verb in lists["say"] or verb in SAY_ADJECTIVES
@@ -370,17 +190,15 @@ def _verb_group_end(toks: list[Tok], j: int) -> int | None:
 
 
 def _drop_object_relative(text: str, toks: list[Tok]) -> str | None:
-    lists = _verb_lists()
-    for k in range(2, len(toks) - 3):
+    lists = verb_classes()
+    for k in _thats(toks, 2, 3):
         t = toks[k]
-        if t.text != "that":
-            continue
         noun = toks[k - 1]
         if not _is_lower_word(noun) or "NOUN" not in _lemmas(noun.low) or noun.low in CLAUSE_NOUNS \
                 or is_stopword(noun.text) or noun.low in lists["say"] | lists["object"] | lists["catenative"] \
                 or noun.low in QUANTIFIERS:
             continue
-        if "VERB" in _lemmas(noun.low) and not _is_plural_noun(noun.low) and toks[k - 2].low not in DETERMINERS \
+        if "VERB" in _lemmas(noun.low) and not is_plural_noun(noun.low) and toks[k - 2].low not in DETERMINERS \
                 and "ADJ" not in _lemmas(toks[k - 2].low):
             continue  # "... as they say that ...": the word may be a verb
         if any(x.low in ("so", "such") for x in toks[max(0, k - 4):k]):
@@ -394,7 +212,7 @@ def _drop_object_relative(text: str, toks: list[Tok]) -> str | None:
             verb = _clause_subject(toks, k + 1, names=False, bare=False)  # "many [that] investigators"
             if verb is None or nxt.low in SUBJECT_PRONOUNS or CONTRACTED_SUBJECT.fullmatch(nxt.low):
                 continue
-        if verb >= len(toks) or not _is_finite(toks[verb]):
+        if verb >= len(toks) or not is_finite_clause_verb(toks[verb]):
             continue
         end = _verb_group_end(toks, verb)
         if end is None or toks[end - 1].low in lists["say"] | lists["object"] | lists["catenative"] \
@@ -414,7 +232,7 @@ def _drop_object_relative(text: str, toks: list[Tok]) -> str | None:
 
 
 def _add_after_verb(text: str, toks: list[Tok]) -> str | None:
-    lists = _verb_lists()
+    lists = verb_classes()
     if any(t.low == "that" for t in toks):
         return None
     for v in range(1, len(toks) - 2):
@@ -448,9 +266,9 @@ def _add_after_verb(text: str, toks: list[Tok]) -> str | None:
     return None
 
 
-def rule_that(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_that(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if "?" in text and not text.rstrip().endswith("?") or '"' in text or "“" in text:
-        return None  # quotations: what is inside may not be the verb's clause
+        return Refusal("quotation")  # quotations: what is inside may not be the verb's clause
     return _drop_after_verb(text, toks) or _drop_object_relative(text, toks) or _add_after_verb(text, toks)
 
 
@@ -481,20 +299,21 @@ def _verb_like(toks: list[Tok], i: int) -> bool:
     """Whether the noun at `i` may be a verb here ("i think that is ...", "is given that provides"): it has a verb
     reading and no determiner, adjective or possessive before it, and it is no plural noun."""
     low = toks[i].low
-    if "VERB" not in _lemmas(low) or _is_plural_noun(low) or i == 0:
+    if "VERB" not in _lemmas(low) or is_plural_noun(low) or i == 0:
         return "VERB" in _lemmas(low) and i == 0
     prev = toks[i - 1]
     if prev.low in SUBJECT_PRONOUNS:
         return True
     return not (prev.low in DETERMINERS or "ADJ" in _lemmas(prev.low) or prev.low.endswith(("'s", "’s"))
-                or prev.low in ("of", "and", "or") or "NOUN" in _lemmas(prev.low) and not _is_finite(prev))
+                or prev.low in ("of", "and", "or") or "NOUN" in _lemmas(prev.low) and not is_finite_clause_verb(prev))
 
 
 def _in_phrase_of_preposition(toks: list[Tok], i: int) -> bool:
     """Whether the noun at `i` ends a preposition's object ("in the flour", "of a musical theme")."""
     j = i
     while j > 0 and i - j < 5 and (_is_lower_word(toks[j - 1]) or toks[j - 1].text == "-") \
-            and toks[j - 1].low not in PREPOSITIONS and not (_is_finite(toks[j - 1]) or is_ing_verb(toks[j - 1].low)):
+            and toks[j - 1].low not in PREPOSITIONS \
+            and not (is_finite_clause_verb(toks[j - 1]) or is_ing_verb(toks[j - 1].low)):
         j -= 1
     return j > 0 and (toks[j - 1].low in PREPOSITIONS or toks[j - 1].text in (")", "(", "_"))
 
@@ -526,7 +345,7 @@ def _reduce_relative(text: str, toks: list[Tok]) -> str | None:
 def _agrees(noun: Tok, verb: Tok) -> bool:
     """Whether a relative's verb agrees with the noun before it ("plants which is Eco-friendly" does not: the
     relative is about something else)."""
-    plural = _is_plural_noun(noun.low)
+    plural = is_plural_noun(noun.low)
     singular = any(noun.low == n for n in _lemmas(noun.low).get("NOUN", ()))
     if verb.low in ("is", "was", "has", "does", "isn't", "wasn't", "hasn't", "doesn't") or \
             verb.low.endswith("s") and _is_form(verb.low, "VBZ"):
@@ -570,11 +389,11 @@ def _swap_relative(text: str, toks: list[Tok]) -> str | None:
             if nxt.low in ("means", "meant", "makes", "made", "explains", "is", "was") and k + 2 < len(toks) \
                     and toks[k + 2].low in ("why", "it", "me", "us", "them", "sense"):
                 continue  # "which is why": "which" refers to the whole clause
-            if _is_finite(nxt) or _clause_subject(toks, k + 1, names=False) is not None:
+            if is_finite_clause_verb(nxt) or _clause_subject(toks, k + 1, names=False) is not None:
                 return splice(text, [(t.start, t.end, "that")])
             continue
         # that -> which: a subject relative only ("that" + subject is a complementizer: "the fact that he left")
-        if not _is_finite(nxt):
+        if not is_finite_clause_verb(nxt):
             continue
         if any(x.low in THAT_PREFERRED or x.low.endswith("est") and "ADJ" in _lemmas(x.low)
                for x in toks[max(0, k - 4):k - 1]):
@@ -601,7 +420,7 @@ def _passive_head(toks: list[Tok], k: int) -> str | None:
     such noun, or "that" may be a demonstrative or a complementizer ("At the time that was", "He said that is")."""
     noun = toks[k - 1]
     low = noun.low
-    if k == 1 and noun.text.isalpha() and noun.text.istitle() and (low in PASSIVE_PRONOUNS or _is_plural_noun(low)):
+    if k == 1 and noun.text.isalpha() and noun.text.istitle() and (low in PASSIVE_PRONOUNS or is_plural_noun(low)):
         return "pronoun" if low in PASSIVE_PRONOUNS else "bare"  # "Those who were ...", "Workers who were ..."
     if not _is_lower_word(noun):
         return None
@@ -614,7 +433,7 @@ def _passive_head(toks: list[Tok], k: int) -> str | None:
     def modifier(i: int) -> bool:  # "a light line", "three-dimensional space", "training programs"
         tok = toks[i]
         return tok.text.replace("-", "").isalpha() and tok.text.islower() and tok.low not in DETERMINERS \
-            and tok.low not in PREPOSITIONS and not is_stopword(tok.text) and not _is_finite(tok) \
+            and tok.low not in PREPOSITIONS and not is_stopword(tok.text) and not is_finite_clause_verb(tok) \
             and not (is_ing_verb(tok.low) and i > 0 and toks[i - 1].low in AUXILIARIES | {"be", "been"})
 
     j = k - 1
@@ -626,7 +445,7 @@ def _passive_head(toks: list[Tok], k: int) -> str | None:
     else:
         kind = "bare"
     governed = j > 1 and toks[j - 1].low in PREPOSITIONS | {"as"} and toks[j - 2].text not in (",", ";", ":", "(")
-    if kind == "bare" and not governed and (not (_is_plural_noun(low) or j < k - 1) or low in _verb_lists()["say"]
+    if kind == "bare" and not governed and (not (is_plural_noun(low) or j < k - 1) or low in verb_classes()["say"]
                                             or j == k - 1 and _verb_like(toks, k - 1)):
         return None  # a bare singular noun or a verb: "He saw smoke that was ...", "He said that is done ..."
     if j > 0 and toks[j - 1].low in PREPOSITIONS | {"as"} and not governed:
@@ -652,15 +471,16 @@ def _reducible(toks: list[Tok], k: int) -> bool:
         while j > 0 and toks[j - 1].low not in PREPOSITIONS | {"as"}:
             j -= 1
         before = toks[j - 2] if j > 1 else None
-        return before is not None and _is_lower_word(before) and (is_ing_verb(before.low) or _is_finite(before)
-                                                                   or "NOUN" not in _lemmas(before.low))
+        return before is not None and _is_lower_word(before) and (
+            is_ing_verb(before.low) or is_finite_clause_verb(before) or "NOUN" not in _lemmas(before.low))
     return not (t.low == "which" and _person_noun(noun))
 
 
 def _goes_on(rest: list[Tok]) -> bool:
     """Whether the relative goes on with a verb of its own after "and"/"or"/"but" ("matter that is held in a
     computer and is typed on paper": the reduced relative could not take the second verb)."""
-    return any(a.low in ("and", "or", "but") and (b.low in FINITE_AUX or _is_finite(b)) for a, b in zip(rest, rest[1:]))
+    return any(a.low in ("and", "or", "but") and (b.low in FINITE_AUX or is_finite_clause_verb(b))
+               for a, b in zip(rest, rest[1:]))
 
 
 def _is_adverb(tok: Tok) -> bool:
@@ -724,251 +544,9 @@ def _reduce_past_progressive(text: str, toks: list[Tok]) -> str | None:
     return None
 
 
-def rule_relative(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_relative(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     return _swap_relative(text, toks) or _reduce_relative(text, toks) or _reduce_passive(text, toks) \
         or _reduce_past_progressive(text, toks)
 
 
-# -- headline_will ----------------------------------------------------------------------------------------------------
-def _headline_subject_ok(toks: list[Tok], k: int) -> bool:
-    """Whether tokens 0..k-1 are a noun phrase or name that can be the subject of a headline's "to"."""
-    lists = _verb_lists()
-    for j, t in enumerate(toks[:k]):
-        low = t.low
-        if t.text in ("'s", "'", "’s") or low in HEADLINE_FUNCTION and (t.text.islower() or j == 0):
-            continue
-        if t.text == "." and j > 0 and toks[j - 1].end == t.start and len(toks[j - 1].text) <= 2:
-            continue  # "U.S."
-        if not (_is_word(t) or t.text[:1].isdigit()):
-            return False
-        base = re.sub(r"['’]s$", "", low)
-        lemmas = _lemmas(base)
-        if t.text.islower() and not lemmas or is_stopword(t.text) and not t.text.isupper():
-            return False  # "How to Train", "all set to"
-        if base in lists["catenative"] and ("VERB" in lemmas or not lemmas):
-            return False  # "Plans to", "Struggles To", "set to"
-        if "VERB" in lemmas and "NOUN" not in lemmas and "ADJ" not in lemmas:
-            return False  # "Commit to", "Allowed To"
-        if base.endswith("ed") and (_is_form(base, "VBD") or _is_form(base, "VBN")):
-            return False  # "instructed to stay", "hospitalised"
-        if t.text[:1].isdigit() and j > 0 or low in NUMBER_WORDS:
-            return False  # "Messi scores 4 to send", "10 Things to Know": no subject of a "to" future
-        if j > 0 and "VERB" in lemmas and (_is_form(base, "VB") or _is_form(base, "VBZ")):
-            before = re.sub(r"['’]s$", "", toks[j - 1].low)
-            if _is_plural_noun(before) or _is_form(base, "VBZ") and not _is_adjective(toks[j - 1]) \
-                    and toks[j - 1].low not in HEADLINE_FUNCTION and toks[j - 1].text not in ("'s", "’s"):
-                return False  # "Syrian forces move to retake", "Messi scores": the verb of the subject before it
-            if j < k - 1 and _is_form(base, "VB") and not (t.text[:1].isupper() and any(
-                    _is_word(x) and x.text.islower() and x.low not in HEADLINE_FUNCTION for x in toks[:k])):
-                return False  # "Brazilians throng streets to greet pope": a verb with its object before "to" (a
-                # capitalised word among lower-case ones is a name: "Osama Bin Laden movie to be filmed")
-    last = toks[k - 1]
-    lemmas = _lemmas(re.sub(r"['’]s$", "", last.low))
-    if lemmas and "NOUN" not in lemmas:
-        return False  # "likely to", "unable to", "yet to"
-    if any(lemma in TO_NOUNS for lemma in lemmas.get("NOUN", ())) or last.text in ("'s", "'", ".", "’s"):
-        return False  # "Challenges to Restore", "Road to Ruin": a noun with its own "to"
-    if _is_plural_noun(last.low) and any(lemma in ROUNDUP_NOUNS for lemma in lemmas.get("NOUN", ())):
-        return False  # "Stocks to Watch", "Places to visit": the things one is to watch
-    return True
-
-
-def _is_adjective(tok: Tok) -> bool:
-    """An adjective before a noun, or a nationality ("Syrian", "Somali", "Chinese") that lemminflect does not know."""
-    lemmas = _lemmas(tok.low)
-    if lemmas:
-        return "ADJ" in lemmas
-    return tok.text[:1].isupper() and tok.low.endswith(NATIONALITY_ENDINGS)
-
-
-def rule_headline_will(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
-    if len(toks) < 4 or _final_punct(toks) != len(toks) or not (toks[0].text[:1].isupper()
-                                                                or toks[0].text[:1].isdigit()):
-        return None
-    if any(t.text in (",", ":", ";", '"', "“", "”", "(", ")", "!", "?", "|") and not (
-            t.text == "," and 0 < i < len(toks) - 1 and toks[i - 1].text.isdigit() and toks[i + 1].text.isdigit()
-            and toks[i - 1].end == t.start == toks[i + 1].start - 1) for i, t in enumerate(toks)):
-        return None  # a headline of two parts ("Britain's Prince Philip hospitalised, to miss jubilee"); "1,000"
-    for k in range(1, len(toks) - 1):
-        t = toks[k]
-        if t.low != "to":
-            continue
-        verb = toks[k + 1]
-        if not _is_word(verb) or not _is_form(verb.low, "VB") or verb.text.isupper():
-            return None
-        if k + 2 == len(toks) and "NOUN" in _lemmas(verb.low) or verb.low in NO_VERB_AFTER_TO:
-            return None  # "Road to Change": "to" + a noun; "falls to near 3-year low": no verb
-        if toks[-1].low in PREPOSITIONS | HEADLINE_FUNCTION:
-            return None  # a cut title ("... Public Confidence in")
-        if not _headline_subject_ok(toks, k):
-            return None
-        title = verb.text[:1].isupper()
-        if title and any(_is_lower_word(x) and len(x.text) > 3 for x in toks):
-            return None  # a capitalised word in a lower-case headline is a name, not "to Hear"
-        return splice(text, [(t.start, t.end, "Will" if title else "will")])
-    return None
-
-
-# -- will_going -------------------------------------------------------------------------------------------------------
-FUTURE_ADVERBS = frozenset("not never also still probably certainly definitely surely only just".split())
-# words after "going to" that make it a motion or a fixed phrase ("going to bed", "going to waste"), not a future
-GOING_PLACES = frozenset("work bed church court jail prison town sea war market press sleep college school class "
-                         "lunch dinner breakfast supper camp hospital mass trial waste pieces seed shore ground pot "
-                         "hell heaven rest print extremes law sea vote ruin fat stage".split())
-# words that make a "will" habitual or generic ("on Thursday nights i will watch", "will usually be")
-HABITUAL = frozenset("usually always often sometimes generally typically normally whenever every nights "
-                     "mornings evenings weekends days tend tends".split())
-PLURAL_ONLY = frozenset("people police cattle clergy personnel folk folks livestock poultry vermin".split())
-SINGULAR_DETERMINERS = frozenset("a an this that each every another".split())
-PLURAL_DETERMINERS = frozenset("these those many several both few two three four five six seven eight nine ten "
-                               "all most".split())
-SUBJECT_DETERMINERS = frozenset("the his her their my our your its no some any".split()) | SINGULAR_DETERMINERS \
-    | PLURAL_DETERMINERS
-PRONOUN_BE = {"i": "am", "he": "is", "she": "is", "it": "is", "this": "is", "we": "are", "they": "are"}
-# words before "will" after which it is a wish or a demand more than a forecast ("We hope all parties will ...")
-WISH_WORDS = frozenset("hope hopes hoped hopeful hoping trust trusts wish wishes pray prays ensure ensures ensuring "
-                       "insist insists insisted sure".split())
-CONTRACTED_BE = re.compile(r"(i|you|he|she|it|we|they|that|this)['’](m|re|s)")
-# words after which a clause (and its subject) starts: "He said the plan will ...", "... that the city will ..."
-CLAUSE_OPENERS = frozenset(", ; : \" “ ( but that".split())
-
-
-def _future_count(toks: list[Tok]) -> int:
-    """How many future markers the sentence has ("will", "'ll", "won't", "shall", "going to")."""
-    lows = [t.low for t in toks]
-    return sum(low in ("will", "won't", "shall") or low.endswith("'ll") for low in lows) + sum(
-        a == "going" and b == "to" for a, b in zip(lows, lows[1:]))
-
-
-def _noun_number(tok: Tok) -> str | None:
-    """ "s" for a singular noun, "p" for a plural one, None when unknown or both ("sheep", "series")."""
-    if not _is_lower_word(tok):
-        return None
-    if tok.low in PLURAL_ONLY:
-        return "p"
-    nouns = _lemmas(tok.low).get("NOUN", ())
-    if not nouns:
-        return None
-    plural, singular = _is_plural_noun(tok.low), tok.low in nouns
-    if plural == singular:
-        return None
-    return "p" if plural else "s"
-
-
-def _subject_number(toks: list[Tok], w: int) -> str | None:
-    """The number ("s", "p", or "1" for "I") of the simple subject ending directly before token w ("will"): a
-    pronoun, a name of one to three capitalised words, or a determiner + one or two words whose last is its noun,
-    that starts a clause; None for any other subject."""
-    verbs = _verb_lists()
-    for start in range(w - 1, max(w - 4, -1), -1):
-        before = toks[start - 1] if start > 0 else None
-        if before is not None and not (before.text in CLAUSE_OPENERS or before.text.islower() and (
-                before.low in verbs["say"] or before.low in verbs["object"])):
-            continue
-        span = toks[start:w]
-        first, head = span[0], span[-1]
-        lead = first.text.islower() or before is None or before.text in ("\"", "“", "(")
-        if len(span) == 1 and first.low in PRONOUN_BE and (lead or first.text == "I"):
-            return "1" if first.low == "i" else ("s" if PRONOUN_BE[first.low] == "is" else "p")
-        if all(t.text[:1].isupper() and not t.text.isupper() and t.text.isalpha() and not is_stopword(t.text)
-               for t in span) and not (before is None and _lemmas(first.low)):
-            return None if head.low.endswith("s") else "s"  # a name ("Microsoft", "Aung San Suu Kyi"); not
-            # "Consumers" (a capitalised common noun) nor a name that may be plural ("the Lakers")
-        if first.low in SUBJECT_DETERMINERS and lead and 2 <= len(span) <= 3:
-            mods = span[1:-1]
-            if any(not (_is_lower_word(t) or re.fullmatch(r"[A-Za-z-]+['’]s", t.text)) or is_stopword(t.text)
-                   or _is_finite(t) and not _noun_number(t) for t in mods):
-                return None
-            if any(t.low in ("and", "or", "of") for t in span):
-                return None
-            number = _noun_number(head) if _is_lower_word(head) and not is_stopword(head.text) else None
-            if number is None or _is_finite(head) and "NOUN" not in _lemmas(head.low):
-                return None
-            if first.low in SINGULAR_DETERMINERS and number != "s" or first.low in PLURAL_DETERMINERS and \
-                    number != "p":
-                return None  # "all the ..." or a mass noun after "many": the determiner and the noun disagree
-            return number
-        return None
-    return None
-
-
-def _sentence_ok(toks: list[Tok]) -> bool:
-    """A plain statement: not a question, not a headline (no final punctuation after a capital), not in capitals, one
-    future marker, no habitual or conditional word."""
-    last = [t for t in toks if t.text not in ("\"", "”", "'", "’", ")")]
-    if not last or any(t.text == "?" for t in toks):
-        return False
-    if last[-1].text not in (".", "!") and (toks[0].text[:1].isupper() or not toks[0].text[:1].isalpha()):
-        return False  # a headline; lower-case transcribed speech without punctuation stays
-    words = [t for t in toks if t.text.isalpha() and len(t.text) > 1]
-    if words and sum(t.text.isupper() for t in words) * 2 >= len(words):
-        return False
-    return _future_count(toks) == 1 and not any(t.low in HABITUAL or t.low in ("if", "unless", "whether")
-                                                for t in toks)
-
-
-def _will_to_going(text: str, toks: list[Tok]) -> str | None:
-    for w, t in enumerate(toks):
-        if t.text != "will" or w == 0 or w + 1 >= len(toks):
-            continue
-        v = w + 1
-        while v < len(toks) and toks[v].low in FUTURE_ADVERBS and v - w <= 2:
-            v += 1
-        if v >= len(toks) or not _is_lower_word(toks[v]) or not _is_form(toks[v].low, "VB"):
-            return None
-        verb = toks[v]
-        after = toks[v + 1] if v + 1 < len(toks) else None
-        if verb.low == "have" and after is not None and _is_form(after.low, "VBN") and after.low != "to":
-            return None  # "will have finished": the future perfect
-        if verb.low in ("go", "be") and after is not None and after.low == "going":
-            return None
-        number = _subject_number(toks, w)
-        if number is None or any(x.low in WISH_WORDS for x in toks[:w]):
-            return None
-        if any(x.low.split("'")[0] in ("you", "your", "yours", "yourself") for x in toks):
-            return None  # a guide's generic "you will see ...", "it will drop you at ...": no forecast
-        if verb.low == "be" and after is not None and after.low == toks[w - 1].low:
-            return None  # "boys will be boys"
-        be = {"1": "am", "s": "is", "p": "are"}[number]
-        adverbs = text[toks[w + 1].start:toks[v - 1].end] + " " if v > w + 1 else ""
-        return splice(text, [(t.start, verb.start, be + " " + adverbs + "going to ")])
-    return None
-
-
-def _going_to_will(text: str, toks: list[Tok]) -> str | None:
-    for g in range(1, len(toks) - 2):
-        if toks[g].text != "going" or toks[g + 1].text != "to":
-            continue
-        verb = toks[g + 2]
-        if not _is_lower_word(verb) or not _is_form(verb.low, "VB") or verb.low in GOING_PLACES:
-            return None
-        after = toks[g + 3] if g + 3 < len(toks) else None
-        if "NOUN" in _lemmas(verb.low) and (after is None or not _is_word(after) or after.low in PREPOSITIONS):
-            return None  # "going to work on it", "going to town.": a place or a noun
-        a = g - 1
-        adverbs = []
-        while a > 0 and toks[a].low in FUTURE_ADVERBS and toks[a].text.islower():
-            adverbs.insert(0, toks[a])
-            a -= 1
-        aux = toks[a]
-        if aux.text in ("is", "are", "am"):
-            start = aux.start
-        else:
-            m = CONTRACTED_BE.fullmatch(aux.low)
-            if m is None:
-                return None  # "was going to" (no future), "isn't going to"
-            start = aux.start + len(m.group(1))
-        middle = text[adverbs[0].start:adverbs[-1].end] + " " if adverbs else ""
-        new = ("" if aux.text in ("is", "are", "am") else " ") + "will " + middle
-        return splice(text, [(start, verb.start, new)])
-    return None
-
-
-def rule_will_going(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
-    if len(toks) < 4 or not _sentence_ok(toks):
-        return None
-    return _will_to_going(text, toks) or _going_to_will(text, toks)
-
-
-MARKER_RULES: dict[str, Rule] = {"that": rule_that, "relative": rule_relative, "headline_will": rule_headline_will,
-                                 "will_going": rule_will_going}
+MARKER_RULES: dict[str, Rule] = {"that": rule_that, "relative": rule_relative}

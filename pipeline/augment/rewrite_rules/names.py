@@ -1,6 +1,5 @@
-"""Names, titles and quantifiers said another way: standard abbreviations and their full forms, an appositive and
-its name changing places, a sentence adverb moved after its subject, and "many" / "a lot of". The rules (names as
-in `NAME_RULES`):
+"""Names and titles said another way: standard abbreviations and their full forms, and an appositive and its name
+changing places. The rules (names as in `NAME_RULES`):
 
 * `abbreviation`: a standard abbreviation <-> its full form, from the table `ABBREVIATIONS` (abbreviation, full
   form, kind). Every place of the sentence where an entry applies is rewritten, so that it keeps one style; a
@@ -41,29 +40,6 @@ in `NAME_RULES`):
   verbs ("Kyi, a U.N. envoy says, as ..."), an indefinite appositive only with a full name ("A presidential
   candidate, Graham, was ..." reads oddly), and a finite verb or auxiliary directly after the second comma
   ("Toll, Australia's second-largest transport company, last week offered" is refused).
-* `however`: a sentence-initial discourse adverb moves after the subject ("However, the company said ..." ->
-  "The company, however, said ..."), and back: however, therefore, nevertheless, nonetheless, moreover,
-  furthermore, meanwhile, and the comments on the whole statement unfortunately, fortunately, sadly, luckily,
-  surprisingly, interestingly, apparently, obviously ("Unfortunately, the magnet schools began ..." -> "The magnet
-  schools, unfortunately, began ..."); not "instead", "thus", "still", "also", "indeed", "clearly": after the
-  subject they read as another word or shift the emphasis ("Wolfowitz, indeed, admitted" confirms what "Indeed,"
-  only adds to). The subject: a personal pronoun (not "it": "It, moreover, is possible to
-  ..."), a name of one to three capitalised words, or a determiner + one to three words ending in a noun,
-  directly followed by an auxiliary or an unambiguous finite verb ("the associated cost is", not "the
-  associated | cost"), and no participle before a preposition or a verb ("a site established for ...", "the man
-  arrested said": a reduced relative); a prepositional phrase ("In the stock market, however,") or a clause is
-  refused. The way back lower-cases the subject's first word only when it is a function word; a capitalised
-  common noun ("Critics, however, argue") is refused. Only in a sentence with one such adverb, not a question.
-* `a_lot`: "many" <-> "a lot of" before a plural noun ("many people" -> "a lot of people", "many of them" ->
-  "a lot of them"), and "all the" -> "all of the" before a plural noun (the way back is the `equivalent` rule's).
-  Refused: "so/too/how/as/very/the/his/New York's... many", "a great many", "many a", "many of whom/which",
-  "many more", "many thousands", time spans ("many years ago" -> "a lot of years ago" reads badly), "many
-  thanks", and after "of" ("the essence of a lot of delights" reads badly); "a lot of" -> "many" only before a
-  plural count noun ("a lot of money", "a lot of the time" stay), not after what/quite/such/not, nor after
-  "is"/"'s" ("there's a lot of places" -> "there's many places"); "all the" not in fixed phrases ("all the same",
-  "all the way", "all the more", "all the time", a comparative), not before a singular ("all the worm did was
-  ..." -> "all of the worm did"), not after "of"/"at"/"for" ("of all the people"), a pronoun ("ate it all the
-  next day": a floating "all") or before a capitalised title ("All the Pretty Horses").
 
 A phrase moved to the front of a sentence is capitalised; the word it displaces is lower-cased only when it is a
 function word (determiner, pronoun, ...), else the rule is refused where it could be a common noun.
@@ -71,71 +47,23 @@ function word (determiner, pronoun, ...), else the rule is refused where it coul
 
 from __future__ import annotations
 
+from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import is_finite_verb
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    AUXILIARIES, DETERMINERS, TIME_UNITS, Rule, RuleSettings, Tok, _case_like, _is_form, _is_lower_word, _is_word,
-    _lemmas, _lower_first_word, is_noun, splice,
+    Refusal, Rule, RuleSettings, Tok, _case_like, _is_form, _is_lower_word, _is_word, _lemmas, _lower_first_word,
+    is_noun, mostly_capitals, splice, token_at,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
+from bsl_pipeline.pipeline.lexicon.word_classes import (
+    ABBREVIATIONS, ALL_THE_FIXED, AUXILIARIES, BARE_NOUN_PREPOSITIONS, CLAUSE_SIGNAL_WORDS, DETERMINERS,
+    HUMAN_SUBJECT_PRONOUNS, INSTITUTIONS, IRREGULAR_PLURALS, MASS_LIKE, NAME_BOUNDARY_PREPOSITIONS, NAME_TAILS,
+    NOT_BEFORE_MANY, ORGANISATION_NOUNS, SENTENCE_ADVERBS, SHORT_FORMS, STATE_NOUNS, SUBJECT_DETS, TAKES_US, TIME_UNITS,
+    VOWEL_SOUND,
+)
 
 # -- abbreviation ---------------------------------------------------------------------------------------------------
-# (abbreviation as tokenized, without its final period; whether it is written with a period; full form; kind)
-ABBREVIATIONS: tuple[tuple[str, bool, str, str], ...] = (
-    ("U.S", True, "United States", "country"), ("US", False, "United States", "country"),
-    ("U.K", True, "United Kingdom", "country"), ("UK", False, "United Kingdom", "country"),
-    ("U.N", True, "United Nations", "organisation"), ("UN", False, "United Nations", "organisation"),
-    ("EU", False, "European Union", "organisation"),
-    ("Jan", True, "January", "month"), ("Feb", True, "February", "month"), ("Aug", True, "August", "month"),
-    ("Sept", True, "September", "month"), ("Sep", True, "September", "month"), ("Oct", True, "October", "month"),
-    ("Nov", True, "November", "month"), ("Dec", True, "December", "month"),
-    ("Gov", True, "Governor", "title"), ("Sen", True, "Senator", "title"), ("Rep", True, "Representative", "title"),
-    ("Gen", True, "General", "title"), ("Lt", True, "Lieutenant", "title"), ("Col", True, "Colonel", "title"),
-    ("Sgt", True, "Sergeant", "title"), ("Capt", True, "Captain", "title"), ("Adm", True, "Admiral", "title"),
-    ("Prof", True, "Professor", "title"), ("Mt", True, "Mount", "title"),
-    ("vs", True, "versus", "versus"), ("vs", False, "versus", "versus"), ("v", True, "versus", "case"),
-    ("&", False, "and", "ampersand"),
-)
-# full form -> its abbreviation, for the way back (countries and organisations only)
-SHORT_FORMS = {"United States": "U.S.", "United Kingdom": "UK", "United Nations": "UN", "European Union": "EU"}
-_VOWEL_SOUND = frozenset({"EU"})  # abbreviations read with a vowel sound: "an EU envoy"
-
-# nouns after "US"/"UK" with which "United States"/"United Kingdom" reads as the state's own
-_STATE_NOUNS = frozenset(
-    "troops forces military army navy soldiers marines officials official government administration embassy "
-    "consulate diplomats diplomat envoy ambassador authorities intelligence economy citizens citizen dollar dollars "
-    "interests territory border borders coast soil policy policies sanctions aid president "
-    "lawmakers senators congressmen prosecutors attorney regulators law laws courts court election elections "
-    "presidency embassies mission delegation forces warships warship jets drones drone strike strikes "
-    "spokesman spokeswoman commander commanders envoys negotiators".split())
-# nouns after "UN"/"EU" that are the organisation's own (not "EU books": the Expanded Universe)
-_ORGANISATION_NOUNS = _STATE_NOUNS | frozenset(
-    "resolution resolutions monitors monitor observers observer chief draft authorization authorisation summit "
-    "ministers minister meetings meeting members member states countries nations leaders leader agriculture "
-    "representative representatives report inspectors inspector peacekeepers peacekeeping mandate vote talks "
-    "agency agencies body bodies budget rules regulations directive funds funding plan plans proposal bid "
-    "membership partners commission commissioner presidency treaty chief's secretary-general staff "
-    "headquarters agreement deal sanctions negotiator mission missions investigators experts".split())
-_BARE_NOUN_PREPOSITIONS = frozenset("in on at to from for of with by into against over across throughout within "
-                                    "between toward towards".split())
-_INSTITUTIONS = frozenset(
-    "Navy Army Marines Marine Senate Congress House Supreme Court Secret Service Geological Survey Military "
-    "Embassy Government Treasury Department Air Coast Census Federal Justice State Attorney President Ambassador "
-    "Forces Special Postal Mint Capitol Constitution Security General Commission Council Parliament Assembly "
-    "Agency Central Trade Secretary Food Energy Defense Defence Foreign Home Health Border Customs Office Bureau "
-    "Atomic Human Refugee Children's Development Environment Environmental Olympic Fed Federal".split())
-_NAME_TAILS = frozenset("Airways Air Open Steel Bancorp Cellular Weekly Magazine Bank Oil Sugar Robotics Foods "
-                        "Airlines Open's Inc Corp Ltd Company Co".split())
-_TAKES_US = frozenset("let let's help tell give join show send bring lead make take told gave helped showed "
-                      "sent brought led made took".split())
-_PREPOSITIONS = frozenset("in on at to from for of with by into against between across over toward towards "
-                          "throughout within outside inside and or".split())
 _ABBR_BY_TOKEN: dict[str, list[tuple[bool, str, str]]] = {}
 for _abbr, _dotted, _full, _kind in ABBREVIATIONS:
     _ABBR_BY_TOKEN.setdefault(_abbr, []).append((_dotted, _full, _kind))
-
-
-def _mostly_capitals(toks: list[Tok]) -> bool:
-    words = [t for t in toks if t.text.isalpha() and len(t.text) > 1]
-    return bool(words) and sum(t.text.isupper() for t in words) * 2 >= len(words)
 
 
 def _final_period(toks: list[Tok], k: int) -> bool:
@@ -143,16 +71,12 @@ def _final_period(toks: list[Tok], k: int) -> bool:
     return all(t.text in ("\"", "”", "'", "’", ")") for t in toks[k + 1:])
 
 
-def _next_word(toks: list[Tok], k: int) -> Tok | None:
-    return toks[k] if k < len(toks) else None
-
-
 def _country_ok(toks: list[Tok], i: int, j: int, kind: str) -> bool:
     """A country or organisation abbreviation at token i (its tokens end at j): a noun ("the US", "US orders ...",
     "in US.") or before a word of state or an institution ("US troops", "UN Security Council")."""
     prev = toks[i - 1] if i > 0 else None
-    nxt = _next_word(toks, j)
-    if toks[i].text == "US" and prev is not None and prev.low in _TAKES_US:
+    nxt = token_at(toks, j)
+    if toks[i].text == "US" and prev is not None and prev.low in TAKES_US:
         return False  # "Let US know": the pronoun
     if prev is not None and prev.text == "(":
         return False  # "the 75 cent (U.S.) mark"
@@ -160,20 +84,21 @@ def _country_ok(toks: list[Tok], i: int, j: int, kind: str) -> bool:
         return False  # "US$1.1 million"
     if nxt is not None and (nxt.text == "," or nxt.text in ("and", "or")) and _modifier_pair(toks, j + 1):
         return False  # "U.S., French presidents", "U.S. and British troops": a coordinated modifier
-    if nxt is None or not _is_word(nxt) or nxt.low in ("'s", "’s") or nxt.low in _PREPOSITIONS | {"as", "is",
-                                                                                                  "was", "has"}:
+    if nxt is None or not _is_word(nxt) or nxt.low in ("'s", "’s") or nxt.low in NAME_BOUNDARY_PREPOSITIONS \
+            | {"as", "is", "was", "has"}:
         return True
-    if nxt.text in _NAME_TAILS:
+    if nxt.text in NAME_TAILS:
         return False
-    nouns = _STATE_NOUNS if kind == "country" else _ORGANISATION_NOUNS
-    if nxt.text in _INSTITUTIONS:
+    nouns = STATE_NOUNS if kind == "country" else ORGANISATION_NOUNS
+    if nxt.text in INSTITUTIONS:
         return True
     if nxt.text in nouns:
-        after = _next_word(toks, j + 1)
+        after = token_at(toks, j + 1)
         return toks[i].text not in ("UK", "U.K") or after is None or not (
             _is_lower_word(after) and is_noun(after.low))  # "UK aid worker" is a British one
     if prev is not None and prev.low == "the":
-        return nxt.text in AUXILIARIES or _finite_verb(nxt) and not is_noun(nxt.low)  # "the US is", "the UK drugmaker"
+        # "the US is", "the UK drugmaker"
+        return nxt.text in AUXILIARIES or is_finite_verb(nxt) and not is_noun(nxt.low)
     if nxt.text[:1].isupper() and kind == "organisation":
         return True  # a headline's "EU Set for ...", "UN Syria resolution"
     return _is_lower_word(nxt) and (_is_form(nxt.low, "VBZ") or _is_form(nxt.low, "VBD")) and \
@@ -193,9 +118,9 @@ def _modifier_pair(toks: list[Tok], k: int) -> bool:
 def _bare_noun(toks: list[Tok], i: int, j: int) -> bool:
     """Whether the name at tokens i..j-1 is a noun without its article after a preposition ("in US.")."""
     prev = toks[i - 1] if i > 0 else None
-    nxt = _next_word(toks, j)
-    return prev is not None and prev.low in _BARE_NOUN_PREPOSITIONS and (
-        nxt is None or not _is_word(nxt) or nxt.low in _PREPOSITIONS | {"as", "is", "was", "has"})
+    nxt = token_at(toks, j)
+    return prev is not None and prev.low in BARE_NOUN_PREPOSITIONS and (
+        nxt is None or not _is_word(nxt) or nxt.low in NAME_BOUNDARY_PREPOSITIONS | {"as", "is", "was", "has"})
 
 
 def _abbreviation_edit(text: str, toks: list[Tok], i: int) -> tuple[int, int, str] | None | bool:
@@ -213,7 +138,7 @@ def _abbreviation_edit(text: str, toks: list[Tok], i: int) -> tuple[int, int, st
         if dotted and not has_period:
             continue
         j = i + 2 if dotted else i + 1
-        nxt = _next_word(toks, j)
+        nxt = token_at(toks, j)
         final = dotted and _final_period(toks, i + 1)
         if kind in ("country", "organisation") and not _country_ok(toks, i, j, kind):
             return False
@@ -259,9 +184,9 @@ def _short_form_edit(text: str, toks: list[Tok], i: int) -> tuple[int, int, str]
     if full not in SHORT_FORMS or toks[i + 1].start != toks[i].end + 1:
         return None
     short = SHORT_FORMS[full]
-    nxt = _next_word(toks, i + 2)
+    nxt = token_at(toks, i + 2)
     prev = toks[i - 1] if i > 0 else None
-    if nxt is not None and (nxt.low == "of" or nxt.text in _NAME_TAILS or nxt.text in ("'", "’")):
+    if nxt is not None and (nxt.low == "of" or nxt.text in NAME_TAILS or nxt.text in ("'", "’")):
         return False  # "United States of America", "United States Steel", "the United States' goal"
     if prev is not None and prev.text[:1].isupper() and prev.low not in ("the", "a", "an") and \
             not (i == 1 or toks[i - 2].text in (".", ",", ":", ";", "\"")):
@@ -271,14 +196,14 @@ def _short_form_edit(text: str, toks: list[Tok], i: int) -> tuple[int, int, str]
     start, end = toks[i].start, toks[i + 1].end
     if short.endswith(".") and nxt is not None and nxt.text == "." and _final_period(toks, i + 2):
         end = nxt.end  # "in the United States." -> "in the U.S."
-    if prev is not None and prev.low == "a" and short in _VOWEL_SOUND:
+    if prev is not None and prev.low == "a" and short in VOWEL_SOUND:
         return (prev.start, end, _case_like(prev.text, "an") + " " + short)
     return (start, end, short)
 
 
-def rule_abbreviation(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
-    if _mostly_capitals(toks):
-        return None
+def rule_abbreviation(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
+    if mostly_capitals(toks):
+        return Refusal("mostly_capitals")
     long_edits, short_edits = [], []
     for i in range(len(toks)):
         edit = _abbreviation_edit(text, toks, i)
@@ -293,7 +218,7 @@ def rule_abbreviation(text: str, toks: list[Tok], cfg: RuleSettings) -> str | No
         if back is not None:
             short_edits.append(back)
     if long_edits and short_edits:
-        return None  # both styles: the sentence is left as it is
+        return Refusal("both_styles")  # both styles: the sentence is left as it is
     edits = long_edits or short_edits
     if not edits:
         return None
@@ -302,8 +227,6 @@ def rule_abbreviation(text: str, toks: list[Tok], cfg: RuleSettings) -> str | No
 
 
 # -- apposition -----------------------------------------------------------------------------------------------------
-_CLAUSE_WORDS = frozenset("who whom whose which that where when while because if although as says said and or but "
-                          "is are was were be been has have had".split())
 
 
 def _name_end(toks: list[Tok], start: int) -> int | None:
@@ -329,17 +252,8 @@ def _name_end(toks: list[Tok], start: int) -> int | None:
     return k
 
 
-def _finite_verb(tok: Tok) -> bool:
-    if tok.low in AUXILIARIES:
-        return tok.text.islower()
-    if not _is_lower_word(tok):
-        return False
-    return (_is_form(tok.low, "VBD") or _is_form(tok.low, "VBZ")) and not (
-        is_noun(tok.low) and not _is_form(tok.low, "VBD"))
-
-
-def rule_apposition(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
-    if len(toks) < 6 or _mostly_capitals(toks):
+def rule_apposition(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
+    if len(toks) < 6 or mostly_capitals(toks):
         return None
     n_end = _name_end(toks, 0)
     if n_end is None or n_end >= len(toks) or toks[n_end].text != ",":
@@ -353,23 +267,24 @@ def rule_apposition(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None
         return None
     np = toks[a:c2]
     if not 2 <= len(np) <= 7:
-        return None
+        return Refusal("appositive_length")
     first = np[0]
     if first.low in ("the", "a", "an", "his", "her", "their", "its"):
         if not first.text.islower():
             return None
     elif not (len(np) >= 3 and np[1].text in ("'s", "’s") and first.text[:1].isupper() or
               len(np) >= 3 and first.text[:1].isupper() and first.text.endswith(("'s", "’s"))):
-        return None  # a possessive: "Rowland's legal counsel"
-    if any(t.low in _CLAUSE_WORDS for t in np) or any(_is_lower_word(t) and _finite_verb(t) and not is_noun(t.low)
-                                                      for t in np[1:]):
-        return None
+        return Refusal("possessive_name")  # a possessive: "Rowland's legal counsel"
+    if any(t.low in CLAUSE_SIGNAL_WORDS for t in np) \
+            or any(_is_lower_word(t) and is_finite_verb(t) and not is_noun(t.low) for t in np[1:]):
+        return Refusal("clause_in_appositive")
     if not is_noun(np[-1].low) and not np[-1].text[:1].isupper():
-        return None  # the appositive ends in its noun
-    if not _finite_verb(toks[c2 + 1]):
-        return None
+        return Refusal("appositive_not_ending_in_noun")  # the appositive ends in its noun
+    if not is_finite_verb(toks[c2 + 1]):
+        return Refusal("no_verb_after")
     if first.low in ("a", "an") and sum(t.text != "." for t in toks[:n_end]) < 2:
-        return None  # "A presidential candidate, Graham, was ...": a lone surname after an indefinite reads oddly
+        # "A presidential candidate, Graham, was ...": a lone surname after an indefinite reads oddly
+        return Refusal("lone_surname")
     name = text[toks[0].start:toks[n_end - 1].end]
     if name.startswith("The "):
         name = "the" + name[3:]
@@ -377,164 +292,4 @@ def rule_apposition(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None
     return appositive[:1].upper() + appositive[1:] + ", " + name + text[toks[c2].start:]
 
 
-# -- however --------------------------------------------------------------------------------------------------------
-ADVERBS = ("however", "therefore", "nevertheless", "nonetheless", "moreover", "furthermore", "meanwhile",
-           # comments on the whole statement, said as well after its subject
-           "unfortunately", "fortunately", "sadly", "luckily", "surprisingly", "interestingly", "apparently",
-           "obviously")
-_PRONOUNS = frozenset("i he she we they you".split())  # not "it": "It, moreover, is possible to ..."
-_SUBJECT_DETS = (DETERMINERS | frozenset("each every no most both all any another such".split())) - {"that"}
-
-
-def _verb_after(toks: list[Tok], k: int) -> bool:
-    """An auxiliary or an unambiguous finite verb at token k: no noun ("the associated | cost is"), no participle
-    that a preposition follows ("a site established for ...": a reduced relative)."""
-    if k >= len(toks):
-        return False
-    t = toks[k]
-    if t.text in AUXILIARIES:
-        return True
-    if not _finite_verb(t) or is_noun(t.low):
-        return False
-    nxt = toks[k + 1] if k + 1 < len(toks) else None
-    return not (_is_form(t.low, "VBN") and nxt is not None and (
-        nxt.low in _PREPOSITIONS | {"as", "under", "after"} or nxt.text in AUXILIARIES or _finite_verb(nxt)))
-
-
-def _subject_end(toks: list[Tok], start: int, sentence_start: bool, gap: int) -> int | None:
-    """End of a short subject from token `start` whose verb comes `gap` tokens after it: a pronoun, a name of one
-    to three capitalised words, or a determiner + one to three words ending in a noun."""
-    if start >= len(toks):
-        return None
-    t = toks[start]
-    if t.low in _PRONOUNS and (t.text.islower() or t.text == "I" or sentence_start):
-        return start + 1 if _verb_after(toks, start + 1 + gap) else None
-    if t.low in _SUBJECT_DETS and (t.text.islower() or sentence_start):
-        for k in range(start + 1, min(start + 4, len(toks))):
-            w = toks[k]
-            if not _is_word(w) or (is_stopword(w.text) and w.low not in ("other", "same", "first", "last")):
-                return None
-            if w.text.islower() and _finite_verb(w) and not is_noun(w.low):
-                if k == start + 1 and _is_form(w.low, "VBN"):
-                    continue  # "the associated cost is": a participle before its noun
-                return None
-            head_ok = is_noun(w.low) or w.text[:1].isupper() and not is_stopword(w.text)
-            if head_ok and _verb_after(toks, k + 1 + gap):
-                return k + 1
-        return None
-    k = start
-    while k < len(toks) and k - start < 3 and toks[k].text[:1].isupper() and _is_word(toks[k]) \
-            and not is_stopword(toks[k].text) and not toks[k].text.isupper():
-        k += 1
-    if k == start or k >= len(toks):
-        return None
-    if sentence_start and k == start + 1 and _lemmas(toks[start].low):
-        return None  # "Critics, however, argue": a common noun, or a name
-    return k if _verb_after(toks, k + gap) else None
-
-
-def rule_however(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
-    if len(toks) < 5 or _mostly_capitals(toks) or toks[-1].text == "?":
-        return None
-    if sum(t.low in ADVERBS for t in toks) != 1:
-        return None
-    if toks[0].low in ADVERBS and toks[0].text[:1].isupper() and toks[1].text == ",":
-        end = _subject_end(toks, 2, sentence_start=False, gap=0)
-        if end is None:
-            return None
-        subject = text[toks[2].start:toks[end - 1].end]
-        return subject[:1].upper() + subject[1:] + ", " + toks[0].low + ", " + text[toks[end].start:]
-    end = _subject_end(toks, 0, sentence_start=True, gap=3)
-    if end is None or end + 3 >= len(toks) or toks[end].text != "," or toks[end + 1].low not in ADVERBS \
-            or toks[end + 2].text != "," or not toks[end + 1].text.islower():
-        return None
-    subject = text[toks[0].start:toks[end - 1].end]
-    if toks[0].low in _PRONOUNS or toks[0].low in _SUBJECT_DETS:
-        lowered = _lower_first_word(subject)
-        if lowered is None:
-            return None
-        subject = lowered
-    return toks[end + 1].text.capitalize() + ", " + subject + " " + text[toks[end + 3].start:]
-
-
-# -- a_lot ----------------------------------------------------------------------------------------------------------
-_NOT_BEFORE_MANY = frozenset("so too how as very the his her their its my our your these those great good "
-                             "many not".split())
-_IRREGULAR_PLURALS = frozenset("people children men women feet teeth mice geese police cattle".split())
-_MASS_LIKE = frozenset("data media news stuff thanks returns series species means hundreds thousands millions "
-                       "billions dozens tens scores".split())
-_ALL_THE_FIXED = frozenset("same way more better worse less while rage time best rest world more".split())
-
-
-def _plural_noun(tok: Tok) -> bool:
-    if not _is_lower_word(tok) or tok.low in _MASS_LIKE or tok.low in TIME_UNITS or \
-            tok.low.rstrip("s") in TIME_UNITS or tok.low in ("years", "centuries", "hours", "minutes", "days",
-                                                              "times", "generations"):
-        return False
-    if tok.low in _IRREGULAR_PLURALS:
-        return True
-    lemmas = _lemmas(tok.low).get("NOUN", ())
-    return bool(lemmas) and tok.low not in lemmas and tok.low.endswith("s") and "ADV" not in _lemmas(tok.low)
-
-
-def _plural_np_at(toks: list[Tok], k: int) -> bool:
-    """A plural noun at token k, or after one or two lower-case modifiers ("many young people")."""
-    for m in range(k, min(k + 3, len(toks))):
-        t = toks[m]
-        if _plural_noun(t):
-            nxt = toks[m + 1] if m + 1 < len(toks) else None
-            return nxt is None or not (_is_lower_word(nxt) and is_noun(nxt.low) and not _finite_verb(nxt)
-                                       and not is_stopword(nxt.text))
-        if not _is_lower_word(t) or is_stopword(t.text) or t.low in _MASS_LIKE:
-            return False
-    return False
-
-
-def rule_a_lot(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
-    if _mostly_capitals(toks):
-        return None
-    for i, t in enumerate(toks[:-1]):
-        prev = toks[i - 1] if i > 0 else None
-        nxt = toks[i + 1]
-        opening = prev is None or prev.text in ("\"", "“", "(", ":", ";", "-", "—")
-        if t.low == "many" and (t.text == "many" or t.text == "Many" and opening):
-            if prev is not None and (prev.low in _NOT_BEFORE_MANY or prev.low in ("of", "'s", "’s")
-                                     or prev.low.endswith(("'s", "’s"))):
-                continue  # "the essence of a lot of delights" reads badly; "New York's many agencies"
-            if nxt.low == "of":
-                after = toks[i + 2] if i + 2 < len(toks) else None
-                if after is None or after.low in ("whom", "which", "whose") or not _is_word(after):
-                    continue
-                return splice(text, [(t.start, t.end, _case_like(t.text, "a lot"))])
-            if _plural_np_at(toks, i + 1):
-                return splice(text, [(t.start, t.end, _case_like(t.text, "a lot of"))])
-            continue
-        if t.low == "a" and [x.low for x in toks[i:i + 3]] == ["a", "lot", "of"] and i + 3 < len(toks):
-            if prev is not None and prev.low in ("what", "quite", "such", "not", "this", "that", "whole", "awful",
-                                                 "is", "was", "'s", "’s", "there's", "there’s"):
-                continue  # "there's a lot of places" -> "there's many places": agreement
-            if not (t.text == "a" or t.text == "A" and opening) or toks[i + 1].text != "lot":
-                continue
-            if _plural_np_at(toks, i + 3) and toks[i + 3].low not in DETERMINERS:
-                return splice(text, [(t.start, toks[i + 2].end, _case_like(t.text, "many"))])
-            continue
-        if t.low == "all" and nxt.text == "the" and i + 2 < len(toks):
-            after = toks[i + 2]
-            if not (t.text == "all" or t.text == "All" and opening) or not _is_lower_word(after):
-                continue
-            if after.low in _ALL_THE_FIXED or after.low in TIME_UNITS or after.low in ("day", "night", "year"):
-                continue
-            if "ADJ" in _lemmas(after.low) and after.low not in _lemmas(after.low)["ADJ"]:
-                continue  # "all the harder": a comparative
-            if not _plural_np_at(toks, i + 2):
-                continue  # "all the worm did was ...": only a plural noun phrase
-            if prev is not None and (prev.low in ("of", "at", "for", "by", "above", "after") or
-                                     prev.low in ("it", "them", "us", "you", "him", "her", "this", "that")):
-                continue
-            return splice(text, [(t.end, t.end, " of")])
-    return None
-
-
-NAME_RULES: dict[str, Rule] = {
-    "abbreviation": rule_abbreviation, "apposition": rule_apposition, "however": rule_however, "a_lot": rule_a_lot,
-}
+NAME_RULES: dict[str, Rule] = {"abbreviation": rule_abbreviation, "apposition": rule_apposition}

@@ -74,15 +74,6 @@ whatever the sense of the words around them, each replacement guarded so that it
   dance"); not an adverb between "to" and the verb; the trigger must be a verb, not a noun or adjective ("amid
   continued fighting", "a fresh start"); "begin" not after a negation or "even" ("couldn't even begin to
   identify").
-* `fillers`: the spoken disfluencies "uh", "um", "er", "erm" removed as separate words with a comma of theirs
-  (telephone transcripts: "and uh some you can rent by the year" -> "and some you can rent by the year"), every
-  one in the sentence; only these ("like", "you know" carry meaning elsewhere), not after a number ("5 um" is a
-  unit), and only where three words remain; between two commas after a determiner, possessive or preposition
-  both commas go too ("your, uh, birth country" -> "your birth country"), after an interjection one ("Well, uh, I
-  think" -> "Well, I think"). Refused: a false start, a filler and its comma between two words that each start a
-  clause or phrase ("he um, they were filled up" -> "he they were" keeps the abandoned words; "we went uh, to the
-  store" is fine), a filler between two commas after any other word ("the city, um, the west side": the commas
-  may be the sentence's own), and a capitalised filler without its comma ("Er diab...": a name or a cut word).
 * `between`: the two conjuncts after "between" change places ("the difference between cats and dogs" -> "the
   difference between dogs and cats"), each a name, a determiner + one or two nouns, or one or two nouns.
   Refused: numbers, dates, times and ordinals (ranges: "between 1 and 4", "between Monday and Friday"); pronouns
@@ -92,22 +83,20 @@ whatever the sense of the words around them, each replacement guarded so that it
   "of", a possessive, an -ing word or an adjective at its end; a second conjunct that goes on, or that a verb
   follows unless the "between" phrase hangs on a noun ("fell between the rocks and the dog ran": two clauses);
   after a word of direction ("the transition between winter and spring").
-* `repeats`: a word or two words said again by accident, in speech or typing, said once ("for sale in in Europe"
-  -> "for sale in Europe", "how about how about on the weekends" -> "how about on the weekends", "i i i" -> "i"),
-  every such place in the sentence, where the copies follow each other with one space. Refused, each place:
-  grammatical doubles ("had had", "that that", "I do do", "gave her her book", "not not true", "what it is is"
-  after a wh-word or "all"), "it it"/"you you" after a word that is not a conjunction or interjection ("when you
-  scrape it it makes": an object, then a subject), a particle after a verb ("gave in in the end"), a noun or
-  adjective after a determiner ("a job job": a contrastive reduplication), repetitions that carry meaning
-  (intensifiers "very very", "really really", "so so", "far far"; interjections and backchannels "no no", "yeah
-  yeah", "uh-huh uh-huh", "bye bye", "ha ha", "sure sure"; imperatives "wait wait"; fillers "uh uh", which may be
-  "uh-uh"), names (a capitalised copy: "Walla Walla", "New York New York", "the Wag Wag River"), numbers ("1 1/2",
-  "thirty five five"), two words that form "X in X" or "X and X" ("hand in hand in a crowd", "lots and lots of",
-  "dozens of dozens of"); and the view needs three words.
 * `how_can`: a how-to question "How do I/we + verb ...?" <-> "How can I/we + verb ...?" ("How do I remove a
   stripped screw?" -> "How can I remove a stripped screw?"); "do" -> "can" not with verbs whose question is no
   how-to (feel, look, seem, know, compare, be, ...: "How do I look?"), "can" -> "do" only with verbs of doing
   (get, make, find, fix, remove, ...), never rhetorical ("How can I ever thank you?", "How can I be so stupid?").
+* `a_lot`: "many" <-> "a lot of" before a plural noun ("many people" -> "a lot of people", "many of them" ->
+  "a lot of them"), and "all the" -> "all of the" before a plural noun (the way back is the `equivalent` rule's).
+  Refused: "so/too/how/as/very/the/his/New York's... many", "a great many", "many a", "many of whom/which",
+  "many more", "many thousands", time spans ("many years ago" -> "a lot of years ago" reads badly), "many
+  thanks", and after "of" ("the essence of a lot of delights" reads badly); "a lot of" -> "many" only before a
+  plural count noun ("a lot of money", "a lot of the time" stay), not after what/quite/such/not, nor after
+  "is"/"'s" ("there's a lot of places" -> "there's many places"); "all the" not in fixed phrases ("all the same",
+  "all the way", "all the more", "all the time", a comparative), not before a singular ("all the worm did was
+  ..." -> "all of the worm did"), not after "of"/"at"/"for" ("of all the people"), a pronoun ("ate it all the
+  next day": a floating "all") or before a capitalised title ("All the Pretty Horses").
 
 A phrase replaced at the start of a sentence keeps the capital ("Maybe" -> "Perhaps").
 """
@@ -117,45 +106,24 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import is_finite_verb
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    AUXILIARIES, DETERMINERS, MONTHS, NUMBER_WORDS, ORDINALS, QUESTION_VERBS, UNITS, WEEKDAYS, Rule, RuleSettings,
-    WH_WORDS, Tok, _case_like, _is_form, _is_lower_word, _is_word, _lemmas, is_ing_verb, is_noun, is_verb_form,
-    splice,
+    Refusal, Rule, RuleSettings, Tok, _case_like, _is_form, _is_lower_word, _is_word, _lemmas, is_ing_verb, is_noun,
+    is_verb_form, mostly_capitals, prev_token, splice, token_at,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
+from bsl_pipeline.pipeline.lexicon.word_classes import (
+    ADVERB_PARTICLES, ALL_THE_FIXED, AUXILIARIES, A_AMOUNTS, BE_CONTRACTED, BE_FORMS, BINOMIAL_PAIRS, BOUNDARY_WORDS,
+    CLAUSE_BREAK, CLAUSE_STARTERS, COUNT_WORDS, DEFINITE_AND_POSSESSIVE_DETERMINERS, DETERMINERS, DIRECTIONAL,
+    DOING_VERBS, FILLERS, FINITE_BE, GRAMMATICAL_DOUBLES, HEDGES_BEFORE_DUE, INTERJECTIONS, IRREGULAR_PLURALS,
+    LINKER_WORDS, LINKING_CONJUNCTIONS, LINK_OTHER_WAY, MAGNITUDES, MASS_LIKE, MEANINGFUL_DOUBLES, MEASURES,
+    MOTION_VERBS, NEARLY_NEXT, NOT_BEFORE_MANY, NOT_BEFORE_MORE, NOT_HOW_TO, NOUN_PHRASE_STARTS, NUMBER_PREPOSITIONS,
+    NUMBER_WORDS, OFF_VERBS, OPENING_QUOTES, ORDERING_VERBS, ORDINALS, PHRASE_OPENERS, PREPOSITION_WORDS,
+    QUANTITY_VERBS, QUESTION_VERBS, REFLEXIVES, RESTART_WORDS, SELECTS_ABOUT, SENTENCE_OPENERS, START_VERB_FORMS,
+    STATIVE_VERBS, SUCH_AS_NOT_BEFORE, TIME_OF_DAY_AND_YEAR_WORDS, TIME_UNITS, TO_VERBS, UPON_NOT_AFTER, WH_WORDS,
+)
 
-# -- shared word lists ----------------------------------------------------------------------------------------------
-_CLAUSE_BREAK = frozenset(", ; : ( \" “ ‘ -".split())
-_SENTENCE_OPENERS = frozenset(". ! ? \" “ ‘ ( : ; -".split())
-_BE = frozenset("is are was were be been being am 's 're 'm".split())
-_PREPOSITIONS = frozenset("of for at by to from in with within after before until since into on per than".split())
-_COUNT_WORDS = frozenset(NUMBER_WORDS[2:]) | frozenset(
-    "thirty forty fifty sixty seventy eighty ninety hundred hundreds thousand thousands million millions billion "
-    "billions dozen dozens".split())
-_A_AMOUNTS = frozenset("dozen hundred thousand million billion third quarter fifth tenth half".split())
-_MAGNITUDES = frozenset("hundred thousand million billion trillion".split())
-_MEASURES = UNITS | frozenset(
-    "% percent minutes minute hours hour days day weeks week months month years year decades miles mile feet foot "
-    "metres meters metre meter kilometres kilometers inches inch pounds pound kilograms kilos tons tonnes dollars "
-    "cents euros yen points times degrees acres hectares square cubic million billion thousand hundred o'clock "
-    "yards gallons litres liters seconds".split())
-# verbs (lemmas) after which about/around may be their own preposition: "talk about 5 cases", "walked around 3 cones"
-_SELECTS_ABOUT = frozenset(
-    "talk think know worry care hear ask learn say write read complain forget bring come joke speak argue dream "
-    "tell laugh wonder feel go set inquire fret lie boast brag cry fight comment report agree disagree concern "
-    "teach warn inform remind protest rave rant muse hesitate mess run turn look walk move travel get hang sit "
-    "stand gather wrap spin revolve circle center centre build organize organise base float wander roam drive "
-    "fly swim jump stroll chase follow push throw kick pass play shop mill poke fool horse lounge crowd cluster "
-    "huddle bring sing write make do be".split())
-_QUANTITY_VERBS = frozenset(
-    "cost take last weigh earn employ kill injure wound rise fall drop gain lose raise pay spend sell buy total "
-    "reach number hold house estimate count measure grow climb increase decrease decline fell jump slip slide "
-    "surge soar plunge tumble shed add cut owe save contain include attract draw carry serve feed produce "
-    "record score need require receive".split())
-_MOTION = frozenset(  # lemmas after which "over"/"under" + a number would read as a place or a span
-    "jump climb leap step hop vault fly roll spread span stretch extend reach swim dive crawl drive pass go".split())
-_NOT_BEFORE_MORE = frozenset("no not much far little any nothing even way rather some considerably significantly "
-                             "substantially slightly none".split())
+# -- numbers ----------------------------------------------------------------------------------------------------------
 
 
 def _number_at(toks: list[Tok], k: int, allow_one: bool = True) -> bool:
@@ -168,23 +136,15 @@ def _number_at(toks: list[Tok], k: int, allow_one: bool = True) -> bool:
     t = toks[k]
     nxt = toks[k + 1].low if k + 1 < len(toks) else ""
     if t.text[:1].isdigit():
-        return allow_one or t.text != "1" or nxt in _MAGNITUDES or nxt in ("%", "percent")
-    if t.low in ("one", "a", "an") and not allow_one and nxt not in _A_AMOUNTS:
+        return allow_one or t.text != "1" or nxt in MAGNITUDES or nxt in ("%", "percent")
+    if t.low in ("one", "a", "an") and not allow_one and nxt not in A_AMOUNTS:
         return False
-    return t.low in _COUNT_WORDS or t.low == "half" or (t.low in ("a", "one") and nxt in _A_AMOUNTS) or (
+    return t.low in COUNT_WORDS or t.low == "half" or (t.low in ("a", "one") and nxt in A_AMOUNTS) or (
         t.low == "one" and allow_one)
 
 
 def _verb_lemmas(word: str) -> tuple[str, ...]:
     return _lemmas(word).get("VERB", ())
-
-
-def _prev(toks: list[Tok], i: int) -> Tok | None:
-    return toks[i - 1] if i > 0 else None
-
-
-def _next(toks: list[Tok], j: int) -> Tok | None:
-    return toks[j] if j < len(toks) else None
 
 
 def _is_noun_only(word: str) -> bool:
@@ -201,7 +161,7 @@ def _free(toks: list[Tok], i: int, j: int) -> bool:
 
 
 def _no_one_pronoun(toks: list[Tok], i: int, j: int) -> bool:
-    nxt = _next(toks, j)
+    nxt = token_at(toks, j)
     if nxt is None or not _is_word(nxt):
         return True
     if nxt.low in ("of", "one"):
@@ -211,39 +171,35 @@ def _no_one_pronoun(toks: list[Tok], i: int, j: int) -> bool:
 
 
 def _not_after_determiner(toks: list[Tok], i: int, j: int) -> bool:
-    prev = _prev(toks, i)
+    prev = prev_token(toks, i)
     return prev is None or prev.low not in DETERMINERS | {"no", "every", "each", "any", "big", "mere", "another"}
 
 
 def _clause_opening(toks: list[Tok], i: int, j: int) -> bool:
-    prev = _prev(toks, i)
-    nxt = _next(toks, j)
-    return (prev is None or prev.text in _CLAUSE_BREAK or prev.low in ("and", "but", "or", "so")) and \
+    prev = prev_token(toks, i)
+    nxt = token_at(toks, j)
+    return (prev is None or prev.text in CLAUSE_BREAK or prev.low in ("and", "but", "or", "so")) and \
         nxt is not None and _is_word(nxt)
 
 
 def _followed_by_word(toks: list[Tok], i: int, j: int) -> bool:
-    nxt = _next(toks, j)
+    nxt = token_at(toks, j)
     return nxt is not None and _is_word(nxt)
 
 
-_ORDERING_VERBS = frozenset("put set get keep arrange place line sort list rank number restore bring file "
-                            "order".split())
-
-
 def _in_order_to(toks: list[Tok], i: int, j: int) -> bool:
-    nxt = _next(toks, j)
+    nxt = token_at(toks, j)
     if nxt is None or not _is_lower_word(nxt) or not _is_form(nxt.low, "VB"):
         return False
-    prev = _prev(toks, i)
+    prev = prev_token(toks, i)
     if prev is not None and prev.low in ("not", "just", "only", "all", "mainly", "partly", "so", "as"):
         return False  # "not in order to ... but": the contrast keeps its phrase
-    return not any(set(_verb_lemmas(t.low)) & _ORDERING_VERBS for t in toks[:i])  # "put X in order to ..."
+    return not any(set(_verb_lemmas(t.low)) & ORDERING_VERBS for t in toks[:i])  # "put X in order to ..."
 
 
 def _whether_or_not(toks: list[Tok], i: int, j: int) -> bool:
-    prev = _prev(toks, i)
-    nxt = _next(toks, j)
+    prev = prev_token(toks, i)
+    nxt = token_at(toks, j)
     if prev is None or nxt is None or not _is_word(nxt):
         return False
     return prev.low in QUESTION_VERBS | {"about", "on", "of", "over", "to", "decide", "decides", "deciding",
@@ -253,18 +209,18 @@ def _whether_or_not(toks: list[Tok], i: int, j: int) -> bool:
 
 
 def _a_lot_of(toks: list[Tok], i: int, j: int) -> bool:
-    prev = _prev(toks, i)
+    prev = prev_token(toks, i)
     return _followed_by_word(toks, i, j) and (prev is None or prev.low not in ("what", "quite", "such", "not",
                                                                                "this", "that", "awful", "whole"))
 
 
 def _lots_of(toks: list[Tok], i: int, j: int) -> bool:
-    prev = _prev(toks, i)
+    prev = prev_token(toks, i)
     if not _followed_by_word(toks, i, j):
         return False
-    if prev is None or prev.text in _CLAUSE_BREAK:
+    if prev is None or prev.text in CLAUSE_BREAK:
         return True
-    if prev.low in DETERMINERS or prev.low in _COUNT_WORDS or prev.low.endswith("ing") and "NOUN" in _lemmas(
+    if prev.low in DETERMINERS or prev.low in COUNT_WORDS or prev.low.endswith("ing") and "NOUN" in _lemmas(
             prev.low):
         return False  # "two lots of", "parking lots of"
     if prev.low in ("and", "or") and i >= 2 and toks[i - 2].low == "lots":
@@ -274,22 +230,22 @@ def _lots_of(toks: list[Tok], i: int, j: int) -> bool:
 
 
 def _reciprocal(toks: list[Tok], i: int, j: int) -> bool:
-    nxt = _next(toks, j)
+    nxt = token_at(toks, j)
     if nxt is None or not _is_word(nxt) or is_stopword(nxt.text):
         return True
     return not ("NOUN" in _lemmas(nxt.low) or "ADJ" in _lemmas(nxt.low) or nxt.text[:1].isupper())
 
 
 def _though_opening(toks: list[Tok], i: int, j: int) -> bool:
-    prev = _prev(toks, i)
-    nxt = _next(toks, j)
+    prev = prev_token(toks, i)
+    nxt = token_at(toks, j)
     if nxt is None or not _is_word(nxt):
         return False  # ", though." / ", though, ...": the adverb
     return prev is None or prev.text in (",", ";")
 
 
 def _numerous(toks: list[Tok], i: int, j: int) -> bool:
-    nxt, prev = _next(toks, j), _prev(toks, i)
+    nxt, prev = token_at(toks, j), prev_token(toks, i)
     if prev is not None and prev.low in ("more", "most", "less", "so", "too", "very", "as", "how"):
         return False  # "more numerous": the adjective compared
     return nxt is not None and _is_lower_word(nxt) and not is_stopword(nxt.text) and "NOUN" in _lemmas(nxt.low)
@@ -298,53 +254,45 @@ def _numerous(toks: list[Tok], i: int, j: int) -> bool:
 def _more_than(toks: list[Tok], i: int, j: int) -> bool:
     if not _number_at(toks, j, allow_one=False):
         return False
-    prev = _prev(toks, i)
+    prev = prev_token(toks, i)
     if prev is None:
         return True
-    if prev.low in _NOT_BEFORE_MORE or prev.low in ("a", "bit", "lot"):
+    if prev.low in NOT_BEFORE_MORE or prev.low in ("a", "bit", "lot"):
         return False
-    return not set(_verb_lemmas(prev.low)) & _MOTION
+    return not set(_verb_lemmas(prev.low)) & MOTION_VERBS
 
 
 def _about_number(toks: list[Tok], i: int, j: int) -> bool:
     """about/around/approximately/roughly before a number, where the preposition cannot be the previous word's."""
     if not _number_at(toks, j):
         return False
-    prev = _prev(toks, i)
+    prev = prev_token(toks, i)
     if prev is None or prev.text in (",", "(", ";", ":", "-", "—"):
         return True
-    if prev.low in _BE:
+    if prev.low in BE_FORMS:
         k = j + (1 if toks[j].text in ("$", "£", "€") else 0) + 1
-        after = _next(toks, k)
+        after = token_at(toks, k)
         # a measure, or the number ends the phrase: "is about 5 km", "He is about 30."
-        return after is None or after.low in _MEASURES or after.text in (".", ",", ";", "%") or (
-            toks[k - 1].text in _A_AMOUNTS | _COUNT_WORDS and after.low in _MEASURES)
-    if prev.low in _PREPOSITIONS or prev.low in ("just", "only", "by", "of", "some", "at", "for", "has", "have",
+        return after is None or after.low in MEASURES or after.text in (".", ",", ";", "%") or (
+            toks[k - 1].text in A_AMOUNTS | COUNT_WORDS and after.low in MEASURES)
+    if prev.low in NUMBER_PREPOSITIONS or prev.low in ("just", "only", "by", "of", "some", "at", "for", "has", "have",
                                                  "had", "with", "and", "or", "was", "than", "now", "still"):
         return True
     lemmas = set(_verb_lemmas(prev.low))
-    if not lemmas or lemmas & _SELECTS_ABOUT:
+    if not lemmas or lemmas & SELECTS_ABOUT:
         return False
-    return bool(lemmas & _QUANTITY_VERBS)
-
-
-_NP_START = DETERMINERS | frozenset("him them me us you it each one another both all".split())
-
-
-_OFF_VERBS = frozenset("kick face take set show pay log sign tip cut lay turn put call write shut drop finish brush "
-                       "shake fend ward head sound doze nod dash rip tick tee lift blast take cool level round "
-                       "start kick back fight".split())
+    return bool(lemmas & QUANTITY_VERBS)
 
 
 def _before_np(toks: list[Tok], i: int, j: int) -> bool:
     """A preposition before its noun phrase: a determiner or pronoun follows, no determiner precedes ("the next to
     go", "next to nothing", "beside the point", "beside himself")."""
-    nxt, prev = _next(toks, j), _prev(toks, i)
-    if nxt is None or nxt.low not in _NP_START or nxt.low in ("no", "every", "that", "this"):
+    nxt, prev = token_at(toks, j), prev_token(toks, i)
+    if nxt is None or nxt.low not in NOUN_PHRASE_STARTS or nxt.low in ("no", "every", "that", "this"):
         return False
     if toks[i].low == "beside" and j + 1 < len(toks) and toks[j + 1].low in ("point", "fact", "question"):
         return False  # "beside the point"; "beside the fact that" means "besides"
-    if toks[i].low == "off" and prev is not None and set(_verb_lemmas(prev.low)) & _OFF_VERBS:
+    if toks[i].low == "off" and prev is not None and set(_verb_lemmas(prev.low)) & OFF_VERBS:
         return False  # "kick off of a machine" -> "kick off a machine": a phrasal verb
     return prev is None or prev.low not in DETERMINERS | {"the", "come", "came", "comes", "coming"}
 
@@ -352,10 +300,10 @@ def _before_np(toks: list[Tok], i: int, j: int) -> bool:
 def _before_determiner(toks: list[Tok], i: int, j: int) -> bool:
     """all/half/both of + a determiner: not after "or"/"and" ("one or both of the boys"), "half" not as a noun
     ("the second half of the book")."""
-    nxt, prev = _next(toks, j), _prev(toks, i)
+    nxt, prev = token_at(toks, j), prev_token(toks, i)
     if nxt is None or nxt.low not in ("the", "his", "her", "their", "its", "my", "your", "our", "these", "those"):
         return False
-    if prev is None or prev.text in _CLAUSE_BREAK:
+    if prev is None or prev.text in CLAUSE_BREAK:
         return True
     if prev.low in ("or", "and", "nor", "one", "not") or prev.low in DETERMINERS | ORDINALS:
         return False
@@ -377,32 +325,23 @@ def _okay(text: str, toks: list[Tok]) -> str | None:
             continue
         if k >= 2 and toks[k - 1].text == "," and toks[k - 2].text[:1].isupper():
             return None
-        opening = k == 0 or toks[k - 1].text in _SENTENCE_OPENERS
+        opening = k == 0 or toks[k - 1].text in SENTENCE_OPENERS
         edits.append((t.start, t.end, "Okay" if opening else "okay"))
     return splice(text, edits)
 
 
-_NEARLY_NEXT = frozenset("all every everyone everybody everything half twice always entirely double".split())
-
-
 def _nearly(toks: list[Tok], i: int, j: int) -> bool:
-    prev = _prev(toks, i)
+    prev = prev_token(toks, i)
     if prev is not None and prev.low in ("not", "very", "so", "too", "quite"):
         return False
-    nxt = _next(toks, j)
-    return nxt is not None and (nxt.low in _NEARLY_NEXT or _number_at(toks, j, allow_one=False))
-
-
-# guards of the discourse markers and the bureaucratic phrases
-_FINITE_BE = frozenset("is are was were am 's 're 'm".split())
-_LINKING = frozenset("and but or so yet".split())
-_BE_CONTRACTED = frozenset("i'm you're we're they're he's she's it's that's there's who's".split())
+    nxt = token_at(toks, j)
+    return nxt is not None and (nxt.low in NEARLY_NEXT or _number_at(toks, j, allow_one=False))
 
 
 def _marker_opening(toks: list[Tok], i: int, j: int) -> bool:
     """A discourse marker opening a sentence or clause: at the start, after punctuation or and/but/or/so."""
-    prev, nxt = _prev(toks, i), _next(toks, j)
-    return (prev is None or prev.text in _CLAUSE_BREAK | _SENTENCE_OPENERS or prev.low in _LINKING) and \
+    prev, nxt = prev_token(toks, i), token_at(toks, j)
+    return (prev is None or prev.text in CLAUSE_BREAK | SENTENCE_OPENERS or prev.low in LINKING_CONJUNCTIONS) and \
         nxt is not None and (_is_word(nxt) or nxt.text == "," or nxt.text[:1].isdigit())
 
 
@@ -415,7 +354,7 @@ def _before_plural(toks: list[Tok], i: int, j: int) -> bool:
     """A quantity phrase before a plural noun, or an adjective and a plural noun ("a variety of shapes" -> "various
     shapes"; "a variety of food" -> "various food" and "a variety of both" are refused); not after such/what/quite
     ("such a variety of costumes")."""
-    prev = _prev(toks, i)
+    prev = prev_token(toks, i)
     if prev is not None and prev.low in ("such", "what", "quite", "rather"):
         return False
     k = j
@@ -425,17 +364,11 @@ def _before_plural(toks: list[Tok], i: int, j: int) -> bool:
     return k < len(toks) and _is_lower_word(toks[k]) and _plural_noun(toks[k].low)
 
 
-# verbs (lemmas) that take a to-infinitive of their own: "arrange to be parallel" is no purpose
-_TO_VERBS = frozenset("arrange plan want try ask agree decide promise choose manage fail intend hope expect need "
-                      "seek offer refuse prepare learn tend appear seem wish mean pretend claim remember forget "
-                      "begin start continue like love hate prefer help dare vow threaten attempt aim".split())
-
-
 def _so_as_to(toks: list[Tok], i: int, j: int) -> bool:
     """"so as to" + a base verb ("so as to avoid" -> "to avoid"; "so as not to" keeps its phrase), not after a verb
     that takes a to-infinitive ("arrange so as to be parallel" -> "arrange to be parallel" is another verb frame)."""
-    nxt, prev = _next(toks, j), _prev(toks, i)
-    if prev is not None and set(_verb_lemmas(prev.low)) & _TO_VERBS:
+    nxt, prev = token_at(toks, j), prev_token(toks, i)
+    if prev is not None and set(_verb_lemmas(prev.low)) & TO_VERBS:
         return False
     return nxt is not None and _is_lower_word(nxt) and _is_form(nxt.low, "VB") and nxt.low != "not"
 
@@ -443,47 +376,39 @@ def _so_as_to(toks: list[Tok], i: int, j: int) -> bool:
 def _before_number(toks: list[Tok], i: int, j: int) -> bool:
     """"in excess of" + a number after a verb ("cost in excess of $5" -> "cost more than $5"; "damage in excess of
     $5" -> "damage more than $5" needs its "of")."""
-    prev = _prev(toks, i)
+    prev = prev_token(toks, i)
     return _number_at(toks, j, allow_one=False) and prev is not None and _is_lower_word(prev) and (
-        prev.low in _BE or any(_is_form(prev.low, tag) for tag in ("VBD", "VBZ", "VBP", "VB", "VBN")))
-
-
-_SUCH_AS_NOT_BEFORE = frozenset("this that these it to whether if when how why where what who which".split())
+        prev.low in BE_FORMS or any(_is_form(prev.low, tag) for tag in ("VBD", "VBZ", "VBP", "VB", "VBN")))
 
 
 def _such_as(toks: list[Tok], i: int, j: int) -> bool:
     """"such as" + examples -> "like": not "such as it is", "such as to" (of a kind that), "such as this/that"
     ("like this" reads as a manner), "such as whether ...", nor after be ("it was such as")."""
-    nxt, prev = _next(toks, j), _prev(toks, i)
+    nxt, prev = token_at(toks, j), prev_token(toks, i)
     if nxt is None or not (_is_word(nxt) or nxt.text[:1].isdigit() or nxt.text in ("\"", "“", "$")):
         return False  # "questions such as, did Tripp ...?"
-    if nxt.low in _SUCH_AS_NOT_BEFORE or prev is None or prev.low in _BE | {"as", "like"}:
+    if nxt.low in SUCH_AS_NOT_BEFORE or prev is None or prev.low in BE_FORMS | {"as", "like"}:
         return False
     return not any(t.low in ("like", "likes", "liked") for t in toks)  # "just like the wages ... like baby sitters"
-
-
-_UPON_NOT_AFTER = frozenset("once come came comes coming hit hits hitting set sets setting look looks looked "
-                            "looking close row page time times wave layer".split())
-_REFLEXIVES = frozenset("myself yourself himself herself itself ourselves yourselves themselves oneself".split())
 
 
 def _upon(toks: list[Tok], i: int, j: int) -> bool:
     """"upon" -> "on": not "once upon a time", not after a verb whose "upon" differs from its "on" ("come upon" =
     find, "hit upon", "look upon" = regard, "set upon" = attack), "close upon five" (= nearly), a repetition
     ("row upon row"), after be ("the holidays are upon us"), nor before a reflexive ("took it upon himself")."""
-    prev, nxt = _prev(toks, i), _next(toks, j)
-    if nxt is None or not (_is_word(nxt) or nxt.text[:1].isdigit()) or nxt.low in _REFLEXIVES:
+    prev, nxt = prev_token(toks, i), token_at(toks, j)
+    if nxt is None or not (_is_word(nxt) or nxt.text[:1].isdigit()) or nxt.low in REFLEXIVES:
         return False
-    if prev is None or prev.text in _CLAUSE_BREAK:
+    if prev is None or prev.text in CLAUSE_BREAK:
         return True
-    if prev.low in _UPON_NOT_AFTER or prev.low in _BE or prev.low == nxt.low or prev.low.rstrip("s") == nxt.low:
+    if prev.low in UPON_NOT_AFTER or prev.low in BE_FORMS or prev.low == nxt.low or prev.low.rstrip("s") == nxt.low:
         return False
     return not (set(_verb_lemmas(prev.low)) & {"come", "hit", "set", "look", "stumble", "chance", "happen"})
 
 
 def _till(toks: list[Tok], i: int, j: int) -> bool:
     """"till" as a conjunction or preposition: a lower-case word, not a noun ("the till", "to till the soil")."""
-    prev, nxt = _prev(toks, i), _next(toks, j)
+    prev, nxt = prev_token(toks, i), token_at(toks, j)
     if toks[i].text != "till" or nxt is None or not (_is_word(nxt) or nxt.text[:1].isdigit()):
         return False
     return prev is not None and prev.low not in DETERMINERS | {"to", "cash", "the", "a", "will", "would", "can",
@@ -493,7 +418,7 @@ def _till(toks: list[Tok], i: int, j: int) -> bool:
 def _kind_of(toks: list[Tok], i: int, j: int) -> bool:
     """"kind of" <-> "sort of": not before a pronoun ("that's kind of you": kind), "kind of" not after a/one/another
     ("a kind of tree": a gloss's genus, where "a sort of tree" would hedge)."""
-    prev, nxt = _prev(toks, i), _next(toks, j)
+    prev, nxt = prev_token(toks, i), token_at(toks, j)
     if nxt is None or not (_is_word(nxt) or nxt.text in ("\"", "“")):
         return False
     if nxt.low in ("you", "him", "her", "them", "us", "me", "it"):
@@ -507,39 +432,35 @@ def _kind_of(toks: list[Tok], i: int, j: int) -> bool:
 def _be_unable(toks: list[Tok], i: int, j: int) -> bool:
     """is/are/was/were unable to <-> not able to: only after a finite be ("will be unable to" -> "will be not able
     to" reads badly), or "as if"."""
-    prev = _prev(toks, i)
-    nxt = _next(toks, j)
+    prev = prev_token(toks, i)
+    nxt = token_at(toks, j)
     if nxt is None or not _is_lower_word(nxt) or not _is_form(nxt.low, "VB"):
         return False
-    return prev is not None and (prev.low in _FINITE_BE or prev.low in _BE_CONTRACTED
+    return prev is not None and (prev.low in FINITE_BE or prev.low in BE_CONTRACTED
                                  or prev.low == "if" and toks[i].low == "unable")
-
-
-_DUE_AFTER = frozenset("largely mainly partly partially primarily mostly probably possibly perhaps presumably "
-                       "allegedly apparently reportedly chiefly solely entirely either".split())
 
 
 def _due_to(toks: list[Tok], i: int, j: int) -> bool:
     """"due to" -> "because of" where it gives a cause of an event: after a verb, a comma or an adverb ("evacuated
     due to bomb threat", "largely due to increases"), not after a noun ("income due to taxation": owed to), after be
     ("is due to arrive", "may be due to"), before a verb ("due to go": scheduled), nor "due to or contributed by"."""
-    prev, nxt = _prev(toks, i), _next(toks, j)
+    prev, nxt = prev_token(toks, i), token_at(toks, j)
     if nxt is None or not (_is_word(nxt) or nxt.text[:1].isdigit()) or nxt.low in ("or", "and"):
         return False
     if _is_lower_word(nxt) and _is_form(nxt.low, "VB") and not is_noun(nxt.low):
         return False
     if prev is None or prev.text in (",", ";", "(", "-", "—"):
         return True
-    if prev.low in _DUE_AFTER:
+    if prev.low in HEDGES_BEFORE_DUE:
         return True
-    if prev.low in _BE or is_stopword(prev.text) or not _is_lower_word(prev):
+    if prev.low in BE_FORMS or is_stopword(prev.text) or not _is_lower_word(prev):
         return False
     return any(_is_form(prev.low, tag) for tag in ("VBD", "VBN")) and "ADJ" not in _lemmas(prev.low)
 
 
 def _nowadays(toks: list[Tok], i: int, j: int) -> bool:
-    prev, nxt = _prev(toks, i), _next(toks, j)
-    if prev is not None and (prev.low in DETERMINERS | {"some", "the", "of", "in"} or prev.low in _PREPOSITIONS):
+    prev, nxt = prev_token(toks, i), token_at(toks, j)
+    if prev is not None and (prev.low in DETERMINERS | {"some", "the", "of", "in"} or prev.low in NUMBER_PREPOSITIONS):
         return False  # "in some nowadays languages", "in these days of"
     if toks[i].low == "these" and nxt is not None and nxt.low == "of":
         return False  # "these days of googling"
@@ -548,14 +469,14 @@ def _nowadays(toks: list[Tok], i: int, j: int) -> bool:
 
 def _lately(toks: list[Tok], i: int, j: int) -> bool:
     """"lately" -> "recently", not after be ("the index was lately up 18 points": at the latest reading)."""
-    prev = _prev(toks, i)
-    return prev is None or prev.low not in _BE
+    prev = prev_token(toks, i)
+    return prev is None or prev.low not in BE_FORMS
 
 
 def _not_after_be(toks: list[Tok], i: int, j: int) -> bool:
     """Not after be ("may be due to the fact that" -> "may be because")."""
-    prev = _prev(toks, i)
-    return _followed_by_word(toks, i, j) and (prev is None or prev.low not in _BE)
+    prev = prev_token(toks, i)
+    return _followed_by_word(toks, i, j) and (prev is None or prev.low not in BE_FORMS)
 
 
 def _with_respect_to(toks: list[Tok], i: int, j: int) -> bool:
@@ -638,20 +559,17 @@ def _majority(text: str, toks: list[Tok], i: int) -> str | None:
         new = "most of"
     elif _is_lower_word(nxt) and nxt.low.endswith("s") and "NOUN" in _lemmas(nxt.low) and not is_stopword(nxt.text):
         if i + 4 < len(toks) and toks[i + 4].low in ("was", "is", "has", "does"):
-            return None  # "The majority of invoices was created" -> "Most invoices was": the verb agrees with "majority"
+            return None  # "The majority of invoices was created" -> "Most invoices was": the verb agrees with it
         new = "most"
     else:
         return None
     return splice(text, [(toks[i].start, toks[i + 2].end, _case_like(toks[i].text, new))])
 
 
-_QUOTES = frozenset("\" ' “ ‘ «".split())
-
-
-def rule_equivalent(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_equivalent(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     for i, t in enumerate(toks):
         if t.low == "the" and i + 1 < len(toks) and toks[i + 1].low == "majority":
-            prev = _prev(toks, i)
+            prev = prev_token(toks, i)
             if prev is None or prev.low not in ("vast", "overwhelming"):
                 new = _majority(text, toks, i)
                 if new is not None:
@@ -661,7 +579,7 @@ def rule_equivalent(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None
             j = i + len(words)
             if [x.low for x in toks[i:j]] != words:
                 continue
-            opening = i == 0 or toks[i - 1].text in _SENTENCE_OPENERS
+            opening = i == 0 or toks[i - 1].text in SENTENCE_OPENERS
             if t.low in ("ok", "okay"):
                 okay = _okay(text, toks)
                 if okay is not None:
@@ -671,13 +589,13 @@ def rule_equivalent(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None
                 continue  # "ABOUT": capitals are a heading or a name
             if t.text[:1].isupper() and not opening:
                 continue  # "... watched Everybody Loves Raymond": a title or a name
-            after = _next(toks, j)
+            after = token_at(toks, j)
             if t.text[:1].isupper() and after is not None and after.text[:1].isupper() and after.text != "I" and (
                     is_stopword(after.text) or is_verb_form(after.low)):
                 continue  # "Everybody Loves Raymond is ...": a title at the start
             if any(x.text[:1].isupper() for x in toks[i + 1:j]):
                 continue
-            if i > 0 and toks[i - 1].text in _QUOTES and toks[i - 1].end == t.start:
+            if i > 0 and toks[i - 1].text in OPENING_QUOTES and toks[i - 1].end == t.start:
                 continue  # '"nobody" cared': a quoted word is cited, not used
             if not guard(toks, i, j):
                 continue
@@ -686,12 +604,12 @@ def rule_equivalent(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None
 
 
 # -- percent --------------------------------------------------------------------------------------------------------
-def rule_percent(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_percent(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     signs, words = [], []  # (number index, end index of the percent sign/word)
     for k, t in enumerate(toks[:-1]):
         nxt = toks[k + 1]
         if not t.text[:1].isdigit():
-            if (t.low in NUMBER_WORDS or t.low in _COUNT_WORDS) and nxt.low in ("percent", "%", "per"):
+            if (t.low in NUMBER_WORDS or t.low in COUNT_WORDS) and nxt.low in ("percent", "%", "per"):
                 return None
             continue
         if nxt.text == "%":
@@ -705,21 +623,12 @@ def rule_percent(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
     if signs:
         lettered = [w for w in toks if _is_word(w) and not is_stopword(w.text)]
         if len(lettered) >= 3 and sum(w.text[:1].isupper() for w in lettered) / len(lettered) >= 0.6:
-            return None  # a title-case headline: "Shares Rise 5% On ..."
+            return Refusal("title_case_headline")  # a title-case headline: "Shares Rise 5% On ..."
         return splice(text, [(toks[k].end, toks[e].end, " percent") for k, e in signs])
     return splice(text, [(toks[k].end, toks[e].end, "%") for k, e in words])
 
 
 # -- to_ing ---------------------------------------------------------------------------------------------------------
-_TRIGGERS = frozenset("start starts started begin begins began begun continue continues continued".split())
-_STATIVE = frozenset(
-    "be know understand realize realise seem appear believe like love hate want need own belong exist recognize "
-    "recognise notice mean matter resemble consist contain deserve suspect doubt suppose see hear sense remember "
-    "forget wish prefer owe cost equal include lack possess look wonder regret try stop have get".split())
-
-
-_PREPOSITION_WORDS = frozenset("amid amidst despite following after before during with without against among "
-                                "amongst toward towards via upon like unlike given including excluding".split())
 
 
 def _trigger_is_verb(toks: list[Tok], i: int) -> bool:
@@ -728,17 +637,17 @@ def _trigger_is_verb(toks: list[Tok], i: int) -> bool:
     t = toks[i]
     if not t.text.islower() and not (i == 0 and t.text[:1].isupper()):
         return False
-    prev = _prev(toks, i)
+    prev = prev_token(toks, i)
     if prev is None or prev.text in (",", ";", ":") or prev.low == "to":
         return True
-    if prev.low in _BE or prev.low in DETERMINERS or prev.low in ("the", "a", "an", "no", "every", "each"):
+    if prev.low in BE_FORMS or prev.low in DETERMINERS or prev.low in ("the", "a", "an", "no", "every", "each"):
         return False
     if is_stopword(prev.text):
         return prev.low in AUXILIARIES or prev.low in ("i", "you", "he", "she", "it", "we", "they", "who", "which",
                                                        "that", "then", "also", "never", "just", "and", "or",
                                                        "but", "soon", "finally", "only", "even", "again")
     lemmas = _lemmas(prev.low)
-    if prev.low in _PREPOSITION_WORDS:
+    if prev.low in PREPOSITION_WORDS:
         return False
     return prev.text[:1].isupper() or bool({"NOUN", "ADV"} & set(lemmas)) and not (
         "ADJ" in lemmas and "NOUN" not in lemmas)  # "a fresh start", "amid continued fighting"
@@ -754,11 +663,11 @@ def _joined_verb(toks: list[Tok], k: int, ing: bool) -> bool:
     return False
 
 
-def rule_to_ing(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_to_ing(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     from lemminflect import getInflection
 
     for i, t in enumerate(toks[:-2]):
-        if t.low not in _TRIGGERS or not _trigger_is_verb(toks, i):
+        if t.low not in START_VERB_FORMS or not _trigger_is_verb(toks, i):
             continue
         if t.low.startswith("beg") and any(x.low in ("even", "not", "never", "cannot") or x.low.endswith("n't")
                                            for x in toks[max(0, i - 3):i]):
@@ -768,7 +677,7 @@ def rule_to_ing(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
             verb = toks[i + 2]
             if not _is_lower_word(verb) or verb.low not in _verb_lemmas(verb.low) or not _is_form(verb.low, "VB"):
                 continue  # "continued to the end", "began to slowly move"
-            if verb.low in _STATIVE or _joined_verb(toks, i + 2, ing=False):
+            if verb.low in STATIVE_VERBS or _joined_verb(toks, i + 2, ing=False):
                 continue
             forms = getInflection(verb.low, "VBG")
             if not forms:
@@ -776,181 +685,23 @@ def rule_to_ing(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
             return splice(text, [(nxt.start, verb.end, forms[0])])
         if _is_lower_word(nxt) and is_ing_verb(nxt.low):
             lemmas = _verb_lemmas(nxt.low)
-            if len(lemmas) != 1 or lemmas[0] in _STATIVE or _joined_verb(toks, i + 1, ing=True):
+            if len(lemmas) != 1 or lemmas[0] in STATIVE_VERBS or _joined_verb(toks, i + 1, ing=True):
                 continue
-            after = _next(toks, i + 2)
+            after = token_at(toks, i + 2)
             if after is not None and after.text in ("'s", "’s"):
                 continue
             return splice(text, [(nxt.start, nxt.end, "to " + lemmas[0])])
     return None
 
 
-# -- fillers --------------------------------------------------------------------------------------------------------
-_FILLERS = frozenset("uh um er erm".split())
-
-
-_INTERJECTIONS = frozenset("well oh yeah yes no so okay ok right now".split())
-# words that start a clause or phrase again after a false start ("and uh, but", "he um, they")
-_RESTARTS = frozenset("and but or so because if when then he she they we i it you that this there the a an "
-                      "my your his her our their".split())
-# words after which a phrase goes on ("your, uh, birth country"): the filler's two commas go with it
-_PHRASE_OPENERS = frozenset("the a an my your his her our their its this that these those of in on at to for with "
-                            "from by".split())
-
-
-def rule_fillers(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
-    cuts = []
-    for f, t in enumerate(toks):
-        if t.low not in _FILLERS or t.text not in (t.low, t.low.capitalize()):
-            continue
-        prev, nxt = _prev(toks, f), _next(toks, f + 1)
-        if prev is not None and prev.text[:1].isdigit():
-            return None  # "5 um": a unit
-        if nxt is not None and nxt.text in ("-", "'", "’") and nxt.start == t.end:
-            return None
-        if t.text[:1].isupper() and (nxt is None or nxt.text != ","):
-            return None  # "Er diab...": a capitalised "Er"/"Uh"/"Um" without its comma may be a name or a cut word
-        after = _next(toks, f + 2) if nxt is not None and nxt.text == "," else None
-        if after is not None and prev is not None and prev.text not in (",", ";", ":", "--") \
-                and prev.low in _RESTARTS and after.low in _RESTARTS:
-            return None  # "and uh, but I believe", "he um, they were": a false start, the words before it kept
-        if after is not None and prev is not None and prev.text == "," and f >= 2:
-            before = toks[f - 2]
-            if before.low in _PHRASE_OPENERS:
-                cuts.append((before.end, after.start - 1))  # "your, uh, birth country" -> "your birth country"
-                continue
-            if before.low not in _INTERJECTIONS:
-                return None  # "the city, um, the west side": the commas may be the sentence's own
-        if nxt is None or nxt.text in (".", "?", "!") and f + 2 == len(toks):
-            start = prev.end if prev is not None else t.start
-            if prev is not None and prev.text == "," and f >= 2:
-                start = toks[f - 2].end
-            cuts.append((start, t.end))
-        elif nxt.text == "," and f + 2 < len(toks):
-            cuts.append((t.start, toks[f + 2].start))
-        else:
-            cuts.append((t.start, nxt.start))
-    if not cuts:
-        return None
-    out = splice(text, [(s, e, "") for s, e in cuts])
-    if sum(1 for w in re.findall(r"[A-Za-z]+", out)) < 3:
-        return None
-    if toks[0].low in _FILLERS and toks[0].text[:1].isupper():
-        out = out[:1].upper() + out[1:]
-    return out
-
-
-# -- repeats --------------------------------------------------------------------------------------------------------
-# doubles that are grammar: "had had", "that that" ("I know that that is true"), "I do do it", "gave her her book",
-# "not not true" (a double negation), "no no" and "there there" (said for effect)
-_GRAMMATICAL_DOUBLES = frozenset("had that do does did her not no there".split())
-# repetitions that carry meaning: intensifiers, interjections and backchannels, reduplicatives, imperatives
-_MEANINGFUL_DOUBLES = frozenset(
-    "very really so too much many far long way real super big little tiny wee ever never more most all "
-    "yeah yes yep yup no nope right sure okay ok well oh ah aha ha haha he hee ho hah huh hm hmm mm mhm uh-huh um-hum "
-    "huh-uh uh-uh um-um bye night hi hey wow yay boo tut tsk tisk chop choo knock bang boom beep bla blah yada "
-    "yadda la cha pom tom yo mama papa dum dee tick tock ding dong ping pong bora pago walla sing baden thank "
-    "thanks please come go wait stop hurry help look listen run quick fast slowly again like kind sort".split())
-# words after which "it"/"you" can only be a subject, so that "it it" is a stutter ("and it it really helped")
-_CLAUSE_STARTERS = frozenset("and but or so because if when that where like then since while as though although "
-                             "before after until unless well oh yeah yes no um uh man cause".split())
-_PARTICLES = frozenset("in on up out off over down by through about around along back away".split())
-_LINKERS = frozenset("and or nor but by to after upon for in on of from into against".split())
-_LINK_OTHER_WAY = frozenset("and or nor by to after upon for".split())  # "and lots and lots", "by day by day"
-
-
-def _repeat_allowed(toks: list[Tok], k: int, n: int) -> bool:
-    """Whether the n-word unit at token k, said again right after it, is an accident that may be said once."""
-    unit = toks[k:k + n]
-    words = [x.low for x in unit]
-    if any(w in _MEANINGFUL_DOUBLES or w in _FILLERS or w in _COUNT_WORDS or w in NUMBER_WORDS
-           or w in ("one", "half") for w in words):
-        return False
-    if n == 1:
-        w = words[0]
-        prev = _prev(toks, k)
-        if w in _GRAMMATICAL_DOUBLES:
-            return False
-        if w in ("it", "you") and prev is not None and _is_word(prev) and prev.low not in _CLAUSE_STARTERS:
-            return False  # "when you scrape it it makes", "isn't it it really is": an object, then a subject
-        if w in ("is", "was", "are", "were") and any(x.low in WH_WORDS | {"all"} for x in toks[max(0, k - 5):k]):
-            return False  # "what it is is that ...": the subject is a clause
-        if w in _PARTICLES and prev is not None and _is_lower_word(prev) and (
-                is_verb_form(prev.low) or _is_form(prev.low, "VB") or _is_form(prev.low, "VBP")):
-            return False  # "he gave in in the end": a phrasal verb and a preposition
-        if not is_stopword(w) and "'" not in w and prev is not None and (
-                prev.low in DETERMINERS | {"the", "a", "an", "like", "real", "no", "any"}) and (
-                {"NOUN", "ADJ"} & set(_lemmas(w))):
-            return False  # "a job job", "this mistake mistake": a contrastive reduplication ("a real job")
-        return True
-    a, b = words
-    content = [w for w in words if not is_stopword(w) and "'" not in w]
-    if content and a in _LINKERS:
-        return b not in content or a not in _LINK_OTHER_WAY  # "and lots and lots of": "lots and lots"
-    if content and b in _LINKERS:
-        return False  # "hand in hand in a crowd", "dozens of dozens of people"
-    return True
-
-
-def rule_repeats(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
-    cuts = []
-    k = 0
-    while k < len(toks) - 1:
-        done = False
-        for n in (1, 2):
-            unit = toks[k:k + n]
-            if len(unit) < n or not all(_is_word(x) for x in unit) or any(
-                    unit[m].start != unit[m - 1].end + 1 for m in range(1, n)):
-                break
-            m = k + n
-            while m + n <= len(toks) and [x.low for x in toks[m:m + n]] == [x.low for x in unit] and \
-                    toks[m].start == toks[m - 1].end + 1 and all(
-                        toks[m + q].start == toks[m + q - 1].end + 1 for q in range(1, n)):
-                m += n
-            if m == k + n:
-                continue
-            later = toks[k + n:m]
-            if any(x.text[:1].isupper() and x.low not in ("i", "i'm", "i've", "i'll", "i'd") for x in later):
-                done = True  # "Walla Walla", "New York New York", "Ok Ok Ok": a name or a cry
-                k = m
-                break
-            if _repeat_allowed(toks, k, n):
-                cuts.append((toks[k + n - 1].end, toks[m - 1].end))
-            k = m
-            done = True
-            break
-        if not done:
-            k += 1
-    if not cuts:
-        return None
-    out = splice(text, [(s, e, "") for s, e in cuts])
-    if len(re.findall(r"[A-Za-z']+", out)) < 3:
-        return None
-    return out
-
-
 # -- between --------------------------------------------------------------------------------------------------------
-_FIXED_PAIRS = frozenset(tuple(p.split("+")) for p in (
-    "right+wrong life+death good+evil rich+poor black+white young+old war+peace heaven+earth heaven+hell day+night "
-    "night+day now+then here+there past+present east+west north+south old+new man+wife husband+wife fact+fiction "
-    "truth+lies bride+groom ladies+gentlemen "
-    "love+hate friend+foe friends+foes").split())
-_DIRECTIONAL = frozenset("transition transitions transitioning shift shifts progression evolution move moves moving "
-                         "switch from journey commute migration".split())
-_BOUNDARY_WORDS = frozenset("in on at over for with from to by since after during that which who whose where "
-                            "when as than because while amid against about".split())
-_TIME_WORDS = frozenset("noon midnight dawn dusk morning evening afternoon night day today tomorrow yesterday "
-                        "spring summer autumn winter fall".split()) | WEEKDAYS | MONTHS
-
-
-_DETS = frozenset("the a an his her their its our my your".split())
 
 
 def _conjunct(toks: list[Tok], start: int, stop_at_and: bool) -> int | None:
     """End (exclusive) of a conjunct from token `start`: a name (one to three capitalised words, after an optional
     "the"), a determiner + one or two nouns, or one or two nouns; None when there is none."""
     k = start
-    if k < len(toks) and toks[k].low in _DETS:
+    if k < len(toks) and toks[k].low in DEFINITE_AND_POSSESSIVE_DETERMINERS:
         k += 1
     first = k
     while k < len(toks) and k - first < 3 and _is_word(toks[k]) and not is_stopword(toks[k].text) \
@@ -966,13 +717,13 @@ def _conjunct(toks: list[Tok], start: int, stop_at_and: bool) -> int | None:
     return k
 
 
-def rule_between(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_between(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     for i, t in enumerate(toks[:-3]):
         if t.text != "between":
             continue
-        prev = _prev(toks, i)
-        if prev is not None and prev.low in _DIRECTIONAL:
-            return None
+        prev = prev_token(toks, i)
+        if prev is not None and prev.low in DIRECTIONAL:
+            return Refusal("directional")
         a_end = _conjunct(toks, i + 1, True)
         if a_end is None or a_end >= len(toks) or toks[a_end].text != "and":
             return None
@@ -981,69 +732,136 @@ def rule_between(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
             return None
         a, b = toks[i + 1:a_end], toks[a_end + 1:b_end]
         words = [x for x in a + b]
-        if any(x.text[:1].isdigit() or x.low in _COUNT_WORDS | ORDINALS | _TIME_WORDS | {"one"}
+        if any(x.text[:1].isdigit() or x.low in COUNT_WORDS | ORDINALS | TIME_OF_DAY_AND_YEAR_WORDS | {"one"}
                or x.low in ("you", "me", "him", "her", "us", "them", "i") or "'" in x.low for x in words):
-            return None  # ranges, dates, times, pronouns, possessives
+            return Refusal("range_date_or_pronoun")  # ranges, dates, times, pronouns, possessives
         if any(is_ing_verb(x.low) and "NOUN" not in _lemmas(x.low) for x in words):
-            return None
+            return Refusal("ing_in_conjunct")
         heads = (a[-1].low, b[-1].low)
-        if heads in _FIXED_PAIRS or heads[::-1] in _FIXED_PAIRS or {"rock", "lines", "devil"} & {x.low for x in words}:
-            return None
+        if heads in BINOMIAL_PAIRS or heads[::-1] in BINOMIAL_PAIRS \
+                or {"rock", "lines", "devil"} & {x.low for x in words}:
+            return Refusal("fixed_pair")
         for head in (a[-1], b[-1]):
             lemmas = _lemmas(head.low)
             if head.text[:1].islower() and ("NOUN" not in lemmas or "ADJ" in lemmas and "NOUN" not in lemmas):
-                return None  # "between the old and new buildings"
+                return Refusal("shared_head")  # "between the old and new buildings"
             if head.text[:1].islower() and "ADJ" in lemmas and head.low in ("poor", "rich", "black", "white", "young",
                                                                          "old", "good", "evil"):
-                return None
+                return Refusal("shared_head")
         if len(a) == 1 and len(b) > 1 and a[0].text[:1].islower():
-            return None  # "between cat and dog owners": the head may be shared
-        if (a[0].low in _DETS) != (b[0].low in _DETS):
-            return None  # "between the neck and upper arm": the determiner is shared
-        after = _next(toks, b_end)
+            return Refusal("shared_head")  # "between cat and dog owners": the head may be shared
+        if (a[0].low in DEFINITE_AND_POSSESSIVE_DETERMINERS) != (b[0].low in DEFINITE_AND_POSSESSIVE_DETERMINERS):
+            return Refusal("shared_determiner")  # "between the neck and upper arm": the determiner is shared
+        after = token_at(toks, b_end)
         if after is not None and _is_word(after):
             if after.low in ("'s", "of", "and", "or"):
-                return None
+                return Refusal("conjunct_goes_on")
             if after.low in AUXILIARIES or is_verb_form(after.low) or _is_form(after.low, "VBP"):
                 if prev is None or not (_is_word(prev) and "NOUN" in _lemmas(prev.low) and not is_stopword(prev.text)):
-                    return None  # "fell between the rocks and the dog ran": two clauses
-            elif after.low not in _BOUNDARY_WORDS:
-                return None  # the second conjunct may go on
+                    return Refusal("two_clauses")  # "fell between the rocks and the dog ran": two clauses
+            elif after.low not in BOUNDARY_WORDS:
+                return Refusal("conjunct_goes_on")  # the second conjunct may go on
         elif after is not None and after.text not in (".", ",", ";", ":", "?", "!", ")", "-", "\"", "”"):
-            return None
+            return Refusal("conjunct_goes_on")
         first = text[toks[i + 1].start:a[-1].end]
         second = text[b[0].start:b[-1].end]
         if first.lower() == second.lower():
-            return None
+            return Refusal("same_conjuncts")
         return splice(text, [(toks[i + 1].start, a[-1].end, second), (b[0].start, b[-1].end, first)])
     return None
 
 
 # -- how_can --------------------------------------------------------------------------------------------------------
-_NOT_HOW_TO = frozenset("be feel look seem sound appear smell taste compare fare rank measure stack know like love "
-                        "mean stand come rate deserve dare".split())
-_DOING = frozenset("get make find fix remove install change convert set use create add stop prevent improve clean "
-                   "calculate learn become start open turn connect delete download access check determine "
-                   "increase reduce write build keep avoid apply unlock reset update upgrade transfer cook grow "
-                   "train teach repair replace enable disable configure run print save edit copy move register "
-                   "cancel contact apply obtain prepare test identify choose select solve type".split())
 
 
-def rule_how_can(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_how_can(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if len(toks) < 5 or toks[-1].text != "?" or toks[0].text != "How" or text.count("?") != 1:
         return None
     aux, subject, verb = toks[1], toks[2], toks[3]
     if subject.text not in ("I", "we") or not _is_lower_word(verb) or not _is_form(verb.low, "VB") \
             or verb.low not in _verb_lemmas(verb.low):
         return None
-    if aux.text == "do" and verb.low not in _NOT_HOW_TO:
+    if aux.text == "do" and verb.low not in NOT_HOW_TO:
         return splice(text, [(aux.start, aux.end, "can")])
-    if aux.text == "can" and verb.low in _DOING:
+    if aux.text == "can" and verb.low in DOING_VERBS:
         return splice(text, [(aux.start, aux.end, "do")])
     return None
 
 
+# -- a_lot ----------------------------------------------------------------------------------------------------------
+
+
+def _countable_plural(tok: Tok) -> bool:
+    """A lower-case plural count noun that is no span of time ("people", "cars"; not "years", "data")."""
+    if not _is_lower_word(tok) or tok.low in MASS_LIKE or tok.low in TIME_UNITS or \
+            tok.low.rstrip("s") in TIME_UNITS or tok.low in ("years", "centuries", "hours", "minutes", "days",
+                                                              "times", "generations"):
+        return False
+    if tok.low in IRREGULAR_PLURALS:
+        return True
+    lemmas = _lemmas(tok.low).get("NOUN", ())
+    return bool(lemmas) and tok.low not in lemmas and tok.low.endswith("s") and "ADV" not in _lemmas(tok.low)
+
+
+def _plural_np_at(toks: list[Tok], k: int) -> bool:
+    """A plural noun at token k, or after one or two lower-case modifiers ("many young people")."""
+    for m in range(k, min(k + 3, len(toks))):
+        t = toks[m]
+        if _countable_plural(t):
+            nxt = toks[m + 1] if m + 1 < len(toks) else None
+            return nxt is None or not (_is_lower_word(nxt) and is_noun(nxt.low) and not is_finite_verb(nxt)
+                                       and not is_stopword(nxt.text))
+        if not _is_lower_word(t) or is_stopword(t.text) or t.low in MASS_LIKE:
+            return False
+    return False
+
+
+def rule_a_lot(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
+    if mostly_capitals(toks):
+        return Refusal("mostly_capitals")
+    for i, t in enumerate(toks[:-1]):
+        prev = toks[i - 1] if i > 0 else None
+        nxt = toks[i + 1]
+        opening = prev is None or prev.text in ("\"", "“", "(", ":", ";", "-", "—")
+        if t.low == "many" and (t.text == "many" or t.text == "Many" and opening):
+            if prev is not None and (prev.low in NOT_BEFORE_MANY or prev.low in ("of", "'s", "’s")
+                                     or prev.low.endswith(("'s", "’s"))):
+                continue  # "the essence of a lot of delights" reads badly; "New York's many agencies"
+            if nxt.low == "of":
+                after = toks[i + 2] if i + 2 < len(toks) else None
+                if after is None or after.low in ("whom", "which", "whose") or not _is_word(after):
+                    continue
+                return splice(text, [(t.start, t.end, _case_like(t.text, "a lot"))])
+            if _plural_np_at(toks, i + 1):
+                return splice(text, [(t.start, t.end, _case_like(t.text, "a lot of"))])
+            continue
+        if t.low == "a" and [x.low for x in toks[i:i + 3]] == ["a", "lot", "of"] and i + 3 < len(toks):
+            if prev is not None and prev.low in ("what", "quite", "such", "not", "this", "that", "whole", "awful",
+                                                 "is", "was", "'s", "’s", "there's", "there’s"):
+                continue  # "there's a lot of places" -> "there's many places": agreement
+            if not (t.text == "a" or t.text == "A" and opening) or toks[i + 1].text != "lot":
+                continue
+            if _plural_np_at(toks, i + 3) and toks[i + 3].low not in DETERMINERS:
+                return splice(text, [(t.start, toks[i + 2].end, _case_like(t.text, "many"))])
+            continue
+        if t.low == "all" and nxt.text == "the" and i + 2 < len(toks):
+            after = toks[i + 2]
+            if not (t.text == "all" or t.text == "All" and opening) or not _is_lower_word(after):
+                continue
+            if after.low in ALL_THE_FIXED or after.low in TIME_UNITS or after.low in ("day", "night", "year"):
+                continue
+            if "ADJ" in _lemmas(after.low) and after.low not in _lemmas(after.low)["ADJ"]:
+                continue  # "all the harder": a comparative
+            if not _plural_np_at(toks, i + 2):
+                continue  # "all the worm did was ...": only a plural noun phrase
+            if prev is not None and (prev.low in ("of", "at", "for", "by", "above", "after") or
+                                     prev.low in ("it", "them", "us", "you", "him", "her", "this", "that")):
+                continue
+            return splice(text, [(t.end, t.end, " of")])
+    return None
+
+
 PHRASE_RULES: dict[str, Rule] = {
-    "equivalent": rule_equivalent, "percent": rule_percent, "to_ing": rule_to_ing, "fillers": rule_fillers,
-    "between": rule_between, "how_can": rule_how_can, "repeats": rule_repeats,
+    "equivalent": rule_equivalent, "percent": rule_percent, "to_ing": rule_to_ing, "between": rule_between,
+    "how_can": rule_how_can, "a_lot": rule_a_lot,
 }

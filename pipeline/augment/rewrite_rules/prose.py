@@ -1,7 +1,7 @@
 """Rewrites for written prose (guidebooks, reports, fiction, dictionary glosses): a fronted place phrase put back
-after its subject, a manner adverb said on the other side of its participle, and a gloss's two definitions in the
-other order. The rules (names as in `PROSE_RULES`); each makes one edit, at the
-first place where it applies:
+after its subject, a manner adverb said on the other side of its participle, a gloss's two definitions in the other
+order, and a sentence adverb ("however") moved after the subject. The rules (names as in `PROSE_RULES`); each makes
+one edit, at the first place where it applies:
 
 * `inversion`: a locative inversion undone: a sentence that opens with a place phrase, then a verb of being or
   position, then its subject, says the subject first ("At the top of the hill is the imposing medieval fortress of
@@ -33,7 +33,8 @@ first place where it applies:
   "The bill was approved unanimously." -> "The bill was unanimously approved."), and, for a shorter list of
   adverbs, back ("Most produce is locally grown, with ..." -> "Most produce is grown locally, with ..."; "The
   bill was quickly passed." -> "The bill was passed quickly."). The participle directly
-  follows a form of be or have; the adverb is one of `_TO_FRONT` (before the participle) or `_TO_BACK` (after it):
+  follows a form of be or have; the adverb is one of `ADVERBS_BEFORE_PARTICIPLE` (before the participle) or
+  `ADVERBS_AFTER_PARTICIPLE` (after it):
   manner, degree of change and time adverbs whose meaning does not depend on their place. Refused: any other -ly
   adverb (focus and degree adverbs modify what follows them: "is located directly above the door", "was painted
   entirely white", "have invested largely at the school" -> "have largely invested": largely, mainly, mostly,
@@ -53,45 +54,38 @@ first place where it applies:
   banquets", "a protective covering consisting of netting; can be mounted in a frame", "a company ...; subject to
   government regulation": a preposition, modal or other word class), three or more parts, a capital letter after
   the first (a name, or a headline: "Rocket fired from Gaza damages home in Sderot; none hurt"), quotation marks,
-  brackets, a colon, "?" or "!", and a gloss that ends in ";." or another mix."""
+  brackets, a colon, "?" or "!", and a gloss that ends in ";." or another mix.
+* `however`: a sentence-initial discourse adverb moves after the subject ("However, the company said ..." ->
+  "The company, however, said ..."), and back: however, therefore, nevertheless, nonetheless, moreover,
+  furthermore, meanwhile, and the comments on the whole statement unfortunately, fortunately, sadly, luckily,
+  surprisingly, interestingly, apparently, obviously ("Unfortunately, the magnet schools began ..." -> "The magnet
+  schools, unfortunately, began ..."); not "instead", "thus", "still", "also", "indeed", "clearly": after the
+  subject they read as another word or shift the emphasis ("Wolfowitz, indeed, admitted" confirms what "Indeed,"
+  only adds to). The subject: a personal pronoun (not "it": "It, moreover, is possible to
+  ..."), a name of one to three capitalised words, or a determiner + one to three words ending in a noun,
+  directly followed by an auxiliary or an unambiguous finite verb ("the associated cost is", not "the
+  associated | cost"), and no participle before a preposition or a verb ("a site established for ...", "the man
+  arrested said": a reduced relative); a prepositional phrase ("In the stock market, however,") or a clause is
+  refused. The way back lower-cases the subject's first word only when it is a function word; a capitalised
+  common noun ("Critics, however, argue") is refused. Only in a sentence with one such adverb, not a question."""
 
 from __future__ import annotations
 
+from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import is_finite_verb
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    AUXILIARIES,
-    NUMBER_WORDS,
-    Rule,
-    RuleSettings,
-    Tok,
-    _final_punct,
-    _is_form,
-    _is_lower_word,
-    _lemmas,
-    is_noun,
-    splice,
+    Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_lower_word, _is_word, _lemmas, _lower_first_word,
+    is_noun, mostly_capitals, splice,
+)
+from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
+from bsl_pipeline.pipeline.lexicon.word_classes import (
+    ADVERBS_AFTER_PARTICIPLE, ADVERBS_BEFORE_PARTICIPLE, AUXILIARIES, BEFORE_PARTICIPLE, CLAUSE_OPENING_WORDS,
+    HUMAN_SUBJECT_PRONOUNS, INNER_PREPOSITIONS, INTEREST_ADJECTIVES, INTEREST_NOUNS, INVERSION_SUBJECT_DETERMINERS,
+    LOCATIVE_PREPOSITIONS, LOCATIVE_VERBS, NAME_BOUNDARY_PREPOSITIONS, NEGATING_ADVERBS, NOT_DEFINING, NOUN_OPENERS,
+    NUMBER_WORDS, PERSONAL_PRONOUNS_AND_THERE, PHRASE_DETERMINERS, PLACE_ADVERBS, PREPOSITIONS_AFTER_PARTICIPLE,
+    PUNCTUATION, SENTENCE_ADVERBS, SIDES_AND_COMPASS_POINTS, SINGULAR_VERBS, SUBJECT_DETS, TWO_WORD_PREPOSITIONS,
 )
 
 # -- inversion ------------------------------------------------------------------------------------------------------
-_PLACE_PREPOSITIONS = frozenset("at on in near beside behind above below beneath under inside outside along across "
-                                "beyond opposite atop around among within between".split())
-_INNER_PREPOSITIONS = _PLACE_PREPOSITIONS | frozenset("of from to off over past by".split())
-_TWO_WORD = frozenset({("next", "to"), ("close", "to")})  # "Next to the church is ..."
-_DIRECTIONS = frozenset("left right north south east west northeast northwest southeast southwest".split())
-_PLACE_ADVERBS = frozenset("nearby opposite inside outside below above beyond beneath behind upstairs downstairs "
-                           "overhead".split())
-_INTEREST_ADJECTIVES = frozenset("particular special great greater equal considerable some".split())
-_INTEREST_NOUNS = frozenset("interest note importance significance concern value".split())
-_PHRASE_DETERMINERS = frozenset("the a an this that these those its his her their our your my one each either "
-                                "every".split()) | frozenset(NUMBER_WORDS)
-_SUBJECT_DETERMINERS = frozenset("the a an this these those one two three four five six seven eight nine ten some "
-                                 "several many another numerous dozens hundreds".split())
-_LOCATIVE_VERBS = frozenset("is are was were stands stand stood lies lie lay sits sit sat rises rise rose hangs hang "
-                            "hung towers tower towered looms loom loomed stretches stretch stretched".split())
-_SINGULAR_VERBS = frozenset("is was stands lies sits rises hangs towers looms stretches".split())
-_PRONOUNS = frozenset("i you he she it we they me him us them there here".split())
-_CLAUSE_WORDS = frozenset("which that who whom whose where when while because if although though whether "
-                          "than".split())
-_PUNCTUATION = frozenset(",;:()[]\"'“”‘’-–—/")
 _MAX_SUBJECT = 16
 _MAX_PHRASE = 14
 
@@ -100,30 +94,31 @@ def _phrase_end(toks: list[Tok]) -> int | None:
     """Index just after the opening place phrase (its preposition, determiner, nouns and inner prepositional
     phrases), or None when the sentence does not open with one."""
     first = toks[0].low
-    if first in _PLACE_ADVERBS:
+    if first in PLACE_ADVERBS:
         return 1
-    if first == "of" and len(toks) > 3 and toks[1].low in _INTEREST_ADJECTIVES and toks[2].low in _INTEREST_NOUNS:
+    if first == "of" and len(toks) > 3 and toks[1].low in INTEREST_ADJECTIVES and toks[2].low in INTEREST_NOUNS:
         return 3
     k = 1
-    if (first, toks[1].low) in _TWO_WORD:
+    if (first, toks[1].low) in TWO_WORD_PREPOSITIONS:
         k = 2
     elif first == "to":
-        if not (toks[1].low == "the" and toks[2].low in _DIRECTIONS):
+        if not (toks[1].low == "the" and toks[2].low in SIDES_AND_COMPASS_POINTS):
             return None
-    elif first not in _PLACE_PREPOSITIONS:
+    elif first not in LOCATIVE_PREPOSITIONS:
         return None
-    if toks[k].low not in _PHRASE_DETERMINERS and not toks[k].text.isdigit():
+    if toks[k].low not in PHRASE_DETERMINERS and not toks[k].text.isdigit():
         return None  # "On top is ...", "In Britain Parliament is ...": where the phrase ends is unclear
     prev = toks[k - 1]
-    while k < len(toks) and toks[k].low not in _LOCATIVE_VERBS:
+    while k < len(toks) and toks[k].low not in LOCATIVE_VERBS:
         t = toks[k]
-        if t.text in _PUNCTUATION or t.low in _PRONOUNS or t.low in AUXILIARIES or t.low in _CLAUSE_WORDS:
+        if t.text in PUNCTUATION or t.low in PERSONAL_PRONOUNS_AND_THERE or t.low in AUXILIARIES \
+                or t.low in CLAUSE_OPENING_WORDS:
             return None
-        if t.low in _PHRASE_DETERMINERS and prev.low not in _INNER_PREPOSITIONS and prev.low not in ("next", "close") \
-                and k > 1 and not (t.low in NUMBER_WORDS and prev.low in _PHRASE_DETERMINERS):
+        if t.low in PHRASE_DETERMINERS and prev.low not in INNER_PREPOSITIONS and prev.low not in ("next", "close") \
+                and k > 1 and not (t.low in NUMBER_WORDS and prev.low in PHRASE_DETERMINERS):
             return None  # "In Roman times a temple ...": a subject of its own ("the two towers" is one phrase)
-        if t.text[:1].isupper() and _is_lower_word(prev) and prev.low not in _INNER_PREPOSITIONS \
-                and prev.low not in _PHRASE_DETERMINERS and is_noun(prev.low):
+        if t.text[:1].isupper() and _is_lower_word(prev) and prev.low not in INNER_PREPOSITIONS \
+                and prev.low not in PHRASE_DETERMINERS and is_noun(prev.low):
             return None  # "In the town Parliament is ...": the subject may start at the capital
         if not t.text[:1].isalnum():
             return None
@@ -140,12 +135,12 @@ def _trailing_modifier(t: Tok) -> bool:
                                                                   and not t.low.endswith("ing"))
 
 
-def rule_inversion(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_inversion(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if len(toks) < 5 or not toks[0].text[:1].isupper():
         return None
     end = _final_punct(toks)
     if end != len(toks) - 1:
-        return None  # a question, a quotation, no final punctuation
+        return Refusal("question_or_quotation")  # a question, a quotation, no final punctuation
     v = _phrase_end(toks)
     if v is None or v + 1 >= end:
         return None
@@ -154,27 +149,28 @@ def rule_inversion(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
         return None
     subject = toks[v + 1:end]
     commas = [k for k, t in enumerate(subject) if t.text == ","]
-    if any(t.text in _PUNCTUATION and t.text != "," for t in subject) or len(commas) > 1:
-        return None
+    if any(t.text in PUNCTUATION and t.text != "," for t in subject) or len(commas) > 1:
+        return Refusal("punctuation_in_subject")
     if commas:  # "... stands Morant Point Lighthouse, built in 1841." -> "... Lighthouse, built in 1841, stands ..."
         c = commas[0]
         if c < 1 or c + 1 >= len(subject) or not _trailing_modifier(subject[c + 1]):
-            return None
+            return Refusal("subject_modifier_unclear")
     head = subject[0]
-    if not (head.low in _SUBJECT_DETERMINERS or head.text.isdigit()
-            or (head.text[:1].isupper() and head.low not in _PRONOUNS)):
-        return None
+    if not (head.low in INVERSION_SUBJECT_DETERMINERS or head.text.isdigit()
+            or (head.text[:1].isupper() and head.low not in PERSONAL_PRONOUNS_AND_THERE)):
+        return Refusal("subject_not_noun_phrase")
     if len(subject) > _MAX_SUBJECT:
-        return None
+        return Refusal("subject_too_long")
     for t in subject:
-        if t.low in _CLAUSE_WORDS or t.low in AUXILIARIES or t.low in _PRONOUNS or t.low in ("not", "also"):
-            return None
-        if t.low in _LOCATIVE_VERBS:
-            return None
-    if verb.low in _SINGULAR_VERBS and any(t.low in ("and", "or") for t in subject):
-        return None
+        if t.low in CLAUSE_OPENING_WORDS or t.low in AUXILIARIES or t.low in PERSONAL_PRONOUNS_AND_THERE \
+                or t.low in ("not", "also"):
+            return Refusal("clause_in_subject")
+        if t.low in LOCATIVE_VERBS:
+            return Refusal("second_verb")
+    if verb.low in SINGULAR_VERBS and any(t.low in ("and", "or") for t in subject):
+        return Refusal("coordinated_subject")
     subject_text = text[head.start:subject[-1].end]
-    if head.low in _SUBJECT_DETERMINERS:
+    if head.low in INVERSION_SUBJECT_DETERMINERS:
         subject_text = subject_text[:1].upper() + subject_text[1:]
     phrase = text[toks[0].start:toks[v - 1].end]
     phrase = phrase[:1].lower() + phrase[1:]
@@ -182,32 +178,6 @@ def rule_inversion(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
 
 
 # -- adverb ---------------------------------------------------------------------------------------------------------
-# adverbs that may move from after the participle to before it ("was approved unanimously" -> "was unanimously
-# approved"); not the degree adverbs of extent or focus (largely, mainly, mostly, partly, partially, fully, entirely,
-# completely, greatly, highly, heavily, widely), which may modify the phrase after them ("have invested largely at
-# the school", "is left largely in the hands of ...") and change sense when moved
-_TO_FRONT = frozenset(
-    "quickly slowly rapidly gradually steadily dramatically sharply severely badly seriously slightly "
-    "carefully closely recently previously immediately suddenly successfully unanimously narrowly properly correctly "
-    "incorrectly poorly thoroughly extensively substantially significantly considerably briefly "
-    "temporarily permanently officially formally publicly privately secretly independently jointly strongly "
-    "firmly tightly repeatedly regularly frequently routinely automatically manually randomly deliberately "
-    "intentionally accidentally mistakenly wrongly unfairly fairly brutally violently fatally critically gravely "
-    "mortally lightly moderately easily readily safely securely neatly beautifully "
-    "elegantly lavishly richly warmly enthusiastically eagerly reluctantly hastily abruptly unexpectedly "
-    "illegally legally effectively efficiently adequately".split())
-# adverbs that may move from before the participle to after it ("is locally grown" -> "is grown locally"): manner
-# and time adverbs that read as well at the end; not degree adverbs ("is widely known", "is closely related",
-# "are badly polluted", "have substantially increased" read worse after), nor "officially", "strongly", "publicly"
-# ("are designated officially for nudism", "are encouraged strongly to comply")
-_TO_BACK = frozenset(
-    "quickly slowly rapidly carefully recently previously successfully unanimously properly correctly incorrectly "
-    "thoroughly temporarily permanently secretly independently jointly repeatedly regularly routinely automatically "
-    "manually randomly deliberately intentionally accidentally wrongly brutally violently locally".split())
-_BEFORE_PARTICIPLE = frozenset("is are was were be been being am has have had 's 're".split())
-_NEGATIONS = frozenset("not n't never no hardly barely".split())
-_AFTER = frozenset("by in at on with for from to during after before over since until into across through under "
-                   "within without throughout against among following near as".split())
 
 
 def _boundary(toks: list[Tok], k: int) -> bool:
@@ -216,9 +186,9 @@ def _boundary(toks: list[Tok], k: int) -> bool:
         return True
     t = toks[k]
     if t.low == "to" and k + 1 < len(toks) and _is_lower_word(toks[k + 1]) \
-            and toks[k + 1].low not in _PHRASE_DETERMINERS:
+            and toks[k + 1].low not in PHRASE_DETERMINERS:
         return False  # "has started recently to show": maybe an infinitive, which the adverb may modify
-    return t.text in (".", "!", ",", ";", ":") or (t.text.islower() and t.low in _AFTER)
+    return t.text in (".", "!", ",", ";", ":") or (t.text.islower() and t.low in PREPOSITIONS_AFTER_PARTICIPLE)
 
 
 def _participle(t: Tok) -> bool:
@@ -231,38 +201,35 @@ def _headline_like(toks: list[Tok]) -> bool:
     return len(words) > 3 and caps * 2 > len(words) - 1
 
 
-def rule_adverb(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_adverb(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if len(toks) < 4 or toks[-1].text == "?" or _headline_like(toks):
         return None
     for i in range(1, len(toks) - 1):
         aux, t, nxt = toks[i - 1], toks[i], toks[i + 1]
-        if aux.low not in _BEFORE_PARTICIPLE or any(x.low in _NEGATIONS for x in toks[max(0, i - 3):i]):
+        if aux.low not in BEFORE_PARTICIPLE or any(x.low in NEGATING_ADVERBS for x in toks[max(0, i - 3):i]):
             continue
-        if _participle(t) and nxt.text.islower() and nxt.low in _TO_FRONT and _boundary(toks, i + 2):
+        if _participle(t) and nxt.text.islower() and nxt.low in ADVERBS_BEFORE_PARTICIPLE and _boundary(toks, i + 2):
             return splice(text, [(t.start, t.start, nxt.text + " "), (t.end, nxt.end, "")])
-        if t.text.islower() and t.low in _TO_BACK and _participle(nxt) and _boundary(toks, i + 2):
+        if t.text.islower() and t.low in ADVERBS_AFTER_PARTICIPLE and _participle(nxt) and _boundary(toks, i + 2):
             return splice(text, [(t.start, nxt.start, ""), (nxt.end, nxt.end, " " + t.text)])
     return None
 
 
 # -- definitions ----------------------------------------------------------------------------------------------------
-_NOT_DEFINING = frozenset("can could may might must will would shall should as for of in by with to used usually "
-                          "often especially esp also sometimes e.g i.e etc".split())
-_NOUN_OPENERS = frozenset("a an the".split())
 
 
 def _opening_kind(part: str) -> str | None:
     """"verb" for a definition that opens with a verb's base form ("make less hostile"), "noun" for one that opens
     with an article ("a way of conceiving something"), else None."""
     word = part.split()[0].lower()
-    if word in _NOUN_OPENERS:
+    if word in NOUN_OPENERS:
         return "noun"
-    if word.isalpha() and word not in _NOT_DEFINING and word in _lemmas(word).get("VERB", ()):
+    if word.isalpha() and word not in NOT_DEFINING and word in _lemmas(word).get("VERB", ()):
         return "verb"
     return None
 
 
-def rule_definitions(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_definitions(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     body = text.rstrip()
     end = len(body)
     while end and body[end - 1] in ".;":
@@ -283,4 +250,80 @@ def rule_definitions(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Non
     return second + "; " + first + body[end:] + text[len(body):]
 
 
-PROSE_RULES: dict[str, Rule] = {"inversion": rule_inversion, "adverb": rule_adverb, "definitions": rule_definitions}
+# -- however --------------------------------------------------------------------------------------------------------
+
+
+def _verb_after(toks: list[Tok], k: int) -> bool:
+    """An auxiliary or an unambiguous finite verb at token k: no noun ("the associated | cost is"), no participle
+    that a preposition follows ("a site established for ...": a reduced relative)."""
+    if k >= len(toks):
+        return False
+    t = toks[k]
+    if t.text in AUXILIARIES:
+        return True
+    if not is_finite_verb(t) or is_noun(t.low):
+        return False
+    nxt = toks[k + 1] if k + 1 < len(toks) else None
+    return not (_is_form(t.low, "VBN") and nxt is not None and (
+        nxt.low in NAME_BOUNDARY_PREPOSITIONS | {"as", "under", "after"} or nxt.text in AUXILIARIES
+        or is_finite_verb(nxt)))
+
+
+def _subject_end(toks: list[Tok], start: int, sentence_start: bool, gap: int) -> int | None:
+    """End of a short subject from token `start` whose verb comes `gap` tokens after it: a pronoun, a name of one
+    to three capitalised words, or a determiner + one to three words ending in a noun."""
+    if start >= len(toks):
+        return None
+    t = toks[start]
+    if t.low in HUMAN_SUBJECT_PRONOUNS and (t.text.islower() or t.text == "I" or sentence_start):
+        return start + 1 if _verb_after(toks, start + 1 + gap) else None
+    if t.low in SUBJECT_DETS and (t.text.islower() or sentence_start):
+        for k in range(start + 1, min(start + 4, len(toks))):
+            w = toks[k]
+            if not _is_word(w) or (is_stopword(w.text) and w.low not in ("other", "same", "first", "last")):
+                return None
+            if w.text.islower() and is_finite_verb(w) and not is_noun(w.low):
+                if k == start + 1 and _is_form(w.low, "VBN"):
+                    continue  # "the associated cost is": a participle before its noun
+                return None
+            head_ok = is_noun(w.low) or w.text[:1].isupper() and not is_stopword(w.text)
+            if head_ok and _verb_after(toks, k + 1 + gap):
+                return k + 1
+        return None
+    k = start
+    while k < len(toks) and k - start < 3 and toks[k].text[:1].isupper() and _is_word(toks[k]) \
+            and not is_stopword(toks[k].text) and not toks[k].text.isupper():
+        k += 1
+    if k == start or k >= len(toks):
+        return None
+    if sentence_start and k == start + 1 and _lemmas(toks[start].low):
+        return None  # "Critics, however, argue": a common noun, or a name
+    return k if _verb_after(toks, k + gap) else None
+
+
+def rule_however(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
+    if len(toks) < 5 or mostly_capitals(toks) or toks[-1].text == "?":
+        return None
+    if sum(t.low in SENTENCE_ADVERBS for t in toks) != 1:
+        return None
+    if toks[0].low in SENTENCE_ADVERBS and toks[0].text[:1].isupper() and toks[1].text == ",":
+        end = _subject_end(toks, 2, sentence_start=False, gap=0)
+        if end is None:
+            return None
+        subject = text[toks[2].start:toks[end - 1].end]
+        return subject[:1].upper() + subject[1:] + ", " + toks[0].low + ", " + text[toks[end].start:]
+    end = _subject_end(toks, 0, sentence_start=True, gap=3)
+    if end is None or end + 3 >= len(toks) or toks[end].text != "," or toks[end + 1].low not in SENTENCE_ADVERBS \
+            or toks[end + 2].text != "," or not toks[end + 1].text.islower():
+        return None
+    subject = text[toks[0].start:toks[end - 1].end]
+    if toks[0].low in HUMAN_SUBJECT_PRONOUNS or toks[0].low in SUBJECT_DETS:
+        lowered = _lower_first_word(subject)
+        if lowered is None:
+            return Refusal("first_word_may_be_name")
+        subject = lowered
+    return toks[end + 1].text.capitalize() + ", " + subject + " " + text[toks[end + 3].start:]
+
+
+PROSE_RULES: dict[str, Rule] = {"inversion": rule_inversion, "adverb": rule_adverb, "definitions": rule_definitions,
+                                "however": rule_however}

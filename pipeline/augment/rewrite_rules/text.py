@@ -10,6 +10,7 @@ from functools import lru_cache
 from typing import Protocol
 
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
+from bsl_pipeline.pipeline.lexicon.word_classes import AUXILIARIES, LOWER_FIRST
 
 
 class RuleSettings(Protocol):
@@ -105,81 +106,31 @@ def inflect(lemma: str, tag: str) -> str | None:
     return forms[0] if forms else None
 
 
-# -- word lists -----------------------------------------------------------------------------------------------------
-NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-                "sixteen seventeen eighteen nineteen twenty").split()
-DETERMINERS = frozenset("a an the this that these those his her their my our your its some several many few "
-                        "one two three four five six seven eight nine ten".split())
-INDEFINITE = frozenset("a an some several many two three four five six seven eight nine ten".split())
-LOWER_FIRST = frozenset(w for w in DETERMINERS | {"he", "she", "it", "we", "they", "you", "there", "people",
-                                                   "both", "all", "each", "every", "no", "most", "nobody",
-                                                   "someone", "somebody", "everyone", "everybody", "something",
-                                                   "everything", "nothing", "this", "that"} | set(NUMBER_WORDS))
-ORDINALS = frozenset("first second third fourth fifth last former latter next previous".split())
-UNITS = frozenset("am pm a.m p.m km kg mph mm cm ft lb lbs oz mg ml min mins hr hrs sec secs st nd rd th m g k x "
-                  "mb gb kb tb yd yds mi in percent per pc pct points point".split())
-NAME_SIGNS = frozenset("$ £ € # no no. number nos vol chapter page pages p. pp. part article section version "
-                       "level grade round game week day year at terminal gate room platform route line track exit "
-                       "pier studio floor".split())
-PRONOUN_AUX = {  # pronoun -> auxiliaries it contracts with
-    **{p: {"is", "has", "will", "would"} for p in ("he", "she", "it", "that", "there", "what", "who", "where",
-                                                    "here")},
-    **{p: {"are", "have", "will", "would"} for p in ("you", "we", "they")},
-    "i": {"am", "have", "will", "would"},
-}
-AUX_CONTRACTED = {"is": "'s", "has": "'s", "am": "'m", "are": "'re", "have": "'ve", "will": "'ll", "would": "'d"}
-NOT_CONTRACTED = {"is": "isn't", "are": "aren't", "was": "wasn't", "were": "weren't", "has": "hasn't",
-                  "have": "haven't", "had": "hadn't", "do": "don't", "does": "doesn't", "did": "didn't",
-                  "could": "couldn't", "would": "wouldn't", "should": "shouldn't", "will": "won't", "can": "can't",
-                  "must": "mustn't"}
-NOT_EXPANDED = {v: (k + " not" if k != "can" else "cannot") for k, v in NOT_CONTRACTED.items()}
-SUBJECT_PRONOUNS = frozenset("i you he she it we they there".split())
-PERSONAL_SUBJECTS = frozenset("i you he she it we they".split())
-NOMINATIVE_PRONOUNS = frozenset("i he she we they".split())  # subject-only forms ("you", "it" are objects too)
-WH_WORDS = frozenset("how what why when where who whom whose which".split())
-AUX_BEFORE_PARTICIPLE = frozenset("been got gotten yet never already just always ever".split())
-S_EXPANDABLE = frozenset("it he she that there here what where who".split())
-WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
-MONTHS = frozenset("january february march april may june july august september october november december "
-                   "jan feb mar apr jun jul aug sep sept oct nov dec".split())
-TIME_UNITS = frozenset("week month year weekend night morning afternoon evening season decade century summer "
-                       "winter spring autumn fall quarter".split())
-PARTS_OF_DAY = frozenset("morning afternoon evening night".split())
-# particles of phrasal verbs ("picking up a ball", "picked the ball up")
-PARTICLES = frozenset("up down off on out away back over apart around in".split())
-PLACE_PREPOSITIONS = frozenset("in on at near under behind beside inside outside beneath".split())
-SUBORDINATORS = frozenset("because although while when after before until unless whereas since".split())
-TIME_NOUNS = frozenset("time times day days moment moments year years point period age era night morning week "
-                       "month hour minute instance case cases place places way".split())
-QUESTION_VERBS = frozenset("know knows knew known ask asks asked asking wonder wondered wonders see saw seen tell "
-                           "told decide decided remember remembered sure unsure check checked unclear clear "
-                           "whether doubt question find found learn learned show shows showed determine "
-                           "determined say said".split())
-AFTER_VERBS = frozenset("look looks looked looking name named names take takes took taking go goes went going "
-                        "chase chased chasing run runs ran running come comes came coming ask asks asked "
-                        "asking".split())
-CONJUNCTION_MODIFIERS = frozenset("shortly soon right just long immediately only even especially mainly partly "
-                                  "simply not ever well both so all precisely exactly mostly largely except "
-                                  "and or but as than".split())
-AUXILIARIES = frozenset("is are was were am be been has have had do does did will would can could shall should "
-                        "may might must".split())
-SELECTED_PREPOSITION = {  # -ing verbs whose place-like phrase is their complement ("tugging on a rope")
-    "at": frozenset("looking staring glancing gazing pointing smiling laughing yelling shouting barking aiming "
-                    "waving throwing peering grinning frowning screaming swinging kicking poking working "
-                    "playing".split()),
-    "on": frozenset("tugging pulling working relying depending focusing chewing blowing stepping knocking "
-                    "pounding banging pressing pushing commenting insisting concentrating operating hanging "
-                    "holding waiting playing putting talking speaking chatting texting calling".split()),
-    "in": frozenset("participating engaging believing investing interested succeeding resulting dressed "
-                    "dressing".split()),
-}
-GARMENTS = frozenset("shirt t-shirt tshirt jacket hat dress coat uniform costume sweater sweatshirt hoodie jeans "
-                     "pants shorts swimsuit suit helmet glasses sunglasses outfit skirt top vest apron robe gown "
-                     "bikini clothes clothing overalls boots shoes scarf cap mask tuxedo pajamas trousers jersey "
-                     "blouse tank attire gear wetsuit trunks hijab turban sari kimono leotard bathrobe "
-                     "raincoat parka cardigan".split())
-THIRD_PERSON = frozenset("he she they him her his their them hers theirs".split())
+def uncontracted(t: Tok) -> str:
+    """The lower-case word without a contracted ending ("he'll" -> "he", "don't" -> "do")."""
+    low = t.low
+    if low.endswith("n't"):
+        return low[:-3]
+    return re.sub(r"'(s|m|re|ve|ll|d)$", "", low)
 
+
+def prev_token(toks: list[Tok], i: int) -> Tok | None:
+    """The token before token i, or None at the start."""
+    return toks[i - 1] if i > 0 else None
+
+
+def token_at(toks: list[Tok], j: int) -> Tok | None:
+    """Token j, or None past the end."""
+    return toks[j] if j < len(toks) else None
+
+
+def mostly_capitals(toks: list[Tok]) -> bool:
+    """Whether at least half of the words of two letters or more are in capitals (a headline or shouting)."""
+    words = [t for t in toks if t.text.isalpha() and len(t.text) > 1]
+    return bool(words) and sum(t.text.isupper() for t in words) * 2 >= len(words)
+
+
+# -- word lists -----------------------------------------------------------------------------------------------------
 
 
 def _lower_first_word(segment: str) -> str | None:
@@ -224,7 +175,16 @@ def _front(text: str, toks: list[Tok], k: int, end: int) -> str | None:
     return phrase[:1].upper() + phrase[1:] + ", " + head.rstrip(" ,") + tail
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """What a rule returns when one of its guards refuses a sentence the rule would otherwise rewrite: the guard's
+    name, unique within the rule ("negation_scope": moved, the clause would leave the scope of "not"). The augmenter
+    reports a sentence no rule rewrites as `no_rule_applies:<rule>.<guard>` (`no_rule_reason` in the augmenter)."""
 
-# A rule: (text, its tokens, settings) -> the rewritten text, or None where it does not apply or its guard refuses.
-# Rules are called with at least one token (the augmenter gives text without tokens no view).
-Rule = Callable[[str, list[Tok], RuleSettings], "str | None"]
+    guard: str
+
+
+# A rule: (text, its tokens, settings) -> the rewritten text; a Refusal naming the guard that refused; or None where
+# the rule finds nothing to rewrite. Rules are called with at least one token (the augmenter gives text without
+# tokens no view).
+Rule = Callable[[str, list[Tok], RuleSettings], "str | Refusal | None"]

@@ -15,7 +15,8 @@ The rules (names as in `VOICE_RULES`):
   "is sung by children" -> "children sing"); "has been"/"have been" -> "has"/"have" agreeing with the agent; "had
   been" -> "had"; "not", "n't" and "never" go with the new auxiliary ("was not approved by X" -> "X did not
   approve", "wasn't" -> "didn't", "is not" -> "does/do not", "were never accepted" -> "never accepted"). One adverb
-  in -ly ("nearly", "widely") or of `_ADVERBS` ("later", "first", "often", ...) between the auxiliary and the
+  in -ly ("nearly", "widely") or of `TIME_ADVERBS_IN_VERB_GROUP` ("later", "first", "often", ...) between the auxiliary
+  and the
   participle stays before the verb ("was widely praised by critics" -> "Critics widely praised"). Pronouns change
   case ("He was adopted by the Brodkeys." -> "The Brodkeys adopted him.", "by her" -> "She"); the old subject's
   first word is lower-cased when it is a function or number word, an adjective or adverb, or a plural common noun
@@ -38,22 +39,22 @@ The rules (names as in `VOICE_RULES`):
     said a firefighter was struck by ..."); a subject "this"/"that" after "that".
   - a modal or progressive passive ("must be opened by a key" -> "a key must open": the modal's sense may shift;
     "is being investigated by"), "has long been", a participle followed by anything but "by" ("signed into law by").
-  - "by" that introduces no agent (`_NO_AGENT`, `_NO_AGENT_HEADS`, numbers): a time ("by then", "by 2010", "by the
+  - "by" that introduces no agent (`NO_AGENT`, `NO_AGENT_HEADS`, numbers): a time ("by then", "by 2010", "by the
     mid-1800s", "by Aug. 22", "by the end of ...", "by the hour"), a means or manner ("by hand", "by car", "by
     mail", "by boat", "by the way", "by accident", "by law"), an amount or margin ("by 5 percent", "by a vote of",
     "by a wide margin", "by two goals", "by far", "by half"), a reflexive ("by himself").
-  - participles that are adjectives or states with "by", or measures (`_REFUSED_PARTICIPLES`): feelings ("A woman
+  - participles that are adjectives or states with "by", or measures (`REFUSED_PARTICIPLES`): feelings ("A woman
     and a man are amused by headphones." -> "Headphones amuse a woman and a man." changes what is said), "known
     by" (a name: "as it is known by cavers"), "based", "located", "married", "made", "taken by surprise", position
     verbs where "by" may mean "beside" ("A motorcycle is parked by a mural", "People are gathered by a tree"), and
     amounts ("increased/reduced/cut by", "reached by", "lost by"); verbs of a relation between two terms
-    (`_RELATION_PARTICIPLES`: separated, connected, joined, linked, divided, united, split), whose active lacks the
+    (`RELATION_PARTICIPLES`: separated, connected, joined, linked, divided, united, split), whose active lacks the
     second term ("positive battery terminal is separated by a gap" -> "A gap separates positive battery terminal").
-  - a focus or degree adverb of `_FOCUS_ADVERBS` between the auxiliary and the participle (only, mainly, largely,
+  - a focus or degree adverb of `FOCUS_ADVERBS` between the auxiliary and the participle (only, mainly, largely,
     mostly, partly, primarily, ...): its scope changes in the active ("The problem is only faced by today's retail
     buyers." -> "Today's retail buyers only face the problem.").
   - a sentence adverb before the subject (an -ly adverb, unless an adjective follows it, or one of
-    `_OPENING_ADVERBS`: "however", "perhaps", ...): it is no part of the noun phrase and would end up inside the
+    `OPENING_ADVERBS`: "however", "perhaps", ...): it is no part of the noun phrase and would end up inside the
     object ("Unfortunately operators haven't been aided by technical innovation." -> "Technical innovation hasn't
     aided unfortunately operators."; "Seemingly endemic corruption" is a noun phrase).
   - a present or perfect tense whose agent's number is unsure: a name ending in "s" ("the Philippines"), a noun
@@ -65,29 +66,31 @@ The rules (names as in `VOICE_RULES`):
   in Mexico" -> "Marines capture drug lord in Mexico"). Only in a headline: a capitalised first word, no final
   punctuation, at most `_MAX_HEADLINE` tokens, no comma; the subject is a plain noun phrase directly before the
   participle (no pronoun, no auxiliary: "U.S. says saddened by ..."), and the agent and the phrase after it follow
-  `passive_by`'s guards. A bare singular subject is lower-cased only when it is a noun of `_PERSON_NOUNS` ("Woman",
+  `passive_by`'s guards. A bare singular subject is lower-cased only when it is a noun of `CAPTION_PERSON_NOUNS`
+  ("Woman",
   "Man", "Girl", "Cat"), else it must be a known name ("Romney", "China") or is refused ("Bill passed by Senate",
   "Bush criticized by ..."); a headline in title case ("Man Arrested By Police") is refused, and so are verbs whose
-  past tense + "by" may be active (`_INTRANSITIVE_BY`: "Obama stopped by a diner").
-* `caption_passive`: a caption, SUBJECT + "is"/"are" + the -ing form of a verb of `_CAPTION_VERBS` + OBJECT (+ one
+  past tense + "by" may be active (`INTRANSITIVE_BY`: "Obama stopped by a diner").
+* `caption_passive`: a caption, SUBJECT + "is"/"are" + the -ing form of a verb of `CAPTION_VERBS` + OBJECT (+ one
   or two prepositional phrases), said in the progressive passive, the phrases kept right after the participle where
   they still belong to the verb ("A man is slicing a potato." -> "A potato is being sliced by a man.", "Two dogs are
   chasing a ball in the park." -> "A ball is being chased in the park by two dogs.", "A woman is slicing an onion with
   a knife." -> "An onion is being sliced with a knife by a woman.", "A woman is cracking eggs into a bowl" -> "Eggs
   are being cracked into a bowl by a woman"); the simple present likewise ("A man slices a potato." -> "A potato is
   sliced by a man."). "is"/"are" agree with the object (its determiner, else its noun; a bare singular only for a
-  mass noun of `_MASS_NOUNS`: "Meat is being cut"); the object keeps its determiner with its first letter raised,
+  mass noun of `CAPTION_MASS_NOUNS`: "Meat is being cut"); the object keeps its determiner with its first letter raised,
   the subject is lowered as in `passive_by` ("The woman" -> "the woman", "Someone" -> "someone"; a name keeps its
-  case); participles from lemminflect, a few in their commoner form (`_CAPTION_PARTICIPLES`: "mowed", "smelled").
+  case); participles from lemminflect, a few in their commoner form (`CAPTION_PARTICIPLES`: "mowed", "smelled").
   Guards, each with the case it refuses:
-  - only the verbs of `_CAPTION_VERBS`, agentive actions on a thing or being; left out are states and perception
+  - only the verbs of `CAPTION_VERBS`, agentive actions on a thing or being; left out are states and perception
     ("wearing a hat", "having fun", "watching TV", "facing a camera"), light verbs and idioms ("taking a picture",
     "making a face", "doing a trick", "giving an interview", "running a race"), verbs whose object is a path or
     place, or a goal ("crossing the street", "climbing a tree", "approaching the runway": "The runway is approached
-    by a white Swiss airplane"); "play" only with an instrument of `_INSTRUMENTS` ("Soccer is being played by boys"
+    by a white Swiss airplane"); "play" only with an instrument of `INSTRUMENTS` ("Soccer is being played by boys"
     is refused, "A guitar is being played by a man" is made); "hold" only with nothing after its object ("Shopping
     bags are being held on a busy city street" reads as an event).
-  - the object is a short noun phrase: a determiner of `_CAPTION_DETS` (no possessive: "washing her feet"; no
+  - the object is a short noun phrase: a determiner of `CAPTION_OBJECT_DETERMINERS` (no possessive: "washing her feet";
+    no
     pronoun: "licking himself", "hugging someone"), nouns, adjectives, a participle before its noun ("a cutting
     board"), one "of" + noun phrase ("a piece of meat"); a bare singular that is no mass noun ("playing guitar"); a
     body part ("shaking the head", "raising a hand"; "the back of an animal" passes); a quantity whose number is the
@@ -100,14 +103,14 @@ The rules (names as in `VOICE_RULES`):
     stick", "slicing a potato quickly", "holding a couch which ..."), and a phrase whose noun has no determiner
     ("riding a toy tricycle on springs", "pushing a cart with wheels": it may describe the object); kept are a goal
     or result after "into"/"onto" ("into small pieces"), "in half", "in front of", a place without its article
-    ("on stage"), and "with" the material or instrument of a verb of `_WITH_VERBS` ("filling a pitcher with water",
+    ("on stage"), and "with" the material or instrument of a verb of `WITH_VERBS` ("filling a pitcher with water",
     "cutting a pipe with scissors").
   - an object with "another" or "other" ("One boy is pushing another boy on a swing" -> "Another boy is being
     pushed ... by one boy", "the other dog"): a correlative that points back to the subject would come before it.
   - the subject is a plain noun phrase (`passive_by`'s test; "A man and a woman", "A child in red" pass; "The woman
     holding a black purse", "A person who plays soccer" are refused); no bare singular ("Person in yellow shirt"),
     no pronoun ("He is slicing"), no "there"; no quantifier or negative word whose scope would change
-    (`_SCOPE_WORDS`: "Every man is lifting a box" -> "A box is being lifted by every man", "Nobody is riding the
+    (`SCOPE_WORDS`: "Every man is lifting a box" -> "A box is being lifted by every man", "Nobody is riding the
     bicycle").
   - a comma, a possessive "'s", negation ("is not slicing"), a question, "by", "or", a relative or subordinate word
     anywhere; in the simple present a subject that starts with no determiner (a headline: "Fire breaks out",
@@ -119,7 +122,7 @@ The rules (names as in `VOICE_RULES`):
   hat" -> "A man in a blue cowboy hat is riding ...", "by a monkey at the zoo" -> "A monkey at the zoo is ..."), as
   a phrase there may describe the agent; "is"/"are" agree with the agent's head (`passive_by`'s `_number`). Refused:
   an agent that is a pronoun or holds a possessive ("by his opponent" -> "His opponent is tackling a soccer
-  player"), a quantifier of `_SCOPE_WORDS`, a subject `caption_passive` would not take as an object ("Soccer is
+  player"), a quantifier of `SCOPE_WORDS`, a subject `caption_passive` would not take as an object ("Soccer is
   being played", "His head is being shaken"), an agent that is no plain noun phrase ("by a man wearing a hat"), an
   auxiliary or "and" between the participle and "by".
 """
@@ -128,85 +131,20 @@ from __future__ import annotations
 
 import re
 
-from bsl_pipeline.pipeline.augment.rewrite_rules.objects import PLACES
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    AUXILIARIES, DETERMINERS, GARMENTS, MONTHS, NUMBER_WORDS, PARTICLES, TIME_UNITS, WEEKDAYS, Rule, RuleSettings, Tok,
-    _final_punct, _is_form, _lemmas, _lower_first_word, inflect, is_noun, verb_only,
+    Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _lemmas, _lower_first_word, inflect, is_noun, verb_only,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
-
-_BE = {"is": "present", "are": "present", "was": "past", "were": "past"}
-_BE_NEGATED = {"isn't": "present", "aren't": "present", "wasn't": "past", "weren't": "past"}
-_PERFECT = {"has": "perfect", "have": "perfect", "had": "pluperfect"}
-_PERFECT_NEGATED = {"hasn't": "perfect", "haven't": "perfect", "hadn't": "pluperfect"}
-_NEGATORS = frozenset({"not", "never"})
-_ADVERBS = frozenset("later first often soon still recently eventually originally subsequently".split())
-_LEADING = frozenset("but and so yet".split())
-# focus and degree adverbs between the auxiliary and the participle: their scope changes in the active ("is only
-# faced by today's buyers" -> "Today's buyers only face")
-_FOCUS_ADVERBS = frozenset("only even just also mainly largely mostly partly merely simply solely primarily chiefly "
-                           "especially particularly exclusively purely partially entirely wholly".split())
-# sentence adverbs that may open a sentence before its subject ("Unfortunately operators haven't been aided by ...")
-_OPENING_ADVERBS = frozenset("however meanwhile perhaps maybe now then thus also still today yesterday here there "
-                             "instead indeed nevertheless nonetheless moreover furthermore besides otherwise hence "
-                             "therefore again finally ultimately alas".split())
-# verbs of a relation between two terms: the active lacks the second term ("X is separated by a gap" -> "A gap
-# separates X")
-_RELATION_PARTICIPLES = frozenset("separated connected joined linked divided united split".split())
-_SUBJECT_PRONOUNS = {"i": "me", "he": "him", "she": "her", "we": "us", "they": "them", "it": "it", "you": "you",
-                     "this": "this", "that": "that"}
-_AGENT_PRONOUNS = {"me": "I", "him": "he", "her": "she", "us": "we", "them": "they", "it": "it", "you": "you"}
-_PLURAL_PRONOUNS = frozenset({"we", "they", "you", "i"})  # take "have" / the plain present
-_AGENT_DETERMINERS = DETERMINERS | frozenset("no every each any all both another other such".split())
-_PREPOSITIONS = frozenset("in on at from with for near under behind beside inside outside without into "
-                          "across over".split())
-# participles that are adjectives or states with "by", or position verbs whose "by" may be "beside"
-_REFUSED_PARTICIPLES = frozenset(
-    "amused interested pleased surprised shocked concerned involved worried tired bored excited disappointed "
-    "satisfied delighted thrilled frightened scared terrified puzzled confused annoyed embarrassed fascinated "
-    "overwhelmed stunned alarmed upset amazed astonished intrigued horrified disgusted irritated bothered troubled "
-    "saddened dismayed encouraged discouraged relieved touched moved taken "
-    "known based located situated married made composed dressed "
-    "parked gathered seated placed positioned stationed stood set laid left lined stacked hung hidden kept "
-    "lost reached increased reduced decreased raised lowered cut dropped rose fell multiplied divided exceeded "
-    "outnumbered".split())
-# first words after "by" that start no agent
-_NO_AGENT = frozenset(
-    "then now far hand car bus train air plane boat ship sea land foot ferry taxi bicycle bike subway metro tram "
-    "coach rail road mail post email e-mail phone telephone fax way accident mistake chance design default nature "
-    "definition force name law birth marriage heart means virtue half all most much some none night day noon "
-    "midnight tomorrow today tonight "
-    "himself herself itself themselves myself yourself ourselves yourselves oneself about around nearly almost "
-    "more less over under up some at least comparison contrast".split()) | WEEKDAYS | MONTHS
-_NO_AGENT_HEADS = frozenset(
-    "way end time means margin vote votes percent percentage factor points point goals goal runs seats strokes lengths "
-    "inches feet metres meters miles degrees hand hour minute second day week "
-    "month year decade century dozen hundreds thousands millions half third quarter fraction amount number "
-    "mid-1800s mid-1900s standards standard".split()) | TIME_UNITS | WEEKDAYS | MONTHS
-_QUANTITY_HEADS = frozenset("number lot lots plenty couple majority minority group bunch variety total percent half "
-                            "rest most some all none one series set pair team crowd family dozens hundreds thousands "
-                            "millions kind kinds type types sort sorts piece pieces part parts".split())
-_TIME_TAILS = frozenset("yesterday today tonight".split())
-_CLEAR_PLURALS = frozenset("people police cattle".split())
-_INVARIANT = frozenset("sheep fish deer aircraft offspring data media staff public personnel".split())  # either
-
-
-_REFUSED_PUNCT = frozenset("? \" “ ” ( ) ; : [ ] - -- – — /".split())
-# the auxiliaries that may stand before a passive's participle ("being" too; "am" takes no caption)
-AUXILIARY_WORDS = (AUXILIARIES - {"am"}) | {"being"}
-# verbs whose past tense + "by" in a headline may be active, with "by" a preposition ("Obama stopped by a diner")
-_INTRANSITIVE_BY = frozenset("stand stop come go walk abide live swear fly sit stay rise fall grow "
-                             "gain drop climb jump slip edge sail swing drift lie".split())
-# bare singular nouns that head a headline's subject without being a name ("Woman killed by ...")
-_PERSON_NOUNS = frozenset("man woman boy girl teen teenager child baby toddler mother father son daughter wife "
-                          "husband student teacher doctor nurse officer soldier driver cyclist pedestrian "
-                          "passenger tourist hiker swimmer worker priest farmer policeman dog cat horse shark "
-                          "whale".split())
-# verbs with an "of" complement ("accused of"): an "of" after their agent may belong to the verb
-_OF_VERBS = frozenset("accuse convict clear suspect strip rob inform warn deprive acquit notify remind rid relieve "
-                      "cure assure persuade convince".split())
-# capitalised words that are common nouns and also names of companies or places, kept out of lower-casing
-_NAME_WORDS = frozenset("apple amazon shell target ford mars jaguar virgin orange time sun mirror".split())
+from bsl_pipeline.pipeline.lexicon.word_classes import (
+    AGENT_DETERMINERS, APPEARANCE_NOUNS, AUXILIARY_WORDS, BARE_PLACES, BE_NEGATED_TENSES, BE_TENSES, BODY_PARTS,
+    CAPTION_MASS_NOUNS, CAPTION_OBJECT_DETERMINERS, CAPTION_PARTICIPLES, CAPTION_PERSON_NOUNS, CAPTION_VERBS,
+    CLEAR_PLURALS, COLOURS, FOCUS_ADVERBS, GARMENTS, INSTRUMENTS, INTRANSITIVE_BY, INVARIANT_PLURALS,
+    LEADING_CONJUNCTIONS, MONTHS, NAME_WORDS, NOT_OR_NEVER, NO_AGENT, NO_AGENT_HEADS, NUMBER_WORDS,
+    OBJECT_PLURAL_DETERMINERS, OBJECT_SINGULAR_DETERMINERS, OBJECT_TO_SUBJECT_PRONOUN, OF_VERBS, OPENING_ADVERBS,
+    PARTICLES, PERFECT_NEGATED_TENSES, PERFECT_TENSES, PLACES, PLURAL_PRONOUNS, QUANTITY_HEADS, REFUSED_PARTICIPLES,
+    REFUSED_PUNCT, RELATION_PARTICIPLES, SCOPE_WORDS, SUBJECT_BOUNDARY_PREPOSITIONS, SUBJECT_TO_OBJECT_PRONOUN,
+    TAIL_PREPOSITIONS, TIME_ADVERBS_IN_VERB_GROUP, TIME_TAILS, TIME_UNITS, WEEKDAYS, WITH_VERBS,
+)
 
 
 def _verb_lemma(word: str, tag: str = "VBN", among: frozenset[str] | None = None) -> str | None:
@@ -241,20 +179,20 @@ def _noun_phrase(toks: list[Tok], start: int, end: int, *, subject: bool) -> boo
     phrases and its first word may be capitalised."""
     if start >= end:
         return False
-    if end - start == 1 and (toks[start].low in (_SUBJECT_PRONOUNS if subject else _AGENT_PRONOUNS)):
+    if end - start == 1 and (toks[start].low in (SUBJECT_TO_OBJECT_PRONOUN if subject else OBJECT_TO_SUBJECT_PRONOUN)):
         return True
     prev = None
     for k in range(start, end):
         t = toks[k]
         low = t.low
         nxt = toks[k + 1] if k + 1 < end else None
-        if low in _AGENT_DETERMINERS or low in ("of", "and") and prev is not None:
-            if low == "and" and (prev is None or nxt is None or prev.low in _AGENT_DETERMINERS):
+        if low in AGENT_DETERMINERS or low in ("of", "and") and prev is not None:
+            if low == "and" and (prev is None or nxt is None or prev.low in AGENT_DETERMINERS):
                 return False
-            if low in _AGENT_DETERMINERS and prev is not None and prev.low not in ("of", "and", "all", "both") \
-                    and not (subject and prev.low in _PREPOSITIONS):
+            if low in AGENT_DETERMINERS and prev is not None and prev.low not in ("of", "and", "all", "both") \
+                    and not (subject and prev.low in SUBJECT_BOUNDARY_PREPOSITIONS):
                 return False  # "the crowd holding a white umbrella": a second noun phrase
-        elif subject and low in _PREPOSITIONS and t.text.islower() and prev is not None:
+        elif subject and low in SUBJECT_BOUNDARY_PREPOSITIONS and t.text.islower() and prev is not None:
             pass
         elif _is_name(t):
             if is_stopword(low) and not t.text.isupper():
@@ -274,7 +212,7 @@ def _noun_phrase(toks: list[Tok], start: int, end: int, *, subject: bool) -> boo
             return False
         prev = t
     last = toks[end - 1]
-    if last.low in ("of", "and") or last.low in _AGENT_DETERMINERS:
+    if last.low in ("of", "and") or last.low in AGENT_DETERMINERS:
         return False  # "by many"
     return _is_name(last) or is_noun(last.low.split("'")[0]) or last.low[:1].isdigit()
 
@@ -282,21 +220,21 @@ def _noun_phrase(toks: list[Tok], start: int, end: int, *, subject: bool) -> boo
 def _number(toks: list[Tok], start: int, end: int) -> str | None:
     """'sg' or 'pl' for the agent toks[start:end], or None when unsure."""
     words = toks[start:end]
-    if len(words) == 1 and words[0].low in _AGENT_PRONOUNS:
-        return "pl" if _AGENT_PRONOUNS[words[0].low] in _PLURAL_PRONOUNS else "sg"
+    if len(words) == 1 and words[0].low in OBJECT_TO_SUBJECT_PRONOUN:
+        return "pl" if OBJECT_TO_SUBJECT_PRONOUN[words[0].low] in PLURAL_PRONOUNS else "sg"
     if any(t.low == "and" for t in words):
         return "pl"
     head_end = next((k for k in range(start, end) if toks[k].low == "of"), end)
     head = toks[head_end - 1]
-    if head_end < end and head.low in _QUANTITY_HEADS:
+    if head_end < end and head.low in QUANTITY_HEADS:
         return None
     if _is_name(head):
         return None if head.low.endswith("s") or head.text.isupper() and head_end - start > 1 else "sg"
     word = head.low
-    if word in _CLEAR_PLURALS:
+    if word in CLEAR_PLURALS:
         return "pl"
     nouns = _lemmas(word).get("NOUN", ())
-    if not nouns or word in _INVARIANT:
+    if not nouns or word in INVARIANT_PLURALS:
         return None
     if word not in nouns:
         return "pl"
@@ -311,7 +249,7 @@ def _trailing_time(toks: list[Tok], k: int, end: int) -> int:
     """Index where a time phrase at the end of toks[k:end] begins (end when there is none)."""
     words = [t.low for t in toks[k:end]]
     n = len(words)
-    if n >= 1 and words[-1] in _TIME_TAILS:
+    if n >= 1 and words[-1] in TIME_TAILS:
         return end - 1
     if n >= 2 and words[-2] in ("last", "this", "next") and words[-1] in TIME_UNITS:
         return end - 2
@@ -349,10 +287,10 @@ def _agent(toks: list[Tok], by: int, end: int, lemma: str) -> int | None:
         return None
     words = toks[by + 1:stop]
     if any(t.low == "of" and (_is_name(toks[k - 1]) and k + 1 < stop and toks[k + 1].text.islower()
-                              or lemma in _OF_VERBS)
+                              or lemma in OF_VERBS)
            for k, t in enumerate(toks[by + 1:stop], by + 1)):
         return None  # "accused by UN of war crimes"
-    if words[0].low in _NO_AGENT or any(t.low in _NO_AGENT_HEADS or t.text[:1].isdigit()
+    if words[0].low in NO_AGENT or any(t.low in NO_AGENT_HEADS or t.text[:1].isdigit()
                                         or t.low in MONTHS | WEEKDAYS or t.low == "by" for t in words):
         return None
     return stop if _noun_phrase(toks, by + 1, stop, subject=False) else None
@@ -361,7 +299,7 @@ def _agent(toks: list[Tok], by: int, end: int, lemma: str) -> int | None:
 def _participle(toks: list[Tok], part: int) -> str | None:
     """The verb lemma of the passive participle at `part`, or None when it is refused."""
     t = toks[part]
-    if not t.text.islower() or t.low in _REFUSED_PARTICIPLES or not _is_form(t.low, "VBN"):
+    if not t.text.islower() or t.low in REFUSED_PARTICIPLES or not _is_form(t.low, "VBN"):
         return None
     lemma = _verb_lemma(t.low)
     return lemma
@@ -372,9 +310,9 @@ def _object(text: str, toks: list[Tok], start: int, end: int, plural_aux: bool) 
     name in lower case), or None when its first word may be a name and its case is unsure."""
     words = toks[start:end]
     phrase = text[words[0].start:words[-1].end]
-    if len(words) == 1 and words[0].low in _SUBJECT_PRONOUNS:
-        return "me" if words[0].text == "I" else _SUBJECT_PRONOUNS[words[0].low]
-    if start > 0 and toks[start - 1].low not in _LEADING | {"that"}:
+    if len(words) == 1 and words[0].low in SUBJECT_TO_OBJECT_PRONOUN:
+        return "me" if words[0].text == "I" else SUBJECT_TO_OBJECT_PRONOUN[words[0].low]
+    if start > 0 and toks[start - 1].low not in LEADING_CONJUNCTIONS | {"that"}:
         return phrase  # not at the sentence start: written as it is
     first = words[0]
     if start > 0 and first.text[:1].islower():
@@ -387,10 +325,10 @@ def _object(text: str, toks: list[Tok], start: int, end: int, plural_aux: bool) 
     if any(" ".join(t.text for t in words[:n]) in PLACES for n in (1, 2, 3)) \
             or not _lemmas(first.low) and first.text[1:].islower():
         return phrase  # a place, or a name lemminflect does not know ("Romney")
-    if any(not t.text.islower() for t in words[1:]) or not first.text[1:].islower() or first.low in _NAME_WORDS:
+    if any(not t.text.islower() for t in words[1:]) or not first.text[1:].islower() or first.low in NAME_WORDS:
         return None  # "Bank of England's Paul Tucker", "AMS"
     if len(words) == 1 and not (plural_aux and first.low.endswith("s") and is_noun(first.low)) \
-            and first.low not in _PERSON_NOUNS:
+            and first.low not in CAPTION_PERSON_NOUNS:
         return None  # "Bush was criticized": a bare singular may be a name; "Earnings were", "Woman" are none
     return first.low + phrase[len(first.text):]
 
@@ -402,7 +340,7 @@ def _present(lemma: str, number: str) -> str | None:
 def _subject_start(toks: list[Tok], aux: int) -> int | None:
     """Where the passive clause's subject begins: the start, after a leading conjunction, or after "that" following
     a verb in the past or present ("He later learned that ..."); None for another prefix."""
-    start = 1 if toks[0].low in _LEADING and toks[0].text[:1].isupper() else 0
+    start = 1 if toks[0].low in LEADING_CONJUNCTIONS and toks[0].text[:1].isupper() else 0
     for k in range(aux - 1, start, -1):
         if toks[k].low == "that" and toks[k].text.islower():
             if any(not t.text[:1].isalnum() for t in toks[:k]):
@@ -417,33 +355,25 @@ def _auxiliaries(toks: list[Tok], part: int) -> tuple[int, str, str | None, str 
     k = part - 1
     adverb = None
     t = toks[k]
-    if t.text.islower() and (t.low in _ADVERBS or t.low.endswith("ly") and "ADV" in _lemmas(t.low)):
+    if t.text.islower() and (t.low in TIME_ADVERBS_IN_VERB_GROUP or t.low.endswith("ly") and "ADV" in _lemmas(t.low)):
         adverb, k = t.text, k - 1
-    neg = None
     low = toks[k].low
-    if low == "been":
-        k -= 1
-        if k >= 0 and toks[k].low in _NEGATORS:
-            neg, k = toks[k].low, k - 1
-        low = toks[k].low if k >= 0 else ""
-        if low in _PERFECT_NEGATED and neg is None:
-            neg, tense = "n't", _PERFECT_NEGATED[low]
-        elif low in _PERFECT:
-            tense = _PERFECT[low]
-        else:
-            return None
-    elif low in ("be", "being"):
+    if low in ("be", "being"):
         return None  # "must be opened by a key": the modal's sense may shift; "is being investigated"
+    perfect = low == "been"  # "has (not) been", else "is (not)"
+    if perfect:
+        k -= 1
+    neg = None
+    if k >= 0 and toks[k].low in NOT_OR_NEVER:
+        neg, k = toks[k].low, k - 1
+    low = toks[k].low if k >= 0 else ""
+    negated, plain = (PERFECT_NEGATED_TENSES, PERFECT_TENSES) if perfect else (BE_NEGATED_TENSES, BE_TENSES)
+    if low in negated and neg is None:
+        neg, tense = "n't", negated[low]
+    elif low in plain:
+        tense = plain[low]
     else:
-        if low in _NEGATORS:
-            neg, k = low, k - 1
-            low = toks[k].low if k >= 0 else ""
-        if low in _BE_NEGATED and neg is None:
-            neg, tense = "n't", _BE_NEGATED[low]
-        elif low in _BE:
-            tense = _BE[low]
-        else:
-            return None  # "is being investigated", "has long been", a participle after a noun
+        return None  # "is being investigated", "has long been", a participle after a noun
     if k < 1 or not toks[k].text.islower() or neg and adverb:
         return None
     return k, tense, neg, adverb
@@ -471,33 +401,39 @@ def _verb_group(tense: str, aux: str, lemma: str, participle: str, number: str |
     return None
 
 
-def rule_passive_by(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
-    end = _final_punct(toks)
-    if end < 5 or any(t.text in _REFUSED_PUNCT for t in toks):
-        return None
+def _the_by(toks: list[Tok], first: int) -> int | None:
+    """The index of the sentence's one "by", when it is at token `first` or later; None for no or several."""
     bys = [k for k, t in enumerate(toks) if t.low == "by"]
-    if len(bys) != 1 or bys[0] < 3:
+    return bys[0] if len(bys) == 1 and bys[0] >= first else None
+
+
+def rule_passive_by(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
+    end = _final_punct(toks)
+    if end < 5 or any(t.text in REFUSED_PUNCT for t in toks):
         return None
-    by = bys[0]
+    by = _the_by(toks, 3)
+    if by is None:
+        return None
     lemma = _participle(toks, by - 1)
     found = lemma and _auxiliaries(toks, by - 1)
     if not found:
         return None
     aux, tense, neg, adverb = found
-    if adverb is not None and adverb.lower() in _FOCUS_ADVERBS or toks[by - 1].low in _RELATION_PARTICIPLES:
-        return None  # "is only faced by": the focus would change; "separated by a gap": a relation's second term
+    if adverb is not None and adverb.lower() in FOCUS_ADVERBS or toks[by - 1].low in RELATION_PARTICIPLES:
+        # "is only faced by": the focus would change; "separated by a gap": a relation's second term
+        return Refusal("focus_adverb_or_relation")
     start = _subject_start(toks, aux)
     if start is None or start >= aux or not _noun_phrase(toks, start, aux, subject=True) \
             or start > 0 and aux - start == 1 and toks[start].low in ("this", "that") or _opening_adverb(toks, start):
-        return None
+        return Refusal("subject_unfit")
     stop = _agent(toks, by, end, lemma)
     if stop is None:
-        return None
+        return Refusal("agent_unfit")
     verb = _verb_group(tense, toks[aux].low, lemma, toks[by - 1].low, _number(toks, by + 1, stop), neg)
     plural_aux = toks[aux].low in ("were", "are", "have", "weren't", "aren't", "haven't")
     obj = _object(text, toks, start, aux, plural_aux)
     if verb is None or obj is None:
-        return None
+        return Refusal("no_inflection")
     agent = _agent_text(text, toks, by, stop, start == 0)
     tail = text[toks[stop - 1].end:] if stop == end else " " + text[toks[stop].start:]
     return text[:toks[start].start] + agent + " " + (adverb + " " if adverb else "") + verb + " " + obj + tail
@@ -508,7 +444,7 @@ def _opening_adverb(toks: list[Tok], start: int) -> bool:
     no word of a noun phrase; an -ly adverb before an adjective modifies it ("Seemingly endemic corruption")."""
     t = toks[start]
     lemmas = _lemmas(t.low)
-    if t.low in _OPENING_ADVERBS:
+    if t.low in OPENING_ADVERBS:
         return True
     if not t.low.endswith("ly") or "ADV" not in lemmas or "ADJ" in lemmas or "NOUN" in lemmas:
         return False
@@ -519,8 +455,8 @@ def _opening_adverb(toks: list[Tok], start: int) -> bool:
 def _agent_text(text: str, toks: list[Tok], by: int, stop: int, at_start: bool) -> str:
     words = toks[by + 1:stop]
     agent = text[words[0].start:words[-1].end]
-    if len(words) == 1 and words[0].low in _AGENT_PRONOUNS:
-        agent = _AGENT_PRONOUNS[words[0].low]
+    if len(words) == 1 and words[0].low in OBJECT_TO_SUBJECT_PRONOUN:
+        agent = OBJECT_TO_SUBJECT_PRONOUN[words[0].low]
     return agent[:1].upper() + agent[1:] if at_start else agent
 
 
@@ -528,101 +464,46 @@ def _agent_text(text: str, toks: list[Tok], by: int, stop: int, at_start: bool) 
 _MAX_HEADLINE = 16
 
 
-def rule_headline_active(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_headline_active(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     end = len(toks)
     if not 4 <= end <= _MAX_HEADLINE or _final_punct(toks) != end or not toks[0].text[:1].isupper() \
-            or any(t.text in _REFUSED_PUNCT or t.text == "," for t in toks):
+            or any(t.text in REFUSED_PUNCT or t.text == "," for t in toks):
         return None
-    bys = [k for k, t in enumerate(toks) if t.low == "by"]
-    if len(bys) != 1 or bys[0] < 2:
+    by = _the_by(toks, 2)
+    if by is None:
         return None
-    by = bys[0]
     lemma = _participle(toks, by - 1)
-    if lemma is None or lemma in _INTRANSITIVE_BY or not _noun_phrase(toks, 0, by - 1, subject=True) \
-            or any(t.low in _SUBJECT_PRONOUNS or t.low in AUXILIARY_WORDS for t in toks[:by - 1]):
-        return None
+    if lemma is None or lemma in INTRANSITIVE_BY or not _noun_phrase(toks, 0, by - 1, subject=True) \
+            or any(t.low in SUBJECT_TO_OBJECT_PRONOUN or t.low in AUXILIARY_WORDS for t in toks[:by - 1]):
+        return Refusal("subject_or_verb_unfit")
     stop = _agent(toks, by, end, lemma)
-    if stop is None or any(t.low in _AGENT_PRONOUNS for t in toks[by + 1:stop]):
-        return None
+    if stop is None or any(t.low in OBJECT_TO_SUBJECT_PRONOUN for t in toks[by + 1:stop]):
+        return Refusal("agent_unfit")
     number = _number(toks, by + 1, stop)
     obj = _object(text, toks, 0, by - 1, plural_aux=False)
     verb = number and _present(lemma, number)
     if verb is None or obj is None:
-        return None
+        return Refusal("no_inflection")
     agent = _agent_text(text, toks, by, stop, True)
     tail = "" if stop == end else " " + text[toks[stop].start:]
     return agent + " " + verb + " " + obj + tail
 
 
 # -- caption_passive, caption_active --------------------------------------------------------------------------------
-# verbs of captions whose object takes a natural progressive passive ("A potato is being sliced by a man"); left out
-# are states and perception (have, wear, watch, look at, face, contain), light verbs and idioms (take a picture or a
-# break, make a face, do or perform a trick, give an interview, run a race), verbs whose object is a place, a path
-# or a goal (cross the street, enter, exit, visit, climb, approach, reach: "The runway is approached by a white
-# airplane"), and verbs that are mostly intransitive in captions (walk on, swim)
-_CAPTION_VERBS = frozenset(
-    "slice cut chop peel dice mince grate carve shred slash stab saw chip "
-    "cook fry boil grill roast bake season stir mix whisk beat knead crack pour spread sprinkle coat butter grease "
-    "drain squeeze mash rinse wash clean scrub wipe sweep vacuum mop dry fold unfold wrap unwrap "
-    "eat devour chew drink lick bite sniff smell gnaw "
-    "carry push pull drag lift lower throw toss catch kick hit punch hurl fetch retrieve grab chase attack smash "
-    "break open close fill empty load unload drop bounce swing twirl juggle spin roll "
-    "drive ride row paddle sail fly park steer "
-    "play read write draw paint sing strum sign photograph "
-    "feed pet stroke hug kiss brush comb scratch pat groom walk herd milk shear bathe hold "
-    "tie untie fix repair drill hammer screw build dismantle disassemble assemble sew knit weave plant dig water "
-    "mow rake shovel erase spray pack unpack operate fire reload aim dunk launch whack tease scold restrain "
-    "bandage massage examine inspect measure sharpen shave dump discard remove add place put "
-    "fill smoke light burn chase follow tackle help sell steal hand grab shake".split())
-# "play" only with an instrument as its object ("A guitar is being played"; not "Soccer is being played")
-_INSTRUMENTS = frozenset(
-    "guitar guitars piano pianos flute violin cello drum drums keyboard keyboards harp trumpet saxophone ukulele "
-    "banjo harmonica accordion clarinet trombone tuba bass mandolin bagpipes xylophone instrument instruments "
-    "organ horn".split())
-# participles that lemminflect gives in a rarer form
-_CAPTION_PARTICIPLES = {"saw": "sawed", "mow": "mowed", "shear": "sheared", "light": "lit", "smell": "smelled",
-                        "knit": "knitted", "spill": "spilled"}
-_BODY_PARTS = frozenset(
-    "head heads hand hands arm arms leg legs foot feet finger fingers fingernails nails toe toes hair face faces "
-    "teeth tooth eye eyes eyelid eyelids eyebrows nose mouth tongue lips lip ear ears wing wings tail neck back "
-    "belly stomach chest shoulder shoulders knee knees body beard mustache abs biceps muscles skin cheek cheeks "
-    "fist fists palm palms wrist wrists".split())
-# bare singular objects that stand alone (mass nouns): "Meat is being cut by a man"; a bare count noun is refused
-_MASS_NOUNS = frozenset(
-    "meat beef pork chicken fish shrimp water milk juice wine beer coffee tea oil butter cheese bread dough flour "
-    "sugar salt pepper rice pasta spaghetti noodles soup sauce garlic ginger lettuce cabbage celery broccoli corn "
-    "spinach paper wood cardboard grass hay sand snow dirt soil food paint ice cream batter".split())
-_CAPTION_DETS = frozenset("a an the some one two three four five six seven eight nine ten another this that these "
-                          "those several".split())
-_PLURAL_DETS = frozenset("two three four five six seven eight nine ten these those several".split())
-_SINGULAR_DETS = frozenset("a an one another this that".split())
-# subjects whose quantifier or negation would change scope or meaning in the passive ("Every man is lifting a box")
-_SCOPE_WORDS = frozenset("every each all both no nobody none nothing noone any anybody anyone most many few "
-                         "neither either only".split())
-_TAIL_PREPOSITIONS = frozenset("in on at into onto with to from across through over under near inside along "
-                               "around behind beside off against onto toward towards down up".split())
-# verbs whose "with" + a bare noun is their material or instrument ("filling a pitcher with water")
-_BARE_PLACES = frozenset("stage home school work church bed court town camera screen".split())  # "on stage"
-_WITH_VERBS = frozenset("fill load spray coat cover cut slice chop dice carve stab hit stir mix whisk beat feed "
-                        "water wash clean wipe scrub rinse sprinkle season butter grease paint draw write".split())
-_COLOURS = frozenset("red blue green yellow black white brown pink purple orange gray grey striped dark "
-                     "colored coloured".split())
-_LOOKS = frozenset("hair beard tattoos tattoo glasses sunglasses mustache makeup eyes background foreground "
-                   "distance".split())
 
 
 def _caption_lemma(word: str, tag: str) -> str | None:
-    """The lemma of `_CAPTION_VERBS` whose `tag` form ("VBG", "VBN", "VBZ") `word` is, or None."""
-    return _verb_lemma(word, tag, _CAPTION_VERBS)
+    """The lemma of `CAPTION_VERBS` whose `tag` form ("VBG", "VBN", "VBZ") `word` is, or None."""
+    return _verb_lemma(word, tag, CAPTION_VERBS)
 
 
 def _caption_participle(lemma: str) -> str | None:
-    return _CAPTION_PARTICIPLES.get(lemma) or inflect(lemma, "VBN")
+    return CAPTION_PARTICIPLES.get(lemma) or inflect(lemma, "VBN")
 
 
 def _plain_word(t: Tok) -> bool:
     """A lower-case noun, adjective or number that may be part of a short caption noun phrase."""
-    return t.text.islower() and _content(t) and t.low not in _TAIL_PREPOSITIONS and t.low not in PARTICLES \
+    return t.text.islower() and _content(t) and t.low not in TAIL_PREPOSITIONS and t.low not in PARTICLES \
         and not verb_only(t.low.split("'")[0]) and t.low not in ("and", "or")
 
 
@@ -637,7 +518,7 @@ def _caption_np(toks: list[Tok], i: int, end: int) -> tuple[int, int, str | None
     piece of meat"); a word lemmainflect does not know only after a determiner. None when there is none."""
     det = None
     j = i
-    if j < end and toks[j].text.islower() and toks[j].low in _CAPTION_DETS:
+    if j < end and toks[j].text.islower() and toks[j].low in CAPTION_OBJECT_DETERMINERS:
         det, j = toks[j].low, j + 1
         if det == "some" and j < end and toks[j].low == "of":
             return None
@@ -647,7 +528,7 @@ def _caption_np(toks: list[Tok], i: int, end: int) -> tuple[int, int, str | None
     head = k - 1
     if k + 1 < end and toks[k].low == "of":
         j2 = k + 1
-        det2 = j2 < end and toks[j2].text.islower() and toks[j2].low in _CAPTION_DETS
+        det2 = j2 < end and toks[j2].text.islower() and toks[j2].low in CAPTION_OBJECT_DETERMINERS
         j2 += det2
         k2 = _np_words(toks, j2, end, det2)
         if k2 == j2 or not (is_noun(toks[k2 - 1].low) or det2 and _unknown(toks[k2 - 1])):
@@ -676,12 +557,12 @@ def _tail_phrases(toks: list[Tok], k: int, end: int) -> bool:
     belong to the object)."""
     phrases = 0
     while k < end:
-        if toks[k].low not in _TAIL_PREPOSITIONS or not toks[k].text.islower() or phrases == 2:
+        if toks[k].low not in TAIL_PREPOSITIONS or not toks[k].text.islower() or phrases == 2:
             return False
         np = _caption_np(toks, k + 1, end)
         if np is None:
             return False
-        if any(t.low in GARMENTS or t.low in _COLOURS or t.low in _LOOKS or t.low in _BODY_PARTS
+        if any(t.low in GARMENTS or t.low in COLOURS or t.low in APPEARANCE_NOUNS or t.low in BODY_PARTS
                for t in toks[k + 1:np[0]]):
             return False
         k, phrases = np[0], phrases + 1
@@ -692,15 +573,15 @@ def _bare_tail(toks: list[Tok], k: int, end: int, lemma: str) -> bool:
     """Whether a prepositional phrase of toks[k:end] (which `_tail_phrases` accepted) has a noun without a
     determiner ("on springs", "with wheels"); not a goal or result after "into"/"onto" ("into small pieces"), "in
     half", "in front of", a place without its article ("on stage", "at home"), nor "with" the material or
-    instrument of a verb of `_WITH_VERBS` ("filling a pitcher with water", "cutting a pipe with scissors")."""
+    instrument of a verb of `WITH_VERBS` ("filling a pitcher with water", "cutting a pipe with scissors")."""
     while k < end:
         np = _caption_np(toks, k + 1, end)
         if np is None:
             return False
         prep, first = toks[k].low, toks[k + 1].low
         if np[2] is None and not (prep in ("into", "onto") or prep == "in" and first in ("half", "front")
-                                  or prep == "with" and lemma in _WITH_VERBS
-                                  or np[0] == k + 2 and first in _BARE_PLACES):
+                                  or prep == "with" and lemma in WITH_VERBS
+                                  or np[0] == k + 2 and first in BARE_PLACES):
             return True
         k = np[0]
     return False
@@ -712,28 +593,28 @@ def _object_number(toks: list[Tok], head: int, det: str | None) -> str | None:
     word = toks[head].low
     nouns = _lemmas(word).get("NOUN", ())
     if not _lemmas(word):
-        return "sg" if det in _SINGULAR_DETS else None  # "a frisbee"
-    if word in _INVARIANT or word in ("fish", "sheep", "deer", "shrimp", "squid"):
-        return "sg" if det in _SINGULAR_DETS else "pl" if det in _PLURAL_DETS else None
+        return "sg" if det in OBJECT_SINGULAR_DETERMINERS else None  # "a frisbee"
+    if word in INVARIANT_PLURALS or word in ("fish", "sheep", "deer", "shrimp", "squid"):
+        return "sg" if det in OBJECT_SINGULAR_DETERMINERS else "pl" if det in OBJECT_PLURAL_DETERMINERS else None
     plural = word not in nouns
-    if det in _SINGULAR_DETS or det in ("the", "some") and not plural:
+    if det in OBJECT_SINGULAR_DETERMINERS or det in ("the", "some") and not plural:
         return None if plural else "sg"
-    if det in _PLURAL_DETS:
+    if det in OBJECT_PLURAL_DETERMINERS:
         return "pl" if plural else None
     if plural:
         return "pl"
-    return "sg" if word in _MASS_NOUNS else None  # "Meat is being cut"; not "Guitar is being played"
+    return "sg" if word in CAPTION_MASS_NOUNS else None  # "Meat is being cut"; not "Guitar is being played"
 
 
 def _caption_subject(text: str, toks: list[Tok], aux: int) -> str | None:
     """The caption's subject toks[:aux] as it reads after "by" ("A man" -> "a man", "Men" -> "men", "Someone" ->
     "someone", a name as it is), or None when it is refused (see the module's guards)."""
     words = toks[:aux]
-    if any(t.low in _SCOPE_WORDS or t.low in _SUBJECT_PRONOUNS or t.low in ("there", "here", "who", "which", "that")
-           for t in words):
+    if any(t.low in SCOPE_WORDS or t.low in SUBJECT_TO_OBJECT_PRONOUN
+           or t.low in ("there", "here", "who", "which", "that") for t in words):
         return None
     first = toks[0].low
-    if first not in _CAPTION_DETS and is_noun(first) and first in _lemmas(first).get("NOUN", ()) \
+    if first not in CAPTION_OBJECT_DETERMINERS and is_noun(first) and first in _lemmas(first).get("NOUN", ()) \
             and first not in ("someone", "somebody", "people"):
         return None  # a bare singular ("Person in yellow shirt is cleaning ...")
     if aux == 1 and toks[0].low in ("someone", "somebody"):
@@ -745,12 +626,12 @@ def _caption_subject(text: str, toks: list[Tok], aux: int) -> str | None:
 
 def _caption_clean(toks: list[Tok], end: int) -> bool:
     """A caption with no punctuation but the final one and no clause word, negation or "by" after its first word."""
-    return end >= 4 and not any(t.text in _REFUSED_PUNCT or t.text in (",", "'s", "’s") for t in toks) \
+    return end >= 4 and not any(t.text in REFUSED_PUNCT or t.text in (",", "'s", "’s") for t in toks) \
         and not any(t.low in ("or", "but", "while", "as", "who", "which", "that", "not", "n't", "by", "when", "if")
                     for t in toks[1:end])
 
 
-def rule_caption_passive(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_caption_passive(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     end = _final_punct(toks)
     if not _caption_clean(toks, end):
         return None
@@ -763,16 +644,16 @@ def rule_caption_passive(text: str, toks: list[Tok], cfg: RuleSettings) -> str |
     else:  # the simple present: "A man slices a potato."
         aux = next((k for k in range(1, min(end, 6)) if toks[k].text.islower()
                     and _caption_lemma(toks[k].low, "VBZ")), None)
-        if aux is None or aux + 1 >= end or (toks[0].low not in _CAPTION_DETS | {"someone", "somebody"}):
+        if aux is None or aux + 1 >= end or (toks[0].low not in CAPTION_OBJECT_DETERMINERS | {"someone", "somebody"}):
             return None  # a headline ("Fire breaks out", "5.9 quake hits Indonesia")
         lemma, aux, be_object = _caption_lemma(toks[aux].low, "VBZ"), aux - 1, ""
     if not lemma or any(t.low == "and" for t in toks[aux + 1:end]):
-        return None  # "is slicing a potato and singing", "chasing a ball and a stick"
+        return Refusal("coordination_after")  # "is slicing a potato and singing", "chasing a ball and a stick"
     found = _caption_rest(toks, aux + 2, end, lemma)
     subject = found and _caption_subject(text, toks, aux + (not be_object))
     participle = _caption_participle(lemma)
     if not subject or participle is None:
-        return None
+        return Refusal("subject_unfit")
     obj_end, number = found
     obj = text[toks[aux + 2].start:toks[obj_end - 1].end]
     tail = text[toks[obj_end].start:toks[end - 1].end] + " " if obj_end < end else ""
@@ -783,7 +664,7 @@ def rule_caption_passive(text: str, toks: list[Tok], cfg: RuleSettings) -> str |
 def _caption_rest(toks: list[Tok], k: int, end: int, lemma: str) -> tuple[int, str] | None:
     """The caption's object at toks[k] and what follows it: (the object's end, its number), or None when they are
     refused (see the module's guards)."""
-    if toks[k].low in PARTICLES | _TAIL_PREPOSITIONS or not toks[k].text.islower():
+    if toks[k].low in PARTICLES | TAIL_PREPOSITIONS or not toks[k].text.islower():
         return None  # "picking up a ball", "looking at", a name
     np = _caption_np(toks, k, end)
     if np is None:
@@ -792,12 +673,12 @@ def _caption_rest(toks: list[Tok], k: int, end: int, lemma: str) -> tuple[int, s
     head_word = toks[head].low
     if head_word in ("couple", "lot", "lots", "number", "plenty", "majority", "dozen", "dozens", "few", "bunch"):
         return None  # "a couple of toaster scrambles is removed": the number is the noun's after "of"
-    if any(t.low in _BODY_PARTS for t in toks[k:obj_end]) and not (head + 1 < obj_end and toks[head + 1].low == "of"):
+    if any(t.low in BODY_PARTS for t in toks[k:obj_end]) and not (head + 1 < obj_end and toks[head + 1].low == "of"):
         return None  # "is shaking the head", "raising a hand"; "the back of an animal" is no part of the subject
-    if lemma == "play" and head_word not in _INSTRUMENTS:
+    if lemma == "play" and head_word not in INSTRUMENTS:
         return None  # "playing soccer", "playing a game"
     if obj_end < end and toks[obj_end].low in PARTICLES and (obj_end + 1 == end or toks[obj_end].low not in
-                                                              _TAIL_PREPOSITIONS):
+                                                              TAIL_PREPOSITIONS):
         return None  # "picking a ball up"
     if not _tail_phrases(toks, obj_end, end) or lemma == "hold" and obj_end < end:
         return None  # "Shopping bags are being held on a busy street": "held" there reads as an event
@@ -809,7 +690,7 @@ def _caption_rest(toks: list[Tok], k: int, end: int, lemma: str) -> tuple[int, s
     return (obj_end, number) if number else None
 
 
-def rule_caption_active(text: str, toks: list[Tok], cfg: RuleSettings) -> str | None:
+def rule_caption_active(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     end = _final_punct(toks)
     low = [t.low for t in toks]
     if "being" not in low or low.count("by") != 1 or not _caption_clean(toks, end) and not (
@@ -821,30 +702,32 @@ def rule_caption_active(text: str, toks: list[Tok], cfg: RuleSettings) -> str | 
             or any(w in AUXILIARY_WORDS or w == "and" for w in low[aux + 2:by]):
         return None
     lemma = toks[aux + 2].text.islower() and _caption_lemma(low[aux + 2], "VBN")
-    if not lemma or lemma == "play" and not any(w in _INSTRUMENTS for w in low[:aux]):
+    if not lemma or lemma == "play" and not any(w in INSTRUMENTS for w in low[:aux]):
         return None
     # the old subject must be what `caption_passive` makes an object of, and what is between the participle and
     # "by" one or two plain prepositional phrases
     first = toks[0]
-    if first.low not in _CAPTION_DETS and not first.text.islower() and _lemmas(first.low).get("NOUN") is None:
+    if first.low not in CAPTION_OBJECT_DETERMINERS and not first.text.islower() \
+            and _lemmas(first.low).get("NOUN") is None:
         return None
     np = _caption_np([Tok(first.text.lower(), first.start, first.end)] + toks[1:aux], 0, aux)
-    if np is None or np[0] != aux or any(w in _BODY_PARTS for w in low[:aux]) or low[np[1]] in _SCOPE_WORDS \
+    if np is None or np[0] != aux or any(w in BODY_PARTS for w in low[:aux]) or low[np[1]] in SCOPE_WORDS \
             or not _tail_phrases(toks, aux + 3, by):
-        return None
+        return Refusal("object_unfit")
     # the agent and all after it become the subject ("by a man in a red shirt" -> "A man in a red shirt is ...")
-    if by + 1 >= end or any(w in _SCOPE_WORDS or w in _AGENT_PRONOUNS or w in ("his", "their", "its")
+    if by + 1 >= end or any(w in SCOPE_WORDS or w in OBJECT_TO_SUBJECT_PRONOUN or w in ("his", "their", "its")
                             for w in low[by + 1:end]) \
-            or toks[by + 1].low not in _CAPTION_DETS | {"someone", "somebody"} and not toks[by + 1].text.islower() \
+            or toks[by + 1].low not in CAPTION_OBJECT_DETERMINERS | {"someone", "somebody"} \
+            and not toks[by + 1].text.islower() \
             or not _noun_phrase(toks, by + 1, end, subject=True):
-        return None
-    head_end = next((k for k in range(by + 2, end) if low[k] in _TAIL_PREPOSITIONS), end)
+        return Refusal("agent_unfit")
+    head_end = next((k for k in range(by + 2, end) if low[k] in TAIL_PREPOSITIONS), end)
     number = "sg" if head_end == by + 2 and low[by + 1] in ("someone", "somebody") \
         else _number(toks, by + 1, head_end)
     ing = inflect(lemma, "VBG")
     obj = _lower_first_word(text[first.start:toks[aux - 1].end])
     if number is None or ing is None or obj is None and not (first.text[1:].islower() and is_noun(first.low)):
-        return None
+        return Refusal("no_inflection")
     obj = obj or first.text.lower() + text[first.end:toks[aux - 1].end]
     agent = text[toks[by + 1].start:toks[end - 1].end]
     mid = " " + text[toks[aux + 3].start:toks[by - 1].end] if by > aux + 3 else ""

@@ -1,0 +1,283 @@
+"""The future said another way: a headline's "to" as "will", and "will" as "going to". The rules (names as in
+`FUTURE_RULES`):
+
+* `headline_will`: a news headline's future "to" -> "will" ("Supreme Court to Hear Voting Rights Act Case" ->
+  "Supreme Court Will Hear Voting Rights Act Case", "Obama to visit China" -> "Obama will visit China"), "Will"
+  in a title-case headline. Only in a headline: it starts with a capital, ends in a word (no final period), and
+  has no comma, colon or quote. Guards:
+  - the words before "to" are its subject, a noun phrase or name from the headline's start: capitalised words,
+    nouns and adjectives, "'s", "of", "and", "the"; a function word ("how to", "all set to", "yet to"), a past
+    participle ("Allowed To Compete", "instructed to stay") or a verb that takes "to" ("Plans to", "Struggles
+    to", "set to", "Starts to", "Commit to") refuses;
+  - the word before "to" is a noun or a name, not an adjective ("likely to", "ready to", "unable to"); a verb after
+    a plural ("Syrian forces move to retake", "futures point to lower") is the headline's verb: refused, and so is
+    a base-form verb with its object before "to" ("Brazilians throng streets to greet pope"; a capitalised word
+    among lower-case ones is a name: "Osama Bin Laden movie to be filmed");
+  - digits after the first word or a number word ("Messi scores 4 to send"), or a plural head noun of a list ("10
+    Things to Know", "Stocks to Watch") refuses: the "to" is no future;
+  - after "to" a base verb ("to Hear", "to be filmed"), not "near", "lower", ... ("falls to near 3-year low"); a
+    noun that takes "to" ("Challenges to Restore", "path to power") refuses, and so does a headline ending in "to"
+    + a word that is also a noun ("Road to Change") or in a preposition (a cut title).
+* `will_going`: the future "will" + a base verb <-> "is/are/am going to" + the verb ("The plant will close next
+  year." -> "The plant is going to close next year.", "They are going to build a bridge." -> "They will build a
+  bridge.", "that's never going to happen" -> "that will never happen"); "not", "never", "also", "probably", ...
+  between them move along ("will not" -> "is not going to"). Only in a plain statement with one future marker: a
+  question ("Will it give us ...?"), a headline (a capital and no final punctuation; lower-case transcribed speech
+  stays), a second "will"/"'ll"/"won't"/"going to" (the clauses would no longer match; "the will of the people will
+  prevail"), a habitual or generic word ("on Thursday nights i will watch", "will usually be", "whenever") or a
+  condition ("if", "unless", "whether") refuse. "will" -> "going to" (the form of "be" agrees with the subject):
+  - the subject stands directly before "will" and starts a clause (at the start, after a comma, "that", "but", a
+    quotation mark or a verb of saying): a personal pronoun but "you" ("I" -> "am"), "this", a name of one to three
+    capitalised words not ending in "s" ("Elias", "the Lakers": the number is unknown), or a determiner + one or two
+    words whose last is a noun of known number ("the two companies", "the police", not "the data") agreeing with the
+    determiner; a longer, coordinated ("The Bombardier and Embraer aircraft") or bare plural subject ("Children will
+    enjoy the little steam train": a generic "will") and a relative's "who/which/that will" refuse;
+  - no "you"/"your" in the sentence (a guide's "you will see ...", "it will drop you at the terminus": habits, not
+    forecasts), no wish before it ("We hope all parties will continue", "ensure that ...");
+  - "will" only before a base verb (not "will" as a noun, "if you will", contracted "'ll" or "won't"), not the
+    future perfect ("will have finished"), not "boys will be boys".
+  "going to" -> "will": only after "is/are/am" or a contracted "'m/'re/'s" of a pronoun ("I'm going to" -> "I will";
+  not "was going to", "isn't going to"), and only before a base verb that is no place or fixed phrase ("going to
+  the store", "going to bed", "going to waste", "going to work on it": a noun before a preposition or the end).
+"""
+
+from __future__ import annotations
+
+import re
+
+from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import is_finite_clause_verb, is_plural_noun, verb_classes
+from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
+    Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_lower_word, _is_word, _lemmas, splice,
+)
+from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
+from bsl_pipeline.pipeline.lexicon.word_classes import (
+    AUXILIARIES, CLAUSE_OPENERS, FUTURE_ADVERBS, GOING_PLACES, HABITUAL, HEADLINE_FUNCTION, NATIONALITY_ENDINGS,
+    NO_VERB_AFTER_TO, NUMBER_WORDS, PLURAL_DETERMINERS, PLURAL_ONLY, PREPOSITIONS, PRONOUN_BE, ROUNDUP_NOUNS,
+    SINGULAR_DETERMINERS, SUBJECT_DETERMINERS, TO_NOUNS, WISH_WORDS,
+)
+
+
+# -- headline_will ----------------------------------------------------------------------------------------------------
+def _headline_subject_ok(toks: list[Tok], k: int) -> bool:
+    """Whether tokens 0..k-1 are a noun phrase or name that can be the subject of a headline's "to"."""
+    lists = verb_classes()
+    for j, t in enumerate(toks[:k]):
+        low = t.low
+        if t.text in ("'s", "'", "’s") or low in HEADLINE_FUNCTION and (t.text.islower() or j == 0):
+            continue
+        if t.text == "." and j > 0 and toks[j - 1].end == t.start and len(toks[j - 1].text) <= 2:
+            continue  # "U.S."
+        if not (_is_word(t) or t.text[:1].isdigit()):
+            return False
+        base = re.sub(r"['’]s$", "", low)
+        lemmas = _lemmas(base)
+        if t.text.islower() and not lemmas or is_stopword(t.text) and not t.text.isupper():
+            return False  # "How to Train", "all set to"
+        if base in lists["catenative"] and ("VERB" in lemmas or not lemmas):
+            return False  # "Plans to", "Struggles To", "set to"
+        if "VERB" in lemmas and "NOUN" not in lemmas and "ADJ" not in lemmas:
+            return False  # "Commit to", "Allowed To"
+        if base.endswith("ed") and (_is_form(base, "VBD") or _is_form(base, "VBN")):
+            return False  # "instructed to stay", "hospitalised"
+        if t.text[:1].isdigit() and j > 0 or low in NUMBER_WORDS:
+            return False  # "Messi scores 4 to send", "10 Things to Know": no subject of a "to" future
+        if j > 0 and "VERB" in lemmas and (_is_form(base, "VB") or _is_form(base, "VBZ")):
+            before = re.sub(r"['’]s$", "", toks[j - 1].low)
+            if is_plural_noun(before) or _is_form(base, "VBZ") and not _is_adjective(toks[j - 1]) \
+                    and toks[j - 1].low not in HEADLINE_FUNCTION and toks[j - 1].text not in ("'s", "’s"):
+                return False  # "Syrian forces move to retake", "Messi scores": the verb of the subject before it
+            if j < k - 1 and _is_form(base, "VB") and not (t.text[:1].isupper() and any(
+                    _is_word(x) and x.text.islower() and x.low not in HEADLINE_FUNCTION for x in toks[:k])):
+                return False  # "Brazilians throng streets to greet pope": a verb with its object before "to" (a
+                # capitalised word among lower-case ones is a name: "Osama Bin Laden movie to be filmed")
+    last = toks[k - 1]
+    lemmas = _lemmas(re.sub(r"['’]s$", "", last.low))
+    if lemmas and "NOUN" not in lemmas:
+        return False  # "likely to", "unable to", "yet to"
+    if any(lemma in TO_NOUNS for lemma in lemmas.get("NOUN", ())) or last.text in ("'s", "'", ".", "’s"):
+        return False  # "Challenges to Restore", "Road to Ruin": a noun with its own "to"
+    if is_plural_noun(last.low) and any(lemma in ROUNDUP_NOUNS for lemma in lemmas.get("NOUN", ())):
+        return False  # "Stocks to Watch", "Places to visit": the things one is to watch
+    return True
+
+
+def _is_adjective(tok: Tok) -> bool:
+    """An adjective before a noun, or a nationality ("Syrian", "Somali", "Chinese") that lemminflect does not know."""
+    lemmas = _lemmas(tok.low)
+    if lemmas:
+        return "ADJ" in lemmas
+    return tok.text[:1].isupper() and tok.low.endswith(NATIONALITY_ENDINGS)
+
+
+def rule_headline_will(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
+    if len(toks) < 4 or _final_punct(toks) != len(toks) or not (toks[0].text[:1].isupper()
+                                                                or toks[0].text[:1].isdigit()):
+        return None
+    if any(t.text in (",", ":", ";", '"', "“", "”", "(", ")", "!", "?", "|") and not (
+            t.text == "," and 0 < i < len(toks) - 1 and toks[i - 1].text.isdigit() and toks[i + 1].text.isdigit()
+            and toks[i - 1].end == t.start == toks[i + 1].start - 1) for i, t in enumerate(toks)):
+        # a headline of two parts ("Britain's Prince Philip hospitalised, to miss jubilee"); "1,000"
+        return Refusal("two_part_headline")
+    for k in range(1, len(toks) - 1):
+        t = toks[k]
+        if t.low != "to":
+            continue
+        verb = toks[k + 1]
+        if not _is_word(verb) or not _is_form(verb.low, "VB") or verb.text.isupper():
+            return None
+        if k + 2 == len(toks) and "NOUN" in _lemmas(verb.low) or verb.low in NO_VERB_AFTER_TO:
+            return Refusal("no_verb_after_to")  # "Road to Change": "to" + a noun; "falls to near 3-year low": no verb
+        if toks[-1].low in PREPOSITIONS | HEADLINE_FUNCTION:
+            return Refusal("cut_title")  # a cut title ("... Public Confidence in")
+        if not _headline_subject_ok(toks, k):
+            return Refusal("subject_unfit")
+        title = verb.text[:1].isupper()
+        if title and any(_is_lower_word(x) and len(x.text) > 3 for x in toks):
+            # a capitalised word in a lower-case headline is a name, not "to Hear"
+            return Refusal("name_in_lower_case_headline")
+        return splice(text, [(t.start, t.end, "Will" if title else "will")])
+    return None
+
+
+# -- will_going -------------------------------------------------------------------------------------------------------
+CONTRACTED_BE = re.compile(r"(i|you|he|she|it|we|they|that|this)['’](m|re|s)")
+
+
+def _future_count(toks: list[Tok]) -> int:
+    """How many future markers the sentence has ("will", "'ll", "won't", "shall", "going to")."""
+    lows = [t.low for t in toks]
+    return sum(low in ("will", "won't", "shall") or low.endswith("'ll") for low in lows) + sum(
+        a == "going" and b == "to" for a, b in zip(lows, lows[1:]))
+
+
+def _noun_number(tok: Tok) -> str | None:
+    """ "s" for a singular noun, "p" for a plural one, None when unknown or both ("sheep", "series")."""
+    if not _is_lower_word(tok):
+        return None
+    if tok.low in PLURAL_ONLY:
+        return "p"
+    nouns = _lemmas(tok.low).get("NOUN", ())
+    if not nouns:
+        return None
+    plural, singular = is_plural_noun(tok.low), tok.low in nouns
+    if plural == singular:
+        return None
+    return "p" if plural else "s"
+
+
+def _subject_number(toks: list[Tok], w: int) -> str | None:
+    """The number ("s", "p", or "1" for "I") of the simple subject ending directly before token w ("will"): a
+    pronoun, a name of one to three capitalised words, or a determiner + one or two words whose last is its noun,
+    that starts a clause; None for any other subject."""
+    verbs = verb_classes()
+    for start in range(w - 1, max(w - 4, -1), -1):
+        before = toks[start - 1] if start > 0 else None
+        if before is not None and not (before.text in CLAUSE_OPENERS or before.text.islower() and (
+                before.low in verbs["say"] or before.low in verbs["object"])):
+            continue
+        span = toks[start:w]
+        first, head = span[0], span[-1]
+        lead = first.text.islower() or before is None or before.text in ("\"", "“", "(")
+        if len(span) == 1 and first.low in PRONOUN_BE and (lead or first.text == "I"):
+            return "1" if first.low == "i" else ("s" if PRONOUN_BE[first.low] == "is" else "p")
+        if all(t.text[:1].isupper() and not t.text.isupper() and t.text.isalpha() and not is_stopword(t.text)
+               for t in span) and not (before is None and _lemmas(first.low)):
+            return None if head.low.endswith("s") else "s"  # a name ("Microsoft", "Aung San Suu Kyi"); not
+            # "Consumers" (a capitalised common noun) nor a name that may be plural ("the Lakers")
+        if first.low in SUBJECT_DETERMINERS and lead and 2 <= len(span) <= 3:
+            mods = span[1:-1]
+            if any(not (_is_lower_word(t) or re.fullmatch(r"[A-Za-z-]+['’]s", t.text)) or is_stopword(t.text)
+                   or is_finite_clause_verb(t) and not _noun_number(t) for t in mods):
+                return None
+            if any(t.low in ("and", "or", "of") for t in span):
+                return None
+            number = _noun_number(head) if _is_lower_word(head) and not is_stopword(head.text) else None
+            if number is None or is_finite_clause_verb(head) and "NOUN" not in _lemmas(head.low):
+                return None
+            if first.low in SINGULAR_DETERMINERS and number != "s" or first.low in PLURAL_DETERMINERS and \
+                    number != "p":
+                return None  # "all the ..." or a mass noun after "many": the determiner and the noun disagree
+            return number
+        return None
+    return None
+
+
+def _sentence_ok(toks: list[Tok]) -> bool:
+    """A plain statement: not a question, not a headline (no final punctuation after a capital), not in capitals, one
+    future marker, no habitual or conditional word."""
+    last = [t for t in toks if t.text not in ("\"", "”", "'", "’", ")")]
+    if not last or any(t.text == "?" for t in toks):
+        return False
+    if last[-1].text not in (".", "!") and (toks[0].text[:1].isupper() or not toks[0].text[:1].isalpha()):
+        return False  # a headline; lower-case transcribed speech without punctuation stays
+    words = [t for t in toks if t.text.isalpha() and len(t.text) > 1]
+    if words and sum(t.text.isupper() for t in words) * 2 >= len(words):
+        return False
+    return _future_count(toks) == 1 and not any(t.low in HABITUAL or t.low in ("if", "unless", "whether")
+                                                for t in toks)
+
+
+def _will_to_going(text: str, toks: list[Tok]) -> str | None:
+    for w, t in enumerate(toks):
+        if t.text != "will" or w == 0 or w + 1 >= len(toks):
+            continue
+        v = w + 1
+        while v < len(toks) and toks[v].low in FUTURE_ADVERBS and v - w <= 2:
+            v += 1
+        if v >= len(toks) or not _is_lower_word(toks[v]) or not _is_form(toks[v].low, "VB"):
+            return None
+        verb = toks[v]
+        after = toks[v + 1] if v + 1 < len(toks) else None
+        if verb.low == "have" and after is not None and _is_form(after.low, "VBN") and after.low != "to":
+            return None  # "will have finished": the future perfect
+        if verb.low in ("go", "be") and after is not None and after.low == "going":
+            return None
+        number = _subject_number(toks, w)
+        if number is None or any(x.low in WISH_WORDS for x in toks[:w]):
+            return None
+        if any(x.low.split("'")[0] in ("you", "your", "yours", "yourself") for x in toks):
+            return None  # a guide's generic "you will see ...", "it will drop you at ...": no forecast
+        if verb.low == "be" and after is not None and after.low == toks[w - 1].low:
+            return None  # "boys will be boys"
+        be = {"1": "am", "s": "is", "p": "are"}[number]
+        adverbs = text[toks[w + 1].start:toks[v - 1].end] + " " if v > w + 1 else ""
+        return splice(text, [(t.start, verb.start, be + " " + adverbs + "going to ")])
+    return None
+
+
+def _going_to_will(text: str, toks: list[Tok]) -> str | None:
+    for g in range(1, len(toks) - 2):
+        if toks[g].text != "going" or toks[g + 1].text != "to":
+            continue
+        verb = toks[g + 2]
+        if not _is_lower_word(verb) or not _is_form(verb.low, "VB") or verb.low in GOING_PLACES:
+            return None
+        after = toks[g + 3] if g + 3 < len(toks) else None
+        if "NOUN" in _lemmas(verb.low) and (after is None or not _is_word(after) or after.low in PREPOSITIONS):
+            return None  # "going to work on it", "going to town.": a place or a noun
+        a = g - 1
+        adverbs = []
+        while a > 0 and toks[a].low in FUTURE_ADVERBS and toks[a].text.islower():
+            adverbs.insert(0, toks[a])
+            a -= 1
+        aux = toks[a]
+        if aux.text in ("is", "are", "am"):
+            start = aux.start
+        else:
+            m = CONTRACTED_BE.fullmatch(aux.low)
+            if m is None:
+                return None  # "was going to" (no future), "isn't going to"
+            start = aux.start + len(m.group(1))
+        middle = text[adverbs[0].start:adverbs[-1].end] + " " if adverbs else ""
+        new = ("" if aux.text in ("is", "are", "am") else " ") + "will " + middle
+        return splice(text, [(start, verb.start, new)])
+    return None
+
+
+def rule_will_going(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
+    if len(toks) < 4 or not _sentence_ok(toks):
+        return None
+    return _will_to_going(text, toks) or _going_to_will(text, toks)
+
+
+FUTURE_RULES: dict[str, Rule] = {"headline_will": rule_headline_will, "will_going": rule_will_going}

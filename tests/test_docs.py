@@ -119,6 +119,18 @@ def test_reference_pages_are_committed_and_in_sync(reference):
         ROOT / "docs" / "reference" / "configuration.md").read_text(encoding="utf-8")
 
 
+def test_the_views_guide_shows_every_rewrite_rule_made_from_its_cases(reference):
+    """The views guide's rule table is generated from the rules' cases (every example shown is a tested case)."""
+    from bsl_pipeline.pipeline.augment.rewrite_rules import RULES
+
+    guide = (ROOT / "docs" / reference.RULES_PAGE).read_text(encoding="utf-8")
+    table = guide.split(reference.RULES_START)[1].split(reference.RULES_END)[0]
+    for name in RULES:
+        assert f"| `{name}` |" in table, name
+    with pytest.raises(ValueError, match="markers"):
+        reference.views_guide("no table here")
+
+
 def test_every_subcommand_is_in_the_cli_reference(reference, site):
     text = _page_text(site, "reference/cli")
     names = [name for name, _, _ in reference.cli_commands()]

@@ -124,20 +124,3 @@ def test_bsl_augment_end_to_end_on_real_sentences(tmp_path, shared_data):
     options = build_augmenter("rewrites").applicable(source)  # the view is one of them, drawn per record
     assert got[source] in options.values() and options["there"] == "There is a man feeding a mouse to a snake."
     assert all(json.loads(r["params"])["rules"] for r in table)
-
-
-def test_the_views_guide_shows_the_table_made_from_the_cases():
-    import importlib.util
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[1]
-    spec = importlib.util.spec_from_file_location("rewrite_rules_hook", root / "docs" / "hooks" / "rewrite_rules.py")
-    hook = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(hook)
-    guide = (root / "docs" / "guide" / "views.md").read_text(encoding="utf-8")
-    assert guide.count(hook.MARKER) == 1 and "| family | rule |" not in guide
-    page = hook.on_page_markdown(guide)
-    assert hook.MARKER not in page
-    for rule in RULES:
-        assert f"| `{rule}` |" in page, rule
-    assert hook.on_page_markdown("no table here") == "no table here"

@@ -1,7 +1,8 @@
-"""The configuration and CLI references (docs/reference/configuration.md, cli.md): generated from the code and
-committed, so that they read on a code host too. Regenerate them after changing a config field or a command:
+"""The configuration and CLI references (docs/reference/configuration.md, cli.md) and the views guide's table of
+rewrite rules: generated from the code and committed, so that they read on a code host too. Regenerate them after
+changing a config field, a command or a rewrite rule's cases:
 
-    python docs/hooks/reference.py          # rewrites both pages; tests/test_docs.py fails while they differ
+    python docs/hooks/reference.py          # rewrites the pages; tests/test_docs.py fails while they differ
 
 The configuration reference walks the config dataclasses (the same fields and metadata that feed `--help` and
 `--print-config`: pipeline/base/config.py); the CLI reference prints every `bsl` subcommand's argparse help.
@@ -317,15 +318,33 @@ def _cli_text() -> str:
 
 # ---------------------------------------------------------------------------------------------------- the pages
 
-def reference_pages() -> dict[str, str]:
+RULES_PAGE = "guide/views.md"
+RULES_START = "<!-- rewrite rules table: generated from the rules' cases by `python docs/hooks/reference.py` -->"
+RULES_END = "<!-- end of the rewrite rules table -->"
+
+
+def views_guide(text: str) -> str:
+    """The views guide with its table of rewrite rules (between RULES_START and RULES_END) made anew from the rules'
+    cases (pipeline/augment/rewrite_rules/cases/<family>.json), so that every example it shows is a tested case."""
+    from bsl_pipeline.pipeline.augment.rewrite_rules.catalog import rules_table_markdown
+
+    head, sep, rest = text.partition(RULES_START)
+    _, sep_end, tail = rest.partition(RULES_END)
+    if not sep or not sep_end:
+        raise ValueError(f"docs/{RULES_PAGE} lacks the rewrite rules table's markers")
+    return f"{head}{RULES_START}\n{rules_table_markdown().strip()}\n{RULES_END}{tail}"
+
+
+def reference_pages(docs_dir: Path = Path(__file__).resolve().parents[1]) -> dict[str, str]:
     """Path under docs/ -> the page's text, as generated now."""
-    return {CONFIG_PAGE: render_config_page(config_sections()) + "\n", CLI_PAGE: _cli_text() + "\n"}
+    return {CONFIG_PAGE: render_config_page(config_sections()) + "\n", CLI_PAGE: _cli_text() + "\n",
+            RULES_PAGE: views_guide((docs_dir / RULES_PAGE).read_text(encoding="utf-8"))}
 
 
 def write_pages(docs_dir: Path = Path(__file__).resolve().parents[1]) -> list[Path]:
     """Rewrite the committed reference pages under `docs_dir`; returns the pages whose text changed."""
     changed = []
-    for uri, text in reference_pages().items():
+    for uri, text in reference_pages(docs_dir).items():
         page = docs_dir / uri
         if not page.is_file() or page.read_text(encoding="utf-8") != text:
             page.write_text(text, encoding="utf-8")

@@ -68,7 +68,8 @@ def run(args: argparse.Namespace) -> int:
 def print_summary(summary: MainJobResult) -> None:
     from bsl_pipeline.training.evaluation.score_columns import STS_COLUMNS
 
-    print("\nsteps: " + ", ".join(f"{s.step} {s.seconds} s{' (cached)' if s.cached else ''}" for s in summary.steps))
+    print(f"\nrecipe: {summary.facts['recipe']}")
+    print("steps: " + ", ".join(f"{s.step} {s.seconds} s{' (cached)' if s.cached else ''}" for s in summary.steps))
     results = summary.results
     if results:
         for label, r in results.items():

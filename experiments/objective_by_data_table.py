@@ -12,10 +12,10 @@ import math
 import statistics
 from pathlib import Path
 
-PARTS = {"views": "augmentation views only", "nli": "NLI entailment pairs only", "both": "both",
-         "both-contrastive": "both"}
+PARTS = {"views": "augmentation views only", "st-views": "augmentation views only", "nli": "NLI entailment pairs only",
+         "both": "both", "both-contrastive": "both"}
 NAMES = {"recipe:unsupervised": "unsupervised recipe (BSL)", "recipe:supervised": "supervised recipe (mnrl)",
-         "contrastive": "contrastive"}
+         "contrastive": "contrastive", "mnrl": "sentence-transformers' MNRL (its trainer)"}
 
 
 def _mean_sd(values: list[float]) -> tuple[float, float]:

@@ -54,6 +54,21 @@ def sample_pairs(datasets: list[str], n: int, seed: int) -> list[tuple[str, str]
     return random.Random(seed).sample(pairs, min(n, len(pairs)))
 
 
+def add_pair_arguments(parser: argparse.ArgumentParser, threads: int, threads_help: str) -> None:
+    """The options every step-cost benchmark shares: which pairs, their shape, torch's threads."""
+    parser.add_argument("--dataset", action="append", default=None,
+                        help=f"view-pair dataset (repeatable); default: {', '.join(DEMO_DATASETS)} when built")
+    parser.add_argument("--batch-size", type=int, default=16)
+    parser.add_argument("--max-length", type=int, default=48)
+    parser.add_argument("--threads", type=int, default=threads, help=threads_help)
+
+
+def dataset_dirs(args: argparse.Namespace) -> list[str]:
+    """`--dataset` as absolute dirs; none given: the demo's datasets that are built."""
+    datasets = args.dataset if args.dataset is not None else [d for d in DEMO_DATASETS if (REPO / d).is_dir()]
+    return [str(REPO / d) if not Path(d).is_absolute() else d for d in datasets]
+
+
 def _old_bsl_step(objective):
     """Context: the BSL objective as before issue 18 (predictor once per view, EMA as m*xi + (1-m)*theta)."""
     import contextlib
@@ -91,11 +106,7 @@ def _old_bsl_step(objective):
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--dataset", action="append", default=None,
-                        help=f"view-pair dataset (repeatable); default: {', '.join(DEMO_DATASETS)} when built")
-    parser.add_argument("--batch-size", type=int, default=16)
-    parser.add_argument("--max-length", type=int, default=48)
-    parser.add_argument("--threads", type=int, default=2, help="torch CPU threads (the demo uses the default, 2)")
+    add_pair_arguments(parser, 2, "torch CPU threads (the demo uses the default, 2)")
     parser.add_argument("--rounds", type=int, default=12, help="timed rounds (one step of every method each)")
     parser.add_argument("--warmup-rounds", type=int, default=3)
     parser.add_argument("--batches", type=int, default=8, help="distinct batches cycled through")
@@ -118,8 +129,7 @@ def main() -> int:
     from bsl_pipeline.training.trainer import Trainer
 
     torch.set_num_threads(args.threads)
-    datasets = args.dataset if args.dataset is not None else [d for d in DEMO_DATASETS if (REPO / d).is_dir()]
-    datasets = [str(REPO / d) if not Path(d).is_absolute() else d for d in datasets]
+    datasets = dataset_dirs(args)
     pairs = sample_pairs(datasets, args.batch_size * args.batches, args.seed)
     model_path = str(get_model_path())
     batches = [pairs[i:i + args.batch_size] for i in range(0, len(pairs), args.batch_size)]

@@ -13,7 +13,10 @@ Methods (`--methods`, comma-separated):
   `BSLCallback`, `bsl_optimizers`) in `SentenceTransformerTrainer`, with `bsl`'s recipe (predictor warm-up
   `--predictor-warmup` steps at 1e-3, joint clipping at 1.0); step budget only (`--bsl-set` does not reach it).
 - this trainer: `bsl` (predictor warm-up `--predictor-warmup` steps, default half the step budget as in the demo),
-  `contrastive` (InfoNCE on the same views), `mirror` (Mirror-BERT's loss on the dataset's views).
+  `contrastive` (InfoNCE on the same views), `mirror` (Mirror-BERT's loss on the dataset's views), `mnrl` as
+  `trainer-mnrl`; `recipe:NAME` is a shipped recipe (configs/recipes/NAME.yaml: its objective, learning rate, batch
+  size, max length and warm-up as written there), with only the data, `--steps`, the seed and where it writes set
+  here (step budget only).
 All start from all-MiniLM-L6-v2 (or `--model`), batch `--batch-size` pairs, max length `--max-length`, AdamW lr
 `--lr`, linear schedule with 10% warm-up (for BSL: of its encoder steps), seed per run.
 
@@ -29,7 +32,8 @@ the median wall time per step of each method, relative to MNRL's, converts the b
 on a shared machine would not do: the load changes between them (a BSL step once measured faster than MNRL's).
 
 Evaluation (`bsl evaluate`'s functions): `--tasks dev` (the CPU-short default) STS-B dev only, the split settings are
-chosen on; `--tasks all` adds STS12-16, STS-B test and SICK-R (test: report once, after choosing on dev).
+chosen on; `--tasks stsb` adds STS-B test; `--tasks all` adds STS12-16, STS-B test and SICK-R (test: report once,
+after choosing on dev).
 Results: <out>/results.json (every run) and <out>/table.md (mean over seeds per method and budget).
 """
 
@@ -48,7 +52,8 @@ sys.path.insert(0, str(REPO))
 
 ST_METHODS = ("mnrl", "mnrl-sym", "simcse", "ct", "tsdae", "st-bsl")
 STEP_BUDGET_ONLY = ("st-bsl",)
-OUR_METHODS = ("bsl", "contrastive", "mirror")
+OUR_METHODS = ("bsl", "contrastive", "mirror", "trainer-mnrl")
+RECIPE_PREFIX = "recipe:"
 ALL_TASKS = ("sts12", "sts13", "sts14", "sts15", "sts16", "stsb", "sickr")
 DEMO_DATASETS = ("runs/ds/indomain", "runs/ds/snli-dev")
 
@@ -69,8 +74,11 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--lr", type=float, default=2e-5)
     p.add_argument("--predictor-warmup", type=int, default=-1, help="BSL's predictor-only steps; -1 = steps // 2")
     p.add_argument("--threads", type=int, default=0, help="torch CPU threads; 0 = torch's default")
-    p.add_argument("--tasks", choices=("dev", "all"), default="dev")
+    p.add_argument("--tasks", choices=("dev", "stsb", "all"), default="dev")
     p.add_argument("--eval-max-length", type=int, default=256)
+    p.add_argument("--eval-max-tokens", type=int, default=0,
+                   help="padded tokens per encoding batch, sentences sorted by length (the evaluation stage's "
+                        "max_tokens; faster on CPU); 0 = batches of 128 sentences")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="extra `bsl train` override for this trainer's methods, e.g. optim.max_grad_norm=0")
     p.add_argument("--bsl-set", action="append", default=[], metavar="KEY=VALUE",
@@ -230,6 +238,19 @@ def train_ours(method: str, args, datasets: list[str], model_path: str, steps: i
         "eval": {"stsb_dir": None},
         "export": {"enabled": True, "source": "final"},
     }
+    if method.startswith(RECIPE_PREFIX):
+        from bsl_pipeline.training.recipes import recipe
+
+        base = recipe(method.removeprefix(RECIPE_PREFIX))
+        base["model"]["name_or_path"] = model_path
+        base.update(data={"sources": [{"path": d} for d in datasets]}, eval={"stsb_dir": None},
+                    export={"enabled": True, "source": "final"})
+        base["train"].update(output_dir=str(out), max_steps=steps, seed=seed, log_every=1, tensorboard=False,
+                             device="cpu", save_every=0, resume=None)
+        if base["objective"]["name"] == "bsl" and args.predictor_warmup >= 0:  # a step budget other than the recipe's
+            base["objective"]["bsl"]["predictor_warmup_steps"] = warmup
+    else:
+        base["objective"]["name"] = method.removeprefix("trainer-")
     config = load_config(TrainConfig, None, overrides_for(method, args), base=base)
     start = time.perf_counter()
     result = train(config, disable_progress=True)
@@ -251,10 +272,12 @@ def evaluate(export: str, args, dev_pairs, data_dir: str, device: str = "auto",
     if args.tasks == "dev":
         encoder = load_encoder(export, device="cpu", max_length=args.eval_max_length, batch_size=128)
         return {"stsb_dev": evaluate_stsb_dev(encoder, dev_pairs)}
-    config = EvaluationConfig(data_dir=data_dir, tasks=list(ALL_TASKS), max_length=args.eval_max_length,
-                              device=device, **({} if batch_size is None else {"batch_size": batch_size}))
+    tasks = ["stsb"] if args.tasks == "stsb" else list(ALL_TASKS)
+    config = EvaluationConfig(data_dir=data_dir, tasks=tasks, max_length=args.eval_max_length,
+                              device=device, max_tokens=getattr(args, "eval_max_tokens", 0),
+                              **({} if batch_size is None else {"batch_size": batch_size}))
     entry = next(iter(evaluate_models([export], config, disable_progress=True).values())).to_json()
-    scores = {t: entry[t] for t in ALL_TASKS}
+    scores = {t: entry[t] for t in tasks}
     return {"stsb_dev": entry["details"]["stsb"]["dev"]["spearman"], **scores,
             "avg": sum(scores.values()) / len(scores)}
 
@@ -314,7 +337,8 @@ def step_functions(methods: list[str], pairs: list[tuple[str, str]], args, model
         config = load_config(TrainConfig, None, overrides_for(method, args), base={
             "model": {"name_or_path": model_path, "max_length": args.max_length},
             "data": {"sources": [{"path": d} for d in datasets]},
-            "objective": {"name": method, "bsl": {"predictor_warmup_steps": warmup, "predictor_lr": 1e-3},
+            "objective": {"name": method.removeprefix("trainer-"),
+                          "bsl": {"predictor_warmup_steps": warmup, "predictor_lr": 1e-3},
                           "mirror": {"views": "dataset", "span_mask_length": 0}},
             "optim": {"lr": args.lr, "schedule": "constant", "warmup_ratio": 0.0},
             "train": {"output_dir": str(tmp / f"{method}-{warmup}"), "batch_size": args.batch_size,
@@ -396,7 +420,7 @@ def main(argv: list[str] | None = None) -> int:
     dev_pairs = load_stsb_dev(data_dir)
     pairs = load_pairs(datasets)
     methods = [m.strip() for m in args.methods.split(",") if m.strip()]
-    unknown = [m for m in methods if m not in ST_METHODS + OUR_METHODS]
+    unknown = [m for m in methods if m not in ST_METHODS + OUR_METHODS and not m.startswith(RECIPE_PREFIX)]
     if unknown:
         raise SystemExit(f"unknown methods: {', '.join(unknown)}")
     seeds = [int(s) for s in args.seeds.split(",")]
@@ -428,7 +452,8 @@ def main(argv: list[str] | None = None) -> int:
                              warmup=min(warmup, steps) if method == "st-bsl" else 0)
             else:
                 r = train_ours(method, args, datasets, model_path, steps,
-                               min(warmup, steps) if method == "bsl" else 0, seed, where)
+                               min(warmup, steps) if method == "bsl" or method.startswith(RECIPE_PREFIX) else 0,
+                               seed, where)
             r["scores"] = evaluate(r["export"], args, dev_pairs, data_dir)
         except Exception as exc:  # noqa: BLE001 -- a peer that cannot run here (offline) is reported, not fatal
             r = {"error": f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"}
@@ -470,7 +495,7 @@ def main(argv: list[str] | None = None) -> int:
     for seed in seeds:
         for m in methods:
             budgets = (["steps"] if args.budget != "time" else []) + (["time"] if args.budget != "steps" else [])
-            if m in STEP_BUDGET_ONLY:
+            if m in STEP_BUDGET_ONLY or m.startswith(RECIPE_PREFIX):
                 budgets = ["steps"]
             n = (time_budget_steps(label(m, args), costs, budget_s, min(warmup, args.steps) if m == "bsl" else 0)
                  if "time" in budgets else args.steps)
@@ -489,7 +514,8 @@ def _previous_results(path: Path, args) -> dict | None:
     if not path.is_file():
         return None
     previous = json.loads(path.read_text(encoding="utf-8"))
-    keys = ("dataset", "model", "batch_size", "max_length", "lr", "predictor_warmup", "tasks", "eval_max_length", "set")
+    keys = ("dataset", "model", "batch_size", "max_length", "lr", "predictor_warmup", "tasks", "eval_max_length",
+            "eval_max_tokens", "set")
     # --bsl-set may differ: its rows carry their own label
     changed = [k for k in keys if previous["args"].get(k) != vars(args).get(k)]
     if changed:
@@ -498,7 +524,8 @@ def _previous_results(path: Path, args) -> dict | None:
 
 
 def _table(before: dict[str, float], runs: list[dict], args) -> str:
-    columns = ["stsb_dev"] if args.tasks == "dev" else ["stsb_dev", *ALL_TASKS, "avg"]
+    columns = {"dev": ["stsb_dev"], "stsb": ["stsb_dev", "stsb", "avg"]}.get(args.tasks,
+                                                                           ["stsb_dev", *ALL_TASKS, "avg"])
     head = ("| method | budget | steps | median step s | seeds | " + " | ".join(columns)
             + f" | sd of {columns[-1]} over seeds | Δ STS-B dev |")
     lines = [head, "|---|---|---:|---:|---:|" + "---:|" * (len(columns) + 2)]

@@ -17,8 +17,9 @@ Every step is cached: a rerun with the same settings reuses the corpus, every au
 the finished training run (its completion record train_done.json, keyed by the settings and the datasets' pair
 shards: training.train_and_evaluate, as `bsl flow train`) and the cached embeddings, and only rebuilds the report. `<out>/job.json` records each step's time and whether it was cached.
 
-The settings are MainJobConfig: job keys, plus `training` (a TrainConfig: the demo's BSL recipe) and `evaluation`
-(an EvaluationConfig). configs/demo.yaml holds the built-in defaults; --config/-o/--print-config as every command.
+The settings are MainJobConfig: job keys, plus `training` (a TrainConfig: the unsupervised recipe,
+configs/recipes/unsupervised.yaml) and `evaluation` (an EvaluationConfig). configs/demo.yaml holds the built-in
+defaults; --config/-o/--print-config as every command.
 """
 
 from __future__ import annotations
@@ -42,7 +43,13 @@ from bsl_pipeline.training.evaluation.data_dir import (
 )
 from bsl_pipeline.training.config import BSLConfig, DataSourceConfig, TrainConfig
 from bsl_pipeline.training.evaluation.config import EvaluationConfig
-from bsl_pipeline.training.recipes import bundled_encoder, bundled_recipe, demo_section
+from bsl_pipeline.training.recipes import (
+    DEFAULT_RECIPE,
+    bundled_encoder,
+    bundled_recipe,
+    demo_section,
+    recipe_source,
+)
 from bsl_pipeline.training.train_and_evaluate import (
     StepDone,
     StepRecord,
@@ -55,11 +62,12 @@ from bsl_pipeline.training.train_and_evaluate import (
 
 
 def demo_training() -> TrainConfig:
-    """The demo's recipe: configs/demo.yaml `training:` (BSL post-training of an already trained encoder on CPU).
+    """The demo's recipe: the default recipe, configs/recipes/unsupervised.yaml (BSL post-training of an already
+    trained encoder on CPU); a `training:` section in the job's config overrides it.
     The job fills in model.name_or_path when empty, adds its datasets to data.sources and, with train.output_dir
     empty, writes the run to <out_dir>/runs/bsl-<run_key> (training.train_and_evaluate.run_key: the fingerprint of
     the settings and the datasets' pair shards)."""
-    return from_dict(TrainConfig, bundled_recipe(), prefix="training")
+    return from_dict(TrainConfig, bundled_recipe(), prefix=recipe_source(DEFAULT_RECIPE))
 
 
 def demo_evaluation() -> EvaluationConfig:
@@ -335,10 +343,24 @@ def describe_loss(bsl: BSLConfig) -> str:
     return f"one direction: the online encoder reads {bsl.online_view}"
 
 
+def describe_recipe(training: TrainConfig, nli_pairs: bool) -> str:
+    """Which recipe the demo trained with and why, in the report's words."""
+    recipe_objective = from_dict(TrainConfig, bundled_recipe(), prefix=recipe_source(DEFAULT_RECIPE)).objective.name
+    text = f"{DEFAULT_RECIPE} ({recipe_source(DEFAULT_RECIPE)}): {recipe_objective}, the method this job demonstrates"
+    if training.objective.name != recipe_objective:
+        text += f", its objective replaced by training.objective.name={training.objective.name}"
+    if nli_pairs:
+        text += ("; the job also trains on labeled NLI entailment pairs, data the supervised recipe fits "
+                 "(bsl recipes; docs/results/training.md)")
+    return text
+
+
 def _facts(cfg: MainJobConfig, encoder: str, trained: TrainedRun, datasets: list[Manifest],
            data: DataDir | None) -> dict[str, Any]:
     bsl = cfg.training.objective.bsl
-    facts = {"encoder": encoder, "training run": trained.run_dir, "steps": trained.step,
+    nli_pairs = any("nli-entailment" in (m.methods or {}) for m in datasets)
+    facts = {"recipe": describe_recipe(cfg.training, nli_pairs),
+             "encoder": encoder, "training run": trained.run_dir, "steps": trained.step,
              "batch size": cfg.training.train.batch_size, "learning rate": cfg.training.optim.lr,
              "predictor warm-up": f"{bsl.predictor_warmup_steps} steps at lr {bsl.predictor_lr or 'optim.lr'}",
              "loss": describe_loss(bsl),

@@ -29,6 +29,23 @@ def test_the_demo_recipe_is_read_from_the_shipped_configs_demo_yaml():
     assert demo_config_text() == DEMO_YAML.read_text(encoding="utf-8")  # the package's copy is configs/demo.yaml
 
 
+def test_the_demo_trains_with_the_default_recipe_and_says_which():
+    from bsl_pipeline.flows.main_job import describe_recipe
+    from bsl_pipeline.training.recipes import recipe_text
+
+    shipped = DEMO_YAML.parent / "recipes" / "unsupervised.yaml"
+    assert recipe_text("unsupervised") == shipped.read_text(encoding="utf-8")
+    training = MainJobConfig().training
+    assert describe_recipe(training, nli_pairs=False) == (
+        "unsupervised (configs/recipes/unsupervised.yaml): bsl, the method this job demonstrates")
+    assert describe_recipe(training, nli_pairs=True).endswith(
+        "the job also trains on labeled NLI entailment pairs, data the supervised recipe fits (bsl recipes; "
+        "docs/results/training.md)")
+    changed = load_config(MainJobConfig, DEMO_YAML, ["training.objective.name=mnrl", "training.optim.lr=1e-4"])
+    assert "its objective replaced by training.objective.name=mnrl" in describe_recipe(changed.training, False)
+    assert changed.training.train.max_steps == 140  # an override changes one key; the recipe keeps the rest
+
+
 def test_the_report_names_the_loss_the_run_used():
     from bsl_pipeline.flows.main_job import describe_loss
     from bsl_pipeline.training.config import BSLConfig

@@ -30,6 +30,7 @@ def _collective_worker(rank: int, world: int, port: int, out_dir: str) -> None:
 
     from bsl_pipeline.training.distributed import GlobalBatchNorm1d
     from bsl_pipeline.training.objectives.contrastive import info_nce
+    from bsl_pipeline.training.objectives.mnrl import mnrl_loss
     from bsl_pipeline.training.objectives.sg_opt import sg_opt_contrastive
 
     torch.set_num_threads(1)
@@ -45,6 +46,7 @@ def _collective_worker(rank: int, world: int, port: int, out_dir: str) -> None:
             bn.weight.copy_(torch.linspace(0.5, 1.5, x.shape[1]))
         y = bn(leaves[4])
         losses = {"info_nce": info_nce(leaves[0], leaves[1], 0.1),
+                  "mnrl": mnrl_loss(leaves[0], leaves[1], 20.0), "mnrl_sym": mnrl_loss(leaves[1], leaves[0], 5.0, True),
                   "sg_opt": sg_opt_contrastive(leaves[2], leaves[3], 0.2),
                   "bn": (y * torch.arange(1.0, y.numel() + 1).reshape(y.shape)).mean()}
         # DDP averages gradients over ranks; the losses are means over local rows.
@@ -67,6 +69,7 @@ def test_collectives_give_global_batch_losses_and_gradients(tmp_path):
 
     from bsl_pipeline.training.distributed import GlobalBatchNorm1d
     from bsl_pipeline.training.objectives.contrastive import info_nce
+    from bsl_pipeline.training.objectives.mnrl import mnrl_loss
     from bsl_pipeline.training.objectives.sg_opt import sg_opt_contrastive
 
     mp.spawn(_collective_worker, args=(2, _free_port(), str(tmp_path)), nprocs=2, join=True)
@@ -79,6 +82,7 @@ def test_collectives_give_global_batch_losses_and_gradients(tmp_path):
     y = bn(leaves[4])
     weights = torch.cat([torch.arange(1.0, 10.0).reshape(3, 3)] * 2)  # each rank weights its own rows 1..9
     single = {"info_nce": info_nce(leaves[0], leaves[1], 0.1), "sg_opt": sg_opt_contrastive(leaves[2], leaves[3], 0.2),
+              "mnrl": mnrl_loss(leaves[0], leaves[1], 20.0), "mnrl_sym": mnrl_loss(leaves[1], leaves[0], 5.0, True),
               "bn": (y * weights).mean()}
     sum(single.values()).backward()
     for name, value in single.items():

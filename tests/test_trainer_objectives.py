@@ -9,7 +9,7 @@ import random
 
 import pytest
 import torch
-from test_trainer_utils import make_sentences, tiny_config
+from test_trainer_utils import make_sentences, perturb, tiny_config
 from torch import nn
 
 
@@ -286,6 +286,62 @@ def test_contrastive_objective_loss(tiny):
     assert loss.item() == pytest.approx(_info_nce_by_hand(e1.detach(), e2.detach(), 0.05), rel=1e-5)
 
 
+@pytest.mark.parametrize("symmetric", [False, True])
+def test_mnrl_objective_equals_sentence_transformers_loss_and_gradients(tiny_bert_dir, symmetric):
+    """The same tiny BERT (mean pooling) in both, dropout off, the same batch: loss to 1e-5, gradients to 1e-5."""
+    from sentence_transformers import SentenceTransformer
+    from sentence_transformers.base.modules.transformer import Transformer
+    from sentence_transformers.sentence_transformer import losses
+    from sentence_transformers.sentence_transformer.modules.pooling import Pooling
+
+    from bsl_pipeline.training.config import MNRLConfig
+    from bsl_pipeline.training.encoder import SentenceEncoder, load_tokenizer
+    from bsl_pipeline.training.objectives.mnrl import MNRLObjective
+
+    sents = make_sentences(7, seed=5)
+    rng = random.Random(1)
+    view2 = [perturb(s, rng) for s in sents]
+    ours = MNRLObjective(SentenceEncoder.from_pretrained(str(tiny_bert_dir), "mean", None),
+                         load_tokenizer(str(tiny_bert_dir)), MNRLConfig(symmetric=symmetric), max_length=32)
+    st = SentenceTransformer(modules=[Transformer(str(tiny_bert_dir), max_seq_length=32),
+                                      Pooling(32, pooling_mode="mean")], device="cpu")
+    # symmetric: what MultipleNegativesSymmetricRankingLoss is (now a deprecated alias of these arguments)
+    theirs = losses.MultipleNegativesRankingLoss(st, **({"directions": ("query_to_doc", "doc_to_query"),
+                                                          "partition_mode": "per_direction"} if symmetric else {}))
+    ours.eval(), theirs.eval()
+    loss, metrics = ours(ours.collate(sents, view2, random.Random(0)))
+    reference = theirs([st.tokenize(sents), st.tokenize(view2)], None)
+    assert loss.item() > 0.5 and loss.item() == pytest.approx(reference.item(), abs=1e-5)
+    loss.backward(), reference.backward()
+    ours_grads = dict(ours.encoder.named_parameters())
+    compared = 0
+    for name, p in st[0].auto_model.named_parameters():
+        mine = next(v for k, v in ours_grads.items() if k.endswith(name))
+        torch.testing.assert_close(mine.grad, p.grad, rtol=1e-4, atol=1e-5)
+        compared += 1
+    assert compared > 10 and 0 < metrics["positive_cosine"].item() < 1
+
+
+def test_mnrl_loss_equals_hand_computation_and_differs_from_info_nce():
+    from bsl_pipeline.training.objectives.contrastive import info_nce
+    from bsl_pipeline.training.objectives.mnrl import mnrl_loss
+
+    torch.manual_seed(0)
+    a, p = torch.randn(4, 5), torch.randn(4, 5)
+    an, pn = a / a.norm(dim=1, keepdim=True), p / p.norm(dim=1, keepdim=True)
+
+    def ranking(x, y):  # mean over rows i of -log softmax_j(20 cos(x_i, y_j))[i]
+        return sum(-math.log(math.exp(20 * float(x[i] @ y[i])) / sum(math.exp(20 * float(x[i] @ y[j]))
+                                                                      for j in range(4))) for i in range(4)) / 4
+
+    assert mnrl_loss(a, p, 20.0).item() == pytest.approx(ranking(an, pn), rel=1e-5)
+    assert mnrl_loss(a, p, 20.0, symmetric=True).item() == pytest.approx((ranking(an, pn) + ranking(pn, an)) / 2,
+                                                                         rel=1e-5)
+    assert abs(mnrl_loss(a, p, 20.0).item() - info_nce(a, p, 0.05).item()) > 1e-3
+    with pytest.raises(ValueError, match="scale must be > 0"):
+        mnrl_loss(a, p, 0.0)
+
+
 def test_mirror_masks_spans_with_the_span_mask_augmenters_rule(tiny):
     from bsl_pipeline.pipeline.augment.augmenters import build_augmenter
 
@@ -422,12 +478,14 @@ def test_objective_registry():
         BSLConfig,
         ContrastiveConfig,
         MirrorConfig,
+        MNRLConfig,
         ObjectiveConfig,
         SGOptConfig,
     )
     from bsl_pipeline.training.objectives import OBJECTIVES, objective_class, objective_settings
 
-    sections = {"bsl": BSLConfig, "contrastive": ContrastiveConfig, "mirror": MirrorConfig, "sg_opt": SGOptConfig}
+    sections = {"bsl": BSLConfig, "contrastive": ContrastiveConfig, "mnrl": MNRLConfig, "mirror": MirrorConfig,
+                "sg_opt": SGOptConfig}
     assert set(OBJECTIVES) == set(sections)
     for name in OBJECTIVES:
         assert objective_class(name).name == name

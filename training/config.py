@@ -26,6 +26,7 @@ from bsl_pipeline.pipeline.base.config import (
 from bsl_pipeline.pipeline.base.devices import SDPA_BACKEND_HELP, sdpa_backend_problem
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.pooling import POOLING_MODES  # noqa: F401  (re-exported: training's readers import it from here)
+from bsl_pipeline.training.objectives import OBJECTIVES
 from bsl_pipeline.training.recipes import missing_model_hint
 
 
@@ -145,6 +146,16 @@ class ContrastiveConfig:
 
 
 @dataclass
+class MNRLConfig:
+    scale: float = _help("similarity scale: logits = scale * cosine (sentence-transformers' MNRL: 20, i.e. a "
+                         "temperature of 0.05)", default=20.0, allowed=Range(0, low_open=True))
+    symmetric: bool = _help("also rank the anchors for each positive and average the two losses "
+                            "(sentence-transformers' MultipleNegativesSymmetricRankingLoss); false = anchor (view1) "
+                            "to positives (view2) only", default=False)
+    gather_across_ranks: bool = _help("under DDP, candidates come from the global batch", default=True)
+
+
+@dataclass
 class MirrorConfig:
     temperature: float = _help("InfoNCE temperature (Mirror-BERT sentences: 0.04)",
                                default=0.04, allowed=Range(0, low_open=True))
@@ -174,9 +185,12 @@ class SGOptConfig:
 
 @dataclass
 class ObjectiveConfig:
-    name: str = _help("training objective: bsl, contrastive, mirror or sg_opt", default="bsl")
+    name: str = _help(f"training objective: {', '.join(OBJECTIVES)}", default="bsl",
+                      check=lambda name: None if name in OBJECTIVES
+                      else f"unknown objective {name!r}; expected one of {', '.join(OBJECTIVES)}")
     bsl: BSLConfig = field(default_factory=BSLConfig)
     contrastive: ContrastiveConfig = field(default_factory=ContrastiveConfig)
+    mnrl: MNRLConfig = field(default_factory=MNRLConfig)
     mirror: MirrorConfig = field(default_factory=MirrorConfig)
     sg_opt: SGOptConfig = field(default_factory=SGOptConfig)
 

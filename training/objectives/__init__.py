@@ -24,6 +24,7 @@ class ObjectiveEntry(NamedTuple):
 OBJECTIVES: dict[str, ObjectiveEntry] = {
     "bsl": ObjectiveEntry("bsl_pipeline.training.objectives.bsl:BSLObjective", "bsl"),
     "contrastive": ObjectiveEntry("bsl_pipeline.training.objectives.contrastive:ContrastiveObjective", "contrastive"),
+    "mnrl": ObjectiveEntry("bsl_pipeline.training.objectives.mnrl:MNRLObjective", "mnrl"),
     "mirror": ObjectiveEntry("bsl_pipeline.training.objectives.mirror:MirrorObjective", "mirror"),
     "sg_opt": ObjectiveEntry("bsl_pipeline.training.objectives.sg_opt:SGOptObjective", "sg_opt"),
 }

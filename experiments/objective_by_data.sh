@@ -1,0 +1,29 @@
+#!/bin/sh
+# Which objective for which data, on CPU: the two recipes (configs/recipes/) on augmentation views only (`views`), NLI
+# entailment pairs only (`nli`) and both (`both`), 3 seeds each, scored on STS-B dev (for choosing) and STS-B test,
+# through experiments/compare_peers.py (datasets: compare_peers.py --build-datasets); `contrastive`: this trainer's
+# contrastive objective on both, the supervised recipe's alternative, chosen against on STS-B dev; `st-views`:
+# sentence-transformers' MNRL in its own trainer on the views (lr 2e-5, as the supervised recipe). Each part writes
+# runs/objective_by_data/<part>/table.md and results.json; parts may run one after another or side by side:
+#   STEPS=50 WARMUP=18 SEEDS=42,43,44 sh experiments/objective_by_data.sh views nli both contrastive
+set -e
+STEPS=${STEPS:-50}
+WARMUP=${WARMUP:-18}
+SEEDS=${SEEDS:-42,43,44}
+OUT=${OUT:-runs/objective_by_data}
+PY=${PY:-.venv/bin/python}
+common="--steps $STEPS --predictor-warmup $WARMUP --seeds $SEEDS --tasks stsb --budget steps --threads 1"
+common="$common --eval-max-tokens 8192"
+recipes=recipe:unsupervised,recipe:supervised
+for part in "$@"; do
+  case $part in
+    views) $PY experiments/compare_peers.py --dataset runs/ds/indomain --methods $recipes $common --out $OUT/views ;;
+    nli) $PY experiments/compare_peers.py --dataset runs/ds/snli-dev --methods $recipes $common --out $OUT/nli ;;
+    both) $PY experiments/compare_peers.py --dataset runs/ds/indomain --dataset runs/ds/snli-dev --methods $recipes \
+            $common --out $OUT/both ;;
+    contrastive) $PY experiments/compare_peers.py --dataset runs/ds/indomain --dataset runs/ds/snli-dev \
+                   --methods contrastive $common --out $OUT/both-contrastive ;;
+    st-views) $PY experiments/compare_peers.py --dataset runs/ds/indomain --methods mnrl $common --out $OUT/st-views ;;
+    *) echo "unknown part $part (views, nli, both, contrastive, st-views)" >&2; exit 2 ;;
+  esac
+done

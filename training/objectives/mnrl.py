@@ -1,0 +1,63 @@
+"""Multiple negatives ranking (sentence-transformers' MultipleNegativesRankingLoss) over view pairs."""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+from bsl_pipeline.training.config import MNRLConfig
+from bsl_pipeline.training.distributed import gather_candidates
+from bsl_pipeline.training.objectives.base import Batch, Objective
+
+
+def mnrl_loss(anchors: torch.Tensor, positives: torch.Tensor, scale: float, symmetric: bool = False,
+              gather: bool = True) -> torch.Tensor:
+    """Cross-entropy of `scale * cos(anchor_i, positive_j)` with target j = i, over this rank's anchors and the
+    positives of the global batch; `symmetric` averages it with the same loss read the other way (each positive
+    ranks the global batch's anchors)."""
+    if scale <= 0:
+        raise ValueError(f"scale must be > 0, got {scale}")
+    a = F.normalize(anchors.float(), dim=-1)
+    p = F.normalize(positives.float(), dim=-1)
+    (all_a, all_p), offset = gather_candidates(a, p, gather=gather)
+    target = torch.arange(a.shape[0], device=a.device) + offset
+    loss = F.cross_entropy(a @ all_p.T * scale, target)
+    if symmetric:
+        loss = (loss + F.cross_entropy(p @ all_a.T * scale, target)) / 2
+    return loss
+
+
+class MNRLObjective(Objective):
+    """In-batch negatives ranking loss: each view1 (the anchor) must pick its own view2 (the positive) among all view2
+    of the global batch.
+
+    For a batch of n pairs (a_i, p_i) it computes
+
+        loss = mean_i  -log( exp(s * cos(a_i, p_i)) / sum_j exp(s * cos(a_i, p_j)) )
+
+    with scale s (`objective.mnrl.scale`, 20: a temperature of 0.05), j over the n * world view2 of every rank (gathered
+    with gradient under DDP, so the loss equals the single-process loss on the global batch). With `symmetric` it is
+    the mean of that loss and the same loss with the roles swapped (each p_i picks its a_i among all anchors).
+    This is sentence-transformers' `MultipleNegativesRankingLoss` (and, symmetric,
+    `MultipleNegativesSymmetricRankingLoss`) on (view1, view2) columns; unlike the `contrastive` objective (NT-Xent
+    over the 2n sentences) an anchor's candidates are the positives only, never the other anchors.
+
+    Fits labeled pairs whose in-batch partners are true negatives (NLI entailments, question-answer pairs); on
+    augmentation views of one sentence the other pairs are near-duplicates of little use as negatives, where the
+    `bsl` objective needs none (docs/guide/training.md, "Which objective for which data").
+    """
+
+    name = "mnrl"
+    metric_names = ("positive_cosine",)
+
+    def __init__(self, encoder, tokenizer, settings: MNRLConfig, *, max_length: int):
+        super().__init__(encoder, tokenizer, max_length=max_length)
+        self.cfg = settings
+
+    def forward(self, batch: Batch) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+        anchors = self.encoder(**batch["view1"])
+        positives = self.encoder(**batch["view2"])
+        loss = mnrl_loss(anchors, positives, self.cfg.scale, self.cfg.symmetric, self.cfg.gather_across_ranks)
+        with torch.no_grad():
+            positive_cosine = F.cosine_similarity(anchors.float(), positives.float()).mean()
+        return loss, {"positive_cosine": positive_cosine}

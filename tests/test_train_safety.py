@@ -449,3 +449,17 @@ def test_a_checkpoint_of_other_settings_and_the_keep_setting_are_left_alone(tiny
     _train(tiny_bert_dir, dataset, kept, ["train.max_steps=3", "train.save_every=1", "train.keep_checkpoints=0",
                                           "train.keep_checkpoints_after_final=true"])
     assert sorted(p.name for p in (kept / "checkpoints").iterdir()) == ["step-00000001", "step-00000002"]
+
+
+def test_a_link_where_a_checkpoint_stages_its_rng_states_is_refused_and_not_written_through(tiny_bert_dir, dataset,
+                                                                                          tmp_path):
+    out, victim = tmp_path / "run", tmp_path / "victim"
+    victim.mkdir()
+    (victim / "rank-0.pt").write_text("mine")
+    _train(tiny_bert_dir, dataset, out, ["train.max_steps=2", "train.save_every=1", "train.stop_at_step=1"])
+    link = out / ".final.rng"  # where the final checkpoint gathers each rank's RNG state before publishing
+    link.symlink_to(victim, target_is_directory=True)
+    with pytest.raises(OwnershipError, match=r"\.final\.rng is a symbolic link"):
+        _train(tiny_bert_dir, dataset, out, ["train.max_steps=2", "train.save_every=1", "train.resume=auto"])
+    assert link.is_symlink() and sorted(p.name for p in victim.iterdir()) == ["rank-0.pt"]
+    assert (victim / "rank-0.pt").read_text() == "mine"

@@ -463,3 +463,20 @@ def test_a_link_where_a_checkpoint_stages_its_rng_states_is_refused_and_not_writ
         _train(tiny_bert_dir, dataset, out, ["train.max_steps=2", "train.save_every=1", "train.resume=auto"])
     assert link.is_symlink() and sorted(p.name for p in victim.iterdir()) == ["rank-0.pt"]
     assert (victim / "rank-0.pt").read_text() == "mine"
+
+
+def test_a_checkpoints_folder_that_is_a_link_is_refused_and_the_checkpoints_it_points_to_are_kept(
+        tiny_bert_dir, dataset, tmp_path):
+    settings = ["train.max_steps=4", "train.save_every=1", "train.keep_checkpoints=0"]
+    other = tmp_path / "other"  # another run, stopped at step 3: its checkpoints are what it resumes from
+    _train(tiny_bert_dir, dataset, other, [*settings, "train.stop_at_step=3"])
+    out = tmp_path / "run"
+    _train(tiny_bert_dir, dataset, out, [*settings, "train.stop_at_step=1"])
+    shutil.rmtree(out / "checkpoints")
+    (out / "checkpoints").symlink_to(other / "checkpoints", target_is_directory=True)
+    with pytest.raises(OwnershipError, match=r"checkpoints is a symbolic link"):
+        _train(tiny_bert_dir, dataset, out, [*settings, "train.resume=auto"])
+    assert sorted(p.name for p in (other / "checkpoints").iterdir()) == [
+        "step-00000001", "step-00000002", "step-00000003"]
+    assert (other / "checkpoints" / "step-00000003" / "trainer_state.pt").is_file()
+    assert not (out / "final").exists()

@@ -480,3 +480,15 @@ def test_a_checkpoints_folder_that_is_a_link_is_refused_and_the_checkpoints_it_p
         "step-00000001", "step-00000002", "step-00000003"]
     assert (other / "checkpoints" / "step-00000003" / "trainer_state.pt").is_file()
     assert not (out / "final").exists()
+
+
+def test_links_planted_beside_the_metrics_logs_are_never_written_through(tiny_bert_dir, dataset, tmp_path):
+    out, victim = tmp_path / "run", tmp_path / "victim.txt"
+    victim.write_text("mine\n")
+    settings = ["train.max_steps=2", "train.save_every=1"]
+    _train(tiny_bert_dir, dataset, out, [*settings, "train.stop_at_step=1"])
+    for name in (".metrics.csv.tmp", ".eval.csv.tmp"):  # where an earlier version staged its rewrite
+        (out / name).symlink_to(victim)
+    result = _train(tiny_bert_dir, dataset, out, [*settings, "train.resume=auto"])
+    assert result.completed and victim.read_text() == "mine\n"
+    assert not (out / "metrics.csv").is_symlink() and (out / "metrics.csv").read_text().startswith("step")

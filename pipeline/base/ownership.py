@@ -70,6 +70,20 @@ def read_json_file(path: str | Path, limit: int) -> Any:
     return json.loads(data.decode("utf-8"))
 
 
+def require_record_or_nothing(path: Path, kind: str, limit: int, what: str, fix: str) -> None:
+    """A command writes its record (a JSON object whose "kind" is `kind`) at the fixed `path` only over nothing or
+    an earlier record of that kind: anything else there (a file of the user's that has that name, a link, a FIFO)
+    is refused naming it (`what`: the record's name, `fix`: what to do instead), and kept."""
+    try:
+        existing = read_json_file(path, limit)
+    except FileNotFoundError:
+        return
+    except (OSError, ValueError, RecursionError):
+        existing = None
+    if not isinstance(existing, dict) or existing.get("kind") != kind:
+        raise OwnershipError(f"{path} exists and is not {what}; bsl leaves it alone: {fix}")
+
+
 def read_marker(directory: Path) -> dict[str, Any] | None:
     path = Path(directory) / MARKER_NAME
     try:

@@ -13,11 +13,10 @@ from typing import Any
 from bsl_pipeline.pipeline.base.atomic import write_json_atomic
 from bsl_pipeline.pipeline.base.errors import InputError
 from bsl_pipeline.pipeline.base.ownership import (
-    OwnershipError,
     check_not_input,
     check_output_name,
-    read_json_file,
     refuse_special_file,
+    require_record_or_nothing,
 )
 from bsl_pipeline.pipeline.base.provenance import code_version, sha256_file
 from bsl_pipeline.pipeline.corpus.chunks import CorpusConfig, CorpusStats, iter_chunks
@@ -64,15 +63,8 @@ def write_source_manifest(corpus: str | Path, cfg: CorpusConfig, name: str, regi
     target = Path(registry_dir) / "sources" / f"{name}.json"
     check_not_input(target, [corpus])
     refuse_special_file(target)
-    try:
-        existing = read_json_file(target, MAX_SOURCE_MANIFEST_BYTES)
-    except FileNotFoundError:
-        existing = {"kind": SOURCE_KIND}
-    except (OSError, ValueError, RecursionError):
-        existing = None
-    if not isinstance(existing, dict) or existing.get("kind") != SOURCE_KIND:
-        raise OwnershipError(f"{target} exists and is not a corpus manifest; bsl leaves it alone: give another "
-                             f"--name, or another --registry-dir")
+    require_record_or_nothing(target, SOURCE_KIND, MAX_SOURCE_MANIFEST_BYTES, "a corpus manifest",
+                              "give another --name, or another --registry-dir")
     write_json_atomic(target, describe_corpus(corpus, cfg, name))
     return target
 

@@ -50,7 +50,7 @@ from typing import Any
 
 from bsl_pipeline.pipeline.base.atomic import write_json_atomic
 from bsl_pipeline.pipeline.base.errors import BSLError, InputError
-from bsl_pipeline.pipeline.base.ownership import OwnershipError, read_json_file
+from bsl_pipeline.pipeline.base.ownership import read_json_file, require_record_or_nothing
 from bsl_pipeline.pipeline.base.provenance import code_version, sha256_file
 from bsl_pipeline.pipeline.base.publish import publish_directory, remove_stale_staging, staging_dir
 from bsl_pipeline.training.evaluation.data_dir import default_data_dir
@@ -535,20 +535,6 @@ def _row_warnings(spec: PublicSet, written: dict[str, tuple[list[str], SplitRows
     return out
 
 
-def _require_fetch_manifest_or_nothing(path: Path) -> None:
-    """A fetch writes its manifest at `path` only over nothing or an earlier fetch manifest: a file of the user's
-    that happens to have that name is refused and kept."""
-    try:
-        existing = read_fetch_manifest(path)
-    except FileNotFoundError:
-        return
-    except (OSError, ValueError, RecursionError):
-        existing = None
-    if not isinstance(existing, dict) or existing.get("kind") != PUBLIC_SET_KIND:
-        raise OwnershipError(f"{path} exists and is not a fetch manifest; bsl leaves it alone: move it away, or "
-                             f"fetch into another data dir")
-
-
 def fetch_set(spec: PublicSet, data_dir: Path, cfg: DataFetchConfig) -> FetchResult:
     """Load one set and write it into `data_dir` (or skip it when complete or supplied by hand)."""
     source = source_for(spec, cfg)
@@ -559,7 +545,8 @@ def fetch_set(spec: PublicSet, data_dir: Path, cfg: DataFetchConfig) -> FetchRes
         return FetchResult(spec.name, "kept", folder, {},
                            (f"{spec.name}: kept {folder}: it has no fetch manifest (supplied by hand?); "
                             f"use --force to replace it",))
-    _require_fetch_manifest_or_nothing(manifest_path(data_dir, spec.name))
+    require_record_or_nothing(manifest_path(data_dir, spec.name), PUBLIC_SET_KIND, MAX_FETCH_MANIFEST_BYTES,
+                              "a fetch manifest", "move it away, or fetch into another data dir")
     folder.parent.mkdir(parents=True, exist_ok=True)
     fetched_before = _fetched_files(data_dir, spec.name, folder)
     remove_stale_staging(folder.parent, folder.name, fetched_before)

@@ -225,3 +225,33 @@ def test_two_takers_of_one_stale_lock_never_both_hold_it(tmp_path):
         for taker in takers:
             taker.kill()
             taker.wait()
+
+
+@pytest.mark.parametrize("planted", ["fifo", "link"])
+def test_a_marker_that_is_a_fifo_or_a_link_is_refused_without_reading_it(tmp_path, planted):
+    import threading
+
+    from bsl_pipeline.pipeline.base.ownership import read_marker
+
+    (tmp_path / "d").mkdir()
+    marker = tmp_path / "d" / MARKER_NAME
+    if planted == "fifo":
+        os.mkfifo(marker)
+    else:
+        (tmp_path / "elsewhere.json").write_text(json.dumps({"tool": "bsl", "kind": "dataset"}))
+        marker.symlink_to(tmp_path / "elsewhere.json")
+    outcome: list[BaseException] = []
+
+    def read() -> None:
+        try:
+            read_marker(tmp_path / "d")
+        except BaseException as exc:  # noqa: BLE001 - handed to the test
+            outcome.append(exc)
+
+    thread = threading.Thread(target=read, daemon=True)
+    thread.start()
+    thread.join(20)
+    assert outcome, "reading the marker did not return (or accepted it)"
+    assert isinstance(outcome[0], OwnershipError)
+    assert "unreadable output marker" in str(outcome[0]) and ("not a plain file" in str(outcome[0])
+                                                              or "symbolic link" in str(outcome[0]))

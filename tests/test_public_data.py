@@ -350,3 +350,18 @@ def test_bsl_data_fetch_command(hub_mirror, tmp_path, capsys):
     assert capsys.readouterr().out.splitlines()[1].startswith("stsb: already complete in ")
     assert main(["data", "fetch", "--sets", "sts18"]) == 1
     assert "bsl data: error: unknown set(s) sts18" in capsys.readouterr().err
+
+
+def test_a_file_of_the_users_where_a_fetch_manifest_goes_is_refused_and_kept(hub_mirror, tmp_path):
+    from bsl_pipeline.pipeline.base.ownership import OwnershipError
+
+    data = tmp_path / "data"
+    (data / "data_manifests").mkdir(parents=True)
+    mine = manifest_path(data, "sts16")
+    mine.write_text('{"my": "own notes"}\n')
+    with pytest.raises(OwnershipError, match=r"sts16\.json exists and is not a fetch manifest"):
+        _fetch(hub_mirror, data, ["sts16"])
+    assert mine.read_text() == '{"my": "own notes"}\n'
+    mine.unlink()
+    assert _fetch(hub_mirror, data, ["sts16"]) == {"sts16": "fetched"}
+    assert _fetch(hub_mirror, data, ["sts16"], force=True) == {"sts16": "fetched"}  # its own: rewritten

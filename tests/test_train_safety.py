@@ -449,3 +449,46 @@ def test_a_checkpoint_of_other_settings_and_the_keep_setting_are_left_alone(tiny
     _train(tiny_bert_dir, dataset, kept, ["train.max_steps=3", "train.save_every=1", "train.keep_checkpoints=0",
                                           "train.keep_checkpoints_after_final=true"])
     assert sorted(p.name for p in (kept / "checkpoints").iterdir()) == ["step-00000001", "step-00000002"]
+
+
+def test_a_link_where_a_checkpoint_stages_its_rng_states_is_refused_and_not_written_through(tiny_bert_dir, dataset,
+                                                                                          tmp_path):
+    out, victim = tmp_path / "run", tmp_path / "victim"
+    victim.mkdir()
+    (victim / "rank-0.pt").write_text("mine")
+    _train(tiny_bert_dir, dataset, out, ["train.max_steps=2", "train.save_every=1", "train.stop_at_step=1"])
+    link = out / ".final.rng"  # where the final checkpoint gathers each rank's RNG state before publishing
+    link.symlink_to(victim, target_is_directory=True)
+    with pytest.raises(OwnershipError, match=r"\.final\.rng is a symbolic link"):
+        _train(tiny_bert_dir, dataset, out, ["train.max_steps=2", "train.save_every=1", "train.resume=auto"])
+    assert link.is_symlink() and sorted(p.name for p in victim.iterdir()) == ["rank-0.pt"]
+    assert (victim / "rank-0.pt").read_text() == "mine"
+
+
+def test_a_checkpoints_folder_that_is_a_link_is_refused_and_the_checkpoints_it_points_to_are_kept(
+        tiny_bert_dir, dataset, tmp_path):
+    settings = ["train.max_steps=4", "train.save_every=1", "train.keep_checkpoints=0"]
+    other = tmp_path / "other"  # another run, stopped at step 3: its checkpoints are what it resumes from
+    _train(tiny_bert_dir, dataset, other, [*settings, "train.stop_at_step=3"])
+    out = tmp_path / "run"
+    _train(tiny_bert_dir, dataset, out, [*settings, "train.stop_at_step=1"])
+    shutil.rmtree(out / "checkpoints")
+    (out / "checkpoints").symlink_to(other / "checkpoints", target_is_directory=True)
+    with pytest.raises(OwnershipError, match=r"checkpoints is a symbolic link"):
+        _train(tiny_bert_dir, dataset, out, [*settings, "train.resume=auto"])
+    assert sorted(p.name for p in (other / "checkpoints").iterdir()) == [
+        "step-00000001", "step-00000002", "step-00000003"]
+    assert (other / "checkpoints" / "step-00000003" / "trainer_state.pt").is_file()
+    assert not (out / "final").exists()
+
+
+def test_links_planted_beside_the_metrics_logs_are_never_written_through(tiny_bert_dir, dataset, tmp_path):
+    out, victim = tmp_path / "run", tmp_path / "victim.txt"
+    victim.write_text("mine\n")
+    settings = ["train.max_steps=2", "train.save_every=1"]
+    _train(tiny_bert_dir, dataset, out, [*settings, "train.stop_at_step=1"])
+    for name in (".metrics.csv.tmp", ".eval.csv.tmp"):  # where an earlier version staged its rewrite
+        (out / name).symlink_to(victim)
+    result = _train(tiny_bert_dir, dataset, out, [*settings, "train.resume=auto"])
+    assert result.completed and victim.read_text() == "mine\n"
+    assert not (out / "metrics.csv").is_symlink() and (out / "metrics.csv").read_text().startswith("step")

@@ -21,7 +21,7 @@ import torch
 from bsl_pipeline.pipeline.base.atomic import write_text_atomic
 from bsl_pipeline.pipeline.base.config import to_dict
 from bsl_pipeline.pipeline.base.errors import BSLError
-from bsl_pipeline.pipeline.base.publish import publish_directory, staging_dir
+from bsl_pipeline.pipeline.base.publish import publish_directory, require_folder, staging_dir
 from bsl_pipeline.training.checkpoint_files import (
     CHECKPOINT_JSON,
     ENCODER_DIR,
@@ -219,6 +219,7 @@ class Checkpointer:
         rng_dir = directory.parent / f".{directory.name}.rng"
         if self.dist.is_main:
             directory.parent.mkdir(parents=True, exist_ok=True)
+            require_folder(rng_dir, "its own folder of RNG states")  # never written through a planted link
             rng_dir.mkdir(parents=True, exist_ok=True)
         barrier()
         save_state(rng_dir / f"rank-{self.dist.rank}.pt", capture_rng_state())

@@ -35,6 +35,7 @@ import torch
 
 from bsl_pipeline.pipeline.base.atomic import new_file_mode, write_json_atomic
 from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.publish import require_folder
 
 CHECKPOINT_JSON = "bsl_checkpoint.json"
 ENCODER_DIR = "encoder"
@@ -50,9 +51,16 @@ def step_dir_name(step: int) -> str:
     return f"step-{step:08d}"
 
 
+def checkpoints_folder(checkpoints_dir: Path) -> bool:
+    """Whether the run's checkpoints folder is there. A link (or a file) there is refused, never followed: the
+    trainer resumes from, prunes and removes what it finds in it, which would be another directory's checkpoints."""
+    return require_folder(checkpoints_dir, "its own checkpoints folder")
+
+
 def list_checkpoints(checkpoints_dir: Path) -> list[tuple[int, Path]]:
-    """Complete periodic checkpoints (state file present), oldest first."""
-    if not checkpoints_dir.is_dir():
+    """Complete periodic checkpoints (state file present), oldest first. A `checkpoints_dir` that is a link is
+    refused (`checkpoints_folder`)."""
+    if not checkpoints_folder(checkpoints_dir):
         return []
     found = []
     for p in checkpoints_dir.iterdir():
@@ -66,7 +74,7 @@ def checkpoint_dirs(checkpoints_dir: Path, final_dir: Path) -> list[tuple[float,
     """Every checkpoint a run left, complete or not, oldest first: `step-N` dirs by N, and `final_dir` by the step
     its json records (last of all when that is unreadable)."""
     found: list[tuple[float, Path]] = []
-    if checkpoints_dir.is_dir():
+    if checkpoints_folder(checkpoints_dir):
         found += [(int(m.group(1)), p) for p in checkpoints_dir.iterdir() if (m := _STEP_DIR.match(p.name))]
     if final_dir.is_dir():
         try:

@@ -7,6 +7,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from bsl_pipeline.pipeline.base.atomic import atomic_path
+
 
 class CSVLog:
     """Rows of scalars with a fixed header. On resume, rows after the resumed step are dropped so that a step
@@ -23,15 +25,15 @@ class CSVLog:
             self._rewrite([])
 
     def _rewrite(self, rows: list[dict[str, Any]]) -> None:
-        tmp = self.path.with_name(f".{self.path.name}.tmp")
-        with open(tmp, "w", newline="", encoding="utf-8") as fh:
+        with atomic_path(self.path) as tmp, open(tmp, "w", newline="", encoding="utf-8") as fh:
             writer = csv.DictWriter(fh, fieldnames=self.fields, extrasaction="ignore")
             writer.writeheader()
             writer.writerows(rows)
-        os.replace(tmp, self.path)
 
     def write(self, row: dict[str, Any]) -> None:
-        with open(self.path, "a", newline="", encoding="utf-8") as fh:
+        # Appended only to the plain file _rewrite made: a link put there since is never written through.
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW)
+        with os.fdopen(fd, "a", newline="", encoding="utf-8") as fh:
             csv.DictWriter(fh, fieldnames=self.fields, extrasaction="ignore").writerow(
                 {k: _fmt(row.get(k)) for k in self.fields})
 

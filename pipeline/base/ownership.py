@@ -46,13 +46,51 @@ class LockedError(BSLError):
     """Another process is writing this directory."""
 
 
+MAX_MARKER_BYTES = 1 << 20  # a marker is a few hundred bytes
+
+
+def read_json_file(path: str | Path, limit: int) -> Any:
+    """The JSON in the plain file `path` of at most `limit` bytes. Opened without following a link or waiting on a
+    FIFO, and read no further than `limit`, so a planted link, FIFO or device (`/dev/zero`) never hangs the
+    command or fills its memory. FileNotFoundError when nothing is there; OSError (a link, not a plain file, too
+    large) or ValueError (not UTF-8 JSON) otherwise."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as exc:
+        if os.path.islink(path):
+            raise OSError(f"{path} is a symbolic link, not a plain file") from None
+        raise exc
+    with os.fdopen(fd, "rb") as fh:
+        info = os.fstat(fh.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(f"{path} is not a plain file")
+        data = fh.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(f"{path} is over {limit} bytes")
+    return json.loads(data.decode("utf-8"))
+
+
+def require_record_or_nothing(path: Path, kind: str, limit: int, what: str, fix: str) -> None:
+    """A command writes its record (a JSON object whose "kind" is `kind`) at the fixed `path` only over nothing or
+    an earlier record of that kind: anything else there (a file of the user's that has that name, a link, a FIFO)
+    is refused naming it (`what`: the record's name, `fix`: what to do instead), and kept."""
+    try:
+        existing = read_json_file(path, limit)
+    except FileNotFoundError:
+        return
+    except (OSError, ValueError, RecursionError):
+        existing = None
+    if not isinstance(existing, dict) or existing.get("kind") != kind:
+        raise OwnershipError(f"{path} exists and is not {what}; bsl leaves it alone: {fix}")
+
+
 def read_marker(directory: Path) -> dict[str, Any] | None:
     path = Path(directory) / MARKER_NAME
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_json_file(path, MAX_MARKER_BYTES)
     except FileNotFoundError:
         return None
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:
         raise OwnershipError(f"{path}: unreadable output marker ({exc})") from None
     if not isinstance(data, dict) or data.get("tool") != "bsl" or not isinstance(data.get("kind"), str):
         raise OwnershipError(f"{path}: not a bsl output marker")

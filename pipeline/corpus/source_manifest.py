@@ -12,9 +12,19 @@ from typing import Any
 
 from bsl_pipeline.pipeline.base.atomic import write_json_atomic
 from bsl_pipeline.pipeline.base.errors import InputError
-from bsl_pipeline.pipeline.base.ownership import check_not_input, check_output_name, refuse_special_file
+from bsl_pipeline.pipeline.base.ownership import (
+    check_not_input,
+    check_output_name,
+    refuse_special_file,
+    require_record_or_nothing,
+)
 from bsl_pipeline.pipeline.base.provenance import code_version, sha256_file
 from bsl_pipeline.pipeline.corpus.chunks import CorpusConfig, CorpusStats, iter_chunks
+
+
+SOURCE_KIND = "source_corpus"
+# A corpus manifest lists the corpus's files: far larger is not one the tool wrote.
+MAX_SOURCE_MANIFEST_BYTES = 64 << 20
 
 
 def describe_corpus(corpus: str | Path, cfg: CorpusConfig, name: str) -> dict[str, Any]:
@@ -28,7 +38,7 @@ def describe_corpus(corpus: str | Path, cfg: CorpusConfig, name: str) -> dict[st
                 pairs += 1
                 labels[r.label or "none"] += 1
     manifest = {
-        "kind": "source_corpus",
+        "kind": SOURCE_KIND,
         "name": name,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "code_version": code_version(),
@@ -47,11 +57,14 @@ def describe_corpus(corpus: str | Path, cfg: CorpusConfig, name: str) -> dict[st
 
 def write_source_manifest(corpus: str | Path, cfg: CorpusConfig, name: str, registry_dir: str | Path) -> Path:
     """Describe the corpus into `<registry_dir>/sources/<name>.json`: never inside the corpus (the next read of it
-    would take the manifest for corpus text) and never through a link."""
+    would take the manifest for corpus text), never through a link, and never over a file that is not a corpus
+    manifest (a user's file of that name is kept)."""
     check_output_name(name, "corpus manifest name")
     target = Path(registry_dir) / "sources" / f"{name}.json"
     check_not_input(target, [corpus])
     refuse_special_file(target)
+    require_record_or_nothing(target, SOURCE_KIND, MAX_SOURCE_MANIFEST_BYTES, "a corpus manifest",
+                              "give another --name, or another --registry-dir")
     write_json_atomic(target, describe_corpus(corpus, cfg, name))
     return target
 

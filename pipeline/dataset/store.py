@@ -24,7 +24,7 @@ from bsl_pipeline.pipeline.base import storage
 from bsl_pipeline.pipeline.base.atomic import write_json_atomic
 from bsl_pipeline.pipeline.base.config import MAX_VIEW_CHARS
 from bsl_pipeline.pipeline.base.errors import BSLError, InputError, VerificationError
-from bsl_pipeline.pipeline.base.ownership import MARKER_NAME, read_marker
+from bsl_pipeline.pipeline.base.ownership import MARKER_NAME, read_json_file, read_marker
 from bsl_pipeline.pipeline.base.fingerprint import keyed_digest
 from bsl_pipeline.pipeline.base.provenance import sha256_file
 from bsl_pipeline.pipeline.dataset.card import card_front_matter_problem, card_shard_files, loading_files_problem
@@ -42,6 +42,8 @@ __all__ = ["Manifest", "load_manifest", "with_shards", "verify_dataset", "iter_p
 log = logging.getLogger(__name__)
 SHARD_DIRS = ("data", "rejects")
 SHARD_KINDS = ("pairs", "rejects")
+# A manifest, or its registry copy, lists the shards: far larger is not one the tool wrote.
+MAX_RECORD_BYTES = 64 << 20
 
 
 def shard_paths(manifest: Manifest, kind: str = "pairs", methods: list[str] | None = None) -> list[Path]:
@@ -172,9 +174,11 @@ def _check_card(manifest: Manifest) -> None:
 
 # -- which dataset, which write of it ------------------------------------------------------------------------------
 def _read_json_object(path: Path) -> dict[str, Any] | None:
+    """A plain file's JSON object, else None. The path may come from a marker anyone could have written: a link,
+    FIFO or device there is never read (`read_json_file`)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, UnicodeDecodeError):
+        data = read_json_file(path, MAX_RECORD_BYTES)
+    except (OSError, ValueError, RecursionError):
         return None
     return data if isinstance(data, dict) else None
 

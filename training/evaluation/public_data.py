@@ -38,7 +38,6 @@ What the hub copies carry, and where they differ from the reference files the pa
 from __future__ import annotations
 
 import csv
-import json
 import math
 import os
 import shutil
@@ -51,6 +50,7 @@ from typing import Any
 
 from bsl_pipeline.pipeline.base.atomic import write_json_atomic
 from bsl_pipeline.pipeline.base.errors import BSLError, InputError
+from bsl_pipeline.pipeline.base.ownership import read_json_file, require_record_or_nothing
 from bsl_pipeline.pipeline.base.provenance import code_version, sha256_file
 from bsl_pipeline.pipeline.base.publish import publish_directory, remove_stale_staging, staging_dir
 from bsl_pipeline.training.evaluation.data_dir import default_data_dir
@@ -471,6 +471,17 @@ def manifest_path(data_dir: Path, name: str) -> Path:
     return data_dir / "data_manifests" / f"{name}.json"
 
 
+# A fetch manifest lists a set's few files: far larger is not one the tool wrote.
+MAX_FETCH_MANIFEST_BYTES = 16 << 20
+PUBLIC_SET_KIND = "public_set"
+
+
+def read_fetch_manifest(path: Path) -> Any:
+    """The JSON at `path`, read as untrusted input: a plain file of bounded size, never through a link, a FIFO or
+    a device (`read_json_file`)."""
+    return read_json_file(path, MAX_FETCH_MANIFEST_BYTES)
+
+
 def _inside(root: Path, relative: str) -> Path | None:
     """`root/relative` when it stays inside `root` (manifests are untrusted input), else None."""
     path = (root / relative).resolve()
@@ -481,8 +492,8 @@ def is_complete(data_dir: Path, source: Source) -> bool:
     """The set's manifest names this source and layout, and every file it lists has the recorded sha256."""
     path = manifest_path(data_dir, source.set.name)
     try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        manifest = read_fetch_manifest(path)
+    except (OSError, ValueError, RecursionError):
         return False
     if not isinstance(manifest, dict) or manifest.get("layout_version") != LAYOUT_VERSION or \
             manifest.get("source") != source.describe() or not manifest.get("files"):
@@ -506,7 +517,7 @@ def describe_set(source: Source, folder: Path, data_dir: Path, written: dict[str
             f = staging / name
             files.append({"path": (folder / name).relative_to(data_dir).as_posix(), "sha256": sha256_file(f),
                           "bytes": f.stat().st_size, "rows": rows.written})
-    return {"kind": "public_set", "name": spec.name, "layout_version": LAYOUT_VERSION,
+    return {"kind": PUBLIC_SET_KIND, "name": spec.name, "layout_version": LAYOUT_VERSION,
             "created": datetime.now(timezone.utc).isoformat(timespec="seconds"), "code_version": code_version(),
             "source": source.describe(), "folder": spec.folder, "splits": splits, "files": files,
             "notes": [spec.note] if spec.note else []}
@@ -534,6 +545,8 @@ def fetch_set(spec: PublicSet, data_dir: Path, cfg: DataFetchConfig) -> FetchRes
         return FetchResult(spec.name, "kept", folder, {},
                            (f"{spec.name}: kept {folder}: it has no fetch manifest (supplied by hand?); "
                             f"use --force to replace it",))
+    require_record_or_nothing(manifest_path(data_dir, spec.name), PUBLIC_SET_KIND, MAX_FETCH_MANIFEST_BYTES,
+                              "a fetch manifest", "move it away, or fetch into another data dir")
     folder.parent.mkdir(parents=True, exist_ok=True)
     fetched_before = _fetched_files(data_dir, spec.name, folder)
     remove_stale_staging(folder.parent, folder.name, fetched_before)
@@ -562,9 +575,9 @@ def _fetched_files(data_dir: Path, name: str, folder: Path) -> Callable[[str, Pa
     sha256 they still have. Anything else there (a file added or edited by hand, a folder supplied by hand) is
     set aside in `.bsl-replaced/<time>/` beside the folder, never deleted."""
     try:
-        manifest = json.loads(manifest_path(data_dir, name).read_text(encoding="utf-8"))
+        manifest = read_fetch_manifest(manifest_path(data_dir, name))
         listed = {str(e["path"]): str(e["sha256"]) for e in manifest["files"]}
-    except (OSError, ValueError, TypeError, KeyError):
+    except (OSError, ValueError, TypeError, KeyError, RecursionError):
         listed = {}
     try:
         prefix = folder.relative_to(data_dir).as_posix()
@@ -579,7 +592,7 @@ def _fetched_files(data_dir: Path, name: str, folder: Path) -> Callable[[str, Pa
 
 
 def _recorded_rows(data_dir: Path, name: str) -> dict[str, int]:
-    splits = json.loads(manifest_path(data_dir, name).read_text(encoding="utf-8")).get("splits")
+    splits = read_fetch_manifest(manifest_path(data_dir, name)).get("splits")
     if not isinstance(splits, dict):
         return {}
     return {split: info["rows_written"] for split, info in splits.items()

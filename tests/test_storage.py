@@ -26,9 +26,10 @@ BSL = [sys.executable, "-m", "bsl_pipeline.cli"]
 def _objects(server, bucket: str, prefix: str) -> dict[str, bytes]:
     client = server.client()
     out = {}
-    for page in client.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=prefix + "/"):
+    start = f"{prefix}/" if prefix else ""  # "": every object in the bucket
+    for page in client.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=start):
         for item in page.get("Contents", []):
-            out[item["Key"][len(prefix) + 1:]] = client.get_object(Bucket=bucket, Key=item["Key"])["Body"].read()
+            out[item["Key"][len(start):]] = client.get_object(Bucket=bucket, Key=item["Key"])["Body"].read()
     return out
 
 
@@ -197,6 +198,28 @@ def test_foreign_objects_are_refused_then_moved_aside_never_deleted(s3_env, tmp_
     kept = [k for k in files if k.startswith(".bsl-replaced/") and k.endswith("data/mine.parquet")]
     assert len(kept) == 1 and files[kept[0]] == b"a user's file"
     verify_dataset(f"s3://{bucket}/ds")
+
+
+def test_overwrite_keeps_every_user_object_even_with_glob_characters_and_never_touches_nearby_prefixes(
+        s3_env, tmp_path, cache_home):
+    corpus = write_corpus(tmp_path)
+    bucket = s3_env.bucket()
+    client = s3_env.client()
+    planted = ["p/data/a[1].parquet", "p/data/a1.parquet", "p/data/x*.txt", "p/data/q?.txt", "p/README.md",
+               "p/data/odd [1] \u00fc%20+#.parquet", "p/.work/notes", "p", "pp/data/x.parquet", "p2/data/u.parquet",
+               "p-old/manifest.json"]
+    for key in planted:
+        client.put_object(Bucket=bucket, Key=key, Body=f"user object {key}".encode())
+    run_augment(corpus, f"s3://{bucket}/p", augment_config(tmp_path, registry_dir=""), overwrite=True)
+    stored = _objects(s3_env, bucket, "")
+    for key in planted:  # each one's bytes are still there: moved aside under its own name, or untouched
+        holders = [k for k, v in stored.items() if v == f"user object {key}".encode()]
+        assert len(holders) == 1, (key, holders)
+        if not key.startswith("p/"):
+            assert holders == [key]
+        elif key.startswith(("p/data/", "p/README.md", "p/.work/")):
+            assert holders[0].startswith("p/.bsl-replaced/") and holders[0].endswith(key[len("p/"):])
+    verify_dataset(f"s3://{bucket}/p")
 
 
 def test_odd_characters_in_the_url(s3_env, tmp_path, cache_home):

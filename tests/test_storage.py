@@ -294,6 +294,16 @@ def test_hugging_face_datasets_reads_the_output_from_s3(s3_env, tmp_path, cache_
                                    cache_dir=str(tmp_path / "hf-cache"))
     assert loaded.num_rows == m.stats.pairs
     assert set(loaded["method"]) == {"noise"}
+    # The guide's line: the shard list from the manifest, the commit point.
+    import fsspec
+
+    options = {"endpoint_url": s3_env.endpoint_url}
+    with fsspec.open(f"{url}/manifest.json", **options) as fh:
+        manifest = json.load(fh)
+    files = [f"{url}/{shard['path']}" for shard in manifest["shards"] if shard["kind"] == "pairs"]
+    listed = datasets.load_dataset("parquet", data_files=files, split="train", storage_options=options,
+                                   cache_dir=str(tmp_path / "hf-cache"))
+    assert sorted(map(str, listed)) == sorted(map(str, loaded)) and listed.num_rows == m.stats.pairs
 
 
 def test_training_reads_a_dataset_on_s3_as_it_reads_the_same_dataset_on_disk(s3_env, tmp_path, cache_home,

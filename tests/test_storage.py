@@ -184,6 +184,34 @@ def test_second_writer_is_refused_and_a_stale_lease_taken_over(s3_env, tmp_path,
     assert m.stats.pairs > 0 and ".bsl-lock" not in _objects(s3_env, bucket, "ds")
 
 
+def test_of_writers_that_start_together_exactly_one_gets_the_lease(s3_env, cache_home):
+    """The conditional create on the real server: four writers at the same moment, one lease."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from bsl_pipeline.pipeline.base.ownership import LockedError
+
+    url = f"s3://{s3_env.bucket()}/together"
+    leases = [storage.Lease(url, "dataset") for _ in range(4)]
+    start = threading.Barrier(len(leases))
+
+    def take(lease: storage.Lease) -> bool:
+        start.wait()
+        try:
+            lease.acquire()
+        except LockedError:
+            return False
+        return True
+
+    with ThreadPoolExecutor(len(leases)) as pool:
+        won = list(pool.map(take, leases))
+    assert sorted(won) == [False, False, False, True]
+    holder = json.loads(storage.read_text(f"{url}/.bsl-lock"))
+    assert holder["id"] == leases[won.index(True)].id
+    leases[won.index(True)].release()
+    assert not storage.exists(f"{url}/.bsl-lock")
+
+
 def test_foreign_objects_are_refused_then_moved_aside_never_deleted(s3_env, tmp_path, cache_home):
     corpus = write_corpus(tmp_path)
     bucket = s3_env.bucket()

@@ -342,6 +342,7 @@ def move(source: str, target: str) -> None:
     fs, src = filesystem(source)
     _, dst = filesystem(target)
     with storage_errors(source):
+        fs.invalidate_cache(src)  # sizes from the store now, not from an earlier listing
         size = fs.info(src).get("size")
         fs.cp_file(src, dst)
         fs.invalidate_cache(dst)

@@ -115,19 +115,31 @@ def _dataset_rows(out: Path) -> list[str]:
     return sorted(rows)
 
 
-def test_flow_on_a_real_cluster_survives_a_killed_worker_and_equals_the_serial_run(tmp_path):
+SETTINGS = ["--methods", "span-mask", "-o", "corpus.chunk_size=4", "-o", "registry_dir=", "-o", "progress=false"]
+
+
+@pytest.fixture(scope="module")
+def serial_run(tmp_path_factory) -> tuple[Path, Path]:
+    """The corpus (on the driver's disk) and the dataset `bsl augment` writes from it serially: every cluster run of
+    this module must equal it."""
+    folder = tmp_path_factory.mktemp("driver")
+    corpus = folder / "corpus.txt"
+    corpus.write_text("".join(f"sentence number {i} says that the {i % 7} cats sat on {i % 5} mats today\n"
+                              for i in range(CHUNKS * 4)), encoding="utf-8")
+    serial = subprocess.run([sys.executable, "-m", "bsl_pipeline.cli", "augment", str(corpus), "--out",
+                             str(folder / "serial"), *SETTINGS], env=_env(folder), capture_output=True, text=True,
+                            timeout=RUN_TIMEOUT_S)
+    assert serial.returncode == 0, serial.stderr[-3000:]
+    return corpus, folder / "serial"
+
+
+def test_flow_on_a_real_cluster_survives_a_killed_worker_and_equals_the_serial_run(tmp_path, serial_run):
     from test_dataset import executor_independent_parts
 
     from bsl_pipeline.pipeline.dataset.store import load_manifest
 
-    corpus = tmp_path / "corpus.txt"
-    corpus.write_text("".join(f"sentence number {i} says that the {i % 7} cats sat on {i % 5} mats today\n"
-                              for i in range(CHUNKS * 4)), encoding="utf-8")
-    settings = ["--methods", "span-mask", "-o", "corpus.chunk_size=4", "-o", "registry_dir=", "-o", "progress=false"]
+    corpus, serial_dir = serial_run
     env = _env(tmp_path)
-    serial = subprocess.run([sys.executable, "-m", "bsl_pipeline.cli", "augment", str(corpus), "--out", str(tmp_path / "serial"),
-                             *settings], env=env, capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
-    assert serial.returncode == 0, serial.stderr[-3000:]
 
     logs = [tmp_path / name for name in ("scheduler.log", "worker-a.log", "worker-b.log")]
     processes: list[subprocess.Popen] = []
@@ -136,7 +148,7 @@ def test_flow_on_a_real_cluster_survives_a_killed_worker_and_equals_the_serial_r
         out = tmp_path / "cluster"
         flow_log, flow_json = tmp_path / "flow.log", tmp_path / "flow.json"
         flow = _start([sys.executable, "-m", "bsl_pipeline.cli", "flow", "augment", str(corpus), "--out", str(out),
-                       "--runner", "dask", "--dask-address", address, *settings, "--json"], env, flow_log,
+                       "--runner", "dask", "--dask-address", address, *SETTINGS, "--json"], env, flow_log,
                       stdout=flow_json)
         processes.append(flow)
         # kill one worker once a few tasks are done and most are still to do
@@ -150,29 +162,22 @@ def test_flow_on_a_real_cluster_survives_a_killed_worker_and_equals_the_serial_r
     # a task whose worker died after its marker was written is found done when rerun (Cached), the rest recompute
     assert summary["tasks"] == CHUNKS and sum(summary["task_states"].values()) == CHUNKS
     assert set(summary["task_states"]) <= {"Completed", "Cached"}, summary["task_states"]
-    assert _dataset_rows(out) == _dataset_rows(tmp_path / "serial")
-    assert executor_independent_parts(load_manifest(out)) == executor_independent_parts(
-        load_manifest(tmp_path / "serial"))
+    assert _dataset_rows(out) == _dataset_rows(serial_dir)
+    assert executor_independent_parts(load_manifest(out)) == executor_independent_parts(load_manifest(serial_dir))
     # a successful run ends quietly: no tracebacks of Prefect's services cancelled at interpreter exit
     assert "CancelledError" not in output and "Traceback" not in output, output[-5000:]
 
 
-def test_cluster_without_a_shared_filesystem_writes_to_the_object_store(tmp_path, s3_server, monkeypatch):
+def test_cluster_without_a_shared_filesystem_writes_to_the_object_store(tmp_path, s3_server, monkeypatch,
+                                                                         serial_run):
     """The same cluster, its output on an S3 server: each process starts in its own temporary directory and the
     workers reach the data only through the store (chunks in, task shards and markers out); one worker is killed
     mid-run, and the dataset equals the serial run's, byte for byte."""
     from bsl_pipeline.pipeline.dataset.store import verify_dataset
 
-    corpus = tmp_path / "driver" / "corpus.txt"
-    corpus.parent.mkdir()
-    corpus.write_text("".join(f"sentence number {i} says that the {i % 7} cats sat on {i % 5} mats today\n"
-                              for i in range(CHUNKS * 4)), encoding="utf-8")
-    settings = ["--methods", "span-mask", "-o", "corpus.chunk_size=4", "-o", "registry_dir=", "-o", "progress=false"]
+    corpus, serial_dir = serial_run
+    (tmp_path / "driver").mkdir()
     env = {**_env(tmp_path), **s3_server.env, "XDG_CACHE_HOME": str(tmp_path / "driver" / "cache")}
-    serial = subprocess.run([sys.executable, "-m", "bsl_pipeline.cli", "augment", str(corpus), "--out",
-                             str(tmp_path / "driver" / "serial"), *settings], env=env, capture_output=True, text=True,
-                            timeout=RUN_TIMEOUT_S)
-    assert serial.returncode == 0, serial.stderr[-3000:]
     bucket = s3_server.bucket()
     client = s3_server.client()
     url = f"s3://{bucket}/cluster"
@@ -191,7 +196,7 @@ def test_cluster_without_a_shared_filesystem_writes_to_the_object_store(tmp_path
             **env, "XDG_CACHE_HOME": str(log.parent / "cache"), "TMPDIR": str(log.parent)})
         flow_log, flow_json = tmp_path / "driver" / "flow.log", tmp_path / "driver" / "flow.json"
         flow = _start([sys.executable, "-m", "bsl_pipeline.cli", "flow", "augment", str(corpus), "--out", url,
-                       "--runner", "dask", "--dask-address", address, *settings, "--json"], env, flow_log,
+                       "--runner", "dask", "--dask-address", address, *SETTINGS, "--json"], env, flow_log,
                       stdout=flow_json)
         processes.append(flow)
         _kill_a_worker_mid_run(flow, flow_log, processes[1], done_markers)
@@ -201,7 +206,6 @@ def test_cluster_without_a_shared_filesystem_writes_to_the_object_store(tmp_path
 
     summary = json.loads(flow_json.read_text())
     assert summary["tasks"] == CHUNKS and summary["manifest"] == f"{url}/manifest.json"
-    serial_dir = tmp_path / "driver" / "serial"
     for kind in ("data", "rejects"):
         local = {p.name: p.read_bytes() for p in sorted((serial_dir / kind).glob("*.parquet"))}
         remote = {item["Key"].rsplit("/", 1)[1]: client.get_object(Bucket=bucket, Key=item["Key"])["Body"].read()

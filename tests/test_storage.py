@@ -26,9 +26,10 @@ BSL = [sys.executable, "-m", "bsl_pipeline.cli"]
 def _objects(server, bucket: str, prefix: str) -> dict[str, bytes]:
     client = server.client()
     out = {}
-    for page in client.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=prefix + "/"):
+    start = f"{prefix}/" if prefix else ""  # "": every object in the bucket
+    for page in client.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=start):
         for item in page.get("Contents", []):
-            out[item["Key"][len(prefix) + 1:]] = client.get_object(Bucket=bucket, Key=item["Key"])["Body"].read()
+            out[item["Key"][len(start):]] = client.get_object(Bucket=bucket, Key=item["Key"])["Body"].read()
     return out
 
 
@@ -183,6 +184,34 @@ def test_second_writer_is_refused_and_a_stale_lease_taken_over(s3_env, tmp_path,
     assert m.stats.pairs > 0 and ".bsl-lock" not in _objects(s3_env, bucket, "ds")
 
 
+def test_of_writers_that_start_together_exactly_one_gets_the_lease(s3_env, cache_home):
+    """The conditional create on the real server: four writers at the same moment, one lease."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from bsl_pipeline.pipeline.base.ownership import LockedError
+
+    url = f"s3://{s3_env.bucket()}/together"
+    leases = [storage.Lease(url, "dataset") for _ in range(4)]
+    start = threading.Barrier(len(leases))
+
+    def take(lease: storage.Lease) -> bool:
+        start.wait()
+        try:
+            lease.acquire()
+        except LockedError:
+            return False
+        return True
+
+    with ThreadPoolExecutor(len(leases)) as pool:
+        won = list(pool.map(take, leases))
+    assert sorted(won) == [False, False, False, True]
+    holder = json.loads(storage.read_text(f"{url}/.bsl-lock"))
+    assert holder["id"] == leases[won.index(True)].id
+    leases[won.index(True)].release()
+    assert not storage.exists(f"{url}/.bsl-lock")
+
+
 def test_foreign_objects_are_refused_then_moved_aside_never_deleted(s3_env, tmp_path, cache_home):
     corpus = write_corpus(tmp_path)
     bucket = s3_env.bucket()
@@ -197,6 +226,28 @@ def test_foreign_objects_are_refused_then_moved_aside_never_deleted(s3_env, tmp_
     kept = [k for k in files if k.startswith(".bsl-replaced/") and k.endswith("data/mine.parquet")]
     assert len(kept) == 1 and files[kept[0]] == b"a user's file"
     verify_dataset(f"s3://{bucket}/ds")
+
+
+def test_overwrite_keeps_every_user_object_even_with_glob_characters_and_never_touches_nearby_prefixes(
+        s3_env, tmp_path, cache_home):
+    corpus = write_corpus(tmp_path)
+    bucket = s3_env.bucket()
+    client = s3_env.client()
+    planted = ["p/data/a[1].parquet", "p/data/a1.parquet", "p/data/x*.txt", "p/data/q?.txt", "p/README.md",
+               "p/data/odd [1] \u00fc%20+#.parquet", "p/.work/notes", "p", "pp/data/x.parquet", "p2/data/u.parquet",
+               "p-old/manifest.json"]
+    for key in planted:
+        client.put_object(Bucket=bucket, Key=key, Body=f"user object {key}".encode())
+    run_augment(corpus, f"s3://{bucket}/p", augment_config(tmp_path, registry_dir=""), overwrite=True)
+    stored = _objects(s3_env, bucket, "")
+    for key in planted:  # each one's bytes are still there: moved aside under its own name, or untouched
+        holders = [k for k, v in stored.items() if v == f"user object {key}".encode()]
+        assert len(holders) == 1, (key, holders)
+        if not key.startswith("p/"):
+            assert holders == [key]
+        elif key.startswith(("p/data/", "p/README.md", "p/.work/")):
+            assert holders[0].startswith("p/.bsl-replaced/") and holders[0].endswith(key[len("p/"):])
+    verify_dataset(f"s3://{bucket}/p")
 
 
 def test_odd_characters_in_the_url(s3_env, tmp_path, cache_home):
@@ -271,6 +322,16 @@ def test_hugging_face_datasets_reads_the_output_from_s3(s3_env, tmp_path, cache_
                                    cache_dir=str(tmp_path / "hf-cache"))
     assert loaded.num_rows == m.stats.pairs
     assert set(loaded["method"]) == {"noise"}
+    # The guide's line: the shard list from the manifest, the commit point.
+    import fsspec
+
+    options = {"endpoint_url": s3_env.endpoint_url}
+    with fsspec.open(f"{url}/manifest.json", **options) as fh:
+        manifest = json.load(fh)
+    files = [f"{url}/{shard['path']}" for shard in manifest["shards"] if shard["kind"] == "pairs"]
+    listed = datasets.load_dataset("parquet", data_files=files, split="train", storage_options=options,
+                                   cache_dir=str(tmp_path / "hf-cache"))
+    assert sorted(map(str, listed)) == sorted(map(str, loaded)) and listed.num_rows == m.stats.pairs
 
 
 def test_training_reads_a_dataset_on_s3_as_it_reads_the_same_dataset_on_disk(s3_env, tmp_path, cache_home,

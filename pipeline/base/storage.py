@@ -336,11 +336,19 @@ def listing(location: str) -> dict[str, dict[str, Any]]:
 
 
 def move(source: str, target: str) -> None:
-    """Move one object (copy, then remove the original): the set-aside of object stores."""
+    """Move one object (copy, then remove the original): the set-aside of object stores. One object by its exact
+    name (`cp_file`, never `copy`, which reads `[`, `*` and `?` as a glob), and the original is removed only once
+    the copy holds as many bytes."""
     fs, src = filesystem(source)
     _, dst = filesystem(target)
     with storage_errors(source):
-        fs.copy(src, dst)
+        fs.invalidate_cache(src)  # sizes from the store now, not from an earlier listing
+        size = fs.info(src).get("size")
+        fs.cp_file(src, dst)
+        fs.invalidate_cache(dst)
+        if fs.info(dst).get("size") != size:
+            raise StorageError(f"{redact(source)}: its copy at {redact(target)} is incomplete; the original is "
+                               f"left in place")
         fs.rm_file(src)
 
 

@@ -1,6 +1,6 @@
 """`bsl`: the command line, on top of every stage.
 
-All argparse, printing and exit codes live in bsl/: one command module per command group under bsl/commands/,
+All argparse, printing and exit codes live in cli/: one command module per command group under cli/commands/,
 each with `register(subparsers)`, calling the library functions of pipeline/, training/ and flows/ and printing
 their typed results. This module is the entry point and the subcommand table: it imports the command modules
 statically (a stage that fails to import fails `bsl`, it does not silently lose its command) and runs the chosen

@@ -12,5 +12,5 @@ module. Importing this package does nothing. Modules:
 - `flows.train_flow`: `train_flow` (verify manifests, then `training.train_and_evaluate`)
 - `flows.evaluate_flow`: `evaluate_flow` (STS table as Prefect table + markdown artifacts)
 - `flows.schedule`: `bsl schedule FILE.yaml` (deployments from YAML, served with `prefect.serve`)
-- `flows.main_job`: the main job (`bsl demo`); the `bsl flow ...`/`bsl schedule` commands live in bsl/
+- `flows.main_job`: the main job (`bsl demo`); the `bsl flow ...`/`bsl schedule` commands live in cli/
 """

@@ -27,14 +27,14 @@ def typed_defaults(root: Path) -> list[str]:
 
 
 def test_no_help_string_of_the_command_types_a_number_as_its_default():
-    assert typed_defaults(REPO / "bsl") == []
+    assert typed_defaults(REPO / "cli") == []
 
 
 def test_the_check_sees_a_typed_default(tmp_path, monkeypatch):
-    (tmp_path / "bsl").mkdir()
-    (tmp_path / "bsl" / "x.py").write_text('p.add_argument("--n", help="pairs to show (default 10)")\n')
+    (tmp_path / "cli").mkdir()
+    (tmp_path / "cli" / "x.py").write_text('p.add_argument("--n", help="pairs to show (default 10)")\n')
     monkeypatch.setattr(f"{__name__}.REPO", tmp_path)
-    assert typed_defaults(tmp_path / "bsl") == ["bsl/x.py:1: 'pairs to show (default 10)'"]
+    assert typed_defaults(tmp_path / "cli") == ["cli/x.py:1: 'pairs to show (default 10)'"]
 
 
 def test_flag_help_shows_the_fields_default_nested_keys_included():

@@ -1,4 +1,4 @@
-"""Ctrl-C on the commands that end through the shared handler in bsl/cli.py, run for real: a SIGINT to the command's
+"""Ctrl-C on the commands that end through the shared handler in cli/cli.py, run for real: a SIGINT to the command's
 process group (what a terminal sends) while `bsl train` trains, while `bsl evaluate` encodes and while `bsl schedule`
 serves. Each ends within seconds with one line and exit code 130, no traceback; `bsl train --resume` then ends
 where an uninterrupted run ends, and the served deployments are paused. docs/results/journey.md has the rows."""

@@ -1,6 +1,6 @@
 """`bsl flow augment|train|evaluate` (run a flow once) and `bsl schedule FILE.yaml` (serve deployments).
 
-Registered by the `bsl` command (bsl/cli.py); the flows and their settings live in flows/. Nothing here imports
+Registered by the `bsl` command (cli/cli.py); the flows and their settings live in flows/. Nothing here imports
 Prefect at module level: Prefect's settings (PREFECT_HOME, PREFECT_API_URL, analytics off) are applied from the
 flags first, then the flow modules load.
 """

@@ -1,4 +1,4 @@
-"""The page `bsl review` serves: one pair at a time, keyboard first. The server (bsl/commands/review.py) fills in
+"""The page `bsl review` serves: one pair at a time, keyboard first. The server (cli/commands/review.py) fills in
 `__TITLE__`, `__KEYS__` (the error classes and their keys) and `__API__` (the token's URL prefix)."""
 
 PAGE = r"""<!DOCTYPE html>

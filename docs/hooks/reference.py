@@ -292,7 +292,7 @@ def cli_commands(parser: argparse.ArgumentParser | None = None, prefix: str = "b
 
 def render_cli_page(commands: list[tuple[str, str, str]]) -> str:
     out = ["---", "hide:", "  - navigation", "---", "", "# Command-line reference", "",
-           "Generated from the `bsl` command's argparse parsers (`bsl/cli.py`; `python docs/hooks/reference.py`): "
+           "Generated from the `bsl` command's argparse parsers (`cli/cli.py`; `python docs/hooks/reference.py`): "
            "each command's `--help`, as printed in an 100-column terminal.", "", "| command | what it does |",
            "|---|---|"]
     for name, line, _ in commands[1:]:

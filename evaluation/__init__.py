@@ -21,7 +21,7 @@ For every sentence pair, the cosine similarity of the two embeddings; per data s
 
 Beyond Table 1 (``--tasks``): ``sts17`` (STS 2017, cosine Spearman x100 per language pair, Table 3's columns) and
 the SentEval transfer tasks ``mr cr subj mpqa sst2 trec mrpc sicke`` (Table 2; test accuracy of a logistic
-regression on the frozen embeddings, SentEval's protocol: see ``training.evaluation.transfer``). Their numbers
+regression on the frozen embeddings, SentEval's protocol: see ``evaluation.transfer``). Their numbers
 are reported apart from the STS table and never enter its ``avg``.
 
 Text is fed to the model's own tokenizer exactly as in the files (no Moses tokenisation, unlike SentEval's copies
@@ -44,7 +44,7 @@ Public API
 - ``load_eval_data``, ``load_sts_year``, ``load_stsb``, ``load_sick``: the loaders (raise ``BSLError`` naming
   the file and line on bad input).
 - ``results_json``, ``format_table``, ``format_markdown``, ``write_plot``: reporting (JSON shape in
-  ``training.evaluation.score_tables``).
+  ``evaluation.score_tables``).
 
 Names resolve lazily so that importing this package does not import numpy, torch or transformers.
 """
@@ -81,7 +81,7 @@ __all__ = sorted(_EXPORTS)
 def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
-        raise AttributeError(f"module 'bsl_pipeline.training.evaluation' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"bsl_pipeline.training.evaluation.{module}"), name)
+        raise AttributeError(f"module 'bsl_pipeline.evaluation' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"bsl_pipeline.evaluation.{module}"), name)
     globals()[name] = value
     return value

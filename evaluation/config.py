@@ -8,9 +8,9 @@ from typing import Literal
 from bsl_pipeline.pipeline.base.config import MAX_BATCH, MAX_BATCH_TOKENS, MAX_SEQUENCE_TOKENS, Range
 from bsl_pipeline.pipeline.base.devices import SDPA_BACKEND_HELP
 from bsl_pipeline.training.config import POOLING_MODES
-from bsl_pipeline.training.evaluation.backends import BACKEND_HELP
-from bsl_pipeline.training.evaluation.tasks import ALL_TASKS
-from bsl_pipeline.training.evaluation.transfer_data import STS17_PAIRS
+from bsl_pipeline.evaluation.backends import BACKEND_HELP
+from bsl_pipeline.evaluation.tasks import ALL_TASKS
+from bsl_pipeline.evaluation.transfer_data import STS17_PAIRS
 
 __all__ = ["DEFAULT_CACHE_DIR", "POOLING_MODES", "EvaluationConfig"]
 DEFAULT_CACHE_DIR = ".bsl_cache/evaluation"

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from bsl_pipeline.pipeline.base.errors import InputError
 from bsl_pipeline.pipeline.base.provenance import sha256_file_cached
-from bsl_pipeline.training.evaluation.data_dir import POOLED_STS_SUBSET
+from bsl_pipeline.evaluation.data_dir import POOLED_STS_SUBSET
 
 #: Bump when the same files would yield different pairs (changes the embedding cache keys).
 LOADER_VERSION = "1"

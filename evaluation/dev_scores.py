@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from bsl_pipeline.pipeline.base.errors import InputError
-from bsl_pipeline.training.evaluation.data import PairSet, load_sick, load_stsb_dev
+from bsl_pipeline.evaluation.data import PairSet, load_sick, load_stsb_dev
 
 #: The Markdown head of `dev_table_row`'s rows.
 DEV_TABLE_HEAD = "| model | STS-B dev | SICK trial | mean |\n|---|---:|---:|---:|"
@@ -32,8 +32,8 @@ def load_dev_splits(data_dir: str | Path) -> dict[str, PairSet]:
 def score_on_dev(model: str | Path, splits: Mapping[str, PairSet], max_length: int = 256,
                  batch_size: int = 128, device: str = "cpu") -> dict[str, float]:
     """Spearman x100 of one model on each split (the model loaded once, `batch_size` sentences per batch)."""
-    from bsl_pipeline.training.evaluation.encoders import load_encoder
-    from bsl_pipeline.training.evaluation.runner import evaluate_pairs
+    from bsl_pipeline.evaluation.encoders import load_encoder
+    from bsl_pipeline.evaluation.runner import evaluate_pairs
 
     encoder = load_encoder(str(model), device=device, max_length=max_length, batch_size=batch_size)
     return {name: evaluate_pairs(encoder, pairs, batch_size).spearman for name, pairs in splits.items()}

@@ -16,7 +16,7 @@ Three on-disk kinds are recognised (`detect_model_kind`):
 Encoding (training.encoder.TransformerEncoder) is without gradients, in float32 on CPU and under bf16 autocast on
 CUDA (`precision`), batched over unique sentences sorted by length (less padding; on CUDA under a padded-token
 budget), with the original order restored; on CPU in fp32 the transformer itself runs in ONNX Runtime where
-installed (`backend`, training.evaluation.backends). Every loaded encoder has a `fingerprint`: a hash of its weight/tokenizer files and the
+installed (`backend`, evaluation.backends). Every loaded encoder has a `fingerprint`: a hash of its weight/tokenizer files and the
 options that change embeddings (pooling, max length, lower-casing, normalisation), which keys the embedding cache.
 """
 
@@ -35,8 +35,9 @@ from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.provenance import sha256_file_cached
 from bsl_pipeline.pipeline.dataset.manifest import resolve_inside
 from bsl_pipeline.training.encoder import DenseLayer, Encoder, TransformerEncoder, encode_distinct
-from bsl_pipeline.training.evaluation.backends import check_backend, choose_backend, load_onnx_transformer
-from bsl_pipeline.training.evaluation.config import POOLING_MODES
+from bsl_pipeline.training.st_directory import read_json, read_sentence_transformers_dir, st_pooling_modes
+from bsl_pipeline.evaluation.backends import check_backend, choose_backend, load_onnx_transformer
+from bsl_pipeline.evaluation.config import POOLING_MODES
 
 # Encoder, TransformerEncoder and DenseLayer live with the forward pass in training.encoder (one encode/pool stack
 # for trainer, evaluation and export); they are named here too because this module builds them.
@@ -70,7 +71,7 @@ class CallableEncoder(Encoder):
         return encode_distinct(sentences, self._encode_chunk, self.batch_size)
 
     def _encode_chunk(self, chunk: list[str]) -> np.ndarray:
-        from bsl_pipeline.training.evaluation.metrics import as_numpy
+        from bsl_pipeline.evaluation.metrics import as_numpy
 
         emb = as_numpy(self.fn(chunk))
         if emb.shape[0] != len(chunk):
@@ -95,16 +96,6 @@ def detect_model_kind(spec: str | Path) -> str:
     if path.exists():
         raise BSLError(f"{spec}: is a file; expected a model directory or a hub id")
     return "hf-hub"
-
-
-def _read_json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise BSLError(f"{path}: file not found") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        line = getattr(exc, "lineno", 1)
-        raise BSLError(f"{path}:{line}: invalid JSON: {exc}") from None
 
 
 def _hash_files(h, root: Path, label: str) -> None:
@@ -157,25 +148,8 @@ def _parameter_hash(model) -> str:
     return h.hexdigest()
 
 
-def _st_pooling_modes(config: dict[str, Any], path: Path) -> tuple[str, ...]:
-    if "pooling_mode" in config:
-        mode = config["pooling_mode"]
-        modes = (mode,) if isinstance(mode, str) else tuple(mode)
-    else:
-        legacy = (("pooling_mode_cls_token", "cls"), ("pooling_mode_max_tokens", "max"),
-                  ("pooling_mode_mean_tokens", "mean"), ("pooling_mode_mean_sqrt_len_tokens", "mean_sqrt_len_tokens"),
-                  ("pooling_mode_weightedmean_tokens", "weightedmean"), ("pooling_mode_lasttoken", "lasttoken"))
-        modes = tuple(mode for key, mode in legacy if config.get(key))
-        if not modes:
-            modes = ("mean",)
-    bad = [m for m in modes if m not in POOLING_MODES]
-    if bad:
-        raise BSLError(f"{path}: unsupported pooling mode(s) {', '.join(map(str, bad))}")
-    return modes
-
-
 def _load_dense(folder: Path) -> DenseLayer:
-    config = _read_json(folder / "config.json")
+    config = read_json(folder / "config.json")
     activation = str(config.get("activation_function", "torch.nn.modules.linear.Identity")).rsplit(".", 1)[-1]
     if activation not in _ACTIVATIONS:
         raise BSLError(f"{folder / 'config.json'}: unsupported Dense activation {activation!r} "
@@ -199,68 +173,6 @@ def _load_dense(folder: Path) -> DenseLayer:
 
 
 @dataclass
-class _STLayout:
-    transformer_dir: Path
-    max_seq_length: int | None = None
-    do_lower_case: bool = False
-    pooling: tuple[str, ...] = ("mean",)
-    pooling_config: Path | None = None
-    dense_dirs: list[Path] = field(default_factory=list)
-    normalize: bool = False
-
-
-def read_sentence_transformers_dir(root: Path) -> _STLayout:
-    """Parse a sentence-transformers model directory (modules.json and the module configs)."""
-    modules_path = root / "modules.json"
-    modules = _read_json(modules_path)
-    if not isinstance(modules, list) or not modules:
-        raise BSLError(f"{modules_path}: expected a non-empty JSON list of modules")
-    try:
-        modules = sorted(modules, key=lambda m: int(m.get("idx", 0)))
-    except (AttributeError, TypeError, ValueError):
-        raise BSLError(f"{modules_path}: every module must be an object with an integer 'idx'") from None
-    layout: _STLayout | None = None
-    seen_pooling = False
-    for pos, module in enumerate(modules):
-        kind = str(module.get("type", "")).rsplit(".", 1)[-1]
-        folder = root / str(module.get("path", ""))
-        where = f"{modules_path}: module {module.get('idx', pos)} ({module.get('type', '?')})"
-        if pos == 0:
-            if kind != "Transformer":
-                raise BSLError(f"{where}: the first module must be a Transformer")
-            layout = _STLayout(transformer_dir=folder)
-            for cfg_name in ("sentence_bert_config.json", "sentence_roberta_config.json",
-                             "sentence_distilbert_config.json", "sentence_camembert_config.json",
-                             "sentence_albert_config.json", "sentence_xlm-roberta_config.json"):
-                if (folder / cfg_name).is_file():
-                    cfg = _read_json(folder / cfg_name)
-                    task = cfg.get("transformer_task", "feature-extraction")
-                    if task != "feature-extraction":
-                        raise BSLError(f"{folder / cfg_name}: transformer_task {task!r} is not supported "
-                                       f"(only feature-extraction encoders)")
-                    layout.max_seq_length = cfg.get("max_seq_length")
-                    layout.do_lower_case = bool(cfg.get("do_lower_case", False))
-                    break
-            continue
-        assert layout is not None
-        if kind == "Pooling":
-            layout.pooling_config = folder / "config.json"
-            layout.pooling = _st_pooling_modes(_read_json(layout.pooling_config), layout.pooling_config)
-            seen_pooling = True
-        elif kind == "Dense" and seen_pooling:
-            layout.dense_dirs.append(folder)
-        elif kind == "Normalize" and pos == len(modules) - 1:
-            layout.normalize = True
-        else:
-            raise BSLError(f"{where}: module type not supported by the evaluator (supported: Transformer, "
-                           f"Pooling, Dense after Pooling, Normalize last)")
-    if not seen_pooling:
-        raise BSLError(f"{modules_path}: no Pooling module; token embeddings cannot be compared as sentences")
-    assert layout is not None
-    return layout
-
-
-@dataclass
 class _Recipe:
     """How to build one encoder from disk: where the transformer is and the options around it."""
 
@@ -276,7 +188,7 @@ class _Recipe:
 
 def _checkpoint_recipe(root: Path, pooling: str | None, max_length: int | None) -> _Recipe:
     meta_path = root / CHECKPOINT_FILE
-    meta = _read_json(meta_path)
+    meta = read_json(meta_path)
     if not isinstance(meta, dict):
         raise BSLError(f"{meta_path}:1: expected a JSON object")
     own = meta.get("pooling")
@@ -318,7 +230,7 @@ def load_encoder(spec: str | Path, pooling: str | None = None, *, device: str = 
     an explicit value overrides it. `max_length` None means the model's own limit (ST `max_seq_length`, else the
     tokenizer's and position embeddings', at most 512). `precision` (auto/fp32/bf16/fp16) is the autocast of the
     forward pass; `max_tokens` and `sdpa_backend` as in TransformerEncoder. `backend` (auto/torch/onnx) is where
-    the transformer runs (training.evaluation.backends); `encoder.backend` says which one does."""
+    the transformer runs (evaluation.backends); `encoder.backend` says which one does."""
     import torch
 
     from bsl_pipeline.pipeline.base.devices import check_sdpa_backend, resolve_device, resolve_dtype
@@ -358,7 +270,7 @@ def load_encoder(spec: str | Path, pooling: str | None = None, *, device: str = 
 
 
 def use_backend(encoder: TransformerEncoder, backend: str) -> str:
-    """Run `encoder`'s transformer where `backend` (auto/torch/onnx) says it can (training.evaluation.backends);
+    """Run `encoder`'s transformer where `backend` (auto/torch/onnx) says it can (evaluation.backends);
     returns the backend that runs and records it in `encoder.backend`."""
     import torch
 

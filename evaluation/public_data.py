@@ -1,6 +1,6 @@
 """`bsl data fetch`: the public STS / SICK / NLI sets, loaded with `datasets.load_dataset` from their usual Hugging
 Face hub datasets (or from a local directory holding those datasets in the hub's file layout) and written in the
-layout the evaluation stage reads (see `training.evaluation.data_dir`), one folder per set.
+layout the evaluation stage reads (see `evaluation.data_dir`), one folder per set.
 
 Each set is written into a temporary folder beside its place and swapped in whole; its manifest
 (`<data dir>/data_manifests/<set>.json`: source id, revision, every file's sha256 and rows, rows dropped by reason)
@@ -53,8 +53,8 @@ from bsl_pipeline.pipeline.base.atomic import write_json_atomic
 from bsl_pipeline.pipeline.base.errors import BSLError, InputError
 from bsl_pipeline.pipeline.base.provenance import code_version, sha256_file
 from bsl_pipeline.pipeline.base.publish import publish_directory, remove_stale_staging, staging_dir
-from bsl_pipeline.training.evaluation.data_dir import default_data_dir
-from bsl_pipeline.training.evaluation.tasks import TASKS, HubSource
+from bsl_pipeline.evaluation.data_dir import default_data_dir
+from bsl_pipeline.evaluation.tasks import TASKS, HubSource
 
 LAYOUT_VERSION = 1
 NLI_LABELS = ("entailment", "neutral", "contradiction")
@@ -73,7 +73,7 @@ class PublicSet(HubSource):
     folder: str
 
 
-#: The sets `bsl data fetch` knows, by name: the evaluation tasks' public sources (training.evaluation.tasks; the
+#: The sets `bsl data fetch` knows, by name: the evaluation tasks' public sources (evaluation.tasks; the
 #: STS table's first), and the NLI sets that training data can be made from.
 _TASK_SETS = [PublicSet(**vars(t.source), name=t.name, folder=t.folder) for t in TASKS if t.source is not None]
 _NLI_SETS = [

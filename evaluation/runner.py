@@ -1,7 +1,7 @@
 """Run the STS table (the paper's Table 1) for one or more encoders, and the trainer's fast STS-B dev check.
 
 Numbers: cosine-similarity Spearman x100 per column. STS12-16 use the SentEval "all" aggregate by default (one
-correlation over all subsets of the year concatenated); see `training.evaluation` for why. STS-B is its test split,
+correlation over all subsets of the year concatenated); see `evaluation` for why. STS-B is its test split,
 SICK-R its test split; `avg` is the plain mean of the columns evaluated (with all seven tasks: the paper's Avg.).
 """
 
@@ -18,16 +18,16 @@ from typing import Any
 import numpy as np
 
 from bsl_pipeline.pipeline.base.errors import BSLError
-from bsl_pipeline.training.evaluation.data_dir import (
+from bsl_pipeline.evaluation.data_dir import (
     POOLED_STS_SUBSET,
     resolve_data_dir,
     resolve_data_setting,
 )
-from bsl_pipeline.training.evaluation.cache import EmbeddingCache
-from bsl_pipeline.training.evaluation.config import EvaluationConfig
-from bsl_pipeline.training.evaluation.data import PairSet, load_stsb_dev
-from bsl_pipeline.training.evaluation.encoders import CallableEncoder, Encoder, load_encoder
-from bsl_pipeline.training.evaluation.metrics import (
+from bsl_pipeline.evaluation.cache import EmbeddingCache
+from bsl_pipeline.evaluation.config import EvaluationConfig
+from bsl_pipeline.evaluation.data import PairSet, load_stsb_dev
+from bsl_pipeline.evaluation.encoders import CallableEncoder, Encoder, load_encoder
+from bsl_pipeline.evaluation.metrics import (
     STS_AGGREGATES,
     PairScore,
     YearScore,
@@ -35,19 +35,19 @@ from bsl_pipeline.training.evaluation.metrics import (
     score_pairs,
     score_year,
 )
-from bsl_pipeline.training.evaluation.tasks import (
+from bsl_pipeline.evaluation.tasks import (
     TASKS_BY_NAME,
     LoadOptions,
     known_tasks,
     load_task,
     parse_tasks,
 )
-from bsl_pipeline.training.evaluation.transfer import (
+from bsl_pipeline.evaluation.transfer import (
     ProtocolSettings,
     TransferScore,
     score_transfer_task,
 )
-from bsl_pipeline.training.evaluation.transfer_data import TransferTask
+from bsl_pipeline.evaluation.transfer_data import TransferTask
 
 
 @dataclass
@@ -118,7 +118,7 @@ class ModelResult:
             elif task in self.transfer:
                 details.setdefault("transfer", {
                     "metric": "test accuracy x100 of a logistic regression on frozen embeddings (SentEval "
-                              "protocol, scikit-learn classifier; see training.evaluation.transfer)"})
+                              "protocol, scikit-learn classifier; see evaluation.transfer)"})
                 details["transfer"][task] = self.transfer[task].to_dict()
         entry["details"] = details
         return entry

@@ -1,11 +1,11 @@
 """The columns of the score tables, named once for every stage that writes or reads them: the STS table (the BSL
 paper's Table 1), the SentEval transfer table (Table 2) and STS 2017 per language pair (Table 3). They are read
-from the task records (training.evaluation.tasks); the evaluation stage computes them, the end-of-job report and
+from the task records (evaluation.tasks); the evaluation stage computes them, the end-of-job report and
 the main job print them from the evaluation JSON."""
 
 from __future__ import annotations
 
-from bsl_pipeline.training.evaluation.tasks import ALL_TASKS, TASKS
+from bsl_pipeline.evaluation.tasks import ALL_TASKS, TASKS
 
 #: The seven evaluated columns, in the paper's order.
 STS_TASKS: tuple[str, ...] = ALL_TASKS

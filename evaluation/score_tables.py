@@ -30,9 +30,9 @@ from typing import Any
 
 from bsl_pipeline.pipeline.base.atomic import atomic_path, write_json_atomic, write_text_atomic
 from bsl_pipeline.pipeline.base.errors import BSLError
-from bsl_pipeline.training.evaluation.runner import ModelResult
-from bsl_pipeline.training.evaluation.score_columns import TRANSFER_TITLES, sts17_pair_title
-from bsl_pipeline.training.evaluation.tasks import ALL_TASKS, TASKS, TASKS_BY_NAME, known_tasks
+from bsl_pipeline.evaluation.runner import ModelResult
+from bsl_pipeline.evaluation.score_columns import TRANSFER_TITLES, sts17_pair_title
+from bsl_pipeline.evaluation.tasks import ALL_TASKS, TASKS, TASKS_BY_NAME, known_tasks
 
 
 def results_json(results: Mapping[str, ModelResult]) -> dict[str, Any]:

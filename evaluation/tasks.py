@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Union
 
 from bsl_pipeline.pipeline.base.errors import InputError
-from bsl_pipeline.training.evaluation.data import (
+from bsl_pipeline.evaluation.data import (
     SICK_FOLDER,
     STS_FOLDER,
     STSB_FOLDER,
@@ -23,8 +23,8 @@ from bsl_pipeline.training.evaluation.data import (
     load_stsb,
     load_sts_year,
 )
-from bsl_pipeline.training.evaluation.data_dir import POOLED_STS_SUBSET
-from bsl_pipeline.training.evaluation.transfer_data import (
+from bsl_pipeline.evaluation.data_dir import POOLED_STS_SUBSET
+from bsl_pipeline.evaluation.transfer_data import (
     STS17_FOLDER,
     TRANSFER_FOLDER,
     TransferTask,
@@ -41,7 +41,7 @@ from bsl_pipeline.training.evaluation.transfer_data import (
 #:   "sts-test"  its "test" split (further splits, such as STS-B dev, appear in the details only).
 #: "sts-pairs": one column per language pair (STS 2017, Table 3).
 #: SentEval transfer tasks (test accuracy of a logistic regression on frozen embeddings, Table 2; see
-#: training.evaluation.transfer): "cv" = 10-fold cross-validation over one pooled set, the penalty chosen by an
+#: evaluation.transfer): "cv" = 10-fold cross-validation over one pooled set, the penalty chosen by an
 #: inner cross-validation; "kfold" = a train/test split, the penalty chosen by k-fold cross-validation on train;
 #: "dev" = train/dev/test, the penalty chosen on dev.
 TRANSFER_PROTOCOLS = ("cv", "kfold", "dev")
@@ -60,7 +60,7 @@ class LoadOptions:
 
 @dataclass(frozen=True)
 class HubSource:
-    """Where `bsl data fetch` reads a set (training.evaluation.public_data): a Hugging Face hub dataset at a pinned
+    """Where `bsl data fetch` reads a set (evaluation.public_data): a Hugging Face hub dataset at a pinned
     revision, and what it becomes. `splits` pairs the split name used in our file names with the hub split it is
     read from (a hub split "a+b" is the concatenation of hub splits a and b); `reference_rows` is the pair count of
     each split in the reference files (SentEval's data, the official NLI releases)."""
@@ -141,7 +141,7 @@ def _transfer_task(name: str, title: str, protocol: str, load, source: HubSource
 
 
 #: Every task, in report order. Hub revisions are the ones MTEB pins (STS, SICK-R) or recent commits; see
-#: training.evaluation.public_data for what each hub copy holds.
+#: evaluation.public_data for what each hub copy holds.
 TASKS: tuple[EvalTask, ...] = (
     # SemEval STS 2012-2016. STS13's SMT subset is licensed by the LDC and never redistributed.
     _sts_year_task("sts12", "a0d554a64d88156834ff5ae9920b964011b16384", 3108),

@@ -8,7 +8,7 @@ The one cache rule lives here: a finished run is recognised by its own completio
 (`run_key`: the fingerprint of the settings that shape the result and of the datasets' pair shards). A rerun with
 the same key finds the record, checks it as untrusted input (format, key, types; `final/` and the export must be
 there and agree with it) and trains nothing. Evaluation always runs again on the trained model (and the
-`baselines`); its embeddings are cached by `training.evaluation` (`EvaluationConfig.cache_dir`), so a rerun only
+`baselines`); its embeddings are cached by `evaluation` (`EvaluationConfig.cache_dir`), so a rerun only
 recomputes the scores.
 
 Not for torchrun: the record is written by this process alone (`bsl train` is the DDP entry point).
@@ -31,8 +31,8 @@ from bsl_pipeline.pipeline.base.fingerprint import fingerprint
 from bsl_pipeline.training.config import ExportConfig, TrainConfig, TrainLoopConfig
 
 if TYPE_CHECKING:
-    from bsl_pipeline.training.evaluation.config import EvaluationConfig
-    from bsl_pipeline.training.evaluation.runner import ModelResult
+    from bsl_pipeline.evaluation.config import EvaluationConfig
+    from bsl_pipeline.evaluation.runner import ModelResult
 
 log = logging.getLogger(__name__)
 
@@ -215,9 +215,10 @@ def train_or_reuse(config: TrainConfig, disable_progress: bool | None = None) ->
     reused = finished_run(config, key)
     if reused is not None:
         return reused, True
+    from bsl_pipeline.evaluation.runner import dev_evaluators
     from bsl_pipeline.training.trainer import train
 
-    result = train(config, disable_progress=disable_progress)
+    result = train(config, evaluators=dev_evaluators(config.eval), disable_progress=disable_progress)
     paths = _paths(config.train, config.export)
     final_loss = result.metrics.get("final_loss")
     record = {"format": DONE_FORMAT, "key": key, "step": result.step, "total_steps": result.total_steps,
@@ -237,7 +238,7 @@ def train_or_reuse(config: TrainConfig, disable_progress: bool | None = None) ->
 # -- the job ---------------------------------------------------------------------------------------------------------
 def _evaluate(models: list[str], config: EvaluationConfig,
               disable_progress: bool | None) -> tuple[dict[str, ModelResult], bool]:
-    from bsl_pipeline.training.evaluation.runner import evaluate_models
+    from bsl_pipeline.evaluation.runner import evaluate_models
 
     # The embeddings are cached inside evaluate_models (config.cache_dir); the scores are recomputed (cheap).
     return evaluate_models(models, config, disable_progress=disable_progress), False

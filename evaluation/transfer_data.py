@@ -1,6 +1,6 @@
 """Readers for the SentEval transfer tasks (MR, CR, SUBJ, MPQA, SST-2, TREC, MRPC, SICK-E) and STS 2017.
 
-Layout inside the data dir (what `bsl data fetch` writes, `training.evaluation.public_data`):
+Layout inside the data dir (what `bsl data fetch` writes, `evaluation.public_data`):
 
     senteval/mr/all.tsv, cr/all.tsv, subj/all.tsv, mpqa/all.tsv     header `label<TAB>sentence`
     senteval/sst2/{train,dev,test}.tsv, senteval/trec/{train,test}.tsv     header `label<TAB>sentence`
@@ -22,7 +22,7 @@ from pathlib import Path
 
 from bsl_pipeline.pipeline.base.errors import InputError
 from bsl_pipeline.pipeline.base.provenance import sha256_file_cached
-from bsl_pipeline.training.evaluation.data import (
+from bsl_pipeline.evaluation.data import (
     SICK_FILES,
     SICK_FOLDER,
     STS_FOLDER,
@@ -63,7 +63,7 @@ class LabeledSplit:
 @dataclass(frozen=True)
 class TransferTask:
     """Everything one transfer task needs; `key` identifies the content (loader version + sha256 of every file),
-    `protocol` how it is scored (training.evaluation.tasks)."""
+    `protocol` how it is scored (evaluation.tasks)."""
 
     name: str
     splits: dict[str, LabeledSplit]

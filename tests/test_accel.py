@@ -150,7 +150,7 @@ def test_token_budget_batches_encode_the_same_embeddings(tiny_bert_dir):
     from test_trainer_utils import make_sentences
 
     from bsl_pipeline.training.encoder import TransformerEncoder
-    from bsl_pipeline.training.evaluation import load_encoder
+    from bsl_pipeline.evaluation import load_encoder
 
     sentences = make_sentences(90, seed=3)
     by_count = load_encoder(str(tiny_bert_dir), device="cpu", batch_size=16)

@@ -155,7 +155,7 @@ def test_write_errors_are_one_line_naming_the_path(tmp_path, corpus, capsys, mon
 def test_label_names_with_tabs_do_not_inject_tsv_rows(tmp_path):
     from datasets import ClassLabel, Dataset, Features, Value
 
-    from bsl_pipeline.training.evaluation.public_data import DataFetchConfig, fetch_public_sets, manifest_path
+    from bsl_pipeline.evaluation.public_data import DataFetchConfig, fetch_public_sets, manifest_path
 
     path = tmp_path / "mirror" / "SetFit" / "sst2"
     path.mkdir(parents=True)
@@ -196,7 +196,7 @@ def test_verify_refuses_a_shard_listed_twice(tmp_path, corpus, spelling):
 @pytest.mark.parametrize("flag", ["--json", "--markdown", "--plot"])
 def test_evaluate_refuses_output_paths_that_cannot_be_files_before_evaluating(tmp_path, tiny_bert_dir, shared_data,
                                                                               capsys, monkeypatch, flag):
-    import bsl_pipeline.training.evaluation.runner as runner
+    import bsl_pipeline.evaluation.runner as runner
 
     def no_evaluation(*_args, **_kw):
         raise AssertionError("the evaluation ran")

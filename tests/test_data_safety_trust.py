@@ -36,15 +36,15 @@ def test_cache_key_is_private_and_outside_the_cache(tmp_path):
 
 
 def _eval_setup(tiny_bert_dir, shared_data):
-    from bsl_pipeline.training.evaluation import load_encoder
-    from bsl_pipeline.training.evaluation import load_eval_data
+    from bsl_pipeline.evaluation import load_encoder
+    from bsl_pipeline.evaluation import load_eval_data
 
     return load_encoder(tiny_bert_dir, device="cpu", backend="torch"), load_eval_data(shared_data, "sts13")
 
 
 def test_planted_embeddings_are_ignored(tiny_bert_dir, shared_data, tmp_path, caplog):
     """A `.bsl_cache/evaluation/*.npy` of the right shape, shipped with a repository, does not decide the scores."""
-    from bsl_pipeline.training.evaluation import evaluate_encoder
+    from bsl_pipeline.evaluation import evaluate_encoder
 
     enc, data = _eval_setup(tiny_bert_dir, shared_data)
     honest = evaluate_encoder(enc, data, cache_dir=tmp_path / "honest").scores()
@@ -65,7 +65,7 @@ def test_planted_embeddings_are_ignored(tiny_bert_dir, shared_data, tmp_path, ca
 
 
 def test_embeddings_sealed_by_another_user_are_ignored(tiny_bert_dir, shared_data, tmp_path, monkeypatch):
-    from bsl_pipeline.training.evaluation import evaluate_encoder
+    from bsl_pipeline.evaluation import evaluate_encoder
 
     enc, data = _eval_setup(tiny_bert_dir, shared_data)
     evaluate_encoder(enc, data, cache_dir=tmp_path / "c")
@@ -82,7 +82,7 @@ def test_planted_onnx_export_is_exported_again(tiny_bert_dir, tmp_path, monkeypa
     import torch
 
     from bsl_pipeline.pipeline.base.provenance import sha256_file
-    from bsl_pipeline.training.evaluation import backends, load_encoder
+    from bsl_pipeline.evaluation import backends, load_encoder
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     honest = load_encoder(tiny_bert_dir, device="cpu", backend="torch")

@@ -1,4 +1,4 @@
-"""The dev-split scoring of the evaluation stage (training/evaluation/dev_scores.py): a model's scores on STS-B dev
+"""The dev-split scoring of the evaluation stage (evaluation/dev_scores.py): a model's scores on STS-B dev
 and SICK trial, the same numbers `bsl evaluate`'s pair scoring gives, nothing from the test files; and the table
 that ranks a sweep's settings by them."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bsl_pipeline.pipeline.base.errors import InputError
-from bsl_pipeline.training.evaluation.dev_scores import (
+from bsl_pipeline.evaluation.dev_scores import (
     DEV_TABLE_HEAD,
     dev_sweep_table,
     dev_table_row,
@@ -17,8 +17,8 @@ from bsl_pipeline.training.evaluation.dev_scores import (
 
 
 def test_scores_a_model_on_stsb_dev_and_sick_trial(tiny_bert_dir, shared_data):
-    from bsl_pipeline.training.evaluation import evaluate_pairs, load_encoder
-    from bsl_pipeline.training.evaluation.data import load_sick, load_stsb_dev
+    from bsl_pipeline.evaluation import evaluate_pairs, load_encoder
+    from bsl_pipeline.evaluation.data import load_sick, load_stsb_dev
 
     splits = load_dev_splits(shared_data)
     assert list(splits) == ["stsb_dev", "sick_trial"]

@@ -146,7 +146,7 @@ def test_readme_is_short_and_its_links_resolve():
 
 
 # Where product code, help text and error text send a reader: the command's code, its configs and their comments.
-PRODUCT = ("pipeline", "training", "flows", "cli", "configs")
+PRODUCT = ("pipeline", "training", "evaluation", "flows", "cli", "configs")
 DOC_POINTER = re.compile(
     r"(?P<top>README|CONTRIBUTING)(?:\.md)?,? (?P<quote>['\"])(?P<heading>[^'\"]+)(?P=quote)"
     r"|(?<![\w./<>-])(?P<path>(?:docs|experiments|benchmarks)/[\w./-]*?\.md)(?:#(?P<anchor>[\w-]+))?")

@@ -15,7 +15,7 @@ import pytest
 
 from bsl_pipeline.cli.commands.evaluate import register, run
 from bsl_pipeline.pipeline.base.errors import BSLError
-from bsl_pipeline.training.evaluation import (
+from bsl_pipeline.evaluation import (
     ALL_TASKS,
     CallableEncoder,
     PairSet,
@@ -488,7 +488,7 @@ def test_fast_stsb_dev_matches_full_table_and_restores_train_mode(tiny_bert_dir,
 def test_stsb_dev_evaluator_from_the_train_config_scores_a_tiny_model(tiny_bert_dir, tiny_cli_run, shared_data):
     from bsl_pipeline.training.config import EvalConfig
     from bsl_pipeline.training.encoder import SentenceEncoder, load_tokenizer
-    from bsl_pipeline.training.evaluation import dev_evaluators
+    from bsl_pipeline.evaluation import dev_evaluators
 
     _, result = tiny_cli_run
     assert dev_evaluators(EvalConfig(stsb_dir=None)) == []
@@ -567,7 +567,7 @@ def test_cli_config_precedence(tmp_path):
 
 
 def test_cli_module_import_stays_light():
-    code = ("import sys, bsl.commands.evaluate as c, argparse; "
+    code = ("import sys, bsl_pipeline.cli.commands.evaluate as c, argparse; "
             "c.register(argparse.ArgumentParser().add_subparsers()); "
             "print(sorted(m for m in ('torch', 'transformers', 'numpy', 'scipy', 'matplotlib') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,

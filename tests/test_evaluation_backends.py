@@ -14,9 +14,9 @@ import pytest
 from test_evaluation import SENTENCES as EVALUATION_SENTENCES
 
 from bsl_pipeline.pipeline.base.errors import BSLError
-from bsl_pipeline.training.evaluation import PairSet, evaluate_encoder, load_encoder
-from bsl_pipeline.training.evaluation import backends
-from bsl_pipeline.training.evaluation.config import EvaluationConfig
+from bsl_pipeline.evaluation import PairSet, evaluate_encoder, load_encoder
+from bsl_pipeline.evaluation import backends
+from bsl_pipeline.evaluation.config import EvaluationConfig
 
 pytest.importorskip("onnxruntime")
 pytest.importorskip("onnx")
@@ -112,11 +112,11 @@ def test_export_is_reused_and_redone_when_damaged(tiny_bert_dir, user_cache):
 
 def test_missing_package_falls_back_to_torch(tiny_bert_dir, user_cache, monkeypatch, caplog):
     monkeypatch.setattr(backends, "missing_packages", lambda: ["onnxruntime"])
-    with caplog.at_level(logging.WARNING, logger="bsl_pipeline.training.evaluation.backends"):
+    with caplog.at_level(logging.WARNING, logger="bsl_pipeline.evaluation.backends"):
         auto = load_encoder(tiny_bert_dir, device="cpu", backend="auto")
     assert auto.backend == "torch" and auto.token_states_fn is None
     assert not caplog.records  # auto falls back quietly
-    with caplog.at_level(logging.WARNING, logger="bsl_pipeline.training.evaluation.backends"):
+    with caplog.at_level(logging.WARNING, logger="bsl_pipeline.evaluation.backends"):
         asked = load_encoder(tiny_bert_dir, device="cpu", backend="onnx")
     assert asked.backend == "torch"
     assert any("onnxruntime not installed (pip install onnxruntime)" in r.getMessage() for r in caplog.records)
@@ -147,7 +147,7 @@ def test_failing_export_falls_back_to_torch(tiny_bert_dir, user_cache, monkeypat
     import torch
 
     monkeypatch.setattr(torch.onnx, "export", broken)
-    with caplog.at_level(logging.WARNING, logger="bsl_pipeline.training.evaluation.backends"):
+    with caplog.at_level(logging.WARNING, logger="bsl_pipeline.evaluation.backends"):
         enc = load_encoder(tiny_bert_dir, device="cpu", backend="onnx")
     assert enc.backend == "torch"
     assert any("exporter exploded" in r.getMessage() for r in caplog.records)
@@ -156,7 +156,7 @@ def test_failing_export_falls_back_to_torch(tiny_bert_dir, user_cache, monkeypat
 
 
 def test_evaluate_cli_config_takes_backend(tiny_bert_dir, shared_data, user_cache, tmp_path):
-    from bsl_pipeline.training.evaluation.runner import evaluate_models
+    from bsl_pipeline.evaluation.runner import evaluate_models
 
     base = dict(data_dir=str(shared_data), tasks=["stsb"], cache_dir=None, include_stsb_dev=False, batch_size=64)
     torch_run = evaluate_models([str(tiny_bert_dir)], EvaluationConfig(backend="torch", **base), disable_progress=True)
@@ -170,7 +170,7 @@ def test_evaluate_cli_config_takes_backend(tiny_bert_dir, shared_data, user_cach
 def test_export_that_disagrees_with_torch_is_not_used(tiny_bert_dir, user_cache, monkeypatch, caplog):
     real_call = backends.OnnxTransformer.__call__
     monkeypatch.setattr(backends.OnnxTransformer, "__call__", lambda self, features: real_call(self, features) + 1e-2)
-    with caplog.at_level(logging.WARNING, logger="bsl_pipeline.training.evaluation.backends"):
+    with caplog.at_level(logging.WARNING, logger="bsl_pipeline.evaluation.backends"):
         enc = load_encoder(tiny_bert_dir, device="cpu", backend="auto")
     assert enc.backend == "torch" and enc.token_states_fn is None
     assert any("differs from the torch forward pass" in r.getMessage() for r in caplog.records)

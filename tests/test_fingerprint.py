@@ -91,7 +91,7 @@ def test_augmenters_leave_their_marked_settings_out_of_the_fingerprint(method, m
 
 def test_where_and_how_a_run_is_carried_out_stay_out_of_the_run_key():
     from bsl_pipeline.training.config import TrainConfig
-    from bsl_pipeline.training.train_and_evaluate import run_key
+    from bsl_pipeline.evaluation.train_and_evaluate import run_key
 
     base = TrainConfig()
     key = run_key(base)

@@ -478,7 +478,7 @@ def test_evaluate_flow_publishes_the_transfer_table_beside_the_sts_table(tmp_pat
 
 
 def test_the_train_flow_and_the_main_job_reuse_one_finished_run(tmp_path, prefect_api, tiny_bert_dir, monkeypatch):
-    """One train -> evaluate (training.train_and_evaluate): a run either of them finished is the other's too, and
+    """One train -> evaluate (evaluation.train_and_evaluate): a run either of them finished is the other's too, and
     the second call trains nothing."""
     import shutil
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bsl_pipeline.flows.main_job import MainJobConfig, _evaluation_tasks
-from bsl_pipeline.training.evaluation.data_dir import DataDir
+from bsl_pipeline.evaluation.data_dir import DataDir
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -61,7 +61,8 @@ def test_demo_in_a_clone_without_data_trains_and_says_evaluation_was_skipped(tmp
     # The clone's code, importable under the installed names from PYTHONPATH (ahead of the editable install).
     (clone / "bsl_pipeline").mkdir(parents=True)
     (clone / "bsl_pipeline" / "__init__.py").write_text("")
-    for name, module in (("cli", "cli"), ("pipeline", "pipeline"), ("training", "training"), ("flows", "flows")):
+    for name, module in (("cli", "cli"), ("pipeline", "pipeline"), ("training", "training"), ("evaluation", "evaluation"),
+                         ("flows", "flows")):
         shutil.copytree(REPO / name, clone / "bsl_pipeline" / module, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(REPO / "configs", clone / "configs")
     corpus = tmp_path / "sentences.txt"

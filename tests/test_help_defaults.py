@@ -10,7 +10,7 @@ from pathlib import Path
 from bsl_pipeline.cli.cli import build_parser
 from bsl_pipeline.cli.config_args import flag_help, key_default
 from bsl_pipeline.flows.main_job import MainJobConfig
-from bsl_pipeline.training.evaluation.config import EvaluationConfig
+from bsl_pipeline.evaluation.config import EvaluationConfig
 
 REPO = Path(__file__).resolve().parent.parent
 # "default 64", "(default: 0.5)", "defaults to 10": a number typed into a help string.

@@ -23,14 +23,14 @@ def test_the_wheel_imports_its_own_modules_beside_a_users_training_py_and_pipeli
     for name in ("pyproject.toml", "README.md"):
         source.mkdir(exist_ok=True)
         shutil.copy(REPO / name, source / name)
-    for name in ("pipeline", "training", "flows", "cli", "configs"):
+    for name in ("pipeline", "training", "evaluation", "flows", "cli", "configs"):
         shutil.copytree(REPO / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(wheels),
                     str(source)], check=True, capture_output=True, timeout=300)
     (wheel,) = wheels.glob("bsl_pipeline-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert "bsl_pipeline/training/config.py" in names and "bsl_pipeline/cli/cli.py" in names
-    assert not [n for n in names if n.split("/")[0] in ("pipeline", "training", "flows", "cli")], names[:20]
+    assert not [n for n in names if n.split("/")[0] in ("pipeline", "training", "evaluation", "flows", "cli")], names[:20]
 
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)

@@ -1,4 +1,4 @@
-"""The layers pipeline < training < flows < cli: a lower layer never imports a higher one, not even by name.
+"""The layers pipeline < training < evaluation < flows < cli: a lower layer never imports a higher one, not even by name.
 
 import-linter checks every import statement (module level and inside functions) against the contracts in
 pyproject.toml; the string check catches what import-linter cannot see: a module name in a string handed to
@@ -15,12 +15,14 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-LAYERS = ["pipeline", "training", "flows", "cli"]  # the repository's folders, bottom to top
+LAYERS = ["pipeline", "training", "evaluation", "flows", "cli"]  # the repository's folders, bottom to top
 # ... and the installed module each one is (one namespace, so that no other package or a user's file can shadow them)
-MODULES = {"pipeline": "bsl_pipeline.pipeline", "training": "bsl_pipeline.training", "flows": "bsl_pipeline.flows",
+MODULES = {"pipeline": "bsl_pipeline.pipeline", "training": "bsl_pipeline.training",
+           "evaluation": "bsl_pipeline.evaluation", "flows": "bsl_pipeline.flows",
            "cli": "bsl_pipeline.cli"}
-CONTRACTS = ["layers: cli > flows > training > pipeline", "pipeline never imports training, flows or cli",
-             "training never imports flows or cli",
+CONTRACTS = ["layers: cli > flows > evaluation > training > pipeline",
+             "pipeline never imports training, evaluation, flows or cli",
+             "training never imports evaluation, flows or cli", "evaluation never imports flows or cli",
              "pipeline by job: augment > dataset > corpus > lexicon > base"]
 
 

@@ -58,7 +58,7 @@ def test_demo_takes_config_flags_and_overrides_like_every_command(tmp_path, caps
 
 def test_the_built_in_corpus_is_in_domain_when_the_data_dir_has_sts_b_and_sick_train(shared_data, tmp_path):
     from bsl_pipeline.pipeline.base.errors import BSLError
-    from bsl_pipeline.training.evaluation.data_dir import DataDir
+    from bsl_pipeline.evaluation.data_dir import DataDir
 
     cfg = MainJobConfig()
     assert builtin_corpus(cfg, None) == "wordnet-examples"
@@ -128,7 +128,7 @@ def test_method_params_reach_the_corpus_methods():
 def test_the_completion_record_of_a_run_is_checked_as_untrusted_input(tmp_path):
     from bsl_pipeline.pipeline.base.errors import BSLError
     from bsl_pipeline.training.config import TrainConfig
-    from bsl_pipeline.training.train_and_evaluate import DONE_FILE, finished_run
+    from bsl_pipeline.evaluation.train_and_evaluate import DONE_FILE, finished_run
 
     config = TrainConfig()
     config.train.output_dir = str(tmp_path)

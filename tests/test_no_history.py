@@ -1,5 +1,5 @@
 """Product code says what is, not how it got there: no issue, session or round numbers, dates or measured figures
-in pipeline/, training/, flows/, cli/ or configs/ (code, comments, docstrings, help text, configs), and no method
+in pipeline/, training/, evaluation/, flows/, cli/ or configs/ (code, comments, docstrings, help text, configs), and no method
 versions or judged counts in its comments ("the errors v5 catches", "13 right, 10 wrong"). Measurements belong in
 the docs' results pages (docs/results/), history in CHANGELOG.md."""
 
@@ -11,7 +11,7 @@ import tokenize
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-PRODUCT_DIRS = ("pipeline", "training", "flows", "cli", "configs")
+PRODUCT_DIRS = ("pipeline", "training", "evaluation", "flows", "cli", "configs")
 SUFFIXES = (".py", ".yaml", ".yml", ".toml", ".md", ".txt", ".html", ".js", ".css")
 
 PATTERNS = {

@@ -92,7 +92,7 @@ def test_rerun_keeps_a_users_file_in_data_and_rejects_and_drops_only_listed_shar
 
 # -- 2: bsl data fetch ----------------------------------------------------------------------------------------------
 def _fetch(mirror: Path, to: Path, sets: list[str], **kw):
-    from bsl_pipeline.training.evaluation.public_data import DataFetchConfig, fetch_public_sets
+    from bsl_pipeline.evaluation.public_data import DataFetchConfig, fetch_public_sets
 
     cfg = DataFetchConfig(to=str(to), mirror=str(mirror), progress=False, sets=sets, **kw)
     return fetch_public_sets(cfg, log=lambda _: None)

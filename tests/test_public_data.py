@@ -1,5 +1,5 @@
-"""`bsl data fetch` (training/evaluation/public_data.py) from a local hub-layout mirror, and the data-dir resolver
-(training/evaluation/data_dir.py)."""
+"""`bsl data fetch` (evaluation/public_data.py) from a local hub-layout mirror, and the data-dir resolver
+(evaluation/data_dir.py)."""
 
 from __future__ import annotations
 
@@ -14,13 +14,13 @@ import pytest
 
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.provenance import sha256_file
-from bsl_pipeline.training.evaluation.data_dir import (
+from bsl_pipeline.evaluation.data_dir import (
     DataDirNotFound,
     default_data_dir,
     locate_data_dir,
     resolve_data_dir,
 )
-from bsl_pipeline.training.evaluation.public_data import (
+from bsl_pipeline.evaluation.public_data import (
     PUBLIC_SETS,
     DataFetchConfig,
     FetchError,
@@ -45,8 +45,8 @@ def _fetch(mirror: Path, to: Path, sets: list[str] | None = None, **kw) -> dict[
 
 @pytest.fixture(scope="module")
 def both_tables(tiny_bert_dir, shared_data, fetched_data):
-    from bsl_pipeline.training.evaluation import load_encoder
-    from bsl_pipeline.training.evaluation.runner import evaluate_encoder
+    from bsl_pipeline.evaluation import load_encoder
+    from bsl_pipeline.evaluation.runner import evaluate_encoder
 
     encoder = load_encoder(tiny_bert_dir, device="cpu")
     return (evaluate_encoder(encoder, shared_data, disable_progress=True),
@@ -70,7 +70,7 @@ def test_fetched_sts_years_are_pooled_and_say_so(both_tables):
 
 
 def test_mean_aggregate_on_pooled_years_is_refused(tiny_bert_dir, fetched_data):
-    from bsl_pipeline.training.evaluation.runner import evaluate_encoder
+    from bsl_pipeline.evaluation.runner import evaluate_encoder
 
     with pytest.raises(BSLError, match=r"sts13: .*pooled.*sts_aggregate=mean cannot be computed"):
         evaluate_encoder(lambda s: [[1.0, float(len(x))] for x in s], fetched_data, "sts13", sts_aggregate="mean")
@@ -169,7 +169,7 @@ def test_rerun_skips_complete_sets_and_redoes_a_damaged_one(hub_mirror, tmp_path
 
 
 def test_interrupted_fetch_leaves_no_half_set_and_resumes(hub_mirror, tmp_path, monkeypatch):
-    import bsl_pipeline.training.evaluation.public_data as public_data
+    import bsl_pipeline.evaluation.public_data as public_data
 
     data = tmp_path / "data"
 
@@ -269,7 +269,7 @@ def test_unknown_set_is_named():
 
 
 def test_offline_hub_fetch_fails_in_one_line_naming_the_set(tmp_path):
-    code = ("from bsl_pipeline.training.evaluation.public_data import DataFetchConfig, fetch_public_sets\n"
+    code = ("from bsl_pipeline.evaluation.public_data import DataFetchConfig, fetch_public_sets\n"
             "from bsl_pipeline.pipeline.base.errors import BSLError\n"
             f"try:\n    fetch_public_sets(DataFetchConfig(to={str(tmp_path / 'data')!r}, sets=['sickr'], "
             "progress=False))\nexcept BSLError as exc:\n    print(exc)")
@@ -316,7 +316,7 @@ def test_resolve_errors_say_which_command_to_run(tmp_path):
 
 
 def test_missing_tasks(fetched_data, tmp_path):
-    from bsl_pipeline.training.evaluation.tasks import missing_tasks
+    from bsl_pipeline.evaluation.tasks import missing_tasks
 
     assert missing_tasks(fetched_data, ["sts12", "stsb", "sickr"]) == []
     (tmp_path / "stsbenchmark").mkdir()
@@ -324,7 +324,7 @@ def test_missing_tasks(fetched_data, tmp_path):
 
 
 def test_auto_data_setting_follows_bsl_data_dir(tmp_path, monkeypatch):
-    from bsl_pipeline.training.evaluation.data_dir import resolve_data_setting
+    from bsl_pipeline.evaluation.data_dir import resolve_data_setting
 
     monkeypatch.setenv("BSL_DATA_DIR", str(tmp_path))
     assert resolve_data_setting("auto") == tmp_path

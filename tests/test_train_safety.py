@@ -186,7 +186,7 @@ def test_memory_bound_training_settings_have_an_upper_bound(key):
     ("bsl_pipeline.pipeline.augment.job:AugmentConfig", "corpus.max_chars"),
     ("bsl_pipeline.pipeline.augment.augmenters.mlm:MLMConfig", "batch_size"),
     ("bsl_pipeline.pipeline.augment.augmenters.mlm:MLMConfig", "max_tokens"),
-    ("bsl_pipeline.training.evaluation.config:EvaluationConfig", "batch_size"),
+    ("bsl_pipeline.evaluation.config:EvaluationConfig", "batch_size"),
 ])
 def test_memory_bound_augment_and_eval_settings_have_an_upper_bound(cls_path, key):
     import importlib
@@ -285,7 +285,7 @@ def _header(path: Path) -> dict:
 ])
 def test_malformed_safetensors_stop_in_one_line(tiny_bert_dir, dataset, tmp_path, damage, message, capsys):
     from bsl_pipeline.cli.cli import main
-    from bsl_pipeline.training.evaluation.encoders import load_encoder
+    from bsl_pipeline.evaluation.encoders import load_encoder
 
     model = tmp_path / "model"
     shutil.copytree(tiny_bert_dir, model)

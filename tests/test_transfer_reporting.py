@@ -28,8 +28,8 @@ def build_tiny_transfer_data(shared_data: Path, out: Path, sick_lines: int = 121
 @pytest.fixture(scope="module")
 def evaluated(tiny_bert_dir, shared_data, fetched_data, tmp_path_factory):
     """`evaluate_models` on the tiny BERT twice under two labels, tasks stsb + sicke + trec + sts17 (two pairs)."""
-    from bsl_pipeline.training.evaluation.config import EvaluationConfig
-    from bsl_pipeline.training.evaluation.runner import evaluate_models
+    from bsl_pipeline.evaluation.config import EvaluationConfig
+    from bsl_pipeline.evaluation.runner import evaluate_models
 
     data = build_tiny_transfer_data(shared_data, tmp_path_factory.mktemp("transfer_report") / "data")
     shutil.copytree(fetched_data / "senteval" / "trec", data / "senteval" / "trec")
@@ -51,7 +51,7 @@ def test_report_shows_transfer_and_sts17_tables_beside_the_sts_table(evaluated):
         TRANSFER_HEADING,
         render_report,
     )
-    from bsl_pipeline.training.evaluation.score_tables import results_json
+    from bsl_pipeline.evaluation.score_tables import results_json
 
     entries = results_json(evaluated)
     labels = {"before (encoder)": entries[next(iter(entries))], "after BSL": entries[list(entries)[1]]}
@@ -74,7 +74,7 @@ def test_report_shows_transfer_and_sts17_tables_beside_the_sts_table(evaluated):
 
 def test_report_with_transfer_tasks_alone_has_no_empty_sts_table(evaluated):
     from bsl_pipeline.flows.job_report import TRANSFER_HEADING, render_report
-    from bsl_pipeline.training.evaluation.score_tables import results_json
+    from bsl_pipeline.evaluation.score_tables import results_json
 
     entry = results_json(evaluated)[str(next(iter(evaluated)))]
     only_transfer = {"transfer": entry["transfer"], "details": entry["details"]}
@@ -110,11 +110,11 @@ def test_an_sts_task_is_one_record_and_its_loader(tmp_path, monkeypatch):
     like STS-B: its test split is a column of the STS table and enters its average."""
     import numpy as np
 
-    from bsl_pipeline.training.evaluation import tasks
-    from bsl_pipeline.training.evaluation.data import load_sts_subset
-    from bsl_pipeline.training.evaluation.metrics import cosine_similarities, score_pairs
-    from bsl_pipeline.training.evaluation.runner import evaluate_encoder
-    from bsl_pipeline.training.evaluation.score_tables import format_markdown, format_table, results_json
+    from bsl_pipeline.evaluation import tasks
+    from bsl_pipeline.evaluation.data import load_sts_subset
+    from bsl_pipeline.evaluation.metrics import cosine_similarities, score_pairs
+    from bsl_pipeline.evaluation.runner import evaluate_encoder
+    from bsl_pipeline.evaluation.score_tables import format_markdown, format_table, results_json
 
     toy = tasks.EvalTask("toy", "TOY", "sts/toy", lambda data_dir, task, options: {
         "test": load_sts_subset(data_dir, "toy", "pairs")}, "sts-test")
@@ -143,7 +143,7 @@ def test_an_sts_task_is_one_record_and_its_loader(tmp_path, monkeypatch):
 
 def test_main_job_takes_transfer_tasks_and_names_the_ones_without_data(shared_data):
     from bsl_pipeline.flows.main_job import MainJobConfig, _evaluation_tasks
-    from bsl_pipeline.training.evaluation.data_dir import DataDir
+    from bsl_pipeline.evaluation.data_dir import DataDir
 
     cfg = MainJobConfig()
     cfg.evaluation.tasks = ["trec", "stsb", "sick-e", "sts17"]

@@ -1,4 +1,4 @@
-"""SentEval transfer tasks and STS 2017 in the evaluation stage (training/evaluation/transfer.py, transfer_data.py)
+"""SentEval transfer tasks and STS 2017 in the evaluation stage (evaluation/transfer.py, transfer_data.py)
 and their data through `bsl data fetch` (tiny files in the hub copies' real layouts, tests/hub_mirror.py)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from bsl_pipeline.pipeline.base.errors import BSLError, InputError
-from bsl_pipeline.training.evaluation.transfer import (
+from bsl_pipeline.evaluation.transfer import (
     INNER_CV_GRID,
     KFOLD_GRID,
     ProtocolSettings,
@@ -130,7 +130,7 @@ def _write(path: Path, lines: list[str]) -> Path:
 
 
 def test_sick_entailment_reads_the_reference_splits(shared_data):
-    from bsl_pipeline.training.evaluation.tasks import load_task
+    from bsl_pipeline.evaluation.tasks import load_task
 
     task = load_task(shared_data, "sicke")
     assert {name: len(s) for name, s in task.splits.items()} == {"train": 4500, "dev": 500, "test": 4927}
@@ -140,14 +140,14 @@ def test_sick_entailment_reads_the_reference_splits(shared_data):
 
 
 def test_fetched_sick_without_entailment_column_is_named(fetched_data):
-    from bsl_pipeline.training.evaluation.tasks import load_task
+    from bsl_pipeline.evaluation.tasks import load_task
 
     with pytest.raises(InputError, match=r"SICK_train.txt: evaluation file not found|entailment_judgment"):
         load_task(fetched_data, "sicke")
 
 
 def test_reader_errors_name_file_and_line(tmp_path):
-    from bsl_pipeline.training.evaluation.tasks import load_task
+    from bsl_pipeline.evaluation.tasks import load_task
 
     _write(tmp_path / "senteval" / "mr" / "all.tsv", ["label\tsentence", "pos\tfine", "neg"])
     with pytest.raises(InputError, match=r"all.tsv:3: expected 2 tab-separated fields"):
@@ -164,7 +164,7 @@ def test_reader_errors_name_file_and_line(tmp_path):
 
 
 def test_task_names_default_and_groups():
-    from bsl_pipeline.training.evaluation.tasks import ALL_TASKS, parse_tasks
+    from bsl_pipeline.evaluation.tasks import ALL_TASKS, parse_tasks
 
     assert parse_tasks(None) == parse_tasks("all") == ALL_TASKS
     assert parse_tasks("transfer") == ("mr", "cr", "subj", "mpqa", "sst2", "trec", "mrpc", "sicke")
@@ -178,7 +178,7 @@ def test_task_names_default_and_groups():
 
 
 def test_fetched_transfer_files_hold_the_hub_rows_with_label_words(fetched_data):
-    from bsl_pipeline.training.evaluation.tasks import load_task
+    from bsl_pipeline.evaluation.tasks import load_task
 
     expected = {"mr": ({"all": 24}, ("neg", "pos")), "cr": ({"all": 22}, ("negative", "positive")),
                 "subj": ({"all": 22}, ("objective", "subjective")), "mpqa": ({"all": 20}, ("0", "1")),
@@ -199,7 +199,7 @@ def test_fetched_transfer_files_hold_the_hub_rows_with_label_words(fetched_data)
 
 
 def test_fetched_sts17_has_one_file_pair_per_language_pair(fetched_data):
-    from bsl_pipeline.training.evaluation.transfer_data import STS17_PAIRS, load_sts17
+    from bsl_pipeline.evaluation.transfer_data import STS17_PAIRS, load_sts17
 
     folder = fetched_data / "sts" / "sts17"
     assert len(list(folder.glob("STS.input.*.txt"))) == 11
@@ -210,7 +210,7 @@ def test_fetched_sts17_has_one_file_pair_per_language_pair(fetched_data):
 
 
 def test_set_groups_and_names():
-    from bsl_pipeline.training.evaluation.public_data import parse_sets
+    from bsl_pipeline.evaluation.public_data import parse_sets
 
     assert [s.name for s in parse_sets("transfer")] == ["mr", "cr", "subj", "mpqa", "sst2", "trec", "mrpc"]
     assert [s.config for s in parse_sets("mrpc")] == ["mrpc"]
@@ -224,8 +224,8 @@ def test_set_groups_and_names():
 def tiny_bert_result(tiny_bert_dir, fetched_data, shared_data, tmp_path_factory):
     import shutil
 
-    from bsl_pipeline.training.evaluation import load_encoder
-    from bsl_pipeline.training.evaluation.runner import evaluate_encoder
+    from bsl_pipeline.evaluation import load_encoder
+    from bsl_pipeline.evaluation.runner import evaluate_encoder
 
     data = tmp_path_factory.mktemp("transfer_data")
     shutil.copytree(fetched_data / "senteval", data / "senteval")
@@ -264,8 +264,8 @@ def test_tiny_bert_runs_every_transfer_task_and_sts17(tiny_bert_result):
 
 
 def test_sts17_scores_are_the_cosine_spearman_of_each_pair(tiny_bert_result):
-    from bsl_pipeline.training.evaluation.metrics import cosine_similarities, score_pairs
-    from bsl_pipeline.training.evaluation.transfer_data import load_sts17
+    from bsl_pipeline.evaluation.metrics import cosine_similarities, score_pairs
+    from bsl_pipeline.evaluation.transfer_data import load_sts17
 
     result, _, encoder, data = tiny_bert_result
     ps = load_sts17(data, ["en-de"])["en-de"]
@@ -284,7 +284,7 @@ def test_cached_embeddings_give_the_same_numbers(tiny_bert_result):
 
 
 def test_json_markdown_and_table_show_the_new_tables(tiny_bert_result):
-    from bsl_pipeline.training.evaluation.score_tables import (
+    from bsl_pipeline.evaluation.score_tables import (
         format_markdown,
         format_table,
         results_json,

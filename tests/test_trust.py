@@ -379,7 +379,7 @@ def test_9_train_settings_out_of_range_are_refused(override, message):
 def _config_classes() -> list[type]:
     from bsl_pipeline.pipeline.augment.augmenters import REGISTRY, augmenter_class
     from bsl_pipeline.training.config import TrainConfig
-    from bsl_pipeline.training.evaluation.config import EvaluationConfig
+    from bsl_pipeline.evaluation.config import EvaluationConfig
 
     roots = [AugmentConfig, TrainConfig, EvaluationConfig]
     for name in REGISTRY:
@@ -542,7 +542,7 @@ def test_checkpoint_encoder_dir_must_stay_inside_the_checkpoint(tmp_path, tiny_b
     import shutil
 
     from bsl_pipeline.pipeline.base.errors import BSLError
-    from bsl_pipeline.training.evaluation.encoders import load_encoder
+    from bsl_pipeline.evaluation.encoders import load_encoder
 
     shutil.copytree(tiny_bert_dir, tmp_path / "outside")
     ckpt = tmp_path / "ckpt"

@@ -96,7 +96,7 @@ def test_the_export_copies_the_base_models_dense_modules_after_pooling(tmp_path,
     import torch
 
     from bsl_pipeline.training.export import export_head
-    from bsl_pipeline.training.evaluation.encoders import read_sentence_transformers_dir
+    from bsl_pipeline.evaluation.encoders import read_sentence_transformers_dir
 
     base = tmp_path / "st-base"
     (base / "1_Pooling").mkdir(parents=True)

@@ -1,5 +1,5 @@
 """`bsl data fetch`: fill a data directory with the public STS / SICK / NLI sets
-(training/evaluation/public_data.py)."""
+(evaluation/public_data.py)."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ config keys (YAML via --config, or -o key=value):
 
 def register(subparsers) -> None:
     from bsl_pipeline.pipeline.base.config import help_text
-    from bsl_pipeline.training.evaluation.public_data import PUBLIC_SETS, DataFetchConfig
+    from bsl_pipeline.evaluation.public_data import PUBLIC_SETS, DataFetchConfig
 
     group = add_command(subparsers, "data", run_group, "get the public STS / SICK / NLI data (bsl data fetch)",
                         "Commands for the public evaluation and NLI data.")
@@ -65,7 +65,7 @@ FETCH_FLAGS = {"to": "to", "sets": "sets", "mirror": "mirror", "force": to_const
 
 
 def run(args: argparse.Namespace) -> int:
-    from bsl_pipeline.training.evaluation.public_data import DataFetchConfig, fetch_public_sets, target_dir
+    from bsl_pipeline.evaluation.public_data import DataFetchConfig, fetch_public_sets, target_dir
 
     cfg = resolve_config(DataFetchConfig, args, FETCH_FLAGS)
     if args.print_config:

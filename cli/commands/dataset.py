@@ -165,7 +165,7 @@ def cmd_corpus(args: argparse.Namespace) -> int:
     from bsl_pipeline.pipeline.corpus.builtin import write_sts_sick_train, write_wordnet_examples
 
     if args.name == "sts-sick-train":
-        from bsl_pipeline.training.evaluation.data_dir import resolve_data_dir
+        from bsl_pipeline.evaluation.data_dir import resolve_data_dir
 
         counts = write_sts_sick_train(resolve_data_dir(args.data_dir).path, args.out, overwrite=args.overwrite)
         print(f"{args.out}: {counts['sentences']} distinct sentences of STS-B train + SICK train (no labels); left "

@@ -17,7 +17,7 @@ from bsl_pipeline.flows.main_job import MainJobConfig, MainJobResult, StepRecord
 
 
 def _config_help() -> str:
-    """Job keys with their defaults; the training/evaluation sections hold the demo's values, not the stage
+    """Job keys with their defaults; the evaluation/ sections hold the demo's values, not the stage
     defaults that help_text would list for them."""
     from bsl_pipeline.pipeline.base.config import describe
 
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def print_summary(summary: MainJobResult) -> None:
-    from bsl_pipeline.training.evaluation.score_columns import STS_COLUMNS
+    from bsl_pipeline.evaluation.score_columns import STS_COLUMNS
 
     print("\nsteps: " + ", ".join(f"{s.step} {s.seconds} s{' (cached)' if s.cached else ''}" for s in summary.steps))
     results = summary.results

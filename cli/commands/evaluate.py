@@ -51,14 +51,14 @@ config keys (YAML via --config, or -o key=value):
 
 
 def register(subparsers) -> None:
-    from bsl_pipeline.training.evaluation.config import POOLING_MODES, EvaluationConfig
+    from bsl_pipeline.evaluation.config import POOLING_MODES, EvaluationConfig
 
     p = add_command(subparsers, "evaluate", run, "STS12-16 / STS-B / SICK-R Spearman table for one or more encoders",
                     DESCRIPTION, EPILOG_HEAD + help_text(EvaluationConfig))
     p.add_argument("models", nargs="+", metavar="MODEL", help="model directories or hub ids")
     p.add_argument("--data-dir", help="folder holding sts/, stsbenchmark/ and sick/ (default: BSL_DATA_DIR, "
                                       "~/.cache/bsl/data, ../shared/data)")
-    p.add_argument("--json", metavar="FILE", help="write results as JSON (shape: see `training.evaluation`)")
+    p.add_argument("--json", metavar="FILE", help="write results as JSON (shape: see `evaluation`)")
     p.add_argument("--markdown", metavar="FILE", help="write the table and per-subset details as Markdown")
     p.add_argument("--plot", metavar="FILE.png", help="write a bar chart comparing the models (PNG)")
     p.add_argument("--overwrite", action="store_true",
@@ -90,8 +90,8 @@ EVALUATE_FLAGS = {"data_dir": "data_dir", "tasks": "tasks", "pooling": "pooling"
 def build_config(args: argparse.Namespace):
     """defaults <- --config YAML <- dedicated flags <- -o overrides."""
     from bsl_pipeline.pipeline.base.errors import BSLError
-    from bsl_pipeline.training.evaluation.config import EvaluationConfig
-    from bsl_pipeline.training.evaluation.tasks import parse_tasks
+    from bsl_pipeline.evaluation.config import EvaluationConfig
+    from bsl_pipeline.evaluation.tasks import parse_tasks
 
     config = resolve_config(EvaluationConfig, args, EVALUATE_FLAGS)
     config.tasks = list(parse_tasks(config.tasks))
@@ -120,8 +120,8 @@ def _claim_outputs(args: argparse.Namespace, config) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bsl_pipeline.training.evaluation.runner import evaluate_models
-    from bsl_pipeline.training.evaluation.score_tables import (
+    from bsl_pipeline.evaluation.runner import evaluate_models
+    from bsl_pipeline.evaluation.score_tables import (
         format_table,
         write_json,
         write_markdown,

@@ -177,9 +177,10 @@ def run(args: argparse.Namespace) -> int:
         _check_something_to_resume(config)
     if args.min_usable is not None:
         _check_min_usable(config, args.min_usable)
+    from bsl_pipeline.evaluation import dev_evaluators
     from bsl_pipeline.training import train
 
-    result = train(config, disable_progress=True if args.quiet else None)
+    result = train(config, evaluators=dev_evaluators(config.eval), disable_progress=True if args.quiet else None)
     if result.final_checkpoint is not None and _is_main_process():
         resume = "rerun the same command" if config.train.resume == "auto" else "resume with --resume"
         state = ("already finished" if result.already_finished else "finished" if result.completed

@@ -69,7 +69,7 @@ def config_sections() -> list[Section]:
     from bsl_pipeline.flows.main_job import MainJobConfig as main_job
     from bsl_pipeline.flows.schedule import ScheduleConfig as schedule
     from bsl_pipeline.pipeline.augment.job import AugmentConfig as augment
-    from bsl_pipeline.training.evaluation.public_data import DataFetchConfig
+    from bsl_pipeline.evaluation.public_data import DataFetchConfig
 
     deployment = typing.get_args(_hint(schedule, "deployments"))[0]
     sections = [

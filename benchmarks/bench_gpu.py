@@ -77,7 +77,7 @@ def best_seconds(fn: Callable[[], Any], device, repeats: int) -> float:
 def generated_sentences(n: int, seed: int = 0) -> list[str]:
     import random
 
-    from test_trainer_utils import make_sentences
+    from tests.training.test_trainer_utils import make_sentences
 
     rng = random.Random(seed)
     return [s + " " + " ".join(rng.choice(["today", "again", "there", "slowly"]) for _ in range(rng.randint(0, 6)))

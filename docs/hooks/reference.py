@@ -1,13 +1,13 @@
 """The configuration and CLI references (docs/reference/configuration.md, cli.md): generated from the code and
 committed, so that they read on a code host too. Regenerate them after changing a config field or a command:
 
-    python docs/hooks/reference.py          # rewrites both pages; tests/test_docs.py fails while they differ
+    python docs/hooks/reference.py          # rewrites both pages; tests/project/test_docs.py fails while they differ
 
 The configuration reference walks the config dataclasses (the same fields and metadata that feed `--help` and
 `--print-config`: pipeline/base/config.py); the CLI reference prints every `bsl` subcommand's argparse help.
 Classes are found through entry points that stay put (the command line's parser, the main job's and the schedule
-file's type hints, the augmenter registry), so moving a module does not lose its section. tests/test_docs.py imports
-this module for its checks.
+file's type hints, the augmenter registry), so moving a module does not lose its section.
+tests/project/test_docs.py imports this module for its checks.
 """
 
 from __future__ import annotations

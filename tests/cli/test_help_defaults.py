@@ -12,7 +12,7 @@ from bsl_pipeline.cli.config_args import flag_help, key_default
 from bsl_pipeline.flows.main_job import MainJobConfig
 from bsl_pipeline.evaluation.config import EvaluationConfig
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 # "default 64", "(default: 0.5)", "defaults to 10": a number typed into a help string.
 TYPED_DEFAULT = re.compile(r"default(?:s to|:)?\s+-?\d", re.IGNORECASE)
 

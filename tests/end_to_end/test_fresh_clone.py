@@ -15,7 +15,7 @@ import pytest
 from bsl_pipeline.flows.main_job import MainJobConfig, _evaluation_tasks
 from bsl_pipeline.evaluation.data_dir import DataDir
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _env(**extra: str) -> dict[str, str]:
@@ -30,7 +30,7 @@ def _pytest(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess
 
 
 def test_without_the_reference_files_data_tests_skip_with_the_fix_and_fail_in_ci(tmp_path):
-    test = "tests/test_readers.py::test_nli_csv_and_senteval_from_shared_data"
+    test = "tests/pipeline/corpus/test_readers.py::test_nli_csv_and_senteval_from_shared_data"
     env = _env(BSL_SHARED_DATA=str(tmp_path / "empty"), PYTHONPATH=str(REPO))
     proc = _pytest(["-q", "-rs", test], env)
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -61,8 +61,8 @@ def test_demo_in_a_clone_without_data_trains_and_says_evaluation_was_skipped(tmp
     # The clone's code, importable under the installed names from PYTHONPATH (ahead of the editable install).
     (clone / "bsl_pipeline").mkdir(parents=True)
     (clone / "bsl_pipeline" / "__init__.py").write_text("")
-    for name, module in (("cli", "cli"), ("pipeline", "pipeline"), ("training", "training"), ("evaluation", "evaluation"),
-                         ("flows", "flows")):
+    for name, module in (("cli", "cli"), ("pipeline", "pipeline"), ("training", "training"),
+                         ("evaluation", "evaluation"), ("flows", "flows")):
         shutil.copytree(REPO / name, clone / "bsl_pipeline" / module, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(REPO / "configs", clone / "configs")
     corpus = tmp_path / "sentences.txt"

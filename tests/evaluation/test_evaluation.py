@@ -571,7 +571,7 @@ def test_cli_module_import_stays_light():
             "c.register(argparse.ArgumentParser().add_subparsers()); "
             "print(sorted(m for m in ('torch', 'transformers', 'numpy', 'scipy', 'matplotlib') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         cwd=Path(__file__).resolve().parent.parent)
+                         cwd=Path(__file__).resolve().parents[2])
     assert out.stdout.strip() == "[]"
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from test_evaluation import SENTENCES as EVALUATION_SENTENCES
+from tests.evaluation.test_evaluation import SENTENCES as EVALUATION_SENTENCES
 
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.evaluation import PairSet, evaluate_encoder, load_encoder

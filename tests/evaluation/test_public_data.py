@@ -29,7 +29,7 @@ from bsl_pipeline.evaluation.public_data import (
     parse_sets,
 )
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _fetch(mirror: Path, to: Path, sets: list[str] | None = None, **kw) -> dict[str, str]:

@@ -1,6 +1,6 @@
 """The SentEval transfer tasks and STS 2017 beyond `bsl evaluate`: the end-of-job report's tables (built from the
 evaluation JSON of a real run of the tiny BERT) and the score-table rows the flows publish. The evaluate flow's
-artifacts are tested against a Prefect server in tests/test_flows.py."""
+artifacts are tested against a Prefect server in tests/flows/test_flows.py."""
 
 from __future__ import annotations
 

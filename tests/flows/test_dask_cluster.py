@@ -16,7 +16,7 @@ import pytest
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("prefect-flows")]
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
 START_TIMEOUT_S = 120  # a busy 2-core machine: a worker imports distributed in ~5-20 s
 RUN_TIMEOUT_S = 420
@@ -116,7 +116,7 @@ def _dataset_rows(out: Path) -> list[str]:
 
 
 def test_flow_on_a_real_cluster_survives_a_killed_worker_and_equals_the_serial_run(tmp_path):
-    from test_dataset import executor_independent_parts
+    from tests.pipeline.dataset.test_dataset import executor_independent_parts
 
     from bsl_pipeline.pipeline.dataset.store import load_manifest
 

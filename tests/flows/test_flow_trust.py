@@ -17,8 +17,8 @@ import pickle
 from pathlib import Path
 
 import pytest
-from test_dataset import executor_independent_parts
-from test_flows import (  # noqa: F401  (prefect_server, prefect_api, counter: fixtures used below)
+from tests.pipeline.dataset.test_dataset import executor_independent_parts
+from tests.flows.test_flows import (  # noqa: F401  (prefect_server, prefect_api, counter: fixtures used below)
     SENTENCES,
     _calls,
     _rows,

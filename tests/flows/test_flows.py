@@ -28,7 +28,7 @@ from bsl_pipeline.pipeline.augment.augmenters.base import Augmenter, SourceRecor
 configure_prefect_environment()  # before anything here imports Prefect, as every process that runs a flow does
 pytestmark = pytest.mark.xdist_group("prefect-flows")  # one worker, one server
 
-TESTS_DIR = Path(__file__).resolve().parent
+TESTS_DIR = Path(__file__).resolve().parents[1]
 REPO_ROOT = TESTS_DIR.parent
 COUNTER_ENV = "BSL_TEST_COUNTER_FILE"
 KILL_ENV = "BSL_TEST_KILL_AFTER"
@@ -134,7 +134,8 @@ def _subprocess_env(server, **extra: str) -> dict[str, str]:
 
 def _bsl(args: list[str], env: dict[str, str], timeout: float = RUN_TIMEOUT_S) -> subprocess.CompletedProcess:
     """`bsl ARGS` in a new process that has the test augmenter registered (it imports this module)."""
-    code = ("import sys; import test_flows; from bsl_pipeline.cli.cli import main; sys.exit(main(sys.argv[1:]))")
+    code = ("import sys; import tests.flows.test_flows; from bsl_pipeline.cli.cli import main; "
+            "sys.exit(main(sys.argv[1:]))")
     return subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True, text=True,
                           timeout=timeout, cwd=REPO_ROOT)
 
@@ -263,7 +264,7 @@ def test_killed_run_resumes_with_exactly_the_rows_of_an_uninterrupted_run(tmp_pa
 
 
 def test_serial_thread_and_prefect_executors_write_byte_identical_datasets(tmp_path, prefect_api, counter):
-    from test_dataset import executor_independent_parts
+    from tests.pipeline.dataset.test_dataset import executor_independent_parts
 
     from bsl_pipeline.flows.augment_run import run_augment_flow
     from bsl_pipeline.pipeline.augment.executors import SerialExecutor, ThreadExecutor
@@ -286,13 +287,14 @@ def test_serial_thread_and_prefect_executors_write_byte_identical_datasets(tmp_p
 
 def test_dask_runner_with_two_worker_processes_gives_the_rows_of_the_thread_runner(tmp_path, prefect_api, counter,
                                                                                    monkeypatch):
-    from test_dataset import executor_independent_parts
+    from tests.pipeline.dataset.test_dataset import executor_independent_parts
 
     from bsl_pipeline.flows.augment_run import run_augment_flow
     from bsl_pipeline.pipeline.dataset.store import load_manifest
 
     # worker processes import this module (the test augmenter) from the tests dir
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(TESTS_DIR), os.environ.get("PYTHONPATH", "")]))
+    monkeypatch.setenv("PYTHONPATH",
+                       os.pathsep.join([str(TESTS_DIR), str(REPO_ROOT), os.environ.get("PYTHONPATH", "")]))
     monkeypatch.setenv("PREFECT_API_URL", prefect_api.api_url)
     monkeypatch.setenv("PREFECT_HOME", str(prefect_api.home))
     corpus = tmp_path / "corpus"
@@ -447,7 +449,7 @@ def test_train_flow_verifies_trains_and_publishes_the_evaluation_table(tmp_path,
 
 def test_evaluate_flow_publishes_the_transfer_table_beside_the_sts_table(tmp_path, prefect_api, tiny_bert_dir,
                                                                        shared_data):
-    from test_transfer_reporting import build_tiny_transfer_data
+    from tests.evaluation.test_transfer_reporting import build_tiny_transfer_data
 
     from bsl_pipeline.flows.evaluate_flow import evaluate_flow
 

@@ -10,7 +10,7 @@ import pytest
 from bsl_pipeline.flows.main_job import MainJobConfig, builtin_corpus, run_main_job
 from bsl_pipeline.pipeline.base.config import load_config, to_dict
 
-DEMO_YAML = Path(__file__).resolve().parent.parent / "configs" / "demo.yaml"
+DEMO_YAML = Path(__file__).resolve().parents[2] / "configs" / "demo.yaml"
 
 
 def test_the_built_in_demo_config_is_configs_demo_yaml():

@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 LAYERS = ["pipeline", "training", "evaluation", "flows", "cli"]  # the repository's folders, bottom to top
 # ... and the installed module each one is (one namespace, so that no other package or a user's file can shadow them)
 MODULES = {"pipeline": "bsl_pipeline.pipeline", "training": "bsl_pipeline.training",

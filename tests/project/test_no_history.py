@@ -10,7 +10,7 @@ import re
 import tokenize
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 PRODUCT_DIRS = ("pipeline", "training", "evaluation", "flows", "cli", "configs")
 SUFFIXES = (".py", ".yaml", ".yml", ".toml", ".md", ".txt", ".html", ".js", ".css")
 

@@ -8,8 +8,8 @@ import logging
 import numpy as np
 import pytest
 import torch
-from test_trainer_loop import GOLDEN
-from test_trainer_utils import tiny_config, write_dataset
+from tests.training.test_trainer_loop import GOLDEN
+from tests.training.test_trainer_utils import tiny_config, write_dataset
 
 
 @pytest.fixture(scope="module")
@@ -147,7 +147,7 @@ def test_inductor_compile_with_buckets_matches_eager(tiny_bert_dir, dataset, tmp
 
 # -- evaluation and MLM batches by tokens ----------------------------------------------------------------------------
 def test_token_budget_batches_encode_the_same_embeddings(tiny_bert_dir):
-    from test_trainer_utils import make_sentences
+    from tests.training.test_trainer_utils import make_sentences
 
     from bsl_pipeline.training.encoder import TransformerEncoder
     from bsl_pipeline.evaluation import load_encoder
@@ -168,7 +168,7 @@ def test_token_budget_batches_encode_the_same_embeddings(tiny_bert_dir):
 
 
 def test_mlm_token_budget_fills_the_same_words(tiny_roberta_mlm_dir):
-    from test_trainer_utils import make_sentences
+    from tests.training.test_trainer_utils import make_sentences
 
     from bsl_pipeline.pipeline.augment.augmenters import SourceRecord, build_augmenter
 

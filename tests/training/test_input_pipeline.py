@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import torch
-from test_trainer_utils import tiny_config, write_dataset
+from tests.training.test_trainer_utils import tiny_config, write_dataset
 
 from bsl_pipeline.training.checkpoint_files import load_objective_state
 
@@ -218,7 +218,7 @@ import sys
 sys.path.insert(0, {tests!r})
 import torch
 torch.set_num_threads(1)
-from test_trainer_utils import tiny_config
+from tests.training.test_trainer_utils import tiny_config
 from bsl_pipeline.training.trainer import train
 config = tiny_config({model!r}, [{a!r}, {b!r}], {out!r}, overrides={overrides!r})
 train(config, disable_progress=True)
@@ -235,9 +235,9 @@ def test_a_run_killed_mid_epoch_with_workers_resumes_bit_identical(tiny_bert_dir
     from bsl_pipeline.training.trainer import train
 
     out = tmp_path / "killed"
-    script = _KILL_RUN.format(tests=str(Path(__file__).parent), model=str(tiny_bert_dir), a=str(datasets["main"]),
+    script = _KILL_RUN.format(tests=str(Path(__file__).resolve().parents[1]), model=str(tiny_bert_dir), a=str(datasets["main"]),
                               b=str(datasets["other"]), out=str(out), overrides=_kill_overrides(2, []))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(Path(__file__).parent.parent),
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(Path(__file__).resolve().parents[2]),
                                                        os.environ.get("PYTHONPATH", "")]))
     proc = subprocess.Popen([sys.executable, "-c", script], env=env, start_new_session=True)
     deadline = time.monotonic() + 300

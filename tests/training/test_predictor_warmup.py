@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import torch
-from test_trainer_utils import tiny_config, write_dataset
+from tests.training.test_trainer_utils import tiny_config, write_dataset
 
 from bsl_pipeline.training.checkpoint_files import load_objective_state
 

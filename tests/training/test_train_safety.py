@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import torch
-from test_trainer_utils import tiny_config, write_dataset
+from tests.training.test_trainer_utils import tiny_config, write_dataset
 
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.ownership import MARKER_NAME, REPLACED_DIR, LockedError, OwnershipError

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 import torch
-from test_trainer_utils import tiny_config, write_dataset
+from tests.training.test_trainer_utils import tiny_config, write_dataset
 
 from bsl_pipeline.training.checkpoint_files import load_objective_state
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _free_port() -> int:

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-from test_trainer_utils import make_sentences, tiny_config, write_dataset
+from tests.training.test_trainer_utils import make_sentences, tiny_config, write_dataset
 
 from bsl_pipeline.training.checkpoint_files import load_objective_state
 
@@ -293,7 +293,7 @@ def test_validate_config_is_torch_free():
             "try:\n    validate_config(TrainConfig())\nexcept Exception as exc:\n    print(exc)\n"
             "print('torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         cwd=Path(__file__).resolve().parent.parent).stdout.splitlines()
+                         cwd=Path(__file__).resolve().parents[2]).stdout.splitlines()
     assert out[0].startswith("invalid training config: train.output_dir is required") and out[1] == "False"
 
 
@@ -422,7 +422,7 @@ def test_example_configs_load_with_the_papers_settings(name):
     from bsl_pipeline.training.config import TrainConfig
     from bsl_pipeline.training.objectives import OBJECTIVES
 
-    cfg = load_config(TrainConfig, Path(__file__).resolve().parent.parent / "configs" / f"train_{name}.yaml")
+    cfg = load_config(TrainConfig, Path(__file__).resolve().parents[2] / "configs" / f"train_{name}.yaml")
     assert cfg.objective.name == name and name in OBJECTIVES
     if name == "bsl":
         assert (cfg.objective.bsl.predictor_k, cfg.objective.bsl.momentum, cfg.optim.lr, cfg.train.batch_size,

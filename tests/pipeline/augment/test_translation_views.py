@@ -250,7 +250,7 @@ def _pairs(dataset: Path) -> list[dict]:
 
 
 def _train(model_dir: Path, datasets: list[Path], out: Path, steps: int = 4) -> list[float]:
-    from test_trainer_utils import tiny_config
+    from tests.training.test_trainer_utils import tiny_config
 
     from bsl_pipeline.training.trainer import train
 
@@ -307,7 +307,7 @@ def test_multilingual_recipe_config_loads():
     from bsl_pipeline.pipeline.base.config import load_config
     from bsl_pipeline.training.config import TrainConfig
 
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[3]
     cfg = load_config(TrainConfig, root / "configs" / "train_bsl_multilingual.yaml")
     assert cfg.model.name_or_path == "bert-base-multilingual-cased" and cfg.objective.name == "bsl"
     assert [Path(s.path).name for s in cfg.data.sources] == [f"nli-{x}" for x in ("ar", "es", "tr", "de", "fr")]

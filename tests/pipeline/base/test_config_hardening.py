@@ -11,7 +11,7 @@ import pytest
 from bsl_pipeline.pipeline.augment.job import AugmentConfig
 from bsl_pipeline.pipeline.base.config import MAX_CONFIG_NODES, ConfigError, from_dict, load_config
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 
 
 def _write(tmp_path, text: str | bytes) -> Path:

@@ -19,7 +19,7 @@ from bsl_pipeline.pipeline.dataset.store import verify_dataset
 from s3_server import SECRET_KEY
 from small_corpus import augment_config, write_corpus
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[3]
 BSL = [sys.executable, "-m", "bsl_pipeline.cli"]
 
 
@@ -275,7 +275,7 @@ def test_hugging_face_datasets_reads_the_output_from_s3(s3_env, tmp_path, cache_
 
 def test_training_reads_a_dataset_on_s3_as_it_reads_the_same_dataset_on_disk(s3_env, tmp_path, cache_home,
                                                                                tiny_bert_dir):
-    from test_trainer_utils import tiny_config
+    from tests.training.test_trainer_utils import tiny_config
 
     from bsl_pipeline.training import train
 

@@ -104,7 +104,7 @@ def test_h2_a_second_writer_is_refused_while_the_first_runs(tmp_path, corpus):
     holder = subprocess.Popen([sys.executable, "-c", (
         "import sys, time; from bsl_pipeline.pipeline.base.ownership import WriterLock\n"
         f"with WriterLock({str(out)!r}, 'dataset'):\n print('held', flush=True); time.sleep(60)")],
-        stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])})
+        stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[3])})
     try:
         assert holder.stdout.readline().strip() == "held"
         with pytest.raises(LockedError, match=f"being written by pid {holder.pid}"):

@@ -390,7 +390,7 @@ def test_a_view_longer_than_a_dataset_may_hold_is_rejected_not_published(tmp_pat
 
 
 def test_max_length_above_the_models_positions_is_a_clear_error(tiny_bert_dir, tmp_path):
-    from test_trainer_utils import tiny_config, write_dataset
+    from tests.training.test_trainer_utils import tiny_config, write_dataset
 
     from bsl_pipeline.training.trainer import train
 
@@ -407,7 +407,7 @@ def test_a_non_finite_loss_stops_training_naming_the_step_and_exports_nothing(ti
     """`optim.lr=.inf` (now refused in the config) trained to a NaN model and exited 0. Whatever else makes the
     loss non-finite (here: weights blown up after the first step), the run stops with an error and no export."""
     import torch
-    from test_trainer_utils import tiny_config, write_dataset
+    from tests.training.test_trainer_utils import tiny_config, write_dataset
 
     from bsl_pipeline.training import trainer as trainer_module
 
@@ -485,7 +485,7 @@ def test_a_too_long_line_is_stored_truncated_in_the_rejects(tmp_path):
 def test_training_refuses_an_output_dir_inside_a_dataset_given_by_its_registry_json(tmp_path, tiny_bert_dir):
     """The overlap check compared train.output_dir with the registry JSON, not the dataset it names: a run could
     write into the dataset directory."""
-    from test_trainer_utils import tiny_config
+    from tests.training.test_trainer_utils import tiny_config
 
     from bsl_pipeline.pipeline.base.ownership import OwnershipError
     from bsl_pipeline.training.trainer import train

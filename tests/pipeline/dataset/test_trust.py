@@ -271,7 +271,7 @@ def test_6_unterminated_quote_is_counted_as_a_reject_by_augment(tmp_path):
 
 # -- 7: --resume silently starts over -----------------------------------------------------------------------------
 def test_7_resume_with_a_broken_latest_checkpoint_stops_or_falls_back_when_asked(tiny_bert_dir, tmp_path, caplog):
-    from test_trainer_utils import tiny_config, write_dataset
+    from tests.training.test_trainer_utils import tiny_config, write_dataset
 
     from bsl_pipeline.training.trainer import train
 
@@ -429,7 +429,7 @@ def test_10_missing_cuda_device_is_one_line(tiny_bert_dir, tmp_path, shared_data
         resolve_device("cuda")
     with pytest.raises(BSLError, match="not a valid device"):
         resolve_device("gpu0")
-    from test_trainer_utils import write_dataset
+    from tests.training.test_trainer_utils import write_dataset
 
     data = write_dataset(tmp_path / "data", 16)
     _one_line_error(_bsl("train", "--manifest", str(data), "-o", f"model.name_or_path={tiny_bert_dir}",

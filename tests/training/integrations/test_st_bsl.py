@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import torch
-from test_trainer_utils import tiny_config, write_dataset
+from tests.training.test_trainer_utils import tiny_config, write_dataset
 
 pytest.importorskip("sentence_transformers")
 pytest.importorskip("accelerate")  # SentenceTransformerTrainer needs it

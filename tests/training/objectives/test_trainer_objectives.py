@@ -9,7 +9,7 @@ import random
 
 import pytest
 import torch
-from test_trainer_utils import make_sentences, tiny_config
+from tests.training.test_trainer_utils import make_sentences, tiny_config
 from torch import nn
 
 

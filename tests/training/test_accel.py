@@ -8,7 +8,7 @@ import logging
 import numpy as np
 import pytest
 import torch
-from tests.training.test_trainer_loop import GOLDEN
+from tests.training.test_trainer import GOLDEN
 from tests.training.test_trainer_utils import tiny_config, write_dataset
 
 

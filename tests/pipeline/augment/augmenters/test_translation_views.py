@@ -307,7 +307,7 @@ def test_multilingual_recipe_config_loads():
     from bsl_pipeline.pipeline.base.config import load_config
     from bsl_pipeline.training.config import TrainConfig
 
-    root = Path(__file__).resolve().parents[3]
+    root = Path(__file__).resolve().parents[4]
     cfg = load_config(TrainConfig, root / "configs" / "train_bsl_multilingual.yaml")
     assert cfg.model.name_or_path == "bert-base-multilingual-cased" and cfg.objective.name == "bsl"
     assert [Path(s.path).name for s in cfg.data.sources] == [f"nli-{x}" for x in ("ar", "es", "tr", "de", "fr")]

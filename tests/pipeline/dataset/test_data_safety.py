@@ -1,5 +1,5 @@
-"""Issue 21, the dataset side: the tool never writes over what it did not create, one writer per dataset,
-signatures that cover what they sign, verify checks what readers rely on. Each test reproduces one case."""
+"""The dataset side of data safety: the tool never writes over what it did not create, one writer per dataset,
+signatures that cover what they sign, verify checks what readers rely on. Each test is named for the behaviour."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def _pair_rows(ds: Path) -> list[dict]:
 
 
 # -- High 1: --out on a foreign directory, on the corpus ----------------------------------------------------------
-def test_h1_out_on_a_foreign_directory_is_refused_and_overwrite_sets_aside(tmp_path, corpus):
+def test_out_on_a_foreign_directory_is_refused_and_overwrite_sets_aside(tmp_path, corpus):
     out = tmp_path / "out"
     (out / "data").mkdir(parents=True)
     (out / "data" / "important.csv").write_text("x")
@@ -69,7 +69,7 @@ def test_h1_out_on_a_foreign_directory_is_refused_and_overwrite_sets_aside(tmp_p
 
 
 @pytest.mark.parametrize("target", ["dir", "file", "inside"])
-def test_h1_low_out_is_never_the_corpus(tmp_path, corpus, target):
+def test_low_out_is_never_the_corpus(tmp_path, corpus, target):
     before = corpus.read_bytes()
     out = {"dir": corpus.parent, "file": corpus, "inside": corpus.parent / "ds"}[target]
     one_line_error(_bsl("augment", str(corpus if target == "file" else corpus.parent), "--out", str(out)),
@@ -77,7 +77,7 @@ def test_h1_low_out_is_never_the_corpus(tmp_path, corpus, target):
     assert corpus.read_bytes() == before and sorted(p.name for p in corpus.parent.iterdir()) == ["corpus.txt"]
 
 
-def test_h1_flow_out_dir_parameter_is_refused_like_the_cli(tmp_path, corpus, monkeypatch):
+def test_flow_out_dir_parameter_is_refused_like_the_cli(tmp_path, corpus, monkeypatch):
     from bsl_pipeline.flows.augment_flow import augment_flow
     from bsl_pipeline.flows.augment_job import AugmentFlowConfig, flow_parameters
 
@@ -98,7 +98,7 @@ def test_h1_flow_out_dir_parameter_is_refused_like_the_cli(tmp_path, corpus, mon
 
 
 # -- High 2: one writer per dataset; shard checksums from the markers ----------------------------------------------
-def test_h2_a_second_writer_is_refused_while_the_first_runs(tmp_path, corpus):
+def test_a_second_writer_is_refused_while_the_first_runs(tmp_path, corpus):
     out = tmp_path / "ds"
     run_augment(corpus, out, _config(tmp_path))
     holder = subprocess.Popen([sys.executable, "-c", (
@@ -118,7 +118,7 @@ def test_h2_a_second_writer_is_refused_while_the_first_runs(tmp_path, corpus):
     assert m.config["seed"] == 1 and not (out / LOCK_NAME).exists()
 
 
-def test_h2_two_augment_processes_on_one_out_never_mix(tmp_path, corpus):
+def test_two_augment_processes_on_one_out_never_mix(tmp_path, corpus):
     out = tmp_path / "ds"
     procs = [subprocess.Popen([sys.executable, "-m", "bsl_pipeline.cli", "augment", str(corpus), "--out", str(out), "--methods",
                                "noise", "--seed", str(seed), "-o", "corpus.chunk_size=4", "-o",
@@ -136,7 +136,7 @@ def test_h2_two_augment_processes_on_one_out_never_mix(tmp_path, corpus):
     assert {row["seed"] for row in _pair_rows(out)} == {m.config["seed"]}
 
 
-def test_h2_shard_sha256_is_the_markers_not_reread_after_publishing(tmp_path, corpus, monkeypatch):
+def test_shard_sha256_is_the_markers_not_reread_after_publishing(tmp_path, corpus, monkeypatch):
     from bsl_pipeline.pipeline.augment import job
 
     real_publish = job.publish_directory
@@ -161,7 +161,7 @@ def test_h2_shard_sha256_is_the_markers_not_reread_after_publishing(tmp_path, co
         verify_dataset(out)
 
 
-def test_h2_a_task_output_changed_after_its_marker_is_not_published(tmp_path, corpus, monkeypatch):
+def test_a_task_output_changed_after_its_marker_is_not_published(tmp_path, corpus, monkeypatch):
     out = tmp_path / "ds"
     edited = []
 
@@ -191,7 +191,7 @@ def _edit_cached_task(out: Path) -> str:
     return views[0]
 
 
-def test_h3_under_a_key_an_edited_task_with_a_rewritten_marker_is_recomputed(tmp_path, corpus, monkeypatch):
+def test_under_a_key_an_edited_task_with_a_rewritten_marker_is_recomputed(tmp_path, corpus, monkeypatch):
     monkeypatch.setenv(KEY_ENV, "secret")
     out = tmp_path / "ds"
     first = run_augment(corpus, out, _config(tmp_path))
@@ -204,7 +204,7 @@ def test_h3_under_a_key_an_edited_task_with_a_rewritten_marker_is_recomputed(tmp
     verify_dataset(out)
 
 
-def test_h3_markers_written_without_the_key_are_not_reused_under_it(tmp_path, corpus, monkeypatch):
+def test_markers_written_without_the_key_are_not_reused_under_it(tmp_path, corpus, monkeypatch):
     out = tmp_path / "ds"
     monkeypatch.delenv(KEY_ENV, raising=False)
     run_augment(corpus, out, _config(tmp_path))
@@ -235,7 +235,7 @@ def _tiny_data_dir(root: Path) -> Path:
     return root
 
 
-def test_m4_sts_sick_train_never_overwrites_its_input_or_a_foreign_file(tmp_path, capsys):
+def test_sts_sick_train_never_overwrites_its_input_or_a_foreign_file(tmp_path, capsys):
     data = _tiny_data_dir(tmp_path / "data")
     train = data / "stsbenchmark" / "sts-train.csv"
     before = train.read_bytes()
@@ -256,7 +256,7 @@ def test_m4_sts_sick_train_never_overwrites_its_input_or_a_foreign_file(tmp_path
 
 # -- Medium 5: --name stays one file name in the registry ----------------------------------------------------------
 @pytest.mark.parametrize("name", ["../../../escaped", "a/b", "a\nb", "..", ".hidden", "a\\b"])
-def test_m5_names_that_are_not_one_file_name_are_refused(tmp_path, corpus, name):
+def test_names_that_are_not_one_file_name_are_refused(tmp_path, corpus, name):
     out = tmp_path / "ds"
     with pytest.raises(OwnershipError, match="not usable as a file name"):
         run_augment(corpus, out, _config(tmp_path, name=name))
@@ -264,7 +264,7 @@ def test_m5_names_that_are_not_one_file_name_are_refused(tmp_path, corpus, name)
     assert not list(tmp_path.rglob("escaped*"))
 
 
-def test_m5_register_keeps_the_copy_inside_the_registry(tmp_path, corpus):
+def test_register_keeps_the_copy_inside_the_registry(tmp_path, corpus):
     out = tmp_path / "ds"
     run_augment(corpus, out, _config(tmp_path, registry_dir=""))
     with pytest.raises(OwnershipError):
@@ -299,7 +299,7 @@ SCHEMA_CASES = {
 
 
 @pytest.mark.parametrize("case", list(SCHEMA_CASES))
-def test_m8_verify_checks_the_shard_schema_and_readers_give_one_line(tmp_path, corpus, case):
+def test_verify_checks_the_shard_schema_and_readers_give_one_line(tmp_path, corpus, case):
     change, message = SCHEMA_CASES[case]
     ds = tmp_path / "ds"
     run_augment(corpus, ds, _config(tmp_path))
@@ -321,7 +321,7 @@ def test_m8_verify_checks_the_shard_schema_and_readers_give_one_line(tmp_path, c
 
 
 # -- Medium 10: the card names the manifest's shards ------------------------------------------------------------------
-def test_m10_verify_fails_when_the_card_names_other_shards(tmp_path, corpus):
+def test_verify_fails_when_the_card_names_other_shards(tmp_path, corpus):
     ds = tmp_path / "ds"
     run_augment(corpus, ds, _config(tmp_path))
     card = (ds / "README.md").read_text()
@@ -334,7 +334,7 @@ def test_m10_verify_fails_when_the_card_names_other_shards(tmp_path, corpus):
         verify_dataset(ds)
 
 
-def test_m10_a_kill_between_card_and_manifest_never_verifies(tmp_path, corpus, monkeypatch):
+def test_a_kill_between_card_and_manifest_never_verifies(tmp_path, corpus, monkeypatch):
     from bsl_pipeline.pipeline.dataset import card
 
     ds = tmp_path / "ds"

@@ -1,6 +1,6 @@
-"""Trust boundaries (issue 13): a dataset directory, a corpus, a config and a checkpoint are untrusted input.
+"""Trust boundaries: a dataset directory, a corpus, a config and a checkpoint are untrusted input.
 
-One test (or a parametrised group) per numbered case of the issue; each reproduces the case as reported.
+One test (or a parametrised group) per behaviour, named for it.
 """
 
 from __future__ import annotations
@@ -114,7 +114,7 @@ def _plant_escape(tmp_path: Path, ds: Path, how: str) -> str:
 
 
 @pytest.mark.parametrize("how", ["dotdot", "nested-dotdot", "absolute", "etc-passwd", "symlink", "symlinked-dir"])
-def test_2_manifest_paths_outside_the_dataset_are_refused_before_opening(tmp_path, monkeypatch, how):
+def test_manifest_paths_outside_the_dataset_are_refused_before_opening(tmp_path, monkeypatch, how):
     ds = _build(tmp_path)
     bad = _plant_escape(tmp_path, ds, how)
     opened = []
@@ -139,7 +139,7 @@ def test_2_manifest_paths_outside_the_dataset_are_refused_before_opening(tmp_pat
     _one_line_error(_bsl("inspect", str(ds), "--no-verify"), bad)
 
 
-def test_2_registered_manifest_must_match_the_dataset_it_names(tmp_path):
+def test_registered_manifest_must_match_the_dataset_it_names(tmp_path):
     ds = _build(tmp_path)
     registry = tmp_path / "registry.json"
     manifest = json.loads((ds / "manifest.json").read_text(encoding="utf-8"))
@@ -155,7 +155,7 @@ def test_2_registered_manifest_must_match_the_dataset_it_names(tmp_path):
 
 
 # -- 3: a rerun blesses a tampered shard --------------------------------------------------------------------------
-def test_3_published_shards_are_independent_of_the_cache(tmp_path):
+def test_published_shards_are_independent_of_the_cache(tmp_path):
     ds = _build(tmp_path)
     first = load_manifest(ds)
     shard = _first_pairs_shard(ds)
@@ -169,7 +169,7 @@ def test_3_published_shards_are_independent_of_the_cache(tmp_path):
     verify_dataset(ds)
 
 
-def test_3_a_tampered_cached_task_output_is_recomputed_not_registered(tmp_path, caplog):
+def test_a_tampered_cached_task_output_is_recomputed_not_registered(tmp_path, caplog):
     ds = _build(tmp_path)
     first = load_manifest(ds)
     cached = sorted((ds / ".work" / "tasks").glob("*.pairs.parquet"))[0]
@@ -183,7 +183,7 @@ def test_3_a_tampered_cached_task_output_is_recomputed_not_registered(tmp_path, 
     verify_dataset(ds)
 
 
-def test_3_a_tampered_cached_chunk_is_rewritten_from_the_corpus(tmp_path):
+def test_a_tampered_cached_chunk_is_rewritten_from_the_corpus(tmp_path):
     ds = _build(tmp_path)
     first = load_manifest(ds)
     chunk = sorted(p for p in (ds / ".work" / "chunks").glob("*.parquet") if ".dropped." not in p.name)[0]
@@ -194,7 +194,7 @@ def test_3_a_tampered_cached_chunk_is_rewritten_from_the_corpus(tmp_path):
     assert [s.sha256 for s in second.shards] == [s.sha256 for s in first.shards]
 
 
-def test_3_a_copied_dataset_reuses_its_own_cache_not_the_original(tmp_path):
+def test_a_copied_dataset_reuses_its_own_cache_not_the_original(tmp_path):
     ds = _build(tmp_path)
     copy = tmp_path / "copy"
     shutil.copytree(ds, copy)
@@ -208,7 +208,7 @@ def test_3_a_copied_dataset_reuses_its_own_cache_not_the_original(tmp_path):
 
 
 # -- 4: verify ignores unlisted files -----------------------------------------------------------------------------
-def test_4_verify_reports_unlisted_files_and_datasets_reads_only_listed_shards(tmp_path, caplog):
+def test_verify_reports_unlisted_files_and_datasets_reads_only_listed_shards(tmp_path, caplog):
     ds = _build(tmp_path)
     manifest = verify_dataset(ds)
     pairs = sum(s.rows for s in manifest.shards_of("pairs"))
@@ -231,7 +231,7 @@ def test_4_verify_reports_unlisted_files_and_datasets_reads_only_listed_shards(t
 
 
 # -- 5: inspect never verifies ------------------------------------------------------------------------------------
-def test_5_inspect_verifies_first_or_says_loudly_that_it_did_not(tmp_path):
+def test_inspect_verifies_first_or_says_loudly_that_it_did_not(tmp_path):
     ds = _build(tmp_path)
     _tamper_in_place(_first_pairs_shard(ds))
     _one_line_error(_bsl("inspect", str(ds), "--no-color"), "sha256")
@@ -241,7 +241,7 @@ def test_5_inspect_verifies_first_or_says_loudly_that_it_did_not(tmp_path):
 
 
 # -- 6: an unterminated CSV quote swallows lines ------------------------------------------------------------------
-def test_6_unterminated_csv_quote_is_a_bad_line(tmp_path):
+def test_unterminated_csv_quote_is_a_bad_line(tmp_path):
     p = tmp_path / "c.csv"
     p.write_text('id,text\n1,"a b c\n2,d e f\n3,g h i\n', encoding="utf-8")
     with pytest.raises(InputError, match=r"c.csv:2: unterminated quoted field"):
@@ -260,7 +260,7 @@ def test_6_unterminated_csv_quote_is_a_bad_line(tmp_path):
     assert [(r.line, r.error) for r in read_records(stray, on_bad_line="keep")] == [(2, "malformed_csv"), (3, None)]
 
 
-def test_6_unterminated_quote_is_counted_as_a_reject_by_augment(tmp_path):
+def test_unterminated_quote_is_counted_as_a_reject_by_augment(tmp_path):
     p = tmp_path / "c.csv"
     p.write_text('id,text\n1,"a b c\n2,d e f\n3,g h i\n', encoding="utf-8")
     cfg = _config(tmp_path, methods=["identity"])
@@ -270,7 +270,7 @@ def test_6_unterminated_quote_is_counted_as_a_reject_by_augment(tmp_path):
 
 
 # -- 7: --resume silently starts over -----------------------------------------------------------------------------
-def test_7_resume_with_a_broken_latest_checkpoint_stops_or_falls_back_when_asked(tiny_bert_dir, tmp_path, caplog):
+def test_resume_with_a_broken_latest_checkpoint_stops_or_falls_back_when_asked(tiny_bert_dir, tmp_path, caplog):
     from tests.training.test_trainer_utils import tiny_config, write_dataset
 
     from bsl_pipeline.training.trainer import train
@@ -306,7 +306,7 @@ def test_7_resume_with_a_broken_latest_checkpoint_stops_or_falls_back_when_asked
 
 # -- 8: JSONL non-string values and deep nesting ------------------------------------------------------------------
 @pytest.mark.parametrize("value", ["5", "1.5", "true", '["a b"]', '{"a": "b"}'])
-def test_8_jsonl_non_string_values_are_bad_lines(tmp_path, value):
+def test_jsonl_non_string_values_are_bad_lines(tmp_path, value):
     p = tmp_path / "c.jsonl"
     p.write_text('{"text": "fine words"}\n{"text": ' + value + '}\n', encoding="utf-8")
     with pytest.raises(InputError, match=r"c.jsonl:2: field 'text' is a JSON \w+, not a string"):
@@ -319,7 +319,7 @@ def test_8_jsonl_non_string_values_are_bad_lines(tmp_path, value):
         list(read_records(nli))
 
 
-def test_8_deeply_nested_jsonl_is_a_bad_line_without_a_traceback(tmp_path):
+def test_deeply_nested_jsonl_is_a_bad_line_without_a_traceback(tmp_path):
     p = tmp_path / "deep.jsonl"
     p.write_text('{"text": "ok words"}\n{"text": ' + "[" * 100_000 + "]" * 100_000 + "}\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"deep.jsonl:2: .*nested too deeply"):
@@ -343,7 +343,7 @@ def test_8_deeply_nested_jsonl_is_a_bad_line_without_a_traceback(tmp_path):
      "method_filters.noise.min_length_ratio (3.0) must be <= method_filters.noise.max_length_ratio (2.0)"),
     (["seed=-1"], "seed: -1 is out of range ([0, 9223372036854775807])"),
 ])
-def test_9_augment_settings_out_of_range_are_refused(overrides, message):
+def test_augment_settings_out_of_range_are_refused(overrides, message):
     from bsl_pipeline.pipeline.augment.job import build_augmenters, filters_for
 
     with pytest.raises(ConfigError) as exc:
@@ -354,7 +354,7 @@ def test_9_augment_settings_out_of_range_are_refused(overrides, message):
 
 
 @pytest.mark.parametrize("value", ["-1", "7"])
-def test_9_method_params_out_of_range_are_refused_by_the_command(tmp_path, value):
+def test_method_params_out_of_range_are_refused_by_the_command(tmp_path, value):
     corpus = tmp_path / "c.txt"
     corpus.write_text("one two three\n", encoding="utf-8")
     _one_line_error(_bsl("augment", str(corpus), "--out", str(tmp_path / "ds"), "--methods", "noise",
@@ -368,7 +368,7 @@ def test_9_method_params_out_of_range_are_refused_by_the_command(tmp_path, value
     ("objective.bsl.momentum=2", "objective.bsl.momentum: 2.0 is out of range ([0, 1])"),
     ("data.shuffle_buffer=0", "data.shuffle_buffer: 0 is out of range ([1, 100000000])"),
 ])
-def test_9_train_settings_out_of_range_are_refused(override, message):
+def test_train_settings_out_of_range_are_refused(override, message):
     from bsl_pipeline.training.config import TrainConfig
 
     with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)").replace("[", r"\[")
@@ -400,7 +400,7 @@ def _config_classes() -> list[type]:
     return seen
 
 
-def test_9_every_numeric_setting_declares_its_range_and_its_default_is_inside():
+def test_every_numeric_setting_declares_its_range_and_its_default_is_inside():
     missing, outside = [], []
     for cls in _config_classes():
         hints = typing.get_type_hints(cls)
@@ -422,7 +422,7 @@ cuda_missing = pytest.mark.skipif(
 
 
 @cuda_missing
-def test_10_missing_cuda_device_is_one_line(tiny_bert_dir, tmp_path, shared_data):
+def test_missing_cuda_device_is_one_line(tiny_bert_dir, tmp_path, shared_data):
     from bsl_pipeline.pipeline.base.devices import resolve_device
 
     with pytest.raises(BSLError, match="CUDA is not available"):
@@ -451,7 +451,7 @@ def test_10_missing_cuda_device_is_one_line(tiny_bert_dir, tmp_path, shared_data
     (lambda m: m["source"].pop("records_read"), "source.records_read"),
     (lambda m: m["chunks"][0].update(rows="3"), "chunks[0].rows"),
 ])
-def test_10_malformed_manifest_is_one_line(tmp_path, edit, message):
+def test_malformed_manifest_is_one_line(tmp_path, edit, message):
     ds = _build(tmp_path)
     _rewrite_manifest(ds, edit)
     with pytest.raises(InputError, match="manifest.json"):
@@ -460,7 +460,7 @@ def test_10_malformed_manifest_is_one_line(tmp_path, edit, message):
     _one_line_error(_bsl("inspect", str(ds)), "manifest.json", message)
 
 
-def test_10_manifest_without_stats_is_one_line_for_inspect(tmp_path):
+def test_manifest_without_stats_is_one_line_for_inspect(tmp_path):
     ds = _build(tmp_path)
     stats = json.loads((ds / "manifest.json").read_text(encoding="utf-8"))["stats"]
     _rewrite_manifest(ds, lambda m: m.pop("stats"))
@@ -471,7 +471,7 @@ def test_10_manifest_without_stats_is_one_line_for_inspect(tmp_path):
 
 
 # -- 12: gzip corpus, FIFO, form feed -----------------------------------------------------------------------------
-def test_12_gzip_corpus_is_read(tmp_path):
+def test_gzip_corpus_is_read(tmp_path):
     text = tmp_path / "c.txt.gz"
     text.write_bytes(gzip.compress("first line here\nsecond line here\n".encode()))
     assert detect_format(text) == "text"
@@ -490,7 +490,7 @@ def test_12_gzip_corpus_is_read(tmp_path):
         list(read_records(zstd))
 
 
-def test_12_fifo_is_reported_as_a_fifo(tmp_path):
+def test_fifo_is_reported_as_a_fifo(tmp_path):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     with pytest.raises(InputError, match="FIFO"):
@@ -498,7 +498,7 @@ def test_12_fifo_is_reported_as_a_fifo(tmp_path):
 
 
 @pytest.mark.parametrize("space", ["\x0c", "\x0b", "\x1c", "\x1f", "\x85", "\u2028", "\u3000", "\u00a0"])
-def test_12_unicode_whitespace_separates_words(tmp_path, space):
+def test_unicode_whitespace_separates_words(tmp_path, space):
     from bsl_pipeline.pipeline.base.text import count_words, normalize
 
     assert normalize(f"one{space}two") == "one two" and count_words(f"one{space}two") == 2

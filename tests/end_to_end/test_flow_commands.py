@@ -11,7 +11,7 @@ from pathlib import Path
 from prefect_server import free_port
 from tests.end_to_end.test_processes import _bsl, _markers, _plant
 from tests.training.test_trainer_utils import write_dataset
-from tests.end_to_end.test_user_journey import _env
+from tests.end_to_end.test_command_failures import _env
 
 TINY_TRAIN = ("-o", "model.max_length=32", "-o", "train.batch_size=8", "-o", "train.max_steps=2", "-o",
               "train.device=cpu", "-o", "train.tensorboard=false", "-o", "eval.at_end=false", "-o",

@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import torch
 from tests.training.test_trainer_utils import write_dataset
-from tests.end_to_end.test_user_journey import _env, _run
+from tests.end_to_end.test_command_failures import _env, _run
 
 from bsl_pipeline.cli.failures import interrupt_line
 from bsl_pipeline.training.checkpoint_files import load_objective_state

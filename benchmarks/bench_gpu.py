@@ -18,7 +18,7 @@ What it measures (every line says the device it ran on; on a CPU the numbers are
   The "compute step" of the first goal is the fixed-shape step at the real run's batch and max_length (no data
   work, no dynamic shapes, more tokens than any real batch). The bare step is eager even when the BSL step is
   compiled.
-* eval: sentences/s of the evaluation encoder (`training.evaluation.load_encoder`: bf16 autocast and token-budget
+* eval: sentences/s of the evaluation encoder (`evaluation.load_encoder`: bf16 autocast and token-budget
   batches on CUDA) against sentence-transformers' `encode` (its defaults: fp32, batch 32) on the distinct sentences
   of STS-B dev+test, same model, same device.
 * mlm / bt: sentences/s of our MLM infill and back-translation against nlpaug's ContextualWordEmbsAug and
@@ -77,7 +77,7 @@ def best_seconds(fn: Callable[[], Any], device, repeats: int) -> float:
 def generated_sentences(n: int, seed: int = 0) -> list[str]:
     import random
 
-    from test_trainer_utils import make_sentences
+    from tests.training.test_trainer_utils import make_sentences
 
     rng = random.Random(seed)
     return [s + " " + " ".join(rng.choice(["today", "again", "there", "slowly"]) for _ in range(rng.randint(0, 6)))
@@ -378,7 +378,7 @@ def bench_eval(model_dir: Path, sentences: list[str], device, repeats: int) -> d
     except ImportError:
         print("  eval: skipped (sentence-transformers is not installed)")
         return None
-    from bsl_pipeline.training.evaluation import load_encoder
+    from bsl_pipeline.evaluation import load_encoder
 
     ours = load_encoder(str(model_dir), device=str(device), precision="auto")
     ours_fp32 = load_encoder(str(model_dir), device=str(device), precision="fp32", batch_size=64, max_tokens=0)
@@ -494,7 +494,7 @@ def goal_lines(results: dict) -> list[str]:
 
 
 def found_data_dir(explicit: Path | None) -> Path | None:
-    from bsl_pipeline.training.evaluation.data_dir import DataDirNotFound, resolve_data_dir
+    from bsl_pipeline.evaluation.data_dir import DataDirNotFound, resolve_data_dir
 
     try:
         return resolve_data_dir(explicit).path

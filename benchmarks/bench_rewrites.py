@@ -49,7 +49,7 @@ def worker(sentences: Path) -> None:
 
 def demo_sentences(limit: int) -> list[str]:
     from bsl_pipeline.pipeline.corpus.builtin import write_sts_sick_train
-    from bsl_pipeline.training.evaluation.data_dir import resolve_data_dir
+    from bsl_pipeline.evaluation.data_dir import resolve_data_dir
 
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "corpus.txt"

@@ -67,7 +67,7 @@ def main() -> None:
               f"ratio s3/disk {s3 / disk:.3f}")
 
         from tiny_models import build_tiny_bert
-        from test_trainer_utils import tiny_config
+        from tests.training.test_trainer_utils import tiny_config
 
         from bsl_pipeline.training import train
 

@@ -26,7 +26,7 @@ sys.path.insert(0, str(REPO))
 
 def _pairs(n: int) -> list[tuple[str, str]]:
     """Realistic sentence pairs: STS-B dev from the data dir when there is one, else generated sentences."""
-    from bsl_pipeline.training.evaluation.data_dir import locate_data_dir
+    from bsl_pipeline.evaluation.data_dir import locate_data_dir
 
     data = locate_data_dir()
     sts = data.path / "stsbenchmark" / "sts-dev.csv" if data is not None else None

@@ -85,8 +85,8 @@ def _table(rows: dict[str, dict], columns: list[str]) -> str:
 def main(argv: list[str] | None = None) -> int:
     args = _arguments(argv)
     from bsl_pipeline.training import train
-    from bsl_pipeline.training.evaluation import evaluate_models
-    from bsl_pipeline.training.evaluation.config import EvaluationConfig
+    from bsl_pipeline.evaluation import dev_evaluators, evaluate_models
+    from bsl_pipeline.evaluation.config import EvaluationConfig
 
     model = args.model
     if not model:
@@ -98,7 +98,8 @@ def main(argv: list[str] | None = None) -> int:
     exports = {"encoder (untrained)": model}
     for objective in [o.strip() for o in args.objectives.split(",") if o.strip()]:
         start = time.perf_counter()
-        result = train(_train_config(args, objective, model, out), disable_progress=True)
+        config = _train_config(args, objective, model, out)
+        result = train(config, evaluators=dev_evaluators(config.eval), disable_progress=True)
         seconds[objective] = round(time.perf_counter() - start, 1)
         exports[objective] = str(result.export_dir)
         print(f"{objective}: {result.step} steps in {seconds[objective]} s, STS-B dev {result.best_metric:.2f}",

@@ -266,8 +266,8 @@ def evaluate(export: str, args, dev_pairs, data_dir: str, device: str = "auto",
              batch_size: int | None = 128) -> dict[str, float]:
     """STS-B dev (`args.tasks == "dev"`, on the CPU) or the seven STS test tasks and STS-B dev of a model dir;
     `batch_size` None = the evaluation stage's own."""
-    from bsl_pipeline.training.evaluation import evaluate_models, evaluate_stsb_dev, load_encoder
-    from bsl_pipeline.training.evaluation.config import EvaluationConfig
+    from bsl_pipeline.evaluation import evaluate_models, evaluate_stsb_dev, load_encoder
+    from bsl_pipeline.evaluation.config import EvaluationConfig
 
     if args.tasks == "dev":
         encoder = load_encoder(export, device="cpu", max_length=args.eval_max_length, batch_size=128)
@@ -403,8 +403,8 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     import torch
 
-    from bsl_pipeline.training.evaluation.data_dir import resolve_data_dir
-    from bsl_pipeline.training.evaluation import load_stsb_dev
+    from bsl_pipeline.evaluation.data_dir import resolve_data_dir
+    from bsl_pipeline.evaluation import load_stsb_dev
 
     if args.threads:
         torch.set_num_threads(args.threads)

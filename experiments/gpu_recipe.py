@@ -63,13 +63,14 @@ def recipe_sources() -> list[str]:
 
 def train_bsl(args, seed: int, out: Path) -> dict:
     from bsl_pipeline.pipeline.base.config import load_config
+    from bsl_pipeline.evaluation import dev_evaluators
     from bsl_pipeline.training import train
     from bsl_pipeline.training.config import TrainConfig
 
     overrides = [f"model.name_or_path={args.minilm}", f"train.max_steps={args.steps}", f"train.seed={seed}",
                  f"train.output_dir={out}", f"train.device={args.device}", *args.set]
     config = load_config(TrainConfig, str(RECIPE), overrides)
-    result = train(config, disable_progress=True)
+    result = train(config, evaluators=dev_evaluators(config.eval), disable_progress=True)
     return {"export": str(result.export_dir), "steps": result.step, "best_dev": result.best_metric,
             "overrides": overrides}
 

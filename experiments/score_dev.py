@@ -1,5 +1,5 @@
 """Score trained models on the dev splits only: STS-B dev and SICK trial (SentEval's "SICK dev"), Spearman x100
-(`training.evaluation.dev_scores`; test files are never read).
+(`evaluation.dev_scores`; test files are never read).
 
     .venv/bin/python experiments/score_dev.py MODEL_DIR [MODEL_DIR ...] [--data-dir DIR] [--json OUT.json]
 
@@ -29,8 +29,8 @@ def main(argv=None) -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     from bsl_pipeline.pipeline.base.atomic import write_json_atomic
     from bsl_pipeline.pipeline.base.errors import BSLError
-    from bsl_pipeline.training.evaluation.data_dir import resolve_data_dir
-    from bsl_pipeline.training.evaluation.dev_scores import (
+    from bsl_pipeline.evaluation.data_dir import resolve_data_dir
+    from bsl_pipeline.evaluation.dev_scores import (
         DEV_TABLE_HEAD,
         dev_table_row,
         load_dev_splits,

@@ -62,8 +62,8 @@ def main(argv=None) -> int:
     import compare_peers  # beside this script
     import torch
 
-    from bsl_pipeline.training.evaluation.data_dir import resolve_data_dir
-    from bsl_pipeline.training.evaluation.dev_scores import dev_sweep_table, load_dev_splits, score_on_dev
+    from bsl_pipeline.evaluation.data_dir import resolve_data_dir
+    from bsl_pipeline.evaluation.dev_scores import dev_sweep_table, load_dev_splits, score_on_dev
 
     args = _arguments(argv)
     if args.threads:

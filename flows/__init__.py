@@ -9,8 +9,8 @@ module. Importing this package does nothing. Modules:
 - `flows.augment_run`: `run_augment_flow(AugmentFlowConfig)` runs the augmentation flow once
 - `flows.augment_flow`: `augment_flow` / `build_augment_flow(runner)`: `pipeline.augment.job.run_augment` with
   `flows.executors.PrefectExecutor` (cached, retried Prefect tasks on threads or Dask)
-- `flows.train_flow`: `train_flow` (verify manifests, then `training.train_and_evaluate`)
+- `flows.train_flow`: `train_flow` (verify manifests, then `evaluation.train_and_evaluate`)
 - `flows.evaluate_flow`: `evaluate_flow` (STS table as Prefect table + markdown artifacts)
 - `flows.schedule`: `bsl schedule FILE.yaml` (deployments from YAML, served with `prefect.serve`)
-- `flows.main_job`: the main job (`bsl demo`); the `bsl flow ...`/`bsl schedule` commands live in bsl/
+- `flows.main_job`: the main job (`bsl demo`); the `bsl flow ...`/`bsl schedule` commands live in cli/
 """

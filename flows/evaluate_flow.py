@@ -1,6 +1,6 @@
 """The evaluation stage as a Prefect flow: the score tables of one or more encoders, published as artifacts.
 
-Wires `training.evaluation.evaluate_models` (what `bsl evaluate` runs) and publishes
+Wires `evaluation.evaluate_models` (what `bsl evaluate` runs) and publishes
 - a **table artifact** (key `artifact_key`): one row per model, the paper's Table 1 columns (Spearman x100), when
   an STS12-16 / STS-B / SICK-R task was asked;
 - a table artifact `<artifact_key>-transfer` (SentEval transfer tasks, test accuracy x100) and one
@@ -26,13 +26,13 @@ from prefect.cache_policies import NO_CACHE
 from bsl_pipeline.flows.config_layers import layered_config
 from bsl_pipeline.flows.evaluate_job import DEFAULT_ARTIFACT_KEY, FLOW_NAME, EvaluateFlowConfig
 from bsl_pipeline.pipeline.base.config import ConfigError, from_dict, to_dict
-from bsl_pipeline.training.evaluation.data_dir import resolve_data_dir
+from bsl_pipeline.evaluation.data_dir import resolve_data_dir
 
 
 def resolve_evaluation_config(config_file: str = "", evaluation: dict[str, Any] | None = None,
                               overrides: list[str] | None = None):
-    from bsl_pipeline.training.evaluation.config import EvaluationConfig
-    from bsl_pipeline.training.evaluation.tasks import parse_tasks
+    from bsl_pipeline.evaluation.config import EvaluationConfig
+    from bsl_pipeline.evaluation.tasks import parse_tasks
 
     config = layered_config(EvaluationConfig, config_file, evaluation, overrides)
     config.tasks = list(parse_tasks(config.tasks))
@@ -51,7 +51,7 @@ def evaluation_outputs(results: dict[str, Any]) -> dict[str, Any]:
     """The results JSON, the score tables as rows (`tables`: {"sts"|"sts17"|"transfer": {heading, note, rows}};
     `rows`: the STS table's rows, [] without an STS task), the markdown report and the plain table of
     `evaluate_models`' results."""
-    from bsl_pipeline.training.evaluation.score_tables import (
+    from bsl_pipeline.evaluation.score_tables import (
         format_markdown,
         format_table,
         results_json,
@@ -89,10 +89,10 @@ def publish_evaluation(outputs: dict[str, Any], tasks: list[str], artifact_key: 
 
 @task(name="evaluate-models", cache_policy=NO_CACHE)
 def evaluate_models_task(models: list[str], config_data: dict[str, Any]) -> dict[str, Any]:
-    """`training.evaluation.evaluate_models`: the whole stage in one task (it loads the data once and one model at a
+    """`evaluation.evaluate_models`: the whole stage in one task (it loads the data once and one model at a
     time). Returns `evaluation_outputs`."""
-    from bsl_pipeline.training.evaluation.config import EvaluationConfig
-    from bsl_pipeline.training.evaluation.runner import evaluate_models
+    from bsl_pipeline.evaluation.config import EvaluationConfig
+    from bsl_pipeline.evaluation.runner import evaluate_models
 
     config = from_dict(EvaluationConfig, config_data)
     out = evaluation_outputs(evaluate_models(models, config, disable_progress=True))

@@ -16,7 +16,7 @@ from typing import Any
 from bsl_pipeline.pipeline.base.run_phases import TRAIN_PHASE
 from bsl_pipeline.pipeline.dataset.inspection import CSS, PairQuery, pair_table_html, sample
 from bsl_pipeline.pipeline.dataset.manifest import DISTRIBUTION_TITLES, Manifest, distribution_text, stats_rows
-from bsl_pipeline.training.evaluation.score_columns import (
+from bsl_pipeline.evaluation.score_columns import (
     STS_COLUMNS,
     STS_TITLES,
     TRANSFER_TITLES,

@@ -15,7 +15,7 @@
 
 Every step is cached: a rerun with the same settings reuses the corpus, every augmentation task (Prefect cache),
 the finished training run (its completion record train_done.json, keyed by the settings and the datasets' pair
-shards: training.train_and_evaluate, as `bsl flow train`) and the cached embeddings, and only rebuilds the report. `<out>/job.json` records each step's time and whether it was cached.
+shards: evaluation.train_and_evaluate, as `bsl flow train`) and the cached embeddings, and only rebuilds the report. `<out>/job.json` records each step's time and whether it was cached.
 
 The settings are MainJobConfig: job keys, plus `training` (a TrainConfig: the unsupervised recipe,
 configs/recipes/unsupervised.yaml) and `evaluation` (an EvaluationConfig). configs/demo.yaml holds the built-in
@@ -35,14 +35,14 @@ from bsl_pipeline.pipeline.base.atomic import write_json_atomic, write_text_atom
 from bsl_pipeline.pipeline.base.config import from_dict, to_dict
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.dataset.manifest import Manifest
-from bsl_pipeline.training.evaluation.data_dir import (
+from bsl_pipeline.evaluation.data_dir import (
     FETCH_COMMAND,
     DataDir,
     default_data_dir,
     locate_data_dir,
 )
 from bsl_pipeline.training.config import BSLConfig, DataSourceConfig, TrainConfig
-from bsl_pipeline.training.evaluation.config import EvaluationConfig
+from bsl_pipeline.evaluation.config import EvaluationConfig
 from bsl_pipeline.training.recipes import (
     DEFAULT_RECIPE,
     bundled_encoder,
@@ -50,7 +50,7 @@ from bsl_pipeline.training.recipes import (
     demo_section,
     recipe_source,
 )
-from bsl_pipeline.training.train_and_evaluate import (
+from bsl_pipeline.evaluation.train_and_evaluate import (
     StepDone,
     StepRecord,
     StepStarted,
@@ -65,7 +65,7 @@ def demo_training() -> TrainConfig:
     """The demo's recipe: the default recipe, configs/recipes/unsupervised.yaml (BSL post-training of an already
     trained encoder on CPU); a `training:` section in the job's config overrides it.
     The job fills in model.name_or_path when empty, adds its datasets to data.sources and, with train.output_dir
-    empty, writes the run to <out_dir>/runs/bsl-<run_key> (training.train_and_evaluate.run_key: the fingerprint of
+    empty, writes the run to <out_dir>/runs/bsl-<run_key> (evaluation.train_and_evaluate.run_key: the fingerprint of
     the settings and the datasets' pair shards)."""
     return from_dict(TrainConfig, bundled_recipe(), prefix=recipe_source(DEFAULT_RECIPE))
 
@@ -117,7 +117,7 @@ class MainJobConfig:
 class MainJobResult:
     """What `run_main_job` did (also written to `<out_dir>/job.json`). `results` maps a model label ("before
     (encoder)", "after BSL") to its evaluation entry (keys sts12 ... avg; `transfer` {task: accuracy x100, avg}
-    and `sts17` {pair: Spearman x100, avg} when those tasks ran: training.evaluation.score_tables' JSON), None
+    and `sts17` {pair: Spearman x100, avg} when those tasks ran: evaluation.score_tables' JSON), None
     when nothing was evaluated;
     `evaluation_note` says what was not evaluated and why."""
 
@@ -231,7 +231,7 @@ def _nli_files(cfg: MainJobConfig, data: DataDir | None) -> list[str]:
 
 def _evaluation_tasks(cfg: MainJobConfig, data: DataDir | None) -> tuple[list[str], str]:
     """The tasks the before/after evaluation runs on, and a note naming what it skips and how to get the data."""
-    from bsl_pipeline.training.evaluation.tasks import missing_tasks, parse_tasks
+    from bsl_pipeline.evaluation.tasks import missing_tasks, parse_tasks
 
     if not cfg.evaluate:
         return [], "evaluation skipped: evaluate=false"
@@ -276,7 +276,7 @@ def run_main_job(cfg: MainJobConfig, on_step_start: StepStarted | None = None,
                  on_step_done: StepDone | None = None) -> MainJobResult:
     """Run the job's steps (each reused from cache when it can be), write the report and `<out_dir>/job.json`.
 
-    Train -> evaluate is `training.train_and_evaluate.train_and_evaluate` (what the train flow runs too): it
+    Train -> evaluate is `evaluation.train_and_evaluate.train_and_evaluate` (what the train flow runs too): it
     reuses a finished run by its completion record and evaluation reuses the cached embeddings.
     `on_step_start(name)` / `on_step_done(record)` are told about each step before the report (`bsl demo` prints
     them)."""

@@ -1,7 +1,7 @@
 """Training as a Prefect flow: verify the datasets' shards, then train -> (optionally) evaluate.
 
 Training reads the cached shards of finished augmentation runs through their manifests; it never augments.
-Train -> evaluate is `training.train_and_evaluate.train_and_evaluate`, the one orchestration the main job (`bsl
+Train -> evaluate is `evaluation.train_and_evaluate.train_and_evaluate`, the one orchestration the main job (`bsl
 demo`) runs too; this flow only wraps it in a task:
 
     verify-dataset (one task per manifest: pipeline.dataset.store.verify_dataset, every shard's sha256 and row count)
@@ -81,13 +81,13 @@ def verify_dataset_task(path: str) -> dict[str, Any]:
 
 @task(name="train-and-evaluate", cache_policy=NO_CACHE)
 def train_and_evaluate_task(config_data: dict[str, Any], evaluation_data: dict[str, Any] | None) -> dict[str, Any]:
-    """`training.train_and_evaluate` on the verified datasets (reusing a finished run of the same settings and
+    """`evaluation.train_and_evaluate` on the verified datasets (reusing a finished run of the same settings and
     data; evaluating when given an EvaluationConfig). A retry (run_count > 1) resumes from the latest checkpoint."""
     from prefect.runtime import task_run
 
     from bsl_pipeline.training.config import TrainConfig
-    from bsl_pipeline.training.evaluation.config import EvaluationConfig
-    from bsl_pipeline.training.train_and_evaluate import train_and_evaluate
+    from bsl_pipeline.evaluation.config import EvaluationConfig
+    from bsl_pipeline.evaluation.train_and_evaluate import train_and_evaluate
 
     config = from_dict(TrainConfig, config_data)
     if task_run.run_count > 1 and config.train.resume is None:

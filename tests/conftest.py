@@ -70,7 +70,7 @@ def hub_mirror(shared_data, tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def fetched_data(hub_mirror, tmp_path_factory) -> Path:
     """A data dir filled by `fetch_public_sets` from `hub_mirror` (every set)."""
-    from bsl_pipeline.training.evaluation.public_data import DataFetchConfig, fetch_public_sets
+    from bsl_pipeline.evaluation.public_data import DataFetchConfig, fetch_public_sets
 
     out = tmp_path_factory.mktemp("fetched") / "data"
     fetch_public_sets(DataFetchConfig(to=str(out), mirror=str(hub_mirror), progress=False), log=lambda _: None)

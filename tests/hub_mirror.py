@@ -64,7 +64,7 @@ def _senteval_records(folder: Path, split: str) -> list[tuple[str, str, str]]:
 
 def build_hub_mirror(shared: Path, out: Path) -> Path:
     """Write the mirror of every set `bsl data fetch` knows under `out`; returns `out`."""
-    from bsl_pipeline.training.evaluation.data import STS_SUBSETS, load_sick, load_sts_year
+    from bsl_pipeline.evaluation.data import STS_SUBSETS, load_sick, load_sts_year
 
     for year in STS_SUBSETS:
         _write(_sts_rows(load_sts_year(shared, year).values()), out / "mteb" / f"{year}-sts" / "test.parquet")

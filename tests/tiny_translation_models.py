@@ -10,7 +10,7 @@
   `Helsinki-NLP/opus-mt-en-fr`: random weights, fitted to sentence pairs (about 2 s), or (for benchmarks) trained
   to copy its input so that its outputs end where real translations would.
 
-Used by tests/test_backtranslation.py (session fixtures) and benchmarks/bench_backtranslation.py.
+Used by tests/pipeline/augment/augmenters/test_backtranslation.py (session fixtures) and benchmarks/bench_backtranslation.py.
 """
 
 from __future__ import annotations

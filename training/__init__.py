@@ -1,6 +1,6 @@
-"""BSL trainer, the other training objectives, and the evaluation stage.
+"""BSL trainer and the training objectives.
 
-Library entry point (the CLI and the flows call this; it gives the trainer the dev evaluators the config asks for):
+Library entry point (the evaluation stage's train -> evaluate and `bsl train` call it with the dev evaluators the config asks for):
 
     from bsl_pipeline.pipeline.base.config import load_config
     from bsl_pipeline.training import TrainConfig, train

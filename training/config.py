@@ -34,7 +34,7 @@ def _help(text: str, allowed: Range | None = None, check=None, in_run_key: bool 
     """A field's help, its `Range` and its `check` (value -> None or what is wrong): the one rule of a setting,
     applied by `pipeline.base.config.check_config` when loading and by `validate_config` for configs built in code.
     `in_run_key=False` marks a setting that says where or how a run is carried out, not what it learns: it is left
-    out of the run's fingerprint (`training.train_and_evaluate.run_key`), so runs that differ only in it are one."""
+    out of the run's fingerprint (the run key of train -> evaluate), so runs that differ only in it are one."""
     metadata = {"help": text, **({"range": allowed} if allowed else {}), **({"check": check} if check else {}),
                 **({} if in_run_key else {"fingerprint": False})}
     return field(metadata=metadata, **kwargs)

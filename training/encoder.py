@@ -9,7 +9,7 @@
   first so similar lengths share a batch (`batch_size` sentences, or on a GPU batches under a padded-token
   budget), eval mode (restored after), optional lower-casing, Dense layers and L2 normalisation
   (sentence-transformers directories), autocast, the attention kernels of pipeline.base.devices.attention_kernels, a
-  progress bar. The trainer wraps its online encoder in one for dev evaluation; `training.evaluation.load_encoder`
+  progress bar. The trainer wraps its online encoder in one for dev evaluation; the evaluation stage's `load_encoder`
   builds one from disk.
 """
 
@@ -269,7 +269,7 @@ class TransformerEncoder(Encoder):
         self.sdpa_backend = sdpa_backend
         self._dense_torch: list[nn.Module] | None = None
         self.pooling_source = "argument"
-        #: Evaluation only (training.evaluation.backends): a function from the tokenizer's numpy features to the
+        #: Evaluation only (evaluation.backends): a function from the tokenizer's numpy features to the
         #: transformer's last hidden state (numpy) that replaces its torch forward pass; pooling, Dense layers and
         #: normalisation still run here. None (the trainer's case) = the torch module.
         self.token_states_fn: Callable[[dict[str, np.ndarray]], np.ndarray] | None = None

@@ -20,7 +20,7 @@ beside it, nothing is deleted): `write_run_export`.
 
 `SentenceTransformer(dir).encode(sentences)` then gives the trainer's embeddings, through the Dense modules and
 unit length where the export has them (`Trainer.encode`, i.e.
-`training.encoder.TransformerEncoder` around the online encoder), and `training.evaluation.load_encoder(dir)`
+`training.encoder.TransformerEncoder` around the online encoder), and the evaluation stage's `load_encoder(dir)`
 reads the same files back into that class.
 """
 
@@ -63,7 +63,7 @@ def base_head(base_model: str) -> BaseHead:
     root = Path(base_model).expanduser() if base_model else None
     if root is None or not (root / "modules.json").is_file():
         return BaseHead()
-    from bsl_pipeline.training.evaluation.encoders import read_sentence_transformers_dir
+    from bsl_pipeline.training.st_directory import read_sentence_transformers_dir
 
     layout = read_sentence_transformers_dir(root)
     return BaseHead(tuple(layout.dense_dirs), layout.normalize)
@@ -200,7 +200,7 @@ def reading_length(base_model: str, explicit: int | None, trained: int) -> int:
         return explicit
     root = Path(base_model).expanduser() if base_model else None
     if root is not None and (root / "modules.json").is_file():
-        from bsl_pipeline.training.evaluation.encoders import read_sentence_transformers_dir
+        from bsl_pipeline.training.st_directory import read_sentence_transformers_dir
 
         try:
             value = read_sentence_transformers_dir(root).max_seq_length

@@ -2,8 +2,8 @@
 
     result = train(load_config(TrainConfig, "configs/train_bsl.yaml"))
 
-`train(config)` gives the `Trainer` the evaluators `config.eval` asks for (training.evaluation.dev_evaluators: STS-B
-dev when eval.stsb_dir is set), runs `fit()` and closes it. The `Trainer` itself only calls the `Evaluator` objects
+`train(config, evaluators=...)` gives the `Trainer` the evaluators its caller built (the evaluation stage's
+dev evaluators for what `config.eval` asks: STS-B dev when eval.stsb_dir is set), runs `fit()` and closes it. The `Trainer` itself only calls the `Evaluator` objects
 it is given. It is put together from parts that the functions of training.setup build and return, in one visible
 order (`Trainer._set_up`); `training.phases.PhasePolicy` says what a warming-up head (BSL's predictor) means for the
 optimizer; `training.checkpoint.Checkpointer` chooses and loads the checkpoint to resume from and writes
@@ -98,10 +98,10 @@ class NonFiniteLossError(BSLError):
     """The training loss became NaN or infinite: the run stops, exporting nothing."""
 
 
-def train(config: TrainConfig, *, evaluators: Sequence[Evaluator] | None = None,
+def train(config: TrainConfig, *, evaluators: Sequence[Evaluator] = (),
           disable_progress: bool | None = None) -> TrainResult:
     """Train as configured (resuming when config.train.resume says so); return paths and metrics. `evaluators`
-    default to the ones config.eval asks for."""
+    are what the trainer measures (the caller builds the ones config.eval asks for; none measures nothing)."""
     trainer = build_trainer(config, evaluators=evaluators, disable_progress=disable_progress)
     try:
         return trainer.fit()
@@ -109,18 +109,13 @@ def train(config: TrainConfig, *, evaluators: Sequence[Evaluator] | None = None,
         trainer.close()
 
 
-def build_trainer(config: TrainConfig, *, evaluators: Sequence[Evaluator] | None = None,
+def build_trainer(config: TrainConfig, *, evaluators: Sequence[Evaluator] = (),
                   disable_progress: bool | None = None) -> Trainer:
-    """The `Trainer` that `train` runs: with `evaluators`, or (None) the ones config.eval asks for (STS-B dev when
-    eval.stsb_dir is set; the dev file is read and checked before the model is loaded)."""
+    """The `Trainer` that `train` runs, with `evaluators` (built by the caller before the model is loaded)."""
     from bsl_pipeline.pipeline.base.hub import check_model_reference
 
     validate_config(config)  # a missing model is named as such (with the bundled one), not as the directory ''
     check_model_reference(config.model.name_or_path, "model.name_or_path")
-    if evaluators is None:
-        from bsl_pipeline.training.evaluation import dev_evaluators
-
-        evaluators = dev_evaluators(config.eval)
     return Trainer(config, evaluators=evaluators, disable_progress=disable_progress)
 
 
@@ -162,7 +157,7 @@ class Trainer:
         self.evaluators = list(evaluators)
         if config.eval.stsb_dir and not self.evaluators:
             log.warning("eval.stsb_dir is set but the trainer was given no evaluators, so nothing is measured; "
-                        "build them with training.evaluation.dev_evaluators(config.eval) or call training.train")
+                        "the caller builds them with the evaluation stage's dev_evaluators(config.eval)")
         self.disable_progress = progress_disabled(disable_progress)
         # The metric that picks output_dir/best: the first evaluator's first metric.
         self.headline_metric = self.evaluators[0].metric_names[0] if self.evaluators else None

@@ -2,13 +2,13 @@
 rewrite rules: generated from the code and committed, so that they read on a code host too. Regenerate them after
 changing a config field, a command or a rewrite rule's cases:
 
-    python docs/hooks/reference.py          # rewrites the pages; tests/test_docs.py fails while they differ
+    python docs/hooks/reference.py          # rewrites the pages; tests/project/test_docs.py fails while they differ
 
 The configuration reference walks the config dataclasses (the same fields and metadata that feed `--help` and
 `--print-config`: pipeline/base/config.py); the CLI reference prints every `bsl` subcommand's argparse help.
 Classes are found through entry points that stay put (the command line's parser, the main job's and the schedule
-file's type hints, the augmenter registry), so moving a module does not lose its section. tests/test_docs.py imports
-this module for its checks.
+file's type hints, the augmenter registry), so moving a module does not lose its section.
+tests/project/test_docs.py imports this module for its checks.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def config_sections() -> list[Section]:
     from bsl_pipeline.flows.main_job import MainJobConfig as main_job
     from bsl_pipeline.flows.schedule import ScheduleConfig as schedule
     from bsl_pipeline.pipeline.augment.job import AugmentConfig as augment
-    from bsl_pipeline.training.evaluation.public_data import DataFetchConfig
+    from bsl_pipeline.evaluation.public_data import DataFetchConfig
 
     deployment = typing.get_args(_hint(schedule, "deployments"))[0]
     sections = [
@@ -293,7 +293,7 @@ def cli_commands(parser: argparse.ArgumentParser | None = None, prefix: str = "b
 
 def render_cli_page(commands: list[tuple[str, str, str]]) -> str:
     out = ["---", "hide:", "  - navigation", "---", "", "# Command-line reference", "",
-           "Generated from the `bsl` command's argparse parsers (`bsl/cli.py`; `python docs/hooks/reference.py`): "
+           "Generated from the `bsl` command's argparse parsers (`cli/cli.py`; `python docs/hooks/reference.py`): "
            "each command's `--help`, as printed in an 100-column terminal.", "", "| command | what it does |",
            "|---|---|"]
     for name, line, _ in commands[1:]:

@@ -59,7 +59,7 @@ SHUFFLE_SEED = 17
 
 def corpus_sentences(data_dir: str | None) -> list[str]:
     from bsl_pipeline.pipeline.corpus.builtin import write_sts_sick_train
-    from bsl_pipeline.training.evaluation.data_dir import resolve_data_dir
+    from bsl_pipeline.evaluation.data_dir import resolve_data_dir
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "sts_sick_train.txt"
@@ -81,7 +81,7 @@ def mnli_premises(data_dir: str | None, split: str) -> list[tuple[int, str]]:
     """The distinct premises of MNLI dev-matched (fiction, government, slate, telephone, travel; block `mnli-m`) or
     dev-mismatched (9/11 report, face-to-face, letters, OUP, verbatim; `mnli-mm`), shuffled: sentences of other
     genres than the demo's corpus that no development run has read (round five)."""
-    from bsl_pipeline.training.evaluation.data_dir import resolve_data_dir
+    from bsl_pipeline.evaluation.data_dir import resolve_data_dir
 
     path = resolve_data_dir(data_dir).path / "nli" / "mnli" / f"dev_{split}.csv"
     with open(path, newline="", encoding="utf-8") as fh:
@@ -91,7 +91,7 @@ def mnli_premises(data_dir: str | None, split: str) -> list[tuple[int, str]]:
 def snli_test_premises(data_dir: str | None) -> list[tuple[int, str]]:
     """The distinct premises of SNLI test (SentEval's tokenized copy, spaces before punctuation and clitics closed up),
     shuffled (round seven)."""
-    from bsl_pipeline.training.evaluation.data_dir import resolve_data_dir
+    from bsl_pipeline.evaluation.data_dir import resolve_data_dir
 
     path = resolve_data_dir(data_dir).path / "nli" / "snli" / "senteval_tok" / "s1.test"
     lines = path.read_text("utf-8").splitlines()
@@ -101,8 +101,8 @@ def snli_test_premises(data_dir: str | None) -> list[tuple[int, str]]:
 def stsb_dev_sentences(data_dir: str | None) -> list[tuple[int, str]]:
     """The distinct sentences of STS-B dev, each pair's two in turn (the evaluation stage's reader), shuffled (round
     six)."""
-    from bsl_pipeline.training.evaluation.data_dir import resolve_data_dir
-    from bsl_pipeline.training.evaluation.data import load_stsb
+    from bsl_pipeline.evaluation.data_dir import resolve_data_dir
+    from bsl_pipeline.evaluation.data import load_stsb
 
     pairs = load_stsb(resolve_data_dir(data_dir).path, "dev")
     return distinct_shuffled(s for pair in zip(pairs.sentences1, pairs.sentences2) for s in pair)
@@ -111,8 +111,8 @@ def stsb_dev_sentences(data_dir: str | None) -> list[tuple[int, str]]:
 def sts_sick_test_sentences(data_dir: str | None) -> list[tuple[int, str]]:
     """The distinct sentences of STS-B test and SICK test, shuffled (round eight): the two genres of the demo's corpus
     (STS-B train + SICK train), from the splits the corpus leaves out, which no sample or development run had read."""
-    from bsl_pipeline.training.evaluation.data_dir import resolve_data_dir
-    from bsl_pipeline.training.evaluation.data import load_sick, load_stsb
+    from bsl_pipeline.evaluation.data_dir import resolve_data_dir
+    from bsl_pipeline.evaluation.data import load_sick, load_stsb
 
     root = resolve_data_dir(data_dir).path
     sets = (load_stsb(root, "test"), load_sick(root, "test"))

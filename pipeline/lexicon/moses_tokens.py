@@ -3,8 +3,8 @@ original string and leave everything else byte-identical (detokenizing would als
 punctuation in already-tokenized corpora).
 
 Plain ASCII sentences are cut by `moses_fast_tokens` in a few microseconds, which gives sacremoses' exact tokens
-(tests/test_synonyms.py checks the two agree on tens of thousands of real sentences); everything else goes through
-sacremoses (~100 us per sentence, most of the cost of a substitution).
+(tests/pipeline/lexicon/test_synonyms.py checks the two agree on tens of thousands of real sentences); everything
+else goes through sacremoses (~100 us per sentence, most of the cost of a substitution).
 """
 
 from __future__ import annotations

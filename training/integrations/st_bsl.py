@@ -19,7 +19,7 @@ this pipeline writes (`datasets.load_dataset(DIR)` -> columns `view1`, `view2`).
 
 One implementation of the math: `BSLLoss` holds a `training.objectives.bsl.BSLObjective` (its predictor, its EMA
 target, its loss, its predictor warm-up) around the SentenceTransformer, so `bsl train` and this loss compute the
-same numbers (tests/test_st_bsl.py compares them step by step).
+same numbers (tests/training/integrations/test_st_bsl.py compares them step by step).
 
 What the trainer callback does, at the points where `bsl train` does it:
 - before each optimizer step: `begin_step(global_step)` (predictor warm-up: the online encoder runs without a graph,

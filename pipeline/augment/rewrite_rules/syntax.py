@@ -1,6 +1,6 @@
 """Shallow syntactic tests the rule families share, on tokens (`text.Tok`) and lemminflect's word classes: whether a
 token is a finite verb, whether words hold one, whether a token is a plural noun, and verb classes by their forms.
-Each is one definition used by every family that needs it (tests/test_rewrite_syntax.py checks them on their own)."""
+Each is one definition used by every family that needs it (tests/pipeline/augment/test_rewrite_syntax.py checks them on their own)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The word classes of the `rewrites` method's rules (pipeline.augment.rewrite_rules): every word list a rule reads
 is declared here once, named by what its words are or what they are for ("PLACE_PREPOSITIONS" are prepositions of
 place, "PREPOSITIONS" all of them), so two rules that need the same class share it and two different classes never
-share a name (tests/test_word_classes.py checks both). Lists are lower-case unless they hold names; a list that
+share a name (tests/pipeline/lexicon/test_word_classes.py checks both). Lists are lower-case unless they hold names; a list that
 only one guard uses says so in its comment or name.
 
 The classes are grouped by kind, one module each, and all are importable from here by name: `function_words`

@@ -1,0 +1,287 @@
+"""`bsl augment`, `verify`, `inspect`, `corpus-manifest`, `corpus`, `methods`: the dataset commands (pipeline/).
+
+The `bsl` command registers them with `register(subparsers)`; each subcommand's `func` runs it. Heavy modules load
+inside the commands, so `bsl --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import textwrap
+import os
+import sys
+from pathlib import Path
+
+from bsl_pipeline.cli.config_args import (
+    add_command,
+    add_config_arguments,
+    print_config,
+    resolve_config,
+    to_value,
+)
+from bsl_pipeline.pipeline.base.errors import BSLError
+
+
+def add_overwrite_flag(p: argparse.ArgumentParser, what: str = "a directory bsl did not create") -> None:
+    p.add_argument("--overwrite", action="store_true", help=f"write into {what}: what bsl replaces is moved to "
+                   ".bsl-replaced/<time>/ there, never deleted")
+
+
+def _comma_list(text: str) -> list[str]:
+    return [item.strip() for item in text.split(",") if item.strip()]
+
+
+# The dedicated flags of AugmentConfig, shared by `bsl augment` and `bsl flow augment`.
+AUGMENT_FLAGS = {"seed": "seed", "name": "name", "methods": to_value("methods", convert=_comma_list)}
+
+
+def add_augment_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--methods", help="comma-separated methods (see `bsl methods`), e.g. synonyms,span-mask")
+    p.add_argument("--name", help="dataset name (default: the --out directory name)")
+    p.add_argument("--seed", type=int, help="random seed")
+
+
+def cmd_augment(args: argparse.Namespace) -> int:
+    from bsl_pipeline.pipeline.augment.job import AugmentConfig, run_augment
+    from bsl_pipeline.pipeline.dataset.inspection import format_stats_text
+
+    config = resolve_config(AugmentConfig, args, AUGMENT_FLAGS)
+    if args.print_config:
+        print_config(config)
+        return 0
+    if not args.corpus or not args.out:
+        raise BSLError("augment needs CORPUS and --out DATASET_DIR")
+    manifest = run_augment(args.corpus, args.out, config, overwrite=args.overwrite)
+    print(format_stats_text(manifest))
+    per_method = manifest.stats.per_method.values()
+    tasks, reused = sum(m.tasks for m in per_method), sum(m.tasks_cached for m in per_method)
+    print(f"\nwrote {manifest.stats.pairs} pairs to {args.out} "
+          f"({len(manifest.shards_of('pairs'))} shards) in {manifest.timings.total_s} s"
+          + (f"; {reused} of {tasks} tasks reused (finished earlier)" if reused else ""))
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from bsl_pipeline.pipeline.base.text import terminal_safe
+    from bsl_pipeline.pipeline.dataset.judgments import verify_judgments
+    from bsl_pipeline.pipeline.dataset.store import verify_dataset
+
+    manifest = verify_dataset(args.dataset, progress=not args.quiet, allow_unlisted=args.allow_unlisted,
+                              max_view_chars=args.max_view_chars)
+    marks = verify_judgments(manifest)
+    pairs, rejects = (sum(s.rows for s in manifest.shards_of(kind)) for kind in ("pairs", "rejects"))
+    print(f"OK: {terminal_safe(manifest.name)}: {len(manifest.shards)} shards, {pairs} pairs and {rejects} rejects, "
+          f"all checksums and row counts match"
+          + (f"; {marks} judgment line(s), each of a pair of this dataset" if marks else ""))
+    return 0
+
+
+def cmd_inspect(args: argparse.Namespace) -> int:
+    from bsl_pipeline.pipeline.base.atomic import write_text_atomic
+    from bsl_pipeline.pipeline.dataset.inspection import (
+        PairQuery,
+        format_pairs_text,
+        format_stats_text,
+        open_dataset,
+        render_html,
+        sample,
+    )
+
+    manifest = open_dataset(args.dataset, verify=not args.no_verify)
+    known = set(manifest.stats.per_method) | {"corpus"}
+    methods = [m.strip() for m in args.method.split(",")] if args.method else None
+    for m in methods or []:
+        if m not in known:
+            raise BSLError(f"method {m!r} is not in {args.dataset}; it has: {', '.join(sorted(known))}")
+    q = PairQuery(n=args.n, seed=args.seed, methods=methods, rejects=args.rejects, reject_reason=args.reason,
+                  min_edit_ratio=args.min_edit, max_edit_ratio=args.max_edit, contains=args.contains)
+    if args.html:
+        from bsl_pipeline.pipeline.base.ownership import claim_file
+        from bsl_pipeline.pipeline.base.written_files import record_written, recorded_by
+
+        inputs = [args.dataset, manifest.root] + ([manifest.source.corpus] if manifest.source else [])
+        claim_file(args.html, overwrite=args.overwrite, inputs=[i for i in inputs if i],
+                   ours=recorded_by("bsl inspect --html"))
+        write_text_atomic(args.html, render_html(manifest, q))
+        record_written(args.html, "bsl inspect --html")
+        print(f"wrote {args.html}")
+        return 0
+    if args.stats:
+        print(format_stats_text(manifest))
+        return 0
+    rows = sample(manifest, q)
+    color = not args.no_color and sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    print(format_pairs_text(rows, color) if rows else "no pairs match")
+    return 0
+
+
+def first_sentence(doc: str) -> str:
+    """The first sentence of a docstring, whole: its first paragraph joined into one line, up to the first full stop
+    that ends a sentence (not one inside 'e.g.', 'i.e.', a section number or a decimal)."""
+    import re
+
+    paragraph = " ".join(doc.strip().split("\n\n")[0].split())
+    end = re.search(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)[.!?](?=\s|$)", paragraph)
+    return paragraph[:end.end()] if end else paragraph
+
+
+def cmd_methods(args: argparse.Namespace) -> int:
+    from bsl_pipeline.pipeline.augment.augmenters import REGISTRY, augmenter_class
+    from bsl_pipeline.pipeline.base.config import help_text
+
+    for name in sorted(REGISTRY):
+        try:
+            cls = augmenter_class(name)
+        except BSLError as exc:
+            print(f"{name}: (unavailable: {exc})\n")
+            continue
+        doc = first_sentence(cls.__doc__ or sys.modules[cls.__module__].__doc__ or "")
+        print(textwrap.fill(f"{name}: {doc}", width=116, subsequent_indent="  "))
+        fields = help_text(cls.config_class, f"method_params.{name}.")
+        print(fields + "\n" if fields else "  (no parameters)\n")
+    return 0
+
+
+def cmd_corpus_manifest(args: argparse.Namespace) -> int:
+    import json
+
+    from bsl_pipeline.pipeline.corpus.chunks import CorpusConfig
+    from bsl_pipeline.pipeline.corpus.source_manifest import write_source_manifest
+
+    cfg = resolve_config(CorpusConfig, args)
+    if args.print_config:
+        print_config(cfg)
+        return 0
+    from bsl_pipeline.pipeline.base.ownership import check_output_name
+
+    name = check_output_name(args.name or Path(args.corpus).name.split(".")[0], "corpus manifest name (--name)")
+    path = write_source_manifest(args.corpus, cfg, name, args.registry_dir)
+    m = json.loads(path.read_text(encoding="utf-8"))
+    print(f"wrote {path}: {m['records_read']} records read, {m['records_kept']} kept, dropped {m['dropped']}")
+    return 0
+
+
+def cmd_corpus(args: argparse.Namespace) -> int:
+    from bsl_pipeline.pipeline.corpus.builtin import write_sts_sick_train, write_wordnet_examples
+
+    if args.name == "sts-sick-train":
+        from bsl_pipeline.evaluation.data_dir import resolve_data_dir
+
+        counts = write_sts_sick_train(resolve_data_dir(args.data_dir).path, args.out, overwrite=args.overwrite)
+        print(f"{args.out}: {counts['sentences']} distinct sentences of STS-B train + SICK train (no labels); left "
+              f"out: {counts['held_out']} occurrences of sentences that are also in a dev/trial/test file, "
+              f"{counts['duplicate']} repeats, {counts['empty']} empty")
+        return 0
+    n = write_wordnet_examples(args.out, args.wordnet_dir, args.min_words, overwrite=args.overwrite)
+    print(f"{args.out}: {n} WordNet example sentences")
+    return 0
+
+
+def register(sub) -> None:
+    """Add the pipeline's subcommands to `bsl`'s subparsers."""
+    _add_augment(sub)
+    _add_verify(sub)
+    _add_inspect(sub)
+    _add_corpus_manifest(sub)
+    _add_corpus(sub)
+    add_command(sub, "methods", cmd_methods, "list augmentation methods and their parameters")
+
+
+def _add_augment(sub) -> None:
+    from bsl_pipeline.pipeline.corpus.readers import FORMATS
+
+    p = add_command(sub, "augment", cmd_augment, "make view pairs from a corpus into a dataset dir", f"""\
+Read CORPUS (file or directory; formats: {", ".join(FORMATS)}), normalise and
+de-duplicate it, make view pairs with each method, filter them and write Parquet shards + rejects + manifest +
+dataset card to --out. Reruns skip finished work.
+""", epilog="config keys (-o KEY=VALUE):\n" + _augment_help())
+    p.add_argument("corpus", nargs="?", help="corpus file or directory")
+    p.add_argument("--out", help="dataset directory to write: new, empty, or one bsl wrote (never the corpus); or "
+                   "a URL such as s3://bucket/prefix (see -o storage.*)")
+    add_overwrite_flag(p)
+    add_augment_flags(p)
+    add_config_arguments(p)
+
+
+def _add_verify(sub) -> None:
+    from bsl_pipeline.pipeline.dataset.store import MAX_VIEW_CHARS  # light: pyarrow loads only when shards are read
+
+    p = add_command(sub, "verify", cmd_verify, "check every shard's checksum and row count against the manifest", """\
+Exit 0 when the manifest is unmodified, every shard path stays inside the dataset, data/ and rejects/ hold only
+listed files, the dataset card names exactly the manifest's shards, and every shard matches its recorded sha256,
+row count and schema (column types, no nulls in required columns or views, only the manifest's methods, views of at
+most --max-view-chars characters), and the judgments file (judgments.jsonl, when there is one) is a plain file
+whose every line judges a pair of this dataset by its own method (signed, when BSL_MANIFEST_KEY is set); otherwise
+exit 1 naming the first mismatch.
+""")
+    p.add_argument("dataset", help="dataset directory, manifest JSON, or URL (s3://bucket/prefix)")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.add_argument("--allow-unlisted", action="store_true", help="files in data/ or rejects/ that the manifest "
+                   "does not list are a warning, not an error")
+    p.add_argument("--max-view-chars", type=int, default=MAX_VIEW_CHARS, metavar="N",
+                   help=f"longest view (characters) a pair shard may hold (default {MAX_VIEW_CHARS}; 0 = no limit)")
+
+
+def _add_inspect(sub) -> None:
+    p = add_command(sub, "inspect", cmd_inspect, "show view pairs with word diffs, per-method stats, or an HTML page",
+                    """\
+Verify the dataset as `bsl verify` does, then print a seeded random sample of pairs (filtered by method, reject
+reason, edit-ratio range or substring) with word-level diffs of each view against the source; --stats prints the
+per-method table; --html writes one self-contained page.
+""")
+    p.add_argument("dataset", help="dataset directory, manifest JSON, or URL (s3://bucket/prefix)")
+    p.add_argument("-n", type=int, default=10, help="pairs to show (per method with --html; default %(default)s)")
+    p.add_argument("--seed", type=int, default=0, help="sample seed (default %(default)s)")
+    p.add_argument("--method", help="only these methods (comma-separated)")
+    p.add_argument("--rejects", action="store_true", help="show rejected pairs/lines instead")
+    p.add_argument("--reason", help="only rejects with this reason, or of this kind: no_eligible_word matches "
+                        "no_eligible_word:rare_in_semcor (implies --rejects)")
+    p.add_argument("--min-edit", type=float, help="only pairs with edit ratio(view1, view2) >= this")
+    p.add_argument("--max-edit", type=float, help="only pairs with edit ratio(view1, view2) <= this")
+    p.add_argument("--contains", help="only pairs whose source or views contain this text (case-insensitive)")
+    p.add_argument("--stats", action="store_true", help="print the per-method statistics table")
+    p.add_argument("--html", metavar="FILE", help="write a self-contained HTML page instead of printing")
+    add_overwrite_flag(p, "an --html FILE bsl did not write (never the dataset's or the corpus's files)")
+    p.add_argument("--no-color", action="store_true", help="mark diffs as [-old-] {+new+} instead of colours")
+    p.add_argument("--no-verify", action="store_true", help="skip `bsl verify` first (says loudly that it did)")
+
+
+def _add_corpus_manifest(sub) -> None:
+    p = add_command(sub, "corpus-manifest", cmd_corpus_manifest,
+                    "describe a source corpus (checksums, counts) under data_manifests/", """\
+Read a corpus with the same reader settings as `bsl augment` (corpus.* keys) and write
+<registry-dir>/sources/<name>.json: files with sha256 and line counts, records kept, dropped by reason, NLI label
+counts.
+""")
+    p.add_argument("corpus", help="corpus file or directory")
+    p.add_argument("--name", help="manifest name (default: the corpus file name without extensions)")
+    p.add_argument("--registry-dir", default="data_manifests", help="where the manifest is registered (default %(default)s)")
+    add_config_arguments(p, "corpus reader config (format, field, ...)", example="field=sentence")
+
+
+def _add_corpus(sub) -> None:
+    p = add_command(sub, "corpus", cmd_corpus, "write a built-in corpus (no download): WordNet's example sentences, "
+                    "or the in-domain sentences of STS-B train + SICK train", """\
+wordnet-examples: WordNet 3.0's usage examples (about 35k sentences of 4+ words, from the OS WordNet package) to
+OUT, one per line, in a fixed order. Kept if OUT exists (--overwrite: written again, the old file set aside).
+sts-sick-train: the distinct sentences of STS-B train and SICK train from the data dir (texts only, never scores or
+labels; a sentence that also occurs in a dev/trial/test file is left out: 10,922 of 15,335 with the public files).
+An existing OUT is refused (--overwrite sets it aside into .bsl-replaced/ beside it); OUT is never one of the data
+dir's files. STS-B's sentences come from STS12-16, so they overlap STS12-16 test sentences (unlabeled): say so when reporting
+results trained on them.
+""")
+    p.add_argument("name", choices=["wordnet-examples", "sts-sick-train"], help="which built-in corpus")
+    p.add_argument("out", help="text file to write (a new file; never a file of the data dir)")
+    add_overwrite_flag(p, "an existing OUT")
+    p.add_argument("--data-dir", help="sts-sick-train: the data dir (stsbenchmark/, sick/); default: the one "
+                                      "every command finds (docs/guide/data.md)")
+    p.add_argument("--wordnet-dir", help="WordNet database dir (default: nltk data path, $WNSEARCHDIR, "
+                                         "/usr/share/wordnet)")
+    p.add_argument("--min-words", type=int, default=4, help="skip shorter examples (default %(default)s)")
+
+
+def _augment_help() -> str:
+    from bsl_pipeline.pipeline.augment.job import AugmentConfig
+    from bsl_pipeline.pipeline.base.config import help_text
+
+    return help_text(AugmentConfig)

@@ -1,0 +1,244 @@
+"""The commands as a user lives them, run for real in subprocesses: Ctrl-C (a real SIGINT to the command's process
+group, as a terminal sends it, after the work has started), an unreachable Prefect server (a closed port), model
+paths that must never reach the hub, `bsl schedule --check` on missing paths, and failed commands that must leave
+nothing behind. Each asserts the time to exit, the lines printed and the exit code."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from prefect_server import free_port
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+INTERRUPT_PREFIX = "interrupted; rerun the same command"
+
+# `bsl` with a test-only augmenter registered: 0.4 s per batch, so a SIGINT lands in the middle of the work.
+SLOW_BSL = """
+import sys, time
+from bsl_pipeline.pipeline.augment.augmenters import REGISTRY
+from bsl_pipeline.pipeline.augment.augmenters.base import Augmenter, ViewPair
+
+class Slow(Augmenter):
+    name = "slow"
+    default_batch_size = 5
+
+    def augment_batch(self, records, seed):
+        time.sleep(0.4)
+        return [ViewPair(r.text, " ".join(reversed(r.text.split(" ")))) for r in records]
+
+REGISTRY["slow"] = "__main__:Slow"
+from bsl_pipeline.cli.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "DO_NOT_TRACK": "1", "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+           "HF_HUB_OFFLINE": "1", "BSL_NO_PROGRESS": "1", **extra}
+    env.pop("PREFECT_API_URL", None)
+    return env
+
+
+def _run(argv: list[str], cwd: Path, env: dict[str, str], timeout: float = 120,
+         sigint_after: str | None = None, delay_s: float = 0.0) -> tuple[float, list[str], int]:
+    """Run `argv` in its own process group; with `sigint_after`, SIGINT the group `delay_s` after a line containing
+    that text appears. Returns (seconds from the SIGINT, or from the start, to exit; output lines; exit code)."""
+    start = time.monotonic()
+    proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)
+    lines: list[str] = []
+    sent = None
+    try:
+        for line in proc.stdout:
+            lines.append(line.rstrip("\n"))
+            if sigint_after and sent is None and sigint_after in line:
+                time.sleep(delay_s)
+                os.killpg(proc.pid, signal.SIGINT)
+                sent = time.monotonic()
+            if time.monotonic() - start > timeout:
+                break
+        code = proc.wait(timeout=max(1.0, timeout - (time.monotonic() - start)))
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    if sigint_after:
+        assert sent is not None, f"never saw {sigint_after!r}:\n" + "\n".join(lines)
+    return time.monotonic() - (sent or start), lines, code
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _bsl(*args: str) -> list[str]:
+    return [sys.executable, "-m", "bsl_pipeline.cli", *args]
+
+
+def _corpus(tmp_path: Path, n: int = 60) -> Path:
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("".join(f"Sentence number {i} talks about the weather near the river.\n" for i in range(n)))
+    return corpus
+
+
+# -- 1. Ctrl-C -------------------------------------------------------------------------------------------------------
+def test_ctrl_c_on_flow_augment_with_a_temporary_server_ends_in_seconds_and_the_rerun_resumes(tmp_path):
+    corpus = _corpus(tmp_path)
+    env = _env(PREFECT_HOME=str(tmp_path / "prefect-home"))
+    argv = [sys.executable, "-c", SLOW_BSL, "flow", "augment", str(corpus), "--out", str(tmp_path / "ds"),
+            "--methods", "slow", "-F", "augment.corpus.chunk_size=5", "-F", "augment.corpus.min_words=1",
+            "-F", "tasks.max_in_flight=2"]
+    seconds, lines, code = _run(argv, tmp_path, env, timeout=240, sigint_after="Beginning flow run", delay_s=3.0)
+    text = "\n".join(lines)
+    assert code == 130, text
+    assert seconds < 20, f"{seconds:.1f} s from Ctrl-C to exit:\n{text}"
+    assert lines[-1].startswith(INTERRUPT_PREFIX), text
+    assert "Traceback" not in text and "ConnectError" not in text and "Error logging to API" not in text, text
+    # The temporary server stopped with the flow: nothing of the command's process group is left.
+    rerun_s, lines, code = _run(argv, tmp_path, env, timeout=240)
+    assert code == 0, "\n".join(lines)
+    assert "60 pairs" in lines[-1], lines[-1]
+
+
+def test_ctrl_c_on_augment_prints_one_line(tmp_path):
+    corpus = _corpus(tmp_path)
+    argv = [sys.executable, "-c", SLOW_BSL, "augment", str(corpus), "--out", str(tmp_path / "ds"), "--methods",
+            "slow", "-o", "corpus.chunk_size=5", "-o", "corpus.min_words=1"]
+    # The slow augmenter sleeps in its first batch right after start-up; the progress bar is off, so wait on time.
+    start = time.monotonic()
+    proc = subprocess.Popen(argv, cwd=tmp_path, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, start_new_session=True)
+    while not (tmp_path / "ds" / ".bsl-lock").exists() and time.monotonic() - start < 60:
+        time.sleep(0.05)
+    time.sleep(1.0)
+    os.killpg(proc.pid, signal.SIGINT)
+    sent = time.monotonic()
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 130, out
+    assert time.monotonic() - sent < 10
+    assert out.strip().splitlines() == ["interrupted; rerun the same command to resume"], out
+
+
+# -- 2. an unreachable Prefect server ----------------------------------------------------------------------------------
+def test_an_unreachable_prefect_server_is_one_line_naming_the_url_and_the_fix(tmp_path):
+    corpus = _corpus(tmp_path, 10)
+    url = f"http://127.0.0.1:{free_port()}/api"  # a closed port
+    seconds, lines, code = _run(_bsl("flow", "augment", str(corpus), "--out", str(tmp_path / "ds"), "--methods",
+                                     "noise", "--api-url", url), tmp_path, _env())
+    assert code == 1 and len(lines) == 1, lines
+    assert f"Prefect server not reachable at {url}" in lines[0] and "prefect server start" in lines[0]
+    assert seconds < 20
+    assert not (tmp_path / "ds").exists()
+
+    schedule = tmp_path / "schedule.yaml"
+    schedule.write_text(f"prefect: {{api_url: '{url}'}}\ndeployments:\n  - name: nightly\n    flow: augment\n"
+                        f"    augment: {{corpus: {corpus}, out_dir: {tmp_path / 'ds'}, "
+                        f"augment: {{methods: [noise]}}}}\n")
+    seconds, lines, code = _run(_bsl("schedule", str(schedule)), tmp_path, _env())
+    assert code == 1, lines
+    assert [line for line in lines if "error" in line] == [lines[-1]] and len(lines) <= 3, lines
+    assert f"Prefect server not reachable at {url}" in lines[-1]
+    assert "Traceback" not in "\n".join(lines)
+    assert seconds < 30
+
+
+def test_flow_refusals_come_before_any_server_or_flow_run(tmp_path):
+    corpus = _corpus(tmp_path, 10)
+    foreign = tmp_path / "mine"
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("the user's file\n")
+    seconds, lines, code = _run(_bsl("flow", "augment", str(corpus), "--out", str(foreign), "--methods", "noise"),
+                                tmp_path, _env(PREFECT_HOME=str(tmp_path / "ph")))
+    assert code == 1 and len(lines) == 1 and "not created by bsl" in lines[0], lines
+    assert seconds < 15
+    assert sorted(p.name for p in foreign.iterdir()) == ["notes.txt"]
+    from tiny_models import build_tiny_bert
+
+    model = build_tiny_bert(tmp_path / "model")
+    seconds, lines, code = _run(_bsl("flow", "train", "-m", "NOT_A_DATASET", "--output-dir", str(tmp_path / "run"),
+                                     "-o", f"model.name_or_path={model}"), tmp_path, _env())
+    assert code == 1 and len(lines) == 1 and "no manifest at NOT_A_DATASET" in lines[0], lines
+    assert not (tmp_path / "run").exists()
+
+
+# -- 3. model paths never reach the hub --------------------------------------------------------------------------------
+def test_model_paths_that_do_not_exist_fail_at_once_without_the_hub(tmp_path, shared_data):
+    (tmp_path / "runs").mkdir()
+    env = _env(HF_ENDPOINT=f"http://127.0.0.1:{free_port()}")  # a hub that cannot be reached
+    env.pop("HF_HUB_OFFLINE")
+    env.pop("TRANSFORMERS_OFFLINE", None)
+    for model, expected in (("runs/nonexist", "model directory runs/nonexist not found"),
+                            ("./no-such-model", "model directory no-such-model not found"),
+                            ("someorg/some-model", "cannot be reached")):
+        seconds, lines, code = _run(_bsl("evaluate", model, "--tasks", "stsb", "--data-dir", str(shared_data)),
+                                    tmp_path, env)
+        assert code == 1 and len(lines) == 1 and expected in lines[0], lines
+        assert seconds < 15, seconds
+    seconds, lines, code = _run(_bsl("evaluate", "someorg/some-model", "--tasks", "stsb", "--data-dir",
+                                     str(shared_data)), tmp_path, _env())
+    assert code == 1 and len(lines) == 1 and "hub is offline" in lines[0], lines
+    dataset = tmp_path / "ds"
+    dataset.mkdir()
+    (dataset / "manifest.json").write_text("{}")
+    seconds, lines, code = _run(_bsl("evaluate", str(dataset), "--tasks", "stsb", "--data-dir", str(shared_data)),
+                                tmp_path, _env())
+    assert code == 1 and len(lines) == 1, lines
+    assert "is a directory but not a model" in lines[0] and "dataset directory" in lines[0]
+    seconds, lines, code = _run(_bsl("train", "-m", str(dataset), "--output-dir", str(tmp_path / "run"), "-o",
+                                     "model.name_or_path=./no-such-model"), tmp_path, _env())
+    assert code == 1 and len(lines) == 1 and "no-such-model not found" in lines[0], lines
+    assert not (tmp_path / "run").exists()
+
+
+# -- 4. bsl schedule --check -------------------------------------------------------------------------------------------
+def test_schedule_check_names_the_first_missing_path_or_model(tmp_path, shared_data):
+    corpus = _corpus(tmp_path, 10)
+    (tmp_path / "data").mkdir()
+    _, lines, code = _run(_bsl("schedule", str(REPO_ROOT / "configs" / "schedule.example.yaml"), "--check"),
+                          tmp_path, _env(BSL_DATA_DIR=str(shared_data)))
+    assert code == 1 and "corpus not found: data/corpus" in lines[-1], lines
+    (tmp_path / "data" / "corpus").mkdir()
+    _, lines, code = _run(_bsl("schedule", str(REPO_ROOT / "configs" / "schedule.example.yaml"), "--check"),
+                          tmp_path, _env(BSL_DATA_DIR=str(shared_data)))
+    assert code == 0 and lines[-1] == "bsl-train/nightly-bsl: cron '0 4 * * *' (UTC)", lines  # the bundled encoder
+    named = tmp_path / "named.yaml"
+    named.write_text((REPO_ROOT / "configs" / "schedule.example.yaml").read_text(encoding="utf-8").replace(
+        'train: {output_dir: "runs/nightly-bsl/{date}"', 'model: {name_or_path: /models/all-MiniLM-L6-v2}\n'
+        '        train: {output_dir: "runs/nightly-bsl/{date}"'))
+    _, lines, code = _run(_bsl("schedule", str(named), "--check"), tmp_path, _env(BSL_DATA_DIR=str(shared_data)))
+    assert code == 1 and "/models/all-MiniLM-L6-v2 not found" in lines[-1], lines
+    assert "nightly-bsl" in lines[-1]
+    good = tmp_path / "good.yaml"
+    good.write_text(f"deployments:\n  - name: n\n    flow: augment\n    augment: {{corpus: {corpus}, out_dir: "
+                    f"{tmp_path / 'out'}, augment: {{methods: [noise]}}}}\n")
+    _, lines, code = _run(_bsl("schedule", str(good), "--check"), tmp_path, _env())
+    assert code == 0 and lines == ["bsl-augment/n: on demand"], lines
+
+
+# -- 5. failed commands leave nothing behind ---------------------------------------------------------------------------
+def test_a_failed_command_removes_the_output_it_created_and_nothing_else(tmp_path):
+    _, lines, code = _run(_bsl("augment", "corpsu.txt", "--out", "ds/m1", "--methods", "noise"), tmp_path, _env())
+    assert code == 1 and lines == [f"bsl augment: error: corpus not found: {tmp_path / 'corpsu.txt'}"], lines
+    assert not (tmp_path / "ds").exists()
+    _, lines, code = _run(_bsl("train", "-m", "not-a-dataset", "--output-dir", "runs/m7", "-o",
+                               "model.name_or_path=x"), tmp_path, _env())
+    assert code == 1 and len(lines) == 1 and "bsl train: error:" in lines[0], lines
+    assert not (tmp_path / "runs").exists()
+    kept = tmp_path / "existing"
+    kept.mkdir()
+    _run(_bsl("augment", str(_corpus(tmp_path, 5)), "--out", str(kept), "--methods", "no-such-method"), tmp_path,
+         _env())
+    _run(_bsl("train", "-m", "not-a-dataset", "--output-dir", str(kept), "-o", "model.name_or_path=x"), tmp_path,
+         _env())
+    assert kept.is_dir() and list(kept.iterdir()) == []

@@ -1,0 +1,458 @@
+"""Datasets on an object store: `bsl augment --out s3://...`, verify, inspect, training and Hugging Face datasets
+reading it, against a real S3-compatible server (moto's server mode on 127.0.0.1, the `s3_server` fixture)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bsl_pipeline.pipeline.augment.job import run_augment
+from bsl_pipeline.pipeline.base import storage
+from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.dataset.store import verify_dataset
+from s3_server import SECRET_KEY
+from small_corpus import augment_config, write_corpus
+
+REPO_ROOT = Path(__file__).resolve().parents[3]
+BSL = [sys.executable, "-m", "bsl_pipeline.cli"]
+
+
+def _objects(server, bucket: str, prefix: str) -> dict[str, bytes]:
+    client = server.client()
+    out = {}
+    start = f"{prefix}/" if prefix else ""  # "": every object in the bucket
+    for page in client.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=start):
+        for item in page.get("Contents", []):
+            out[item["Key"][len(start):]] = client.get_object(Bucket=bucket, Key=item["Key"])["Body"].read()
+    return out
+
+
+def _shards(files: dict[str, bytes]) -> dict[str, bytes]:
+    return {k: v for k, v in files.items() if k.startswith(("data/", "rejects/"))}
+
+
+def _local_shards(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for d in ("data", "rejects")
+            for p in sorted((root / d).glob("*"))}
+
+
+@pytest.fixture
+def cache_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def _cli(args: list[str], env: dict[str, str], cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run(BSL + args, env={**os.environ, **env, "BSL_NO_PROGRESS": "1"}, cwd=cwd,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def test_augment_to_s3_equals_disk_and_reads_back(s3_env, cache_home, tmp_path):
+    corpus = write_corpus(tmp_path)
+    bucket = s3_env.bucket()
+    url = f"s3://{bucket}/sets/views"
+    disk = run_augment(corpus, tmp_path / "views", augment_config(tmp_path))
+    remote = run_augment(corpus, url, augment_config(tmp_path, registry_dir=""))
+    files = _objects(s3_env, bucket, "sets/views")
+    # The same shards, byte for byte, as the same run on disk; the manifest is last and names the URL.
+    assert _shards(files) == _local_shards(tmp_path / "views")
+    assert [s.sha256 for s in remote.shards] == [s.sha256 for s in disk.shards]
+    manifest = json.loads(files["manifest.json"])
+    assert manifest["dataset_dir"] == url and "storage" not in manifest["config"]
+    assert remote.stats.pairs == disk.stats.pairs > 0
+    assert any(k.startswith(".work/tasks/") and k.endswith(".done.json") for k in files)
+    # Readers: verify and the trainer's reader go through the local copy.
+    verified = verify_dataset(url)
+    assert verified.stats.pairs == disk.stats.pairs
+    # A rerun reuses every task and changes no shard.
+    again = run_augment(corpus, url, augment_config(tmp_path, registry_dir=""))
+    assert again.stats.per_method["noise"].tasks_cached == again.stats.per_method["noise"].tasks
+    assert _shards(_objects(s3_env, bucket, "sets/views")) == _shards(files)
+
+
+def test_changed_object_is_refused_by_name(s3_env, cache_home, tmp_path):
+    corpus = write_corpus(tmp_path)
+    bucket = s3_env.bucket()
+    url = f"s3://{bucket}/ds"
+    m = run_augment(corpus, url, augment_config(tmp_path, registry_dir=""))
+    verify_dataset(url)  # the local copy is now current
+    shard = m.shards_of("pairs")[0].path
+    s3_env.client().put_object(Bucket=bucket, Key=f"ds/{shard}", Body=b"not the shard the manifest lists")
+    with pytest.raises(BSLError) as err:
+        verify_dataset(url)
+    assert f"{url}/{shard}" in storage.shown(str(err.value))
+    assert "sha256" in str(err.value)
+
+
+def _no_secret_anywhere(texts: list[str], folders: list[Path], server, bucket: str) -> None:
+    from s3_server import ACCESS_KEY
+
+    blobs = [t.encode() for t in texts]
+    blobs += [p.read_bytes() for f in folders for p in f.rglob("*") if p.is_file()]
+    blobs += list(_objects(server, bucket, "").values()) if bucket else []
+    for secret in (SECRET_KEY, ACCESS_KEY):
+        assert not any(secret.encode() in b for b in blobs), f"{secret} leaked"
+
+
+def test_cli_augment_verify_inspect_on_s3_never_show_credentials(s3_server, tmp_path):
+    corpus = write_corpus(tmp_path)
+    bucket = s3_server.bucket()
+    url = f"s3://{bucket}/runs/views"
+    env = {**s3_server.env, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    out = [_cli(["augment", str(corpus), "--out", url, "--methods", "noise", "-o", "registry_dir=",
+                 "-o", "corpus.chunk_size=8"], env, tmp_path)]
+    assert out[-1].returncode == 0, out[-1].stderr
+    out.append(_cli(["verify", url], env, tmp_path))
+    assert out[-1].returncode == 0 and out[-1].stdout.startswith("OK: views:"), out[-1].stderr
+    out.append(_cli(["inspect", url, "--stats"], env, tmp_path))
+    assert out[-1].returncode == 0 and "noise" in out[-1].stdout, out[-1].stderr
+    out.append(_cli(["inspect", url, "-n", "3", "--no-color"], env, tmp_path))
+    assert out[-1].returncode == 0 and "noise" in out[-1].stdout
+    out.append(_cli(["inspect", url, "--html", str(tmp_path / "page.html")], env, tmp_path))
+    assert out[-1].returncode == 0 and (tmp_path / "page.html").is_file()
+    # A refused verify names the object by its URL, never the local copy.
+    client = s3_server.client()
+    manifest = json.loads(client.get_object(Bucket=bucket, Key="runs/views/manifest.json")["Body"].read())
+    shard = manifest["shards"][0]["path"]
+    client.put_object(Bucket=bucket, Key=f"runs/views/{shard}", Body=b"edited")
+    out.append(_cli(["verify", "-q", url], env, tmp_path))
+    assert out[-1].returncode == 1 and out[-1].stderr.count("\n") == 1
+    assert f"{url}/{shard}" in out[-1].stderr and "cache" not in out[-1].stderr
+    _no_secret_anywhere([o.stdout + o.stderr for o in out], [tmp_path], s3_server, bucket)
+
+
+def test_unreachable_endpoint_is_one_line_naming_the_url(tmp_path, s3_server):
+    from s3_server import free_port
+
+    corpus = write_corpus(tmp_path)
+    dead = f"http://127.0.0.1:{free_port()}"
+    env = {**s3_server.env, "AWS_ENDPOINT_URL": dead, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    for args in (["verify", "s3://some-bucket/ds"],
+                 ["augment", str(corpus), "--out", "s3://some-bucket/ds", "-o", "registry_dir="]):
+        done = _cli(args, env, tmp_path, timeout=120)
+        assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
+        assert "s3://some-bucket/ds" in done.stderr and f"cannot reach the storage endpoint {dead}" in done.stderr
+
+
+def test_missing_bucket_is_one_line(s3_env, tmp_path, cache_home):
+    corpus = write_corpus(tmp_path)
+    with pytest.raises(BSLError, match=r"s3://no-such-bucket-bsl/ds.*bucket 'no-such-bucket-bsl' does not exist"):
+        run_augment(corpus, "s3://no-such-bucket-bsl/ds", augment_config(tmp_path, registry_dir=""))
+    with pytest.raises(BSLError, match="bucket 'no-such-bucket-bsl' does not exist"):
+        verify_dataset("s3://no-such-bucket-bsl/ds")
+
+
+def test_access_denied_is_one_line(tmp_path, monkeypatch):
+    """moto enforces IAM when INITIAL_NO_AUTH_ACTION_COUNT is set: our planted key is not an IAM user there."""
+    from s3_server import start_s3_server
+
+    monkeypatch.setenv("INITIAL_NO_AUTH_ACTION_COUNT", "0")
+    server = start_s3_server(tmp_path)
+    try:
+        env = {**server.env, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+        done = _cli(["verify", "s3://guarded/ds"], env, tmp_path, timeout=120)
+        assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
+        assert "s3://guarded/ds: access denied" in done.stderr
+        assert SECRET_KEY not in done.stderr
+    finally:
+        server.stop()
+
+
+def test_second_writer_is_refused_and_a_stale_lease_taken_over(s3_env, tmp_path, cache_home):
+    from bsl_pipeline.pipeline.base.ownership import LockedError
+
+    corpus = write_corpus(tmp_path)
+    bucket = s3_env.bucket()
+    url = f"s3://{bucket}/ds"
+    run_augment(corpus, url, augment_config(tmp_path, registry_dir=""))
+    import time
+
+    holder = {"tool": "bsl", "id": "x", "pid": 1, "host": "another-host", "renewed": "now",
+              "renewed_unix": time.time(), "lease_s": 120}
+    s3_env.client().put_object(Bucket=bucket, Key="ds/.bsl-lock", Body=json.dumps(holder).encode())
+    with pytest.raises(LockedError, match=r"ds/.bsl-lock: another writer holds this dataset \(pid 1 on another-host"):
+        run_augment(corpus, url, augment_config(tmp_path, registry_dir=""))
+    holder["renewed_unix"] = time.time() - 121  # not renewed within its lease: stale
+    s3_env.client().put_object(Bucket=bucket, Key="ds/.bsl-lock", Body=json.dumps(holder).encode())
+    m = run_augment(corpus, url, augment_config(tmp_path, registry_dir=""))
+    assert m.stats.pairs > 0 and ".bsl-lock" not in _objects(s3_env, bucket, "ds")
+
+
+def test_of_writers_that_start_together_exactly_one_gets_the_lease(s3_env, cache_home):
+    """The conditional create on the real server: four writers at the same moment, one lease."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from bsl_pipeline.pipeline.base.ownership import LockedError
+
+    url = f"s3://{s3_env.bucket()}/together"
+    leases = [storage.Lease(url, "dataset") for _ in range(4)]
+    start = threading.Barrier(len(leases))
+
+    def take(lease: storage.Lease) -> bool:
+        start.wait()
+        try:
+            lease.acquire()
+        except LockedError:
+            return False
+        return True
+
+    with ThreadPoolExecutor(len(leases)) as pool:
+        won = list(pool.map(take, leases))
+    assert sorted(won) == [False, False, False, True]
+    holder = json.loads(storage.read_text(f"{url}/.bsl-lock"))
+    assert holder["id"] == leases[won.index(True)].id
+    leases[won.index(True)].release()
+    assert not storage.exists(f"{url}/.bsl-lock")
+
+
+def test_foreign_objects_are_refused_then_moved_aside_never_deleted(s3_env, tmp_path, cache_home):
+    corpus = write_corpus(tmp_path)
+    bucket = s3_env.bucket()
+    client = s3_env.client()
+    client.put_object(Bucket=bucket, Key="ds/data/mine.parquet", Body=b"a user's file")
+    client.put_object(Bucket=bucket, Key="ds/notes.txt", Body=b"a user's note")
+    with pytest.raises(BSLError, match=r"holds 2 object\(s\) bsl did not write"):
+        run_augment(corpus, f"s3://{bucket}/ds", augment_config(tmp_path, registry_dir=""))
+    run_augment(corpus, f"s3://{bucket}/ds", augment_config(tmp_path, registry_dir=""), overwrite=True)
+    files = _objects(s3_env, bucket, "ds")
+    assert files["notes.txt"] == b"a user's note"  # not one of the tool's names: left where it is
+    kept = [k for k in files if k.startswith(".bsl-replaced/") and k.endswith("data/mine.parquet")]
+    assert len(kept) == 1 and files[kept[0]] == b"a user's file"
+    verify_dataset(f"s3://{bucket}/ds")
+
+
+def test_overwrite_keeps_every_user_object_even_with_glob_characters_and_never_touches_nearby_prefixes(
+        s3_env, tmp_path, cache_home):
+    corpus = write_corpus(tmp_path)
+    bucket = s3_env.bucket()
+    client = s3_env.client()
+    planted = ["p/data/a[1].parquet", "p/data/a1.parquet", "p/data/x*.txt", "p/data/q?.txt", "p/README.md",
+               "p/data/odd [1] \u00fc%20+#.parquet", "p/.work/notes", "p", "pp/data/x.parquet", "p2/data/u.parquet",
+               "p-old/manifest.json"]
+    for key in planted:
+        client.put_object(Bucket=bucket, Key=key, Body=f"user object {key}".encode())
+    run_augment(corpus, f"s3://{bucket}/p", augment_config(tmp_path, registry_dir=""), overwrite=True)
+    stored = _objects(s3_env, bucket, "")
+    for key in planted:  # each one's bytes are still there: moved aside under its own name, or untouched
+        holders = [k for k, v in stored.items() if v == f"user object {key}".encode()]
+        assert len(holders) == 1, (key, holders)
+        if not key.startswith("p/"):
+            assert holders == [key]
+        elif key.startswith(("p/data/", "p/README.md", "p/.work/")):
+            assert holders[0].startswith("p/.bsl-replaced/") and holders[0].endswith(key[len("p/"):])
+    verify_dataset(f"s3://{bucket}/p")
+
+
+def test_odd_characters_in_the_url(s3_env, tmp_path, cache_home):
+    corpus = write_corpus(tmp_path)
+    bucket = s3_env.bucket()
+    url = f"s3://{bucket}/odd name+ü %41,=/ds"
+    m = run_augment(corpus, url, augment_config(tmp_path, registry_dir="", name="odd"))
+    assert verify_dataset(url).stats.pairs == m.stats.pairs > 0
+    assert "manifest.json" in _objects(s3_env, bucket, "odd name+ü %41,=/ds")
+
+
+def test_a_local_path_that_looks_like_a_url_stays_local(s3_env, tmp_path, cache_home, monkeypatch):
+    corpus = write_corpus(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert not storage.is_url("./s3://bucket/ds") and storage.is_url("s3://bucket/ds")
+    assert not storage.is_url(Path("s3://bucket/ds"))
+    m = run_augment(corpus, "./s3://bucket/ds", augment_config(tmp_path, registry_dir=""))
+    assert (tmp_path / "s3:" / "bucket" / "ds" / "manifest.json").is_file()
+    assert verify_dataset(tmp_path / "s3:" / "bucket" / "ds").stats.pairs == m.stats.pairs
+
+
+KILL_SCRIPT = """
+import os, signal, sys
+sys.path.insert(0, {tests!r})
+from bsl_pipeline.pipeline.augment.job import run_augment
+from bsl_pipeline.pipeline.base import storage
+from small_corpus import augment_config
+from pathlib import Path
+real, uploads = storage.write_bytes, []
+def write_bytes(location, data):
+    if "/data/" in str(location) or "/rejects/" in str(location):
+        uploads.append(location)
+        if len(uploads) == 2:
+            os.kill(os.getpid(), signal.SIGKILL)  # mid-upload of the dataset's shards
+    real(location, data)
+storage.write_bytes = write_bytes
+run_augment({corpus!r}, {url!r}, augment_config(Path({tmp!r}), registry_dir=""))
+"""
+
+
+def test_sigkill_during_upload_then_rerun_equals_an_uninterrupted_run(s3_env, tmp_path, cache_home):
+    corpus = write_corpus(tmp_path)
+    bucket = s3_env.bucket()
+    url = f"s3://{bucket}/killed"
+    script = KILL_SCRIPT.format(tests=str(REPO_ROOT / "tests"), corpus=str(corpus), url=url, tmp=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", script], env={**os.environ, "BSL_NO_PROGRESS": "1"},
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    files = _objects(s3_env, bucket, "killed")
+    assert "manifest.json" not in files and any(k.startswith("data/") for k in files)
+    with pytest.raises(BSLError, match="no manifest"):
+        verify_dataset(url)  # nothing a reader accepts
+    # The rerun takes over the dead writer's lease (same host, pid gone), reuses its tasks and completes.
+    resumed = run_augment(corpus, url, augment_config(tmp_path, registry_dir=""))
+    assert resumed.stats.per_method["noise"].tasks_cached == resumed.stats.per_method["noise"].tasks
+    clean = run_augment(corpus, tmp_path / "clean", augment_config(tmp_path, registry_dir=""))
+    assert _shards(_objects(s3_env, bucket, "killed")) == _local_shards(tmp_path / "clean")
+    assert verify_dataset(url).stats.pairs == clean.stats.pairs
+
+
+def test_hugging_face_datasets_reads_the_output_from_s3(s3_env, tmp_path, cache_home, monkeypatch):
+    import datasets
+
+    # The tests run with HF_HUB_OFFLINE=1, which datasets applies to every remote URL; this one is 127.0.0.1.
+    monkeypatch.setattr(datasets.config, "HF_HUB_OFFLINE", False)
+    corpus = write_corpus(tmp_path)
+    bucket = s3_env.bucket()
+    url = f"s3://{bucket}/hf"
+    m = run_augment(corpus, url, augment_config(tmp_path, registry_dir=""))
+    loaded = datasets.load_dataset("parquet", data_files=f"{url}/data/*.parquet", split="train",
+                                   storage_options={"endpoint_url": s3_env.endpoint_url},
+                                   cache_dir=str(tmp_path / "hf-cache"))
+    assert loaded.num_rows == m.stats.pairs
+    assert set(loaded["method"]) == {"noise"}
+    # The guide's line: the shard list from the manifest, the commit point.
+    import fsspec
+
+    options = {"endpoint_url": s3_env.endpoint_url}
+    with fsspec.open(f"{url}/manifest.json", **options) as fh:
+        manifest = json.load(fh)
+    files = [f"{url}/{shard['path']}" for shard in manifest["shards"] if shard["kind"] == "pairs"]
+    listed = datasets.load_dataset("parquet", data_files=files, split="train", storage_options=options,
+                                   cache_dir=str(tmp_path / "hf-cache"))
+    assert sorted(map(str, listed)) == sorted(map(str, loaded)) and listed.num_rows == m.stats.pairs
+
+
+def test_training_reads_a_dataset_on_s3_as_it_reads_the_same_dataset_on_disk(s3_env, tmp_path, cache_home,
+                                                                               tiny_bert_dir):
+    from tests.training.test_trainer_utils import tiny_config
+
+    from bsl_pipeline.training import train
+
+    corpus = write_corpus(tmp_path)
+    bucket = s3_env.bucket()
+    url = f"s3://{bucket}/train-data"
+    run_augment(corpus, url, augment_config(tmp_path, registry_dir="", name="views"))
+    run_augment(corpus, tmp_path / "views", augment_config(tmp_path, registry_dir=""))
+    steps = ["train.max_steps=3"]
+    from_store = train(tiny_config(tiny_bert_dir, [url], tmp_path / "run-s3", overrides=steps), disable_progress=True)
+    from_disk = train(tiny_config(tiny_bert_dir, [tmp_path / "views"], tmp_path / "run-disk", overrides=steps),
+                      disable_progress=True)
+    losses = [[row["loss"] for row in run.history] for run in (from_store, from_disk)]
+    assert from_store.completed and len(losses[0]) == 3 and losses[0] == losses[1]
+    # Stopped after step 1 and resumed: the same three losses.
+    first = train(tiny_config(tiny_bert_dir, [url], tmp_path / "run-split", overrides=[*steps, "train.stop_at_step=1"]),
+                  disable_progress=True)
+    second = train(tiny_config(tiny_bert_dir, [url], tmp_path / "run-split", overrides=[*steps, "train.resume=auto"]),
+                   disable_progress=True)
+    assert first.step == 1 and [r["loss"] for r in first.history + second.history] == losses[0]
+    # A shard changed on the store after the manifest: refused, named.
+    shard = verify_dataset(url).shards_of("pairs")[0].path
+    s3_env.client().put_object(Bucket=bucket, Key=f"train-data/{shard}", Body=b"changed")
+    with pytest.raises(BSLError) as err:
+        train(tiny_config(tiny_bert_dir, [url], tmp_path / "run-s3b", overrides=steps), disable_progress=True)
+    assert f"{url}/{shard}" in storage.shown(str(err.value))
+    # Checkpoints go to a local directory: a URL is refused, clearly.
+    with pytest.raises(BSLError, match="train.output_dir=s3://.*written to a local directory"):
+        train(tiny_config(tiny_bert_dir, [tmp_path / "views"], f"s3://{bucket}/runs", overrides=steps),
+              disable_progress=True)
+
+
+def test_job_report_and_review_read_a_dataset_on_s3(s3_server, tmp_path, monkeypatch):
+    from bsl_pipeline.flows.job_report import render_report
+    from bsl_pipeline.pipeline.dataset.store import load_manifest
+
+    for name, value in {**s3_server.env, "XDG_CACHE_HOME": str(tmp_path / "cache")}.items():
+        monkeypatch.setenv(name, value)
+    corpus = write_corpus(tmp_path)
+    bucket = s3_server.bucket()
+    url = f"s3://{bucket}/reviewed"
+    m = run_augment(corpus, url, augment_config(tmp_path, registry_dir=""))
+    page = render_report("job", [load_manifest(url)], samples_per_method=3)
+    assert f"Dataset {m.name}" in page and "noise" in page and SECRET_KEY not in page
+    env = {**s3_server.env, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    summary = _cli(["review", url, "--summary"], env, tmp_path)
+    assert summary.returncode == 0, summary.stderr
+    judging = _cli(["review", url, "--no-browser"], env, tmp_path)
+    assert judging.returncode == 1 and "copy it to a local directory" in judging.stderr
+
+
+def test_signed_manifest_and_markers_and_the_registry_copy_on_s3(s3_env, tmp_path, cache_home, monkeypatch):
+    from bsl_pipeline.pipeline.dataset.store import load_manifest
+
+    monkeypatch.setenv("BSL_MANIFEST_KEY", "a key only this test knows")
+    corpus = write_corpus(tmp_path)
+    bucket = s3_env.bucket()
+    url = f"s3://{bucket}/signed"
+    run_augment(corpus, url, augment_config(tmp_path, name="signed"))
+    stored = json.loads(_objects(s3_env, bucket, "signed")["manifest.json"])
+    assert stored["signature"] and verify_dataset(url).dataset_dir == url
+    markers = [json.loads(v) for k, v in _objects(s3_env, bucket, "signed").items() if k.endswith(".done.json")]
+    assert markers and all(m.get("signature") for m in markers)
+    again = run_augment(corpus, url, augment_config(tmp_path, name="signed"))
+    assert again.stats.per_method["noise"].tasks_cached == again.stats.per_method["noise"].tasks
+    # The registry copy names the URL, and reading it reads the dataset there.
+    registered = tmp_path / "registry" / "datasets" / "signed.json"
+    assert json.loads(registered.read_text())["dataset_dir"] == url
+    assert verify_dataset(registered).stats.pairs == again.stats.pairs
+    monkeypatch.setenv("BSL_MANIFEST_KEY", "another key")
+    with pytest.raises(BSLError, match="signature"):
+        verify_dataset(url)
+    assert load_manifest(url).name == "signed"
+
+
+def test_credentials_in_a_config_are_refused_and_never_shown(tmp_path, monkeypatch):
+    corpus = write_corpus(tmp_path)
+    config = augment_config(tmp_path, registry_dir="")
+    config.storage.options = {"client_kwargs": {"aws_secret_access_key": SECRET_KEY}}
+    with pytest.raises(BSLError, match="storage.options.client_kwargs.aws_secret_access_key: credentials are not "
+                                       "taken from a config") as err:
+        run_augment(corpus, "s3://bucket/ds", config)
+    assert SECRET_KEY not in str(err.value)
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", SECRET_KEY)
+    assert storage.redact(f"http://user:{SECRET_KEY}@host/x failed: {SECRET_KEY}") == "http://***@host/x failed: ***"
+
+
+def test_a_corpus_on_s3_is_read_and_named_by_its_url(s3_env, tmp_path, cache_home, monkeypatch):
+    import pyarrow.parquet as pq
+
+    corpus = write_corpus(tmp_path)
+    bucket = s3_env.bucket()
+    s3_env.client().put_object(Bucket=bucket, Key="in/corpus.txt", Body=corpus.read_bytes())
+    source = f"s3://{bucket}/in/corpus.txt"
+    m = run_augment(source, tmp_path / "ds", augment_config(tmp_path, registry_dir=""))
+    local = run_augment(corpus, tmp_path / "local", augment_config(tmp_path, registry_dir=""))
+    assert m.source.corpus == source and [f["path"] for f in m.source.files] == [source]
+    assert m.source.files[0]["sha256"] == local.source.files[0]["sha256"] and m.stats.pairs == local.stats.pairs
+    origins = pq.read_table(tmp_path / "ds" / m.shards_of("pairs")[0].path).column("origin").to_pylist()
+    assert origins and all(o.startswith(f"{source}:") for o in origins)
+    # Another machine's copy (another cache) gives the same chunks: every task is reused.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "other-cache"))
+    again = run_augment(source, tmp_path / "ds", augment_config(tmp_path, registry_dir=""))
+    assert again.stats.per_method["noise"].tasks_cached == again.stats.per_method["noise"].tasks
+    # A prefix is a corpus directory; a missing one is one line naming it.
+    folder = run_augment(f"s3://{bucket}/in", f"s3://{bucket}/out", augment_config(tmp_path, registry_dir=""))
+    assert folder.stats.pairs == m.stats.pairs
+    with pytest.raises(BSLError, match=f"nothing at s3://{bucket}/missing"):
+        run_augment(f"s3://{bucket}/missing", tmp_path / "none", augment_config(tmp_path, registry_dir=""))
+
+
+def test_an_output_inside_its_corpus_url_is_refused(s3_env, tmp_path, cache_home):
+    from bsl_pipeline.pipeline.base.ownership import OwnershipError
+
+    bucket = s3_env.bucket()
+    s3_env.client().put_object(Bucket=bucket, Key="in/corpus.txt", Body=write_corpus(tmp_path).read_bytes())
+    with pytest.raises(OwnershipError, match="overlap"):
+        run_augment(f"s3://{bucket}/in", f"s3://{bucket}/in/ds", augment_config(tmp_path, registry_dir=""))
+    assert list(_objects(s3_env, bucket, "in")) == ["corpus.txt"]

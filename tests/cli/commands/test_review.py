@@ -198,7 +198,8 @@ def test_server_binds_loopback_and_refuses_requests_without_the_token(dataset):
         base = url.split("/", 3)
         root = "/".join(base[:3])
         token = base[3].strip("/")
-        for bad in (root + "/", root + "/api/state", f"{root}/{token[:-1]}x/api/state", f"{root}/{token}",
+        wrong = token[:-1] + ("y" if token.endswith("x") else "x")  # one character off, never the token itself
+        for bad in (root + "/", root + "/api/state", f"{root}/{wrong}/api/state", f"{root}/{token}",
                     f"{root}/api/state?token={token}", f"{root}/x{token}/"):
             with pytest.raises(urllib.error.HTTPError) as err:
                 urllib.request.urlopen(bad)

@@ -419,7 +419,7 @@ def test_a_non_finite_loss_stops_training_naming_the_step_and_exports_nothing(ti
     def blow_up(self):
         out = original(self)
         with torch.no_grad():
-            next(self.objective.encoder.parameters()).fill_(float("inf"))
+            next(self.parts.objective.encoder.parameters()).fill_(float("inf"))
         return out
 
     monkeypatch.setattr(trainer_module.Trainer, "optimizer_step", blow_up)

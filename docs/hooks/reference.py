@@ -232,7 +232,7 @@ def _key_cell(key: str) -> str:
 
 
 def render_config_page(sections: list[Section]) -> str:
-    out = ["---", "hide:", "  - navigation", "---", "", "# Configuration reference", "",
+    out = ["# Configuration reference", "",
            "Generated from the config dataclasses (`python docs/hooks/reference.py`): the same fields, defaults, "
            "ranges and help that `--help` and `--print-config` show. How settings combine, later wins:", "",
            "```text",
@@ -292,7 +292,7 @@ def cli_commands(parser: argparse.ArgumentParser | None = None, prefix: str = "b
 
 
 def render_cli_page(commands: list[tuple[str, str, str]]) -> str:
-    out = ["---", "hide:", "  - navigation", "---", "", "# Command-line reference", "",
+    out = ["# Command-line reference", "",
            "Generated from the `bsl` command's argparse parsers (`cli/cli.py`; `python docs/hooks/reference.py`): "
            "each command's `--help`, as printed in an 100-column terminal.", "", "| command | what it does |",
            "|---|---|"]

@@ -131,6 +131,19 @@ def test_the_views_guide_shows_every_rewrite_rule_made_from_its_cases(reference)
         reference.views_guide("no table here")
 
 
+def test_reference_pages_keep_the_navigation_and_search_finds_a_key_by_its_last_part(site):
+    import json
+
+    for page in ("reference/configuration", "reference/cli"):
+        text = (site / page / "index.html").read_text(encoding="utf-8")
+        sidebar = re.search(r'<div class="md-sidebar md-sidebar--primary"[^>]*>', text)
+        assert sidebar and "hidden" not in sidebar.group(0), page
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert "chunk_size" in re.split(index["config"]["separator"], "corpus.chunk_size")
+    assert any("corpus.chunk_size" in html.unescape(re.sub(r"<[^>]+>", "", doc["text"]))
+               for doc in index["docs"] if doc["location"].startswith("reference/configuration"))
+
+
 def test_every_subcommand_is_in_the_cli_reference(reference, site):
     text = _page_text(site, "reference/cli")
     names = [name for name, _, _ in reference.cli_commands()]

@@ -411,8 +411,8 @@ def process_alive(pid: int) -> bool:
     return True
 
 
-def _is_stale(holder: dict[str, Any]) -> bool:
-    """A lock of a process on this host that is gone."""
+def holder_gone(holder: dict[str, Any]) -> bool:
+    """A lock (or object-store lease) of a process on this host that is gone."""
     return (holder.get("host") == socket.gethostname() and isinstance(holder.get("pid"), int)
             and not process_alive(holder["pid"]))
 
@@ -454,7 +454,7 @@ class WriterLock:
                 holder = self._holder()
                 if holder is None:
                     continue  # removed or half-written between our calls: try again
-                if _is_stale(holder):
+                if holder_gone(holder):
                     self._remove_stale(holder)
                     continue
                 raise LockedError(self._describe(holder)) from None

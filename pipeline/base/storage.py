@@ -35,6 +35,7 @@ from typing import Any
 
 from bsl_pipeline.pipeline.base.config import Range
 from bsl_pipeline.pipeline.base.errors import BSLError, InputError
+from bsl_pipeline.pipeline.base.ownership import holder_gone
 
 log = logging.getLogger(__name__)
 
@@ -372,12 +373,6 @@ def download(url: str, target: Path) -> None:
 LEASE_NAME = ".bsl-lock"
 
 
-def _process_alive(pid: int) -> bool:
-    from bsl_pipeline.pipeline.base.ownership import process_alive
-
-    return process_alive(pid)
-
-
 class Lease:
     """The writer lock of an object-store output: the object `<prefix>/.bsl-lock`, created with a conditional PUT
     (`If-None-Match: *`, which S3, MinIO and moto honour), renewed by a background thread every third of
@@ -411,9 +406,8 @@ class Lease:
 
     def _stale(self, holder: dict[str, Any]) -> bool:
         renewed = holder.get("renewed_unix")
-        if holder.get("host") == socket.gethostname() and isinstance(holder.get("pid"), int):
-            if not _process_alive(holder["pid"]):
-                return True
+        if holder_gone(holder):
+            return True
         lease = holder.get("lease_s") if isinstance(holder.get("lease_s"), int) else self.config.lease_s
         return not isinstance(renewed, (int, float)) or time.time() - renewed > lease
 

@@ -58,12 +58,22 @@ def write_text_atomic(path: str | Path, text: str) -> None:
         tmp.write_text(text, encoding="utf-8")
 
 
+def json_text(data: Any) -> str:
+    """How the tool writes a JSON file, on disk or on an object store (`pipeline.base.storage`)."""
+    return json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
+
+
 def write_json_atomic(path: str | Path, data: Any) -> None:
-    write_text_atomic(path, json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False) + "\n")
+    write_text_atomic(path, json_text(data))
+
+
+def write_parquet_to(table, sink: Any) -> None:
+    """How the tool writes a Parquet file (`sink`: a path or a binary buffer), on disk or on an object store."""
+    import pyarrow.parquet as pq
+
+    pq.write_table(table, sink, compression="zstd")
 
 
 def write_parquet_atomic(table, path: str | Path) -> None:
-    import pyarrow.parquet as pq
-
     with atomic_path(path) as tmp:
-        pq.write_table(table, tmp, compression="zstd")
+        write_parquet_to(table, tmp)

@@ -269,7 +269,9 @@ def create_exclusive(location: str | Path, data: bytes) -> bool:
 
 def json_bytes(data: Any) -> bytes:
     """What `pipeline.base.atomic.write_json_atomic` writes, as bytes."""
-    return (json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False) + "\n").encode("utf-8")
+    from bsl_pipeline.pipeline.base.atomic import json_text
+
+    return json_text(data).encode("utf-8")
 
 
 def write_json(location: str | Path, data: Any) -> None:
@@ -283,10 +285,10 @@ def write_json(location: str | Path, data: Any) -> None:
 
 def parquet_bytes(table) -> bytes:
     """What `pipeline.base.atomic.write_parquet_atomic` writes, as bytes (the same writer and options)."""
-    import pyarrow.parquet as pq
+    from bsl_pipeline.pipeline.base.atomic import write_parquet_to
 
     buffer = io.BytesIO()
-    pq.write_table(table, buffer, compression="zstd")
+    write_parquet_to(table, buffer)
     return buffer.getvalue()
 
 

@@ -30,6 +30,13 @@ def test_the_wheel_imports_its_own_modules_beside_a_users_training_py_and_pipeli
     (wheel,) = wheels.glob("bsl_pipeline-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert "bsl_pipeline/training/config.py" in names and "bsl_pipeline/cli/cli.py" in names
+    # Every module and data file of the tree is in the wheel (a new sub-package or data folder left out of
+    # pyproject.toml's package list would be missing here, though an editable install still finds it).
+    shipped = {p.relative_to(source).as_posix() for p in source.rglob("*")
+               if p.is_file() and p.suffix in (".py", ".yaml", ".json")
+               and p.relative_to(source).parts[0] in ("pipeline", "training", "evaluation", "flows", "cli", "configs")}
+    assert any(s.startswith("configs/recipes/") for s in shipped) and any("rewrite_rules/cases/" in s for s in shipped)
+    assert sorted(s for s in shipped if f"bsl_pipeline/{s}" not in names) == []
     assert not [n for n in names if n.split("/")[0] in ("pipeline", "training", "evaluation", "flows", "cli")], names[:20]
 
     venv = tmp_path / "venv"
@@ -60,3 +67,13 @@ def test_the_wheel_imports_its_own_modules_beside_a_users_training_py_and_pipeli
     proc = subprocess.run([str(venv / "bin" / "bsl"), "--help"], cwd=project, env=env, capture_output=True, text=True,
                           timeout=300)
     assert proc.returncode == 0 and "usage: bsl" in proc.stdout, proc.stderr
+    # The package data reads from the installed wheel: the recipes and the rewrite rules' cases.
+    proc = subprocess.run([str(venv / "bin" / "bsl"), "recipes"], cwd=project, env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0 and "\nunsupervised (default): " in proc.stdout and "supervised: " in proc.stdout, proc.stderr
+    code = ("from bsl_pipeline.pipeline.augment.rewrite_rules import catalog\n"
+            "print(catalog.CASES_DIR); print(len(list(catalog.CASES_DIR.glob('*.json'))))\n")
+    proc = subprocess.run([str(python), "-c", code], cwd=project, env=env, capture_output=True, text=True, timeout=300)
+    cases_dir, count = proc.stdout.split()
+    assert proc.returncode == 0 and cases_dir.startswith(site) and int(count) == len(
+        list((REPO / "pipeline/augment/rewrite_rules/cases").glob("*.json"))), proc.stdout + proc.stderr

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import tempfile
 import threading
 from collections import Counter
 from collections.abc import Iterator
@@ -205,15 +206,31 @@ def resolve_gpus(gpus: str) -> list[str]:
     return ids
 
 
-def gpu_cluster(gpus: str = "auto", threads_per_worker: int = 1, **kwargs: Any):
+_SCRATCH: list[tempfile.TemporaryDirectory] = []  # the private scratch folders of this process' local clusters
+
+
+def private_scratch_directory() -> str:
+    """A new folder only this user can enter (mode 0700), for a local cluster's scratch space; removed when this
+    process exits. Dask puts its scheduler's and workers' scratch folders first on their processes' `sys.path`, and
+    by default takes `$TMPDIR/dask-scratch-space` whenever that exists and is writable: in a shared /tmp it may be
+    another user's folder, holding modules of theirs that the cluster would import."""
+    scratch = tempfile.TemporaryDirectory(prefix="bsl-dask-")
+    _SCRATCH.append(scratch)
+    return scratch.name
+
+
+def gpu_cluster(gpus: str = "auto", threads_per_worker: int = 1, local_directory: str | None = None, **kwargs: Any):
     """A local Dask cluster with one worker process per GPU; worker i runs with CUDA_VISIBLE_DEVICES=<gpu i>, so
-    it sees exactly one device (cuda:0 inside the worker) and loads its models there once."""
+    it sees exactly one device (cuda:0 inside the worker) and loads its models there once. Scratch space goes to
+    `local_directory` (a private folder of its own when none is given)."""
     from distributed import Nanny, Scheduler, SpecCluster
 
-    workers = {f"gpu-{g}": {"cls": Nanny, "options": {"nthreads": threads_per_worker,
+    scratch = local_directory or private_scratch_directory()
+    workers = {f"gpu-{g}": {"cls": Nanny, "options": {"nthreads": threads_per_worker, "local_directory": scratch,
                                                       "env": {"CUDA_VISIBLE_DEVICES": g}}}
                for g in resolve_gpus(gpus)}
-    scheduler = {"cls": Scheduler, "options": {"host": "127.0.0.1", "dashboard_address": "127.0.0.1:0"}}
+    scheduler = {"cls": Scheduler, "options": {"host": "127.0.0.1", "dashboard_address": "127.0.0.1:0",
+                                               "local_directory": scratch}}
     return SpecCluster(workers=workers, scheduler=scheduler, **kwargs)
 
 
@@ -233,9 +250,11 @@ def make_task_runner(runner: RunnerConfig):
     if runner.gpus:
         return DaskTaskRunner(cluster_class=gpu_cluster, cluster_kwargs={
             "gpus": runner.gpus, "threads_per_worker": runner.dask_threads_per_worker})
+    scratch = private_scratch_directory()
     return DaskTaskRunner(cluster_class="distributed.LocalCluster", cluster_kwargs={
         "n_workers": runner.dask_workers, "threads_per_worker": runner.dask_threads_per_worker,
-        "processes": True, "host": "127.0.0.1", "dashboard_address": "127.0.0.1:0"})
+        "processes": True, "host": "127.0.0.1", "dashboard_address": "127.0.0.1:0",
+        "local_directory": scratch, "scheduler_kwargs": {"local_directory": scratch}})
 
 
 def check_workers_reach_api() -> None:

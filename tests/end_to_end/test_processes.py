@@ -92,6 +92,29 @@ def test_no_code_from_the_working_directory_runs_in_the_servers_and_workers_a_co
         assert _markers(work) == [], f"{name}: {_markers(work)}\n{out.stderr[-3000:]}"
 
 
+def test_a_local_dask_cluster_keeps_its_scratch_space_private_and_off_a_shared_temporary_folder(tmp_path):
+    """Dask puts a worker's scratch folder (by default `$TMPDIR/dask-scratch-space`, reused when it exists and is
+    writable) first on the path of the cluster's processes; in a shared /tmp another user may have made that folder
+    and planted modules in it. `bsl flow augment --runner dask` gives its local cluster a private folder of its own:
+    the shared one is left as it was, none of its modules is imported, and the private one is gone afterwards."""
+    shared_tmp = tmp_path / "tmp"
+    scratch = shared_tmp / "dask-scratch-space"
+    scratch.mkdir(parents=True)
+    scratch.chmod(0o777)
+    _plant(scratch)
+    before = sorted(p.name for p in scratch.iterdir())
+    corpus = _corpus(tmp_path, 20)
+    env = _env(PREFECT_HOME=str(tmp_path / "prefect-home"), TMPDIR=str(shared_tmp))
+    out = subprocess.run([*_bsl(), "flow", "augment", str(corpus), "--out", str(tmp_path / "ds"), "--methods", "noise",
+                          "--runner", "dask", "--workers", "1"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "20 pairs" in out.stdout.strip().splitlines()[-1], out.stdout
+    assert sorted(p.name for p in scratch.iterdir()) == before, "the shared scratch folder was used"
+    assert _markers(scratch) == []
+    assert not [p.name for p in shared_tmp.iterdir() if p.name.startswith("bsl-dask-")], "a private folder was left"
+
+
 def test_python_command_leaves_the_working_directory_off_sys_path(tmp_path):
     _plant(tmp_path)
     code = "import sys, importlib.util; print(importlib.util.find_spec('uvicorn').origin)"

@@ -41,7 +41,8 @@ from bsl_pipeline.evaluation.data_dir import (
     default_data_dir,
     locate_data_dir,
 )
-from bsl_pipeline.training.config import BSLConfig, DataSourceConfig, TrainConfig
+from bsl_pipeline.training.config import DataSourceConfig, TrainConfig
+from bsl_pipeline.training.objectives.bsl import BSLConfig
 from bsl_pipeline.evaluation.config import EvaluationConfig
 from bsl_pipeline.training.recipes import (
     DEFAULT_RECIPE,

@@ -48,7 +48,7 @@ def test_the_demo_trains_with_the_default_recipe_and_says_which():
 
 def test_the_report_names_the_loss_the_run_used():
     from bsl_pipeline.flows.main_job import describe_loss
-    from bsl_pipeline.training.config import BSLConfig
+    from bsl_pipeline.training.objectives.bsl import BSLConfig
 
     assert describe_loss(BSLConfig()) == "symmetric (both directions)"
     assert describe_loss(BSLConfig(symmetric=False, online_view="view2")) == (

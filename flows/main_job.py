@@ -344,12 +344,13 @@ def describe_loss(bsl: BSLConfig) -> str:
     return f"one direction: the online encoder reads {bsl.online_view}"
 
 
-def describe_recipe(training: TrainConfig, nli_pairs: bool) -> str:
-    """Which recipe the demo trained with and why, in the report's words."""
+def describe_recipe(objective: str, nli_pairs: bool) -> str:
+    """Which recipe the demo trained with (its objective replaced by `objective` when they differ) and why, in the
+    report's words."""
     recipe_objective = from_dict(TrainConfig, bundled_recipe(), prefix=recipe_source(DEFAULT_RECIPE)).objective.name
     text = f"{DEFAULT_RECIPE} ({recipe_source(DEFAULT_RECIPE)}): {recipe_objective}, the method this job demonstrates"
-    if training.objective.name != recipe_objective:
-        text += f", its objective replaced by training.objective.name={training.objective.name}"
+    if objective != recipe_objective:
+        text += f", its objective replaced by training.objective.name={objective}"
     if nli_pairs:
         text += ("; the job also trains on labeled NLI entailment pairs, data the supervised recipe fits "
                  "(bsl recipes; docs/results/training.md)")
@@ -360,7 +361,7 @@ def _facts(cfg: MainJobConfig, encoder: str, trained: TrainedRun, datasets: list
            data: DataDir | None) -> dict[str, Any]:
     bsl = cfg.training.objective.bsl
     nli_pairs = any("nli-entailment" in (m.methods or {}) for m in datasets)
-    facts = {"recipe": describe_recipe(cfg.training, nli_pairs),
+    facts = {"recipe": describe_recipe(cfg.training.objective.name, nli_pairs),
              "encoder": encoder, "training run": trained.run_dir, "steps": trained.step,
              "batch size": cfg.training.train.batch_size, "learning rate": cfg.training.optim.lr,
              "predictor warm-up": f"{bsl.predictor_warmup_steps} steps at lr {bsl.predictor_lr or 'optim.lr'}",

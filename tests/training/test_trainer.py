@@ -199,17 +199,17 @@ def test_resume_guards(tiny_bert_dir, datasets, tmp_path):
 def test_checkpoint_contract_export_and_dev_evaluation(tiny_bert_dir, datasets, tmp_path, shared_data):
     from sentence_transformers import SentenceTransformer
 
-    from bsl_pipeline.training import build_trainer
+    from bsl_pipeline.training import Trainer
     from bsl_pipeline.evaluation import dev_evaluators, load_encoder
 
     cfg = tiny_config(tiny_bert_dir, [datasets["main"]], tmp_path / "run",
                       overrides=["train.max_steps=4", "eval.every_steps=2", f"eval.stsb_dir={shared_data}",
                                  "export.enabled=true", "train.save_every=2", "train.tensorboard=true"])
-    trainer = build_trainer(cfg, evaluators=dev_evaluators(cfg.eval), disable_progress=True)  # STS-B dev, eval.stsb_dir
+    trainer = Trainer(cfg, evaluators=dev_evaluators(cfg.eval), disable_progress=True)  # STS-B dev, eval.stsb_dir
     try:
         result = trainer.fit()
         sentences = make_sentences(12, seed=9) + ["a", "the dog " * 40]
-        ours = trainer.encode(sentences).numpy()
+        ours = trainer.parts.eval_encoder.encode(sentences, disable_progress=True)
     finally:
         trainer.close()
     out = tmp_path / "run"

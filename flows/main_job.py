@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from bsl_pipeline.pipeline.base.atomic import write_json_atomic, write_text_atomic
-from bsl_pipeline.pipeline.base.config import from_dict, to_dict
+from bsl_pipeline.pipeline.base.config import from_dict, parse_yaml, to_dict
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.dataset.manifest import Manifest
 from bsl_pipeline.evaluation.data_dir import (
@@ -48,7 +48,6 @@ from bsl_pipeline.training.recipes import (
     DEFAULT_RECIPE,
     bundled_encoder,
     bundled_recipe,
-    demo_section,
     recipe_source,
 )
 from bsl_pipeline.evaluation.train_and_evaluate import (
@@ -60,6 +59,25 @@ from bsl_pipeline.evaluation.train_and_evaluate import (
     run_key,
     train_and_evaluate,
 )
+
+
+DEMO_CONFIG = "demo.yaml"  # in the package bsl_pipeline.configs (the repository's configs/)
+
+
+def demo_config_text() -> str:
+    """The text of configs/demo.yaml, the one source of the demo's job and evaluation defaults, shipped inside the
+    package."""
+    from importlib.resources import files
+
+    return files("bsl_pipeline.configs").joinpath(DEMO_CONFIG).read_text(encoding="utf-8")
+
+
+def demo_section(name: str) -> dict[str, Any]:
+    """One top-level section of configs/demo.yaml (e.g. `evaluation`) as a dict."""
+    data = parse_yaml(demo_config_text(), f"bsl_pipeline/configs/{DEMO_CONFIG}")
+    if not isinstance(data, dict) or not isinstance(data.get(name), dict):
+        raise BSLError(f"bsl_pipeline/configs/{DEMO_CONFIG}: no `{name}:` section (the demo's built-in settings)")
+    return data[name]
 
 
 def demo_training() -> TrainConfig:

@@ -24,7 +24,7 @@ def test_the_built_in_demo_config_is_configs_demo_yaml():
 
 
 def test_the_demo_recipe_is_read_from_the_shipped_configs_demo_yaml():
-    from bsl_pipeline.training.recipes import demo_config_text
+    from bsl_pipeline.flows.main_job import demo_config_text
 
     assert demo_config_text() == DEMO_YAML.read_text(encoding="utf-8")  # the package's copy is configs/demo.yaml
 

@@ -163,4 +163,5 @@ def test_the_completion_record_of_a_run_is_checked_as_untrusted_input(tmp_path):
     record.write_text('{"format": 1, "key": "other", "step": 6, "total_steps": 6}', encoding="utf-8")
     assert finished_run(config.train, config.export, key="k") is None  # a run of other settings or data
     record.write_text('{"format": 1, "key": "k", "step": 6, "total_steps": 6}', encoding="utf-8")
-    assert finished_run(config.train, config.export, key="k") is None  # the record's key, but no final/ checkpoint: trained again
+    # The record's key, but no final/ checkpoint: trained again.
+    assert finished_run(config.train, config.export, key="k") is None

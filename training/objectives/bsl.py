@@ -25,10 +25,13 @@ import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from bsl_pipeline.pipeline.base.config import Range, setting
 from bsl_pipeline.training.objectives import lazy_objective
+
+if TYPE_CHECKING:
+    import torch
 
 
 @dataclass

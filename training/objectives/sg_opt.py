@@ -18,11 +18,15 @@ import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from bsl_pipeline.pipeline.base.config import MAX_BATCH, Range, setting
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.training.objectives import lazy_objective
+
+if TYPE_CHECKING:
+    import torch
+    from torch import nn
 
 
 @dataclass
@@ -118,7 +122,8 @@ def objective_class():
                                    f"`embeddings` module; set freeze_embeddings=false")
                 embeddings.requires_grad_(False)
             width = self.cfg.projection_hidden
-            self.projection = nn.Sequential(nn.Linear(encoder.dim, width), nn.GELU(), nn.Linear(width, width), nn.GELU())
+            self.projection = nn.Sequential(nn.Linear(encoder.dim, width), nn.GELU(), nn.Linear(width, width),
+                                            nn.GELU())
             std = float(getattr(encoder.model.config, "initializer_range", 0.02))
             for layer in (self.projection[0], self.projection[2]):
                 nn.init.normal_(layer.weight, mean=0.0, std=std)

@@ -75,7 +75,7 @@ def _old_bsl_step(objective):
 
     import torch
 
-    import bsl_pipeline.training.objectives.bsl as bsl_module
+    import bsl_pipeline.training.ema as ema_module
 
     def per_view(*views):
         return tuple(objective.predictor(v) for v in views)
@@ -92,14 +92,14 @@ def _old_bsl_step(objective):
 
     @contextlib.contextmanager
     def patched():
-        saved = bsl_module.ema_update_
+        saved = ema_module.ema_update_
         objective.predictor.forward_views = per_view
-        bsl_module.ema_update_ = two_pass_ema
+        ema_module.ema_update_ = two_pass_ema
         try:
             yield
         finally:
             del objective.predictor.forward_views
-            bsl_module.ema_update_ = saved
+            ema_module.ema_update_ = saved
 
     return patched
 

@@ -165,15 +165,16 @@ def _read_done(path: Path) -> dict[str, Any]:
     return record
 
 
-def finished_run(config: TrainConfig, key: str | None = None) -> TrainedRun | None:
-    """The finished run of `config` in its train.output_dir, or None when there is none to reuse (no record, a
-    record of other settings or data, or outputs that no longer match it: then a warning says why)."""
-    paths = _paths(config.train, config.export)
+def finished_run(train: TrainLoopConfig, export: ExportConfig, key: str) -> TrainedRun | None:
+    """The finished run of run key `key` (`run_key(config)`) in `train.output_dir`, or None when there is none to
+    reuse (no record, a record of other settings or data, or outputs that no longer match it: then a warning says
+    why)."""
+    paths = _paths(train, export)
     done = paths["run_dir"] / DONE_FILE
     if not done.is_file():
         return None
     record = _read_done(done)
-    if record["key"] != (key or run_key(config)):
+    if record["key"] != key:
         log.info("%s: a run of other settings or data finished here; not reused", done)
         return None
     problem = _outputs_problem(paths, record)
@@ -212,7 +213,7 @@ def train_or_reuse(config: TrainConfig, disable_progress: bool | None = None) ->
     if not config.train.output_dir:
         raise BSLError("train.output_dir is empty: a run needs a directory (its completion record lives there)")
     key = run_key(config)
-    reused = finished_run(config, key)
+    reused = finished_run(config.train, config.export, key)
     if reused is not None:
         return reused, True
     from bsl_pipeline.evaluation.runner import dev_evaluators

@@ -182,7 +182,8 @@ def train_st(method: str, pairs: list[tuple[str, str]], args, model_path: str, s
         data = {"damaged": [delete_words(s, rng) for s in v1], "original": v1}
         loss = losses.DenoisingAutoEncoderLoss(model, decoder_name_or_path=model_path, tie_encoder_decoder=True)
     elif method == "st-bsl":
-        from bsl_pipeline.training.config import BSLConfig, OptimConfig
+        from bsl_pipeline.training.config import OptimConfig
+        from bsl_pipeline.training.objectives.bsl import BSLConfig
         from bsl_pipeline.training.integrations.st_bsl import BSLCallback, BSLLoss, bsl_optimizers
 
         data = {"view1": v1, "view2": [b for _, b in pairs]}

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from bsl_pipeline.pipeline.base.atomic import write_json_atomic, write_text_atomic
-from bsl_pipeline.pipeline.base.config import from_dict, to_dict
+from bsl_pipeline.pipeline.base.config import from_dict, parse_yaml, to_dict
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.dataset.manifest import Manifest
 from bsl_pipeline.evaluation.data_dir import (
@@ -41,13 +41,13 @@ from bsl_pipeline.evaluation.data_dir import (
     default_data_dir,
     locate_data_dir,
 )
-from bsl_pipeline.training.config import BSLConfig, DataSourceConfig, TrainConfig
+from bsl_pipeline.training.config import DataSourceConfig, TrainConfig
+from bsl_pipeline.training.objectives.bsl import BSLConfig
 from bsl_pipeline.evaluation.config import EvaluationConfig
 from bsl_pipeline.training.recipes import (
     DEFAULT_RECIPE,
     bundled_encoder,
     bundled_recipe,
-    demo_section,
     recipe_source,
 )
 from bsl_pipeline.evaluation.train_and_evaluate import (
@@ -59,6 +59,25 @@ from bsl_pipeline.evaluation.train_and_evaluate import (
     run_key,
     train_and_evaluate,
 )
+
+
+DEMO_CONFIG = "demo.yaml"  # in the package bsl_pipeline.configs (the repository's configs/)
+
+
+def demo_config_text() -> str:
+    """The text of configs/demo.yaml, the one source of the demo's job and evaluation defaults, shipped inside the
+    package."""
+    from importlib.resources import files
+
+    return files("bsl_pipeline.configs").joinpath(DEMO_CONFIG).read_text(encoding="utf-8")
+
+
+def demo_section(name: str) -> dict[str, Any]:
+    """One top-level section of configs/demo.yaml (e.g. `evaluation`) as a dict."""
+    data = parse_yaml(demo_config_text(), f"bsl_pipeline/configs/{DEMO_CONFIG}")
+    if not isinstance(data, dict) or not isinstance(data.get(name), dict):
+        raise BSLError(f"bsl_pipeline/configs/{DEMO_CONFIG}: no `{name}:` section (the demo's built-in settings)")
+    return data[name]
 
 
 def demo_training() -> TrainConfig:
@@ -343,12 +362,13 @@ def describe_loss(bsl: BSLConfig) -> str:
     return f"one direction: the online encoder reads {bsl.online_view}"
 
 
-def describe_recipe(training: TrainConfig, nli_pairs: bool) -> str:
-    """Which recipe the demo trained with and why, in the report's words."""
+def describe_recipe(objective: str, nli_pairs: bool) -> str:
+    """Which recipe the demo trained with (its objective replaced by `objective` when they differ) and why, in the
+    report's words."""
     recipe_objective = from_dict(TrainConfig, bundled_recipe(), prefix=recipe_source(DEFAULT_RECIPE)).objective.name
     text = f"{DEFAULT_RECIPE} ({recipe_source(DEFAULT_RECIPE)}): {recipe_objective}, the method this job demonstrates"
-    if training.objective.name != recipe_objective:
-        text += f", its objective replaced by training.objective.name={training.objective.name}"
+    if objective != recipe_objective:
+        text += f", its objective replaced by training.objective.name={objective}"
     if nli_pairs:
         text += ("; the job also trains on labeled NLI entailment pairs, data the supervised recipe fits "
                  "(bsl recipes; docs/results/training.md)")
@@ -359,7 +379,7 @@ def _facts(cfg: MainJobConfig, encoder: str, trained: TrainedRun, datasets: list
            data: DataDir | None) -> dict[str, Any]:
     bsl = cfg.training.objective.bsl
     nli_pairs = any("nli-entailment" in (m.methods or {}) for m in datasets)
-    facts = {"recipe": describe_recipe(cfg.training, nli_pairs),
+    facts = {"recipe": describe_recipe(cfg.training.objective.name, nli_pairs),
              "encoder": encoder, "training run": trained.run_dir, "steps": trained.step,
              "batch size": cfg.training.train.batch_size, "learning rate": cfg.training.optim.lr,
              "predictor warm-up": f"{bsl.predictor_warmup_steps} steps at lr {bsl.predictor_lr or 'optim.lr'}",

@@ -42,11 +42,11 @@ def resolve_train_config(manifests: list[str] | None = None, config_file: str = 
                          train: dict[str, Any] | None = None, overrides: list[str] | None = None):
     """defaults <- config_file <- inline keys <- overrides, then `manifests` replace data.sources (as `bsl train
     --manifest`). No config_file and no model: the bundled encoder and its recipe, as `bsl train`
-    (training.recipes.with_bundled_default)."""
+    (training.recipes.with_recipe)."""
     from bsl_pipeline.training.config import DataSourceConfig, TrainConfig
-    from bsl_pipeline.training.recipes import with_bundled_default
+    from bsl_pipeline.training.recipes import with_recipe
 
-    config, _ = with_bundled_default(
+    config, _ = with_recipe(
         lambda base: layered_config(TrainConfig, config_file, train, overrides, defaults=base), config_file)
     if manifests:
         config.data.sources = [DataSourceConfig(path=str(m)) for m in manifests]

@@ -16,7 +16,7 @@ import importlib
 from typing import Any
 
 _EXPORTS = {
-    "train": "bsl_pipeline.training.trainer", "build_trainer": "bsl_pipeline.training.trainer",
+    "train": "bsl_pipeline.training.trainer",
     "Trainer": "bsl_pipeline.training.trainer", "TrainResult": "bsl_pipeline.training.trainer", "Evaluator": "bsl_pipeline.training.trainer",
     "TrainConfig": "bsl_pipeline.training.config",
 }

@@ -124,11 +124,6 @@ def choose_resume_checkpoint(found: list[tuple[float, Path]], fallback: bool, ra
                    f"is usable")
 
 
-def latest_checkpoint(checkpoints_dir: Path) -> Path | None:
-    found = list_checkpoints(checkpoints_dir)
-    return found[-1][1] if found else None
-
-
 CHECKPOINT_ENTRIES = (ENCODER_DIR, STATE_FILE, RNG_DIR, CHECKPOINT_JSON)  # what a checkpoint directory holds
 
 

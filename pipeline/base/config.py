@@ -75,6 +75,16 @@ MAX_PREFETCH = 1_024               # batches prepared ahead per worker
 MAX_VIEW_CHARS = 20_000
 
 
+def setting(text: str, allowed: Range | None = None, check=None, in_run_key: bool = True, **kwargs):
+    """A field with its help, its `Range` and its `check` (value -> None or what is wrong): the one rule of a setting,
+    applied by `check_config` when loading and by `config_errors` for configs built in code. `in_run_key=False`
+    marks a setting that says where or how a run is carried out, not what it learns: it is left out of the
+    fingerprint (`fingerprint_dict`, e.g. the run key of train -> evaluate), so runs that differ only in it are one."""
+    metadata = {"help": text, **({"range": allowed} if allowed else {}), **({"check": check} if check else {}),
+                **({} if in_run_key else {"fingerprint": False})}
+    return dataclasses.field(metadata=metadata, **kwargs)
+
+
 def _number(value: float | None) -> str:
     # Integer bounds are shown exactly (a seed's 9223372036854775807, not 9.22337e+18).
     return str(value) if isinstance(value, int) or value is None else f"{value:g}"

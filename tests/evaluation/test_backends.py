@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -174,3 +175,40 @@ def test_export_that_disagrees_with_torch_is_not_used(tiny_bert_dir, user_cache,
         enc = load_encoder(tiny_bert_dir, device="cpu", backend="auto")
     assert enc.backend == "torch" and enc.token_states_fn is None
     assert any("differs from the torch forward pass" in r.getMessage() for r in caplog.records)
+
+
+def test_planted_onnx_export_is_exported_again(tiny_bert_dir, tmp_path, monkeypatch, caplog):
+    """An export whose `export.json` sha256 the planter recomputed, of a model that differs only on a word the
+    export check's four sentences lack: before, it was used and changed that word's sentences; now it is not
+    sealed, so it is exported again and the ONNX path gives the torch embeddings."""
+    pytest.importorskip("onnxruntime")
+    pytest.importorskip("onnx")
+    import torch
+
+    from bsl_pipeline.pipeline.base.provenance import sha256_file
+    from bsl_pipeline.evaluation import backends, load_encoder
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    honest = load_encoder(tiny_bert_dir, device="cpu", backend="torch")
+    evil = load_encoder(tiny_bert_dir, device="cpu", backend="torch")
+    cat = evil.tokenizer.convert_tokens_to_ids("cat")
+    assert not any("cat" in s for s in backends._CHECK_SENTENCES)
+    with torch.no_grad():
+        evil.model.get_input_embeddings().weight[cat] *= -3.0
+    names = backends.onnx_input_names(evil.tokenizer, evil.module._forward_keys)
+    made = backends.export_model(evil.model, evil.tokenizer, names, honest.fingerprint, root=tmp_path / "plant")
+    meta = json.loads((made / "export.json").read_text())
+    meta.pop("seal", None)  # the planter has no key: a plain, recomputable sha256 only
+    meta["sha256"] = sha256_file(made / "model.onnx")
+    (made / "export.json").write_text(json.dumps(meta))
+    target = backends.export_root() / made.name
+    shutil.copytree(made, target)
+
+    sentences = ["the cat sat", "a man is playing music"]
+    reference = honest.encode(sentences, disable_progress=True)
+    with caplog.at_level(logging.WARNING):
+        onnx = load_encoder(tiny_bert_dir, device="cpu", backend="onnx")
+    assert onnx.backend == "onnx"
+    np.testing.assert_allclose(onnx.encode(sentences, disable_progress=True), reference, rtol=0, atol=1e-4)
+    assert any("ignoring the cached ONNX export" in r.getMessage() for r in caplog.records)
+    assert sha256_file(target / "model.onnx") != meta["sha256"]  # replaced by this user's own export

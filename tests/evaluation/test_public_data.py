@@ -365,3 +365,22 @@ def test_a_file_of_the_users_where_a_fetch_manifest_goes_is_refused_and_kept(hub
     mine.unlink()
     assert _fetch(hub_mirror, data, ["sts16"]) == {"sts16": "fetched"}
     assert _fetch(hub_mirror, data, ["sts16"], force=True) == {"sts16": "fetched"}  # its own: rewritten
+
+
+def test_label_names_with_tabs_do_not_inject_tsv_rows(tmp_path):
+    from datasets import ClassLabel, Dataset, Features, Value
+
+    from bsl_pipeline.evaluation.public_data import DataFetchConfig, fetch_public_sets, manifest_path
+
+    path = tmp_path / "mirror" / "SetFit" / "sst2"
+    path.mkdir(parents=True)
+    features = Features({"text": Value("string"), "label": ClassLabel(names=["negative", "positive\tinjected\nfake"])})
+    for split in ("train", "validation", "test"):
+        Dataset.from_dict({"text": ["good", "bad"], "label": [1, 0]}, features=features).to_parquet(
+            str(path / f"{split}.parquet"))
+    cfg = DataFetchConfig(to=str(tmp_path / "d"), mirror=str(tmp_path / "mirror"), progress=False, sets=["sst2"])
+    fetch_public_sets(cfg, log=lambda _: None)
+    assert (tmp_path / "d" / "senteval" / "sst2" / "test.tsv").read_text() == "label\tsentence\nnegative\tbad\n"
+    manifest = json.loads(manifest_path(tmp_path / "d", "sst2").read_text())
+    assert manifest["splits"]["test"]["dropped"] == {
+        "tab or line break inside the label (the files are tab- and line-separated)": 1}

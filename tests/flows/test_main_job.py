@@ -24,7 +24,7 @@ def test_the_built_in_demo_config_is_configs_demo_yaml():
 
 
 def test_the_demo_recipe_is_read_from_the_shipped_configs_demo_yaml():
-    from bsl_pipeline.training.recipes import demo_config_text
+    from bsl_pipeline.flows.main_job import demo_config_text
 
     assert demo_config_text() == DEMO_YAML.read_text(encoding="utf-8")  # the package's copy is configs/demo.yaml
 
@@ -36,19 +36,19 @@ def test_the_demo_trains_with_the_default_recipe_and_says_which():
     shipped = DEMO_YAML.parent / "recipes" / "unsupervised.yaml"
     assert recipe_text("unsupervised") == shipped.read_text(encoding="utf-8")
     training = MainJobConfig().training
-    assert describe_recipe(training, nli_pairs=False) == (
+    assert describe_recipe(training.objective.name, nli_pairs=False) == (
         "unsupervised (configs/recipes/unsupervised.yaml): bsl, the method this job demonstrates")
-    assert describe_recipe(training, nli_pairs=True).endswith(
+    assert describe_recipe(training.objective.name, nli_pairs=True).endswith(
         "the job also trains on labeled NLI entailment pairs, data the supervised recipe fits (bsl recipes; "
         "docs/results/training.md)")
     changed = load_config(MainJobConfig, DEMO_YAML, ["training.objective.name=mnrl", "training.optim.lr=1e-4"])
-    assert "its objective replaced by training.objective.name=mnrl" in describe_recipe(changed.training, False)
+    assert "its objective replaced by training.objective.name=mnrl" in describe_recipe(changed.training.objective.name, False)
     assert changed.training.train.max_steps == 140  # an override changes one key; the recipe keeps the rest
 
 
 def test_the_report_names_the_loss_the_run_used():
     from bsl_pipeline.flows.main_job import describe_loss
-    from bsl_pipeline.training.config import BSLConfig
+    from bsl_pipeline.training.objectives.bsl import BSLConfig
 
     assert describe_loss(BSLConfig()) == "symmetric (both directions)"
     assert describe_loss(BSLConfig(symmetric=False, online_view="view2")) == (
@@ -149,7 +149,7 @@ def test_the_completion_record_of_a_run_is_checked_as_untrusted_input(tmp_path):
 
     config = TrainConfig()
     config.train.output_dir = str(tmp_path)
-    assert finished_run(config, key="k") is None  # no record: nothing to reuse
+    assert finished_run(config.train, config.export, key="k") is None  # no record: nothing to reuse
     record = tmp_path / DONE_FILE
     for text, problem in [("{not json", "unreadable completion record"),
                           ('["a list"]', "bad or missing format, key, step, total_steps"),
@@ -159,8 +159,9 @@ def test_the_completion_record_of_a_run_is_checked_as_untrusted_input(tmp_path):
                           ('{"format": 9, "key": "k", "step": 6, "total_steps": 6}', "format 9")]:
         record.write_text(text, encoding="utf-8")
         with pytest.raises(BSLError, match=f"{DONE_FILE}: .*{problem}"):
-            finished_run(config, key="k")
+            finished_run(config.train, config.export, key="k")
     record.write_text('{"format": 1, "key": "other", "step": 6, "total_steps": 6}', encoding="utf-8")
-    assert finished_run(config, key="k") is None  # a run of other settings or data
+    assert finished_run(config.train, config.export, key="k") is None  # a run of other settings or data
     record.write_text('{"format": 1, "key": "k", "step": 6, "total_steps": 6}', encoding="utf-8")
-    assert finished_run(config, key="k") is None  # the record's key, but no final/ checkpoint: trained again
+    # The record's key, but no final/ checkpoint: trained again.
+    assert finished_run(config.train, config.export, key="k") is None

@@ -199,17 +199,17 @@ def test_resume_guards(tiny_bert_dir, datasets, tmp_path):
 def test_checkpoint_contract_export_and_dev_evaluation(tiny_bert_dir, datasets, tmp_path, shared_data):
     from sentence_transformers import SentenceTransformer
 
-    from bsl_pipeline.training import build_trainer
+    from bsl_pipeline.training import Trainer
     from bsl_pipeline.evaluation import dev_evaluators, load_encoder
 
     cfg = tiny_config(tiny_bert_dir, [datasets["main"]], tmp_path / "run",
                       overrides=["train.max_steps=4", "eval.every_steps=2", f"eval.stsb_dir={shared_data}",
                                  "export.enabled=true", "train.save_every=2", "train.tensorboard=true"])
-    trainer = build_trainer(cfg, evaluators=dev_evaluators(cfg.eval), disable_progress=True)  # STS-B dev, eval.stsb_dir
+    trainer = Trainer(cfg, evaluators=dev_evaluators(cfg.eval), disable_progress=True)  # STS-B dev, eval.stsb_dir
     try:
         result = trainer.fit()
         sentences = make_sentences(12, seed=9) + ["a", "the dog " * 40]
-        ours = trainer.encode(sentences).numpy()
+        ours = trainer.parts.eval_encoder.encode(sentences, disable_progress=True)
     finally:
         trainer.close()
     out = tmp_path / "run"
@@ -433,3 +433,29 @@ def test_example_configs_load_with_the_papers_settings(name):
     if name == "sg_opt":
         assert (cfg.objective.sg_opt.temperature, cfg.objective.sg_opt.reg_lambda, cfg.optim.betas) == (
             0.01, 0.1, [0.9, 0.9])
+
+
+def test_a_non_finite_loss_stops_training_naming_the_step_and_exports_nothing(tiny_bert_dir, tmp_path,
+                                                                              monkeypatch):
+    """`optim.lr=.inf` (now refused in the config) trained to a NaN model and exited 0. Whatever else makes the
+    loss non-finite (here: weights blown up after the first step), the run stops with an error and no export."""
+    import torch
+    from tests.training.test_trainer_utils import tiny_config, write_dataset
+
+    from bsl_pipeline.training import trainer as trainer_module
+
+    data = write_dataset(tmp_path / "data", 16, method="noise", seed=0)
+    config = tiny_config(tiny_bert_dir, [data], tmp_path / "run",
+                         overrides=["train.max_steps=4", "export.enabled=true", "optim.skip_nonfinite=true"])
+    original = trainer_module.Trainer.optimizer_step
+
+    def blow_up(self):
+        out = original(self)
+        with torch.no_grad():
+            next(self.parts.objective.encoder.parameters()).fill_(float("inf"))
+        return out
+
+    monkeypatch.setattr(trainer_module.Trainer, "optimizer_step", blow_up)
+    with pytest.raises(trainer_module.NonFiniteLossError, match=r"training stopped at step 2: the loss is nan"):
+        trainer_module.train(config, disable_progress=True)
+    assert not (tmp_path / "run" / "export").exists()

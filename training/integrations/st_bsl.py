@@ -4,7 +4,8 @@ this pipeline writes (`datasets.load_dataset(DIR)` -> columns `view1`, `view2`).
     from datasets import load_dataset
     from sentence_transformers import SentenceTransformer, SentenceTransformerTrainer
     from sentence_transformers.sentence_transformer.training_args import SentenceTransformerTrainingArguments
-    from bsl_pipeline.training.config import BSLConfig, OptimConfig
+    from bsl_pipeline.training.config import OptimConfig
+    from bsl_pipeline.training.objectives.bsl import BSLConfig
     from bsl_pipeline.training.integrations.st_bsl import BSLCallback, BSLLoss, bsl_optimizers
 
     model = SentenceTransformer("all-MiniLM-L6-v2")
@@ -49,8 +50,8 @@ import torch
 from torch import nn
 from transformers import TrainerCallback
 
-from bsl_pipeline.training.config import BSLConfig, OptimConfig
-from bsl_pipeline.training.objectives.bsl import BSLObjective
+from bsl_pipeline.training.config import OptimConfig
+from bsl_pipeline.training.objectives.bsl import BSLConfig, BSLObjective
 from bsl_pipeline.training.phases import PhasePolicy
 from bsl_pipeline.training.setup import setup_optimizer
 

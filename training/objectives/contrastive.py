@@ -7,17 +7,29 @@ equals the single-process loss on the global batch.
 
 from __future__ import annotations
 
-import torch
-import torch.nn.functional as F
+import functools
+from dataclasses import dataclass
 
-from bsl_pipeline.training.config import ContrastiveConfig, MirrorConfig
-from bsl_pipeline.training.distributed import gather_candidates
-from bsl_pipeline.training.objectives.base import Batch, Objective
+from bsl_pipeline.pipeline.base.config import Range, setting
+from bsl_pipeline.training.objectives import lazy_objective
 
 
-def info_nce(a: torch.Tensor, b: torch.Tensor, temperature: float, gather: bool = True) -> torch.Tensor:
+@dataclass
+class ContrastiveConfig:
+    temperature: float = setting("InfoNCE temperature", default=0.05, allowed=Range(0, low_open=True))
+    gather_across_ranks: bool = setting("under DDP, negatives come from the global batch", default=True)
+
+
+config_class = ContrastiveConfig
+
+def info_nce(a, b, temperature: float, gather: bool = True):
     """NT-Xent over pairs (a_i, b_i): mean over all 2n anchors of
     -log exp(cos(x, x+)/t) / sum_{y != x} exp(cos(x, y)/t), y ranging over the 2N sentences of the global batch."""
+    import torch
+    import torch.nn.functional as F
+
+    from bsl_pipeline.training.distributed import gather_candidates
+
     if temperature <= 0:
         raise ValueError(f"temperature must be > 0, got {temperature}")
     a = F.normalize(a.float(), dim=-1)
@@ -36,19 +48,32 @@ def info_nce(a: torch.Tensor, b: torch.Tensor, temperature: float, gather: bool 
     return F.cross_entropy(logits, positive_idx)
 
 
-class ContrastiveObjective(Objective):
-    name = "contrastive"
-    metric_names = ("positive_cosine",)
+@functools.cache
+def objective_class():
+    """`ContrastiveObjective`, defined on first use (an nn.Module needs torch; the settings above do not)."""
+    import torch
+    import torch.nn.functional as F
 
-    def __init__(self, encoder, tokenizer, settings: ContrastiveConfig | MirrorConfig, *, max_length: int):
-        """`settings` needs `temperature` and `gather_across_ranks` (Mirror-BERT passes its own section)."""
-        super().__init__(encoder, tokenizer, max_length=max_length)
-        self.cfg = settings
+    from bsl_pipeline.training.objectives.base import Objective
 
-    def forward(self, batch: Batch) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
-        e1 = self.encoder(**batch["view1"])
-        e2 = self.encoder(**batch["view2"])
-        loss = info_nce(e1, e2, self.cfg.temperature, self.cfg.gather_across_ranks)
-        with torch.no_grad():
-            pos_cos = F.cosine_similarity(e1.float(), e2.float()).mean()
-        return loss, {"positive_cosine": pos_cos}
+    class ContrastiveObjective(Objective):
+        name = "contrastive"
+        metric_names = ("positive_cosine",)
+
+        def __init__(self, encoder, tokenizer, settings: ContrastiveConfig, *, max_length: int):
+            """`settings` needs `temperature` and `gather_across_ranks` (Mirror-BERT passes its own section)."""
+            super().__init__(encoder, tokenizer, max_length=max_length)
+            self.cfg = settings
+
+        def forward(self, batch):
+            e1 = self.encoder(**batch["view1"])
+            e2 = self.encoder(**batch["view2"])
+            loss = info_nce(e1, e2, self.cfg.temperature, self.cfg.gather_across_ranks)
+            with torch.no_grad():
+                pos_cos = F.cosine_similarity(e1.float(), e2.float()).mean()
+            return loss, {"positive_cosine": pos_cos}
+
+    return ContrastiveObjective
+
+
+__getattr__ = lazy_objective("ContrastiveObjective", objective_class)

@@ -37,6 +37,7 @@ from bsl_pipeline.pipeline.dataset.judgments import (
     wilson_interval,
 )
 from bsl_pipeline.pipeline.dataset.review_sample import review_sample, split_counts
+from small_corpus import ESCAPES, augmented_dataset, write_corpus
 
 CHROMIUM = Path("/usr/bin/chromium")
 LOOSE = ["-o", "method_params.synonyms.words.min_word_count=2", "-o", "method_params.synonyms.words.min_lemma_count=1"]
@@ -368,3 +369,17 @@ def test_report_shows_the_sts_change_per_task_rounded_tables_and_the_judged_view
         shutil.copy(tmp_path / "change.png", Path(shot).with_name("sts-change.png"))
     assert not re.search(r"<td[^>]*>\d+\.\d{4,}</td>", page)  # the dataset table's numbers are rounded
     assert "Judged views (bsl review)" in page and "<td>synonyms</td><td>1</td><td>1</td>" in page
+
+
+def test_review_summary_escapes_reviewer_names(tmp_path, capsys):
+    from bsl_pipeline.pipeline.dataset.inspection import open_dataset, sample, PairQuery
+    from bsl_pipeline.pipeline.dataset.judgments import append_judgment, judgments_path, make_judgment
+
+    ds = augmented_dataset(tmp_path, write_corpus(tmp_path))
+    manifest = open_dataset(ds)
+    row = sample(manifest, PairQuery(n=1, seed=0))[0]
+    append_judgment(judgments_path(manifest), make_judgment(manifest, row["pair_id"], row["method"], "usable",
+                                                            reviewer=f"eve{ESCAPES}"))
+    assert main(["review", str(ds), "--summary"]) == 0
+    out = capsys.readouterr().out
+    assert "eve\\x1b]52" in out and "\x1b" not in out and "\x07" not in out

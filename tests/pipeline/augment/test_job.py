@@ -133,3 +133,14 @@ def test_demo_override_keeps_the_recipe():
     assert (cfg.training.train.seed, cfg.training.optim.lr) == (43, 1e-5)
     cfg.training.train.seed, cfg.training.optim.lr = recipe.train.seed, recipe.optim.lr
     assert cfg.training == recipe and recipe.train.max_steps == 140 and recipe.train.batch_size == 16
+
+
+def test_corpus_bounds_match_what_later_stages_accept():
+    from bsl_pipeline.pipeline.augment.job import AugmentConfig
+    from bsl_pipeline.pipeline.base.config import MAX_VIEW_CHARS, ConfigError, load_config
+
+    assert load_config(AugmentConfig, None, [f"corpus.max_chars={MAX_VIEW_CHARS}"]).corpus.max_chars == MAX_VIEW_CHARS
+    with pytest.raises(ConfigError, match=r"corpus\.max_chars: 20001 is out of range \(\[1, 20000\]\)"):
+        load_config(AugmentConfig, None, [f"corpus.max_chars={MAX_VIEW_CHARS + 1}"])
+    with pytest.raises(ConfigError, match=r"corpus\.chunk_size: 100000000 is out of range \(\[1, 1000000\]\)"):
+        load_config(AugmentConfig, None, ["corpus.chunk_size=100000000"])

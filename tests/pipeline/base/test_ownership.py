@@ -20,6 +20,7 @@ from bsl_pipeline.pipeline.base.ownership import (
     check_not_input,
     claim_directory,
 )
+from small_corpus import DOG_LINES, noise_dataset
 
 
 def test_new_and_empty_directories_are_claimed_with_a_marker(tmp_path):
@@ -255,3 +256,13 @@ def test_a_marker_that_is_a_fifo_or_a_link_is_refused_without_reading_it(tmp_pat
     assert isinstance(outcome[0], OwnershipError)
     assert "unreadable output marker" in str(outcome[0]) and ("not a plain file" in str(outcome[0])
                                                               or "symbolic link" in str(outcome[0]))
+
+
+def test_dataset_from_before_markers_is_recognised(tmp_path):
+    """`Manifest` has attributes, not `.get`: the check of a marker-less dataset directory raised AttributeError."""
+    from bsl_pipeline.pipeline.base.ownership import MARKER_NAME
+
+    noise_dataset(tmp_path, "ds", DOG_LINES)
+    (tmp_path / "ds" / MARKER_NAME).unlink()
+    again = noise_dataset(tmp_path, "ds", DOG_LINES)
+    assert again.stats.pairs == 4 and (tmp_path / "ds" / MARKER_NAME).is_file()

@@ -154,3 +154,67 @@ def test_csv_reader_matches_python_csv(shared_data):
         expected = [(row["premise"], row["hypothesis"]) for row in csv.DictReader(fh)]
     got = [(r.text, r.text_b) for r in read_records(shared_data / "nli/mnli/dev_mismatched.csv")]
     assert got == expected
+
+
+def test_directory_symlinks_out_of_a_corpus_are_named(tmp_path, caplog):
+    import logging
+
+    from bsl_pipeline.pipeline.corpus.readers import corpus_files
+
+    corpus, outside = tmp_path / "corpus", tmp_path / "outside"
+    (corpus / "inner").mkdir(parents=True)
+    outside.mkdir()
+    (corpus / "a.txt").write_text("One sentence here.\n", encoding="utf-8")
+    (outside / "b.txt").write_text("Another sentence there.\n", encoding="utf-8")
+    (corpus / "linked").symlink_to(outside, target_is_directory=True)
+    (corpus / "inner" / "also").symlink_to(outside, target_is_directory=True)
+    (corpus / "inside").symlink_to(corpus / "inner", target_is_directory=True)  # inside: read through its target
+    with caplog.at_level(logging.WARNING):
+        assert corpus_files(corpus) == [corpus / "a.txt"]
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert warnings == [f"warning: {corpus}: 2 directory symlink(s) pointing outside the corpus directory not read: "
+                        f"inner/also -> {outside}, linked -> {outside}; copy their files into the directory to read "
+                        f"them"], warnings
+
+
+def _peak_bytes(fn) -> tuple[object, int]:
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        out = fn()
+        return out, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize("fmt, compress", [("text", False), ("text", True), ("jsonl", False), ("csv", False),
+                                           ("tsv", False)])
+def test_a_huge_line_is_read_in_bounded_memory_and_rejected_truncated(tmp_path, fmt, compress):
+    """A 150 MB line cost ~10x its size; a 4.4 MB gzip of one 1 GB line ended in ArrowMemoryError. Here: a
+    24 MiB line among sentences, read with a peak far below its size, dropped as too_long_chars with its start
+    and length."""
+    import gzip
+
+    from bsl_pipeline.pipeline.corpus.readers import read_records
+    from bsl_pipeline.pipeline.corpus.readers.decoding import MAX_LINE_BYTES
+
+    huge = "word " * (24 << 18)  # 24 MiB, no line break
+    good = "A man is playing a guitar on the stage tonight."
+    head = {"text": "", "jsonl": "", "csv": "text\n", "tsv": "text\n"}[fmt]
+    wrap = (lambda t: json.dumps({"text": t})) if fmt == "jsonl" else (lambda t: t)
+    body = head + "\n".join([wrap(good), wrap(huge), wrap(good + " Again.")]) + "\n"
+    path = tmp_path / f"c.{fmt}{'.gz' if compress else ''}"
+    if compress:
+        with gzip.open(path, "wt", encoding="utf-8") as fh:
+            fh.write(body)
+    else:
+        path.write_text(body, encoding="utf-8")
+    del body
+    records, peak = _peak_bytes(lambda: list(read_records(path, format=fmt)))
+    assert peak < 4 * MAX_LINE_BYTES + (2 << 20), peak  # bounded by the line limit, not by the 24 MiB line
+    assert [r.text for r in records if r.error is None] == [good, good + " Again."]
+    (long,) = [r for r in records if r.error]
+    assert long.error == "too_long_chars" and long.line == (3 if head else 2)
+    assert len(long.text) < 2000 and long.text.startswith(wrap("word word")[:9])
+    assert f"a line of {len(wrap(huge).encode())} bytes" in long.text

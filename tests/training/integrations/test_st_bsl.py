@@ -75,7 +75,7 @@ def _st_trainer(model, loss, data_dir: Path, out: Path, cfg, callback):
 
 
 def test_st_trainer_gives_bsl_trains_losses_and_weights(setup, tmp_path):
-    from bsl_pipeline.training.config import BSLConfig
+    from bsl_pipeline.training.objectives.bsl import BSLConfig
     from bsl_pipeline.training.integrations.st_bsl import BSLCallback, BSLLoss
     from bsl_pipeline.training.trainer import Trainer
 
@@ -117,7 +117,7 @@ def _params(module) -> list[torch.Tensor]:
 
 
 def test_warmup_freezes_encoder_and_target_then_the_target_follows_the_ema_rule(setup, tmp_path):
-    from bsl_pipeline.training.config import BSLConfig
+    from bsl_pipeline.training.objectives.bsl import BSLConfig
     from bsl_pipeline.training.integrations.st_bsl import BSLCallback, BSLLoss
 
     model_dir, data, _ = setup
@@ -149,7 +149,7 @@ def test_warmup_freezes_encoder_and_target_then_the_target_follows_the_ema_rule(
 
 
 def test_skipped_optimizer_step_leaves_the_target_alone(setup):
-    from bsl_pipeline.training.config import BSLConfig
+    from bsl_pipeline.training.objectives.bsl import BSLConfig
     from bsl_pipeline.training.integrations.st_bsl import BSLCallback, BSLLoss
 
     model_dir, _, _ = setup
@@ -172,7 +172,7 @@ def test_skipped_optimizer_step_leaves_the_target_alone(setup):
 
 
 def test_loss_refuses_other_than_pairs(setup):
-    from bsl_pipeline.training.config import BSLConfig
+    from bsl_pipeline.training.objectives.bsl import BSLConfig
     from bsl_pipeline.training.integrations.st_bsl import BSLLoss
 
     model_dir, _, _ = setup
@@ -184,7 +184,7 @@ def test_loss_refuses_other_than_pairs(setup):
 
 
 def test_loss_refuses_the_mixed_direction_it_cannot_draw(setup):
-    from bsl_pipeline.training.config import BSLConfig
+    from bsl_pipeline.training.objectives.bsl import BSLConfig
     from bsl_pipeline.training.integrations.st_bsl import BSLLoss
 
     model_dir, _, _ = setup

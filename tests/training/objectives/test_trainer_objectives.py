@@ -294,7 +294,7 @@ def test_mnrl_objective_equals_sentence_transformers_loss_and_gradients(tiny_ber
     from sentence_transformers.sentence_transformer import losses
     from sentence_transformers.sentence_transformer.modules.pooling import Pooling
 
-    from bsl_pipeline.training.config import MNRLConfig
+    from bsl_pipeline.training.objectives.mnrl import MNRLConfig
     from bsl_pipeline.training.encoder import SentenceEncoder, load_tokenizer
     from bsl_pipeline.training.objectives.mnrl import MNRLObjective
 
@@ -379,7 +379,9 @@ def test_mirror_objective_mirrors_view1_and_masks_the_copy(tiny):
 
 
 def test_objectives_are_built_from_their_own_section_only(tiny_bert_dir):
-    from bsl_pipeline.training.config import ContrastiveConfig, MirrorConfig, ObjectiveConfig
+    from bsl_pipeline.training.config import ObjectiveConfig
+    from bsl_pipeline.training.objectives.contrastive import ContrastiveConfig
+    from bsl_pipeline.training.objectives.mirror import MirrorConfig
     from bsl_pipeline.training.encoder import SentenceEncoder, load_tokenizer
     from bsl_pipeline.training.objectives import build_objective
     from bsl_pipeline.training.objectives.contrastive import ContrastiveObjective
@@ -474,14 +476,12 @@ def test_lr_schedule_values():
 
 def test_objective_registry():
     from bsl_pipeline.pipeline.base.errors import BSLError
-    from bsl_pipeline.training.config import (
-        BSLConfig,
-        ContrastiveConfig,
-        MirrorConfig,
-        MNRLConfig,
-        ObjectiveConfig,
-        SGOptConfig,
-    )
+    from bsl_pipeline.training.config import ObjectiveConfig
+    from bsl_pipeline.training.objectives.bsl import BSLConfig
+    from bsl_pipeline.training.objectives.contrastive import ContrastiveConfig
+    from bsl_pipeline.training.objectives.mirror import MirrorConfig
+    from bsl_pipeline.training.objectives.mnrl import MNRLConfig
+    from bsl_pipeline.training.objectives.sg_opt import SGOptConfig
     from bsl_pipeline.training.objectives import OBJECTIVES, objective_class, objective_settings
 
     sections = {"bsl": BSLConfig, "contrastive": ContrastiveConfig, "mnrl": MNRLConfig, "mirror": MirrorConfig,

@@ -1,0 +1,28 @@
+"""`bsl evaluate` (cli.commands.evaluate): what it refuses before any model loads."""
+
+from __future__ import annotations
+
+import pytest
+
+from bsl_pipeline.cli.cli import main
+
+
+@pytest.mark.parametrize("flag", ["--json", "--markdown", "--plot"])
+def test_evaluate_refuses_output_paths_that_cannot_be_files_before_evaluating(tmp_path, tiny_bert_dir, shared_data,
+                                                                              capsys, monkeypatch, flag):
+    import bsl_pipeline.evaluation.runner as runner
+
+    def no_evaluation(*_args, **_kw):
+        raise AssertionError("the evaluation ran")
+
+    monkeypatch.setattr(runner, "evaluate_models", no_evaluation)
+    (tmp_path / "a_file").write_text("x", encoding="utf-8")
+    (tmp_path / "a_dir").mkdir()
+    cases = {str(tmp_path / "a_dir"): f"{tmp_path / 'a_dir'} is a directory; give a file name",
+             str(tmp_path / "new_dir") + "/": f"{tmp_path / 'new_dir'}/ is a directory; give a file name",
+             str(tmp_path / "a_file" / "out.x"): f"{tmp_path / 'a_file'} is not a directory"}
+    for out, message in cases.items():
+        assert main(["evaluate", str(tiny_bert_dir), "--data-dir", str(shared_data), flag, out]) == 1
+        err = capsys.readouterr().err
+        assert message in err and "the evaluation ran" not in err, err
+    assert not (tmp_path / "new_dir").exists() and (tmp_path / "a_file").read_text() == "x"

@@ -1,0 +1,53 @@
+"""How the command line reports an OSError (cli.failures): one line naming the path, the cause and the fix."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from bsl_pipeline.cli.cli import main
+from small_corpus import augmented_dataset, write_corpus
+
+
+@pytest.fixture
+def corpus(tmp_path):
+    return write_corpus(tmp_path)
+
+
+@pytest.mark.parametrize("code, cause, fix", [
+    (28, "No space left on device", "free space there or write elsewhere"),
+    (30, "Read-only file system", "write elsewhere"),
+    (13, "Permission denied", "fix the permissions or write elsewhere"),
+])
+def test_write_errors_are_one_line_naming_the_path(tmp_path, corpus, capsys, monkeypatch, code, cause, fix):
+    from bsl_pipeline.cli.failures import describe_failure
+
+    assert describe_failure(OSError(code, os.strerror(code), "/data/ckpt/step-10.pt")) == (
+        f"/data/ckpt/step-10.pt: {cause} ({fix}, then rerun)")
+    # Through a library's own error (torch.save wraps it) and through Arrow, which gives no errno.
+    try:
+        try:
+            raise OSError(code, os.strerror(code), "/data/out.json")
+        except OSError as exc:
+            raise RuntimeError("saving failed") from exc
+    except RuntimeError as exc:
+        assert describe_failure(exc).startswith(f"/data/out.json: {cause} (")
+    assert describe_failure(OSError(f"Error writing /data/x.parquet: {os.strerror(code)}")) == (
+        f"Error writing /data/x.parquet: {os.strerror(code)} ({fix}, then rerun)")
+    # End to end: `bsl inspect --html` on a disk that fills up.
+    ds = augmented_dataset(tmp_path, corpus)
+    real_write_text = Path.write_text
+
+    def full_disk(self, *args, **kw):
+        if "page" in self.name:
+            raise OSError(code, os.strerror(code), str(self))
+        return real_write_text(self, *args, **kw)
+
+    monkeypatch.setattr(Path, "write_text", full_disk)
+    assert main(["inspect", str(ds), "--html", str(tmp_path / "page.html")]) == 1
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    assert err.startswith("bsl inspect: error: ") and str(tmp_path) in err and f"{cause} ({fix}" in err, err
+    assert not (tmp_path / "page.html").exists()

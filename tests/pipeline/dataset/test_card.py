@@ -1,0 +1,48 @@
+"""The dataset card (pipeline.dataset.card) cannot redirect loading: `verify` checks its configs key by key."""
+
+from __future__ import annotations
+
+import pytest
+
+from small_corpus import DOG_LINES, noise_dataset
+
+
+@pytest.mark.parametrize("edit, named", [
+    (lambda c: c[0].update(data_dir="../elsewhere"), r"configs\[0\]\.data_dir is not a key `bsl augment` writes"),
+    (lambda c: c[0].update(data_files="data/*.parquet"), "malformed config"),  # refused before too
+    (lambda c: c[0]["data_files"][0].update(split="test"), r"configs\[0\]\.data_files\[0\]\.split is 'test'"),
+    (lambda c: c[0].update(default=False), r"configs\[0\]\.default is False"),
+    (lambda c: c[0].update(features={"view1": "int64"}), r"configs\[0\]\.features is not a key"),
+    (lambda c: c[0]["data_files"][0].update(path=["../elsewhere/*.parquet"]), "config names 1 file"),  # as before
+])
+def test_card_configs_are_checked_key_by_key(tmp_path, monkeypatch, edit, named):
+    """A card whose configs gained `data_dir: ../elsewhere` made `datasets.load_dataset(dir)` read other data while
+    `bsl verify` said OK."""
+    import yaml
+
+    from bsl_pipeline.pipeline.base.errors import VerificationError
+    from bsl_pipeline.pipeline.dataset.store import verify_dataset
+
+    monkeypatch.setenv("BSL_MANIFEST_KEY", "team-secret")
+    out = tmp_path / "ds"
+    noise_dataset(tmp_path, "ds", DOG_LINES)
+    verify_dataset(out)
+    card = out / "README.md"
+    head, body = card.read_text(encoding="utf-8")[4:].split("\n---\n", 1)
+    front = yaml.safe_load(head)
+    edit(front["configs"])
+    card.write_text("---\n" + yaml.safe_dump(front, sort_keys=False) + "---\n" + body, encoding="utf-8")
+    with pytest.raises(VerificationError, match=named):
+        verify_dataset(out)
+
+
+def test_card_dataset_info_is_refused(tmp_path):
+    from bsl_pipeline.pipeline.base.errors import VerificationError
+    from bsl_pipeline.pipeline.dataset.store import verify_dataset
+
+    noise_dataset(tmp_path, "ds", DOG_LINES)
+    card = tmp_path / "ds" / "README.md"
+    card.write_text(card.read_text().replace("---\n", "---\ndataset_info:\n  features:\n  - name: view1\n"
+                                             "    dtype: int64\n", 1))
+    with pytest.raises(VerificationError, match="'dataset_info' is not one `bsl augment` writes"):
+        verify_dataset(tmp_path / "ds")

@@ -451,7 +451,7 @@ the dataset's writer lease); the dataset card shows the figures.
 --summary prints the figures; --export-avoid writes the synonyms method's substitutions judged wrong as an avoid
 file (method_params.synonyms.words.avoid_file).
 """)
-    p.add_argument("dataset", help="dataset directory or manifest JSON")
+    p.add_argument("dataset", help="dataset directory, its URL (s3://...) or manifest JSON")
     p.add_argument("--n", "-n", type=int, default=100, help="pairs in the sample, split evenly over the methods "
                    "(default %(default)s)")
     p.add_argument("--per-method", action="store_true", help="--n pairs of each method instead")

@@ -489,7 +489,8 @@ def _run_augment_remote(corpus: str | Path, url: str, config: AugmentConfig,
                         overwrite: bool, t0: float) -> Manifest:
     """`run_augment` to an object store: the same loop, with the prefix claimed and leased instead of the
     directory (`pipeline.base.storage.claim_prefix`, `Lease`) and the dataset published by `_finalize_remote`."""
-    from bsl_pipeline.pipeline.base.storage import Lease, claim_prefix
+    from bsl_pipeline.pipeline.base.storage import claim_prefix
+    from bsl_pipeline.pipeline.dataset.remote import dataset_lease
 
     use_storage(config.storage)
     url = url.rstrip("/")
@@ -500,7 +501,7 @@ def _run_augment_remote(corpus: str | Path, url: str, config: AugmentConfig,
     check_registry(config, corpus, url)
     augmenters = augmenters or build_augmenters(config)
     claim_prefix(url, DATASET_KIND, overwrite=overwrite, own_names=DATASET_ENTRIES)
-    with Lease(url, "dataset", config.storage):
+    with dataset_lease(url, config.storage):
         return _run_locked(corpus, url, config, augmenters, on_task_done, executor, t0)
 
 

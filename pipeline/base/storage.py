@@ -408,10 +408,15 @@ class Lease:
     server honours, so two writers that find the same stale lease at the same moment leave a window of one
     request between the second look and the removal."""
 
-    def __init__(self, prefix: str, what: str = "output", config: StorageConfig | None = None):
+    def __init__(self, prefix: str, what: str = "output", config: StorageConfig | None = None,
+                 wait_s: float = 0.0, wait_for: tuple[str, ...] = ()):
         self.url = join(prefix, LEASE_NAME)
         self.what = what
         self.config = config or _current
+        # While a live holder whose record says it is one of `wait_for` (a short writer, such as one review mark)
+        # has the lease, `acquire` tries again for up to `wait_s` seconds.
+        self.wait_s = wait_s
+        self.wait_for = wait_for
         self.id = uuid.uuid4().hex
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -437,12 +442,12 @@ class Lease:
         lease = holder.get("lease_s") if isinstance(holder.get("lease_s"), int) else self.config.lease_s
         return not isinstance(renewed, (int, float)) or time.time() - renewed > lease
 
-    def acquire(self, wait_s: float = 0.0) -> None:
-        """Take the lease, or raise LockedError naming the holder. `wait_s`: while a live holder of the same `what`
-        (a short writer such as one review mark) has it, try again for up to that many seconds."""
+    def acquire(self) -> None:
+        """Take the lease, or raise LockedError naming the holder (after waiting up to `wait_s` for a holder of
+        `wait_for`)."""
         from bsl_pipeline.pipeline.base.ownership import LockedError
 
-        deadline = time.monotonic() + wait_s
+        deadline = time.monotonic() + self.wait_s
         tries = 0
         while tries < 2:
             tries += 1
@@ -453,7 +458,7 @@ class Lease:
             holder = self._holder()
             if holder is None:
                 continue  # released between our two looks
-            if not self._stale(holder) and holder.get("what") == self.what and time.monotonic() < deadline:
+            if not self._stale(holder) and holder.get("what") in self.wait_for and time.monotonic() < deadline:
                 time.sleep(0.05)
                 tries = 0
                 continue

@@ -161,7 +161,8 @@ def pull_checked(url: str, target: Path, sha256: str) -> Path:
 
 
 # -- judging -------------------------------------------------------------------------------------------------------
-#: What a review's lease says it is: another mark waits for it (up to MARK_WAIT_S), `bsl augment` is refused.
+#: What a review's lease says it is: another mark, and `bsl augment`, wait for it (up to MARK_WAIT_S); a mark finding
+#: the lease of `bsl augment` (writing the dataset) is refused.
 JUDGING = "dataset's judgments (one mark)"
 MARK_WAIT_S = 10.0
 
@@ -170,12 +171,14 @@ MARK_WAIT_S = 10.0
 def judging_lease(url: str) -> Iterator[None]:
     """The dataset's writer lease (`.bsl-lock`) for one mark: a second reviewer's mark waits for it; while `bsl
     augment` writes the dataset, LockedError naming that writer."""
-    lease = storage.Lease(url, JUDGING)
-    lease.acquire(wait_s=MARK_WAIT_S)
-    try:
+    with storage.Lease(url, JUDGING, wait_s=MARK_WAIT_S, wait_for=(JUDGING,)):
         yield
-    finally:
-        lease.release()
+
+
+def dataset_lease(url: str, config: storage.StorageConfig | None = None) -> storage.Lease:
+    """The writer lease `bsl augment` holds on a dataset on a store while it writes it (waiting up to MARK_WAIT_S
+    for a review mark being written)."""
+    return storage.Lease(url, "dataset", config, wait_s=MARK_WAIT_S, wait_for=(JUDGING,))
 
 
 def stored_manifest_checksum(url: str) -> str:

@@ -388,6 +388,15 @@ def test_an_update_keeps_the_old_dataset_until_its_commit_and_never_reuses_a_nam
     assert not old_names - {s.path for s in new.shards} & set(files)
     assert not [k for k in files if k.startswith((".bsl-staging/", ".bsl-replaced/"))]
     assert _glob(url) == sorted(s.path for s in new.shards_of("pairs"))
+    # What a killed run staged and the next run does not use is moved aside at its end, never deleted.
+    _killed_run(url, corpus, tmp_path, "write_bytes", at=2, seed=2)
+    staged = {k: v for k, v in _objects(s3_env, bucket, "updated").items() if k.startswith(".bsl-staging/")}
+    assert staged
+    run_augment(corpus, url, augment_config(tmp_path, registry_dir="", seed=1))
+    files = _objects(s3_env, bucket, "updated")
+    aside = {k.split("/", 2)[2]: v for k, v in files.items() if k.startswith(".bsl-replaced/")}
+    assert aside == staged and not [k for k in files if k.startswith(".bsl-staging/")]
+    assert _shards(files) == _local_shards(tmp_path / "clean")
 
 
 def test_hugging_face_datasets_reads_the_output_from_s3(s3_env, tmp_path, cache_home, monkeypatch):

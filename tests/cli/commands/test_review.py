@@ -425,7 +425,8 @@ def test_marks_of_a_dataset_on_s3_go_to_the_store_signed_under_its_lease(s3_env,
     card = _stored(s3_env, url, "README.md").decode()
     judged = len({j["pair_id"] for j in lines})  # a reviewer's sample leaves out pairs judged when it starts
     assert "## Judged views" in card and f"| noise | {judged} | {judged} |" in card and "Judged by ann, bob" in card
-    # A third reviewer's sample leaves the judged pairs out; while `bsl augment` holds the dataset's lease a mark is a 409.
+    # A third reviewer's sample leaves the judged pairs out; while `bsl augment` holds the dataset's lease, a mark
+    # is a 409.
     session = ReviewSession(open_dataset(url), 10, 0, "cy")
     assert session.state()["done"] == 0 and session.where == f"{url}/judgments.jsonl"
     item = session.state()["item"]

@@ -4,7 +4,9 @@ marks teach.
 The page is served on 127.0.0.1 only, on a free port, under a random token made for this run: every request whose
 path does not start with `/<token>/` is refused with 403. Each mark is appended to the dataset's judgments file
 (`pipeline.dataset.judgments`) before the page shows the next pair, so a closed tab or a stopped server loses at
-most the mark being made, and two reviewers (two servers) at once lose nothing.
+most the mark being made, and two reviewers (two servers) at once lose nothing. A dataset on an object store
+(`s3://...`, read through its local copy) gets its marks in `<URL>/judgments.jsonl`, each written under the
+dataset's writer lease (`pipeline.dataset.remote.judging_lease`): a lease `bsl augment` holds is a 409.
 
 The server fails safe: a request body is read only up to MAX_BODY bytes whatever its `Content-Length` says (absent,
 negative, not a number, huge) or when it comes in chunks; every error is a JSON `{"error": ...}` with its status,
@@ -50,13 +52,19 @@ class ReviewSession:
 
     def __init__(self, manifest, n: int, seed: int, reviewer: str, per_method: bool = False,
                  methods: list[str] | None = None):
-        from bsl_pipeline.pipeline.dataset.judgments import PairMethods, judgments_path
+        from bsl_pipeline.pipeline.base.storage import copied_from, join, redact
+        from bsl_pipeline.pipeline.dataset.judgments import JUDGMENTS_NAME, PairMethods, judgments_path
         from bsl_pipeline.pipeline.dataset.review_sample import review_sample
 
         self.manifest = manifest
         self.path = judgments_path(manifest)
+        # A dataset read through its local copy of an object store: marks go to the store, under its lease.
+        self.remote = copied_from(manifest.root)
+        self.shown_root = redact(self.remote) if self.remote else str(manifest.root)
+        self.where = redact(join(self.remote, JUDGMENTS_NAME)) if self.remote else str(self.path)
         self.reviewer = reviewer
         self.lock = threading.Lock()
+        self.reading = threading.Lock()  # one refresh of the local copy's judgments file at a time
         self.pairs = PairMethods(manifest)  # which pair ids are the dataset's, read once
         judged = set(self._live())  # refuses another dataset's file by name
         self.items = review_sample(manifest, n, seed, judged, per_method, methods)
@@ -70,6 +78,11 @@ class ReviewSession:
         """The live marks that count (`check_judgments`: of this dataset's pairs and methods, signed under a key)."""
         from bsl_pipeline.pipeline.dataset.judgments import dataset_judgments, live_marks
 
+        if self.remote:
+            from bsl_pipeline.pipeline.dataset.remote import refresh_judgments
+
+            with self.reading:
+                refresh_judgments(self.remote)
         return live_marks(dataset_judgments(self.manifest, self.pairs).valid)
 
     def state(self, live: dict[str, list] | None = None, last=None) -> dict[str, Any]:
@@ -96,7 +109,7 @@ class ReviewSession:
         return out
 
     def mark(self, body: dict[str, Any]) -> dict[str, Any]:
-        from bsl_pipeline.pipeline.dataset.judgments import UNDO, append_judgment, make_judgment
+        from bsl_pipeline.pipeline.dataset.judgments import UNDO, make_judgment
 
         item = self.by_id.get(str(body.get("pair_id")))
         if item is None:
@@ -109,16 +122,14 @@ class ReviewSession:
         judgment = make_judgment(self.manifest, item.pair_id, item.method, str(body.get("mark")), classes,
                                  body.get("note") or "", self.reviewer)
         with self.lock:
-            self._require_unchanged()
-            append_judgment(self.path, judgment)
+            self._write(judgment)
             self.restore = None
-            self._update_card()
             return self.state(last=judgment)
 
     def undo(self) -> dict[str, Any]:
         """Take back this reviewer's latest live mark of the sample; the page shows that pair again, with the
         classes and note it had."""
-        from bsl_pipeline.pipeline.dataset.judgments import UNDO, append_judgment, make_judgment
+        from bsl_pipeline.pipeline.dataset.judgments import UNDO, make_judgment
 
         with self.lock:
             self._require_unchanged()
@@ -128,24 +139,48 @@ class ReviewSession:
             if not mine:
                 raise InputError("nothing of yours to undo in this sample")
             latest = max(mine, key=lambda j: j.line)
-            append_judgment(self.path, make_judgment(self.manifest, latest.pair_id, latest.method, UNDO,
-                                                     reviewer=self.reviewer))
+            self._write(make_judgment(self.manifest, latest.pair_id, latest.method, UNDO, reviewer=self.reviewer))
             self.restore = {"pair_id": latest.pair_id, "classes": list(latest.classes), "note": latest.note}
-            self._update_card()
             return self.state()
+
+    def _write(self, judgment) -> None:
+        """Append one mark (the dataset unchanged), then update the card. On disk: one O_APPEND write under a
+        lock; on an object store: under the dataset's writer lease for this mark (`pipeline.dataset.remote`), a
+        lease another writer holds being a 409 naming it."""
+        from bsl_pipeline.pipeline.dataset.judgments import append_judgment, judgment_line
+
+        if not self.remote:
+            self._require_unchanged()
+            append_judgment(self.path, judgment)
+            self._update_card()
+            return
+        from bsl_pipeline.pipeline.base.ownership import LockedError
+        from bsl_pipeline.pipeline.dataset.remote import append_judgment_remote, judging_lease
+
+        try:
+            with judging_lease(self.remote):
+                self._require_unchanged()
+                append_judgment_remote(self.remote, judgment_line(judgment))
+                self._update_card()
+        except LockedError as exc:
+            raise RequestError(409, f"{exc}; the mark is not saved: make it again later") from None
 
     def _require_unchanged(self) -> None:
         """Refuse (409) every write once the dataset's manifest is no longer the one this review started on: the
         dataset was augmented again, and its card and pairs are not the ones this page shows."""
+        from bsl_pipeline.pipeline.dataset.remote import stored_manifest_checksum
         from bsl_pipeline.pipeline.dataset.store import load_manifest
 
         if self.changed is None:
-            try:
-                now = load_manifest(self.manifest.root).checksum
-            except BSLError as exc:
-                now = f"unreadable ({exc})"
+            if self.remote:
+                now = stored_manifest_checksum(self.remote) or "no manifest"
+            else:
+                try:
+                    now = load_manifest(self.manifest.root).checksum
+                except BSLError as exc:
+                    now = f"unreadable ({exc})"
             if now != self.manifest.checksum:
-                self.changed = (f"{self.manifest.root} changed since this review started (augmented again?): nothing "
+                self.changed = (f"{self.shown_root} changed since this review started (augmented again?): nothing "
                                 f"more is written; restart `bsl review` to judge its new pairs")
         if self.changed is not None:
             raise RequestError(409, self.changed)
@@ -153,12 +188,15 @@ class ReviewSession:
     def _update_card(self) -> None:
         """Rewrite the card's judged-views block only; a card without it (edited by hand) is left as it is."""
         from bsl_pipeline.pipeline.dataset.card import patch_judged_views
+        from bsl_pipeline.pipeline.dataset.remote import patch_card_remote
 
         if self.manifest.source is not None and self.manifest.stats is not None:
-            if not patch_judged_views(self.manifest.root, self.manifest, self.pairs) and not self.card_warned:
+            patched = (patch_card_remote(self.remote, self.manifest, self.pairs) if self.remote
+                       else patch_judged_views(self.manifest.root, self.manifest, self.pairs))
+            if not patched and not self.card_warned:
                 self.card_warned = True
                 log.warning("warning: %s/README.md has no judged-views block bsl wrote; the card is left as it is "
-                            "(`bsl review --summary` prints the figures)", self.manifest.root)
+                            "(`bsl review --summary` prints the figures)", self.shown_root)
 
 
 def page_html(session: ReviewSession, token: str) -> str:
@@ -343,11 +381,6 @@ def cmd_review(args: argparse.Namespace) -> int:
         return _summary(manifest)
     if args.export_avoid:
         return _export_avoid(manifest, args.export_avoid, args.wordnet_dir, args.overwrite)
-    from bsl_pipeline.pipeline.base.storage import is_url
-
-    if is_url(args.dataset):  # marks are appended next to the dataset, which an object store cannot do
-        raise BSLError(f"{args.dataset}: marks are written beside a local dataset; --summary and --export-avoid "
-                       f"read this one, to judge it copy it to a local directory first")
     session = ReviewSession(manifest, args.n, args.seed, args.reviewer or _reviewer(), args.per_method, methods)
     if not session.items:
         print(f"nothing to review: every pair of {args.dataset} is judged (or it has none); figures: "
@@ -355,7 +388,7 @@ def cmd_review(args: argparse.Namespace) -> int:
         return 0
     server, url = make_server(session, args.port)
     print(f"reviewing {len(session.items)} pairs of {terminal_safe(manifest.name)} as {session.reviewer}; marks go to "
-          f"{session.path}\nopen {url}\n(Ctrl-C stops; every mark is already saved)", flush=True)
+          f"{session.where}\nopen {url}\n(Ctrl-C stops; every mark is already saved)", flush=True)
     opener = None
     if not args.no_browser:
         import webbrowser
@@ -384,11 +417,12 @@ def _reviewer() -> str:
 
 def _summary(manifest) -> int:
     from bsl_pipeline.pipeline.base.text import terminal_safe
+    from bsl_pipeline.pipeline.base.storage import shown
     from bsl_pipeline.pipeline.dataset.judgments import dataset_figures, format_figures_text, judgments_path
 
     figures = dataset_figures(manifest)
     if figures is None:
-        print(f"no judged pairs in {judgments_path(manifest)}; judge some with `bsl review {manifest.root}`")
+        print(shown(f"no judged pairs in {judgments_path(manifest)}; judge some with `bsl review {manifest.root}`"))
         return 0
     print(f"{terminal_safe(manifest.name)}: judged views (usable share with its 95% Wilson interval)")
     print(format_figures_text(figures))
@@ -412,11 +446,12 @@ Verify the dataset, then serve a review page on 127.0.0.1 (a free port, a random
 time from a seeded sample stratified per method, leaving out pairs already judged; the source with the sentences
 around it and the view with its changes marked; the method shown only once the pair is marked. Keys: u/1 usable,
 n/0 not usable, s skip, z undo, one key per error class (shown on the page), t to write a note. Each mark is
-appended to judgments.jsonl in the dataset directory (one line a mark, fsynced); the dataset card shows the figures.
+appended to judgments.jsonl in the dataset directory (one line a mark, fsynced; on an object store, written under
+the dataset's writer lease); the dataset card shows the figures.
 --summary prints the figures; --export-avoid writes the synonyms method's substitutions judged wrong as an avoid
 file (method_params.synonyms.words.avoid_file).
 """)
-    p.add_argument("dataset", help="dataset directory or manifest JSON")
+    p.add_argument("dataset", help="dataset directory, its URL (s3://...) or manifest JSON")
     p.add_argument("--n", "-n", type=int, default=100, help="pairs in the sample, split evenly over the methods "
                    "(default %(default)s)")
     p.add_argument("--per-method", action="store_true", help="--n pairs of each method instead")

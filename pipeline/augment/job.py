@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import shutil
 import time
 from collections import Counter
@@ -131,12 +132,22 @@ def listed_shards(old: dict[str, str], folder: str) -> Discard:
     return discard
 
 
+#: Hex digits of a shard's sha256 in its name on an object store (`shard_file_name`).
+CONTENT_ID_CHARS = 16
+
+
+def shard_file_name(prefix: str, i: int, n: int, sha256: str, content_named: bool) -> str:
+    """`<prefix>-0000i-of-0000N.parquet` (the Hugging Face layout); `content_named`: with `-<first 16 hex digits of
+    its sha256>` before `.parquet`, so that a name never stands for other bytes (a dataset on an object store)."""
+    return f"{prefix}-{i:05d}-of-{n:05d}" + (f"-{sha256[:CONTENT_ID_CHARS]}" if content_named else "") + ".parquet"
+
+
 def _publish(files: list[tuple[Path, dict[str, Any], str | None]], target_dir: Path,
-             prefix: str, discard: Discard | None = None) -> list[dict[str, Any]]:
-    """Place files as `<prefix>-0000i-of-0000N.parquet` in `target_dir`, swapped in as a whole. Each entry's
-    sha256 is that of this process's private staged copy, which must equal the expected one (a task's completion
-    marker) where given: nothing is read back after publishing, when another process might have replaced it.
-    Of the folder it replaces, only files `discard` vouches for are dropped; the rest is set aside."""
+             prefix: str, discard: Discard | None = None, content_named: bool = False) -> list[dict[str, Any]]:
+    """Place files as `<prefix>-0000i-of-0000N.parquet` in `target_dir` (`shard_file_name`), swapped in as a whole.
+    Each entry's sha256 is that of this process's private staged copy, which must equal the expected one (a task's
+    completion marker) where given: nothing is read back after publishing, when another process might have replaced
+    it. Of the folder it replaces, only files `discard` vouches for are dropped; the rest is set aside."""
     parent, name = target_dir.parent, target_dir.name
     remove_stale_staging(parent, name, discard)
     shutil.rmtree(parent / f".{name}.staging", ignore_errors=True)  # fixed names of earlier versions
@@ -147,12 +158,14 @@ def _publish(files: list[tuple[Path, dict[str, Any], str | None]], target_dir: P
         entries = []
         n = len(files)
         for i, (src, meta, expected) in enumerate(files):
-            shard_name = f"{prefix}-{i:05d}-of-{n:05d}.parquet"
-            shutil.copyfile(src, staging / shard_name)  # a copy: editing a published shard must not edit the cache
-            digest = sha256_file(staging / shard_name)
+            copied = staging / f".{prefix}-{i:05d}.copying"
+            shutil.copyfile(src, copied)  # a copy: editing a published shard must not edit the cache
+            digest = sha256_file(copied)
             if expected is not None and digest != expected:
                 raise BSLError(f"{src} changed after its task finished (sha256 {digest[:12]}... != its completion "
                                f"marker's {expected[:12]}...); rerun to recompute it")
+            shard_name = shard_file_name(prefix, i, n, digest, content_named)
+            os.replace(copied, staging / shard_name)
             entries.append({"path": f"{name}/{shard_name}", **meta, "sha256": digest})
         publish_directory(staging, target_dir, discard=discard or (lambda _relative, _path: False))
     finally:
@@ -161,9 +174,10 @@ def _publish(files: list[tuple[Path, dict[str, Any], str | None]], target_dir: P
 
 
 def _publish_shards(dataset_dir: Path, chunks: list[ChunkRef], results: list[TaskResult],
-                    old: dict[str, str]) -> list[ShardEntry]:
+                    old: dict[str, str], content_named: bool = False) -> list[ShardEntry]:
     """Pair and reject shards (results in chunk, then method order) in the HF layout, with their checksums. `old`
-    (shard path -> sha256 of the manifest being replaced): the shards that may be dropped from the old folders."""
+    (shard path -> sha256 of the manifest being replaced): the shards that may be dropped from the old folders.
+    `content_named`: names that carry the shard's content id (`shard_file_name`)."""
     pair_files = [(Path(r.pairs_path), {"kind": "pairs", "method": r.method, "chunk": r.chunk_id, "rows": r.pairs},
                    r.pairs_sha256) for r in results if r.pairs]
     if not pair_files and results:  # keep one (empty) shard so the dataset still loads
@@ -176,8 +190,9 @@ def _publish_shards(dataset_dir: Path, chunks: list[ChunkRef], results: list[Tas
     # Dropped corpus lines have no marker: write_chunk rewrote them from this run's corpus read, under our lock.
     reject_files += [(Path(c.dropped_path), {"kind": "rejects", "method": "corpus", "chunk": c.chunk_id,
                                              "rows": c.dropped_rows}, None) for c in chunks if c.dropped_path]
-    shards = (_publish(pair_files, dataset_dir / "data", "train", listed_shards(old, "data"))
-              + _publish(reject_files, dataset_dir / "rejects", "rejects", listed_shards(old, "rejects")))
+    shards = (_publish(pair_files, dataset_dir / "data", "train", listed_shards(old, "data"), content_named)
+              + _publish(reject_files, dataset_dir / "rejects", "rejects", listed_shards(old, "rejects"),
+                         content_named))
     return [ShardEntry(**s) for s in shards]
 
 
@@ -239,7 +254,8 @@ def finalize_dataset(dataset_dir: str | Path, config: AugmentConfig, corpus: str
                      timings: dict[str, float], recorded_dir: str | None = None) -> Manifest:
     """Publish shards in the HF layout, write manifest + dataset card, register the manifest. Returns it, as
     loaded back from the file (checked like any other). `recorded_dir`: the dataset's place when `dataset_dir` is
-    only where it is staged (a URL's dataset, `_finalize_remote`)."""
+    only where it is staged (a URL's dataset, `_finalize_remote`, whose shard names also carry their content id:
+    an object store has no directory to swap in, so a name must never stand for other bytes)."""
     from bsl_pipeline.pipeline.dataset.card import write_dataset_card
 
     start = time.perf_counter()
@@ -252,7 +268,7 @@ def finalize_dataset(dataset_dir: str | Path, config: AugmentConfig, corpus: str
     other_methods = previous is not None and set(previous.method_names) != set(config.methods)
     # Another dataset (other methods): its shards are all set aside, not dropped.
     old_shards = {} if previous is None or other_methods else {s.path: s.sha256 for s in previous.shards}
-    shards = _publish_shards(dataset_dir, chunks, results, old_shards)
+    shards = _publish_shards(dataset_dir, chunks, results, old_shards, content_named=recorded_dir is not None)
     stats = _dataset_stats(config, corpus_stats, results)
     if other_methods:
         log.warning("warning: %s", _replaced_note(dataset_dir, previous, config.methods, stats))
@@ -473,7 +489,8 @@ def _run_augment_remote(corpus: str | Path, url: str, config: AugmentConfig,
                         overwrite: bool, t0: float) -> Manifest:
     """`run_augment` to an object store: the same loop, with the prefix claimed and leased instead of the
     directory (`pipeline.base.storage.claim_prefix`, `Lease`) and the dataset published by `_finalize_remote`."""
-    from bsl_pipeline.pipeline.base.storage import Lease, claim_prefix
+    from bsl_pipeline.pipeline.base.storage import claim_prefix
+    from bsl_pipeline.pipeline.dataset.remote import dataset_lease
 
     use_storage(config.storage)
     url = url.rstrip("/")
@@ -484,7 +501,7 @@ def _run_augment_remote(corpus: str | Path, url: str, config: AugmentConfig,
     check_registry(config, corpus, url)
     augmenters = augmenters or build_augmenters(config)
     claim_prefix(url, DATASET_KIND, overwrite=overwrite, own_names=DATASET_ENTRIES)
-    with Lease(url, "dataset", config.storage):
+    with dataset_lease(url, config.storage):
         return _run_locked(corpus, url, config, augmenters, on_task_done, executor, t0)
 
 

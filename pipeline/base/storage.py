@@ -140,18 +140,42 @@ def _options(protocol: str, config: StorageConfig) -> dict[str, Any]:
     return options
 
 
+def backend_package(protocol: str) -> str | None:
+    """The Python package fsspec needs for `protocol://` (`gs` -> gcsfs), None when fsspec knows no such scheme."""
+    from fsspec.registry import known_implementations
+
+    known = known_implementations.get(protocol)
+    if known is None:
+        return None
+    module = known["class"].split(".", 1)[0]
+    if module != "fsspec":
+        return module
+    # A backend inside fsspec itself that needs a further package: fsspec's message names it in quotes.
+    named = re.findall(r'"+([A-Za-z0-9_.\-]+)"+', known.get("err", ""))
+    return named[0] if named else "fsspec"
+
+
 def filesystem(url: str, config: StorageConfig | None = None):
-    """(fsspec filesystem, path inside it) for a URL."""
+    """(fsspec filesystem, path inside it) for a URL. A scheme whose backend is not installed, or that fsspec does
+    not know, is one StorageError line naming the scheme (and the package to install)."""
     import fsspec
 
     protocol = _URL.match(url).group(1).lower()
     config = config or _current
+    try:
+        fsspec.get_filesystem_class(protocol)
+    except ImportError:
+        package = backend_package(protocol) or protocol
+        raise StorageError(f"{redact(url)}: the {protocol}:// scheme needs the Python package {package}, which is "
+                           f"not installed: pip install {package}") from None
+    except ValueError:
+        raise StorageError(f"{redact(url)}: no fsspec filesystem knows the scheme {protocol}:// (a typo? s3://, "
+                           f"gs://, ... with the package for it installed)") from None
     with storage_errors(url, config):
         try:
             fs, path = fsspec.core.url_to_fs(url, **_options(protocol, config))
         except (ImportError, ValueError) as exc:
-            raise StorageError(f"{redact(url)}: no filesystem for {protocol}:// ({redact(exc)}); install the "
-                               f"fsspec package for it (s3fs, gcsfs, ...)") from None
+            raise StorageError(f"{redact(url)}: no filesystem for {protocol}:// ({redact(exc)})") from None
     if protocol in _S3:
         fs.retries = 2  # s3fs's own retries of transient errors, on top of the client's
     return fs, path
@@ -334,8 +358,8 @@ def listing(location: str) -> dict[str, dict[str, Any]]:
                 raise
             return {}
     base = path.rstrip("/") + "/"
-    return {name[len(base):]: {"size": info.get("size"), "etag": str(info.get("ETag") or info.get("etag") or "")}
-            for name, info in found.items() if name.startswith(base) and info.get("type") != "directory"}
+    return {name[len(base):]: _entry(info) for name, info in found.items()
+            if name.startswith(base) and info.get("type") != "directory"}
 
 
 def move(source: str, target: str) -> None:
@@ -384,17 +408,22 @@ class Lease:
     server honours, so two writers that find the same stale lease at the same moment leave a window of one
     request between the second look and the removal."""
 
-    def __init__(self, prefix: str, what: str = "output", config: StorageConfig | None = None):
+    def __init__(self, prefix: str, what: str = "output", config: StorageConfig | None = None,
+                 wait_s: float = 0.0, wait_for: tuple[str, ...] = ()):
         self.url = join(prefix, LEASE_NAME)
         self.what = what
         self.config = config or _current
+        # While a live holder whose record says it is one of `wait_for` (a short writer, such as one review mark)
+        # has the lease, `acquire` tries again for up to `wait_s` seconds.
+        self.wait_s = wait_s
+        self.wait_for = wait_for
         self.id = uuid.uuid4().hex
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
     def _record(self) -> dict[str, Any]:
         now = datetime.now(timezone.utc).isoformat(timespec="seconds")
-        return {"tool": "bsl", "id": self.id, "pid": os.getpid(), "host": socket.gethostname(),
+        return {"tool": "bsl", "id": self.id, "what": self.what, "pid": os.getpid(), "host": socket.gethostname(),
                 "renewed": now, "renewed_unix": time.time(), "lease_s": self.config.lease_s}
 
     def _holder(self) -> dict[str, Any] | None:
@@ -414,9 +443,14 @@ class Lease:
         return not isinstance(renewed, (int, float)) or time.time() - renewed > lease
 
     def acquire(self) -> None:
+        """Take the lease, or raise LockedError naming the holder (after waiting up to `wait_s` for a holder of
+        `wait_for`)."""
         from bsl_pipeline.pipeline.base.ownership import LockedError
 
-        for _ in range(2):
+        deadline = time.monotonic() + self.wait_s
+        tries = 0
+        while tries < 2:
+            tries += 1
             if create_exclusive(self.url, json_bytes(self._record())):
                 self._thread = threading.Thread(target=self._renew, daemon=True, name="bsl-lease")
                 self._thread.start()
@@ -424,6 +458,10 @@ class Lease:
             holder = self._holder()
             if holder is None:
                 continue  # released between our two looks
+            if not self._stale(holder) and holder.get("what") in self.wait_for and time.monotonic() < deadline:
+                time.sleep(0.05)
+                tries = 0
+                continue
             if not self._stale(holder):
                 raise LockedError(
                     f"{redact(self.url)}: another writer holds this {self.what} (pid {holder.get('pid')} on "
@@ -528,13 +566,18 @@ _copies: dict[str, str] = {}
 
 def remember_copy(root: Path, url: str) -> None:
     """`root` is this process's local copy of `url`: messages about its files name the URL (`shown`)."""
-    _copies[str(root)] = redact(url)
+    _copies[str(root)] = url
+
+
+def copied_from(root: str | Path | None) -> str | None:
+    """The URL whose local copy (made by this process) `root` is; None for any other folder."""
+    return _copies.get(str(root)) if root is not None else None
 
 
 def as_url(text: str) -> str:
     """`text` with every path inside a local copy of remote data named by its URL (unchanged otherwise)."""
     for root, url in sorted(_copies.items(), key=lambda item: -len(item[0])):
-        text = text.replace(root + "/", url + "/").replace(root, url)
+        text = text.replace(root + "/", redact(url) + "/").replace(root, redact(url))
     return text
 
 
@@ -601,6 +644,37 @@ def local_copy(url: str, files: tuple[str, ...], folders: tuple[str, ...] | None
             (root / name).unlink(missing_ok=True)
     write_json(root / COPY_INDEX, index)
     return root
+
+
+def refresh_copied(url: str, name: str, kind: str = "dataset") -> None:
+    """Bring one object of the local copy of `url` (`local_copy`) up to date now: downloaded when its ETag or size
+    changed, removed from the copy when it is gone from the store (a file others append to, read again)."""
+    url = url.rstrip("/")
+    root = copy_root(url, kind)
+    name = _safe_name(name, url)
+    fs, path = filesystem(join(url, name))
+    with storage_errors(join(url, name)):
+        fs.invalidate_cache(path)
+        try:
+            info = fs.info(path)
+        except FileNotFoundError:
+            info = None
+    index = _copy_index(root)
+    target = root / name
+    if info is None or info.get("type") == "directory":
+        target.unlink(missing_ok=True)
+        index.pop(name, None)
+    else:
+        entry = _entry(info)
+        if index.get(name) != entry or not target.is_file() or target.stat().st_size != entry["size"]:
+            download(join(url, name), target)
+            index[name] = entry
+    write_json(root / COPY_INDEX, index)
+
+
+def _entry(info: dict[str, Any]) -> dict[str, Any]:
+    """An object's listing entry: what a local copy compares to know whether its file is current."""
+    return {"size": info.get("size"), "etag": str(info.get("ETag") or info.get("etag") or "")}
 
 
 def _copy_index(root: Path) -> dict[str, Any]:

@@ -122,15 +122,35 @@ def patch_judged_views(dataset_dir: Path, manifest: Manifest, pairs=None) -> boo
         text = card.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return False
-    if text.count(JUDGED_BEGIN) != 1 or text.count(JUDGED_END) != 1:
+    patched = judged_views_patched(text, manifest, pairs)
+    if patched is None:
         return False
-    head, rest = text.split(JUDGED_BEGIN)
-    _, tail = rest.split(JUDGED_END)
-    if JUDGED_END in head:
-        return False
-    block = "\n".join([JUDGED_BEGIN, *judged_views_markdown(manifest, pairs), JUDGED_END])
-    write_text_atomic(card, head + block + tail)
+    write_text_atomic(card, patched)
     return True
+
+
+def _judged_block(text: str) -> tuple[str, str] | None:
+    """(what comes before the judged-views block, what comes after it), None unless it is there exactly once."""
+    if text.count(JUDGED_BEGIN) != 1 or text.count(JUDGED_END) != 1:
+        return None
+    head, rest = text.split(JUDGED_BEGIN)
+    if JUDGED_END in head:
+        return None
+    return head, rest.split(JUDGED_END)[1]
+
+
+def judged_views_patched(text: str, manifest: Manifest, pairs=None) -> str | None:
+    """A card's text with its judged-views block rewritten, every other byte kept (None: no such block)."""
+    parts = _judged_block(text)
+    if parts is None:
+        return None
+    return parts[0] + "\n".join([JUDGED_BEGIN, *judged_views_markdown(manifest, pairs), JUDGED_END]) + parts[1]
+
+
+def without_judged_views(text: str) -> str:
+    """A card's text less its judged-views block (`bsl review` rewrites it): what says whether the tool wrote it."""
+    parts = _judged_block(text)
+    return text if parts is None else parts[0] + parts[1]
 
 
 MAX_CARD_BYTES = 16 << 20  # a card lists shard names; far larger is not a card this tool wrote

@@ -134,11 +134,16 @@ def make_judgment(manifest: Manifest, pair_id: str, method: str, mark: str, clas
     return replace(judgment, signature=keyed_digest(judgment.body(), key)) if key else judgment
 
 
+def judgment_line(judgment: Judgment) -> str:
+    """One line of the judgments file, its newline included."""
+    return json.dumps(judgment.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
 def append_judgment(path: str | Path, judgment: Judgment) -> None:
     """Append one line: one write() with O_APPEND under an exclusive flock, then fsync. Another writer (a second
     reviewer) waits for the lock; a line cut off by a killed writer is closed with a newline first, so it never
     swallows the next one."""
-    line = json.dumps(judgment.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n"
+    line = judgment_line(judgment)
     try:  # never through a link, never into a FIFO or device (O_NONBLOCK: opening a FIFO does not wait)
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o666)
     except OSError as exc:

@@ -383,3 +383,137 @@ def test_review_summary_escapes_reviewer_names(tmp_path, capsys):
     assert main(["review", str(ds), "--summary"]) == 0
     out = capsys.readouterr().out
     assert "eve\\x1b]52" in out and "\x1b" not in out and "\x07" not in out
+
+
+# -- a dataset on an object store (the S3 server of tests/s3_server.py) --------------------------------------------
+@pytest.fixture
+def s3_dataset(s3_env, tmp_path, monkeypatch):
+    """(URL, manifest) of a small `noise` dataset on the test S3 server, marks signed under a key."""
+    from small_corpus import augment_config, write_corpus
+
+    from bsl_pipeline.pipeline.augment.job import run_augment
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("BSL_MANIFEST_KEY", "a key only this test knows")
+    url = f"s3://{s3_env.bucket()}/views"
+    corpus = write_corpus(tmp_path)
+    return url, run_augment(corpus, url, augment_config(tmp_path, registry_dir="")), corpus
+
+
+def _stored(server, url: str, name: str) -> bytes | None:
+    bucket, prefix = url[len("s3://"):].split("/", 1)
+    try:
+        return server.client().get_object(Bucket=bucket, Key=f"{prefix}/{name}")["Body"].read()
+    except server.client().exceptions.NoSuchKey:
+        return None
+
+
+def _mark_all(url: str, who: str, n: int) -> None:
+    session = ReviewSession(open_dataset(url), n, 0, who)
+    for item in session.items:
+        session.mark({"pair_id": item.pair_id, "mark": "usable"})
+
+
+def test_marks_of_a_dataset_on_s3_go_to_the_store_signed_under_its_lease(s3_env, s3_dataset, tmp_path):
+    from small_corpus import augment_config
+
+    from bsl_pipeline.cli.commands.review import RequestError
+    from bsl_pipeline.pipeline.augment.job import run_augment
+    from bsl_pipeline.pipeline.base.storage import Lease
+    from bsl_pipeline.pipeline.dataset.store import verify_dataset
+
+    url, manifest, corpus = s3_dataset
+    # Two reviewers (two processes) at once: every mark is on the store, none lost.
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=_mark_all, args=(url, who, 8)) for who in ("ann", "bob")]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(300)
+        assert p.exitcode == 0
+    lines = [json.loads(line) for line in _stored(s3_env, url, "judgments.jsonl").decode().splitlines()]
+    assert sorted(j["reviewer"] for j in lines) == ["ann"] * 8 + ["bob"] * 8
+    assert all(j["signature"] and j["dataset"] == pairs_checksum(manifest) for j in lines)
+    assert _stored(s3_env, url, ".bsl-lock") is None  # each mark's lease released
+    # `bsl verify` counts them (signatures checked), and the card on the store shows the figures.
+    verify_dataset(url)
+    card = _stored(s3_env, url, "README.md").decode()
+    judged = len({j["pair_id"] for j in lines})  # a reviewer's sample leaves out pairs judged when it starts
+    assert "## Judged views" in card and f"| noise | {judged} | {judged} |" in card and "Judged by ann, bob" in card
+    # A third reviewer's sample leaves the judged pairs out; while `bsl augment` holds the dataset's lease, a mark
+    # is a 409.
+    session = ReviewSession(open_dataset(url), 10, 0, "cy")
+    assert session.state()["done"] == 0 and session.where == f"{url}/judgments.jsonl"
+    item = session.state()["item"]
+    with Lease(url, "dataset"):
+        with pytest.raises(RequestError, match="another writer holds this dataset") as err:
+            session.mark({"pair_id": item["pair_id"], "mark": "not_usable"})
+    assert err.value.status == 409 and len(_stored(s3_env, url, "judgments.jsonl").decode().splitlines()) == 16
+    assert session.mark({"pair_id": item["pair_id"], "mark": "not_usable"})["done"] == 1
+    # Augmented again (other views): the card, judged-views block aside, is the tool's (not set aside), and the
+    # open review writes nothing more (409).
+    run_augment(corpus, url, augment_config(tmp_path, registry_dir="", seed=1))
+    with pytest.raises(RequestError, match="changed since this review started") as err:
+        session.mark({"pair_id": session.items[-1].pair_id, "mark": "usable"})
+    assert err.value.status == 409 and len(_stored(s3_env, url, "judgments.jsonl").decode().splitlines()) == 17
+    bucket, prefix = url[len("s3://"):].split("/", 1)
+    keys = [o["Key"] for o in s3_env.client().list_objects_v2(Bucket=bucket, Prefix=prefix).get("Contents", [])]
+    assert not [k for k in keys if "/.bsl-replaced/" in k]
+
+
+@pytest.mark.browser
+def test_bsl_review_of_a_dataset_on_s3_in_chromium(s3_env, s3_dataset, tmp_path):
+    import signal
+
+    from s3_server import ACCESS_KEY, SECRET_KEY
+
+    if not CHROMIUM.exists():
+        if os.environ.get("CI"):
+            pytest.fail("/usr/bin/chromium is missing (CI)")
+        pytest.skip("/usr/bin/chromium is missing")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    url, manifest, _ = s3_dataset
+    proc = subprocess.Popen([sys.executable, "-m", "bsl_pipeline.cli", "review", url, "-n", "4", "--reviewer", "ann",
+                             "--no-browser"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "BSL_NO_PROGRESS": "1"})
+    try:
+        head = [proc.stdout.readline() for _ in range(2)]
+        assert f"marks go to {url}/judgments.jsonl" in head[0], head
+        page_url = head[1].split("open ", 1)[1].strip()
+
+        def marks() -> list[dict]:
+            data = _stored(s3_env, url, "judgments.jsonl")
+            return [json.loads(line) for line in data.decode().splitlines()] if data else []
+
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=[
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+            try:
+                page = browser.new_page()
+                page.goto(page_url)
+                page.wait_for_selector("body[data-ready='1']")
+                first = page.locator("body").get_attribute("data-pair")
+                page.keyboard.press("u")
+                page.wait_for_selector("body[data-ready='1']")
+                assert [(m["pair_id"], m["mark"], m["reviewer"]) for m in marks()] == [(first, "usable", "ann")]
+                second = page.locator("body").get_attribute("data-pair")
+                assert second != first
+                page.keyboard.press("n")
+                page.wait_for_selector("body[data-ready='1']")
+                assert [m["mark"] for m in marks()] == ["usable", "not_usable"] and marks()[1]["pair_id"] == second
+                assert page.inner_text("#progress") == "2 of 4 judged"
+                page.close()
+                page = browser.new_page()  # opened again: the marks are on the store, the third pair is next
+                page.goto(page_url)
+                page.wait_for_selector("body[data-ready='1']")
+                assert page.locator("body").get_attribute("data-pair") not in (first, second)
+            finally:
+                browser.close()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert "noise" in out and "judged by ann" in out  # the summary on Ctrl-C
+    assert all(m["signature"] for m in marks())
+    text = "".join(head) + out + err
+    assert SECRET_KEY not in text and ACCESS_KEY not in text

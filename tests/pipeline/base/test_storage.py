@@ -3,8 +3,10 @@ reading it, against a real S3-compatible server (moto's server mode on 127.0.0.1
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -33,8 +35,19 @@ def _objects(server, bucket: str, prefix: str) -> dict[str, bytes]:
     return out
 
 
+CONTENT_NAMED = re.compile(r"^((?:data|rejects)/[a-z]+-\d{5}-of-\d{5})-([0-9a-f]{16})\.parquet$")
+
+
 def _shards(files: dict[str, bytes]) -> dict[str, bytes]:
-    return {k: v for k, v in files.items() if k.startswith(("data/", "rejects/"))}
+    """The dataset's shards on the store by their disk names (`train-00000-of-00002.parquet`), each store name
+    checked to carry the first 16 hex digits of its bytes' sha256."""
+    out = {}
+    for name, data in files.items():
+        if name.startswith(("data/", "rejects/")):
+            match = CONTENT_NAMED.match(name)
+            assert match and match.group(2) == hashlib.sha256(data).hexdigest()[:16], name
+            out[match.group(1) + ".parquet"] = data
+    return out
 
 
 def _local_shards(root: Path) -> dict[str, bytes]:
@@ -276,36 +289,114 @@ from bsl_pipeline.pipeline.augment.job import run_augment
 from bsl_pipeline.pipeline.base import storage
 from small_corpus import augment_config
 from pathlib import Path
-real, uploads = storage.write_bytes, []
-def write_bytes(location, data):
+real, calls = getattr(storage, {call!r}), []
+def killing(location, *args):
     if "/data/" in str(location) or "/rejects/" in str(location):
-        uploads.append(location)
-        if len(uploads) == 2:
-            os.kill(os.getpid(), signal.SIGKILL)  # mid-upload of the dataset's shards
-    real(location, data)
-storage.write_bytes = write_bytes
-run_augment({corpus!r}, {url!r}, augment_config(Path({tmp!r}), registry_dir=""))
+        calls.append(location)
+        if len(calls) == {at}:
+            os.kill(os.getpid(), signal.SIGKILL)  # mid-upload (write_bytes) or mid-commit (move) of the shards
+    return real(location, *args)
+setattr(storage, {call!r}, killing)
+run_augment({corpus!r}, {url!r}, augment_config(Path({tmp!r}), registry_dir="", seed={seed}))
 """
 
 
-def test_sigkill_during_upload_then_rerun_equals_an_uninterrupted_run(s3_env, tmp_path, cache_home):
-    corpus = write_corpus(tmp_path)
-    bucket = s3_env.bucket()
-    url = f"s3://{bucket}/killed"
-    script = KILL_SCRIPT.format(tests=str(REPO_ROOT / "tests"), corpus=str(corpus), url=url, tmp=str(tmp_path))
+def _killed_run(url: str, corpus: Path, tmp_path: Path, call: str, at: int, seed: int = 0) -> None:
+    script = KILL_SCRIPT.format(tests=str(REPO_ROOT / "tests"), corpus=str(corpus), url=url, tmp=str(tmp_path),
+                                call=call, at=at, seed=seed)
     done = subprocess.run([sys.executable, "-c", script], env={**os.environ, "BSL_NO_PROGRESS": "1"},
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == -signal.SIGKILL, done.stderr
+
+
+def _glob(url: str) -> list[str]:
+    """What a reader's glob over `data/*.parquet` matches now (a fresh filesystem: no listing cache)."""
+    fs, path = storage.filesystem(url)
+    fs.invalidate_cache()
+    return sorted(name.rsplit("/", 2)[-2] + "/" + name.rsplit("/", 1)[-1] for name in fs.glob(f"{path}/data/*.parquet"))
+
+
+def _glob_load(url: str, server, tmp_path: Path):
+    import datasets
+
+    return datasets.load_dataset("parquet", data_files=f"{url}/data/*.parquet", split="train",
+                                 storage_options={"endpoint_url": server.endpoint_url},
+                                 cache_dir=str(tmp_path / "hf-cache"))
+
+
+def test_sigkill_during_upload_then_rerun_equals_an_uninterrupted_run(s3_env, tmp_path, cache_home, monkeypatch):
+    import datasets
+
+    monkeypatch.setattr(datasets.config, "HF_HUB_OFFLINE", False)  # the store is 127.0.0.1
+    corpus = write_corpus(tmp_path)
+    bucket = s3_env.bucket()
+    url = f"s3://{bucket}/killed"
+    _killed_run(url, corpus, tmp_path, "write_bytes", at=2)
     files = _objects(s3_env, bucket, "killed")
-    assert "manifest.json" not in files and any(k.startswith("data/") for k in files)
+    # Killed mid-upload: the shards are under the staging prefix only; data/ and rejects/ hold nothing, so a glob
+    # reader finds no file and `bsl verify` no manifest.
+    assert "manifest.json" not in files and not _shards(files)
+    assert any(k.startswith(".bsl-staging/data/") for k in files)
+    assert _glob(url) == []
+    with pytest.raises((FileNotFoundError, ValueError), match="data_files|Unable to find"):
+        _glob_load(url, s3_env, tmp_path)  # datasets: no file to load
     with pytest.raises(BSLError, match="no manifest"):
-        verify_dataset(url)  # nothing a reader accepts
-    # The rerun takes over the dead writer's lease (same host, pid gone), reuses its tasks and completes.
+        verify_dataset(url)
+    # The rerun takes over the dead writer's lease (same host, pid gone), reuses its tasks and staged uploads.
     resumed = run_augment(corpus, url, augment_config(tmp_path, registry_dir=""))
     assert resumed.stats.per_method["noise"].tasks_cached == resumed.stats.per_method["noise"].tasks
     clean = run_augment(corpus, tmp_path / "clean", augment_config(tmp_path, registry_dir=""))
-    assert _shards(_objects(s3_env, bucket, "killed")) == _local_shards(tmp_path / "clean")
+    files = _objects(s3_env, bucket, "killed")
+    assert _shards(files) == _local_shards(tmp_path / "clean")
+    assert not [k for k in files if k.startswith((".bsl-staging/", ".bsl-replaced/"))]  # nothing left, nothing aside
     assert verify_dataset(url).stats.pairs == clean.stats.pairs
+    assert _glob(url) == sorted(s.path for s in resumed.shards_of("pairs"))
+    assert _glob_load(url, s3_env, tmp_path).num_rows == clean.stats.pairs
+
+
+def test_an_update_keeps_the_old_dataset_until_its_commit_and_never_reuses_a_name(s3_env, tmp_path, cache_home,
+                                                                                     monkeypatch):
+    import datasets
+
+    monkeypatch.setattr(datasets.config, "HF_HUB_OFFLINE", False)
+    corpus = write_corpus(tmp_path)
+    bucket = s3_env.bucket()
+    url = f"s3://{bucket}/updated"
+    old = run_augment(corpus, url, augment_config(tmp_path, registry_dir=""))
+    old_files = _objects(s3_env, bucket, "updated")
+    old_names = {s.path for s in old.shards}
+    # The update (another seed: other views) killed mid-upload: the old dataset is whole, and all a glob sees.
+    _killed_run(url, corpus, tmp_path, "write_bytes", at=2, seed=1)
+    assert verify_dataset(url).checksum == old.checksum
+    assert _glob(url) == sorted(s.path for s in old.shards_of("pairs"))
+    assert _glob_load(url, s3_env, tmp_path).num_rows == old.stats.pairs
+    # Killed again mid-commit (its first staged shard moved into data/): `bsl verify` refuses the mix a glob sees.
+    _killed_run(url, corpus, tmp_path, "move", at=2, seed=1)
+    seen = _glob(url)
+    assert set(s.path for s in old.shards_of("pairs")) < set(seen) and len(seen) == len(old.shards_of("pairs")) + 1
+    with pytest.raises(BSLError, match="not listed in the manifest"):
+        verify_dataset(url)
+    new = run_augment(corpus, url, augment_config(tmp_path, registry_dir="", seed=1))
+    files = _objects(s3_env, bucket, "updated")
+    clean = run_augment(corpus, tmp_path / "clean", augment_config(tmp_path, registry_dir="", seed=1))
+    assert _shards(files) == _local_shards(tmp_path / "clean") and verify_dataset(url).checksum == new.checksum
+    # Every name stands for one content: the old shards' names that the new dataset does not reuse are gone (the
+    # tool's own shards, removed after the commit), and none of them holds other bytes than before.
+    assert {s.path for s in new.shards} != old_names
+    for name in old_names:
+        assert files.get(name, old_files[name]) == old_files[name]
+    assert not old_names - {s.path for s in new.shards} & set(files)
+    assert not [k for k in files if k.startswith((".bsl-staging/", ".bsl-replaced/"))]
+    assert _glob(url) == sorted(s.path for s in new.shards_of("pairs"))
+    # What a killed run staged and the next run does not use is moved aside at its end, never deleted.
+    _killed_run(url, corpus, tmp_path, "write_bytes", at=2, seed=2)
+    staged = {k: v for k, v in _objects(s3_env, bucket, "updated").items() if k.startswith(".bsl-staging/")}
+    assert staged
+    run_augment(corpus, url, augment_config(tmp_path, registry_dir="", seed=1))
+    files = _objects(s3_env, bucket, "updated")
+    aside = {k.split("/", 2)[2]: v for k, v in files.items() if k.startswith(".bsl-replaced/")}
+    assert aside == staged and not [k for k in files if k.startswith(".bsl-staging/")]
+    assert _shards(files) == _local_shards(tmp_path / "clean")
 
 
 def test_hugging_face_datasets_reads_the_output_from_s3(s3_env, tmp_path, cache_home, monkeypatch):
@@ -384,8 +475,7 @@ def test_job_report_and_review_read_a_dataset_on_s3(s3_server, tmp_path, monkeyp
     env = {**s3_server.env, "XDG_CACHE_HOME": str(tmp_path / "cache")}
     summary = _cli(["review", url, "--summary"], env, tmp_path)
     assert summary.returncode == 0, summary.stderr
-    judging = _cli(["review", url, "--no-browser"], env, tmp_path)
-    assert judging.returncode == 1 and "copy it to a local directory" in judging.stderr
+    assert f"no judged pairs in {url}/judgments.jsonl" in summary.stdout and "cache" not in summary.stdout
 
 
 def test_signed_manifest_and_markers_and_the_registry_copy_on_s3(s3_env, tmp_path, cache_home, monkeypatch):
@@ -410,6 +500,26 @@ def test_signed_manifest_and_markers_and_the_registry_copy_on_s3(s3_env, tmp_pat
     with pytest.raises(BSLError, match="signature"):
         verify_dataset(url)
     assert load_manifest(url).name == "signed"
+
+
+def test_a_scheme_whose_backend_is_not_installed_is_one_line_naming_the_package(tmp_path):
+    import importlib.util
+
+    missing = [(scheme, package) for scheme, package in (("gs", "gcsfs"), ("az", "adlfs"), ("oci", "ocifs"))
+               if importlib.util.find_spec(package) is None]
+    if not missing:
+        pytest.skip("gcsfs, adlfs and ocifs are all installed here")
+    scheme, package = missing[0]
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    corpus = write_corpus(tmp_path)
+    for args in (["verify", f"{scheme}://bucket/views"],
+                 ["augment", str(corpus), "--out", f"{scheme}://bucket/views", "--methods", "noise"]):
+        done = _cli(args, env, tmp_path)
+        assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
+        assert f"{scheme}://bucket/views: the {scheme}:// scheme needs the Python package {package}" in done.stderr
+        assert f"pip install {package}" in done.stderr
+    with pytest.raises(BSLError, match="no fsspec filesystem knows the scheme nosuch://"):
+        storage.exists("nosuch://bucket/views")
 
 
 def test_credentials_in_a_config_are_refused_and_never_shown(tmp_path, monkeypatch):

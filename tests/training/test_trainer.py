@@ -268,10 +268,10 @@ def test_trainer_calls_the_evaluators_it_is_given(tiny_bert_dir, datasets, tmp_p
                       evaluators=[evaluator], disable_progress=True)
     try:
         result = trainer.fit()
-        final = trainer.encode(PairCosine.sentences).numpy()
+        final = trainer.parts.eval_encoder.encode(PairCosine.sentences, disable_progress=True)
     finally:
         trainer.close()
-    # Called at step 2 and at the end, on the online encoder in eval mode (dropout off: what Trainer.encode gives).
+    # Called at step 2 and at the end, on the online encoder in eval mode (dropout off: what the export gives).
     assert len(evaluator.seen) == 2
     np.testing.assert_allclose(np.stack(evaluator.seen[-1]), final, rtol=0, atol=1e-6)
     rows = _read_csv(tmp_path / "run" / "eval.csv")
@@ -407,7 +407,7 @@ def test_minilm_bsl_steps_and_export(tmp_path, datasets):
     try:
         result = trainer.fit()
         sentences = make_sentences(6, seed=5)
-        ours = trainer.encode(sentences).numpy()
+        ours = trainer.parts.eval_encoder.encode(sentences, disable_progress=True)
     finally:
         trainer.close()
     assert all(torch.isfinite(torch.tensor(r["loss"])) for r in result.history)

@@ -1,5 +1,4 @@
-"""Rewrites for headlines and captions: the telegraphic verb forms of news headlines and picture captions said in
-full, or in the other aspect. The rules (names as in `HEADLINE_RULES`):
+"""Rewrites for news headlines: their telegraphic verb forms said in full, in another tense or in the active. The rules (names as in `HEADLINE_RULES`):
 
 * `headline_passive`: a headline's bare passive participle gets its auxiliary ("Dozens killed in Kenyan clashes" ->
   "Dozens were killed in Kenyan clashes"; "Man charged with murder of wife" -> "Man was charged with murder of
@@ -28,7 +27,17 @@ full, or in the other aspect. The rules (names as in `HEADLINE_RULES`):
   massive Tianjin blasts" -> "At least 17 were killed, 400 were injured in ..."), and it may join a list ("Two
   German tourists, two pilots killed"). In a headline in title case the auxiliary is capitalised ("Mandela Was
   Discharged From Hospital").
-* `headline_perfect`: a headline's present tense of a single completed event said in the present perfect ("Head
+* `headline_active`: a headline's passive participle with a "by" agent said in the active, in the headline's present
+  tense agreeing with the agent ("Mauritanian president shot by army unit" -> "Army unit shoots Mauritanian
+  president", "China rocked by twin earthquakes" -> "Twin earthquakes rock China", "Drug lord captured by marines
+  in Mexico" -> "Marines capture drug lord in Mexico"). Only in a headline: a capitalised first word, no final
+  punctuation, at most `_MAX_HEADLINE` tokens, no comma; the subject is a plain noun phrase directly before the
+  participle (no pronoun, no auxiliary: "U.S. says saddened by ..."), and the agent and the phrase after it follow
+  `passive_by`'s guards. A bare singular subject is lower-cased only when it is a noun of `CAPTION_PERSON_NOUNS`
+  ("Woman",
+  "Man", "Girl", "Cat"), else it must be a known name ("Romney", "China") or is refused ("Bill passed by Senate",
+  "Bush criticized by ..."); a headline in title case ("Man Arrested By Police") is refused, and so are verbs whose
+  past tense + "by" may be active (`INTRANSITIVE_BY`: "Obama stopped by a diner").* `headline_perfect`: a headline's present tense of a single completed event said in the present perfect ("Head
   of CIA resigns over affair" -> "Head of CIA has resigned over affair"; "Putin Declares Victory in Russia
   Presidential Vote" -> "Putin Has Declared Victory ..."; an -ly adverb before the verb goes after "has": "Malawi
   has officially confirmed ..."). Only in a headline as for `headline_passive` (and no comma or colon), with a
@@ -37,32 +46,7 @@ full, or in the other aspect. The rules (names as in `HEADLINE_RULES`):
   noun ("Syria attacks kill 10": "attacks" may be the noun). Refused: a time after the verb ("X resigns on Monday"
   -> "has resigned on Monday": a perfect takes no past time; today, next week, a weekday, month or year), a second
   verb after it, states and plans (wants, faces, plans, remains: no such verb is in the list).
-* `caption_aspect`: a caption in the simple present <-> in the present progressive ("A turtle walks over the
-  ground." <-> "A turtle is walking over the ground."; "Runners compete in a race." -> "Runners are competing in a
-  race."; "The woman is walking her dog." -> "The woman walks her dog."). Only a short descriptive sentence (at most
-  `_MAX_CAPTION` tokens, ending in "." or nothing, no comma) whose subject is a determiner (a, an, the, one, two,
-  ..., some, several) + up to four lower-case words ending in a noun for a person, an animal or a vehicle
-  (`CAPTION_SUBJECTS`) or in a collective noun + "of" + up to three words ending in a plural noun ("A group of young
-  people", "A herd of elephants"), either optionally followed by a short "in"/"with" phrase (a determiner and up to
-  three lower-case words ending in a noun: "A man in a red shirt", "Two men in blue shirts", "A young boy with a
-  hat"); or a plural caption noun alone (only from the simple present: "Kids dance on stage." would be generic). The
-  verb must follow the subject at exactly one place: refused when a word of the "in"/"with" phrase could be the verb
-  too ("A boy in overalls blows bubbles.", "Two men in animal print pajama bottoms sleep"), except garments ("in
-  pink boots runs") and a later "is"/"are" ("in red shorts is writing"); a simple present after such a phrase must
-  be followed by a determiner, possessive, preposition or particle ("A man in red pants skiing ..." has no verb),
-  and not by "on" + the end or a verb ("A man with black pants on walks ..."). The verb is dynamic: never stative or
-  habit-prone verbs (be, have, contain, seem, know, own, wear, live, work, sell, teach, use, drive, ...), never "is
-  going to" / "is trying to". What follows the verb must contain a determiner, a possessive or a particle ("A bear
-  fights a wolf"; "A bear fights wolves." is generic; "A man drinks." a habit); "play" only before with/in/on/...
-  ("A woman plays violin" is a skill). Refused: a modal, a negation, a time or frequency adverb (always, usually,
-  every, often, now, ...), a subordinate or relative clause (when, while, who, that, ...), a second verb after
-  and/or/but ("is peeling and cutting a potato", "sits on the floor and leans against a map": both would need to
-  change), a pronoun or name as subject ("He works at a bank" is a habit), a subject whose number disagrees with its
-  determiner or auxiliary, a coordinated subject ("A man and a woman are ..."). Agreement: "is"/"walks" for a
-  singular subject, "are"/"walk" for a plural one, from the head noun; a collective noun in the singular keeps the
-  number its verb has ("A group of people walks" <-> "is walking", "A group of people are walking" <-> "walk": both
-  read naturally), but "a couple of"/"a bunch of" are plural only; the forms come from lemminflect, refused when a
-  verb has two lemmas with different forms.
+
 * `headline_event`: a headline's present tense of a transitive verb of a single event, with its object, said in the
   present perfect ("Roadside bomb kills 5 Afghan policemen" -> "Roadside bomb has killed 5 Afghan policemen";
   "Syrian forces launch new attacks" -> "Syrian forces have launched new attacks"; "Strong Italy Quake Kills at
@@ -98,18 +82,21 @@ the order of coordinated adjectives is often preferred or fixed, and "W1 and W2 
 from __future__ import annotations
 
 import re
+
+from bsl_pipeline.pipeline.augment.rewrite_rules.agents import (
+    agent_end, agent_text, as_object, other_form, passive_lemma, phrase_number, plain_noun_phrase, present_form,
+    the_one_by,
+)
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_word, _lemmas, is_ing_verb, splice, verb_only,
+    Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_word, _lemmas, splice, verb_only,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
-    ACTIVE_PAST, AFTER_AGE, AFTER_PARTICIPLE, AFTER_VERB, AMBIGUOUS_SUBJECT_VERBS, AUXILIARIES, CAPTION_DETERMINERS,
-    CAPTION_PLURAL_DETERMINERS, CAPTION_SUBJECTS, CAPTION_VERB_PARTICLES, COLLECTIVES, DIE_FORMS, EVENT_ADJECTIVES,
-    EVENT_VERBS, GARMENTS, HEADLINE_VERBS, IRREGULAR_PLURAL_SUBJECTS, MARKET_MOVES, MODIFIER_DETS, MONTHS,
-    NEITHER_NUMBER, NOT_CAPTION_VERBS, NOT_CAPTION_WORDS, NOT_IN_HEADLINE, NOT_OBJECT, NUMBER_WORDS, OBJECT_START,
-    OBJECT_VERBS, OF_PARTICIPLES, PLAY_NEXT, PLURAL_COLLECTIVES, PLURAL_WORDS, PREDICATIVE, PREDICATIVE_VERBS,
-    PRESENT_BEFORE, PRONOUNS_AND_DEMONSTRATIVES, SINGULAR_WORDS, STATIVE_PARTICIPLES, SUBJECT_MODIFIERS, TIME_AFTER,
-    TO_VERB_PASSIVE, US_STATES, WEEKDAYS,
+    ACTIVE_PAST, AFTER_AGE, AFTER_PARTICIPLE, AMBIGUOUS_SUBJECT_VERBS, AUXILIARIES, AUXILIARY_WORDS, DIE_FORMS,
+    EVENT_ADJECTIVES, EVENT_VERBS, HEADLINE_VERBS, INTRANSITIVE_BY, MARKET_MOVES, MONTHS, NEITHER_NUMBER,
+    NOT_IN_HEADLINE, NOT_OBJECT, NUMBER_WORDS, OBJECT_START, OBJECT_TO_SUBJECT_PRONOUN, OBJECT_VERBS, OF_PARTICIPLES,
+    PLURAL_WORDS, PREDICATIVE, PREDICATIVE_VERBS, PRESENT_BEFORE, PRONOUNS_AND_DEMONSTRATIVES, REFUSED_PUNCT,
+    SINGULAR_WORDS, STATIVE_PARTICIPLES, SUBJECT_TO_OBJECT_PRONOUN, TIME_AFTER, TO_VERB_PASSIVE, US_STATES, WEEKDAYS,
 )
 
 # -- headline_passive -----------------------------------------------------------------------------------------------
@@ -297,244 +284,32 @@ def rule_headline_passive(text: str, toks: list[Tok], cfg: RuleSettings) -> str 
     return splice(text, [(toks[at].start, toks[at].start, aux + " ")])
 
 
-# -- caption_aspect -------------------------------------------------------------------------------------------------
-_MAX_CAPTION = 16
+# -- headline_active ------------------------------------------------------------------------------------------------
 
 
-def _form(verb: str, tag: str, source: str) -> str | None:
-    """The `tag` form of the verb `verb` (a form of it); None when its lemmas disagree."""
-    from lemminflect import getInflection
-
-    forms = {f for lemma in _lemmas(verb).get("VERB", ()) if _is_form(verb, source)
-             for f in getInflection(lemma, tag)[:1]}
-    return forms.pop() if len(forms) == 1 else None
-
-
-def _plural_noun(word: str) -> bool | None:
-    """Whether `word` is a plural noun (True), a singular one (False); None when its number is unclear ("sheep")."""
-    lemmas = _lemmas(word).get("NOUN", ())
-    plural = word in IRREGULAR_PLURAL_SUBJECTS or bool(lemmas) and word not in lemmas
-    singular = bool(lemmas) and word in lemmas
-    return None if plural == singular else plural
-
-
-def _finite(tok: Tok, plural: bool | None) -> bool | None:
-    """Whether `tok` may be the caption's verb ("is"/"are" or a simple present) for a subject of that number
-    (None: either); None when it can be no such verb."""
-    word = tok.low
-    if not tok.text.islower() or not tok.text.isalpha():
+def rule_headline_active(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
+    end = len(toks)
+    if not 4 <= end <= _MAX_HEADLINE or _final_punct(toks) != end or not toks[0].text[:1].isupper() \
+            or any(t.text in REFUSED_PUNCT or t.text == "," for t in toks):
         return None
-    if word in ("is", "are"):
-        return None if plural is not None and (word == "are") != plural else word == "are"
-    if word.endswith("s") and _is_form(word, "VBZ"):
-        return None if plural else False
-    if not word.endswith("s") and not word.endswith("ing") and _is_form(word, "VBP"):
-        return None if plural is False else True
-    return None
-
-
-def _modifier_ends(toks: list[Tok], k: int) -> list[int]:
-    """The possible ends (index after) of a short "with"/"in" phrase at `k` ("in a red shirt", "with a hat", "in
-    blue shirts"): the preposition, an optional determiner and one to three lower-case words, the last a noun."""
-    if k >= len(toks) or toks[k].low not in SUBJECT_MODIFIERS:
-        return []
-    j = k + 1
-    if j < len(toks) and toks[j].low in MODIFIER_DETS:
-        j += 1
-    ends = []
-    for m in range(j, min(j + 3, len(toks))):
-        word = toks[m]
-        if not (word.text.replace("-", "").isalpha() and word.text.islower()) or is_stopword(word.text) \
-                or word.low in CAPTION_DETERMINERS or is_ing_verb(word.low):
-            break
-        if "NOUN" in _lemmas(word.low):
-            ends.append(m + 1)
-    return ends
-
-
-def _of_ends(toks: list[Tok], k: int) -> list[int]:
-    """The possible ends of an "of" phrase after a collective noun ("of people", "of young children", "of Asian
-    women"): one to three words, the last a plural noun (or one whose number is unclear: "of deer")."""
-    if k >= len(toks) or toks[k].low != "of":
-        return []
-    ends = []
-    for m in range(k + 1, min(k + 4, len(toks))):
-        word = toks[m]
-        if not word.text.replace("-", "").isalpha() or is_stopword(word.text) or is_ing_verb(word.low) \
-                or not (word.text.islower() or word.text.istitle() and m < k + 3):
-            break
-        if word.text.islower() and _plural_noun(word.low) is not False and "NOUN" in _lemmas(word.low):
-            ends.append(m + 1)
-    return ends
-
-
-def _collective(toks: list[Tok], j: int) -> bool:
-    """Whether `toks[j]` is a collective noun before "of" ("group of", "groups of")."""
-    word = toks[j].low
-    return (word in COLLECTIVES or word.endswith("s") and word[:-1] in COLLECTIVES) and j + 1 < len(toks) \
-        and toks[j + 1].low == "of"
-
-
-def _garment(word: str) -> bool:
-    return word in GARMENTS or word[:-1] in GARMENTS or word[:-2] in GARMENTS
-
-
-def _verb_after_modifier(toks: list[Tok], v: int) -> bool:
-    """Whether the simple present at `v` after a "with"/"in" phrase is a verb, not a noun that ends the phrase ("A
-    man in red pants skiing", "Two men in animal print pajama bottoms sleep", "A man with black pants on walks"):
-    followed by a determiner, possessive, preposition, particle or the end, but not by "on" + the
-    end or a verb."""
-    word = toks[v].low
-    if word in ("is", "are"):
-        return True
-    nxt = toks[v + 1].low if v + 1 < len(toks) else "."
-    after = toks[v + 2] if v + 2 < len(toks) else None
-    if nxt == "on" and (after is None or not _is_word(after) or _is_form(after.low, "VBZ")):
-        return False
-    if v + 1 >= len(toks) or not _is_word(toks[v + 1]):
-        return True
-    return nxt in CAPTION_DETERMINERS or nxt in CAPTION_VERB_PARTICLES or nxt in AFTER_PARTICIPLE or nxt in AFTER_VERB
-
-
-def _caption_subject(toks: list[Tok]) -> tuple[int, bool, bool] | None:
-    """(index of the verb, plural, bare) for a caption's subject: a determiner and up to four lower-case words
-    ending in a caption noun or a collective noun + "of" phrase ("A group of people"), then optionally a short
-    "with"/"in" phrase ("A man in a red shirt"); or a plural caption noun alone (bare). The number of a collective
-    noun in the singular follows its verb ("A group of people walks" / "walk")."""
-    first = toks[0].low
-    if first in CAPTION_DETERMINERS:
-        j = 1
-        while j < len(toks) and j <= 4 and toks[j].text.replace("-", "").isalpha() and toks[j].text.islower() \
-                and not is_stopword(toks[j].text) and toks[j].low not in CAPTION_SUBJECTS \
-                and not _collective(toks, j):
-            j += 1
-        if j >= len(toks) or not toks[j].text.islower() or not (toks[j].low in CAPTION_SUBJECTS
-                                                                or _collective(toks, j)):
-            return None
-        head = toks[j].low
-    elif toks[0].low in CAPTION_SUBJECTS:
-        j, head = 0, first
-    else:
+    by = the_one_by(toks, 2)
+    if by is None:
         return None
-    plural = _plural_noun(head)
-    if plural is None:
-        return None  # "sheep", "deer": the number is unclear
-    if first in ("a", "an", "one") and plural or first in CAPTION_PLURAL_DETERMINERS and not plural:
-        return None  # "a people"
-    if j == 0:
-        if not plural:
-            return None  # "Dog runs": a headline
-        return 1, True, True
-    number: bool | None = plural
-    ends = [(j + 1, plural)]
-    if _collective(toks, j):
-        if not plural:
-            number = True if head in PLURAL_COLLECTIVES else None  # "A group of people walks" / "walk"
-        ends = [(e, number) for e in _of_ends(toks, j + 1)]
-    modified = [(m, n) for e, n in ends for m in _modifier_ends(toks, e)]
-    verbs = {(e, agree, (e, n) in modified) for e, n in ends + modified if e < len(toks) and not _garment(toks[e].low)
-             for agree in [_finite(toks[e], n)] if agree is not None}
-    if any(toks[e].low in ("is", "are") for e, _, _ in verbs):
-        verbs = {found for found in verbs if toks[found[0]].low in ("is", "are")}  # "A woman in red shorts is ..."
-    if len(verbs) != 1:
-        return None  # no verb, or more than one reading ("A boy in overalls blows bubbles.")
-    v, agree, after_modifier = verbs.pop()
-    if after_modifier and not _verb_after_modifier(toks, v):
-        return None
-    return v, agree, False
-
-
-def _second_verb_after_and(toks: list[Tok], plural: bool) -> bool:
-    """Whether a verb may follow an "and"/"or"/"but" in `toks` ("peels and slices a potato", "sits on the floor
-    and leans against a map", "sit at a table and one points at the other"), whose tense would not change along."""
-    for n, t in enumerate(toks):
-        if t.low not in ("and", "or", "but"):
-            continue
-        for m in range(n + 1, min(n + 4, len(toks))):
-            word = toks[m].low
-            nxt = toks[m + 1].low if m + 1 < len(toks) else "."
-            verb_next = nxt in CAPTION_DETERMINERS or nxt in CAPTION_VERB_PARTICLES or nxt in AFTER_PARTICIPLE \
-                or nxt in ("his", "her", "their", "its", ".", "to")
-            if word.endswith("ing") and _is_form(word, "VBG"):
-                return True
-            if word.endswith("s") and _is_form(word, "VBZ") and ("NOUN" not in _lemmas(word) or verb_next
-                                                                 or m == n + 1):
-                return True
-            if plural and _is_form(word, "VBP") and ("NOUN" not in _lemmas(word) or verb_next):
-                return True
-    return False
-
-
-def _episodic(rest: list[Tok]) -> bool:
-    """Whether what follows the verb has a determiner or a particle, which makes a single event of it ("A bear
-    fights a wolf"); "A bear fights wolves" is a generic statement."""
-    return any(t.low in CAPTION_DETERMINERS or t.low in CAPTION_VERB_PARTICLES
-               or t.low in ("his", "her", "its", "their") for t in rest)
-
-
-def rule_caption_aspect(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
-    end = _final_punct(toks)
-    if end <= 2 or end > _MAX_CAPTION or not toks[0].text[:1].isupper():
-        return None
-    if any(t.low in NOT_CAPTION_WORDS or t.low.endswith("n't") or not (_is_word(t) or t.text in (",", "-"))
-           for t in toks[:end]) or "," in text:
-        return Refusal("not_a_caption")
-    found = _caption_subject(toks)
-    if found is None:
-        return None
-    v, plural, bare = found
-    aux = toks[v]
-    if aux.low in ("is", "are"):
-        # progressive -> simple present: "The woman is walking her dog." -> "The woman walks her dog."
-        if (aux.low == "are") != plural or v + 2 >= end or not aux.text.islower():
-            # agreement; a complement is needed ("A man drinks." would be a habit)
-            return Refusal("agreement_or_no_complement")
-        if bare:
-            # "Kids dance on stage.": a bare plural subject in the simple present is generic
-            return Refusal("bare_plural_subject")
-        verb = toks[v + 1]
-        if not verb.low.endswith("ing") or not _is_form(verb.low, "VBG"):
-            return None
-        if any(lemma in NOT_CAPTION_VERBS for lemma in _lemmas(verb.low).get("VERB", ())):
-            return Refusal("stative_verb")
-        if toks[v + 2].low == "to":
-            return Refusal("infinitive_after")  # "is trying to": the infinitive
-        if _second_verb_after_and(toks[v + 2:end], plural):
-            return Refusal("second_verb")  # "is peeling and cutting a potato": both verbs would need to change
-        if not _episodic(toks[v + 2:end]):
-            return Refusal("generic_statement")  # "A bear fights wolves.": a generic statement
-        if verb.low == "playing" and toks[v + 2].low not in PLAY_NEXT:
-            return Refusal("skill_or_habit")  # "A woman plays violin", "plays the guitar": a skill or habit
-        new = _form(verb.low, "VBP" if plural else "VBZ", "VBG")
-        if new is None:
-            return Refusal("no_inflection")
-        return splice(text, [(aux.start, verb.end, new)])
-    # simple present -> progressive: "A turtle walks over the ground." -> "A turtle is walking over the ground."
-    verb = aux
-    if not verb.text.islower() or verb.low.endswith("ing"):
-        return None
-    if plural and not (_is_form(verb.low, "VBP") and not verb.low.endswith("s")) or not plural and not (
-            verb.low.endswith("s") and _is_form(verb.low, "VBZ")):
-        return Refusal("agreement")
-    if any(lemma in NOT_CAPTION_VERBS for lemma in _lemmas(verb.low).get("VERB", ())):
-        return Refusal("stative_verb")
-    rest = toks[v + 1:end]
-    if rest and rest[0].low == "to":
-        return Refusal("infinitive_after")
-    if any(_is_word(t) and t.low not in ("and", "or") and (
-            _is_form(t.low, "VBZ") and t.low.endswith("s") and "NOUN" not in _lemmas(t.low)
-            or _is_form(t.low, "VBD") and not _is_form(t.low, "VBN")) for t in rest):
-        return Refusal("second_verb")  # a second verb: "A man walks and talks"
-    if _second_verb_after_and(rest, plural):
-        return Refusal("second_verb")
-    if rest and not _episodic(rest):
-        return Refusal("generic_statement")  # "Cats chase mice.": a generic statement
-    if not rest and plural:
-        return Refusal("generic_statement")  # "Dogs bark."
-    new = _form(verb.low, "VBG", "VBP" if plural else "VBZ")
-    if new is None:
+    lemma = passive_lemma(toks, by - 1)
+    if lemma is None or lemma in INTRANSITIVE_BY or not plain_noun_phrase(toks, 0, by - 1, subject=True) \
+            or any(t.low in SUBJECT_TO_OBJECT_PRONOUN or t.low in AUXILIARY_WORDS for t in toks[:by - 1]):
+        return Refusal("subject_or_verb_unfit")
+    stop = agent_end(toks, by, end, lemma)
+    if stop is None or any(t.low in OBJECT_TO_SUBJECT_PRONOUN for t in toks[by + 1:stop]):
+        return Refusal("agent_unfit")
+    number = phrase_number(toks, by + 1, stop)
+    obj = as_object(text, toks, 0, by - 1, plural_aux=False)
+    verb = number and present_form(lemma, number)
+    if verb is None or obj is None:
         return Refusal("no_inflection")
-    return splice(text, [(verb.start, verb.end, ("are " if plural else "is ") + new)])
+    agent = agent_text(text, toks, by, stop, True)
+    tail = "" if stop == end else " " + text[toks[stop].start:]
+    return agent + " " + verb + " " + obj + tail
 
 
 # -- headline_perfect -----------------------------------------------------------------------------------------------
@@ -565,7 +340,7 @@ def rule_headline_perfect(text: str, toks: list[Tok], cfg: RuleSettings) -> str 
             return Refusal("past_time")
         if _second_verb(rest):
             return Refusal("second_verb")
-        participle = _form(t.low, "VBN", "VBZ")
+        participle = other_form(t.low, "VBN", "VBZ")
         if participle is None:
             return Refusal("no_inflection")
         return _in_perfect(text, subject, t, participle, False, title)
@@ -668,7 +443,7 @@ def rule_headline_event(text: str, toks: list[Tok], cfg: RuleSettings) -> str | 
             return Refusal("market_report")  # "Stocks close 2.47% higher": a market report, the figure is no object
         if any(x.text == ":" for x in rest):
             return Refusal("colon_after")  # "...: officials"
-        participle = _form(t.low, "VBN", "VBZ" if third else "VBP")
+        participle = other_form(t.low, "VBN", "VBZ" if third else "VBP")
         if participle is None:
             return Refusal("no_inflection")
         return _in_perfect(text, subject, t, participle, bool(plural), title)
@@ -762,7 +537,7 @@ def rule_died_aged(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refus
     return None
 
 
-HEADLINE_RULES: dict[str, Rule] = {"headline_passive": rule_headline_passive, "caption_aspect": rule_caption_aspect,
+HEADLINE_RULES: dict[str, Rule] = {"headline_passive": rule_headline_passive, "headline_active": rule_headline_active,
                                    "headline_perfect": rule_headline_perfect,
                                    "headline_event": rule_headline_event,
                                    "headline_and": rule_headline_and, "died_aged": rule_died_aged}

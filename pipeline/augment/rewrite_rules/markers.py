@@ -82,7 +82,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from functools import lru_cache
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import is_finite_clause_verb, is_plural_noun, verb_classes
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
@@ -90,12 +89,10 @@ from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
-    ABSTRACT_ENDINGS, ADVERBS_IN_VERB_GROUP, ANIMALS, AUXILIARIES, CLAUSE_DETERMINERS, CLAUSE_NOUNS, CLAUSE_OPENERS,
-    DETERMINERS, FINITE_AUX, FUTURE_ADVERBS, GAP_ADVERBS, GOING_PLACES, HABITUAL, HEADLINE_FUNCTION,
-    NATIONALITY_ENDINGS, NOMINATIVE_PRONOUNS, NO_REDUCTION, NO_VERB_AFTER_TO, NUMBER_WORDS, OBJECT_PRONOUNS,
-    PARTICIPLE_COMPLEMENT, PASSIVE_PRONOUNS, PERSON_NOUNS, PERSON_PRONOUNS, PERSON_SUFFIXES, PLURAL_DETERMINERS,
-    PLURAL_ONLY, PREPOSITIONS, PRONOUN_ADJECTIVES, PRONOUN_BE, QUANTIFIERS, ROUNDUP_NOUNS, SAY_ADJECTIVES,
-    SINGULAR_DETERMINERS, SUBJECT_DETERMINERS, SUBJECT_PRONOUNS, THAT_PREFERRED, TIME_WORDS, TO_NOUNS, WISH_WORDS,
+    ABSTRACT_ENDINGS, ADVERBS_IN_VERB_GROUP, ANIMALS, AUXILIARIES, CLAUSE_DETERMINERS, CLAUSE_NOUNS, DETERMINERS,
+    FINITE_AUX, GAP_ADVERBS, NOMINATIVE_PRONOUNS, NO_REDUCTION, OBJECT_PRONOUNS, PARTICIPLE_COMPLEMENT,
+    PASSIVE_PRONOUNS, PERSON_NOUNS, PERSON_PRONOUNS, PERSON_SUFFIXES, PLURAL_ONLY, PREPOSITIONS, PRONOUN_ADJECTIVES,
+    QUANTIFIERS, SAY_ADJECTIVES, SUBJECT_PRONOUNS, THAT_PREFERRED, TIME_WORDS,
 )
 
 
@@ -324,7 +321,8 @@ def _cleft(toks: list[Tok], k: int) -> bool:
                for a, b in zip(toks[:k], toks[1:k]))
 
 
-def _reduce_relative(text: str, toks: list[Tok]) -> str | None:
+def _reduce_relative(text: str, toks: list[Tok]) -> str | Refusal | None:
+    refusal = None  # the first guard that refused, returned when no place is rewritten
     for k in range(2, len(toks) - 3):
         t = toks[k]
         if t.low not in ("who", "that", "which") or not t.text.islower():
@@ -333,13 +331,14 @@ def _reduce_relative(text: str, toks: list[Tok]) -> str | None:
         if be.low not in ("is", "are") or not is_ing_verb(verb.low):
             continue
         if verb.low == "going" and k + 3 < len(toks) and toks[k + 3].low == "to":
-            continue  # "who are going to vote": a future
-        if toks[k - 1].text == "," or _noun_head(toks, k) is None or _cleft(toks, k):
-            continue  # "a man with a mustache who is wearing white": "a mustache wearing white"
-        if t.low == "who" and not (_may_be_person(toks[k - 1]) or toks[k - 1].low in ANIMALS):
-            continue  # "Two guys are wearing uniforms who are running": "who" is not the uniforms
-        return splice(text, [(t.start, verb.start, "")])
-    return None
+            refusal = refusal or Refusal("future")  # "who are going to vote"
+        elif toks[k - 1].text == "," or _noun_head(toks, k) is None or _cleft(toks, k):
+            refusal = refusal or Refusal("head_unfit")  # "a man with a mustache who is wearing white"
+        elif t.low == "who" and not (_may_be_person(toks[k - 1]) or toks[k - 1].low in ANIMALS):
+            refusal = refusal or Refusal("who_not_person")  # "Two guys are wearing uniforms who are running"
+        else:
+            return splice(text, [(t.start, verb.start, "")])
+    return refusal
 
 
 def _agrees(noun: Tok, verb: Tok) -> bool:
@@ -365,41 +364,49 @@ def _fronted(toks: list[Tok], k: int) -> bool:
     return j > 0 and toks[j - 1].low in PREPOSITIONS and (j == 1 or toks[j - 2].text in (",", ";", ":", "("))
 
 
-def _swap_relative(text: str, toks: list[Tok]) -> str | None:
-    if re.search(r"\b(and|or|but) (which|that)\b", text):
-        return None
+def _swap_at(toks: list[Tok], k: int) -> str | Refusal | None:
+    """The other relative pronoun for "which"/"that" at token k, or the guard that refuses it."""
+    t, noun, nxt = toks[k], toks[k - 1], toks[k + 1]
+    if not _is_lower_word(noun) or noun.low in PREPOSITIONS or noun.low == "that" or is_stopword(noun.text) \
+            or "NOUN" not in _lemmas(noun.low):
+        return None  # "... called Groups which might be helpful": a name may end before the relative
+    if noun.low in QUANTIFIERS or noun.low.endswith("thing") \
+            or noun.low in ("way", "extent", "degree", "reason", "point", "time", "so", "such"):
+        return Refusal("that_preferred")  # "a lot that", "anything that"
+    if _verb_like(toks, k - 1) or _cleft(toks, k) or _fronted(toks, k):
+        return Refusal("not_a_relative")
+    if not _agrees(noun, nxt):
+        return Refusal("agreement")
+    heads = [noun] + ([toks[k - 3]] if k >= 3 and toks[k - 2].low in ("and", "or") else [])
+    if any(_may_be_person(x) for x in heads) or any(x.low in PERSON_PRONOUNS for x in toks[max(0, k - 7):k]):
+        return Refusal("may_be_person")  # "the victim which is affected"; "the person or entity that pays"
+    if t.text == "which":
+        if _in_phrase_of_preposition(toks, k - 1) or any(x.low == "that" for x in toks[max(0, k - 4):k]):
+            return Refusal("preposition_object")  # "Irish oak from the park which is held together"
+        if nxt.low in ("means", "meant", "makes", "made", "explains", "is", "was") and k + 2 < len(toks) \
+                and toks[k + 2].low in ("why", "it", "me", "us", "them", "sense"):
+            return Refusal("refers_to_clause")  # "which is why"
+        clause = is_finite_clause_verb(nxt) or _clause_subject(toks, k + 1, names=False) is not None
+        return "that" if clause else None
+    if not is_finite_clause_verb(nxt):
+        return None  # that -> which in a subject relative only: "the fact that he left"
+    if any(x.low in THAT_PREFERRED or x.low.endswith("est") and "ADJ" in _lemmas(x.low)
+           for x in toks[max(0, k - 4):k - 1]):
+        return Refusal("that_preferred")  # "the only film that ...", "the best way that ..."
+    return "which"
+
+
+def _swap_relative(text: str, toks: list[Tok]) -> str | Refusal | None:
+    refusal = None  # the first guard that refused, returned when no place is rewritten
     for k in range(2, len(toks) - 2):
-        t = toks[k]
-        if t.text not in ("which", "that"):
-            continue
-        noun, nxt = toks[k - 1], toks[k + 1]
-        if not _is_lower_word(noun) or noun.low in PREPOSITIONS or noun.low == "that" or is_stopword(noun.text):
-            continue  # "... called Groups which might be helpful": a name may end before the relative
-        if "NOUN" not in _lemmas(noun.low) or noun.low in QUANTIFIERS or noun.low.endswith("thing") \
-                or noun.low in ("way", "extent", "degree", "reason", "point", "time", "so", "such"):
-            continue  # "a lot that", "anything that": these prefer "that"
-        if _verb_like(toks, k - 1) or _cleft(toks, k) or not _agrees(noun, nxt) or _fronted(toks, k):
-            continue
-        heads = [noun] + ([toks[k - 3]] if k >= 3 and toks[k - 2].low in ("and", "or") else [])
-        if any(_may_be_person(x) for x in heads) or any(x.low in PERSON_PRONOUNS for x in toks[max(0, k - 7):k]):
-            continue  # "the victim which is affected" is not the victim; "the person or entity that pays"
-        if t.text == "which":
-            if _in_phrase_of_preposition(toks, k - 1) or any(x.low == "that" for x in toks[max(0, k - 4):k]):
-                continue  # "Irish oak from the park which is held together": "which" may be about the oak
-            if nxt.low in ("means", "meant", "makes", "made", "explains", "is", "was") and k + 2 < len(toks) \
-                    and toks[k + 2].low in ("why", "it", "me", "us", "them", "sense"):
-                continue  # "which is why": "which" refers to the whole clause
-            if is_finite_clause_verb(nxt) or _clause_subject(toks, k + 1, names=False) is not None:
-                return splice(text, [(t.start, t.end, "that")])
-            continue
-        # that -> which: a subject relative only ("that" + subject is a complementizer: "the fact that he left")
-        if not is_finite_clause_verb(nxt):
-            continue
-        if any(x.low in THAT_PREFERRED or x.low.endswith("est") and "ADJ" in _lemmas(x.low)
-               for x in toks[max(0, k - 4):k - 1]):
-            continue  # "the only film that ...", "the best way that ..."
-        return splice(text, [(t.start, t.end, "which")])
-    return None
+        if toks[k].text in ("which", "that"):
+            new = _swap_at(toks, k)
+            if isinstance(new, str) and re.search(r"\b(and|or|but) (which|that)\b", text):
+                new = Refusal("joined_relatives")  # "and which": the two relatives would no longer match
+            if isinstance(new, str):
+                return splice(text, [(toks[k].start, toks[k].end, new)])
+            refusal = refusal or new
+    return refusal
 
 
 def _agrees_passive(noun: Tok, be: Tok) -> bool:
@@ -487,33 +494,47 @@ def _is_adverb(tok: Tok) -> bool:
     return _is_lower_word(tok) and tok.low.endswith("ly") and "ADV" in _lemmas(tok.low)
 
 
-def _reduce_passive(text: str, toks: list[Tok]) -> str | None:
-    """"a program that is designed to help" -> "a program designed to help"; see the module docstring."""
-    if re.search(r"\b(and|or|but) (who|which|that)\b", text, re.IGNORECASE):
-        return None  # "units that are located in ... and that emit ...": the relatives would no longer match
+def _passive_reduced(text: str, toks: list[Tok], k: int) -> str | Refusal | None:
+    """The passive relative at token k ("who/that/which" + a form of "be") reduced to its participle ("a program
+    that is designed to help" -> "a program designed to help"), or the guard that refuses it."""
+    t, be = toks[k], toks[k + 1]
+    if t.low not in ("who", "that", "which") or not t.text.islower() or be.low not in ("is", "are", "was", "were"):
+        return None
+    p = k + 3 if _is_adverb(toks[k + 2]) else k + 2  # "that is widely used"
+    part = toks[p] if p < len(toks) else None
+    if part is None or not _is_lower_word(part) or not _is_form(part.low, "VBN"):
+        return None  # "that is open"
+    if part.low in NO_REDUCTION:
+        return Refusal("participle_unfit")  # "that is being built", "who is supposed to ..."
+    if not _reducible(toks, k):
+        return Refusal("head_unfit")
+    e = p + 1
+    while e + 1 < len(toks) and toks[e].low in ("and", "or") and _is_lower_word(toks[e + 1]) \
+            and _is_form(toks[e + 1].low, "VBN"):
+        e += 2  # "that is written or printed"
+    rest = toks[e:]
+    if rest and _is_adverb(rest[0]):  # "something that is desired intensely."
+        ok = len(rest) == 1 or not _is_word(rest[1]) or rest[1].low in PREPOSITIONS | PARTICIPLE_COMPLEMENT
+    else:  # a complement must follow: "A rebel who was captured said ..." would read "A rebel captured said"
+        ok = len(rest) > 1 and rest[0].low in PREPOSITIONS | PARTICIPLE_COMPLEMENT and rest[0].text.islower() \
+            and (_is_word(rest[1]) or rest[1].text[:1].isdigit() or rest[1].text in ("$", "'", '"'))
+    if not ok:
+        return Refusal("no_complement")
+    if _goes_on(rest):
+        return Refusal("second_verb")
+    return splice(text, [(t.start, toks[k + 2].start, "")])
+
+
+def _reduce_passive(text: str, toks: list[Tok]) -> str | Refusal | None:
+    refusal = None  # the first guard that refused, returned when no place is rewritten
     for k in range(1, len(toks) - 3):
-        t, be = toks[k], toks[k + 1]
-        if t.low not in ("who", "that", "which") or not t.text.islower() or be.low not in ("is", "are", "was", "were"):
-            continue
-        p = k + 3 if _is_adverb(toks[k + 2]) else k + 2  # "that is widely used"
-        part = toks[p] if p < len(toks) else None
-        if part is None or not _is_lower_word(part) or not _is_form(part.low, "VBN") or part.low in NO_REDUCTION:
-            continue  # "that is being built", "that is open", "who is supposed to ..."
-        if not _reducible(toks, k):
-            continue
-        e = p + 1
-        while e + 1 < len(toks) and toks[e].low in ("and", "or") and _is_lower_word(toks[e + 1]) \
-                and _is_form(toks[e + 1].low, "VBN"):
-            e += 2  # "that is written or printed"
-        rest = toks[e:]
-        if rest and _is_adverb(rest[0]):  # "something that is desired intensely."
-            ok = len(rest) == 1 or not _is_word(rest[1]) or rest[1].low in PREPOSITIONS | PARTICIPLE_COMPLEMENT
-        else:  # a complement must follow: "A rebel who was captured said ..." would read "A rebel captured said"
-            ok = len(rest) > 1 and rest[0].low in PREPOSITIONS | PARTICIPLE_COMPLEMENT and rest[0].text.islower() \
-                and (_is_word(rest[1]) or rest[1].text[:1].isdigit() or rest[1].text in ("$", "'", '"'))
-        if ok and not _goes_on(rest):
-            return splice(text, [(t.start, toks[k + 2].start, "")])
-    return None
+        new = _passive_reduced(text, toks, k)
+        if isinstance(new, str) and re.search(r"\b(and|or|but) (who|which|that)\b", text, re.IGNORECASE):
+            new = Refusal("joined_relatives")  # "units that are located in ... and that emit ..."
+        if isinstance(new, str):
+            return new
+        refusal = refusal or new
+    return refusal
 
 
 def _is_past_verb(toks: list[Tok], i: int) -> bool:
@@ -528,25 +549,35 @@ def _is_past_verb(toks: list[Tok], i: int) -> bool:
                                                     or toks[i - 1].text.istitle() and not _lemmas(toks[i - 1].low))
 
 
-def _reduce_past_progressive(text: str, toks: list[Tok]) -> str | None:
+def _reduce_past_progressive(text: str, toks: list[Tok]) -> str | Refusal | None:
     """"two men who were sitting together" -> "two men sitting together", in a past narrative only."""
-    if re.search(r"\b(and|or|but) (who|which|that)\b", text, re.IGNORECASE):
-        return None
+    refusal = None  # the first guard that refused, returned when no place is rewritten
     for k in range(1, len(toks) - 3):
         t, be, verb = toks[k], toks[k + 1], toks[k + 2]
         if t.low not in ("who", "that", "which") or not t.text.islower() or be.low not in ("was", "were") \
                 or not is_ing_verb(verb.low) or verb.low in ("being", "going"):
             continue
         if not any(_is_past_verb(toks, i) for i in range(k)):
-            continue  # "The man who was standing there is my father": the time is the relative's own
-        if _reducible(toks, k) and not _goes_on(toks[k + 3:]):
+            refusal = refusal or Refusal("not_past_narrative")  # "The man who was standing there is my father"
+        elif not _reducible(toks, k):
+            refusal = refusal or Refusal("head_unfit")
+        elif _goes_on(toks[k + 3:]):
+            refusal = refusal or Refusal("second_verb")
+        elif re.search(r"\b(and|or|but) (who|which|that)\b", text, re.IGNORECASE):
+            refusal = refusal or Refusal("joined_relatives")
+        else:
             return splice(text, [(t.start, verb.start, "")])
-    return None
+    return refusal
 
 
 def rule_relative(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
-    return _swap_relative(text, toks) or _reduce_relative(text, toks) or _reduce_passive(text, toks) \
-        or _reduce_past_progressive(text, toks)
+    refusal = None  # the first guard that refused, returned when no place is rewritten
+    for rewrite in (_swap_relative, _reduce_relative, _reduce_passive, _reduce_past_progressive):
+        new = rewrite(text, toks)
+        if isinstance(new, str):
+            return new
+        refusal = refusal or new
+    return refusal
 
 
 MARKER_RULES: dict[str, Rule] = {"that": rule_that, "relative": rule_relative}

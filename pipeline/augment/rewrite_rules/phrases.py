@@ -113,14 +113,13 @@ from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
-    ADVERB_PARTICLES, ALL_THE_FIXED, AUXILIARIES, A_AMOUNTS, BE_CONTRACTED, BE_FORMS, BINOMIAL_PAIRS, BOUNDARY_WORDS,
-    CLAUSE_BREAK, CLAUSE_STARTERS, COUNT_WORDS, DEFINITE_AND_POSSESSIVE_DETERMINERS, DETERMINERS, DIRECTIONAL,
-    DOING_VERBS, FILLERS, FINITE_BE, GRAMMATICAL_DOUBLES, HEDGES_BEFORE_DUE, INTERJECTIONS, IRREGULAR_PLURALS,
-    LINKER_WORDS, LINKING_CONJUNCTIONS, LINK_OTHER_WAY, MAGNITUDES, MASS_LIKE, MEANINGFUL_DOUBLES, MEASURES,
-    MOTION_VERBS, NEARLY_NEXT, NOT_BEFORE_MANY, NOT_BEFORE_MORE, NOT_HOW_TO, NOUN_PHRASE_STARTS, NUMBER_PREPOSITIONS,
-    NUMBER_WORDS, OFF_VERBS, OPENING_QUOTES, ORDERING_VERBS, ORDINALS, PHRASE_OPENERS, PREPOSITION_WORDS,
-    QUANTITY_VERBS, QUESTION_VERBS, REFLEXIVES, RESTART_WORDS, SELECTS_ABOUT, SENTENCE_OPENERS, START_VERB_FORMS,
-    STATIVE_VERBS, SUCH_AS_NOT_BEFORE, TIME_OF_DAY_AND_YEAR_WORDS, TIME_UNITS, TO_VERBS, UPON_NOT_AFTER, WH_WORDS,
+    ALL_THE_FIXED, AUXILIARIES, A_AMOUNTS, BE_CONTRACTED, BE_FORMS, BINOMIAL_PAIRS, BOUNDARY_WORDS, CLAUSE_BREAK,
+    COUNT_WORDS, DEFINITE_AND_POSSESSIVE_DETERMINERS, DETERMINERS, DIRECTIONAL, DOING_VERBS, FINITE_BE,
+    HEDGES_BEFORE_DUE, IRREGULAR_PLURALS, LINKING_CONJUNCTIONS, MAGNITUDES, MASS_LIKE, MEASURES, MOTION_VERBS,
+    NEARLY_NEXT, NOT_BEFORE_MANY, NOT_BEFORE_MORE, NOT_HOW_TO, NOUN_PHRASE_STARTS, NUMBER_PREPOSITIONS, NUMBER_WORDS,
+    OFF_VERBS, OPENING_QUOTES, ORDERING_VERBS, ORDINALS, PREPOSITION_WORDS, QUANTITY_VERBS, QUESTION_VERBS, REFLEXIVES,
+    SELECTS_ABOUT, SENTENCE_OPENERS, START_VERB_FORMS, STATIVE_VERBS, SUCH_AS_NOT_BEFORE, TIME_OF_DAY_AND_YEAR_WORDS,
+    TIME_UNITS, TO_VERBS, UPON_NOT_AFTER,
 )
 
 # -- numbers ----------------------------------------------------------------------------------------------------------
@@ -485,68 +484,65 @@ def _with_respect_to(toks: list[Tok], i: int, j: int) -> bool:
     return i == 0 and _followed_by_word(toks, i, j)
 
 
-# The table: (phrase, replacement, guard). Phrases are matched on lower-case tokens; the first entry that matches
-# at the first place in the sentence where any does, and whose guard allows it, is applied.
-EQUIVALENTS: tuple[tuple[str, str, Guard], ...] = (
-    ("everyone", "everybody", _free), ("everybody", "everyone", _free),
-    ("someone", "somebody", _free), ("somebody", "someone", _free),
-    ("anyone", "anybody", _free), ("anybody", "anyone", _free),
-    ("no one", "nobody", _no_one_pronoun), ("nobody", "no one", _not_after_determiner),
-    ("maybe", "perhaps", _not_after_determiner), ("perhaps", "maybe", _clause_opening),
-    ("toward", "towards", _free), ("towards", "toward", _free),
-    ("in spite of", "despite", _followed_by_word), ("despite", "in spite of", _followed_by_word),
-    ("prior to", "before", _followed_by_word),
-    ("in order to", "to", _in_order_to),
-    ("whether or not", "whether", _whether_or_not),
-    ("a lot of", "lots of", _a_lot_of), ("lots of", "a lot of", _lots_of),
-    ("each other", "one another", _reciprocal), ("one another", "each other", _reciprocal),
-    ("each other's", "one another's", _free), ("one another's", "each other's", _free),
-    ("although", "though", _followed_by_word), ("though", "although", _though_opening),
-    ("amongst", "among", _free), ("whilst", "while", _free),
-    ("numerous", "many", _numerous),
-    ("more than", "over", _more_than), ("fewer than", "under", _more_than), ("less than", "under", _more_than),
-    ("about", "around", _about_number), ("around", "about", _about_number),
-    ("approximately", "about", _about_number), ("roughly", "about", _about_number),
-    ("nearly", "almost", _nearly), ("almost", "nearly", _nearly),
-    ("next to", "beside", _before_np), ("beside", "next to", _before_np),
-    ("outside of", "outside", _before_np), ("inside of", "inside", _before_np), ("off of", "off", _before_np),
-    ("all of", "all", _before_determiner), ("half of", "half", _before_determiner),
-    ("both of", "both", _before_determiner),
-    ("okay", "OK", _free), ("ok", "okay", _free),
-    ("for example", "for instance", _free), ("for instance", "for example", _free),
-    ("nevertheless", "nonetheless", _free), ("nonetheless", "nevertheless", _free),
-    ("moreover", "furthermore", _marker_opening), ("furthermore", "moreover", _marker_opening),
-    ("in addition ,", "additionally,", _marker_opening), ("additionally ,", "in addition,", _marker_opening),
-    ("similarly ,", "likewise,", _marker_opening), ("likewise ,", "similarly,", _marker_opening),
-    ("in the meantime ,", "meanwhile,", _marker_opening),
-    ("as a result ,", "consequently,", _marker_opening),
-    ("currently ,", "at present,", _marker_opening), ("at present ,", "currently,", _marker_opening),
-    ("all of a sudden", "suddenly", _followed_by_word),
-    ("nowadays", "these days", _nowadays), ("these days", "nowadays", _nowadays),
-    ("lately", "recently", _lately),
-    ("a variety of", "various", _before_plural), ("a large number of", "many", _before_plural),
-    ("a small number of", "a few", _before_plural),
-    ("a little bit", "a bit", _free),
-    ("in the event that", "if", _followed_by_word),
-    ("with regard to", "regarding", _followed_by_word), ("in regard to", "regarding", _followed_by_word),
-    ("with respect to", "regarding", _with_respect_to),
-    ("as a result of", "because of", _followed_by_word),
-    ("due to the fact that", "because", _not_after_be), ("due to", "because of", _due_to),
-    ("subsequent to", "after", _followed_by_word),
-    ("in excess of", "more than", _before_number),
-    ("on a daily basis", "daily", _free), ("on a regular basis", "regularly", _free),
-    ("in the near future", "soon", _free),
-    ("upon", "on", _upon), ("till", "until", _till),
-    ("so as to", "to", _so_as_to),
-    ("right away", "immediately", _free),
-    ("such as", "like", _such_as),
-    ("instead of", "rather than", _followed_by_word),
-    ("kind of", "sort of", _kind_of), ("sort of", "kind of", _kind_of),
-    ("unable to", "not able to", _be_unable), ("not able to", "unable to", _be_unable),
-)
-_BY_FIRST: dict[str, list[tuple[list[str], str, Guard]]] = {}
-for _phrase, _new, _guard in EQUIVALENTS:
-    _BY_FIRST.setdefault(_phrase.split()[0], []).append((_phrase.split(), _new, _guard))
+# The table: guard -> the phrases it guards ("a <-> b" both ways, "a -> b" one way), matched on lower-case
+# tokens. At the first place in the sentence where a phrase matches, the first phrase there (in the order of the
+# table) whose guard allows it is applied.
+EQUIVALENTS: dict[Guard, tuple[str, ...]] = {
+    _free: ("everyone <-> everybody", "someone <-> somebody", "anyone <-> anybody", "toward <-> towards",
+            "each other's <-> one another's", "amongst -> among", "whilst -> while", "okay -> OK", "ok -> okay",
+            "for example <-> for instance", "nevertheless <-> nonetheless", "a little bit -> a bit",
+            "on a daily basis -> daily", "on a regular basis -> regularly", "in the near future -> soon",
+            "right away -> immediately"),
+    _no_one_pronoun: ("no one -> nobody",),
+    _not_after_determiner: ("nobody -> no one", "maybe -> perhaps"),
+    _clause_opening: ("perhaps -> maybe",),
+    _before_determiner: ("all of -> all", "half of -> half", "both of -> both"),
+    _followed_by_word: ("in spite of <-> despite", "prior to -> before", "although -> though",
+                        "all of a sudden -> suddenly", "in the event that -> if", "with regard to -> regarding",
+                        "in regard to -> regarding", "as a result of -> because of", "subsequent to -> after",
+                        "instead of -> rather than"),
+    _in_order_to: ("in order to -> to",),
+    _whether_or_not: ("whether or not -> whether",),
+    _a_lot_of: ("a lot of -> lots of",),
+    _lots_of: ("lots of -> a lot of",),
+    _reciprocal: ("each other <-> one another",),
+    _though_opening: ("though -> although",),
+    _numerous: ("numerous -> many",),
+    _more_than: ("more than -> over", "fewer than -> under", "less than -> under"),
+    _about_number: ("about <-> around", "approximately -> about", "roughly -> about"),
+    _nearly: ("nearly <-> almost",),
+    _before_np: ("next to <-> beside", "outside of -> outside", "inside of -> inside", "off of -> off"),
+    _marker_opening: ("moreover <-> furthermore", "in addition, <-> additionally,", "similarly, <-> likewise,",
+                      "in the meantime, -> meanwhile,", "as a result, -> consequently,", "currently, <-> at present,"),
+    _nowadays: ("nowadays <-> these days",),
+    _lately: ("lately -> recently",),
+    _before_plural: ("a variety of -> various", "a large number of -> many", "a small number of -> a few"),
+    _with_respect_to: ("with respect to -> regarding",),
+    _not_after_be: ("due to the fact that -> because",),
+    _due_to: ("due to -> because of",),
+    _before_number: ("in excess of -> more than",),
+    _upon: ("upon -> on",),
+    _till: ("till -> until",),
+    _so_as_to: ("so as to -> to",),
+    _such_as: ("such as -> like",),
+    _kind_of: ("kind of <-> sort of",),
+    _be_unable: ("unable to <-> not able to",),
+}
+
+
+def _by_first_word(table: dict[Guard, tuple[str, ...]]) -> dict[str, list[tuple[list[str], str, Guard]]]:
+    """first word -> (the phrase's words, its replacement, its guard), in the order of the table."""
+    out: dict[str, list[tuple[list[str], str, Guard]]] = {}
+    for guard, pairs in table.items():
+        for pair in pairs:
+            first, arrow, second = re.split(r" (<?->) ", pair)
+            for phrase, new in [(first, second), (second, first)][:2 if arrow == "<->" else 1]:
+                words = phrase.replace(",", " ,").split()
+                out.setdefault(words[0], []).append((words, new, guard))
+    return out
+
+
+_BY_FIRST = _by_first_word(EQUIVALENTS)
 
 
 def _majority(text: str, toks: list[Tok], i: int) -> str | None:
@@ -566,41 +562,51 @@ def _majority(text: str, toks: list[Tok], i: int) -> str | None:
     return splice(text, [(toks[i].start, toks[i + 2].end, _case_like(toks[i].text, new))])
 
 
+def _title_or_name(toks: list[Tok], i: int, j: int) -> bool:
+    """Whether the phrase toks[i:j] may be (part of) a title or a name: a word in capitals ("ABOUT"), a capital
+    inside the sentence ("... watched Everybody Loves Raymond") or inside the phrase, or at the start before a
+    capitalised function word or verb ("Everybody Loves Raymond is ...")."""
+    t, after = toks[i], token_at(toks, j)
+    if any(x.text.isupper() and len(x.text) > 1 for x in toks[i:j]) \
+            or any(x.text[:1].isupper() for x in toks[i + 1:j]):
+        return True
+    if t.text[:1].isupper() and not (i == 0 or toks[i - 1].text in SENTENCE_OPENERS):
+        return True
+    return t.text[:1].isupper() and after is not None and after.text[:1].isupper() and after.text != "I" and (
+        is_stopword(after.text) or is_verb_form(after.low))
+
+
 def rule_equivalent(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
+    refusal = None  # the first guard that refused, returned when no place is rewritten
     for i, t in enumerate(toks):
         if t.low == "the" and i + 1 < len(toks) and toks[i + 1].low == "majority":
             prev = prev_token(toks, i)
-            if prev is None or prev.low not in ("vast", "overwhelming"):
-                new = _majority(text, toks, i)
-                if new is not None:
-                    return new
+            if prev is not None and prev.low in ("vast", "overwhelming"):
+                refusal = refusal or Refusal("vast_or_overwhelming")
+                continue
+            new = _majority(text, toks, i)
+            if new is not None:
+                return new
             continue
         for words, new, guard in _BY_FIRST.get(t.low, ()):
             j = i + len(words)
             if [x.low for x in toks[i:j]] != words:
                 continue
-            opening = i == 0 or toks[i - 1].text in SENTENCE_OPENERS
             if t.low in ("ok", "okay"):
                 okay = _okay(text, toks)
                 if okay is not None:
                     return okay
+                refusal = refusal or Refusal("okay_spellings")  # both spellings, or "Tulsa, OK": a state code
                 break
-            if any(x.text.isupper() and len(x.text) > 1 for x in toks[i:j]):
-                continue  # "ABOUT": capitals are a heading or a name
-            if t.text[:1].isupper() and not opening:
-                continue  # "... watched Everybody Loves Raymond": a title or a name
-            after = token_at(toks, j)
-            if t.text[:1].isupper() and after is not None and after.text[:1].isupper() and after.text != "I" and (
-                    is_stopword(after.text) or is_verb_form(after.low)):
-                continue  # "Everybody Loves Raymond is ...": a title at the start
-            if any(x.text[:1].isupper() for x in toks[i + 1:j]):
-                continue
-            if i > 0 and toks[i - 1].text in OPENING_QUOTES and toks[i - 1].end == t.start:
-                continue  # '"nobody" cared': a quoted word is cited, not used
-            if not guard(toks, i, j):
-                continue
-            return splice(text, [(t.start, toks[j - 1].end, _case_like(t.text, new))])
-    return None
+            if _title_or_name(toks, i, j):
+                refusal = refusal or Refusal("title_or_name")
+            elif i > 0 and toks[i - 1].text in OPENING_QUOTES and toks[i - 1].end == t.start:
+                refusal = refusal or Refusal("quoted_word")  # '"nobody" cared': a quoted word is cited, not used
+            elif not guard(toks, i, j):
+                refusal = refusal or Refusal("context_unfit")  # the table's guard of the phrase
+            else:
+                return splice(text, [(t.start, toks[j - 1].end, _case_like(t.text, new))])
+    return refusal
 
 
 # -- percent --------------------------------------------------------------------------------------------------------
@@ -663,35 +669,47 @@ def _joined_verb(toks: list[Tok], k: int, ing: bool) -> bool:
     return False
 
 
-def rule_to_ing(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
+def _to_ing_at(text: str, toks: list[Tok], i: int) -> str | Refusal | None:
+    """Token i (start/begin/continue) + "to" + a base verb said with the verb's -ing form, or the other way."""
     from lemminflect import getInflection
 
+    nxt = toks[i + 1]
+    to = nxt.text == "to"
+    verb = toks[i + 2] if to else nxt
+    if to and (not _is_lower_word(verb) or verb.low not in _verb_lemmas(verb.low) or not _is_form(verb.low, "VB")):
+        return None  # "continued to the end", "began to slowly move"
+    if not to and not (_is_lower_word(nxt) and is_ing_verb(nxt.low)):
+        return None
+    if not _trigger_is_verb(toks, i):
+        return Refusal("trigger_not_verb")
+    if toks[i].low.startswith("beg") and any(x.low in ("even", "not", "never", "cannot") or x.low.endswith("n't")
+                                             for x in toks[max(0, i - 3):i]):
+        return Refusal("impossibility_idiom")  # "I couldn't even begin to identify it"
+    lemmas = (verb.low,) if to else _verb_lemmas(verb.low)
+    if len(lemmas) != 1:
+        return Refusal("no_inflection")
+    if lemmas[0] in STATIVE_VERBS:
+        return Refusal("stative_verb")
+    if _joined_verb(toks, i + 2 if to else i + 1, ing=not to):
+        return Refusal("joined_verb")
+    if to:
+        forms = getInflection(verb.low, "VBG")
+        return splice(text, [(nxt.start, verb.end, forms[0])]) if forms else Refusal("no_inflection")
+    after = token_at(toks, i + 2)
+    if after is not None and after.text in ("'s", "’s"):
+        return Refusal("possessive_after")
+    return splice(text, [(nxt.start, nxt.end, "to " + lemmas[0])])
+
+
+def rule_to_ing(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
+    refusal = None  # the first guard that refused, returned when no place is rewritten
     for i, t in enumerate(toks[:-2]):
-        if t.low not in START_VERB_FORMS or not _trigger_is_verb(toks, i):
-            continue
-        if t.low.startswith("beg") and any(x.low in ("even", "not", "never", "cannot") or x.low.endswith("n't")
-                                           for x in toks[max(0, i - 3):i]):
-            continue  # "I couldn't even begin to identify it": an idiom of impossibility
-        nxt = toks[i + 1]
-        if nxt.low == "to" and nxt.text == "to":
-            verb = toks[i + 2]
-            if not _is_lower_word(verb) or verb.low not in _verb_lemmas(verb.low) or not _is_form(verb.low, "VB"):
-                continue  # "continued to the end", "began to slowly move"
-            if verb.low in STATIVE_VERBS or _joined_verb(toks, i + 2, ing=False):
-                continue
-            forms = getInflection(verb.low, "VBG")
-            if not forms:
-                continue
-            return splice(text, [(nxt.start, verb.end, forms[0])])
-        if _is_lower_word(nxt) and is_ing_verb(nxt.low):
-            lemmas = _verb_lemmas(nxt.low)
-            if len(lemmas) != 1 or lemmas[0] in STATIVE_VERBS or _joined_verb(toks, i + 1, ing=True):
-                continue
-            after = token_at(toks, i + 2)
-            if after is not None and after.text in ("'s", "’s"):
-                continue
-            return splice(text, [(nxt.start, nxt.end, "to " + lemmas[0])])
-    return None
+        if t.low in START_VERB_FORMS:
+            new = _to_ing_at(text, toks, i)
+            if isinstance(new, str):
+                return new
+            refusal = refusal or new
+    return refusal
 
 
 # -- between --------------------------------------------------------------------------------------------------------
@@ -781,10 +799,10 @@ def rule_how_can(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal
     if subject.text not in ("I", "we") or not _is_lower_word(verb) or not _is_form(verb.low, "VB") \
             or verb.low not in _verb_lemmas(verb.low):
         return None
-    if aux.text == "do" and verb.low not in NOT_HOW_TO:
-        return splice(text, [(aux.start, aux.end, "can")])
-    if aux.text == "can" and verb.low in DOING_VERBS:
-        return splice(text, [(aux.start, aux.end, "do")])
+    if aux.text == "do":
+        return splice(text, [(aux.start, aux.end, "can")]) if verb.low not in NOT_HOW_TO else Refusal("not_how_to")
+    if aux.text == "can":
+        return splice(text, [(aux.start, aux.end, "do")]) if verb.low in DOING_VERBS else Refusal("not_doing_verb")
     return None
 
 

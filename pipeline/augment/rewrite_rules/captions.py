@@ -267,45 +267,39 @@ def _episodic(rest: list[Tok]) -> bool:
                or t.low in ("his", "her", "its", "their") for t in rest)
 
 
-def rule_caption_aspect(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
-    end = _final_punct(toks)
-    if end <= 2 or end > _MAX_CAPTION or not toks[0].text[:1].isupper():
-        return None
-    if any(t.low in NOT_CAPTION_WORDS or t.low.endswith("n't") or not (_is_word(t) or t.text in (",", "-"))
-           for t in toks[:end]) or "," in text:
-        return Refusal("not_a_caption")
-    found = _aspect_subject(toks)
-    if found is None:
-        return None
-    v, plural, bare = found
+def _to_simple(text: str, toks: list[Tok], v: int, end: int, plural: bool, bare: bool) -> str | Refusal | None:
+    """The progressive at token v said in the simple present: "The woman is walking her dog." -> "The woman walks
+    her dog."."""
     aux = toks[v]
-    if aux.low in ("is", "are"):
-        # progressive -> simple present: "The woman is walking her dog." -> "The woman walks her dog."
-        if (aux.low == "are") != plural or v + 2 >= end or not aux.text.islower():
-            # agreement; a complement is needed ("A man drinks." would be a habit)
-            return Refusal("agreement_or_no_complement")
-        if bare:
-            # "Kids dance on stage.": a bare plural subject in the simple present is generic
-            return Refusal("bare_plural_subject")
-        verb = toks[v + 1]
-        if not verb.low.endswith("ing") or not _is_form(verb.low, "VBG"):
-            return None
-        if any(lemma in NOT_CAPTION_VERBS for lemma in _lemmas(verb.low).get("VERB", ())):
-            return Refusal("stative_verb")
-        if toks[v + 2].low == "to":
-            return Refusal("infinitive_after")  # "is trying to": the infinitive
-        if _second_verb_after_and(toks[v + 2:end], plural):
-            return Refusal("second_verb")  # "is peeling and cutting a potato": both verbs would need to change
-        if not _episodic(toks[v + 2:end]):
-            return Refusal("generic_statement")  # "A bear fights wolves.": a generic statement
-        if verb.low == "playing" and toks[v + 2].low not in PLAY_NEXT:
-            return Refusal("skill_or_habit")  # "A woman plays violin", "plays the guitar": a skill or habit
-        new = other_form(verb.low, "VBP" if plural else "VBZ", "VBG")
-        if new is None:
-            return Refusal("no_inflection")
-        return splice(text, [(aux.start, verb.end, new)])
-    # simple present -> progressive: "A turtle walks over the ground." -> "A turtle is walking over the ground."
-    verb = aux
+    if (aux.low == "are") != plural or v + 2 >= end or not aux.text.islower():
+        # agreement; a complement is needed ("A man drinks." would be a habit)
+        return Refusal("agreement_or_no_complement")
+    if bare:
+        # "Kids dance on stage.": a bare plural subject in the simple present is generic
+        return Refusal("bare_plural_subject")
+    verb = toks[v + 1]
+    if not verb.low.endswith("ing") or not _is_form(verb.low, "VBG"):
+        return None
+    if any(lemma in NOT_CAPTION_VERBS for lemma in _lemmas(verb.low).get("VERB", ())):
+        return Refusal("stative_verb")
+    if toks[v + 2].low == "to":
+        return Refusal("infinitive_after")  # "is trying to": the infinitive
+    if _second_verb_after_and(toks[v + 2:end], plural):
+        return Refusal("second_verb")  # "is peeling and cutting a potato": both verbs would need to change
+    if not _episodic(toks[v + 2:end]):
+        return Refusal("generic_statement")  # "A bear fights wolves.": a generic statement
+    if verb.low == "playing" and toks[v + 2].low not in PLAY_NEXT:
+        return Refusal("skill_or_habit")  # "A woman plays violin", "plays the guitar": a skill or habit
+    new = other_form(verb.low, "VBP" if plural else "VBZ", "VBG")
+    if new is None:
+        return Refusal("no_inflection")
+    return splice(text, [(aux.start, verb.end, new)])
+
+
+def _to_progressive(text: str, toks: list[Tok], v: int, end: int, plural: bool) -> str | Refusal | None:
+    """The simple present at token v said in the progressive: "A turtle walks over the ground." -> "A turtle is
+    walking over the ground."."""
+    verb = toks[v]
     if not verb.text.islower() or verb.low.endswith("ing"):
         return None
     if plural and not (_is_form(verb.low, "VBP") and not verb.low.endswith("s")) or not plural and not (
@@ -331,6 +325,21 @@ def rule_caption_aspect(text: str, toks: list[Tok], cfg: RuleSettings) -> str | 
         return Refusal("no_inflection")
     return splice(text, [(verb.start, verb.end, ("are " if plural else "is ") + new)])
 
+
+def rule_caption_aspect(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
+    end = _final_punct(toks)
+    if end <= 2 or end > _MAX_CAPTION or not toks[0].text[:1].isupper():
+        return None
+    if any(t.low in NOT_CAPTION_WORDS or t.low.endswith("n't") or not (_is_word(t) or t.text in (",", "-"))
+           for t in toks[:end]) or "," in text:
+        return Refusal("not_a_caption")
+    found = _aspect_subject(toks)
+    if found is None:
+        return None
+    v, plural, bare = found
+    if toks[v].low in ("is", "are"):
+        return _to_simple(text, toks, v, end, plural, bare)
+    return _to_progressive(text, toks, v, end, plural)
 
 
 # -- caption_passive, caption_active ---------------------------------------------------------------------------------

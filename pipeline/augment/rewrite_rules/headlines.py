@@ -190,73 +190,90 @@ def _second_verb(toks: list[Tok]) -> bool:
     return False
 
 
+def _ends_subject(toks: list[Tok], k: int, start: int) -> bool:
+    """Whether token k, no participle, ends a headline's subject before its participle is found (the subject holds
+    names, nouns, numbers, "of" and "'s"); then the clause takes no auxiliary."""
+    t, low = toks[k], toks[k].low
+    if t.text == "," or low in AUXILIARIES or low == "to" or verb_only(low) or _is_pronoun(t):
+        return True  # the subject ends, or the clause has another verb first
+    if low in AFTER_PARTICIPLE and low != "of":
+        return True  # "Residents near Gaza": the subject's head is unclear
+    if t.text == "." and t.start == toks[k - 1].end and re.fullmatch(r"[A-Z](\.[A-Z])*", toks[k - 1].text):
+        return False  # "U.S."
+    return not (_is_word(t) or t.text.isdigit() or low in ("'s", "-")) or (
+        is_stopword(t.text) and low not in ("of", "and") and not (k == start and low in ("the", "a"))
+        and low not in NUMBER_WORDS and low not in PLURAL_WORDS)
+
+
+def _passive_tense(toks: list[Tok], k: int, end: int) -> str | None:
+    """The tense the participle at token k says ("past"; "present" for "expected to", "set for"); None when it may
+    be active or a state."""
+    low = toks[k].low
+    nxt = toks[k + 1] if k + 1 < end else None
+    after = toks[k + 2] if k + 2 < end else None
+    verbs = _lemmas(low).get("VERB", ())
+    if nxt is not None and nxt.low == "to" and after is not None and _is_form(after.low, "VB"):
+        return TO_VERB_PASSIVE.get(low)  # "Iranians planned to attack": active
+    if nxt is not None and nxt.low == "by" and after is not None and not after.text[:1].isdigit():
+        return None if low in STATIVE_PARTICIPLES else "past"  # "Rebels backed by Iran": a state
+    if nxt is not None and (low, nxt.low) in PRESENT_BEFORE:
+        return "present"  # "Hong Kong set for democracy march"
+    if low in STATIVE_PARTICIPLES or any(lemma in ACTIVE_PAST for lemma in verbs):
+        return None  # "Stocks rallied on ...": active
+    if nxt is not None and nxt.low in PREDICATIVE:
+        if not any(lemma in PREDICATIVE_VERBS for lemma in verbs) or after is not None and (
+                after.low not in AFTER_PARTICIPLE):
+            return None  # "Police shot dead 30 miners": active, with an object
+        return "past"
+    if ("ADJ" in _lemmas(low) or "NOUN" in _lemmas(low)) and low not in EVENT_ADJECTIVES:
+        return None  # "Jordan biased over ...": an adjective; "Tax cut in ...": a compound noun
+    if nxt is not None and nxt.low not in AFTER_PARTICIPLE and not (
+            nxt.low == "out" and after is not None and after.low == "of"):
+        return None  # an object, a particle, a comma: the verb may be active
+    return "past"
+
+
+def _auxiliary_at(toks: list[Tok], start: int, end: int, k: int, title: bool) -> tuple[int, str] | None:
+    """Where the auxiliary of the participle at token k goes, and which one; None when the clause is refused."""
+    low = toks[k].low
+    at, subject = k, toks[start:k]
+    if len(subject) > 1 and subject[-1].low.endswith("ly") and "ADV" in _lemmas(subject[-1].low):
+        at, subject = k - 1, subject[:-1]  # "officer critically wounded"
+    nxt = toks[k + 1] if k + 1 < end else None
+    tense = _passive_tense(toks, k, end)
+    if tense is None:
+        return None
+    if nxt is not None and nxt.text != nxt.low and not title:
+        return None  # "Nadal beaten Monday": a name or time right after the participle
+    if _second_verb(toks[k + 1:end]):
+        return None  # "Man killed in crash identified": the participle is a reduced relative
+    if any(x.low.endswith("s") and _is_form(x.low, "VBZ") or m and _is_form(x.low, "VBP") and (
+            subject[m - 1].low in PLURAL_WORDS or subject[m - 1].low in NUMBER_WORDS)
+           for m, x in enumerate(subject[:-1])):
+        return None  # "Poland honors president killed ...", "Hundreds honor student killed ...": a verb
+    if not subject or subject[0].low in ("the", "a", "an"):
+        return None  # "A cabin shot of a crowded airplane": a caption's noun phrase, not a headline
+    if nxt is not None and nxt.low == "of" and low not in OF_PARTICIPLES:
+        return None
+    plural = _plural_head(subject)
+    if plural is None or plural and _is_form(low, "VB"):
+        return None  # "Rebels cut supply lines": the present tense of a verb whose participle is the same
+    aux = {("past", False): "was", ("past", True): "were", ("present", False): "is",
+           ("present", True): "are"}[tense, plural]
+    return at, aux.capitalize() if title else aux
+
+
 def _passive_clause(toks: list[Tok], start: int, end: int, title: bool) -> tuple[int, str] | None:
     """Where a headline clause (tokens start..end-1) takes its auxiliary, and which one; None when it does not."""
     for k in range(start + 1, min(end, start + _MAX_SUBJECT + 1)):
         t = toks[k]
-        low = t.low
-        if not _is_form(low, "VBN") or low.endswith("ing"):
-            if t.text == "," or low in AUXILIARIES or low == "to" or verb_only(low) or _is_pronoun(t):
-                return None  # the subject ends, or the clause has another verb first
-            if low in AFTER_PARTICIPLE and low != "of":
-                return None  # "Residents near Gaza": the subject's head is unclear
-            if t.text == "." and t.start == toks[k - 1].end and re.fullmatch(r"[A-Z](\.[A-Z])*", toks[k - 1].text):
-                continue  # "U.S."
-            if not (_is_word(t) or t.text.isdigit() or low in ("'s", "-")) or (
-                    is_stopword(t.text) and low not in ("of", "and") and not (k == start and low in ("the", "a"))
-                    and low not in NUMBER_WORDS and low not in PLURAL_WORDS):
+        if not _is_form(t.low, "VBN") or t.low.endswith("ing"):
+            if _ends_subject(toks, k, start):
                 return None
             continue
         if title != t.text[:1].isupper():
             return None
-        at = k  # where the auxiliary goes
-        subject = toks[start:k]
-        if len(subject) > 1 and subject[-1].low.endswith("ly") and "ADV" in _lemmas(subject[-1].low):
-            at, subject = k - 1, subject[:-1]  # "officer critically wounded"
-        nxt = toks[k + 1] if k + 1 < end else None
-        after = toks[k + 2] if k + 2 < end else None
-        verbs = _lemmas(low).get("VERB", ())
-        tense = "past"
-        if nxt is not None and nxt.low == "to" and after is not None and _is_form(after.low, "VB"):
-            if low not in TO_VERB_PASSIVE:
-                return None  # "Iranians planned to attack": active
-            tense = TO_VERB_PASSIVE[low]
-        elif nxt is not None and nxt.low == "by" and after is not None and not after.text[:1].isdigit():
-            if low in STATIVE_PARTICIPLES:
-                return None  # "Rebels backed by Iran": a state
-        elif nxt is not None and (low, nxt.low) in PRESENT_BEFORE:
-            tense = "present"  # "Hong Kong set for democracy march"
-        else:
-            if low in STATIVE_PARTICIPLES or any(lemma in ACTIVE_PAST for lemma in verbs):
-                return None  # "Stocks rallied on ...": active
-            if nxt is not None and nxt.low in PREDICATIVE:
-                if not any(lemma in PREDICATIVE_VERBS for lemma in verbs) or after is not None and (
-                        after.low not in AFTER_PARTICIPLE):
-                    return None  # "Police shot dead 30 miners": active, with an object
-            else:
-                if ("ADJ" in _lemmas(low) or "NOUN" in _lemmas(low)) and low not in EVENT_ADJECTIVES:
-                    return None  # "Jordan biased over ...": an adjective; "Tax cut in ...": a compound noun
-                if nxt is not None and nxt.low not in AFTER_PARTICIPLE and not (
-                        nxt.low == "out" and after is not None and after.low == "of"):
-                    return None  # an object, a particle, a comma: the verb may be active
-        if nxt is not None and nxt.text != nxt.low and not title:
-            return None  # "Nadal beaten Monday": a name or time right after the participle
-        if _second_verb(toks[k + 1:end]):
-            return None  # "Man killed in crash identified": the participle is a reduced relative
-        if any(x.low.endswith("s") and _is_form(x.low, "VBZ") or m and _is_form(x.low, "VBP") and (
-                subject[m - 1].low in PLURAL_WORDS or subject[m - 1].low in NUMBER_WORDS)
-               for m, x in enumerate(subject[:-1])):
-            return None  # "Poland honors president killed ...", "Hundreds honor student killed ...": a verb
-        if not subject or subject[0].low in ("the", "a", "an"):
-            return None  # "A cabin shot of a crowded airplane": a caption's noun phrase, not a headline
-        if nxt is not None and nxt.low == "of" and low not in OF_PARTICIPLES:
-            return None
-        plural = _plural_head(subject)
-        if plural is None or plural and _is_form(low, "VB"):
-            return None  # "Rebels cut supply lines": the present tense of a verb whose participle is the same
-        aux = {("past", False): "was", ("past", True): "were", ("present", False): "is",
-               ("present", True): "are"}[tense, plural]
-        return at, aux.capitalize() if title else aux
+        return _auxiliary_at(toks, start, end, k, title)
     return None
 
 
@@ -393,6 +410,22 @@ def _object_next(toks: list[Tok], k: int, title: bool) -> bool:
     return "NOUN" in lemmas or "ADJ" in lemmas or not lemmas
 
 
+def _event_rest_refused(toks: list[Tok], k: int, verbs: set[str], title: bool) -> Refusal | None:
+    """The guard that refuses what follows the headline's verb at token k (`verbs`: its lemmas), or None."""
+    rest = toks[k + 1:]
+    if not _object_next(toks, k + 1, title):
+        return Refusal("no_object")  # "Chinese stocks open lower", "Syria rebels leave for ...": no object
+    if _past_time(rest):
+        return Refusal("past_time")  # "X wins on Monday" -> "has won on Monday": a perfect takes no past time
+    if _second_verb(rest):
+        return Refusal("second_verb")
+    if verbs & {"open", "close", "end"} and any(x.low in MARKET_MOVES for x in rest):
+        return Refusal("market_report")  # "Stocks close 2.47% higher": a market report, the figure is no object
+    if any(x.text == ":" for x in rest):
+        return Refusal("colon_after")  # "...: officials"
+    return None
+
+
 def rule_headline_event(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if not _headline(toks, NOT_IN_HEADLINE | {",", ";"}):
         return None
@@ -420,7 +453,7 @@ def rule_headline_event(text: str, toks: list[Tok], cfg: RuleSettings) -> str | 
         if third and "NOUN" in _lemmas(t.low) and not nxt.low.endswith("s") and _is_form(nxt.low, "VBP") \
                 and set(_lemmas(nxt.low).get("VERB", ())) & (OBJECT_VERBS | EVENT_VERBS):
             continue  # "Israeli air strikes kill 16": "strikes" is the subject's noun
-        subject, rest = toks[start:k], toks[k + 1:end]
+        subject = toks[start:k]
         if subject[0].low in ("the", "a", "an"):
             return Refusal("subject_with_article")
         if any(x.low in AMBIGUOUS_SUBJECT_VERBS for x in subject[1:]):
@@ -433,16 +466,9 @@ def rule_headline_event(text: str, toks: list[Tok], cfg: RuleSettings) -> str | 
             return Refusal("agreement")
         if not verbs & OBJECT_VERBS and not plural:
             return Refusal("singular_subject")  # a singular subject with a verb of `EVENT_VERBS`: `headline_perfect`
-        if not _object_next(toks, k + 1, title):
-            return Refusal("no_object")  # "Chinese stocks open lower", "Syria rebels leave for ...": no object
-        if _past_time(rest):
-            return Refusal("past_time")  # "X wins on Monday" -> "has won on Monday": a perfect takes no past time
-        if _second_verb(rest):
-            return Refusal("second_verb")
-        if verbs & {"open", "close", "end"} and any(x.low in MARKET_MOVES for x in rest):
-            return Refusal("market_report")  # "Stocks close 2.47% higher": a market report, the figure is no object
-        if any(x.text == ":" for x in rest):
-            return Refusal("colon_after")  # "...: officials"
+        refusal = _event_rest_refused(toks, k, verbs, title)
+        if refusal is not None:
+            return refusal
         participle = other_form(t.low, "VBN", "VBZ" if third else "VBP")
         if participle is None:
             return Refusal("no_inflection")

@@ -735,6 +735,46 @@ def _conjunct(toks: list[Tok], start: int, stop_at_and: bool) -> int | None:
     return k
 
 
+def _conjuncts_refused(a: list[Tok], b: list[Tok]) -> Refusal | None:
+    """The guard that refuses two conjuncts of "between" to change places, or None."""
+    words = a + b
+    if any(x.text[:1].isdigit() or x.low in COUNT_WORDS | ORDINALS | TIME_OF_DAY_AND_YEAR_WORDS | {"one"}
+           or x.low in ("you", "me", "him", "her", "us", "them", "i") or "'" in x.low for x in words):
+        return Refusal("range_date_or_pronoun")  # ranges, dates, times, pronouns, possessives
+    if any(is_ing_verb(x.low) and "NOUN" not in _lemmas(x.low) for x in words):
+        return Refusal("ing_in_conjunct")
+    heads = (a[-1].low, b[-1].low)
+    if heads in BINOMIAL_PAIRS or heads[::-1] in BINOMIAL_PAIRS or {"rock", "lines", "devil"} & {x.low for x in words}:
+        return Refusal("fixed_pair")
+    for head in (a[-1], b[-1]):
+        lemmas = _lemmas(head.low)
+        if head.text[:1].islower() and ("NOUN" not in lemmas or "ADJ" in lemmas and "NOUN" not in lemmas):
+            return Refusal("shared_head")  # "between the old and new buildings"
+        if head.text[:1].islower() and "ADJ" in lemmas and head.low in ("poor", "rich", "black", "white", "young",
+                                                                     "old", "good", "evil"):
+            return Refusal("shared_head")
+    if len(a) == 1 and len(b) > 1 and a[0].text[:1].islower():
+        return Refusal("shared_head")  # "between cat and dog owners": the head may be shared
+    if (a[0].low in DEFINITE_AND_POSSESSIVE_DETERMINERS) != (b[0].low in DEFINITE_AND_POSSESSIVE_DETERMINERS):
+        return Refusal("shared_determiner")  # "between the neck and upper arm": the determiner is shared
+    return None
+
+
+def _goes_on_refused(after: Tok | None, prev: Tok | None) -> Refusal | None:
+    """The guard that refuses what follows the second conjunct (`after`; `prev`: the word before "between")."""
+    if after is not None and _is_word(after):
+        if after.low in ("'s", "of", "and", "or"):
+            return Refusal("conjunct_goes_on")
+        if after.low in AUXILIARIES or is_verb_form(after.low) or _is_form(after.low, "VBP"):
+            if prev is None or not (_is_word(prev) and "NOUN" in _lemmas(prev.low) and not is_stopword(prev.text)):
+                return Refusal("two_clauses")  # "fell between the rocks and the dog ran": two clauses
+        elif after.low not in BOUNDARY_WORDS:
+            return Refusal("conjunct_goes_on")  # the second conjunct may go on
+    elif after is not None and after.text not in (".", ",", ";", ":", "?", "!", ")", "-", "\"", "”"):
+        return Refusal("conjunct_goes_on")
+    return None
+
+
 def rule_between(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     for i, t in enumerate(toks[:-3]):
         if t.text != "between":
@@ -749,38 +789,9 @@ def rule_between(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal
         if b_end is None:
             return None
         a, b = toks[i + 1:a_end], toks[a_end + 1:b_end]
-        words = [x for x in a + b]
-        if any(x.text[:1].isdigit() or x.low in COUNT_WORDS | ORDINALS | TIME_OF_DAY_AND_YEAR_WORDS | {"one"}
-               or x.low in ("you", "me", "him", "her", "us", "them", "i") or "'" in x.low for x in words):
-            return Refusal("range_date_or_pronoun")  # ranges, dates, times, pronouns, possessives
-        if any(is_ing_verb(x.low) and "NOUN" not in _lemmas(x.low) for x in words):
-            return Refusal("ing_in_conjunct")
-        heads = (a[-1].low, b[-1].low)
-        if heads in BINOMIAL_PAIRS or heads[::-1] in BINOMIAL_PAIRS \
-                or {"rock", "lines", "devil"} & {x.low for x in words}:
-            return Refusal("fixed_pair")
-        for head in (a[-1], b[-1]):
-            lemmas = _lemmas(head.low)
-            if head.text[:1].islower() and ("NOUN" not in lemmas or "ADJ" in lemmas and "NOUN" not in lemmas):
-                return Refusal("shared_head")  # "between the old and new buildings"
-            if head.text[:1].islower() and "ADJ" in lemmas and head.low in ("poor", "rich", "black", "white", "young",
-                                                                         "old", "good", "evil"):
-                return Refusal("shared_head")
-        if len(a) == 1 and len(b) > 1 and a[0].text[:1].islower():
-            return Refusal("shared_head")  # "between cat and dog owners": the head may be shared
-        if (a[0].low in DEFINITE_AND_POSSESSIVE_DETERMINERS) != (b[0].low in DEFINITE_AND_POSSESSIVE_DETERMINERS):
-            return Refusal("shared_determiner")  # "between the neck and upper arm": the determiner is shared
-        after = token_at(toks, b_end)
-        if after is not None and _is_word(after):
-            if after.low in ("'s", "of", "and", "or"):
-                return Refusal("conjunct_goes_on")
-            if after.low in AUXILIARIES or is_verb_form(after.low) or _is_form(after.low, "VBP"):
-                if prev is None or not (_is_word(prev) and "NOUN" in _lemmas(prev.low) and not is_stopword(prev.text)):
-                    return Refusal("two_clauses")  # "fell between the rocks and the dog ran": two clauses
-            elif after.low not in BOUNDARY_WORDS:
-                return Refusal("conjunct_goes_on")  # the second conjunct may go on
-        elif after is not None and after.text not in (".", ",", ";", ":", "?", "!", ")", "-", "\"", "”"):
-            return Refusal("conjunct_goes_on")
+        refusal = _conjuncts_refused(a, b) or _goes_on_refused(token_at(toks, b_end), prev)
+        if refusal is not None:
+            return refusal
         first = text[toks[i + 1].start:a[-1].end]
         second = text[b[0].start:b[-1].end]
         if first.lower() == second.lower():

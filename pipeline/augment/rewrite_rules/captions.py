@@ -1,85 +1,24 @@
-"""Rewrites for picture captions: a caption's action said in the other aspect, or in the passive and back. The rules
-(names as in `CAPTION_RULES`):
+"""Rewrites for picture captions: a caption's action said in the other aspect, or in the passive and back. What each
+rule does, its guards and its cases (golden and refused): `cases/captions.json`.
 
-* `caption_aspect`: a caption in the simple present <-> in the present progressive ("A turtle walks over the
-  ground." <-> "A turtle is walking over the ground."; "Runners compete in a race." -> "Runners are competing in a
-  race."; "The woman is walking her dog." -> "The woman walks her dog."). Only a short descriptive sentence (at most
-  `_MAX_CAPTION` tokens, ending in "." or nothing, no comma) whose subject is a determiner (a, an, the, one, two,
-  ..., some, several) + up to four lower-case words ending in a noun for a person, an animal or a vehicle
-  (`CAPTION_SUBJECTS`) or in a collective noun + "of" + up to three words ending in a plural noun ("A group of young
-  people", "A herd of elephants"), either optionally followed by a short "in"/"with" phrase (a determiner and up to
-  three lower-case words ending in a noun: "A man in a red shirt", "Two men in blue shirts", "A young boy with a
-  hat"); or a plural caption noun alone (only from the simple present: "Kids dance on stage." would be generic). The
-  verb must follow the subject at exactly one place: refused when a word of the "in"/"with" phrase could be the verb
-  too ("A boy in overalls blows bubbles.", "Two men in animal print pajama bottoms sleep"), except garments ("in
-  pink boots runs") and a later "is"/"are" ("in red shorts is writing"); a simple present after such a phrase must
-  be followed by a determiner, possessive, preposition or particle ("A man in red pants skiing ..." has no verb),
-  and not by "on" + the end or a verb ("A man with black pants on walks ..."). The verb is dynamic: never stative or
-  habit-prone verbs (be, have, contain, seem, know, own, wear, live, work, sell, teach, use, drive, ...), never "is
-  going to" / "is trying to". What follows the verb must contain a determiner, a possessive or a particle ("A bear
-  fights a wolf"; "A bear fights wolves." is generic; "A man drinks." a habit); "play" only before with/in/on/...
-  ("A woman plays violin" is a skill). Refused: a modal, a negation, a time or frequency adverb (always, usually,
-  every, often, now, ...), a subordinate or relative clause (when, while, who, that, ...), a second verb after
-  and/or/but ("is peeling and cutting a potato", "sits on the floor and leans against a map": both would need to
-  change), a pronoun or name as subject ("He works at a bank" is a habit), a subject whose number disagrees with its
-  determiner or auxiliary, a coordinated subject ("A man and a woman are ..."). Agreement: "is"/"walks" for a
-  singular subject, "are"/"walk" for a plural one, from the head noun; a collective noun in the singular keeps the
-  number its verb has ("A group of people walks" <-> "is walking", "A group of people are walking" <-> "walk": both
-  read naturally), but "a couple of"/"a bunch of" are plural only; the forms come from lemminflect, refused when a
-  verb has two lemmas with different forms.
-* `caption_passive`: a caption, SUBJECT + "is"/"are" + the -ing form of a verb of `CAPTION_VERBS` + OBJECT (+ one
-  or two prepositional phrases), said in the progressive passive, the phrases kept right after the participle where
-  they still belong to the verb ("A man is slicing a potato." -> "A potato is being sliced by a man.", "Two dogs are
-  chasing a ball in the park." -> "A ball is being chased in the park by two dogs.", "A woman is slicing an onion with
-  a knife." -> "An onion is being sliced with a knife by a woman.", "A woman is cracking eggs into a bowl" -> "Eggs
-  are being cracked into a bowl by a woman"); the simple present likewise ("A man slices a potato." -> "A potato is
-  sliced by a man."). "is"/"are" agree with the object (its determiner, else its noun; a bare singular only for a
-  mass noun of `CAPTION_MASS_NOUNS`: "Meat is being cut"); the object keeps its determiner with its first letter raised,
-  the subject is lowered as in `passive_by` ("The woman" -> "the woman", "Someone" -> "someone"; a name keeps its
-  case); participles from lemminflect, a few in their commoner form (`CAPTION_PARTICIPLES`: "mowed", "smelled").
-  Guards, each with the case it refuses:
-  - only the verbs of `CAPTION_VERBS`, agentive actions on a thing or being; left out are states and perception
-    ("wearing a hat", "having fun", "watching TV", "facing a camera"), light verbs and idioms ("taking a picture",
-    "making a face", "doing a trick", "giving an interview", "running a race"), verbs whose object is a path or
-    place, or a goal ("crossing the street", "climbing a tree", "approaching the runway": "The runway is approached
-    by a white Swiss airplane"); "play" only with an instrument of `INSTRUMENTS` ("Soccer is being played by boys"
-    is refused, "A guitar is being played by a man" is made); "hold" only with nothing after its object ("Shopping
-    bags are being held on a busy city street" reads as an event).
-  - the object is a short noun phrase: a determiner of `CAPTION_OBJECT_DETERMINERS` (no possessive: "washing her feet";
-    no
-    pronoun: "licking himself", "hugging someone"), nouns, adjectives, a participle before its noun ("a cutting
-    board"), one "of" + noun phrase ("a piece of meat"); a bare singular that is no mass noun ("playing guitar"); a
-    body part ("shaking the head", "raising a hand"; "the back of an animal" passes); a quantity whose number is the
-    noun's after "of" ("a couple of toaster scrambles"); a number that is unsure ("the fish", "some sheep").
-  - a particle before or after the object ("picking up a ball", "picking a ball up"), a preposition right after the
-    verb ("walking on the beach", "singing to a woman").
-  - after the object only one or two prepositional phrases of plain noun phrases, none about how someone looks or
-    the scene behind ("kissing a woman with long hair", "biting a man in a red shirt", "holding kites with water in
-    the background": those may belong to the object); anything else after it is refused ("chasing a ball and a
-    stick", "slicing a potato quickly", "holding a couch which ..."), and a phrase whose noun has no determiner
-    ("riding a toy tricycle on springs", "pushing a cart with wheels": it may describe the object); kept are a goal
-    or result after "into"/"onto" ("into small pieces"), "in half", "in front of", a place without its article
-    ("on stage"), and "with" the material or instrument of a verb of `WITH_VERBS` ("filling a pitcher with water",
-    "cutting a pipe with scissors").
-  - an object with "another" or "other" ("One boy is pushing another boy on a swing" -> "Another boy is being
-    pushed ... by one boy", "the other dog"): a correlative that points back to the subject would come before it.
-  - the subject is a plain noun phrase (`passive_by`'s test; "A man and a woman", "A child in red" pass; "The woman
-    holding a black purse", "A person who plays soccer" are refused); no bare singular ("Person in yellow shirt"),
-    no pronoun ("He is slicing"), no "there"; no quantifier or negative word whose scope would change
-    (`SCOPE_WORDS`: "Every man is lifting a box" -> "A box is being lifted by every man", "Nobody is riding the
-    bicycle").
-  - a comma, a possessive "'s", negation ("is not slicing"), a question, "by", "or", a relative or subordinate word
-    anywhere; in the simple present a subject that starts with no determiner (a headline: "Fire breaks out",
-    "Quake hits Indonesia").* `caption_active`: the other way, a caption in the progressive passive with a "by" agent said in the active
-  progressive ("A potato is being sliced by a man." -> "A man is slicing a potato.", "Eggs are being cracked into a
-  bowl by a woman" -> "A woman is cracking eggs into a bowl"), for the same verbs and object phrases as
-  `caption_passive`; the agent takes everything after it along as the new subject ("by a man in a blue cowboy
-  hat" -> "A man in a blue cowboy hat is riding ...", "by a monkey at the zoo" -> "A monkey at the zoo is ..."), as
-  a phrase there may describe the agent; "is"/"are" agree with the agent's head (`passive_by`'s `_number`). Refused:
-  an agent that is a pronoun or holds a possessive ("by his opponent" -> "His opponent is tackling a soccer
-  player"), a quantifier of `SCOPE_WORDS`, a subject `caption_passive` would not take as an object ("Soccer is
-  being played", "His head is being shaken"), an agent that is no plain noun phrase ("by a man wearing a hat"), an
-  auxiliary or "and" between the participle and "by".
+`caption_aspect` takes a short descriptive sentence (at most `_MAX_CAPTION` tokens, ending in "." or nothing, no
+comma) whose subject (`_aspect_subject`) is a determiner of `CAPTION_DETERMINERS` and up to four lower-case words
+ending in a noun of `CAPTION_SUBJECTS`, or in a collective noun of `COLLECTIVES` + "of" + a plural noun, either
+maybe followed by a short "in"/"with" phrase; or a plural caption noun alone (only from the simple present). The
+verb must follow the subject at exactly one place. A collective noun in the singular keeps the number its verb has
+(both read naturally), but those of `PLURAL_COLLECTIVES` are plural only. The verbs of `NOT_CAPTION_VERBS` (states
+and habits) are never changed, and what follows the verb must hold a determiner, a possessive or a particle
+(`_episodic`): else the sentence is a generic statement. Forms come from lemminflect; a verb whose lemmas give
+different forms is refused.
+
+`caption_passive` takes the verbs of `CAPTION_VERBS` (agentive actions on a thing or a being: no states,
+perception, light verbs, idioms, nor verbs whose object is a path or a goal), "play" only with an instrument of
+`INSTRUMENTS`, and an object that is a short noun phrase (`_caption_np`) followed by at most two prepositional
+phrases of plain noun phrases, none about how someone looks or about the scene behind (`_tail_phrases`,
+`_bare_tail`). "is"/"are" agree with the object (`_object_number`; a bare singular only for a mass noun of
+`CAPTION_MASS_NOUNS`); participles come from lemminflect or `CAPTION_PARTICIPLES`; the subject goes after "by" as
+`passive_by` writes an object (`agents.as_object`). `caption_active` takes the same verbs and objects the other way;
+the agent takes everything after it along as the new subject, as a phrase there may describe the agent.
 """
 
 from __future__ import annotations

@@ -1,82 +1,28 @@
-"""Rewrites for news headlines: their telegraphic verb forms said in full, in another tense or in the active. The rules (names as in `HEADLINE_RULES`):
+"""Rewrites for news headlines: their telegraphic verb forms said in full, in another tense or in the active. What
+each rule does, its guards and its cases (golden and refused): `cases/headlines.json`.
 
-* `headline_passive`: a headline's bare passive participle gets its auxiliary ("Dozens killed in Kenyan clashes" ->
-  "Dozens were killed in Kenyan clashes"; "Man charged with murder of wife" -> "Man was charged with murder of
-  wife"; "Israel's Netanyahu set to call early vote" -> "... is set to call ..."). Only in a headline: no final
-  punctuation, a capitalised first word, at most `_MAX_HEADLINE` tokens, no pronoun, no quotation marks. The
-  participle follows the subject noun phrase directly (up to `_MAX_SUBJECT` words: names, nouns, numbers, "of",
-  "'s"; an optional "Label:" or "At least" before it; an -ly adverb before the participle stays after the
-  auxiliary: "officer was critically wounded") and is followed by a preposition, "by" + an agent, the end of the
-  headline, or a predicate adjective after find/declare/shoot/... ("Man found guilty of ..."): never by an object
-  ("Obama signed bill" is active), a particle ("X pulled out of deal") or a name. Refused: a subject that starts
-  with an article ("A cabin shot of a crowded airplane" is a caption's noun phrase), has a preposition other than
-  "of" ("Residents near Gaza": its head is unclear) or a verb ("Poland honors president killed ..."); a verb whose
-  past tense in a headline is active (intransitive or prepositional: "Stocks rallied on ...", "X called for ...");
-  a participle that is also an adjective or noun ("Jordan biased over ...", "Tax cut in ...") unless "by" follows,
-  or that names a state ("linked to", "based in", "backed by", "wanted for": the tense would be unclear); "of"
-  after other verbs than convict/accuse/clear/strip/...; "to" + a verb after a participle that does not take one
-  ("Iranians planned to attack" is active); a second verb later ("Man killed in crash identified", "Girl accused of
-  burning Koran goes into hiding": the participle is a reduced relative); "shot dead" + an object. Agreement from
-  the subject's head (the noun before "of", else the last word): a plural noun, a number over one anywhere in the
-  subject ("two Nato"), "police", a coordination -> "were"; a name in capitals or a singular noun -> "was"; refused
-  when unclear (an unknown word ending in "s": "Texans"; "number of", "couple of", "staff", "personnel"; "Bosnia
-  and Herzegovina"), and for a verb whose participle is its base form after a plural ("Rebels cut supply lines" is
-  present). Present tense ("is"/"are") for the participles of expectation before "to" + a verb (expected, set,
-  poised, slated, said, believed, ...) and for "set/poised/braced for". A comma is refused: two participle clauses
-  joined by it would read as a comma splice once each has its auxiliary ("At least 17 killed, 400 injured in
-  massive Tianjin blasts" -> "At least 17 were killed, 400 were injured in ..."), and it may join a list ("Two
-  German tourists, two pilots killed"). In a headline in title case the auxiliary is capitalised ("Mandela Was
-  Discharged From Hospital").
-* `headline_active`: a headline's passive participle with a "by" agent said in the active, in the headline's present
-  tense agreeing with the agent ("Mauritanian president shot by army unit" -> "Army unit shoots Mauritanian
-  president", "China rocked by twin earthquakes" -> "Twin earthquakes rock China", "Drug lord captured by marines
-  in Mexico" -> "Marines capture drug lord in Mexico"). Only in a headline: a capitalised first word, no final
-  punctuation, at most `_MAX_HEADLINE` tokens, no comma; the subject is a plain noun phrase directly before the
-  participle (no pronoun, no auxiliary: "U.S. says saddened by ..."), and the agent and the phrase after it follow
-  `passive_by`'s guards. A bare singular subject is lower-cased only when it is a noun of `CAPTION_PERSON_NOUNS`
-  ("Woman",
-  "Man", "Girl", "Cat"), else it must be a known name ("Romney", "China") or is refused ("Bill passed by Senate",
-  "Bush criticized by ..."); a headline in title case ("Man Arrested By Police") is refused, and so are verbs whose
-  past tense + "by" may be active (`INTRANSITIVE_BY`: "Obama stopped by a diner").* `headline_perfect`: a headline's present tense of a single completed event said in the present perfect ("Head
-  of CIA resigns over affair" -> "Head of CIA has resigned over affair"; "Putin Declares Victory in Russia
-  Presidential Vote" -> "Putin Has Declared Victory ..."; an -ly adverb before the verb goes after "has": "Malawi
-  has officially confirmed ..."). Only in a headline as for `headline_passive` (and no comma or colon), with a
-  subject of names, nouns, numbers, "of" and "'s" that is singular and does not start with an article, and a verb
-  of a single event (`EVENT_VERBS`: resign, die, approve, confirm, deny, announce, uphold, ...) whose -s form is no
-  noun ("Syria attacks kill 10": "attacks" may be the noun). Refused: a time after the verb ("X resigns on Monday"
-  -> "has resigned on Monday": a perfect takes no past time; today, next week, a weekday, month or year), a second
-  verb after it, states and plans (wants, faces, plans, remains: no such verb is in the list).
+A headline (`_headline`) has no final punctuation, a capitalised first word, at most `_MAX_HEADLINE` tokens, no
+pronoun and no quotation marks or brackets; its clause starts after a "Label:" and an "At least" (`_headline_start`).
+Its subject holds names, nouns, numbers, "of" and "'s" (at most `_MAX_SUBJECT` words) and takes its number from its
+head (`_plural_head`: the noun before "of", else the last word), unclear for an unknown word in -s, "number of",
+"staff" and the like. In a headline in title case (`_title_case`) the words a rule adds are capitalised.
 
-* `headline_event`: a headline's present tense of a transitive verb of a single event, with its object, said in the
-  present perfect ("Roadside bomb kills 5 Afghan policemen" -> "Roadside bomb has killed 5 Afghan policemen";
-  "Syrian forces launch new attacks" -> "Syrian forces have launched new attacks"; "Strong Italy Quake Kills at
-  Least Six" -> "... Has Killed ..."): the verbs of `OBJECT_VERBS` (kill, hit, win, launch, name, jail, ...: their
-  -s form is often a noun, which `headline_perfect` refuses) after a singular or plural subject, and those of
-  `EVENT_VERBS` after a plural one ("Afghan legislators have approved ..."). Only in a headline as for
-  `headline_perfect` (no comma; a "Label:" before it is kept), with a subject of names, nouns, numbers, "of" and
-  "'s" whose number is clear and agrees with the verb ("Plane crash kills 20": "crash" is part of the subject). The
-  object must follow: a number, "at least", a name, a noun or an adjective before a noun. Refused: no object
-  ("Chinese stocks open lower", "Wall Street ends mixed": an adjective alone), a market report ("Stocks close 2.47%
-  higher"), a subject word in -s that is a common headline verb ("Maldives court issues arrest warrant": "arrest"
-  is a noun), an -s word before a listed verb ("Israeli air strikes kill 16": "strikes" is the subject's noun, and
-  "kill" the verb), a past time after the verb, a second verb, a colon after it ("...: officials"); verbs whose
-  headline present is a state ("tops", "leaves", "backs") or whose participle is unsure ("hangs") are not listed.
-* `headline_and`: a headline's comma between two subjects said as "and" ("Israelis, Palestinians convene over
-  prisoner swap" -> "Israelis and Palestinians convene ..."; "Iran, powers set for ..."). Each subject is a name
-  (one or two capitalised words; one in a title-case headline) or a plural noun, and a plural verb follows the
-  second (not in -s or -ing). Refused: a second comma ("Obama, Romney compete for undecideds, stoke base": verbs in
-  a list too), a verb in -s after the comma ("Gore Vidal, celebrated author, dies": an apposition), a place and its
-  US state ("Columbus, Ohio hit by storm"), a noun that may be a compound's first part before a verb ("Obama, Romney
-  camp clash"; not for the verbs of `headline_event`: "Japan, US hold talks"), a colon, dash or "and" in the
-  headline, a second verb.
-* `died_aged`: "dies at 85" <-> "dies aged 85" (die, dies, died; in any sentence; "Dies Aged 116" in a title-case
-  headline). The number (1 to 120) must end the sentence or be followed by punctuation or a preposition or
-  conjunction ("after", "in", "following", ...): refused for a place or a time ("died at 10 Downing Street", "at
-  10:30", "at 5 pm"), and for "dead at 91" ("dead aged 91" is unusual).
+`headline_passive` gives a bare participle "was"/"were", or "is"/"are" for the participles of expectation before
+"to" + a verb and for "set/poised/braced for" (`TO_VERB_PASSIVE`, `PRESENT_BEFORE`); an -ly adverb before the
+participle goes after the auxiliary. After the participle may come a preposition, "by" + an agent, the end, or a
+predicate adjective after the verbs of `PREDICATIVE_VERBS`; an object, a particle or a name may make it active.
+`headline_active` reads the subject, the agent and the phrase after it as `passive_by` does (`agents.py`) and says
+the verb in the present, agreeing with the agent; a bare singular subject is lower-cased only when it is a noun of
+`CAPTION_PERSON_NOUNS`, else it must be a known name. `headline_perfect` takes the verbs of a single event of
+`EVENT_VERBS` after a singular subject; `headline_event` those of `OBJECT_VERBS` (transitive, their -s form often a
+noun) after any subject and those of `EVENT_VERBS` after a plural one, with an object after the verb
+(`_object_next`); verbs whose headline present is a state, or whose participle is unsure, are in neither list.
+`headline_and` takes as its subjects names of one or two capitalised words (one in a title-case headline) or plural
+nouns (`_conjunct`). `died_aged` takes an age from 1 to 120 followed by the end, punctuation or a word of
+`AFTER_AGE`.
 
-Not a rule: swapping two coordinated modifiers ("a boxing or wrestling match" -> "a wrestling or boxing match"):
-the order of coordinated adjectives is often preferred or fixed, and "W1 and W2 N" may be "[W1] and [W2 N]"
-("coffee and ice cream"), for a reach below one sentence in a hundred.
+Not a rule: two coordinated modifiers changing places. The order of coordinated adjectives is often preferred or
+fixed, and "W1 and W2 N" may be "[W1] and [W2 N]", for a reach below one sentence in a hundred.
 """
 
 from __future__ import annotations

@@ -1,81 +1,18 @@
-"""Clause markers that can be said either way: the same clause with or without its complementizer, or with the other
-relative pronoun. The rules (names as in `MARKER_RULES`):
+"""Clause markers said either way: the same clause with or without its complementizer, or with the other relative
+pronoun. What each rule does, its guards and its cases (golden and refused): `cases/markers.json`.
 
-* `that`: the complementizer "that" dropped after a verb of saying or thinking ("He added that prosecutors will
-  seek the death penalty." -> "He added prosecutors will seek the death penalty."), or added where it is missing
-  ("I think it's fine." -> "I think that it's fine."); and an object relative's "that" dropped after its noun
-  ("the role that this access played in ..." -> "the role this access played in ..."). The clause after "that"
-  must be plain: a subject (a nominative pronoun, a determiner + up to three lower-case words, a plural noun or
-  a name) and then a finite verb. Guards:
-  - only after a listed verb ("said", "thinks", "believed", "added", "knew", "found", ...) or adjective ("sure",
-    "glad", "afraid"); so "so that", "such that", "now that", "in that", "except that", "given that" stay;
-  - never a demonstrative: "I know that man is ..." stays (a singular noun without determiner after "that" may be
-    "that man"); a plural noun ("that prosecutors will") or a name cannot be;
-  - not before a weekday, month or time word ("He said that Tuesday ..." would read "said Tuesday");
-  - after a verb that also takes an object ("found", "knew", "showed", "noted", ...), after "told me/him/..."
-    and after "sorry", "certain", "happy", ... only before a nominative pronoun ("found that they were" -> "found
-    they were", "He told me that he was tired." <-> "He told me he was tired."), never before a noun phrase
-    ("found that the study was flawed": "found the study" is read as its object first);
-  - not in the passive ("It is said that ..."), not after a noun ("an expedition's claim that ..."), not when a
-    parallel "and that" follows (the two clauses would no longer match), not in a sentence with quotation marks;
-  - "that" is added only after verbs of saying and thinking (after the others only before "he", "she", "they",
-    "I", "we"; never after the fillers of speech: "you know it's like", "I mean it's"), not after "as"/"than" ("as
-    Reich claims it did"), not before "I"/"we"/"you" after someone else's "said" ("a guy said you'd better get
-    out": words quoted without quotation marks), and not in a headline whose clause has no finite verb ("Correa
-    says no decision made on ...");
-  - an object relative's "that" is dropped only after a lower-case noun that takes no "that"-clause of its own
-    ("the fact that he knew", "a confession that he had lied about it" stay: listed nouns and nouns in -ion,
-    -ment, -ence, ...), when its subject is a pronoun or a determiner phrase ("many that investigators are
-    considering" stays: "many investigators") and its verb is followed by punctuation, a preposition or an adverb
-    (its object is the noun: "the book that I read yesterday"), not a verb without an object ("fewer powers that
-    it seems"); a subject relative ("the man that came") has no subject after "that" and stays.
-* `relative`: "which" <-> "that" in a restrictive relative clause ("the report which was released" <-> "the
-  report that was released"), and a relative "who/that/which is/are" + an -ing verb reduced to the -ing verb ("A
-  man who is wearing a hat" -> "A man wearing a hat"); where neither applies, a passive relative "who/that/which
-  is/are/was/were" + a past participle (and an -ly adverb before it) reduced to the participle ("a person who is
-  appointed to a job" -> "a person appointed to a job", "those that are manufactured for sale" -> "those
-  manufactured for sale", "a sense of flow that is rarely achieved" -> "a sense of flow rarely achieved"), and in
-  a past narrative "who/that/which was/were" + an -ing verb ("Poirot nudged me, indicating two men who were
-  sitting together" -> "... two men sitting together"). Guards:
-  - only after a lower-case noun, never a non-restrictive clause (", which" stays), never after a preposition ("in
-    which", "to which"), never "which" + a noun ("which way": a question word), never two relatives joined ("and
-    which"); not in a cleft ("Today it is the effects of pollution that are ...");
-  - not after a word that may be a verb here ("i think that is the biggest problem"), after "a lot", "many",
-    "-thing" words ("anything that": "that" is preferred), or "way", "reason", "time"; not when the verb does not
-    agree with the noun ("plants which is Eco-friendly": the relative is about something else);
-  - not after a noun that may name a person ("the victim which is affected" is about the victim's body part; "the
-    man that came" -> "the man which came" is wrong): person words, nouns in -er/-or/-ist/-ian/-ant/-ent/-an...,
-    names; nor after "or"/"and" + such a noun ("the person or entity that pays"), nor within a few words of
-    "someone", "those", "people" ("someone else at another time that may ...");
-  - "which" -> "that" only when the noun is no preposition's object ("Irish oak from the park which is held
-    together": "which" may be about the oak, "that" would bind it to the park), and not near another "that";
-  - "that" -> "which" only in a subject relative ("that" + a finite verb: "that" + subject is a complementizer,
-    "the fact that he left"), and not after "all", "only", "same", a superlative or an ordinal ("the first film
-    that ..." prefers "that");
-  - the reduction only when the relative's noun heads a determiner phrase that is no preposition's object ("a man
-    with a mustache who is wearing white" stays: "a mustache wearing white"), "who" only after a person or animal
-    ("Two guys are wearing uniforms who are running" stays), not "going to" (a future), not in a cleft;
-  - the passive and past reductions after a determiner phrase, a plural or modified noun without one ("duties that
-    are required by law"), "those", "something", "anyone", ... (a sentence's first word only if a plural or such a
-    pronoun: "Workers who were laid off"); not after a bare singular noun ("smoke that was"), a time word or "way",
-    "reason", "point" ("At the time that was considered ...": a demonstrative), a verb ("He said that is done"), a
-    phrase that opens the sentence ("In my view that is based on ...": the subject; nor does "that" -> "which"
-    there), a comma (", which was ..." stays);
-  - after a preposition's object "that" (the same ambiguity either way), "who" only after a listed person ("a man
-    with a sweater who is seated": "-er" may be no person), "which" only in a verb's phrase ("skateboarding at a
-    park which is covered in graffiti"; "oak from the park which is held together" may be about the oak); "which"
-    never after a person ("a woman which is seen by another man": the whole event); the verb agrees with the noun
-    ("the final rule which were considered": about the alternatives; "those"/"people" are plural);
-  - a verb's past participle only: not an adjective ("who are aware", "that is open"), not "being" ("that is being
-    built"), "supposed" ("who was supposed to come": a duty), "gone", "got"; the participle (or two joined by
-    "and"/"or": "written or printed") must go on with a preposition or particle + a word, "as", "to", or an -ly
-    adverb ("something desired intensely"): a bare one refuses ("A rebel who was captured said ...": "A rebel
-    captured said"; "something that is offered.", "people who are impoverished, without ..."), and so does one
-    with an object ("who was given an award");
-  - not when the relative goes on with a verb of its own or a second relative ("matter that is held in a computer
-    and is typed", "units that are located in ... and that emit ...");
-  - "was/were" + an -ing verb only after a past verb of the sentence ("The man who was standing by the door is my
-    father" stays: the reduced "standing" would be now), not "was being", "were going".
+`that` drops the complementizer after the verbs of saying and thinking and those that also take an object (the
+"say" and "object" classes of `syntax.verb_classes`) and after the adjectives of `SAY_ADJECTIVES`; after the
+"object" verbs, "told me/him/..." and some adjectives only before a nominative pronoun, as a noun phrase after them
+reads as their object first. It adds "that" only after verbs of saying and thinking. The clause after "that" must be
+plain: a subject (`_clause_subject`) and then a finite verb. An object relative's "that" is dropped only after a
+lower-case noun that takes no "that"-clause of its own (`CLAUSE_NOUNS`, `ABSTRACT_ENDINGS`).
+
+`relative` tries in turn: "which" <-> "that" in a restrictive relative (`_swap_relative`), "who/that/which is/are"
++ an -ing verb reduced to the -ing verb (`_reduce_relative`), a passive relative reduced to its participle, which a
+complement must follow (`_reduce_passive`), and in a past narrative "who/that/which was/were" + an -ing verb
+(`_reduce_past_progressive`); each refuses a relative that may be about something else than the noun before it
+(`_noun_head`, `_passive_head`, `_reducible`), and "which" after a person.
 """
 
 from __future__ import annotations

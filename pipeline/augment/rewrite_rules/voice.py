@@ -1,65 +1,16 @@
-"""A passive clause with an explicit agent said in the active, and a caption's action said in the passive and back.
-The rules (names as in `VOICE_RULES`):
+"""A passive clause with an explicit agent said in the active. What the rule does, its guards and its cases (golden
+and refused): `cases/voice.json`; the plain noun phrase, the agent and the object it reads are `agents.py`'s.
 
-* `passive_by`: a sentence that is one passive clause with an explicit agent, SUBJECT + a form of "be" + a past
-  participle + "by" + AGENT + the final punctuation, said with the agent as the subject and the old subject as the
-  object ("The proposed rule was changed by AMS." -> "AMS changed the proposed rule.", "The song is sung by
-  children." -> "Children sing the song.", "The house has been bought by a local family." -> "A local family has
-  bought the house."). The clause may follow "that" after a verb in the past or present ("He later learned that the
-  incident was caused by the Concorde's sonic boom." -> "He later learned that the Concorde's sonic boom caused the
-  incident.") or a leading "But"/"And"/"So"/"Yet"; a phrase after the agent stays at the end when it is a time
-  ("in 1998", "on Monday", "last week", "yesterday", "in the 14th century": "The villages were built by the Genoese
-  in the 14th century." -> "The Genoese built the villages in the 14th century.") or "in"/"at"/"near" + a
-  capitalised place name ("by police in Ohio"). Tense and agreement, with forms from lemminflect: "was"/"were" ->
-  the simple past; "is"/"are" -> the present agreeing with the agent ("is drawn by a horse" -> "a horse draws",
-  "is sung by children" -> "children sing"); "has been"/"have been" -> "has"/"have" agreeing with the agent; "had
-  been" -> "had"; "not", "n't" and "never" go with the new auxiliary ("was not approved by X" -> "X did not
-  approve", "wasn't" -> "didn't", "is not" -> "does/do not", "were never accepted" -> "never accepted"). One adverb
-  in -ly ("nearly", "widely") or of `TIME_ADVERBS_IN_VERB_GROUP` ("later", "first", "often", ...) between the auxiliary
-  and the
-  participle stays before the verb ("was widely praised by critics" -> "Critics widely praised"). Pronouns change
-  case ("He was adopted by the Brodkeys." -> "The Brodkeys adopted him.", "by her" -> "She"); the old subject's
-  first word is lower-cased when it is a function or number word, an adjective or adverb, or a plural common noun
-  with a plural auxiliary ("Earnings were affected by ..." -> "... affected earnings"), and kept for a place or
-  organisation of `PLACES`, a word lemminflect does not know ("Romney") or an acronym ("US embassy"); a capitalised
-  word that may be a name is refused ("Bush was criticized by ...", "Bank of England's Paul Tucker"). The agent's
-  first letter is raised at the sentence start. Guards, each with the case it refuses:
-  - the subject and the agent are plain noun phrases: determiners, adjectives, nouns, names, numbers, "of" and
-    "and" between noun phrases; the subject may also hold a prepositional phrase ("A child in red"), as it moves as
-    a whole. Refused: a comma, bracket, quote, dash, relative word or other function word ("A county firefighter,
-    was struck by ...", "by killers whose only faith is hate"); a verb form that is no prenominal modifier ("by the
-    fine period furniture housed inside", "by a woman wearing white shoes", "by the crowd holding a white
-    umbrella"); in the agent any preposition but "of" ("driven by a man in a suit": the phrase would have to move
-    with it) and "of" after a name before a lower-case word or after a verb with an "of" complement ("accused by UN
-    of war crimes"); an agent that does not end in a noun, a name or a pronoun ("by many").
-  - anything else after the agent ("was struck by lightning and was taken to ...", "is perceived by the public as
-    the most credible newscast", "identified by police as John Smith"), a question, a second "by".
-  - any other prefix: a fronted participle or phrase would then describe the new subject ("Restored in 1967, the
-    beautiful exterior is complemented by ..."), and a clause without "that" has no sure subject boundary ("Barton
-    said a firefighter was struck by ..."); a subject "this"/"that" after "that".
-  - a modal or progressive passive ("must be opened by a key" -> "a key must open": the modal's sense may shift;
-    "is being investigated by"), "has long been", a participle followed by anything but "by" ("signed into law by").
-  - "by" that introduces no agent (`NO_AGENT`, `NO_AGENT_HEADS`, numbers): a time ("by then", "by 2010", "by the
-    mid-1800s", "by Aug. 22", "by the end of ...", "by the hour"), a means or manner ("by hand", "by car", "by
-    mail", "by boat", "by the way", "by accident", "by law"), an amount or margin ("by 5 percent", "by a vote of",
-    "by a wide margin", "by two goals", "by far", "by half"), a reflexive ("by himself").
-  - participles that are adjectives or states with "by", or measures (`REFUSED_PARTICIPLES`): feelings ("A woman
-    and a man are amused by headphones." -> "Headphones amuse a woman and a man." changes what is said), "known
-    by" (a name: "as it is known by cavers"), "based", "located", "married", "made", "taken by surprise", position
-    verbs where "by" may mean "beside" ("A motorcycle is parked by a mural", "People are gathered by a tree"), and
-    amounts ("increased/reduced/cut by", "reached by", "lost by"); verbs of a relation between two terms
-    (`RELATION_PARTICIPLES`: separated, connected, joined, linked, divided, united, split), whose active lacks the
-    second term ("positive battery terminal is separated by a gap" -> "A gap separates positive battery terminal").
-  - a focus or degree adverb of `FOCUS_ADVERBS` between the auxiliary and the participle (only, mainly, largely,
-    mostly, partly, primarily, ...): its scope changes in the active ("The problem is only faced by today's retail
-    buyers." -> "Today's retail buyers only face the problem.").
-  - a sentence adverb before the subject (an -ly adverb, unless an adjective follows it, or one of
-    `OPENING_ADVERBS`: "however", "perhaps", ...): it is no part of the noun phrase and would end up inside the
-    object ("Unfortunately operators haven't been aided by technical innovation." -> "Technical innovation hasn't
-    aided unfortunately operators."; "Seemingly endemic corruption" is a noun phrase).
-  - a present or perfect tense whose agent's number is unsure: a name ending in "s" ("the Philippines"), a noun
-    that may be its own plural ("sheep", "series", "news", "the data", "the public"), a quantity before "of" ("a
-    number of people", "lots of food", "thousands of tourists").
+`passive_by` takes a sentence that is one passive clause, SUBJECT + a form of "be" + a past participle + "by" +
+AGENT + the final punctuation, maybe after a leading conjunction or after "that" following a verb in the past or
+present (`_subject_start`); a time or "in"/"at"/"near" + a place name after the agent stays at the end. Tense and
+agreement with the agent (`_verb_group`, forms from lemminflect): "was"/"were" -> the simple past, "is"/"are" ->
+the present, "has/have been" -> "has"/"have", "had been" -> "had"; "not", "n't" and "never" go with the new
+auxiliary; one adverb in -ly or of `TIME_ADVERBS_IN_VERB_GROUP` before the participle stays before the verb
+(`_auxiliaries`). Pronouns change case; the old subject's first word is lower-cased unless it may be a name (a place
+of `PLACES`, a word lemminflect does not know and an acronym keep their capital). Refused: the participles of
+`REFUSED_PARTICIPLES` (feelings, states, positions, amounts) and `RELATION_PARTICIPLES` (the active would lack the
+second term), and a focus adverb of `FOCUS_ADVERBS` before the participle (its scope would change).
 """
 
 from __future__ import annotations

@@ -179,8 +179,8 @@ def _passive_tense(toks: list[Tok], k: int, end: int) -> str | None:
     return "past"
 
 
-def _auxiliary_at(toks: list[Tok], start: int, end: int, k: int, title: bool) -> tuple[int, str] | None:
-    """Where the auxiliary of the participle at token k goes, and which one; None when the clause is refused."""
+def _auxiliary_at(toks: list[Tok], start: int, end: int, k: int, title: bool) -> tuple[int, str] | Refusal:
+    """Where the auxiliary of the participle at token k goes, and which one; the guard that refuses the clause."""
     low = toks[k].low
     at, subject = k, toks[start:k]
     if len(subject) > 1 and subject[-1].low.endswith("ly") and "ADV" in _lemmas(subject[-1].low):
@@ -188,29 +188,30 @@ def _auxiliary_at(toks: list[Tok], start: int, end: int, k: int, title: bool) ->
     nxt = toks[k + 1] if k + 1 < end else None
     tense = _passive_tense(toks, k, end)
     if tense is None:
-        return None
+        return Refusal("active_or_state")
     if nxt is not None and nxt.text != nxt.low and not title:
-        return None  # "Nadal beaten Monday": a name or time right after the participle
+        return Refusal("name_after")  # "Nadal beaten Monday": a name or time right after the participle
     if _second_verb(toks[k + 1:end]):
-        return None  # "Man killed in crash identified": the participle is a reduced relative
+        return Refusal("second_verb")  # "Man killed in crash identified": the participle is a reduced relative
     if any(x.low.endswith("s") and _is_form(x.low, "VBZ") or m and _is_form(x.low, "VBP") and (
             subject[m - 1].low in PLURAL_WORDS or subject[m - 1].low in NUMBER_WORDS)
            for m, x in enumerate(subject[:-1])):
-        return None  # "Poland honors president killed ...", "Hundreds honor student killed ...": a verb
+        return Refusal("verb_in_subject")  # "Poland honors president killed ...": a verb
     if not subject or subject[0].low in ("the", "a", "an"):
-        return None  # "A cabin shot of a crowded airplane": a caption's noun phrase, not a headline
+        return Refusal("subject_with_article")  # "A cabin shot of a crowded airplane": a caption's noun phrase
     if nxt is not None and nxt.low == "of" and low not in OF_PARTICIPLES:
-        return None
+        return Refusal("of_after_participle")
     plural = _plural_head(subject)
     if plural is None or plural and _is_form(low, "VB"):
-        return None  # "Rebels cut supply lines": the present tense of a verb whose participle is the same
+        return Refusal("unclear_number")  # "Rebels cut supply lines": the present of a verb whose participle is alike
     aux = {("past", False): "was", ("past", True): "were", ("present", False): "is",
            ("present", True): "are"}[tense, plural]
     return at, aux.capitalize() if title else aux
 
 
-def _passive_clause(toks: list[Tok], start: int, end: int, title: bool) -> tuple[int, str] | None:
-    """Where a headline clause (tokens start..end-1) takes its auxiliary, and which one; None when it does not."""
+def _passive_clause(toks: list[Tok], start: int, end: int, title: bool) -> tuple[int, str] | Refusal | None:
+    """Where a headline clause (tokens start..end-1) takes its auxiliary, and which one; the guard that refuses it;
+    None when it has no participle after a subject."""
     for k in range(start + 1, min(end, start + _MAX_SUBJECT + 1)):
         t = toks[k]
         if not _is_form(t.low, "VBN") or t.low.endswith("ing"):
@@ -237,12 +238,11 @@ def rule_headline_passive(text: str, toks: list[Tok], cfg: RuleSettings) -> str 
     start = _headline_start(toks)
     title = _title_case(toks[start:])
     if any(t.text == "," for t in toks[start:end]):
-        # "At least 17 killed, 400 injured in ...": two clauses joined by a comma read as a comma splice
+        # two clauses joined by a comma read as a comma splice once each has its auxiliary, or a list
         return Refusal("comma_joined_clauses")
-        # once each has its auxiliary; "Two German tourists, two pilots killed": a list
     found = _passive_clause(toks, start, end, title)
-    if found is None:
-        return None
+    if found is None or isinstance(found, Refusal):
+        return found
     at, aux = found
     return splice(text, [(toks[at].start, toks[at].start, aux + " ")])
 

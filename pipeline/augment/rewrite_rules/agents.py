@@ -45,8 +45,9 @@ def noun_phrase_word(t: Tok) -> bool:
 
 
 def plain_noun_phrase(toks: list[Tok], start: int, end: int, *, subject: bool) -> bool:
-    """Whether toks[start:end] is a plain noun phrase (see the module's guards); the subject may hold prepositional
-    phrases and its first word may be capitalised."""
+    """Whether toks[start:end] is a plain noun phrase: determiners, adjectives, nouns, names, numbers, "of" and "and"
+    between noun phrases, a verb form only before the noun it modifies, ending in a noun, a name or a number; the
+    subject may also hold prepositional phrases and its first word may be capitalised."""
     if start >= end:
         return False
     if end - start == 1 and (toks[start].low in (SUBJECT_TO_OBJECT_PRONOUN if subject else OBJECT_TO_SUBJECT_PRONOUN)):
@@ -151,7 +152,7 @@ def _tail(toks: list[Tok], k: int, end: int) -> int:
 
 def agent_end(toks: list[Tok], by: int, end: int, lemma: str) -> int | None:
     """The end of the agent after "by" at `by` (where the phrase that stays at the end begins), or None when it is
-    no agent (see the module's guards)."""
+    no plain noun phrase or "by" gives no agent (a time, a means, an amount: `NO_AGENT`, `NO_AGENT_HEADS`)."""
     stop = _tail(toks, by + 1, end)
     if stop <= by + 1:
         return None

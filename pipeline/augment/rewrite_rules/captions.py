@@ -400,7 +400,8 @@ def _object_number(toks: list[Tok], head: int, det: str | None) -> str | None:
 
 def _caption_subject(text: str, toks: list[Tok], aux: int) -> str | None:
     """The caption's subject toks[:aux] as it reads after "by" ("A man" -> "a man", "Men" -> "men", "Someone" ->
-    "someone", a name as it is), or None when it is refused (see the module's guards)."""
+    "someone", a name as it is), or None when it is refused (a quantifier of `SCOPE_WORDS`, a pronoun, a bare
+    singular, no plain noun phrase)."""
     words = toks[:aux]
     if any(t.low in SCOPE_WORDS or t.low in SUBJECT_TO_OBJECT_PRONOUN
            or t.low in ("there", "here", "who", "which", "that") for t in words):
@@ -455,7 +456,7 @@ def rule_caption_passive(text: str, toks: list[Tok], cfg: RuleSettings) -> str |
 
 def _caption_rest(toks: list[Tok], k: int, end: int, lemma: str) -> tuple[int, str] | None:
     """The caption's object at toks[k] and what follows it: (the object's end, its number), or None when they are
-    refused (see the module's guards)."""
+    refused (the module's docstring and `caption_passive`'s cases)."""
     if toks[k].low in PARTICLES | TAIL_PREPOSITIONS or not toks[k].text.islower():
         return None  # "picking up a ball", "looking at", a name
     np = _caption_np(toks, k, end)

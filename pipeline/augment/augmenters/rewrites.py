@@ -2,8 +2,8 @@
 word, phrase or abbreviation, offline and deterministic. view1 = the source, view2 = the source with `max_rules` of
 the rules applied (drawn at random among those that apply, per record).
 
-The rules live in `pipeline.augment.rewrite_rules`, one module per family, each rule described with its guard in its
-module's docstring. A guard refuses the places where the rewrite could change the meaning or break the grammar; a
+The rules live in `pipeline.augment.rewrite_rules`, one module per family; what each rule does, its guards and its
+cases are `rewrite_rules/cases/<family>.json`. A guard refuses the places where the rewrite could change the meaning or break the grammar; a
 sentence no rule rewrites gets no view: `no_rule_applies:<rule>.<guard>` names the guard that refused it (that of the
 first rule, in the order of `rules`, whose guard refused), plain `no_rule_applies` when no rule found anything to
 rewrite.
@@ -69,7 +69,7 @@ class RewritesAugmenter(Augmenter):
     name = "rewrites"
     config_class = RewritesConfig
     default_batch_size = 4096
-    version = "16"
+    version = "17"
 
     def setup(self) -> None:
         from bsl_pipeline.pipeline.lexicon import text_kind

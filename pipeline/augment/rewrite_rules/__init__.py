@@ -4,7 +4,9 @@ the rewritten text, a `Refusal` naming the guard that refused, or None where it 
 
 from __future__ import annotations
 
+from bsl_pipeline.pipeline.augment.rewrite_rules.captions import CAPTION_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.clauses import CLAUSE_RULES
+from bsl_pipeline.pipeline.augment.rewrite_rules.constructions import CONSTRUCTION_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.contractions import CONTRACTION_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.future import FUTURE_RULES
 from bsl_pipeline.pipeline.augment.rewrite_rules.grammar import GRAMMAR_RULES
@@ -22,8 +24,8 @@ from bsl_pipeline.pipeline.augment.rewrite_rules.voice import VOICE_RULES
 
 RULE_FUNCTIONS: dict[str, Rule] = {
     **CONTRACTION_RULES, **GRAMMAR_RULES, **ORDER_RULES, **CLAUSE_RULES, **SENTENCE_RULES, **PHRASE_RULES,
-    **SPEECH_RULES, **MARKER_RULES, **FUTURE_RULES, **HEADLINE_RULES, **OBJECT_RULES, **NAME_RULES, **VOICE_RULES,
-    **PROSE_RULES,
+    **CONSTRUCTION_RULES, **SPEECH_RULES, **MARKER_RULES, **FUTURE_RULES, **HEADLINE_RULES, **CAPTION_RULES,
+    **OBJECT_RULES, **NAME_RULES, **VOICE_RULES, **PROSE_RULES,
 }
 RULES: tuple[str, ...] = tuple(RULE_FUNCTIONS)
 

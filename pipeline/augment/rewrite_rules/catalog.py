@@ -1,8 +1,9 @@
 """The rewrite rules as a table: for each rule its family, what it does in one line, the names of its guards, and its
 cases: golden rewrites (source -> view) and refused sentences (with the guard that refuses them, or none where the
 rule finds nothing to rewrite). One data file per family, `cases/<family>.json`, holds its rules in the order of the
-family module's table; tests/pipeline/augment/test_rewrite_cases.py checks every case against its rule and every listed guard against
-the rule's code, and the views guide's table of rules is made from it (`rules_table_markdown`)."""
+family module's table; tests/pipeline/augment/test_rewrite_cases.py checks every case against its rule and every
+listed guard against the rule's code (the rule's function and those of its module it calls), and the views guide's
+table of rules is made from it (`rules_table_markdown`)."""
 
 from __future__ import annotations
 

@@ -1,115 +1,48 @@
-"""Rewrites for headlines and captions: the telegraphic verb forms of news headlines and picture captions said in
-full, or in the other aspect. The rules (names as in `HEADLINE_RULES`):
+"""Rewrites for news headlines: their telegraphic verb forms said in full, in another tense or in the active. What
+each rule does, its guards and its cases (golden and refused): `cases/headlines.json`.
 
-* `headline_passive`: a headline's bare passive participle gets its auxiliary ("Dozens killed in Kenyan clashes" ->
-  "Dozens were killed in Kenyan clashes"; "Man charged with murder of wife" -> "Man was charged with murder of
-  wife"; "Israel's Netanyahu set to call early vote" -> "... is set to call ..."). Only in a headline: no final
-  punctuation, a capitalised first word, at most `_MAX_HEADLINE` tokens, no pronoun, no quotation marks. The
-  participle follows the subject noun phrase directly (up to `_MAX_SUBJECT` words: names, nouns, numbers, "of",
-  "'s"; an optional "Label:" or "At least" before it; an -ly adverb before the participle stays after the
-  auxiliary: "officer was critically wounded") and is followed by a preposition, "by" + an agent, the end of the
-  headline, or a predicate adjective after find/declare/shoot/... ("Man found guilty of ..."): never by an object
-  ("Obama signed bill" is active), a particle ("X pulled out of deal") or a name. Refused: a subject that starts
-  with an article ("A cabin shot of a crowded airplane" is a caption's noun phrase), has a preposition other than
-  "of" ("Residents near Gaza": its head is unclear) or a verb ("Poland honors president killed ..."); a verb whose
-  past tense in a headline is active (intransitive or prepositional: "Stocks rallied on ...", "X called for ...");
-  a participle that is also an adjective or noun ("Jordan biased over ...", "Tax cut in ...") unless "by" follows,
-  or that names a state ("linked to", "based in", "backed by", "wanted for": the tense would be unclear); "of"
-  after other verbs than convict/accuse/clear/strip/...; "to" + a verb after a participle that does not take one
-  ("Iranians planned to attack" is active); a second verb later ("Man killed in crash identified", "Girl accused of
-  burning Koran goes into hiding": the participle is a reduced relative); "shot dead" + an object. Agreement from
-  the subject's head (the noun before "of", else the last word): a plural noun, a number over one anywhere in the
-  subject ("two Nato"), "police", a coordination -> "were"; a name in capitals or a singular noun -> "was"; refused
-  when unclear (an unknown word ending in "s": "Texans"; "number of", "couple of", "staff", "personnel"; "Bosnia
-  and Herzegovina"), and for a verb whose participle is its base form after a plural ("Rebels cut supply lines" is
-  present). Present tense ("is"/"are") for the participles of expectation before "to" + a verb (expected, set,
-  poised, slated, said, believed, ...) and for "set/poised/braced for". A comma is refused: two participle clauses
-  joined by it would read as a comma splice once each has its auxiliary ("At least 17 killed, 400 injured in
-  massive Tianjin blasts" -> "At least 17 were killed, 400 were injured in ..."), and it may join a list ("Two
-  German tourists, two pilots killed"). In a headline in title case the auxiliary is capitalised ("Mandela Was
-  Discharged From Hospital").
-* `headline_perfect`: a headline's present tense of a single completed event said in the present perfect ("Head
-  of CIA resigns over affair" -> "Head of CIA has resigned over affair"; "Putin Declares Victory in Russia
-  Presidential Vote" -> "Putin Has Declared Victory ..."; an -ly adverb before the verb goes after "has": "Malawi
-  has officially confirmed ..."). Only in a headline as for `headline_passive` (and no comma or colon), with a
-  subject of names, nouns, numbers, "of" and "'s" that is singular and does not start with an article, and a verb
-  of a single event (`EVENT_VERBS`: resign, die, approve, confirm, deny, announce, uphold, ...) whose -s form is no
-  noun ("Syria attacks kill 10": "attacks" may be the noun). Refused: a time after the verb ("X resigns on Monday"
-  -> "has resigned on Monday": a perfect takes no past time; today, next week, a weekday, month or year), a second
-  verb after it, states and plans (wants, faces, plans, remains: no such verb is in the list).
-* `caption_aspect`: a caption in the simple present <-> in the present progressive ("A turtle walks over the
-  ground." <-> "A turtle is walking over the ground."; "Runners compete in a race." -> "Runners are competing in a
-  race."; "The woman is walking her dog." -> "The woman walks her dog."). Only a short descriptive sentence (at most
-  `_MAX_CAPTION` tokens, ending in "." or nothing, no comma) whose subject is a determiner (a, an, the, one, two,
-  ..., some, several) + up to four lower-case words ending in a noun for a person, an animal or a vehicle
-  (`CAPTION_SUBJECTS`) or in a collective noun + "of" + up to three words ending in a plural noun ("A group of young
-  people", "A herd of elephants"), either optionally followed by a short "in"/"with" phrase (a determiner and up to
-  three lower-case words ending in a noun: "A man in a red shirt", "Two men in blue shirts", "A young boy with a
-  hat"); or a plural caption noun alone (only from the simple present: "Kids dance on stage." would be generic). The
-  verb must follow the subject at exactly one place: refused when a word of the "in"/"with" phrase could be the verb
-  too ("A boy in overalls blows bubbles.", "Two men in animal print pajama bottoms sleep"), except garments ("in
-  pink boots runs") and a later "is"/"are" ("in red shorts is writing"); a simple present after such a phrase must
-  be followed by a determiner, possessive, preposition or particle ("A man in red pants skiing ..." has no verb),
-  and not by "on" + the end or a verb ("A man with black pants on walks ..."). The verb is dynamic: never stative or
-  habit-prone verbs (be, have, contain, seem, know, own, wear, live, work, sell, teach, use, drive, ...), never "is
-  going to" / "is trying to". What follows the verb must contain a determiner, a possessive or a particle ("A bear
-  fights a wolf"; "A bear fights wolves." is generic; "A man drinks." a habit); "play" only before with/in/on/...
-  ("A woman plays violin" is a skill). Refused: a modal, a negation, a time or frequency adverb (always, usually,
-  every, often, now, ...), a subordinate or relative clause (when, while, who, that, ...), a second verb after
-  and/or/but ("is peeling and cutting a potato", "sits on the floor and leans against a map": both would need to
-  change), a pronoun or name as subject ("He works at a bank" is a habit), a subject whose number disagrees with its
-  determiner or auxiliary, a coordinated subject ("A man and a woman are ..."). Agreement: "is"/"walks" for a
-  singular subject, "are"/"walk" for a plural one, from the head noun; a collective noun in the singular keeps the
-  number its verb has ("A group of people walks" <-> "is walking", "A group of people are walking" <-> "walk": both
-  read naturally), but "a couple of"/"a bunch of" are plural only; the forms come from lemminflect, refused when a
-  verb has two lemmas with different forms.
-* `headline_event`: a headline's present tense of a transitive verb of a single event, with its object, said in the
-  present perfect ("Roadside bomb kills 5 Afghan policemen" -> "Roadside bomb has killed 5 Afghan policemen";
-  "Syrian forces launch new attacks" -> "Syrian forces have launched new attacks"; "Strong Italy Quake Kills at
-  Least Six" -> "... Has Killed ..."): the verbs of `OBJECT_VERBS` (kill, hit, win, launch, name, jail, ...: their
-  -s form is often a noun, which `headline_perfect` refuses) after a singular or plural subject, and those of
-  `EVENT_VERBS` after a plural one ("Afghan legislators have approved ..."). Only in a headline as for
-  `headline_perfect` (no comma; a "Label:" before it is kept), with a subject of names, nouns, numbers, "of" and
-  "'s" whose number is clear and agrees with the verb ("Plane crash kills 20": "crash" is part of the subject). The
-  object must follow: a number, "at least", a name, a noun or an adjective before a noun. Refused: no object
-  ("Chinese stocks open lower", "Wall Street ends mixed": an adjective alone), a market report ("Stocks close 2.47%
-  higher"), a subject word in -s that is a common headline verb ("Maldives court issues arrest warrant": "arrest"
-  is a noun), an -s word before a listed verb ("Israeli air strikes kill 16": "strikes" is the subject's noun, and
-  "kill" the verb), a past time after the verb, a second verb, a colon after it ("...: officials"); verbs whose
-  headline present is a state ("tops", "leaves", "backs") or whose participle is unsure ("hangs") are not listed.
-* `headline_and`: a headline's comma between two subjects said as "and" ("Israelis, Palestinians convene over
-  prisoner swap" -> "Israelis and Palestinians convene ..."; "Iran, powers set for ..."). Each subject is a name
-  (one or two capitalised words; one in a title-case headline) or a plural noun, and a plural verb follows the
-  second (not in -s or -ing). Refused: a second comma ("Obama, Romney compete for undecideds, stoke base": verbs in
-  a list too), a verb in -s after the comma ("Gore Vidal, celebrated author, dies": an apposition), a place and its
-  US state ("Columbus, Ohio hit by storm"), a noun that may be a compound's first part before a verb ("Obama, Romney
-  camp clash"; not for the verbs of `headline_event`: "Japan, US hold talks"), a colon, dash or "and" in the
-  headline, a second verb.
-* `died_aged`: "dies at 85" <-> "dies aged 85" (die, dies, died; in any sentence; "Dies Aged 116" in a title-case
-  headline). The number (1 to 120) must end the sentence or be followed by punctuation or a preposition or
-  conjunction ("after", "in", "following", ...): refused for a place or a time ("died at 10 Downing Street", "at
-  10:30", "at 5 pm"), and for "dead at 91" ("dead aged 91" is unusual).
+A headline (`_headline`) has no final punctuation, a capitalised first word, at most `_MAX_HEADLINE` tokens, no
+pronoun and no quotation marks or brackets; its clause starts after a "Label:" and an "At least" (`_headline_start`).
+Its subject holds names, nouns, numbers, "of" and "'s" (at most `_MAX_SUBJECT` words) and takes its number from its
+head (`_plural_head`: the noun before "of", else the last word), unclear for an unknown word in -s, "number of",
+"staff" and the like. In a headline in title case (`_title_case`) the words a rule adds are capitalised.
 
-Not a rule: swapping two coordinated modifiers ("a boxing or wrestling match" -> "a wrestling or boxing match"):
-the order of coordinated adjectives is often preferred or fixed, and "W1 and W2 N" may be "[W1] and [W2 N]"
-("coffee and ice cream"), for a reach below one sentence in a hundred.
+`headline_passive` gives a bare participle "was"/"were", or "is"/"are" for the participles of expectation before
+"to" + a verb and for "set/poised/braced for" (`TO_VERB_PASSIVE`, `PRESENT_BEFORE`); an -ly adverb before the
+participle goes after the auxiliary. After the participle may come a preposition, "by" + an agent, the end, or a
+predicate adjective after the verbs of `PREDICATIVE_VERBS`; an object, a particle or a name may make it active.
+`headline_active` reads the subject, the agent and the phrase after it as `passive_by` does (`agents.py`) and says
+the verb in the present, agreeing with the agent; a bare singular subject is lower-cased only when it is a noun of
+`CAPTION_PERSON_NOUNS`, else it must be a known name. `headline_perfect` takes the verbs of a single event of
+`EVENT_VERBS` after a singular subject; `headline_event` those of `OBJECT_VERBS` (transitive, their -s form often a
+noun) after any subject and those of `EVENT_VERBS` after a plural one, with an object after the verb
+(`_object_next`); verbs whose headline present is a state, or whose participle is unsure, are in neither list.
+`headline_and` takes as its subjects names of one or two capitalised words (one in a title-case headline) or plural
+nouns (`_conjunct`). `died_aged` takes an age from 1 to 120 followed by the end, punctuation or a word of
+`AFTER_AGE`.
+
+Not a rule: two coordinated modifiers changing places. The order of coordinated adjectives is often preferred or
+fixed, and "W1 and W2 N" may be "[W1] and [W2 N]", for a reach below one sentence in a hundred.
 """
 
 from __future__ import annotations
 
 import re
+
+from bsl_pipeline.pipeline.augment.rewrite_rules.agents import (
+    agent_end, agent_text, as_object, other_form, passive_lemma, phrase_number, plain_noun_phrase, present_form,
+    the_one_by,
+)
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_word, _lemmas, is_ing_verb, splice, verb_only,
+    Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_word, _lemmas, splice, verb_only,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
-    ACTIVE_PAST, AFTER_AGE, AFTER_PARTICIPLE, AFTER_VERB, AMBIGUOUS_SUBJECT_VERBS, AUXILIARIES, CAPTION_DETERMINERS,
-    CAPTION_PLURAL_DETERMINERS, CAPTION_SUBJECTS, CAPTION_VERB_PARTICLES, COLLECTIVES, DIE_FORMS, EVENT_ADJECTIVES,
-    EVENT_VERBS, GARMENTS, HEADLINE_VERBS, IRREGULAR_PLURAL_SUBJECTS, MARKET_MOVES, MODIFIER_DETS, MONTHS,
-    NEITHER_NUMBER, NOT_CAPTION_VERBS, NOT_CAPTION_WORDS, NOT_IN_HEADLINE, NOT_OBJECT, NUMBER_WORDS, OBJECT_START,
-    OBJECT_VERBS, OF_PARTICIPLES, PLAY_NEXT, PLURAL_COLLECTIVES, PLURAL_WORDS, PREDICATIVE, PREDICATIVE_VERBS,
-    PRESENT_BEFORE, PRONOUNS_AND_DEMONSTRATIVES, SINGULAR_WORDS, STATIVE_PARTICIPLES, SUBJECT_MODIFIERS, TIME_AFTER,
-    TO_VERB_PASSIVE, US_STATES, WEEKDAYS,
+    ACTIVE_PAST, AFTER_AGE, AFTER_PARTICIPLE, AMBIGUOUS_SUBJECT_VERBS, AUXILIARIES, AUXILIARY_WORDS, DIE_FORMS,
+    EVENT_ADJECTIVES, EVENT_VERBS, HEADLINE_VERBS, INTRANSITIVE_BY, MARKET_MOVES, MONTHS, NEITHER_NUMBER,
+    NOT_IN_HEADLINE, NOT_OBJECT, NUMBER_WORDS, OBJECT_START, OBJECT_TO_SUBJECT_PRONOUN, OBJECT_VERBS, OF_PARTICIPLES,
+    PLURAL_WORDS, PREDICATIVE, PREDICATIVE_VERBS, PRESENT_BEFORE, PRONOUNS_AND_DEMONSTRATIVES, REFUSED_PUNCT,
+    SINGULAR_WORDS, STATIVE_PARTICIPLES, SUBJECT_TO_OBJECT_PRONOUN, TIME_AFTER, TO_VERB_PASSIVE, US_STATES, WEEKDAYS,
 )
 
 # -- headline_passive -----------------------------------------------------------------------------------------------
@@ -203,73 +136,91 @@ def _second_verb(toks: list[Tok]) -> bool:
     return False
 
 
-def _passive_clause(toks: list[Tok], start: int, end: int, title: bool) -> tuple[int, str] | None:
-    """Where a headline clause (tokens start..end-1) takes its auxiliary, and which one; None when it does not."""
+def _ends_subject(toks: list[Tok], k: int, start: int) -> bool:
+    """Whether token k, no participle, ends a headline's subject before its participle is found (the subject holds
+    names, nouns, numbers, "of" and "'s"); then the clause takes no auxiliary."""
+    t, low = toks[k], toks[k].low
+    if t.text == "," or low in AUXILIARIES or low == "to" or verb_only(low) or _is_pronoun(t):
+        return True  # the subject ends, or the clause has another verb first
+    if low in AFTER_PARTICIPLE and low != "of":
+        return True  # "Residents near Gaza": the subject's head is unclear
+    if t.text == "." and t.start == toks[k - 1].end and re.fullmatch(r"[A-Z](\.[A-Z])*", toks[k - 1].text):
+        return False  # "U.S."
+    return not (_is_word(t) or t.text.isdigit() or low in ("'s", "-")) or (
+        is_stopword(t.text) and low not in ("of", "and") and not (k == start and low in ("the", "a"))
+        and low not in NUMBER_WORDS and low not in PLURAL_WORDS)
+
+
+def _passive_tense(toks: list[Tok], k: int, end: int) -> str | None:
+    """The tense the participle at token k says ("past"; "present" for "expected to", "set for"); None when it may
+    be active or a state."""
+    low = toks[k].low
+    nxt = toks[k + 1] if k + 1 < end else None
+    after = toks[k + 2] if k + 2 < end else None
+    verbs = _lemmas(low).get("VERB", ())
+    if nxt is not None and nxt.low == "to" and after is not None and _is_form(after.low, "VB"):
+        return TO_VERB_PASSIVE.get(low)  # "Iranians planned to attack": active
+    if nxt is not None and nxt.low == "by" and after is not None and not after.text[:1].isdigit():
+        return None if low in STATIVE_PARTICIPLES else "past"  # "Rebels backed by Iran": a state
+    if nxt is not None and (low, nxt.low) in PRESENT_BEFORE:
+        return "present"  # "Hong Kong set for democracy march"
+    if low in STATIVE_PARTICIPLES or any(lemma in ACTIVE_PAST for lemma in verbs):
+        return None  # "Stocks rallied on ...": active
+    if nxt is not None and nxt.low in PREDICATIVE:
+        if not any(lemma in PREDICATIVE_VERBS for lemma in verbs) or after is not None and (
+                after.low not in AFTER_PARTICIPLE):
+            return None  # "Police shot dead 30 miners": active, with an object
+        return "past"
+    if ("ADJ" in _lemmas(low) or "NOUN" in _lemmas(low)) and low not in EVENT_ADJECTIVES:
+        return None  # "Jordan biased over ...": an adjective; "Tax cut in ...": a compound noun
+    if nxt is not None and nxt.low not in AFTER_PARTICIPLE and not (
+            nxt.low == "out" and after is not None and after.low == "of"):
+        return None  # an object, a particle, a comma: the verb may be active
+    return "past"
+
+
+def _auxiliary_at(toks: list[Tok], start: int, end: int, k: int, title: bool) -> tuple[int, str] | Refusal:
+    """Where the auxiliary of the participle at token k goes, and which one; the guard that refuses the clause."""
+    low = toks[k].low
+    at, subject = k, toks[start:k]
+    if len(subject) > 1 and subject[-1].low.endswith("ly") and "ADV" in _lemmas(subject[-1].low):
+        at, subject = k - 1, subject[:-1]  # "officer critically wounded"
+    nxt = toks[k + 1] if k + 1 < end else None
+    tense = _passive_tense(toks, k, end)
+    if tense is None:
+        return Refusal("active_or_state")
+    if nxt is not None and nxt.text != nxt.low and not title:
+        return Refusal("name_after")  # "Nadal beaten Monday": a name or time right after the participle
+    if _second_verb(toks[k + 1:end]):
+        return Refusal("second_verb")  # "Man killed in crash identified": the participle is a reduced relative
+    if any(x.low.endswith("s") and _is_form(x.low, "VBZ") or m and _is_form(x.low, "VBP") and (
+            subject[m - 1].low in PLURAL_WORDS or subject[m - 1].low in NUMBER_WORDS)
+           for m, x in enumerate(subject[:-1])):
+        return Refusal("verb_in_subject")  # "Poland honors president killed ...": a verb
+    if not subject or subject[0].low in ("the", "a", "an"):
+        return Refusal("subject_with_article")  # "A cabin shot of a crowded airplane": a caption's noun phrase
+    if nxt is not None and nxt.low == "of" and low not in OF_PARTICIPLES:
+        return Refusal("of_after_participle")
+    plural = _plural_head(subject)
+    if plural is None or plural and _is_form(low, "VB"):
+        return Refusal("unclear_number")  # "Rebels cut supply lines": the present of a verb whose participle is alike
+    aux = {("past", False): "was", ("past", True): "were", ("present", False): "is",
+           ("present", True): "are"}[tense, plural]
+    return at, aux.capitalize() if title else aux
+
+
+def _passive_clause(toks: list[Tok], start: int, end: int, title: bool) -> tuple[int, str] | Refusal | None:
+    """Where a headline clause (tokens start..end-1) takes its auxiliary, and which one; the guard that refuses it;
+    None when it has no participle after a subject."""
     for k in range(start + 1, min(end, start + _MAX_SUBJECT + 1)):
         t = toks[k]
-        low = t.low
-        if not _is_form(low, "VBN") or low.endswith("ing"):
-            if t.text == "," or low in AUXILIARIES or low == "to" or verb_only(low) or _is_pronoun(t):
-                return None  # the subject ends, or the clause has another verb first
-            if low in AFTER_PARTICIPLE and low != "of":
-                return None  # "Residents near Gaza": the subject's head is unclear
-            if t.text == "." and t.start == toks[k - 1].end and re.fullmatch(r"[A-Z](\.[A-Z])*", toks[k - 1].text):
-                continue  # "U.S."
-            if not (_is_word(t) or t.text.isdigit() or low in ("'s", "-")) or (
-                    is_stopword(t.text) and low not in ("of", "and") and not (k == start and low in ("the", "a"))
-                    and low not in NUMBER_WORDS and low not in PLURAL_WORDS):
+        if not _is_form(t.low, "VBN") or t.low.endswith("ing"):
+            if _ends_subject(toks, k, start):
                 return None
             continue
         if title != t.text[:1].isupper():
             return None
-        at = k  # where the auxiliary goes
-        subject = toks[start:k]
-        if len(subject) > 1 and subject[-1].low.endswith("ly") and "ADV" in _lemmas(subject[-1].low):
-            at, subject = k - 1, subject[:-1]  # "officer critically wounded"
-        nxt = toks[k + 1] if k + 1 < end else None
-        after = toks[k + 2] if k + 2 < end else None
-        verbs = _lemmas(low).get("VERB", ())
-        tense = "past"
-        if nxt is not None and nxt.low == "to" and after is not None and _is_form(after.low, "VB"):
-            if low not in TO_VERB_PASSIVE:
-                return None  # "Iranians planned to attack": active
-            tense = TO_VERB_PASSIVE[low]
-        elif nxt is not None and nxt.low == "by" and after is not None and not after.text[:1].isdigit():
-            if low in STATIVE_PARTICIPLES:
-                return None  # "Rebels backed by Iran": a state
-        elif nxt is not None and (low, nxt.low) in PRESENT_BEFORE:
-            tense = "present"  # "Hong Kong set for democracy march"
-        else:
-            if low in STATIVE_PARTICIPLES or any(lemma in ACTIVE_PAST for lemma in verbs):
-                return None  # "Stocks rallied on ...": active
-            if nxt is not None and nxt.low in PREDICATIVE:
-                if not any(lemma in PREDICATIVE_VERBS for lemma in verbs) or after is not None and (
-                        after.low not in AFTER_PARTICIPLE):
-                    return None  # "Police shot dead 30 miners": active, with an object
-            else:
-                if ("ADJ" in _lemmas(low) or "NOUN" in _lemmas(low)) and low not in EVENT_ADJECTIVES:
-                    return None  # "Jordan biased over ...": an adjective; "Tax cut in ...": a compound noun
-                if nxt is not None and nxt.low not in AFTER_PARTICIPLE and not (
-                        nxt.low == "out" and after is not None and after.low == "of"):
-                    return None  # an object, a particle, a comma: the verb may be active
-        if nxt is not None and nxt.text != nxt.low and not title:
-            return None  # "Nadal beaten Monday": a name or time right after the participle
-        if _second_verb(toks[k + 1:end]):
-            return None  # "Man killed in crash identified": the participle is a reduced relative
-        if any(x.low.endswith("s") and _is_form(x.low, "VBZ") or m and _is_form(x.low, "VBP") and (
-                subject[m - 1].low in PLURAL_WORDS or subject[m - 1].low in NUMBER_WORDS)
-               for m, x in enumerate(subject[:-1])):
-            return None  # "Poland honors president killed ...", "Hundreds honor student killed ...": a verb
-        if not subject or subject[0].low in ("the", "a", "an"):
-            return None  # "A cabin shot of a crowded airplane": a caption's noun phrase, not a headline
-        if nxt is not None and nxt.low == "of" and low not in OF_PARTICIPLES:
-            return None
-        plural = _plural_head(subject)
-        if plural is None or plural and _is_form(low, "VB"):
-            return None  # "Rebels cut supply lines": the present tense of a verb whose participle is the same
-        aux = {("past", False): "was", ("past", True): "were", ("present", False): "is",
-               ("present", True): "are"}[tense, plural]
-        return at, aux.capitalize() if title else aux
+        return _auxiliary_at(toks, start, end, k, title)
     return None
 
 
@@ -287,254 +238,41 @@ def rule_headline_passive(text: str, toks: list[Tok], cfg: RuleSettings) -> str 
     start = _headline_start(toks)
     title = _title_case(toks[start:])
     if any(t.text == "," for t in toks[start:end]):
-        # "At least 17 killed, 400 injured in ...": two clauses joined by a comma read as a comma splice
+        # two clauses joined by a comma read as a comma splice once each has its auxiliary, or a list
         return Refusal("comma_joined_clauses")
-        # once each has its auxiliary; "Two German tourists, two pilots killed": a list
     found = _passive_clause(toks, start, end, title)
-    if found is None:
-        return None
+    if found is None or isinstance(found, Refusal):
+        return found
     at, aux = found
     return splice(text, [(toks[at].start, toks[at].start, aux + " ")])
 
 
-# -- caption_aspect -------------------------------------------------------------------------------------------------
-_MAX_CAPTION = 16
+# -- headline_active ------------------------------------------------------------------------------------------------
 
 
-def _form(verb: str, tag: str, source: str) -> str | None:
-    """The `tag` form of the verb `verb` (a form of it); None when its lemmas disagree."""
-    from lemminflect import getInflection
-
-    forms = {f for lemma in _lemmas(verb).get("VERB", ()) if _is_form(verb, source)
-             for f in getInflection(lemma, tag)[:1]}
-    return forms.pop() if len(forms) == 1 else None
-
-
-def _plural_noun(word: str) -> bool | None:
-    """Whether `word` is a plural noun (True), a singular one (False); None when its number is unclear ("sheep")."""
-    lemmas = _lemmas(word).get("NOUN", ())
-    plural = word in IRREGULAR_PLURAL_SUBJECTS or bool(lemmas) and word not in lemmas
-    singular = bool(lemmas) and word in lemmas
-    return None if plural == singular else plural
-
-
-def _finite(tok: Tok, plural: bool | None) -> bool | None:
-    """Whether `tok` may be the caption's verb ("is"/"are" or a simple present) for a subject of that number
-    (None: either); None when it can be no such verb."""
-    word = tok.low
-    if not tok.text.islower() or not tok.text.isalpha():
+def rule_headline_active(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
+    end = len(toks)
+    if not 4 <= end <= _MAX_HEADLINE or _final_punct(toks) != end or not toks[0].text[:1].isupper() \
+            or any(t.text in REFUSED_PUNCT or t.text == "," for t in toks):
         return None
-    if word in ("is", "are"):
-        return None if plural is not None and (word == "are") != plural else word == "are"
-    if word.endswith("s") and _is_form(word, "VBZ"):
-        return None if plural else False
-    if not word.endswith("s") and not word.endswith("ing") and _is_form(word, "VBP"):
-        return None if plural is False else True
-    return None
-
-
-def _modifier_ends(toks: list[Tok], k: int) -> list[int]:
-    """The possible ends (index after) of a short "with"/"in" phrase at `k` ("in a red shirt", "with a hat", "in
-    blue shirts"): the preposition, an optional determiner and one to three lower-case words, the last a noun."""
-    if k >= len(toks) or toks[k].low not in SUBJECT_MODIFIERS:
-        return []
-    j = k + 1
-    if j < len(toks) and toks[j].low in MODIFIER_DETS:
-        j += 1
-    ends = []
-    for m in range(j, min(j + 3, len(toks))):
-        word = toks[m]
-        if not (word.text.replace("-", "").isalpha() and word.text.islower()) or is_stopword(word.text) \
-                or word.low in CAPTION_DETERMINERS or is_ing_verb(word.low):
-            break
-        if "NOUN" in _lemmas(word.low):
-            ends.append(m + 1)
-    return ends
-
-
-def _of_ends(toks: list[Tok], k: int) -> list[int]:
-    """The possible ends of an "of" phrase after a collective noun ("of people", "of young children", "of Asian
-    women"): one to three words, the last a plural noun (or one whose number is unclear: "of deer")."""
-    if k >= len(toks) or toks[k].low != "of":
-        return []
-    ends = []
-    for m in range(k + 1, min(k + 4, len(toks))):
-        word = toks[m]
-        if not word.text.replace("-", "").isalpha() or is_stopword(word.text) or is_ing_verb(word.low) \
-                or not (word.text.islower() or word.text.istitle() and m < k + 3):
-            break
-        if word.text.islower() and _plural_noun(word.low) is not False and "NOUN" in _lemmas(word.low):
-            ends.append(m + 1)
-    return ends
-
-
-def _collective(toks: list[Tok], j: int) -> bool:
-    """Whether `toks[j]` is a collective noun before "of" ("group of", "groups of")."""
-    word = toks[j].low
-    return (word in COLLECTIVES or word.endswith("s") and word[:-1] in COLLECTIVES) and j + 1 < len(toks) \
-        and toks[j + 1].low == "of"
-
-
-def _garment(word: str) -> bool:
-    return word in GARMENTS or word[:-1] in GARMENTS or word[:-2] in GARMENTS
-
-
-def _verb_after_modifier(toks: list[Tok], v: int) -> bool:
-    """Whether the simple present at `v` after a "with"/"in" phrase is a verb, not a noun that ends the phrase ("A
-    man in red pants skiing", "Two men in animal print pajama bottoms sleep", "A man with black pants on walks"):
-    followed by a determiner, possessive, preposition, particle or the end, but not by "on" + the
-    end or a verb."""
-    word = toks[v].low
-    if word in ("is", "are"):
-        return True
-    nxt = toks[v + 1].low if v + 1 < len(toks) else "."
-    after = toks[v + 2] if v + 2 < len(toks) else None
-    if nxt == "on" and (after is None or not _is_word(after) or _is_form(after.low, "VBZ")):
-        return False
-    if v + 1 >= len(toks) or not _is_word(toks[v + 1]):
-        return True
-    return nxt in CAPTION_DETERMINERS or nxt in CAPTION_VERB_PARTICLES or nxt in AFTER_PARTICIPLE or nxt in AFTER_VERB
-
-
-def _caption_subject(toks: list[Tok]) -> tuple[int, bool, bool] | None:
-    """(index of the verb, plural, bare) for a caption's subject: a determiner and up to four lower-case words
-    ending in a caption noun or a collective noun + "of" phrase ("A group of people"), then optionally a short
-    "with"/"in" phrase ("A man in a red shirt"); or a plural caption noun alone (bare). The number of a collective
-    noun in the singular follows its verb ("A group of people walks" / "walk")."""
-    first = toks[0].low
-    if first in CAPTION_DETERMINERS:
-        j = 1
-        while j < len(toks) and j <= 4 and toks[j].text.replace("-", "").isalpha() and toks[j].text.islower() \
-                and not is_stopword(toks[j].text) and toks[j].low not in CAPTION_SUBJECTS \
-                and not _collective(toks, j):
-            j += 1
-        if j >= len(toks) or not toks[j].text.islower() or not (toks[j].low in CAPTION_SUBJECTS
-                                                                or _collective(toks, j)):
-            return None
-        head = toks[j].low
-    elif toks[0].low in CAPTION_SUBJECTS:
-        j, head = 0, first
-    else:
+    by = the_one_by(toks, 2)
+    if by is None:
         return None
-    plural = _plural_noun(head)
-    if plural is None:
-        return None  # "sheep", "deer": the number is unclear
-    if first in ("a", "an", "one") and plural or first in CAPTION_PLURAL_DETERMINERS and not plural:
-        return None  # "a people"
-    if j == 0:
-        if not plural:
-            return None  # "Dog runs": a headline
-        return 1, True, True
-    number: bool | None = plural
-    ends = [(j + 1, plural)]
-    if _collective(toks, j):
-        if not plural:
-            number = True if head in PLURAL_COLLECTIVES else None  # "A group of people walks" / "walk"
-        ends = [(e, number) for e in _of_ends(toks, j + 1)]
-    modified = [(m, n) for e, n in ends for m in _modifier_ends(toks, e)]
-    verbs = {(e, agree, (e, n) in modified) for e, n in ends + modified if e < len(toks) and not _garment(toks[e].low)
-             for agree in [_finite(toks[e], n)] if agree is not None}
-    if any(toks[e].low in ("is", "are") for e, _, _ in verbs):
-        verbs = {found for found in verbs if toks[found[0]].low in ("is", "are")}  # "A woman in red shorts is ..."
-    if len(verbs) != 1:
-        return None  # no verb, or more than one reading ("A boy in overalls blows bubbles.")
-    v, agree, after_modifier = verbs.pop()
-    if after_modifier and not _verb_after_modifier(toks, v):
-        return None
-    return v, agree, False
-
-
-def _second_verb_after_and(toks: list[Tok], plural: bool) -> bool:
-    """Whether a verb may follow an "and"/"or"/"but" in `toks` ("peels and slices a potato", "sits on the floor
-    and leans against a map", "sit at a table and one points at the other"), whose tense would not change along."""
-    for n, t in enumerate(toks):
-        if t.low not in ("and", "or", "but"):
-            continue
-        for m in range(n + 1, min(n + 4, len(toks))):
-            word = toks[m].low
-            nxt = toks[m + 1].low if m + 1 < len(toks) else "."
-            verb_next = nxt in CAPTION_DETERMINERS or nxt in CAPTION_VERB_PARTICLES or nxt in AFTER_PARTICIPLE \
-                or nxt in ("his", "her", "their", "its", ".", "to")
-            if word.endswith("ing") and _is_form(word, "VBG"):
-                return True
-            if word.endswith("s") and _is_form(word, "VBZ") and ("NOUN" not in _lemmas(word) or verb_next
-                                                                 or m == n + 1):
-                return True
-            if plural and _is_form(word, "VBP") and ("NOUN" not in _lemmas(word) or verb_next):
-                return True
-    return False
-
-
-def _episodic(rest: list[Tok]) -> bool:
-    """Whether what follows the verb has a determiner or a particle, which makes a single event of it ("A bear
-    fights a wolf"); "A bear fights wolves" is a generic statement."""
-    return any(t.low in CAPTION_DETERMINERS or t.low in CAPTION_VERB_PARTICLES
-               or t.low in ("his", "her", "its", "their") for t in rest)
-
-
-def rule_caption_aspect(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
-    end = _final_punct(toks)
-    if end <= 2 or end > _MAX_CAPTION or not toks[0].text[:1].isupper():
-        return None
-    if any(t.low in NOT_CAPTION_WORDS or t.low.endswith("n't") or not (_is_word(t) or t.text in (",", "-"))
-           for t in toks[:end]) or "," in text:
-        return Refusal("not_a_caption")
-    found = _caption_subject(toks)
-    if found is None:
-        return None
-    v, plural, bare = found
-    aux = toks[v]
-    if aux.low in ("is", "are"):
-        # progressive -> simple present: "The woman is walking her dog." -> "The woman walks her dog."
-        if (aux.low == "are") != plural or v + 2 >= end or not aux.text.islower():
-            # agreement; a complement is needed ("A man drinks." would be a habit)
-            return Refusal("agreement_or_no_complement")
-        if bare:
-            # "Kids dance on stage.": a bare plural subject in the simple present is generic
-            return Refusal("bare_plural_subject")
-        verb = toks[v + 1]
-        if not verb.low.endswith("ing") or not _is_form(verb.low, "VBG"):
-            return None
-        if any(lemma in NOT_CAPTION_VERBS for lemma in _lemmas(verb.low).get("VERB", ())):
-            return Refusal("stative_verb")
-        if toks[v + 2].low == "to":
-            return Refusal("infinitive_after")  # "is trying to": the infinitive
-        if _second_verb_after_and(toks[v + 2:end], plural):
-            return Refusal("second_verb")  # "is peeling and cutting a potato": both verbs would need to change
-        if not _episodic(toks[v + 2:end]):
-            return Refusal("generic_statement")  # "A bear fights wolves.": a generic statement
-        if verb.low == "playing" and toks[v + 2].low not in PLAY_NEXT:
-            return Refusal("skill_or_habit")  # "A woman plays violin", "plays the guitar": a skill or habit
-        new = _form(verb.low, "VBP" if plural else "VBZ", "VBG")
-        if new is None:
-            return Refusal("no_inflection")
-        return splice(text, [(aux.start, verb.end, new)])
-    # simple present -> progressive: "A turtle walks over the ground." -> "A turtle is walking over the ground."
-    verb = aux
-    if not verb.text.islower() or verb.low.endswith("ing"):
-        return None
-    if plural and not (_is_form(verb.low, "VBP") and not verb.low.endswith("s")) or not plural and not (
-            verb.low.endswith("s") and _is_form(verb.low, "VBZ")):
-        return Refusal("agreement")
-    if any(lemma in NOT_CAPTION_VERBS for lemma in _lemmas(verb.low).get("VERB", ())):
-        return Refusal("stative_verb")
-    rest = toks[v + 1:end]
-    if rest and rest[0].low == "to":
-        return Refusal("infinitive_after")
-    if any(_is_word(t) and t.low not in ("and", "or") and (
-            _is_form(t.low, "VBZ") and t.low.endswith("s") and "NOUN" not in _lemmas(t.low)
-            or _is_form(t.low, "VBD") and not _is_form(t.low, "VBN")) for t in rest):
-        return Refusal("second_verb")  # a second verb: "A man walks and talks"
-    if _second_verb_after_and(rest, plural):
-        return Refusal("second_verb")
-    if rest and not _episodic(rest):
-        return Refusal("generic_statement")  # "Cats chase mice.": a generic statement
-    if not rest and plural:
-        return Refusal("generic_statement")  # "Dogs bark."
-    new = _form(verb.low, "VBG", "VBP" if plural else "VBZ")
-    if new is None:
+    lemma = passive_lemma(toks, by - 1)
+    if lemma is None or lemma in INTRANSITIVE_BY or not plain_noun_phrase(toks, 0, by - 1, subject=True) \
+            or any(t.low in SUBJECT_TO_OBJECT_PRONOUN or t.low in AUXILIARY_WORDS for t in toks[:by - 1]):
+        return Refusal("subject_or_verb_unfit")
+    stop = agent_end(toks, by, end, lemma)
+    if stop is None or any(t.low in OBJECT_TO_SUBJECT_PRONOUN for t in toks[by + 1:stop]):
+        return Refusal("agent_unfit")
+    number = phrase_number(toks, by + 1, stop)
+    obj = as_object(text, toks, 0, by - 1, plural_aux=False)
+    verb = number and present_form(lemma, number)
+    if verb is None or obj is None:
         return Refusal("no_inflection")
-    return splice(text, [(verb.start, verb.end, ("are " if plural else "is ") + new)])
+    agent = agent_text(text, toks, by, stop, True)
+    tail = "" if stop == end else " " + text[toks[stop].start:]
+    return agent + " " + verb + " " + obj + tail
 
 
 # -- headline_perfect -----------------------------------------------------------------------------------------------
@@ -565,7 +303,7 @@ def rule_headline_perfect(text: str, toks: list[Tok], cfg: RuleSettings) -> str 
             return Refusal("past_time")
         if _second_verb(rest):
             return Refusal("second_verb")
-        participle = _form(t.low, "VBN", "VBZ")
+        participle = other_form(t.low, "VBN", "VBZ")
         if participle is None:
             return Refusal("no_inflection")
         return _in_perfect(text, subject, t, participle, False, title)
@@ -618,6 +356,22 @@ def _object_next(toks: list[Tok], k: int, title: bool) -> bool:
     return "NOUN" in lemmas or "ADJ" in lemmas or not lemmas
 
 
+def _event_rest_refused(toks: list[Tok], k: int, verbs: set[str], title: bool) -> Refusal | None:
+    """The guard that refuses what follows the headline's verb at token k (`verbs`: its lemmas), or None."""
+    rest = toks[k + 1:]
+    if not _object_next(toks, k + 1, title):
+        return Refusal("no_object")  # "Chinese stocks open lower", "Syria rebels leave for ...": no object
+    if _past_time(rest):
+        return Refusal("past_time")  # "X wins on Monday" -> "has won on Monday": a perfect takes no past time
+    if _second_verb(rest):
+        return Refusal("second_verb")
+    if verbs & {"open", "close", "end"} and any(x.low in MARKET_MOVES for x in rest):
+        return Refusal("market_report")  # "Stocks close 2.47% higher": a market report, the figure is no object
+    if any(x.text == ":" for x in rest):
+        return Refusal("colon_after")  # "...: officials"
+    return None
+
+
 def rule_headline_event(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if not _headline(toks, NOT_IN_HEADLINE | {",", ";"}):
         return None
@@ -645,7 +399,7 @@ def rule_headline_event(text: str, toks: list[Tok], cfg: RuleSettings) -> str | 
         if third and "NOUN" in _lemmas(t.low) and not nxt.low.endswith("s") and _is_form(nxt.low, "VBP") \
                 and set(_lemmas(nxt.low).get("VERB", ())) & (OBJECT_VERBS | EVENT_VERBS):
             continue  # "Israeli air strikes kill 16": "strikes" is the subject's noun
-        subject, rest = toks[start:k], toks[k + 1:end]
+        subject = toks[start:k]
         if subject[0].low in ("the", "a", "an"):
             return Refusal("subject_with_article")
         if any(x.low in AMBIGUOUS_SUBJECT_VERBS for x in subject[1:]):
@@ -658,17 +412,10 @@ def rule_headline_event(text: str, toks: list[Tok], cfg: RuleSettings) -> str | 
             return Refusal("agreement")
         if not verbs & OBJECT_VERBS and not plural:
             return Refusal("singular_subject")  # a singular subject with a verb of `EVENT_VERBS`: `headline_perfect`
-        if not _object_next(toks, k + 1, title):
-            return Refusal("no_object")  # "Chinese stocks open lower", "Syria rebels leave for ...": no object
-        if _past_time(rest):
-            return Refusal("past_time")  # "X wins on Monday" -> "has won on Monday": a perfect takes no past time
-        if _second_verb(rest):
-            return Refusal("second_verb")
-        if verbs & {"open", "close", "end"} and any(x.low in MARKET_MOVES for x in rest):
-            return Refusal("market_report")  # "Stocks close 2.47% higher": a market report, the figure is no object
-        if any(x.text == ":" for x in rest):
-            return Refusal("colon_after")  # "...: officials"
-        participle = _form(t.low, "VBN", "VBZ" if third else "VBP")
+        refusal = _event_rest_refused(toks, k, verbs, title)
+        if refusal is not None:
+            return refusal
+        participle = other_form(t.low, "VBN", "VBZ" if third else "VBP")
         if participle is None:
             return Refusal("no_inflection")
         return _in_perfect(text, subject, t, participle, bool(plural), title)
@@ -762,7 +509,7 @@ def rule_died_aged(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refus
     return None
 
 
-HEADLINE_RULES: dict[str, Rule] = {"headline_passive": rule_headline_passive, "caption_aspect": rule_caption_aspect,
+HEADLINE_RULES: dict[str, Rule] = {"headline_passive": rule_headline_passive, "headline_active": rule_headline_active,
                                    "headline_perfect": rule_headline_perfect,
                                    "headline_event": rule_headline_event,
                                    "headline_and": rule_headline_and, "died_aged": rule_died_aged}

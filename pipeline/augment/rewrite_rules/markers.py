@@ -1,88 +1,24 @@
-"""Clause markers that can be said either way: the same clause with or without its complementizer, or with the other
-relative pronoun. The rules (names as in `MARKER_RULES`):
+"""Clause markers said either way: the same clause with or without its complementizer, or with the other relative
+pronoun. What each rule does, its guards and its cases (golden and refused): `cases/markers.json`.
 
-* `that`: the complementizer "that" dropped after a verb of saying or thinking ("He added that prosecutors will
-  seek the death penalty." -> "He added prosecutors will seek the death penalty."), or added where it is missing
-  ("I think it's fine." -> "I think that it's fine."); and an object relative's "that" dropped after its noun
-  ("the role that this access played in ..." -> "the role this access played in ..."). The clause after "that"
-  must be plain: a subject (a nominative pronoun, a determiner + up to three lower-case words, a plural noun or
-  a name) and then a finite verb. Guards:
-  - only after a listed verb ("said", "thinks", "believed", "added", "knew", "found", ...) or adjective ("sure",
-    "glad", "afraid"); so "so that", "such that", "now that", "in that", "except that", "given that" stay;
-  - never a demonstrative: "I know that man is ..." stays (a singular noun without determiner after "that" may be
-    "that man"); a plural noun ("that prosecutors will") or a name cannot be;
-  - not before a weekday, month or time word ("He said that Tuesday ..." would read "said Tuesday");
-  - after a verb that also takes an object ("found", "knew", "showed", "noted", ...), after "told me/him/..."
-    and after "sorry", "certain", "happy", ... only before a nominative pronoun ("found that they were" -> "found
-    they were", "He told me that he was tired." <-> "He told me he was tired."), never before a noun phrase
-    ("found that the study was flawed": "found the study" is read as its object first);
-  - not in the passive ("It is said that ..."), not after a noun ("an expedition's claim that ..."), not when a
-    parallel "and that" follows (the two clauses would no longer match), not in a sentence with quotation marks;
-  - "that" is added only after verbs of saying and thinking (after the others only before "he", "she", "they",
-    "I", "we"; never after the fillers of speech: "you know it's like", "I mean it's"), not after "as"/"than" ("as
-    Reich claims it did"), not before "I"/"we"/"you" after someone else's "said" ("a guy said you'd better get
-    out": words quoted without quotation marks), and not in a headline whose clause has no finite verb ("Correa
-    says no decision made on ...");
-  - an object relative's "that" is dropped only after a lower-case noun that takes no "that"-clause of its own
-    ("the fact that he knew", "a confession that he had lied about it" stay: listed nouns and nouns in -ion,
-    -ment, -ence, ...), when its subject is a pronoun or a determiner phrase ("many that investigators are
-    considering" stays: "many investigators") and its verb is followed by punctuation, a preposition or an adverb
-    (its object is the noun: "the book that I read yesterday"), not a verb without an object ("fewer powers that
-    it seems"); a subject relative ("the man that came") has no subject after "that" and stays.
-* `relative`: "which" <-> "that" in a restrictive relative clause ("the report which was released" <-> "the
-  report that was released"), and a relative "who/that/which is/are" + an -ing verb reduced to the -ing verb ("A
-  man who is wearing a hat" -> "A man wearing a hat"); where neither applies, a passive relative "who/that/which
-  is/are/was/were" + a past participle (and an -ly adverb before it) reduced to the participle ("a person who is
-  appointed to a job" -> "a person appointed to a job", "those that are manufactured for sale" -> "those
-  manufactured for sale", "a sense of flow that is rarely achieved" -> "a sense of flow rarely achieved"), and in
-  a past narrative "who/that/which was/were" + an -ing verb ("Poirot nudged me, indicating two men who were
-  sitting together" -> "... two men sitting together"). Guards:
-  - only after a lower-case noun, never a non-restrictive clause (", which" stays), never after a preposition ("in
-    which", "to which"), never "which" + a noun ("which way": a question word), never two relatives joined ("and
-    which"); not in a cleft ("Today it is the effects of pollution that are ...");
-  - not after a word that may be a verb here ("i think that is the biggest problem"), after "a lot", "many",
-    "-thing" words ("anything that": "that" is preferred), or "way", "reason", "time"; not when the verb does not
-    agree with the noun ("plants which is Eco-friendly": the relative is about something else);
-  - not after a noun that may name a person ("the victim which is affected" is about the victim's body part; "the
-    man that came" -> "the man which came" is wrong): person words, nouns in -er/-or/-ist/-ian/-ant/-ent/-an...,
-    names; nor after "or"/"and" + such a noun ("the person or entity that pays"), nor within a few words of
-    "someone", "those", "people" ("someone else at another time that may ...");
-  - "which" -> "that" only when the noun is no preposition's object ("Irish oak from the park which is held
-    together": "which" may be about the oak, "that" would bind it to the park), and not near another "that";
-  - "that" -> "which" only in a subject relative ("that" + a finite verb: "that" + subject is a complementizer,
-    "the fact that he left"), and not after "all", "only", "same", a superlative or an ordinal ("the first film
-    that ..." prefers "that");
-  - the reduction only when the relative's noun heads a determiner phrase that is no preposition's object ("a man
-    with a mustache who is wearing white" stays: "a mustache wearing white"), "who" only after a person or animal
-    ("Two guys are wearing uniforms who are running" stays), not "going to" (a future), not in a cleft;
-  - the passive and past reductions after a determiner phrase, a plural or modified noun without one ("duties that
-    are required by law"), "those", "something", "anyone", ... (a sentence's first word only if a plural or such a
-    pronoun: "Workers who were laid off"); not after a bare singular noun ("smoke that was"), a time word or "way",
-    "reason", "point" ("At the time that was considered ...": a demonstrative), a verb ("He said that is done"), a
-    phrase that opens the sentence ("In my view that is based on ...": the subject; nor does "that" -> "which"
-    there), a comma (", which was ..." stays);
-  - after a preposition's object "that" (the same ambiguity either way), "who" only after a listed person ("a man
-    with a sweater who is seated": "-er" may be no person), "which" only in a verb's phrase ("skateboarding at a
-    park which is covered in graffiti"; "oak from the park which is held together" may be about the oak); "which"
-    never after a person ("a woman which is seen by another man": the whole event); the verb agrees with the noun
-    ("the final rule which were considered": about the alternatives; "those"/"people" are plural);
-  - a verb's past participle only: not an adjective ("who are aware", "that is open"), not "being" ("that is being
-    built"), "supposed" ("who was supposed to come": a duty), "gone", "got"; the participle (or two joined by
-    "and"/"or": "written or printed") must go on with a preposition or particle + a word, "as", "to", or an -ly
-    adverb ("something desired intensely"): a bare one refuses ("A rebel who was captured said ...": "A rebel
-    captured said"; "something that is offered.", "people who are impoverished, without ..."), and so does one
-    with an object ("who was given an award");
-  - not when the relative goes on with a verb of its own or a second relative ("matter that is held in a computer
-    and is typed", "units that are located in ... and that emit ...");
-  - "was/were" + an -ing verb only after a past verb of the sentence ("The man who was standing by the door is my
-    father" stays: the reduced "standing" would be now), not "was being", "were going".
+`that` drops the complementizer after the verbs of saying and thinking and those that also take an object (the
+"say" and "object" classes of `syntax.verb_classes`) and after the adjectives of `SAY_ADJECTIVES`; after the
+"object" verbs, "told me/him/..." and some adjectives only before a nominative pronoun, as a noun phrase after them
+reads as their object first. It adds "that" only after verbs of saying and thinking. The clause after "that" must be
+plain: a subject (`_clause_subject`) and then a finite verb. An object relative's "that" is dropped only after a
+lower-case noun that takes no "that"-clause of its own (`CLAUSE_NOUNS`, `ABSTRACT_ENDINGS`).
+
+`relative` tries in turn: "which" <-> "that" in a restrictive relative (`_swap_relative`), "who/that/which is/are"
++ an -ing verb reduced to the -ing verb (`_reduce_relative`), a passive relative reduced to its participle, which a
+complement must follow (`_reduce_passive`), and in a past narrative "who/that/which was/were" + an -ing verb
+(`_reduce_past_progressive`); each refuses a relative that may be about something else than the noun before it
+(`_noun_head`, `_passive_head`, `_reducible`), and "which" after a person.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from functools import lru_cache
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import is_finite_clause_verb, is_plural_noun, verb_classes
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
@@ -90,12 +26,10 @@ from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
-    ABSTRACT_ENDINGS, ADVERBS_IN_VERB_GROUP, ANIMALS, AUXILIARIES, CLAUSE_DETERMINERS, CLAUSE_NOUNS, CLAUSE_OPENERS,
-    DETERMINERS, FINITE_AUX, FUTURE_ADVERBS, GAP_ADVERBS, GOING_PLACES, HABITUAL, HEADLINE_FUNCTION,
-    NATIONALITY_ENDINGS, NOMINATIVE_PRONOUNS, NO_REDUCTION, NO_VERB_AFTER_TO, NUMBER_WORDS, OBJECT_PRONOUNS,
-    PARTICIPLE_COMPLEMENT, PASSIVE_PRONOUNS, PERSON_NOUNS, PERSON_PRONOUNS, PERSON_SUFFIXES, PLURAL_DETERMINERS,
-    PLURAL_ONLY, PREPOSITIONS, PRONOUN_ADJECTIVES, PRONOUN_BE, QUANTIFIERS, ROUNDUP_NOUNS, SAY_ADJECTIVES,
-    SINGULAR_DETERMINERS, SUBJECT_DETERMINERS, SUBJECT_PRONOUNS, THAT_PREFERRED, TIME_WORDS, TO_NOUNS, WISH_WORDS,
+    ABSTRACT_ENDINGS, ADVERBS_IN_VERB_GROUP, ANIMALS, AUXILIARIES, CLAUSE_DETERMINERS, CLAUSE_NOUNS, DETERMINERS,
+    FINITE_AUX, GAP_ADVERBS, NOMINATIVE_PRONOUNS, NO_REDUCTION, OBJECT_PRONOUNS, PARTICIPLE_COMPLEMENT,
+    PASSIVE_PRONOUNS, PERSON_NOUNS, PERSON_PRONOUNS, PERSON_SUFFIXES, PLURAL_ONLY, PREPOSITIONS, PRONOUN_ADJECTIVES,
+    QUANTIFIERS, SAY_ADJECTIVES, SUBJECT_PRONOUNS, THAT_PREFERRED, TIME_WORDS,
 )
 
 
@@ -324,7 +258,8 @@ def _cleft(toks: list[Tok], k: int) -> bool:
                for a, b in zip(toks[:k], toks[1:k]))
 
 
-def _reduce_relative(text: str, toks: list[Tok]) -> str | None:
+def _reduce_relative(text: str, toks: list[Tok]) -> str | Refusal | None:
+    refusal = None  # the first guard that refused, returned when no place is rewritten
     for k in range(2, len(toks) - 3):
         t = toks[k]
         if t.low not in ("who", "that", "which") or not t.text.islower():
@@ -333,13 +268,14 @@ def _reduce_relative(text: str, toks: list[Tok]) -> str | None:
         if be.low not in ("is", "are") or not is_ing_verb(verb.low):
             continue
         if verb.low == "going" and k + 3 < len(toks) and toks[k + 3].low == "to":
-            continue  # "who are going to vote": a future
-        if toks[k - 1].text == "," or _noun_head(toks, k) is None or _cleft(toks, k):
-            continue  # "a man with a mustache who is wearing white": "a mustache wearing white"
-        if t.low == "who" and not (_may_be_person(toks[k - 1]) or toks[k - 1].low in ANIMALS):
-            continue  # "Two guys are wearing uniforms who are running": "who" is not the uniforms
-        return splice(text, [(t.start, verb.start, "")])
-    return None
+            refusal = refusal or Refusal("future")  # "who are going to vote"
+        elif toks[k - 1].text == "," or _noun_head(toks, k) is None or _cleft(toks, k):
+            refusal = refusal or Refusal("head_unfit")  # "a man with a mustache who is wearing white"
+        elif t.low == "who" and not (_may_be_person(toks[k - 1]) or toks[k - 1].low in ANIMALS):
+            refusal = refusal or Refusal("who_not_person")  # "Two guys are wearing uniforms who are running"
+        else:
+            return splice(text, [(t.start, verb.start, "")])
+    return refusal
 
 
 def _agrees(noun: Tok, verb: Tok) -> bool:
@@ -365,41 +301,49 @@ def _fronted(toks: list[Tok], k: int) -> bool:
     return j > 0 and toks[j - 1].low in PREPOSITIONS and (j == 1 or toks[j - 2].text in (",", ";", ":", "("))
 
 
-def _swap_relative(text: str, toks: list[Tok]) -> str | None:
-    if re.search(r"\b(and|or|but) (which|that)\b", text):
-        return None
+def _swap_at(toks: list[Tok], k: int) -> str | Refusal | None:
+    """The other relative pronoun for "which"/"that" at token k, or the guard that refuses it."""
+    t, noun, nxt = toks[k], toks[k - 1], toks[k + 1]
+    if not _is_lower_word(noun) or noun.low in PREPOSITIONS or noun.low == "that" or is_stopword(noun.text) \
+            or "NOUN" not in _lemmas(noun.low):
+        return None  # "... called Groups which might be helpful": a name may end before the relative
+    if noun.low in QUANTIFIERS or noun.low.endswith("thing") \
+            or noun.low in ("way", "extent", "degree", "reason", "point", "time", "so", "such"):
+        return Refusal("that_preferred")  # "a lot that", "anything that"
+    if _verb_like(toks, k - 1) or _cleft(toks, k) or _fronted(toks, k):
+        return Refusal("not_a_relative")
+    if not _agrees(noun, nxt):
+        return Refusal("agreement")
+    heads = [noun] + ([toks[k - 3]] if k >= 3 and toks[k - 2].low in ("and", "or") else [])
+    if any(_may_be_person(x) for x in heads) or any(x.low in PERSON_PRONOUNS for x in toks[max(0, k - 7):k]):
+        return Refusal("may_be_person")  # "the victim which is affected"; "the person or entity that pays"
+    if t.text == "which":
+        if _in_phrase_of_preposition(toks, k - 1) or any(x.low == "that" for x in toks[max(0, k - 4):k]):
+            return Refusal("preposition_object")  # "Irish oak from the park which is held together"
+        if nxt.low in ("means", "meant", "makes", "made", "explains", "is", "was") and k + 2 < len(toks) \
+                and toks[k + 2].low in ("why", "it", "me", "us", "them", "sense"):
+            return Refusal("refers_to_clause")  # "which is why"
+        clause = is_finite_clause_verb(nxt) or _clause_subject(toks, k + 1, names=False) is not None
+        return "that" if clause else None
+    if not is_finite_clause_verb(nxt):
+        return None  # that -> which in a subject relative only: "the fact that he left"
+    if any(x.low in THAT_PREFERRED or x.low.endswith("est") and "ADJ" in _lemmas(x.low)
+           for x in toks[max(0, k - 4):k - 1]):
+        return Refusal("that_preferred")  # "the only film that ...", "the best way that ..."
+    return "which"
+
+
+def _swap_relative(text: str, toks: list[Tok]) -> str | Refusal | None:
+    refusal = None  # the first guard that refused, returned when no place is rewritten
     for k in range(2, len(toks) - 2):
-        t = toks[k]
-        if t.text not in ("which", "that"):
-            continue
-        noun, nxt = toks[k - 1], toks[k + 1]
-        if not _is_lower_word(noun) or noun.low in PREPOSITIONS or noun.low == "that" or is_stopword(noun.text):
-            continue  # "... called Groups which might be helpful": a name may end before the relative
-        if "NOUN" not in _lemmas(noun.low) or noun.low in QUANTIFIERS or noun.low.endswith("thing") \
-                or noun.low in ("way", "extent", "degree", "reason", "point", "time", "so", "such"):
-            continue  # "a lot that", "anything that": these prefer "that"
-        if _verb_like(toks, k - 1) or _cleft(toks, k) or not _agrees(noun, nxt) or _fronted(toks, k):
-            continue
-        heads = [noun] + ([toks[k - 3]] if k >= 3 and toks[k - 2].low in ("and", "or") else [])
-        if any(_may_be_person(x) for x in heads) or any(x.low in PERSON_PRONOUNS for x in toks[max(0, k - 7):k]):
-            continue  # "the victim which is affected" is not the victim; "the person or entity that pays"
-        if t.text == "which":
-            if _in_phrase_of_preposition(toks, k - 1) or any(x.low == "that" for x in toks[max(0, k - 4):k]):
-                continue  # "Irish oak from the park which is held together": "which" may be about the oak
-            if nxt.low in ("means", "meant", "makes", "made", "explains", "is", "was") and k + 2 < len(toks) \
-                    and toks[k + 2].low in ("why", "it", "me", "us", "them", "sense"):
-                continue  # "which is why": "which" refers to the whole clause
-            if is_finite_clause_verb(nxt) or _clause_subject(toks, k + 1, names=False) is not None:
-                return splice(text, [(t.start, t.end, "that")])
-            continue
-        # that -> which: a subject relative only ("that" + subject is a complementizer: "the fact that he left")
-        if not is_finite_clause_verb(nxt):
-            continue
-        if any(x.low in THAT_PREFERRED or x.low.endswith("est") and "ADJ" in _lemmas(x.low)
-               for x in toks[max(0, k - 4):k - 1]):
-            continue  # "the only film that ...", "the best way that ..."
-        return splice(text, [(t.start, t.end, "which")])
-    return None
+        if toks[k].text in ("which", "that"):
+            new = _swap_at(toks, k)
+            if isinstance(new, str) and re.search(r"\b(and|or|but) (which|that)\b", text):
+                new = Refusal("joined_relatives")  # "and which": the two relatives would no longer match
+            if isinstance(new, str):
+                return splice(text, [(toks[k].start, toks[k].end, new)])
+            refusal = refusal or new
+    return refusal
 
 
 def _agrees_passive(noun: Tok, be: Tok) -> bool:
@@ -487,33 +431,47 @@ def _is_adverb(tok: Tok) -> bool:
     return _is_lower_word(tok) and tok.low.endswith("ly") and "ADV" in _lemmas(tok.low)
 
 
-def _reduce_passive(text: str, toks: list[Tok]) -> str | None:
-    """"a program that is designed to help" -> "a program designed to help"; see the module docstring."""
-    if re.search(r"\b(and|or|but) (who|which|that)\b", text, re.IGNORECASE):
-        return None  # "units that are located in ... and that emit ...": the relatives would no longer match
+def _passive_reduced(text: str, toks: list[Tok], k: int) -> str | Refusal | None:
+    """The passive relative at token k ("who/that/which" + a form of "be") reduced to its participle ("a program
+    that is designed to help" -> "a program designed to help"), or the guard that refuses it."""
+    t, be = toks[k], toks[k + 1]
+    if t.low not in ("who", "that", "which") or not t.text.islower() or be.low not in ("is", "are", "was", "were"):
+        return None
+    p = k + 3 if _is_adverb(toks[k + 2]) else k + 2  # "that is widely used"
+    part = toks[p] if p < len(toks) else None
+    if part is None or not _is_lower_word(part) or not _is_form(part.low, "VBN"):
+        return None  # "that is open"
+    if part.low in NO_REDUCTION:
+        return Refusal("participle_unfit")  # "that is being built", "who is supposed to ..."
+    if not _reducible(toks, k):
+        return Refusal("head_unfit")
+    e = p + 1
+    while e + 1 < len(toks) and toks[e].low in ("and", "or") and _is_lower_word(toks[e + 1]) \
+            and _is_form(toks[e + 1].low, "VBN"):
+        e += 2  # "that is written or printed"
+    rest = toks[e:]
+    if rest and _is_adverb(rest[0]):  # "something that is desired intensely."
+        ok = len(rest) == 1 or not _is_word(rest[1]) or rest[1].low in PREPOSITIONS | PARTICIPLE_COMPLEMENT
+    else:  # a complement must follow: "A rebel who was captured said ..." would read "A rebel captured said"
+        ok = len(rest) > 1 and rest[0].low in PREPOSITIONS | PARTICIPLE_COMPLEMENT and rest[0].text.islower() \
+            and (_is_word(rest[1]) or rest[1].text[:1].isdigit() or rest[1].text in ("$", "'", '"'))
+    if not ok:
+        return Refusal("no_complement")
+    if _goes_on(rest):
+        return Refusal("second_verb")
+    return splice(text, [(t.start, toks[k + 2].start, "")])
+
+
+def _reduce_passive(text: str, toks: list[Tok]) -> str | Refusal | None:
+    refusal = None  # the first guard that refused, returned when no place is rewritten
     for k in range(1, len(toks) - 3):
-        t, be = toks[k], toks[k + 1]
-        if t.low not in ("who", "that", "which") or not t.text.islower() or be.low not in ("is", "are", "was", "were"):
-            continue
-        p = k + 3 if _is_adverb(toks[k + 2]) else k + 2  # "that is widely used"
-        part = toks[p] if p < len(toks) else None
-        if part is None or not _is_lower_word(part) or not _is_form(part.low, "VBN") or part.low in NO_REDUCTION:
-            continue  # "that is being built", "that is open", "who is supposed to ..."
-        if not _reducible(toks, k):
-            continue
-        e = p + 1
-        while e + 1 < len(toks) and toks[e].low in ("and", "or") and _is_lower_word(toks[e + 1]) \
-                and _is_form(toks[e + 1].low, "VBN"):
-            e += 2  # "that is written or printed"
-        rest = toks[e:]
-        if rest and _is_adverb(rest[0]):  # "something that is desired intensely."
-            ok = len(rest) == 1 or not _is_word(rest[1]) or rest[1].low in PREPOSITIONS | PARTICIPLE_COMPLEMENT
-        else:  # a complement must follow: "A rebel who was captured said ..." would read "A rebel captured said"
-            ok = len(rest) > 1 and rest[0].low in PREPOSITIONS | PARTICIPLE_COMPLEMENT and rest[0].text.islower() \
-                and (_is_word(rest[1]) or rest[1].text[:1].isdigit() or rest[1].text in ("$", "'", '"'))
-        if ok and not _goes_on(rest):
-            return splice(text, [(t.start, toks[k + 2].start, "")])
-    return None
+        new = _passive_reduced(text, toks, k)
+        if isinstance(new, str) and re.search(r"\b(and|or|but) (who|which|that)\b", text, re.IGNORECASE):
+            new = Refusal("joined_relatives")  # "units that are located in ... and that emit ..."
+        if isinstance(new, str):
+            return new
+        refusal = refusal or new
+    return refusal
 
 
 def _is_past_verb(toks: list[Tok], i: int) -> bool:
@@ -528,25 +486,35 @@ def _is_past_verb(toks: list[Tok], i: int) -> bool:
                                                     or toks[i - 1].text.istitle() and not _lemmas(toks[i - 1].low))
 
 
-def _reduce_past_progressive(text: str, toks: list[Tok]) -> str | None:
+def _reduce_past_progressive(text: str, toks: list[Tok]) -> str | Refusal | None:
     """"two men who were sitting together" -> "two men sitting together", in a past narrative only."""
-    if re.search(r"\b(and|or|but) (who|which|that)\b", text, re.IGNORECASE):
-        return None
+    refusal = None  # the first guard that refused, returned when no place is rewritten
     for k in range(1, len(toks) - 3):
         t, be, verb = toks[k], toks[k + 1], toks[k + 2]
         if t.low not in ("who", "that", "which") or not t.text.islower() or be.low not in ("was", "were") \
                 or not is_ing_verb(verb.low) or verb.low in ("being", "going"):
             continue
         if not any(_is_past_verb(toks, i) for i in range(k)):
-            continue  # "The man who was standing there is my father": the time is the relative's own
-        if _reducible(toks, k) and not _goes_on(toks[k + 3:]):
+            refusal = refusal or Refusal("not_past_narrative")  # "The man who was standing there is my father"
+        elif not _reducible(toks, k):
+            refusal = refusal or Refusal("head_unfit")
+        elif _goes_on(toks[k + 3:]):
+            refusal = refusal or Refusal("second_verb")
+        elif re.search(r"\b(and|or|but) (who|which|that)\b", text, re.IGNORECASE):
+            refusal = refusal or Refusal("joined_relatives")
+        else:
             return splice(text, [(t.start, verb.start, "")])
-    return None
+    return refusal
 
 
 def rule_relative(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
-    return _swap_relative(text, toks) or _reduce_relative(text, toks) or _reduce_passive(text, toks) \
-        or _reduce_past_progressive(text, toks)
+    refusal = None  # the first guard that refused, returned when no place is rewritten
+    for rewrite in (_swap_relative, _reduce_relative, _reduce_passive, _reduce_past_progressive):
+        new = rewrite(text, toks)
+        if isinstance(new, str):
+            return new
+        refusal = refusal or new
+    return refusal
 
 
 MARKER_RULES: dict[str, Rule] = {"that": rule_that, "relative": rule_relative}

@@ -42,9 +42,20 @@ def test_refused(rule, source, guard):
 
 
 def _guards_in_code(rule: str) -> list[str]:
-    tree = ast.parse(inspect.getsource(RULE_FUNCTIONS[rule]))
-    return list(dict.fromkeys(n.args[0].value for n in ast.walk(tree) if isinstance(n, ast.Call)
-                              and isinstance(n.func, ast.Name) and n.func.id == "Refusal"))
+    """The guard names `Refusal("...")` calls give in the rule's function and in the functions of its module that
+    it names (calls or passes on), directly or through others."""
+    function = RULE_FUNCTIONS[rule]
+    defs = {n.name: n for n in ast.parse(inspect.getsource(inspect.getmodule(function))).body
+            if isinstance(n, ast.FunctionDef)}
+    todo, seen, guards = [function.__name__], set(), []
+    while todo:
+        name = todo.pop()
+        seen.add(name)
+        nodes = list(ast.walk(defs[name]))
+        guards += [n.args[0].value for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                   and n.func.id == "Refusal"]
+        todo += [n.id for n in nodes if isinstance(n, ast.Name) and n.id in defs and n.id not in seen]
+    return list(dict.fromkeys(guards))
 
 
 def test_the_table_lists_every_rule_once_in_its_family_with_its_guards():

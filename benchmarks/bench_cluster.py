@@ -103,8 +103,10 @@ def main() -> None:
         serial = json.loads((work / "serial-0" / "manifest.json").read_text())
         for i in range(args.repeats):
             remote = json.loads(client.get_object(Bucket=bucket, Key=f"run-{i}/manifest.json")["Body"].read())
+            # The same bytes in the same order; on a store a shard's name also carries its content id.
             assert [(s["path"], s["sha256"]) for s in remote["shards"]] == \
-                [(s["path"], s["sha256"]) for s in serial["shards"]], "the cluster's shards differ from serial's"
+                [(content_named(s["path"], s["sha256"]), s["sha256"]) for s in serial["shards"]], \
+                "the cluster's shards differ from serial's"
             for shard in remote["shards"]:
                 body = client.get_object(Bucket=bucket, Key=f"run-{i}/{shard['path']}")["Body"].read()
                 assert hashlib.sha256(body).hexdigest() == shard["sha256"], shard["path"]
@@ -120,6 +122,13 @@ def main() -> None:
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait(timeout=30)
         server.stop()
+
+
+def content_named(path: str, sha256: str) -> str:
+    """A disk shard's path as the store names it (`pipeline.augment.job.shard_file_name` with `content_named`)."""
+    from bsl_pipeline.pipeline.augment.job import CONTENT_ID_CHARS
+
+    return path.removesuffix(".parquet") + f"-{sha256[:CONTENT_ID_CHARS]}.parquet"
 
 
 if __name__ == "__main__":

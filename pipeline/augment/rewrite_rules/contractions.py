@@ -32,13 +32,14 @@ from __future__ import annotations
 
 import re
 
+from bsl_pipeline.pipeline.augment.rewrite_rules.chunker import chunk
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
     Refusal, Rule, RuleSettings, Tok, _case_like, _is_form, _is_word, _lemmas, is_ing_verb, is_noun, is_participle,
     splice,
 )
 from bsl_pipeline.pipeline.lexicon.word_classes import (
-    AUXILIARIES, AUX_BEFORE_PARTICIPLE, AUX_CONTRACTED, HUMAN_SUBJECT_PRONOUNS, NOT_CONTRACTED, NOT_EXPANDED,
-    PRONOUN_AUX, QUESTION_S, QUESTION_SUBJECTS, SUBJECT_PRONOUNS, S_EXPANDABLE, WH_WORDS,
+    AUX_BEFORE_PARTICIPLE, AUX_CONTRACTED, HUMAN_SUBJECT_PRONOUNS, NOT_CONTRACTED, NOT_EXPANDED, PRONOUN_AUX,
+    QUESTION_S, QUESTION_SUBJECTS, SUBJECT_PRONOUNS, S_EXPANDABLE, WH_WORDS,
 )
 
 
@@ -52,50 +53,16 @@ def _after_whose(toks: list[Tok], i: int) -> bool:
     return False
 
 
-_QUOTE = re.compile(r'"|“|”|``|\'\'')
-
-
-def _quoted(text: str) -> list[tuple[int, int]]:
-    """The character spans of the phrases quoted inside a sentence ("...", “...”, ``...''): 'snakes are in the "you
-    don't bug me, I won't bug you" category'. A straight quote opens at the start or after a space or bracket and
-    closes elsewhere; an unclosed quotation runs to the end. Direct speech is no such phrase: a quotation that opens
-    the sentence or follows a comma or colon ('"You're not going," he said', 'He said: "I'm here."'), or a closing
-    quote without its opening one ('I've still got a chance," Hewitt said')."""
-    spans, opened = [], None
-    for m in _QUOTE.finditer(text):
-        q, at = m.group(), m.start()
-        opening = q in ("“", "``") or q == '"' and (at == 0 or text[at - 1] in " \t([{—–-")
-        if opening and opened is None:
-            opened = at
-        elif not opening:
-            if opened is not None and not _speech(text, opened):
-                spans.append((opened, m.end()))
-            opened = None
-    if opened is not None and not _speech(text, opened):
-        spans.append((opened, len(text)))
-    return spans
-
-
-def _speech(text: str, opened: int) -> bool:
-    """Whether the quotation opening at `opened` is direct speech: at the sentence's start or after "," or ":"."""
-    before = text[:opened].rstrip()
-    return not before or before.endswith((",", ":"))
-
-
-def _in_quote(spans: list[tuple[int, int]], t: Tok) -> bool:
-    return any(start <= t.start < end for start, end in spans)
-
-
 def rule_contract(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if any("'" in t.low and t.low[-3:] in ("n't",) or re.search(r"'(s|m|re|ve|ll|d)$", t.low) for t in toks):
         return Refusal("has_contractions")  # a sentence with contractions is expanded, not contracted further
     edits = []
     used: set[int] = set()
-    quoted = _quoted(text)
+    chunks = chunk(text, toks)
     for i, t in enumerate(toks):
         nxt = toks[i + 1] if i + 1 < len(toks) else None
         after = toks[i + 2] if i + 2 < len(toks) else None
-        if _in_quote(quoted, t):
+        if chunks.in_quote(t):
             continue  # 'the "you do not bug me" category': a quotation's words are not ours to change
         if t.low == "cannot" and after is not None:
             edits.append((t.start, t.end, _case_like(t.text, "can't")))
@@ -157,11 +124,11 @@ def _question_expandable(toks: list[Tok], i: int, word: str, ending: str) -> boo
 
 def rule_expand(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     edits = []
-    quoted = _quoted(text)
+    chunks = chunk(text, toks)
     for i, t in enumerate(toks):
         nxt = toks[i + 1] if i + 1 < len(toks) else None
         prev = toks[i - 1] if i else None
-        if _in_quote(quoted, t):
+        if chunks.in_quote(t):
             continue  # 'the "you don't bug me" category': a quotation's words are not ours to change
         if t.low in ("don't", "don’t") and (prev is None or prev.text in (".", "!", "?")) and nxt is not None \
                 and _is_form(nxt.low, "VB"):

@@ -45,15 +45,16 @@ from __future__ import annotations
 
 import re
 
+from bsl_pipeline.pipeline.augment.rewrite_rules.chunker import chunk
 from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import is_finite_clause_verb, is_plural_noun, verb_classes
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_lower_word, _is_word, _lemmas, splice,
+    Refusal, Rule, RuleSettings, Tok, _is_form, _is_lower_word, _is_word, _lemmas, splice,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
-    AUXILIARIES, CLAUSE_OPENERS, FUTURE_ADVERBS, GOING_PLACES, HABITUAL, HEADLINE_FUNCTION, NATIONALITY_ENDINGS,
-    NO_VERB_AFTER_TO, NUMBER_WORDS, PLURAL_DETERMINERS, PLURAL_ONLY, PREPOSITIONS, PRONOUN_BE, ROUNDUP_NOUNS,
-    SINGULAR_DETERMINERS, SUBJECT_DETERMINERS, TO_NOUNS, WISH_WORDS,
+    CLAUSE_OPENERS, FUTURE_ADVERBS, GOING_PLACES, HABITUAL, HEADLINE_FUNCTION, NATIONALITY_ENDINGS, NO_VERB_AFTER_TO,
+    NUMBER_WORDS, PLURAL_DETERMINERS, PLURAL_ONLY, PREPOSITIONS, PRONOUN_BE, ROUNDUP_NOUNS, SINGULAR_DETERMINERS,
+    SUBJECT_DETERMINERS, TO_NOUNS, WISH_WORDS,
 )
 
 
@@ -110,7 +111,7 @@ def _is_adjective(tok: Tok) -> bool:
 
 
 def rule_headline_will(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
-    if len(toks) < 4 or _final_punct(toks) != len(toks) or not (toks[0].text[:1].isupper()
+    if len(toks) < 4 or chunk(text, toks).end != len(toks) or not (toks[0].text[:1].isupper()
                                                                 or toks[0].text[:1].isdigit()):
         return None
     if any(t.text in (",", ":", ";", '"', "“", "”", "(", ")", "!", "?", "|") and not (

@@ -52,21 +52,18 @@ from __future__ import annotations
 
 import re
 
+from bsl_pipeline.pipeline.augment.rewrite_rules.chunker import chunk
 from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import has_finite_verb, is_plural_noun_token
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Refusal, Rule, RuleSettings, Tok, _case_like, _final_punct, _front, _is_form, _is_lower_word, _is_word, _lemmas,
-    _lower_first_word, is_ing_verb, is_noun, is_participle, is_verb_form, splice,
+    Refusal, Rule, RuleSettings, Tok, _front, _is_form, _is_lower_word, _is_word, _lemmas, _lower_first_word,
+    is_ing_verb, is_participle, is_verb_form, splice,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
-    AFTER_VERBS, APPOSITION_STOP, ATTRIBUTE_ING, AT_PLACE_VERBS, AUXILIARIES, AUX_BEFORE_PARTICIPLE, AUX_CONTRACTED,
-    BARE_SPEAKERS, BEFORE_NAMES, CITING_VERBS, CLAUSE_PRONOUNS, CLOSING_QUOTES, CONJUNCTION_MODIFIERS, DETERMINERS,
-    FIXED_NAME_PAIRS, GARMENTS, HUMAN_SUBJECT_PRONOUNS, INDEFINITE, LOWER_FIRST, MONTHS, NAME_COMPANIONS, NAME_SIGNS,
-    NAME_SUFFIX_ABBREVIATIONS, NOMINATIVE_PRONOUNS, NOT_CONTRACTED, NOT_EXPANDED, NOT_SPEAKERS, NUMBER_WORDS, ORDINALS,
-    PARTS_OF_DAY, PERSONAL_SUBJECTS, PLACE_PREPOSITIONS, PRONOUN_AUX, QUESTION_S, QUESTION_SUBJECTS, QUESTION_VERBS,
-    SAYING_VERBS, SAY_TELL_FORMS, SELECTED_PREPOSITION, SPEAKER_DETERMINERS, SPEAKER_HEADS, SUBJECT_PRONOUNS,
-    SUBORDINATORS, S_EXPANDABLE, THIRD_PERSON, TIME_NOUNS, TIME_UNITS, TITLE_ABBREVIATIONS, UNITS, WEATHER_WORDS,
-    WEEKDAYS, WH_WORDS,
+    AFTER_VERBS, ATTRIBUTE_ING, AT_PLACE_VERBS, AUXILIARIES, CLAUSE_PRONOUNS, CONJUNCTION_MODIFIERS, DETERMINERS,
+    GARMENTS, INDEFINITE, MONTHS, NAME_SIGNS, NUMBER_WORDS, PARTS_OF_DAY, PERSONAL_SUBJECTS, PLACE_PREPOSITIONS,
+    QUESTION_VERBS, SAYING_VERBS, SELECTED_PREPOSITION, SUBORDINATORS, THIRD_PERSON, TIME_NOUNS, TIME_UNITS, UNITS,
+    WEATHER_WORDS, WEEKDAYS, WH_WORDS,
 )
 
 
@@ -121,7 +118,7 @@ def _time_phrase(toks: list[Tok], end: int) -> int | None:
 
 
 def rule_front_time(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
-    end = _final_punct(toks)
+    end = chunk(text, toks).end
     if end <= 0:
         return None
     if toks[0].low in WH_WORDS:
@@ -149,7 +146,7 @@ def _embedded_or_verbless(head: list[Tok]) -> bool:
 
 
 def rule_front_place(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
-    end = _final_punct(toks)
+    end = chunk(text, toks).end
     if end <= 0:
         return None
     for k in range(2, end):
@@ -199,7 +196,7 @@ def _cataphoric(toks: list[Tok], clause: list[Tok]) -> bool:
 
 
 def rule_front_clause(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
-    end = _final_punct(toks)
+    end = chunk(text, toks).end
     if end <= 0:
         return None
     for k in range(3, end - 2):
@@ -253,7 +250,7 @@ def rule_front_clause(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Re
 
 
 def rule_there(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
-    end = _final_punct(toks)
+    end = chunk(text, toks).end
     if end <= 0 or len(toks) < 4:
         return None
     if toks[0].low == "there" and toks[1].low in ("is", "are") and toks[2].low in INDEFINITE:
@@ -352,7 +349,7 @@ def _later_ing(toks: list[Tok], k: int, end: int) -> bool:
 
 def rule_add_is(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     """A caption without a verb, "A man in a red shirt standing on a ladder." -> "... is standing ..."."""
-    end = _final_punct(toks)
+    end = chunk(text, toks).end
     if end <= 0 or toks[0].low not in INDEFINITE | {"the", "one"}:
         return None
     if any(t.low in AUXILIARIES or t.low in ("'s", "who", "that", "which", "while", "as", "when") for t in toks):

@@ -39,60 +39,26 @@ from __future__ import annotations
 
 import re
 
+from bsl_pipeline.pipeline.augment.rewrite_rules.chunker import chunk
 from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import has_finite_verb
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_lower_word, _is_word, _lemmas, _lower_first_word,
-    is_noun, is_verb_form, splice,
+    Refusal, Rule, RuleSettings, Tok, _is_form, _is_word, _lemmas, _lower_first_word, is_noun, is_verb_form, splice,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
     APPOSITION_STOP, AUXILIARIES, BARE_SPEAKERS, BEFORE_NAMES, CITING_VERBS, CLOSING_QUOTES, DETERMINERS,
     FIXED_NAME_PAIRS, LOWER_FIRST, NAME_COMPANIONS, NAME_SUFFIX_ABBREVIATIONS, NOMINATIVE_PRONOUNS, NOT_SPEAKERS,
-    ORDINALS, SAY_TELL_FORMS, SPEAKER_DETERMINERS, SPEAKER_HEADS, THIRD_PERSON, TITLE_ABBREVIATIONS,
+    SAY_TELL_FORMS, SPEAKER_DETERMINERS, SPEAKER_HEADS, THIRD_PERSON, TITLE_ABBREVIATIONS,
 )
 
 
-def _np_before(toks: list[Tok], end: int) -> int | None:
-    """Start of a noun phrase "det (1-3 lower-case content words)" ending just before token `end`."""
-    j = end - 1
-    words = 0
-    while j >= 0 and words < 3 and _is_lower_word(toks[j]) and not is_stopword(toks[j].text) \
-            and toks[j].low not in ORDINALS and not toks[j].low.endswith("ing"):
-        j -= 1
-        words += 1
-    if words and j >= 0 and toks[j].low in DETERMINERS and toks[j].low not in ("that", "this", "those", "these"):
-        return j
-    return None
-
-
-def _np_after(toks: list[Tok], start: int) -> int | None:
-    """End (exclusive) of a noun phrase "det (1-3 lower-case content words)" from token `start`, followed by a
-    function word or punctuation."""
-    if start >= len(toks) or toks[start].low not in DETERMINERS or toks[start].low in ("that", "this", "those",
-                                                                                      "these"):
-        return None
-    j = start + 1
-    while j < len(toks) and j - start <= 3 and _is_lower_word(toks[j]) and not is_stopword(toks[j].text) \
-            and toks[j].low not in ORDINALS and not toks[j].low.endswith("ing"):
-        j += 1
-    if j == start + 1:
-        return None
-    if j < len(toks) and _is_word(toks[j]) and not is_stopword(toks[j].text):
-        return None  # the phrase goes on, or a verb follows: boundaries unclear
-    if j < len(toks) and toks[j].low in ("'s", "'", "of"):
-        return None
-    if "VERB" in _lemmas(toks[j - 1].low) and j < len(toks) and toks[j].low not in AUXILIARIES \
-            and _is_word(toks[j]):
-        return None  # "a goose swim in": the phrase may end in a verb
-    return j
-
-
 def rule_swap_conjuncts(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
+    chunks = chunk(text, toks)
     for i, t in enumerate(toks):
         if t.low != "and" or not t.text.islower():
             continue
-        a = _np_before(toks, i)
-        b = _np_after(toks, i + 1)
+        a = chunks.noun_phrase_before(i)
+        b = chunks.noun_phrase_after(i + 1)
         if a is None or b is None:
             continue
         if a > 0 and not (toks[a - 1].low in AUXILIARIES or is_verb_form(toks[a - 1].low)
@@ -294,7 +260,7 @@ def _tag_start(toks: list[Tok], k: int) -> int | None:
 
 def _invert_tag(text: str, toks: list[Tok]) -> str | None:
     """'"We will win," said Smith.' <-> '"We will win," Smith said.' (see the module docstring)."""
-    end = _final_punct(toks)
+    end = chunk(text, toks).end
     if end < 3:
         return None
     tail = text[toks[end - 1].end:]
@@ -363,7 +329,7 @@ def rule_reported(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusa
 
 
 def _front_reported(text: str, toks: list[Tok]) -> str | None:
-    end = _final_punct(toks)
+    end = chunk(text, toks).end
     if end <= 0 or "?" in text or "!" in text or '"' in text or "“" in text:
         return None  # "She said we're going to live!" -> "..., she said!": the "!" would end the tag
     # "..., X said." -> "X said ..."

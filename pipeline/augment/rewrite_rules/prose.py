@@ -71,18 +71,17 @@ one edit, at the first place where it applies:
 
 from __future__ import annotations
 
-from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import is_finite_verb
+from bsl_pipeline.pipeline.augment.rewrite_rules.chunker import chunk
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_lower_word, _is_word, _lemmas, _lower_first_word,
-    is_noun, mostly_capitals, splice,
+    Refusal, Rule, RuleSettings, Tok, _is_form, _is_lower_word, _lemmas, _lower_first_word, is_noun, mostly_capitals,
+    splice,
 )
-from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
     ADVERBS_AFTER_PARTICIPLE, ADVERBS_BEFORE_PARTICIPLE, AUXILIARIES, BEFORE_PARTICIPLE, CLAUSE_OPENING_WORDS,
     HUMAN_SUBJECT_PRONOUNS, INNER_PREPOSITIONS, INTEREST_ADJECTIVES, INTEREST_NOUNS, INVERSION_SUBJECT_DETERMINERS,
-    LOCATIVE_PREPOSITIONS, LOCATIVE_VERBS, NAME_BOUNDARY_PREPOSITIONS, NEGATING_ADVERBS, NOT_DEFINING, NOUN_OPENERS,
-    NUMBER_WORDS, PERSONAL_PRONOUNS_AND_THERE, PHRASE_DETERMINERS, PLACE_ADVERBS, PREPOSITIONS_AFTER_PARTICIPLE,
-    PUNCTUATION, SENTENCE_ADVERBS, SIDES_AND_COMPASS_POINTS, SINGULAR_VERBS, SUBJECT_DETS, TWO_WORD_PREPOSITIONS,
+    LOCATIVE_PREPOSITIONS, LOCATIVE_VERBS, NEGATING_ADVERBS, NOT_DEFINING, NOUN_OPENERS, NUMBER_WORDS,
+    PERSONAL_PRONOUNS_AND_THERE, PHRASE_DETERMINERS, PLACE_ADVERBS, PREPOSITIONS_AFTER_PARTICIPLE, PUNCTUATION,
+    SENTENCE_ADVERBS, SIDES_AND_COMPASS_POINTS, SINGULAR_VERBS, SUBJECT_DETS, TWO_WORD_PREPOSITIONS,
 )
 
 # -- inversion ------------------------------------------------------------------------------------------------------
@@ -138,7 +137,7 @@ def _trailing_modifier(t: Tok) -> bool:
 def rule_inversion(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if len(toks) < 5 or not toks[0].text[:1].isupper():
         return None
-    end = _final_punct(toks)
+    end = chunk(text, toks).end
     if end != len(toks) - 1:
         return Refusal("question_or_quotation")  # a question, a quotation, no final punctuation
     v = _phrase_end(toks)
@@ -253,66 +252,18 @@ def rule_definitions(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Ref
 # -- however --------------------------------------------------------------------------------------------------------
 
 
-def _verb_after(toks: list[Tok], k: int) -> bool:
-    """An auxiliary or an unambiguous finite verb at token k: no noun ("the associated | cost is"), no participle
-    that a preposition follows ("a site established for ...": a reduced relative)."""
-    if k >= len(toks):
-        return False
-    t = toks[k]
-    if t.text in AUXILIARIES:
-        return True
-    if not is_finite_verb(t) or is_noun(t.low):
-        return False
-    nxt = toks[k + 1] if k + 1 < len(toks) else None
-    return not (_is_form(t.low, "VBN") and nxt is not None and (
-        nxt.low in NAME_BOUNDARY_PREPOSITIONS | {"as", "under", "after"} or nxt.text in AUXILIARIES
-        or is_finite_verb(nxt)))
-
-
-def _subject_end(toks: list[Tok], start: int, sentence_start: bool, gap: int) -> int | None:
-    """End of a short subject from token `start` whose verb comes `gap` tokens after it: a pronoun, a name of one
-    to three capitalised words, or a determiner + one to three words ending in a noun."""
-    if start >= len(toks):
-        return None
-    t = toks[start]
-    if t.low in HUMAN_SUBJECT_PRONOUNS and (t.text.islower() or t.text == "I" or sentence_start):
-        return start + 1 if _verb_after(toks, start + 1 + gap) else None
-    if t.low in SUBJECT_DETS and (t.text.islower() or sentence_start):
-        for k in range(start + 1, min(start + 4, len(toks))):
-            w = toks[k]
-            if not _is_word(w) or (is_stopword(w.text) and w.low not in ("other", "same", "first", "last")):
-                return None
-            if w.text.islower() and is_finite_verb(w) and not is_noun(w.low):
-                if k == start + 1 and _is_form(w.low, "VBN"):
-                    continue  # "the associated cost is": a participle before its noun
-                return None
-            head_ok = is_noun(w.low) or w.text[:1].isupper() and not is_stopword(w.text)
-            if head_ok and _verb_after(toks, k + 1 + gap):
-                return k + 1
-        return None
-    k = start
-    while k < len(toks) and k - start < 3 and toks[k].text[:1].isupper() and _is_word(toks[k]) \
-            and not is_stopword(toks[k].text) and not toks[k].text.isupper():
-        k += 1
-    if k == start or k >= len(toks):
-        return None
-    if sentence_start and k == start + 1 and _lemmas(toks[start].low):
-        return None  # "Critics, however, argue": a common noun, or a name
-    return k if _verb_after(toks, k + gap) else None
-
-
 def rule_however(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if len(toks) < 5 or mostly_capitals(toks) or toks[-1].text == "?":
         return None
     if sum(t.low in SENTENCE_ADVERBS for t in toks) != 1:
         return None
     if toks[0].low in SENTENCE_ADVERBS and toks[0].text[:1].isupper() and toks[1].text == ",":
-        end = _subject_end(toks, 2, sentence_start=False, gap=0)
+        end = chunk(text, toks).subject_end(2, sentence_start=False, gap=0)
         if end is None:
             return None
         subject = text[toks[2].start:toks[end - 1].end]
         return subject[:1].upper() + subject[1:] + ", " + toks[0].low + ", " + text[toks[end].start:]
-    end = _subject_end(toks, 0, sentence_start=True, gap=3)
+    end = chunk(text, toks).subject_end(0, sentence_start=True, gap=3)
     if end is None or end + 3 >= len(toks) or toks[end].text != "," or toks[end + 1].low not in SENTENCE_ADVERBS \
             or toks[end + 2].text != "," or not toks[end + 1].text.islower():
         return None

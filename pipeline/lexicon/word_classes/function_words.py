@@ -187,6 +187,7 @@ CLAUSE_OPENERS = frozenset(", ; : \" “ ( but that".split())
 PRONOUNS_AND_DEMONSTRATIVES = frozenset(
     "i you he she it we they me him her us them this that these those who what which my our your his its their "
     "there".split())
+DEMONSTRATIVES = frozenset("this that these those".split())
 CAPTION_DETERMINERS = frozenset("a an the one two three four five six seven eight nine ten some several".split())
 CAPTION_PLURAL_DETERMINERS = frozenset("two three four five six seven eight nine ten some several".split())
 CAPTION_VERB_PARTICLES = frozenset("up down out off on in over around away back along across through into onto".split())

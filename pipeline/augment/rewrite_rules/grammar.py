@@ -295,7 +295,7 @@ def rule_there(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal |
 
 
 def rule_wearing(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
-    """"a man in a blue shirt" <-> "a man wearing a blue shirt" (a noun, then in/wearing + a garment)."""
+    refused = None
     for k in range(1, len(toks) - 2):
         t = toks[k]
         if t.low not in ("in", "wearing") or not t.text.islower():
@@ -313,22 +313,22 @@ def rule_wearing(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal
         start = j
         while j < len(toks) and j - start < 4 and _is_lower_word(toks[j]) and not is_stopword(toks[j].text):
             j += 1
-        if j == start:
-            continue
-        if not (toks[j - 1].low in GARMENTS or toks[j - 1].low.rstrip("s") in GARMENTS):
+        if j == start or not (toks[j - 1].low in GARMENTS or toks[j - 1].low.rstrip("s") in GARMENTS):
             continue
         if j < len(toks) and _is_word(toks[j]) and toks[j].low not in ("and", "with", "is", "are", "on", "in", "at",
                                                                        "while", "was", "were", "near", "by"):
+            refused = refused or Refusal("phrase_goes_on")  # what follows may belong to the garment's phrase
             continue
         if j < len(toks) and toks[j].low == "and" and j + 1 < len(toks) and toks[j + 1].low in ("a", "an", "the"):
-            continue  # "in a shirt and a hat": the second garment would stay under "in"
-        if t.low == "wearing":
-            if prev.low in AUXILIARIES or not det and toks[k + 1].low not in ("blue", "red", "black", "white") \
-                    and toks[j - 1].low not in ("clothes", "jeans", "shorts", "pants", "glasses", "sunglasses",
-                                                "trousers", "boots", "shoes", "overalls", "pajamas"):
-                continue
+            refused = refused or Refusal("second_garment")  # "in a shirt and a hat": the hat would stay under "in"
+            continue
+        if t.low == "wearing" and not det and toks[k + 1].low not in ("blue", "red", "black", "white") \
+                and toks[j - 1].low not in ("clothes", "jeans", "shorts", "pants", "glasses", "sunglasses",
+                                            "trousers", "boots", "shoes", "overalls", "pajamas"):
+            refused = refused or Refusal("garment_without_determiner")  # "wearing bike helmets" -> "in bike helmets"
+            continue
         return splice(text, [(t.start, t.end, "wearing" if t.low == "in" else "in")])
-    return None
+    return refused
 
 
 def _first_ing(toks: list[Tok], end: int) -> int:

@@ -42,9 +42,21 @@ def test_refused(rule, source, guard):
 
 
 def _guards_in_code(rule: str) -> list[str]:
-    tree = ast.parse(inspect.getsource(RULE_FUNCTIONS[rule]))
-    return list(dict.fromkeys(n.args[0].value for n in ast.walk(tree) if isinstance(n, ast.Call)
-                              and isinstance(n.func, ast.Name) and n.func.id == "Refusal"))
+    """The names of the `Refusal`s in the rule's function and in the functions of its module that it calls."""
+    module = inspect.getmodule(RULE_FUNCTIONS[rule])
+    guards, todo, seen = [], [RULE_FUNCTIONS[rule].__name__], set()
+    while todo:
+        fn = getattr(module, todo.pop(), None)
+        if not inspect.isfunction(fn) or fn.__module__ != module.__name__ or fn.__name__ in seen:
+            continue
+        seen.add(fn.__name__)
+        for n in ast.walk(ast.parse(inspect.getsource(fn))):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
+                if n.func.id == "Refusal":
+                    guards.append(n.args[0].value)
+                else:
+                    todo.append(n.func.id)
+    return list(dict.fromkeys(guards))
 
 
 def test_the_table_lists_every_rule_once_in_its_family_with_its_guards():

@@ -203,22 +203,24 @@ def _subject_number(toks: list[Tok], w: int) -> str | None:
     return None
 
 
-def _sentence_ok(toks: list[Tok]) -> bool:
-    """A plain statement: not a question, not a headline (no final punctuation after a capital), not in capitals, one
-    future marker, no habitual or conditional word."""
+def _sentence_refused(toks: list[Tok]) -> Refusal | None:
+    """Why a sentence with a future marker is no plain statement with one: a question, a headline (no final
+    punctuation after a capital), capitals, a second marker, a habitual or conditional word."""
     last = [t for t in toks if t.text not in ("\"", "”", "'", "’", ")")]
     if not last or any(t.text == "?" for t in toks):
-        return False
-    if last[-1].text not in (".", "!") and (toks[0].text[:1].isupper() or not toks[0].text[:1].isalpha()):
-        return False  # a headline; lower-case transcribed speech without punctuation stays
+        return Refusal("question")
     words = [t for t in toks if t.text.isalpha() and len(t.text) > 1]
-    if words and sum(t.text.isupper() for t in words) * 2 >= len(words):
-        return False
-    return _future_count(toks) == 1 and not any(t.low in HABITUAL or t.low in ("if", "unless", "whether")
-                                                for t in toks)
+    if last[-1].text not in (".", "!") and (toks[0].text[:1].isupper() or not toks[0].text[:1].isalpha()) \
+            or words and sum(t.text.isupper() for t in words) * 2 >= len(words):
+        return Refusal("headline_or_capitals")  # lower-case transcribed speech without punctuation stays
+    if _future_count(toks) != 1:
+        return Refusal("two_future_markers")  # "the will of the people will prevail": the clauses would not match
+    if any(t.low in HABITUAL or t.low in ("if", "unless", "whether") for t in toks):
+        return Refusal("habitual_or_condition")
+    return None
 
 
-def _will_to_going(text: str, toks: list[Tok]) -> str | None:
+def _will_to_going(text: str, toks: list[Tok]) -> str | Refusal | None:
     for w, t in enumerate(toks):
         if t.text != "will" or w == 0 or w + 1 >= len(toks):
             continue
@@ -230,32 +232,33 @@ def _will_to_going(text: str, toks: list[Tok]) -> str | None:
         verb = toks[v]
         after = toks[v + 1] if v + 1 < len(toks) else None
         if verb.low == "have" and after is not None and _is_form(after.low, "VBN") and after.low != "to":
-            return None  # "will have finished": the future perfect
+            return Refusal("future_perfect")  # "will have finished"
         if verb.low in ("go", "be") and after is not None and after.low == "going":
-            return None
+            return Refusal("will_be_going")
         number = _subject_number(toks, w)
-        if number is None or any(x.low in WISH_WORDS for x in toks[:w]):
-            return None
+        if number is None:
+            return Refusal("subject_number_unknown")
+        if any(x.low in WISH_WORDS for x in toks[:w]):
+            return Refusal("wish")  # "We hope all parties will continue"
         if any(x.low.split("'")[0] in ("you", "your", "yours", "yourself") for x in toks):
-            return None  # a guide's generic "you will see ...", "it will drop you at ...": no forecast
+            return Refusal("generic_you")  # a guide's generic "you will see ...": no forecast
         if verb.low == "be" and after is not None and after.low == toks[w - 1].low:
-            return None  # "boys will be boys"
+            return Refusal("fixed_phrase")  # "boys will be boys"
         be = {"1": "am", "s": "is", "p": "are"}[number]
         adverbs = text[toks[w + 1].start:toks[v - 1].end] + " " if v > w + 1 else ""
         return splice(text, [(t.start, verb.start, be + " " + adverbs + "going to ")])
     return None
 
 
-def _going_to_will(text: str, toks: list[Tok]) -> str | None:
+def _going_to_will(text: str, toks: list[Tok]) -> str | Refusal | None:
     for g in range(1, len(toks) - 2):
         if toks[g].text != "going" or toks[g + 1].text != "to":
             continue
         verb = toks[g + 2]
-        if not _is_lower_word(verb) or not _is_form(verb.low, "VB") or verb.low in GOING_PLACES:
-            return None
         after = toks[g + 3] if g + 3 < len(toks) else None
-        if "NOUN" in _lemmas(verb.low) and (after is None or not _is_word(after) or after.low in PREPOSITIONS):
-            return None  # "going to work on it", "going to town.": a place or a noun
+        if not _is_lower_word(verb) or not _is_form(verb.low, "VB") or verb.low in GOING_PLACES \
+                or "NOUN" in _lemmas(verb.low) and (after is None or not _is_word(after) or after.low in PREPOSITIONS):
+            return Refusal("place_or_noun")  # "going to the store", "going to work on it", "going to town."
         a = g - 1
         adverbs = []
         while a > 0 and toks[a].low in FUTURE_ADVERBS and toks[a].text.islower():
@@ -267,7 +270,7 @@ def _going_to_will(text: str, toks: list[Tok]) -> str | None:
         else:
             m = CONTRACTED_BE.fullmatch(aux.low)
             if m is None:
-                return None  # "was going to" (no future), "isn't going to"
+                return Refusal("not_present_be")  # "was going to" (no future), "isn't going to"
             start = aux.start + len(m.group(1))
         middle = text[adverbs[0].start:adverbs[-1].end] + " " if adverbs else ""
         new = ("" if aux.text in ("is", "are", "am") else " ") + "will " + middle
@@ -276,9 +279,16 @@ def _going_to_will(text: str, toks: list[Tok]) -> str | None:
 
 
 def rule_will_going(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
-    if len(toks) < 4 or not _sentence_ok(toks):
+    if len(toks) < 4 or _future_count(toks) == 0:
         return None
-    return _will_to_going(text, toks) or _going_to_will(text, toks)
+    refused = _sentence_refused(toks)
+    if refused is not None:
+        return refused
+    going = _will_to_going(text, toks)
+    if isinstance(going, str):
+        return going
+    will = _going_to_will(text, toks)
+    return going if will is None else will
 
 
 FUTURE_RULES: dict[str, Rule] = {"headline_will": rule_headline_will, "will_going": rule_will_going}

@@ -345,6 +345,7 @@ def _clause_goes_on_clearly(toks: list[Tok], k: int) -> bool:
 
 
 def rule_particle(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
+    refused = None
     for i, t in enumerate(toks[:-2]):
         if not _is_lower_word(t):
             continue
@@ -356,12 +357,18 @@ def rule_particle(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusa
         if nxt.low in PHRASAL_VERBS[lemma] and nxt.text.islower():
             # verb + particle + object -> verb + object + particle
             end = _short_object(toks, i + 2, bare=True)
-            if end is None or not _clause_goes_on_clearly(toks, end) or end < len(toks) and toks[end].low == "to":
-                continue  # "took away his ability to become ...": the "to" belongs to the object
+            if end is None:
+                continue
+            if not _clause_goes_on_clearly(toks, end) or end < len(toks) and toks[end].low == "to":
+                refused = refused or Refusal("object_goes_on")  # "took away his ability to become ...": the "to"
+                continue  # belongs to the object
             if lemma in ("turn", "switch") and toks[end - 1].low not in DEVICES:
+                refused = refused or Refusal("no_device")  # "turned on his friend"
                 continue
             if end < len(toks) and (toks[end].low in PARTICLES or end - i > 4 and _is_word(toks[end])):
-                continue  # "taking away a defence mechanism for the cat": a longer object keeps its particle first
+                # "taking away a defence mechanism for the cat": a longer object keeps its particle first
+                refused = refused or Refusal("longer_object")
+                continue
             obj = text[toks[i + 2].start:toks[end - 1].end]
             return splice(text, [(nxt.start, toks[end - 1].end, f"{obj} {nxt.text}")])
         end = _short_object(toks, i + 1)
@@ -373,12 +380,15 @@ def rule_particle(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusa
         after = end + 1
         if after < len(toks) and (_is_word(toks[after]) and not _clause_goes_on_clearly(toks, after)
                                   or toks[after].low in DETERMINERS | DIRECTION_PREPOSITIONS):
-            continue  # "took the book off the shelf": a preposition; "taking a canoe down to the lake": a direction
+            # "took the book off the shelf": a preposition; "taking a canoe down to the lake": a direction
+            refused = refused or Refusal("preposition_or_direction")
+            continue
         if lemma in ("turn", "switch") and toks[end - 1].low not in DEVICES:
+            refused = refused or Refusal("no_device")
             continue
         obj = text[toks[i + 1].start:toks[end - 1].end]
         return splice(text, [(toks[i + 1].start, particle.end, f"{particle.text} {obj}")])
-    return None
+    return refused
 
 
 # -- dative ---------------------------------------------------------------------------------------------------------
@@ -404,6 +414,7 @@ def _dative_theme(toks: list[Tok], j: int) -> int | None:
 
 
 def rule_dative(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
+    refused = None
     for i, t in enumerate(toks[:-3]):
         if not _is_lower_word(t):
             continue
@@ -420,15 +431,20 @@ def rule_dative(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal 
             if end is None:
                 continue
             if verb == "tell" and toks[end - 1].low not in TELL_THEMES:
+                refused = refused or Refusal("tell_without_story")  # "told him the plan to ..."
                 continue
             if rec.low == "her" and toks[i + 2].low not in ("a", "an", "the", "some"):
-                continue  # "gave her his book": "her" may be a possessive too
+                refused = refused or Refusal("her_may_be_possessive")  # "gave her his book"
+                continue
             theme = text[toks[i + 2].start:toks[end - 1].end]
             return splice(text, [(rec.start, toks[end - 1].end, f"{theme} to {rec.text}")])
         if rec.low in ("a", "an", "the", "his", "her", "their", "my", "your", "our") and rec.text.islower() \
                 and i + 2 < len(toks) and toks[i + 2].low in RECIPIENTS:
             end = _dative_theme(toks, i + 3)
-            if end is None or verb == "tell" and toks[end - 1].low not in TELL_THEMES:
+            if end is None:
+                continue
+            if verb == "tell" and toks[end - 1].low not in TELL_THEMES:
+                refused = refused or Refusal("tell_without_story")
                 continue
             theme = text[toks[i + 3].start:toks[end - 1].end]
             recipient = text[rec.start:toks[i + 2].end]
@@ -438,10 +454,11 @@ def rule_dative(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal 
             continue
         rec = toks[end + 1]
         if verb == "tell" and toks[end - 1].low not in TELL_THEMES:
+            refused = refused or Refusal("tell_without_story")
             continue
         theme = text[toks[i + 1].start:toks[end - 1].end]
         return splice(text, [(toks[i + 1].start, rec.end, f"{rec.text} {theme}")])
-    return None
+    return refused
 
 
 def _dative_theme_before_to(toks: list[Tok], j: int) -> int | None:

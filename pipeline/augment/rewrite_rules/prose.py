@@ -203,15 +203,22 @@ def _headline_like(toks: list[Tok]) -> bool:
 def rule_adverb(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if len(toks) < 4 or toks[-1].text == "?" or _headline_like(toks):
         return None
+    refused = None
     for i in range(1, len(toks) - 1):
         aux, t, nxt = toks[i - 1], toks[i], toks[i + 1]
-        if aux.low not in BEFORE_PARTICIPLE or any(x.low in NEGATING_ADVERBS for x in toks[max(0, i - 3):i]):
+        if aux.low not in BEFORE_PARTICIPLE:
             continue
-        if _participle(t) and nxt.text.islower() and nxt.low in ADVERBS_BEFORE_PARTICIPLE and _boundary(toks, i + 2):
+        before = _participle(t) and nxt.text.islower() and nxt.low in ADVERBS_BEFORE_PARTICIPLE \
+            and _boundary(toks, i + 2)
+        after = t.text.islower() and t.low in ADVERBS_AFTER_PARTICIPLE and _participle(nxt) and _boundary(toks, i + 2)
+        if (before or after) and any(x.low in NEGATING_ADVERBS for x in toks[max(0, i - 3):i]):
+            refused = refused or Refusal("negation_before")  # "has not been widely used": the adverb is in its scope
+            continue
+        if before:
             return splice(text, [(t.start, t.start, nxt.text + " "), (t.end, nxt.end, "")])
-        if t.text.islower() and t.low in ADVERBS_AFTER_PARTICIPLE and _participle(nxt) and _boundary(toks, i + 2):
+        if after:
             return splice(text, [(t.start, nxt.start, ""), (nxt.end, nxt.end, " " + t.text)])
-    return None
+    return refused
 
 
 # -- definitions ----------------------------------------------------------------------------------------------------
@@ -236,14 +243,16 @@ def rule_definitions(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Ref
     if end < len(body) - 1:
         return None  # ";." or "..": not a plain gloss
     parts = body[:end].split(";")
-    if len(parts) != 2 or any(ch in body for ch in "\"()[]:?!") or any(ch.isupper() for ch in body[1:]):
+    if len(parts) != 2:
         return None
+    if any(ch in body for ch in "\"()[]:?!") or any(ch.isupper() for ch in body[1:]):
+        return Refusal("punctuation_or_capitals")  # no gloss of a dictionary
     first, second = parts[0].strip(), parts[1].strip()
     if not first or not second or parts[1][:1] != " " or len(first.split()) < 2 and len(second.split()) < 2:
-        return None
+        return Refusal("parts_unfit")
     kind = _opening_kind(first)
     if kind is None or _opening_kind(second) != kind:
-        return None
+        return Refusal("kinds_differ")  # both must open with a verb, or both with an article
     if body[:1].isupper():
         second, first = second[:1].upper() + second[1:], first[:1].lower() + first[1:]
     return second + "; " + first + body[end:] + text[len(body):]

@@ -51,15 +51,13 @@ import re
 from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import is_noun_like
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
     Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_word, _lemmas, is_ing_verb, is_participle,
-    is_verb_form, uncontracted,
+    uncontracted,
 )
 from bsl_pipeline.pipeline.lexicon.word_classes import (
     ADVERBIAL_PREPOSITIONS, AFTER_VERBS, AUXILIARIES, BE_FORMS_NOT_M, CHANGE_VERBS, CONJUNCTION_MODIFIERS,
-    CONTENT_NOUNS, DANGLING_WORDS, DETERMINERS, DISCOURSE_ALONE, DISCOURSE_OPENERS, DISCOURSE_START, DOUBLE_QUOTES,
-    EMBEDDING_WORDS, IF_IDIOMS, IMPERATIVE_NEXT, MONTHS, MOVABLE_CLAUSE_CONJUNCTIONS, NEGATIONS, NEGATION_SCOPE,
-    NOMINATIVE_PRONOUNS, OPEN_BRACKETS, PERIOD_ABBREVIATIONS, PERSONAL_SUBJECTS, PRONOUN_DETERMINERS, QUESTION_VERBS,
-    REPORTED_OBJECT, REPORTING_VERBS, SCOPING_CONJUNCTIONS, SETTING_PREPOSITIONS, SPLIT_CONJUNCTIONS,
-    SPLIT_DEMONSTRATIVES, SPLIT_DETERMINERS, SPLIT_OPENERS, SUBJECT_ADVERBS, THIRD_PERSON_ALL_FORMS, TIME_NOUNS,
+    DANGLING_WORDS, DETERMINERS, DISCOURSE_ALONE, DISCOURSE_OPENERS, DISCOURSE_START, EMBEDDING_WORDS, IF_IDIOMS,
+    IMPERATIVE_NEXT, MONTHS, MOVABLE_CLAUSE_CONJUNCTIONS, NEGATIONS, NEGATION_SCOPE, NOMINATIVE_PRONOUNS,
+    PERIOD_ABBREVIATIONS, QUESTION_VERBS, REPORTING_VERBS, SETTING_PREPOSITIONS, THIRD_PERSON_ALL_FORMS, TIME_NOUNS,
     TIME_ONLY_PREPOSITIONS, TIME_PHRASE_WORDS, TIME_UNITS, WEEKDAYS,
 )
 
@@ -109,6 +107,11 @@ def _split(toks: list[Tok]) -> tuple[int, int] | None:
 def _main_refuses(toks: list[Tok], start: int, end: int) -> bool:
     """Whether the main clause toks[start:end] could take the moved part wrongly or is no plain statement."""
     main = toks[start:end]
+    return _no_plain_statement(main) or _takes_part_wrongly(main)
+
+
+def _no_plain_statement(main: list[Tok]) -> bool:
+    """Whether a main clause is short, a question, an imperative, opens with a discourse word, or is a headline."""
     words = [t for t in main if _is_word(t)]
     if len(words) < 3:
         return True
@@ -131,6 +134,12 @@ def _main_refuses(toks: list[Tok], start: int, end: int) -> bool:
     long_words = [w for w in words[1:] if len(w.text) > 3]
     if len(long_words) >= 2 and all(w.text[:1].isupper() for w in long_words):
         return True  # a headline in title case
+    return False
+
+
+def _takes_part_wrongly(main: list[Tok]) -> bool:
+    """Whether something at the end of a main clause could take the moved part: an embedded clause, an infinitive,
+    an -ing verb, a coordinated verb, an ellipsis or a second verb."""
     for k, t in enumerate(main):
         nxt = main[k + 1] if k + 1 < len(main) else None
         if t.low == "as" and (k + 2 < len(main) and main[k + 2].low == "as" or k >= 2 and main[k - 2].low == "as"):
@@ -247,6 +256,23 @@ def _has_verb(body: list[Tok], strict: bool) -> bool:
     return False
 
 
+def _comma_at_end(conj: tuple[str, ...], head: str, body: list[Tok]) -> bool | None:
+    """Whether the clause `conj` + `body` keeps a comma before it at the end; None when it is no clause (a subject
+    and a verb, or a subjectless -ing or participle clause: "Although a small city-state, ..." has no verb)."""
+    lead = body[0].low
+    if is_ing_verb(lead) and "NOUN" not in _lemmas(lead):
+        return None if head in ("if", "unless", "although", "though", "whereas", "because", "since", "until") \
+            else False
+    if is_participle(lead) and head in ("if", "when", "once", "unless", "until", "whenever"):
+        return False
+    if len(body) >= 2 and _has_verb(body, strict=head in ("after", "before", "since", "until")):
+        if head == "while":  # "while X was ...ing" is a time
+            return not any(t.low in BE_FORMS_NOT_M and k + 1 < len(body) and is_ing_verb(body[k + 1].low)
+                           for k, t in enumerate(body))
+        return MOVABLE_CLAUSE_CONJUNCTIONS[conj]
+    return None
+
+
 def rule_back_clause(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     split = _split(toks)
     if split is None:
@@ -265,21 +291,9 @@ def rule_back_clause(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Ref
         return Refusal("phrase_not_clause")  # "If anything, ...", "Because of the storm, ..." (a phrase: back_phrase)
     if any(t.low in EMBEDDING_WORDS and t.low not in ("that", "which", "who", "whom", "whose", "than") for t in body):
         return Refusal("second_subordinate_clause")  # a second subordinate clause inside
-    # the clause: a subject and a verb, or a subjectless -ing/participle clause
-    if is_ing_verb(lead) and "NOUN" not in _lemmas(lead):
-        if head in ("if", "unless", "although", "though", "whereas", "because", "since", "until"):
-            return None
-        comma_at_end = False
-    elif is_participle(lead) and head in ("if", "when", "once", "unless", "until", "whenever"):
-        comma_at_end = False
-    elif len(body) >= 2 and _has_verb(body, strict=head in ("after", "before", "since", "until")):
-        comma_at_end = MOVABLE_CLAUSE_CONJUNCTIONS[conj]
-        if head == "while":
-            progressive = any(t.low in BE_FORMS_NOT_M and k + 1 < len(body) and is_ing_verb(body[k + 1].low)
-                              for k, t in enumerate(body))
-            comma_at_end = not progressive
-    else:
-        return None  # "Although a small city-state, ...": no verb
+    comma_at_end = _comma_at_end(conj, head, body)
+    if comma_at_end is None:
+        return None
     main_start = c + 1
     if head == "if" and toks[main_start].low == "then":
         main_start += 1
@@ -343,6 +357,41 @@ def _ends_in_change_verb(toks: list[Tok], end: int) -> bool:
     return last is not None and any(lemma in CHANGE_VERBS for lemma in _lemmas(last.low).get("VERB", ()))
 
 
+def _prepositional_phrase(toks: list[Tok], c: int, words: list[str]) -> bool | Refusal | None:
+    """Whether the opening part toks[:c] (`words`, lower case), a preposition and its noun phrase, is a time; a
+    Refusal when it is no plain phrase or one that would attach elsewhere at the end; None without a preposition."""
+    if words[:2] == ["because", "of"] or words[:3] == ["in", "spite", "of"]:
+        start = 2 if words[0] == "because" else 3
+    elif words[0] in ADVERBIAL_PREPOSITIONS:
+        start = 1
+    else:
+        return None
+    rest = toks[start:c]
+    if not rest or not all(_is_word(t) or t.text[:1].isdigit() or t.text in ("'", "’", "-", ".", "$", "%", "/")
+                           for t in rest):
+        return Refusal("not_a_plain_phrase")
+    if any(is_ing_verb(t.low) and "NOUN" not in _lemmas(t.low) and t.low not in TIME_PHRASE_WORDS for t in rest):
+        # "In turning down the offer, ...", "In a space looking out over the sea, ...": a clause
+        return Refusal("ing_clause")
+    if any(_verb_like(t) and "NOUN" not in _lemmas(t.low) and "ADJ" not in _lemmas(t.low)
+           and not t.text[:1].isupper() for t in rest):
+        return Refusal("verb_in_phrase")  # a verb: the phrase goes on as a clause
+    if any(t.low in AUXILIARIES or t.low in NOMINATIVE_PRONOUNS or t.low in EMBEDDING_WORDS - {"than"}
+           for t in rest):
+        return Refusal("clause_in_phrase")
+    last = rest[-1]
+    if not (is_noun_like(last) or last.text[:1].isdigit() or last.low in TIME_PHRASE_WORDS
+            or last.low in ("here", "there", "home", "abroad", "night")):
+        return Refusal("phrase_not_ending_in_noun")  # "In recent, ...": the phrase must end in its noun
+    is_time = words[0] in ("during", "since", "until", "after", "before", "throughout", "over", "from", "by",
+                           "for") and _has_time(toks, range(start, c)) or any(
+        toks[i].low in TIME_PHRASE_WORDS or re.fullmatch(r"(1[89]|20)\d\d", toks[i].low) for i in range(start, c))
+    if words[0] in TIME_ONLY_PREPOSITIONS and not is_time:
+        # "From here, ...", "For Kathy, ...": at the end they attach to the last noun
+        return Refusal("attaches_to_last_noun")
+    return is_time or words[0] in ("after", "before", "since", "until", "during")
+
+
 def rule_back_phrase(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     split = _split(toks)
     if split is None:
@@ -357,37 +406,9 @@ def rule_back_phrase(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Ref
         return Refusal("discourse_opener")
     is_time = _time_phrase(words)
     if not is_time:
-        if words[:2] == ["because", "of"] or words[:3] == ["in", "spite", "of"]:
-            start = 2 if words[0] == "because" else 3
-        elif words[0] in ADVERBIAL_PREPOSITIONS:
-            start = 1
-        else:
-            return None
-        rest = phrase[start:]
-        if not rest or not all(_is_word(t) or t.text[:1].isdigit() or t.text in ("'", "’", "-", ".", "$", "%", "/")
-                               for t in rest):
-            return Refusal("not_a_plain_phrase")
-        if any(is_ing_verb(t.low) and "NOUN" not in _lemmas(t.low) and t.low not in TIME_PHRASE_WORDS for t in rest):
-            # "In turning down the offer, ...", "In a space looking out over the sea, ...": a clause
-            return Refusal("ing_clause")
-        if any(_verb_like(t) and "NOUN" not in _lemmas(t.low) and "ADJ" not in _lemmas(t.low)
-               and not t.text[:1].isupper() for t in rest):
-            return Refusal("verb_in_phrase")  # a verb: the phrase goes on as a clause
-        if any(t.low in AUXILIARIES or t.low in NOMINATIVE_PRONOUNS or t.low in EMBEDDING_WORDS - {"than"}
-               for t in rest):
-            return Refusal("clause_in_phrase")
-        last = rest[-1]
-        if not (is_noun_like(last) or last.text[:1].isdigit() or last.low in TIME_PHRASE_WORDS
-                or last.low in ("here", "there", "home", "abroad", "night")):
-            return Refusal("phrase_not_ending_in_noun")  # "In recent, ...": the phrase must end in its noun
-        is_time = words[0] in ("during", "since", "until", "after", "before", "throughout", "over", "from", "by",
-                               "for") and _has_time(toks, range(start, c)) or any(
-            toks[i].low in TIME_PHRASE_WORDS or re.fullmatch(r"(1[89]|20)\d\d", toks[i].low) for i in range(start, c))
-        if words[0] in TIME_ONLY_PREPOSITIONS and not is_time:
-            # "From here, ...", "For Kathy, ...": at the end they attach to the last noun
-            return Refusal("attaches_to_last_noun")
-        if words[0] in ("after", "before", "since", "until", "during") and not is_time:
-            is_time = True
+        is_time = _prepositional_phrase(toks, c, words)
+        if not isinstance(is_time, bool):
+            return is_time
     if _main_refuses(toks, c + 1, end):
         return Refusal("main_clause_unfit")
     main = range(c + 1, end)

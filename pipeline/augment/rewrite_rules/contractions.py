@@ -122,6 +122,17 @@ def _question_expandable(toks: list[Tok], i: int, word: str, ending: str) -> boo
     return True
 
 
+def _not_expanded(text: str, t: Tok, prev: Tok | None, nxt: Tok | None) -> tuple[int, int, str] | Refusal:
+    """The edit that writes out the "n't" of token t ("doesn't" -> "does not")."""
+    if nxt is None or not _is_word(nxt) or nxt.low in SUBJECT_PRONOUNS or nxt.text[:1].isupper():
+        return Refusal("ellipsis_or_tag")  # "Don't you ...", ", isn't it?", "... they don't." (ellipsis)
+    if prev is not None and prev.text == ",":
+        return Refusal("tag_after_comma")
+    if "?" in text:
+        return Refusal("question")
+    return t.start, t.end, _case_like(t.text, NOT_EXPANDED[t.low])
+
+
 def rule_expand(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     edits = []
     chunks = chunk(text, toks)
@@ -134,13 +145,10 @@ def rule_expand(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal 
                 and _is_form(nxt.low, "VB"):
             continue  # "Don't worry", "Don't tell me ...": an imperative formula
         if t.low in NOT_EXPANDED or t.low in ("can't",):
-            if nxt is None or not _is_word(nxt) or nxt.low in SUBJECT_PRONOUNS or nxt.text[:1].isupper():
-                return Refusal("ellipsis_or_tag")  # "Don't you ...", ", isn't it?", "... they don't." (ellipsis)
-            if prev is not None and prev.text == ",":
-                return Refusal("tag_after_comma")
-            if "?" in text:
-                return Refusal("question")
-            edits.append((t.start, t.end, _case_like(t.text, NOT_EXPANDED[t.low])))
+            edit = _not_expanded(text, t, prev, nxt)
+            if isinstance(edit, Refusal):
+                return edit
+            edits.append(edit)
             continue
         m = re.fullmatch(r"([a-z]+)'(s|m|re|ve|ll|d)", t.low)
         if not m:

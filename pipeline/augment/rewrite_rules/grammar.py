@@ -200,53 +200,57 @@ def rule_front_clause(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Re
     if end <= 0:
         return None
     for k in range(3, end - 2):
-        conj = toks[k]
-        if conj.low not in SUBORDINATORS or not conj.text.islower():
-            continue
-        prev = toks[k - 1]
-        j = k - 1 if prev.text != "," else k - 2
-        before = toks[j]
-        if before.low in TIME_NOUNS or before.low in CONJUNCTION_MODIFIERS or before.low in QUESTION_VERBS:
-            return Refusal("clause_attaches_to_word_before")
-        if conj.low == "after" and before.low in AFTER_VERBS:
-            return Refusal("clause_attaches_to_verb")
-        if before.low in ("is", "are", "was", "were", "be", "been", "being", "'s"):
-            return Refusal("clause_is_complement")  # "where it goes wrong is when ...": the clause is what "is" says
-        clause = toks[k + 1:end]
-        if not (has_finite_verb(clause) or is_ing_verb(clause[0].low) or is_participle(clause[0].low)
-                or conj.low == "because" and clause[0].low == "of"):
-            # "we like to wait until 18 months on average": a phrase the verb before it asks for
-            return Refusal("no_finite_verb")
-        if any(not (_is_word(t) or t.text.isdigit() or t.text in ("'", "’", "-", "%", "$")) for t in clause):
-            return Refusal("punctuation_in_clause")
-        if any(t.low in SUBORDINATORS | {"that", "which", "who", "and", "or", "but", "so"} for t in clause):
-            return Refusal("nested_clause")
-        if any(t.low in THIRD_PERSON for t in toks[:k]) and any(t.text[:1].isupper() for t in clause):
-            return Refusal("pronoun_would_mean_name")  # "He left because John was tired": fronting lets "he" mean John
-        if _cataphoric(toks, clause):
-            # "The terrorists tied the flight attendants because they were in the way": "they" would
-            return Refusal("pronoun_before_its_noun")
-            # come before the noun it refers to
-        if j < 2 or any(t.text in (";", ":", "\"", "(", ")", "-") for t in toks[:j + 1]):
-            return Refusal("punctuation_before_clause")
-        if any(t.text == "," for t in toks[:j + 1]):
-            return Refusal("comma_before_clause")
-        if toks[0].low in ("so", "and", "but", "or", "yet", "then", "also"):
-            return Refusal("conjunction_opening")
-        if conj.low == "because" and any(t.low in ("not", "never") or t.low.endswith("n't") for t in toks[:j + 1]):
-            return Refusal("negation_scope")  # "I did not do it because ...": "not" may deny the reason, not the deed
-        if _embedded_or_verbless(toks[:j + 1]):
-            # "The volatility of prices since 1995 has been ...": inside the subject; "This means that
-            return Refusal("embedded_or_verbless")
-            # half will be returned, while ...", "put her son in a class and was nervous because ...": it may
-            # belong to the embedded or the second clause only
-        head = _lower_first_word(text[:before.end])
-        if head is None:
-            return None
-        phrase = text[conj.start:toks[end - 1].end]
-        tail = text[toks[end - 1].end:]
-        return phrase[:1].upper() + phrase[1:] + ", " + head + tail
+        if toks[k].low in SUBORDINATORS and toks[k].text.islower():
+            return _front_clause_at(text, toks, k, end)
     return None
+
+
+def _front_clause_at(text: str, toks: list[Tok], k: int, end: int) -> str | Refusal | None:
+    """The sentence with its final clause, from the conjunction at token k, moved to the front."""
+    conj = toks[k]
+    prev = toks[k - 1]
+    j = k - 1 if prev.text != "," else k - 2
+    before = toks[j]
+    if before.low in TIME_NOUNS or before.low in CONJUNCTION_MODIFIERS or before.low in QUESTION_VERBS:
+        return Refusal("clause_attaches_to_word_before")
+    if conj.low == "after" and before.low in AFTER_VERBS:
+        return Refusal("clause_attaches_to_verb")
+    if before.low in ("is", "are", "was", "were", "be", "been", "being", "'s"):
+        return Refusal("clause_is_complement")  # "where it goes wrong is when ...": the clause is what "is" says
+    clause = toks[k + 1:end]
+    if not (has_finite_verb(clause) or is_ing_verb(clause[0].low) or is_participle(clause[0].low)
+            or conj.low == "because" and clause[0].low == "of"):
+        # "we like to wait until 18 months on average": a phrase the verb before it asks for
+        return Refusal("no_finite_verb")
+    if any(not (_is_word(t) or t.text.isdigit() or t.text in ("'", "’", "-", "%", "$")) for t in clause):
+        return Refusal("punctuation_in_clause")
+    if any(t.low in SUBORDINATORS | {"that", "which", "who", "and", "or", "but", "so"} for t in clause):
+        return Refusal("nested_clause")
+    if any(t.low in THIRD_PERSON for t in toks[:k]) and any(t.text[:1].isupper() for t in clause):
+        return Refusal("pronoun_would_mean_name")  # "He left because John was tired": fronting lets "he" mean John
+    if _cataphoric(toks, clause):
+        # "The terrorists tied the flight attendants because they were in the way": "they" would come before the
+        # noun it refers to
+        return Refusal("pronoun_before_its_noun")
+    if j < 2 or any(t.text in (";", ":", "\"", "(", ")", "-") for t in toks[:j + 1]):
+        return Refusal("punctuation_before_clause")
+    if any(t.text == "," for t in toks[:j + 1]):
+        return Refusal("comma_before_clause")
+    if toks[0].low in ("so", "and", "but", "or", "yet", "then", "also"):
+        return Refusal("conjunction_opening")
+    if conj.low == "because" and any(t.low in ("not", "never") or t.low.endswith("n't") for t in toks[:j + 1]):
+        return Refusal("negation_scope")  # "I did not do it because ...": "not" may deny the reason, not the deed
+    if _embedded_or_verbless(toks[:j + 1]):
+        # "The volatility of prices since 1995 has been ...": inside the subject; "This means that half will be
+        # returned, while ...", "put her son in a class and was nervous because ...": it may belong to the
+        # embedded or the second clause only
+        return Refusal("embedded_or_verbless")
+    head = _lower_first_word(text[:before.end])
+    if head is None:
+        return None
+    phrase = text[conj.start:toks[end - 1].end]
+    tail = text[toks[end - 1].end:]
+    return phrase[:1].upper() + phrase[1:] + ", " + head + tail
 
 
 def rule_there(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
@@ -390,9 +394,9 @@ def rule_add_is(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal 
             if toks[0].low == "the" and any(x.low == "of" for x in toks[1:k]):
                 return Refusal("of_phrase_subject")
             if t.low in ATTRIBUTE_ING and _later_ing(toks, k, end):
-                # "a man wearing a white suit holding a newspaper walking ...": "wearing" describes
+                # "a man wearing a white suit holding a newspaper walking ...": "wearing" describes the man, a
+                # later -ing verb is what he does
                 return Refusal("several_ing_verbs")
-                # the man, a later -ing verb is what he does
             return splice(text, [(t.start, t.start, ("are " if plural else "is "))])
     return None
 

@@ -49,15 +49,13 @@ from __future__ import annotations
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import is_finite_verb
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Refusal, Rule, RuleSettings, Tok, _case_like, _is_form, _is_lower_word, _is_word, _lemmas, _lower_first_word,
-    is_noun, mostly_capitals, splice, token_at,
+    Refusal, Rule, RuleSettings, Tok, _case_like, _is_form, _is_lower_word, _is_word, _lemmas, is_noun, mostly_capitals,
+    splice, token_at,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
-    ABBREVIATIONS, ALL_THE_FIXED, AUXILIARIES, BARE_NOUN_PREPOSITIONS, CLAUSE_SIGNAL_WORDS, DETERMINERS,
-    HUMAN_SUBJECT_PRONOUNS, INSTITUTIONS, IRREGULAR_PLURALS, MASS_LIKE, NAME_BOUNDARY_PREPOSITIONS, NAME_TAILS,
-    NOT_BEFORE_MANY, ORGANISATION_NOUNS, SENTENCE_ADVERBS, SHORT_FORMS, STATE_NOUNS, SUBJECT_DETS, TAKES_US, TIME_UNITS,
-    VOWEL_SOUND,
+    ABBREVIATIONS, AUXILIARIES, BARE_NOUN_PREPOSITIONS, CLAUSE_SIGNAL_WORDS, INSTITUTIONS, NAME_BOUNDARY_PREPOSITIONS,
+    NAME_TAILS, ORGANISATION_NOUNS, SHORT_FORMS, STATE_NOUNS, TAKES_US, VOWEL_SOUND,
 )
 
 # -- abbreviation ---------------------------------------------------------------------------------------------------
@@ -157,13 +155,7 @@ def _abbreviation_edit(text: str, toks: list[Tok], i: int) -> tuple[int, int, st
             if kind == "case" and not (prev is not None and prev.text[:1].isupper() and nxt.text[:1].isupper()):
                 return None
         if kind == "ampersand":
-            if prev is None or nxt is None or not _is_lower_word(nxt) or nxt.start != t.end + 1:
-                return False if prev is not None and prev.text[:1].isupper() else None
-            if prev.text == ",":
-                return (prev.end, t.end, " and")
-            if not _is_lower_word(prev) or prev.end != t.start - 1:
-                return None
-            return (t.start, t.end, "and")
+            return _ampersand_edit(t, prev, nxt)
         end = toks[j - 1].end if not final else t.end  # a final period stays the sentence's
         new = full
         if kind in ("country", "organisation") and _bare_noun(toks, i, j):
@@ -174,6 +166,17 @@ def _abbreviation_edit(text: str, toks: list[Tok], i: int) -> tuple[int, int, st
             return (prev.start, end, _case_like(prev.text, "a") + " " + new)
         return (t.start, end, new)
     return None
+
+
+def _ampersand_edit(t: Tok, prev: Tok | None, nxt: Tok | None) -> tuple[int, int, str] | None | bool:
+    """The edit that writes the "&" of token t as "and" between lower-case words (as `_abbreviation_edit`)."""
+    if prev is None or nxt is None or not _is_lower_word(nxt) or nxt.start != t.end + 1:
+        return False if prev is not None and prev.text[:1].isupper() else None
+    if prev.text == ",":
+        return (prev.end, t.end, " and")
+    if not _is_lower_word(prev) or prev.end != t.start - 1:
+        return None
+    return (t.start, t.end, "and")
 
 
 def _short_form_edit(text: str, toks: list[Tok], i: int) -> tuple[int, int, str] | None | bool:

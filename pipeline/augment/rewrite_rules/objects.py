@@ -184,34 +184,7 @@ def rule_possessive(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refu
         head_end = _head_end(toks, k + 1)
         if head_end is None:
             continue
-        with_s = Tok(owner, t.start, t.end - 2)
-        parts = toks[:k] + [with_s]
-        i = None
-        if owner[:1].isupper():
-            start = _name_before(parts, k + 1)
-            name = _name(parts, start, k + 1)
-            before = parts[start - 1] if start > 0 else None
-            heads = {w.low for w in toks[k + 1:head_end]}
-            if before is not None and before.low == "the":
-                if name in THE_PLACES or name.isupper() and len(name) > 1 or \
-                        name.split()[-1].lower() in THING_POSSESSORS:
-                    i = start - 1
-            elif before is not None and (before.low in POSSESSIVE_DETS or before.low in ("own", "one", "'s")):
-                continue
-            elif name in PLACES and name not in THE_PLACES:
-                i = start
-            elif not name.isupper() and name.lower() not in PRONOUNS_AND_INDEFINITES \
-                    and name.split()[0].rstrip(".") not in PERSON_TITLES \
-                    and (" " not in name and heads <= FINANCE_HEADS or toks[head_end - 1].low in PLACE_HEADS):
-                i = start
-        else:
-            if owner.lower() not in THING_POSSESSORS:
-                continue
-            j = k
-            while j > 0 and _is_content(toks[j - 1]) and k - j < 1 and is_noun(toks[j - 1].low):
-                j -= 1
-            if j > 0 and toks[j - 1].low == "the":
-                i = j - 1
+        i = _possessor_start(toks, k, owner, head_end)
         if i is None:
             continue
         prev = toks[i - 1] if i > 0 else None
@@ -226,6 +199,36 @@ def rule_possessive(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refu
                 possessor = "the" + possessor[3:]
         return splice(text, [(toks[i].start, toks[head_end - 1].end, f"{first} {head} of {possessor}")])
     return _of_to_possessive(text, toks)
+
+
+def _possessor_start(toks: list[Tok], k: int, owner: str, head_end: int) -> int | None:
+    """Where the possessor of the "'s" word toks[k] (`owner` without its "'s") starts, when it is one the "of"
+    form suits; None otherwise."""
+    if not owner[:1].isupper():
+        if owner.lower() not in THING_POSSESSORS:
+            return None
+        j = k
+        while j > 0 and _is_content(toks[j - 1]) and k - j < 1 and is_noun(toks[j - 1].low):
+            j -= 1
+        return j - 1 if j > 0 and toks[j - 1].low == "the" else None
+    parts = toks[:k] + [Tok(owner, toks[k].start, toks[k].end - 2)]
+    start = _name_before(parts, k + 1)
+    name = _name(parts, start, k + 1)
+    before = parts[start - 1] if start > 0 else None
+    heads = {w.low for w in toks[k + 1:head_end]}
+    if before is not None and before.low == "the":
+        if name in THE_PLACES or name.isupper() and len(name) > 1 or name.split()[-1].lower() in THING_POSSESSORS:
+            return start - 1
+        return None
+    if before is not None and (before.low in POSSESSIVE_DETS or before.low in ("own", "one", "'s")):
+        return None
+    if name in PLACES and name not in THE_PLACES:
+        return start
+    if not name.isupper() and name.lower() not in PRONOUNS_AND_INDEFINITES \
+            and name.split()[0].rstrip(".") not in PERSON_TITLES \
+            and (" " not in name and heads <= FINANCE_HEADS or toks[head_end - 1].low in PLACE_HEADS):
+        return start
+    return None
 
 
 def _of_to_possessive(text: str, toks: list[Tok]) -> str | None:

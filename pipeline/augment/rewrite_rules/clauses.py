@@ -1,47 +1,8 @@
 """Moving a sentence's opening part to its end (the reverse of the fronting rules in `grammar`): an opening clause or
-phrase closed by the sentence's one comma goes after the main clause. The rules (names as in `CLAUSE_RULES`):
-
-* `back_clause`: an opening subordinate clause ("Because it was raining, he stayed home." -> "He stayed home
-  because it was raining."): because, after, before, until, when, whenever, once, if, unless, since, while, as soon
-  as, as long as, now that, even if; although, though, even though and whereas (and "while" with a clause that is
-  not in progress: "while X was ...ing" is a time) keep a comma before them at the end ("..., although it was
-  late."). "If ..., then ..." loses its "then". A clause without a subject only when it starts with an -ing verb or
-  a participle ("After posting bail, Jackson flew ..." -> "Jackson flew ... after posting bail."; "If convicted,
-  ..."); "Although a small city-state, ..." stays. Refused: "if" in set phrases ("If anything,", "If not ...",
-  "If necessary,"), "as" (cause, time, manner or "as X said": no safe reading), a negated main clause for
-  because/since/when/after/before/once/while ("He didn't go because ..." changes the scope of "not"), "when"/"since"
-  ... after a time noun ("the day when"), after a verb of asking or knowing ("I'll tell you if ..." is an indirect
-  question) or a modifier ("shortly after", "long before"), clauses over `_MAX_CLAUSE` words.
-* `back_phrase`: an opening adverbial phrase ("Last year, Arafat cracked down on Hamas." -> "Arafat cracked down on
-  Hamas last year."; "In the United States, 20.7 percent of all women smoke." -> "20.7 percent of all women smoke in
-  the United States."): a preposition (in, on, at, under, during, after, before, since, until, throughout, across,
-  outside, inside, near, within, despite, because of, in spite of; by, from, for and over only with a time) and a
-  noun phrase of up to `_MAX_PHRASE` words, or a time phrase (last/this/next/each week..., earlier/later (this
-  month), yesterday, today, "two years ago", "the next day"). Refused: discourse phrases ("In fact,", "In
-  addition,", "For example,", "At least,", "On the other hand,", "In my view,", "After all,"), "with" and "among"
-  (their phrase at the end attaches to the last noun), an -ing verb right after the preposition ("In turning down
-  the offer, ..."), a time phrase when the main clause has a time of its own ("Last year, ... on Monday."), an
-  "on" phrase after a main clause that ends in a verb of rising or falling ("On trade terms, the exchange fell" ->
-  "... fell on trade terms" reads as a cause).
-
-Both rules refuse a sentence with another comma (an apposition or list: the opening part's end is then unclear),
-a semicolon, colon, dash, bracket or quotation mark, that ends in "?" or a quote, or in an abbreviation whose
-period is the sentence's ("... forwarded this update to Command O.K." would lose it); and a main clause:
-* that is short (fewer than three words), a question, an imperative ("If you can, call me."; "..., go for one.":
-  a base-form verb first, also one that may be a noun, unless a finite verb follows it), or starts with a
-  discourse word ("so", "then", "however", an -ly adverb), or is a headline in title case;
-* in which the moved part could attach to something else at the end: a reported or embedded clause ("In 2010, he
-  said the firm would grow." -> "He said the firm would grow in 2010." changes the meaning: said, told, think,
-  know, ...; "that", "which", "who", "where", "when", "if", "because", ...; a second subject pronoun), a
-  to-infinitive ("... asked Warner to grant clemency"), an -ing verb that is not a progressive ("... spent hours
-  investigating X"), a coordinated clause ("... and the governor declined"), or an ellipsis at its end ("kids
-  aren't likely to.");
-* with a third-person pronoun when the moved part has a noun ("When John arrived, he ate." -> "He ate when John
-  arrived.": "he" could then no longer be John); a pronoun in the moved part is fine ("Because he was tired, John
-  left." -> "John left because he was tired.").
-
-The main clause's first word keeps its case (after the comma it was already written as it is); the moved part's
-first word (a conjunction, preposition or time word) is written in lower case.
+phrase closed by the sentence's one comma (`_split`) goes after the main clause, which must be a plain statement
+that nothing at its end could take the moved part wrongly (`_main_refuses`). The rules are `CLAUSE_RULES`.
+What each rule does, its guards and its golden and refused cases are in `cases/clauses.json` (the views guide's
+table is made from them); the comment at each guard says why it refuses.
 """
 
 from __future__ import annotations

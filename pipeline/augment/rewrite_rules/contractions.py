@@ -1,31 +1,8 @@
 """Contractions made and written out: an auxiliary and "not", or a pronoun and its auxiliary, said in one word or in
-two, where the other form says the same. The rules (names as in `CONTRACTION_RULES`):
-
-* `contract`: auxiliary + "not" -> "n't" ("does not" -> "doesn't", "will not" -> "won't", "cannot" -> "can't"),
-  pronoun + auxiliary -> its contraction ("it is" -> "it's", "they are" -> "they're", "I will" -> "I'll"); never
-  before punctuation or at the end ("I know what it is." stays), "have"/"has" only as an auxiliary (before a past
-  participle: "we've seen", not "we've a car"), nor after a fronted "here"/"there" ("There you are" -> "There
-  you're"), nor after "whose" in the same clause ("whose business it is to
-  be witty"), nor "here"/"there" after a word that ends a subject ("good advice here is contaminated": an adverb,
-  not the subject), nor "that is" after punctuation (", that is," = "i.e."), nor a relative "that" after a noun
-  with will/would/have ("laws that will legislate" -> "that'll" is speech, not prose), nor an auxiliary followed by
-  a subject pronoun I/you/he/she/we/they (it ends its clause or is inverted: "whatever that is I smoke it" ->
-  "whatever that's I smoke it", "Where would he be" -> "Where'd he be"), nor "is" + "it" after a wh-word ("What is
-  it that I was ..." -> "What's it that ..."), nor anything inside a phrase quoted within the sentence ('He said "we are
-  here" to the crowd': its words are quoted; direct speech, opening the sentence or after a comma or colon, is
-  not such a phrase). Applied to every such place of a sentence without contractions.
-* `expand`: the other way, in a sentence with contractions: "doesn't" -> "does not", "can't" -> "cannot", "I'm" -> "I
-  am", "they're" -> "they are", "'ve"/"'ll" -> have/will; "it's"/"he's"/"that's"/... -> "is", or "has" before
-  "been"/"got"; refused before a past participle ("he's finished": has or is), for "'d" (had or would), for possessive
-  "'s", and in the toast "Here's to ..." (a fixed phrase); nothing inside a phrase quoted within the sentence is
-  expanded ('snakes are in the "you don't bug me, I won't bug you" category': its words are quoted), nor a
-  sentence-initial imperative "don't" + verb ("Don't worry", "don't tell me ...": a spoken formula). In a sentence
-  with a question only "'s"/"'re"/"'m" after a pronoun or wh-word ("What's the best way to learn Python?" -> "What is
-  ..."; "Where's the nearest station?"; "How's it going?"), never "n't" ("Why doesn't it work?" would become "Why does
-  not it work?"; tag questions ", isn't it?", "Don't you ...") nor "'ve"/"'ll"; refused for "'s" as "does" (a
-  wh-word's "'s" + a pronoun not followed by an -ing verb, "like" or the end: "Where's he live?"), "who's" before a
-  noun ("Who's car is this?": "whose"; in a statement too: "Writers who's business it is ..."), and the greeting
-  "What's up?".
+two, where the other form says the same. The rules are `CONTRACTION_RULES`; each edits every place of the sentence
+it applies to, never inside a phrase quoted within the sentence (`Chunks.quoted`).
+What each rule does, its guards and its golden and refused cases are in `cases/contractions.json` (the views guide's
+table is made from them); the comment at each guard says why it refuses.
 """
 
 from __future__ import annotations

@@ -1,44 +1,7 @@
-"""The future said another way: a headline's "to" as "will", and "will" as "going to". The rules (names as in
-`FUTURE_RULES`):
-
-* `headline_will`: a news headline's future "to" -> "will" ("Supreme Court to Hear Voting Rights Act Case" ->
-  "Supreme Court Will Hear Voting Rights Act Case", "Obama to visit China" -> "Obama will visit China"), "Will"
-  in a title-case headline. Only in a headline: it starts with a capital, ends in a word (no final period), and
-  has no comma, colon or quote. Guards:
-  - the words before "to" are its subject, a noun phrase or name from the headline's start: capitalised words,
-    nouns and adjectives, "'s", "of", "and", "the"; a function word ("how to", "all set to", "yet to"), a past
-    participle ("Allowed To Compete", "instructed to stay") or a verb that takes "to" ("Plans to", "Struggles
-    to", "set to", "Starts to", "Commit to") refuses;
-  - the word before "to" is a noun or a name, not an adjective ("likely to", "ready to", "unable to"); a verb after
-    a plural ("Syrian forces move to retake", "futures point to lower") is the headline's verb: refused, and so is
-    a base-form verb with its object before "to" ("Brazilians throng streets to greet pope"; a capitalised word
-    among lower-case ones is a name: "Osama Bin Laden movie to be filmed");
-  - digits after the first word or a number word ("Messi scores 4 to send"), or a plural head noun of a list ("10
-    Things to Know", "Stocks to Watch") refuses: the "to" is no future;
-  - after "to" a base verb ("to Hear", "to be filmed"), not "near", "lower", ... ("falls to near 3-year low"); a
-    noun that takes "to" ("Challenges to Restore", "path to power") refuses, and so does a headline ending in "to"
-    + a word that is also a noun ("Road to Change") or in a preposition (a cut title).
-* `will_going`: the future "will" + a base verb <-> "is/are/am going to" + the verb ("The plant will close next
-  year." -> "The plant is going to close next year.", "They are going to build a bridge." -> "They will build a
-  bridge.", "that's never going to happen" -> "that will never happen"); "not", "never", "also", "probably", ...
-  between them move along ("will not" -> "is not going to"). Only in a plain statement with one future marker: a
-  question ("Will it give us ...?"), a headline (a capital and no final punctuation; lower-case transcribed speech
-  stays), a second "will"/"'ll"/"won't"/"going to" (the clauses would no longer match; "the will of the people will
-  prevail"), a habitual or generic word ("on Thursday nights i will watch", "will usually be", "whenever") or a
-  condition ("if", "unless", "whether") refuse. "will" -> "going to" (the form of "be" agrees with the subject):
-  - the subject stands directly before "will" and starts a clause (at the start, after a comma, "that", "but", a
-    quotation mark or a verb of saying): a personal pronoun but "you" ("I" -> "am"), "this", a name of one to three
-    capitalised words not ending in "s" ("Elias", "the Lakers": the number is unknown), or a determiner + one or two
-    words whose last is a noun of known number ("the two companies", "the police", not "the data") agreeing with the
-    determiner; a longer, coordinated ("The Bombardier and Embraer aircraft") or bare plural subject ("Children will
-    enjoy the little steam train": a generic "will") and a relative's "who/which/that will" refuse;
-  - no "you"/"your" in the sentence (a guide's "you will see ...", "it will drop you at the terminus": habits, not
-    forecasts), no wish before it ("We hope all parties will continue", "ensure that ...");
-  - "will" only before a base verb (not "will" as a noun, "if you will", contracted "'ll" or "won't"), not the
-    future perfect ("will have finished"), not "boys will be boys".
-  "going to" -> "will": only after "is/are/am" or a contracted "'m/'re/'s" of a pronoun ("I'm going to" -> "I will";
-  not "was going to", "isn't going to"), and only before a base verb that is no place or fixed phrase ("going to
-  the store", "going to bed", "going to waste", "going to work on it": a noun before a preposition or the end).
+"""The future said another way: a headline's "to" as "will", and "will" as "going to". The rules are
+`FUTURE_RULES`.
+What each rule does, its guards and its golden and refused cases are in `cases/future.json` (the views guide's
+table is made from them); the comment at each guard says why it refuses.
 """
 
 from __future__ import annotations

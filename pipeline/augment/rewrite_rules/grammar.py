@@ -1,51 +1,6 @@
-"""Grammatical rewrites: the sentence's own words in another grammatical form. The rules (names as in
-`GRAMMAR_RULES`):
-
-* `number_words`: a count written in digits -> in words ("3 dogs" -> "three dogs"), up to `max_number`; only a
-  plain number before a lower-case word that is no unit ("5 km", "3 pm" stay), not after a name or sign
-  ("Apollo 11", "$5", "No. 3") or a label's noun ("terminal 2", "gate 4"), and only when it is the sentence's one
-  number written in digits.
-* `front_time`: a time phrase at the end moves to the front ("Protesters clashed with police on Monday." ->
-  "On Monday, protesters clashed with police."): yesterday, today, last/next/this week..., on a weekday or date,
-  in a month or year; not in a sentence that opens with a wh-word ("How the Dow Fared on Tuesday").
-* `front_place`: a place phrase after a verb in progress moves to the front ("A man is sitting on a bench." ->
-  "On a bench, a man is sitting."): in/on/at/near/under/behind/beside/inside/outside/in front of + a determiner
-  + one to four lower-case words, directly after the -ing verb (so it belongs to the verb, not to its object);
-  "at" only after a verb of posture or waiting ("sitting at a table"; "biting at a blanket" stays).
-* `front_clause`: a final subordinate clause moves to the front ("He stayed home because it was raining." ->
-  "Because it was raining, he stayed home."): because (of), although, while, when, after, before, until, unless,
-  if, whereas, since; refused after a time noun ("the day when ..."), after verbs of asking and knowing ("asked if",
-  "know when": an indirect question), after phrasal verbs with "after" ("looked after"), after a modifier of the
-  conjunction ("shortly after", "even if"), after a sentence-initial "So"/"And"/"But" (it would end up inside),
-  when the clause has a name and the main clause a pronoun (the pronoun could then refer to the name: "He left
-  because John was tired"), when the part before it has no finite verb or auxiliary ("The volatility of prices
-  since 1995 has been attributed ...": the conjunction is inside the subject), and when that part has an embedded
-  clause ("that", "which", "who", a verb of saying or thinking: "This means that half will be returned, while
-  ..." -> "While ..., this means that ..." changes what the clause belongs to), after a form of "be" ("where it
-  goes wrong is when ...": the clause is what "is" says), when the clause has no verb of its own ("we like to
-  wait until 18 months": a phrase the verb asks for; "because of ..." and "while waiting ..." are fine), and when
-  the part before it has two coordinated verbs ("put her son in a class and was nervous because ...": the clause
-  belongs to the second); a "because" clause after a negation ("I did not do it because ...": "not" may deny the
-  reason, not the deed); a clause with a third-person pronoun (he, she, it, they, him, her, them, his, its, their)
-  that would come before the noun it may refer to ("The terrorists tied the flight attendants because they were in
-  the way." -> "Because they were in the way, the terrorists tied ..."), except after a main clause that opens
-  with a personal pronoun ("He stayed home because it was raining"), a weather "it" ("while it is snowing") and a
-  possessive in a clause without a subject ("while talking on her cellphone"). `front_time` has the same guards on
-  the part before the time phrase (but the last), and refuses a part with an infinitive ("I was hesitant to move to
-  Victoria in 1984": the time may belong to it).
-* `there`: an indefinite subject with "is/are" + an -ing verb or a place -> "there is/are" ("Two men are playing
-  chess." -> "There are two men playing chess."), and back ("There is a dog running ..." -> "A dog is running
-  ..."); refused when the subject has a verb, a relative pronoun or "and" in it.
-* `wearing`: "a man in a blue shirt" <-> "a man wearing a blue shirt" (a noun, then in/wearing + a garment).
-* `add_is`: a caption without a verb gets "is"/"are" before its -ing verb ("Two dogs fighting in the snow." ->
-  "Two dogs are fighting ..."); refused when the sentence has its verb already, before the -ing verb or after it
-  ("A boy wearing a hat catches a Frisbee", "Two people wearing hoodies huddle on a doorstep": a base-form verb
-  after a plural noun), and when the -ing verb is one of `ATTRIBUTE_ING` (wearing, holding, carrying, ...) and
-  another -ing verb follows it without a comma or conjunction ("a man wearing a white suit holding a newspaper
-  walking through the streets." -> "a man is wearing ...": "wearing" describes the man, the action comes later).
-
-The moved first word of a sentence is written in lower case only when it is a function word (determiner,
-pronoun, ...) or a number word: any other capitalised word may be a name ("Bush said ...": refused).
+"""Grammatical rewrites: the sentence's own words in another grammatical form. The rules are `GRAMMAR_RULES`.
+What each rule does, its guards and its golden and refused cases are in `cases/grammar.json` (the views guide's
+table is made from them); the comment at each guard says why it refuses.
 """
 
 from __future__ import annotations
@@ -352,7 +307,6 @@ def _later_ing(toks: list[Tok], k: int, end: int) -> bool:
 
 
 def rule_add_is(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
-    """A caption without a verb, "A man in a red shirt standing on a ladder." -> "... is standing ..."."""
     end = chunk(text, toks).end
     if end <= 0 or toks[0].low not in INDEFINITE | {"the", "one"}:
         return None

@@ -1,68 +1,9 @@
 """Rewrites of noun phrases and objects: a possessive said with "of", a phrasal verb's particle moved, a recipient
-said with "to", "not any" said with "no". The rules (names as in `OBJECT_RULES`); each makes one edit, at the first
-place where it applies:
-
-* `possessive`: a possessor + "'s" + its noun phrase -> "the" + the noun phrase + "of" + the possessor ("Normandy's
-  thriving textile industry" -> "the thriving textile industry of Normandy", "the company's shares fell" -> "the
-  shares of the company fell"); where no possessive applies, "the" + a noun phrase + "of" + a place -> the place's
-  ("the capital of France" -> "France's capital"). The "of" form reads naturally only for places, organisations and
-  things, so the possessor must be: a place or organisation from `PLACES` ("China's"); any other capitalised name only
-  with a head of finance ("Enron's shares") or of a place ("Agra's monuments"), never after a title ("President X's");
-  "the" + a name that takes "the" or an acronym ("the CIA's"); or "the" + one or two lower-case words whose last is a
-  noun of `THING_POSSESSORS` (company, country, city, dog, building...: "the company's"). Refused, each with the case
-  it stands for: a person ("Obama's decision" -> "the decision of Obama", "the man's hat" -> "the hat of the man" read
-  badly: neither is in the lists); an indefinite possessor ("a man's", "one's"); a pronoun; a classifying genitive
-  ("children's hospital", "women's room": no such possessor is in the lists); time ("today's", "last year's",
-  "Sunday's"); idioms ("for God's sake", "a stone's throw", "at arm's length", "the lion's share": their possessors
-  are in no list, and "sake", "own", "worth", "share" are refused as heads); a superlative head ("China's biggest
-  bank" reads as "in China", not "of China"); "'s" = is/has ("Paris's beautiful", "China's been": the head must be
-  lower-case words ending in a noun); a longer possessor name ("French President Hollande's", "Northern Ireland's" are
-  not "Ireland's"). The noun phrase is one to three lower-case nouns, adjectives or participles ending in a noun, and
-  a clear boundary must follow it: punctuation, the end, an auxiliary or a past-tense verb ("Iraq's economy was
-  shattered"); a preposition, a name or a relative word after it is refused ("China's war on drugs" -> "the war of
-  China on drugs", "the CIA's director George Tenet"); a head that would read as done to the possessor or as an event
-  in it ("the government's investigation" -> "the investigation of the government", "Russia's election"); a possessive
-  after "of" ("53 percent of the world's rubber" -> "of the rubber of the world"); a plural head before a word that
-  may be its verb ("China's leaders work"); a sentence with an elliptic possessive ("Kyoto's troupe performs in
-  December and Osaka's in May"). The other way: "the" + one to three lower-case words + "of" + a place of `PLACES`,
-  then a boundary, not after a word that governs "of" ("one of the ...") and not with a head outside the relational
-  heads of `OF_HEADS` (capital, economy, government, king, population...: "the perception of Spain" is no "Spain's
-  perception", "the rest of Europe", "the city of Paris"), nor a place ending in "s" ("Paris's"), nor a place that a
-  preposition follows ("the mines of Kuala Lumpur in the State of Selangor, of ...").
-* `particle`: a phrasal verb's particle moves past its object ("picked up the ball" -> "picked the ball up") or back
-  ("took his shoes off" -> "took off his shoes"), for the pairs of `PHRASAL_VERBS` (verb lemma -> particles), each
-  transitive in its usual sense; forms from lemminflect. The object is a determiner or possessive + one or two
-  lower-case words ending in a noun, or a bare plural ("cuts up vegetables" -> "cuts vegetables up"), and a boundary
-  follows (punctuation, the end, a conjunction or a preposition other than "of"; after a two-word object only
-  punctuation or a conjunction: "taking away a defence mechanism for the cat"). Refused: a particle that may head a
-  place ("ran up the hill", "looked up the street", "turned off the road": "run", "look", "go", "walk", "climb"... are
-  not in the list, and an object of `PLACE_OBJECTS` is refused for every verb); a pronoun object ("picked it up"
-  stays, "picked up it" is wrong); a particle followed by a noun phrase in the other direction ("took the book off the
-  shelf": "off" is a preposition there); an object followed by "of", a relative word or a name ("picked up the pieces
-  of glass"); idioms whose object does not move ("make up the majority", "give up hope" read badly with the particle
-  after: such pairs are not listed); "turn"/"switch" on/off with no device as the object ("turned on his friend",
-  "turn on an axis"); "to" after the object ("took away his ability to become ..."), a direction after the particle
-  ("taking a canoe down to the lake"); a verb that is a noun after a determiner ("with both hands over her head");
-  an object ending in a word that may be an adverb or a particle ("threw her right out": "her" is the object).
-* `dative`: a double object -> "to" ("gave him a book" -> "gave a book to him") and back ("sent a letter to them" ->
-  "sent them a letter"), for give, send, hand, lend, sell, show, offer, pass, throw, bring, teach, tell, with a
-  pronoun (me, him, her, us, them) or, in the first direction, a capitalised name or a determiner + a person or animal
-  noun ("give the cat a pill" -> "give a pill to the cat") as the recipient, and a determiner + one or two words
-  ending in a noun as the theme, then a boundary. Refused: light-verb idioms ("give him a
-  hand/call/chance/try/break/hug/look", "show him the door", "teach him a lesson": `LIGHT_THEMES`); "it" or "you" as
-  the recipient ("give it a try", "you" may be a subject); a pronoun theme ("gave it to him" -> "gave him it"); a
-  theme followed by "of", "to", "that", a relative word or a name ("gave him a book of poems", "gave them a reason to
-  stay", "giving him a toy or bottle of some sort"); a name after "to" (a place: "sent the troops to Iraq" -> "sent
-  Iraq the troops"); "tell" only with a story, joke, secret, lie, truth or news ("told him the plan to ..." is
-  refused).
-* `no_any`: "there" + be + "n't any"/"not any" <-> "no" ("There aren't any cookies left." <-> "There are no cookies
-  left."), do + "n't"/"not" + have/make/find/see/show + "any" <-> the verb inflected for the auxiliary's person and
-  tense + "no" ("doesn't have any money" <-> "has no money", "didn't make any sense" -> "made no sense"; the other
-  way with "have" only: "makes no sense" keeps its "no"); "no" -> "not any" only before a plural or a mass noun of
-  `MASS_NOUNS` ("There is no dog" -> "There isn't any dog" reads badly), written with the contracted negation.
-  Refused: questions ("Don't you have any?"), "any" before "of", "more", "longer", "one", "way" or a non-noun;
-  idioms with "no" ("has no idea", "had no choice but", "there is no way/doubt/point", "no longer", "no one");
-  "have" after a modal or "to" ("will have no", "to have no": the auxiliary would be wrong).
+said with "to", "not any" said with "no". The rules are `OBJECT_RULES`; each makes one edit, at the first place
+where it applies. The "of" form of a possessive reads naturally only for places, organisations and things, so its
+possessor must be in `PLACES`, `THE_PLACES` or `THING_POSSESSORS` (or a name with a head of finance or place).
+What each rule does, its guards and its golden and refused cases are in `cases/objects.json` (the views guide's
+table is made from them); the comment at each guard says why it refuses.
 """
 
 from __future__ import annotations

@@ -1,38 +1,7 @@
 """Two parts of a sentence said in the other order: the two conjuncts of "and", and a reported clause and the speaker
-said after it. The rules (names as in `ORDER_RULES`):
-
-* `swap_conjuncts`: two noun phrases joined by "and", each a determiner and one to three lower-case nouns or
-  adjectives, change places ("a man and a woman are ..." -> "a woman and a man are ..."); not after "of" (the
-  first conjunct may belong to a larger phrase), not before a possessive, not with ordinals ("the first and the
-  second").
-  Else two names joined by "and" change places ("Harris and Klebold killed ..." -> "Klebold and Harris killed ...";
-  "Mr. Grassley and Mr. Baucus"), each one to three capitalised words (a title's abbreviation with its period may
-  come first), followed by a verb, an auxiliary or the end; refused for a fixed pair or one name ("Bosnia and
-  Herzegovina", "Procter and Gamble", "Simon and Garfunkel", "Romeo and Juliet", "Smith and Sons"), a title-case
-  headline (a phrase may be a title), a name followed by "'s" or "of" ("Marks and Spencer's"), a first conjunct
-  that may end a larger name or list ("Bank of America and ...", "the", a capitalised word or comma before it), an
-  order that carries meaning ("between X and Y", "respectively", "in that order"), a single word that may be a
-  common noun ("Police and Fire"), a sentence-initial first name that is also a word ("Smith and ..."), two
-  surnames before a verb of citing ("Robinson and Godbey say ...": the authors' order is part of the reference), and
-  a first name in apposition to a singular lower-case noun before it ("from the publisher Pearson Alhambra and DA"
-  -> "the publisher DA and Pearson Alhambra" names another publisher; "the leaders Obama and Romney" passes).
-* `reported`: a short subject + said/says before a reported clause moves after it ("The company said sales fell."
-  <-> "Sales fell, the company said."); refused with a quotation mark or question, a participle ("The said company
-  ..."), a coordinated verb ("I never said or implied ...") or "it" in the clause before its noun. Else a speech tag
-  at the end, after a quotation or reported clause, is inverted ('"We will win," said Smith.' <-> '"We will win,"
-  Smith said.'; "Sales fell, said the company." <-> "..., the company said."; also "says"; straight and curly,
-  single and double quotes, the closing quote and comma, "?" or "!" stay where they are). The speaker: a name with
-  its title words ("IDC analyst John McArthur", "Gen. Richard Myers", "France's Francois Hollande"), a determiner
-  and one to four words ("the Oscar-winning film director"), a bare plural speaker ("Pentagon officials"), or a
-  pronoun only from "said he" to "he said" ("said he" is archaic); after "said" it may have an apposition ("said
-  Matt Geller, an analyst at CIBC World Markets." -> "Matt Geller, an analyst at CIBC World Markets, said."), before
-  it only after a quotation. Refused: a speaker with a relative clause or more text after it ("said Smith, who
-  ...", "said Smith, laughing", "said Smith on Tuesday"; one -ly adverb is kept after the verb: "said Tuppence
-  thoughtfully" -> "Tuppence said thoughtfully"), "said" + what was said ("He stood up, said nothing", "said a few
-  words", "said Amen": without a quotation a determiner's noun must name a speaker), "said" as a participle (it
-  must follow the comma or quote), a tag in the middle ('..., said Sir James, "you know ..."'), "he said" ->
-  "said he", a name ending in an abbreviation before the final period ("said Gilles Burger Jr."), and, without a
-  quotation, a part before the tag that has no finite verb ("After the meeting, the company said.").
+said after it. The rules are `ORDER_RULES`.
+What each rule does, its guards and its golden and refused cases are in `cases/order.json` (the views guide's
+table is made from them); the comment at each guard says why it refuses.
 """
 
 from __future__ import annotations

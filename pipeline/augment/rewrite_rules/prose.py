@@ -1,73 +1,10 @@
 """Rewrites for written prose (guidebooks, reports, fiction, dictionary glosses): a fronted place phrase put back
-after its subject, a manner adverb said on the other side of its participle, a gloss's two definitions in the other
-order, and a sentence adverb ("however") moved after the subject. The rules (names as in `PROSE_RULES`); each makes
-one edit, at the first place where it applies:
-
-* `inversion`: a locative inversion undone: a sentence that opens with a place phrase, then a verb of being or
-  position, then its subject, says the subject first ("At the top of the hill is the imposing medieval fortress of
-  Kadifekale." -> "The imposing medieval fortress of Kadifekale is at the top of the hill."; "On the easternmost
-  tip of Jamaica stands Morant Point Lighthouse." -> "Morant Point Lighthouse stands on the easternmost tip of
-  Jamaica."; "Nearby is a small museum." -> "A small museum is nearby."; "Of particular interest is the old
-  harbour." -> "The old harbour is of particular interest."). The phrase: a preposition of place (at, on, in, near,
-  beside, behind, above, below, beneath, under, inside, outside, along, across, beyond, opposite, atop, around,
-  among, within, between, next to, close to, to the left/right/north/... of) with a determiner, possessive or
-  number after it, then nouns, modifiers and further prepositional phrases ("of the show"), or one of the adverbs
-  nearby, opposite, inside, outside, below, above, beyond, beneath, behind, upstairs, downstairs, overhead alone, or
-  "of particular/special/... interest/note/importance/significance"; the verb: is, are, was, were, stands, lies,
-  sits, rises, hangs, towers, looms, stretches (and their other forms); the subject: a determiner, number or
-  capitalised name and the rest of the sentence. The verb keeps its form (it agrees with the subject already).
-  Refused: a determiner in the phrase that does not follow a preposition ("In Roman times a temple to Jupiter
-  stood here": "a temple" is the subject, the sentence is not inverted), a pronoun or auxiliary in it ("In Hong
-  Kong you can ..."), a capitalised word after a lower-case noun in it ("In the town Parliament is the ...": the
-  subject may start there), a bare phrase without a determiner ("On top is ...", "In Britain Parliament is ...":
-  where the phrase ends is unclear); a subject that opens with anything else ("Among the disadvantages are that
-  ...", "At the end is also ...", "At first was ..."), that has a clause ("which", "that", "where", a finite
-  verb or an auxiliary: the moved phrase would follow the clause's verb and could attach to it), "and" with a
-  singular verb ("On the left is a bar and a restaurant." -> "A bar and a restaurant is on the left."), or is
-  longer than `_MAX_SUBJECT` words; a semicolon, colon, dash, bracket or quotation mark anywhere, a comma anywhere
-  but one before a trailing participle or apposition of the subject ("On the easternmost tip of Jamaica stands
-  Morant Point Lighthouse, built in 1841." -> "Morant Point Lighthouse, built in 1841, stands on ..."), a question,
-  and a sentence without final "." or "!".
-* `adverb`: a manner or time adverb in -ly after a passive or perfect participle moves before it ("The perception of
-  Spain has changed dramatically with this government" -> "... has dramatically changed with this government";
-  "The bill was approved unanimously." -> "The bill was unanimously approved."), and, for a shorter list of
-  adverbs, back ("Most produce is locally grown, with ..." -> "Most produce is grown locally, with ..."; "The
-  bill was quickly passed." -> "The bill was passed quickly."). The participle directly
-  follows a form of be or have; the adverb is one of `ADVERBS_BEFORE_PARTICIPLE` (before the participle) or
-  `ADVERBS_AFTER_PARTICIPLE` (after it):
-  manner, degree of change and time adverbs whose meaning does not depend on their place. Refused: any other -ly
-  adverb (focus and degree adverbs modify what follows them: "is located directly above the door", "was painted
-  entirely white", "have invested largely at the school" -> "have largely invested": largely, mainly, mostly,
-  partly, partially, fully, entirely, completely, greatly, highly, heavily, widely are in neither list; sentence
-  adverbs read badly after the participle: "was originally built" -> "was built originally"; collocations: "is
-  closely related", "is widely known"); a word after the participle (after the adverb, in the other direction)
-  that is not punctuation, the end or a preposition ("was elected recently president", "was quickly followed
-  suit": the adverb may belong to what follows); "and"/"or" after the adverb
-  ("was repaired quickly and cheaply"); a negation before the participle ("was not damaged seriously" -> "was not
-  seriously damaged" may deny another thing); a question; a sentence in capitals or title case (a headline).
-* `definitions`: a dictionary gloss of two definitions joined by ";" says them in the other order ("make less
-  hostile; win over." -> "win over; make less hostile."; "A conceptual formulation; a way of conceiving
-  something." -> "A way of conceiving something; a conceptual formulation."): the gloss's capital and final "."
-  or ";" stay where they were. Both definitions open alike: with a verb's base form ("make", "be", "cause") or
-  with an article (a, an, the), so that each is a definition of the same word. Refused: a second part that
-  qualifies the first instead ("be used by; as of a utility", "supply food ready to eat; for parties and
-  banquets", "a protective covering consisting of netting; can be mounted in a frame", "a company ...; subject to
-  government regulation": a preposition, modal or other word class), three or more parts, a capital letter after
-  the first (a name, or a headline: "Rocket fired from Gaza damages home in Sderot; none hurt"), quotation marks,
-  brackets, a colon, "?" or "!", and a gloss that ends in ";." or another mix.
-* `however`: a sentence-initial discourse adverb moves after the subject ("However, the company said ..." ->
-  "The company, however, said ..."), and back: however, therefore, nevertheless, nonetheless, moreover,
-  furthermore, meanwhile, and the comments on the whole statement unfortunately, fortunately, sadly, luckily,
-  surprisingly, interestingly, apparently, obviously ("Unfortunately, the magnet schools began ..." -> "The magnet
-  schools, unfortunately, began ..."); not "instead", "thus", "still", "also", "indeed", "clearly": after the
-  subject they read as another word or shift the emphasis ("Wolfowitz, indeed, admitted" confirms what "Indeed,"
-  only adds to). The subject: a personal pronoun (not "it": "It, moreover, is possible to
-  ..."), a name of one to three capitalised words, or a determiner + one to three words ending in a noun,
-  directly followed by an auxiliary or an unambiguous finite verb ("the associated cost is", not "the
-  associated | cost"), and no participle before a preposition or a verb ("a site established for ...", "the man
-  arrested said": a reduced relative); a prepositional phrase ("In the stock market, however,") or a clause is
-  refused. The way back lower-cases the subject's first word only when it is a function word; a capitalised
-  common noun ("Critics, however, argue") is refused. Only in a sentence with one such adverb, not a question."""
+after its subject, a manner adverb said on the other side of its participle, a gloss's two definitions in the
+other order, and a sentence adverb ("however") moved after the subject. The rules are `PROSE_RULES`; each makes
+one edit, at the first place where it applies.
+What each rule does, its guards and its golden and refused cases are in `cases/prose.json` (the views guide's
+table is made from them); the comment at each guard says why it refuses.
+"""
 
 from __future__ import annotations
 

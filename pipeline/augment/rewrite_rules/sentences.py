@@ -1,31 +1,7 @@
 """One sentence said as two: two independent clauses joined by a conjunction or a semicolon become two sentences. The
-rules (names as in `SENTENCE_RULES`):
-
-* `split_clauses`: two independent clauses joined by ", and", ", but", ", so" or ";" become two sentences ("He went
-  home, and his sister stayed at the party." -> "He went home. His sister stayed at the party."): "and" is dropped,
-  "But"/"So" open the second sentence, after ";" the next word is capitalised (a name keeps its case); the first
-  sentence gets a period, the second keeps the source's final "." or "!". Only the first split that passes the
-  guards is made. The second part must open with a subject (a subject pronoun, "there", a demonstrative, a name, a
-  determiner and up to four words, or up to three bare nouns/adjectives) directly followed (one adverb between) by
-  an auxiliary or finite verb; a verb that may be a noun only after a pronoun, or after a plural noun or name when
-  an object follows and no other verb comes later; a past form that may be a participle not before "by" or the end
-  ("and the island plundered."). This refuses a verb phrase ("..., and tried to stem ..."), ellipsis and inversion
-  ("and so did she", "and neither ..."), "so that", "so far", and the last item of a list ("information, ideas,
-  and lessons learned ..."). The first part must have at least `_MIN_FIRST` words and a finite verb, and is
-  refused when it opens with a subordinate conjunction, preposition, time or sentence adverb, -ing verb or
-  participle ("If ...", "In 2003 ...", "Sadly, ...": they scope over both clauses), or with an imperative ("Take the
-  first left, and you'll see it.": a condition); when a comma in it is followed by a clause (a fronted phrase "The
-  next morning, they ...", or a list of clauses "A did X, B did Y, and C ..."), when the part after its last
-  comma has no finite verb (a list: "a red, orange, and blue comforter"), when a time phrase stands before its
-  subject without a comma ("The next morning they ate ..."); when it has a colon, dash or quotation mark, a
-  reporting verb with a clause ("Hamon said the bill has ..., and ...": the second clause may be reported too),
-  "whether", a "that" clause after a verb, adjective or a noun such as "fact" ("due to the fact that X, and Y"), a
-  subordinate clause ("came of age when X led the party, and Y ...": Y may be inside it), a capitalised pronoun
-  mid-sentence (a saying without quotes), or ends in an abbreviation's period or a dangling word. Refused too: a
-  question, a sentence without final "." or "!", a single quotation mark (a quotation that may cross the split),
-  brackets or double quotes that do not close on one side, two semicolons (a list), a second part under
-  `_MIN_SECOND` words, a short echo ("and she did too"), or one that ends in an attribution (", authorities said.":
-  it may cover both clauses).
+rules are `SENTENCE_RULES`; the second part must open a clause (`Chunks.clause_start`).
+What each rule does, its guards and its golden and refused cases are in `cases/sentences.json` (the views guide's
+table is made from them); the comment at each guard says why it refuses.
 """
 
 from __future__ import annotations
@@ -108,9 +84,6 @@ def _first_refuses(chunks: Chunks, c: int) -> bool:
 
 
 def rule_split_clauses(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
-    """Two independent clauses joined by ", and" / ", but" / ", so" / ";" -> two sentences ("He went home, and his
-    sister stayed." -> "He went home. His sister stayed."); "but" and "so" open the second sentence, "and" is
-    dropped."""
     chunks = chunk(text, toks)
     end = chunks.end
     if end <= 0 or end == len(toks) or any(t.text in ("?",) for t in toks):

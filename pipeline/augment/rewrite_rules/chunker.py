@@ -11,7 +11,8 @@ The features:
   stricter test: no verb that may be a noun or adjective, no participle before "by" or the end), `finite_after(k,
   end, pronoun)` (the verb of a subject that ends before token k);
 * noun phrases: `noun_phrase_before(end)` and `noun_phrase_after(start)` (a determiner and one to three lower-case
-  content words);
+  content words), `content_end(start, limit)` (where a run of content words ends; `is_content`: a lower-case word
+  that is no function word);
 * the subject: `clause_start(s, end)` (a subject directly followed by its finite verb opens a clause at token s) and
   `subject_end(start, sentence_start, gap)` (a short subject: a pronoun, a name or a determiner's noun phrase, whose
   verb follows `gap` tokens after it);
@@ -42,6 +43,11 @@ from bsl_pipeline.pipeline.lexicon.word_classes import (
 )
 
 _QUOTE = re.compile(r'"|“|”|``|\'\'')
+
+
+def is_content(t: Tok) -> bool:
+    """A lower-case word that is no function word."""
+    return _is_lower_word(t) and not is_stopword(t.text)
 
 
 class Chunks:
@@ -160,9 +166,21 @@ class Chunks:
             or k + 1 in self.finite_verbs))
 
     # -- noun phrases ---------------------------------------------------------------------------------------------
+    @cached_property
+    def content(self) -> tuple[bool, ...]:
+        """For each token, whether it is a content word (`is_content`)."""
+        return tuple(is_content(t) for t in self.toks)
+
+    def content_end(self, start: int, limit: int) -> int:
+        """The end (exclusive) of the run of at most `limit` content words from token `start`."""
+        j = start
+        while j < len(self.toks) and j - start < limit and self.content[j]:
+            j += 1
+        return j
+
     def _np_word(self, j: int) -> bool:
         t = self.toks[j]
-        return _is_lower_word(t) and not is_stopword(t.text) and t.low not in ORDINALS and not t.low.endswith("ing")
+        return self.content[j] and t.low not in ORDINALS and not t.low.endswith("ing")
 
     def noun_phrase_before(self, end: int) -> int | None:
         """Start of a noun phrase "determiner (1-3 lower-case content words)" ending just before token `end`."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from bsl_pipeline.pipeline.augment.rewrite_rules.chunker import chunk
+from bsl_pipeline.pipeline.augment.rewrite_rules.chunker import chunk, is_content
 from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import has_finite_verb, is_plural_noun_token
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
     Refusal, Rule, RuleSettings, Tok, _front, _is_form, _is_lower_word, _is_word, _lemmas, _lower_first_word,
@@ -120,7 +120,7 @@ def rule_front_place(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Ref
         if start >= end or toks[start].low not in ("a", "an", "the", "some", "two", "three"):
             return None
         phrase = toks[start + 1:end]
-        if not 1 <= len(phrase) <= 4 or not all(_is_lower_word(t) and not is_stopword(t.text) for t in phrase):
+        if not 1 <= len(phrase) <= 4 or not all(is_content(t) for t in phrase):
             return None
         if any(is_ing_verb(t.low) for t in phrase):
             return Refusal("ing_in_phrase")
@@ -254,7 +254,7 @@ def rule_there(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal |
 
 
 def rule_wearing(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
-    refused = None
+    chunks, refused = chunk(text, toks), None
     for k in range(1, len(toks) - 2):
         t = toks[k]
         if t.low not in ("in", "wearing") or not t.text.islower():
@@ -270,8 +270,7 @@ def rule_wearing(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal
         if det:
             j += 1
         start = j
-        while j < len(toks) and j - start < 4 and _is_lower_word(toks[j]) and not is_stopword(toks[j].text):
-            j += 1
+        j = chunks.content_end(start, 4)
         if j == start or not (toks[j - 1].low in GARMENTS or toks[j - 1].low.rstrip("s") in GARMENTS):
             continue
         if j < len(toks) and _is_word(toks[j]) and toks[j].low not in ("and", "with", "is", "are", "on", "in", "at",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from bsl_pipeline.pipeline.augment.rewrite_rules.chunker import Chunks, chunk, is_content
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
     Refusal, Rule, RuleSettings, Tok, _is_form, _is_lower_word, _is_word, _lemmas, inflect, is_noun, splice,
 )
@@ -24,11 +25,6 @@ from bsl_pipeline.pipeline.lexicon.word_classes import (
 )
 
 # -- shared ---------------------------------------------------------------------------------------------------------
-
-
-def _is_content(t: Tok) -> bool:
-    """A lower-case word that is no function word."""
-    return _is_lower_word(t) and not is_stopword(t.text)
 
 
 def _cap(text: str) -> str:
@@ -58,7 +54,7 @@ def _head_end(toks: list[Tok], j: int, max_words: int = 3) -> int | None:
     noun, no superlative) when a clear boundary follows it; the shortest such phrase."""
     for n in range(1, max_words + 1):
         words = toks[j:j + n]
-        if len(words) < n or not all(_is_content(t) for t in words):
+        if len(words) < n or not all(is_content(t) for t in words):
             return None
         if any(_is_superlative(t.low) for t in words) or words[0].low in BAD_HEADS:
             return None
@@ -149,7 +145,7 @@ def _possessor_start(toks: list[Tok], k: int, owner: str, head_end: int) -> int 
         if owner.lower() not in THING_POSSESSORS:
             return None
         j = k
-        while j > 0 and _is_content(toks[j - 1]) and k - j < 1 and is_noun(toks[j - 1].low):
+        while j > 0 and is_content(toks[j - 1]) and k - j < 1 and is_noun(toks[j - 1].low):
             j -= 1
         return j - 1 if j > 0 and toks[j - 1].low == "the" else None
     parts = toks[:k] + [Tok(owner, toks[k].start, toks[k].end - 2)]
@@ -192,7 +188,7 @@ def _of_to_possessive(text: str, toks: list[Tok]) -> str | None:
         for n in range(1, 4):
             if o - n - 1 < 0:
                 break
-            if not _is_content(toks[o - n]):
+            if not is_content(toks[o - n]):
                 break
             if toks[o - n - 1].low == "the":
                 the = o - n - 1
@@ -234,7 +230,7 @@ def _noun_ends(toks: list[Tok], j: int) -> Iterator[tuple[int, list[Tok]]]:
     a noun that is no -ing form; none from the first n whose words are not all content words."""
     for n in (1, 2):
         words = toks[j + 1:j + 1 + n]
-        if len(words) < n or not all(_is_content(w) for w in words):
+        if len(words) < n or not all(is_content(w) for w in words):
             return
         if is_noun(words[-1].low) and not _is_form(words[-1].low, "VBG"):
             yield n, words
@@ -246,9 +242,9 @@ def _short_object(toks: list[Tok], j: int, bare: bool = False) -> int | None:
     noun; with `bare`, also a plural noun alone ("cuts up vegetables")."""
     if j >= len(toks):
         return None
-    if bare and _is_content(toks[j]) and _is_plural(toks[j].low) and toks[j].low not in PLACE_OBJECTS:
+    if bare and is_content(toks[j]) and _is_plural(toks[j].low) and toks[j].low not in PLACE_OBJECTS:
         nxt = toks[j + 1] if j + 1 < len(toks) else None
-        return j + 1 if nxt is None or not _is_content(nxt) else None
+        return j + 1 if nxt is None or not is_content(nxt) else None
     if toks[j].low not in POSSESSIVE_DETS or toks[j].text[:1].isupper() and j > 0:
         return None
     for n, words in _noun_ends(toks, j):
@@ -263,7 +259,7 @@ def _short_object(toks: list[Tok], j: int, bare: bool = False) -> int | None:
         if any(w.low in PLACE_OBJECTS for w in words):
             return None
         nxt = toks[j + 1 + n] if j + 1 + n < len(toks) else None
-        if nxt is not None and _is_content(nxt) and is_noun(nxt.low):
+        if nxt is not None and is_content(nxt) and is_noun(nxt.low):
             continue  # "the tennis ball": the object goes on
         return j + 1 + n
     return None
@@ -347,7 +343,7 @@ def _dative_theme(toks: list[Tok], j: int) -> int | None:
         if any(w.low in LIGHT_THEMES for w in words):
             return None
         k = j + 1 + n
-        if k < len(toks) and _is_content(toks[k]) and is_noun(toks[k].low):
+        if k < len(toks) and is_content(toks[k]) and is_noun(toks[k].low):
             continue
         new_clause = k + 1 < len(toks) and toks[k].low in COORDINATORS and toks[k + 1].low in PERSONAL_SUBJECTS
         if k < len(toks) and not (toks[k].text in BOUNDARY_PUNCT - {","} or toks[k].low in ("but", "so", "then")
@@ -412,7 +408,7 @@ def _dative_theme_before_to(toks: list[Tok], j: int) -> int | None:
     for n in (1, 2):
         k = j + 1 + n
         words = toks[j + 1:k]
-        if k + 1 >= len(toks) or len(words) < n or not all(_is_content(w) for w in words):
+        if k + 1 >= len(toks) or len(words) < n or not all(is_content(w) for w in words):
             return None
         if toks[k].low != "to":
             continue
@@ -430,12 +426,11 @@ def _dative_theme_before_to(toks: list[Tok], j: int) -> int | None:
 # -- no_any ---------------------------------------------------------------------------------------------------------
 
 
-def _no_any_noun(toks: list[Tok], k: int, to_any: bool) -> bool:
+def _no_any_noun(chunks: Chunks, k: int, to_any: bool) -> bool:
     """Whether token k is a noun (phrase start) that "any"/"no" may quantify: an adjective or noun, the phrase ending
     in a plural or (for "not any") any noun, or a mass noun; no idiom."""
-    j = k
-    while j < len(toks) and j - k < 3 and _is_content(toks[j]):
-        j += 1
+    toks = chunks.toks
+    j = chunks.content_end(k, 3)
     if j == k:
         return False
     words = [t.low for t in toks[k:j]]
@@ -452,18 +447,19 @@ def _no_any_noun(toks: list[Tok], k: int, to_any: bool) -> bool:
 def rule_no_any(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if "?" in text:
         return Refusal("question")
+    chunks = chunk(text, toks)
     for i, t in enumerate(toks[:-2]):
         prev = toks[i - 1] if i > 0 else None
         nxt = toks[i + 1]
         # there + be + n't/not + any -> there + be + no
         if prev is not None and prev.low == "there":
-            if t.low in BE_NOT_POSITIVE and nxt.low == "any" and _no_any_noun(toks, i + 2, False):
+            if t.low in BE_NOT_POSITIVE and nxt.low == "any" and _no_any_noun(chunks, i + 2, False):
                 be = t.text[:-3]
                 return splice(text, [(t.start, nxt.end, f"{be} no")])
             if t.low in BE_NEGATIVE and nxt.low == "not" and toks[i + 2].low == "any" \
-                    and _no_any_noun(toks, i + 3, False):
+                    and _no_any_noun(chunks, i + 3, False):
                 return splice(text, [(nxt.start, toks[i + 2].end, "no")])
-            if t.low in BE_NEGATIVE and t.text.islower() and nxt.low == "no" and _no_any_noun(toks, i + 2, True):
+            if t.low in BE_NEGATIVE and t.text.islower() and nxt.low == "no" and _no_any_noun(chunks, i + 2, True):
                 return splice(text, [(t.start, nxt.end, f"{BE_NEGATIVE[t.low]} any")])
         if prev is None or prev.low in WH_WORDS or not _is_word(prev) or prev.low in AUXILIARIES | {"to"}:
             continue
@@ -473,14 +469,14 @@ def rule_no_any(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal 
         if do in DO_FORM_TAGS and negated:
             v = i + 1 if t.low.endswith("n't") else i + 2
             if v + 2 < len(toks) and toks[v].low in NO_ANY_VERBS and toks[v + 1].low == "any" \
-                    and _no_any_noun(toks, v + 2, False):
+                    and _no_any_noun(chunks, v + 2, False):
                 form = inflect(toks[v].low, DO_FORM_TAGS[do])
                 if form is None or toks[v].low == "see" and do != "did":
                     continue
                 return splice(text, [(t.start, toks[v + 1].end, f"{_case_like_word(t.text, form)} no")])
         # has/have/had + no -> doesn't/don't/didn't have any (have only: "makes no sense" keeps its "no")
         if t.low in ("has", "have", "had") and t.text.islower() and nxt.low == "no" \
-                and _no_any_noun(toks, i + 2, True) and prev.low not in ("who", "which", "that"):
+                and _no_any_noun(chunks, i + 2, True) and prev.low not in ("who", "which", "that"):
             if t.low == "have" and prev.low not in PERSONAL_SUBJECTS - {"it"}:
                 continue  # "we have no" but not "they will have no", "the rules have no"
             if i + 2 < len(toks) and is_participle_like(toks[i + 2].low):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from bsl_pipeline.pipeline.augment.rewrite_rules import tokenize
-from bsl_pipeline.pipeline.augment.rewrite_rules.chunker import Chunks, chunk
+from bsl_pipeline.pipeline.augment.rewrite_rules.chunker import Chunks, chunk, is_content
 
 
 @pytest.mark.parametrize("sentence,end", [
@@ -53,6 +53,14 @@ def test_noun_phrases_around_a_conjunction():
     c = chunk("the first and the second")
     assert (c.noun_phrase_before(2), c.noun_phrase_after(3)) == (None, None)  # ordinals are no nouns
     assert chunk("a goose swim in the pond").noun_phrase_after(0) is None  # may end in a verb
+
+
+def test_content_words_and_their_runs():
+    c = chunk("a man in a blue denim shirt and jeans")
+    assert [t.text for t in c.toks if is_content(t)] == ["man", "blue", "denim", "shirt", "jeans"]
+    assert c.content_end(4, 4) == 7  # "blue denim shirt", then "and"
+    assert c.content_end(4, 2) == 6  # at most two words
+    assert c.content_end(0, 4) == 0  # "a" is a function word
 
 
 @pytest.mark.parametrize("sentence,start,sentence_start,gap,end", [

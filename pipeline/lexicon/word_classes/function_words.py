@@ -89,7 +89,6 @@ DISCOURSE_OPENERS = (  # opening phrases (and their beginnings) that link to the
     "within reason", "over time", "since then", "until then", "until now", "in the process", "in a case",
     "in one case", "in another case",
 )
-TIME_START = frozenset("last next this each every earlier later yesterday today tonight".split())
 EMBEDDING_WORDS = frozenset("that which who whom whose where when whenever while because if unless until whether how "
                        "after before "
                        "why what whatever whoever although though whereas since once as lest so than "

@@ -363,42 +363,42 @@ def rule_dative(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal 
             continue  # "the hand", "the show"
         if i > 0 and toks[i - 1].low in ("a", "an", "the"):
             continue
-        verb = verbs.pop()
-        rec = toks[i + 1]
-        if rec.low in OBJECT_ONLY_PRONOUNS and rec.text.islower() or rec.text[:1].isupper() and rec.text.isalpha() \
-                and not is_stopword(rec.text) and rec.low not in PRONOUNS_AND_INDEFINITES:
-            end = _dative_theme(toks, i + 2)
-            if end is None:
-                continue
-            if verb == "tell" and toks[end - 1].low not in TELL_THEMES:
-                refused = refused or Refusal("tell_without_story")  # "told him the plan to ..."
-                continue
-            if rec.low == "her" and toks[i + 2].low not in ("a", "an", "the", "some"):
-                refused = refused or Refusal("her_may_be_possessive")  # "gave her his book"
-                continue
-            theme = text[toks[i + 2].start:toks[end - 1].end]
-            return splice(text, [(rec.start, toks[end - 1].end, f"{theme} to {rec.text}")])
-        if rec.low in ("a", "an", "the", "his", "her", "their", "my", "your", "our") and rec.text.islower() \
-                and i + 2 < len(toks) and toks[i + 2].low in RECIPIENTS:
-            end = _dative_theme(toks, i + 3)
-            if end is None:
-                continue
-            if verb == "tell" and toks[end - 1].low not in TELL_THEMES:
-                refused = refused or Refusal("tell_without_story")
-                continue
-            theme = text[toks[i + 3].start:toks[end - 1].end]
-            recipient = text[rec.start:toks[i + 2].end]
-            return splice(text, [(rec.start, toks[end - 1].end, f"{theme} to {recipient}")])
-        end = _dative_theme_before_to(toks, i + 1)
-        if end is None:
-            continue
-        rec = toks[end + 1]
-        if verb == "tell" and toks[end - 1].low not in TELL_THEMES:
-            refused = refused or Refusal("tell_without_story")
-            continue
-        theme = text[toks[i + 1].start:toks[end - 1].end]
-        return splice(text, [(toks[i + 1].start, rec.end, f"{rec.text} {theme}")])
+        found = _dative_edit(text, toks, i)
+        if not isinstance(found, tuple):
+            refused = refused or found
+        elif verbs.pop() == "tell" and toks[found[0] - 1].low not in TELL_THEMES:
+            refused = refused or Refusal("tell_without_story")  # "told him the plan to ..."
+        else:
+            return splice(text, [found[1]])
     return refused
+
+
+def _dative_edit(text: str, toks: list[Tok], i: int) -> tuple[int, tuple[int, int, str]] | Refusal | None:
+    """(the end of the theme, the edit) that says the objects after the verb at token i the other way: a recipient
+    pronoun, name or a determiner's person or animal and a theme -> the theme "to" the recipient; a theme "to" an
+    object pronoun -> the pronoun and the theme."""
+    rec = toks[i + 1]
+    if rec.low in OBJECT_ONLY_PRONOUNS and rec.text.islower() or rec.text[:1].isupper() and rec.text.isalpha() \
+            and not is_stopword(rec.text) and rec.low not in PRONOUNS_AND_INDEFINITES:
+        end = _dative_theme(toks, i + 2)
+        if end is None:
+            return None
+        if rec.low == "her" and toks[i + 2].low not in ("a", "an", "the", "some"):
+            return Refusal("her_may_be_possessive")  # "gave her his book"
+        theme = text[toks[i + 2].start:toks[end - 1].end]
+        return end, (rec.start, toks[end - 1].end, f"{theme} to {rec.text}")
+    if rec.low in ("a", "an", "the", "his", "her", "their", "my", "your", "our") and rec.text.islower() \
+            and i + 2 < len(toks) and toks[i + 2].low in RECIPIENTS:
+        end = _dative_theme(toks, i + 3)
+        if end is None:
+            return None
+        theme = text[toks[i + 3].start:toks[end - 1].end]
+        return end, (rec.start, toks[end - 1].end, f"{theme} to {text[rec.start:toks[i + 2].end]}")
+    end = _dative_theme_before_to(toks, i + 1)
+    if end is None:
+        return None
+    rec = toks[end + 1]
+    return end, (toks[i + 1].start, rec.end, f"{rec.text} {text[toks[i + 1].start:toks[end - 1].end]}")
 
 
 def _dative_theme_before_to(toks: list[Tok], j: int) -> int | None:

@@ -16,8 +16,9 @@ The features:
 * the subject: `clause_start(s, end)` (a subject directly followed by its finite verb opens a clause at token s) and
   `subject_end(start, sentence_start, gap)` (a short subject: a pronoun, a name or a determiner's noun phrase, whose
   verb follows `gap` tokens after it);
-* clause boundaries: `clause_start` above, `balanced(rng)` (the quotation marks and brackets of a part close inside
-  it);
+* clause boundaries: `clause_start` above, `opening_part` (the comma that closes an opening clause or phrase when
+  the sentence is that part, one comma and a main clause), `balanced(rng)` (the quotation marks and brackets of a
+  part close inside it);
 * quotes: `quoted` (the character spans of the phrases quoted inside the sentence, direct speech excluded) and
   `in_quote(tok)`.
 
@@ -38,8 +39,8 @@ from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
     AUXILIARIES, DANGLING_WORDS, DEMONSTRATIVES, DETERMINERS, DOUBLE_QUOTES, EMBEDDING_WORDS, HUMAN_SUBJECT_PRONOUNS,
-    NAME_BOUNDARY_PREPOSITIONS, NEGATIONS, OPEN_BRACKETS, ORDINALS, PERSONAL_SUBJECTS, PRONOUN_DETERMINERS,
-    SPLIT_DEMONSTRATIVES, SPLIT_DETERMINERS, SUBJECT_ADVERBS, SUBJECT_DETS, THIRD_PERSON_ALL_FORMS,
+    NAME_BOUNDARY_PREPOSITIONS, NEGATIONS, OPEN_BRACKETS, ORDINALS, PERIOD_ABBREVIATIONS, PERSONAL_SUBJECTS,
+    PRONOUN_DETERMINERS, SPLIT_DEMONSTRATIVES, SPLIT_DETERMINERS, SUBJECT_ADVERBS, SUBJECT_DETS, THIRD_PERSON_ALL_FORMS,
 )
 
 _QUOTE = re.compile(r'"|“|”|``|\'\'')
@@ -105,6 +106,39 @@ class Chunks:
                 if depth < 0:
                     return False
         return depth == 0
+
+    @cached_property
+    def opening_part(self) -> tuple[int, int] | None:
+        """(index of the comma that closes the opening part, end of the main clause) when the sentence is an opening
+        part, one comma and a main clause with plain punctuation only."""
+        toks, end = self.toks, self.end
+        if end <= 0 or any(t.text in ("?", "\"", "“", "”") for t in toks):
+            return None
+        commas = [i for i, t in enumerate(toks[:end]) if t.text == ","]
+        if len(commas) != 1:
+            return None
+        c = commas[0]
+        if c < 1 or end - c - 1 < 3 or toks[c].start != toks[c - 1].end or toks[c].end == toks[c + 1].start:
+            return None  # "a law,medicine or engineering student": no comma that closes a part
+        if not all(self._plain_token(i) for i in range(end) if i != c):
+            return None
+        last = toks[end - 1]
+        if end < len(toks) and toks[end].text == "." and toks[end].start == last.end and (
+                "." in last.text and any(ch.isalpha() for ch in last.text) or last.low in PERIOD_ABBREVIATIONS):
+            return None  # "... to Command O.K.": the abbreviation's period is the sentence's; moved, it is lost
+        return c, end
+
+    def _plain_token(self, i: int) -> bool:
+        """Whether token i is plain inside a clause: a word or number, "'", "-", "%", "$", "/", "&", or the full stop
+        of an abbreviation ("Mr.", "U.S.")."""
+        toks = self.toks
+        t = toks[i]
+        if _is_word(t) or t.text[:1].isdigit() or t.text in ("'", "’", "-", "%", "$", "/", "&"):
+            return True
+        if t.text == "." and i < self.end - 1 and i > 0 and toks[i - 1].end == t.start:
+            prev = toks[i - 1]
+            return "." in prev.text or prev.low in PERIOD_ABBREVIATIONS or (len(prev.text) == 1 and prev.text.isupper())
+        return False
 
     # -- finite verbs ---------------------------------------------------------------------------------------------
     @cached_property

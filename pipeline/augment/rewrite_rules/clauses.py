@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import re
 
+from bsl_pipeline.pipeline.augment.rewrite_rules.chunker import chunk
 from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import is_noun_like
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_word, _lemmas, is_ing_verb, is_participle,
-    uncontracted,
+    Refusal, Rule, RuleSettings, Tok, _is_form, _is_word, _lemmas, is_ing_verb, is_participle, uncontracted,
 )
 from bsl_pipeline.pipeline.lexicon.word_classes import (
     ADVERBIAL_PREPOSITIONS, AFTER_VERBS, AUXILIARIES, BE_FORMS_NOT_M, CHANGE_VERBS, CONJUNCTION_MODIFIERS,
     DANGLING_WORDS, DETERMINERS, DISCOURSE_ALONE, DISCOURSE_OPENERS, DISCOURSE_START, EMBEDDING_WORDS, IF_IDIOMS,
     IMPERATIVE_NEXT, MONTHS, MOVABLE_CLAUSE_CONJUNCTIONS, NEGATIONS, NEGATION_SCOPE, NOMINATIVE_PRONOUNS,
-    PERIOD_ABBREVIATIONS, QUESTION_VERBS, REPORTING_VERBS, SETTING_PREPOSITIONS, THIRD_PERSON_ALL_FORMS, TIME_NOUNS,
-    TIME_ONLY_PREPOSITIONS, TIME_PHRASE_WORDS, TIME_UNITS, WEEKDAYS,
+    QUESTION_VERBS, REPORTING_VERBS, SETTING_PREPOSITIONS, THIRD_PERSON_ALL_FORMS, TIME_NOUNS, TIME_ONLY_PREPOSITIONS,
+    TIME_PHRASE_WORDS, TIME_UNITS, WEEKDAYS,
 )
 
 _MAX_CLAUSE = 14  # words of a moved clause
@@ -30,39 +30,6 @@ _MAX_MAIN_FOR_PLACE = 10  # words of a main clause that a place (not a time) may
 # -- the opening part ---------------------------------------------------------------------------------------------
 
 # -- the main clause ----------------------------------------------------------------------------------------------
-
-
-def _ok_token(toks: list[Tok], i: int, end: int) -> bool:
-    """Whether token i may stand inside a moved part or main clause: a word or number, "'", "-", "%", "$", "/", or
-    the full stop of an abbreviation ("Mr.", "U.S.")."""
-    t = toks[i]
-    if _is_word(t) or t.text[:1].isdigit() or t.text in ("'", "’", "-", "%", "$", "/", "&"):
-        return True
-    if t.text == "." and i < end - 1 and i > 0 and toks[i - 1].end == t.start:
-        prev = toks[i - 1]
-        return "." in prev.text or prev.low in PERIOD_ABBREVIATIONS or (len(prev.text) == 1 and prev.text.isupper())
-    return False
-
-
-def _split(toks: list[Tok]) -> tuple[int, int] | None:
-    """(index of the comma that closes the opening part, end of the main clause) when the sentence is an opening
-    part, one comma and a main clause with plain punctuation only."""
-    end = _final_punct(toks)
-    if end <= 0 or any(t.text in ("?", "\"", "“", "”") for t in toks):
-        return None
-    commas = [i for i, t in enumerate(toks[:end]) if t.text == ","]
-    if len(commas) != 1:
-        return None
-    c = commas[0]
-    if c < 1 or end - c - 1 < 3 or toks[c].start != toks[c - 1].end or toks[c].end == toks[c + 1].start:
-        return None  # "a law,medicine or engineering student": no comma that closes a part
-    if not all(_ok_token(toks, i, end) for i in range(end) if i != c):
-        return None
-    last = toks[end - 1]
-    if end < len(toks) and toks[end].text == "." and toks[end].start == last.end and (
-            "." in last.text and any(ch.isalpha() for ch in last.text) or last.low in PERIOD_ABBREVIATIONS):
-        return None  # "... to Command O.K.": the abbreviation's period is the sentence's; moved after it, it is lost
-    return c, end
 
 
 def _main_refuses(toks: list[Tok], start: int, end: int) -> bool:
@@ -235,7 +202,7 @@ def _comma_at_end(conj: tuple[str, ...], head: str, body: list[Tok]) -> bool | N
 
 
 def rule_back_clause(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
-    split = _split(toks)
+    split = chunk(text, toks).opening_part
     if split is None:
         return None
     c, end = split
@@ -354,7 +321,7 @@ def _prepositional_phrase(toks: list[Tok], c: int, words: list[str]) -> bool | R
 
 
 def rule_back_phrase(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
-    split = _split(toks)
+    split = chunk(text, toks).opening_part
     if split is None:
         return None
     c, end = split

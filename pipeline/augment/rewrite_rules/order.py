@@ -133,7 +133,8 @@ def _name_pair_refused(toks: list[Tok], a: int, i: int, b: int) -> Refusal | Non
             toks[b].text.islower() and (toks[b].low in AUXILIARIES or is_verb_form(toks[b].low)
                                         and not is_noun(toks[b].low) or toks[b].low in ("have", "say", "met"))):
         return Refusal("phrase_follows")  # what follows may belong to the second name only
-    if f"{first[-1].low} {second[-1].low}" in FIXED_NAME_PAIRS or f"{first[0].low} {second[0].low}" in FIXED_NAME_PAIRS \
+    if f"{first[-1].low} {second[-1].low}" in FIXED_NAME_PAIRS \
+            or f"{first[0].low} {second[0].low}" in FIXED_NAME_PAIRS \
             or second[-1].low in NAME_COMPANIONS or first[-1].low in NAME_COMPANIONS:
         return Refusal("fixed_pair")
     if any(all(_lemmas(x.low) or is_stopword(x.low) for x in part) and len(part) == 1 for part in (first, second)) \
@@ -364,8 +365,8 @@ def _speaker_last(text: str, toks: list[Tok], k: int, end: int) -> str | Refusal
     subject = toks[:k]
     if subject[-1].low in DETERMINERS and all(_is_word(s) for s in subject):
         return Refusal("participle")  # "The said company ...": a participle
-    if not all(_is_word(s) for s in subject) or subject[0].low not in LOWER_FIRST | {"officials", "police", "analysts", "experts", "witnesses",
-                                             "authorities"} and subject[0].text != "I" \
+    if not all(_is_word(s) for s in subject) or subject[0].low not in LOWER_FIRST | {
+            "officials", "police", "analysts", "experts", "witnesses", "authorities"} and subject[0].text != "I" \
             and not all(s.text[:1].isupper() for s in subject) \
             or subject[0].low in ("it", "there", "this", "that") or any(s.low in AUXILIARIES for s in subject):
         return Refusal("speaker_unfit")

@@ -41,6 +41,17 @@ def test_quoted_phrases_but_not_direct_speech():
     assert chunk('He said "we are here').quoted == ((8, 20),)  # unclosed: runs to the end
 
 
+@pytest.mark.parametrize("sentence,part", [
+    ("Because it was raining, he stayed home.", (4, 8)),  # (the comma, the end of the main clause)
+    ("Yesterday, we met Mr. Smith.", (1, 7)),  # an abbreviation's period inside
+    ("In 2010, he said, the firm grew.", None),  # two commas
+    ("If so, go.", None),  # a main clause under three tokens
+    ("a law,medicine or engineering student, he said.", None),  # a comma without its space
+])
+def test_opening_part(sentence, part):
+    assert chunk(sentence).opening_part == part
+
+
 def test_balanced_quotes_and_brackets():
     c = chunk('He said (it was "fine") today')
     assert c.balanced(range(len(c.toks)))

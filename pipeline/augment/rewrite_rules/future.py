@@ -11,7 +11,7 @@ import re
 from bsl_pipeline.pipeline.augment.rewrite_rules.chunker import chunk
 from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import is_finite_clause_verb, is_plural_noun, verb_classes
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Refusal, Rule, RuleSettings, Tok, _is_form, _is_lower_word, _is_word, _lemmas, splice,
+    Refusal, Rule, RuleSettings, Tok, _is_form, _is_lower_word, _is_word, _lemmas, mostly_capitals, splice,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
@@ -172,9 +172,8 @@ def _sentence_refused(toks: list[Tok]) -> Refusal | None:
     last = [t for t in toks if t.text not in ("\"", "”", "'", "’", ")")]
     if not last or any(t.text == "?" for t in toks):
         return Refusal("question")
-    words = [t for t in toks if t.text.isalpha() and len(t.text) > 1]
     if last[-1].text not in (".", "!") and (toks[0].text[:1].isupper() or not toks[0].text[:1].isalpha()) \
-            or words and sum(t.text.isupper() for t in words) * 2 >= len(words):
+            or mostly_capitals(toks):
         return Refusal("headline_or_capitals")  # lower-case transcribed speech without punctuation stays
     if _future_count(toks) != 1:
         return Refusal("two_future_markers")  # "the will of the people will prevail": the clauses would not match

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from functools import cached_property
 
-from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import is_finite_verb
+from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import is_finite_form, is_finite_verb
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
     Tok, _final_punct, _is_form, _is_lower_word, _is_word, _lemmas, is_noun, is_participle, is_verb_form,
     tokenize, uncontracted,
@@ -172,9 +172,7 @@ class Chunks:
         t = toks[k]
         if self.is_finite(t, toks[k + 1].low if k + 1 < end else ""):
             return True
-        if not (_is_word(t) and t.text.islower() and "VERB" in _lemmas(t.low)):
-            return False
-        if not any(_is_form(t.low, tag) for tag in ("VBD", "VBZ", "VBP")):
+        if not (_is_word(t) and t.text.islower() and is_finite_form(t.low)):
             return False
         if pronoun:
             return True

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.chunker import chunk
-from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import is_noun_like
+from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import is_finite_form, is_noun_like
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
     Refusal, Rule, RuleSettings, Tok, _is_form, _is_word, _lemmas, is_ing_verb, is_participle, uncontracted,
 )
@@ -169,7 +169,7 @@ def _verb_like(t: Tok) -> bool:
     base = uncontracted(t)
     if base in AUXILIARIES or t.low != base and base in NOMINATIVE_PRONOUNS | {"you", "it", "that", "there"}:
         return True  # an auxiliary, "don't", "you're", "it's"
-    return _is_word(t) and "VERB" in _lemmas(t.low) and any(_is_form(t.low, tag) for tag in ("VBD", "VBZ", "VBP"))
+    return _is_word(t) and is_finite_form(t.low)
 
 
 def _has_verb(body: list[Tok], strict: bool) -> bool:

@@ -7,9 +7,10 @@ The features:
 
 * where the sentence's body ends: `end` (the index of its final "." or "!", the token count without one, -1 when it
   ends otherwise: a question, a quotation);
-* finite verbs and auxiliaries: `finite_verbs` (`syntax.is_finite_verb`, word by word), `is_finite(i, next_low)` (a
-  stricter test: no verb that may be a noun or adjective, no participle before "by" or the end), `finite_after(k,
-  end, pronoun)` (the verb of a subject that ends before token k);
+* finite verbs and auxiliaries: `finite_verbs` (`syntax.is_finite_verb`, word by word), `is_finite(tok, next_low)`
+  (a stricter test: no verb that may be a noun or adjective, no participle before "by" or the end), `finite_after(k,
+  end, pronoun)` (the verb of a subject that ends before token k), `verb_follows(k)` (an auxiliary or an unambiguous
+  finite verb at token k, no reduced relative);
 * noun phrases: `noun_phrase_before(end)` and `noun_phrase_after(start)` (a determiner and one to three lower-case
   content words), `content_end(start, limit)` (where a run of content words ends; `is_content`: a lower-case word
   that is no function word);

@@ -42,20 +42,19 @@ def test_refused(rule, source, guard):
 
 
 def _guards_in_code(rule: str) -> list[str]:
-    """The names of the `Refusal`s in the rule's function and in the functions of its module that it calls."""
-    module = inspect.getmodule(RULE_FUNCTIONS[rule])
-    guards, todo, seen = [], [RULE_FUNCTIONS[rule].__name__], set()
+    """The guard names `Refusal("...")` calls give in the rule's function and in the functions of its module that
+    it names (calls or passes on), directly or through others."""
+    function = RULE_FUNCTIONS[rule]
+    defs = {n.name: n for n in ast.parse(inspect.getsource(inspect.getmodule(function))).body
+            if isinstance(n, ast.FunctionDef)}
+    todo, seen, guards = [function.__name__], set(), []
     while todo:
-        fn = getattr(module, todo.pop(), None)
-        if not inspect.isfunction(fn) or fn.__module__ != module.__name__ or fn.__name__ in seen:
-            continue
-        seen.add(fn.__name__)
-        for n in ast.walk(ast.parse(inspect.getsource(fn))):
-            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
-                if n.func.id == "Refusal":
-                    guards.append(n.args[0].value)
-                else:
-                    todo.append(n.func.id)
+        name = todo.pop()
+        seen.add(name)
+        nodes = list(ast.walk(defs[name]))
+        guards += [n.args[0].value for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                   and n.func.id == "Refusal"]
+        todo += [n.id for n in nodes if isinstance(n, ast.Name) and n.id in defs and n.id not in seen]
     return list(dict.fromkeys(guards))
 
 

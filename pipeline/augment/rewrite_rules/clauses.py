@@ -1,66 +1,25 @@
 """Moving a sentence's opening part to its end (the reverse of the fronting rules in `grammar`): an opening clause or
-phrase closed by the sentence's one comma goes after the main clause. The rules (names as in `CLAUSE_RULES`):
-
-* `back_clause`: an opening subordinate clause ("Because it was raining, he stayed home." -> "He stayed home
-  because it was raining."): because, after, before, until, when, whenever, once, if, unless, since, while, as soon
-  as, as long as, now that, even if; although, though, even though and whereas (and "while" with a clause that is
-  not in progress: "while X was ...ing" is a time) keep a comma before them at the end ("..., although it was
-  late."). "If ..., then ..." loses its "then". A clause without a subject only when it starts with an -ing verb or
-  a participle ("After posting bail, Jackson flew ..." -> "Jackson flew ... after posting bail."; "If convicted,
-  ..."); "Although a small city-state, ..." stays. Refused: "if" in set phrases ("If anything,", "If not ...",
-  "If necessary,"), "as" (cause, time, manner or "as X said": no safe reading), a negated main clause for
-  because/since/when/after/before/once/while ("He didn't go because ..." changes the scope of "not"), "when"/"since"
-  ... after a time noun ("the day when"), after a verb of asking or knowing ("I'll tell you if ..." is an indirect
-  question) or a modifier ("shortly after", "long before"), clauses over `_MAX_CLAUSE` words.
-* `back_phrase`: an opening adverbial phrase ("Last year, Arafat cracked down on Hamas." -> "Arafat cracked down on
-  Hamas last year."; "In the United States, 20.7 percent of all women smoke." -> "20.7 percent of all women smoke in
-  the United States."): a preposition (in, on, at, under, during, after, before, since, until, throughout, across,
-  outside, inside, near, within, despite, because of, in spite of; by, from, for and over only with a time) and a
-  noun phrase of up to `_MAX_PHRASE` words, or a time phrase (last/this/next/each week..., earlier/later (this
-  month), yesterday, today, "two years ago", "the next day"). Refused: discourse phrases ("In fact,", "In
-  addition,", "For example,", "At least,", "On the other hand,", "In my view,", "After all,"), "with" and "among"
-  (their phrase at the end attaches to the last noun), an -ing verb right after the preposition ("In turning down
-  the offer, ..."), a time phrase when the main clause has a time of its own ("Last year, ... on Monday."), an
-  "on" phrase after a main clause that ends in a verb of rising or falling ("On trade terms, the exchange fell" ->
-  "... fell on trade terms" reads as a cause).
-
-Both rules refuse a sentence with another comma (an apposition or list: the opening part's end is then unclear),
-a semicolon, colon, dash, bracket or quotation mark, that ends in "?" or a quote, or in an abbreviation whose
-period is the sentence's ("... forwarded this update to Command O.K." would lose it); and a main clause:
-* that is short (fewer than three words), a question, an imperative ("If you can, call me."; "..., go for one.":
-  a base-form verb first, also one that may be a noun, unless a finite verb follows it), or starts with a
-  discourse word ("so", "then", "however", an -ly adverb), or is a headline in title case;
-* in which the moved part could attach to something else at the end: a reported or embedded clause ("In 2010, he
-  said the firm would grow." -> "He said the firm would grow in 2010." changes the meaning: said, told, think,
-  know, ...; "that", "which", "who", "where", "when", "if", "because", ...; a second subject pronoun), a
-  to-infinitive ("... asked Warner to grant clemency"), an -ing verb that is not a progressive ("... spent hours
-  investigating X"), a coordinated clause ("... and the governor declined"), or an ellipsis at its end ("kids
-  aren't likely to.");
-* with a third-person pronoun when the moved part has a noun ("When John arrived, he ate." -> "He ate when John
-  arrived.": "he" could then no longer be John); a pronoun in the moved part is fine ("Because he was tired, John
-  left." -> "John left because he was tired.").
-
-The main clause's first word keeps its case (after the comma it was already written as it is); the moved part's
-first word (a conjunction, preposition or time word) is written in lower case.
+phrase closed by the sentence's one comma (`_split`) goes after the main clause, which must be a plain statement
+that nothing at its end could take the moved part wrongly (`_main_refuses`). The rules are `CLAUSE_RULES`.
+What each rule does, its guards and its golden and refused cases are in `cases/clauses.json` (the views guide's
+table is made from them); the comment at each guard says why it refuses.
 """
 
 from __future__ import annotations
 
 import re
 
-from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import is_noun_like
+from bsl_pipeline.pipeline.augment.rewrite_rules.chunker import chunk
+from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import is_finite_form, is_noun_like
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_word, _lemmas, is_ing_verb, is_participle,
-    is_verb_form, uncontracted,
+    Refusal, Rule, RuleSettings, Tok, _is_form, _is_word, _lemmas, is_ing_verb, is_participle, uncontracted,
 )
 from bsl_pipeline.pipeline.lexicon.word_classes import (
     ADVERBIAL_PREPOSITIONS, AFTER_VERBS, AUXILIARIES, BE_FORMS_NOT_M, CHANGE_VERBS, CONJUNCTION_MODIFIERS,
-    CONTENT_NOUNS, DANGLING_WORDS, DETERMINERS, DISCOURSE_ALONE, DISCOURSE_OPENERS, DISCOURSE_START, DOUBLE_QUOTES,
-    EMBEDDING_WORDS, IF_IDIOMS, IMPERATIVE_NEXT, MONTHS, MOVABLE_CLAUSE_CONJUNCTIONS, NEGATIONS, NEGATION_SCOPE,
-    NOMINATIVE_PRONOUNS, OPEN_BRACKETS, PERIOD_ABBREVIATIONS, PERSONAL_SUBJECTS, PRONOUN_DETERMINERS, QUESTION_VERBS,
-    REPORTED_OBJECT, REPORTING_VERBS, SCOPING_CONJUNCTIONS, SETTING_PREPOSITIONS, SPLIT_CONJUNCTIONS,
-    SPLIT_DEMONSTRATIVES, SPLIT_DETERMINERS, SPLIT_OPENERS, SUBJECT_ADVERBS, THIRD_PERSON_ALL_FORMS, TIME_NOUNS,
-    TIME_ONLY_PREPOSITIONS, TIME_PHRASE_WORDS, TIME_UNITS, WEEKDAYS,
+    DANGLING_WORDS, DETERMINERS, DISCOURSE_ALONE, DISCOURSE_OPENERS, DISCOURSE_START, EMBEDDING_WORDS, IF_IDIOMS,
+    IMPERATIVE_NEXT, MONTHS, MOVABLE_CLAUSE_CONJUNCTIONS, NEGATIONS, NEGATION_SCOPE, NOMINATIVE_PRONOUNS,
+    QUESTION_VERBS, REPORTING_VERBS, SETTING_PREPOSITIONS, THIRD_PERSON_ALL_FORMS, TIME_NOUNS, TIME_ONLY_PREPOSITIONS,
+    TIME_PHRASE_WORDS, TIME_UNITS, WEEKDAYS,
 )
 
 _MAX_CLAUSE = 14  # words of a moved clause
@@ -73,42 +32,14 @@ _MAX_MAIN_FOR_PLACE = 10  # words of a main clause that a place (not a time) may
 # -- the main clause ----------------------------------------------------------------------------------------------
 
 
-def _ok_token(toks: list[Tok], i: int, end: int) -> bool:
-    """Whether token i may stand inside a moved part or main clause: a word or number, "'", "-", "%", "$", "/", or
-    the full stop of an abbreviation ("Mr.", "U.S.")."""
-    t = toks[i]
-    if _is_word(t) or t.text[:1].isdigit() or t.text in ("'", "’", "-", "%", "$", "/", "&"):
-        return True
-    if t.text == "." and i < end - 1 and i > 0 and toks[i - 1].end == t.start:
-        prev = toks[i - 1]
-        return "." in prev.text or prev.low in PERIOD_ABBREVIATIONS or (len(prev.text) == 1 and prev.text.isupper())
-    return False
-
-
-def _split(toks: list[Tok]) -> tuple[int, int] | None:
-    """(index of the comma that closes the opening part, end of the main clause) when the sentence is an opening
-    part, one comma and a main clause with plain punctuation only."""
-    end = _final_punct(toks)
-    if end <= 0 or any(t.text in ("?", "\"", "“", "”") for t in toks):
-        return None
-    commas = [i for i, t in enumerate(toks[:end]) if t.text == ","]
-    if len(commas) != 1:
-        return None
-    c = commas[0]
-    if c < 1 or end - c - 1 < 3 or toks[c].start != toks[c - 1].end or toks[c].end == toks[c + 1].start:
-        return None  # "a law,medicine or engineering student": no comma that closes a part
-    if not all(_ok_token(toks, i, end) for i in range(end) if i != c):
-        return None
-    last = toks[end - 1]
-    if end < len(toks) and toks[end].text == "." and toks[end].start == last.end and (
-            "." in last.text and any(ch.isalpha() for ch in last.text) or last.low in PERIOD_ABBREVIATIONS):
-        return None  # "... to Command O.K.": the abbreviation's period is the sentence's; moved after it, it is lost
-    return c, end
-
-
 def _main_refuses(toks: list[Tok], start: int, end: int) -> bool:
     """Whether the main clause toks[start:end] could take the moved part wrongly or is no plain statement."""
     main = toks[start:end]
+    return _no_plain_statement(main) or _takes_part_wrongly(main)
+
+
+def _no_plain_statement(main: list[Tok]) -> bool:
+    """Whether a main clause is short, a question, an imperative, opens with a discourse word, or is a headline."""
     words = [t for t in main if _is_word(t)]
     if len(words) < 3:
         return True
@@ -131,6 +62,12 @@ def _main_refuses(toks: list[Tok], start: int, end: int) -> bool:
     long_words = [w for w in words[1:] if len(w.text) > 3]
     if len(long_words) >= 2 and all(w.text[:1].isupper() for w in long_words):
         return True  # a headline in title case
+    return False
+
+
+def _takes_part_wrongly(main: list[Tok]) -> bool:
+    """Whether something at the end of a main clause could take the moved part: an embedded clause, an infinitive,
+    an -ing verb, a coordinated verb, an ellipsis or a second verb."""
     for k, t in enumerate(main):
         nxt = main[k + 1] if k + 1 < len(main) else None
         if t.low == "as" and (k + 2 < len(main) and main[k + 2].low == "as" or k >= 2 and main[k - 2].low == "as"):
@@ -232,7 +169,7 @@ def _verb_like(t: Tok) -> bool:
     base = uncontracted(t)
     if base in AUXILIARIES or t.low != base and base in NOMINATIVE_PRONOUNS | {"you", "it", "that", "there"}:
         return True  # an auxiliary, "don't", "you're", "it's"
-    return _is_word(t) and "VERB" in _lemmas(t.low) and any(_is_form(t.low, tag) for tag in ("VBD", "VBZ", "VBP"))
+    return _is_word(t) and is_finite_form(t.low)
 
 
 def _has_verb(body: list[Tok], strict: bool) -> bool:
@@ -247,8 +184,25 @@ def _has_verb(body: list[Tok], strict: bool) -> bool:
     return False
 
 
+def _comma_at_end(conj: tuple[str, ...], head: str, body: list[Tok]) -> bool | None:
+    """Whether the clause `conj` + `body` keeps a comma before it at the end; None when it is no clause (a subject
+    and a verb, or a subjectless -ing or participle clause: "Although a small city-state, ..." has no verb)."""
+    lead = body[0].low
+    if is_ing_verb(lead) and "NOUN" not in _lemmas(lead):
+        return None if head in ("if", "unless", "although", "though", "whereas", "because", "since", "until") \
+            else False
+    if is_participle(lead) and head in ("if", "when", "once", "unless", "until", "whenever"):
+        return False
+    if len(body) >= 2 and _has_verb(body, strict=head in ("after", "before", "since", "until")):
+        if head == "while":  # "while X was ...ing" is a time
+            return not any(t.low in BE_FORMS_NOT_M and k + 1 < len(body) and is_ing_verb(body[k + 1].low)
+                           for k, t in enumerate(body))
+        return MOVABLE_CLAUSE_CONJUNCTIONS[conj]
+    return None
+
+
 def rule_back_clause(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
-    split = _split(toks)
+    split = chunk(text, toks).opening_part
     if split is None:
         return None
     c, end = split
@@ -265,21 +219,9 @@ def rule_back_clause(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Ref
         return Refusal("phrase_not_clause")  # "If anything, ...", "Because of the storm, ..." (a phrase: back_phrase)
     if any(t.low in EMBEDDING_WORDS and t.low not in ("that", "which", "who", "whom", "whose", "than") for t in body):
         return Refusal("second_subordinate_clause")  # a second subordinate clause inside
-    # the clause: a subject and a verb, or a subjectless -ing/participle clause
-    if is_ing_verb(lead) and "NOUN" not in _lemmas(lead):
-        if head in ("if", "unless", "although", "though", "whereas", "because", "since", "until"):
-            return None
-        comma_at_end = False
-    elif is_participle(lead) and head in ("if", "when", "once", "unless", "until", "whenever"):
-        comma_at_end = False
-    elif len(body) >= 2 and _has_verb(body, strict=head in ("after", "before", "since", "until")):
-        comma_at_end = MOVABLE_CLAUSE_CONJUNCTIONS[conj]
-        if head == "while":
-            progressive = any(t.low in BE_FORMS_NOT_M and k + 1 < len(body) and is_ing_verb(body[k + 1].low)
-                              for k, t in enumerate(body))
-            comma_at_end = not progressive
-    else:
-        return None  # "Although a small city-state, ...": no verb
+    comma_at_end = _comma_at_end(conj, head, body)
+    if comma_at_end is None:
+        return None
     main_start = c + 1
     if head == "if" and toks[main_start].low == "then":
         main_start += 1
@@ -343,8 +285,43 @@ def _ends_in_change_verb(toks: list[Tok], end: int) -> bool:
     return last is not None and any(lemma in CHANGE_VERBS for lemma in _lemmas(last.low).get("VERB", ()))
 
 
+def _prepositional_phrase(toks: list[Tok], c: int, words: list[str]) -> bool | Refusal | None:
+    """Whether the opening part toks[:c] (`words`, lower case), a preposition and its noun phrase, is a time; a
+    Refusal when it is no plain phrase or one that would attach elsewhere at the end; None without a preposition."""
+    if words[:2] == ["because", "of"] or words[:3] == ["in", "spite", "of"]:
+        start = 2 if words[0] == "because" else 3
+    elif words[0] in ADVERBIAL_PREPOSITIONS:
+        start = 1
+    else:
+        return None
+    rest = toks[start:c]
+    if not rest or not all(_is_word(t) or t.text[:1].isdigit() or t.text in ("'", "’", "-", ".", "$", "%", "/")
+                           for t in rest):
+        return Refusal("not_a_plain_phrase")
+    if any(is_ing_verb(t.low) and "NOUN" not in _lemmas(t.low) and t.low not in TIME_PHRASE_WORDS for t in rest):
+        # "In turning down the offer, ...", "In a space looking out over the sea, ...": a clause
+        return Refusal("ing_clause")
+    if any(_verb_like(t) and "NOUN" not in _lemmas(t.low) and "ADJ" not in _lemmas(t.low)
+           and not t.text[:1].isupper() for t in rest):
+        return Refusal("verb_in_phrase")  # a verb: the phrase goes on as a clause
+    if any(t.low in AUXILIARIES or t.low in NOMINATIVE_PRONOUNS or t.low in EMBEDDING_WORDS - {"than"}
+           for t in rest):
+        return Refusal("clause_in_phrase")
+    last = rest[-1]
+    if not (is_noun_like(last) or last.text[:1].isdigit() or last.low in TIME_PHRASE_WORDS
+            or last.low in ("here", "there", "home", "abroad", "night")):
+        return Refusal("phrase_not_ending_in_noun")  # "In recent, ...": the phrase must end in its noun
+    is_time = words[0] in ("during", "since", "until", "after", "before", "throughout", "over", "from", "by",
+                           "for") and _has_time(toks, range(start, c)) or any(
+        toks[i].low in TIME_PHRASE_WORDS or re.fullmatch(r"(1[89]|20)\d\d", toks[i].low) for i in range(start, c))
+    if words[0] in TIME_ONLY_PREPOSITIONS and not is_time:
+        # "From here, ...", "For Kathy, ...": at the end they attach to the last noun
+        return Refusal("attaches_to_last_noun")
+    return is_time or words[0] in ("after", "before", "since", "until", "during")
+
+
 def rule_back_phrase(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
-    split = _split(toks)
+    split = chunk(text, toks).opening_part
     if split is None:
         return None
     c, end = split
@@ -357,37 +334,9 @@ def rule_back_phrase(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Ref
         return Refusal("discourse_opener")
     is_time = _time_phrase(words)
     if not is_time:
-        if words[:2] == ["because", "of"] or words[:3] == ["in", "spite", "of"]:
-            start = 2 if words[0] == "because" else 3
-        elif words[0] in ADVERBIAL_PREPOSITIONS:
-            start = 1
-        else:
-            return None
-        rest = phrase[start:]
-        if not rest or not all(_is_word(t) or t.text[:1].isdigit() or t.text in ("'", "’", "-", ".", "$", "%", "/")
-                               for t in rest):
-            return Refusal("not_a_plain_phrase")
-        if any(is_ing_verb(t.low) and "NOUN" not in _lemmas(t.low) and t.low not in TIME_PHRASE_WORDS for t in rest):
-            # "In turning down the offer, ...", "In a space looking out over the sea, ...": a clause
-            return Refusal("ing_clause")
-        if any(_verb_like(t) and "NOUN" not in _lemmas(t.low) and "ADJ" not in _lemmas(t.low)
-               and not t.text[:1].isupper() for t in rest):
-            return Refusal("verb_in_phrase")  # a verb: the phrase goes on as a clause
-        if any(t.low in AUXILIARIES or t.low in NOMINATIVE_PRONOUNS or t.low in EMBEDDING_WORDS - {"than"}
-               for t in rest):
-            return Refusal("clause_in_phrase")
-        last = rest[-1]
-        if not (is_noun_like(last) or last.text[:1].isdigit() or last.low in TIME_PHRASE_WORDS
-                or last.low in ("here", "there", "home", "abroad", "night")):
-            return Refusal("phrase_not_ending_in_noun")  # "In recent, ...": the phrase must end in its noun
-        is_time = words[0] in ("during", "since", "until", "after", "before", "throughout", "over", "from", "by",
-                               "for") and _has_time(toks, range(start, c)) or any(
-            toks[i].low in TIME_PHRASE_WORDS or re.fullmatch(r"(1[89]|20)\d\d", toks[i].low) for i in range(start, c))
-        if words[0] in TIME_ONLY_PREPOSITIONS and not is_time:
-            # "From here, ...", "For Kathy, ...": at the end they attach to the last noun
-            return Refusal("attaches_to_last_noun")
-        if words[0] in ("after", "before", "since", "until", "during") and not is_time:
-            is_time = True
+        is_time = _prepositional_phrase(toks, c, words)
+        if not isinstance(is_time, bool):
+            return is_time
     if _main_refuses(toks, c + 1, end):
         return Refusal("main_clause_unfit")
     main = range(c + 1, end)

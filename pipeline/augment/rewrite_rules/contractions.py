@@ -1,44 +1,22 @@
 """Contractions made and written out: an auxiliary and "not", or a pronoun and its auxiliary, said in one word or in
-two, where the other form says the same. The rules (names as in `CONTRACTION_RULES`):
-
-* `contract`: auxiliary + "not" -> "n't" ("does not" -> "doesn't", "will not" -> "won't", "cannot" -> "can't"),
-  pronoun + auxiliary -> its contraction ("it is" -> "it's", "they are" -> "they're", "I will" -> "I'll"); never
-  before punctuation or at the end ("I know what it is." stays), "have"/"has" only as an auxiliary (before a past
-  participle: "we've seen", not "we've a car"), nor after a fronted "here"/"there" ("There you are" -> "There
-  you're"), nor after "whose" in the same clause ("whose business it is to
-  be witty"), nor "here"/"there" after a word that ends a subject ("good advice here is contaminated": an adverb,
-  not the subject), nor "that is" after punctuation (", that is," = "i.e."), nor a relative "that" after a noun
-  with will/would/have ("laws that will legislate" -> "that'll" is speech, not prose), nor an auxiliary followed by
-  a subject pronoun I/you/he/she/we/they (it ends its clause or is inverted: "whatever that is I smoke it" ->
-  "whatever that's I smoke it", "Where would he be" -> "Where'd he be"), nor "is" + "it" after a wh-word ("What is
-  it that I was ..." -> "What's it that ..."), nor anything inside a phrase quoted within the sentence ('He said "we are
-  here" to the crowd': its words are quoted; direct speech, opening the sentence or after a comma or colon, is
-  not such a phrase). Applied to every such place of a sentence without contractions.
-* `expand`: the other way, in a sentence with contractions: "doesn't" -> "does not", "can't" -> "cannot", "I'm" -> "I
-  am", "they're" -> "they are", "'ve"/"'ll" -> have/will; "it's"/"he's"/"that's"/... -> "is", or "has" before
-  "been"/"got"; refused before a past participle ("he's finished": has or is), for "'d" (had or would), for possessive
-  "'s", and in the toast "Here's to ..." (a fixed phrase); nothing inside a phrase quoted within the sentence is
-  expanded ('snakes are in the "you don't bug me, I won't bug you" category': its words are quoted), nor a
-  sentence-initial imperative "don't" + verb ("Don't worry", "don't tell me ...": a spoken formula). In a sentence
-  with a question only "'s"/"'re"/"'m" after a pronoun or wh-word ("What's the best way to learn Python?" -> "What is
-  ..."; "Where's the nearest station?"; "How's it going?"), never "n't" ("Why doesn't it work?" would become "Why does
-  not it work?"; tag questions ", isn't it?", "Don't you ...") nor "'ve"/"'ll"; refused for "'s" as "does" (a
-  wh-word's "'s" + a pronoun not followed by an -ing verb, "like" or the end: "Where's he live?"), "who's" before a
-  noun ("Who's car is this?": "whose"; in a statement too: "Writers who's business it is ..."), and the greeting
-  "What's up?".
+two, where the other form says the same. The rules are `CONTRACTION_RULES`; each edits every place of the sentence
+it applies to, never inside a phrase quoted within the sentence (`Chunks.quoted`).
+What each rule does, its guards and its golden and refused cases are in `cases/contractions.json` (the views guide's
+table is made from them); the comment at each guard says why it refuses.
 """
 
 from __future__ import annotations
 
 import re
 
+from bsl_pipeline.pipeline.augment.rewrite_rules.chunker import chunk
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
     Refusal, Rule, RuleSettings, Tok, _case_like, _is_form, _is_word, _lemmas, is_ing_verb, is_noun, is_participle,
     splice,
 )
 from bsl_pipeline.pipeline.lexicon.word_classes import (
-    AUXILIARIES, AUX_BEFORE_PARTICIPLE, AUX_CONTRACTED, HUMAN_SUBJECT_PRONOUNS, NOT_CONTRACTED, NOT_EXPANDED,
-    PRONOUN_AUX, QUESTION_S, QUESTION_SUBJECTS, SUBJECT_PRONOUNS, S_EXPANDABLE, WH_WORDS,
+    AUX_BEFORE_PARTICIPLE, AUX_CONTRACTED, HUMAN_SUBJECT_PRONOUNS, NOT_CONTRACTED, NOT_EXPANDED, PRONOUN_AUX,
+    QUESTION_S, QUESTION_SUBJECTS, SUBJECT_PRONOUNS, S_EXPANDABLE, WH_WORDS,
 )
 
 
@@ -52,50 +30,16 @@ def _after_whose(toks: list[Tok], i: int) -> bool:
     return False
 
 
-_QUOTE = re.compile(r'"|“|”|``|\'\'')
-
-
-def _quoted(text: str) -> list[tuple[int, int]]:
-    """The character spans of the phrases quoted inside a sentence ("...", “...”, ``...''): 'snakes are in the "you
-    don't bug me, I won't bug you" category'. A straight quote opens at the start or after a space or bracket and
-    closes elsewhere; an unclosed quotation runs to the end. Direct speech is no such phrase: a quotation that opens
-    the sentence or follows a comma or colon ('"You're not going," he said', 'He said: "I'm here."'), or a closing
-    quote without its opening one ('I've still got a chance," Hewitt said')."""
-    spans, opened = [], None
-    for m in _QUOTE.finditer(text):
-        q, at = m.group(), m.start()
-        opening = q in ("“", "``") or q == '"' and (at == 0 or text[at - 1] in " \t([{—–-")
-        if opening and opened is None:
-            opened = at
-        elif not opening:
-            if opened is not None and not _speech(text, opened):
-                spans.append((opened, m.end()))
-            opened = None
-    if opened is not None and not _speech(text, opened):
-        spans.append((opened, len(text)))
-    return spans
-
-
-def _speech(text: str, opened: int) -> bool:
-    """Whether the quotation opening at `opened` is direct speech: at the sentence's start or after "," or ":"."""
-    before = text[:opened].rstrip()
-    return not before or before.endswith((",", ":"))
-
-
-def _in_quote(spans: list[tuple[int, int]], t: Tok) -> bool:
-    return any(start <= t.start < end for start, end in spans)
-
-
 def rule_contract(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if any("'" in t.low and t.low[-3:] in ("n't",) or re.search(r"'(s|m|re|ve|ll|d)$", t.low) for t in toks):
         return Refusal("has_contractions")  # a sentence with contractions is expanded, not contracted further
     edits = []
     used: set[int] = set()
-    quoted = _quoted(text)
+    chunks = chunk(text, toks)
     for i, t in enumerate(toks):
         nxt = toks[i + 1] if i + 1 < len(toks) else None
         after = toks[i + 2] if i + 2 < len(toks) else None
-        if _in_quote(quoted, t):
+        if chunks.in_quote(t):
             continue  # 'the "you do not bug me" category': a quotation's words are not ours to change
         if t.low == "cannot" and after is not None:
             edits.append((t.start, t.end, _case_like(t.text, "can't")))
@@ -155,25 +99,33 @@ def _question_expandable(toks: list[Tok], i: int, word: str, ending: str) -> boo
     return True
 
 
+def _not_expanded(text: str, t: Tok, prev: Tok | None, nxt: Tok | None) -> tuple[int, int, str] | Refusal:
+    """The edit that writes out the "n't" of token t ("doesn't" -> "does not")."""
+    if nxt is None or not _is_word(nxt) or nxt.low in SUBJECT_PRONOUNS or nxt.text[:1].isupper():
+        return Refusal("ellipsis_or_tag")  # "Don't you ...", ", isn't it?", "... they don't." (ellipsis)
+    if prev is not None and prev.text == ",":
+        return Refusal("tag_after_comma")
+    if "?" in text:
+        return Refusal("question")
+    return t.start, t.end, _case_like(t.text, NOT_EXPANDED[t.low])
+
+
 def rule_expand(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     edits = []
-    quoted = _quoted(text)
+    chunks = chunk(text, toks)
     for i, t in enumerate(toks):
         nxt = toks[i + 1] if i + 1 < len(toks) else None
         prev = toks[i - 1] if i else None
-        if _in_quote(quoted, t):
+        if chunks.in_quote(t):
             continue  # 'the "you don't bug me" category': a quotation's words are not ours to change
         if t.low in ("don't", "don’t") and (prev is None or prev.text in (".", "!", "?")) and nxt is not None \
                 and _is_form(nxt.low, "VB"):
             continue  # "Don't worry", "Don't tell me ...": an imperative formula
         if t.low in NOT_EXPANDED or t.low in ("can't",):
-            if nxt is None or not _is_word(nxt) or nxt.low in SUBJECT_PRONOUNS or nxt.text[:1].isupper():
-                return Refusal("ellipsis_or_tag")  # "Don't you ...", ", isn't it?", "... they don't." (ellipsis)
-            if prev is not None and prev.text == ",":
-                return Refusal("tag_after_comma")
-            if "?" in text:
-                return Refusal("question")
-            edits.append((t.start, t.end, _case_like(t.text, NOT_EXPANDED[t.low])))
+            edit = _not_expanded(text, t, prev, nxt)
+            if isinstance(edit, Refusal):
+                return edit
+            edits.append(edit)
             continue
         m = re.fullmatch(r"([a-z]+)'(s|m|re|ve|ll|d)", t.low)
         if not m:

@@ -1,59 +1,23 @@
-"""The future said another way: a headline's "to" as "will", and "will" as "going to". The rules (names as in
-`FUTURE_RULES`):
-
-* `headline_will`: a news headline's future "to" -> "will" ("Supreme Court to Hear Voting Rights Act Case" ->
-  "Supreme Court Will Hear Voting Rights Act Case", "Obama to visit China" -> "Obama will visit China"), "Will"
-  in a title-case headline. Only in a headline: it starts with a capital, ends in a word (no final period), and
-  has no comma, colon or quote. Guards:
-  - the words before "to" are its subject, a noun phrase or name from the headline's start: capitalised words,
-    nouns and adjectives, "'s", "of", "and", "the"; a function word ("how to", "all set to", "yet to"), a past
-    participle ("Allowed To Compete", "instructed to stay") or a verb that takes "to" ("Plans to", "Struggles
-    to", "set to", "Starts to", "Commit to") refuses;
-  - the word before "to" is a noun or a name, not an adjective ("likely to", "ready to", "unable to"); a verb after
-    a plural ("Syrian forces move to retake", "futures point to lower") is the headline's verb: refused, and so is
-    a base-form verb with its object before "to" ("Brazilians throng streets to greet pope"; a capitalised word
-    among lower-case ones is a name: "Osama Bin Laden movie to be filmed");
-  - digits after the first word or a number word ("Messi scores 4 to send"), or a plural head noun of a list ("10
-    Things to Know", "Stocks to Watch") refuses: the "to" is no future;
-  - after "to" a base verb ("to Hear", "to be filmed"), not "near", "lower", ... ("falls to near 3-year low"); a
-    noun that takes "to" ("Challenges to Restore", "path to power") refuses, and so does a headline ending in "to"
-    + a word that is also a noun ("Road to Change") or in a preposition (a cut title).
-* `will_going`: the future "will" + a base verb <-> "is/are/am going to" + the verb ("The plant will close next
-  year." -> "The plant is going to close next year.", "They are going to build a bridge." -> "They will build a
-  bridge.", "that's never going to happen" -> "that will never happen"); "not", "never", "also", "probably", ...
-  between them move along ("will not" -> "is not going to"). Only in a plain statement with one future marker: a
-  question ("Will it give us ...?"), a headline (a capital and no final punctuation; lower-case transcribed speech
-  stays), a second "will"/"'ll"/"won't"/"going to" (the clauses would no longer match; "the will of the people will
-  prevail"), a habitual or generic word ("on Thursday nights i will watch", "will usually be", "whenever") or a
-  condition ("if", "unless", "whether") refuse. "will" -> "going to" (the form of "be" agrees with the subject):
-  - the subject stands directly before "will" and starts a clause (at the start, after a comma, "that", "but", a
-    quotation mark or a verb of saying): a personal pronoun but "you" ("I" -> "am"), "this", a name of one to three
-    capitalised words not ending in "s" ("Elias", "the Lakers": the number is unknown), or a determiner + one or two
-    words whose last is a noun of known number ("the two companies", "the police", not "the data") agreeing with the
-    determiner; a longer, coordinated ("The Bombardier and Embraer aircraft") or bare plural subject ("Children will
-    enjoy the little steam train": a generic "will") and a relative's "who/which/that will" refuse;
-  - no "you"/"your" in the sentence (a guide's "you will see ...", "it will drop you at the terminus": habits, not
-    forecasts), no wish before it ("We hope all parties will continue", "ensure that ...");
-  - "will" only before a base verb (not "will" as a noun, "if you will", contracted "'ll" or "won't"), not the
-    future perfect ("will have finished"), not "boys will be boys".
-  "going to" -> "will": only after "is/are/am" or a contracted "'m/'re/'s" of a pronoun ("I'm going to" -> "I will";
-  not "was going to", "isn't going to"), and only before a base verb that is no place or fixed phrase ("going to
-  the store", "going to bed", "going to waste", "going to work on it": a noun before a preposition or the end).
+"""The future said another way: a headline's "to" as "will", and "will" as "going to". The rules are
+`FUTURE_RULES`.
+What each rule does, its guards and its golden and refused cases are in `cases/future.json` (the views guide's
+table is made from them); the comment at each guard says why it refuses.
 """
 
 from __future__ import annotations
 
 import re
 
+from bsl_pipeline.pipeline.augment.rewrite_rules.chunker import chunk
 from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import is_finite_clause_verb, is_plural_noun, verb_classes
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_lower_word, _is_word, _lemmas, splice,
+    Refusal, Rule, RuleSettings, Tok, _is_form, _is_lower_word, _is_word, _lemmas, mostly_capitals, splice,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
-    AUXILIARIES, CLAUSE_OPENERS, FUTURE_ADVERBS, GOING_PLACES, HABITUAL, HEADLINE_FUNCTION, NATIONALITY_ENDINGS,
-    NO_VERB_AFTER_TO, NUMBER_WORDS, PLURAL_DETERMINERS, PLURAL_ONLY, PREPOSITIONS, PRONOUN_BE, ROUNDUP_NOUNS,
-    SINGULAR_DETERMINERS, SUBJECT_DETERMINERS, TO_NOUNS, WISH_WORDS,
+    CLAUSE_OPENERS, FUTURE_ADVERBS, GOING_PLACES, HABITUAL, HEADLINE_FUNCTION, NATIONALITY_ENDINGS, NO_VERB_AFTER_TO,
+    NUMBER_WORDS, PLURAL_DETERMINERS, PLURAL_ONLY, PREPOSITIONS, PRONOUN_BE, ROUNDUP_NOUNS, SINGULAR_DETERMINERS,
+    SUBJECT_DETERMINERS, TO_NOUNS, WISH_WORDS,
 )
 
 
@@ -110,7 +74,7 @@ def _is_adjective(tok: Tok) -> bool:
 
 
 def rule_headline_will(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
-    if len(toks) < 4 or _final_punct(toks) != len(toks) or not (toks[0].text[:1].isupper()
+    if len(toks) < 4 or chunk(text, toks).end != len(toks) or not (toks[0].text[:1].isupper()
                                                                 or toks[0].text[:1].isdigit()):
         return None
     if any(t.text in (",", ":", ";", '"', "“", "”", "(", ")", "!", "?", "|") and not (
@@ -202,22 +166,23 @@ def _subject_number(toks: list[Tok], w: int) -> str | None:
     return None
 
 
-def _sentence_ok(toks: list[Tok]) -> bool:
-    """A plain statement: not a question, not a headline (no final punctuation after a capital), not in capitals, one
-    future marker, no habitual or conditional word."""
+def _sentence_refused(toks: list[Tok]) -> Refusal | None:
+    """Why a sentence with a future marker is no plain statement with one: a question, a headline (no final
+    punctuation after a capital), capitals, a second marker, a habitual or conditional word."""
     last = [t for t in toks if t.text not in ("\"", "”", "'", "’", ")")]
     if not last or any(t.text == "?" for t in toks):
-        return False
-    if last[-1].text not in (".", "!") and (toks[0].text[:1].isupper() or not toks[0].text[:1].isalpha()):
-        return False  # a headline; lower-case transcribed speech without punctuation stays
-    words = [t for t in toks if t.text.isalpha() and len(t.text) > 1]
-    if words and sum(t.text.isupper() for t in words) * 2 >= len(words):
-        return False
-    return _future_count(toks) == 1 and not any(t.low in HABITUAL or t.low in ("if", "unless", "whether")
-                                                for t in toks)
+        return Refusal("question")
+    if last[-1].text not in (".", "!") and (toks[0].text[:1].isupper() or not toks[0].text[:1].isalpha()) \
+            or mostly_capitals(toks):
+        return Refusal("headline_or_capitals")  # lower-case transcribed speech without punctuation stays
+    if _future_count(toks) != 1:
+        return Refusal("two_future_markers")  # "the will of the people will prevail": the clauses would not match
+    if any(t.low in HABITUAL or t.low in ("if", "unless", "whether") for t in toks):
+        return Refusal("habitual_or_condition")
+    return None
 
 
-def _will_to_going(text: str, toks: list[Tok]) -> str | None:
+def _will_to_going(text: str, toks: list[Tok]) -> str | Refusal | None:
     for w, t in enumerate(toks):
         if t.text != "will" or w == 0 or w + 1 >= len(toks):
             continue
@@ -229,32 +194,33 @@ def _will_to_going(text: str, toks: list[Tok]) -> str | None:
         verb = toks[v]
         after = toks[v + 1] if v + 1 < len(toks) else None
         if verb.low == "have" and after is not None and _is_form(after.low, "VBN") and after.low != "to":
-            return None  # "will have finished": the future perfect
+            return Refusal("future_perfect")  # "will have finished"
         if verb.low in ("go", "be") and after is not None and after.low == "going":
-            return None
+            return Refusal("will_be_going")
         number = _subject_number(toks, w)
-        if number is None or any(x.low in WISH_WORDS for x in toks[:w]):
-            return None
+        if number is None:
+            return Refusal("subject_number_unknown")
+        if any(x.low in WISH_WORDS for x in toks[:w]):
+            return Refusal("wish")  # "We hope all parties will continue"
         if any(x.low.split("'")[0] in ("you", "your", "yours", "yourself") for x in toks):
-            return None  # a guide's generic "you will see ...", "it will drop you at ...": no forecast
+            return Refusal("generic_you")  # a guide's generic "you will see ...": no forecast
         if verb.low == "be" and after is not None and after.low == toks[w - 1].low:
-            return None  # "boys will be boys"
+            return Refusal("fixed_phrase")  # "boys will be boys"
         be = {"1": "am", "s": "is", "p": "are"}[number]
         adverbs = text[toks[w + 1].start:toks[v - 1].end] + " " if v > w + 1 else ""
         return splice(text, [(t.start, verb.start, be + " " + adverbs + "going to ")])
     return None
 
 
-def _going_to_will(text: str, toks: list[Tok]) -> str | None:
+def _going_to_will(text: str, toks: list[Tok]) -> str | Refusal | None:
     for g in range(1, len(toks) - 2):
         if toks[g].text != "going" or toks[g + 1].text != "to":
             continue
         verb = toks[g + 2]
-        if not _is_lower_word(verb) or not _is_form(verb.low, "VB") or verb.low in GOING_PLACES:
-            return None
         after = toks[g + 3] if g + 3 < len(toks) else None
-        if "NOUN" in _lemmas(verb.low) and (after is None or not _is_word(after) or after.low in PREPOSITIONS):
-            return None  # "going to work on it", "going to town.": a place or a noun
+        if not _is_lower_word(verb) or not _is_form(verb.low, "VB") or verb.low in GOING_PLACES \
+                or "NOUN" in _lemmas(verb.low) and (after is None or not _is_word(after) or after.low in PREPOSITIONS):
+            return Refusal("place_or_noun")  # "going to the store", "going to work on it", "going to town."
         a = g - 1
         adverbs = []
         while a > 0 and toks[a].low in FUTURE_ADVERBS and toks[a].text.islower():
@@ -266,7 +232,7 @@ def _going_to_will(text: str, toks: list[Tok]) -> str | None:
         else:
             m = CONTRACTED_BE.fullmatch(aux.low)
             if m is None:
-                return None  # "was going to" (no future), "isn't going to"
+                return Refusal("not_present_be")  # "was going to" (no future), "isn't going to"
             start = aux.start + len(m.group(1))
         middle = text[adverbs[0].start:adverbs[-1].end] + " " if adverbs else ""
         new = ("" if aux.text in ("is", "are", "am") else " ") + "will " + middle
@@ -275,9 +241,16 @@ def _going_to_will(text: str, toks: list[Tok]) -> str | None:
 
 
 def rule_will_going(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
-    if len(toks) < 4 or not _sentence_ok(toks):
+    if len(toks) < 4 or _future_count(toks) == 0:
         return None
-    return _will_to_going(text, toks) or _going_to_will(text, toks)
+    refused = _sentence_refused(toks)
+    if refused is not None:
+        return refused
+    going = _will_to_going(text, toks)
+    if isinstance(going, str):
+        return going
+    will = _going_to_will(text, toks)
+    return going if will is None else will
 
 
 FUTURE_RULES: dict[str, Rule] = {"headline_will": rule_headline_will, "will_going": rule_will_going}

@@ -1,72 +1,24 @@
-"""Grammatical rewrites: the sentence's own words in another grammatical form. The rules (names as in
-`GRAMMAR_RULES`):
-
-* `number_words`: a count written in digits -> in words ("3 dogs" -> "three dogs"), up to `max_number`; only a
-  plain number before a lower-case word that is no unit ("5 km", "3 pm" stay), not after a name or sign
-  ("Apollo 11", "$5", "No. 3") or a label's noun ("terminal 2", "gate 4"), and only when it is the sentence's one
-  number written in digits.
-* `front_time`: a time phrase at the end moves to the front ("Protesters clashed with police on Monday." ->
-  "On Monday, protesters clashed with police."): yesterday, today, last/next/this week..., on a weekday or date,
-  in a month or year; not in a sentence that opens with a wh-word ("How the Dow Fared on Tuesday").
-* `front_place`: a place phrase after a verb in progress moves to the front ("A man is sitting on a bench." ->
-  "On a bench, a man is sitting."): in/on/at/near/under/behind/beside/inside/outside/in front of + a determiner
-  + one to four lower-case words, directly after the -ing verb (so it belongs to the verb, not to its object);
-  "at" only after a verb of posture or waiting ("sitting at a table"; "biting at a blanket" stays).
-* `front_clause`: a final subordinate clause moves to the front ("He stayed home because it was raining." ->
-  "Because it was raining, he stayed home."): because (of), although, while, when, after, before, until, unless,
-  if, whereas, since; refused after a time noun ("the day when ..."), after verbs of asking and knowing ("asked if",
-  "know when": an indirect question), after phrasal verbs with "after" ("looked after"), after a modifier of the
-  conjunction ("shortly after", "even if"), after a sentence-initial "So"/"And"/"But" (it would end up inside),
-  when the clause has a name and the main clause a pronoun (the pronoun could then refer to the name: "He left
-  because John was tired"), when the part before it has no finite verb or auxiliary ("The volatility of prices
-  since 1995 has been attributed ...": the conjunction is inside the subject), and when that part has an embedded
-  clause ("that", "which", "who", a verb of saying or thinking: "This means that half will be returned, while
-  ..." -> "While ..., this means that ..." changes what the clause belongs to), after a form of "be" ("where it
-  goes wrong is when ...": the clause is what "is" says), when the clause has no verb of its own ("we like to
-  wait until 18 months": a phrase the verb asks for; "because of ..." and "while waiting ..." are fine), and when
-  the part before it has two coordinated verbs ("put her son in a class and was nervous because ...": the clause
-  belongs to the second); a "because" clause after a negation ("I did not do it because ...": "not" may deny the
-  reason, not the deed); a clause with a third-person pronoun (he, she, it, they, him, her, them, his, its, their)
-  that would come before the noun it may refer to ("The terrorists tied the flight attendants because they were in
-  the way." -> "Because they were in the way, the terrorists tied ..."), except after a main clause that opens
-  with a personal pronoun ("He stayed home because it was raining"), a weather "it" ("while it is snowing") and a
-  possessive in a clause without a subject ("while talking on her cellphone"). `front_time` has the same guards on
-  the part before the time phrase (but the last), and refuses a part with an infinitive ("I was hesitant to move to
-  Victoria in 1984": the time may belong to it).
-* `there`: an indefinite subject with "is/are" + an -ing verb or a place -> "there is/are" ("Two men are playing
-  chess." -> "There are two men playing chess."), and back ("There is a dog running ..." -> "A dog is running
-  ..."); refused when the subject has a verb, a relative pronoun or "and" in it.
-* `wearing`: "a man in a blue shirt" <-> "a man wearing a blue shirt" (a noun, then in/wearing + a garment).
-* `add_is`: a caption without a verb gets "is"/"are" before its -ing verb ("Two dogs fighting in the snow." ->
-  "Two dogs are fighting ..."); refused when the sentence has its verb already, before the -ing verb or after it
-  ("A boy wearing a hat catches a Frisbee", "Two people wearing hoodies huddle on a doorstep": a base-form verb
-  after a plural noun), and when the -ing verb is one of `ATTRIBUTE_ING` (wearing, holding, carrying, ...) and
-  another -ing verb follows it without a comma or conjunction ("a man wearing a white suit holding a newspaper
-  walking through the streets." -> "a man is wearing ...": "wearing" describes the man, the action comes later).
-
-The moved first word of a sentence is written in lower case only when it is a function word (determiner,
-pronoun, ...) or a number word: any other capitalised word may be a name ("Bush said ...": refused).
+"""Grammatical rewrites: the sentence's own words in another grammatical form. The rules are `GRAMMAR_RULES`.
+What each rule does, its guards and its golden and refused cases are in `cases/grammar.json` (the views guide's
+table is made from them); the comment at each guard says why it refuses.
 """
 
 from __future__ import annotations
 
 import re
 
+from bsl_pipeline.pipeline.augment.rewrite_rules.chunker import chunk, is_content
 from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import has_finite_verb, is_plural_noun_token
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Refusal, Rule, RuleSettings, Tok, _case_like, _final_punct, _front, _is_form, _is_lower_word, _is_word, _lemmas,
-    _lower_first_word, is_ing_verb, is_noun, is_participle, is_verb_form, splice,
+    Refusal, Rule, RuleSettings, Tok, _front, _is_form, _is_lower_word, _is_word, _lemmas, _lower_first_word,
+    is_ing_verb, is_participle, is_verb_form, splice,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
-    AFTER_VERBS, APPOSITION_STOP, ATTRIBUTE_ING, AT_PLACE_VERBS, AUXILIARIES, AUX_BEFORE_PARTICIPLE, AUX_CONTRACTED,
-    BARE_SPEAKERS, BEFORE_NAMES, CITING_VERBS, CLAUSE_PRONOUNS, CLOSING_QUOTES, CONJUNCTION_MODIFIERS, DETERMINERS,
-    FIXED_NAME_PAIRS, GARMENTS, HUMAN_SUBJECT_PRONOUNS, INDEFINITE, LOWER_FIRST, MONTHS, NAME_COMPANIONS, NAME_SIGNS,
-    NAME_SUFFIX_ABBREVIATIONS, NOMINATIVE_PRONOUNS, NOT_CONTRACTED, NOT_EXPANDED, NOT_SPEAKERS, NUMBER_WORDS, ORDINALS,
-    PARTS_OF_DAY, PERSONAL_SUBJECTS, PLACE_PREPOSITIONS, PRONOUN_AUX, QUESTION_S, QUESTION_SUBJECTS, QUESTION_VERBS,
-    SAYING_VERBS, SAY_TELL_FORMS, SELECTED_PREPOSITION, SPEAKER_DETERMINERS, SPEAKER_HEADS, SUBJECT_PRONOUNS,
-    SUBORDINATORS, S_EXPANDABLE, THIRD_PERSON, TIME_NOUNS, TIME_UNITS, TITLE_ABBREVIATIONS, UNITS, WEATHER_WORDS,
-    WEEKDAYS, WH_WORDS,
+    AFTER_VERBS, ATTRIBUTE_ING, AT_PLACE_VERBS, AUXILIARIES, CLAUSE_PRONOUNS, CONJUNCTION_MODIFIERS, DETERMINERS,
+    GARMENTS, INDEFINITE, MONTHS, NAME_SIGNS, NUMBER_WORDS, PARTS_OF_DAY, PERSONAL_SUBJECTS, PLACE_PREPOSITIONS,
+    QUESTION_VERBS, SAYING_VERBS, SELECTED_PREPOSITION, SUBORDINATORS, THIRD_PERSON, TIME_NOUNS, TIME_UNITS, UNITS,
+    WEATHER_WORDS, WEEKDAYS, WH_WORDS,
 )
 
 
@@ -121,7 +73,7 @@ def _time_phrase(toks: list[Tok], end: int) -> int | None:
 
 
 def rule_front_time(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
-    end = _final_punct(toks)
+    end = chunk(text, toks).end
     if end <= 0:
         return None
     if toks[0].low in WH_WORDS:
@@ -149,7 +101,7 @@ def _embedded_or_verbless(head: list[Tok]) -> bool:
 
 
 def rule_front_place(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
-    end = _final_punct(toks)
+    end = chunk(text, toks).end
     if end <= 0:
         return None
     for k in range(2, end):
@@ -168,7 +120,7 @@ def rule_front_place(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Ref
         if start >= end or toks[start].low not in ("a", "an", "the", "some", "two", "three"):
             return None
         phrase = toks[start + 1:end]
-        if not 1 <= len(phrase) <= 4 or not all(_is_lower_word(t) and not is_stopword(t.text) for t in phrase):
+        if not 1 <= len(phrase) <= 4 or not all(is_content(t) for t in phrase):
             return None
         if any(is_ing_verb(t.low) for t in phrase):
             return Refusal("ing_in_phrase")
@@ -199,61 +151,65 @@ def _cataphoric(toks: list[Tok], clause: list[Tok]) -> bool:
 
 
 def rule_front_clause(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
-    end = _final_punct(toks)
+    end = chunk(text, toks).end
     if end <= 0:
         return None
     for k in range(3, end - 2):
-        conj = toks[k]
-        if conj.low not in SUBORDINATORS or not conj.text.islower():
-            continue
-        prev = toks[k - 1]
-        j = k - 1 if prev.text != "," else k - 2
-        before = toks[j]
-        if before.low in TIME_NOUNS or before.low in CONJUNCTION_MODIFIERS or before.low in QUESTION_VERBS:
-            return Refusal("clause_attaches_to_word_before")
-        if conj.low == "after" and before.low in AFTER_VERBS:
-            return Refusal("clause_attaches_to_verb")
-        if before.low in ("is", "are", "was", "were", "be", "been", "being", "'s"):
-            return Refusal("clause_is_complement")  # "where it goes wrong is when ...": the clause is what "is" says
-        clause = toks[k + 1:end]
-        if not (has_finite_verb(clause) or is_ing_verb(clause[0].low) or is_participle(clause[0].low)
-                or conj.low == "because" and clause[0].low == "of"):
-            # "we like to wait until 18 months on average": a phrase the verb before it asks for
-            return Refusal("no_finite_verb")
-        if any(not (_is_word(t) or t.text.isdigit() or t.text in ("'", "’", "-", "%", "$")) for t in clause):
-            return Refusal("punctuation_in_clause")
-        if any(t.low in SUBORDINATORS | {"that", "which", "who", "and", "or", "but", "so"} for t in clause):
-            return Refusal("nested_clause")
-        if any(t.low in THIRD_PERSON for t in toks[:k]) and any(t.text[:1].isupper() for t in clause):
-            return Refusal("pronoun_would_mean_name")  # "He left because John was tired": fronting lets "he" mean John
-        if _cataphoric(toks, clause):
-            # "The terrorists tied the flight attendants because they were in the way": "they" would
-            return Refusal("pronoun_before_its_noun")
-            # come before the noun it refers to
-        if j < 2 or any(t.text in (";", ":", "\"", "(", ")", "-") for t in toks[:j + 1]):
-            return Refusal("punctuation_before_clause")
-        if any(t.text == "," for t in toks[:j + 1]):
-            return Refusal("comma_before_clause")
-        if toks[0].low in ("so", "and", "but", "or", "yet", "then", "also"):
-            return Refusal("conjunction_opening")
-        if conj.low == "because" and any(t.low in ("not", "never") or t.low.endswith("n't") for t in toks[:j + 1]):
-            return Refusal("negation_scope")  # "I did not do it because ...": "not" may deny the reason, not the deed
-        if _embedded_or_verbless(toks[:j + 1]):
-            # "The volatility of prices since 1995 has been ...": inside the subject; "This means that
-            return Refusal("embedded_or_verbless")
-            # half will be returned, while ...", "put her son in a class and was nervous because ...": it may
-            # belong to the embedded or the second clause only
-        head = _lower_first_word(text[:before.end])
-        if head is None:
-            return None
-        phrase = text[conj.start:toks[end - 1].end]
-        tail = text[toks[end - 1].end:]
-        return phrase[:1].upper() + phrase[1:] + ", " + head + tail
+        if toks[k].low in SUBORDINATORS and toks[k].text.islower():
+            return _front_clause_at(text, toks, k, end)
     return None
 
 
+def _front_clause_at(text: str, toks: list[Tok], k: int, end: int) -> str | Refusal | None:
+    """The sentence with its final clause, from the conjunction at token k, moved to the front."""
+    conj = toks[k]
+    prev = toks[k - 1]
+    j = k - 1 if prev.text != "," else k - 2
+    before = toks[j]
+    if before.low in TIME_NOUNS or before.low in CONJUNCTION_MODIFIERS or before.low in QUESTION_VERBS:
+        return Refusal("clause_attaches_to_word_before")
+    if conj.low == "after" and before.low in AFTER_VERBS:
+        return Refusal("clause_attaches_to_verb")
+    if before.low in ("is", "are", "was", "were", "be", "been", "being", "'s"):
+        return Refusal("clause_is_complement")  # "where it goes wrong is when ...": the clause is what "is" says
+    clause = toks[k + 1:end]
+    if not (has_finite_verb(clause) or is_ing_verb(clause[0].low) or is_participle(clause[0].low)
+            or conj.low == "because" and clause[0].low == "of"):
+        # "we like to wait until 18 months on average": a phrase the verb before it asks for
+        return Refusal("no_finite_verb")
+    if any(not (_is_word(t) or t.text.isdigit() or t.text in ("'", "’", "-", "%", "$")) for t in clause):
+        return Refusal("punctuation_in_clause")
+    if any(t.low in SUBORDINATORS | {"that", "which", "who", "and", "or", "but", "so"} for t in clause):
+        return Refusal("nested_clause")
+    if any(t.low in THIRD_PERSON for t in toks[:k]) and any(t.text[:1].isupper() for t in clause):
+        return Refusal("pronoun_would_mean_name")  # "He left because John was tired": fronting lets "he" mean John
+    if _cataphoric(toks, clause):
+        # "The terrorists tied the flight attendants because they were in the way": "they" would come before the
+        # noun it refers to
+        return Refusal("pronoun_before_its_noun")
+    if j < 2 or any(t.text in (";", ":", "\"", "(", ")", "-") for t in toks[:j + 1]):
+        return Refusal("punctuation_before_clause")
+    if any(t.text == "," for t in toks[:j + 1]):
+        return Refusal("comma_before_clause")
+    if toks[0].low in ("so", "and", "but", "or", "yet", "then", "also"):
+        return Refusal("conjunction_opening")
+    if conj.low == "because" and any(t.low in ("not", "never") or t.low.endswith("n't") for t in toks[:j + 1]):
+        return Refusal("negation_scope")  # "I did not do it because ...": "not" may deny the reason, not the deed
+    if _embedded_or_verbless(toks[:j + 1]):
+        # "The volatility of prices since 1995 has been ...": inside the subject; "This means that half will be
+        # returned, while ...", "put her son in a class and was nervous because ...": it may belong to the
+        # embedded or the second clause only
+        return Refusal("embedded_or_verbless")
+    head = _lower_first_word(text[:before.end])
+    if head is None:
+        return None
+    phrase = text[conj.start:toks[end - 1].end]
+    tail = text[toks[end - 1].end:]
+    return phrase[:1].upper() + phrase[1:] + ", " + head + tail
+
+
 def rule_there(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
-    end = _final_punct(toks)
+    end = chunk(text, toks).end
     if end <= 0 or len(toks) < 4:
         return None
     if toks[0].low == "there" and toks[1].low in ("is", "are") and toks[2].low in INDEFINITE:
@@ -298,7 +254,7 @@ def rule_there(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal |
 
 
 def rule_wearing(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
-    """"a man in a blue shirt" <-> "a man wearing a blue shirt" (a noun, then in/wearing + a garment)."""
+    chunks, refused = chunk(text, toks), None
     for k in range(1, len(toks) - 2):
         t = toks[k]
         if t.low not in ("in", "wearing") or not t.text.islower():
@@ -314,24 +270,23 @@ def rule_wearing(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal
         if det:
             j += 1
         start = j
-        while j < len(toks) and j - start < 4 and _is_lower_word(toks[j]) and not is_stopword(toks[j].text):
-            j += 1
-        if j == start:
-            continue
-        if not (toks[j - 1].low in GARMENTS or toks[j - 1].low.rstrip("s") in GARMENTS):
+        j = chunks.content_end(start, 4)
+        if j == start or not (toks[j - 1].low in GARMENTS or toks[j - 1].low.rstrip("s") in GARMENTS):
             continue
         if j < len(toks) and _is_word(toks[j]) and toks[j].low not in ("and", "with", "is", "are", "on", "in", "at",
                                                                        "while", "was", "were", "near", "by"):
+            refused = refused or Refusal("phrase_goes_on")  # what follows may belong to the garment's phrase
             continue
         if j < len(toks) and toks[j].low == "and" and j + 1 < len(toks) and toks[j + 1].low in ("a", "an", "the"):
-            continue  # "in a shirt and a hat": the second garment would stay under "in"
-        if t.low == "wearing":
-            if prev.low in AUXILIARIES or not det and toks[k + 1].low not in ("blue", "red", "black", "white") \
-                    and toks[j - 1].low not in ("clothes", "jeans", "shorts", "pants", "glasses", "sunglasses",
-                                                "trousers", "boots", "shoes", "overalls", "pajamas"):
-                continue
+            refused = refused or Refusal("second_garment")  # "in a shirt and a hat": the hat would stay under "in"
+            continue
+        if t.low == "wearing" and not det and toks[k + 1].low not in ("blue", "red", "black", "white") \
+                and toks[j - 1].low not in ("clothes", "jeans", "shorts", "pants", "glasses", "sunglasses",
+                                            "trousers", "boots", "shoes", "overalls", "pajamas"):
+            refused = refused or Refusal("garment_without_determiner")  # "wearing bike helmets" -> "in bike helmets"
+            continue
         return splice(text, [(t.start, t.end, "wearing" if t.low == "in" else "in")])
-    return None
+    return refused
 
 
 def _first_ing(toks: list[Tok], end: int) -> int:
@@ -351,8 +306,7 @@ def _later_ing(toks: list[Tok], k: int, end: int) -> bool:
 
 
 def rule_add_is(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
-    """A caption without a verb, "A man in a red shirt standing on a ladder." -> "... is standing ..."."""
-    end = _final_punct(toks)
+    end = chunk(text, toks).end
     if end <= 0 or toks[0].low not in INDEFINITE | {"the", "one"}:
         return None
     if any(t.low in AUXILIARIES or t.low in ("'s", "who", "that", "which", "while", "as", "when") for t in toks):
@@ -393,9 +347,9 @@ def rule_add_is(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal 
             if toks[0].low == "the" and any(x.low == "of" for x in toks[1:k]):
                 return Refusal("of_phrase_subject")
             if t.low in ATTRIBUTE_ING and _later_ing(toks, k, end):
-                # "a man wearing a white suit holding a newspaper walking ...": "wearing" describes
+                # "a man wearing a white suit holding a newspaper walking ...": "wearing" describes the man, a
+                # later -ing verb is what he does
                 return Refusal("several_ing_verbs")
-                # the man, a later -ing verb is what he does
             return splice(text, [(t.start, t.start, ("are " if plural else "is "))])
     return None
 

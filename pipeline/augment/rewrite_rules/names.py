@@ -1,63 +1,22 @@
-"""Names and titles said another way: standard abbreviations and their full forms, and an appositive and its name
-changing places. The rules (names as in `NAME_RULES`):
-
-* `abbreviation`: a standard abbreviation <-> its full form, from the table `ABBREVIATIONS` (abbreviation, full
-  form, kind). Every place of the sentence where an entry applies is rewritten, so that it keeps one style; a
-  sentence with a place its guard refuses is not rewritten. Kinds and their guards:
-  - country and organisation names: "U.S."/"US" -> "United States", "U.K."/"UK" -> "United Kingdom",
-    "U.N."/"UN" -> "United Nations", "EU" -> "European Union", and back ("the United States" -> "the U.S.",
-    "European Union ministers" -> "EU ministers"); the article follows the sound ("an EU envoy" <-> "a European
-    Union envoy"), and a headline's bare noun after a preposition gets its article ("lands in US" -> "lands in
-    the United States"; refused at the very end after a period, where "discussions with U.S." may be cut off).
-    "US"/"UK" before a noun only before an institution or a word of state ("U.S. troops" -> "United States
-    troops", "US Navy"); "US man", "UK Girl", "the UK drugmaker", "UK aid worker", "US stocks", "US Airways", "US
-    Open" are refused (a nationality or origin, or a company or event name), and so is a coordinated modifier
-    ("U.S., French presidents", "U.S. and British troops"; "US and Russia agree ..." is a subject). "US" only as
-    the upper-case word in a mixed-case sentence, not after a verb that takes "us" ("Let US know"), nor before "$"
-    ("US$1.1 million"), nor in brackets ("75 cent (U.S.)"). "UN"/"EU" before a noun only before a word of the
-    organisation's own ("UN monitors" -> "United Nations monitors", "UN Security Council" -> "United Nations
-    Security Council"; not "EU books"). The way back is refused before "of America", before a possessive apostrophe
-    ("the United States' goal" -> "the U.S.' goal"), in a title ("the President of the United States") and inside
-    a longer name that is written in full ("United
-    States Steel").
-  - months before a day: "Sept. 11" -> "September 11", "Jan. 5" -> "January 5" (only before a day number; no way
-    back: "Sept. 11" in plain prose reads as an abbreviation).
-  - titles before a name: "Gov." -> "Governor", "Sen." -> "Senator", "Rep." -> "Representative", "Gen." ->
-    "General", "Lt." -> "Lieutenant", "Col." -> "Colonel", "Sgt." -> "Sergeant", "Capt." -> "Captain", "Adm." ->
-    "Admiral", "Prof." -> "Professor", "Mt." -> "Mount"; only before a capitalised word ("knowing Sen." at the
-    end is cut off), and not after another abbreviation that is not in the table ("Brig. Gen." would become
-    "Brig. General"). Never "St." (Saint or Street) nor "Dr." (Doctor or Drive).
-  - "vs."/"vs" -> "versus" before a word or number; "v." only between capitalised words (a case: "Roe v. Wade").
-  - "&" -> "and" between lower-case words written with spaces ("pictures & video" -> "pictures and video",
-    "jeans, & gloves" -> "jeans, and gloves"); never in names ("AT&T", "Procter & Gamble", "Standard & Poor's":
-    a capitalised neighbour) nor in an HTML entity ("&amp;").
-  Refused: text mostly in capitals (a heading); a sentence-final abbreviation keeps the sentence's period ("in
-  the U.S." -> "in the United States.", and back).
-* `apposition`: a name and its appositive at the sentence start change places ("Ross Garber, Rowland's legal
-  counsel, said ..." -> "Rowland's legal counsel, Ross Garber, said ..."): only the pattern NAME, (the|a|an|
-  possessive) NP, VERB, with a name of one to four capitalised words (after an optional "The") that are no
-  common words ("Sure, the man yells"), an appositive of two to seven words without commas, clause words or
-  verbs ("Kyi, a U.N. envoy says, as ..."), an indefinite appositive only with a full name ("A presidential
-  candidate, Graham, was ..." reads oddly), and a finite verb or auxiliary directly after the second comma
-  ("Toll, Australia's second-largest transport company, last week offered" is refused).
-
-A phrase moved to the front of a sentence is capitalised; the word it displaces is lower-cased only when it is a
-function word (determiner, pronoun, ...), else the rule is refused where it could be a common noun.
+"""Names and titles said another way: standard abbreviations and their full forms (the table `ABBREVIATIONS`), and an
+appositive and its name changing places. The rules are `NAME_RULES`. `abbreviation` rewrites every place of the
+sentence where an entry applies, so that it keeps one style; a sentence with a place its guard refuses is not
+rewritten.
+What each rule does, its guards and its golden and refused cases are in `cases/names.json` (the views guide's
+table is made from them); the comment at each guard says why it refuses.
 """
 
 from __future__ import annotations
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import is_finite_verb
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Refusal, Rule, RuleSettings, Tok, _case_like, _is_form, _is_lower_word, _is_word, _lemmas, _lower_first_word,
-    is_noun, mostly_capitals, splice, token_at,
+    Refusal, Rule, RuleSettings, Tok, _case_like, _is_form, _is_lower_word, _is_word, _lemmas, is_noun, mostly_capitals,
+    splice, token_at,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
-    ABBREVIATIONS, ALL_THE_FIXED, AUXILIARIES, BARE_NOUN_PREPOSITIONS, CLAUSE_SIGNAL_WORDS, DETERMINERS,
-    HUMAN_SUBJECT_PRONOUNS, INSTITUTIONS, IRREGULAR_PLURALS, MASS_LIKE, NAME_BOUNDARY_PREPOSITIONS, NAME_TAILS,
-    NOT_BEFORE_MANY, ORGANISATION_NOUNS, SENTENCE_ADVERBS, SHORT_FORMS, STATE_NOUNS, SUBJECT_DETS, TAKES_US, TIME_UNITS,
-    VOWEL_SOUND,
+    ABBREVIATIONS, AUXILIARIES, BARE_NOUN_PREPOSITIONS, CLAUSE_SIGNAL_WORDS, INSTITUTIONS, NAME_BOUNDARY_PREPOSITIONS,
+    NAME_TAILS, ORGANISATION_NOUNS, SHORT_FORMS, STATE_NOUNS, TAKES_US, VOWEL_SOUND,
 )
 
 # -- abbreviation ---------------------------------------------------------------------------------------------------
@@ -157,13 +116,7 @@ def _abbreviation_edit(text: str, toks: list[Tok], i: int) -> tuple[int, int, st
             if kind == "case" and not (prev is not None and prev.text[:1].isupper() and nxt.text[:1].isupper()):
                 return None
         if kind == "ampersand":
-            if prev is None or nxt is None or not _is_lower_word(nxt) or nxt.start != t.end + 1:
-                return False if prev is not None and prev.text[:1].isupper() else None
-            if prev.text == ",":
-                return (prev.end, t.end, " and")
-            if not _is_lower_word(prev) or prev.end != t.start - 1:
-                return None
-            return (t.start, t.end, "and")
+            return _ampersand_edit(t, prev, nxt)
         end = toks[j - 1].end if not final else t.end  # a final period stays the sentence's
         new = full
         if kind in ("country", "organisation") and _bare_noun(toks, i, j):
@@ -174,6 +127,17 @@ def _abbreviation_edit(text: str, toks: list[Tok], i: int) -> tuple[int, int, st
             return (prev.start, end, _case_like(prev.text, "a") + " " + new)
         return (t.start, end, new)
     return None
+
+
+def _ampersand_edit(t: Tok, prev: Tok | None, nxt: Tok | None) -> tuple[int, int, str] | None | bool:
+    """The edit that writes the "&" of token t as "and" between lower-case words (as `_abbreviation_edit`)."""
+    if prev is None or nxt is None or not _is_lower_word(nxt) or nxt.start != t.end + 1:
+        return False if prev is not None and prev.text[:1].isupper() else None
+    if prev.text == ",":
+        return (prev.end, t.end, " and")
+    if not _is_lower_word(prev) or prev.end != t.start - 1:
+        return None
+    return (t.start, t.end, "and")
 
 
 def _short_form_edit(text: str, toks: list[Tok], i: int) -> tuple[int, int, str] | None | bool:

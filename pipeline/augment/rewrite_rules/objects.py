@@ -1,74 +1,16 @@
 """Rewrites of noun phrases and objects: a possessive said with "of", a phrasal verb's particle moved, a recipient
-said with "to", "not any" said with "no". The rules (names as in `OBJECT_RULES`); each makes one edit, at the first
-place where it applies:
-
-* `possessive`: a possessor + "'s" + its noun phrase -> "the" + the noun phrase + "of" + the possessor ("Normandy's
-  thriving textile industry" -> "the thriving textile industry of Normandy", "the company's shares fell" -> "the
-  shares of the company fell"); where no possessive applies, "the" + a noun phrase + "of" + a place -> the place's
-  ("the capital of France" -> "France's capital"). The "of" form reads naturally only for places, organisations and
-  things, so the possessor must be: a place or organisation from `PLACES` ("China's"); any other capitalised name only
-  with a head of finance ("Enron's shares") or of a place ("Agra's monuments"), never after a title ("President X's");
-  "the" + a name that takes "the" or an acronym ("the CIA's"); or "the" + one or two lower-case words whose last is a
-  noun of `THING_POSSESSORS` (company, country, city, dog, building...: "the company's"). Refused, each with the case
-  it stands for: a person ("Obama's decision" -> "the decision of Obama", "the man's hat" -> "the hat of the man" read
-  badly: neither is in the lists); an indefinite possessor ("a man's", "one's"); a pronoun; a classifying genitive
-  ("children's hospital", "women's room": no such possessor is in the lists); time ("today's", "last year's",
-  "Sunday's"); idioms ("for God's sake", "a stone's throw", "at arm's length", "the lion's share": their possessors
-  are in no list, and "sake", "own", "worth", "share" are refused as heads); a superlative head ("China's biggest
-  bank" reads as "in China", not "of China"); "'s" = is/has ("Paris's beautiful", "China's been": the head must be
-  lower-case words ending in a noun); a longer possessor name ("French President Hollande's", "Northern Ireland's" are
-  not "Ireland's"). The noun phrase is one to three lower-case nouns, adjectives or participles ending in a noun, and
-  a clear boundary must follow it: punctuation, the end, an auxiliary or a past-tense verb ("Iraq's economy was
-  shattered"); a preposition, a name or a relative word after it is refused ("China's war on drugs" -> "the war of
-  China on drugs", "the CIA's director George Tenet"); a head that would read as done to the possessor or as an event
-  in it ("the government's investigation" -> "the investigation of the government", "Russia's election"); a possessive
-  after "of" ("53 percent of the world's rubber" -> "of the rubber of the world"); a plural head before a word that
-  may be its verb ("China's leaders work"); a sentence with an elliptic possessive ("Kyoto's troupe performs in
-  December and Osaka's in May"). The other way: "the" + one to three lower-case words + "of" + a place of `PLACES`,
-  then a boundary, not after a word that governs "of" ("one of the ...") and not with a head outside the relational
-  heads of `OF_HEADS` (capital, economy, government, king, population...: "the perception of Spain" is no "Spain's
-  perception", "the rest of Europe", "the city of Paris"), nor a place ending in "s" ("Paris's"), nor a place that a
-  preposition follows ("the mines of Kuala Lumpur in the State of Selangor, of ...").
-* `particle`: a phrasal verb's particle moves past its object ("picked up the ball" -> "picked the ball up") or back
-  ("took his shoes off" -> "took off his shoes"), for the pairs of `PHRASAL_VERBS` (verb lemma -> particles), each
-  transitive in its usual sense; forms from lemminflect. The object is a determiner or possessive + one or two
-  lower-case words ending in a noun, or a bare plural ("cuts up vegetables" -> "cuts vegetables up"), and a boundary
-  follows (punctuation, the end, a conjunction or a preposition other than "of"; after a two-word object only
-  punctuation or a conjunction: "taking away a defence mechanism for the cat"). Refused: a particle that may head a
-  place ("ran up the hill", "looked up the street", "turned off the road": "run", "look", "go", "walk", "climb"... are
-  not in the list, and an object of `PLACE_OBJECTS` is refused for every verb); a pronoun object ("picked it up"
-  stays, "picked up it" is wrong); a particle followed by a noun phrase in the other direction ("took the book off the
-  shelf": "off" is a preposition there); an object followed by "of", a relative word or a name ("picked up the pieces
-  of glass"); idioms whose object does not move ("make up the majority", "give up hope" read badly with the particle
-  after: such pairs are not listed); "turn"/"switch" on/off with no device as the object ("turned on his friend",
-  "turn on an axis"); "to" after the object ("took away his ability to become ..."), a direction after the particle
-  ("taking a canoe down to the lake"); a verb that is a noun after a determiner ("with both hands over her head");
-  an object ending in a word that may be an adverb or a particle ("threw her right out": "her" is the object).
-* `dative`: a double object -> "to" ("gave him a book" -> "gave a book to him") and back ("sent a letter to them" ->
-  "sent them a letter"), for give, send, hand, lend, sell, show, offer, pass, throw, bring, teach, tell, with a
-  pronoun (me, him, her, us, them) or, in the first direction, a capitalised name or a determiner + a person or animal
-  noun ("give the cat a pill" -> "give a pill to the cat") as the recipient, and a determiner + one or two words
-  ending in a noun as the theme, then a boundary. Refused: light-verb idioms ("give him a
-  hand/call/chance/try/break/hug/look", "show him the door", "teach him a lesson": `LIGHT_THEMES`); "it" or "you" as
-  the recipient ("give it a try", "you" may be a subject); a pronoun theme ("gave it to him" -> "gave him it"); a
-  theme followed by "of", "to", "that", a relative word or a name ("gave him a book of poems", "gave them a reason to
-  stay", "giving him a toy or bottle of some sort"); a name after "to" (a place: "sent the troops to Iraq" -> "sent
-  Iraq the troops"); "tell" only with a story, joke, secret, lie, truth or news ("told him the plan to ..." is
-  refused).
-* `no_any`: "there" + be + "n't any"/"not any" <-> "no" ("There aren't any cookies left." <-> "There are no cookies
-  left."), do + "n't"/"not" + have/make/find/see/show + "any" <-> the verb inflected for the auxiliary's person and
-  tense + "no" ("doesn't have any money" <-> "has no money", "didn't make any sense" -> "made no sense"; the other
-  way with "have" only: "makes no sense" keeps its "no"); "no" -> "not any" only before a plural or a mass noun of
-  `MASS_NOUNS` ("There is no dog" -> "There isn't any dog" reads badly), written with the contracted negation.
-  Refused: questions ("Don't you have any?"), "any" before "of", "more", "longer", "one", "way" or a non-noun;
-  idioms with "no" ("has no idea", "had no choice but", "there is no way/doubt/point", "no longer", "no one");
-  "have" after a modal or "to" ("will have no", "to have no": the auxiliary would be wrong).
+said with "to", "not any" said with "no". The rules are `OBJECT_RULES`; each makes one edit, at the first place
+where it applies. The "of" form of a possessive reads naturally only for places, organisations and things, so its
+possessor must be in `PLACES`, `THE_PLACES` or `THING_POSSESSORS` (or a name with a head of finance or place).
+What each rule does, its guards and its golden and refused cases are in `cases/objects.json` (the views guide's
+table is made from them); the comment at each guard says why it refuses.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+from bsl_pipeline.pipeline.augment.rewrite_rules.chunker import Chunks, chunk, is_content
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
     Refusal, Rule, RuleSettings, Tok, _is_form, _is_lower_word, _is_word, _lemmas, inflect, is_noun, splice,
 )
@@ -83,11 +25,6 @@ from bsl_pipeline.pipeline.lexicon.word_classes import (
 )
 
 # -- shared ---------------------------------------------------------------------------------------------------------
-
-
-def _is_content(t: Tok) -> bool:
-    """A lower-case word that is no function word."""
-    return _is_lower_word(t) and not is_stopword(t.text)
 
 
 def _cap(text: str) -> str:
@@ -117,7 +54,7 @@ def _head_end(toks: list[Tok], j: int, max_words: int = 3) -> int | None:
     noun, no superlative) when a clear boundary follows it; the shortest such phrase."""
     for n in range(1, max_words + 1):
         words = toks[j:j + n]
-        if len(words) < n or not all(_is_content(t) for t in words):
+        if len(words) < n or not all(is_content(t) for t in words):
             return None
         if any(_is_superlative(t.low) for t in words) or words[0].low in BAD_HEADS:
             return None
@@ -184,34 +121,7 @@ def rule_possessive(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refu
         head_end = _head_end(toks, k + 1)
         if head_end is None:
             continue
-        with_s = Tok(owner, t.start, t.end - 2)
-        parts = toks[:k] + [with_s]
-        i = None
-        if owner[:1].isupper():
-            start = _name_before(parts, k + 1)
-            name = _name(parts, start, k + 1)
-            before = parts[start - 1] if start > 0 else None
-            heads = {w.low for w in toks[k + 1:head_end]}
-            if before is not None and before.low == "the":
-                if name in THE_PLACES or name.isupper() and len(name) > 1 or \
-                        name.split()[-1].lower() in THING_POSSESSORS:
-                    i = start - 1
-            elif before is not None and (before.low in POSSESSIVE_DETS or before.low in ("own", "one", "'s")):
-                continue
-            elif name in PLACES and name not in THE_PLACES:
-                i = start
-            elif not name.isupper() and name.lower() not in PRONOUNS_AND_INDEFINITES \
-                    and name.split()[0].rstrip(".") not in PERSON_TITLES \
-                    and (" " not in name and heads <= FINANCE_HEADS or toks[head_end - 1].low in PLACE_HEADS):
-                i = start
-        else:
-            if owner.lower() not in THING_POSSESSORS:
-                continue
-            j = k
-            while j > 0 and _is_content(toks[j - 1]) and k - j < 1 and is_noun(toks[j - 1].low):
-                j -= 1
-            if j > 0 and toks[j - 1].low == "the":
-                i = j - 1
+        i = _possessor_start(toks, k, owner, head_end)
         if i is None:
             continue
         prev = toks[i - 1] if i > 0 else None
@@ -226,6 +136,36 @@ def rule_possessive(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refu
                 possessor = "the" + possessor[3:]
         return splice(text, [(toks[i].start, toks[head_end - 1].end, f"{first} {head} of {possessor}")])
     return _of_to_possessive(text, toks)
+
+
+def _possessor_start(toks: list[Tok], k: int, owner: str, head_end: int) -> int | None:
+    """Where the possessor of the "'s" word toks[k] (`owner` without its "'s") starts, when it is one the "of"
+    form suits; None otherwise."""
+    if not owner[:1].isupper():
+        if owner.lower() not in THING_POSSESSORS:
+            return None
+        j = k
+        while j > 0 and is_content(toks[j - 1]) and k - j < 1 and is_noun(toks[j - 1].low):
+            j -= 1
+        return j - 1 if j > 0 and toks[j - 1].low == "the" else None
+    parts = toks[:k] + [Tok(owner, toks[k].start, toks[k].end - 2)]
+    start = _name_before(parts, k + 1)
+    name = _name(parts, start, k + 1)
+    before = parts[start - 1] if start > 0 else None
+    heads = {w.low for w in toks[k + 1:head_end]}
+    if before is not None and before.low == "the":
+        if name in THE_PLACES or name.isupper() and len(name) > 1 or name.split()[-1].lower() in THING_POSSESSORS:
+            return start - 1
+        return None
+    if before is not None and (before.low in POSSESSIVE_DETS or before.low in ("own", "one", "'s")):
+        return None
+    if name in PLACES and name not in THE_PLACES:
+        return start
+    if not name.isupper() and name.lower() not in PRONOUNS_AND_INDEFINITES \
+            and name.split()[0].rstrip(".") not in PERSON_TITLES \
+            and (" " not in name and heads <= FINANCE_HEADS or toks[head_end - 1].low in PLACE_HEADS):
+        return start
+    return None
 
 
 def _of_to_possessive(text: str, toks: list[Tok]) -> str | None:
@@ -248,7 +188,7 @@ def _of_to_possessive(text: str, toks: list[Tok]) -> str | None:
         for n in range(1, 4):
             if o - n - 1 < 0:
                 break
-            if not _is_content(toks[o - n]):
+            if not is_content(toks[o - n]):
                 break
             if toks[o - n - 1].low == "the":
                 the = o - n - 1
@@ -290,7 +230,7 @@ def _noun_ends(toks: list[Tok], j: int) -> Iterator[tuple[int, list[Tok]]]:
     a noun that is no -ing form; none from the first n whose words are not all content words."""
     for n in (1, 2):
         words = toks[j + 1:j + 1 + n]
-        if len(words) < n or not all(_is_content(w) for w in words):
+        if len(words) < n or not all(is_content(w) for w in words):
             return
         if is_noun(words[-1].low) and not _is_form(words[-1].low, "VBG"):
             yield n, words
@@ -302,9 +242,9 @@ def _short_object(toks: list[Tok], j: int, bare: bool = False) -> int | None:
     noun; with `bare`, also a plural noun alone ("cuts up vegetables")."""
     if j >= len(toks):
         return None
-    if bare and _is_content(toks[j]) and _is_plural(toks[j].low) and toks[j].low not in PLACE_OBJECTS:
+    if bare and is_content(toks[j]) and _is_plural(toks[j].low) and toks[j].low not in PLACE_OBJECTS:
         nxt = toks[j + 1] if j + 1 < len(toks) else None
-        return j + 1 if nxt is None or not _is_content(nxt) else None
+        return j + 1 if nxt is None or not is_content(nxt) else None
     if toks[j].low not in POSSESSIVE_DETS or toks[j].text[:1].isupper() and j > 0:
         return None
     for n, words in _noun_ends(toks, j):
@@ -319,7 +259,7 @@ def _short_object(toks: list[Tok], j: int, bare: bool = False) -> int | None:
         if any(w.low in PLACE_OBJECTS for w in words):
             return None
         nxt = toks[j + 1 + n] if j + 1 + n < len(toks) else None
-        if nxt is not None and _is_content(nxt) and is_noun(nxt.low):
+        if nxt is not None and is_content(nxt) and is_noun(nxt.low):
             continue  # "the tennis ball": the object goes on
         return j + 1 + n
     return None
@@ -345,6 +285,7 @@ def _clause_goes_on_clearly(toks: list[Tok], k: int) -> bool:
 
 
 def rule_particle(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
+    refused = None
     for i, t in enumerate(toks[:-2]):
         if not _is_lower_word(t):
             continue
@@ -356,12 +297,18 @@ def rule_particle(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusa
         if nxt.low in PHRASAL_VERBS[lemma] and nxt.text.islower():
             # verb + particle + object -> verb + object + particle
             end = _short_object(toks, i + 2, bare=True)
-            if end is None or not _clause_goes_on_clearly(toks, end) or end < len(toks) and toks[end].low == "to":
-                continue  # "took away his ability to become ...": the "to" belongs to the object
+            if end is None:
+                continue
+            if not _clause_goes_on_clearly(toks, end) or end < len(toks) and toks[end].low == "to":
+                refused = refused or Refusal("object_goes_on")  # "took away his ability to become ...": the "to"
+                continue  # belongs to the object
             if lemma in ("turn", "switch") and toks[end - 1].low not in DEVICES:
+                refused = refused or Refusal("no_device")  # "turned on his friend"
                 continue
             if end < len(toks) and (toks[end].low in PARTICLES or end - i > 4 and _is_word(toks[end])):
-                continue  # "taking away a defence mechanism for the cat": a longer object keeps its particle first
+                # "taking away a defence mechanism for the cat": a longer object keeps its particle first
+                refused = refused or Refusal("longer_object")
+                continue
             obj = text[toks[i + 2].start:toks[end - 1].end]
             return splice(text, [(nxt.start, toks[end - 1].end, f"{obj} {nxt.text}")])
         end = _short_object(toks, i + 1)
@@ -373,12 +320,15 @@ def rule_particle(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusa
         after = end + 1
         if after < len(toks) and (_is_word(toks[after]) and not _clause_goes_on_clearly(toks, after)
                                   or toks[after].low in DETERMINERS | DIRECTION_PREPOSITIONS):
-            continue  # "took the book off the shelf": a preposition; "taking a canoe down to the lake": a direction
+            # "took the book off the shelf": a preposition; "taking a canoe down to the lake": a direction
+            refused = refused or Refusal("preposition_or_direction")
+            continue
         if lemma in ("turn", "switch") and toks[end - 1].low not in DEVICES:
+            refused = refused or Refusal("no_device")
             continue
         obj = text[toks[i + 1].start:toks[end - 1].end]
         return splice(text, [(toks[i + 1].start, particle.end, f"{particle.text} {obj}")])
-    return None
+    return refused
 
 
 # -- dative ---------------------------------------------------------------------------------------------------------
@@ -393,7 +343,7 @@ def _dative_theme(toks: list[Tok], j: int) -> int | None:
         if any(w.low in LIGHT_THEMES for w in words):
             return None
         k = j + 1 + n
-        if k < len(toks) and _is_content(toks[k]) and is_noun(toks[k].low):
+        if k < len(toks) and is_content(toks[k]) and is_noun(toks[k].low):
             continue
         new_clause = k + 1 < len(toks) and toks[k].low in COORDINATORS and toks[k + 1].low in PERSONAL_SUBJECTS
         if k < len(toks) and not (toks[k].text in BOUNDARY_PUNCT - {","} or toks[k].low in ("but", "so", "then")
@@ -404,6 +354,7 @@ def _dative_theme(toks: list[Tok], j: int) -> int | None:
 
 
 def rule_dative(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
+    refused = None
     for i, t in enumerate(toks[:-3]):
         if not _is_lower_word(t):
             continue
@@ -412,36 +363,42 @@ def rule_dative(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal 
             continue  # "the hand", "the show"
         if i > 0 and toks[i - 1].low in ("a", "an", "the"):
             continue
-        verb = verbs.pop()
-        rec = toks[i + 1]
-        if rec.low in OBJECT_ONLY_PRONOUNS and rec.text.islower() or rec.text[:1].isupper() and rec.text.isalpha() \
-                and not is_stopword(rec.text) and rec.low not in PRONOUNS_AND_INDEFINITES:
-            end = _dative_theme(toks, i + 2)
-            if end is None:
-                continue
-            if verb == "tell" and toks[end - 1].low not in TELL_THEMES:
-                continue
-            if rec.low == "her" and toks[i + 2].low not in ("a", "an", "the", "some"):
-                continue  # "gave her his book": "her" may be a possessive too
-            theme = text[toks[i + 2].start:toks[end - 1].end]
-            return splice(text, [(rec.start, toks[end - 1].end, f"{theme} to {rec.text}")])
-        if rec.low in ("a", "an", "the", "his", "her", "their", "my", "your", "our") and rec.text.islower() \
-                and i + 2 < len(toks) and toks[i + 2].low in RECIPIENTS:
-            end = _dative_theme(toks, i + 3)
-            if end is None or verb == "tell" and toks[end - 1].low not in TELL_THEMES:
-                continue
-            theme = text[toks[i + 3].start:toks[end - 1].end]
-            recipient = text[rec.start:toks[i + 2].end]
-            return splice(text, [(rec.start, toks[end - 1].end, f"{theme} to {recipient}")])
-        end = _dative_theme_before_to(toks, i + 1)
+        found = _dative_edit(text, toks, i)
+        if not isinstance(found, tuple):
+            refused = refused or found
+        elif verbs.pop() == "tell" and toks[found[0] - 1].low not in TELL_THEMES:
+            refused = refused or Refusal("tell_without_story")  # "told him the plan to ..."
+        else:
+            return splice(text, [found[1]])
+    return refused
+
+
+def _dative_edit(text: str, toks: list[Tok], i: int) -> tuple[int, tuple[int, int, str]] | Refusal | None:
+    """(the end of the theme, the edit) that says the objects after the verb at token i the other way: a recipient
+    pronoun, name or a determiner's person or animal and a theme -> the theme "to" the recipient; a theme "to" an
+    object pronoun -> the pronoun and the theme."""
+    rec = toks[i + 1]
+    if rec.low in OBJECT_ONLY_PRONOUNS and rec.text.islower() or rec.text[:1].isupper() and rec.text.isalpha() \
+            and not is_stopword(rec.text) and rec.low not in PRONOUNS_AND_INDEFINITES:
+        end = _dative_theme(toks, i + 2)
         if end is None:
-            continue
-        rec = toks[end + 1]
-        if verb == "tell" and toks[end - 1].low not in TELL_THEMES:
-            continue
-        theme = text[toks[i + 1].start:toks[end - 1].end]
-        return splice(text, [(toks[i + 1].start, rec.end, f"{rec.text} {theme}")])
-    return None
+            return None
+        if rec.low == "her" and toks[i + 2].low not in ("a", "an", "the", "some"):
+            return Refusal("her_may_be_possessive")  # "gave her his book"
+        theme = text[toks[i + 2].start:toks[end - 1].end]
+        return end, (rec.start, toks[end - 1].end, f"{theme} to {rec.text}")
+    if rec.low in ("a", "an", "the", "his", "her", "their", "my", "your", "our") and rec.text.islower() \
+            and i + 2 < len(toks) and toks[i + 2].low in RECIPIENTS:
+        end = _dative_theme(toks, i + 3)
+        if end is None:
+            return None
+        theme = text[toks[i + 3].start:toks[end - 1].end]
+        return end, (rec.start, toks[end - 1].end, f"{theme} to {text[rec.start:toks[i + 2].end]}")
+    end = _dative_theme_before_to(toks, i + 1)
+    if end is None:
+        return None
+    rec = toks[end + 1]
+    return end, (toks[i + 1].start, rec.end, f"{rec.text} {text[toks[i + 1].start:toks[end - 1].end]}")
 
 
 def _dative_theme_before_to(toks: list[Tok], j: int) -> int | None:
@@ -451,7 +408,7 @@ def _dative_theme_before_to(toks: list[Tok], j: int) -> int | None:
     for n in (1, 2):
         k = j + 1 + n
         words = toks[j + 1:k]
-        if k + 1 >= len(toks) or len(words) < n or not all(_is_content(w) for w in words):
+        if k + 1 >= len(toks) or len(words) < n or not all(is_content(w) for w in words):
             return None
         if toks[k].low != "to":
             continue
@@ -469,12 +426,11 @@ def _dative_theme_before_to(toks: list[Tok], j: int) -> int | None:
 # -- no_any ---------------------------------------------------------------------------------------------------------
 
 
-def _no_any_noun(toks: list[Tok], k: int, to_any: bool) -> bool:
+def _no_any_noun(chunks: Chunks, k: int, to_any: bool) -> bool:
     """Whether token k is a noun (phrase start) that "any"/"no" may quantify: an adjective or noun, the phrase ending
     in a plural or (for "not any") any noun, or a mass noun; no idiom."""
-    j = k
-    while j < len(toks) and j - k < 3 and _is_content(toks[j]):
-        j += 1
+    toks = chunks.toks
+    j = chunks.content_end(k, 3)
     if j == k:
         return False
     words = [t.low for t in toks[k:j]]
@@ -491,18 +447,19 @@ def _no_any_noun(toks: list[Tok], k: int, to_any: bool) -> bool:
 def rule_no_any(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if "?" in text:
         return Refusal("question")
+    chunks = chunk(text, toks)
     for i, t in enumerate(toks[:-2]):
         prev = toks[i - 1] if i > 0 else None
         nxt = toks[i + 1]
         # there + be + n't/not + any -> there + be + no
         if prev is not None and prev.low == "there":
-            if t.low in BE_NOT_POSITIVE and nxt.low == "any" and _no_any_noun(toks, i + 2, False):
+            if t.low in BE_NOT_POSITIVE and nxt.low == "any" and _no_any_noun(chunks, i + 2, False):
                 be = t.text[:-3]
                 return splice(text, [(t.start, nxt.end, f"{be} no")])
             if t.low in BE_NEGATIVE and nxt.low == "not" and toks[i + 2].low == "any" \
-                    and _no_any_noun(toks, i + 3, False):
+                    and _no_any_noun(chunks, i + 3, False):
                 return splice(text, [(nxt.start, toks[i + 2].end, "no")])
-            if t.low in BE_NEGATIVE and t.text.islower() and nxt.low == "no" and _no_any_noun(toks, i + 2, True):
+            if t.low in BE_NEGATIVE and t.text.islower() and nxt.low == "no" and _no_any_noun(chunks, i + 2, True):
                 return splice(text, [(t.start, nxt.end, f"{BE_NEGATIVE[t.low]} any")])
         if prev is None or prev.low in WH_WORDS or not _is_word(prev) or prev.low in AUXILIARIES | {"to"}:
             continue
@@ -512,14 +469,14 @@ def rule_no_any(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal 
         if do in DO_FORM_TAGS and negated:
             v = i + 1 if t.low.endswith("n't") else i + 2
             if v + 2 < len(toks) and toks[v].low in NO_ANY_VERBS and toks[v + 1].low == "any" \
-                    and _no_any_noun(toks, v + 2, False):
+                    and _no_any_noun(chunks, v + 2, False):
                 form = inflect(toks[v].low, DO_FORM_TAGS[do])
                 if form is None or toks[v].low == "see" and do != "did":
                     continue
                 return splice(text, [(t.start, toks[v + 1].end, f"{_case_like_word(t.text, form)} no")])
         # has/have/had + no -> doesn't/don't/didn't have any (have only: "makes no sense" keeps its "no")
         if t.low in ("has", "have", "had") and t.text.islower() and nxt.low == "no" \
-                and _no_any_noun(toks, i + 2, True) and prev.low not in ("who", "which", "that"):
+                and _no_any_noun(chunks, i + 2, True) and prev.low not in ("who", "which", "that"):
             if t.low == "have" and prev.low not in PERSONAL_SUBJECTS - {"it"}:
                 continue  # "we have no" but not "they will have no", "the rules have no"
             if i + 2 < len(toks) and is_participle_like(toks[i + 2].low):

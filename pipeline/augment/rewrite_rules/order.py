@@ -1,114 +1,54 @@
 """Two parts of a sentence said in the other order: the two conjuncts of "and", and a reported clause and the speaker
-said after it. The rules (names as in `ORDER_RULES`):
-
-* `swap_conjuncts`: two noun phrases joined by "and", each a determiner and one to three lower-case nouns or
-  adjectives, change places ("a man and a woman are ..." -> "a woman and a man are ..."); not after "of" (the
-  first conjunct may belong to a larger phrase), not before a possessive, not with ordinals ("the first and the
-  second").
-  Else two names joined by "and" change places ("Harris and Klebold killed ..." -> "Klebold and Harris killed ...";
-  "Mr. Grassley and Mr. Baucus"), each one to three capitalised words (a title's abbreviation with its period may
-  come first), followed by a verb, an auxiliary or the end; refused for a fixed pair or one name ("Bosnia and
-  Herzegovina", "Procter and Gamble", "Simon and Garfunkel", "Romeo and Juliet", "Smith and Sons"), a title-case
-  headline (a phrase may be a title), a name followed by "'s" or "of" ("Marks and Spencer's"), a first conjunct
-  that may end a larger name or list ("Bank of America and ...", "the", a capitalised word or comma before it), an
-  order that carries meaning ("between X and Y", "respectively", "in that order"), a single word that may be a
-  common noun ("Police and Fire"), a sentence-initial first name that is also a word ("Smith and ..."), two
-  surnames before a verb of citing ("Robinson and Godbey say ...": the authors' order is part of the reference), and
-  a first name in apposition to a singular lower-case noun before it ("from the publisher Pearson Alhambra and DA"
-  -> "the publisher DA and Pearson Alhambra" names another publisher; "the leaders Obama and Romney" passes).
-* `reported`: a short subject + said/says before a reported clause moves after it ("The company said sales fell."
-  <-> "Sales fell, the company said."); refused with a quotation mark or question, a participle ("The said company
-  ..."), a coordinated verb ("I never said or implied ...") or "it" in the clause before its noun. Else a speech tag
-  at the end, after a quotation or reported clause, is inverted ('"We will win," said Smith.' <-> '"We will win,"
-  Smith said.'; "Sales fell, said the company." <-> "..., the company said."; also "says"; straight and curly,
-  single and double quotes, the closing quote and comma, "?" or "!" stay where they are). The speaker: a name with
-  its title words ("IDC analyst John McArthur", "Gen. Richard Myers", "France's Francois Hollande"), a determiner
-  and one to four words ("the Oscar-winning film director"), a bare plural speaker ("Pentagon officials"), or a
-  pronoun only from "said he" to "he said" ("said he" is archaic); after "said" it may have an apposition ("said
-  Matt Geller, an analyst at CIBC World Markets." -> "Matt Geller, an analyst at CIBC World Markets, said."), before
-  it only after a quotation. Refused: a speaker with a relative clause or more text after it ("said Smith, who
-  ...", "said Smith, laughing", "said Smith on Tuesday"; one -ly adverb is kept after the verb: "said Tuppence
-  thoughtfully" -> "Tuppence said thoughtfully"), "said" + what was said ("He stood up, said nothing", "said a few
-  words", "said Amen": without a quotation a determiner's noun must name a speaker), "said" as a participle (it
-  must follow the comma or quote), a tag in the middle ('..., said Sir James, "you know ..."'), "he said" ->
-  "said he", a name ending in an abbreviation before the final period ("said Gilles Burger Jr."), and, without a
-  quotation, a part before the tag that has no finite verb ("After the meeting, the company said.").
+said after it. The rules are `ORDER_RULES`.
+What each rule does, its guards and its golden and refused cases are in `cases/order.json` (the views guide's
+table is made from them); the comment at each guard says why it refuses.
 """
 
 from __future__ import annotations
 
 import re
 
+from bsl_pipeline.pipeline.augment.rewrite_rules.chunker import chunk
 from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import has_finite_verb
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_lower_word, _is_word, _lemmas, _lower_first_word,
-    is_noun, is_verb_form, splice,
+    Refusal, Rule, RuleSettings, Tok, _is_form, _is_word, _lemmas, _lower_first_word, is_noun, is_verb_form, splice,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
     APPOSITION_STOP, AUXILIARIES, BARE_SPEAKERS, BEFORE_NAMES, CITING_VERBS, CLOSING_QUOTES, DETERMINERS,
     FIXED_NAME_PAIRS, LOWER_FIRST, NAME_COMPANIONS, NAME_SUFFIX_ABBREVIATIONS, NOMINATIVE_PRONOUNS, NOT_SPEAKERS,
-    ORDINALS, SAY_TELL_FORMS, SPEAKER_DETERMINERS, SPEAKER_HEADS, THIRD_PERSON, TITLE_ABBREVIATIONS,
+    SAY_TELL_FORMS, SPEAKER_DETERMINERS, SPEAKER_HEADS, THIRD_PERSON, TITLE_ABBREVIATIONS,
 )
 
 
-def _np_before(toks: list[Tok], end: int) -> int | None:
-    """Start of a noun phrase "det (1-3 lower-case content words)" ending just before token `end`."""
-    j = end - 1
-    words = 0
-    while j >= 0 and words < 3 and _is_lower_word(toks[j]) and not is_stopword(toks[j].text) \
-            and toks[j].low not in ORDINALS and not toks[j].low.endswith("ing"):
-        j -= 1
-        words += 1
-    if words and j >= 0 and toks[j].low in DETERMINERS and toks[j].low not in ("that", "this", "those", "these"):
-        return j
-    return None
-
-
-def _np_after(toks: list[Tok], start: int) -> int | None:
-    """End (exclusive) of a noun phrase "det (1-3 lower-case content words)" from token `start`, followed by a
-    function word or punctuation."""
-    if start >= len(toks) or toks[start].low not in DETERMINERS or toks[start].low in ("that", "this", "those",
-                                                                                      "these"):
-        return None
-    j = start + 1
-    while j < len(toks) and j - start <= 3 and _is_lower_word(toks[j]) and not is_stopword(toks[j].text) \
-            and toks[j].low not in ORDINALS and not toks[j].low.endswith("ing"):
-        j += 1
-    if j == start + 1:
-        return None
-    if j < len(toks) and _is_word(toks[j]) and not is_stopword(toks[j].text):
-        return None  # the phrase goes on, or a verb follows: boundaries unclear
-    if j < len(toks) and toks[j].low in ("'s", "'", "of"):
-        return None
-    if "VERB" in _lemmas(toks[j - 1].low) and j < len(toks) and toks[j].low not in AUXILIARIES \
-            and _is_word(toks[j]):
-        return None  # "a goose swim in": the phrase may end in a verb
-    return j
-
-
 def rule_swap_conjuncts(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
+    chunks, refused = chunk(text, toks), None
     for i, t in enumerate(toks):
         if t.low != "and" or not t.text.islower():
             continue
-        a = _np_before(toks, i)
-        b = _np_after(toks, i + 1)
+        a = chunks.noun_phrase_before(i)
+        b = chunks.noun_phrase_after(i + 1)
         if a is None or b is None:
             continue
         if a > 0 and not (toks[a - 1].low in AUXILIARIES or is_verb_form(toks[a - 1].low)
                           and not is_stopword(toks[a - 1].text)):
-            continue  # "a man in [a black shirt] and [an elderly woman]": the conjuncts may be larger phrases
+            # "a man in [a black shirt] and [an elderly woman]": the conjuncts may be larger phrases
+            refused = refused or Refusal("conjuncts_may_be_larger")
+            continue
         if a > 0 and b < len(toks) and (toks[b].low in AUXILIARIES or _is_word(toks[b]) and is_verb_form(toks[b].low)):
-            continue  # "is photographing a camel and a woman is trying": two clauses
+            refused = refused or Refusal("two_clauses")  # "is photographing a camel and a woman is trying"
+            continue
         if b < len(toks) and toks[b].low in ("respectively", ",", "and"):
             continue
         if any("NOUN" not in _lemmas(toks[x].low) or "ADJ" in _lemmas(toks[x].low) for x in (i - 1, b - 1)):
             continue  # "a black and a brown dog": each conjunct must end in a noun
         if {toks[a].low, toks[i + 1].low} & {"his", "her", "their", "its", "my", "our", "your"}:
-            continue  # "a mother and her daughter": "her" must follow its noun
+            refused = refused or Refusal("possessive_conjunct")  # "a mother and her daughter": "her" follows its noun
+            continue
         if b < len(toks) and not (toks[b].low in AUXILIARIES or is_verb_form(toks[b].low)
                                   or toks[b].text in (".", "!", ",") and a == 0 or toks[b].text in (".", "!")):
-            continue  # "a man and a woman in blue": what follows may belong to the second conjunct only
+            refused = refused or Refusal("phrase_follows")  # "a man and a woman in blue": it may be the second's
+            continue
         first = text[toks[a].start:toks[i - 1].end]
         second = text[toks[i + 1].start:toks[b - 1].end]
         if first.lower() == second.lower():
@@ -118,7 +58,8 @@ def rule_swap_conjuncts(text: str, toks: list[Tok], cfg: RuleSettings) -> str | 
             second = second[:1].upper() + second[1:]
         edits = [(toks[a].start, toks[i - 1].end, second), (toks[i + 1].start, toks[b - 1].end, first)]
         return splice(text, edits)
-    return _swap_names(text, toks)
+    names = _swap_names(text, toks)
+    return refused if names is None else names
 
 
 def _is_name_word(t: Tok) -> bool:
@@ -144,54 +85,63 @@ def _names_from(toks: list[Tok], start: int, step: int) -> int:
     return n if 1 <= words <= 3 else 0
 
 
-def _swap_names(text: str, toks: list[Tok]) -> str | None:
-    """"Obama and Romney met." -> "Romney and Obama met." (see the module docstring)."""
+def _swap_names(text: str, toks: list[Tok]) -> str | Refusal | None:
+    """"Obama and Romney met." -> "Romney and Obama met."."""
     low = text.lower()
-    if "respectively" in low or "in that order" in low:
-        return None
     words = [t for t in toks[1:] if _is_word(t) and not is_stopword(t.low)]
-    if sum(t.text[:1].isupper() for t in words) > 2 and sum(t.text.islower() for t in words) < len(words) / 2:
-        return None  # a title-case headline: a phrase may be a title
+    headline = sum(t.text[:1].isupper() for t in words) > 2 and sum(t.text.islower() for t in words) < len(words) / 2
+    refused = None
     for i, t in enumerate(toks):
         if t.text != "and" or i == 0 or i + 1 >= len(toks):
             continue
         n1, n2 = _names_from(toks, i - 1, -1), _names_from(toks, i + 1, 1)
         if not 1 <= n1 <= 3 or not 1 <= n2 <= 3:
             continue
+        if "respectively" in low or "in that order" in low:
+            return Refusal("order_carries_meaning")
+        if headline:
+            return Refusal("title_case_headline")  # a phrase may be a title
         a, b = i - n1, i + 1 + n2
-        first, second = toks[a:i], toks[i + 1:b]
-        if a > 0 and (toks[a - 1].low in BEFORE_NAMES or toks[a - 1].text[:1].isupper() and not (
-                a == 1 and is_stopword(toks[0].low)) or toks[a - 1].text in
-                      ("-", "'", "’", "\"", "“")) and not (a == 1 and toks[0].text in ("\"", "“")):
-            continue  # "Bank of America and ...", "between X and Y", a list, a larger name
-        if a > 0 and toks[a - 1].text.islower() and toks[a - 1].low in _lemmas(toks[a - 1].low).get("NOUN", ()) \
-                and not is_stopword(toks[a - 1].low) and not is_verb_form(toks[a - 1].low) \
-                and not _is_form(toks[a - 1].low, "VB"):
-            continue  # "the publisher Pearson Alhambra and DA": the first name is in apposition to a singular noun
-        if b < len(toks) and (toks[b].low in ("'s", "’s", "'", "’", "of", "&", "and", ",", "(", "-")
-                              or toks[b].low.endswith("'s") or toks[b].low.endswith("’s")):
-            continue  # "Marks and Spencer's", "Trade and Industry of", a list
-        if any(x.low.endswith("'s") or x.low.endswith("’s") for x in first + second):
+        pair_refused = _name_pair_refused(toks, a, i, b)
+        if pair_refused is not None:
+            refused = refused or pair_refused
             continue
-        if b < len(toks) and _is_word(toks[b]) and not (
-                toks[b].text.islower() and (toks[b].low in AUXILIARIES or is_verb_form(toks[b].low)
-                                            and not is_noun(toks[b].low) or toks[b].low in ("have", "say", "met"))):
-            continue  # what follows may belong to the second name only
-        if f"{first[-1].low} {second[-1].low}" in FIXED_NAME_PAIRS \
-                or f"{first[0].low} {second[0].low}" in FIXED_NAME_PAIRS \
-                or second[-1].low in NAME_COMPANIONS or first[-1].low in NAME_COMPANIONS:
-            continue
-        if any(all(_lemmas(x.low) or is_stopword(x.low) for x in part) and len(part) == 1 for part in (first, second)):
-            continue  # "Police and Fire", "Trade and Industry": a word that may be a common noun, no name
-        if a == 0 and _lemmas(first[0].low):
-            continue
-        if len(first) == len(second) == 1 and b < len(toks) and toks[b].low in CITING_VERBS:
-            continue  # "Robinson and Godbey say ...": authors cited in their own order
         one = text[toks[a].start:toks[i - 1].end]
         two = text[toks[i + 1].start:toks[b - 1].end]
         if one.lower() == two.lower():
             continue
         return splice(text, [(toks[a].start, toks[i - 1].end, two), (toks[i + 1].start, toks[b - 1].end, one)])
+    return refused
+
+
+def _name_pair_refused(toks: list[Tok], a: int, i: int, b: int) -> Refusal | None:
+    """Why the names toks[a:i] and toks[i + 1:b] around "and" may not change places, or None."""
+    first, second = toks[a:i], toks[i + 1:b]
+    if a > 0 and (toks[a - 1].low in BEFORE_NAMES or toks[a - 1].text[:1].isupper() and not (
+            a == 1 and is_stopword(toks[0].low)) or toks[a - 1].text in
+                  ("-", "'", "’", "\"", "“")) and not (a == 1 and toks[0].text in ("\"", "“")):
+        return Refusal("larger_name_or_list")  # "Bank of America and ...", "between X and Y", a list
+    if a > 0 and toks[a - 1].text.islower() and toks[a - 1].low in _lemmas(toks[a - 1].low).get("NOUN", ()) \
+            and not is_stopword(toks[a - 1].low) and not is_verb_form(toks[a - 1].low) \
+            and not _is_form(toks[a - 1].low, "VB"):
+        return Refusal("apposition")  # "the publisher Pearson Alhambra and DA": in apposition to a singular noun
+    if b < len(toks) and (toks[b].low in ("'s", "’s", "'", "’", "of", "&", "and", ",", "(", "-")
+                          or toks[b].low.endswith("'s") or toks[b].low.endswith("’s")) \
+            or any(x.low.endswith("'s") or x.low.endswith("’s") for x in first + second):
+        return Refusal("possessive_or_larger_name")  # "Marks and Spencer's", "Trade and Industry of", a list
+    if b < len(toks) and _is_word(toks[b]) and not (
+            toks[b].text.islower() and (toks[b].low in AUXILIARIES or is_verb_form(toks[b].low)
+                                        and not is_noun(toks[b].low) or toks[b].low in ("have", "say", "met"))):
+        return Refusal("phrase_follows")  # what follows may belong to the second name only
+    if f"{first[-1].low} {second[-1].low}" in FIXED_NAME_PAIRS \
+            or f"{first[0].low} {second[0].low}" in FIXED_NAME_PAIRS \
+            or second[-1].low in NAME_COMPANIONS or first[-1].low in NAME_COMPANIONS:
+        return Refusal("fixed_pair")
+    if any(all(_lemmas(x.low) or is_stopword(x.low) for x in part) and len(part) == 1 for part in (first, second)) \
+            or a == 0 and _lemmas(first[0].low):
+        return Refusal("may_be_common_noun")  # "Police and Fire", "Smith and ...": a word that may be no name
+    if len(first) == len(second) == 1 and b < len(toks) and toks[b].low in CITING_VERBS:
+        return Refusal("cited_authors")  # "Robinson and Godbey say ...": authors cited in their own order
     return None
 
 
@@ -292,42 +242,51 @@ def _tag_start(toks: list[Tok], k: int) -> int | None:
     return None
 
 
-def _invert_tag(text: str, toks: list[Tok]) -> str | None:
-    """'"We will win," said Smith.' <-> '"We will win," Smith said.' (see the module docstring)."""
-    end = _final_punct(toks)
+def _invert_tag(text: str, toks: list[Tok]) -> str | Refusal | None:
+    """'"We will win," said Smith.' <-> '"We will win," Smith said.'."""
+    end = chunk(text, toks).end
     if end < 3:
         return None
     tail = text[toks[end - 1].end:]
-    # "..., said X." -> "..., X said."
     for k in range(2, end - 1):
-        if toks[k].low not in ("said", "says") or not toks[k].text.islower():
-            continue
-        quoted, boundary = _tag_boundary(toks, k)
-        if boundary is None:
-            continue
-        s = k + 1
-        if toks[s].low in NOMINATIVE_PRONOUNS and toks[s].text.islower() or toks[s].text == "I":
-            if s + 1 == end:
-                return splice(text, [(toks[k].start, toks[s].end, f"{toks[s].text} {toks[k].text}")])
-            continue
-        e = _speaker_end(toks, s, end, quoted)
-        if e is None:
-            continue
-        if e == end:
-            who = text[toks[s].start:toks[e - 1].end]
-        elif toks[e].text == "," and _apposition(toks, e + 1, end):
-            who = text[toks[s].start:toks[end - 1].end] + ","
-        elif e + 1 == end and toks[e].low.endswith("ly") and toks[e].text.islower() \
-                and ("ADV" in _lemmas(toks[e].low) or not _lemmas(toks[e].low)):
-            # "said Tuppence thoughtfully" -> "Tuppence said thoughtfully"
-            return splice(text, [(toks[k].start, toks[e - 1].end,
-                                  text[toks[s].start:toks[e - 1].end] + " " + toks[k].text)])
-        else:
-            continue
-        if toks[end - 1].low in NAME_SUFFIX_ABBREVIATIONS | TITLE_ABBREVIATIONS or "." in toks[end - 1].text:
-            return None  # "said Gilles Burger Jr.": the final period is also the abbreviation's
-        return text[:toks[k].start] + who + " " + toks[k].text + tail
-    # "..., X said." -> "..., said X."
+        if toks[k].low in ("said", "says") and toks[k].text.islower():
+            inverted = _speaker_before_said(text, toks, k, end, tail)
+            if inverted is not None:
+                return inverted
+    return _said_before_speaker(text, toks, end, tail)
+
+
+def _speaker_before_said(text: str, toks: list[Tok], k: int, end: int, tail: str) -> str | Refusal | None:
+    """"..., said X." (toks[k] is "said") -> "..., X said."; None where the rule looks on."""
+    quoted, boundary = _tag_boundary(toks, k)
+    if boundary is None:
+        return None
+    s = k + 1
+    if toks[s].low in NOMINATIVE_PRONOUNS and toks[s].text.islower() or toks[s].text == "I":
+        if s + 1 == end:
+            return splice(text, [(toks[k].start, toks[s].end, f"{toks[s].text} {toks[k].text}")])
+        return None
+    e = _speaker_end(toks, s, end, quoted)
+    if e is None:
+        return None
+    if e == end:
+        who = text[toks[s].start:toks[e - 1].end]
+    elif toks[e].text == "," and _apposition(toks, e + 1, end):
+        who = text[toks[s].start:toks[end - 1].end] + ","
+    elif e + 1 == end and toks[e].low.endswith("ly") and toks[e].text.islower() \
+            and ("ADV" in _lemmas(toks[e].low) or not _lemmas(toks[e].low)):
+        # "said Tuppence thoughtfully" -> "Tuppence said thoughtfully"
+        return splice(text, [(toks[k].start, toks[e - 1].end,
+                              text[toks[s].start:toks[e - 1].end] + " " + toks[k].text)])
+    else:
+        return None
+    if toks[end - 1].low in NAME_SUFFIX_ABBREVIATIONS | TITLE_ABBREVIATIONS or "." in toks[end - 1].text:
+        return Refusal("abbreviation_at_end")  # "said Gilles Burger Jr.": the final period is also the abbreviation's
+    return text[:toks[k].start] + who + " " + toks[k].text + tail
+
+
+def _said_before_speaker(text: str, toks: list[Tok], end: int, tail: str) -> str | Refusal | None:
+    """"..., X said." -> "..., said X."."""
     k = end - 1
     if toks[k].low not in ("said", "says") or not toks[k].text.islower() \
             or toks[k - 1].low in NAME_SUFFIX_ABBREVIATIONS:
@@ -349,82 +308,88 @@ def _invert_tag(text: str, toks: list[Tok]) -> str | None:
         if boundary is None or _speaker_end(toks, b, k, True) != k:
             return None
         if not quoted and not has_finite_verb(toks[:boundary]):
-            return None  # "After the meeting, the company said.": no clause was said
+            return Refusal("no_clause_said")  # "After the meeting, the company said."
         who = text[toks[b].start:toks[k - 1].end]
     if toks[b].low in NOMINATIVE_PRONOUNS or toks[b].text == "I":
-        return None
+        return Refusal("pronoun_speaker")  # "he said" -> "said he" is archaic
     return text[:toks[b].start] + toks[k].text + " " + who + tail
 
 
 def rule_reported(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
-    """"The company said sales fell." <-> "Sales fell, the company said." (a short subject + said/says); else a
-    speech tag after a quotation or reported clause inverted ('"We will win," said Smith.' <-> '... Smith said.')."""
-    return _front_reported(text, toks) or _invert_tag(text, toks)
+    fronted = _front_reported(text, toks)
+    if isinstance(fronted, str):
+        return fronted
+    inverted = _invert_tag(text, toks)
+    return fronted if inverted is None else inverted
 
 
-def _front_reported(text: str, toks: list[Tok]) -> str | None:
-    end = _final_punct(toks)
+def _front_reported(text: str, toks: list[Tok]) -> str | Refusal | None:
+    end = chunk(text, toks).end
     if end <= 0 or "?" in text or "!" in text or '"' in text or "“" in text:
         return None  # "She said we're going to live!" -> "..., she said!": the "!" would end the tag
-    # "..., X said." -> "X said ..."
     if end >= 6 and toks[end - 1].low in ("said", "says"):
-        for c in range(end - 2, max(end - 7, 1), -1):
-            if toks[c].text == ",":
-                subject = toks[c + 1:end - 1]
-                if not subject or not all(_is_word(s) for s in subject) or len(subject) > 4:
-                    return None
-                if subject[0].low not in DETERMINERS | {"he", "she", "they", "we", "i", "officials", "police",
-                                                         "analysts", "experts", "witnesses", "authorities"} \
-                        and not subject[0].text[:1].isupper():
-                    return None
-                if any(t.text in (",", ";", ":", "(", ")") for t in toks[:c]):
-                    return None
-                if any(t.low in THIRD_PERSON for t in toks[:c]) and subject[-1].text[:1].isupper() \
-                        and subject[0].low not in THIRD_PERSON:
-                    return None
-                quote = _lower_first_word(text[:toks[c - 1].end])
-                if quote is None:
-                    return None
-                who = text[toks[c + 1].start:toks[end - 1].end]
-                if who[:1].islower() and subject[0].low != "i":
-                    who = who[:1].upper() + who[1:]
-                return who + " " + quote + text[toks[end - 1].end:]
-        return None
-    # "X said (that) ..." -> "..., X said."
+        return _speaker_first(text, toks, end)
     for k in range(1, min(5, end - 3)):
-        if toks[k].low not in ("said", "says") or not toks[k].text.islower():
-            continue
-        subject = toks[:k]
-        if not all(_is_word(s) for s in subject) or subject[-1].low in DETERMINERS:
-            return None  # "The said company ...": a participle
-        if subject[0].low not in LOWER_FIRST | {"officials", "police", "analysts", "experts", "witnesses",
-                                                 "authorities"} and subject[0].text != "I" \
-                and not all(s.text[:1].isupper() for s in subject):
-            return None
-        if subject[0].low in ("it", "there", "this", "that") or any(s.low in AUXILIARIES for s in subject):
-            return None
-        rest = k + 1
-        if toks[rest].low in ("or", "and", "but", "nor"):
-            return None  # "I never said or implied you were ...": the verb is coordinated
-        if toks[rest].low == "that":
-            rest += 1
-        if rest >= end or not _is_word(toks[rest]) or toks[rest].low in ("to", "in", "on", "at", "of", "for",
-                                                                         "about", "the", "a", "an") and rest == k + 1:
-            return None  # "said in a statement": what was said is not a clause
-        clause = toks[rest:end]
-        if len(clause) < 3 or any(t.text in (",", ";", ":", "(", ")") for t in clause):
-            return None
-        if not any(t.low in AUXILIARIES or is_verb_form(t.low) for t in clause[1:]):
-            return None
-        if any(t.low in THIRD_PERSON | {"it", "its"} for t in clause):
-            return None  # "The retailer said it came ..." -> "It came ..., the retailer said": "it" before its noun
-        what = text[toks[rest].start:toks[end - 1].end]
-        what = what[:1].upper() + what[1:]
-        who = text[:toks[k].end]
-        if subject[0].low in LOWER_FIRST or is_stopword(subject[0].text):
-            who = who[:1].lower() + who[1:]
-        return what + ", " + who + text[toks[end - 1].end:]
+        if toks[k].low in ("said", "says") and toks[k].text.islower():
+            return _speaker_last(text, toks, k, end)
     return None
+
+
+def _speaker_first(text: str, toks: list[Tok], end: int) -> str | Refusal | None:
+    """"..., X said." -> "X said ..."."""
+    for c in range(end - 2, max(end - 7, 1), -1):
+        if toks[c].text != ",":
+            continue
+        subject = toks[c + 1:end - 1]
+        if not subject or not all(_is_word(s) for s in subject) or len(subject) > 4 or subject[0].low not in \
+                DETERMINERS | {"he", "she", "they", "we", "i", "officials", "police", "analysts", "experts",
+                               "witnesses", "authorities"} and not subject[0].text[:1].isupper():
+            return Refusal("speaker_unfit")
+        if any(t.text in (",", ";", ":", "(", ")") for t in toks[:c]):
+            return Refusal("punctuation_in_clause")
+        if any(t.low in THIRD_PERSON for t in toks[:c]) and subject[-1].text[:1].isupper() \
+                and subject[0].low not in THIRD_PERSON:
+            return Refusal("pronoun_would_mean_speaker")  # "he ..., Smith said" -> "Smith said he ..."
+        quote = _lower_first_word(text[:toks[c - 1].end])
+        if quote is None:
+            return Refusal("first_word_may_be_name")
+        who = text[toks[c + 1].start:toks[end - 1].end]
+        if who[:1].islower() and subject[0].low != "i":
+            who = who[:1].upper() + who[1:]
+        return who + " " + quote + text[toks[end - 1].end:]
+    return None
+
+
+def _speaker_last(text: str, toks: list[Tok], k: int, end: int) -> str | Refusal | None:
+    """"X said (that) ..." (toks[k] is "said") -> "..., X said."."""
+    subject = toks[:k]
+    if subject[-1].low in DETERMINERS and all(_is_word(s) for s in subject):
+        return Refusal("participle")  # "The said company ...": a participle
+    if not all(_is_word(s) for s in subject) or subject[0].low not in LOWER_FIRST | {
+            "officials", "police", "analysts", "experts", "witnesses", "authorities"} and subject[0].text != "I" \
+            and not all(s.text[:1].isupper() for s in subject) \
+            or subject[0].low in ("it", "there", "this", "that") or any(s.low in AUXILIARIES for s in subject):
+        return Refusal("speaker_unfit")
+    rest = k + 1
+    if toks[rest].low in ("or", "and", "but", "nor"):
+        return Refusal("coordinated_verb")  # "I never said or implied you were ...": the verb is coordinated
+    if toks[rest].low == "that":
+        rest += 1
+    if rest >= end or not _is_word(toks[rest]) or toks[rest].low in ("to", "in", "on", "at", "of", "for",
+                                                                     "about", "the", "a", "an") and rest == k + 1:
+        return Refusal("no_clause_said")  # "said in a statement": what was said is not a clause
+    clause = toks[rest:end]
+    if len(clause) < 3 or any(t.text in (",", ";", ":", "(", ")") for t in clause) \
+            or not any(t.low in AUXILIARIES or is_verb_form(t.low) for t in clause[1:]):
+        return Refusal("no_clause_said")
+    if any(t.low in THIRD_PERSON | {"it", "its"} for t in clause):
+        return Refusal("pronoun_before_its_noun")  # "The retailer said it came ..." -> "It came ..., the retailer said"
+    what = text[toks[rest].start:toks[end - 1].end]
+    what = what[:1].upper() + what[1:]
+    who = text[:toks[k].end]
+    if subject[0].low in LOWER_FIRST or is_stopword(subject[0].text):
+        who = who[:1].lower() + who[1:]
+    return what + ", " + who + text[toks[end - 1].end:]
 
 
 ORDER_RULES: dict[str, Rule] = {"swap_conjuncts": rule_swap_conjuncts, "reported": rule_reported}

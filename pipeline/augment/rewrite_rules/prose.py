@@ -1,88 +1,24 @@
 """Rewrites for written prose (guidebooks, reports, fiction, dictionary glosses): a fronted place phrase put back
-after its subject, a manner adverb said on the other side of its participle, a gloss's two definitions in the other
-order, and a sentence adverb ("however") moved after the subject. The rules (names as in `PROSE_RULES`); each makes
-one edit, at the first place where it applies:
-
-* `inversion`: a locative inversion undone: a sentence that opens with a place phrase, then a verb of being or
-  position, then its subject, says the subject first ("At the top of the hill is the imposing medieval fortress of
-  Kadifekale." -> "The imposing medieval fortress of Kadifekale is at the top of the hill."; "On the easternmost
-  tip of Jamaica stands Morant Point Lighthouse." -> "Morant Point Lighthouse stands on the easternmost tip of
-  Jamaica."; "Nearby is a small museum." -> "A small museum is nearby."; "Of particular interest is the old
-  harbour." -> "The old harbour is of particular interest."). The phrase: a preposition of place (at, on, in, near,
-  beside, behind, above, below, beneath, under, inside, outside, along, across, beyond, opposite, atop, around,
-  among, within, between, next to, close to, to the left/right/north/... of) with a determiner, possessive or
-  number after it, then nouns, modifiers and further prepositional phrases ("of the show"), or one of the adverbs
-  nearby, opposite, inside, outside, below, above, beyond, beneath, behind, upstairs, downstairs, overhead alone, or
-  "of particular/special/... interest/note/importance/significance"; the verb: is, are, was, were, stands, lies,
-  sits, rises, hangs, towers, looms, stretches (and their other forms); the subject: a determiner, number or
-  capitalised name and the rest of the sentence. The verb keeps its form (it agrees with the subject already).
-  Refused: a determiner in the phrase that does not follow a preposition ("In Roman times a temple to Jupiter
-  stood here": "a temple" is the subject, the sentence is not inverted), a pronoun or auxiliary in it ("In Hong
-  Kong you can ..."), a capitalised word after a lower-case noun in it ("In the town Parliament is the ...": the
-  subject may start there), a bare phrase without a determiner ("On top is ...", "In Britain Parliament is ...":
-  where the phrase ends is unclear); a subject that opens with anything else ("Among the disadvantages are that
-  ...", "At the end is also ...", "At first was ..."), that has a clause ("which", "that", "where", a finite
-  verb or an auxiliary: the moved phrase would follow the clause's verb and could attach to it), "and" with a
-  singular verb ("On the left is a bar and a restaurant." -> "A bar and a restaurant is on the left."), or is
-  longer than `_MAX_SUBJECT` words; a semicolon, colon, dash, bracket or quotation mark anywhere, a comma anywhere
-  but one before a trailing participle or apposition of the subject ("On the easternmost tip of Jamaica stands
-  Morant Point Lighthouse, built in 1841." -> "Morant Point Lighthouse, built in 1841, stands on ..."), a question,
-  and a sentence without final "." or "!".
-* `adverb`: a manner or time adverb in -ly after a passive or perfect participle moves before it ("The perception of
-  Spain has changed dramatically with this government" -> "... has dramatically changed with this government";
-  "The bill was approved unanimously." -> "The bill was unanimously approved."), and, for a shorter list of
-  adverbs, back ("Most produce is locally grown, with ..." -> "Most produce is grown locally, with ..."; "The
-  bill was quickly passed." -> "The bill was passed quickly."). The participle directly
-  follows a form of be or have; the adverb is one of `ADVERBS_BEFORE_PARTICIPLE` (before the participle) or
-  `ADVERBS_AFTER_PARTICIPLE` (after it):
-  manner, degree of change and time adverbs whose meaning does not depend on their place. Refused: any other -ly
-  adverb (focus and degree adverbs modify what follows them: "is located directly above the door", "was painted
-  entirely white", "have invested largely at the school" -> "have largely invested": largely, mainly, mostly,
-  partly, partially, fully, entirely, completely, greatly, highly, heavily, widely are in neither list; sentence
-  adverbs read badly after the participle: "was originally built" -> "was built originally"; collocations: "is
-  closely related", "is widely known"); a word after the participle (after the adverb, in the other direction)
-  that is not punctuation, the end or a preposition ("was elected recently president", "was quickly followed
-  suit": the adverb may belong to what follows); "and"/"or" after the adverb
-  ("was repaired quickly and cheaply"); a negation before the participle ("was not damaged seriously" -> "was not
-  seriously damaged" may deny another thing); a question; a sentence in capitals or title case (a headline).
-* `definitions`: a dictionary gloss of two definitions joined by ";" says them in the other order ("make less
-  hostile; win over." -> "win over; make less hostile."; "A conceptual formulation; a way of conceiving
-  something." -> "A way of conceiving something; a conceptual formulation."): the gloss's capital and final "."
-  or ";" stay where they were. Both definitions open alike: with a verb's base form ("make", "be", "cause") or
-  with an article (a, an, the), so that each is a definition of the same word. Refused: a second part that
-  qualifies the first instead ("be used by; as of a utility", "supply food ready to eat; for parties and
-  banquets", "a protective covering consisting of netting; can be mounted in a frame", "a company ...; subject to
-  government regulation": a preposition, modal or other word class), three or more parts, a capital letter after
-  the first (a name, or a headline: "Rocket fired from Gaza damages home in Sderot; none hurt"), quotation marks,
-  brackets, a colon, "?" or "!", and a gloss that ends in ";." or another mix.
-* `however`: a sentence-initial discourse adverb moves after the subject ("However, the company said ..." ->
-  "The company, however, said ..."), and back: however, therefore, nevertheless, nonetheless, moreover,
-  furthermore, meanwhile, and the comments on the whole statement unfortunately, fortunately, sadly, luckily,
-  surprisingly, interestingly, apparently, obviously ("Unfortunately, the magnet schools began ..." -> "The magnet
-  schools, unfortunately, began ..."); not "instead", "thus", "still", "also", "indeed", "clearly": after the
-  subject they read as another word or shift the emphasis ("Wolfowitz, indeed, admitted" confirms what "Indeed,"
-  only adds to). The subject: a personal pronoun (not "it": "It, moreover, is possible to
-  ..."), a name of one to three capitalised words, or a determiner + one to three words ending in a noun,
-  directly followed by an auxiliary or an unambiguous finite verb ("the associated cost is", not "the
-  associated | cost"), and no participle before a preposition or a verb ("a site established for ...", "the man
-  arrested said": a reduced relative); a prepositional phrase ("In the stock market, however,") or a clause is
-  refused. The way back lower-cases the subject's first word only when it is a function word; a capitalised
-  common noun ("Critics, however, argue") is refused. Only in a sentence with one such adverb, not a question."""
+after its subject, a manner adverb said on the other side of its participle, a gloss's two definitions in the
+other order, and a sentence adverb ("however") moved after the subject. The rules are `PROSE_RULES`; each makes
+one edit, at the first place where it applies.
+What each rule does, its guards and its golden and refused cases are in `cases/prose.json` (the views guide's
+table is made from them); the comment at each guard says why it refuses.
+"""
 
 from __future__ import annotations
 
-from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import is_finite_verb
+from bsl_pipeline.pipeline.augment.rewrite_rules.chunker import chunk
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_lower_word, _is_word, _lemmas, _lower_first_word,
-    is_noun, mostly_capitals, splice,
+    Refusal, Rule, RuleSettings, Tok, _is_form, _is_lower_word, _lemmas, _lower_first_word, is_noun, mostly_capitals,
+    splice,
 )
-from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
     ADVERBS_AFTER_PARTICIPLE, ADVERBS_BEFORE_PARTICIPLE, AUXILIARIES, BEFORE_PARTICIPLE, CLAUSE_OPENING_WORDS,
     HUMAN_SUBJECT_PRONOUNS, INNER_PREPOSITIONS, INTEREST_ADJECTIVES, INTEREST_NOUNS, INVERSION_SUBJECT_DETERMINERS,
-    LOCATIVE_PREPOSITIONS, LOCATIVE_VERBS, NAME_BOUNDARY_PREPOSITIONS, NEGATING_ADVERBS, NOT_DEFINING, NOUN_OPENERS,
-    NUMBER_WORDS, PERSONAL_PRONOUNS_AND_THERE, PHRASE_DETERMINERS, PLACE_ADVERBS, PREPOSITIONS_AFTER_PARTICIPLE,
-    PUNCTUATION, SENTENCE_ADVERBS, SIDES_AND_COMPASS_POINTS, SINGULAR_VERBS, SUBJECT_DETS, TWO_WORD_PREPOSITIONS,
+    LOCATIVE_PREPOSITIONS, LOCATIVE_VERBS, NEGATING_ADVERBS, NOT_DEFINING, NOUN_OPENERS, NUMBER_WORDS,
+    PERSONAL_PRONOUNS_AND_THERE, PHRASE_DETERMINERS, PLACE_ADVERBS, PREPOSITIONS_AFTER_PARTICIPLE, PUNCTUATION,
+    SENTENCE_ADVERBS, SIDES_AND_COMPASS_POINTS, SINGULAR_VERBS, SUBJECT_DETS, TWO_WORD_PREPOSITIONS,
 )
 
 # -- inversion ------------------------------------------------------------------------------------------------------
@@ -138,7 +74,7 @@ def _trailing_modifier(t: Tok) -> bool:
 def rule_inversion(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if len(toks) < 5 or not toks[0].text[:1].isupper():
         return None
-    end = _final_punct(toks)
+    end = chunk(text, toks).end
     if end != len(toks) - 1:
         return Refusal("question_or_quotation")  # a question, a quotation, no final punctuation
     v = _phrase_end(toks)
@@ -204,15 +140,22 @@ def _headline_like(toks: list[Tok]) -> bool:
 def rule_adverb(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if len(toks) < 4 or toks[-1].text == "?" or _headline_like(toks):
         return None
+    refused = None
     for i in range(1, len(toks) - 1):
         aux, t, nxt = toks[i - 1], toks[i], toks[i + 1]
-        if aux.low not in BEFORE_PARTICIPLE or any(x.low in NEGATING_ADVERBS for x in toks[max(0, i - 3):i]):
+        if aux.low not in BEFORE_PARTICIPLE:
             continue
-        if _participle(t) and nxt.text.islower() and nxt.low in ADVERBS_BEFORE_PARTICIPLE and _boundary(toks, i + 2):
+        before = _participle(t) and nxt.text.islower() and nxt.low in ADVERBS_BEFORE_PARTICIPLE \
+            and _boundary(toks, i + 2)
+        after = t.text.islower() and t.low in ADVERBS_AFTER_PARTICIPLE and _participle(nxt) and _boundary(toks, i + 2)
+        if (before or after) and any(x.low in NEGATING_ADVERBS for x in toks[max(0, i - 3):i]):
+            refused = refused or Refusal("negation_before")  # "has not been widely used": the adverb is in its scope
+            continue
+        if before:
             return splice(text, [(t.start, t.start, nxt.text + " "), (t.end, nxt.end, "")])
-        if t.text.islower() and t.low in ADVERBS_AFTER_PARTICIPLE and _participle(nxt) and _boundary(toks, i + 2):
+        if after:
             return splice(text, [(t.start, nxt.start, ""), (nxt.end, nxt.end, " " + t.text)])
-    return None
+    return refused
 
 
 # -- definitions ----------------------------------------------------------------------------------------------------
@@ -237,14 +180,16 @@ def rule_definitions(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Ref
     if end < len(body) - 1:
         return None  # ";." or "..": not a plain gloss
     parts = body[:end].split(";")
-    if len(parts) != 2 or any(ch in body for ch in "\"()[]:?!") or any(ch.isupper() for ch in body[1:]):
+    if len(parts) != 2:
         return None
+    if any(ch in body for ch in "\"()[]:?!") or any(ch.isupper() for ch in body[1:]):
+        return Refusal("punctuation_or_capitals")  # no gloss of a dictionary
     first, second = parts[0].strip(), parts[1].strip()
     if not first or not second or parts[1][:1] != " " or len(first.split()) < 2 and len(second.split()) < 2:
-        return None
+        return Refusal("parts_unfit")
     kind = _opening_kind(first)
     if kind is None or _opening_kind(second) != kind:
-        return None
+        return Refusal("kinds_differ")  # both must open with a verb, or both with an article
     if body[:1].isupper():
         second, first = second[:1].upper() + second[1:], first[:1].lower() + first[1:]
     return second + "; " + first + body[end:] + text[len(body):]
@@ -253,66 +198,18 @@ def rule_definitions(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Ref
 # -- however --------------------------------------------------------------------------------------------------------
 
 
-def _verb_after(toks: list[Tok], k: int) -> bool:
-    """An auxiliary or an unambiguous finite verb at token k: no noun ("the associated | cost is"), no participle
-    that a preposition follows ("a site established for ...": a reduced relative)."""
-    if k >= len(toks):
-        return False
-    t = toks[k]
-    if t.text in AUXILIARIES:
-        return True
-    if not is_finite_verb(t) or is_noun(t.low):
-        return False
-    nxt = toks[k + 1] if k + 1 < len(toks) else None
-    return not (_is_form(t.low, "VBN") and nxt is not None and (
-        nxt.low in NAME_BOUNDARY_PREPOSITIONS | {"as", "under", "after"} or nxt.text in AUXILIARIES
-        or is_finite_verb(nxt)))
-
-
-def _subject_end(toks: list[Tok], start: int, sentence_start: bool, gap: int) -> int | None:
-    """End of a short subject from token `start` whose verb comes `gap` tokens after it: a pronoun, a name of one
-    to three capitalised words, or a determiner + one to three words ending in a noun."""
-    if start >= len(toks):
-        return None
-    t = toks[start]
-    if t.low in HUMAN_SUBJECT_PRONOUNS and (t.text.islower() or t.text == "I" or sentence_start):
-        return start + 1 if _verb_after(toks, start + 1 + gap) else None
-    if t.low in SUBJECT_DETS and (t.text.islower() or sentence_start):
-        for k in range(start + 1, min(start + 4, len(toks))):
-            w = toks[k]
-            if not _is_word(w) or (is_stopword(w.text) and w.low not in ("other", "same", "first", "last")):
-                return None
-            if w.text.islower() and is_finite_verb(w) and not is_noun(w.low):
-                if k == start + 1 and _is_form(w.low, "VBN"):
-                    continue  # "the associated cost is": a participle before its noun
-                return None
-            head_ok = is_noun(w.low) or w.text[:1].isupper() and not is_stopword(w.text)
-            if head_ok and _verb_after(toks, k + 1 + gap):
-                return k + 1
-        return None
-    k = start
-    while k < len(toks) and k - start < 3 and toks[k].text[:1].isupper() and _is_word(toks[k]) \
-            and not is_stopword(toks[k].text) and not toks[k].text.isupper():
-        k += 1
-    if k == start or k >= len(toks):
-        return None
-    if sentence_start and k == start + 1 and _lemmas(toks[start].low):
-        return None  # "Critics, however, argue": a common noun, or a name
-    return k if _verb_after(toks, k + gap) else None
-
-
 def rule_however(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     if len(toks) < 5 or mostly_capitals(toks) or toks[-1].text == "?":
         return None
     if sum(t.low in SENTENCE_ADVERBS for t in toks) != 1:
         return None
     if toks[0].low in SENTENCE_ADVERBS and toks[0].text[:1].isupper() and toks[1].text == ",":
-        end = _subject_end(toks, 2, sentence_start=False, gap=0)
+        end = chunk(text, toks).subject_end(2, sentence_start=False, gap=0)
         if end is None:
             return None
         subject = text[toks[2].start:toks[end - 1].end]
         return subject[:1].upper() + subject[1:] + ", " + toks[0].low + ", " + text[toks[end].start:]
-    end = _subject_end(toks, 0, sentence_start=True, gap=3)
+    end = chunk(text, toks).subject_end(0, sentence_start=True, gap=3)
     if end is None or end + 3 >= len(toks) or toks[end].text != "," or toks[end + 1].low not in SENTENCE_ADVERBS \
             or toks[end + 2].text != "," or not toks[end + 1].text.islower():
         return None

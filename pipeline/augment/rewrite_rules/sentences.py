@@ -1,44 +1,19 @@
 """One sentence said as two: two independent clauses joined by a conjunction or a semicolon become two sentences. The
-rules (names as in `SENTENCE_RULES`):
-
-* `split_clauses`: two independent clauses joined by ", and", ", but", ", so" or ";" become two sentences ("He went
-  home, and his sister stayed at the party." -> "He went home. His sister stayed at the party."): "and" is dropped,
-  "But"/"So" open the second sentence, after ";" the next word is capitalised (a name keeps its case); the first
-  sentence gets a period, the second keeps the source's final "." or "!". Only the first split that passes the
-  guards is made. The second part must open with a subject (a subject pronoun, "there", a demonstrative, a name, a
-  determiner and up to four words, or up to three bare nouns/adjectives) directly followed (one adverb between) by
-  an auxiliary or finite verb; a verb that may be a noun only after a pronoun, or after a plural noun or name when
-  an object follows and no other verb comes later; a past form that may be a participle not before "by" or the end
-  ("and the island plundered."). This refuses a verb phrase ("..., and tried to stem ..."), ellipsis and inversion
-  ("and so did she", "and neither ..."), "so that", "so far", and the last item of a list ("information, ideas,
-  and lessons learned ..."). The first part must have at least `_MIN_FIRST` words and a finite verb, and is
-  refused when it opens with a subordinate conjunction, preposition, time or sentence adverb, -ing verb or
-  participle ("If ...", "In 2003 ...", "Sadly, ...": they scope over both clauses), or with an imperative ("Take the
-  first left, and you'll see it.": a condition); when a comma in it is followed by a clause (a fronted phrase "The
-  next morning, they ...", or a list of clauses "A did X, B did Y, and C ..."), when the part after its last
-  comma has no finite verb (a list: "a red, orange, and blue comforter"), when a time phrase stands before its
-  subject without a comma ("The next morning they ate ..."); when it has a colon, dash or quotation mark, a
-  reporting verb with a clause ("Hamon said the bill has ..., and ...": the second clause may be reported too),
-  "whether", a "that" clause after a verb, adjective or a noun such as "fact" ("due to the fact that X, and Y"), a
-  subordinate clause ("came of age when X led the party, and Y ...": Y may be inside it), a capitalised pronoun
-  mid-sentence (a saying without quotes), or ends in an abbreviation's period or a dangling word. Refused too: a
-  question, a sentence without final "." or "!", a single quotation mark (a quotation that may cross the split),
-  brackets or double quotes that do not close on one side, two semicolons (a list), a second part under
-  `_MIN_SECOND` words, a short echo ("and she did too"), or one that ends in an attribution (", authorities said.":
-  it may cover both clauses).
+rules are `SENTENCE_RULES`; the second part must open a clause (`Chunks.clause_start`).
+What each rule does, its guards and its golden and refused cases are in `cases/sentences.json` (the views guide's
+table is made from them); the comment at each guard says why it refuses.
 """
 
 from __future__ import annotations
 
+from bsl_pipeline.pipeline.augment.rewrite_rules.chunker import Chunks, chunk
 from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import is_noun_like
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_word, _lemmas, is_ing_verb, is_participle,
-    is_verb_form, uncontracted,
+    Refusal, Rule, RuleSettings, Tok, _is_form, _is_word, _lemmas, is_ing_verb, is_participle, uncontracted,
 )
 from bsl_pipeline.pipeline.lexicon.word_classes import (
-    AUXILIARIES, CONTENT_NOUNS, DANGLING_WORDS, DETERMINERS, DISCOURSE_START, DOUBLE_QUOTES, EMBEDDING_WORDS, NEGATIONS,
-    OPEN_BRACKETS, PERSONAL_SUBJECTS, PRONOUN_DETERMINERS, REPORTED_OBJECT, REPORTING_VERBS, SCOPING_CONJUNCTIONS,
-    SPLIT_CONJUNCTIONS, SPLIT_DEMONSTRATIVES, SPLIT_DETERMINERS, SPLIT_OPENERS, SUBJECT_ADVERBS, THIRD_PERSON_ALL_FORMS,
+    CONTENT_NOUNS, DANGLING_WORDS, DETERMINERS, DISCOURSE_START, DOUBLE_QUOTES, PERSONAL_SUBJECTS, REPORTED_OBJECT,
+    REPORTING_VERBS, SCOPING_CONJUNCTIONS, SPLIT_CONJUNCTIONS, SPLIT_DETERMINERS, SPLIT_OPENERS, THIRD_PERSON_ALL_FORMS,
     TIME_PHRASE_WORDS,
 )
 
@@ -50,118 +25,15 @@ _MIN_FIRST = 4  # words of the first sentence
 _MIN_SECOND = 3  # words of the second sentence
 
 
-def _finite(t: Tok, nxt_low: str | None = None) -> bool:
-    """An auxiliary (also contracted: "he'll", "won't") or a finite verb that is no noun ("went", "says"; not
-    "falls")."""
-    base = uncontracted(t)
-    if base in AUXILIARIES or t.low.endswith("n't") and base in ("ca", "wo", "ai", "sha") or base in ("ca", "wo"):
-        return True
-    if not (_is_word(t) and t.text.islower()):
-        return False
-    lemmas = _lemmas(t.low)
-    if "VERB" not in lemmas:
-        return False
-    if _is_form(t.low, "VBD"):
-        return "NOUN" not in lemmas and ("ADJ" not in lemmas or not _is_form(t.low, "VBN")) and not (
-            _is_form(t.low, "VBN") and nxt_low in ("by", "", ",", ".", "!", ";", "and", "or"))
-        # "dirt accompanied by ...", "and the island plundered.": a participle
-    return (_is_form(t.low, "VBZ") or _is_form(t.low, "VBP")) and "NOUN" not in lemmas and "ADJ" not in lemmas
-
-
-def _finite_after(toks: list[Tok], k: int, end: int, pronoun: bool) -> bool:
-    """Whether toks[k] is the finite verb of a subject that ends before it: an auxiliary or a finite verb that is no
-    noun; after a pronoun any finite form ("it goes"); after a noun, a form that may be a noun when an object,
-    preposition or "to" follows and no other verb comes later ("the Marathas spread to Orissa")."""
-    t = toks[k]
-    if _finite(t, toks[k + 1].low if k + 1 < end else ""):
-        return True
-    if not (_is_word(t) and t.text.islower() and "VERB" in _lemmas(t.low)):
-        return False
-    if not any(_is_form(t.low, tag) for tag in ("VBD", "VBZ", "VBP")):
-        return False
-    if pronoun:
-        return True
-    prev, nxt = toks[k - 1], toks[k + 1] if k + 1 < end else None
-    return nxt is not None and (nxt.low in DETERMINERS or nxt.low in THIRD_PERSON_ALL_FORMS) and (
-        prev.text[:1].isupper() or prev.low.endswith("s") and prev.low not in DETERMINERS) and not any(
-        _finite(u) for u in toks[k + 1:end])
-
-
-def _adverb(t: Tok) -> bool:
-    return t.low in SUBJECT_ADVERBS or t.low.endswith("ly") and "ADV" in _lemmas(t.low) and t.text.islower()
-
-
-def _bare_subject(t: Tok) -> bool:
-    """Whether t may open a subject without a determiner ("retired lawyers", "houses"; not "used", "tried")."""
-    lemmas = _lemmas(t.low)
-    return t.text.islower() and _is_word(t) and not _finite(t) and not (
-        is_verb_form(t.low) and "NOUN" not in lemmas) and ("NOUN" in lemmas or "ADJ" in lemmas) \
-        and "ADV" not in lemmas and t.low not in EMBEDDING_WORDS and t.low not in DANGLING_WORDS \
-        and t.low not in NEGATIONS
-
-
-def _clause_start(toks: list[Tok], s: int, end: int) -> bool:
-    """Whether toks[s:end] opens with a subject directly followed by a finite verb: a subject pronoun, "there", a
-    demonstrative, a name, a determiner and up to four words, or up to three nouns and adjectives; one adverb may
-    stand between ("she also said")."""
-    first = toks[s]
-    base = uncontracted(first)
-    if first.low != base and base in PERSONAL_SUBJECTS | {"there", "that"}:
-        return s + 1 < end  # "he's", "they'll", "there's", "that's"
-    pronoun = base in PERSONAL_SUBJECTS or base == "there" or first.text == "I"
-    k = s + 1
-    if pronoun or base in SPLIT_DEMONSTRATIVES:
-        pass
-    else:
-        if base in SPLIT_DETERMINERS and first.text.islower():
-            limit = 5
-        elif first.text[:1].isupper() and _is_word(first):
-            while k < end and (toks[k].text[:1].isupper() and _is_word(toks[k]) or toks[k].low in ("'s", "’s")):
-                k += 1
-            limit = k - s + 3
-        elif _bare_subject(first):
-            limit = 3  # a bare subject ("retired lawyers pay nothing")
-        else:
-            return False
-        while k < end and k - s < limit and _is_word(toks[k]) and (not _finite(toks[k]) or k == s + 1 and limit == 5
-                                                                   and is_participle(toks[k].low)) \
-                and toks[k].low not in EMBEDDING_WORDS and toks[k].low not in PERSONAL_SUBJECTS \
-                and not (limit == 3 and (toks[k].low in DETERMINERS or toks[k].low in THIRD_PERSON_ALL_FORMS
-                                         or toks[k].low in DANGLING_WORDS)) \
-                and not (k > s + 1 and _finite_after(toks, k, end, False)):
-            k += 1
-        if k == s + 1 and base in SPLIT_DETERMINERS and base not in PRONOUN_DETERMINERS:
-            return False  # "the" right before a verb: no noun
-    if k < end and _adverb(toks[k]):
-        k += 1
-    return k < end and _finite_after(toks, k, end, pronoun) and not (
-        _is_form(toks[k].low, "VBN") and k + 1 < end and toks[k + 1].low == "by")
-
-
-def _balanced(toks: list[Tok], rng: range) -> bool:
-    """Whether the quotation marks and brackets of toks[rng] close inside it."""
-    quotes = sum(toks[i].text in DOUBLE_QUOTES for i in rng)
-    if quotes % 2:
-        return False
-    depth = 0
-    for i in rng:
-        if toks[i].text in OPEN_BRACKETS:
-            depth += 1
-        elif toks[i].text in OPEN_BRACKETS.values():
-            depth -= 1
-            if depth < 0:
-                return False
-    return depth == 0
-
-
 def _number_comma(toks: list[Tok], k: int) -> bool:
     """Whether the comma toks[k] is inside a number ("395,000")."""
     return 0 < k < len(toks) - 1 and toks[k - 1].text[-1:].isdigit() and toks[k + 1].text[:1].isdigit() \
         and toks[k - 1].end == toks[k].start and toks[k].end == toks[k + 1].start
 
 
-def _first_refuses(toks: list[Tok], c: int) -> bool:
+def _first_refuses(chunks: Chunks, c: int) -> bool:
     """Whether toks[:c] is no plain independent clause the second part may stand apart from."""
+    toks = chunks.toks
     first = toks[0]
     words = [t for t in toks[:c] if _is_word(t) or t.text[:1].isdigit()]
     if len(words) < _MIN_FIRST:
@@ -179,14 +51,15 @@ def _first_refuses(toks: list[Tok], c: int) -> bool:
     if any(t.text in (":", "-", "–", "—") or t.text in DOUBLE_QUOTES for t in toks[:c]):
         return True  # a colon, dash or quotation whose scope may go on past the split
     for k in range(c):
-        if toks[k].text in (",", ";") and not _number_comma(toks, k) and k + 1 < c and _clause_start(toks, k + 1 + (
+        if toks[k].text in (",", ";") and not _number_comma(toks, k) and k + 1 < c and chunks.clause_start(k + 1 + (
                 toks[k + 1].low in SPLIT_CONJUNCTIONS | {"or", "yet"}), c):
             return True  # a fronted phrase ("The next morning, they ...") or a list of clauses ("A did X, B did Y")
     last_comma = max((k for k in range(c) if toks[k].text == "," and not _number_comma(toks, k)), default=None)
-    if last_comma is not None and not any(_finite(toks[k], toks[k + 1].low) for k in range(last_comma + 1, c)):
+    if last_comma is not None and not any(chunks.is_finite(toks[k], toks[k + 1].low)
+                                          for k in range(last_comma + 1, c)):
         return True  # the split's ", and" closes a list ("information, ideas, and lessons learned ...")
-    verbs = [k for k in range(c) if _finite(toks[k]) or k > 0 and _finite_after(
-        toks, k, c, uncontracted(toks[k - 1]) in PERSONAL_SUBJECTS) and toks[k - 1].low not in DETERMINERS]
+    verbs = [k for k in range(c) if chunks.is_finite(toks[k]) or k > 0 and chunks.finite_after(
+        k, c, uncontracted(toks[k - 1]) in PERSONAL_SUBJECTS) and toks[k - 1].low not in DETERMINERS]
     if not verbs:
         return True  # no finite verb ("One more step, and you're dead."; "John, Mary, and the boys went home.")
     subject = toks[:verbs[0]]
@@ -198,7 +71,7 @@ def _first_refuses(toks: list[Tok], c: int) -> bool:
         t, nxt = toks[k], toks[k + 1] if k + 1 < c else None
         if t.low in REPORTING_VERBS and nxt is not None and nxt.low not in REPORTED_OBJECT:
             return True  # "He said he went home, and ...": the second clause may be reported too
-        if k > 0 and t.low in SCOPING_CONJUNCTIONS and (t.low == "when" or _clause_start(toks, k + 1, c)):
+        if k > 0 and t.low in SCOPING_CONJUNCTIONS and (t.low == "when" or chunks.clause_start(k + 1, c)):
             return True  # "... came of age when X led the party, and Y ...": the second clause may be inside it
         if k > 0 and t.text in ("It", "He", "She", "We", "They", "You") and toks[k - 1].text not in (".", "!"):
             return True  # "the rough equivalent of It isn't what you do; it's ...": a saying without quotes
@@ -211,10 +84,8 @@ def _first_refuses(toks: list[Tok], c: int) -> bool:
 
 
 def rule_split_clauses(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
-    """Two independent clauses joined by ", and" / ", but" / ", so" / ";" -> two sentences ("He went home, and his
-    sister stayed." -> "He went home. His sister stayed."); "but" and "so" open the second sentence, "and" is
-    dropped."""
-    end = _final_punct(toks)
+    chunks = chunk(text, toks)
+    end = chunks.end
     if end <= 0 or end == len(toks) or any(t.text in ("?",) for t in toks):
         # a question, a sentence ending in a quotation, or a headline without a final stop
         return Refusal("question_quotation_or_headline")
@@ -233,15 +104,15 @@ def rule_split_clauses(text: str, toks: list[Tok], cfg: RuleSettings) -> str | R
             continue
         if s >= end or end - s < _MIN_SECOND:
             continue
-        if not _balanced(toks, range(0, c)) or not _balanced(toks, range(s, end)):
+        if not chunks.balanced(range(0, c)) or not chunks.balanced(range(s, end)):
             continue  # a quotation or bracket across the split
-        if _first_refuses(toks, c):
+        if _first_refuses(chunks, c):
             continue
         conj = toks[c + 1].low if t.text == "," else ";"
         if conj == "so" and toks[s].low in ("that", "much", "far", "too", "do", "does", "did", "is", "was", "are",
                                             "were", "will", "would", "can", "could", "have", "has"):
             continue  # "so that" (purpose), "so far", "so did she"
-        if not _clause_start(toks, s, end):
+        if not chunks.clause_start(s, end):
             continue  # "and stayed there", "and so did she", "and neither ...": no clause of its own
         second = toks[s:end]
         if any(second[k].text == "," and any(u.low in REPORTING_VERBS for u in second[k + 1:k + 4])

@@ -1,27 +1,7 @@
 """Speech said as it would be written: the fillers and the words said twice by accident that transcribed speech and
-typing leave, removed. The rules (names as in `SPEECH_RULES`):
-
-* `fillers`: the spoken disfluencies "uh", "um", "er", "erm" removed as separate words with a comma of theirs
-  (telephone transcripts: "and uh some you can rent by the year" -> "and some you can rent by the year"), every
-  one in the sentence; only these ("like", "you know" carry meaning elsewhere), not after a number ("5 um" is a
-  unit), and only where three words remain; between two commas after a determiner, possessive or preposition
-  both commas go too ("your, uh, birth country" -> "your birth country"), after an interjection one ("Well, uh, I
-  think" -> "Well, I think"). Refused: a false start, a filler and its comma between two words that each start a
-  clause or phrase ("he um, they were filled up" -> "he they were" keeps the abandoned words; "we went uh, to the
-  store" is fine), a filler between two commas after any other word ("the city, um, the west side": the commas
-  may be the sentence's own), and a capitalised filler without its comma ("Er diab...": a name or a cut word).
-* `repeats`: a word or two words said again by accident, in speech or typing, said once ("for sale in in Europe"
-  -> "for sale in Europe", "how about how about on the weekends" -> "how about on the weekends", "i i i" -> "i"),
-  every such place in the sentence, where the copies follow each other with one space. Refused, each place:
-  grammatical doubles ("had had", "that that", "I do do", "gave her her book", "not not true", "what it is is"
-  after a wh-word or "all"), "it it"/"you you" after a word that is not a conjunction or interjection ("when you
-  scrape it it makes": an object, then a subject), a particle after a verb ("gave in in the end"), a noun or
-  adjective after a determiner ("a job job": a contrastive reduplication), repetitions that carry meaning
-  (intensifiers "very very", "really really", "so so", "far far"; interjections and backchannels "no no", "yeah
-  yeah", "uh-huh uh-huh", "bye bye", "ha ha", "sure sure"; imperatives "wait wait"; fillers "uh uh", which may be
-  "uh-uh"), names (a capitalised copy: "Walla Walla", "New York New York", "the Wag Wag River"), numbers ("1 1/2",
-  "thirty five five"), two words that form "X in X" or "X and X" ("hand in hand in a crowd", "lots and lots of",
-  "dozens of dozens of"); and the view needs three words.
+typing leave, removed. The rules are `SPEECH_RULES`; each edits every place of the sentence it applies to.
+What each rule does, its guards and its golden and refused cases are in `cases/speech.json` (the views guide's
+table is made from them); the comment at each guard says why it refuses.
 """
 
 from __future__ import annotations
@@ -34,9 +14,8 @@ from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
-    ADVERB_PARTICLES, AUXILIARIES, CLAUSE_STARTERS, COUNT_WORDS, DETERMINERS, FILLERS, GRAMMATICAL_DOUBLES,
-    INTERJECTIONS, LINKER_WORDS, LINK_OTHER_WAY, MEANINGFUL_DOUBLES, NUMBER_WORDS, PHRASE_OPENERS, RESTART_WORDS,
-    WH_WORDS,
+    ADVERB_PARTICLES, CLAUSE_STARTERS, COUNT_WORDS, DETERMINERS, FILLERS, GRAMMATICAL_DOUBLES, INTERJECTIONS,
+    LINKER_WORDS, LINK_OTHER_WAY, MEANINGFUL_DOUBLES, NUMBER_WORDS, PHRASE_OPENERS, RESTART_WORDS, WH_WORDS,
 )
 
 

@@ -35,8 +35,7 @@ def has_finite_verb(part: list[Tok]) -> bool:
     for m, t in enumerate(part):
         if t.low in AUXILIARIES or re.search(r"n't$|'(s|m|re|ve|ll|d)$", t.low):
             return True
-        if m == 0 or not _is_lower_word(t) or "VERB" not in _lemmas(t.low) \
-                or not any(_is_form(t.low, tag) for tag in ("VBD", "VBZ", "VBP")):
+        if m == 0 or not _is_lower_word(t) or not is_finite_form(t.low):
             continue
         prev = part[m - 1]
         if prev.low in DETERMINERS or is_stopword(prev.text) and prev.low not in SUBJECT_PRONOUNS:
@@ -46,6 +45,12 @@ def has_finite_verb(part: list[Tok]) -> bool:
                 or not any(x.low in ("of", "and", "or") for x in part[:m]):
             return True
     return False
+
+
+@lru_cache(maxsize=100_000)
+def is_finite_form(word: str) -> bool:
+    """A past, -s or present form of a verb lemma ("went", "says", "spread"; also one that is a noun: "plans")."""
+    return "VERB" in _lemmas(word) and any(_is_form(word, tag) for tag in ("VBD", "VBZ", "VBP"))
 
 
 def is_plural_noun_token(t: Tok) -> bool:

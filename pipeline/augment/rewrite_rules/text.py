@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Protocol
 
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
@@ -29,8 +29,9 @@ class Tok:
     start: int
     end: int
 
-    @property
+    @cached_property
     def low(self) -> str:
+        """The lower-case text, a curly apostrophe written straight; computed once (the rules read it often)."""
         return self.text.lower().replace("’", "'")
 
 

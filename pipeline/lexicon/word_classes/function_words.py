@@ -89,7 +89,6 @@ DISCOURSE_OPENERS = (  # opening phrases (and their beginnings) that link to the
     "within reason", "over time", "since then", "until then", "until now", "in the process", "in a case",
     "in one case", "in another case",
 )
-TIME_START = frozenset("last next this each every earlier later yesterday today tonight".split())
 EMBEDDING_WORDS = frozenset("that which who whom whose where when whenever while because if unless until whether how "
                        "after before "
                        "why what whatever whoever although though whereas since once as lest so than "
@@ -187,6 +186,7 @@ CLAUSE_OPENERS = frozenset(", ; : \" “ ( but that".split())
 PRONOUNS_AND_DEMONSTRATIVES = frozenset(
     "i you he she it we they me him her us them this that these those who what which my our your his its their "
     "there".split())
+DEMONSTRATIVES = frozenset("this that these those".split())
 CAPTION_DETERMINERS = frozenset("a an the one two three four five six seven eight nine ten some several".split())
 CAPTION_PLURAL_DETERMINERS = frozenset("two three four five six seven eight nine ten some several".split())
 CAPTION_VERB_PARTICLES = frozenset("up down out off on in over around away back along across through into onto".split())

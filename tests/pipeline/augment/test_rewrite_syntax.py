@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 from bsl_pipeline.pipeline.augment.rewrite_rules import tokenize
-from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import has_finite_verb, is_finite_verb, is_plural_noun_token
+from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import (
+    has_finite_verb, is_finite_form, is_finite_verb, is_plural_noun_token,
+)
 
 
 @pytest.mark.parametrize("word,finite", [
@@ -16,6 +18,15 @@ from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import has_finite_verb, 
 ])
 def test_is_finite_verb(word, finite):
     assert is_finite_verb(tokenize(word)[0]) is finite
+
+
+@pytest.mark.parametrize("word,finite", [
+    ("went", True), ("says", True), ("spread", True),  # past, -s and present forms
+    ("plans", True),  # also a noun: the callers decide
+    ("walking", False), ("seen", False), ("happy", False), ("the", False),
+])
+def test_is_finite_form(word, finite):
+    assert is_finite_form(word) is finite
 
 
 @pytest.mark.parametrize("words,finite", [

@@ -84,11 +84,6 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--bsl-set", action="append", default=[], metavar="KEY=VALUE",
                    help="`bsl train` override for bsl only (the setting chosen on STS-B dev with sweep_bsl.py), e.g. "
                         "objective.bsl.momentum=0.99; the table labels such bsl rows with their overrides")
-    p.add_argument("--source-objectives", default="", metavar="NAME,NAME",
-                   help="per --dataset, in order: the objective that trains on that dataset's batches "
-                        "(data.sources[i].objective: each batch from one dataset; '' = the method's own); with a "
-                        "recipe, an objective it does not train with takes its settings from the recipe that does "
-                        "(bsl: unsupervised, including the predictor warm-up)")
     p.add_argument("--calibrate-rounds", type=int, default=4,
                    help="side-by-side rounds that set the time budget's step counts (after one untimed round)")
     p.add_argument("--calibrate-block", type=int, default=4,
@@ -220,20 +215,9 @@ def overrides_for(method: str, args) -> list[str]:
 
 
 def label(method: str, args) -> str:
-    """The name a method's rows and step cost go under: bsl with --bsl-set overrides is another setting, and so is a
-    method with per-source objectives."""
+    """The name a method's rows and step cost go under: bsl with --bsl-set overrides is another setting."""
     extra = overrides_for(method, args)[len(args.set):]
-    if getattr(args, "source_objectives", ""):
-        extra = extra + [f"per-source {args.source_objectives}"]
     return f"{method} [{' '.join(extra)}]" if extra else method
-
-
-def source_objectives(args, datasets: list[str]) -> list[str]:
-    """--source-objectives as one entry per dataset ('' = the method's own objective)."""
-    names = args.source_objectives.split(",") if getattr(args, "source_objectives", "") else []
-    if names and len(names) != len(datasets):
-        raise SystemExit(f"--source-objectives names {len(names)} objectives for {len(datasets)} datasets")
-    return [n.strip() for n in names] or [""] * len(datasets)
 
 
 def train_ours(method: str, args, datasets: list[str], model_path: str, steps: int, warmup: int, seed: int,
@@ -263,21 +247,10 @@ def train_ours(method: str, args, datasets: list[str], model_path: str, steps: i
                     export={"enabled": True, "source": "final"})
         base["train"].update(output_dir=str(out), max_steps=steps, seed=seed, log_every=1, tensorboard=False,
                              device="cpu", save_every=0, resume=None)
-        from bsl_pipeline.training.recipes import recipe_names
-
-        for name in {o for o in source_objectives(args, datasets) if o} - {base["objective"]["name"]}:
-            # an objective this recipe does not train with: its settings as the recipe that trains with it has them
-            owner = next((recipe(r)["objective"] for r in recipe_names() if recipe(r)["objective"]["name"] == name),
-                         None)
-            if owner is not None and name in owner:
-                base["objective"][name] = owner[name]
-        if "bsl" in {base["objective"]["name"], *source_objectives(args, datasets)} and args.predictor_warmup >= 0:
-            base["objective"]["bsl"]["predictor_warmup_steps"] = warmup  # a step budget other than the recipe's
+        if base["objective"]["name"] == "bsl" and args.predictor_warmup >= 0:  # a step budget other than the recipe's
+            base["objective"]["bsl"]["predictor_warmup_steps"] = warmup
     else:
         base["objective"]["name"] = method.removeprefix("trainer-")
-    for source, name in zip(base["data"]["sources"], source_objectives(args, datasets)):
-        if name:
-            source["objective"] = name
     config = load_config(TrainConfig, None, overrides_for(method, args), base=base)
     start = time.perf_counter()
     result = train(config, disable_progress=True)
@@ -545,8 +518,6 @@ def _previous_results(path: Path, args) -> dict | None:
             "eval_max_tokens", "set")
     # --bsl-set may differ: its rows carry their own label
     changed = [k for k in keys if previous["args"].get(k) != vars(args).get(k)]
-    if previous["args"].get("source_objectives", "") != vars(args).get("source_objectives", ""):
-        changed.append("source_objectives")
     if changed:
         raise SystemExit(f"{path} was made with other settings ({', '.join(changed)}): use another --out")
     return previous

@@ -8,9 +8,6 @@
   shuffled by (seed, window number). Which pairs a run sees, and when (to within a window), is still the shuffled
   stream's; only which pairs share a batch changes, so there is less padding.
 
-With a stream that keeps each batch to one source (`PairStream.batch_pairs`, per-source objectives; grouping
-off), `last_source` is the index of the source of the batch just taken.
-
 `position` is what a checkpoint records: the stream position at the start of the current window plus the number
 of batches already taken from it (`window_offset`; always 0 without grouping, where the position is the stream's
 own, as before). `restore` replays the stream to the window start, rebuilds the window and skips those batches,
@@ -64,11 +61,6 @@ class BatchSource:
                    for k in range(0, len(order), size)]
         random.Random(f"bsl-length-groups:{self.seed}:{number}").shuffle(batches)
         return batches
-
-    @property
-    def last_source(self) -> int | None:
-        """The source of the last batch when every batch comes from one source, else None."""
-        return self.stream.batch_source if self.stream.batch_pairs and not self.grouping else None
 
     @property
     def pairs_used(self) -> int:

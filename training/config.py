@@ -69,12 +69,6 @@ class DataSourceConfig:
     methods: list[str] | None = _help("only pairs made by these augmentation methods; null = all", default=None)
     weight: float | None = _help("sampling weight of this source when mixing; null = proportional to its number "
                                  "of pairs (plain concatenation)", default=None, allowed=Range(0, low_open=True))
-    objective: str | None = _help(
-        f"objective that trains on this source's pairs: {', '.join(OBJECTIVES)}, with its settings from "
-        f"objective.<name>; null = objective.name. When any source names one, every batch comes from one source "
-        f"(picked by weight) and trains the one model with that source's objective", default=None,
-        check=lambda name: None if name is None or name in OBJECTIVES
-        else f"unknown objective {name!r}; expected one of {', '.join(OBJECTIVES)}")
 
 
 @dataclass
@@ -98,18 +92,6 @@ class DataConfig:
                                   in_run_key=False)
     pin_memory: bool = _help("page-locked batches for faster host-to-GPU copies (CUDA only)", default=True,
                              in_run_key=False)
-
-    @property
-    def per_source_objectives(self) -> bool:
-        """Each batch from one source, trained with that source's objective (some source names one)."""
-        return any(s.objective for s in self.sources)
-
-    def config_problems(self) -> list[tuple[str, str]]:
-        """Length grouping sorts the pairs of several batches together, which would mix the sources of a batch."""
-        if self.per_source_objectives and self.length_grouping_window > 1:
-            return [("length_grouping_window", "must be 0 or 1 when a data source names its objective (a batch "
-                                               "holds the pairs of one source)")]
-        return []
 
 
 @dataclass

@@ -6,8 +6,7 @@ dataset directory) and, with data.verify, its checksum.
 
 The stream is a pure function of (sources, seed): each source is read shard by shard (in an order shuffled per
 pass) through a shuffle buffer reseeded for every pass over it, and a seeded mixer picks the source of each next
-pair by weight (with `batch_pairs`, of each next run of that many pairs: every batch then comes from one source,
-for per-source objectives). A source that runs out starts its next pass, so the stream never ends; the trainer decides how
+pair by weight. A source that runs out starts its next pass, so the stream never ends; the trainer decides how
 many steps to take. The data position recorded in checkpoints is the number of pairs drawn; resuming replays the
 stream up to there without tokenising (exact, and cheap next to training).
 
@@ -226,11 +225,10 @@ class _SourceStream:
 
 
 class PairStream:
-    """The mixed, shuffled, endless stream of (view1, view2) pairs; `position` is what a checkpoint records.
-    `batch_pairs` > 0: the mixer picks a source once per that many pairs (`batch_source` says which), not per pair."""
+    """The mixed, shuffled, endless stream of (view1, view2) pairs; `position` is what a checkpoint records."""
 
     def __init__(self, sources: list[Source], seed: int, shuffle: bool = True, shuffle_buffer: int = 100_000,
-                 read_batch_size: int = 8192, batch_pairs: int = 0):
+                 read_batch_size: int = 8192):
         if not sources:
             raise BSLError("PairStream needs at least one source")
         self.sources = sources
@@ -246,8 +244,6 @@ class PairStream:
             self._cumulative.append(acc)
         self._mixer = random.Random(f"bsl-mix:{seed}")
         self.drawn = 0
-        self.batch_pairs = batch_pairs
-        self.batch_source = 0  # with batch_pairs: the source of the current run of pairs
 
     def _pick(self) -> int:
         if len(self._streams) == 1:
@@ -255,12 +251,7 @@ class PairStream:
         return min(bisect.bisect_right(self._cumulative, self._mixer.random()), len(self._streams) - 1)
 
     def next_pair(self) -> tuple[str, str]:
-        if not self.batch_pairs:
-            row = self._streams[self._pick()].next()
-        else:
-            if self.drawn % self.batch_pairs == 0:
-                self.batch_source = self._pick()
-            row = self._streams[self.batch_source].next()
+        row = self._streams[self._pick()].next()
         self.drawn += 1
         return row
 

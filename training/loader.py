@@ -47,8 +47,7 @@ class ReadyBatch(NamedTuple):
 
 @dataclass
 class BatchPreparer:
-    """Global batch -> this rank's collated slice. `collate(view1, view2, rng)` is the objective's; a batch of one
-    source (per-source objectives) is collated as `collate(view1, view2, rng, source)`."""
+    """Global batch -> this rank's collated slice. `collate(view1, view2, rng)` is the objective's."""
 
     collate: Callable[[Sequence[str], Sequence[str], random.Random], Features]
     seed: int
@@ -59,24 +58,18 @@ class BatchPreparer:
     max_length: int = 0
     pad_id: int = 0
 
-    def __call__(self, index: int, view1: list[str], view2: list[str],
-                 source: int | None = None) -> tuple[Features, int, int]:
+    def __call__(self, index: int, view1: list[str], view2: list[str]) -> tuple[Features, int, int]:
         lo, hi = self.rank * self.local_batch, (self.rank + 1) * self.local_batch
         step, micro = divmod(index, self.grad_accum_steps)
         rng = random.Random(f"bsl-collate:{self.seed}:{step}:{micro}:{self.rank}")
-        if source is None:
-            features = self.collate(view1[lo:hi], view2[lo:hi], rng)
-        else:
-            features = self.collate(view1[lo:hi], view2[lo:hi], rng, source)
-        # The tokenised views (a per-source batch also carries its source's index).
-        views = [k for k, f in features.items() if "attention_mask" in f]
+        features = self.collate(view1[lo:hi], view2[lo:hi], rng)
         if self.buckets:
             # One padded length for all views of a batch: a compiled step then meets one shape per bucket.
-            longest = max(features[k]["attention_mask"].shape[1] for k in views)
+            longest = max(f["attention_mask"].shape[1] for f in features.values())
             length = bucket_length(longest, self.buckets, self.max_length)
-            features = {**features, **{k: pad_right(features[k], length, self.pad_id) for k in views}}
-        tokens = sum(int(features[k]["attention_mask"].sum()) for k in views)
-        padded = sum(features[k]["attention_mask"].numel() for k in views)
+            features = {k: pad_right(f, length, self.pad_id) for k, f in features.items()}
+        tokens = sum(int(f["attention_mask"].sum()) for f in features.values())
+        padded = sum(f["attention_mask"].numel() for f in features.values())
         return features, tokens, padded
 
 
@@ -101,7 +94,7 @@ class _ReadyBatches(torch.utils.data.IterableDataset):
                 index = source.batches
                 view1, view2 = source.next_batch()
                 if k % workers == me:
-                    yield ReadyBatch(*self.prepare(index, view1, view2, source.last_source), source.position)
+                    yield ReadyBatch(*self.prepare(index, view1, view2), source.position)
                 k += 1
         except BSLError as exc:
             # Handed over as an item: the trainer re-raises it with its own message (a DataLoader would wrap it

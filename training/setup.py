@@ -102,8 +102,7 @@ class DataPlan:
     def new_batch_source(self) -> BatchSource:
         """The training batches from the start of the data (a fresh stream over the datasets)."""
         d = self.data
-        stream = PairStream(self.sources, self.seed, d.shuffle, d.shuffle_buffer, d.read_batch_size,
-                            batch_pairs=self.batch_size if d.per_source_objectives else 0)
+        stream = PairStream(self.sources, self.seed, d.shuffle, d.shuffle_buffer, d.read_batch_size)
         return BatchSource(stream, self.batch_size, d.length_grouping_window, self.seed)
 
 
@@ -124,10 +123,9 @@ class ModelParts:
 
 
 def setup_model(model: ModelConfig, objective_config: ObjectiveConfig, runtime: Runtime, *, train: TrainLoopConfig,
-                evaluation: EvalConfig, source_objectives: list[str | None] | None = None) -> ModelParts:
+                evaluation: EvalConfig) -> ModelParts:
     """The tokenizer, the objective around the encoder `model` names (torch.compile'd as `train.compile` says) and
-    the encoder evaluators see (batched as `evaluation` says); `source_objectives`: each data source's own
-    objective, if any names one (training.objectives.per_source)."""
+    the encoder evaluators see (batched as `evaluation` says)."""
     m = model
     check_safetensors_dir(m.name_or_path, "model.name_or_path")
     tokenizer = load_tokenizer(m.name_or_path)
@@ -145,8 +143,7 @@ def setup_model(model: ModelConfig, objective_config: ObjectiveConfig, runtime: 
                        f"({positions}, its position embeddings): set model.max_length to at most {positions}")
     if m.gradient_checkpointing:
         encoder.model.gradient_checkpointing_enable()
-    objective = build_objective(objective_config, encoder, tokenizer, max_length=m.max_length,
-                                source_objectives=source_objectives).to(runtime.device)
+    objective = build_objective(objective_config, encoder, tokenizer, max_length=m.max_length).to(runtime.device)
     # What evaluators see: the online encoder in eval mode, as exported models give it.
     eval_encoder = TransformerEncoder(objective.encoder, tokenizer, max_length=m.max_length,
                                       batch_size=evaluation.batch_size, max_tokens=evaluation.max_tokens,

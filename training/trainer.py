@@ -185,8 +185,7 @@ class Trainer:
         self.data = setup_data(cfg.data, cfg.train, grad_accum_steps=cfg.optim.grad_accum_steps)
         # Refused before the model loads: a run that is all head warm-up would export the encoder unchanged.
         check_warmup_leaves_training(cfg.objective, self.data.total_steps)
-        self.parts = setup_model(cfg.model, cfg.objective, self.runtime, train=cfg.train, evaluation=cfg.eval,
-                                 source_objectives=[s.objective for s in cfg.data.sources])
+        self.parts = setup_model(cfg.model, cfg.objective, self.runtime, train=cfg.train, evaluation=cfg.eval)
         objective = self.parts.objective
         self.phases = PhasePolicy.for_objective(objective, self.data.total_steps, cfg.optim, warn=dist.is_main)
         self.optimizer, self.trainable = setup_optimizer(cfg.optim, objective, self.phases)
@@ -384,8 +383,7 @@ class Trainer:
             "step_time_s": seconds / n, "skipped_steps": self.state.skipped_steps,
         }
         for key in window[-1]["metrics"]:
-            # nanmean: with per-source objectives a metric is NaN on the steps of another objective's batches.
-            row[key] = all_reduce_mean(torch.stack([w["metrics"][key] for w in window]).nanmean()).item()
+            row[key] = all_reduce_mean(torch.stack([w["metrics"][key] for w in window]).mean()).item()
         self.state.history.append(row)
         if self.logger is not None:
             self.logger.log_train(self.state.step, row)

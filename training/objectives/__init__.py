@@ -47,17 +47,7 @@ def objective_settings(objective_config, name: str | None = None) -> Any:
     return getattr(objective_config, _entry(name or objective_config.name).section)
 
 
-def build_objective(objective_config, encoder, tokenizer, *, max_length: int,
-                    source_objectives: list[str | None] | None = None):
-    """The configured objective (`objective_config` is TrainConfig.objective), built from its own section. With
-    `source_objectives` (each data source's `objective`, None = objective.name) naming any: a
-    `per_source.PerSourceObjective` over one objective per name, all around `encoder`."""
-    if not source_objectives or not any(source_objectives):
-        cls = objective_class(objective_config.name)
-        return cls(encoder, tokenizer, objective_settings(objective_config), max_length=max_length)
-    from bsl_pipeline.training.objectives.per_source import PerSourceObjective
-
-    names = [name or objective_config.name for name in source_objectives]
-    objectives = {name: objective_class(name)(encoder, tokenizer, objective_settings(objective_config, name),
-                                              max_length=max_length) for name in dict.fromkeys(names)}
-    return PerSourceObjective(encoder, tokenizer, objectives, names, max_length=max_length)
+def build_objective(objective_config, encoder, tokenizer, *, max_length: int):
+    """The configured objective (`objective_config` is TrainConfig.objective), built from its own section."""
+    cls = objective_class(objective_config.name)
+    return cls(encoder, tokenizer, objective_settings(objective_config), max_length=max_length)

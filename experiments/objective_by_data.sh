@@ -4,15 +4,17 @@
 # through experiments/compare_peers.py (datasets: compare_peers.py --build-datasets); `contrastive`: this trainer's
 # contrastive objective on both, the supervised recipe's alternative, chosen against on STS-B dev; `st-views`:
 # sentence-transformers' MNRL in its own trainer on the views (lr 2e-5, as the supervised recipe). Each part writes
-# runs/objective_by_data/<part>/table.md and results.json; parts may run one after another or side by side:
+# runs/objective_by_data/<part>/table.md and results.json; parts may run one after another or side by side.
+# TASKS=all scores the seven STS test tasks and STS-B dev instead of STS-B dev and test (compare_peers.py --tasks):
 #   STEPS=50 WARMUP=18 SEEDS=42,43,44 sh experiments/objective_by_data.sh views nli both contrastive
 set -e
 STEPS=${STEPS:-50}
 WARMUP=${WARMUP:-18}
 SEEDS=${SEEDS:-42,43,44}
+TASKS=${TASKS:-stsb}
 OUT=${OUT:-runs/objective_by_data}
 PY=${PY:-.venv/bin/python}
-common="--steps $STEPS --predictor-warmup $WARMUP --seeds $SEEDS --tasks stsb --budget steps --threads 1"
+common="--steps $STEPS --predictor-warmup $WARMUP --seeds $SEEDS --tasks $TASKS --budget steps --threads 1"
 common="$common --eval-max-tokens 8192"
 recipes=recipe:unsupervised,recipe:supervised
 for part in "$@"; do

@@ -265,13 +265,13 @@ def finalize_dataset(dataset_dir: str | Path, config: AugmentConfig, corpus: str
     method_order = {m: i for i, m in enumerate(config.methods)}
     results = sorted(results, key=lambda r: (order[r.chunk_id], method_order.get(r.method, 99)))
     previous = _previous_dataset(dataset_dir)
-    other_methods = previous is not None and set(previous.method_names) != set(config.methods)
+    other_methods = previous is not None and previous.is_other_dataset(config.methods)
     # Another dataset (other methods): its shards are all set aside, not dropped.
     old_shards = {} if previous is None or other_methods else {s.path: s.sha256 for s in previous.shards}
     shards = _publish_shards(dataset_dir, chunks, results, old_shards, content_named=recorded_dir is not None)
     stats = _dataset_stats(config, corpus_stats, results)
     if other_methods:
-        log.warning("warning: %s", _replaced_note(dataset_dir, previous, config.methods, stats))
+        log.warning("warning: %s", _replaced_note(recorded_dir or dataset_dir, previous, config.methods, stats))
     corpus_info = corpus_stats.as_dict()
     # The caller's total_s stops where finalizing starts; the manifest's "in all" includes this step.
     finalize_s = time.perf_counter() - start
@@ -352,16 +352,18 @@ def _previous_dataset(dataset_dir: Path) -> Manifest | None:
         return None
 
 
-def _replaced_note(dataset_dir: Path, previous: Manifest, methods: list[str], stats: DatasetStats) -> str:
-    """One line: which dataset this run replaces, by methods and pairs."""
+def _replaced_note(place: str | Path, previous: Manifest, methods: list[str], stats: DatasetStats) -> str:
+    """One line: which dataset this run replaces (at `place`, a folder or a URL), by methods and pairs."""
+    from bsl_pipeline.pipeline.base import storage
+
     def pairs(per_method: dict[str, Any]) -> str:
         return ", ".join(f"{m} {getattr(s, 'pairs', '?')}" for m, s in per_method.items())
 
     before = previous.stats.per_method if previous.stats is not None else {}
     total = previous.stats.pairs if previous.stats is not None else "?"
-    return (f"{dataset_dir} held methods {','.join(previous.method_names)} ({total} pairs: {pairs(before)}); "
-            f"it now holds {','.join(methods)} ({stats.pairs} pairs: {pairs(stats.per_method)}); the old shards "
-            f"are set aside in {dataset_dir / '.bsl-replaced'}/")
+    return (f"{storage.redact(str(place))} held methods {','.join(previous.method_names)} ({total} pairs: "
+            f"{pairs(before)}); it now holds {','.join(methods)} ({stats.pairs} pairs: {pairs(stats.per_method)}); "
+            f"the old shards are set aside in {storage.redact(storage.join(str(place), '.bsl-replaced'))}/")
 
 
 def _keep_edited_card(dataset_dir: Path, previous: Manifest | None) -> None:

@@ -348,7 +348,8 @@ def sha256(location: str | Path) -> str:
 
 
 def listing(location: str) -> dict[str, dict[str, Any]]:
-    """Every object under a URL prefix: relative path -> {"size", "etag"}. {} when there is none."""
+    """Every object under a URL prefix: relative path -> {"size", "etag"}. {} when there is none. A key ending in
+    "/" (a folder marker, as a store's console makes) is no file of a dataset: not listed, so never moved."""
     fs, path = filesystem(location)
     with storage_errors(location):
         try:
@@ -359,7 +360,7 @@ def listing(location: str) -> dict[str, dict[str, Any]]:
             return {}
     base = path.rstrip("/") + "/"
     return {name[len(base):]: _entry(info) for name, info in found.items()
-            if name.startswith(base) and info.get("type") != "directory"}
+            if name.startswith(base) and info.get("type") != "directory" and not name.endswith("/")}
 
 
 def move(source: str, target: str) -> None:
@@ -399,6 +400,16 @@ def download(url: str, target: Path) -> None:
 LEASE_NAME = ".bsl-lock"
 
 
+def _modified(info: dict[str, Any]) -> datetime | None:
+    """An object's modification time as the store gives it (S3: LastModified; other fsspec backends: mtime)."""
+    value = info.get("LastModified") or info.get("last_modified") or info.get("mtime") or info.get("updated")
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+    if isinstance(value, (int, float)):
+        return datetime.fromtimestamp(value, timezone.utc)
+    return None
+
+
 class Lease:
     """The writer lock of an object-store output: the object `<prefix>/.bsl-lock`, created with a conditional PUT
     (`If-None-Match: *`, which S3, MinIO and moto honour), renewed by a background thread every third of
@@ -436,11 +447,30 @@ class Lease:
         return data if isinstance(data, dict) else {}
 
     def _stale(self, holder: dict[str, Any]) -> bool:
-        renewed = holder.get("renewed_unix")
         if holder_gone(holder):
             return True
         lease = holder.get("lease_s") if isinstance(holder.get("lease_s"), int) else self.config.lease_s
+        age = self._age_on_store()
+        if age is not None:
+            return age > lease
+        renewed = holder.get("renewed_unix")  # a store that gives no modification times: the holder's own clock
         return not isinstance(renewed, (int, float)) or time.time() - renewed > lease
+
+    def _age_on_store(self) -> float | None:
+        """Seconds since the lease was last written, on the store's own clock: its modification time against that
+        of a probe object written now (and removed), so that a host whose clock runs ahead never judges a live
+        lease stale. None where the store gives no modification times."""
+        probe = f"{self.url}.probe-{self.id}"
+        fs, path = filesystem(self.url)
+        with storage_errors(self.url):
+            fs.invalidate_cache(path)
+            written = _modified(fs.info(path))
+            fs.pipe_file(filesystem(probe)[1], b"")
+            try:
+                now = _modified(fs.info(filesystem(probe)[1]))
+            finally:
+                remove_own(probe)
+        return (now - written).total_seconds() if written and now else None
 
     def acquire(self) -> None:
         """Take the lease, or raise LockedError naming the holder (after waiting up to `wait_s` for a holder of

@@ -448,6 +448,11 @@ class Manifest:
             return list(self.methods)
         return list(dict.fromkeys(s.method for s in self.shards if s.method and s.method != "corpus"))
 
+    def is_other_dataset(self, methods: list[str]) -> bool:
+        """Whether a run with `methods` makes another dataset than this one (other methods): what it replaces of
+        this one is all set aside, none of it dropped as the tool's own superseded shards."""
+        return set(self.method_names) != set(methods)
+
 
 # -- checksums, writing, loading ----------------------------------------------------------------------------------
 def _body(manifest: dict[str, Any], leave_out: tuple[str, ...]) -> dict[str, Any]:

@@ -35,7 +35,7 @@ from pathlib import Path
 from bsl_pipeline.pipeline.base import storage
 from bsl_pipeline.pipeline.base.errors import InputError
 from bsl_pipeline.pipeline.base.ownership import MARKER_NAME, REPLACED_DIR
-from bsl_pipeline.pipeline.dataset.manifest import ANNOTATIONS, DATASET_FOLDERS, MANIFEST_NAME, Manifest
+from bsl_pipeline.pipeline.dataset.manifest import ANNOTATIONS, DATASET_FOLDERS, MANIFEST_NAME, Manifest, load_manifest
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +81,11 @@ def publish_dataset(stage: Path, url: str, previous: Manifest | None) -> None:
     # 2. Commit.
     if MANIFEST_NAME in objects and not _manifest_is_ours(storage.join(url, MANIFEST_NAME)):
         set_aside([MANIFEST_NAME])
-    listed = {s.path: s.sha256 for s in previous.shards} if previous is not None else {}
+    # Of the dataset being replaced, the tool's own shards are dropped after the commit; of another dataset (other
+    # methods), as on disk, none: they are all set aside.
+    new_methods = load_manifest(stage).method_names
+    listed = {s.path: s.sha256 for s in previous.shards} \
+        if previous is not None and not previous.is_other_dataset(new_methods) else {}
     own_old, foreign = [], []
     for name in objects:
         if name.split("/", 1)[0] not in DATASET_FOLDERS or (name in new and name not in staged):

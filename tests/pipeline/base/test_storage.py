@@ -191,8 +191,15 @@ def test_second_writer_is_refused_and_a_stale_lease_taken_over(s3_env, tmp_path,
     s3_env.client().put_object(Bucket=bucket, Key="ds/.bsl-lock", Body=json.dumps(holder).encode())
     with pytest.raises(LockedError, match=r"ds/.bsl-lock: another writer holds this dataset \(pid 1 on another-host"):
         run_augment(corpus, url, augment_config(tmp_path, registry_dir=""))
-    holder["renewed_unix"] = time.time() - 121  # not renewed within its lease: stale
+    # Clocks of two hosts differ: a lease written just now whose holder's clock says it was renewed long ago is
+    # live, since its age is read on the store's own clock.
+    holder["renewed_unix"] = time.time() - 100_000
     s3_env.client().put_object(Bucket=bucket, Key="ds/.bsl-lock", Body=json.dumps(holder).encode())
+    with pytest.raises(LockedError, match="another writer holds this dataset"):
+        run_augment(corpus, url, augment_config(tmp_path, registry_dir=""))
+    holder["lease_s"] = 1  # not renewed within its lease (on the store's clock): stale
+    s3_env.client().put_object(Bucket=bucket, Key="ds/.bsl-lock", Body=json.dumps(holder).encode())
+    time.sleep(2.5)
     m = run_augment(corpus, url, augment_config(tmp_path, registry_dir=""))
     assert m.stats.pairs > 0 and ".bsl-lock" not in _objects(s3_env, bucket, "ds")
 
@@ -238,6 +245,39 @@ def test_foreign_objects_are_refused_then_moved_aside_never_deleted(s3_env, tmp_
     assert files["notes.txt"] == b"a user's note"  # not one of the tool's names: left where it is
     kept = [k for k in files if k.startswith(".bsl-replaced/") and k.endswith("data/mine.parquet")]
     assert len(kept) == 1 and files[kept[0]] == b"a user's file"
+    verify_dataset(f"s3://{bucket}/ds")
+
+
+def test_a_rerun_with_other_methods_sets_the_old_dataset_aside_on_a_store_as_on_disk(s3_env, tmp_path, cache_home,
+                                                                                      caplog):
+    """Other methods make another dataset: none of the old one's shards is dropped as a superseded shard of the
+    tool's; all are set aside under the URL's `.bsl-replaced/`, and the warning names that place."""
+    corpus = write_corpus(tmp_path)
+    bucket = s3_env.bucket()
+    url = f"s3://{bucket}/ds"
+    run_augment(corpus, url, augment_config(tmp_path, registry_dir=""))
+    before = {k: v for k, v in _objects(s3_env, bucket, "ds").items() if k.startswith(("data/", "rejects/"))}
+    with caplog.at_level("WARNING"):
+        run_augment(corpus, url, augment_config(tmp_path, registry_dir="", methods=["identity"]))
+    files = _objects(s3_env, bucket, "ds")
+    aside = {k.split("/", 2)[2]: v for k, v in files.items() if k.startswith(".bsl-replaced/")}
+    assert before and all(aside.get(name) == body for name, body in before.items()), sorted(aside)
+    assert f"set aside in {url}/.bsl-replaced/" in caplog.text and "bsl-publish-" not in caplog.text
+    assert verify_dataset(url).method_names == ["identity"]
+
+
+def test_folder_markers_under_the_prefix_are_left_alone_and_do_not_stop_a_run(s3_env, tmp_path, cache_home):
+    """A key ending in "/" (what a console's "create folder" makes, or a sync tool) under `data/` is no dataset
+    file: the run publishes around it and leaves it as it was."""
+    corpus = write_corpus(tmp_path)
+    bucket = s3_env.bucket()
+    client = s3_env.client()
+    client.put_object(Bucket=bucket, Key="ds/data/", Body=b"")
+    client.put_object(Bucket=bucket, Key="ds/data/dir/", Body=b"a marker with bytes")
+    run_augment(corpus, f"s3://{bucket}/ds", augment_config(tmp_path, registry_dir=""))
+    run_augment(corpus, f"s3://{bucket}/ds", augment_config(tmp_path, registry_dir="", seed=1))
+    files = _objects(s3_env, bucket, "ds")
+    assert files["data/"] == b"" and files["data/dir/"] == b"a marker with bytes"
     verify_dataset(f"s3://{bucket}/ds")
 
 

@@ -1,11 +1,9 @@
 """Rewrites for news headlines: their telegraphic verb forms said in full, in another tense or in the active. What
 each rule does, its guards and its cases (golden and refused): `cases/headlines.json`.
 
-A headline (`_headline`) has no final punctuation, a capitalised first word, at most `_MAX_HEADLINE` tokens, no
-pronoun and no quotation marks or brackets; its clause starts after a "Label:" and an "At least" (`_headline_start`).
-Its subject holds names, nouns, numbers, "of" and "'s" (at most `_MAX_SUBJECT` words) and takes its number from its
-head (`_plural_head`: the noun before "of", else the last word), unclear for an unknown word in -s, "number of",
-"staff" and the like. In a headline in title case (`_title_case`) the words a rule adds are capitalised.
+A headline is what `_headline` accepts, its clause starting where `_headline_start` says. Its subject holds names,
+nouns, numbers, "of" and "'s" (at most `_MAX_SUBJECT` words) and takes its number from its head (`_plural_head`).
+In a headline in title case (`_title_case`) the words a rule adds are capitalised.
 
 `headline_passive` gives a bare participle "was"/"were", or "is"/"are" for the participles of expectation before
 "to" + a verb and for "set/poised/braced for" (`TO_VERB_PASSIVE`, `PRESENT_BEFORE`); an -ly adverb before the
@@ -17,9 +15,8 @@ the verb in the present, agreeing with the agent; a bare singular subject is low
 `EVENT_VERBS` after a singular subject; `headline_event` those of `OBJECT_VERBS` (transitive, their -s form often a
 noun) after any subject and those of `EVENT_VERBS` after a plural one, with an object after the verb
 (`_object_next`); verbs whose headline present is a state, or whose participle is unsure, are in neither list.
-`headline_and` takes as its subjects names of one or two capitalised words (one in a title-case headline) or plural
-nouns (`_conjunct`). `died_aged` takes an age from 1 to 120 followed by the end, punctuation or a word of
-`AFTER_AGE`.
+`headline_and` takes the subjects `_conjunct` accepts. `died_aged` takes an age from 1 to 120 followed by the end,
+punctuation or a word of `AFTER_AGE`.
 
 Not a rule: two coordinated modifiers changing places. The order of coordinated adjectives is often preferred or
 fixed, and "W1 and W2 N" may be "[W1] and [W2 N]", for a reach below one sentence in a hundred.
@@ -57,7 +54,8 @@ def _title_case(toks: list[Tok]) -> bool:
 
 
 def _plural_head(toks: list[Tok]) -> bool | None:
-    """Whether the subject (the tokens before the participle) is plural; None when unclear."""
+    """Whether the subject (the tokens before the participle) is plural, by its head (the noun before "of", else the
+    last word); None when unclear (an unknown word in -s, "number of", "staff" and the like)."""
     words = [t.low for t in toks]
     if "and" in words or "&" in words:
         i = words.index("and") if "and" in words else words.index("&")

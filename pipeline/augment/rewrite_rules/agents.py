@@ -172,8 +172,7 @@ def passive_lemma(toks: list[Tok], part: int) -> str | None:
     t = toks[part]
     if not t.text.islower() or t.low in REFUSED_PARTICIPLES or not _is_form(t.low, "VBN"):
         return None
-    lemma = verb_lemma(t.low)
-    return lemma
+    return verb_lemma(t.low)
 
 
 def as_object(text: str, toks: list[Tok], start: int, end: int, plural_aux: bool) -> str | None:

@@ -25,7 +25,7 @@ from bsl_pipeline.pipeline.augment.rewrite_rules.agents import (
 )
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
     Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_word, _lemmas, _lower_first_word, inflect,
-    is_ing_verb, is_noun, splice, verb_only,
+    is_ing_verb, is_noun, splice, verb_lemmas, verb_only,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
@@ -215,7 +215,7 @@ def _to_simple(text: str, toks: list[Tok], v: int, end: int, plural: bool, bare:
     verb = toks[v + 1]
     if not verb.low.endswith("ing") or not _is_form(verb.low, "VBG"):
         return None
-    if any(lemma in NOT_CAPTION_VERBS for lemma in _lemmas(verb.low).get("VERB", ())):
+    if any(lemma in NOT_CAPTION_VERBS for lemma in verb_lemmas(verb.low)):
         return Refusal("stative_verb")
     if toks[v + 2].low == "to":
         return Refusal("infinitive_after")  # "is trying to": the infinitive
@@ -239,7 +239,7 @@ def _to_progressive(text: str, toks: list[Tok], v: int, end: int, plural: bool) 
     if plural and not (_is_form(verb.low, "VBP") and not verb.low.endswith("s")) or not plural and not (
             verb.low.endswith("s") and _is_form(verb.low, "VBZ")):
         return Refusal("agreement")
-    if any(lemma in NOT_CAPTION_VERBS for lemma in _lemmas(verb.low).get("VERB", ())):
+    if any(lemma in NOT_CAPTION_VERBS for lemma in verb_lemmas(verb.low)):
         return Refusal("stative_verb")
     rest = toks[v + 1:end]
     if rest and rest[0].low == "to":

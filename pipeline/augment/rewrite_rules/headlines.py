@@ -31,7 +31,7 @@ from bsl_pipeline.pipeline.augment.rewrite_rules.agents import (
     the_one_by,
 )
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_word, _lemmas, splice, verb_only,
+    Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_word, _lemmas, splice, verb_lemmas, verb_only,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
@@ -155,7 +155,7 @@ def _passive_tense(toks: list[Tok], k: int, end: int) -> str | None:
     low = toks[k].low
     nxt = toks[k + 1] if k + 1 < end else None
     after = toks[k + 2] if k + 2 < end else None
-    verbs = _lemmas(low).get("VERB", ())
+    verbs = verb_lemmas(low)
     if nxt is not None and nxt.low == "to" and after is not None and _is_form(after.low, "VB"):
         return TO_VERB_PASSIVE.get(low)  # "Iranians planned to attack": active
     if nxt is not None and nxt.low == "by" and after is not None and not after.text[:1].isdigit():
@@ -290,7 +290,7 @@ def rule_headline_perfect(text: str, toks: list[Tok], cfg: RuleSettings) -> str 
             if is_stopword(t.text) and t.low not in ("of",):
                 return Refusal("unclear_subject_head")  # "Residents near Gaza ...": the subject's head is unclear
             continue
-        verbs = [lemma for lemma in _lemmas(t.low).get("VERB", ()) if lemma in EVENT_VERBS]
+        verbs = [lemma for lemma in verb_lemmas(t.low) if lemma in EVENT_VERBS]
         if not verbs or "NOUN" in _lemmas(t.low) or title != t.text[:1].isupper():
             return None
         subject, rest = toks[:k], toks[k + 1:end]
@@ -380,7 +380,7 @@ def rule_headline_event(text: str, toks: list[Tok], cfg: RuleSettings) -> str | 
     title = _title_case(toks[start:])
     for k in range(start + 1, min(end - 1, start + _MAX_SUBJECT + 1)):
         t = toks[k]
-        verbs = set(_lemmas(t.low).get("VERB", ()))
+        verbs = set(verb_lemmas(t.low))
         third = t.low.endswith("s") and _is_form(t.low, "VBZ")
         base = not t.low.endswith("s") and _is_form(t.low, "VBP")
         candidate = (third or base) and verbs & (OBJECT_VERBS | EVENT_VERBS)
@@ -395,7 +395,7 @@ def rule_headline_event(text: str, toks: list[Tok], cfg: RuleSettings) -> str | 
             return None
         nxt = toks[k + 1]
         if third and "NOUN" in _lemmas(t.low) and not nxt.low.endswith("s") and _is_form(nxt.low, "VBP") \
-                and set(_lemmas(nxt.low).get("VERB", ())) & (OBJECT_VERBS | EVENT_VERBS):
+                and set(verb_lemmas(nxt.low)) & (OBJECT_VERBS | EVENT_VERBS):
             continue  # "Israeli air strikes kill 16": "strikes" is the subject's noun
         subject = toks[start:k]
         if subject[0].low in ("the", "a", "an"):
@@ -457,7 +457,7 @@ def rule_headline_and(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Re
         low = verb.low
         if low.endswith("s") or low.endswith("ing") or not (_is_form(low, "VBP") or _is_form(low, "VBD")):
             continue  # "John Demjanjuk, convicted Nazi guard, dies": an apposition, not two subjects
-        listed = set(_lemmas(low).get("VERB", ())) & (OBJECT_VERBS | EVENT_VERBS)
+        listed = set(verb_lemmas(low)) & (OBJECT_VERBS | EVENT_VERBS)
         if "NOUN" in _lemmas(low) and not listed and (nxt.low.endswith("s") and _is_form(nxt.low, "VBZ")
                                                       or _is_form(nxt.low, "VBP") and not is_stopword(nxt.text)):
             # "Obama, Romney camp clash": the noun of a compound before the verb

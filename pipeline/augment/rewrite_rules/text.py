@@ -77,7 +77,7 @@ def _is_form(word: str, tag: str) -> bool:
     """Whether lower-case `word` is the Penn form `tag` of one of its verb lemmas."""
     from lemminflect import getInflection
 
-    return any(word in getInflection(lemma, tag, inflect_oov=False) for lemma in _lemmas(word).get("VERB", ()))
+    return any(word in getInflection(lemma, tag, inflect_oov=False) for lemma in verb_lemmas(word))
 
 
 def is_noun(word: str) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Tok, _is_form, _lemmas, _lower_first_word, inflect, is_noun, verb_only,
+    Tok, _is_form, _lemmas, _lower_first_word, inflect, is_noun, verb_lemmas, verb_only,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
@@ -22,7 +22,7 @@ def verb_lemma(word: str, tag: str = "VBN", among: frozenset[str] | None = None)
     None when there is none or more than one."""
     from lemminflect import getInflection
 
-    lemmas = [lemma for lemma in _lemmas(word).get("VERB", ())
+    lemmas = [lemma for lemma in verb_lemmas(word)
               if (among is None or lemma in among) and word in getInflection(lemma, tag, inflect_oov=False)]
     return lemmas[0] if len(lemmas) == 1 else None
 
@@ -172,8 +172,7 @@ def passive_lemma(toks: list[Tok], part: int) -> str | None:
     t = toks[part]
     if not t.text.islower() or t.low in REFUSED_PARTICIPLES or not _is_form(t.low, "VBN"):
         return None
-    lemma = verb_lemma(t.low)
-    return lemma
+    return verb_lemma(t.low)
 
 
 def as_object(text: str, toks: list[Tok], start: int, end: int, plural_aux: bool) -> str | None:
@@ -226,6 +225,6 @@ def other_form(verb: str, tag: str, source: str) -> str | None:
     """The `tag` form of the verb `verb` (a form of it); None when its lemmas disagree."""
     from lemminflect import getInflection
 
-    forms = {f for lemma in _lemmas(verb).get("VERB", ()) if _is_form(verb, source)
+    forms = {f for lemma in verb_lemmas(verb) if _is_form(verb, source)
              for f in getInflection(lemma, tag)[:1]}
     return forms.pop() if len(forms) == 1 else None

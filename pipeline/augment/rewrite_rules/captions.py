@@ -2,23 +2,20 @@
 rule does, its guards and its cases (golden and refused): `cases/captions.json`.
 
 `caption_aspect` takes a short descriptive sentence (at most `_MAX_CAPTION` tokens, ending in "." or nothing, no
-comma) whose subject (`_aspect_subject`) is a determiner of `CAPTION_DETERMINERS` and up to four lower-case words
-ending in a noun of `CAPTION_SUBJECTS`, or in a collective noun of `COLLECTIVES` + "of" + a plural noun, either
-maybe followed by a short "in"/"with" phrase; or a plural caption noun alone (only from the simple present). The
-verb must follow the subject at exactly one place. A collective noun in the singular keeps the number its verb has
-(both read naturally), but those of `PLURAL_COLLECTIVES` are plural only. The verbs of `NOT_CAPTION_VERBS` (states
-and habits) are never changed, and what follows the verb must hold a determiner, a possessive or a particle
-(`_episodic`): else the sentence is a generic statement. Forms come from lemminflect; a verb whose lemmas give
-different forms is refused.
+comma) whose subject is one `_aspect_subject` accepts: its determiner of `CAPTION_DETERMINERS`, its noun of
+`CAPTION_SUBJECTS` or a collective noun of `COLLECTIVES` + "of" + a plural noun. The verb must follow the subject at
+exactly one place. A collective noun in the singular keeps the number its verb has (both read naturally), but those
+of `PLURAL_COLLECTIVES` are plural only. The verbs of `NOT_CAPTION_VERBS` (states and habits) are never changed,
+nor a generic statement (`_episodic`). Forms come from lemminflect; a verb whose lemmas give different forms is
+refused.
 
 `caption_passive` takes the verbs of `CAPTION_VERBS` (agentive actions on a thing or a being: no states,
 perception, light verbs, idioms, nor verbs whose object is a path or a goal), "play" only with an instrument of
-`INSTRUMENTS`, and an object that is a short noun phrase (`_caption_np`) followed by at most two prepositional
-phrases of plain noun phrases, none about how someone looks or about the scene behind (`_tail_phrases`,
-`_bare_tail`). "is"/"are" agree with the object (`_object_number`; a bare singular only for a mass noun of
-`CAPTION_MASS_NOUNS`); participles come from lemminflect or `CAPTION_PARTICIPLES`; the subject goes after "by" as
-`passive_by` writes an object (`agents.as_object`). `caption_active` takes the same verbs and objects the other way;
-the agent takes everything after it along as the new subject, as a phrase there may describe the agent.
+`INSTRUMENTS`, and an object that `_caption_np` and `_tail_phrases` accept. "is"/"are" agree with the object
+(`_object_number`; a bare singular only for a mass noun of `CAPTION_MASS_NOUNS`); participles come from lemminflect
+or `CAPTION_PARTICIPLES`; the subject goes after "by" as `passive_by` writes an object (`agents.as_object`).
+`caption_active` takes the same verbs and objects the other way; the agent takes everything after it along as the
+new subject, as a phrase there may describe the agent.
 """
 
 from __future__ import annotations
@@ -28,7 +25,7 @@ from bsl_pipeline.pipeline.augment.rewrite_rules.agents import (
 )
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
     Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_word, _lemmas, _lower_first_word, inflect,
-    is_ing_verb, is_noun, splice, verb_only,
+    is_ing_verb, is_noun, splice, verb_lemmas, verb_only,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
@@ -207,8 +204,7 @@ def _episodic(rest: list[Tok]) -> bool:
 
 
 def _to_simple(text: str, toks: list[Tok], v: int, end: int, plural: bool, bare: bool) -> str | Refusal | None:
-    """The progressive at token v said in the simple present: "The woman is walking her dog." -> "The woman walks
-    her dog."."""
+    """The progressive at token v said in the simple present (`caption_aspect`'s golden cases)."""
     aux = toks[v]
     if (aux.low == "are") != plural or v + 2 >= end or not aux.text.islower():
         # agreement; a complement is needed ("A man drinks." would be a habit)
@@ -219,7 +215,7 @@ def _to_simple(text: str, toks: list[Tok], v: int, end: int, plural: bool, bare:
     verb = toks[v + 1]
     if not verb.low.endswith("ing") or not _is_form(verb.low, "VBG"):
         return None
-    if any(lemma in NOT_CAPTION_VERBS for lemma in _lemmas(verb.low).get("VERB", ())):
+    if any(lemma in NOT_CAPTION_VERBS for lemma in verb_lemmas(verb.low)):
         return Refusal("stative_verb")
     if toks[v + 2].low == "to":
         return Refusal("infinitive_after")  # "is trying to": the infinitive
@@ -236,15 +232,14 @@ def _to_simple(text: str, toks: list[Tok], v: int, end: int, plural: bool, bare:
 
 
 def _to_progressive(text: str, toks: list[Tok], v: int, end: int, plural: bool) -> str | Refusal | None:
-    """The simple present at token v said in the progressive: "A turtle walks over the ground." -> "A turtle is
-    walking over the ground."."""
+    """The simple present at token v said in the progressive (`caption_aspect`'s golden cases)."""
     verb = toks[v]
     if not verb.text.islower() or verb.low.endswith("ing"):
         return None
     if plural and not (_is_form(verb.low, "VBP") and not verb.low.endswith("s")) or not plural and not (
             verb.low.endswith("s") and _is_form(verb.low, "VBZ")):
         return Refusal("agreement")
-    if any(lemma in NOT_CAPTION_VERBS for lemma in _lemmas(verb.low).get("VERB", ())):
+    if any(lemma in NOT_CAPTION_VERBS for lemma in verb_lemmas(verb.low)):
         return Refusal("stative_verb")
     rest = toks[v + 1:end]
     if rest and rest[0].low == "to":

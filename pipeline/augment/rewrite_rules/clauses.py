@@ -13,6 +13,7 @@ from bsl_pipeline.pipeline.augment.rewrite_rules.chunker import chunk
 from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import is_finite_form, is_noun_like
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
     Refusal, Rule, RuleSettings, Tok, _is_form, _is_word, _lemmas, is_ing_verb, is_participle, uncontracted,
+    verb_lemmas,
 )
 from bsl_pipeline.pipeline.lexicon.word_classes import (
     ADVERBIAL_PREPOSITIONS, AFTER_VERBS, AUXILIARIES, BE_FORMS_NOT_M, CHANGE_VERBS, CONJUNCTION_MODIFIERS,
@@ -282,7 +283,7 @@ def _has_time(toks: list[Tok], idx: range) -> bool:
 
 def _ends_in_change_verb(toks: list[Tok], end: int) -> bool:
     last = next((toks[i] for i in range(end - 1, -1, -1) if _is_word(toks[i])), None)
-    return last is not None and any(lemma in CHANGE_VERBS for lemma in _lemmas(last.low).get("VERB", ()))
+    return last is not None and any(lemma in CHANGE_VERBS for lemma in verb_lemmas(last.low))
 
 
 def _prepositional_phrase(toks: list[Tok], c: int, words: list[str]) -> bool | Refusal | None:

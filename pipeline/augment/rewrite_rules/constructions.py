@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
     Refusal, Rule, RuleSettings, Tok, _is_form, _is_lower_word, _is_word, _lemmas, is_ing_verb, is_verb_form,
-    prev_token, splice, token_at,
+    prev_token, splice, token_at, verb_lemmas,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
@@ -21,10 +21,6 @@ from bsl_pipeline.pipeline.lexicon.word_classes import (
     DETERMINERS, DIRECTIONAL, DOING_VERBS, NOT_HOW_TO, ORDINALS, PREPOSITION_WORDS, START_VERB_FORMS, STATIVE_VERBS,
     TIME_OF_DAY_AND_YEAR_WORDS,
 )
-
-
-def _verbs(word: str) -> tuple[str, ...]:
-    return _lemmas(word).get("VERB", ())
 
 
 # -- to_ing ---------------------------------------------------------------------------------------------------------
@@ -69,7 +65,7 @@ def _to_ing_at(text: str, toks: list[Tok], i: int) -> str | Refusal | None:
     nxt = toks[i + 1]
     to = nxt.text == "to"
     verb = toks[i + 2] if to else nxt
-    if to and (not _is_lower_word(verb) or verb.low not in _verbs(verb.low) or not _is_form(verb.low, "VB")):
+    if to and (not _is_lower_word(verb) or verb.low not in verb_lemmas(verb.low) or not _is_form(verb.low, "VB")):
         return None  # "continued to the end", "began to slowly move"
     if not to and not (_is_lower_word(nxt) and is_ing_verb(nxt.low)):
         return None
@@ -78,7 +74,7 @@ def _to_ing_at(text: str, toks: list[Tok], i: int) -> str | Refusal | None:
     if toks[i].low.startswith("beg") and any(x.low in ("even", "not", "never", "cannot") or x.low.endswith("n't")
                                              for x in toks[max(0, i - 3):i]):
         return Refusal("impossibility_idiom")  # "I couldn't even begin to identify it"
-    lemmas = (verb.low,) if to else _verbs(verb.low)
+    lemmas = (verb.low,) if to else verb_lemmas(verb.low)
     if len(lemmas) != 1:
         return Refusal("no_inflection")
     if lemmas[0] in STATIVE_VERBS:
@@ -201,7 +197,7 @@ def rule_how_can(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal
         return None
     aux, subject, verb = toks[1], toks[2], toks[3]
     if subject.text not in ("I", "we") or not _is_lower_word(verb) or not _is_form(verb.low, "VB") \
-            or verb.low not in _verbs(verb.low):
+            or verb.low not in verb_lemmas(verb.low):
         return None
     if aux.text == "do":
         return splice(text, [(aux.start, aux.end, "can")]) if verb.low not in NOT_HOW_TO else Refusal("not_how_to")

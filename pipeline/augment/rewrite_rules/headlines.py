@@ -1,11 +1,9 @@
 """Rewrites for news headlines: their telegraphic verb forms said in full, in another tense or in the active. What
 each rule does, its guards and its cases (golden and refused): `cases/headlines.json`.
 
-A headline (`_headline`) has no final punctuation, a capitalised first word, at most `_MAX_HEADLINE` tokens, no
-pronoun and no quotation marks or brackets; its clause starts after a "Label:" and an "At least" (`_headline_start`).
-Its subject holds names, nouns, numbers, "of" and "'s" (at most `_MAX_SUBJECT` words) and takes its number from its
-head (`_plural_head`: the noun before "of", else the last word), unclear for an unknown word in -s, "number of",
-"staff" and the like. In a headline in title case (`_title_case`) the words a rule adds are capitalised.
+A headline is what `_headline` accepts, its clause starting where `_headline_start` says. Its subject holds names,
+nouns, numbers, "of" and "'s" (at most `_MAX_SUBJECT` words) and takes its number from its head (`_plural_head`).
+In a headline in title case (`_title_case`) the words a rule adds are capitalised.
 
 `headline_passive` gives a bare participle "was"/"were", or "is"/"are" for the participles of expectation before
 "to" + a verb and for "set/poised/braced for" (`TO_VERB_PASSIVE`, `PRESENT_BEFORE`); an -ly adverb before the
@@ -17,9 +15,8 @@ the verb in the present, agreeing with the agent; a bare singular subject is low
 `EVENT_VERBS` after a singular subject; `headline_event` those of `OBJECT_VERBS` (transitive, their -s form often a
 noun) after any subject and those of `EVENT_VERBS` after a plural one, with an object after the verb
 (`_object_next`); verbs whose headline present is a state, or whose participle is unsure, are in neither list.
-`headline_and` takes as its subjects names of one or two capitalised words (one in a title-case headline) or plural
-nouns (`_conjunct`). `died_aged` takes an age from 1 to 120 followed by the end, punctuation or a word of
-`AFTER_AGE`.
+`headline_and` takes the subjects `_conjunct` accepts. `died_aged` takes an age from 1 to 120 followed by the end,
+punctuation or a word of `AFTER_AGE`.
 
 Not a rule: two coordinated modifiers changing places. The order of coordinated adjectives is often preferred or
 fixed, and "W1 and W2 N" may be "[W1] and [W2 N]", for a reach below one sentence in a hundred.
@@ -34,7 +31,7 @@ from bsl_pipeline.pipeline.augment.rewrite_rules.agents import (
     the_one_by,
 )
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_word, _lemmas, splice, verb_only,
+    Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_word, _lemmas, splice, verb_lemmas, verb_only,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
@@ -57,7 +54,8 @@ def _title_case(toks: list[Tok]) -> bool:
 
 
 def _plural_head(toks: list[Tok]) -> bool | None:
-    """Whether the subject (the tokens before the participle) is plural; None when unclear."""
+    """Whether the subject (the tokens before the participle) is plural, by its head (the noun before "of", else the
+    last word); None when unclear (an unknown word in -s, "number of", "staff" and the like)."""
     words = [t.low for t in toks]
     if "and" in words or "&" in words:
         i = words.index("and") if "and" in words else words.index("&")
@@ -157,7 +155,7 @@ def _passive_tense(toks: list[Tok], k: int, end: int) -> str | None:
     low = toks[k].low
     nxt = toks[k + 1] if k + 1 < end else None
     after = toks[k + 2] if k + 2 < end else None
-    verbs = _lemmas(low).get("VERB", ())
+    verbs = verb_lemmas(low)
     if nxt is not None and nxt.low == "to" and after is not None and _is_form(after.low, "VB"):
         return TO_VERB_PASSIVE.get(low)  # "Iranians planned to attack": active
     if nxt is not None and nxt.low == "by" and after is not None and not after.text[:1].isdigit():
@@ -292,7 +290,7 @@ def rule_headline_perfect(text: str, toks: list[Tok], cfg: RuleSettings) -> str 
             if is_stopword(t.text) and t.low not in ("of",):
                 return Refusal("unclear_subject_head")  # "Residents near Gaza ...": the subject's head is unclear
             continue
-        verbs = [lemma for lemma in _lemmas(t.low).get("VERB", ()) if lemma in EVENT_VERBS]
+        verbs = [lemma for lemma in verb_lemmas(t.low) if lemma in EVENT_VERBS]
         if not verbs or "NOUN" in _lemmas(t.low) or title != t.text[:1].isupper():
             return None
         subject, rest = toks[:k], toks[k + 1:end]
@@ -382,7 +380,7 @@ def rule_headline_event(text: str, toks: list[Tok], cfg: RuleSettings) -> str | 
     title = _title_case(toks[start:])
     for k in range(start + 1, min(end - 1, start + _MAX_SUBJECT + 1)):
         t = toks[k]
-        verbs = set(_lemmas(t.low).get("VERB", ()))
+        verbs = set(verb_lemmas(t.low))
         third = t.low.endswith("s") and _is_form(t.low, "VBZ")
         base = not t.low.endswith("s") and _is_form(t.low, "VBP")
         candidate = (third or base) and verbs & (OBJECT_VERBS | EVENT_VERBS)
@@ -397,7 +395,7 @@ def rule_headline_event(text: str, toks: list[Tok], cfg: RuleSettings) -> str | 
             return None
         nxt = toks[k + 1]
         if third and "NOUN" in _lemmas(t.low) and not nxt.low.endswith("s") and _is_form(nxt.low, "VBP") \
-                and set(_lemmas(nxt.low).get("VERB", ())) & (OBJECT_VERBS | EVENT_VERBS):
+                and set(verb_lemmas(nxt.low)) & (OBJECT_VERBS | EVENT_VERBS):
             continue  # "Israeli air strikes kill 16": "strikes" is the subject's noun
         subject = toks[start:k]
         if subject[0].low in ("the", "a", "an"):
@@ -459,7 +457,7 @@ def rule_headline_and(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Re
         low = verb.low
         if low.endswith("s") or low.endswith("ing") or not (_is_form(low, "VBP") or _is_form(low, "VBD")):
             continue  # "John Demjanjuk, convicted Nazi guard, dies": an apposition, not two subjects
-        listed = set(_lemmas(low).get("VERB", ())) & (OBJECT_VERBS | EVENT_VERBS)
+        listed = set(verb_lemmas(low)) & (OBJECT_VERBS | EVENT_VERBS)
         if "NOUN" in _lemmas(low) and not listed and (nxt.low.endswith("s") and _is_form(nxt.low, "VBZ")
                                                       or _is_form(nxt.low, "VBP") and not is_stopword(nxt.text)):
             # "Obama, Romney camp clash": the noun of a compound before the verb

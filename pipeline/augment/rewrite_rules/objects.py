@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from bsl_pipeline.pipeline.augment.rewrite_rules.chunker import Chunks, chunk, is_content
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
     Refusal, Rule, RuleSettings, Tok, _is_form, _is_lower_word, _is_word, _lemmas, inflect, is_noun, splice,
+    verb_lemmas,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
@@ -219,7 +220,7 @@ def _of_to_possessive(text: str, toks: list[Tok]) -> str | None:
 # -- particle -------------------------------------------------------------------------------------------------------
 def _verb_lemma(word: str) -> str | None:
     """The verb lemma of `word` that has phrasal uses in `PHRASAL_VERBS`, or None."""
-    for lemma in _lemmas(word).get("VERB", ()):
+    for lemma in verb_lemmas(word):
         if lemma in PHRASAL_VERBS:
             return lemma
     return None
@@ -358,7 +359,7 @@ def rule_dative(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal 
     for i, t in enumerate(toks[:-3]):
         if not _is_lower_word(t):
             continue
-        verbs = set(_lemmas(t.low).get("VERB", ())) & DATIVE_VERBS
+        verbs = set(verb_lemmas(t.low)) & DATIVE_VERBS
         if not verbs or i > 0 and toks[i - 1].low in DETERMINERS | {"to"} and t.low in ("hand", "show", "pass"):
             continue  # "the hand", "the show"
         if i > 0 and toks[i - 1].low in ("a", "an", "the"):

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import is_finite_verb
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
     Refusal, Rule, RuleSettings, Tok, _case_like, _is_form, _is_lower_word, _is_word, _lemmas, is_noun, is_verb_form,
-    mostly_capitals, prev_token, splice, token_at,
+    mostly_capitals, prev_token, splice, token_at, verb_lemmas,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
@@ -48,10 +48,6 @@ def _number_at(toks: list[Tok], k: int, allow_one: bool = True) -> bool:
         return False
     return t.low in COUNT_WORDS or t.low == "half" or (t.low in ("a", "one") and nxt in A_AMOUNTS) or (
         t.low == "one" and allow_one)
-
-
-def _verb_lemmas(word: str) -> tuple[str, ...]:
-    return _lemmas(word).get("VERB", ())
 
 
 def _is_noun_only(word: str) -> bool:
@@ -100,7 +96,7 @@ def _in_order_to(toks: list[Tok], i: int, j: int) -> bool:
     prev = prev_token(toks, i)
     if prev is not None and prev.low in ("not", "just", "only", "all", "mainly", "partly", "so", "as"):
         return False  # "not in order to ... but": the contrast keeps its phrase
-    return not any(set(_verb_lemmas(t.low)) & ORDERING_VERBS for t in toks[:i])  # "put X in order to ..."
+    return not any(set(verb_lemmas(t.low)) & ORDERING_VERBS for t in toks[:i])  # "put X in order to ..."
 
 
 def _whether_or_not(toks: list[Tok], i: int, j: int) -> bool:
@@ -163,7 +159,7 @@ def _more_than(toks: list[Tok], i: int, j: int) -> bool:
         return True
     if prev.low in NOT_BEFORE_MORE or prev.low in ("a", "bit", "lot"):
         return False
-    return not set(_verb_lemmas(prev.low)) & MOTION_VERBS
+    return not set(verb_lemmas(prev.low)) & MOTION_VERBS
 
 
 def _about_number(toks: list[Tok], i: int, j: int) -> bool:
@@ -182,7 +178,7 @@ def _about_number(toks: list[Tok], i: int, j: int) -> bool:
     if prev.low in NUMBER_PREPOSITIONS or prev.low in ("just", "only", "by", "of", "some", "at", "for", "has", "have",
                                                  "had", "with", "and", "or", "was", "than", "now", "still"):
         return True
-    lemmas = set(_verb_lemmas(prev.low))
+    lemmas = set(verb_lemmas(prev.low))
     if not lemmas or lemmas & SELECTS_ABOUT:
         return False
     return bool(lemmas & QUANTITY_VERBS)
@@ -195,7 +191,7 @@ def _before_np(toks: list[Tok], i: int, j: int) -> bool:
         return False
     if toks[i].low == "beside" and j + 1 < len(toks) and toks[j + 1].low in ("point", "fact", "question"):
         return False  # "beside the point"; "beside the fact that" means "besides"
-    if toks[i].low == "off" and prev is not None and set(_verb_lemmas(prev.low)) & OFF_VERBS:
+    if toks[i].low == "off" and prev is not None and set(verb_lemmas(prev.low)) & OFF_VERBS:
         return False  # "kick off of a machine" -> "kick off a machine": a phrasal verb
     return prev is None or prev.low not in DETERMINERS | {"the", "come", "came", "comes", "coming"}
 
@@ -266,7 +262,7 @@ def _before_plural(toks: list[Tok], i: int, j: int) -> bool:
 def _so_as_to(toks: list[Tok], i: int, j: int) -> bool:
     """"so as to" + a base verb, not after a verb that takes a to-infinitive of its own."""
     nxt, prev = token_at(toks, j), prev_token(toks, i)
-    if prev is not None and set(_verb_lemmas(prev.low)) & TO_VERBS:
+    if prev is not None and set(verb_lemmas(prev.low)) & TO_VERBS:
         return False
     return nxt is not None and _is_lower_word(nxt) and _is_form(nxt.low, "VB") and nxt.low != "not"
 
@@ -297,7 +293,7 @@ def _upon(toks: list[Tok], i: int, j: int) -> bool:
         return True
     if prev.low in UPON_NOT_AFTER or prev.low in BE_FORMS or prev.low == nxt.low or prev.low.rstrip("s") == nxt.low:
         return False
-    return not (set(_verb_lemmas(prev.low)) & {"come", "hit", "set", "look", "stumble", "chance", "happen"})
+    return not (set(verb_lemmas(prev.low)) & {"come", "hit", "set", "look", "stumble", "chance", "happen"})
 
 
 def _till(toks: list[Tok], i: int, j: int) -> bool:

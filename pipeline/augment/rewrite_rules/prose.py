@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.chunker import chunk
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Refusal, Rule, RuleSettings, Tok, _is_form, _is_lower_word, _lemmas, _lower_first_word, is_noun, mostly_capitals,
-    splice,
+    Refusal, Rule, RuleSettings, Tok, _is_form, _is_lower_word, _lower_first_word, is_noun, mostly_capitals, splice,
+    verb_lemmas,
 )
 from bsl_pipeline.pipeline.lexicon.word_classes import (
     ADVERBS_AFTER_PARTICIPLE, ADVERBS_BEFORE_PARTICIPLE, AUXILIARIES, BEFORE_PARTICIPLE, CLAUSE_OPENING_WORDS,
@@ -167,7 +167,7 @@ def _opening_kind(part: str) -> str | None:
     word = part.split()[0].lower()
     if word in NOUN_OPENERS:
         return "noun"
-    if word.isalpha() and word not in NOT_DEFINING and word in _lemmas(word).get("VERB", ()):
+    if word.isalpha() and word not in NOT_DEFINING and word in verb_lemmas(word):
         return "verb"
     return None
 

@@ -68,12 +68,16 @@ def _lemmas(word: str) -> dict[str, tuple[str, ...]]:
     return getAllLemmas(word)
 
 
+def verb_lemmas(word: str) -> tuple[str, ...]:
+    return _lemmas(word).get("VERB", ())
+
+
 @lru_cache(maxsize=100_000)
 def _is_form(word: str, tag: str) -> bool:
     """Whether lower-case `word` is the Penn form `tag` of one of its verb lemmas."""
     from lemminflect import getInflection
 
-    return any(word in getInflection(lemma, tag, inflect_oov=False) for lemma in _lemmas(word).get("VERB", ()))
+    return any(word in getInflection(lemma, tag, inflect_oov=False) for lemma in verb_lemmas(word))
 
 
 def is_noun(word: str) -> bool:

@@ -2,15 +2,15 @@
 and refused): `cases/voice.json`; the plain noun phrase, the agent and the object it reads are `agents.py`'s.
 
 `passive_by` takes a sentence that is one passive clause, SUBJECT + a form of "be" + a past participle + "by" +
-AGENT + the final punctuation, maybe after a leading conjunction or after "that" following a verb in the past or
-present (`_subject_start`); a time or "in"/"at"/"near" + a place name after the agent stays at the end. Tense and
-agreement with the agent (`_verb_group`, forms from lemminflect): "was"/"were" -> the simple past, "is"/"are" ->
-the present, "has/have been" -> "has"/"have", "had been" -> "had"; "not", "n't" and "never" go with the new
-auxiliary; one adverb in -ly or of `TIME_ADVERBS_IN_VERB_GROUP` before the participle stays before the verb
-(`_auxiliaries`). Pronouns change case; the old subject's first word is lower-cased unless it may be a name (a place
-of `PLACES`, a word lemminflect does not know and an acronym keep their capital). Refused: the participles of
-`REFUSED_PARTICIPLES` (feelings, states, positions, amounts) and `RELATION_PARTICIPLES` (the active would lack the
-second term), and a focus adverb of `FOCUS_ADVERBS` before the participle (its scope would change).
+AGENT + the final punctuation, the subject starting where `_subject_start` says; a time or "in"/"at"/"near" + a
+place name after the agent stays at the end. Tense and agreement with the agent (`_verb_group`, forms from
+lemminflect): "was"/"were" -> the simple past, "is"/"are" -> the present, "has/have been" -> "has"/"have", "had
+been" -> "had"; "not", "n't" and "never" go with the new auxiliary; one adverb in -ly or of
+`TIME_ADVERBS_IN_VERB_GROUP` before the participle stays before the verb (`_auxiliaries`). Pronouns change case; the
+old subject's first word is lower-cased unless it may be a name (a place of `PLACES`, a word lemminflect does not
+know and an acronym keep their capital). Refused: the participles of `REFUSED_PARTICIPLES` (feelings, states,
+positions, amounts) and `RELATION_PARTICIPLES` (the active would lack the second term), and a focus adverb of
+`FOCUS_ADVERBS` before the participle (its scope would change).
 """
 
 from __future__ import annotations

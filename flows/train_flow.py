@@ -143,9 +143,8 @@ def train_parameters(spec: TrainFlowConfig) -> dict[str, Any]:
 
 def check_train_spec(spec: TrainFlowConfig) -> None:
     config = resolve_train_config(spec.manifests, spec.config_file, spec.train, spec.overrides)
-    from bsl_pipeline.training.config import validate_config
 
-    validate_config(config)
+    config.validate()
     for src in config.data.sources:
         if not Path(src.path).exists():
             log.warning("train flow: dataset %s does not exist yet (fine if an augmentation deployment makes it "

@@ -233,22 +233,23 @@ class TrainConfig:
     export: ExportConfig = field(default_factory=ExportConfig)
     distributed: DistributedConfig = field(default_factory=DistributedConfig)
 
+    def validate(self) -> None:
+        """Refuse a config the trainer cannot run, naming every bad key at once (no torch needed): what a run needs
+        beyond a loadable config (an output dir, a model), then every setting's own rule (its `Range`, `check` or
+        the section's `config_problems`, the same rules `load_config` applies), for configs built or changed in
+        code."""
+        problems = []
+        if not self.train.output_dir:
+            problems.append("train.output_dir is required")
+        if not self.model.name_or_path:
+            problems.append(f"model.name_or_path is required ({missing_model_hint()})")
+        problems += config_errors(self)
+        if problems:
+            raise BSLError("invalid training config: " + "; ".join(problems))
+
 
 # Settings that change which examples a step sees or how the loss is computed: a resumed run must match them.
 RESUME_MUST_MATCH = ("model.name_or_path", "model.pooling", "model.max_length", "model.dropout", "data.sources",
                      "data.shuffle", "data.shuffle_buffer", "objective", "train.batch_size", "train.seed",
                      "optim.grad_accum_steps", "data.length_grouping_window")
 
-
-def validate_config(config: TrainConfig) -> None:
-    """Refuse a config the trainer cannot run, naming every bad key at once (no torch needed): what a run needs
-    beyond a loadable config (an output dir, a model), then every setting's own rule (its `Range`, `check` or the
-    section's `config_problems`, the same rules `load_config` applies), for configs built or changed in code."""
-    problems = []
-    if not config.train.output_dir:
-        problems.append("train.output_dir is required")
-    if not config.model.name_or_path:
-        problems.append(f"model.name_or_path is required ({missing_model_hint()})")
-    problems += config_errors(config)
-    if problems:
-        raise BSLError("invalid training config: " + "; ".join(problems))

@@ -41,7 +41,7 @@ from bsl_pipeline.pipeline.base.ownership import WriterLock
 from bsl_pipeline.pipeline.base.progress import progress_disabled
 from bsl_pipeline.training.accel import forward_context
 from bsl_pipeline.training.checkpoint import Checkpointer
-from bsl_pipeline.training.config import TrainConfig, validate_config
+from bsl_pipeline.training.config import TrainConfig
 from bsl_pipeline.training.distributed import all_reduce_mean, barrier
 from bsl_pipeline.training.encoder import Encoder
 from bsl_pipeline.training.loader import BatchLoader
@@ -147,7 +147,7 @@ class Trainer:
                  disable_progress: bool | None = None):
         from bsl_pipeline.pipeline.base.hub import check_model_reference
 
-        validate_config(config)  # a missing model is named as such (with the bundled one), not as the directory ''
+        config.validate()  # a missing model is named as such (with the bundled one), not as the directory ''
         check_model_reference(config.model.name_or_path, "model.name_or_path")
         self.config = config
         self.evaluators = list(evaluators)

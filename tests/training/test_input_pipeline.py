@@ -198,7 +198,6 @@ def test_nonpad_fraction_counts_bucket_padding(tiny_bert_dir, datasets, tmp_path
 def test_bad_speed_settings_are_named(tiny_bert_dir, datasets, tmp_path):
     from bsl_pipeline.pipeline.base.config import ConfigError
     from bsl_pipeline.pipeline.base.errors import BSLError
-    from bsl_pipeline.training.config import validate_config
 
     for override in ("data.workers=-1", "data.length_grouping_window=-2", "data.prefetch_batches=0",
                      "model.length_buckets=[0,16]", "eval.max_tokens=-5"):
@@ -208,7 +207,7 @@ def test_bad_speed_settings_are_named(tiny_bert_dir, datasets, tmp_path):
     config = tiny_config(tiny_bert_dir, [datasets["main"]], tmp_path / "bad", overrides=["model.max_length=32"])
     config.model.length_buckets, config.model.sdpa_backend, config.data.workers = [8, 64], "fast", -1
     with pytest.raises(BSLError) as err:
-        validate_config(config)
+        config.validate()
     for key in ("model.length_buckets", "model.sdpa_backend", "data.workers"):
         assert key in str(err.value)
 

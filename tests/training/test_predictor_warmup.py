@@ -164,7 +164,6 @@ def test_resume_in_the_middle_of_the_warmup_equals_an_uninterrupted_run(tiny_ber
 
 def test_warmup_settings_are_checked(tiny_bert_dir, data, tmp_path):
     from bsl_pipeline.pipeline.base.errors import BSLError
-    from bsl_pipeline.training.config import validate_config
 
     with pytest.raises(BSLError, match=r"objective.bsl.predictor_warmup_steps: -1 is out of range \(>= 0\)"):
         tiny_config(tiny_bert_dir, [data], tmp_path / "run", overrides=["objective.bsl.predictor_warmup_steps=-1"])
@@ -175,4 +174,4 @@ def test_warmup_settings_are_checked(tiny_bert_dir, data, tmp_path):
     cfg.objective.bsl.predictor_warmup_steps, cfg.objective.bsl.predictor_lr = -1, 0.0
     with pytest.raises(BSLError, match=r"predictor_warmup_steps: -1 is out of range \(>= 0\); "
                                       r"objective\.bsl\.predictor_lr: 0\.0 is out of range \(> 0\)"):
-        validate_config(cfg)
+        cfg.validate()

@@ -285,12 +285,12 @@ def test_trainer_calls_the_evaluators_it_is_given(tiny_bert_dir, datasets, tmp_p
     assert _losses(result) == _losses(plain)
 
 
-def test_validate_config_is_torch_free():
+def test_validating_a_config_is_torch_free():
     import subprocess
     import sys
 
-    code = ("import sys\nfrom training.config import TrainConfig, validate_config\n"
-            "try:\n    validate_config(TrainConfig())\nexcept Exception as exc:\n    print(exc)\n"
+    code = ("import sys\nfrom training.config import TrainConfig\n"
+            "try:\n    TrainConfig().validate()\nexcept Exception as exc:\n    print(exc)\n"
             "print('torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=Path(__file__).resolve().parents[2]).stdout.splitlines()

@@ -21,6 +21,7 @@ claimed first (`claim_export_dir`).
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -66,8 +67,6 @@ def export_head(base_model: str, normalize: bool | None, base_dense: bool) -> Ba
 
 def _copy_module_dir(source: Path, target: Path) -> None:
     """A Dense module's folder (its config and weights), copied byte for byte; never a link, nothing outside it."""
-    import shutil
-
     target.mkdir()
     for item in sorted(source.iterdir()):
         if item.is_symlink() or not item.is_file():

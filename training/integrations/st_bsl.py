@@ -117,8 +117,7 @@ class BSLLoss(nn.Module):
 
 class BSLCallback(TrainerCallback):
     """Runs `loss`'s predictor warm-up and EMA target inside a Hugging Face / sentence-transformers trainer.
-    `max_grad_norm` > 0 clips encoder and predictor gradients together before each optimizer step (as `bsl train`);
-    None leaves clipping to the trainer (args.max_grad_norm, which does not reach the predictor)."""
+    `max_grad_norm` > 0 clips encoder and predictor gradients together; None leaves clipping to the trainer."""
 
     def __init__(self, loss: BSLLoss, max_grad_norm: float | None = None):
         if max_grad_norm is not None and max_grad_norm < 0:

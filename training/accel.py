@@ -1,12 +1,7 @@
-"""Speed settings of the training step: the attention kernels, autocast, and `torch.compile` of the objective.
-
-- `forward_context(device, autocast_dtype, sdpa_backend)`: what a forward pass runs under (autocast to the run's
-  precision; the SDPA kernels `model.sdpa_backend` allows, see pipeline.base.devices.attention_kernels).
-- `compile_objective(objective, setting, device, ...)`: `train.compile` = true / auto (on CUDA only) compiles the
-  objective's whole forward (both views through the online encoder, predictor, target, loss) with torch.compile.
-  Parameters and state_dict keys stay as they are (the module's `forward` is replaced, not the module), so
-  checkpoints do not change. Where torch.compile is unsupported, or compiling fails (no C++ compiler for the CPU
-  backend, an unsupported operation), training goes on in eager mode with one warning.
+"""Speed settings of the training step: what a forward pass runs under (`forward_context`: autocast to the run's
+precision, the attention kernels of pipeline.base.devices.attention_kernels) and `torch.compile` of the objective's
+whole forward (`compile_objective`). The module's `forward` is replaced, not the module, so parameters, state_dict
+keys and checkpoints stay as they are; where compiling fails, training goes on in eager mode with one warning.
 
 Recompiles are bounded: with `model.length_buckets` every batch is padded to one of a few lengths (one graph per
 bucket, compiled with static shapes); without buckets, torch.compile's automatic dynamic shapes recompile once

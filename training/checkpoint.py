@@ -92,10 +92,10 @@ def interrupt_after_writing() -> Iterator[None]:
 
 
 class Checkpointer:
-    """Everything a run writes to or reads from its output_dir besides the logs: which checkpoint to resume from
-    and loading it (weights, optimizer, GradScaler, run state, data position, RNG), periodic checkpoints and their
-    pruning, final/, best/ and the export. Each directory is built under a staging name and published whole
-    (`pipeline.base.publish`). Rank 0 writes shared files; every rank writes (and reads) its own RNG state.
+    """Which checkpoint to resume from and loading it (weights, optimizer, GradScaler, run state, data position,
+    RNG), periodic checkpoints and their pruning, final/, best/ and the export. Each directory is built under a
+    staging name and published whole (`pipeline.base.publish`). Rank 0 writes shared files; every rank writes (and
+    reads) its own RNG state.
 
     It holds the long-lived parts of a run (set up once); what changes per step comes in as `RunState` and the
     data position."""
@@ -148,26 +148,9 @@ class Checkpointer:
         """Load `path` into the objective, optimizer, GradScaler, `state`, `batches` and this process's RNG, after
         checking that it continues this run (same settings that shape the data or loss, same world size, same
         datasets)."""
-        info = read_checkpoint_json(path)
-        changed = self._changed_settings(info)
-        if changed:
-            raise BSLError(f"cannot resume from {path}: these settings differ from the checkpoint's: "
-                           f"{', '.join(changed)} (they change which data each step sees or the loss)")
-        if int(info.get("world_size", 1)) != self.dist.world_size:
-            raise BSLError(f"cannot resume from {path}: it was written by {info.get('world_size')} process(es), "
-                           f"this run has {self.dist.world_size}")
-        recorded = info.get("data", {}).get("sources", [])
-        old_sums = [s.get("manifest_checksum") for s in recorded]
-        # Checkpoints written before shard digests were recorded carry none: their manifest checksum decides.
-        old_shards = [s.get("shards_digest") or source.shards_digest for s, source in zip(recorded, self.sources)]
-        if old_sums != [s.manifest_checksum for s in self.sources] or \
-                old_shards != [s.shards_digest for s in self.sources][:len(old_shards)]:
-            changed = [s.name for s, r in zip(self.sources, recorded)
-                       if r.get("manifest_checksum") != s.manifest_checksum
-                       or (r.get("shards_digest") or s.shards_digest) != s.shards_digest]
-            raise BSLError(f"cannot resume from {path}: the training datasets changed since the checkpoint "
-                           f"({', '.join(changed) or 'a different list of datasets'}: manifest checksum or shard "
-                           f"sha256 differ)")
+        problem = self._other_run(read_checkpoint_json(path))
+        if problem:
+            raise BSLError(f"cannot resume from {path}: {problem}")
         saved_state = load_state(path / STATE_FILE, map_location=self.device)
         objective_state = load_objective_state(path, self.device, saved_state)
         problem = state_dict_problem(objective_state, self.objective.state_dict())
@@ -181,24 +164,38 @@ class Checkpointer:
         batches.restore(saved_state["data"])
         restore_rng_state(load_state(rng_path(path, self.dist.rank)))
 
-    def _changed_settings(self, info: dict[str, Any]) -> list[str]:
-        """The RESUME_MUST_MATCH settings in which the checkpoint described by `info` differs from this run."""
+    def _other_run(self, info: dict[str, Any]) -> str | None:
+        """Why the checkpoint described by `info` does not continue this run (None when it does): a setting that
+        shapes the data or the loss (RESUME_MUST_MATCH), the world size or the datasets differ."""
         saved = info.get("config", {})
-        current = self.settings
         defaults = to_dict(TrainConfig())  # a key added since the checkpoint was written had its default then
-        return [k for k in RESUME_MUST_MATCH
-                if (_get(saved, k) if _get(saved, k) is not None else _get(defaults, k)) != _get(current, k)]
+        changed = [k for k in RESUME_MUST_MATCH
+                   if (_get(saved, k) if _get(saved, k) is not None else _get(defaults, k)) != _get(self.settings, k)]
+        if changed:
+            return (f"these settings differ from the checkpoint's: {', '.join(changed)} (they change which data "
+                    f"each step sees or the loss)")
+        if int(info.get("world_size", 1)) != self.dist.world_size:
+            return f"it was written by {info.get('world_size')} process(es), this run has {self.dist.world_size}"
+        recorded = info.get("data", {}).get("sources", [])
+        old_sums = [s.get("manifest_checksum") for s in recorded]
+        # Checkpoints written before shard digests were recorded carry none: their manifest checksum decides.
+        old_shards = [s.get("shards_digest") or source.shards_digest for s, source in zip(recorded, self.sources)]
+        if old_sums != [s.manifest_checksum for s in self.sources] or \
+                old_shards != [s.shards_digest for s in self.sources][:len(old_shards)]:
+            changed = [s.name for s, r in zip(self.sources, recorded)
+                       if r.get("manifest_checksum") != s.manifest_checksum
+                       or (r.get("shards_digest") or s.shards_digest) != s.shards_digest]
+            names = ", ".join(changed) or "a different list of datasets"
+            return (f"the training datasets changed since the checkpoint ({names}: manifest checksum or shard "
+                    f"sha256 differ)")
+        return None
 
     def _continues_this_run(self, path: Path) -> bool:
-        """Whether checkpoint `path` is one this run could have resumed from: same settings that shape the data
-        or the loss, same world size, same datasets."""
+        """Whether checkpoint `path` is one this run could have resumed from (`_other_run`)."""
         try:
-            info = read_checkpoint_json(path)
+            return self._other_run(read_checkpoint_json(path)) is None
         except BSLError:
             return False
-        recorded = [s.get("manifest_checksum") for s in info.get("data", {}).get("sources", [])]
-        return (not self._changed_settings(info) and int(info.get("world_size", 1)) == self.dist.world_size
-                and recorded == [s.manifest_checksum for s in self.sources])
 
     # -- writing -----------------------------------------------------------------------------------------------
     def write_config(self) -> None:
@@ -209,13 +206,10 @@ class Checkpointer:
             self.output_dir.mkdir(parents=True, exist_ok=True)
             write_text_atomic(self.output_dir / "config.yaml", yaml.safe_dump(self.settings, sort_keys=False))
 
+    @interrupt_after_writing()
     def save(self, directory: Path, state: RunState, data_position: dict[str, Any]) -> Path:
         """A resumable checkpoint (call on every rank): rank 0 writes the shared state, every rank its RNG. Ctrl-C
         takes effect once it is written (`interrupt_after_writing`)."""
-        with interrupt_after_writing():
-            return self._save(directory, state, data_position)
-
-    def _save(self, directory: Path, state: RunState, data_position: dict[str, Any]) -> Path:
         rng_dir = directory.parent / f".{directory.name}.rng"
         if self.dist.is_main:
             directory.parent.mkdir(parents=True, exist_ok=True)
@@ -258,12 +252,9 @@ class Checkpointer:
             return final
         return self.save(self.output_dir / CHECKPOINTS_DIR / step_dir_name(state.step), state, data_position)
 
+    @interrupt_after_writing()
     def write_best(self, state: RunState, data_position: dict[str, Any]) -> None:
         """Rank 0 only: best/ (encoder + json, not resumable)."""
-        with interrupt_after_writing():
-            self._write_best(state, data_position)
-
-    def _write_best(self, state: RunState, data_position: dict[str, Any]) -> None:
         staging = staging_dir(self.output_dir / BEST_DIR)
         self.objective.encoder.save_pretrained(staging / ENCODER_DIR, self.tokenizer)
         write_checkpoint_json(staging, self._info(state, data_position, resumable=False))
@@ -309,9 +300,8 @@ class Checkpointer:
                             "exported": e.source}}
             max_length = reading_length(self.model.name_or_path, e.max_length, self.model.max_length)
             head = export_head(self.model.name_or_path, e.normalize, e.base_dense)
-            write_run_export(encoder, self.tokenizer, out, max_length=max_length,
-                             head=head, card=card, outside_run=bool(e.dir),
-                             overwrite=self.train.overwrite)
+            write_run_export(encoder, self.tokenizer, out, max_length=max_length, head=head, card=card,
+                             outside_run=bool(e.dir), overwrite=self.train.overwrite)
         barrier()
         return out
 

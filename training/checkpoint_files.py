@@ -10,20 +10,13 @@
 <checkpoint>/rng/rank-<r>.pt       RNG states of every process (torch, cuda, numpy, python)
 ```
 
-Everything is written with `torch.save` of tensors and plain containers and read back with `weights_only=True`, or
-as safetensors: nothing is unpickled. The online encoder's weights are stored once, in encoder/ (what evaluation
-and export read); `load_objective_state` puts the objective's full state back together for resume. A directory is
-written under a temporary name and renamed into place, so a reader never sees half a checkpoint. A checkpoint
-damaged afterwards (a file deleted or truncated) is found by `checkpoint_problem` before resuming:
-`train.resume=auto` stops naming it, or falls back when asked to.
-
+Tensors and plain containers are read back with `weights_only=True`, or as safetensors: nothing is unpickled.
 This module lists, chooses, prunes, reads and writes those files; `training.checkpoint.Checkpointer` decides
 when and what.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import re
@@ -33,9 +26,11 @@ from typing import Any, Callable
 
 import torch
 
-from bsl_pipeline.pipeline.base.atomic import new_file_mode, write_json_atomic
+from bsl_pipeline.pipeline.base.atomic import atomic_path, new_file_mode, write_json_atomic
 from bsl_pipeline.pipeline.base.errors import BSLError
-from bsl_pipeline.pipeline.base.publish import require_folder
+from bsl_pipeline.pipeline.base.publish import require_folder, retire
+from bsl_pipeline.pipeline.base.safetensors_check import safetensors_problem
+from bsl_pipeline.training.st_directory import read_json
 
 CHECKPOINT_JSON = "bsl_checkpoint.json"
 ENCODER_DIR = "encoder"
@@ -51,31 +46,25 @@ def step_dir_name(step: int) -> str:
     return f"step-{step:08d}"
 
 
-def checkpoints_folder(checkpoints_dir: Path) -> bool:
-    """Whether the run's checkpoints folder is there. A link (or a file) there is refused, never followed: the
-    trainer resumes from, prunes and removes what it finds in it, which would be another directory's checkpoints."""
-    return require_folder(checkpoints_dir, "its own checkpoints folder")
+def _step_dirs(checkpoints_dir: Path) -> list[tuple[int, Path]]:
+    """Every `step-N` directory in the run's checkpoints folder, with its N. A link (or a file) in the folder's place
+    is refused, never followed: the trainer resumes from, prunes and removes what it finds in it, which would be
+    another directory's checkpoints."""
+    if not require_folder(checkpoints_dir, "its own checkpoints folder"):
+        return []
+    return [(int(m.group(1)), p) for p in checkpoints_dir.iterdir() if (m := _STEP_DIR.match(p.name))]
 
 
 def list_checkpoints(checkpoints_dir: Path) -> list[tuple[int, Path]]:
-    """Complete periodic checkpoints (state file present), oldest first. A `checkpoints_dir` that is a link is
-    refused (`checkpoints_folder`)."""
-    if not checkpoints_folder(checkpoints_dir):
-        return []
-    found = []
-    for p in checkpoints_dir.iterdir():
-        m = _STEP_DIR.match(p.name)
-        if m and (p / STATE_FILE).is_file() and (p / CHECKPOINT_JSON).is_file():
-            found.append((int(m.group(1)), p))
-    return sorted(found)
+    """Complete periodic checkpoints (state file present), oldest first."""
+    return sorted((step, p) for step, p in _step_dirs(checkpoints_dir)
+                  if (p / STATE_FILE).is_file() and (p / CHECKPOINT_JSON).is_file())
 
 
 def checkpoint_dirs(checkpoints_dir: Path, final_dir: Path) -> list[tuple[float, Path]]:
     """Every checkpoint a run left, complete or not, oldest first: `step-N` dirs by N, and `final_dir` by the step
     its json records (last of all when that is unreadable)."""
-    found: list[tuple[float, Path]] = []
-    if checkpoints_folder(checkpoints_dir):
-        found += [(int(m.group(1)), p) for p in checkpoints_dir.iterdir() if (m := _STEP_DIR.match(p.name))]
+    found: list[tuple[float, Path]] = list(_step_dirs(checkpoints_dir))
     if final_dir.is_dir():
         try:
             found.append((int(read_checkpoint_json(final_dir)["step"]), final_dir))
@@ -127,15 +116,18 @@ def choose_resume_checkpoint(found: list[tuple[float, Path]], fallback: bool, ra
 CHECKPOINT_ENTRIES = (ENCODER_DIR, STATE_FILE, RNG_DIR, CHECKPOINT_JSON)  # what a checkpoint directory holds
 
 
-def prune_checkpoints(checkpoints_dir: Path, keep: int) -> None:
-    """Drop all but the newest `keep` checkpoints. Only what the trainer writes in one is dropped; any other file
-    found in it is moved to `checkpoints/.bsl-replaced/<time>/step-N/` (pipeline.base.publish.retire)."""
-    from bsl_pipeline.pipeline.base.publish import retire
+def _retire_checkpoint(path: Path) -> None:
+    """Drop checkpoint `path`: only what the trainer writes in one is dropped; any other file found in it is moved
+    to `checkpoints/.bsl-replaced/<time>/step-N/` (pipeline.base.publish.retire)."""
+    retire(path, path.parent, path.name, lambda relative, _path: relative.split("/")[0] in CHECKPOINT_ENTRIES)
 
+
+def prune_checkpoints(checkpoints_dir: Path, keep: int) -> None:
+    """Drop all but the newest `keep` checkpoints (`_retire_checkpoint`)."""
     if keep <= 0:
         return
     for _, path in list_checkpoints(checkpoints_dir)[:-keep]:
-        retire(path, path.parent, path.name, lambda relative, _path: relative.split("/")[0] in CHECKPOINT_ENTRIES)
+        _retire_checkpoint(path)
 
 
 def write_checkpoint_json(directory: Path, info: dict[str, Any]) -> None:
@@ -146,20 +138,15 @@ def read_checkpoint_json(directory: str | Path) -> dict[str, Any]:
     path = Path(directory) / CHECKPOINT_JSON
     if not path.is_file():
         raise BSLError(f"{directory}: not a trainer checkpoint ({CHECKPOINT_JSON} missing)")
-    try:
-        info = json.loads(path.read_text(encoding="utf-8"))
-    except ValueError as exc:
-        raise BSLError(f"{path}: not valid JSON ({exc})") from None
-    for key in ("pooling", "step"):
-        if key not in info:
-            raise BSLError(f"{path}: missing key {key!r}")
+    info = read_json(path)
+    if not isinstance(info, dict) or "pooling" not in info or "step" not in info:
+        raise BSLError(f"{path}: expected a JSON object with the keys 'pooling' and 'step'")
     return info
 
 
 def save_state(path: Path, state: dict[str, Any]) -> None:
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    torch.save(state, tmp)
-    os.replace(tmp, path)
+    with atomic_path(path) as tmp:
+        torch.save(state, tmp)
 
 
 def load_state(path: Path, map_location: str | torch.device = "cpu") -> dict[str, Any]:
@@ -178,9 +165,7 @@ def encoder_weight_files(directory: Path) -> list[Path]:
 
 def encoder_weights_problem(directory: Path) -> str | None:
     """Why the encoder weights a checkpoint's trainer state relies on cannot be read (checked without loading
-    them: the files' headers must cover their length); None when they can, or when the checkpoint predates them."""
-    from safetensors import SafetensorError, safe_open
-
+    them: `safetensors_problem`); None when they can, or when the checkpoint predates them."""
     try:
         version = int(read_checkpoint_json(directory).get("format_version", 1))
     except (BSLError, TypeError, ValueError):
@@ -191,11 +176,9 @@ def encoder_weights_problem(directory: Path) -> str | None:
     if not files:
         return f"{ENCODER_DIR}/*.safetensors missing"
     for path in files:
-        try:
-            with safe_open(str(path), "pt"):
-                pass
-        except (SafetensorError, OSError) as exc:
-            return f"{ENCODER_DIR}/{path.name} is not a complete safetensors file ({exc})"
+        problem = safetensors_problem(path)
+        if problem:
+            return f"{ENCODER_DIR}/{path.name} is not a complete safetensors file ({problem})"
     return None
 
 
@@ -256,15 +239,11 @@ def load_objective_state(directory: str | Path, map_location: str | torch.device
 def remove_superseded_checkpoints(checkpoints_dir: Path, step: int,
                                   ours: Callable[[Path], bool]) -> list[Path]:
     """Remove the periodic checkpoints up to `step` that `ours` accepts (final/ supersedes them), then
-    `checkpoints_dir` itself when nothing is left in it. As in `prune_checkpoints`, only what the trainer writes
-    in a checkpoint is dropped; any other file is set aside under `checkpoints/.bsl-replaced/`."""
-    from bsl_pipeline.pipeline.base.publish import retire
-
+    `checkpoints_dir` itself when nothing is left in it (`_retire_checkpoint`)."""
     removed = []
     for found_step, path in list_checkpoints(checkpoints_dir):
         if found_step <= step and ours(path):
-            retire(path, path.parent, path.name,
-                   lambda relative, _path: relative.split("/")[0] in CHECKPOINT_ENTRIES)
+            _retire_checkpoint(path)
             removed.append(path)
     if removed:
         try:

@@ -59,12 +59,6 @@ def is_distributed() -> bool:
     return dist.is_available() and dist.is_initialized() and dist.get_world_size() > 1
 
 
-def rank_and_world() -> tuple[int, int]:
-    if is_distributed():
-        return dist.get_rank(), dist.get_world_size()
-    return 0, 1
-
-
 class _AllReduceSum(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x: torch.Tensor) -> torch.Tensor:
@@ -111,7 +105,7 @@ def gather_candidates(*tensors: torch.Tensor, gather: bool = True) -> tuple[list
     with `gather` off, the local tensors and 0 (contrastive negatives from the local batch only)."""
     if not gather:
         return list(tensors), 0
-    rank, _ = rank_and_world()
+    rank = dist.get_rank() if is_distributed() else 0
     return [all_gather_with_grad(t) for t in tensors], rank * tensors[0].shape[0]
 
 

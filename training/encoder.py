@@ -5,12 +5,8 @@
   Pooling module, float32 sentence vectors even under autocast.
 - `Encoder` is what evaluators call: `encode(sentences) -> (n, dim) float32 array`, plus an identity (`name`,
   `fingerprint`) that keys the evaluation stage's embedding cache.
-- `TransformerEncoder` is the batched inference around a SentenceEncoder: each distinct sentence once, longest
-  first so similar lengths share a batch (`batch_size` sentences, or on a GPU batches under a padded-token
-  budget), eval mode (restored after), optional lower-casing, Dense layers and L2 normalisation
-  (sentence-transformers directories), autocast, the attention kernels of pipeline.base.devices.attention_kernels, a
-  progress bar. The trainer wraps its online encoder in one for dev evaluation; the evaluation stage's `load_encoder`
-  builds one from disk.
+- `TransformerEncoder` is the batched inference around a SentenceEncoder (`encode_distinct`). The trainer wraps its
+  online encoder in one for dev evaluation; the evaluation stage's `load_encoder` builds one from disk.
 """
 
 from __future__ import annotations
@@ -27,12 +23,12 @@ import numpy as np
 import torch
 from torch import nn
 
-from bsl_pipeline.pipeline.base.devices import attention_kernels
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.model_limits import usable_positions
 from bsl_pipeline.pipeline.base.pooling import pool
 from bsl_pipeline.pipeline.base.progress import progress_disabled
 from bsl_pipeline.pipeline.base.token_batches import plan_batches
+from bsl_pipeline.training.accel import forward_context
 from bsl_pipeline.training.config import POOLING_MODES
 
 # Names different architectures give their dropout probabilities (BERT/RoBERTa/MiniLM, DistilBERT, ...).
@@ -334,9 +330,7 @@ class TransformerEncoder(Encoder):
             states = torch.from_numpy(self.token_states_fn({k: v.numpy() for k, v in features.items()}))
             emb = pool(states, features["attention_mask"], self.module.pooling_modes)
         else:
-            with torch.autocast(self.device.type, dtype=self.autocast_dtype,
-                                enabled=self.autocast_dtype is not None), \
-                    attention_kernels(self.sdpa_backend, self.device):
+            with forward_context(self.device, self.autocast_dtype, self.sdpa_backend):
                 emb = self.module(**features)
         for layer in self._dense_modules():
             emb = layer(emb)

@@ -14,19 +14,14 @@ sentence-transformers release loads:
 <dir>/README.md                          model card: objective, config, dataset manifests, results
 ```
 
-An `export.dir` outside the run directory is replaced only when it is absent, empty or a bsl export (its marker
-`.bsl-output.json`, kind "sentence-transformers-export"), or with `train.overwrite=true` (the old one is set aside
-beside it, nothing is deleted): `write_run_export`.
-
-`SentenceTransformer(dir).encode(sentences)` then gives the trainer's embeddings, through the Dense modules and
-unit length where the export has them (`Trainer.encode`, i.e.
-`training.encoder.TransformerEncoder` around the online encoder), and the evaluation stage's `load_encoder(dir)`
-reads the same files back into that class.
+`SentenceTransformer(dir).encode(sentences)` then gives the trainer's embeddings (`Trainer.encode`), and the
+evaluation stage's `load_encoder(dir)` reads the same files back. An `export.dir` outside the run directory is
+claimed first (`claim_export_dir`).
 """
 
 from __future__ import annotations
 
-import json
+import shutil
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -40,13 +35,9 @@ from bsl_pipeline.pipeline.base.config import to_dict
 from bsl_pipeline.pipeline.base.ownership import MARKER_NAME, OwnershipError, read_marker, set_aside
 from bsl_pipeline.pipeline.base.publish import publish_directory, staging_dir
 from bsl_pipeline.training.checkpoint_files import ordinary_file_modes
+from bsl_pipeline.training.st_directory import POOLING_FLAGS, STLayout, read_sentence_transformers_dir
 
 EXPORT_KIND = "sentence-transformers-export"
-
-
-def _write_json(path: Path, data: Any) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
 
 
 @dataclass(frozen=True)
@@ -57,29 +48,25 @@ class BaseHead:
     normalize: bool = False
 
 
-def base_head(base_model: str) -> BaseHead:
-    """The modules after pooling of `base_model` when it is a sentence-transformers directory (read as the
-    evaluation stage reads it), else none."""
+def _base_layout(base_model: str) -> STLayout | None:
+    """The starting model's layout, read as the evaluation stage reads it; None when `base_model` is not a
+    sentence-transformers directory (a plain Hugging Face one, a hub id)."""
     root = Path(base_model).expanduser() if base_model else None
     if root is None or not (root / "modules.json").is_file():
-        return BaseHead()
-    from bsl_pipeline.training.st_directory import read_sentence_transformers_dir
-
-    layout = read_sentence_transformers_dir(root)
-    return BaseHead(tuple(layout.dense_dirs), layout.normalize)
+        return None
+    return read_sentence_transformers_dir(root)
 
 
 def export_head(base_model: str, normalize: bool | None, base_dense: bool) -> BaseHead:
     """The modules an export puts after its pooling: the starting model's Dense modules (`base_dense`) and its
     Normalize unless `normalize` says otherwise."""
-    head = base_head(base_model)
+    layout = _base_layout(base_model)
+    head = BaseHead(tuple(layout.dense_dirs), layout.normalize) if layout is not None else BaseHead()
     return BaseHead(head.dense_dirs if base_dense else (), head.normalize if normalize is None else normalize)
 
 
 def _copy_module_dir(source: Path, target: Path) -> None:
     """A Dense module's folder (its config and weights), copied byte for byte; never a link, nothing outside it."""
-    import shutil
-
     target.mkdir()
     for item in sorted(source.iterdir()):
         if item.is_symlink() or not item.is_file():
@@ -99,34 +86,22 @@ def export_sentence_transformer(encoder, tokenizer, out_dir: str | Path, *, max_
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = staging_dir(out)
     encoder.save_pretrained(tmp, tokenizer)
-    modules = [
-        {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
-        {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"},
-    ]
-    for source in dense_dirs:
-        idx = len(modules)
+    kinds = ["Transformer", "Pooling", *["Dense"] * len(dense_dirs), *(["Normalize"] if normalize else [])]
+    modules = [{"idx": idx, "name": str(idx), "path": f"{idx}_{kind}" if idx else "",
+                "type": f"sentence_transformers.models.{kind}"} for idx, kind in enumerate(kinds)]
+    for idx, source in enumerate(dense_dirs, start=2):
         _copy_module_dir(source, tmp / f"{idx}_Dense")
-        modules.append({"idx": idx, "name": str(idx), "path": f"{idx}_Dense",
-                        "type": "sentence_transformers.models.Dense"})
     if normalize:
-        idx = len(modules)
-        modules.append({"idx": idx, "name": str(idx), "path": f"{idx}_Normalize",
-                        "type": "sentence_transformers.models.Normalize"})
-        (tmp / f"{idx}_Normalize").mkdir()
-    _write_json(tmp / "modules.json", modules)
-    _write_json(tmp / "sentence_bert_config.json", {"max_seq_length": int(max_length), "do_lower_case": False})
+        (tmp / f"{len(kinds) - 1}_Normalize").mkdir()
+    write_json_atomic(tmp / "modules.json", modules)
+    write_json_atomic(tmp / "sentence_bert_config.json", {"max_seq_length": int(max_length), "do_lower_case": False})
     modes = encoder.pooling_modes
-    _write_json(tmp / "1_Pooling" / "config.json", {
+    write_json_atomic(tmp / "1_Pooling" / "config.json", {
         "word_embedding_dimension": int(encoder.model.config.hidden_size),
-        "pooling_mode_cls_token": "cls" in modes,
-        "pooling_mode_mean_tokens": "mean" in modes,
-        "pooling_mode_max_tokens": "max" in modes,
-        "pooling_mode_mean_sqrt_len_tokens": "mean_sqrt_len_tokens" in modes,
-        "pooling_mode_weightedmean_tokens": "weightedmean" in modes,
-        "pooling_mode_lasttoken": "lasttoken" in modes,
+        **{flag: mode in modes for flag, mode in POOLING_FLAGS.items()},
         "include_prompt": True,
     })
-    _write_json(tmp / "config_sentence_transformers.json", {
+    write_json_atomic(tmp / "config_sentence_transformers.json", {
         "__version__": {"transformers": transformers.__version__, "pytorch": torch.__version__},
         "prompts": {}, "default_prompt_name": None, "similarity_fn_name": "cosine",
     })
@@ -198,16 +173,13 @@ def reading_length(base_model: str, explicit: int | None, trained: int) -> int:
     the export keeps the model's reading."""
     if explicit is not None:
         return explicit
-    root = Path(base_model).expanduser() if base_model else None
-    if root is not None and (root / "modules.json").is_file():
-        from bsl_pipeline.training.st_directory import read_sentence_transformers_dir
-
-        try:
-            value = read_sentence_transformers_dir(root).max_seq_length
-        except BSLError:  # the base loaded for training; an unreadable module config only loses this default
-            value = None
-        if isinstance(value, int) and not isinstance(value, bool) and value >= 2:
-            return value
+    try:
+        layout = _base_layout(base_model)
+    except BSLError:  # the base loaded for training; an unreadable module config only loses this default
+        layout = None
+    value = layout.max_seq_length if layout is not None else None
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 2:
+        return value
     return trained
 
 

@@ -21,7 +21,7 @@ class CSVLog:
             with open(path, newline="", encoding="utf-8") as fh:
                 rows = [r for r in csv.DictReader(fh) if r.get("step") and int(r["step"]) <= resume_step]
             self._rewrite(rows)
-        elif not path.is_file() or resume_step is None:
+        else:
             self._rewrite([])
 
     def _rewrite(self, rows: list[dict[str, Any]]) -> None:

@@ -35,23 +35,12 @@ def warmup_covers_run_line(head: str, head_steps: int, total_steps: int, key: st
             f"{head_steps} or set {lower} below {total_steps} (0 = no warm-up)")
 
 
-def config_warmup_line(objective: Any, total_steps: int, prefix: str = "") -> str | None:
-    """`warmup_covers_run_line` from the `objective` settings alone (before any model is loaded), for the objectives
-    whose head warms up (BSL's predictor); None when the encoder trains."""
-    if objective.name != "bsl":
-        return None
-    steps = objective.bsl.predictor_warmup_steps
-    if steps < total_steps:
-        return None
-    return warmup_covers_run_line("predictor", steps, total_steps, "objective.bsl.predictor_warmup_steps", prefix)
-
-
 def check_warmup_leaves_training(objective: Any, total_steps: int, prefix: str = "") -> None:
-    """Refuse, before any work, a run whose steps the predictor warm-up covers entirely: it would train nothing
-    and export the starting model (the line names both numbers and the two fixes)."""
-    line = config_warmup_line(objective, total_steps, prefix)
-    if line:
-        raise BSLError(line)
+    """Refuse, from the `objective` settings alone (before any work), a run whose steps BSL's predictor warm-up
+    covers entirely: it would train nothing and export the starting model (`warmup_covers_run_line`)."""
+    if objective.name == "bsl" and objective.bsl.predictor_warmup_steps >= total_steps:
+        raise BSLError(warmup_covers_run_line("predictor", objective.bsl.predictor_warmup_steps, total_steps,
+                                              "objective.bsl.predictor_warmup_steps", prefix))
 
 
 class PhasePolicy:

@@ -11,12 +11,10 @@
 <output_dir>/.bsl-lock                the running process's writer lock (one run per directory)
 ```
 
-`training.checkpoint.Checkpointer` is the one writer and reader of it (logs aside). A run writes only into a
-directory that is new, empty, marked as a bsl training run, or that a run wrote before markers existed (it holds
-`final/`, `checkpoints/step-N/` or `train_done.json`); any other directory is refused naming it, and
-`train.overwrite=true` (`bsl train --overwrite`) adopts it, moving what the run would replace (RUN_ENTRIES) into
-`.bsl-replaced/<time>/`: nothing is deleted. One process writes a run directory at a time (`WriterLock`, rank 0,
-held from set-up to close); a second run into it stops with one line naming the holder.
+`training.checkpoint.Checkpointer` is the one writer and reader of it (logs aside). `claim_run_directory` makes it
+this run's under pipeline.base.ownership's rules (`train.overwrite=true` sets RUN_ENTRIES aside), counting a
+directory that a run wrote before markers existed as a training run's, and takes its writer lock (rank 0, held from
+set-up to close).
 """
 
 from __future__ import annotations
@@ -24,6 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.ownership import WriterLock, check_not_input, claim_directory
 from bsl_pipeline.training.checkpoint_files import CHECKPOINT_JSON, list_checkpoints
 
@@ -50,7 +49,6 @@ def _written_by_bsl_before_markers(directory: Path) -> bool:
 def _source_paths(path: str) -> list[str]:
     """A data source and, when it is a registered manifest (a registry JSON), the dataset directory it names:
     the run may overlap neither."""
-    from bsl_pipeline.pipeline.base.errors import BSLError
     from bsl_pipeline.pipeline.dataset.manifest import MANIFEST_NAME, load_manifest
 
     paths = [path]
@@ -71,7 +69,6 @@ def claim_run_directory(train: TrainLoopConfig, dist: DistInfo, *, sources: list
     returned, to be released when the run ends). Refuses an output_dir that overlaps a dataset (`sources`) or the
     model dir (`model_path`), an export.dir that overlaps either or the run, and a URL for either (checkpoints are
     written to a local directory; datasets may be URLs)."""
-    from bsl_pipeline.pipeline.base.errors import BSLError
     from bsl_pipeline.pipeline.base.storage import is_url
 
     for key, value in (("train.output_dir", train.output_dir), ("export.dir", export.dir)):

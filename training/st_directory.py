@@ -22,15 +22,18 @@ def read_json(path: Path) -> Any:
         raise BSLError(f"{path}:{line}: invalid JSON: {exc}") from None
 
 
+#: The flags of a sentence-transformers Pooling config (written by the export) and the pooling mode each turns on.
+POOLING_FLAGS = {"pooling_mode_cls_token": "cls", "pooling_mode_max_tokens": "max",
+                 "pooling_mode_mean_tokens": "mean", "pooling_mode_mean_sqrt_len_tokens": "mean_sqrt_len_tokens",
+                 "pooling_mode_weightedmean_tokens": "weightedmean", "pooling_mode_lasttoken": "lasttoken"}
+
+
 def st_pooling_modes(config: dict[str, Any], path: Path) -> tuple[str, ...]:
     if "pooling_mode" in config:
         mode = config["pooling_mode"]
         modes = (mode,) if isinstance(mode, str) else tuple(mode)
     else:
-        legacy = (("pooling_mode_cls_token", "cls"), ("pooling_mode_max_tokens", "max"),
-                  ("pooling_mode_mean_tokens", "mean"), ("pooling_mode_mean_sqrt_len_tokens", "mean_sqrt_len_tokens"),
-                  ("pooling_mode_weightedmean_tokens", "weightedmean"), ("pooling_mode_lasttoken", "lasttoken"))
-        modes = tuple(mode for key, mode in legacy if config.get(key))
+        modes = tuple(mode for key, mode in POOLING_FLAGS.items() if config.get(key))
         if not modes:
             modes = ("mean",)
     bad = [m for m in modes if m not in POOLING_MODES]

@@ -492,3 +492,17 @@ def test_links_planted_beside_the_metrics_logs_are_never_written_through(tiny_be
     result = _train(tiny_bert_dir, dataset, out, [*settings, "train.resume=auto"])
     assert result.completed and victim.read_text() == "mine\n"
     assert not (out / "metrics.csv").is_symlink() and (out / "metrics.csv").read_text().startswith("step")
+
+
+@pytest.mark.parametrize("text, message", [
+    ('{"pooling": "mean",\n "step": }', r"bsl_checkpoint.json:2: invalid JSON"),
+    ("[1, 2]", r"bsl_checkpoint.json: expected a JSON object with the keys 'pooling' and 'step'"),
+    ('{"pooling": "mean"}', r"bsl_checkpoint.json: expected a JSON object with the keys 'pooling' and 'step'"),
+])
+def test_a_damaged_checkpoint_json_is_one_line_naming_the_file(tmp_path, text, message):
+    from bsl_pipeline.training.checkpoint_files import checkpoint_problem, read_checkpoint_json
+
+    (tmp_path / "bsl_checkpoint.json").write_text(text)
+    with pytest.raises(BSLError, match=message):
+        read_checkpoint_json(tmp_path)
+    assert "bsl_checkpoint.json" in checkpoint_problem(tmp_path)

@@ -1,43 +1,15 @@
-"""BSL inside sentence-transformers: drop `BSLLoss` into a `SentenceTransformerTrainer` with the view-pair datasets
-this pipeline writes (`datasets.load_dataset(DIR)` -> columns `view1`, `view2`).
+"""BSL inside sentence-transformers: `BSLLoss` in a `SentenceTransformerTrainer` on the view-pair datasets this
+pipeline writes (columns `view1`, `view2`); how to use it: docs/guide/training.md#bsl-inside-sentence-transformers.
 
-    from datasets import load_dataset
-    from sentence_transformers import SentenceTransformer, SentenceTransformerTrainer
-    from sentence_transformers.sentence_transformer.training_args import SentenceTransformerTrainingArguments
-    from bsl_pipeline.training.config import OptimConfig
-    from bsl_pipeline.training.objectives.bsl import BSLConfig
-    from bsl_pipeline.training.integrations.st_bsl import BSLCallback, BSLLoss, bsl_optimizers
-
-    model = SentenceTransformer("all-MiniLM-L6-v2")
-    data = load_dataset("runs/ds/indomain", split="train").select_columns(["view1", "view2"])
-    loss = BSLLoss(model, BSLConfig(predictor_warmup_steps=50))
-    args = SentenceTransformerTrainingArguments("out", max_steps=100, per_device_train_batch_size=16,
-                                                max_grad_norm=0, save_strategy="no")
-    trainer = SentenceTransformerTrainer(
-        model=model, args=args, train_dataset=data, loss=loss, callbacks=[BSLCallback(loss, max_grad_norm=1.0)],
-        optimizers=bsl_optimizers(loss, OptimConfig(lr=2e-5), total_steps=100))
-    trainer.train()
-
-One implementation of the math: `BSLLoss` holds a `training.objectives.bsl.BSLObjective` (its predictor, its EMA
-target, its loss, its predictor warm-up) around the SentenceTransformer, so `bsl train` and this loss compute the
-same numbers (tests/training/integrations/test_st_bsl.py compares them step by step).
-
-What the trainer callback does, at the points where `bsl train` does it:
-- before each optimizer step: `begin_step(global_step)` (predictor warm-up: the online encoder runs without a graph,
-  so the encoder gets no gradient and AdamW leaves it untouched, and the target gets no EMA update);
-- before the optimizer step, with `max_grad_norm`: clip the gradient norm of encoder and predictor together, as
-  `bsl train` does (Hugging Face's own clipping, `args.max_grad_norm`, covers only the SentenceTransformer's
-  parameters and leaves the predictor unclipped; set it to 0 when the callback clips);
-- after every applied optimizer step (not one the fp16 GradScaler skipped): the EMA update of the target.
-
-`bsl_optimizers` gives the optimizer and learning-rate schedule of `bsl train` for an `OptimConfig` (built by the
-trainer's own code: AdamW with no decay on biases and normalisation weights, the predictor's own learning rate:
-constant during its warm-up, then the encoder's schedule counted from the end of the warm-up). Hugging Face's
-default schedule would instead ramp the predictor's learning rate through the warm-up. Hugging Face advances a schedule only after applied steps; `bsl train` counts every step,
-so the two schedules part only after a skipped step.
-
-Not kept by a sentence-transformers checkpoint: the predictor and the target (the SentenceTransformer is what gets
-saved, as for every sentence-transformers loss); resuming a BSL run from one restarts them.
+One implementation of the math: `BSLLoss` holds a `training.objectives.bsl.BSLObjective` (its predictor, EMA target,
+loss and predictor warm-up) around the SentenceTransformer, so `bsl train` and this loss compute the same numbers.
+`BSLCallback` acts where `bsl train` does: the warm-up before each optimizer step (the online encoder runs without a
+graph, so AdamW leaves it untouched and the target gets no EMA update), the clipping of encoder and predictor
+together (Hugging Face's own clipping leaves the predictor out: set its max_grad_norm to 0), and the EMA update after
+every applied step (not one the fp16 GradScaler skipped). `bsl_optimizers` is `bsl train`'s optimizer and schedule;
+Hugging Face advances a schedule only after applied steps while `bsl train` counts every step, so the two part only
+after a skipped step. A sentence-transformers checkpoint keeps the SentenceTransformer only: resuming from one
+restarts the predictor and the target.
 """
 
 from __future__ import annotations
@@ -145,8 +117,7 @@ class BSLLoss(nn.Module):
 
 class BSLCallback(TrainerCallback):
     """Runs `loss`'s predictor warm-up and EMA target inside a Hugging Face / sentence-transformers trainer.
-    `max_grad_norm` > 0 clips encoder and predictor gradients together before each optimizer step (as `bsl train`);
-    None leaves clipping to the trainer (args.max_grad_norm, which does not reach the predictor)."""
+    `max_grad_norm` > 0 clips encoder and predictor gradients together; None leaves clipping to the trainer."""
 
     def __init__(self, loss: BSLLoss, max_grad_norm: float | None = None):
         if max_grad_norm is not None and max_grad_norm < 0:
@@ -181,9 +152,8 @@ class BSLCallback(TrainerCallback):
 def bsl_optimizers(loss: BSLLoss, optim: OptimConfig, total_steps: int
                    ) -> tuple[torch.optim.Optimizer, torch.optim.lr_scheduler.LambdaLR]:
     """(optimizer, LambdaLR) for `SentenceTransformerTrainer(optimizers=...)`: `bsl train`'s own optimizer and
-    schedule for `optim` (training.setup.setup_optimizer, training.phases.PhasePolicy): the predictor's warm-up
-    steps at its own constant lr, then warm-up and decay of the encoder over the remaining steps, the predictor's
-    group on the same curve scaled to its peak. (`optim.max_grad_norm` goes to `BSLCallback`.)"""
+    schedule for `optim` (training.setup.setup_optimizer, training.phases.PhasePolicy; `optim.max_grad_norm` goes
+    to `BSLCallback`)."""
     phases = PhasePolicy.for_objective(loss.objective, total_steps, optim)
     optimizer, _ = setup_optimizer(optim, loss.objective, phases)
     names = [group["name"] for group in optimizer.param_groups]

@@ -52,19 +52,10 @@ def objective_class():
     from bsl_pipeline.training.objectives.base import Objective
 
     class MNRLObjective(Objective):
-        """In-batch negatives ranking loss: each view1 (the anchor) must pick its own view2 (the positive) among all
-        view2 of the global batch.
-
-        For a batch of n pairs (a_i, p_i) it computes
-
-            loss = mean_i  -log( exp(s * cos(a_i, p_i)) / sum_j exp(s * cos(a_i, p_j)) )
-
-        with scale s (`objective.mnrl.scale`, 20: a temperature of 0.05), j over the n * world view2 of every rank
-        (gathered with gradient under DDP, so the loss equals the single-process loss on the global batch). With
-        `symmetric` it is the mean of that loss and the same loss with the roles swapped (each p_i picks its a_i
-        among all anchors). This is sentence-transformers' `MultipleNegativesRankingLoss` (and, symmetric,
-        `MultipleNegativesSymmetricRankingLoss`) on (view1, view2) columns; unlike the `contrastive` objective
-        (NT-Xent over the 2n sentences) an anchor's candidates are the positives only, never the other anchors.
+        """In-batch negatives ranking (`mnrl_loss`): each view1 (the anchor) must pick its own view2 (the positive)
+        among all view2 of the global batch (gathered with gradient under DDP, so the loss equals the single-process
+        loss on the global batch). Unlike the `contrastive` objective (NT-Xent over the 2n sentences) an anchor's
+        candidates are the positives only, never the other anchors.
 
         Fits labeled pairs whose in-batch partners are true negatives (NLI entailments, question-answer pairs); on
         augmentation views of one sentence the other pairs are near-duplicates of little use as negatives, where the

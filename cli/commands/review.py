@@ -35,6 +35,7 @@ from bsl_pipeline.cli.config_args import add_command
 from bsl_pipeline.pipeline.base.errors import BSLError, InputError
 
 MAX_BODY = 64 << 10
+READ_TIMEOUT_S = 30.0  # a connection that sends nothing for this long is closed (it would hold a thread)
 LOOPBACK = "127.0.0.1"
 log = logging.getLogger(__name__)
 
@@ -249,6 +250,7 @@ def make_server(session: ReviewSession, port: int = 0) -> tuple[ThreadingHTTPSer
 
     class Handler(BaseHTTPRequestHandler):
         server_version = "bsl-review"
+        timeout = READ_TIMEOUT_S  # the socket's timeout on each read of a request
         sys_version = ""
         error_content_type = "application/json"
         error_message_format = '{"error": "%(message)s", "status": %(code)d}'

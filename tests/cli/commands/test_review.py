@@ -216,6 +216,24 @@ def test_server_binds_loopback_and_refuses_requests_without_the_token(dataset):
         server.server_close()
 
 
+def test_a_connection_that_sends_nothing_is_closed_after_the_read_timeout(dataset, monkeypatch):
+    import socket
+
+    from bsl_pipeline.cli.commands import review
+
+    monkeypatch.setattr(review, "READ_TIMEOUT_S", 0.5)
+    server, url = make_server(ReviewSession(open_dataset(dataset), 4, 0, "ann"))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with socket.create_connection(server.server_address, timeout=10) as idle:
+            idle.sendall(b"GET ")  # half a request line, then nothing
+            assert idle.recv(1024) == b""  # closed by the server, well before the client's own 10 s
+        assert json.load(urllib.request.urlopen(url + "api/state"))["total"] == 4  # still serving
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 @pytest.mark.browser
 def test_page_in_chromium_marks_by_keys_and_saves_each_mark(dataset, tmp_path):
     if not CHROMIUM.exists():

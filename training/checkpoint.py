@@ -166,7 +166,14 @@ class Checkpointer:
 
     def _other_run(self, info: dict[str, Any]) -> str | None:
         """Why the checkpoint described by `info` does not continue this run (None when it does): a setting that
-        shapes the data or the loss (RESUME_MUST_MATCH), the world size or the datasets differ."""
+        shapes the data or the loss (RESUME_MUST_MATCH), the world size or the datasets differ, or its record
+        cannot be read as one this trainer writes (a JSON file from someone else)."""
+        try:
+            return self._differences(info)
+        except (TypeError, ValueError, AttributeError) as exc:
+            return f"its record is not one this trainer writes ({type(exc).__name__}: {exc})"
+
+    def _differences(self, info: dict[str, Any]) -> str | None:
         saved = info.get("config", {})
         defaults = to_dict(TrainConfig())  # a key added since the checkpoint was written had its default then
         changed = [k for k in RESUME_MUST_MATCH

@@ -14,7 +14,7 @@ sentence-transformers release loads:
 <dir>/README.md                          model card: objective, config, dataset manifests, results
 ```
 
-`SentenceTransformer(dir).encode(sentences)` then gives the trainer's embeddings (`Trainer.encode`), and the
+`SentenceTransformer(dir).encode(sentences)` then gives the trainer's embeddings (its eval encoder's), and the
 evaluation stage's `load_encoder(dir)` reads the same files back. An `export.dir` outside the run directory is
 claimed first (`claim_export_dir`).
 """

@@ -44,7 +44,7 @@ def safetensors_problem(path: str | Path) -> str | None:
     if not isinstance(header, dict):
         return "header is not a JSON object"
     data_size = size - 8 - header_len
-    covered = 0
+    spans = []
     for name, info in header.items():
         if name == "__metadata__":
             if not isinstance(info, dict) or not all(isinstance(v, str) for v in info.values()):
@@ -53,7 +53,12 @@ def safetensors_problem(path: str | Path) -> str | None:
         problem = _tensor_problem(name, info, data_size)
         if problem:
             return problem
-        covered = max(covered, info["data_offsets"][1])
+        spans.append((*info["data_offsets"], name))
+    covered = 0
+    for begin, end, name in sorted(spans):  # the tensors tile the data section: no gap, no overlap (as the library)
+        if begin != covered:
+            return f"tensor {name!r}: data starts at byte {begin}, the tensor before it ends at {covered}"
+        covered = end
     if covered != data_size:
         return f"tensor data ends at byte {covered} of a {data_size}-byte data section (truncated or padded)"
     return None

@@ -282,6 +282,7 @@ def _header(path: Path) -> dict:
     ("truncated", r"(outside the|tensor data ends at byte)"),
     ("wrong_shape", r"needs \d+ bytes, its offsets give \d+"),
     ("int_weight", r"dtype I32, weights must be floating point"),
+    ("overlapping", r"data starts at byte \d+, the tensor before it ends at \d+"),
 ])
 def test_malformed_safetensors_stop_in_one_line(tiny_bert_dir, dataset, tmp_path, damage, message, capsys):
     from bsl_pipeline.cli.cli import main
@@ -301,6 +302,10 @@ def test_malformed_safetensors_stop_in_one_line(tiny_bert_dir, dataset, tmp_path
         _rewrite(weights, cut=100)
     elif damage == "wrong_shape":
         header[name]["shape"] = [d + 1 for d in header[name]["shape"]]
+        _rewrite(weights, header)
+    elif damage == "overlapping":  # two tensors read the same bytes (and a gap where one of them was)
+        bias = next(k for k in header if k.endswith("LayerNorm.bias"))
+        header[bias]["data_offsets"] = header[bias.replace(".bias", ".weight")]["data_offsets"]
         _rewrite(weights, header)
     else:
         weight = next(k for k, v in header.items() if k.endswith(".weight") and v.get("dtype") == "F32")

@@ -190,6 +190,14 @@ def test_resume_guards(tiny_bert_dir, datasets, tmp_path):
         _run(tiny_bert_dir, [datasets["main"]], out, overrides=["train.resume=auto", "train.batch_size=4"])
     with pytest.raises(BSLError, match="not a resumable checkpoint"):
         _run(tiny_bert_dir, [datasets["main"]], out, overrides=[f"train.resume={tmp_path}"])
+    # A record that is valid JSON but not one the trainer writes is refused in one line, not a traceback.
+    (record,) = (out / "checkpoints").glob("*/bsl_checkpoint.json")
+    original = record.read_text()
+    for damage in ({"world_size": "two"}, {"data": {"sources": ["x"]}}):
+        record.write_text(json.dumps({**json.loads(original), **damage}))
+        with pytest.raises(BSLError, match="its record is not one this trainer writes"):
+            _run(tiny_bert_dir, [datasets["main"]], out, overrides=["train.resume=auto"])
+    record.write_text(original)
     # A completed run resumed with more steps continues from its final checkpoint.
     cfg = tiny_config(tiny_bert_dir, [datasets["main"]], out, overrides=["train.resume=auto", "train.max_steps=7"])
     result = train(cfg, disable_progress=True)

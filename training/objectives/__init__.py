@@ -65,9 +65,12 @@ def build_objective(objective_config, encoder, tokenizer, *, max_length: int):
 
 
 def lazy_objective(class_name: str, define: Callable[[], type]) -> Callable[[str], Any]:
-    """An objective module's `__getattr__`: its class `class_name` comes from `define()` on first access."""
+    """An objective module's `__getattr__`: its class `class_name` comes from `define()` on first access, named as
+    a module-level class (so pickle, which looks a class up by its module and qualified name, finds it here)."""
     def module_getattr(name: str) -> Any:
         if name == class_name:
-            return define()
-        raise AttributeError(f"no attribute {name!r}")
+            cls = define()
+            cls.__qualname__ = class_name
+            return cls
+        raise AttributeError(f"module {define.__module__!r} has no attribute {name!r}")
     return module_getattr

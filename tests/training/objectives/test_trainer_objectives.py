@@ -492,3 +492,25 @@ def test_objective_registry():
         assert type(objective_settings(ObjectiveConfig(), name)) is sections[name]
     with pytest.raises(BSLError, match="unknown objective 'simclr'"):
         objective_class("simclr")
+
+
+@pytest.mark.parametrize("name", ["bsl", "contrastive", "mnrl", "mirror", "sg_opt"])
+def test_an_objective_pickles_and_its_class_is_the_one_its_module_names(tiny, name):
+    """The classes are defined on first use (their settings load without torch) yet named as module-level classes:
+    `torch.save`/pickle of an objective (what a user's `mp.spawn` or a whole-model save does) round-trips."""
+    import importlib
+    import io
+    import pickle
+
+    from bsl_pipeline.training.objectives import OBJECTIVES
+
+    module, class_name = OBJECTIVES[name].split(":")
+    cls = getattr(importlib.import_module(module), class_name)
+    assert cls.__qualname__ == class_name and pickle.loads(pickle.dumps(cls)) is cls
+    objective, _ = tiny(name)
+    buffer = io.BytesIO()
+    torch.save(objective, buffer)
+    buffer.seek(0)
+    again = torch.load(buffer, weights_only=False)  # our own object, just written: not untrusted input
+    assert type(again) is cls
+    assert all(torch.equal(a, b) for a, b in zip(objective.state_dict().values(), again.state_dict().values()))

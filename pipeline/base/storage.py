@@ -400,6 +400,10 @@ def download(url: str, target: Path) -> None:
 LEASE_NAME = ".bsl-lock"
 
 
+class _LeaseGone(BSLError):
+    """The lease object was removed (released) while it was being looked at."""
+
+
 def _modified(info: dict[str, Any]) -> datetime | None:
     """An object's modification time as the store gives it (S3: LastModified; other fsspec backends: mtime)."""
     value = info.get("LastModified") or info.get("last_modified") or info.get("mtime") or info.get("updated")
@@ -446,11 +450,15 @@ class Lease:
             return {}
         return data if isinstance(data, dict) else {}
 
-    def _stale(self, holder: dict[str, Any]) -> bool:
+    def _stale(self, holder: dict[str, Any]) -> bool | None:
+        """Whether the lease `holder` read is stale; None when it is gone meanwhile (released)."""
         if holder_gone(holder):
             return True
         lease = holder.get("lease_s") if isinstance(holder.get("lease_s"), int) else self.config.lease_s
-        age = self._age_on_store()
+        try:
+            age = self._age_on_store()
+        except _LeaseGone:
+            return None
         if age is not None:
             return age > lease
         renewed = holder.get("renewed_unix")  # a store that gives no modification times: the holder's own clock
@@ -459,12 +467,15 @@ class Lease:
     def _age_on_store(self) -> float | None:
         """Seconds since the lease was last written, on the store's own clock: its modification time against that
         of a probe object written now (and removed), so that a host whose clock runs ahead never judges a live
-        lease stale. None where the store gives no modification times."""
+        lease stale. None where the store gives no modification times; _LeaseGone when the lease is gone."""
         probe = f"{self.url}.probe-{self.id}"
         fs, path = filesystem(self.url)
         with storage_errors(self.url):
             fs.invalidate_cache(path)
-            written = _modified(fs.info(path))
+            try:
+                written = _modified(fs.info(path))
+            except FileNotFoundError:
+                raise _LeaseGone(self.url) from None
             fs.pipe_file(filesystem(probe)[1], b"")
             try:
                 now = _modified(fs.info(filesystem(probe)[1]))
@@ -486,13 +497,14 @@ class Lease:
                 self._thread.start()
                 return
             holder = self._holder()
-            if holder is None:
+            stale = self._stale(holder) if holder is not None else None
+            if stale is None:
                 continue  # released between our two looks
-            if not self._stale(holder) and holder.get("what") in self.wait_for and time.monotonic() < deadline:
+            if not stale and holder.get("what") in self.wait_for and time.monotonic() < deadline:
                 time.sleep(0.05)
                 tries = 0
                 continue
-            if not self._stale(holder):
+            if not stale:
                 raise LockedError(
                     f"{redact(self.url)}: another writer holds this {self.what} (pid {holder.get('pid')} on "
                     f"{holder.get('host')}, renewed {holder.get('renewed')}); wait for it, or, if it is gone, "
@@ -572,7 +584,8 @@ def claim_prefix(prefix: str, kind: str, *, overwrite: bool = False, own_names: 
         if not overwrite:
             raise OwnershipError(f"{shown} looks like a bsl {kind}, but {problem}: choose another prefix, or pass "
                                  f"--overwrite to adopt it (what it replaces is set aside into {REPLACED_DIR}/)")
-    foreign = sorted(n for n in objects if n not in (MARKER_NAME, LEASE_NAME) and not n.startswith(REPLACED_DIR))
+    # The lease and its age probes (`.bsl-lock.probe-*`, written and removed by a writer waiting on it) are the tool's.
+    foreign = sorted(n for n in objects if n != MARKER_NAME and not n.startswith((LEASE_NAME, REPLACED_DIR)))
     if foreign and not marker:
         if not overwrite:
             listed = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")

@@ -166,8 +166,7 @@ class Checkpointer:
 
     def _other_run(self, info: dict[str, Any]) -> str | None:
         """Why the checkpoint described by `info` does not continue this run (None when it does): a setting that
-        shapes the data or the loss (RESUME_MUST_MATCH), the world size or the datasets differ, or its record
-        cannot be read as one this trainer writes (a JSON file from someone else)."""
+        shapes the data or the loss (RESUME_MUST_MATCH), the world size or the datasets differ, or bad types."""
         try:
             return self._differences(info)
         except (TypeError, ValueError, AttributeError) as exc:

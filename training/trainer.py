@@ -1,14 +1,10 @@
-"""The trainer: one loop for every objective, and `train`, the one entry point.
-
-    result = train(load_config(TrainConfig, "configs/train_bsl.yaml"))
-
-`train(config, evaluators=...)` gives the `Trainer` the evaluators its caller built (the evaluation stage's
-dev evaluators for what `config.eval` asks: STS-B dev when eval.stsb_dir is set), runs `fit()` and closes it. The `Trainer` itself only calls the `Evaluator` objects
-it is given. It is put together from parts that the functions of training.setup build and return, in one visible
+"""The trainer: one loop for every objective, and `train`, the one entry point (used as the package's docstring
+shows). `train(config, evaluators=...)` gives the `Trainer` the evaluators its caller built (the evaluation stage's
+dev evaluators for what `config.eval` asks), runs `fit()` and closes it; the `Trainer` only calls the evaluators it
+is given. It is put together from parts that the functions of training.setup build and return, in one visible
 order (`Trainer._set_up`); `training.phases.PhasePolicy` says what a warming-up head (BSL's predictor) means for the
-optimizer; `training.checkpoint.Checkpointer` chooses and loads the checkpoint to resume from and writes
-checkpoints/, final/, best/ and the export; `training.run_state.RunState` is what the loop advances. One optimizer
-step is:
+optimizer; `training.checkpoint.Checkpointer` resumes and writes checkpoints/, final/, best/ and the export;
+`training.run_state.RunState` is what the loop advances. One optimizer step is:
 
     objective.begin_step(step)                     # BSL: predictor warm-up (encoder frozen) or normal training
     for each of grad_accum_steps micro-batches:   loss = objective(batch) / accum;  loss.backward()
@@ -16,11 +12,9 @@ step is:
     if the step was applied:  objective.on_optimizer_step()         # BSL: EMA update of the target
 
 Under torchrun every process reads the same pair stream and trains on its slice of each global batch, so a run on
-W processes sees exactly the batches of a single-process run with the same train.batch_size.
-
-Batches come from training.loader (tokenised ahead in worker processes when data.workers asks for it, same order
-and resume either way); training.accel sets the attention kernels and torch.compile (model.sdpa_backend,
-train.compile).
+W processes sees exactly the batches of a single-process run with the same train.batch_size. Batches come from
+training.loader (tokenised ahead in worker processes when data.workers asks for it, same order and resume either
+way); training.accel sets the attention kernels and torch.compile (model.sdpa_backend, train.compile).
 """
 
 from __future__ import annotations

@@ -65,12 +65,11 @@ def build_objective(objective_config, encoder, tokenizer, *, max_length: int):
 
 
 def lazy_objective(class_name: str, define: Callable[[], type]) -> Callable[[str], Any]:
-    """An objective module's `__getattr__`: its class `class_name` comes from `define()` on first access, named as
-    a module-level class (so pickle, which looks a class up by its module and qualified name, finds it here)."""
+    """An objective module's `__getattr__`: its class `class_name` comes from `define()` on first access."""
     def module_getattr(name: str) -> Any:
         if name == class_name:
             cls = define()
-            cls.__qualname__ = class_name
+            cls.__qualname__ = class_name  # a module-level name: pickle looks a class up by module and qualname
             return cls
         raise AttributeError(f"module {define.__module__!r} has no attribute {name!r}")
     return module_getattr

@@ -219,6 +219,15 @@ def private_scratch_directory() -> str:
     return scratch.name
 
 
+def local_cluster(local_directory: str | None = None, **kwargs: Any):
+    """Dask's LocalCluster (`kwargs` as its own), its scheduler and workers with scratch space in `local_directory`
+    (a private folder of its own when none is given), made when the cluster starts."""
+    from distributed import LocalCluster
+
+    scratch = local_directory or private_scratch_directory()
+    return LocalCluster(local_directory=scratch, scheduler_kwargs={"local_directory": scratch}, **kwargs)
+
+
 def gpu_cluster(gpus: str = "auto", threads_per_worker: int = 1, local_directory: str | None = None, **kwargs: Any):
     """A local Dask cluster with one worker process per GPU; worker i runs with CUDA_VISIBLE_DEVICES=<gpu i>, so
     it sees exactly one device (cuda:0 inside the worker) and loads its models there once. Scratch space goes to
@@ -250,11 +259,9 @@ def make_task_runner(runner: RunnerConfig):
     if runner.gpus:
         return DaskTaskRunner(cluster_class=gpu_cluster, cluster_kwargs={
             "gpus": runner.gpus, "threads_per_worker": runner.dask_threads_per_worker})
-    scratch = private_scratch_directory()
-    return DaskTaskRunner(cluster_class="distributed.LocalCluster", cluster_kwargs={
+    return DaskTaskRunner(cluster_class=local_cluster, cluster_kwargs={
         "n_workers": runner.dask_workers, "threads_per_worker": runner.dask_threads_per_worker,
-        "processes": True, "host": "127.0.0.1", "dashboard_address": "127.0.0.1:0",
-        "local_directory": scratch, "scheduler_kwargs": {"local_directory": scratch}})
+        "processes": True, "host": "127.0.0.1", "dashboard_address": "127.0.0.1:0"})
 
 
 def check_workers_reach_api() -> None:

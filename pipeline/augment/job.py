@@ -533,9 +533,9 @@ def _finalize_remote(url: str, config: AugmentConfig, corpus: Path, corpus_stats
         local_chunks = [replace(c, dropped_path=str(pull_checked(c.dropped_path, stage / ".work" / f"{i}.dropped",
                                                                  "")) if c.dropped_path else None)
                         for i, c in enumerate(chunks)]
-        finalize_dataset(stage, config, corpus, corpus_stats, local_chunks, local_results, augmenters, timings,
-                         recorded_dir=url)
-        publish_dataset(stage, url, previous)
+        built = finalize_dataset(stage, config, corpus, corpus_stats, local_chunks, local_results, augmenters,
+                                 timings, recorded_dir=url)
+        publish_dataset(stage, url, previous, built.method_names)
         seed_copy(url, {p.relative_to(stage).as_posix(): p for p in stage.rglob("*")
                         if p.is_file() and ".work" not in p.relative_to(stage).parts})
     return load_manifest(url)

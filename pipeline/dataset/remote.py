@@ -35,7 +35,7 @@ from pathlib import Path
 from bsl_pipeline.pipeline.base import storage
 from bsl_pipeline.pipeline.base.errors import InputError
 from bsl_pipeline.pipeline.base.ownership import MARKER_NAME, REPLACED_DIR
-from bsl_pipeline.pipeline.dataset.manifest import ANNOTATIONS, DATASET_FOLDERS, MANIFEST_NAME, Manifest, load_manifest
+from bsl_pipeline.pipeline.dataset.manifest import ANNOTATIONS, DATASET_FOLDERS, MANIFEST_NAME, Manifest
 
 log = logging.getLogger(__name__)
 
@@ -55,9 +55,9 @@ STAGING_DIR = ".bsl-staging"
 JUDGMENTS_NAME = ANNOTATIONS["judgments"]["path"]
 
 
-def publish_dataset(stage: Path, url: str, previous: Manifest | None) -> None:
-    """Upload the dataset built in `stage` to `url` (module doc: staged, then committed by the manifest; what is
-    kept, removed, moved aside)."""
+def publish_dataset(stage: Path, url: str, previous: Manifest | None, methods: list[str]) -> None:
+    """Upload the dataset built in `stage` with `methods` to `url` (module doc: staged, then committed by the
+    manifest; what is kept, removed, moved aside)."""
     objects = storage.listing(url)
     aside = f"{REPLACED_DIR}/{storage.stamp()}"
     moved: list[str] = []
@@ -83,9 +83,8 @@ def publish_dataset(stage: Path, url: str, previous: Manifest | None) -> None:
         set_aside([MANIFEST_NAME])
     # Of the dataset being replaced, the tool's own shards are dropped after the commit; of another dataset (other
     # methods), as on disk, none: they are all set aside.
-    new_methods = load_manifest(stage).method_names
     listed = {s.path: s.sha256 for s in previous.shards} \
-        if previous is not None and not previous.is_other_dataset(new_methods) else {}
+        if previous is not None and not previous.is_other_dataset(methods) else {}
     own_old, foreign = [], []
     for name in objects:
         if name.split("/", 1)[0] not in DATASET_FOLDERS or (name in new and name not in staged):

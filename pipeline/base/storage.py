@@ -17,6 +17,7 @@ client's bounded retries), a missing bucket or object, a refused access.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import io
 import json
@@ -29,7 +30,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -465,10 +466,9 @@ class Lease:
         return not isinstance(renewed, (int, float)) or time.time() - renewed > lease
 
     def _age_on_store(self) -> float | None:
-        """Seconds since the lease was last written, on the store's own clock: its modification time against that
-        of a probe object written now (and removed), so that a host whose clock runs ahead never judges a live
-        lease stale. None where the store gives no modification times; _LeaseGone when the lease is gone."""
-        probe = f"{self.url}.probe-{self.id}"
+        """Seconds since the lease was last written, on the store's own clock (its modification time against the
+        store's time now), so that a host whose clock runs ahead never judges a live lease stale. None where the
+        store gives no modification times; _LeaseGone when the lease is gone."""
         fs, path = filesystem(self.url)
         with storage_errors(self.url):
             fs.invalidate_cache(path)
@@ -476,12 +476,24 @@ class Lease:
                 written = _modified(fs.info(path))
             except FileNotFoundError:
                 raise _LeaseGone(self.url) from None
-            fs.pipe_file(filesystem(probe)[1], b"")
+        offset = self._store_clock_offset
+        if written is None or offset is None:
+            return None
+        return (datetime.now(timezone.utc) + offset - written).total_seconds()
+
+    @functools.cached_property
+    def _store_clock_offset(self) -> timedelta | None:
+        """The store's clock minus this host's, read once per lease from a probe object written (and removed) beside
+        it; None where the store gives no modification times."""
+        probe = f"{self.url}.probe-{self.id}"
+        fs, probe_path = filesystem(probe)
+        with storage_errors(probe):
+            fs.pipe_file(probe_path, b"")
             try:
-                now = _modified(fs.info(filesystem(probe)[1]))
+                stamped = _modified(fs.info(probe_path))
             finally:
                 remove_own(probe)
-        return (now - written).total_seconds() if written and now else None
+        return stamped - datetime.now(timezone.utc) if stamped else None
 
     def acquire(self) -> None:
         """Take the lease, or raise LockedError naming the holder (after waiting up to `wait_s` for a holder of

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import torch
-from tests.training.test_trainer_utils import tiny_config, write_dataset
+from tests.training.test_trainer_utils import assert_same_final_state, tiny_config, write_dataset
 
 from bsl_pipeline.training.checkpoint_files import load_objective_state
 
@@ -254,13 +254,7 @@ def test_a_run_killed_mid_epoch_with_workers_resumes_bit_identical(tiny_bert_dir
     assert int(resumed.metrics["resumed_from"].name.split("-")[1]) < 60  # it really was killed mid-run
     whole = train(tiny_config(tiny_bert_dir, [datasets["main"], datasets["other"]], tmp_path / "whole",
                               overrides=_kill_overrides(0, [])), disable_progress=True)
-    killed_state = torch.load(resumed.final_checkpoint / "trainer_state.pt", weights_only=True)
-    whole_state = torch.load(whole.final_checkpoint / "trainer_state.pt", weights_only=True)
-    whole_objective = load_objective_state(whole.final_checkpoint)
-    killed_objective = load_objective_state(resumed.final_checkpoint)
-    assert whole_objective.keys() == killed_objective.keys()
-    for name, value in whole_objective.items():
-        assert torch.equal(value, killed_objective[name]), name
+    assert_same_final_state(whole.final_checkpoint, resumed.final_checkpoint)
     logged = {}
     for name, directory in (("killed", out), ("whole", tmp_path / "whole")):
         with open(directory / "metrics.csv", newline="") as fh:

@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 import torch
-from tests.training.test_trainer_utils import tiny_config, write_dataset
+from tests.training.test_trainer_utils import assert_same_final_state, tiny_config, write_dataset
 
-from bsl_pipeline.training.checkpoint_files import load_objective_state
 
 WARMUP = ["objective.bsl.predictor_warmup_steps=3", "objective.bsl.predictor_lr=5e-3"]
 
@@ -151,13 +150,7 @@ def test_resume_in_the_middle_of_the_warmup_equals_an_uninterrupted_run(tiny_ber
 
     losses = [r["loss"] for r in first.history + second.history]
     assert losses == pytest.approx([r["loss"] for r in whole.history], abs=1e-6)
-    state_whole = torch.load(whole.final_checkpoint / "trainer_state.pt", weights_only=True)
-    state_split = torch.load(second.final_checkpoint / "trainer_state.pt", weights_only=True)
-    whole_objective = load_objective_state(whole.final_checkpoint)
-    split_objective = load_objective_state(second.final_checkpoint)
-    assert whole_objective.keys() == split_objective.keys()
-    for name, value in whole_objective.items():
-        assert torch.equal(value, split_objective[name]), name
+    assert_same_final_state(whole.final_checkpoint, second.final_checkpoint)
     assert [r["phase"] for r in _read_csv(tmp_path / "split" / "metrics.csv")] == \
         ["predictor-warmup"] * 3 + ["train"] * 3
 

@@ -100,3 +100,18 @@ def tiny_config(model_dir: Path, datasets: list[Path], output_dir: Path, *, obje
         "export": {"enabled": False},
     }
     return load_config(TrainConfig, None, overrides or [], base=base)
+
+
+def assert_same_final_state(a: Path, b: Path) -> None:
+    """Two runs' final checkpoints `a` and `b` hold equal objective tensors (encoder, predictor, target, ...) and
+    the same data position: what an exact resume must give."""
+    import torch
+
+    from bsl_pipeline.training.checkpoint_files import STATE_FILE, load_objective_state
+
+    objective_a, objective_b = load_objective_state(a), load_objective_state(b)
+    assert objective_a.keys() == objective_b.keys()
+    for name, value in objective_a.items():
+        assert torch.equal(value, objective_b[name]), name
+    states = [torch.load(run / STATE_FILE, weights_only=True) for run in (a, b)]
+    assert states[0]["data"] == states[1]["data"]

@@ -12,8 +12,8 @@ lemminflect. `between` takes as a conjunct a name, a determiner + one or two nou
 from __future__ import annotations
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Refusal, Rule, RuleSettings, Tok, _is_form, _is_lower_word, _is_word, _lemmas, is_ing_verb, is_verb_form,
-    prev_token, splice, token_at, verb_lemmas,
+    Refusal, Rule, RuleSettings, Tok, _is_form, _is_lower_word, _is_word, _lemmas, first_rewrite, is_ing_verb,
+    is_verb_form, prev_token, splice, token_at, verb_lemmas,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
@@ -91,14 +91,7 @@ def _to_ing_at(text: str, toks: list[Tok], i: int) -> str | Refusal | None:
 
 
 def rule_to_ing(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
-    refusal = None  # the first guard that refused, returned when no place is rewritten
-    for i, t in enumerate(toks[:-2]):
-        if t.low in START_VERB_FORMS:
-            new = _to_ing_at(text, toks, i)
-            if isinstance(new, str):
-                return new
-            refusal = refusal or new
-    return refusal
+    return first_rewrite(_to_ing_at(text, toks, i) for i, t in enumerate(toks[:-2]) if t.low in START_VERB_FORMS)
 
 
 # -- between --------------------------------------------------------------------------------------------------------

@@ -22,7 +22,8 @@ from collections.abc import Iterator
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import is_finite_clause_verb, is_plural_noun, verb_classes
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_lower_word, _is_word, _lemmas, is_ing_verb, splice,
+    Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_lower_word, _is_word, _lemmas, first_rewrite,
+    is_ing_verb, splice,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
@@ -334,16 +335,15 @@ def _swap_at(toks: list[Tok], k: int) -> str | Refusal | None:
 
 
 def _swap_relative(text: str, toks: list[Tok]) -> str | Refusal | None:
-    refusal = None  # the first guard that refused, returned when no place is rewritten
-    for k in range(2, len(toks) - 2):
-        if toks[k].text in ("which", "that"):
-            new = _swap_at(toks, k)
-            if isinstance(new, str) and re.search(r"\b(and|or|but) (which|that)\b", text):
-                new = Refusal("joined_relatives")  # "and which": the two relatives would no longer match
-            if isinstance(new, str):
-                return splice(text, [(toks[k].start, toks[k].end, new)])
-            refusal = refusal or new
-    return refusal
+    return first_rewrite(_swapped(text, toks, k) for k in range(2, len(toks) - 2) if toks[k].text in ("which", "that"))
+
+
+def _swapped(text: str, toks: list[Tok], k: int) -> str | Refusal | None:
+    """The sentence with the relative pronoun at token k swapped, or the guard that refuses it."""
+    new = _swap_at(toks, k)
+    if isinstance(new, str) and re.search(r"\b(and|or|but) (which|that)\b", text):
+        return Refusal("joined_relatives")  # "and which": the two relatives would no longer match
+    return splice(text, [(toks[k].start, toks[k].end, new)]) if isinstance(new, str) else new
 
 
 def _agrees_passive(noun: Tok, be: Tok) -> bool:
@@ -459,19 +459,13 @@ def _passive_reduced(text: str, toks: list[Tok], k: int) -> str | Refusal | None
         return Refusal("no_complement")
     if _goes_on(rest):
         return Refusal("second_verb")
+    if re.search(r"\b(and|or|but) (who|which|that)\b", text, re.IGNORECASE):
+        return Refusal("joined_relatives")  # "units that are located in ... and that emit ..."
     return splice(text, [(t.start, toks[k + 2].start, "")])
 
 
 def _reduce_passive(text: str, toks: list[Tok]) -> str | Refusal | None:
-    refusal = None  # the first guard that refused, returned when no place is rewritten
-    for k in range(1, len(toks) - 3):
-        new = _passive_reduced(text, toks, k)
-        if isinstance(new, str) and re.search(r"\b(and|or|but) (who|which|that)\b", text, re.IGNORECASE):
-            new = Refusal("joined_relatives")  # "units that are located in ... and that emit ..."
-        if isinstance(new, str):
-            return new
-        refusal = refusal or new
-    return refusal
+    return first_rewrite(_passive_reduced(text, toks, k) for k in range(1, len(toks) - 3))
 
 
 def _is_past_verb(toks: list[Tok], i: int) -> bool:
@@ -508,13 +502,8 @@ def _reduce_past_progressive(text: str, toks: list[Tok]) -> str | Refusal | None
 
 
 def rule_relative(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
-    refusal = None  # the first guard that refused, returned when no place is rewritten
-    for rewrite in (_swap_relative, _reduce_relative, _reduce_passive, _reduce_past_progressive):
-        new = rewrite(text, toks)
-        if isinstance(new, str):
-            return new
-        refusal = refusal or new
-    return refusal
+    return first_rewrite(rewrite(text, toks) for rewrite in (
+        _swap_relative, _reduce_relative, _reduce_passive, _reduce_past_progressive))
 
 
 MARKER_RULES: dict[str, Rule] = {"that": rule_that, "relative": rule_relative}

@@ -4,7 +4,7 @@ word lists, and moving a final phrase to the front."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Protocol
@@ -187,6 +187,17 @@ class Refusal:
     reports a sentence no rule rewrites as `no_rule_applies:<rule>.<guard>` (`no_rule_reason` in the augmenter)."""
 
     guard: str
+
+
+def first_rewrite(found: Iterable["str | Refusal | None"]) -> "str | Refusal | None":
+    """The first rewritten text of `found` (tried in turn: the places or ways a rule tries), else the first guard
+    that refused, else None."""
+    refusal = None
+    for new in found:
+        if isinstance(new, str):
+            return new
+        refusal = refusal or new
+    return refusal
 
 
 # A rule: (text, its tokens, settings) -> the rewritten text; a Refusal naming the guard that refused; or None where

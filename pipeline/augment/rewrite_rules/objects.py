@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.chunker import Chunks, chunk, is_content
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Refusal, Rule, RuleSettings, Tok, _is_form, _is_lower_word, _is_word, _lemmas, inflect, is_noun, splice,
+    Refusal, Rule, RuleSettings, Tok, _case_like, _is_form, _is_lower_word, _is_word, _lemmas, inflect, is_noun, splice,
     verb_lemmas,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
@@ -474,7 +474,7 @@ def rule_no_any(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal 
                 form = inflect(toks[v].low, DO_FORM_TAGS[do])
                 if form is None or toks[v].low == "see" and do != "did":
                     continue
-                return splice(text, [(t.start, toks[v + 1].end, f"{_case_like_word(t.text, form)} no")])
+                return splice(text, [(t.start, toks[v + 1].end, f"{_case_like(t.text, form)} no")])
         # has/have/had + no -> doesn't/don't/didn't have any (have only: "makes no sense" keeps its "no")
         if t.low in ("has", "have", "had") and t.text.islower() and nxt.low == "no" \
                 and _no_any_noun(chunks, i + 2, True) and prev.low not in ("who", "which", "that"):
@@ -489,10 +489,6 @@ def rule_no_any(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal 
 
 def is_participle_like(word: str) -> bool:
     return _is_form(word, "VBN") and not is_noun(word)
-
-
-def _case_like_word(original: str, new: str) -> str:
-    return _cap(new) if original[:1].isupper() else new
 
 
 OBJECT_RULES: dict[str, Rule] = {

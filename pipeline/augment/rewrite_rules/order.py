@@ -62,10 +62,6 @@ def rule_swap_conjuncts(text: str, toks: list[Tok], cfg: RuleSettings) -> str | 
     return refused if names is None else names
 
 
-def _is_name_word(t: Tok) -> bool:
-    return bool(re.fullmatch(r"[A-Z][A-Za-z'’-]*", t.text)) and not is_stopword(t.low) and t.low not in LOWER_FIRST
-
-
 def _names_from(toks: list[Tok], start: int, step: int) -> int:
     """How many tokens of a name (one to three capitalised words, a title's abbreviation with its period before
     them: "Mr. Baucus") run from token `start` in direction `step`; 0 when none or more."""
@@ -76,10 +72,10 @@ def _names_from(toks: list[Tok], start: int, step: int) -> int:
             continue
         if step == 1 and not n and toks[j].low in TITLE_ABBREVIATIONS and j + 2 < len(toks) \
                 and toks[j + 1].text == "." \
-                and _is_name_word(toks[j + 2]):
+                and _cap(toks[j + 2]) and toks[j + 2].text[:1].isupper():
             n, j = n + 2, j + 2
             continue
-        if not _is_name_word(toks[j]):
+        if not (_cap(toks[j]) and toks[j].text[:1].isupper()):  # a name's word (`_cap` without "al-Sadr")
             break
         n, words, j = n + 1, words + 1, j + step
     return n if 1 <= words <= 3 else 0

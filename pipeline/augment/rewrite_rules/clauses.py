@@ -28,8 +28,6 @@ _MAX_PHRASE = 9  # words of a moved phrase
 _MAX_MAIN_FOR_PLACE = 10  # words of a main clause that a place (not a time) may follow: after a longer one, the
 # phrase reads as a part of the last noun phrase
 
-# -- the opening part ---------------------------------------------------------------------------------------------
-
 # -- the main clause ----------------------------------------------------------------------------------------------
 
 
@@ -140,7 +138,7 @@ def _nominal_ing(main: list[Tok], k: int) -> bool:
         "ADJ" in _lemmas(prev.low) and "NOUN" not in _lemmas(prev.low))
 
 
-def _pronoun_refuses(toks: list[Tok], moved: range, main: range, names_only: bool = False) -> bool:
+def _pronoun_refuses(toks: list[Tok], moved: range, main: range) -> bool:
     """Whether the main clause has a third-person pronoun and the moved part a noun it may refer to."""
     demonstrative = toks[main.start].low in ("this", "that", "these", "those", "such") and main.start + 1 < len(
         toks) and (toks[main.start + 1].low in AUXILIARIES or _verb_like(toks[main.start + 1]))
@@ -149,8 +147,6 @@ def _pronoun_refuses(toks: list[Tok], moved: range, main: range, names_only: boo
     for i in moved:
         t = toks[i]
         if not _is_word(t) or i == moved.start or t.low in TIME_PHRASE_WORDS:
-            continue
-        if names_only and not t.text[:1].isupper():
             continue
         if is_noun_like(t):
             return True

@@ -200,12 +200,7 @@ def _front_clause_at(text: str, toks: list[Tok], k: int, end: int) -> str | Refu
         # returned, while ...", "put her son in a class and was nervous because ...": it may belong to the
         # embedded or the second clause only
         return Refusal("embedded_or_verbless")
-    head = _lower_first_word(text[:before.end])
-    if head is None:
-        return None
-    phrase = text[conj.start:toks[end - 1].end]
-    tail = text[toks[end - 1].end:]
-    return phrase[:1].upper() + phrase[1:] + ", " + head + tail
+    return _front(text, toks, k, end, last=j)
 
 
 def rule_there(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:

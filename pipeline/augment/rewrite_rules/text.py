@@ -165,12 +165,14 @@ def _final_punct(toks: list[Tok]) -> int:
     return -1
 
 
-def _front(text: str, toks: list[Tok], k: int, end: int) -> str | None:
-    """Move tokens k..end-1 (the sentence's last phrase, before its final punctuation) to the front, with a comma."""
+def _front(text: str, toks: list[Tok], k: int, end: int, last: int | None = None) -> str | None:
+    """Move tokens k..end-1 (the sentence's last phrase, before its final punctuation) to the front, with a comma;
+    what stays before it ends at token `last` (k - 1 unless given: a comma before the phrase is dropped)."""
+    last = k - 1 if last is None else last
     if k < 3:
         return None
-    head = text[:toks[k - 1].end]
-    if any(t.text in (",", ";", ":", "\"", "(", ")", "-") for t in toks[:k]):
+    head = text[:toks[last].end]
+    if any(t.text in (",", ";", ":", "\"", "(", ")", "-") for t in toks[:last + 1]):
         return None
     head = _lower_first_word(head)
     if head is None:

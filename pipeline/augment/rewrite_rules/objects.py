@@ -28,10 +28,6 @@ from bsl_pipeline.pipeline.lexicon.word_classes import (
 # -- shared ---------------------------------------------------------------------------------------------------------
 
 
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
 def _sentence_start(toks: list[Tok], i: int) -> bool:
     return i == 0 or toks[i - 1].text in ("\"", "“", "(", ":")
 
@@ -212,7 +208,7 @@ def _of_to_possessive(text: str, toks: list[Tok]) -> str | None:
         head = text[words[0].start:last.end]
         owner = name + "'s"
         if _sentence_start(toks, the):
-            owner = _cap(owner)
+            owner = owner[:1].upper() + owner[1:]
         return splice(text, [(toks[the].start, toks[run - 1].end, f"{owner} {head}")])
     return None
 

@@ -21,7 +21,7 @@ new subject, as a phrase there may describe the agent.
 from __future__ import annotations
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.agents import (
-    as_object, noun_phrase_word, other_form, phrase_number, plain_noun_phrase, verb_lemma,
+    as_object, noun_phrase_word, other_form, phrase_number, plain_noun_phrase, the_one_by, verb_lemma,
 )
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
     Refusal, Rule, RuleSettings, Tok, _final_punct, _is_form, _is_word, _lemmas, _lower_first_word, inflect,
@@ -481,11 +481,11 @@ def _caption_rest(toks: list[Tok], k: int, end: int, lemma: str) -> tuple[int, s
 def rule_caption_active(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
     end = _final_punct(toks)
     low = [t.low for t in toks]
-    if "being" not in low or low.count("by") != 1 or not _caption_clean(toks, end) and not (
-            _caption_clean(toks[:low.index("by")] + toks[low.index("by") + 1:], end - 1)):
+    by = the_one_by(toks, 0)
+    if "being" not in low or by is None or not _caption_clean(toks, end) and not (
+            _caption_clean(toks[:by] + toks[by + 1:], end - 1)):
         return None
     aux = low.index("being") - 1
-    by = low.index("by")
     if aux < 1 or low[aux] not in ("is", "are") or not toks[aux].text.islower() or by < aux + 3 \
             or any(w in AUXILIARY_WORDS or w == "and" for w in low[aux + 2:by]):
         return None

@@ -186,7 +186,7 @@ def _second_verb_after_and(toks: list[Tok], plural: bool) -> bool:
             nxt = toks[m + 1].low if m + 1 < len(toks) else "."
             verb_next = nxt in CAPTION_DETERMINERS or nxt in CAPTION_VERB_PARTICLES or nxt in AFTER_PARTICIPLE \
                 or nxt in ("his", "her", "their", "its", ".", "to")
-            if word.endswith("ing") and _is_form(word, "VBG"):
+            if is_ing_verb(word):
                 return True
             if word.endswith("s") and _is_form(word, "VBZ") and ("NOUN" not in _lemmas(word) or verb_next
                                                                  or m == n + 1):
@@ -213,7 +213,7 @@ def _to_simple(text: str, toks: list[Tok], v: int, end: int, plural: bool, bare:
         # "Kids dance on stage.": a bare plural subject in the simple present is generic
         return Refusal("bare_plural_subject")
     verb = toks[v + 1]
-    if not verb.low.endswith("ing") or not _is_form(verb.low, "VBG"):
+    if not is_ing_verb(verb.low):
         return None
     if any(lemma in NOT_CAPTION_VERBS for lemma in verb_lemmas(verb.low)):
         return Refusal("stative_verb")

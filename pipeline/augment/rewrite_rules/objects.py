@@ -12,8 +12,8 @@ from collections.abc import Iterator
 
 from bsl_pipeline.pipeline.augment.rewrite_rules.chunker import Chunks, chunk, is_content
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
-    Refusal, Rule, RuleSettings, Tok, _case_like, _is_form, _is_lower_word, _is_word, _lemmas, inflect, is_noun, splice,
-    verb_lemmas,
+    Refusal, Rule, RuleSettings, Tok, _case_like, _is_form, _is_lower_word, _is_word, _lemmas, inflect, is_ing_verb,
+    is_noun, splice, verb_lemmas,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
@@ -56,8 +56,7 @@ def _head_end(toks: list[Tok], j: int, max_words: int = 3) -> int | None:
         if any(_is_superlative(t.low) for t in words) or words[0].low in BAD_HEADS:
             return None
         last = words[-1]
-        if last.low in BAD_HEADS or _ambiguous_head(last.low) or not is_noun(last.low) \
-                or last.low.endswith("ing") and _is_form(last.low, "VBG"):
+        if last.low in BAD_HEADS or _ambiguous_head(last.low) or not is_noun(last.low) or is_ing_verb(last.low):
             continue
         k = j + n
         if k < len(toks) and _is_plural(last.low) and is_noun(toks[k].low) and _is_form(toks[k].low, "VBP") \
@@ -198,8 +197,7 @@ def _of_to_possessive(text: str, toks: list[Tok]) -> str | None:
             continue
         if run < len(toks) and toks[run].text == "," and run + 1 < len(toks) and toks[run + 1].low in ("of", "and"):
             continue  # "the mines of Kuala Lumpur, of Sungai Ujong and of Larut"
-        if any(_is_superlative(w.low) or (w.low.endswith("ing") and _is_form(w.low, "VBG") and not is_noun(w.low))
-               for w in words):
+        if any(_is_superlative(w.low) or is_ing_verb(w.low) and not is_noun(w.low) for w in words):
             continue
         prev = toks[the - 1] if the > 0 else None
         if prev is not None and (prev.low in OF_GOVERNORS or prev.low == "of" and the > 1

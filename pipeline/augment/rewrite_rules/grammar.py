@@ -11,7 +11,7 @@ from bsl_pipeline.pipeline.augment.rewrite_rules.chunker import chunk, is_conten
 from bsl_pipeline.pipeline.augment.rewrite_rules.syntax import has_finite_verb, is_plural_noun_token
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
     Refusal, Rule, RuleSettings, Tok, _front, _is_form, _is_lower_word, _is_word, _lemmas, _lower_first_word,
-    is_ing_verb, is_participle, is_verb_form, splice,
+    is_ing_verb, is_participle, is_verb_form, splice, verb_only,
 )
 from bsl_pipeline.pipeline.lexicon.stopwords import is_stopword
 from bsl_pipeline.pipeline.lexicon.word_classes import (
@@ -325,8 +325,7 @@ def rule_add_is(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal 
             if prev.low in DETERMINERS or "ADJ" in _lemmas(prev.low) and "NOUN" not in _lemmas(prev.low) \
                     or is_stopword(prev.text) or prev.low == "and":
                 return Refusal("ing_is_modifier")
-            if any(is_verb_form(x.low) and not x.low.endswith("ing") and "NOUN" not in _lemmas(x.low)
-                   and "ADJ" not in _lemmas(x.low) for x in toks[1:k]):
+            if any(verb_only(x.low) and not x.low.endswith("ing") for x in toks[1:k]):
                 return Refusal("has_verb_form")
             if any((_is_form(x.low, "VBZ") or _is_form(x.low, "VBD")) and toks[m - 1].low not in DETERMINERS
                    and "ADJ" not in _lemmas(toks[m - 1].low) for m, x in enumerate(toks[:end]) if m > k):

@@ -11,6 +11,7 @@ lemminflect. `between` takes as a conjunct a name, a determiner + one or two nou
 
 from __future__ import annotations
 
+from bsl_pipeline.pipeline.augment.rewrite_rules.chunker import Chunks, chunk
 from bsl_pipeline.pipeline.augment.rewrite_rules.text import (
     Refusal, Rule, RuleSettings, Tok, _is_form, _is_lower_word, _is_word, _lemmas, first_rewrite, is_ing_verb,
     is_verb_form, prev_token, splice, token_at, verb_lemmas,
@@ -97,10 +98,10 @@ def rule_to_ing(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal 
 # -- between --------------------------------------------------------------------------------------------------------
 
 
-def _conjunct(toks: list[Tok], start: int, stop_at_and: bool) -> int | None:
+def _conjunct(chunks: Chunks, start: int) -> int | None:
     """End (exclusive) of a conjunct from token `start`: a name (one to three capitalised words, after an optional
     "the"), a determiner + one or two nouns, or one or two nouns; None when there is none."""
-    k = start
+    toks, k = chunks.toks, start
     if k < len(toks) and toks[k].low in DEFINITE_AND_POSSESSIVE_DETERMINERS:
         k += 1
     first = k
@@ -109,12 +110,8 @@ def _conjunct(toks: list[Tok], start: int, stop_at_and: bool) -> int | None:
         k += 1
     if k > first:
         return k  # a name (what follows it is judged by the caller)
-    k = first
-    while k < len(toks) and k - first < 2 and _is_lower_word(toks[k]) and not is_stopword(toks[k].text):
-        k += 1
-    if k == first:
-        return None
-    return k
+    k = chunks.content_end(first, 2)
+    return k if k > first else None
 
 
 def _conjuncts_refused(a: list[Tok], b: list[Tok]) -> Refusal | None:
@@ -158,16 +155,17 @@ def _goes_on_refused(after: Tok | None, prev: Tok | None) -> Refusal | None:
 
 
 def rule_between(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refusal | None:
+    chunks = chunk(text, toks)
     for i, t in enumerate(toks[:-3]):
         if t.text != "between":
             continue
         prev = prev_token(toks, i)
         if prev is not None and prev.low in DIRECTIONAL:
             return Refusal("directional")
-        a_end = _conjunct(toks, i + 1, True)
+        a_end = _conjunct(chunks, i + 1)
         if a_end is None or a_end >= len(toks) or toks[a_end].text != "and":
             return None
-        b_end = _conjunct(toks, a_end + 1, False)
+        b_end = _conjunct(chunks, a_end + 1)
         if b_end is None:
             return None
         a, b = toks[i + 1:a_end], toks[a_end + 1:b_end]

@@ -82,7 +82,7 @@ def _bare_noun(toks: list[Tok], i: int, j: int) -> bool:
         nxt is None or not _is_word(nxt) or nxt.low in NAME_BOUNDARY_PREPOSITIONS | {"as", "is", "was", "has"})
 
 
-def _abbreviation_edit(text: str, toks: list[Tok], i: int) -> tuple[int, int, str] | None | bool:
+def _abbreviation_edit(toks: list[Tok], i: int) -> tuple[int, int, str] | None | bool:
     """The edit that writes the abbreviation at token i in full; None when there is none there, False when one is
     there but its guard refuses."""
     t = toks[i]
@@ -140,7 +140,7 @@ def _ampersand_edit(t: Tok, prev: Tok | None, nxt: Tok | None) -> tuple[int, int
     return (t.start, t.end, "and")
 
 
-def _short_form_edit(text: str, toks: list[Tok], i: int) -> tuple[int, int, str] | None | bool:
+def _short_form_edit(toks: list[Tok], i: int) -> tuple[int, int, str] | None | bool:
     """The edit that abbreviates the full name starting at token i; None when there is none, False when refused."""
     if i + 1 >= len(toks):
         return None
@@ -170,13 +170,13 @@ def rule_abbreviation(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Re
         return Refusal("mostly_capitals")
     long_edits, short_edits = [], []
     for i in range(len(toks)):
-        edit = _abbreviation_edit(text, toks, i)
+        edit = _abbreviation_edit(toks, i)
         if edit is False:
             return None
         if edit is not None:
             long_edits.append(edit)
             continue
-        back = _short_form_edit(text, toks, i)
+        back = _short_form_edit(toks, i)
         if back is False:
             return None
         if back is not None:

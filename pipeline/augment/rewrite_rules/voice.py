@@ -69,7 +69,7 @@ def _auxiliaries(toks: list[Tok], part: int) -> tuple[int, str, str | None, str 
     return k, tense, neg, adverb
 
 
-def _verb_group(tense: str, aux: str, lemma: str, participle: str, number: str | None, neg: str | None) -> str | None:
+def _verb_group(tense: str, lemma: str, participle: str, number: str | None, neg: str | None) -> str | None:
     """The active verb group for the passive's tense, agreeing with the agent's `number`."""
     if tense in ("present", "perfect") and number is None:
         return None
@@ -113,7 +113,7 @@ def rule_passive_by(text: str, toks: list[Tok], cfg: RuleSettings) -> str | Refu
     stop = agent_end(toks, by, end, lemma)
     if stop is None:
         return Refusal("agent_unfit")
-    verb = _verb_group(tense, toks[aux].low, lemma, toks[by - 1].low, phrase_number(toks, by + 1, stop), neg)
+    verb = _verb_group(tense, lemma, toks[by - 1].low, phrase_number(toks, by + 1, stop), neg)
     plural_aux = toks[aux].low in ("were", "are", "have", "weren't", "aren't", "haven't")
     obj = as_object(text, toks, start, aux, plural_aux)
     if verb is None or obj is None:

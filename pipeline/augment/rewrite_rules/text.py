@@ -1,5 +1,5 @@
 """What the rewrite rules share: the tokenizer, splicing edits into the text, word classes from lemminflect, the
-word lists, and moving a final phrase to the front."""
+word lists, moving a final phrase to the front, and a rule's answer from its tries (`first_rewrite`)."""
 
 from __future__ import annotations
 

@@ -69,7 +69,7 @@ class RewritesAugmenter(Augmenter):
     name = "rewrites"
     config_class = RewritesConfig
     default_batch_size = 4096
-    version = "18"
+    version = "19"
 
     def setup(self) -> None:
         from bsl_pipeline.pipeline.lexicon import text_kind

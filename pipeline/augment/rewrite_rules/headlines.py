@@ -97,13 +97,12 @@ def _plural_head(toks: list[Tok]) -> bool | None:
         if head.text[:1].isupper() or "ADJ" in _lemmas(low) or not _lemmas(low):
             return False if head.text[:1].isupper() else None
         return None
-    if low in lemmas:
-        return False
     from lemminflect import getInflection
 
-    if any(low in getInflection(lemma, "NNS") for lemma in lemmas):
-        return True
-    return None
+    plural = any(low in getInflection(lemma, "NNS") for lemma in lemmas if lemma != low)
+    if low in lemmas:  # its own lemma: singular, unless also another's plural ("expectations", "goods": unclear)
+        return None if plural else False
+    return True if plural else None
 
 
 def _headline_start(toks: list[Tok]) -> int | None:

@@ -28,7 +28,7 @@ import torch
 
 from bsl_pipeline.pipeline.base.atomic import atomic_path, new_file_mode, write_json_atomic
 from bsl_pipeline.pipeline.base.errors import BSLError
-from bsl_pipeline.pipeline.base.publish import require_folder, retire
+from bsl_pipeline.pipeline.base.publish import remove_stale_staging, require_folder, retire_in_place
 from bsl_pipeline.pipeline.base.safetensors_check import safetensors_problem
 from bsl_pipeline.training.st_directory import read_json
 
@@ -116,14 +116,29 @@ def choose_resume_checkpoint(found: list[tuple[float, Path]], fallback: bool, ra
 CHECKPOINT_ENTRIES = (ENCODER_DIR, STATE_FILE, RNG_DIR, CHECKPOINT_JSON)  # what a checkpoint directory holds
 
 
+def _trainer_entry(relative: str, _path: Path) -> bool:
+    """Whether a file of a retired checkpoint is one the trainer writes in a checkpoint (and may be dropped)."""
+    return relative.split("/")[0] in CHECKPOINT_ENTRIES
+
+
 def _retire_checkpoint(path: Path) -> None:
     """Drop checkpoint `path`: only what the trainer writes in one is dropped; any other file found in it is moved
-    to `checkpoints/.bsl-replaced/<time>/step-N/` (pipeline.base.publish.retire)."""
-    retire(path, path.parent, path.name, lambda relative, _path: relative.split("/")[0] in CHECKPOINT_ENTRIES)
+    to `checkpoints/.bsl-replaced/<time>/step-N/`. The folder leaves its `step-N` name first
+    (pipeline.base.publish.retire_in_place), so a kill part-way leaves no `step-N` missing some of its files."""
+    retire_in_place(path, _trainer_entry)
+
+
+def _remove_killed_leftovers(checkpoints_dir: Path) -> None:
+    """Clear what a killed run left in the checkpoints folder: the staging folder of a checkpoint it was saving
+    (deleted) and a checkpoint it was dropping (sorted as `_retire_checkpoint` sorts it)."""
+    if require_folder(checkpoints_dir, "its own checkpoints folder"):
+        remove_stale_staging(checkpoints_dir, "step-*", _trainer_entry)
 
 
 def prune_checkpoints(checkpoints_dir: Path, keep: int) -> None:
-    """Drop all but the newest `keep` checkpoints (`_retire_checkpoint`)."""
+    """Drop all but the newest `keep` checkpoints (`_retire_checkpoint`), and what a killed run left
+    (`_remove_killed_leftovers`)."""
+    _remove_killed_leftovers(checkpoints_dir)
     if keep <= 0:
         return
     for _, path in list_checkpoints(checkpoints_dir)[:-keep]:
@@ -241,6 +256,7 @@ def remove_superseded_checkpoints(checkpoints_dir: Path, step: int,
     """Remove the periodic checkpoints up to `step` that `ours` accepts (final/ supersedes them), then
     `checkpoints_dir` itself when nothing is left in it (`_retire_checkpoint`)."""
     removed = []
+    _remove_killed_leftovers(checkpoints_dir)
     for found_step, path in list_checkpoints(checkpoints_dir):
         if found_step <= step and ours(path):
             _retire_checkpoint(path)

@@ -18,6 +18,7 @@ deletes the files of the directory it points to.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import uuid
 from collections.abc import Callable
@@ -105,18 +106,32 @@ def retire(retired: Path, parent: Path, name: str, discard: Discard | None) -> P
     return kept
 
 
+def retire_in_place(directory: Path, discard: Discard | None) -> Path | None:
+    """`retire` `directory` where it lies, renamed to a private name first: a kill part-way leaves a
+    `.<name>.old-<pid>-...` folder that `remove_stale_staging` sorts on a later run, never a folder under its own
+    name that lacks some of its files. Returns the set-aside folder, if any."""
+    directory = Path(directory)
+    require_folder(directory, "a folder to retire")
+    retired = _private_name(directory, "old")
+    os.rename(directory, retired)
+    return retire(retired, directory.parent, directory.name, discard)
+
+
+_LEFTOVER = re.compile(r"^\.(?P<name>.+)\.(?P<role>staging|old)-(?P<pid>\d+)-[0-9a-f]{8}$")
+
+
 def remove_stale_staging(parent: Path, name: str, discard: Discard | None = None) -> None:
-    """Clear leftovers of `name` in `parent` whose process is gone (after a kill): a staging directory is this
-    tool's and is deleted; a retired one (the old copy, killed before it was sorted) is sorted like any replaced
-    directory (`discard`; None: all of it is set aside)."""
+    """Clear leftovers of `name` (a folder name, or a glob pattern such as "step-*") in `parent` whose process is
+    gone (after a kill): a staging directory is this tool's and is deleted; a retired one (the old copy, killed
+    before it was sorted) is sorted like any replaced directory (`discard`; None: all of it is set aside)."""
     for leftover in Path(parent).glob(f".{name}.*-*-*"):
-        role_pid = leftover.name[len(name) + 2:].split("-")
-        if len(role_pid) < 3 or role_pid[0] not in {"staging", "old"} or not role_pid[1].isdigit():
+        found = _LEFTOVER.match(leftover.name)
+        if found is None or process_alive(int(found["pid"])):
             continue
-        if process_alive(int(role_pid[1])):
-            continue
-        require_folder(leftover, f"its own {role_pid[0]} folder (left by a killed run)")
-        if role_pid[0] == "staging":
+        require_folder(leftover, f"its own {found['role']} folder (left by a killed run)")
+        if found["role"] == "staging":
             shutil.rmtree(leftover, ignore_errors=True)
         else:
-            retire(leftover, Path(parent), name, discard)
+            retire(leftover, Path(parent), found["name"], discard)
+
+

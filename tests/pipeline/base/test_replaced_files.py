@@ -160,6 +160,49 @@ def test_pruning_checkpoints_keeps_a_file_the_trainer_did_not_write(tmp_path):
         [("step-1", "my-eval.txt")]
 
 
+_KILLED_WHILE_PRUNING = """
+import os, shutil, signal, sys
+from pathlib import Path
+from bsl_pipeline.training.checkpoint_files import prune_checkpoints
+
+def killed(path, *args, **kwargs):  # one file of the dropped checkpoint goes, then the process dies
+    next(p for p in sorted(Path(path).rglob("*")) if p.is_file()).unlink()
+    os.kill(os.getpid(), signal.SIGKILL)
+
+shutil.rmtree = killed
+prune_checkpoints(Path(sys.argv[1]), keep=1)
+"""
+
+
+def test_a_kill_while_pruning_leaves_no_checkpoint_short_of_files_and_the_next_prune_sorts_the_leftovers(tmp_path):
+    from bsl_pipeline.training.checkpoint_files import CHECKPOINT_JSON, STATE_FILE, list_checkpoints, prune_checkpoints
+
+    checkpoints = tmp_path / "checkpoints"
+    for step in (1, 2):
+        folder = checkpoints / f"step-{step}"
+        (folder / "encoder").mkdir(parents=True)
+        (folder / "encoder" / "model.safetensors").write_text("weights")
+        (folder / STATE_FILE).write_text("state")
+        (folder / CHECKPOINT_JSON).write_text(json.dumps({"step": step}))
+    killed = subprocess.run([sys.executable, "-c", _KILLED_WHILE_PRUNING, str(checkpoints)], check=False)
+    assert killed.returncode == -9
+    names = sorted(p.name for p in checkpoints.iterdir())
+    assert "step-1" not in names and names[-1] == "step-2" and names[0].startswith(".step-1.old-")
+    assert [step for step, _ in list_checkpoints(checkpoints)] == [2]
+    leftover = checkpoints / names[0]
+    (leftover / "notes.txt").write_text("mine")  # a file of the user's in the checkpoint that was being dropped
+    saving = checkpoints / f".step-3.staging-{killed_pid(leftover)}-abcd1234"  # a save the same kill cut short
+    (saving / "encoder").mkdir(parents=True)
+    prune_checkpoints(checkpoints, keep=1)
+    assert sorted(p.name for p in checkpoints.iterdir()) == [REPLACED_DIR, "step-2"]
+    assert [(p.parts[-2:], p.read_text()) for p in _replaced(checkpoints)] == [(("step-1", "notes.txt"), "mine")]
+
+
+def killed_pid(leftover: Path) -> int:
+    """The process id in a leftover's name (`.step-1.old-<pid>-<suffix>`)."""
+    return int(leftover.name.rsplit("-", 2)[1])
+
+
 # -- 4: every writing command claims its output ----------------------------------------------------------------------
 def test_demo_refuses_an_out_dir_it_did_not_create_before_any_work(tmp_path):
     from bsl_pipeline.flows.main_job import MainJobConfig, _claim_out_dir

@@ -19,7 +19,7 @@ from bsl_pipeline.pipeline.base.config import MAX_BUFFERED_ITEMS, MAX_VIEW_CHARS
 from bsl_pipeline.pipeline.base.storage import as_url
 from bsl_pipeline.pipeline.base.text import count_words, normalize, stable_id
 from bsl_pipeline.pipeline.corpus.readers import companion_files, corpus_files, read_file
-from bsl_pipeline.pipeline.corpus.readers.records import RawRecord
+from bsl_pipeline.pipeline.corpus.readers.records import DEFAULT_FIELD, RawRecord
 from bsl_pipeline.pipeline.corpus.source_record import SourceRecord
 
 
@@ -33,7 +33,9 @@ class CorpusConfig:
     format: str = _field(default="auto", metadata={
         "help": "auto|text|jsonl|csv|tsv|parquet|datasets|senteval|parallel (parallel: aligned sentence pairs, see "
                 "`languages`; never chosen by auto)"})
-    field: str = _field(default="text", metadata={"help": "JSONL field / CSV-TSV column / Parquet column"})
+    field: str = _field(default=DEFAULT_FIELD, metadata={
+        "help": "JSONL field / CSV-TSV column / Parquet column; left as it is, a file without it is read in its "
+                "sentence-pair layout (premise/hypothesis or sentence1/sentence2) if it has one"})
     columns: list[str] = _field(default_factory=list, metadata={
         "help": "CSV/TSV only: several columns whose texts are each a sentence of their own (e.g. [sentence_A, "
                 "sentence_B] of SICK); replaces `field`; [] = off"})

@@ -36,7 +36,7 @@ from bsl_pipeline.pipeline.corpus.readers.parallel import (
     read_parallel,
 )
 from bsl_pipeline.pipeline.corpus.readers.plain_text import read_text
-from bsl_pipeline.pipeline.corpus.readers.records import RawRecord
+from bsl_pipeline.pipeline.corpus.readers.records import DEFAULT_FIELD, RawRecord
 from bsl_pipeline.pipeline.corpus.readers.senteval import read_senteval
 
 log = logging.getLogger(__name__)
@@ -124,7 +124,7 @@ def _warn_directory_links_out(path: Path, real_root: Path) -> None:
                     "copy their files into the directory to read them", path, len(links), shown, more)
 
 
-def read_file(path: Path, format: str = "auto", field: str = "text", encoding_errors: str = "strict",
+def read_file(path: Path, format: str = "auto", field: str = DEFAULT_FIELD, encoding_errors: str = "strict",
               on_bad_line: str = "error", columns: list[str] | None = None,
               header: bool = True, languages: Sequence[str] = ()) -> Iterator[RawRecord]:
     """`columns` / `header=False` apply to CSV/TSV only (several text columns per row; a file without a header);
@@ -156,7 +156,7 @@ def read_file(path: Path, format: str = "auto", field: str = "text", encoding_er
     return read_senteval(path, encoding_errors)
 
 
-def read_records(path: str | Path, *, format: str = "auto", field: str = "text", encoding_errors: str = "strict",
+def read_records(path: str | Path, *, format: str = "auto", field: str = DEFAULT_FIELD, encoding_errors: str = "strict",
                  on_bad_line: str = "error", columns: list[str] | None = None,
                  header: bool = True, languages: Sequence[str] = ()) -> Iterator[RawRecord]:
     """Stream the records of a file or directory corpus."""

@@ -7,14 +7,14 @@ from pathlib import Path
 
 from bsl_pipeline.pipeline.base.errors import InputError
 from bsl_pipeline.pipeline.corpus.readers.nli_labels import normalize_label
-from bsl_pipeline.pipeline.corpus.readers.records import RawRecord
+from bsl_pipeline.pipeline.corpus.readers.records import DEFAULT_FIELD, RawRecord
 
 _PAIRS = (("premise", "hypothesis"), ("sentence1", "sentence2"))
 
 
 def _records_from_batches(batches, names: list[str], field: str, source: str,
                           label_names: list[str] | None = None) -> Iterator[RawRecord]:
-    pair = next((p for p in _PAIRS if all(c in names for c in p)), None)
+    pair = next((p for p in _PAIRS if all(c in names for c in p)), None) if field == DEFAULT_FIELD else None
     if field in names:
         pair = None
     elif pair is None:
@@ -37,7 +37,7 @@ def _records_from_batches(batches, names: list[str], field: str, source: str,
                             label=normalize_label(label), file=source, line=row)
 
 
-def read_parquet(path: Path, field: str = "text", batch_size: int = 8192) -> Iterator[RawRecord]:
+def read_parquet(path: Path, field: str = DEFAULT_FIELD, batch_size: int = 8192) -> Iterator[RawRecord]:
     import pyarrow.parquet as pq
 
     try:
@@ -55,7 +55,7 @@ def is_datasets_dir(path: Path) -> bool:
     return path.is_dir() and (path / "dataset_info.json").is_file() and (path / "state.json").is_file()
 
 
-def read_datasets_dir(path: Path, field: str = "text", batch_size: int = 8192) -> Iterator[RawRecord]:
+def read_datasets_dir(path: Path, field: str = DEFAULT_FIELD, batch_size: int = 8192) -> Iterator[RawRecord]:
     """A `Dataset.save_to_disk` directory; Arrow files are memory-mapped, so memory stays flat."""
     from datasets import load_from_disk
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from bsl_pipeline.pipeline.base.errors import InputError
 from bsl_pipeline.pipeline.corpus.readers.decoding import TOO_LONG, LongLine, decoded_lines, too_long_record
 from bsl_pipeline.pipeline.corpus.readers.nli_labels import normalize_label
-from bsl_pipeline.pipeline.corpus.readers.records import RawRecord
+from bsl_pipeline.pipeline.corpus.readers.records import DEFAULT_FIELD, RawRecord
 
 _PAIR_COLUMNS = (("premise", "hypothesis"), ("sentence1", "sentence2"))
 _LABEL_COLUMNS = ("gold_label", "label")
@@ -86,7 +86,7 @@ def _column_index(path: Path, header: list[str] | None, columns: list[str]) -> d
     return {c: int(c) for c in columns}
 
 
-def read_delimited(path: Path, delimiter: str, field: str = "text", encoding_errors: str = "strict",
+def read_delimited(path: Path, delimiter: str, field: str = DEFAULT_FIELD, encoding_errors: str = "strict",
                    on_bad_line: str = "error", columns: list[str] | None = None,
                    header: bool = True) -> Iterator[RawRecord]:
     """Records of a CSV/TSV file: `columns` (several, each row yielding one record per column) or else `field`,
@@ -104,8 +104,10 @@ def read_delimited(path: Path, delimiter: str, field: str = "text", encoding_err
         names = [h.strip() for h in names]
     index = _column_index(path, names, columns)
     texts = columns or [field]
-    pair = None if columns else next((cols for cols in _PAIR_COLUMNS if all(c in index for c in cols)), None)
-    if pair is not None and field not in index:
+    # A sentence-pair layout is read only when no text column was chosen (`field` left at its default and absent)
+    pair = None if columns or field != DEFAULT_FIELD or field in index else next(
+        (cols for cols in _PAIR_COLUMNS if all(c in index for c in cols)), None)
+    if pair is not None:
         label_col = next((c for c in _LABEL_COLUMNS if c in index), None)
         needed = [index[pair[0]], index[pair[1]]] + ([index[label_col]] if label_col else [])
     elif all(c in index for c in texts):
@@ -137,7 +139,7 @@ def read_delimited(path: Path, delimiter: str, field: str = "text", encoding_err
                 raise InputError(f"{path}:{lineno}: expected at least {width} columns, found {len(row)}")
             yield RawRecord(text=delimiter.join(row), file=str(path), line=lineno, error="missing_column")
             continue
-        if pair is not None and field not in index:
+        if pair is not None:
             label = normalize_label(row[index[label_col]]) if label_col else None
             yield RawRecord(text=row[index[pair[0]]], text_b=row[index[pair[1]]], label=label, file=str(path),
                             line=lineno, replacements=replaced)

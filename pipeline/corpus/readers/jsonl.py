@@ -13,7 +13,7 @@ from pathlib import Path
 from bsl_pipeline.pipeline.base.errors import InputError
 from bsl_pipeline.pipeline.corpus.readers.decoding import LongLine, decoded_lines, too_long_record
 from bsl_pipeline.pipeline.corpus.readers.nli_labels import normalize_label
-from bsl_pipeline.pipeline.corpus.readers.records import RawRecord
+from bsl_pipeline.pipeline.corpus.readers.records import DEFAULT_FIELD, RawRecord
 
 _JSON_TYPES = {bool: "boolean", int: "number", float: "number", list: "array", dict: "object"}
 
@@ -37,7 +37,7 @@ def _non_string(obj: dict, fields: tuple[str, ...]) -> str | None:
     return None
 
 
-def read_jsonl(path: Path, field: str = "text", encoding_errors: str = "strict", on_bad_line: str = "error",
+def read_jsonl(path: Path, field: str = DEFAULT_FIELD, encoding_errors: str = "strict", on_bad_line: str = "error",
                nli: bool | None = None) -> Iterator[RawRecord]:
     """`nli=None` detects SNLI/MNLI records (sentence1 + sentence2 + gold_label or label) on the first object."""
     for lineno, line, replaced in decoded_lines(path, encoding_errors):
@@ -55,7 +55,7 @@ def read_jsonl(path: Path, field: str = "text", encoding_errors: str = "strict",
             yield RawRecord(text=line, file=str(path), line=lineno, error="invalid_json")
             continue
         if nli is None:
-            nli = "sentence1" in obj and "sentence2" in obj and field not in obj
+            nli = field == DEFAULT_FIELD and "sentence1" in obj and "sentence2" in obj and field not in obj
         needed = ("sentence1", "sentence2") if nli else (field,)
         missing = [k for k in needed if k not in obj]
         problem = _non_string(obj, needed) if not missing else None

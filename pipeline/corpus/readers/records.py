@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+#: The field (JSONL, Parquet, `datasets`) or column (CSV/TSV) read when `corpus.field` is left as it is. Only this
+#: default gives way to a sentence-pair layout (premise/hypothesis, sentence1/sentence2) of a file without such a
+#: field; a field the user names must be there, whatever the layout.
+DEFAULT_FIELD = "text"
+
 
 @dataclass(slots=True)
 class RawRecord:

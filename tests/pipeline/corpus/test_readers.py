@@ -73,6 +73,39 @@ def test_nli_csv_and_senteval_from_shared_data(shared_data):
     assert [r.text_b for r in senteval] == hyps
 
 
+def test_a_field_the_user_names_must_be_there_in_an_nli_file_too(shared_data, tmp_path):
+    """Only the default field gives way to the premise/hypothesis layout: a field the user names that the file lacks
+    is the same one-line error (naming the file and the header) on an NLI file as on a plain one, in every format
+    with a pair layout; the `bsl augment` run stops before writing anything."""
+    import os
+    import subprocess
+    import sys
+
+    from one_line import one_line_error
+
+    lines = (shared_data / "nli/snli/dev.csv").read_text(encoding="utf-8").splitlines(keepends=True)
+    snli = _write(tmp_path / "snli50.csv", "".join(lines[:51]))
+    plain = _write(tmp_path / "plain.csv", "id,text\n1,A man sleeps.\n")
+    for path in (snli, plain):
+        with pytest.raises(InputError, match=rf"{path.name}:1: no column 'nosuch' in the header"):
+            list(read_records(path, field="nosuch"))
+    assert len([r for r in read_records(snli) if r.text_b]) == 50  # the default field: the pair layout
+    assert {r.text for r in read_records(snli, field="premise")} == {r.text for r in read_records(snli)}
+    jsonl = _write(tmp_path / "snli.jsonl", json.dumps({"sentence1": "A b.", "sentence2": "C d.",
+                                                        "gold_label": "neutral"}) + "\n")
+    with pytest.raises(InputError, match=r"snli.jsonl:1: missing field 'nosuch'"):
+        list(read_records(jsonl, field="nosuch"))
+    pq.write_table(pa.table({"premise": ["p1"], "hypothesis": ["h1"], "label": ["neutral"]}), tmp_path / "n.parquet")
+    with pytest.raises(InputError, match=r"n.parquet: no column 'nosuch'"):
+        list(read_records(tmp_path / "n.parquet", field="nosuch"))
+    out = tmp_path / "ds"
+    proc = subprocess.run([sys.executable, "-m", "bsl_pipeline.cli", "augment", str(snli), "--out", str(out),
+                           "--methods", "span-mask", "-o", "corpus.field=nosuch", "-o", "registry_dir="],
+                          capture_output=True, text=True, check=False, env={**os.environ, "BSL_NO_PROGRESS": "1"})
+    one_line_error(proc, "snli50.csv:1: no column 'nosuch' in the header")
+    assert not (out / "manifest.json").exists()
+
+
 def test_senteval_unequal_files(tmp_path):
     (tmp_path / "s1.dev").write_text("a\nb\n")
     (tmp_path / "s2.dev").write_text("c\n")

@@ -110,11 +110,14 @@ def recorded_config(config: AugmentConfig) -> dict[str, Any]:
 
 
 def filters_for(config: AugmentConfig, augmenter: Augmenter) -> FilterConfig:
-    """The filters one method runs with: global filters <- the method's own defaults <- the user's overrides."""
+    """The filters one method runs with: the global `filters`, where one is left at its default the method's own
+    default (`Augmenter.filter_defaults`), then the user's `method_filters.<method>`. A global setting the user
+    changed applies to every method, over a method's own default."""
     from bsl_pipeline.pipeline.base.config import from_dict
 
-    merged = {**to_dict(config.filters), **augmenter.filter_defaults,
-              **config.method_filters.get(augmenter.name, {})}
+    general, untouched = to_dict(config.filters), to_dict(FilterConfig())
+    own = {key: value for key, value in augmenter.filter_defaults.items() if general[key] == untouched[key]}
+    merged = {**general, **own, **config.method_filters.get(augmenter.name, {})}
     return from_dict(FilterConfig, merged, prefix=f"method_filters.{augmenter.name}")
 
 

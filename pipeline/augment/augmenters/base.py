@@ -68,7 +68,8 @@ class Augmenter(ABC):
     version: ClassVar[str] = "1"
     #: Records per `augment_batch` call when the caller does not say.
     default_batch_size: ClassVar[int] = 64
-    #: Filter settings this method needs by default (FilterConfig keys), under the user's per-method overrides;
+    #: Filter settings this method needs by default (FilterConfig keys), in place of the general defaults: a global
+    #: `filters.<key>` the user changed and `method_filters.<method>.<key>` win over them (`job.filters_for`);
     #: e.g. NLI hypotheses are legitimately much shorter than their premises.
     filter_defaults: ClassVar[dict[str, Any]] = {}
 

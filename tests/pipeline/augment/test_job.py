@@ -144,3 +144,45 @@ def test_corpus_bounds_match_what_later_stages_accept():
         load_config(AugmentConfig, None, [f"corpus.max_chars={MAX_VIEW_CHARS + 1}"])
     with pytest.raises(ConfigError, match=r"corpus\.chunk_size: 100000000 is out of range \(\[1, 1000000\]\)"):
         load_config(AugmentConfig, None, ["corpus.chunk_size=100000000"])
+
+
+# -- the job on a real NLI file, run as a user runs it ---------------------------------------------------------------
+@pytest.fixture
+def snli50(shared_data, tmp_path):
+    """The first 50 rows of SNLI's dev set (premises repeat, once per hypothesis), as `head -51` writes them."""
+    lines = (shared_data / "nli/snli/dev.csv").read_text(encoding="utf-8").splitlines(keepends=True)
+    path = tmp_path / "snli50.csv"
+    path.write_text("".join(lines[:51]), encoding="utf-8")
+    return path
+
+
+def _augment(corpus, out, *args: str):
+    """`bsl augment CORPUS --out OUT ARGS` (not registered); returns the manifest it wrote."""
+    from small_corpus import run_bsl
+
+    from bsl_pipeline.pipeline.dataset.store import load_manifest
+
+    proc = run_bsl("augment", str(corpus), "--out", str(out), "-o", "registry_dir=", *args)
+    assert proc.returncode == 0, proc.stderr
+    return load_manifest(out), proc.stderr
+
+
+def test_a_global_filter_the_user_sets_applies_over_a_methods_own_default(snli50, tmp_path):
+    """nli-entailment's own default turns the length-ratio bound off; `-o filters.min_length_ratio` given by the
+    user binds it as it binds every method, and its other bound keeps the method's default."""
+    import pyarrow.parquet as pq
+
+    m, _ = _augment(snli50, tmp_path / "own", "--methods", "nli-entailment")
+    assert (m.methods["nli-entailment"].filters["min_length_ratio"], m.stats.pairs) == (0.0, 14)
+    m, _ = _augment(snli50, tmp_path / "set", "--methods", "nli-entailment,span-mask",
+                    "-o", "filters.min_length_ratio=0.45")
+    nli = m.methods["nli-entailment"].filters
+    assert (nli["min_length_ratio"], nli["max_length_ratio"]) == (0.45, 1e9)
+    assert m.methods["span-mask"].filters["min_length_ratio"] == 0.45
+    assert m.stats.per_method["nli-entailment"].rejects == {"length_ratio_out_of_bounds": 8, "not_entailment": 36}
+    ratios = [r for s in m.shards_of("pairs", ["nli-entailment"])
+              for r in pq.read_table(tmp_path / "set" / s.path, columns=["length_ratio"]).column(0).to_pylist()]
+    assert len(ratios) == 6 and min(ratios) >= 0.45
+    m, _ = _augment(snli50, tmp_path / "per", "--methods", "nli-entailment", "-o", "filters.min_length_ratio=0.45",
+                    "-o", "method_filters.nli-entailment.min_length_ratio=0.3")  # the per-method value wins
+    assert m.methods["nli-entailment"].filters["min_length_ratio"] == 0.3

@@ -105,7 +105,7 @@ def write_chunk(chunk: Chunk, dataset_dir: str | Path) -> ChunkRef:
     path = storage.join(work, f"{chunk_id}.parquet")
     dropped_path = storage.join(work, f"{chunk_id}.dropped.parquet") if chunk.dropped else None
     rows = [{"source_id": r.source_id, "text": r.text, "text_b": r.text_b, "label": r.label,
-             "origin": r.origin} for r in chunk.records]
+             "origin": r.origin, "repeats_text": r.repeats_text} for r in chunk.records]
     if dropped_path is not None:
         write_parquet_unless_same(_table([_dropped_row(d) for d in chunk.dropped], REJECT_SCHEMA), dropped_path)
     write_parquet_unless_same(_table(rows, CHUNK_SCHEMA), path)
@@ -116,7 +116,8 @@ def write_chunk(chunk: Chunk, dataset_dir: str | Path) -> ChunkRef:
 def read_chunk(ref: ChunkRef) -> list[SourceRecord]:
     data = storage.read_parquet(ref.path).to_pydict()
     return [SourceRecord(source_id=data["source_id"][i], text=data["text"][i], text_b=data["text_b"][i],
-                         label=data["label"][i], origin=data["origin"][i]) for i in range(len(data["source_id"]))]
+                         label=data["label"][i], origin=data["origin"][i], repeats_text=data["repeats_text"][i])
+            for i in range(len(data["source_id"]))]
 
 
 # -- step 2: augment one chunk with one method --------------------------------------------------------------------
@@ -207,7 +208,7 @@ def augment_chunk(ref: ChunkRef, augmenter: Augmenter, dataset_dir: str | Path, 
         return done
     _check_cancelled(ref, augmenter.name)
     start = time.perf_counter()
-    records = read_chunk(ref)
+    records = augmenter.sources(read_chunk(ref))
     pair_rows: list[dict[str, Any]] = []
     reject_rows: list[dict[str, Any]] = []
     reasons: Counter = Counter()

@@ -1,7 +1,9 @@
 """From raw corpus records to normalised, de-duplicated, length-bounded chunks of `SourceRecord`s.
 
 Streaming: one chunk (at most `chunk_size` records) is in memory at a time; the only state that grows with the
-corpus is the set of 64-bit ids seen (for de-duplication, ~60 bytes per distinct sentence). Chunks never span two
+corpus is the set of 64-bit ids seen (for de-duplication, ~60 bytes per distinct sentence or sentence pair). A pair
+is a duplicate when both its sentences repeat an earlier pair's; a new pair whose first sentence an earlier record
+had is kept, marked `repeats_text`, so that the methods that read only that sentence augment it once. Chunks never span two
 files, so a corpus directory that gains files keeps the chunks (and their cached results) of the files it had.
 """
 
@@ -55,7 +57,9 @@ class CorpusConfig:
     max_chars: int = _field(default=5000, metadata={
         "range": Range(1, MAX_VIEW_CHARS),
         "help": "drop lines longer than this (after normalising); at most the longest view a dataset may hold"})
-    dedupe: bool = _field(default=True, metadata={"help": "drop exact duplicates (after normalising)"})
+    dedupe: bool = _field(default=True, metadata={
+        "help": "drop exact duplicates (after normalising); of a sentence-pair corpus, a pair seen before, and a "
+                "method that reads one sentence (not nli-entailment, parallel) reads each first sentence once"})
     limit: int = _field(default=0, metadata={"range": Range(0), "help": "stop after this many kept records (0 = all)"})
     chunk_size: int = _field(default=10000, metadata={
         "range": Range(1, MAX_CHUNK_RECORDS), "help": "records per chunk = per shard and per flow task"})
@@ -131,12 +135,18 @@ def _classify(raw: RawRecord, cfg: CorpusConfig, seen: set[int]) -> SourceRecord
     if max(count_words(text), count_words(text_b or "")) > cfg.max_words:
         return DroppedRecord("too_long", raw)
     source_id = stable_id(text, text_b) if text_b is not None else stable_id(text)
+    repeats_text = False
     if cfg.dedupe:
         key = int(source_id, 16)
         if key in seen:
             return DroppedRecord("duplicate", raw, source_id)
         seen.add(key)
-    return SourceRecord(source_id=source_id, text=text, text_b=text_b, label=raw.label, origin=raw.origin)
+        if text_b is not None:  # a new pair; its first sentence may still be one an earlier record had
+            text_key = int(stable_id(text), 16)
+            repeats_text = text_key in seen
+            seen.add(text_key)
+    return SourceRecord(source_id=source_id, text=text, text_b=text_b, label=raw.label, origin=raw.origin,
+                        repeats_text=repeats_text)
 
 
 def iter_chunks(corpus: str | Path, cfg: CorpusConfig, stats: CorpusStats | None = None) -> Iterator[Chunk]:

@@ -270,7 +270,8 @@ class MethodStats:
     @property
     def coverage_pct(self) -> float | None:
         """Share (%) of the records the method read that got a kept pair (pairs over pairs + rejects); None when it
-        read none. For a method with one view per sentence: the share of the sentences that got a view."""
+        read none. For a method with one view per sentence: the share of the distinct sentences that got a view (of
+        an NLI corpus, each premise once: `Augmenter.sources`)."""
         read = self.pairs + self.rejected
         return round(100 * self.pairs / read, 1) if read else None
 
@@ -604,7 +605,8 @@ def register(manifest_file: Path, registry_dir: str | Path, name: str) -> Path:
 #: How the per-method quality distributions are titled in the card, `bsl inspect --stats` and the report.
 #: What the stats tables' coverage column means (inspect --stats, card).
 COVERAGE_NOTE = ("coverage: share of the records a method read that got a kept pair (for one view per sentence: "
-                 "the sentences that got a view; the others are its rejects, by reason)")
+                 "the distinct sentences that got a view, an NLI premise counted once; the others are its rejects, "
+                 "by reason)")
 
 
 DISTRIBUTION_TITLES = {"changed_word_share": "changed words mean (p10/p50/p90)",

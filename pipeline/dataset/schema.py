@@ -11,6 +11,7 @@ CHUNK_SCHEMA = pa.schema([
     pa.field("text_b", pa.string()),        # second sentence of a sentence-pair corpus (NLI hypothesis)
     pa.field("label", pa.string()),         # normalised NLI label: entailment / neutral / contradiction
     pa.field("origin", pa.string(), nullable=False),  # "<file>:<line>" of the corpus record
+    pa.field("repeats_text", pa.bool_(), nullable=False),  # text is an earlier record's (SourceRecord.repeats_text)
 ])
 
 _PAIR_FIELDS = [

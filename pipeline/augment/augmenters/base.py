@@ -63,6 +63,7 @@ class Augmenter(ABC):
     identical_views_ok: ClassVar[bool] = False
     #: True: every record must carry a second sentence (`text_b`: an NLI hypothesis, a translation); a corpus
     #: whose first records have none is refused before any work (`pipeline.augment.job.check_pair_methods`).
+    #: False: the method reads only `text`, and augments each distinct one once (`sources`).
     needs_pairs: ClassVar[bool] = False
     #: Bump when the output for the same input and params changes, so caches and manifests see a new version.
     version: ClassVar[str] = "1"
@@ -96,6 +97,12 @@ class Augmenter(ABC):
         """Return exactly one ViewPair per record, in order."""
 
     # -- shared behaviour --------------------------------------------------------------------------------------
+    def sources(self, records: Sequence[SourceRecord]) -> list[SourceRecord]:
+        """The records of a chunk this method augments: all of them for a method that reads the pair; for one that
+        reads only `text`, each text once (a record that repeats an earlier one's, an NLI premise with its next
+        hypothesis, is left out: `SourceRecord.repeats_text`, set under `corpus.dedupe`)."""
+        return list(records) if self.needs_pairs else [r for r in records if not r.repeats_text]
+
     def ensure_ready(self) -> None:
         if not self._ready:
             self.setup()

@@ -186,3 +186,31 @@ def test_a_global_filter_the_user_sets_applies_over_a_methods_own_default(snli50
     m, _ = _augment(snli50, tmp_path / "per", "--methods", "nli-entailment", "-o", "filters.min_length_ratio=0.45",
                     "-o", "method_filters.nli-entailment.min_length_ratio=0.3")  # the per-method value wins
     assert m.methods["nli-entailment"].filters["min_length_ratio"] == 0.3
+
+
+def test_a_method_that_reads_one_sentence_augments_each_premise_of_an_nli_file_once(snli50, tmp_path):
+    """SNLI gives each premise once per hypothesis. Pair methods read every (premise, hypothesis) record; a method
+    that reads one sentence reads each distinct premise once, across chunks too, and its coverage counts those."""
+    import csv
+
+    import pyarrow.parquet as pq
+
+    with open(snli50, encoding="utf-8", newline="") as fh:
+        premises = [row["premise"] for row in csv.DictReader(fh)]
+    assert (len(premises), len(set(premises))) == (50, 17)
+    out = tmp_path / "ds"
+    m, _ = _augment(snli50, out, "--methods", "nli-entailment,synonyms,span-mask", "-o", "corpus.chunk_size=7")
+    per = m.stats.per_method
+    assert per["nli-entailment"].pairs + per["nli-entailment"].rejected == 50
+    assert (per["span-mask"].pairs, per["span-mask"].rejected, per["span-mask"].coverage_pct) == (17, 0, 100.0)
+    assert per["synonyms"].pairs + per["synonyms"].rejected == 17
+
+    def sources(method: str, kind: str) -> list[str]:
+        return [t for s in m.shards_of(kind, [method])
+                for t in pq.read_table(out / s.path, columns=["source"]).column(0).to_pylist()]
+
+    for method in ("synonyms", "span-mask"):
+        read = sources(method, "pairs") + sources(method, "rejects")
+        assert len(read) == len(set(read)) == 17, method
+    m, _ = _augment(snli50, tmp_path / "all", "--methods", "span-mask", "-o", "corpus.dedupe=false")
+    assert m.stats.per_method["span-mask"].pairs == 50  # no de-duplication: every record is read

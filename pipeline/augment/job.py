@@ -268,14 +268,20 @@ def finalize_dataset(dataset_dir: str | Path, config: AugmentConfig, corpus: str
     method_order = {m: i for i, m in enumerate(config.methods)}
     results = sorted(results, key=lambda r: (order[r.chunk_id], method_order.get(r.method, 99)))
     previous = _previous_dataset(dataset_dir)
-    other_methods = previous is not None and previous.is_other_dataset(config.methods)
-    # Another dataset (other methods): its shards are all set aside, not dropped.
-    old_shards = {} if previous is None or other_methods else {s.path: s.sha256 for s in previous.shards}
+    corpus_info = corpus_stats.as_dict()
+    source = SourceInfo(corpus=as_url(str(corpus)),
+                        files=[{**f, "path": as_url(f["path"])}
+                               for f in source_files_info(corpus_stats.files, corpus_stats.read_stats)],
+                        records_read=corpus_info["records_read"], records_kept=corpus_info["records_kept"],
+                        dropped=corpus_info["dropped"], replacement_chars=corpus_info["replacement_chars"])
+    differs = previous.what_differs(config.methods, source) if previous is not None else []
+    # Another dataset (other methods, another or a changed corpus): its shards are all set aside, not dropped.
+    old_shards = {} if previous is None or differs else {s.path: s.sha256 for s in previous.shards}
     shards = _publish_shards(dataset_dir, chunks, results, old_shards, content_named=recorded_dir is not None)
     stats = _dataset_stats(config, corpus_stats, results)
-    if other_methods:
-        log.warning("warning: %s", _replaced_note(recorded_dir or dataset_dir, previous, config.methods, stats))
-    corpus_info = corpus_stats.as_dict()
+    if differs:
+        log.warning("warning: %s", _replaced_note(recorded_dir or dataset_dir, previous, differs, config.methods,
+                                                  source, stats))
     # The caller's total_s stops where finalizing starts; the manifest's "in all" includes this step.
     finalize_s = time.perf_counter() - start
     registry_entry = (Path(config.registry_dir) / "datasets" / f"{name}.json").resolve() if config.registry_dir \
@@ -290,11 +296,7 @@ def finalize_dataset(dataset_dir: str | Path, config: AugmentConfig, corpus: str
         code_version=code_version(),
         dataset_dir=recorded_dir or str(dataset_dir.resolve()),
         config=recorded_config(config),
-        source=SourceInfo(corpus=as_url(str(corpus)),
-                          files=[{**f, "path": as_url(f["path"])}
-                                 for f in source_files_info(corpus_stats.files, corpus_stats.read_stats)],
-                          records_read=corpus_info["records_read"], records_kept=corpus_info["records_kept"],
-                          dropped=corpus_info["dropped"], replacement_chars=corpus_info["replacement_chars"]),
+        source=source,
         methods={m: MethodInfo(**augmenters[m].fingerprint(), filters=to_dict(filters_for(config, augmenters[m])))
                  for m in config.methods},
         chunks=[ChunkEntry(chunk_id=c.chunk_id, file=c.file, index_in_file=c.index_in_file, rows=c.rows,
@@ -355,8 +357,10 @@ def _previous_dataset(dataset_dir: Path) -> Manifest | None:
         return None
 
 
-def _replaced_note(place: str | Path, previous: Manifest, methods: list[str], stats: DatasetStats) -> str:
-    """One line: which dataset this run replaces (at `place`, a folder or a URL), by methods and pairs."""
+def _replaced_note(place: str | Path, previous: Manifest, differs: list[str], methods: list[str],
+                   source: SourceInfo, stats: DatasetStats) -> str:
+    """One line: which dataset this run replaces (at `place`, a folder or a URL) and why it is another one
+    (`differs`, `Manifest.what_differs`), by methods, pairs and corpus."""
     from bsl_pipeline.pipeline.base import storage
 
     def pairs(per_method: dict[str, Any]) -> str:
@@ -364,9 +368,11 @@ def _replaced_note(place: str | Path, previous: Manifest, methods: list[str], st
 
     before = previous.stats.per_method if previous.stats is not None else {}
     total = previous.stats.pairs if previous.stats is not None else "?"
-    return (f"{storage.redact(str(place))} held methods {','.join(previous.method_names)} ({total} pairs: "
-            f"{pairs(before)}); it now holds {','.join(methods)} ({stats.pairs} pairs: {pairs(stats.per_method)}); "
-            f"the old shards are set aside in {storage.redact(storage.join(str(place), '.bsl-replaced'))}/")
+    was = previous.source.corpus if previous.source is not None else "?"
+    return storage.redact(
+        f"{place} held methods {','.join(previous.method_names)} ({total} pairs: {pairs(before)}) of {was}; it now "
+        f"holds {','.join(methods)} ({stats.pairs} pairs: {pairs(stats.per_method)}) of {source.corpus} "
+        f"({', '.join(differs)}): the old shards are set aside in {storage.join(str(place), '.bsl-replaced')}/")
 
 
 def _keep_edited_card(dataset_dir: Path, previous: Manifest | None) -> None:
@@ -538,7 +544,7 @@ def _finalize_remote(url: str, config: AugmentConfig, corpus: Path, corpus_stats
                         for i, c in enumerate(chunks)]
         built = finalize_dataset(stage, config, corpus, corpus_stats, local_chunks, local_results, augmenters,
                                  timings, recorded_dir=url)
-        publish_dataset(stage, url, previous, built.method_names)
+        publish_dataset(stage, url, previous, built)
         seed_copy(url, {p.relative_to(stage).as_posix(): p for p in stage.rglob("*")
                         if p.is_file() and ".work" not in p.relative_to(stage).parts})
     return load_manifest(url)

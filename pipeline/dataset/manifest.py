@@ -449,10 +449,28 @@ class Manifest:
             return list(self.methods)
         return list(dict.fromkeys(s.method for s in self.shards if s.method and s.method != "corpus"))
 
-    def is_other_dataset(self, methods: list[str]) -> bool:
-        """Whether a run with `methods` makes another dataset than this one (other methods): what it replaces of
-        this one is all set aside, none of it dropped as the tool's own superseded shards."""
-        return set(self.method_names) != set(methods)
+    def is_other_dataset(self, methods: list[str], source: SourceInfo | None) -> bool:
+        """Whether a run with `methods` on the corpus `source` makes another dataset than this one: what it
+        replaces of this one is then all set aside, none of it dropped as the tool's own superseded shards."""
+        return bool(self.what_differs(methods, source))
+
+    def what_differs(self, methods: list[str], source: SourceInfo | None) -> list[str]:
+        """What makes a run with `methods` on `source` another dataset than this one, in words ([] = the same
+        dataset, made again): other methods; another corpus (its place); a corpus whose files this one was made
+        from are gone or hold other bytes (their sha256). A corpus that only gained files is the same one, grown."""
+        differs = []
+        if set(self.method_names) != set(methods):
+            differs.append("other methods")
+        if self.source is not None and source is not None:
+            if self.source.corpus != source.corpus:
+                differs.append("another corpus")
+            else:
+                now = {f.get("path"): f for f in source.files}
+                changed = [str(f.get("path")) for f in self.source.files if now.get(f.get("path")) != f]
+                if changed:
+                    more = f" and {len(changed) - 1} more" if len(changed) > 1 else ""
+                    differs.append(f"the corpus changed: {changed[0]}{more} gone or edited")
+        return differs
 
 
 # -- checksums, writing, loading ----------------------------------------------------------------------------------

@@ -14,7 +14,9 @@ the commit point:
    their sha256) move to `.bsl-replaced/<time>/`; the staged shards move to their names (a server-side copy, then
    the staged object's removal); the card (a card that is not the one the tool wrote, outside its judged-views
    block, is moved aside first); the manifest, the commit point; the old manifest's own shards that the new one
-   does not list are removed; the output marker; what is left under `.bsl-staging/` (a killed run's) moves aside.
+   does not list are removed (unless the new one is another dataset, `Manifest.is_other_dataset`: other methods,
+   another or a changed corpus; then they moved aside with the rest); the output marker; what is left under
+   `.bsl-staging/` (a killed run's) moves aside.
 
 Reading is `pipeline.dataset.manifest.load_manifest(URL)`: it reads a local copy of the dataset
 (`pipeline.base.storage.local_copy`), so every reader checks it as on disk.
@@ -55,9 +57,9 @@ STAGING_DIR = ".bsl-staging"
 JUDGMENTS_NAME = ANNOTATIONS["judgments"]["path"]
 
 
-def publish_dataset(stage: Path, url: str, previous: Manifest | None, methods: list[str]) -> None:
-    """Upload the dataset built in `stage` with `methods` to `url` (module doc: staged, then committed by the
-    manifest; what is kept, removed, moved aside)."""
+def publish_dataset(stage: Path, url: str, previous: Manifest | None, built: Manifest) -> None:
+    """Upload the dataset built in `stage` (its manifest `built`) to `url` (module doc: staged, then committed by
+    the manifest; what is kept, removed, moved aside)."""
     objects = storage.listing(url)
     aside = f"{REPLACED_DIR}/{storage.stamp()}"
     moved: list[str] = []
@@ -82,9 +84,9 @@ def publish_dataset(stage: Path, url: str, previous: Manifest | None, methods: l
     if MANIFEST_NAME in objects and not _manifest_is_ours(storage.join(url, MANIFEST_NAME)):
         set_aside([MANIFEST_NAME])
     # Of the dataset being replaced, the tool's own shards are dropped after the commit; of another dataset (other
-    # methods), as on disk, none: they are all set aside.
+    # methods, another or a changed corpus), as on disk, none: they are all set aside.
     listed = {s.path: s.sha256 for s in previous.shards} \
-        if previous is not None and not previous.is_other_dataset(methods) else {}
+        if previous is not None and not previous.is_other_dataset(built.method_names, built.source) else {}
     own_old, foreign = [], []
     for name in objects:
         if name.split("/", 1)[0] not in DATASET_FOLDERS or (name in new and name not in staged):

@@ -214,3 +214,58 @@ def test_a_method_that_reads_one_sentence_augments_each_premise_of_an_nli_file_o
         assert len(read) == len(set(read)) == 17, method
     m, _ = _augment(snli50, tmp_path / "all", "--methods", "span-mask", "-o", "corpus.dedupe=false")
     assert m.stats.per_method["span-mask"].pairs == 50  # no de-duplication: every record is read
+
+
+def test_another_or_a_changed_corpus_into_a_dataset_sets_the_old_one_aside_with_one_warning(snli50, tmp_path):
+    """A dataset made from another corpus, or from its corpus edited since, is another dataset (as one made with
+    other methods): one warning line says what changed, and every old shard is set aside, not deleted. Other
+    settings on the same corpus drop the old shards, which stay in `.work/` (the old settings give them back)."""
+    from bsl_pipeline.pipeline.base.ownership import REPLACED_DIR
+    from bsl_pipeline.pipeline.dataset.store import verify_dataset
+
+    small = tmp_path / "small.txt"
+    small.write_text("The cat sat on the mat.\nA man is playing a guitar.\nShe went to the market.\n", "utf-8")
+    out = tmp_path / "d3"
+
+    def shards() -> dict[str, bytes]:
+        return {p.relative_to(out).as_posix(): p.read_bytes() for d in ("data", "rejects")
+                for p in sorted((out / d).glob("*"))}
+
+    def aside() -> list[tuple[str, bytes]]:
+        """(path in the dataset, bytes) of each file set aside, whichever `.bsl-replaced/<time>/` holds it."""
+        return sorted((p.relative_to(out / REPLACED_DIR).as_posix().split("/", 1)[1], p.read_bytes())
+                      for p in (out / REPLACED_DIR).rglob("*") if p.is_file())
+
+    def warnings(stderr: str) -> list[str]:
+        return [line for line in stderr.splitlines() if line.startswith("warning:")]
+
+    _augment(small, out, "--methods", "span-mask")
+    first = shards()
+    m, stderr = _augment(snli50, out, "--methods", "span-mask")
+    (line,) = warnings(stderr)
+    assert f"held methods span-mask (3 pairs: span-mask 3) of {small}" in line
+    assert f"now holds span-mask (17 pairs: span-mask 17) of {snli50} (another corpus)" in line
+    assert f"set aside in {out / REPLACED_DIR}/" in line
+    assert aside() == sorted(first.items()) and m.source.corpus == str(snli50)
+    verify_dataset(out, progress=False)
+
+    second = shards()
+    snli50.write_text("".join(snli50.read_text("utf-8").splitlines(keepends=True)[:-1]), "utf-8")  # a row less
+    _, stderr = _augment(snli50, out, "--methods", "span-mask")
+    (line,) = warnings(stderr)
+    assert f"(the corpus changed: {snli50} gone or edited)" in line
+    assert aside() == sorted([*first.items(), *second.items()])
+
+    kept = shards()
+    _, stderr = _augment(snli50, out, "--methods", "span-mask", "-o", "seed=1")  # other settings: the same dataset
+    assert not warnings(stderr) and len(aside()) == len(first) + len(second)
+    m, _ = _augment(snli50, out, "--methods", "span-mask")  # the old settings: the old shards, from .work/
+    assert shards() == kept and m.stats.per_method["span-mask"].tasks_cached == m.stats.per_method["span-mask"].tasks
+
+    grown = tmp_path / "grown"
+    grown.mkdir()
+    (grown / "a.txt").write_text(small.read_text("utf-8"), "utf-8")
+    _augment(grown, tmp_path / "d4", "--methods", "span-mask")
+    (grown / "b.txt").write_text("A dog runs in the park.\n", "utf-8")  # a corpus that gains a file: the same
+    m, stderr = _augment(grown, tmp_path / "d4", "--methods", "span-mask")
+    assert not warnings(stderr) and m.stats.pairs == 4 and not (tmp_path / "d4" / REPLACED_DIR).exists()

@@ -266,6 +266,28 @@ def test_a_rerun_with_other_methods_sets_the_old_dataset_aside_on_a_store_as_on_
     assert verify_dataset(url).method_names == ["identity"]
 
 
+def test_another_corpus_into_a_dataset_on_a_store_sets_the_old_one_aside_as_on_disk(s3_env, tmp_path, cache_home,
+                                                                                    caplog):
+    """The same methods on another corpus make another dataset too: every old shard is set aside under the URL's
+    `.bsl-replaced/`, none removed, and the one warning names both corpora."""
+    corpus = write_corpus(tmp_path)
+    other = tmp_path / "other.txt"
+    other.write_text("A dog runs in the park.\nThe sun is bright today.\n", encoding="utf-8")
+    bucket = s3_env.bucket()
+    url = f"s3://{bucket}/ds"
+    run_augment(corpus, url, augment_config(tmp_path, registry_dir=""))
+    before = {k: v for k, v in _objects(s3_env, bucket, "ds").items() if k.startswith(("data/", "rejects/"))}
+    with caplog.at_level("WARNING"):
+        run_augment(other, url, augment_config(tmp_path, registry_dir=""))
+    files = _objects(s3_env, bucket, "ds")
+    aside = {k.split("/", 2)[2]: v for k, v in files.items() if k.startswith(".bsl-replaced/")}
+    assert before and all(aside.get(name) == body for name, body in before.items()), sorted(aside)
+    (line,) = [r.getMessage() for r in caplog.records if "now holds" in r.getMessage()]
+    assert f"of {corpus}; it now holds noise" in line and f"of {other} (another corpus)" in line
+    assert f"set aside in {url}/.bsl-replaced/" in line
+    assert verify_dataset(url).stats.pairs == 2
+
+
 def test_folder_markers_under_the_prefix_are_left_alone_and_do_not_stop_a_run(s3_env, tmp_path, cache_home):
     """A key ending in "/" (what a console's "create folder" makes, or a sync tool) under `data/` is no dataset
     file: the run publishes around it and leaves it as it was."""

@@ -77,11 +77,8 @@ def test_a_field_the_user_names_must_be_there_in_an_nli_file_too(shared_data, tm
     """Only the default field gives way to the premise/hypothesis layout: a field the user names that the file lacks
     is the same one-line error (naming the file and the header) on an NLI file as on a plain one, in every format
     with a pair layout; the `bsl augment` run stops before writing anything."""
-    import os
-    import subprocess
-    import sys
-
     from one_line import one_line_error
+    from small_corpus import run_bsl
 
     lines = (shared_data / "nli/snli/dev.csv").read_text(encoding="utf-8").splitlines(keepends=True)
     snli = _write(tmp_path / "snli50.csv", "".join(lines[:51]))
@@ -99,9 +96,8 @@ def test_a_field_the_user_names_must_be_there_in_an_nli_file_too(shared_data, tm
     with pytest.raises(InputError, match=r"n.parquet: no column 'nosuch'"):
         list(read_records(tmp_path / "n.parquet", field="nosuch"))
     out = tmp_path / "ds"
-    proc = subprocess.run([sys.executable, "-m", "bsl_pipeline.cli", "augment", str(snli), "--out", str(out),
-                           "--methods", "span-mask", "-o", "corpus.field=nosuch", "-o", "registry_dir="],
-                          capture_output=True, text=True, check=False, env={**os.environ, "BSL_NO_PROGRESS": "1"})
+    proc = run_bsl("augment", str(snli), "--out", str(out), "--methods", "span-mask", "-o", "corpus.field=nosuch",
+                   "-o", "registry_dir=")
     one_line_error(proc, "snli50.csv:1: no column 'nosuch' in the header")
     assert not (out / "manifest.json").exists()
 

@@ -3,8 +3,9 @@
 Streaming: one chunk (at most `chunk_size` records) is in memory at a time; the only state that grows with the
 corpus is the set of 64-bit ids seen (for de-duplication, ~60 bytes per distinct sentence or sentence pair). A pair
 is a duplicate when both its sentences repeat an earlier pair's; a new pair whose first sentence an earlier record
-had is kept, marked `repeats_text`, so that the methods that read only that sentence augment it once. Chunks never span two
-files, so a corpus directory that gains files keeps the chunks (and their cached results) of the files it had.
+had is kept, marked `repeats_text`, so that the methods that read only that sentence augment it once. Chunks never
+span two files, so a corpus directory that gains files keeps the chunks (and their cached results) of the files it
+had.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ class CorpusConfig:
         "help": "drop lines longer than this (after normalising); at most the longest view a dataset may hold"})
     dedupe: bool = _field(default=True, metadata={
         "help": "drop exact duplicates (after normalising); of a sentence-pair corpus, a pair seen before, and a "
-                "method that reads one sentence (not nli-entailment, parallel) reads each first sentence once"})
+                "method that reads one sentence reads each first sentence once (docs/guide/corpus.md#formats)"})
     limit: int = _field(default=0, metadata={"range": Range(0), "help": "stop after this many kept records (0 = all)"})
     chunk_size: int = _field(default=10000, metadata={
         "range": Range(1, MAX_CHUNK_RECORDS), "help": "records per chunk = per shard and per flow task"})

@@ -27,6 +27,16 @@ def add_overwrite_flag(p: argparse.ArgumentParser, what: str = "a directory bsl 
                    ".bsl-replaced/<time>/ there, never deleted")
 
 
+def _at_least_one(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1 (got {value})")
+    return value
+
+
 def _comma_list(text: str) -> list[str]:
     return [item.strip() for item in text.split(",") if item.strip()]
 
@@ -263,11 +273,12 @@ def _add_corpus(sub) -> None:
     p = add_command(sub, "corpus", cmd_corpus, "write a built-in corpus (no download): WordNet's example sentences, "
                     "or the in-domain sentences of STS-B train + SICK train", """\
 wordnet-examples: WordNet 3.0's usage examples (about 35k sentences of 4+ words, from the OS WordNet package) to
-OUT, one per line, in a fixed order. Kept if OUT exists (--overwrite: written again, the old file set aside).
+OUT, one per line, in a fixed order.
 sts-sick-train: the distinct sentences of STS-B train and SICK train from the data dir (texts only, never scores or
-labels; a sentence that also occurs in a dev/trial/test file is left out: 10,922 of 15,335 with the public files).
-An existing OUT is refused (--overwrite sets it aside into .bsl-replaced/ beside it); OUT is never one of the data
-dir's files. STS-B's sentences come from STS12-16, so they overlap STS12-16 test sentences (unlabeled): say so when reporting
+labels; a sentence that also occurs in a dev/trial/test file is left out: 10,922 of 15,335 with the public files);
+OUT is never one of the data dir's files.
+Either way an existing OUT is refused unless it already holds exactly what would be written (--overwrite sets it
+aside into .bsl-replaced/ beside it); OUT is replaced atomically. STS-B's sentences come from STS12-16, so they overlap STS12-16 test sentences (unlabeled): say so when reporting
 results trained on them.
 """)
     p.add_argument("name", choices=["wordnet-examples", "sts-sick-train"], help="which built-in corpus")
@@ -277,7 +288,8 @@ results trained on them.
                                       "every command finds (docs/guide/data.md)")
     p.add_argument("--wordnet-dir", help="WordNet database dir (default: nltk data path, $WNSEARCHDIR, "
                                          "/usr/share/wordnet)")
-    p.add_argument("--min-words", type=int, default=4, help="skip shorter examples (default %(default)s)")
+    p.add_argument("--min-words", type=_at_least_one, default=4,
+                   help="wordnet-examples: skip shorter examples (default %(default)s)")
 
 
 def _augment_help() -> str:

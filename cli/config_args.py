@@ -82,8 +82,12 @@ def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], 
 
 
 def add_config_arguments(parser: argparse.ArgumentParser, what: str = "config", *, config_file: bool = True,
-                         example: str = "key.sub=value", overrides_dest: str = "overrides") -> None:
-    """Declare --config/-c FILE, -o/--set KEY=VALUE (repeatable) and --print-config on a command's parser."""
+                         example: str = "key.sub=value", overrides_dest: str = "overrides",
+                         not_needed: tuple[str, ...] = ()) -> None:
+    """Declare --config/-c FILE, -o/--set KEY=VALUE (repeatable) and --print-config on a command's parser.
+    `not_needed`: the dests of the command's positionals that the config does not need, which --print-config may
+    go without (`loosen_for_print_config`)."""
+    parser.not_needed_to_print_config = not_needed
     if config_file:
         parser.add_argument("--config", "-c", metavar="FILE",
                             help=f"{what} YAML file (same keys as --print-config shows)")
@@ -91,6 +95,15 @@ def add_config_arguments(parser: argparse.ArgumentParser, what: str = "config", 
                         help=f"override a key of the {what}, repeatable: -o {example} (YAML value syntax); "
                              "wins over the YAML file and the dedicated flags")
     parser.add_argument("--print-config", action="store_true", help=f"print the resolved {what} as YAML and exit")
+
+
+def loosen_for_print_config(parser: argparse.ArgumentParser) -> None:
+    """Make the positionals a command declared `not_needed` optional on its parser, for a `--print-config` run:
+    the config is printed (and checked) without them."""
+    for action in parser._actions:
+        if not action.option_strings and action.dest in getattr(parser, "not_needed_to_print_config", ()):
+            action.required = False
+            action.nargs = {"+": "*", None: "?"}.get(action.nargs, action.nargs)
 
 
 def _given(value: Any) -> bool:

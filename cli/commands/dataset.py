@@ -52,16 +52,17 @@ def add_augment_flags(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_augment(args: argparse.Namespace) -> int:
-    from bsl_pipeline.pipeline.augment.job import AugmentConfig, run_augment
+    from bsl_pipeline.pipeline.augment.job import AugmentConfig, build_augmenters, run_augment
     from bsl_pipeline.pipeline.dataset.inspection import format_stats_text
 
     config = resolve_config(AugmentConfig, args, AUGMENT_FLAGS)
+    augmenters = build_augmenters(config)  # methods and their settings, checked as a run checks them (no model loads)
     if args.print_config:
         print_config(config)
         return 0
     if not args.corpus or not args.out:
         raise BSLError("augment needs CORPUS and --out DATASET_DIR")
-    manifest = run_augment(args.corpus, args.out, config, overwrite=args.overwrite)
+    manifest = run_augment(args.corpus, args.out, config, augmenters=augmenters, overwrite=args.overwrite)
     print(format_stats_text(manifest))
     per_method = manifest.stats.per_method.values()
     tasks, reused = sum(m.tasks for m in per_method), sum(m.tasks_cached for m in per_method)
@@ -266,7 +267,8 @@ counts.
     p.add_argument("corpus", help="corpus file or directory")
     p.add_argument("--name", help="manifest name (default: the corpus file name without extensions)")
     p.add_argument("--registry-dir", default="data_manifests", help="where the manifest is registered (default %(default)s)")
-    add_config_arguments(p, "corpus reader config (format, field, ...)", example="field=sentence")
+    add_config_arguments(p, "corpus reader config (format, field, ...)", example="field=sentence",
+                         not_needed=("corpus",))
 
 
 def _add_corpus(sub) -> None:

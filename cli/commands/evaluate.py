@@ -76,7 +76,7 @@ def register(subparsers) -> None:
     p.add_argument("--sts-aggregate", choices=("all", "mean", "wmean"),
                    help=flag_help("per-year STS12-16 number used in the table and average", EvaluationConfig, "sts_aggregate"))
     p.add_argument("--no-stsb-dev", action="store_true", help="skip STS-B dev (reported in details only)")
-    add_config_arguments(p, example="sts_aggregate=wmean")
+    add_config_arguments(p, example="sts_aggregate=wmean", not_needed=("models",))
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
 
 

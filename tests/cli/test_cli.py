@@ -1,6 +1,8 @@
 import subprocess
 import sys
 
+import pytest
+
 from bsl_pipeline.cli.cli import main
 
 
@@ -22,6 +24,49 @@ def test_print_config_applies_overrides(capsys):
     assert main(["augment", "--methods", "identity", "-o", "corpus.min_words=4", "--print-config"]) == 0
     out = capsys.readouterr().out
     assert "- identity" in out and "min_words: 4" in out
+
+
+@pytest.mark.parametrize("argv", [["evaluate"], ["corpus-manifest"], ["flow", "evaluate"], ["augment"], ["train"],
+                                  ["demo"], ["data", "fetch"]])
+def test_print_config_needs_no_positional_the_config_does_not_need(argv, capsys):
+    import yaml
+
+    assert main([*argv, "--print-config"]) == 0
+    assert isinstance(yaml.safe_load(capsys.readouterr().out), dict)
+
+
+def test_without_print_config_the_positionals_are_still_required(capsys):
+    for argv, name in ((["evaluate"], "MODEL"), (["corpus-manifest"], "corpus"), (["flow", "evaluate"], "MODEL")):
+        with pytest.raises(SystemExit) as exit_:
+            main(argv)
+        assert exit_.value.code == 2
+        assert f"the following arguments are required: {name}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("overrides, message", [
+    (["--methods", "synonyms,bogus"], "unknown method 'bogus'"),
+    (["--methods", "synonyms", "-o", "method_params.synonyms.fraction=2"],
+     "method_params.synonyms.fraction: 2.0 is out of range ([0, 1])"),
+    (["--methods", "noise", "-o", "method_params.synonyms.fraction=0.5"],
+     "method_params given for method(s) not in methods: synonyms"),
+])
+def test_augment_print_config_refuses_what_a_run_refuses(tmp_path, capsys, overrides, message):
+    assert main(["augment", *overrides, "--print-config"]) == 1
+    printed = capsys.readouterr()
+    assert printed.out == "" and printed.err.startswith(f"bsl augment: error: {message}")
+    assert len(printed.err.splitlines()) == 1
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("a sentence of several words\n", encoding="utf-8")
+    assert main(["augment", str(corpus), "--out", str(tmp_path / "ds"), *overrides]) == 1
+    assert capsys.readouterr().err == printed.err  # the same line as a run
+    assert not (tmp_path / "ds").exists()
+
+
+def test_evaluate_and_flow_augment_print_config_refuse_what_a_run_refuses(capsys):
+    assert main(["evaluate", "--tasks", "bogus", "--print-config"]) == 1
+    assert "unknown task(s) bogus" in capsys.readouterr().err
+    assert main(["flow", "augment", "--methods", "synonyms,bogus", "--print-config"]) == 1
+    assert capsys.readouterr().err.startswith("bsl flow: error: unknown method 'bogus'")
 
 
 def _bsl(*args):

@@ -118,7 +118,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         print(f"wrote {args.html}")
         return 0
     if args.stats:
-        print(format_stats_text(manifest))
+        print(format_stats_text(manifest, methods))
         return 0
     rows = sample(manifest, q)
     color = not args.no_color and sys.stdout.isatty() and "NO_COLOR" not in os.environ
@@ -241,9 +241,10 @@ reason, edit-ratio range or substring) with word-level diffs of each view agains
 per-method table; --html writes one self-contained page.
 """)
     p.add_argument("dataset", help="dataset directory, manifest JSON, or URL (s3://bucket/prefix)")
-    p.add_argument("-n", type=int, default=10, help="pairs to show (per method with --html; default %(default)s)")
+    p.add_argument("-n", type=_at_least_one, default=10,
+                   help="pairs to show (per method with --html; default %(default)s)")
     p.add_argument("--seed", type=int, default=0, help="sample seed (default %(default)s)")
-    p.add_argument("--method", help="only these methods (comma-separated)")
+    p.add_argument("--method", help="only these methods (comma-separated; with --stats, their rows)")
     p.add_argument("--rejects", action="store_true", help="show rejected pairs/lines instead")
     p.add_argument("--reason", help="only rejects with this reason, or of this kind: no_eligible_word matches "
                         "no_eligible_word:rare_in_semcor (implies --rejects)")

@@ -39,9 +39,10 @@ data layout: DATA_DIR/sts/sts12..sts16/STS.{input,gs}.<subset>.txt, DATA_DIR/sts
 DATA_DIR/sick/SICK_test_annotated.txt (docs/guide/data.md). Without --data-dir: $BSL_DATA_DIR, else ~/.cache/bsl/data
 (filled by `bsl data fetch`), else ../shared/data beside the repository.
 
-examples:
-  bsl evaluate runs/bsl/checkpoint-final --json results.json
-  bsl evaluate base_model/ runs/bsl/checkpoint-final --data-dir ../shared/data --plot compare.png --markdown r.md
+examples (`bsl train --output-dir runs/bsl` writes runs/bsl/final/, the last checkpoint, and runs/bsl/export/, a
+sentence-transformers directory):
+  bsl evaluate runs/bsl/export --json results.json
+  bsl evaluate base_model/ runs/bsl/final --data-dir ../shared/data --plot compare.png --markdown r.md
   bsl evaluate my_model --tasks stsb,sickr --pooling cls --no-cache
 
 precedence (later wins): """ + PRECEDENCE + """

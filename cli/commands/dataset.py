@@ -37,6 +37,11 @@ def _at_least_one(text: str) -> int:
     return value
 
 
+def counted(n: int, noun: str) -> str:
+    """'1 shard', '3 shards'."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _comma_list(text: str) -> list[str]:
     return [item.strip() for item in text.split(",") if item.strip()]
 
@@ -66,13 +71,14 @@ def cmd_augment(args: argparse.Namespace) -> int:
     print(format_stats_text(manifest))
     per_method = manifest.stats.per_method.values()
     tasks, reused = sum(m.tasks for m in per_method), sum(m.tasks_cached for m in per_method)
-    print(f"\nwrote {manifest.stats.pairs} pairs to {args.out} "
-          f"({len(manifest.shards_of('pairs'))} shards) in {manifest.timings.total_s} s"
+    print(f"\nwrote {counted(manifest.stats.pairs, 'pair')} to {args.out} "
+          f"({counted(len(manifest.shards_of('pairs')), 'shard')}) in {manifest.timings.total_s} s"
           + (f"; {reused} of {tasks} tasks reused (finished earlier)" if reused else ""))
     return 0
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from bsl_pipeline.pipeline.base.storage import shown
     from bsl_pipeline.pipeline.base.text import terminal_safe
     from bsl_pipeline.pipeline.dataset.judgments import verify_judgments
     from bsl_pipeline.pipeline.dataset.store import verify_dataset
@@ -81,7 +87,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
                               max_view_chars=args.max_view_chars)
     marks = verify_judgments(manifest)
     pairs, rejects = (sum(s.rows for s in manifest.shards_of(kind)) for kind in ("pairs", "rejects"))
-    print(f"OK: {terminal_safe(manifest.name)}: {len(manifest.shards)} shards, {pairs} pairs and {rejects} rejects, "
+    print(f"OK: {terminal_safe(shown(args.dataset))}: dataset {terminal_safe(manifest.name)}, "
+          f"{counted(len(manifest.shards), 'shard')}, {counted(pairs, 'pair')} and {counted(rejects, 'reject')}, "
           f"all checksums and row counts match"
           + (f"; {marks} judgment line(s), each of a pair of this dataset" if marks else ""))
     return 0
@@ -195,7 +202,10 @@ def register(sub) -> None:
     _add_inspect(sub)
     _add_corpus_manifest(sub)
     _add_corpus(sub)
-    add_command(sub, "methods", cmd_methods, "list augmentation methods and their parameters")
+    add_command(sub, "methods", cmd_methods, "list augmentation methods and their parameters", """\
+Every augmentation method `bsl augment --methods` takes: its name, what it does, and its parameters (set them with
+-o method_params.METHOD.KEY=VALUE), each with its type, default, range and help.
+""")
 
 
 def _add_augment(sub) -> None:

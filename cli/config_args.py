@@ -69,6 +69,9 @@ def to_constant(key: str, value: Any) -> FlagTarget:
 # flag dest -> a config key, or a FlagTarget for several keys or a converted value
 FlagMap = Mapping[str, "str | FlagTarget"]
 
+# --progress / --no-progress (`add_progress_flags`) as a config's `progress` key.
+PROGRESS_FLAG = to_value("progress", convert=lambda value: value == "on")
+
 
 def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], int], help: str,
                 description: str = "", epilog: str = "") -> argparse.ArgumentParser:
@@ -104,6 +107,22 @@ def loosen_for_print_config(parser: argparse.ArgumentParser) -> None:
         if not action.option_strings and action.dest in getattr(parser, "not_needed_to_print_config", ()):
             action.required = False
             action.nargs = {"+": "*", None: "?"}.get(action.nargs, action.nargs)
+
+
+def add_progress_flags(parser: argparse.ArgumentParser, *aliases: str) -> None:
+    """The one pair of progress switches of every command that draws bars: --no-progress (and `aliases`, the
+    command's older spellings of it) and --progress; read them with `disable_progress(args)` or, for a config's
+    `progress` key, `PROGRESS_FLAG`. BSL_NO_PROGRESS=1 hides every bar whatever the flags say."""
+    parser.add_argument("--progress", dest="progress", action="store_const", const="on", default=None,
+                        help="show progress bars (the default; also where the config sets progress: false)")
+    parser.add_argument("--no-progress", *aliases, dest="progress", action="store_const", const="off",
+                        help="hide progress bars (BSL_NO_PROGRESS=1 hides every bar of every command)")
+
+
+def disable_progress(args: argparse.Namespace) -> bool | None:
+    """The `disable_progress` argument of a library call: True for --no-progress, None when neither flag is given
+    (BSL_NO_PROGRESS decides, `pipeline.base.progress.progress_disabled`)."""
+    return {"off": True, "on": False}.get(getattr(args, "progress", None))
 
 
 def _given(value: Any) -> bool:

@@ -13,8 +13,11 @@ import sys
 from pathlib import Path
 
 from bsl_pipeline.cli.config_args import (
+    PROGRESS_FLAG,
     add_command,
     add_config_arguments,
+    add_progress_flags,
+    disable_progress,
     print_config,
     resolve_config,
     to_value,
@@ -47,13 +50,15 @@ def _comma_list(text: str) -> list[str]:
 
 
 # The dedicated flags of AugmentConfig, shared by `bsl augment` and `bsl flow augment`.
-AUGMENT_FLAGS = {"seed": "seed", "name": "name", "methods": to_value("methods", convert=_comma_list)}
+AUGMENT_FLAGS = {"seed": "seed", "name": "name", "methods": to_value("methods", convert=_comma_list),
+                 "progress": PROGRESS_FLAG}
 
 
 def add_augment_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--methods", help="comma-separated methods (see `bsl methods`), e.g. synonyms,span-mask")
     p.add_argument("--name", help="dataset name (default: the --out directory name)")
     p.add_argument("--seed", type=int, help="random seed")
+    add_progress_flags(p)
 
 
 def cmd_augment(args: argparse.Namespace) -> int:
@@ -83,7 +88,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from bsl_pipeline.pipeline.dataset.judgments import verify_judgments
     from bsl_pipeline.pipeline.dataset.store import verify_dataset
 
-    manifest = verify_dataset(args.dataset, progress=not args.quiet, allow_unlisted=args.allow_unlisted,
+    manifest = verify_dataset(args.dataset, progress=not disable_progress(args), allow_unlisted=args.allow_unlisted,
                               max_view_chars=args.max_view_chars)
     marks = verify_judgments(manifest)
     pairs, rejects = (sum(s.rows for s in manifest.shards_of(kind)) for kind in ("pairs", "rejects"))
@@ -236,7 +241,7 @@ whose every line judges a pair of this dataset by its own method (signed, when B
 exit 1 naming the first mismatch.
 """)
     p.add_argument("dataset", help="dataset directory, manifest JSON, or URL (s3://bucket/prefix)")
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    add_progress_flags(p, "--quiet", "-q")
     p.add_argument("--allow-unlisted", action="store_true", help="files in data/ or rejects/ that the manifest "
                    "does not list are a warning, not an error")
     p.add_argument("--max-view-chars", type=int, default=MAX_VIEW_CHARS, metavar="N",

@@ -12,6 +12,8 @@ from bsl_pipeline.cli.config_args import (
     PRECEDENCE,
     add_command,
     add_config_arguments,
+    add_progress_flags,
+    disable_progress,
     flag_help,
     print_config,
     resolve_config,
@@ -78,7 +80,7 @@ def register(subparsers) -> None:
                    help=flag_help("per-year STS12-16 number used in the table and average", EvaluationConfig, "sts_aggregate"))
     p.add_argument("--no-stsb-dev", action="store_true", help="skip STS-B dev (reported in details only)")
     add_config_arguments(p, example="sts_aggregate=wmean", not_needed=("models",))
-    p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    add_progress_flags(p)
 
 
 # Each dedicated flag is a shortcut for one config key; -o beats it (bsl.config_args).
@@ -134,8 +136,7 @@ def run(args: argparse.Namespace) -> int:
         print_config(config)
         return 0
     _claim_outputs(args, config)
-    disable_progress = True if getattr(args, "no_progress", False) else None
-    results = evaluate_models(args.models, config, disable_progress=disable_progress)
+    results = evaluate_models(args.models, config, disable_progress=disable_progress(args))
     print(format_table(results))
     from bsl_pipeline.pipeline.base.written_files import record_written
 

@@ -180,3 +180,40 @@ def test_o_beats_the_dedicated_flags_of_flow_evaluate(capsys):
     printed = yaml.safe_load(capsys.readouterr().out)
     assert printed["evaluation_config"]["data_dir"] == "/data/o" and printed["evaluation_config"]["tasks"] == ["stsb"]
     assert printed["flow"]["overrides"] == ['data_dir="/data/flag"', 'tasks="stsb"', "data_dir=/data/o"]
+
+
+# Every command that draws progress bars, and the older spellings of --no-progress it keeps.
+PROGRESS_COMMANDS = {("augment",): (), ("flow", "augment"): (), ("verify",): ("-q", "--quiet"),
+                     ("train",): ("-q", "--quiet"), ("evaluate",): (), ("data", "fetch"): (), ("demo",): ()}
+
+
+def test_every_command_that_draws_bars_takes_the_one_progress_pair():
+    from bsl_pipeline.cli.cli import _chosen_parser, build_parser
+
+    parser = build_parser()
+    for argv, aliases in PROGRESS_COMMANDS.items():
+        sub = _chosen_parser(parser, list(argv))
+        for flag, value in (("--progress", "on"), ("--no-progress", "off"), *((a, "off") for a in aliases)):
+            action = next(a for a in sub._actions if flag in a.option_strings)
+            assert (action.dest, action.const) == ("progress", value), (argv, flag)
+
+
+def test_bsl_no_progress_and_every_spelling_of_no_progress_hide_the_verify_bar(tmp_path):
+    import os
+
+    from small_corpus import augmented_dataset, write_corpus
+
+    ds = augmented_dataset(tmp_path, write_corpus(tmp_path))
+    env = {k: v for k, v in os.environ.items() if k != "BSL_NO_PROGRESS"}
+
+    def verify_stderr(*flags, **extra):
+        proc = subprocess.run([sys.executable, "-m", "bsl_pipeline.cli", "verify", str(ds), *flags],
+                              capture_output=True, text=True, env={**env, **extra})
+        assert proc.returncode == 0 and proc.stdout.startswith(f"OK: {ds}: "), proc.stderr
+        return proc.stderr
+
+    assert "verify: 100%" in verify_stderr() and "verify: 100%" in verify_stderr("--progress")
+    assert verify_stderr(BSL_NO_PROGRESS="1") == ""
+    assert verify_stderr("--progress", BSL_NO_PROGRESS="1") == ""  # the variable hides every bar
+    for flag in ("--no-progress", "-q", "--quiet"):
+        assert verify_stderr(flag) == ""

@@ -13,7 +13,7 @@ import argparse
 import sys
 
 from bsl_pipeline.cli.commands import data, dataset, demo, evaluate, flow, review, train
-from bsl_pipeline.cli.config_args import PRECEDENCE
+from bsl_pipeline.cli.config_args import PRECEDENCE, loosen_for_print_config
 from bsl_pipeline.cli.failures import debug_requested, describe_failure, interrupt_line
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.ownership import remove_unused_claims
@@ -69,8 +69,11 @@ def _suggestion(parser: argparse.ArgumentParser, token: str) -> str:
 
 def parse_arguments(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
     """parse_args, except that an argument the command does not know is reported by that command's parser (its
-    usage, and the option it probably meant), not by the top-level one (which names no command's options)."""
+    usage, and the option it probably meant), not by the top-level one (which names no command's options), and that
+    `--print-config` needs no positional the command's config does not need."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    if "--print-config" in argv:
+        loosen_for_print_config(_chosen_parser(parser, argv))
     args, unknown = parser.parse_known_args(argv)
     if unknown:
         sub = _chosen_parser(parser, argv)

@@ -69,6 +69,9 @@ def to_constant(key: str, value: Any) -> FlagTarget:
 # flag dest -> a config key, or a FlagTarget for several keys or a converted value
 FlagMap = Mapping[str, "str | FlagTarget"]
 
+# --progress / --no-progress (`add_progress_flags`) as a config's `progress` key.
+PROGRESS_FLAG = to_value("progress", convert=lambda value: value == "on")
+
 
 def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], int], help: str,
                 description: str = "", epilog: str = "") -> argparse.ArgumentParser:
@@ -82,8 +85,12 @@ def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], 
 
 
 def add_config_arguments(parser: argparse.ArgumentParser, what: str = "config", *, config_file: bool = True,
-                         example: str = "key.sub=value", overrides_dest: str = "overrides") -> None:
-    """Declare --config/-c FILE, -o/--set KEY=VALUE (repeatable) and --print-config on a command's parser."""
+                         example: str = "key.sub=value", overrides_dest: str = "overrides",
+                         not_needed: tuple[str, ...] = ()) -> None:
+    """Declare --config/-c FILE, -o/--set KEY=VALUE (repeatable) and --print-config on a command's parser.
+    `not_needed`: the dests of the command's positionals that the config does not need, which --print-config may
+    go without (`loosen_for_print_config`)."""
+    parser.not_needed_to_print_config = not_needed
     if config_file:
         parser.add_argument("--config", "-c", metavar="FILE",
                             help=f"{what} YAML file (same keys as --print-config shows)")
@@ -91,6 +98,31 @@ def add_config_arguments(parser: argparse.ArgumentParser, what: str = "config", 
                         help=f"override a key of the {what}, repeatable: -o {example} (YAML value syntax); "
                              "wins over the YAML file and the dedicated flags")
     parser.add_argument("--print-config", action="store_true", help=f"print the resolved {what} as YAML and exit")
+
+
+def loosen_for_print_config(parser: argparse.ArgumentParser) -> None:
+    """Make the positionals a command declared `not_needed` optional on its parser, for a `--print-config` run:
+    the config is printed (and checked) without them."""
+    for action in parser._actions:
+        if not action.option_strings and action.dest in getattr(parser, "not_needed_to_print_config", ()):
+            action.required = False
+            action.nargs = {"+": "*", None: "?"}.get(action.nargs, action.nargs)
+
+
+def add_progress_flags(parser: argparse.ArgumentParser, *aliases: str) -> None:
+    """The one pair of progress switches of every command that draws bars: --no-progress (and `aliases`, the
+    command's older spellings of it) and --progress; read them with `disable_progress(args)` or, for a config's
+    `progress` key, `PROGRESS_FLAG`. BSL_NO_PROGRESS=1 hides every bar whatever the flags say."""
+    parser.add_argument("--progress", dest="progress", action="store_const", const="on", default=None,
+                        help="show progress bars (the default; also where the config sets progress: false)")
+    parser.add_argument("--no-progress", *aliases, dest="progress", action="store_const", const="off",
+                        help="hide progress bars (BSL_NO_PROGRESS=1 hides every bar of every command)")
+
+
+def disable_progress(args: argparse.Namespace) -> bool | None:
+    """The `disable_progress` argument of a library call: True for --no-progress, None when neither flag is given
+    (BSL_NO_PROGRESS decides, `pipeline.base.progress.progress_disabled`)."""
+    return {"off": True, "on": False}.get(getattr(args, "progress", None))
 
 
 def _given(value: Any) -> bool:

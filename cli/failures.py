@@ -115,9 +115,25 @@ def _write_error(exc: BaseException) -> str | None:
     return None
 
 
+def _not_a_directory(exc: BaseException) -> str | None:
+    """A path that runs through a file (`--out notes.txt/ds`): which part of it is not a directory."""
+    from pathlib import Path
+
+    for item in _chain(exc):
+        if not isinstance(item, NotADirectoryError) or item.filename is None:
+            continue
+        path = Path(os.fsdecode(item.filename))
+        blocking = next((p for p in (*reversed(path.parents), path)
+                         if str(p) != "." and os.path.lexists(p) and not p.is_dir()), None)
+        if blocking is None or blocking == path:
+            return f"{path} is not a directory; give a directory"
+        return f"{blocking} is not a directory, so {path} cannot be written under it; give a path in a directory"
+    return None
+
+
 def describe_failure(exc: BaseException) -> str:
     """One line for an exception that is not the tool's own BSLError (those print as they are)."""
-    for explain in (_unreachable_prefect, _unreachable_dask, _hub_error, _write_error):
+    for explain in (_unreachable_prefect, _unreachable_dask, _hub_error, _write_error, _not_a_directory):
         line = explain(exc)
         if line:
             return line

@@ -51,6 +51,7 @@ from typing import Any
 from bsl_pipeline.pipeline.base.atomic import write_json_atomic
 from bsl_pipeline.pipeline.base.errors import BSLError, InputError
 from bsl_pipeline.pipeline.base.ownership import read_json_file, require_record_or_nothing
+from bsl_pipeline.pipeline.base.progress import progress_disabled
 from bsl_pipeline.pipeline.base.provenance import code_version, sha256_file
 from bsl_pipeline.pipeline.base.publish import publish_directory, remove_stale_staging, staging_dir
 from bsl_pipeline.evaluation.data_dir import default_data_dir
@@ -624,7 +625,7 @@ def fetch_public_sets(cfg: DataFetchConfig, log: Callable[[str], None] = print) 
     cannot be loaded stops the run with a FetchError (the sets before it stay complete)."""
     data_dir = target_dir(cfg)
     specs = parse_sets(cfg.sets)
-    if not cfg.progress:
+    if progress_disabled(not cfg.progress):
         import datasets
 
         datasets.disable_progress_bars()

@@ -123,9 +123,10 @@ def build_augment_flow(runner: RunnerConfig | None = None):
     return augment_flow.with_options(task_runner=make_task_runner(runner or RunnerConfig()))
 
 
-def check_augment_spec(spec: AugmentFlowConfig) -> AugmentConfig:
-    """Fail early (before any Prefect run) on a missing corpus/out_dir or a bad AugmentConfig/TaskConfig."""
-    if not spec.corpus or not spec.out_dir:
+def check_augment_spec(spec: AugmentFlowConfig, require_paths: bool = True) -> AugmentConfig:
+    """Fail early (before any Prefect run) on a missing corpus/out_dir (unless not `require_paths`: the settings
+    alone, as `--print-config` checks them) or a bad AugmentConfig/TaskConfig. Returns the resolved AugmentConfig."""
+    if require_paths and (not spec.corpus or not spec.out_dir):
         raise ConfigError("augment flow: corpus and out_dir are required")
     config = resolve_augment_config(spec.config_file, spec.augment, spec.overrides)
     build_augmenters(config)  # unknown methods / bad method params

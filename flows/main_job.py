@@ -193,7 +193,7 @@ def _corpus(cfg: MainJobConfig, out: Path, data: DataDir | None) -> tuple[Path, 
     if name == "sts-sick-train":
         write_sts_sick_train(data.path, path, overwrite=True)  # redone (< 1 s) in case the data dir changed; a
         # different old file is set aside in corpus/.bsl-replaced/
-    else:
+    elif not cached:  # WordNet's examples never change: the job's own copy is reused
         write_wordnet_examples(path)
     return path, cached
 

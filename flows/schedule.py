@@ -41,6 +41,9 @@ from bsl_pipeline.flows.evaluate_job import EvaluateFlowConfig
 from bsl_pipeline.flows.prefect_env import PrefectEnvConfig, apply_prefect_env
 from bsl_pipeline.flows.train_job import TrainFlowConfig
 from bsl_pipeline.pipeline.base.config import ConfigError, load_config
+from bsl_pipeline.pipeline.base.errors import BSLError
+
+log = logging.getLogger(__name__)
 
 # Deployments are addressed as <flow name>/<deployment name>, e.g. bsl-augment/nightly.
 FLOW_NAMES = {"augment": augment_job.FLOW_NAME, "train": train_job.FLOW_NAME, "evaluate": evaluate_job.FLOW_NAME}
@@ -104,16 +107,18 @@ def check_deployment(d: DeploymentConfig) -> None:
             from bsl_pipeline.flows.evaluate_flow import check_evaluate_spec
 
             check_evaluate_spec(d.evaluate)
-    except ConfigError as exc:
+    except BSLError as exc:  # a bad config, an unknown method
         raise ConfigError(f"deployment {d.name!r} ({d.flow}): {exc}") from None
 
 
-def check_schedule_paths(config: ScheduleConfig) -> None:
-    """Every path and model the schedule names exists now (or is made by an earlier deployment of the same file: a
-    train deployment's dataset that an augment deployment writes, an evaluate deployment's model under a train
-    deployment's output directory). Raises ConfigError naming the first one missing."""
+def check_schedule_paths(config: ScheduleConfig) -> list[str]:
+    """Check what the schedule's deployments read and write. A model must exist now (or be made by a deployment of
+    the same file: an evaluate deployment's model under a train deployment's output directory), and an augment
+    deployment's output must be claimable: ConfigError naming the first that is not. The data a deployment reads
+    when it runs (an augment deployment's corpus, a train deployment's dataset that no augment deployment of the
+    file writes) may appear later: each one missing now is a warning, logged and returned, saying that it must
+    exist when the deployment runs."""
     from bsl_pipeline.pipeline.augment.job import DATASET_KIND, earlier_dataset
-    from bsl_pipeline.pipeline.base.errors import BSLError
     from bsl_pipeline.pipeline.base.hub import check_model_reference
     from bsl_pipeline.pipeline.base.ownership import check_claimable
 
@@ -129,13 +134,18 @@ def check_schedule_paths(config: ScheduleConfig) -> None:
             out = resolve_train_config(d.train.manifests, d.train.config_file, d.train.train, d.train.overrides)
             if out.train.output_dir:
                 run_roots.append(resolved(out.train.output_dir))
+    warnings = []
+
+    def read_later(where: str, what: str, path: str, note: str = "") -> None:
+        warnings.append(f"{where}: {what} {path} does not exist yet; it must exist when the deployment runs{note}")
+        log.warning("%s", warnings[-1])
+
     for d in config.deployments:
         where = f"deployment {d.name!r} ({d.flow})"
         try:
             if d.flow == "augment":
-                corpus = Path(d.augment.corpus).expanduser()
-                if not corpus.exists():
-                    raise BSLError(f"corpus not found: {corpus}")
+                if not Path(d.augment.corpus).expanduser().exists():
+                    read_later(where, "corpus", d.augment.corpus)
                 check_claimable(d.augment.out_dir, DATASET_KIND, overwrite=d.augment.overwrite,
                                 recognise=earlier_dataset)
             elif d.flow == "train":
@@ -145,8 +155,7 @@ def check_schedule_paths(config: ScheduleConfig) -> None:
                                              d.train.overrides)
                 for src in train.data.sources:
                     if resolved(src.path) not in made_datasets and not Path(src.path).expanduser().exists():
-                        raise BSLError(f"dataset not found: {src.path} (and no augment deployment of this file "
-                                       f"writes it)")
+                        read_later(where, "dataset", src.path, " (no augment deployment of this file writes it)")
                 check_model_reference(train.model.name_or_path, "model.name_or_path")
             else:
                 for model in d.evaluate.models:
@@ -156,6 +165,7 @@ def check_schedule_paths(config: ScheduleConfig) -> None:
                     check_model_reference(model, "model")
         except BSLError as exc:
             raise ConfigError(f"{where}: {exc}") from None
+    return warnings
 
 
 def flow_and_parameters(d: DeploymentConfig) -> tuple[Any, dict[str, Any]]:

@@ -16,9 +16,7 @@ starting over, and reuses a run that finished before the evaluation failed.
 
 from __future__ import annotations
 
-import logging
 from dataclasses import asdict
-from pathlib import Path
 from typing import Any
 
 from prefect import flow, get_run_logger, task
@@ -34,8 +32,6 @@ from bsl_pipeline.flows.evaluate_flow import (
 from bsl_pipeline.flows.evaluate_job import DEFAULT_ARTIFACT_KEY
 from bsl_pipeline.flows.train_job import FLOW_NAME, TrainFlowConfig
 from bsl_pipeline.pipeline.base.config import ConfigError, from_dict, to_dict
-
-log = logging.getLogger(__name__)
 
 
 def resolve_train_config(manifests: list[str] | None = None, config_file: str = "",
@@ -144,11 +140,7 @@ def train_parameters(spec: TrainFlowConfig) -> dict[str, Any]:
 def check_train_spec(spec: TrainFlowConfig) -> None:
     config = resolve_train_config(spec.manifests, spec.config_file, spec.train, spec.overrides)
 
-    config.validate()
-    for src in config.data.sources:
-        if not Path(src.path).exists():
-            log.warning("train flow: dataset %s does not exist yet (fine if an augmentation deployment makes it "
-                        "before this one runs)", src.path)
+    config.validate()  # the datasets may appear later: the schedule's check and the flow's verify task see to them
     if spec.evaluate:
         from bsl_pipeline.flows.evaluate_flow import check_evaluate_spec
         from bsl_pipeline.flows.evaluate_job import EvaluateFlowConfig

@@ -8,8 +8,10 @@ import sys
 
 from bsl_pipeline.cli.config_args import (
     PRECEDENCE,
+    PROGRESS_FLAG,
     add_command,
     add_config_arguments,
+    add_progress_flags,
     print_config,
     resolve_config,
     to_constant,
@@ -50,7 +52,7 @@ def register(subparsers) -> None:
     p.add_argument("--sets", help="comma-separated subset of " + ",".join(PUBLIC_SETS) + " (default: all)")
     p.add_argument("--mirror", metavar="DIR", help="read <DIR>/<owner>/<name>/ instead of the hub")
     p.add_argument("--force", action="store_true", help="refetch complete sets, replace folders supplied by hand")
-    p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    add_progress_flags(p)
     add_config_arguments(p, "fetch config", example="revisions.snli=main")
 
 
@@ -61,7 +63,7 @@ def run_group(args: argparse.Namespace) -> int:
 
 # Each dedicated flag is a shortcut for one config key; -o beats it (bsl.config_args).
 FETCH_FLAGS = {"to": "to", "sets": "sets", "mirror": "mirror", "force": to_constant("force", True),
-               "no_progress": to_constant("progress", False)}
+               "progress": PROGRESS_FLAG}
 
 
 def run(args: argparse.Namespace) -> int:

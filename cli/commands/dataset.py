@@ -13,8 +13,11 @@ import sys
 from pathlib import Path
 
 from bsl_pipeline.cli.config_args import (
+    PROGRESS_FLAG,
     add_command,
     add_config_arguments,
+    add_progress_flags,
+    disable_progress,
     print_config,
     resolve_config,
     to_value,
@@ -27,50 +30,70 @@ def add_overwrite_flag(p: argparse.ArgumentParser, what: str = "a directory bsl 
                    ".bsl-replaced/<time>/ there, never deleted")
 
 
+def _at_least_one(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1 (got {value})")
+    return value
+
+
+def counted(n: int, noun: str) -> str:
+    """'1 shard', '3 shards'."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _comma_list(text: str) -> list[str]:
     return [item.strip() for item in text.split(",") if item.strip()]
 
 
 # The dedicated flags of AugmentConfig, shared by `bsl augment` and `bsl flow augment`.
-AUGMENT_FLAGS = {"seed": "seed", "name": "name", "methods": to_value("methods", convert=_comma_list)}
+AUGMENT_FLAGS = {"seed": "seed", "name": "name", "methods": to_value("methods", convert=_comma_list),
+                 "progress": PROGRESS_FLAG}
 
 
 def add_augment_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--methods", help="comma-separated methods (see `bsl methods`), e.g. synonyms,span-mask")
     p.add_argument("--name", help="dataset name (default: the --out directory name)")
     p.add_argument("--seed", type=int, help="random seed")
+    add_progress_flags(p)
 
 
 def cmd_augment(args: argparse.Namespace) -> int:
-    from bsl_pipeline.pipeline.augment.job import AugmentConfig, run_augment
+    from bsl_pipeline.pipeline.augment.job import AugmentConfig, build_augmenters, run_augment
     from bsl_pipeline.pipeline.dataset.inspection import format_stats_text
 
     config = resolve_config(AugmentConfig, args, AUGMENT_FLAGS)
+    augmenters = build_augmenters(config)  # methods and their settings, checked as a run checks them (no model loads)
     if args.print_config:
         print_config(config)
         return 0
     if not args.corpus or not args.out:
         raise BSLError("augment needs CORPUS and --out DATASET_DIR")
-    manifest = run_augment(args.corpus, args.out, config, overwrite=args.overwrite)
+    manifest = run_augment(args.corpus, args.out, config, augmenters=augmenters, overwrite=args.overwrite)
     print(format_stats_text(manifest))
     per_method = manifest.stats.per_method.values()
     tasks, reused = sum(m.tasks for m in per_method), sum(m.tasks_cached for m in per_method)
-    print(f"\nwrote {manifest.stats.pairs} pairs to {args.out} "
-          f"({len(manifest.shards_of('pairs'))} shards) in {manifest.timings.total_s} s"
+    print(f"\nwrote {counted(manifest.stats.pairs, 'pair')} to {args.out} "
+          f"({counted(len(manifest.shards_of('pairs')), 'shard')}) in {manifest.timings.total_s} s"
           + (f"; {reused} of {tasks} tasks reused (finished earlier)" if reused else ""))
     return 0
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from bsl_pipeline.pipeline.base.storage import shown
     from bsl_pipeline.pipeline.base.text import terminal_safe
     from bsl_pipeline.pipeline.dataset.judgments import verify_judgments
     from bsl_pipeline.pipeline.dataset.store import verify_dataset
 
-    manifest = verify_dataset(args.dataset, progress=not args.quiet, allow_unlisted=args.allow_unlisted,
+    manifest = verify_dataset(args.dataset, progress=not disable_progress(args), allow_unlisted=args.allow_unlisted,
                               max_view_chars=args.max_view_chars)
     marks = verify_judgments(manifest)
     pairs, rejects = (sum(s.rows for s in manifest.shards_of(kind)) for kind in ("pairs", "rejects"))
-    print(f"OK: {terminal_safe(manifest.name)}: {len(manifest.shards)} shards, {pairs} pairs and {rejects} rejects, "
+    print(f"OK: {terminal_safe(shown(args.dataset))}: dataset {terminal_safe(manifest.name)}, "
+          f"{counted(len(manifest.shards), 'shard')}, {counted(pairs, 'pair')} and {counted(rejects, 'reject')}, "
           f"all checksums and row counts match"
           + (f"; {marks} judgment line(s), each of a pair of this dataset" if marks else ""))
     return 0
@@ -107,7 +130,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         print(f"wrote {args.html}")
         return 0
     if args.stats:
-        print(format_stats_text(manifest))
+        print(format_stats_text(manifest, methods))
         return 0
     rows = sample(manifest, q)
     color = not args.no_color and sys.stdout.isatty() and "NO_COLOR" not in os.environ
@@ -184,7 +207,10 @@ def register(sub) -> None:
     _add_inspect(sub)
     _add_corpus_manifest(sub)
     _add_corpus(sub)
-    add_command(sub, "methods", cmd_methods, "list augmentation methods and their parameters")
+    add_command(sub, "methods", cmd_methods, "list augmentation methods and their parameters", """\
+Every augmentation method `bsl augment --methods` takes: its name, what it does, and its parameters (set them with
+-o method_params.METHOD.KEY=VALUE), each with its type, default, range and help.
+""")
 
 
 def _add_augment(sub) -> None:
@@ -215,7 +241,7 @@ whose every line judges a pair of this dataset by its own method (signed, when B
 exit 1 naming the first mismatch.
 """)
     p.add_argument("dataset", help="dataset directory, manifest JSON, or URL (s3://bucket/prefix)")
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    add_progress_flags(p, "--quiet", "-q")
     p.add_argument("--allow-unlisted", action="store_true", help="files in data/ or rejects/ that the manifest "
                    "does not list are a warning, not an error")
     p.add_argument("--max-view-chars", type=int, default=MAX_VIEW_CHARS, metavar="N",
@@ -230,9 +256,10 @@ reason, edit-ratio range or substring) with word-level diffs of each view agains
 per-method table; --html writes one self-contained page.
 """)
     p.add_argument("dataset", help="dataset directory, manifest JSON, or URL (s3://bucket/prefix)")
-    p.add_argument("-n", type=int, default=10, help="pairs to show (per method with --html; default %(default)s)")
+    p.add_argument("-n", type=_at_least_one, default=10,
+                   help="pairs to show (per method with --html; default %(default)s)")
     p.add_argument("--seed", type=int, default=0, help="sample seed (default %(default)s)")
-    p.add_argument("--method", help="only these methods (comma-separated)")
+    p.add_argument("--method", help="only these methods (comma-separated; with --stats, their rows)")
     p.add_argument("--rejects", action="store_true", help="show rejected pairs/lines instead")
     p.add_argument("--reason", help="only rejects with this reason, or of this kind: no_eligible_word matches "
                         "no_eligible_word:rare_in_semcor (implies --rejects)")
@@ -256,18 +283,20 @@ counts.
     p.add_argument("corpus", help="corpus file or directory")
     p.add_argument("--name", help="manifest name (default: the corpus file name without extensions)")
     p.add_argument("--registry-dir", default="data_manifests", help="where the manifest is registered (default %(default)s)")
-    add_config_arguments(p, "corpus reader config (format, field, ...)", example="field=sentence")
+    add_config_arguments(p, "corpus reader config (format, field, ...)", example="field=sentence",
+                         not_needed=("corpus",))
 
 
 def _add_corpus(sub) -> None:
     p = add_command(sub, "corpus", cmd_corpus, "write a built-in corpus (no download): WordNet's example sentences, "
                     "or the in-domain sentences of STS-B train + SICK train", """\
 wordnet-examples: WordNet 3.0's usage examples (about 35k sentences of 4+ words, from the OS WordNet package) to
-OUT, one per line, in a fixed order. Kept if OUT exists (--overwrite: written again, the old file set aside).
+OUT, one per line, in a fixed order.
 sts-sick-train: the distinct sentences of STS-B train and SICK train from the data dir (texts only, never scores or
-labels; a sentence that also occurs in a dev/trial/test file is left out: 10,922 of 15,335 with the public files).
-An existing OUT is refused (--overwrite sets it aside into .bsl-replaced/ beside it); OUT is never one of the data
-dir's files. STS-B's sentences come from STS12-16, so they overlap STS12-16 test sentences (unlabeled): say so when reporting
+labels; a sentence that also occurs in a dev/trial/test file is left out: 10,922 of 15,335 with the public files);
+OUT is never one of the data dir's files.
+Either way an existing OUT is refused unless it already holds exactly what would be written (--overwrite sets it
+aside into .bsl-replaced/ beside it); OUT is replaced atomically. STS-B's sentences come from STS12-16, so they overlap STS12-16 test sentences (unlabeled): say so when reporting
 results trained on them.
 """)
     p.add_argument("name", choices=["wordnet-examples", "sts-sick-train"], help="which built-in corpus")
@@ -277,7 +306,8 @@ results trained on them.
                                       "every command finds (docs/guide/data.md)")
     p.add_argument("--wordnet-dir", help="WordNet database dir (default: nltk data path, $WNSEARCHDIR, "
                                          "/usr/share/wordnet)")
-    p.add_argument("--min-words", type=int, default=4, help="skip shorter examples (default %(default)s)")
+    p.add_argument("--min-words", type=_at_least_one, default=4,
+                   help="wordnet-examples: skip shorter examples (default %(default)s)")
 
 
 def _augment_help() -> str:

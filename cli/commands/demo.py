@@ -6,8 +6,10 @@ import argparse
 
 from bsl_pipeline.flows import main_job
 from bsl_pipeline.cli.config_args import (
+    PROGRESS_FLAG,
     add_command,
     add_config_arguments,
+    add_progress_flags,
     flag_help,
     print_config,
     resolve_config,
@@ -32,7 +34,7 @@ def _config_help() -> str:
 
 # --out/--data-dir/--nli are shortcuts for these keys; -o beats them (bsl.config_args).
 DEMO_FLAGS = {"out": "out_dir", "data_dir": "evaluation.data_dir", "nli": "nli",
-              "overwrite": to_constant("overwrite", True)}
+              "overwrite": to_constant("overwrite", True), "progress": PROGRESS_FLAG}
 
 
 def register(subparsers) -> None:
@@ -46,6 +48,7 @@ def register(subparsers) -> None:
     p.add_argument("--overwrite", action="store_true",
                    help=flag_help("write into an --out dir bsl did not create; what the job replaces is moved to "
                                   ".bsl-replaced/<time>/ there, never deleted", MainJobConfig, "overwrite"))
+    add_progress_flags(p)
     add_config_arguments(p, "main job config", example="training.train.max_steps=300")
 
 

@@ -12,6 +12,8 @@ from bsl_pipeline.cli.config_args import (
     PRECEDENCE,
     add_command,
     add_config_arguments,
+    add_progress_flags,
+    disable_progress,
     flag_help,
     print_config,
     resolve_config,
@@ -39,9 +41,10 @@ data layout: DATA_DIR/sts/sts12..sts16/STS.{input,gs}.<subset>.txt, DATA_DIR/sts
 DATA_DIR/sick/SICK_test_annotated.txt (docs/guide/data.md). Without --data-dir: $BSL_DATA_DIR, else ~/.cache/bsl/data
 (filled by `bsl data fetch`), else ../shared/data beside the repository.
 
-examples:
-  bsl evaluate runs/bsl/checkpoint-final --json results.json
-  bsl evaluate base_model/ runs/bsl/checkpoint-final --data-dir ../shared/data --plot compare.png --markdown r.md
+examples (`bsl train --output-dir runs/bsl` writes runs/bsl/final/, the last checkpoint, and runs/bsl/export/, a
+sentence-transformers directory):
+  bsl evaluate runs/bsl/export --json results.json
+  bsl evaluate base_model/ runs/bsl/final --data-dir ../shared/data --plot compare.png --markdown r.md
   bsl evaluate my_model --tasks stsb,sickr --pooling cls --no-cache
 
 precedence (later wins): """ + PRECEDENCE + """
@@ -76,8 +79,8 @@ def register(subparsers) -> None:
     p.add_argument("--sts-aggregate", choices=("all", "mean", "wmean"),
                    help=flag_help("per-year STS12-16 number used in the table and average", EvaluationConfig, "sts_aggregate"))
     p.add_argument("--no-stsb-dev", action="store_true", help="skip STS-B dev (reported in details only)")
-    add_config_arguments(p, example="sts_aggregate=wmean")
-    p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    add_config_arguments(p, example="sts_aggregate=wmean", not_needed=("models",))
+    add_progress_flags(p)
 
 
 # Each dedicated flag is a shortcut for one config key; -o beats it (bsl.config_args).
@@ -133,8 +136,7 @@ def run(args: argparse.Namespace) -> int:
         print_config(config)
         return 0
     _claim_outputs(args, config)
-    disable_progress = True if getattr(args, "no_progress", False) else None
-    results = evaluate_models(args.models, config, disable_progress=disable_progress)
+    results = evaluate_models(args.models, config, disable_progress=disable_progress(args))
     print(format_table(results))
     from bsl_pipeline.pipeline.base.written_files import record_written
 

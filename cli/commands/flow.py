@@ -156,7 +156,7 @@ artifact with per-subset details (<key>-details).
     e.add_argument("--data-dir", help="folder holding sts/, stsbenchmark/ and sick/ (default: docs/guide/data.md)")
     e.add_argument("--tasks", help="comma-separated subset of sts12,...,sts16,stsb,sickr")
     e.add_argument("--artifact-key", default=None, help="table artifact key (default bsl-sts-evaluation)")
-    add_config_arguments(e, "EvaluationConfig")
+    add_config_arguments(e, "EvaluationConfig", not_needed=("models",))
     e.add_argument("--json", action="store_true", help="print the results as JSON")
 
 
@@ -215,11 +215,9 @@ def augment_spec(args: argparse.Namespace) -> AugmentFlowConfig:
 def run_augment(args: argparse.Namespace) -> int:
     spec = augment_spec(args)
     if args.print_config:
-        from bsl_pipeline.flows.config_layers import layered_config
-        from bsl_pipeline.pipeline.augment.job import AugmentConfig
+        from bsl_pipeline.flows.augment_flow import check_augment_spec
 
-        print_config({"flow": spec, "augment_config": layered_config(AugmentConfig, spec.config_file, spec.augment,
-                                                                     spec.overrides)})
+        print_config({"flow": spec, "augment_config": check_augment_spec(spec, require_paths=False)})
         return 0
     if not spec.corpus or not spec.out_dir:
         raise ConfigError("flow augment needs CORPUS and --out DATASET_DIR")

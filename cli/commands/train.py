@@ -12,7 +12,9 @@ import argparse
 from bsl_pipeline.cli.config_args import (
     add_command,
     add_config_arguments,
+    add_progress_flags,
     command_overrides,
+    disable_progress,
     print_config,
     to_value,
 )
@@ -119,7 +121,7 @@ def register(subparsers) -> None:
     p.add_argument("--min-usable", type=float, metavar="SHARE",
                    help="refuse a dataset whose judged usable share (`bsl review`, lower end of its 95%% interval) "
                         "is under SHARE for one of the methods trained on, or that has no judged pairs of one")
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar (also BSL_NO_PROGRESS=1)")
+    add_progress_flags(p, "--quiet", "-q")
     register_models(subparsers)
     register_recipes(subparsers)
 
@@ -232,7 +234,7 @@ def run(args: argparse.Namespace) -> int:
     from bsl_pipeline.evaluation import dev_evaluators
     from bsl_pipeline.training import train
 
-    result = train(config, evaluators=dev_evaluators(config.eval), disable_progress=True if args.quiet else None)
+    result = train(config, evaluators=dev_evaluators(config.eval), disable_progress=disable_progress(args))
     if result.final_checkpoint is not None and _is_main_process():
         resume = "rerun the same command" if config.train.resume == "auto" else "resume with --resume"
         state = ("already finished" if result.already_finished else "finished" if result.completed

@@ -333,7 +333,8 @@ def fingerprint_dict(obj: Any) -> Any:
 def parse_override(text: str) -> tuple[list[str], Any]:
     """`a.b.c=value` -> (["a","b","c"], yaml-parsed value)."""
     if "=" not in text:
-        raise ConfigError(f"override {text!r} must look like key=value (e.g. train.lr=1e-4)")
+        example = f" (e.g. {text.strip()}=VALUE)" if text.strip() else ""
+        raise ConfigError(f"override {text!r} must look like key=value{example}")
     key, raw = text.split("=", 1)
     key = key.strip()
     if not key:
@@ -479,6 +480,8 @@ def _shown(value: Any, limit: int = 60) -> str:
 
 def load_yaml(path: str | Path) -> dict[str, Any]:
     path = Path(path)
+    if path.is_dir():
+        raise ConfigError(f"config file {path} is a directory; give a YAML file")
     if not path.is_file():
         raise ConfigError(f"config file not found: {path}")
     raw = path.read_bytes()

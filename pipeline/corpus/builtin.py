@@ -9,33 +9,43 @@ from pathlib import Path
 
 from bsl_pipeline.pipeline.base.atomic import atomic_path
 from bsl_pipeline.pipeline.base.errors import InputError
-from bsl_pipeline.pipeline.base.ownership import check_not_input, claim_file
+from bsl_pipeline.pipeline.base.ownership import check_not_input, claim_file, refuse_special_file
 from bsl_pipeline.pipeline.base.text import normalize
+
+
+def wordnet_examples(wordnet_dir: str | None = None, min_words: int = 4) -> list[str]:
+    """Every WordNet 3.0 usage example with at least `min_words` words (whitespace collapsed), in synset order
+    (about 35k sentences of 4+ words). A `wordnet_dir` that is not a WordNet database is an error."""
+    if min_words < 1:
+        raise InputError(f"min_words must be at least 1 (got {min_words})")
+    from bsl_pipeline.pipeline.lexicon.wordnet import load_wordnet, locate_wordnet
+
+    wn = load_wordnet(locate_wordnet(wordnet_dir))
+    examples = []
+    for pos in ("n", "v", "a", "r"):  # fixed order: the corpus is the same on every machine
+        for synset in wn.all_synsets(pos):
+            for example in synset.examples():
+                example = " ".join(example.split())
+                if len(example.split()) >= min_words:
+                    examples.append(example)
+    return examples
 
 
 def write_wordnet_examples(out_path: str | Path, wordnet_dir: str | None = None, min_words: int = 4,
                            overwrite: bool = False) -> int:
-    """Write every WordNet 3.0 usage example with at least `min_words` words, one per line, in synset order
-    (about 40k sentences). Returns the number of lines. Skipped when `out_path` already exists, unless `overwrite`
-    (then the old file is set aside, see `pipeline.base.ownership.claim_file`)."""
-    out_path = Path(out_path)
-    if out_path.is_file() and not overwrite:
-        with open(out_path, "rb") as fh:
-            return sum(1 for _ in fh)
-    claim_file(out_path, overwrite=overwrite)
-    from bsl_pipeline.pipeline.lexicon.wordnet import load_wordnet, locate_wordnet
+    """Write `wordnet_examples(wordnet_dir, min_words)`, one per line. Returns the number of lines.
 
-    wn = load_wordnet(locate_wordnet(wordnet_dir))
-    n = 0
-    with atomic_path(out_path) as tmp, open(tmp, "w", encoding="utf-8") as fh:
-        for pos in ("n", "v", "a", "r"):  # fixed order: the corpus is the same on every machine
-            for synset in wn.all_synsets(pos):
-                for example in synset.examples():
-                    example = " ".join(example.split())
-                    if len(example.split()) >= min_words:
-                        fh.write(example + "\n")
-                        n += 1
-    return n
+    An existing file is refused unless it already holds exactly this text or `overwrite` is set (then it is set
+    aside, never deleted: `pipeline.base.ownership.claim_file`); the file is replaced atomically."""
+    out_path = Path(out_path)
+    refuse_special_file(out_path)  # before WordNet is read
+    examples = wordnet_examples(wordnet_dir, min_words)
+    data = "".join(example + "\n" for example in examples).encode("utf-8")
+    claim_file(out_path, overwrite=overwrite,
+               same_content=lambda p: p.stat().st_size == len(data) and p.read_bytes() == data)
+    with atomic_path(out_path) as tmp:
+        tmp.write_bytes(data)
+    return len(examples)
 
 
 @dataclass(frozen=True)

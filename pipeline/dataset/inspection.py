@@ -172,8 +172,10 @@ def _fmt(v: Any, digits: int = 3) -> str:
 
 
 # -- stats ---------------------------------------------------------------------------------------------------------
-def format_stats_text(manifest: Manifest) -> str:
-    rows = stats_rows(manifest)
+def format_stats_text(manifest: Manifest, methods: list[str] | None = None) -> str:
+    """The per-method statistics table (only the rows of `methods`, when given), then the corpus line and the
+    judged figures."""
+    rows = [r for r in stats_rows(manifest) if methods is None or r["method"] in methods]
     headers = list(rows[0]) if rows else ["method"]
     cells = [[_fmt(r[h]) for h in headers] for r in rows]
     widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(headers)]

@@ -26,6 +26,7 @@ from bsl_pipeline.pipeline.base.config import MAX_VIEW_CHARS
 from bsl_pipeline.pipeline.base.errors import BSLError, InputError, VerificationError
 from bsl_pipeline.pipeline.base.ownership import MARKER_NAME, read_json_file, read_marker
 from bsl_pipeline.pipeline.base.fingerprint import keyed_digest
+from bsl_pipeline.pipeline.base.progress import progress_disabled
 from bsl_pipeline.pipeline.base.provenance import sha256_file
 from bsl_pipeline.pipeline.dataset.card import card_front_matter_problem, card_shard_files, loading_files_problem
 from bsl_pipeline.pipeline.dataset.manifest import (
@@ -277,7 +278,7 @@ def verify_dataset(path_or_dir: str | Path, progress: bool = False, allow_unlist
             raise VerificationError(message + "; remove them, or pass --allow-unlisted")
         log.warning("warning: %s", message)
     shards = manifest.shards
-    if progress:
+    if not progress_disabled(not progress):
         from tqdm import tqdm
 
         shards = tqdm(shards, desc="verify", unit="shard")

@@ -1,6 +1,8 @@
 import subprocess
 import sys
 
+import pytest
+
 from bsl_pipeline.cli.cli import main
 
 
@@ -22,6 +24,49 @@ def test_print_config_applies_overrides(capsys):
     assert main(["augment", "--methods", "identity", "-o", "corpus.min_words=4", "--print-config"]) == 0
     out = capsys.readouterr().out
     assert "- identity" in out and "min_words: 4" in out
+
+
+@pytest.mark.parametrize("argv", [["evaluate"], ["corpus-manifest"], ["flow", "evaluate"], ["augment"], ["train"],
+                                  ["demo"], ["data", "fetch"]])
+def test_print_config_needs_no_positional_the_config_does_not_need(argv, capsys):
+    import yaml
+
+    assert main([*argv, "--print-config"]) == 0
+    assert isinstance(yaml.safe_load(capsys.readouterr().out), dict)
+
+
+def test_without_print_config_the_positionals_are_still_required(capsys):
+    for argv, name in ((["evaluate"], "MODEL"), (["corpus-manifest"], "corpus"), (["flow", "evaluate"], "MODEL")):
+        with pytest.raises(SystemExit) as exit_:
+            main(argv)
+        assert exit_.value.code == 2
+        assert f"the following arguments are required: {name}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("overrides, message", [
+    (["--methods", "synonyms,bogus"], "unknown method 'bogus'"),
+    (["--methods", "synonyms", "-o", "method_params.synonyms.fraction=2"],
+     "method_params.synonyms.fraction: 2.0 is out of range ([0, 1])"),
+    (["--methods", "noise", "-o", "method_params.synonyms.fraction=0.5"],
+     "method_params given for method(s) not in methods: synonyms"),
+])
+def test_augment_print_config_refuses_what_a_run_refuses(tmp_path, capsys, overrides, message):
+    assert main(["augment", *overrides, "--print-config"]) == 1
+    printed = capsys.readouterr()
+    assert printed.out == "" and printed.err.startswith(f"bsl augment: error: {message}")
+    assert len(printed.err.splitlines()) == 1
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("a sentence of several words\n", encoding="utf-8")
+    assert main(["augment", str(corpus), "--out", str(tmp_path / "ds"), *overrides]) == 1
+    assert capsys.readouterr().err == printed.err  # the same line as a run
+    assert not (tmp_path / "ds").exists()
+
+
+def test_evaluate_and_flow_augment_print_config_refuse_what_a_run_refuses(capsys):
+    assert main(["evaluate", "--tasks", "bogus", "--print-config"]) == 1
+    assert "unknown task(s) bogus" in capsys.readouterr().err
+    assert main(["flow", "augment", "--methods", "synonyms,bogus", "--print-config"]) == 1
+    assert capsys.readouterr().err.startswith("bsl flow: error: unknown method 'bogus'")
 
 
 def _bsl(*args):
@@ -135,3 +180,40 @@ def test_o_beats_the_dedicated_flags_of_flow_evaluate(capsys):
     printed = yaml.safe_load(capsys.readouterr().out)
     assert printed["evaluation_config"]["data_dir"] == "/data/o" and printed["evaluation_config"]["tasks"] == ["stsb"]
     assert printed["flow"]["overrides"] == ['data_dir="/data/flag"', 'tasks="stsb"', "data_dir=/data/o"]
+
+
+# Every command that draws progress bars, and the older spellings of --no-progress it keeps.
+PROGRESS_COMMANDS = {("augment",): (), ("flow", "augment"): (), ("verify",): ("-q", "--quiet"),
+                     ("train",): ("-q", "--quiet"), ("evaluate",): (), ("data", "fetch"): (), ("demo",): ()}
+
+
+def test_every_command_that_draws_bars_takes_the_one_progress_pair():
+    from bsl_pipeline.cli.cli import _chosen_parser, build_parser
+
+    parser = build_parser()
+    for argv, aliases in PROGRESS_COMMANDS.items():
+        sub = _chosen_parser(parser, list(argv))
+        for flag, value in (("--progress", "on"), ("--no-progress", "off"), *((a, "off") for a in aliases)):
+            action = next(a for a in sub._actions if flag in a.option_strings)
+            assert (action.dest, action.const) == ("progress", value), (argv, flag)
+
+
+def test_bsl_no_progress_and_every_spelling_of_no_progress_hide_the_verify_bar(tmp_path):
+    import os
+
+    from small_corpus import augmented_dataset, write_corpus
+
+    ds = augmented_dataset(tmp_path, write_corpus(tmp_path))
+    env = {k: v for k, v in os.environ.items() if k != "BSL_NO_PROGRESS"}
+
+    def verify_stderr(*flags, **extra):
+        proc = subprocess.run([sys.executable, "-m", "bsl_pipeline.cli", "verify", str(ds), *flags],
+                              capture_output=True, text=True, env={**env, **extra})
+        assert proc.returncode == 0 and proc.stdout.startswith(f"OK: {ds}: "), proc.stderr
+        return proc.stderr
+
+    assert "verify: 100%" in verify_stderr() and "verify: 100%" in verify_stderr("--progress")
+    assert verify_stderr(BSL_NO_PROGRESS="1") == ""
+    assert verify_stderr("--progress", BSL_NO_PROGRESS="1") == ""  # the variable hides every bar
+    for flag in ("--no-progress", "-q", "--quiet"):
+        assert verify_stderr(flag) == ""

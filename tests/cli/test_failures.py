@@ -51,3 +51,25 @@ def test_write_errors_are_one_line_naming_the_path(tmp_path, corpus, capsys, mon
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
     assert err.startswith("bsl inspect: error: ") and str(tmp_path) in err and f"{cause} ({fix}" in err, err
     assert not (tmp_path / "page.html").exists()
+
+
+def test_a_path_through_a_file_names_the_file_that_is_not_a_directory(tmp_path, corpus, capsys):
+    notes = tmp_path / "small.txt"
+    notes.write_text("my notes\n", encoding="utf-8")
+    runs = [
+        (["augment", str(corpus), "--out", str(notes / "ds"), "--methods", "noise"], "augment", notes / "ds"),
+        (["corpus-manifest", str(corpus), "--registry-dir", str(notes)], "corpus-manifest",
+         notes / "sources" / "corpus.json"),
+        (["corpus-manifest", str(corpus), "--registry-dir", str(notes / "x")], "corpus-manifest",
+         notes / "x" / "sources" / "corpus.json"),
+    ]
+    for argv, command, path in runs:
+        assert main(argv) == 1
+        err = capsys.readouterr().err
+        assert err == (f"bsl {command}: error: {notes} is not a directory, so {path} cannot be written under it; "
+                       f"give a path in a directory\n")
+        assert notes.read_text(encoding="utf-8") == "my notes\n"
+    from bsl_pipeline.cli.failures import describe_failure
+
+    assert describe_failure(NotADirectoryError(20, "Not a directory", str(notes))) == (
+        f"{notes} is not a directory; give a directory")

@@ -202,16 +202,31 @@ def test_model_paths_that_do_not_exist_fail_at_once_without_the_hub(tmp_path, sh
 
 
 # -- 4. bsl schedule --check -------------------------------------------------------------------------------------------
-def test_schedule_check_names_the_first_missing_path_or_model(tmp_path, shared_data):
+def test_schedule_check_warns_of_missing_data_and_names_a_missing_model(tmp_path, shared_data):
     corpus = _corpus(tmp_path, 10)
-    (tmp_path / "data").mkdir()
-    _, lines, code = _run(_bsl("schedule", str(REPO_ROOT / "configs" / "schedule.example.yaml"), "--check"),
-                          tmp_path, _env(BSL_DATA_DIR=str(shared_data)))
-    assert code == 1 and "corpus not found: data/corpus" in lines[-1], lines
-    (tmp_path / "data" / "corpus").mkdir()
-    _, lines, code = _run(_bsl("schedule", str(REPO_ROOT / "configs" / "schedule.example.yaml"), "--check"),
-                          tmp_path, _env(BSL_DATA_DIR=str(shared_data)))
-    assert code == 0 and lines[-1] == "bsl-train/nightly-bsl: cron '0 4 * * *' (UTC)", lines  # the bundled encoder
+    example = REPO_ROOT / "configs" / "schedule.example.yaml"
+    # The data a deployment reads when it runs may appear later (the example's corpus directory, a dataset no
+    # deployment of the file writes): a warning each, and the shipped example checks clean.
+    _, lines, code = _run(_bsl("schedule", str(example), "--check"), tmp_path, _env(BSL_DATA_DIR=str(shared_data)))
+    assert code == 0 and lines[-2:] == ["bsl-augment/nightly-corpus: cron '0 2 * * *' (UTC)",
+                                        "bsl-train/nightly-bsl: cron '0 4 * * *' (UTC)"], lines  # the bundled encoder
+    assert [line.split(" - ", 1)[-1] for line in lines if "WARNING" in line] == [
+        "deployment 'nightly-corpus' (augment): corpus data/corpus/ does not exist yet; it must exist when the "
+        "deployment runs"], lines  # the dataset the train deployment reads is the augment deployment's
+    other = tmp_path / "other.yaml"
+    other.write_text(example.read_text(encoding="utf-8").replace("manifests: [out/datasets/nightly]",
+                                                                 "manifests: [out/datasets/wiki]"))
+    (tmp_path / "data" / "corpus").mkdir(parents=True)
+    _, lines, code = _run(_bsl("schedule", str(other), "--check"), tmp_path, _env(BSL_DATA_DIR=str(shared_data)))
+    assert code == 0 and [line.split(" - ", 1)[-1] for line in lines if "WARNING" in line] == [
+        "deployment 'nightly-bsl' (train): dataset out/datasets/wiki does not exist yet; it must exist when the "
+        "deployment runs (no augment deployment of this file writes it)"], lines
+    # Bad values stay errors, naming the deployment.
+    other.write_text(example.read_text(encoding="utf-8").replace("methods: [synonyms, noise]",
+                                                                 "methods: [synonyms, bogus]"))
+    _, lines, code = _run(_bsl("schedule", str(other), "--check"), tmp_path, _env(BSL_DATA_DIR=str(shared_data)))
+    assert code == 1 and lines[-1].startswith("bsl schedule: error: deployment 'nightly-corpus' (augment): unknown "
+                                              "method 'bogus'"), lines
     named = tmp_path / "named.yaml"
     named.write_text((REPO_ROOT / "configs" / "schedule.example.yaml").read_text(encoding="utf-8").replace(
         'train: {output_dir: "runs/nightly-bsl/{date}"', 'model: {name_or_path: /models/all-MiniLM-L6-v2}\n'

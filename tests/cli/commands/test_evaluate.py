@@ -26,3 +26,15 @@ def test_evaluate_refuses_output_paths_that_cannot_be_files_before_evaluating(tm
         err = capsys.readouterr().err
         assert message in err and "the evaluation ran" not in err, err
     assert not (tmp_path / "new_dir").exists() and (tmp_path / "a_file").read_text() == "x"
+
+
+def test_help_examples_name_directories_bsl_train_writes(capsys):
+    import re
+
+    from bsl_pipeline.training.run_directory import BEST_DIR, EXPORT_DIR, FINAL_DIR
+
+    with pytest.raises(SystemExit):
+        main(["evaluate", "--help"])
+    examples = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  bsl evaluate ")]
+    named = {name for line in examples for name in re.findall(r"runs/bsl/([^\s/]+)", line)}
+    assert named and named <= {FINAL_DIR, EXPORT_DIR, BEST_DIR}, named

@@ -44,3 +44,18 @@ def test_yaml_1_1_boolean_words_stay_text_where_a_setting_is_text(tmp_path):
     for word, value in (("yes", True), ("no", False), ("on", True), ("off", False), ("y", True), ("n", False),
                         ("true", True), ("False", False)):
         assert load_config(AugmentConfig, overrides=[f"progress={word}"]).progress is value
+
+
+def test_a_directory_as_config_file_and_an_override_without_value_are_named_so(tmp_path, capsys):
+    from bsl_pipeline.cli.cli import main
+
+    folder = tmp_path / "adir"
+    folder.mkdir()
+    assert main(["train", "--config", str(folder), "--print-config"]) == 1
+    assert capsys.readouterr().err == f"bsl train: error: config file {folder} is a directory; give a YAML file\n"
+    assert main(["train", "--config", str(tmp_path / "missing.yaml"), "--print-config"]) == 1
+    assert "config file not found:" in capsys.readouterr().err
+    # The example is the user's own key with a value, not a key that may not exist.
+    assert main(["train", "-o", "optim.lr", "--print-config"]) == 1
+    assert capsys.readouterr().err == ("bsl train: error: override 'optim.lr' must look like key=value "
+                                       "(e.g. optim.lr=VALUE)\n")

@@ -122,7 +122,7 @@ def test_cli_augment_verify_inspect_on_s3_never_show_credentials(s3_server, tmp_
                  "-o", "corpus.chunk_size=8"], env, tmp_path)]
     assert out[-1].returncode == 0, out[-1].stderr
     out.append(_cli(["verify", url], env, tmp_path))
-    assert out[-1].returncode == 0 and out[-1].stdout.startswith("OK: views:"), out[-1].stderr
+    assert out[-1].returncode == 0 and out[-1].stdout.startswith(f"OK: {url}: dataset views,"), out[-1].stderr
     out.append(_cli(["inspect", url, "--stats"], env, tmp_path))
     assert out[-1].returncode == 0 and "noise" in out[-1].stdout, out[-1].stderr
     out.append(_cli(["inspect", url, "-n", "3", "--no-color"], env, tmp_path))

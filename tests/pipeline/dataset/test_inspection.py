@@ -62,6 +62,22 @@ def test_cli_prints_diffs_and_stats(dataset, capsys):
 
 
 @pytest.mark.browser
+def test_stats_show_only_the_methods_asked_for_and_n_must_be_positive(dataset, capsys):
+    def method_rows(argv):
+        assert main(["inspect", str(dataset), "--stats", *argv]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        return [line.split()[0] for line in lines[2:lines.index("")]]  # under the header and its rule
+
+    assert method_rows([]) == ["noise", "identity"]
+    assert method_rows(["--method", "identity"]) == ["identity"]
+    assert method_rows(["--method", "noise,identity"]) == ["noise", "identity"]
+    for n in ("0", "-1"):
+        with pytest.raises(SystemExit) as exit_:
+            main(["inspect", str(dataset), "-n", n])
+        assert exit_.value.code == 2
+        assert f"argument -n: must be at least 1 (got {n})" in capsys.readouterr().err
+
+
 def test_html_page_renders_pairs_and_escapes_markup(dataset, tmp_path):
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:

@@ -5,7 +5,8 @@
 # contrastive objective on both, the supervised recipe's alternative, chosen against on STS-B dev; `st-views`:
 # sentence-transformers' MNRL in its own trainer on the views (lr 2e-5, as the supervised recipe). Each part writes
 # runs/objective_by_data/<part>/table.md and results.json; parts may run one after another or side by side.
-# TASKS=all scores the seven STS test tasks and STS-B dev instead of STS-B dev and test (compare_peers.py --tasks):
+# TASKS=all scores the seven STS test tasks and STS-B dev instead of STS-B dev and test (compare_peers.py --tasks);
+# EXTRA passes further compare_peers.py arguments to every part (EXTRA="--set train.batch_size=64": batches of 64 pairs):
 #   STEPS=50 WARMUP=18 SEEDS=42,43,44 sh experiments/objective_by_data.sh views nli both contrastive
 set -e
 STEPS=${STEPS:-50}
@@ -15,7 +16,7 @@ TASKS=${TASKS:-stsb}
 OUT=${OUT:-runs/objective_by_data}
 PY=${PY:-.venv/bin/python}
 common="--steps $STEPS --predictor-warmup $WARMUP --seeds $SEEDS --tasks $TASKS --budget steps --threads 1"
-common="$common --eval-max-tokens 8192"
+common="$common --eval-max-tokens 8192 ${EXTRA:-}"
 recipes=recipe:unsupervised,recipe:supervised
 for part in "$@"; do
   case $part in

@@ -17,7 +17,7 @@ def test_the_built_in_demo_config_is_configs_demo_yaml():
     assert load_config(MainJobConfig, DEMO_YAML) == MainJobConfig()
     recipe = MainJobConfig().training
     assert (recipe.optim.optimizer, recipe.optim.lr, recipe.train.batch_size, recipe.train.max_steps,
-            recipe.model.max_length, recipe.objective.bsl.momentum) == ("adamw", 5e-5, 16, 140, 48, 0.999)
+            recipe.model.max_length, recipe.objective.bsl.momentum) == ("adamw", 5e-5, 64, 140, 48, 0.999)
     bsl = recipe.objective.bsl
     assert (bsl.predictor_warmup_steps, bsl.predictor_lr, bsl.symmetric, bsl.online_view) == (50, 1e-3, False, "view2")
     assert MainJobConfig().evaluation.max_length == 256 and MainJobConfig().corpus_limit == 0

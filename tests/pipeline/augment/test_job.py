@@ -132,7 +132,7 @@ def test_demo_override_keeps_the_recipe():
     cfg = load_config(MainJobConfig, overrides=["training.train.seed=43", "training.optim.lr=1e-5"])
     assert (cfg.training.train.seed, cfg.training.optim.lr) == (43, 1e-5)
     cfg.training.train.seed, cfg.training.optim.lr = recipe.train.seed, recipe.optim.lr
-    assert cfg.training == recipe and recipe.train.max_steps == 140 and recipe.train.batch_size == 16
+    assert cfg.training == recipe and recipe.train.max_steps == 140 and recipe.train.batch_size == 64
 
 
 def test_corpus_bounds_match_what_later_stages_accept():

@@ -273,7 +273,8 @@ def finalize_dataset(dataset_dir: str | Path, config: AugmentConfig, corpus: str
                         files=[{**f, "path": as_url(f["path"])}
                                for f in source_files_info(corpus_stats.files, corpus_stats.read_stats)],
                         records_read=corpus_info["records_read"], records_kept=corpus_info["records_kept"],
-                        dropped=corpus_info["dropped"], replacement_chars=corpus_info["replacement_chars"])
+                        dropped=corpus_info["dropped"], replacement_chars=corpus_info["replacement_chars"],
+                        not_read=[as_url(p) for p in corpus_stats.not_read])
     differs = previous.what_differs(config.methods, source) if previous is not None else []
     # Another dataset (other methods, another or a changed corpus): its shards are all set aside, not dropped.
     old_shards = {} if previous is None or differs else {s.path: s.sha256 for s in previous.shards}

@@ -82,13 +82,17 @@ class CorpusStats:
     records_kept: int = 0
     dropped: Counter = _field(default_factory=Counter)
     replacement_chars: int = 0
+    # The files `limit` left unread (their Moses companions too): not part of what was read, so a dataset made
+    # with a lower limit is not one made from a changed corpus (`Manifest.what_differs`).
+    not_read: list[str] = _field(default_factory=list)
     # (size, mtime_ns) of each file as reading it began: the hash pass refuses a file that changed since
     # (`pipeline.corpus.source_manifest.source_files_info`). Not part of the manifest.
     read_stats: dict[str, tuple[int, int]] = _field(default_factory=dict, repr=False)
 
     def as_dict(self) -> dict:
         return {"files": self.files, "records_read": self.records_read, "records_kept": self.records_kept,
-                "dropped": dict(sorted(self.dropped.items())), "replacement_chars": self.replacement_chars}
+                "dropped": dict(sorted(self.dropped.items())), "replacement_chars": self.replacement_chars,
+                **({"not_read": self.not_read} if self.not_read else {})}
 
 
 @dataclass
@@ -156,13 +160,14 @@ def iter_chunks(corpus: str | Path, cfg: CorpusConfig, stats: CorpusStats | None
     seen: set[int] = set()
     parallel_languages = cfg.languages if cfg.format == "parallel" else []
     for path in corpus_files(corpus, cfg.format, parallel_languages):
-        stats.files.append(str(path))
-        name = as_url(str(path))  # a corpus read from its local copy is named by its URL (rows, chunks)
         read_now = [path]
         if cfg.format == "parallel":  # a Moses pair's second file is read (and so checksummed) with its first
-            companions = companion_files(path, cfg.languages)
-            stats.files.extend(str(f) for f in companions)
-            read_now += list(companions)
+            read_now += list(companion_files(path, cfg.languages))
+        if cfg.limit and stats.records_kept >= cfg.limit:
+            stats.not_read.extend(str(f) for f in read_now)
+            continue
+        stats.files.extend(str(f) for f in read_now)
+        name = as_url(str(path))  # a corpus read from its local copy is named by its URL (rows, chunks)
         for f in read_now:
             if f.is_file():
                 st = f.stat()
@@ -190,5 +195,3 @@ def iter_chunks(corpus: str | Path, cfg: CorpusConfig, stats: CorpusStats | None
                 break
         if chunk.records or chunk.dropped:
             yield chunk
-        if cfg.limit and stats.records_kept >= cfg.limit:
-            return

@@ -380,13 +380,13 @@ def _keep_edited_card(dataset_dir: Path, previous: Manifest | None) -> None:
     """Set the dataset card aside (with a warning) when it is not the card this tool wrote for the manifest being
     replaced: a hand edit is kept in `.bsl-replaced/<time>/README.md`, never lost on a rerun."""
     from bsl_pipeline.pipeline.base.ownership import set_aside
-    from bsl_pipeline.pipeline.dataset.card import dataset_card
+    from bsl_pipeline.pipeline.dataset.card import card_is_ours
 
     card = dataset_dir / "README.md"
     if not card.is_file() and not card.is_symlink():
         return
     try:
-        ours = previous is not None and card.read_text(encoding="utf-8") == dataset_card(previous)
+        ours = previous is not None and card_is_ours(card.read_text(encoding="utf-8"), previous)
     except (OSError, UnicodeDecodeError, BSLError):
         ours = False
     if not ours:

@@ -355,6 +355,8 @@ _PARTS: dict[str, Callable[[Any, str], Any]] = {
     "stats": lambda v, w: DatasetStats.from_json(v),
     "timings": lambda v, w: Timings.from_json(v),
     "annotations": lambda v, w: _annotations(v),
+    "card_sha256": lambda v, w: _get({"card_sha256": v}, "card_sha256", "", lambda x: isinstance(x, str) and
+                                     bool(_SHA256.match(x)), "64 lowercase hex digits"),
     "signature": lambda v, w: _str({"signature": v}, "signature", ""),
     "checksum": lambda v, w: _str({"checksum": v}, "checksum", ""),
 }
@@ -389,6 +391,9 @@ class Manifest:
     stats: DatasetStats | None = None
     timings: Timings | None = None
     annotations: dict[str, dict[str, Any]] | None = None  # name -> {"path": ...}: see ANNOTATIONS
+    # sha256 of the card the tool wrote with this manifest, less its judged-views block (`pipeline.dataset.card`):
+    # a later run knows the card for the tool's whatever template wrote it.
+    card_sha256: str | None = None
     signature: str | None = None
     checksum: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)  # keys this version does not know, kept as written

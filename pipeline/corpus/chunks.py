@@ -1,9 +1,10 @@
 """From raw corpus records to normalised, de-duplicated, length-bounded chunks of `SourceRecord`s.
 
 Streaming: one chunk (at most `chunk_size` records) is in memory at a time; the only state that grows with the
-corpus is the set of 64-bit ids seen (for de-duplication, ~60 bytes per distinct sentence or sentence pair). A pair
-is a duplicate when both its sentences repeat an earlier pair's; a new pair whose first sentence an earlier record
-had is kept, marked `repeats_text`, so that the methods that read only that sentence augment it once. Chunks never
+corpus is the sets of 64-bit ids seen (for de-duplication, ~60 bytes per distinct record and per distinct first
+sentence). A record is a duplicate when it repeats an earlier one (a sentence; a pair, both its sentences); a new
+record whose first sentence an earlier record had (a premise with its next hypothesis, a sentence an earlier pair's
+premise was) is kept, marked `repeats_text`, so that the methods that read only that sentence augment it once. Chunks never
 span two files, so a corpus directory that gains files keeps the chunks (and their cached results) of the files it
 had.
 """
@@ -124,7 +125,11 @@ def _hash_fields(h, values) -> None:
         h.update(len(data).to_bytes(8, "little") + data)
 
 
-def _classify(raw: RawRecord, cfg: CorpusConfig, seen: set[int]) -> SourceRecord | DroppedRecord:
+def _classify(raw: RawRecord, cfg: CorpusConfig, seen: set[int], texts: set[int]) -> SourceRecord | DroppedRecord:
+    """`seen`: the ids of the records kept (a sentence, or a pair); `texts`: the first sentences they hold, which
+    a method that reads one sentence reads. A record whose id was seen is a duplicate; a new one whose first
+    sentence was read (an NLI premise with its next hypothesis, a plain sentence an earlier premise was) is kept,
+    marked `repeats_text`."""
     if raw.error:
         return DroppedRecord(raw.error, raw)
     text = normalize(raw.text)
@@ -146,10 +151,9 @@ def _classify(raw: RawRecord, cfg: CorpusConfig, seen: set[int]) -> SourceRecord
         if key in seen:
             return DroppedRecord("duplicate", raw, source_id)
         seen.add(key)
-        if text_b is not None:  # a new pair; its first sentence may still be one an earlier record had
-            text_key = int(stable_id(text), 16)
-            repeats_text = text_key in seen
-            seen.add(text_key)
+        text_key = key if text_b is None else int(stable_id(text), 16)
+        repeats_text = text_key in texts  # a new record; its first sentence may still be one an earlier had
+        texts.add(text_key)
     return SourceRecord(source_id=source_id, text=text, text_b=text_b, label=raw.label, origin=raw.origin,
                         repeats_text=repeats_text)
 
@@ -158,6 +162,7 @@ def iter_chunks(corpus: str | Path, cfg: CorpusConfig, stats: CorpusStats | None
     """Stream a corpus (file or directory) as chunks; `stats` is filled in as it goes."""
     stats = stats if stats is not None else CorpusStats()
     seen: set[int] = set()
+    texts: set[int] = set()
     parallel_languages = cfg.languages if cfg.format == "parallel" else []
     for path in corpus_files(corpus, cfg.format, parallel_languages):
         read_now = [path]
@@ -180,7 +185,7 @@ def iter_chunks(corpus: str | Path, cfg: CorpusConfig, stats: CorpusStats | None
                 raw.file = as_url(raw.file)
             stats.records_read += 1
             stats.replacement_chars += raw.replacements
-            result = _classify(raw, cfg, seen)
+            result = _classify(raw, cfg, seen, texts)
             if isinstance(result, DroppedRecord):
                 stats.dropped[result.reason] += 1
                 chunk.dropped.append(result)

@@ -109,13 +109,22 @@ class Chunk:
     def chunk_id(self) -> str:
         """Content hash of every field of every record (text, pair text, label, origin, id: all a method reads or
         a task writes) and of every drop: a chunk whose records differ in any field (a fixed NLI label) gets
-        another id, so the tasks keyed by it (`pipeline.augment.tasks.task_key`) run again."""
+        another id, so the tasks keyed by it (`pipeline.augment.tasks.task_key`) run again. It also hashes the
+        chunk table's layout (`CHUNK_LAYOUT`): after a layout change every chunk is a new one, its stored table
+        (`.work/chunks/<id>.parquet`) never one of the old layout, a chunk of dropped lines alone included."""
         h = hashlib.blake2b(digest_size=8)
+        _hash_fields(h, CHUNK_LAYOUT)
         for record in self.records:
             _hash_fields(h, (getattr(record, f.name) for f in dataclasses.fields(record)))
         for d in self.dropped:
             _hash_fields(h, (d.reason, d.source_id, d.raw.text, d.raw.text_b, d.raw.label, d.raw.origin))
-        return h.hexdigest() if self.records or self.dropped else stable_id(self.file, str(self.index_in_file))
+        if not self.records and not self.dropped:
+            _hash_fields(h, (self.file, self.index_in_file))
+        return h.hexdigest()
+
+
+#: The columns of a chunk's stored table (`pipeline.dataset.schema.CHUNK_SCHEMA`): a SourceRecord's fields.
+CHUNK_LAYOUT = tuple(f.name for f in dataclasses.fields(SourceRecord))
 
 
 def _hash_fields(h, values) -> None:

@@ -48,3 +48,41 @@ def test_a_sentence_an_earlier_premise_was_is_kept_and_read_once_by_single_sente
     assert proc.returncode == 0, proc.stderr
     sources = [r["source"] for b in iter_batches(tmp_path / "ds", "pairs", columns=["source"]) for r in b.to_pylist()]
     assert sorted(sources) == sorted([premise, "The cat sat on the mat today."])  # each sentence once
+
+
+def test_every_chunk_id_covers_the_chunk_layout_so_an_upgrade_never_finds_an_old_table(tmp_path, monkeypatch,
+                                                                                          caplog):
+    """A chunk's id hashes the columns of its stored table (`CHUNK_LAYOUT`, the chunk schema's names): after a
+    layout change (simulated: the first run under the layout less `repeats_text`, its tables written without
+    that column) every chunk is a new one, a chunk of dropped lines alone too, and nothing is "rewritten"."""
+    import logging
+
+    import pyarrow.parquet as pq
+
+    from bsl_pipeline.pipeline.augment.job import run_augment
+    from bsl_pipeline.pipeline.corpus import chunks as chunks_module
+    from bsl_pipeline.pipeline.dataset.schema import CHUNK_SCHEMA
+    from small_corpus import augment_config
+
+    assert chunks_module.CHUNK_LAYOUT == tuple(CHUNK_SCHEMA.names)
+    corpus = tmp_path / "c"
+    corpus.mkdir()
+    (corpus / "a.txt").write_text("The cat sat on the mat today.\nA man is playing a guitar now.\n", "utf-8")
+    (corpus / "b.txt").write_text("word " * 300 + "\n", "utf-8")  # dropped alone (too_long): a chunk of drops
+    out = tmp_path / "ds"
+    config = augment_config(tmp_path, methods=["noise"])
+    old_layout = tuple(n for n in CHUNK_SCHEMA.names if n != "repeats_text")
+    with monkeypatch.context() as patch:
+        patch.setattr(chunks_module, "CHUNK_LAYOUT", old_layout)
+        run_augment(corpus, out, config)
+    stored = sorted((out / ".work" / "chunks").glob("*.parquet"))
+    for path in stored:  # the tables as the old layout wrote them
+        table = pq.read_table(path)
+        if "repeats_text" in table.column_names:
+            pq.write_table(table.drop_columns(["repeats_text"]), path)
+    with caplog.at_level(logging.WARNING):
+        run_augment(corpus, out, config)
+    assert "does not hold what the corpus gives now" not in caplog.text
+    assert {p.name for p in stored}.isdisjoint(p.name for p in (out / ".work" / "chunks").glob("*.parquet")
+                                                if p not in stored)
+    assert len(list((out / ".work" / "chunks").glob("*.parquet"))) == 2 * len(stored)

@@ -119,6 +119,7 @@ def check_schedule_paths(config: ScheduleConfig) -> list[str]:
     file writes) may appear later: each one missing now is a warning, logged and returned, saying that it must
     exist when the deployment runs."""
     from bsl_pipeline.pipeline.augment.job import DATASET_KIND, earlier_dataset
+    from bsl_pipeline.pipeline.base import storage
     from bsl_pipeline.pipeline.base.hub import check_model_reference
     from bsl_pipeline.pipeline.base.ownership import check_claimable
 
@@ -136,6 +137,10 @@ def check_schedule_paths(config: ScheduleConfig) -> list[str]:
                 run_roots.append(resolved(out.train.output_dir))
     warnings = []
 
+    def missing(path: str) -> bool:
+        """Not there yet on this machine; a store URL is not looked up at check time (no credentials needed)."""
+        return not storage.is_url(path) and not Path(path).expanduser().exists()
+
     def read_later(where: str, what: str, path: str, note: str = "") -> None:
         warnings.append(f"{where}: {what} {path} does not exist yet; it must exist when the deployment runs{note}")
         log.warning("%s", warnings[-1])
@@ -144,7 +149,7 @@ def check_schedule_paths(config: ScheduleConfig) -> list[str]:
         where = f"deployment {d.name!r} ({d.flow})"
         try:
             if d.flow == "augment":
-                if not Path(d.augment.corpus).expanduser().exists():
+                if missing(d.augment.corpus):
                     read_later(where, "corpus", d.augment.corpus)
                 check_claimable(d.augment.out_dir, DATASET_KIND, overwrite=d.augment.overwrite,
                                 recognise=earlier_dataset)
@@ -154,7 +159,7 @@ def check_schedule_paths(config: ScheduleConfig) -> list[str]:
                 train = resolve_train_config(d.train.manifests, d.train.config_file, d.train.train,
                                              d.train.overrides)
                 for src in train.data.sources:
-                    if resolved(src.path) not in made_datasets and not Path(src.path).expanduser().exists():
+                    if missing(src.path) and resolved(src.path) not in made_datasets:
                         read_later(where, "dataset", src.path, " (no augment deployment of this file writes it)")
                 check_model_reference(train.model.name_or_path, "model.name_or_path")
             else:

@@ -273,7 +273,8 @@ def finalize_dataset(dataset_dir: str | Path, config: AugmentConfig, corpus: str
                         files=[{**f, "path": as_url(f["path"])}
                                for f in source_files_info(corpus_stats.files, corpus_stats.read_stats)],
                         records_read=corpus_info["records_read"], records_kept=corpus_info["records_kept"],
-                        dropped=corpus_info["dropped"], replacement_chars=corpus_info["replacement_chars"])
+                        dropped=corpus_info["dropped"], replacement_chars=corpus_info["replacement_chars"],
+                        not_read=[as_url(p) for p in corpus_stats.not_read])
     differs = previous.what_differs(config.methods, source) if previous is not None else []
     # Another dataset (other methods, another or a changed corpus): its shards are all set aside, not dropped.
     old_shards = {} if previous is None or differs else {s.path: s.sha256 for s in previous.shards}
@@ -379,13 +380,13 @@ def _keep_edited_card(dataset_dir: Path, previous: Manifest | None) -> None:
     """Set the dataset card aside (with a warning) when it is not the card this tool wrote for the manifest being
     replaced: a hand edit is kept in `.bsl-replaced/<time>/README.md`, never lost on a rerun."""
     from bsl_pipeline.pipeline.base.ownership import set_aside
-    from bsl_pipeline.pipeline.dataset.card import dataset_card
+    from bsl_pipeline.pipeline.dataset.card import card_is_ours
 
     card = dataset_dir / "README.md"
     if not card.is_file() and not card.is_symlink():
         return
     try:
-        ours = previous is not None and card.read_text(encoding="utf-8") == dataset_card(previous)
+        ours = previous is not None and card_is_ours(card.read_text(encoding="utf-8"), previous)
     except (OSError, UnicodeDecodeError, BSLError):
         ours = False
     if not ours:
@@ -401,7 +402,10 @@ def build_augmenters(config: AugmentConfig) -> dict[str, Augmenter]:
             raise BSLError(f"{key} given for method(s) not in methods: {', '.join(sorted(unknown))}")
     if not config.methods:
         raise BSLError("no methods given (e.g. --methods synonyms,span-mask)")
-    return {m: build_augmenter(m, config.method_params.get(m)) for m in config.methods}
+    augmenters = {m: build_augmenter(m, config.method_params.get(m)) for m in config.methods}
+    for augmenter in augmenters.values():
+        filters_for(config, augmenter)  # method_filters.<method>: unknown keys, bad values
+    return augmenters
 
 
 def _earlier_dataset(directory: Path) -> bool:

@@ -1,9 +1,10 @@
 """From raw corpus records to normalised, de-duplicated, length-bounded chunks of `SourceRecord`s.
 
 Streaming: one chunk (at most `chunk_size` records) is in memory at a time; the only state that grows with the
-corpus is the set of 64-bit ids seen (for de-duplication, ~60 bytes per distinct sentence or sentence pair). A pair
-is a duplicate when both its sentences repeat an earlier pair's; a new pair whose first sentence an earlier record
-had is kept, marked `repeats_text`, so that the methods that read only that sentence augment it once. Chunks never
+corpus is the sets of 64-bit ids seen (for de-duplication, ~60 bytes per distinct record and per distinct first
+sentence). A record is a duplicate when it repeats an earlier one (a sentence; a pair, both its sentences); a new
+record whose first sentence an earlier record had (a premise with its next hypothesis, a sentence an earlier pair's
+premise was) is kept, marked `repeats_text`, so that the methods that read only that sentence augment it once. Chunks never
 span two files, so a corpus directory that gains files keeps the chunks (and their cached results) of the files it
 had.
 """
@@ -82,13 +83,17 @@ class CorpusStats:
     records_kept: int = 0
     dropped: Counter = _field(default_factory=Counter)
     replacement_chars: int = 0
+    # The files `limit` left unread (their Moses companions too): not part of what was read, so a dataset made
+    # with a lower limit is not one made from a changed corpus (`Manifest.what_differs`).
+    not_read: list[str] = _field(default_factory=list)
     # (size, mtime_ns) of each file as reading it began: the hash pass refuses a file that changed since
     # (`pipeline.corpus.source_manifest.source_files_info`). Not part of the manifest.
     read_stats: dict[str, tuple[int, int]] = _field(default_factory=dict, repr=False)
 
     def as_dict(self) -> dict:
         return {"files": self.files, "records_read": self.records_read, "records_kept": self.records_kept,
-                "dropped": dict(sorted(self.dropped.items())), "replacement_chars": self.replacement_chars}
+                "dropped": dict(sorted(self.dropped.items())), "replacement_chars": self.replacement_chars,
+                **({"not_read": self.not_read} if self.not_read else {})}
 
 
 @dataclass
@@ -104,13 +109,22 @@ class Chunk:
     def chunk_id(self) -> str:
         """Content hash of every field of every record (text, pair text, label, origin, id: all a method reads or
         a task writes) and of every drop: a chunk whose records differ in any field (a fixed NLI label) gets
-        another id, so the tasks keyed by it (`pipeline.augment.tasks.task_key`) run again."""
+        another id, so the tasks keyed by it (`pipeline.augment.tasks.task_key`) run again. It also hashes the
+        chunk table's layout (`CHUNK_LAYOUT`): after a layout change every chunk is a new one, its stored table
+        (`.work/chunks/<id>.parquet`) never one of the old layout, a chunk of dropped lines alone included."""
         h = hashlib.blake2b(digest_size=8)
+        _hash_fields(h, CHUNK_LAYOUT)
         for record in self.records:
             _hash_fields(h, (getattr(record, f.name) for f in dataclasses.fields(record)))
         for d in self.dropped:
             _hash_fields(h, (d.reason, d.source_id, d.raw.text, d.raw.text_b, d.raw.label, d.raw.origin))
-        return h.hexdigest() if self.records or self.dropped else stable_id(self.file, str(self.index_in_file))
+        if not self.records and not self.dropped:
+            _hash_fields(h, (self.file, self.index_in_file))
+        return h.hexdigest()
+
+
+#: The columns of a chunk's stored table (`pipeline.dataset.schema.CHUNK_SCHEMA`): a SourceRecord's fields.
+CHUNK_LAYOUT = tuple(f.name for f in dataclasses.fields(SourceRecord))
 
 
 def _hash_fields(h, values) -> None:
@@ -120,7 +134,11 @@ def _hash_fields(h, values) -> None:
         h.update(len(data).to_bytes(8, "little") + data)
 
 
-def _classify(raw: RawRecord, cfg: CorpusConfig, seen: set[int]) -> SourceRecord | DroppedRecord:
+def _classify(raw: RawRecord, cfg: CorpusConfig, seen: set[int], texts: set[int]) -> SourceRecord | DroppedRecord:
+    """`seen`: the ids of the records kept (a sentence, or a pair); `texts`: the first sentences they hold, which
+    a method that reads one sentence reads. A record whose id was seen is a duplicate; a new one whose first
+    sentence was read (an NLI premise with its next hypothesis, a plain sentence an earlier premise was) is kept,
+    marked `repeats_text`."""
     if raw.error:
         return DroppedRecord(raw.error, raw)
     text = normalize(raw.text)
@@ -142,10 +160,9 @@ def _classify(raw: RawRecord, cfg: CorpusConfig, seen: set[int]) -> SourceRecord
         if key in seen:
             return DroppedRecord("duplicate", raw, source_id)
         seen.add(key)
-        if text_b is not None:  # a new pair; its first sentence may still be one an earlier record had
-            text_key = int(stable_id(text), 16)
-            repeats_text = text_key in seen
-            seen.add(text_key)
+        text_key = key if text_b is None else int(stable_id(text), 16)
+        repeats_text = text_key in texts  # a new record; its first sentence may still be one an earlier had
+        texts.add(text_key)
     return SourceRecord(source_id=source_id, text=text, text_b=text_b, label=raw.label, origin=raw.origin,
                         repeats_text=repeats_text)
 
@@ -154,15 +171,17 @@ def iter_chunks(corpus: str | Path, cfg: CorpusConfig, stats: CorpusStats | None
     """Stream a corpus (file or directory) as chunks; `stats` is filled in as it goes."""
     stats = stats if stats is not None else CorpusStats()
     seen: set[int] = set()
+    texts: set[int] = set()
     parallel_languages = cfg.languages if cfg.format == "parallel" else []
     for path in corpus_files(corpus, cfg.format, parallel_languages):
-        stats.files.append(str(path))
-        name = as_url(str(path))  # a corpus read from its local copy is named by its URL (rows, chunks)
         read_now = [path]
         if cfg.format == "parallel":  # a Moses pair's second file is read (and so checksummed) with its first
-            companions = companion_files(path, cfg.languages)
-            stats.files.extend(str(f) for f in companions)
-            read_now += list(companions)
+            read_now += list(companion_files(path, cfg.languages))
+        if cfg.limit and stats.records_kept >= cfg.limit:
+            stats.not_read.extend(str(f) for f in read_now)
+            continue
+        stats.files.extend(str(f) for f in read_now)
+        name = as_url(str(path))  # a corpus read from its local copy is named by its URL (rows, chunks)
         for f in read_now:
             if f.is_file():
                 st = f.stat()
@@ -175,7 +194,7 @@ def iter_chunks(corpus: str | Path, cfg: CorpusConfig, stats: CorpusStats | None
                 raw.file = as_url(raw.file)
             stats.records_read += 1
             stats.replacement_chars += raw.replacements
-            result = _classify(raw, cfg, seen)
+            result = _classify(raw, cfg, seen, texts)
             if isinstance(result, DroppedRecord):
                 stats.dropped[result.reason] += 1
                 chunk.dropped.append(result)
@@ -190,5 +209,3 @@ def iter_chunks(corpus: str | Path, cfg: CorpusConfig, stats: CorpusStats | None
                 break
         if chunk.records or chunk.dropped:
             yield chunk
-        if cfg.limit and stats.records_kept >= cfg.limit:
-            return

@@ -101,7 +101,26 @@ def judged_views_markdown(manifest: Manifest, pairs=None) -> list[str]:
 
 
 def write_dataset_card(dataset_dir: Path, manifest: Manifest) -> None:
-    write_text_atomic(Path(dataset_dir) / "README.md", dataset_card(manifest))
+    """Write the card and record its digest in `manifest.card_sha256` (written with the manifest after it)."""
+    text = dataset_card(manifest)
+    manifest.card_sha256 = card_sha256(text)
+    write_text_atomic(Path(dataset_dir) / "README.md", text)
+
+
+def card_sha256(text: str) -> str:
+    """sha256 of a card less its judged-views block (which `bsl review` rewrites)."""
+    import hashlib
+
+    return hashlib.sha256(without_judged_views(text).encode("utf-8")).hexdigest()
+
+
+def card_is_ours(text: str, manifest: Manifest) -> bool:
+    """Whether `text` is the card the tool wrote with `manifest`, but for its judged-views block: by the digest the
+    manifest records (so a card of an older template is still the tool's), else, for a manifest without one, by
+    rendering the card again."""
+    if manifest.card_sha256 is not None:
+        return card_sha256(text) == manifest.card_sha256
+    return without_judged_views(text) == without_judged_views(dataset_card(manifest))
 
 
 def patch_judged_views(dataset_dir: Path, manifest: Manifest, pairs=None) -> bool:

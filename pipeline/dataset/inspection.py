@@ -173,12 +173,13 @@ def _fmt(v: Any, digits: int = 3) -> str:
 
 # -- stats ---------------------------------------------------------------------------------------------------------
 def format_stats_text(manifest: Manifest, methods: list[str] | None = None) -> str:
-    """The per-method statistics table (only the rows of `methods`, when given), then the corpus line and the
-    judged figures."""
-    rows = [r for r in stats_rows(manifest) if methods is None or r["method"] in methods]
-    headers = list(rows[0]) if rows else ["method"]
+    """The per-method statistics table (only the rows of `methods`, when given: none for `corpus`, whose figures are
+    the corpus line), then the corpus line and the judged figures."""
+    every = stats_rows(manifest)
+    rows = [r for r in every if methods is None or r["method"] in methods]
+    headers = list(every[0]) if every else ["method"]
     cells = [[_fmt(r[h]) for h in headers] for r in rows]
-    widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(headers)]
+    widths = [max([len(h), *(len(c[i]) for c in cells)]) for i, h in enumerate(headers)]
     lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths)),
              "  ".join("-" * w for w in widths)]
     lines += ["  ".join(c.ljust(w) for c, w in zip(cell, widths)) for cell in cells]

@@ -147,20 +147,24 @@ class SourceInfo:
     records_kept: int
     dropped: dict[str, int]
     replacement_chars: int
+    # The corpus files `corpus.limit` left unread: not part of the dataset, not a change of the corpus.
+    not_read: list[str] = field(default_factory=list)
 
     @classmethod
     def from_json(cls, data: Any, where: str = "source.") -> SourceInfo:
         data = _entries(data, where)
         files = _get(data, "files", where, lambda v: isinstance(v, list) and all(isinstance(f, dict) for f in v),
                      "a list of objects")
+        not_read = _get(data, "not_read", where, lambda v: isinstance(v, list) and all(isinstance(f, str) for f in v),
+                        "a list of paths") if "not_read" in data else []
         return cls(corpus=_str(data, "corpus", where), files=files, records_read=_count(data, "records_read", where),
                    records_kept=_count(data, "records_kept", where), dropped=_counts(data, "dropped", where),
-                   replacement_chars=_count(data, "replacement_chars", where))
+                   replacement_chars=_count(data, "replacement_chars", where), not_read=not_read)
 
     def to_json(self) -> dict[str, Any]:
         return {"corpus": self.corpus, "files": self.files, "records_read": self.records_read,
                 "records_kept": self.records_kept, "dropped": self.dropped,
-                "replacement_chars": self.replacement_chars}
+                "replacement_chars": self.replacement_chars, **({"not_read": self.not_read} if self.not_read else {})}
 
 
 @dataclass(frozen=True)
@@ -351,6 +355,8 @@ _PARTS: dict[str, Callable[[Any, str], Any]] = {
     "stats": lambda v, w: DatasetStats.from_json(v),
     "timings": lambda v, w: Timings.from_json(v),
     "annotations": lambda v, w: _annotations(v),
+    "card_sha256": lambda v, w: _get({"card_sha256": v}, "card_sha256", "", lambda x: isinstance(x, str) and
+                                     bool(_SHA256.match(x)), "64 lowercase hex digits"),
     "signature": lambda v, w: _str({"signature": v}, "signature", ""),
     "checksum": lambda v, w: _str({"checksum": v}, "checksum", ""),
 }
@@ -385,6 +391,9 @@ class Manifest:
     stats: DatasetStats | None = None
     timings: Timings | None = None
     annotations: dict[str, dict[str, Any]] | None = None  # name -> {"path": ...}: see ANNOTATIONS
+    # sha256 of the card the tool wrote with this manifest, less its judged-views block (`pipeline.dataset.card`):
+    # a later run knows the card for the tool's whatever template wrote it.
+    card_sha256: str | None = None
     signature: str | None = None
     checksum: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)  # keys this version does not know, kept as written
@@ -457,7 +466,9 @@ class Manifest:
     def what_differs(self, methods: list[str], source: SourceInfo | None) -> list[str]:
         """What makes a run with `methods` on `source` another dataset than this one, in words ([] = the same
         dataset, made again): other methods; another corpus (its place); a corpus whose files this one was made
-        from are gone or hold other bytes (their sha256). A corpus that only gained files is the same one, grown."""
+        from are gone or hold other bytes (their sha256). A corpus that only gained files is the same one, grown;
+        a file the run did not read (`corpus.limit` stopped before it, `SourceInfo.not_read`) is not judged: other
+        settings on the same corpus make the same dataset."""
         differs = []
         if set(self.method_names) != set(methods):
             differs.append("other methods")
@@ -466,7 +477,9 @@ class Manifest:
                 differs.append("another corpus")
             else:
                 now = {f.get("path"): f for f in source.files}
-                changed = [str(f.get("path")) for f in self.source.files if now.get(f.get("path")) != f]
+                unread = set(source.not_read)
+                changed = [str(f.get("path")) for f in self.source.files
+                           if f.get("path") not in unread and now.get(f.get("path")) != f]
                 if changed:
                     more = f" and {len(changed) - 1} more" if len(changed) > 1 else ""
                     differs.append(f"the corpus changed: {changed[0]}{more} gone or edited")

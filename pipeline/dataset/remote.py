@@ -117,12 +117,12 @@ def publish_dataset(stage: Path, url: str, previous: Manifest | None, built: Man
 def _card_is_ours(card_url: str, previous: Manifest | None) -> bool:
     """The card on the store is the one the tool wrote for `previous`, but for its judged-views block (which `bsl
     review` rewrites)."""
-    from bsl_pipeline.pipeline.dataset.card import dataset_card, without_judged_views
+    from bsl_pipeline.pipeline.dataset.card import card_is_ours
 
     if previous is None:
         return False
     try:
-        return without_judged_views(storage.read_text(card_url)) == without_judged_views(dataset_card(previous))
+        return card_is_ours(storage.read_text(card_url), previous)
     except (UnicodeDecodeError, InputError):
         return False
 

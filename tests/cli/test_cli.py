@@ -49,6 +49,9 @@ def test_without_print_config_the_positionals_are_still_required(capsys):
      "method_params.synonyms.fraction: 2.0 is out of range ([0, 1])"),
     (["--methods", "noise", "-o", "method_params.synonyms.fraction=0.5"],
      "method_params given for method(s) not in methods: synonyms"),
+    (["--methods", "noise", "-o", "method_filters.noise.bogus=1"],
+     "unknown config key(s) method_filters.noise.bogus; valid keys for FilterConfig: encoder,"),
+    (["--methods", "noise", "-o", "method_filters.noise.min_words=-1"], "method_filters.noise.min_words: -1"),
 ])
 def test_augment_print_config_refuses_what_a_run_refuses(tmp_path, capsys, overrides, message):
     assert main(["augment", *overrides, "--print-config"]) == 1
@@ -67,6 +70,8 @@ def test_evaluate_and_flow_augment_print_config_refuse_what_a_run_refuses(capsys
     assert "unknown task(s) bogus" in capsys.readouterr().err
     assert main(["flow", "augment", "--methods", "synonyms,bogus", "--print-config"]) == 1
     assert capsys.readouterr().err.startswith("bsl flow: error: unknown method 'bogus'")
+    assert main(["flow", "augment", "--methods", "noise", "-o", "method_filters.noise.bogus=1", "--print-config"]) == 1
+    assert capsys.readouterr().err.startswith("bsl flow: error: unknown config key(s) method_filters.noise.bogus")
 
 
 def _bsl(*args):

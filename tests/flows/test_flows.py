@@ -543,6 +543,21 @@ def test_schedule_file_is_checked_before_serving(tmp_path, capsys):
     assert "prefect deployment run" in help_text and "deployments[].cron" in help_text
 
 
+def test_schedule_check_does_not_look_for_a_store_url_corpus_on_disk(tmp_path):
+    """A corpus on a store (`s3://...`) is not a local path that "does not exist yet": `--check` says nothing of
+    it (and needs no credentials); a local corpus that is missing is still a warning."""
+    from small_corpus import run_bsl
+
+    schedule = tmp_path / "s.yaml"
+    for corpus, warned in (("s3://bucket/corpus/", False), (str(tmp_path / "nothing-here"), True)):
+        schedule.write_text(f"deployments:\n  - name: n\n    flow: augment\n    augment: {{corpus: '{corpus}', "
+                            f"out_dir: {tmp_path / 'out'}, augment: {{methods: [noise]}}}}\n")
+        proc = run_bsl("schedule", str(schedule), "--check")
+        assert proc.returncode == 0, proc.stderr
+        assert (f"corpus {corpus} does not exist yet" in proc.stderr) is warned, proc.stderr
+        assert proc.stdout.strip().splitlines()[-1] == "bsl-augment/n: on demand"
+
+
 def test_worker_augmenter_is_built_once_and_checks_the_fingerprint(counter):
     from bsl_pipeline.flows.executors import AugmenterSpec, worker_augmenter
     from bsl_pipeline.pipeline.augment.augmenters import build_augmenter

@@ -269,3 +269,27 @@ def test_another_or_a_changed_corpus_into_a_dataset_sets_the_old_one_aside_with_
     (grown / "b.txt").write_text("A dog runs in the park.\n", "utf-8")  # a corpus that gains a file: the same
     m, stderr = _augment(grown, tmp_path / "d4", "--methods", "span-mask")
     assert not warnings(stderr) and m.stats.pairs == 4 and not (tmp_path / "d4" / REPLACED_DIR).exists()
+
+
+def test_a_lower_corpus_limit_on_a_directory_is_the_same_dataset_not_a_changed_corpus(tmp_path):
+    """`corpus.limit` that stops before a directory's last file leaves that file unread, not gone: the rerun makes
+    the same dataset (no warning, nothing set aside); the unread file is recorded as such. A file that is really
+    gone is still a changed corpus."""
+    from bsl_pipeline.pipeline.base.ownership import REPLACED_DIR
+
+    corpus = tmp_path / "c"
+    corpus.mkdir()
+    (corpus / "a.txt").write_text("The cat sat on the mat today.\nA man is playing a guitar now.\n", "utf-8")
+    (corpus / "b.txt").write_text("She went to the market early.\nA dog runs in the park fast.\n", "utf-8")
+    out = tmp_path / "ds"
+    m, _ = _augment(corpus, out, "--methods", "noise", "--no-progress")
+    assert m.source.records_kept == 4 and not m.source.not_read
+    m, stderr = _augment(corpus, out, "--methods", "noise", "-o", "corpus.limit=2", "--no-progress")
+    assert "warning:" not in stderr and not (out / REPLACED_DIR).exists()
+    assert m.source.records_kept == 2 and m.source.not_read == [str(corpus / "b.txt")]
+    assert [f["path"] for f in m.source.files] == [str(corpus / "a.txt")]
+    m, stderr = _augment(corpus, out, "--methods", "noise", "--no-progress")  # all of it again: the same, grown
+    assert "warning:" not in stderr and m.source.records_kept == 4
+    (corpus / "b.txt").unlink()
+    _, stderr = _augment(corpus, out, "--methods", "noise", "--no-progress")
+    assert f"(the corpus changed: {corpus / 'b.txt'} gone or edited)" in stderr

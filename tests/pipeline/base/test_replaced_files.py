@@ -282,6 +282,40 @@ def test_a_hand_edited_card_is_kept_on_a_rerun_and_said(tmp_path, corpus, caplog
     assert (out / "README.md").read_text() == dataset_card(load_manifest(out))
 
 
+def test_a_card_an_older_template_wrote_is_the_tools_own_on_a_rerun(tmp_path, corpus, caplog, monkeypatch):
+    """The manifest records the sha256 of the card written with it: a card an older template wrote (here another
+    coverage note) is the tool's and replaced without a word after the template changed; a hand edit of it is
+    still kept and said. A manifest without that record (older bsl) falls back to rendering the card again."""
+    from bsl_pipeline.pipeline.dataset import card as card_module
+    from bsl_pipeline.pipeline.dataset.manifest import write_manifest
+    from bsl_pipeline.pipeline.dataset.store import load_manifest
+
+    out = tmp_path / "ds"
+    with monkeypatch.context() as patch:
+        patch.setattr(card_module, "COVERAGE_NOTE", "coverage: what an older template said")
+        run_augment(corpus, out, _config(tmp_path))
+    old_card = (out / "README.md").read_text()
+    assert "Coverage: what an older template said." in old_card and load_manifest(out).card_sha256
+    with caplog.at_level(logging.WARNING):
+        run_augment(corpus, out, _config(tmp_path))  # the template is today's again
+    assert "card" not in caplog.text and not (out / REPLACED_DIR).exists()
+    assert (out / "README.md").read_text() == card_module.dataset_card(load_manifest(out)) != old_card
+
+    (out / "README.md").write_text(old_card + "\nMy notes.\n")
+    with caplog.at_level(logging.WARNING):
+        run_augment(corpus, out, _config(tmp_path))
+    (kept,) = _replaced(out)
+    assert kept.read_text().endswith("My notes.\n") and "edited by hand" in caplog.text
+
+    caplog.clear()
+    data = json.loads((out / "manifest.json").read_text())  # a manifest from before the record
+    del data["card_sha256"]
+    write_manifest(data, out / "manifest.json")
+    with caplog.at_level(logging.WARNING):
+        run_augment(corpus, out, _config(tmp_path))  # today's card, rendered again: the tool's
+    assert "card" not in caplog.text and len(_replaced(out)) == 1
+
+
 def test_the_registry_is_never_the_corpus_a_symlink_or_another_datasets_name(tmp_path, corpus):
     from bsl_pipeline.pipeline.base.ownership import OwnershipError
 

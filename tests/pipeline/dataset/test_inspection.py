@@ -61,7 +61,6 @@ def test_cli_prints_diffs_and_stats(dataset, capsys):
     assert "method 'bogus' is not in" in capsys.readouterr().err
 
 
-@pytest.mark.browser
 def test_stats_show_only_the_methods_asked_for_and_n_must_be_positive(dataset, capsys):
     def method_rows(argv):
         assert main(["inspect", str(dataset), "--stats", *argv]) == 0
@@ -78,6 +77,16 @@ def test_stats_show_only_the_methods_asked_for_and_n_must_be_positive(dataset, c
         assert f"argument -n: must be at least 1 (got {n})" in capsys.readouterr().err
 
 
+def test_stats_of_the_corpus_alone_are_the_header_and_the_corpus_line(dataset, capsys):
+    """`--method corpus` (the corpus stage's rejects) has no per-method row: the table is its header alone, then
+    the corpus line; never a traceback."""
+    assert main(["inspect", str(dataset), "--stats", "--method", "corpus"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:4] == ["method", "pairs", "coverage", "%"] and set(lines[1]) == {"-", " "}
+    assert lines[2] == "" and any(line.startswith("corpus: ") and "records read" in line for line in lines)
+
+
+@pytest.mark.browser
 def test_html_page_renders_pairs_and_escapes_markup(dataset, tmp_path):
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:

@@ -40,12 +40,19 @@ def write_wordnet_examples(out_path: str | Path, wordnet_dir: str | None = None,
     out_path = Path(out_path)
     refuse_special_file(out_path)  # before WordNet is read
     examples = wordnet_examples(wordnet_dir, min_words)
-    data = "".join(example + "\n" for example in examples).encode("utf-8")
-    claim_file(out_path, overwrite=overwrite,
-               same_content=lambda p: p.stat().st_size == len(data) and p.read_bytes() == data)
-    with atomic_path(out_path) as tmp:
-        tmp.write_bytes(data)
+    _write_corpus(out_path, examples, overwrite=overwrite)
     return len(examples)
+
+
+def _write_corpus(out_path: str | Path, sentences: list[str], *, overwrite: bool,
+                  inputs: list[Path] | None = None) -> None:
+    """Write `sentences`, one per line, to `out_path`, atomically; an existing file is refused unless it already
+    holds exactly this text or `overwrite` is set (`pipeline.base.ownership.claim_file`)."""
+    data = "".join(sentence + "\n" for sentence in sentences).encode("utf-8")
+    claim_file(out_path, overwrite=overwrite, inputs=inputs or (),
+               same_content=lambda p: p.stat().st_size == len(data) and p.read_bytes() == data)
+    with atomic_path(Path(out_path)) as tmp:
+        tmp.write_bytes(data)
 
 
 @dataclass(frozen=True)
@@ -101,7 +108,7 @@ def write_sts_sick_train(data_dir: str | Path, out_path: str | Path, overwrite: 
     held_out = set(_sentences(data_dir, splits["held_out"]))
     seen: set[str] = set()
     counts = {"sentences": 0, "duplicate": 0, "held_out": 0, "empty": 0}
-    lines = []
+    kept = []
     for sentence in _sentences(data_dir, splits["train"]):
         reason = ("empty" if not sentence else "held_out" if sentence in held_out
                   else "duplicate" if sentence in seen else None)
@@ -109,11 +116,7 @@ def write_sts_sick_train(data_dir: str | Path, out_path: str | Path, overwrite: 
             counts[reason] += 1
             continue
         seen.add(sentence)
-        lines.append(sentence + "\n")
-    data = "".join(lines).encode("utf-8")  # about 1 MB with the public files
-    claim_file(out_path, overwrite=overwrite, inputs=inputs,
-               same_content=lambda p: p.stat().st_size == len(data) and p.read_bytes() == data)
-    with atomic_path(Path(out_path)) as tmp:
-        tmp.write_bytes(data)
+        kept.append(sentence)
+    _write_corpus(out_path, kept, overwrite=overwrite, inputs=inputs)  # about 1 MB with the public files
     counts["sentences"] = len(seen)
     return counts

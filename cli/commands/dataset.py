@@ -238,7 +238,8 @@ listed files, the dataset card names exactly the manifest's shards, and every sh
 row count and schema (column types, no nulls in required columns or views, only the manifest's methods, views of at
 most --max-view-chars characters), and the judgments file (judgments.jsonl, when there is one) is a plain file
 whose every line judges a pair of this dataset by its own method (signed, when BSL_MANIFEST_KEY is set); otherwise
-exit 1 naming the first mismatch.
+exit 1 naming the first mismatch. A card whose text is not the one `bsl augment` wrote (its sha256 is in the
+manifest) is a warning: past its front matter, the card is the user's to edit.
 """)
     p.add_argument("dataset", help="dataset directory, manifest JSON, or URL (s3://bucket/prefix)")
     add_progress_flags(p, "--quiet", "-q")

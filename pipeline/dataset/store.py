@@ -28,7 +28,12 @@ from bsl_pipeline.pipeline.base.ownership import MARKER_NAME, read_json_file, re
 from bsl_pipeline.pipeline.base.fingerprint import keyed_digest
 from bsl_pipeline.pipeline.base.progress import progress_disabled
 from bsl_pipeline.pipeline.base.provenance import sha256_file
-from bsl_pipeline.pipeline.dataset.card import card_front_matter_problem, card_shard_files, loading_files_problem
+from bsl_pipeline.pipeline.dataset.card import (
+    card_front_matter_problem,
+    card_sha256,
+    card_shard_files,
+    loading_files_problem,
+)
 from bsl_pipeline.pipeline.dataset.manifest import (
     KEY_ENV,
     Manifest,
@@ -171,6 +176,24 @@ def _check_card(manifest: Manifest) -> None:
     problem = loading_files_problem(card.parent)
     if problem:
         raise VerificationError(f"{card.parent}: {problem}")
+    _warn_if_card_edited(card, manifest)
+
+
+def _warn_if_card_edited(card: Path, manifest: Manifest) -> None:
+    """A warning, not a failure, when the card's text (less the judged-views block) is not what the manifest's
+    `card_sha256` records: past the front matter checked above, the card is prose for people, which users may edit
+    as their own (a rerun of `bsl augment` sets an edited card aside rather than replacing it), and nothing reads it
+    as data. A manifest written before the digest was recorded has nothing to compare with."""
+    if manifest.card_sha256 is None:
+        return
+    try:
+        same = card_sha256(card.read_text(encoding="utf-8")) == manifest.card_sha256
+    except UnicodeDecodeError:
+        same = False
+    if not same:
+        log.warning("warning: %s: the dataset card is not the one `bsl augment` wrote with the manifest (its sha256 "
+                    "differs from the manifest's card_sha256: edited by hand?); its text may not describe the "
+                    "dataset, whose figures are the manifest's", card)
 
 
 # -- which dataset, which write of it ------------------------------------------------------------------------------
@@ -251,8 +274,9 @@ def verify_dataset(path_or_dir: str | Path, progress: bool = False, allow_unlist
                    max_view_chars: int = MAX_VIEW_CHARS) -> Manifest:
     """Check the manifest's own checksum (and signature), that it is the dataset (id) and the newest version the
     directory's marker and registry entry record, that no shard is listed twice, that the dataset card names exactly
-    its shards (its `configs` exactly as `bsl augment` writes them), that data/ and rejects/ hold no file it does not
-    list (only a warning with `allow_unlisted`), then every shard's sha256, row count and schema (column types,
+    its shards (its `configs` exactly as `bsl augment` writes them; the rest of its text differing from the
+    manifest's `card_sha256` is only a warning), that data/ and rejects/ hold no file it does not list (only a
+    warning with `allow_unlisted`), then every shard's sha256, row count and schema (column types,
     nulls, known methods, views of at most `max_view_chars` characters; 0 = no limit). Raises VerificationError
     naming the first mismatch; returns the manifest."""
     if max_view_chars < 0:

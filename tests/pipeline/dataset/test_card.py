@@ -46,3 +46,49 @@ def test_card_dataset_info_is_refused(tmp_path):
                                              "    dtype: int64\n", 1))
     with pytest.raises(VerificationError, match="'dataset_info' is not one `bsl augment` writes"):
         verify_dataset(tmp_path / "ds")
+
+
+def test_a_card_edited_past_its_front_matter_is_a_warning_naming_it(tmp_path, caplog):
+    """Verify said nothing of a card whose text was not the one `bsl augment` wrote (its sha256 is in the manifest):
+    now a warning naming the card, and verify still passes (the card's prose is the user's to edit); the judged-views
+    block (`bsl review` rewrites it) and a manifest from before the record are not flagged."""
+    import json
+    import logging
+
+    from bsl_pipeline.pipeline.dataset.card import JUDGED_BEGIN, JUDGED_END
+    from bsl_pipeline.pipeline.dataset.manifest import write_manifest
+    from bsl_pipeline.pipeline.dataset.store import verify_dataset
+    from small_corpus import run_bsl
+
+    out = tmp_path / "ds"
+    noise_dataset(tmp_path, "ds", DOG_LINES)
+    card = out / "README.md"
+    original = card.read_text(encoding="utf-8")
+    with caplog.at_level(logging.WARNING):
+        verify_dataset(out)
+        card.write_text(original.replace(JUDGED_BEGIN, JUDGED_BEGIN + "\nJudged: 3 of 4 kept.", 1), encoding="utf-8")
+        verify_dataset(out)
+    assert JUDGED_END in original and "card" not in caplog.text
+
+    card.write_text(original.replace("Pairs: ", "Pairs (all hand-checked): ", 1), encoding="utf-8")
+    with caplog.at_level(logging.WARNING):
+        verify_dataset(out)
+    assert f"warning: {card}: the dataset card is not the one `bsl augment` wrote" in caplog.text
+    proc = run_bsl("verify", str(out))
+    assert proc.returncode == 0 and proc.stdout.startswith("OK: "), (proc.stdout, proc.stderr)
+    assert f"warning: {card}: the dataset card is not the one" in proc.stderr and "Traceback" not in proc.stderr
+
+    caplog.clear()
+    card.write_bytes(original.encode("utf-8") + b"\n\xff not UTF-8\n")
+    with caplog.at_level(logging.WARNING):
+        verify_dataset(out)
+    assert f"warning: {card}: the dataset card is not the one" in caplog.text
+
+    caplog.clear()
+    data = json.loads((out / "manifest.json").read_text(encoding="utf-8"))  # a manifest from before the record
+    del data["card_sha256"]
+    data.pop("checksum")
+    write_manifest(data, out / "manifest.json")
+    with caplog.at_level(logging.WARNING):
+        verify_dataset(out)
+    assert "card" not in caplog.text

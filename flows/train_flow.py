@@ -35,10 +35,12 @@ from bsl_pipeline.pipeline.base.config import ConfigError, from_dict, to_dict
 
 
 def resolve_train_config(manifests: list[str] | None = None, config_file: str = "",
-                         train: dict[str, Any] | None = None, overrides: list[str] | None = None):
+                         train: dict[str, Any] | None = None, overrides: list[str] | None = None, *,
+                         require_datasets: bool = True):
     """defaults <- config_file <- inline keys <- overrides, then `manifests` replace data.sources (as `bsl train
     --manifest`). No config_file and no model: the bundled encoder and its recipe, as `bsl train`
-    (training.recipes.with_recipe)."""
+    (training.recipes.with_recipe). A config without datasets is refused unless not `require_datasets` (the
+    settings alone, as `--print-config` checks them)."""
     from bsl_pipeline.training.config import DataSourceConfig, TrainConfig
     from bsl_pipeline.training.recipes import with_recipe
 
@@ -46,9 +48,17 @@ def resolve_train_config(manifests: list[str] | None = None, config_file: str = 
         lambda base: layered_config(TrainConfig, config_file, train, overrides, defaults=base), config_file)
     if manifests:
         config.data.sources = [DataSourceConfig(path=str(m)) for m in manifests]
-    if not config.data.sources:
+    if require_datasets and not config.data.sources:
         raise ConfigError("train flow: no datasets (give manifests, or data.sources in the config)")
     return config
+
+
+def resolve_flow_evaluation(evaluate: bool, evaluation: dict[str, Any] | None, artifact_key: str):
+    """The EvaluationConfig of the evaluation after training (its artifact key checked); None without one."""
+    if not evaluate:
+        return None
+    check_artifact_key(artifact_key)
+    return resolve_evaluation_config(evaluation=evaluation or {})
 
 
 def expand_run_placeholders(path: str) -> str:
@@ -105,10 +115,7 @@ def train_flow(manifests: list[str] | None = None, config_file: str = "", train:
     logger = get_run_logger()
     config = resolve_train_config(manifests, config_file, train, overrides)
     config.train.output_dir = expand_run_placeholders(config.train.output_dir)
-    evaluation_config = None
-    if evaluate:  # checked before any training
-        check_artifact_key(artifact_key)
-        evaluation_config = resolve_evaluation_config(evaluation=evaluation or {})
+    evaluation_config = resolve_flow_evaluation(evaluate, evaluation, artifact_key)  # checked before any training
     verified = []
     if verify:
         futures = [verify_dataset_task.submit(str(src.path)) for src in config.data.sources]

@@ -247,11 +247,13 @@ def run_train(args: argparse.Namespace) -> int:
     spec = load_config(TrainFlowConfig, None,
                        command_overrides(args, TRAIN_FLOW_FLAGS, overrides_dest="flow_overrides"))
     spec.overrides = list(spec.overrides) + command_overrides(args, {"output_dir": "train.output_dir"})
-    if args.print_config:
-        from bsl_pipeline.flows.train_flow import resolve_train_config
+    if args.print_config:  # the settings alone: the datasets may be given when the flow runs
+        from bsl_pipeline.flows.train_flow import resolve_flow_evaluation, resolve_train_config
 
-        print_config({"flow": spec, "train_config": resolve_train_config(spec.manifests, spec.config_file,
-                                                                         spec.train, spec.overrides)})
+        shown = {"flow": spec, "train_config": resolve_train_config(
+            spec.manifests, spec.config_file, spec.train, spec.overrides, require_datasets=False)}
+        evaluation = resolve_flow_evaluation(spec.evaluate, spec.evaluation, spec.artifact_key)
+        print_config(shown if evaluation is None else {**shown, "evaluation_config": evaluation})
         return 0
     from bsl_pipeline.flows.train_flow import check_train_spec, train_flow, train_parameters
 

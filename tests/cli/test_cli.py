@@ -26,8 +26,8 @@ def test_print_config_applies_overrides(capsys):
     assert "- identity" in out and "min_words: 4" in out
 
 
-@pytest.mark.parametrize("argv", [["evaluate"], ["corpus-manifest"], ["flow", "evaluate"], ["augment"], ["train"],
-                                  ["demo"], ["data", "fetch"]])
+@pytest.mark.parametrize("argv", [["evaluate"], ["corpus-manifest"], ["flow", "evaluate"], ["flow", "augment"],
+                                  ["flow", "train"], ["augment"], ["train"], ["demo"], ["data", "fetch"]])
 def test_print_config_needs_no_positional_the_config_does_not_need(argv, capsys):
     import yaml
 
@@ -72,6 +72,28 @@ def test_evaluate_and_flow_augment_print_config_refuse_what_a_run_refuses(capsys
     assert capsys.readouterr().err.startswith("bsl flow: error: unknown method 'bogus'")
     assert main(["flow", "augment", "--methods", "noise", "-o", "method_filters.noise.bogus=1", "--print-config"]) == 1
     assert capsys.readouterr().err.startswith("bsl flow: error: unknown config key(s) method_filters.noise.bogus")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["-o", "train.batch_size=abc"], "train.batch_size: expected an integer, got 'abc'"),
+    (["-o", "train.batch_size=0"], "train.batch_size: 0 is out of range"),
+    (["-F", "evaluate=true", "-F", "artifact_key=Bad Key"], "artifact key 'Bad Key' must be lowercase"),
+    (["-F", "evaluate=true", "-F", "evaluation.batch_size=abc"], "batch_size: expected an integer, got 'abc'"),
+])
+def test_flow_train_print_config_needs_no_dataset_and_refuses_what_a_run_refuses(capsys, argv, message):
+    """`bsl flow train --print-config` refused to print anything without a dataset; it prints the settings alone
+    (and the evaluation's with evaluate=true), while a bad value is still the run's one line, and a run still
+    needs a dataset."""
+    import yaml
+
+    assert main(["flow", "train", "-F", "evaluate=true", "--print-config"]) == 0
+    printed = yaml.safe_load(capsys.readouterr().out)
+    assert printed["train_config"]["data"]["sources"] == [] and printed["evaluation_config"]["batch_size"] > 0
+    assert main(["flow", "train", *argv, "--print-config"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"bsl flow: error: {message}") and len(err.splitlines()) == 1, err
+    assert main(["flow", "train", "--no-verify"]) == 1
+    assert capsys.readouterr().err.startswith("bsl flow: error: train flow: no datasets")
 
 
 def _bsl(*args):

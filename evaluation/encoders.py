@@ -34,6 +34,7 @@ import numpy as np
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.provenance import sha256_file_cached
 from bsl_pipeline.pipeline.dataset.manifest import resolve_inside
+from bsl_pipeline.training.checkpoint_files import CHECKPOINT_JSON, ENCODER_DIR, read_checkpoint_json
 from bsl_pipeline.training.encoder import DenseLayer, Encoder, TransformerEncoder, encode_distinct
 from bsl_pipeline.training.st_directory import read_json, read_sentence_transformers_dir, st_pooling_modes
 from bsl_pipeline.evaluation.backends import check_backend, choose_backend, load_onnx_transformer
@@ -46,7 +47,6 @@ __all__ = ["CallableEncoder", "DenseLayer", "Encoder", "TransformerEncoder", "de
 
 #: Bump when the same model and options would produce different embeddings (invalidates cached embeddings).
 ENCODER_VERSION = "1"
-CHECKPOINT_FILE = "bsl_checkpoint.json"
 # Files that do not influence embeddings: left out of the fingerprint so that editing a model card keeps the cache.
 _FINGERPRINT_SKIP_SUFFIXES = (".md", ".txt.lock", ".lock")
 _FINGERPRINT_SKIP_NAMES = {".gitattributes", "training_args.bin", "optimizer.pt", "scheduler.pt", "rng_state.pth"}
@@ -88,7 +88,7 @@ def detect_model_kind(spec: str | Path) -> str:
     """'checkpoint' (trainer), 'sentence-transformers', 'hf-dir', or 'hf-hub' (not a local directory)."""
     path = Path(spec)
     if path.is_dir():
-        if (path / CHECKPOINT_FILE).is_file():
+        if (path / CHECKPOINT_JSON).is_file():
             return "checkpoint"
         if (path / "modules.json").is_file():
             return "sentence-transformers"
@@ -187,14 +187,12 @@ class _Recipe:
 
 
 def _checkpoint_recipe(root: Path, pooling: str | None, max_length: int | None) -> _Recipe:
-    meta_path = root / CHECKPOINT_FILE
-    meta = read_json(meta_path)
-    if not isinstance(meta, dict):
-        raise BSLError(f"{meta_path}:1: expected a JSON object")
-    own = meta.get("pooling")
+    meta_path = root / CHECKPOINT_JSON
+    meta = read_checkpoint_json(root, required=("pooling",))
+    own = meta["pooling"]
     if own not in ("mean", "cls"):
         raise BSLError(f"{meta_path}: 'pooling' must be \"mean\" or \"cls\", got {own!r}")
-    encoder_name = meta.get("encoder", "encoder")
+    encoder_name = meta.get("encoder", ENCODER_DIR)
     if not isinstance(encoder_name, str) or not encoder_name:
         raise BSLError(f"{meta_path}: 'encoder' must name a sub-directory, got {encoder_name!r}")
     # A checkpoint may come from someone else: the directory it names must stay inside it.

@@ -198,11 +198,13 @@ def _outputs_problem(paths: dict[str, Path | None], record: dict[str, Any]) -> s
 
 
 def _trained_run(paths: dict[str, Path | None], record: dict[str, Any]) -> TrainedRun:
+    from bsl_pipeline.training.checkpoint_files import CHECKPOINT_JSON  # torch: only once there is a run to reuse
+
     best = paths["best"]
     return TrainedRun(run_dir=str(paths["run_dir"]), step=record["step"], total_steps=record["total_steps"],
                       completed=True, final_checkpoint=str(paths["final"]),
                       export_dir=str(paths["export"]) if paths["export"] is not None else None,
-                      best_checkpoint=str(best) if (best / "bsl_checkpoint.json").is_file() else None,
+                      best_checkpoint=str(best) if (best / CHECKPOINT_JSON).is_file() else None,
                       best_metric=record.get("best_metric"), final_loss=record.get("final_loss"),
                       metrics_csv=str(paths["run_dir"] / "metrics.csv"))
 

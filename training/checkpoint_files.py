@@ -28,11 +28,11 @@ import torch
 
 from bsl_pipeline.pipeline.base.atomic import atomic_path, new_file_mode, write_json_atomic
 from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.hub import CHECKPOINT_JSON
 from bsl_pipeline.pipeline.base.publish import remove_stale_staging, require_folder, retire_in_place
 from bsl_pipeline.pipeline.base.safetensors_check import safetensors_problem
 from bsl_pipeline.training.st_directory import read_json
 
-CHECKPOINT_JSON = "bsl_checkpoint.json"
 ENCODER_DIR = "encoder"
 STATE_FILE = "trainer_state.pt"
 RNG_DIR = "rng"
@@ -149,13 +149,17 @@ def write_checkpoint_json(directory: Path, info: dict[str, Any]) -> None:
     write_json_atomic(directory / CHECKPOINT_JSON, info)
 
 
-def read_checkpoint_json(directory: str | Path) -> dict[str, Any]:
+def read_checkpoint_json(directory: str | Path, required: tuple[str, ...] = ("pooling", "step")) -> dict[str, Any]:
+    """A checkpoint's record, read as untrusted input: a JSON object holding at least the keys `required` (resuming
+    needs the step; the evaluation stage reads only the pooling, `encoder` and `max_length`). Raises BSLError
+    naming the file (and line)."""
     path = Path(directory) / CHECKPOINT_JSON
     if not path.is_file():
         raise BSLError(f"{directory}: not a trainer checkpoint ({CHECKPOINT_JSON} missing)")
     info = read_json(path)
-    if not isinstance(info, dict) or "pooling" not in info or "step" not in info:
-        raise BSLError(f"{path}: expected a JSON object with the keys 'pooling' and 'step'")
+    if not isinstance(info, dict) or any(key not in info for key in required):
+        keys = " and ".join(repr(key) for key in required)
+        raise BSLError(f"{path}: expected a JSON object with the key{'s' if len(required) > 1 else ''} {keys}")
     return info
 
 

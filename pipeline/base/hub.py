@@ -53,9 +53,12 @@ def hub_snapshot(repo_id: str, side_files: Sequence[str], *, where: str, revisio
     return local
 
 
+#: The record a trainer checkpoint directory holds (its pooling, step and encoder folder): named here, the lowest
+#: layer that looks for it; the trainer's checkpoint files module writes and reads it.
+CHECKPOINT_JSON = "bsl_checkpoint.json"
 # Files one of which every model directory the tool loads holds (transformers, sentence-transformers, a trainer
 # checkpoint).
-MODEL_DIR_FILES = ("config.json", "modules.json", "bsl_checkpoint.json")
+MODEL_DIR_FILES = ("config.json", "modules.json", CHECKPOINT_JSON)
 
 
 def hub_offline() -> bool:

@@ -391,6 +391,32 @@ def test_trainer_checkpoint_equals_hf_dir_with_its_pooling(tiny_bert_dir, tmp_pa
         load_encoder(ckpt, device="cpu")
 
 
+@pytest.mark.parametrize("text", ["[1, 2]", '{"step": 3}', '{"pooling": "mean",\n "step": }'])
+def test_evaluation_reads_a_checkpoint_record_through_the_trainers_reader(tmp_path, text):
+    """The record's file name and its reading are the trainer's (training.checkpoint_files): evaluation refuses a
+    damaged record with the trainer's one line naming the file, and no other module names the file itself."""
+    import ast
+
+    from bsl_pipeline.training.checkpoint_files import CHECKPOINT_JSON, read_checkpoint_json
+
+    ckpt = tmp_path / "ckpt"
+    ckpt.mkdir()
+    (ckpt / CHECKPOINT_JSON).write_text(text)
+    with pytest.raises(BSLError) as trainers:
+        read_checkpoint_json(ckpt, required=("pooling",))
+    with pytest.raises(BSLError) as evaluations:
+        load_encoder(ckpt, device="cpu")
+    assert str(evaluations.value) == str(trainers.value) and str(ckpt / CHECKPOINT_JSON) in str(trainers.value)
+
+    repo = Path(__file__).resolve().parents[2]
+    named = [f"{path.relative_to(repo)}:{node.lineno}"
+             for package in ("pipeline", "training", "evaluation", "flows", "cli")
+             for path in sorted((repo / package).rglob("*.py"))
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             if isinstance(node, ast.Constant) and node.value == CHECKPOINT_JSON]
+    assert [where.split(":")[0] for where in named] == ["pipeline/base/hub.py"], named
+
+
 def test_handwritten_st_dir_equals_hf_dir_with_its_pooling(tiny_bert_dir, tmp_path):
     # The legacy layout (transformer in 0_Transformer/, boolean pooling flags), written by hand.
     st = tmp_path / "st"

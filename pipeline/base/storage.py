@@ -183,11 +183,14 @@ def filesystem(url: str, config: StorageConfig | None = None):
 
 
 def endpoint_of(url: str, config: StorageConfig | None = None) -> str:
+    """The endpoint a URL is reached at, as a message names it: "the storage endpoint http://host:9000", "the
+    default AWS S3 endpoint", or "the gs:// service"."""
     config = config or _current
-    if _URL.match(url).group(1).lower() in _S3:
-        return config.endpoint_url or os.environ.get("AWS_ENDPOINT_URL_S3") or os.environ.get(
-            "AWS_ENDPOINT_URL") or "the default AWS endpoint"
-    return _URL.match(url).group(1) + "://"
+    protocol = _URL.match(url).group(1).lower()
+    if protocol in _S3:
+        endpoint = config.endpoint_url or os.environ.get("AWS_ENDPOINT_URL_S3") or os.environ.get("AWS_ENDPOINT_URL")
+        return f"the storage endpoint {endpoint}" if endpoint else "the default AWS S3 endpoint"
+    return f"the {protocol}:// service"
 
 
 def _bucket(url: str) -> str:
@@ -202,6 +205,8 @@ def storage_errors(url: str, config: StorageConfig | None = None) -> Iterator[No
     except BSLError:
         raise
     except FileNotFoundError as exc:
+        if _not_s3(exc):
+            raise _not_s3_error(url, config) from None
         text = str(exc)
         if "NoSuchBucket" in text or "bucket does not exist" in text.lower():
             raise StorageError(f"{redact(url)}: bucket {_bucket(url)!r} does not exist (bsl never creates "
@@ -213,13 +218,37 @@ def storage_errors(url: str, config: StorageConfig | None = None) -> Iterator[No
     except Exception as exc:  # noqa: BLE001 - clients raise many types; each becomes one line
         text = f"{type(exc).__name__}: {exc}"
         if _unreachable(exc):
-            raise StorageError(f"{redact(url)}: cannot reach the storage endpoint {redact(endpoint_of(url, config))} "
-                               f"(gave up after the client's retries)") from None
+            raise StorageError(f"{redact(url)}: cannot reach {redact(endpoint_of(url, config))} (gave up after the "
+                               f"client's retries)") from None
+        if _not_s3(exc):
+            raise _not_s3_error(url, config) from None
         if "AccessDenied" in text or "Forbidden" in text or "InvalidAccessKeyId" in text or \
                 "SignatureDoesNotMatch" in text:
             raise StorageError(f"{redact(url)}: access denied by the storage service (check the credentials' "
                                f"permissions on bucket {_bucket(url)!r})") from None
         raise StorageError(f"{redact(url)}: storage error ({redact(text)[:300]})") from None
+
+
+def _not_s3(exc: BaseException) -> bool:
+    """A 404 with no S3 error code to a request whose answer has a body (a listing, GET or PUT; a HEAD's 404 never
+    has one): every S3 server says NoSuchBucket or NoSuchKey there, so the endpoint is something else (a web server,
+    a console's port, a path in front of the API)."""
+    seen = 0
+    while exc is not None and seen < 8:
+        response = getattr(exc, "response", None)
+        if isinstance(response, dict) and isinstance(getattr(exc, "operation_name", None), str):
+            status = (response.get("ResponseMetadata") or {}).get("HTTPStatusCode")
+            code = str((response.get("Error") or {}).get("Code") or "")
+            return status == 404 and code in ("", "404") and not exc.operation_name.startswith("Head")
+        exc = exc.__cause__ or exc.__context__
+        seen += 1
+    return False
+
+
+def _not_s3_error(url: str, config: StorageConfig | None) -> StorageError:
+    bucket = f"{url.split('://', 1)[0]}://{_bucket(url)}"
+    return StorageError(f"{redact(bucket)}: {redact(endpoint_of(url, config))} answered 404 without an S3 error: is "
+                        f"it an S3 endpoint? (AWS_ENDPOINT_URL or storage.endpoint_url)")
 
 
 def _unreachable(exc: BaseException) -> bool:
@@ -356,7 +385,7 @@ def listing(location: str) -> dict[str, dict[str, Any]]:
         try:
             found = fs.find(path, detail=True, withdirs=False)
         except FileNotFoundError as exc:
-            if "bucket" in str(exc).lower():
+            if "bucket" in str(exc).lower() or _not_s3(exc):
                 raise
             return {}
     base = path.rstrip("/") + "/"

@@ -153,6 +153,43 @@ def test_unreachable_endpoint_is_one_line_naming_the_url(tmp_path, s3_server):
         assert "s3://some-bucket/ds" in done.stderr and f"cannot reach the storage endpoint {dead}" in done.stderr
 
 
+def test_an_endpoint_that_is_not_s3_and_answers_404_is_named(tmp_path, s3_server, monkeypatch):
+    """A web server where the S3 endpoint should be (404, no S3 error body, to everything): one line naming the
+    endpoint, not "no manifest.json" or "not found" (on a write, too)."""
+    import http.server
+    import threading
+
+    class NotFound(http.server.BaseHTTPRequestHandler):
+        def answer(self) -> None:
+            self.send_response(404)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        do_GET = do_PUT = do_POST = do_HEAD = do_DELETE = answer
+
+        def log_message(self, *args) -> None:
+            pass
+
+    web = http.server.ThreadingHTTPServer(("127.0.0.1", 0), NotFound)
+    threading.Thread(target=web.serve_forever, daemon=True).start()
+    try:
+        endpoint = f"http://127.0.0.1:{web.server_port}"
+        env = {**s3_server.env, "AWS_ENDPOINT_URL": endpoint, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+        for args in (["verify", "s3://data/views"],
+                     ["augment", str(write_corpus(tmp_path)), "--out", "s3://data/views", "-o", "registry_dir="]):
+            done = _cli(args, env, tmp_path, timeout=120)
+            assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
+            assert (f"s3://data: the storage endpoint {endpoint} answered 404 without an S3 error: is it an S3 "
+                    f"endpoint?") in done.stderr
+    finally:
+        web.shutdown()
+    for name in ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_S3"):
+        monkeypatch.delenv(name, raising=False)
+    assert storage.endpoint_of("s3://b/x", storage.StorageConfig()) == "the default AWS S3 endpoint"
+    assert storage.endpoint_of("s3://b/x", storage.StorageConfig(endpoint_url=endpoint)) == \
+        f"the storage endpoint {endpoint}"
+
+
 def test_missing_bucket_is_one_line(s3_env, tmp_path, cache_home):
     corpus = write_corpus(tmp_path)
     with pytest.raises(BSLError, match=r"s3://no-such-bucket-bsl/ds.*bucket 'no-such-bucket-bsl' does not exist"):

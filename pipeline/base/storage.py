@@ -97,11 +97,35 @@ def current_storage() -> StorageConfig:
 
 
 def is_url(location: Any) -> bool:
-    """A string `<scheme>://...` with a scheme other than `file`; a Path is always local."""
+    """A string `<scheme>://...` with a scheme other than `file`; a Path is always local. Every command asks this
+    of each location it is given before it reads or writes anything, so a malformed URL is refused here (InputError
+    naming it, `url_problem`): a store would take `s3://bucket//x` for keys starting with "/", which every later
+    listing of the URL misses."""
     if not isinstance(location, str):
         return False
     match = _URL.match(location)
-    return match is not None and match.group(1).lower() != "file"
+    if match is None or match.group(1).lower() == "file":
+        return False
+    problem = url_problem(location)
+    if problem:
+        raise InputError(f"{redact(location)}: not a usable URL: {problem}")
+    return True
+
+
+def url_problem(url: str) -> str | None:
+    """What is wrong with a `<scheme>://bucket/key/...` URL (None: nothing): no bucket, an empty path segment (`//`
+    inside it or at its end), or a `.` or `..` segment. One trailing `/` is allowed."""
+    rest = url.split("://", 1)[1]
+    if rest.endswith("/"):
+        rest = rest[:-1]
+    segments = rest.split("/")
+    if not segments[0]:
+        return "no bucket (or host) after the scheme"
+    if "" in segments:
+        return "an empty path segment ('//'); write one '/' between names"
+    if "." in segments or ".." in segments:
+        return "a '.' or '..' path segment; write the full path"
+    return None
 
 
 def local(location: str | Path) -> Path:

@@ -371,6 +371,30 @@ def test_odd_characters_in_the_url(s3_env, tmp_path, cache_home):
     assert "manifest.json" in _objects(s3_env, bucket, "odd name+ü %41,=/ds")
 
 
+@pytest.mark.parametrize("tail, problem", [("/x//ds", "an empty path segment"), ("//x/ds", "an empty path segment"),
+                                           ("/x/ds//", "an empty path segment"), ("/x/./ds", "a '.' or '..'"),
+                                           ("/x/../ds", "a '.' or '..'")])
+def test_a_malformed_url_is_refused_before_anything_is_written(s3_env, tmp_path, cache_home, tail, problem):
+    """A store takes `s3://b//x` for keys starting with "/", which every later listing of the URL misses: such URLs
+    are refused up front, as an output, a corpus or a dataset to read, and nothing is written anywhere."""
+    corpus = write_corpus(tmp_path)
+    bucket = s3_env.bucket()
+    url = f"s3://{bucket}{tail}"
+    config = augment_config(tmp_path)
+    for call in (lambda: run_augment(corpus, url, config), lambda: run_augment(url, tmp_path / "out", config),
+                 lambda: verify_dataset(url)):
+        with pytest.raises(BSLError, match=rf"^{re.escape(url)}: not a usable URL: {re.escape(problem)}"):
+            call()
+    assert _objects(s3_env, bucket, "") == {}
+    assert not (tmp_path / "registry").exists() and not (tmp_path / "out").exists()
+    assert not (cache_home / "bsl-pipeline" / "copies").exists()
+    assert storage.is_url(f"s3://{bucket}/x/ds/") and storage.is_url(f"s3://{bucket}")
+    if tail == "/x//ds":  # the command's one line
+        done = _cli(["inspect", url, "--stats"], s3_env.env, tmp_path)
+        assert done.returncode == 1 and done.stderr.count("\n") == 1
+        assert done.stderr.startswith(f"bsl inspect: error: {url}: not a usable URL: {problem}"), done.stderr
+
+
 def test_a_local_path_that_looks_like_a_url_stays_local(s3_env, tmp_path, cache_home, monkeypatch):
     corpus = write_corpus(tmp_path)
     monkeypatch.chdir(tmp_path)

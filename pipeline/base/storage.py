@@ -695,6 +695,44 @@ def shown(message: str) -> str:
 
 
 COPY_INDEX = ".bsl-copy.json"
+#: The file whose flock readers of one URL take turns on while they bring its copy up to date (`copy_lock`).
+COPY_LOCK = ".bsl-copy.lock"
+#: A temp file (`pipeline.base.atomic.atomic_path`: `.<name>.<random>.tmp`) not written to for this long is left
+#: from a killed download; a younger one is another process's download in flight.
+_STALE_TEMP_S = 3600
+
+
+@contextlib.contextmanager
+def copy_lock(root: Path) -> Iterator[None]:
+    """Hold the copy at `root` for one update: an exclusive `flock` on `<root>/.bsl-copy.lock`, so any number of
+    readers of one URL (ranks of one training run, a verify beside an inspect, processes of several hosts sharing
+    the cache on a file system with locks) take turns downloading into it, and each finds what the one before it
+    fetched current. The kernel lets go of the lock when its holder dies. Where the file system refuses locks, the
+    update goes on unlocked; the clean-up still leaves other processes' downloads in flight alone."""
+    import fcntl
+
+    root.mkdir(parents=True, exist_ok=True)
+    fd = os.open(root / COPY_LOCK, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError as exc:
+            log.debug("%s: no lock on the local copy (%s)", root, exc)
+        yield
+    finally:
+        os.close(fd)  # lets go of the flock
+
+
+def _in_flight(path: Path) -> bool:
+    """A temp file of an atomic write (a download into the copy) that was written to recently: another process's,
+    in flight, never removed by a clean-up."""
+    name = path.name
+    if not (name.startswith(".") and name.endswith(".tmp")):
+        return False
+    try:
+        return time.time() - path.stat().st_mtime < _STALE_TEMP_S
+    except FileNotFoundError:
+        return True  # renamed into place, or removed, meanwhile: not ours to touch either way
 
 
 def copy_root(url: str, kind: str = "dataset") -> Path:
@@ -731,6 +769,14 @@ def local_copy(url: str, files: tuple[str, ...], folders: tuple[str, ...] | None
         raise InputError(f"nothing at {redact(url)}")
     wanted = {_safe_name(n, url): info for n, info in objects.items()
               if n in files or folders is None or n.split("/", 1)[0] in folders}
+    with copy_lock(root):
+        _sync_copy(url, root, wanted, files, folders)
+    return root
+
+
+def _sync_copy(url: str, root: Path, wanted: dict[str, dict[str, Any]], files: tuple[str, ...],
+               folders: tuple[str, ...] | None) -> None:
+    """Make the copy at `root` hold exactly `wanted` (relative name -> listing entry), under `copy_lock`."""
     index = _copy_index(root)
     for name, info in wanted.items():
         target = root / name
@@ -745,13 +791,13 @@ def local_copy(url: str, files: tuple[str, ...], folders: tuple[str, ...] | None
     for folder in folders if folders is not None else ("",):  # files in the copy the index does not know
         for path in sorted((root / folder).rglob("*")) if (root / folder).is_dir() else []:
             relative = path.relative_to(root).as_posix()
-            if path.is_file() and relative != COPY_INDEX and relative not in index:
-                path.unlink()
+            if path.is_file() and relative not in (COPY_INDEX, COPY_LOCK) and relative not in index and \
+                    not _in_flight(path):
+                path.unlink(missing_ok=True)
     for name in files:
         if name not in wanted:
             (root / name).unlink(missing_ok=True)
     write_json(root / COPY_INDEX, index)
-    return root
 
 
 def refresh_copied(url: str, name: str, kind: str = "dataset") -> None:
@@ -767,17 +813,18 @@ def refresh_copied(url: str, name: str, kind: str = "dataset") -> None:
             info = fs.info(path)
         except FileNotFoundError:
             info = None
-    index = _copy_index(root)
-    target = root / name
-    if info is None or info.get("type") == "directory":
-        target.unlink(missing_ok=True)
-        index.pop(name, None)
-    else:
-        entry = _entry(info)
-        if index.get(name) != entry or not target.is_file() or target.stat().st_size != entry["size"]:
-            download(join(url, name), target)
-            index[name] = entry
-    write_json(root / COPY_INDEX, index)
+    with copy_lock(root):
+        index = _copy_index(root)
+        target = root / name
+        if info is None or info.get("type") == "directory":
+            target.unlink(missing_ok=True)
+            index.pop(name, None)
+        else:
+            entry = _entry(info)
+            if index.get(name) != entry or not target.is_file() or target.stat().st_size != entry["size"]:
+                download(join(url, name), target)
+                index[name] = entry
+        write_json(root / COPY_INDEX, index)
 
 
 def _entry(info: dict[str, Any]) -> dict[str, Any]:
@@ -818,15 +865,16 @@ def seed_copy(url: str, files: dict[str, Path]) -> None:
     url = url.rstrip("/")
     root = copy_root(url)
     objects = listing(url)
-    index = _copy_index(root)
-    for name, path in files.items():
-        info = objects.get(name)
-        if info is None or not same_bytes(info, path):
-            continue
-        with atomic_path(root / _safe_name(name, url)) as tmp:
-            shutil.copyfile(path, tmp)
-        index[name] = info
-    write_json(root / COPY_INDEX, index)
+    with copy_lock(root):
+        index = _copy_index(root)
+        for name, path in files.items():
+            info = objects.get(name)
+            if info is None or not same_bytes(info, path):
+                continue
+            with atomic_path(root / _safe_name(name, url)) as tmp:
+                shutil.copyfile(path, tmp)
+            index[name] = info
+        write_json(root / COPY_INDEX, index)
 
 
 def corpus_copy(url: str) -> Path:

@@ -395,6 +395,63 @@ def test_a_malformed_url_is_refused_before_anything_is_written(s3_env, tmp_path,
         assert done.stderr.startswith(f"bsl inspect: error: {url}: not a usable URL: {problem}"), done.stderr
 
 
+COPY_SCRIPT = """
+import hashlib, json, sys
+from bsl_pipeline.pipeline.base import storage
+from bsl_pipeline.pipeline.base.errors import BSLError
+print("ready", flush=True)
+sys.stdin.readline()
+try:
+    root = storage.local_copy(sys.argv[1], ("manifest.json",), ("data",), required="manifest.json")
+except BSLError as exc:
+    print(json.dumps({"error": str(exc)}))
+else:
+    print(json.dumps({p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+                      for p in root.rglob("*") if p.is_file() and not p.name.startswith(".")}))
+"""
+
+
+def test_readers_of_one_url_at_once_each_get_the_whole_copy(s3_env, tmp_path, cache_home):
+    """Processes that copy one URL into one cache at the same moment (ranks of a training run, a verify beside an
+    inspect): none removes another's download in flight, and each ends with every object, byte for byte."""
+    bucket = s3_env.bucket()
+    client = s3_env.client()
+    objects = {"manifest.json": b"{}"} | {f"data/train-{i:05d}.parquet": os.urandom(32 << 10) for i in range(80)}
+    for name, data in objects.items():
+        client.put_object(Bucket=bucket, Key=f"ds/{name}", Body=data)
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT / "tests")}
+    readers = [subprocess.Popen([sys.executable, "-c", COPY_SCRIPT, f"s3://{bucket}/ds"], env=env, text=True,
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+               for _ in range(4)]
+    for reader in readers:  # all imported and waiting; then all start together
+        assert reader.stdout.readline() == "ready\n", reader.stderr.read()
+    for reader in readers:
+        reader.stdin.write("go\n")
+        reader.stdin.flush()
+    expected = {name: hashlib.sha256(data).hexdigest() for name, data in objects.items()}
+    for reader in readers:
+        out, err = reader.communicate(timeout=120)
+        assert reader.returncode == 0, err
+        assert json.loads(out) == expected
+
+
+def test_a_copy_keeps_a_download_in_flight_and_removes_a_stale_temp_file(s3_env, cache_home):
+    """A temp file in the copy is another process's download while it is written to; one left untouched for an
+    hour is from a killed download, and the clean-up removes it."""
+    bucket = s3_env.bucket()
+    s3_env.client().put_object(Bucket=bucket, Key="ds/data/a.parquet", Body=b"a")
+    url = f"s3://{bucket}/ds"
+    root = storage.local_copy(url, (), ("data",), required=None)
+    in_flight, stale, stray = (root / "data" / n for n in (".b.parquet.k2j4h5g6.tmp", ".c.parquet.x8y7z6w5.tmp",
+                                                           "c.parquet"))
+    for path in (in_flight, stale, stray):
+        path.write_bytes(b"partial")
+    os.utime(stale, (stale.stat().st_atime, stale.stat().st_mtime - 2 * 3600))
+    assert storage.local_copy(url, (), ("data",), required=None) == root
+    assert in_flight.exists() and not stale.exists() and not stray.exists()
+    assert (root / "data" / "a.parquet").read_bytes() == b"a"
+
+
 def test_a_local_path_that_looks_like_a_url_stays_local(s3_env, tmp_path, cache_home, monkeypatch):
     corpus = write_corpus(tmp_path)
     monkeypatch.chdir(tmp_path)

@@ -28,7 +28,7 @@ import socket
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -670,6 +670,7 @@ def claim_prefix(prefix: str, kind: str, *, overwrite: bool = False, own_names: 
 
 # -- local copies of remote data, and how messages name them --------------------------------------------------------
 _copies: dict[str, str] = {}
+_unlisted: dict[str, list[str]] = {}
 
 
 def remember_copy(root: Path, url: str) -> None:
@@ -752,13 +753,16 @@ def _safe_name(name: str, url: str) -> str:
 
 
 def local_copy(url: str, files: tuple[str, ...], folders: tuple[str, ...] | None, required: str | None,
-               kind: str = "dataset") -> Path:
+               kind: str = "dataset", listed: Callable[[Path], Collection[str]] | None = None) -> Path:
     """A local copy of the objects `files` and everything under `folders` of the prefix `url`, in the user cache
     (`<cache>/bsl-pipeline/copies/<hash of the URL>/`), brought up to date now: an object is downloaded again only
     when its ETag or size changed since the last copy, and what is gone from the store is gone from the copy (the
     copy is the tool's own cache). Readers check the files as on disk (checksums); messages about them name the
     URL (`shown`). `required`: the object without which there is nothing to copy (InputError naming it; None: at
-    least one object). `folders=None`: every object under the prefix. `kind` keeps copies of one URL apart."""
+    least one object). `folders=None`: every object under the prefix. `kind` keeps copies of one URL apart.
+    `listed(root)`, asked once `files` are current in the copy (a dataset's manifest), names the objects under
+    `folders` to copy; any other object there is never downloaded (and removed from the copy), only named by the
+    listing: `unlisted_objects(root)`."""
     url = url.rstrip("/")
     root = copy_root(url, kind)
     remember_copy(root, url)
@@ -769,21 +773,42 @@ def local_copy(url: str, files: tuple[str, ...], folders: tuple[str, ...] | None
         raise InputError(f"nothing at {redact(url)}")
     wanted = {_safe_name(n, url): info for n, info in objects.items()
               if n in files or folders is None or n.split("/", 1)[0] in folders}
+    unlisted = None
     with copy_lock(root):
-        _sync_copy(url, root, wanted, files, folders)
+        index = _copy_index(root)
+        if listed is not None:  # the files first (`listed` reads them), then only what they list
+            _fetch(url, root, index, {n: info for n, info in wanted.items() if n in files})
+            names = set(listed(root))
+            unlisted = sorted(n for n in wanted if n not in files and n not in names)
+            wanted = {n: info for n, info in wanted.items() if n not in unlisted}
+        _fetch(url, root, index, wanted)
+        _clean_copy(root, index, wanted, files, folders)
+    if unlisted is None:
+        _unlisted.pop(str(root), None)
+    else:
+        _unlisted[str(root)] = unlisted
     return root
 
 
-def _sync_copy(url: str, root: Path, wanted: dict[str, dict[str, Any]], files: tuple[str, ...],
-               folders: tuple[str, ...] | None) -> None:
-    """Make the copy at `root` hold exactly `wanted` (relative name -> listing entry), under `copy_lock`."""
-    index = _copy_index(root)
+def unlisted_objects(root: str | Path) -> list[str] | None:
+    """The objects under the copied folders that the last `local_copy` into `root` by this process was told not to
+    copy (`listed`), by their relative names; None when `root` is no such copy."""
+    return _unlisted.get(str(root))
+
+
+def _fetch(url: str, root: Path, index: dict[str, Any], wanted: dict[str, dict[str, Any]]) -> None:
+    """Download each of `wanted` (relative name -> listing entry) whose copy is not current, under `copy_lock`."""
     for name, info in wanted.items():
         target = root / name
         if index.get(name) == info and target.is_file() and target.stat().st_size == info.get("size"):
             continue
         download(join(url, name), target)
         index[name] = info
+
+
+def _clean_copy(root: Path, index: dict[str, Any], wanted: dict[str, dict[str, Any]], files: tuple[str, ...],
+                folders: tuple[str, ...] | None) -> None:
+    """Remove from the copy what is not `wanted`, under `copy_lock`, and write its index."""
     for name in list(index):
         if name not in wanted:
             (root / name).unlink(missing_ok=True)

@@ -543,7 +543,8 @@ def load_manifest(path_or_dir: str | Path) -> Manifest:
         from bsl_pipeline.pipeline.base.ownership import MARKER_NAME
 
         files = (MANIFEST_NAME, "README.md", MARKER_NAME, *(a["path"] for a in ANNOTATIONS.values()))
-        path_or_dir = local_copy(str(path_or_dir), files, DATASET_FOLDERS, required=MANIFEST_NAME)
+        path_or_dir = local_copy(str(path_or_dir), files, DATASET_FOLDERS, required=MANIFEST_NAME,
+                                 listed=_listed_shards)
     path = manifest_path(path_or_dir)
     if not path.is_file():
         raise InputError(f"no manifest at {path} (is {path_or_dir} a dataset directory made by `bsl augment`?)")
@@ -553,6 +554,17 @@ def load_manifest(path_or_dir: str | Path) -> Manifest:
         resolve_inside(root, shard.path, f"{path}: shards[{i}].path")
     manifest.root = root
     return manifest
+
+
+def _listed_shards(root: Path) -> list[str]:
+    """The shard paths the manifest in a local copy of a URL lists: the only objects under data/ and rejects/ the
+    copy downloads (others are named by the listing, never fetched). [] when it cannot be read: `load_manifest`
+    then says why."""
+    try:
+        shards = json.loads((root / MANIFEST_NAME).read_text(encoding="utf-8"))["shards"]
+        return [s["path"] for s in shards if isinstance(s, dict) and isinstance(s.get("path"), str)]
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError, KeyError, TypeError):
+        return []
 
 
 def _dataset_root(path: Path, manifest: Manifest) -> Path:

@@ -71,9 +71,13 @@ def with_shards(manifest: Manifest, shards: list) -> Manifest:
 
 def unlisted_files(manifest: Manifest) -> list[str]:
     """Files under data/ and rejects/ that the manifest does not list: `datasets.load_dataset(dir)` with a glob
-    would read them as part of the dataset."""
+    would read them as part of the dataset. For a dataset at a URL, the objects there as the store lists them (its
+    local copy never downloads them)."""
     root = _root(manifest)
     listed = {s.path for s in manifest.shards}
+    remote = storage.unlisted_objects(root)
+    if remote is not None:
+        return [name for name in remote if name not in listed]
     found = []
     for name in SHARD_DIRS:
         folder = root / name
@@ -300,7 +304,7 @@ def verify_dataset(path_or_dir: str | Path, progress: bool = False, allow_unlist
                    f"(a glob such as `datasets.load_dataset` uses would read them): {shown}")
         if not allow_unlisted:
             raise VerificationError(message + "; remove them, or pass --allow-unlisted")
-        log.warning("warning: %s", message)
+        log.warning("warning: %s", storage.shown(message))
     shards = manifest.shards
     if not progress_disabled(not progress):
         from tqdm import tqdm

@@ -103,6 +103,36 @@ def test_changed_object_is_refused_by_name(s3_env, cache_home, tmp_path):
     assert "sha256" in str(err.value)
 
 
+def test_an_unlisted_object_is_named_from_the_listing_and_never_downloaded(s3_env, cache_home, tmp_path,
+                                                                            monkeypatch, caplog):
+    """Readers read the manifest first: an object under data/ it does not list is refused (or, allowed, warned
+    about) by its name in the store's listing, and never downloaded into the copy; one an older copy holds goes."""
+    corpus = write_corpus(tmp_path)
+    bucket = s3_env.bucket()
+    url = f"s3://{bucket}/ds"
+    run_augment(corpus, url, augment_config(tmp_path, registry_dir=""))
+    s3_env.client().put_object(Bucket=bucket, Key="ds/data/zz-junk.bin", Body=os.urandom(1 << 20))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "reader-cache"))  # not the copy the writer seeded
+    root = storage.copy_root(url)
+    (root / "data").mkdir(parents=True)
+    (root / "data" / "zz-junk.bin").write_bytes(b"copied by an older reader")
+    downloaded = []
+    real_download = storage.download
+    monkeypatch.setattr(storage, "download", lambda u, t: downloaded.append(u) or real_download(u, t))
+    with pytest.raises(BSLError) as err:
+        verify_dataset(url)
+    assert storage.shown(str(err.value)).startswith(f"{url}: 1 file(s) in data/ or rejects/ not listed in the "
+                                                    f"manifest")
+    assert str(err.value).endswith("data/zz-junk.bin; remove them, or pass --allow-unlisted")
+    manifest = verify_dataset(url, allow_unlisted=True)
+    assert f"{url}: 1 file(s)" in caplog.text and "data/zz-junk.bin" in caplog.text
+    assert sorted(downloaded) == sorted(f"{url}/{n}" for n in ["manifest.json", "README.md", ".bsl-output.json",
+                                                              *(s.path for s in manifest.shards)])
+    assert not (root / "data" / "zz-junk.bin").exists()
+    assert sorted(p.relative_to(root).as_posix() for p in (root / "data").iterdir()) == \
+        sorted(s.path for s in manifest.shards_of("pairs"))
+
+
 def _no_secret_anywhere(texts: list[str], folders: list[Path], server, bucket: str) -> None:
     from s3_server import ACCESS_KEY
 

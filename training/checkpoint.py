@@ -7,6 +7,7 @@ the sentence-transformers export: `training.export`.
 
 from __future__ import annotations
 
+import json
 import logging
 import signal
 import threading
@@ -71,6 +72,32 @@ def _get(tree: dict[str, Any], dotted: str) -> Any:
     return tree
 
 
+def _leaves(tree: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """A nested settings dict as dotted keys -> values (a list or an empty section is one value)."""
+    flat: dict[str, Any] = {}
+    for key, value in tree.items():
+        if isinstance(value, dict) and value:
+            flat.update(_leaves(value, f"{prefix}{key}."))
+        else:
+            flat[f"{prefix}{key}"] = value
+    return flat
+
+
+def _show(value: Any) -> str:
+    """A setting's value as a user writes it in -o (null, true, 0.001, [..])."""
+    return json.dumps(value) if not isinstance(value, str) else value
+
+
+# Settings that say where or how a run is carried out (not in the run key), and stop_at_step, which says only where
+# this invocation stops: a rerun of a finished run that changes them asks for nothing that was not done.
+def _carrying_out_keys() -> frozenset[str]:
+    from bsl_pipeline.pipeline.base.config import fingerprint_dict
+
+    defaults = TrainConfig()
+    return frozenset(set(_leaves(to_dict(defaults))) - set(_leaves(fingerprint_dict(defaults)))
+                     | {"train.stop_at_step"})
+
+
 @contextmanager
 def interrupt_after_writing() -> Iterator[None]:
     """Ctrl-C (SIGINT) while a checkpoint is written takes effect once it is written, as KeyboardInterrupt: a
@@ -120,6 +147,7 @@ class Checkpointer:
         self.phases = phases
         self.headline_metric = headline_metric
         self.device = device
+        self.resumed_settings: dict[str, Any] | None = None  # the config recorded by the checkpoint resumed from
 
     # -- resume ------------------------------------------------------------------------------------------------
     def resume_path(self) -> Path | None:
@@ -148,9 +176,11 @@ class Checkpointer:
         """Load `path` into the objective, optimizer, GradScaler, `state`, `batches` and this process's RNG, after
         checking that it continues this run (same settings that shape the data or loss, same world size, same
         datasets)."""
-        problem = self._other_run(read_checkpoint_json(path))
+        info = read_checkpoint_json(path)
+        problem = self._other_run(info)
         if problem:
             raise BSLError(f"cannot resume from {path}: {problem}")
+        self.resumed_settings = info.get("config", {})
         saved_state = load_state(path / STATE_FILE, map_location=self.device)
         objective_state = load_objective_state(path, self.device, saved_state)
         problem = state_dict_problem(objective_state, self.objective.state_dict())
@@ -195,6 +225,25 @@ class Checkpointer:
             return (f"the training datasets changed since the checkpoint ({names}: manifest checksum or shard "
                     f"sha256 differ)")
         return None
+
+    def changed_settings(self, keys: list[str] | tuple[str, ...]) -> list[str]:
+        """Of `keys`, those whose value in this run differs from the resumed checkpoint's config, as
+        "key old -> new" (a key the checkpoint does not record had its default then)."""
+        saved, defaults = self.resumed_settings or {}, _leaves(to_dict(TrainConfig()))
+        old_values = {**defaults, **_leaves(saved)}
+        new_values = _leaves(self.settings)
+        return [f"{k} {_show(old_values.get(k))} -> {_show(new_values.get(k))}" for k in keys
+                if old_values.get(k) != new_values.get(k)]
+
+    def settings_not_applied(self) -> list[str]:
+        """For a rerun of a finished run (nothing is trained or written): the settings of what a run learns and
+        exports in which this config differs from the finished run's ("key old -> new"). The datasets are
+        compared by identity at resume; only the objective in use counts."""
+        active = f"objective.{self.settings['objective']['name']}."
+        skip = _carrying_out_keys()
+        keys = [k for k in _leaves(self.settings) if k not in skip and k != "data.sources"
+                and (not k.startswith("objective.") or k == "objective.name" or k.startswith(active))]
+        return self.changed_settings(keys)
 
     def _continues_this_run(self, path: Path) -> bool:
         """Whether checkpoint `path` is one this run could have resumed from (`_other_run`)."""

@@ -86,6 +86,9 @@ class TrainResult:
     metrics: dict[str, Any] = field(default_factory=dict)
     history: list[dict[str, Any]] = field(default_factory=list)  # the logged rows (metrics.csv)
     already_finished: bool = False       # a rerun of a finished run: nothing trained, nothing written
+    # With already_finished: this config's settings that differ from the finished run's ("key old -> new"); none
+    # of them was applied.
+    not_applied: list[str] = field(default_factory=list)
 
 
 class NonFiniteLossError(BSLError):
@@ -193,7 +196,12 @@ class Trainer:
         else:
             # Dropout differs between ranks; rank 0 draws exactly what a single process would.
             torch.manual_seed(cfg.train.seed + dist.rank)
-        self.checkpointer.write_config()
+        # A rerun of a finished run trains and writes nothing: config.yaml stays the one the run was trained with.
+        self.finished = (resume_from is not None and self.state.step >= self.data.total_steps
+                         and self.checkpointer.finished_earlier(self.state))
+        self.not_applied = self.checkpointer.settings_not_applied() if self.finished else []
+        if not self.finished:
+            self.checkpointer.write_config()
         fields = TRAIN_FIELDS + self.phases.lr_columns
         fields += [m for m in objective.metric_names if m not in fields]
         self.logger = RunLogger(self.output_dir, dist.is_main, cfg.train.tensorboard, fields,
@@ -211,9 +219,13 @@ class Trainer:
     def fit(self) -> TrainResult:
         cfg, state, every = self.config.train, self.state, self.config.eval.every_steps
         total, device = self.data.total_steps, self.runtime.device
-        if state.step >= total and self.checkpointer.finished_earlier(state):
+        if self.finished:
             if self.runtime.dist.is_main:
                 log.info("already finished at step %d: nothing to do", state.step)
+                if self.not_applied:
+                    log.warning("these settings differ from those the finished run in %s was trained with and were "
+                                "not applied (nothing is trained or written; to train with them, choose another "
+                                "train.output_dir): %s", self.output_dir, "; ".join(self.not_applied))
             export_dir = self.checkpointer.export_path() if self.config.export.enabled else None
             return self._result(True, self.output_dir / FINAL_DIR, export_dir, already_finished=True)
         stop = min(total, cfg.stop_at_step) if cfg.stop_at_step else total
@@ -269,6 +281,7 @@ class Trainer:
         return TrainResult(
             output_dir=self.output_dir, step=state.step, total_steps=self.data.total_steps, completed=completed,
             final_checkpoint=final, export_dir=export_dir, already_finished=already_finished,
+            not_applied=list(self.not_applied) if already_finished else [],
             best_checkpoint=self.checkpointer.best_checkpoint(),
             best_metric=state.best_metric, history=list(state.history),
             metrics={"final_loss": state.history[-1]["loss"] if state.history else None,

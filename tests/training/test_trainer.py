@@ -196,6 +196,24 @@ def test_resume_guards(tiny_bert_dir, datasets, tmp_path):
     assert result.step == 7 and [r["step"] for r in result.history] == [3, 4, 5, 6, 7]
 
 
+def test_a_rerun_of_a_finished_run_with_other_settings_applies_nothing_and_writes_nothing(tiny_bert_dir, datasets, tmp_path):
+    """A finished run rerun under train.resume=auto with another lr and export setting trains nothing: config.yaml
+    stays the one the run was trained with, and the result names each setting that was not applied."""
+    out = tmp_path / "run"
+    first = _run(tiny_bert_dir, [datasets["main"]], out, overrides=["train.max_steps=2"])
+    trained_with = (out / "config.yaml").read_text()
+    again = _run(tiny_bert_dir, [datasets["main"]], out,
+                 overrides=["train.max_steps=2", "train.resume=auto", "optim.lr=5e-4", "export.normalize=true",
+                            "train.stop_at_step=1"])
+    assert again.already_finished and again.step == 2
+    assert again.not_applied == ["optim.lr 0.001 -> 0.0005", "export.normalize null -> true"]
+    assert (out / "config.yaml").read_text() == trained_with
+    assert json.loads((first.final_checkpoint / "bsl_checkpoint.json").read_text())["config"]["optim"]["lr"] == 1e-3
+    # The same settings again: nothing differs.
+    same = _run(tiny_bert_dir, [datasets["main"]], out, overrides=["train.max_steps=2", "train.resume=auto"])
+    assert same.already_finished and same.not_applied == []
+
+
 def test_checkpoint_contract_export_and_dev_evaluation(tiny_bert_dir, datasets, tmp_path, shared_data):
     from sentence_transformers import SentenceTransformer
 

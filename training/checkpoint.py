@@ -203,12 +203,9 @@ class Checkpointer:
             return f"its record is not one this trainer writes ({type(exc).__name__}: {exc})"
 
     def _differences(self, info: dict[str, Any]) -> str | None:
-        saved = info.get("config", {})
-        defaults = to_dict(TrainConfig())  # a key added since the checkpoint was written had its default then
-        changed = [k for k in RESUME_MUST_MATCH
-                   if (_get(saved, k) if _get(saved, k) is not None else _get(defaults, k)) != _get(self.settings, k)]
+        changed = self._changes(info.get("config", {}), RESUME_MUST_MATCH)
         if changed:
-            return (f"these settings differ from the checkpoint's: {', '.join(changed)} (they change which data "
+            return (f"these settings differ from the checkpoint's: {'; '.join(changed)} (they change which data "
                     f"each step sees or the loss)")
         if int(info.get("world_size", 1)) != self.dist.world_size:
             return f"it was written by {info.get('world_size')} process(es), this run has {self.dist.world_size}"
@@ -227,12 +224,22 @@ class Checkpointer:
         return None
 
     def changed_settings(self, keys: list[str] | tuple[str, ...]) -> list[str]:
-        """Of `keys`, those whose value in this run differs from the resumed checkpoint's config, as
-        "key old -> new" (a key the checkpoint does not record had its default then)."""
-        saved, defaults = self.resumed_settings or {}, _leaves(to_dict(TrainConfig()))
-        old_values = {**defaults, **_leaves(saved)}
+        """Of `keys`, those whose value in this run differs from the resumed checkpoint's config (`_changes`)."""
+        return self._changes(self.resumed_settings or {}, keys)
+
+    def _changes(self, saved: dict[str, Any], keys: list[str] | tuple[str, ...]) -> list[str]:
+        """The settings under `keys` (a key or a section) whose value in this run differs from `saved` (a
+        checkpoint's config), as "key old -> new"; a key the checkpoint does not record had its default then.
+        The datasets are compared without their paths: the same dataset named another way (./ds, an absolute
+        path, its manifest.json, a URL) is the same data, which the manifest and shard checksums then decide."""
+        old_values = {**_leaves(to_dict(TrainConfig())), **_leaves(saved)}
         new_values = _leaves(self.settings)
-        return [f"{k} {_show(old_values.get(k))} -> {_show(new_values.get(k))}" for k in keys
+        for values in (old_values, new_values):
+            values["data.sources"] = [{k: v for k, v in source.items() if k != "path"} if isinstance(source, dict)
+                                      else source for source in values.get("data.sources") or []]
+        wanted = [k for k in dict.fromkeys([*new_values, *old_values])
+                  if any(k == key or k.startswith(f"{key}.") for key in keys)]
+        return [f"{k} {_show(old_values.get(k))} -> {_show(new_values.get(k))}" for k in wanted
                 if old_values.get(k) != new_values.get(k)]
 
     def settings_not_applied(self) -> list[str]:

@@ -196,6 +196,28 @@ def test_resume_guards(tiny_bert_dir, datasets, tmp_path):
     assert result.step == 7 and [r["step"] for r in result.history] == [3, 4, 5, 6, 7]
 
 
+def test_resume_takes_the_same_dataset_named_another_way(tiny_bert_dir, datasets, tmp_path, monkeypatch):
+    """A dataset is compared by what it holds (manifest and shard checksums), not by how its path is written; a
+    setting that does differ is shown with both values."""
+    from bsl_pipeline.pipeline.base.errors import BSLError
+    from bsl_pipeline.training.trainer import train
+
+    out, main = tmp_path / "run", datasets["main"]
+    _run(tiny_bert_dir, [main], out, overrides=["train.max_steps=4", "train.stop_at_step=1"])
+    monkeypatch.chdir(main.parent)  # a relative path, from another directory than the first run's
+    for step, named in enumerate([Path(main.name), f"{main}/", main / "manifest.json"], start=2):
+        result = _run(tiny_bert_dir, [named], out,
+                      overrides=["train.max_steps=4", f"train.stop_at_step={step}", "train.resume=auto"])
+        assert result.step == step and result.metrics["resumed_from"] is not None
+    cfg = tiny_config(tiny_bert_dir, [main], out, overrides=["train.max_steps=4", "train.resume=auto"])
+    cfg.data.sources[0].methods = ["noise"]
+    with pytest.raises(BSLError, match=r'data\.sources \[\{"methods": null, "weight": null\}\] -> '
+                                       r'\[\{"methods": \["noise"\], "weight": null\}\]'):
+        train(cfg, disable_progress=True)
+    with pytest.raises(BSLError, match="the training datasets changed since the checkpoint"):
+        _run(tiny_bert_dir, [datasets["other"]], out, overrides=["train.max_steps=4", "train.resume=auto"])
+
+
 def test_a_rerun_of_a_finished_run_with_other_settings_applies_nothing_and_writes_nothing(tiny_bert_dir, datasets, tmp_path):
     """A finished run rerun under train.resume=auto with another lr and export setting trains nothing: config.yaml
     stays the one the run was trained with, and the result names each setting that was not applied."""

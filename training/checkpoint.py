@@ -47,6 +47,7 @@ from bsl_pipeline.training.checkpoint_files import (
 )
 from bsl_pipeline.training.config import (
     RESUME_MUST_MATCH,
+    RESUME_WARNS,
     ExportConfig,
     ModelConfig,
     TrainConfig,
@@ -148,6 +149,7 @@ class Checkpointer:
         self.headline_metric = headline_metric
         self.device = device
         self.resumed_settings: dict[str, Any] | None = None  # the config recorded by the checkpoint resumed from
+        self.resumed_total_steps: Any = None                  # and the length of its schedule
 
     # -- resume ------------------------------------------------------------------------------------------------
     def resume_path(self) -> Path | None:
@@ -180,7 +182,7 @@ class Checkpointer:
         problem = self._other_run(info)
         if problem:
             raise BSLError(f"cannot resume from {path}: {problem}")
-        self.resumed_settings = info.get("config", {})
+        self.resumed_settings, self.resumed_total_steps = info.get("config", {}), info.get("total_steps")
         saved_state = load_state(path / STATE_FILE, map_location=self.device)
         objective_state = load_objective_state(path, self.device, saved_state)
         problem = state_dict_problem(objective_state, self.objective.state_dict())
@@ -203,7 +205,9 @@ class Checkpointer:
             return f"its record is not one this trainer writes ({type(exc).__name__}: {exc})"
 
     def _differences(self, info: dict[str, Any]) -> str | None:
-        changed = self._changes(info.get("config", {}), RESUME_MUST_MATCH)
+        in_use = self.settings["objective"]["name"]
+        keys = [k for k in RESUME_MUST_MATCH if k != "objective"] + ["objective.name", f"objective.{in_use}"]
+        changed = self._changes(info.get("config", {}), keys)
         if changed:
             return (f"these settings differ from the checkpoint's: {'; '.join(changed)} (they change which data "
                     f"each step sees or the loss)")
@@ -241,6 +245,30 @@ class Checkpointer:
                   if any(k == key or k.startswith(f"{key}.") for key in keys)]
         return [f"{k} {_show(old_values.get(k))} -> {_show(new_values.get(k))}" for k in wanted
                 if old_values.get(k) != new_values.get(k)]
+
+    def schedule_changes(self, step: int) -> str | None:
+        """After a resume at `step` with steps left: the settings of RESUME_WARNS this run changes ("key old ->
+        new"), with the encoder's learning rate for the next step under the checkpoint's settings and under these;
+        None when none changed."""
+        from dataclasses import fields, replace
+
+        from bsl_pipeline.training.config import OptimConfig
+        from bsl_pipeline.training.phases import ENCODER_GROUP, PhasePolicy
+
+        changed = self.changed_settings(RESUME_WARNS)
+        if not changed:
+            return None
+        now = self.phases.lrs(step)[ENCODER_GROUP]
+        known = {f.name for f in fields(OptimConfig)}
+        try:  # the checkpoint's record is untrusted: without usable values the line says less
+            saved_optim = {k: v for k, v in (self.resumed_settings or {}).get("optim", {}).items() if k in known}
+            before = PhasePolicy(self.phases.head, int(self.resumed_total_steps),
+                                 replace(self.phases.optim, **saved_optim)).lrs(step)[ENCODER_GROUP]
+            was = f" (the checkpoint's settings: {before:.2e})"
+        except (TypeError, ValueError, AttributeError, ArithmeticError):
+            was = ""
+        return (f"{'; '.join(changed)}: the rest of the run follows these settings; the learning-rate schedule now "
+                f"runs to step {self.phases.total_steps} and gives step {step + 1} lr {now:.2e}{was}")
 
     def settings_not_applied(self) -> list[str]:
         """For a rerun of a finished run (nothing is trained or written): the settings of what a run learns and

@@ -201,6 +201,10 @@ class Trainer:
                          and self.checkpointer.finished_earlier(self.state))
         self.not_applied = self.checkpointer.settings_not_applied() if self.finished else []
         if not self.finished:
+            changes = self.checkpointer.schedule_changes(self.state.step) if resume_from is not None else None
+            if changes and dist.is_main:
+                log.warning("resumed from %s at step %d with other settings: %s", resume_from, self.state.step,
+                            changes)
             self.checkpointer.write_config()
         fields = TRAIN_FIELDS + self.phases.lr_columns
         fields += [m for m in objective.metric_names if m not in fields]

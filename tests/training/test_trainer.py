@@ -218,6 +218,33 @@ def test_resume_takes_the_same_dataset_named_another_way(tiny_bert_dir, datasets
         _run(tiny_bert_dir, [datasets["other"]], out, overrides=["train.max_steps=4", "train.resume=auto"])
 
 
+def test_resume_warns_of_a_changed_schedule_and_ignores_objectives_not_in_use(tiny_bert_dir, datasets, tmp_path,
+                                                                             caplog):
+    """Extending max_steps or changing the lr on resume is allowed and said, old -> new, with the next step's lr
+    under both schedules; a setting of an objective not in use is no difference; one the checkpoint's optimizer
+    state would silently override (weight decay) is refused."""
+    import logging
+
+    from bsl_pipeline.pipeline.base.errors import BSLError
+
+    out = tmp_path / "run"
+    linear = ["optim.schedule=linear", "optim.min_lr_ratio=0.1"]
+    _run(tiny_bert_dir, [datasets["main"]], out, overrides=[*linear, "train.max_steps=4"])
+    with pytest.raises(BSLError, match=r"optim\.weight_decay 0\.01 -> 0\.5"):
+        _run(tiny_bert_dir, [datasets["main"]], out,
+             overrides=[*linear, "train.max_steps=6", "train.resume=auto", "optim.weight_decay=0.5"])
+    with caplog.at_level(logging.WARNING, logger="bsl_pipeline.training.trainer"):
+        result = _run(tiny_bert_dir, [datasets["main"]], out,
+                      overrides=[*linear, "train.max_steps=6", "train.resume=auto", "optim.lr=5e-4",
+                                 "objective.mnrl.scale=10"])
+    assert result.step == 6 and [r["lr"] for r in result.history] == pytest.approx([5e-4 * (1 - 0.9 * 4 / 6),
+                                                                                   5e-4 * (1 - 0.9 * 5 / 6)])
+    (warning,) = [r.getMessage() for r in caplog.records if r.name == "bsl_pipeline.training.trainer"]
+    assert "at step 4 with other settings: optim.lr 0.001 -> 0.0005; train.max_steps 4 -> 6" in warning
+    # Step 5 of 6 at the new lr, against the old schedule's end (its minimum, 0.1 * 1e-3).
+    assert "runs to step 6 and gives step 5 lr 2.00e-04 (the checkpoint's settings: 1.00e-04)" in warning
+
+
 def test_a_rerun_of_a_finished_run_with_other_settings_applies_nothing_and_writes_nothing(tiny_bert_dir, datasets, tmp_path):
     """A finished run rerun under train.resume=auto with another lr and export setting trains nothing: config.yaml
     stays the one the run was trained with, and the result names each setting that was not applied."""

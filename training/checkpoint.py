@@ -327,7 +327,8 @@ class Checkpointer:
         return path
 
     def save_last(self, state: RunState, data_position: dict[str, Any], completed: bool) -> Path:
-        """final/ for a completed run, else the periodic checkpoint of the step it stopped at. A completed run then
+        """final/ for a completed run, else the periodic checkpoint of the step it stopped at (keeping the newest
+        train.keep_checkpoints, as every periodic one). A completed run then
         removes its periodic checkpoints (the ones it could have resumed from), unless
         train.keep_checkpoints_after_final."""
         if completed:
@@ -340,7 +341,7 @@ class Checkpointer:
                              "-o train.keep_checkpoints_after_final=true)", len(removed), final)
             barrier()
             return final
-        return self.save(self.output_dir / CHECKPOINTS_DIR / step_dir_name(state.step), state, data_position)
+        return self.save_periodic(state, data_position)  # pruned like every periodic one (keep_checkpoints)
 
     @interrupt_after_writing()
     def write_best(self, state: RunState, data_position: dict[str, Any]) -> None:

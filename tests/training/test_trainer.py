@@ -196,6 +196,14 @@ def test_resume_guards(tiny_bert_dir, datasets, tmp_path):
     assert result.step == 7 and [r["step"] for r in result.history] == [3, 4, 5, 6, 7]
 
 
+def test_a_run_stopped_at_stop_at_step_keeps_only_keep_checkpoints(tiny_bert_dir, datasets, tmp_path):
+    out = tmp_path / "run"
+    result = _run(tiny_bert_dir, [datasets["main"]], out,
+                  overrides=["train.keep_checkpoints=1", "train.save_every=1", "train.stop_at_step=3"])
+    assert not result.completed
+    assert sorted(p.name for p in (out / "checkpoints").iterdir()) == ["step-00000003"]
+
+
 def test_resume_takes_the_same_dataset_named_another_way(tiny_bert_dir, datasets, tmp_path, monkeypatch):
     """A dataset is compared by what it holds (manifest and shard checksums), not by how its path is written; a
     setting that does differ is shown with both values."""

@@ -233,6 +233,12 @@ def train_or_reuse(config: TrainConfig, disable_progress: bool | None = None) ->
                      best_checkpoint=str(result.best_checkpoint) if result.best_checkpoint else None,
                      best_metric=result.best_metric, final_loss=record["final_loss"],
                      metrics_csv=str(paths["run_dir"] / "metrics.csv"))
+    if result.not_applied:
+        # The finished run in the output dir was trained with other settings: its record (and key) stay its own,
+        # and its scores are not reported as those of these settings.
+        raise BSLError(f"{paths['run_dir']} holds a finished run trained with other settings "
+                       f"({'; '.join(result.not_applied)}): nothing was trained and its completion record is kept; "
+                       f"to train with these settings, choose another train.output_dir")
     if result.completed:  # a run stopped at train.stop_at_step is resumed, never reused
         write_json_atomic(paths["run_dir"] / DONE_FILE, record)
     return run, False

@@ -7,6 +7,7 @@ the sentence-transformers export: `training.export`.
 
 from __future__ import annotations
 
+import json
 import logging
 import signal
 import threading
@@ -46,6 +47,7 @@ from bsl_pipeline.training.checkpoint_files import (
 )
 from bsl_pipeline.training.config import (
     RESUME_MUST_MATCH,
+    RESUME_WARNS,
     ExportConfig,
     ModelConfig,
     TrainConfig,
@@ -69,6 +71,32 @@ def _get(tree: dict[str, Any], dotted: str) -> Any:
     for part in dotted.split("."):
         tree = tree.get(part) if isinstance(tree, dict) else None
     return tree
+
+
+def _leaves(tree: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """A nested settings dict as dotted keys -> values (a list or an empty section is one value)."""
+    flat: dict[str, Any] = {}
+    for key, value in tree.items():
+        if isinstance(value, dict) and value:
+            flat.update(_leaves(value, f"{prefix}{key}."))
+        else:
+            flat[f"{prefix}{key}"] = value
+    return flat
+
+
+def _show(value: Any) -> str:
+    """A setting's value as a user writes it in -o (null, true, 0.001, [..])."""
+    return json.dumps(value) if not isinstance(value, str) else value
+
+
+# Settings that say where or how a run is carried out (not in the run key), and stop_at_step, which says only where
+# this invocation stops: a rerun of a finished run that changes them asks for nothing that was not done.
+def _carrying_out_keys() -> frozenset[str]:
+    from bsl_pipeline.pipeline.base.config import fingerprint_dict
+
+    defaults = TrainConfig()
+    return frozenset(set(_leaves(to_dict(defaults))) - set(_leaves(fingerprint_dict(defaults)))
+                     | {"train.stop_at_step"})
 
 
 @contextmanager
@@ -120,6 +148,8 @@ class Checkpointer:
         self.phases = phases
         self.headline_metric = headline_metric
         self.device = device
+        self.resumed_settings: dict[str, Any] | None = None  # the config recorded by the checkpoint resumed from
+        self.resumed_total_steps: Any = None                  # and the length of its schedule
 
     # -- resume ------------------------------------------------------------------------------------------------
     def resume_path(self) -> Path | None:
@@ -148,9 +178,11 @@ class Checkpointer:
         """Load `path` into the objective, optimizer, GradScaler, `state`, `batches` and this process's RNG, after
         checking that it continues this run (same settings that shape the data or loss, same world size, same
         datasets)."""
-        problem = self._other_run(read_checkpoint_json(path))
+        info = read_checkpoint_json(path)
+        problem = self._other_run(info)
         if problem:
             raise BSLError(f"cannot resume from {path}: {problem}")
+        self.resumed_settings, self.resumed_total_steps = info.get("config", {}), info.get("total_steps")
         saved_state = load_state(path / STATE_FILE, map_location=self.device)
         objective_state = load_objective_state(path, self.device, saved_state)
         problem = state_dict_problem(objective_state, self.objective.state_dict())
@@ -173,12 +205,11 @@ class Checkpointer:
             return f"its record is not one this trainer writes ({type(exc).__name__}: {exc})"
 
     def _differences(self, info: dict[str, Any]) -> str | None:
-        saved = info.get("config", {})
-        defaults = to_dict(TrainConfig())  # a key added since the checkpoint was written had its default then
-        changed = [k for k in RESUME_MUST_MATCH
-                   if (_get(saved, k) if _get(saved, k) is not None else _get(defaults, k)) != _get(self.settings, k)]
+        in_use = self.settings["objective"]["name"]
+        keys = [k for k in RESUME_MUST_MATCH if k != "objective"] + ["objective.name", f"objective.{in_use}"]
+        changed = self._changes(info.get("config", {}), keys)
         if changed:
-            return (f"these settings differ from the checkpoint's: {', '.join(changed)} (they change which data "
+            return (f"these settings differ from the checkpoint's: {'; '.join(changed)} (they change which data "
                     f"each step sees or the loss)")
         if int(info.get("world_size", 1)) != self.dist.world_size:
             return f"it was written by {info.get('world_size')} process(es), this run has {self.dist.world_size}"
@@ -195,6 +226,59 @@ class Checkpointer:
             return (f"the training datasets changed since the checkpoint ({names}: manifest checksum or shard "
                     f"sha256 differ)")
         return None
+
+    def changed_settings(self, keys: list[str] | tuple[str, ...]) -> list[str]:
+        """Of `keys`, those whose value in this run differs from the resumed checkpoint's config (`_changes`)."""
+        return self._changes(self.resumed_settings or {}, keys)
+
+    def _changes(self, saved: dict[str, Any], keys: list[str] | tuple[str, ...]) -> list[str]:
+        """The settings under `keys` (a key or a section) whose value in this run differs from `saved` (a
+        checkpoint's config), as "key old -> new"; a key the checkpoint does not record had its default then.
+        The datasets are compared without their paths: the same dataset named another way (./ds, an absolute
+        path, its manifest.json, a URL) is the same data, which the manifest and shard checksums then decide."""
+        old_values = {**_leaves(to_dict(TrainConfig())), **_leaves(saved)}
+        new_values = _leaves(self.settings)
+        for values in (old_values, new_values):
+            values["data.sources"] = [{k: v for k, v in source.items() if k != "path"} if isinstance(source, dict)
+                                      else source for source in values.get("data.sources") or []]
+        wanted = [k for k in dict.fromkeys([*new_values, *old_values])
+                  if any(k == key or k.startswith(f"{key}.") for key in keys)]
+        return [f"{k} {_show(old_values.get(k))} -> {_show(new_values.get(k))}" for k in wanted
+                if old_values.get(k) != new_values.get(k)]
+
+    def schedule_changes(self, step: int) -> str | None:
+        """After a resume at `step` with steps left: the settings of RESUME_WARNS this run changes ("key old ->
+        new"), with the encoder's learning rate for the next step under the checkpoint's settings and under these;
+        None when none changed."""
+        from dataclasses import fields, replace
+
+        from bsl_pipeline.training.config import OptimConfig
+        from bsl_pipeline.training.phases import ENCODER_GROUP, PhasePolicy
+
+        changed = self.changed_settings(RESUME_WARNS)
+        if not changed:
+            return None
+        now = self.phases.lrs(step)[ENCODER_GROUP]
+        known = {f.name for f in fields(OptimConfig)}
+        try:  # the checkpoint's record is untrusted: without usable values the line says less
+            saved_optim = {k: v for k, v in (self.resumed_settings or {}).get("optim", {}).items() if k in known}
+            before = PhasePolicy(self.phases.head, int(self.resumed_total_steps),
+                                 replace(self.phases.optim, **saved_optim)).lrs(step)[ENCODER_GROUP]
+            was = f" (the checkpoint's settings: {before:.2e})"
+        except (TypeError, ValueError, AttributeError, ArithmeticError):
+            was = ""
+        return (f"{'; '.join(changed)}: the rest of the run follows these settings; the learning-rate schedule now "
+                f"runs to step {self.phases.total_steps} and gives step {step + 1} lr {now:.2e}{was}")
+
+    def settings_not_applied(self) -> list[str]:
+        """For a rerun of a finished run (nothing is trained or written): the settings of what a run learns and
+        exports in which this config differs from the finished run's ("key old -> new"). The datasets are
+        compared by identity at resume; only the objective in use counts."""
+        active = f"objective.{self.settings['objective']['name']}."
+        skip = _carrying_out_keys()
+        keys = [k for k in _leaves(self.settings) if k not in skip and k != "data.sources"
+                and (not k.startswith("objective.") or k == "objective.name" or k.startswith(active))]
+        return self.changed_settings(keys)
 
     def _continues_this_run(self, path: Path) -> bool:
         """Whether checkpoint `path` is one this run could have resumed from (`_other_run`)."""
@@ -243,7 +327,8 @@ class Checkpointer:
         return path
 
     def save_last(self, state: RunState, data_position: dict[str, Any], completed: bool) -> Path:
-        """final/ for a completed run, else the periodic checkpoint of the step it stopped at. A completed run then
+        """final/ for a completed run, else the periodic checkpoint of the step it stopped at (keeping the newest
+        train.keep_checkpoints, as every periodic one). A completed run then
         removes its periodic checkpoints (the ones it could have resumed from), unless
         train.keep_checkpoints_after_final."""
         if completed:
@@ -256,7 +341,7 @@ class Checkpointer:
                              "-o train.keep_checkpoints_after_final=true)", len(removed), final)
             barrier()
             return final
-        return self.save(self.output_dir / CHECKPOINTS_DIR / step_dir_name(state.step), state, data_position)
+        return self.save_periodic(state, data_position)  # pruned like every periodic one (keep_checkpoints)
 
     @interrupt_after_writing()
     def write_best(self, state: RunState, data_position: dict[str, Any]) -> None:

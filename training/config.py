@@ -248,8 +248,16 @@ class TrainConfig:
             raise BSLError("invalid training config: " + "; ".join(problems))
 
 
-# Settings that change which examples a step sees or how the loss is computed: a resumed run must match them.
+# Settings that change which examples a step sees or how the loss is computed, and those the checkpoint's optimizer
+# state carries (its param groups keep their own weight decay, betas and eps): a resumed run must match them.
+# "objective" is `objective.name` and the section of the objective in use (another objective's settings change
+# nothing).
 RESUME_MUST_MATCH = ("model.name_or_path", "model.pooling", "model.max_length", "model.dropout", "data.sources",
                      "data.shuffle", "data.shuffle_buffer", "objective", "train.batch_size", "train.seed",
-                     "optim.grad_accum_steps", "data.length_grouping_window")
-
+                     "optim.grad_accum_steps", "data.length_grouping_window", "optim.optimizer",
+                     "optim.weight_decay", "optim.betas", "optim.eps", "optim.no_decay_bias_and_norm")
+# Settings that shape the rest of a run's updates: a resumed run may change them (extending train.max_steps is the
+# usual case) and says so, old -> new, with the learning rate of its next step under the checkpoint's settings and
+# under these (a new max_steps stretches the whole schedule).
+RESUME_WARNS = ("optim.lr", "optim.schedule", "optim.warmup_steps", "optim.warmup_ratio", "optim.min_lr_ratio",
+                "optim.max_grad_norm", "optim.skip_nonfinite", "train.max_steps", "train.epochs")

@@ -149,21 +149,31 @@ def model_card(card: dict[str, Any], *, encoder, max_length: int, normalize: boo
     return "\n".join(lines) + "\n"
 
 
-def claim_export_dir(out: Path, overwrite: bool) -> None:
-    """An export.dir outside the run is replaced whole: only when absent, empty or a bsl export (else set aside
-    with `overwrite`, refused without)."""
+def _export_dir_is_free(out: Path) -> bool:
+    """export.dir may be replaced as it is: absent, empty or a bsl export."""
     if not out.exists() and not out.is_symlink():
-        return
+        return True
     if out.is_dir() and not any(out.iterdir()):
-        return
+        return True
     marker = read_marker(out) if out.is_dir() else None
-    if marker is not None and marker["kind"] == EXPORT_KIND:
-        return
-    if not overwrite:
+    return marker is not None and marker["kind"] == EXPORT_KIND
+
+
+def check_export_dir(out: Path, overwrite: bool) -> None:
+    """Refuse an export.dir that `claim_export_dir` would refuse (what a run checks at set-up, before training;
+    the claim at the end checks again, as the directory may change meanwhile)."""
+    if not overwrite and not _export_dir_is_free(out):
         raise OwnershipError(f"export.dir {out} exists and is not a bsl export; choose a new directory, or pass "
                              f"--overwrite (the old one is moved to {out.parent / '.bsl-replaced'}/, nothing is "
                              f"deleted)")
-    set_aside(out.parent, [out.name])
+
+
+def claim_export_dir(out: Path, overwrite: bool) -> None:
+    """An export.dir outside the run is replaced whole: only when absent, empty or a bsl export (else set aside
+    with `overwrite`, refused without)."""
+    check_export_dir(out, overwrite)
+    if not _export_dir_is_free(out):
+        set_aside(out.parent, [out.name])
 
 
 def reading_length(base_model: str, explicit: int | None, trained: int) -> int:

@@ -67,8 +67,9 @@ def claim_run_directory(train: TrainLoopConfig, dist: DistInfo, *, sources: list
                         export: ExportConfig) -> WriterLock | None:
     """Make train.output_dir this run's (see the module docstring) and take its writer lock (rank 0; the lock is
     returned, to be released when the run ends). Refuses an output_dir that overlaps a dataset (`sources`) or the
-    model dir (`model_path`), an export.dir that overlaps either or the run, and a URL for either (checkpoints are
-    written to a local directory; datasets may be URLs)."""
+    model dir (`model_path`), an export.dir that overlaps either or the run or that is not a bsl export
+    (`training.export.check_export_dir`), and a URL for either (checkpoints are written to a local directory;
+    datasets may be URLs)."""
     from bsl_pipeline.pipeline.base.storage import is_url
 
     for key, value in (("train.output_dir", train.output_dir), ("export.dir", export.dir)):
@@ -81,8 +82,12 @@ def claim_run_directory(train: TrainLoopConfig, dist: DistInfo, *, sources: list
         inputs.append(model_path)
     check_not_input(out, inputs, what="train.output_dir")
     if export.enabled and export.dir:
-        # Claimed at the end of the run, checked now: never the model, a dataset or this run's directory.
+        from bsl_pipeline.training.export import check_export_dir
+
+        # Claimed at the end of the run, checked now: never the model, a dataset or this run's directory, nor a
+        # directory of someone else's (without train.overwrite).
         check_not_input(export.dir, [*inputs, out], what="export.dir")
+        check_export_dir(Path(export.dir), train.overwrite)
     if not dist.is_main:
         return None
     claim_directory(out, RUN_KIND, overwrite=train.overwrite, own_names=RUN_ENTRIES,

@@ -35,6 +35,7 @@ from bsl_pipeline.pipeline.base.ownership import WriterLock
 from bsl_pipeline.pipeline.base.progress import progress_disabled
 from bsl_pipeline.training.accel import forward_context
 from bsl_pipeline.training.checkpoint import Checkpointer
+from bsl_pipeline.training.checkpoint_files import CHECKPOINT_JSON
 from bsl_pipeline.training.config import TrainConfig
 from bsl_pipeline.training.distributed import all_reduce_mean, barrier
 from bsl_pipeline.training.encoder import Encoder
@@ -42,7 +43,7 @@ from bsl_pipeline.training.loader import BatchLoader
 from bsl_pipeline.training.logger import RunLogger
 from bsl_pipeline.training.phases import ENCODER_GROUP, PhasePolicy, check_warmup_leaves_training
 from bsl_pipeline.training.rng_state import seed_everything
-from bsl_pipeline.training.run_directory import FINAL_DIR, claim_run_directory
+from bsl_pipeline.training.run_directory import BEST_DIR, FINAL_DIR, claim_run_directory
 from bsl_pipeline.training.run_state import RunState
 from bsl_pipeline.training.setup import (
     Runtime,
@@ -86,6 +87,9 @@ class TrainResult:
     metrics: dict[str, Any] = field(default_factory=dict)
     history: list[dict[str, Any]] = field(default_factory=list)  # the logged rows (metrics.csv)
     already_finished: bool = False       # a rerun of a finished run: nothing trained, nothing written
+    # With already_finished: this config's settings that differ from the finished run's ("key old -> new"); none
+    # of them was applied.
+    not_applied: list[str] = field(default_factory=list)
 
 
 class NonFiniteLossError(BSLError):
@@ -148,6 +152,7 @@ class Trainer:
         if config.eval.stsb_dir and not self.evaluators:
             log.warning("eval.stsb_dir is set but the trainer was given no evaluators, so nothing is measured; "
                         "the caller builds them with the evaluation stage's dev_evaluators(config.eval)")
+        self._check_best_export()
         self.disable_progress = progress_disabled(disable_progress)
         # The metric that picks output_dir/best: the first evaluator's first metric.
         self.headline_metric = self.evaluators[0].metric_names[0] if self.evaluators else None
@@ -161,6 +166,17 @@ class Trainer:
         except BaseException:
             self.close()  # leave no process group or open event file behind a failed set-up
             raise
+
+    def _check_best_export(self) -> None:
+        """export.source=best needs best/, which only an evaluation writes (or an earlier part of this run wrote):
+        refused before the model loads, not after the whole run (the export checks again at the end)."""
+        cfg = self.config
+        if not cfg.export.enabled or cfg.export.source != "best":
+            return
+        evaluates = bool(self.evaluators) and cfg.eval.save_best and (cfg.eval.at_end or cfg.eval.every_steps > 0)
+        if not evaluates and not (Path(cfg.train.output_dir) / BEST_DIR / CHECKPOINT_JSON).is_file():
+            raise BSLError("export.source=best but this run writes no best checkpoint: set eval.stsb_dir (with "
+                           "eval.save_best=true and eval.at_end or eval.every_steps), or export.source=final")
 
     def _set_up(self) -> None:
         cfg = self.config
@@ -193,7 +209,16 @@ class Trainer:
         else:
             # Dropout differs between ranks; rank 0 draws exactly what a single process would.
             torch.manual_seed(cfg.train.seed + dist.rank)
-        self.checkpointer.write_config()
+        # A rerun of a finished run trains and writes nothing: config.yaml stays the one the run was trained with.
+        self.finished = (resume_from is not None and self.state.step >= self.data.total_steps
+                         and self.checkpointer.finished_earlier(self.state))
+        self.not_applied = self.checkpointer.settings_not_applied() if self.finished else []
+        if not self.finished:
+            changes = self.checkpointer.schedule_changes(self.state.step) if resume_from is not None else None
+            if changes and dist.is_main:
+                log.warning("resumed from %s at step %d with other settings: %s", resume_from, self.state.step,
+                            changes)
+            self.checkpointer.write_config()
         fields = TRAIN_FIELDS + self.phases.lr_columns
         fields += [m for m in objective.metric_names if m not in fields]
         self.logger = RunLogger(self.output_dir, dist.is_main, cfg.train.tensorboard, fields,
@@ -211,9 +236,13 @@ class Trainer:
     def fit(self) -> TrainResult:
         cfg, state, every = self.config.train, self.state, self.config.eval.every_steps
         total, device = self.data.total_steps, self.runtime.device
-        if state.step >= total and self.checkpointer.finished_earlier(state):
+        if self.finished:
             if self.runtime.dist.is_main:
                 log.info("already finished at step %d: nothing to do", state.step)
+                if self.not_applied:
+                    log.warning("these settings differ from those the finished run in %s was trained with and were "
+                                "not applied (nothing is trained or written; to train with them, choose another "
+                                "train.output_dir): %s", self.output_dir, "; ".join(self.not_applied))
             export_dir = self.checkpointer.export_path() if self.config.export.enabled else None
             return self._result(True, self.output_dir / FINAL_DIR, export_dir, already_finished=True)
         stop = min(total, cfg.stop_at_step) if cfg.stop_at_step else total
@@ -269,6 +298,7 @@ class Trainer:
         return TrainResult(
             output_dir=self.output_dir, step=state.step, total_steps=self.data.total_steps, completed=completed,
             final_checkpoint=final, export_dir=export_dir, already_finished=already_finished,
+            not_applied=list(self.not_applied) if already_finished else [],
             best_checkpoint=self.checkpointer.best_checkpoint(),
             best_metric=state.best_metric, history=list(state.history),
             metrics={"final_loss": state.history[-1]["loss"] if state.history else None,

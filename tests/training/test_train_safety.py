@@ -103,12 +103,35 @@ def test_export_dir_outside_the_run_is_not_replaced_unless_ours(tiny_bert_dir, d
     with pytest.raises(OwnershipError, match="export.dir .* is not a bsl export"):
         _train(tiny_bert_dir, dataset, tmp_path / "run", ["export.enabled=true", f"export.dir={export}"])
     assert (export / "weights.bin").read_text() == "user model"
+    assert not (tmp_path / "run" / "final").exists()  # refused at set-up, not after training
     _train(tiny_bert_dir, dataset, tmp_path / "run2", ["export.enabled=true", f"export.dir={export}", "train.overwrite=true"])
     assert (export / "modules.json").is_file()
     kept = list((export.parent / REPLACED_DIR).glob("*/mine/weights.bin"))
     assert [p.read_text() for p in kept] == ["user model"]
     # Ours now: a later run replaces it without --overwrite.
     _train(tiny_bert_dir, dataset, tmp_path / "run3", ["export.enabled=true", f"export.dir={export}"])
+
+
+def test_an_export_dir_taken_during_the_run_is_still_refused_at_the_end(tiny_bert_dir, dataset, tmp_path):
+    from bsl_pipeline.training.trainer import Trainer
+
+    export = tmp_path / "models" / "later"
+    trainer = Trainer(_config(tiny_bert_dir, dataset, tmp_path / "run", ["export.enabled=true", f"export.dir={export}"]),
+                      disable_progress=True)
+    try:
+        export.mkdir(parents=True)
+        (export / "keep.txt").write_text("hi")
+        with pytest.raises(OwnershipError, match="export.dir .* is not a bsl export"):
+            trainer.fit()
+    finally:
+        trainer.close()
+    assert (export / "keep.txt").read_text() == "hi"
+
+
+def test_export_source_best_without_an_evaluation_is_refused_before_training(tiny_bert_dir, dataset, tmp_path):
+    with pytest.raises(BSLError, match="export.source=best but this run writes no best checkpoint"):
+        _train(tiny_bert_dir, dataset, tmp_path / "run", ["export.enabled=true", "export.source=best"])
+    assert not (tmp_path / "run").exists()
 
 
 # -- Medium 7: a dataset re-augmented while a run reads it -----------------------------------------------------------

@@ -196,6 +196,81 @@ def test_resume_guards(tiny_bert_dir, datasets, tmp_path):
     assert result.step == 7 and [r["step"] for r in result.history] == [3, 4, 5, 6, 7]
 
 
+def test_a_run_stopped_at_stop_at_step_keeps_only_keep_checkpoints(tiny_bert_dir, datasets, tmp_path):
+    out = tmp_path / "run"
+    result = _run(tiny_bert_dir, [datasets["main"]], out,
+                  overrides=["train.keep_checkpoints=1", "train.save_every=1", "train.stop_at_step=3"])
+    assert not result.completed
+    assert sorted(p.name for p in (out / "checkpoints").iterdir()) == ["step-00000003"]
+
+
+def test_resume_takes_the_same_dataset_named_another_way(tiny_bert_dir, datasets, tmp_path, monkeypatch):
+    """A dataset is compared by what it holds (manifest and shard checksums), not by how its path is written; a
+    setting that does differ is shown with both values."""
+    from bsl_pipeline.pipeline.base.errors import BSLError
+    from bsl_pipeline.training.trainer import train
+
+    out, main = tmp_path / "run", datasets["main"]
+    _run(tiny_bert_dir, [main], out, overrides=["train.max_steps=4", "train.stop_at_step=1"])
+    monkeypatch.chdir(main.parent)  # a relative path, from another directory than the first run's
+    for step, named in enumerate([Path(main.name), f"{main}/", main / "manifest.json"], start=2):
+        result = _run(tiny_bert_dir, [named], out,
+                      overrides=["train.max_steps=4", f"train.stop_at_step={step}", "train.resume=auto"])
+        assert result.step == step and result.metrics["resumed_from"] is not None
+    cfg = tiny_config(tiny_bert_dir, [main], out, overrides=["train.max_steps=4", "train.resume=auto"])
+    cfg.data.sources[0].methods = ["noise"]
+    with pytest.raises(BSLError, match=r'data\.sources \[\{"methods": null, "weight": null\}\] -> '
+                                       r'\[\{"methods": \["noise"\], "weight": null\}\]'):
+        train(cfg, disable_progress=True)
+    with pytest.raises(BSLError, match="the training datasets changed since the checkpoint"):
+        _run(tiny_bert_dir, [datasets["other"]], out, overrides=["train.max_steps=4", "train.resume=auto"])
+
+
+def test_resume_warns_of_a_changed_schedule_and_ignores_objectives_not_in_use(tiny_bert_dir, datasets, tmp_path,
+                                                                             caplog):
+    """Extending max_steps or changing the lr on resume is allowed and said, old -> new, with the next step's lr
+    under both schedules; a setting of an objective not in use is no difference; one the checkpoint's optimizer
+    state would silently override (weight decay) is refused."""
+    import logging
+
+    from bsl_pipeline.pipeline.base.errors import BSLError
+
+    out = tmp_path / "run"
+    linear = ["optim.schedule=linear", "optim.min_lr_ratio=0.1"]
+    _run(tiny_bert_dir, [datasets["main"]], out, overrides=[*linear, "train.max_steps=4"])
+    with pytest.raises(BSLError, match=r"optim\.weight_decay 0\.01 -> 0\.5"):
+        _run(tiny_bert_dir, [datasets["main"]], out,
+             overrides=[*linear, "train.max_steps=6", "train.resume=auto", "optim.weight_decay=0.5"])
+    with caplog.at_level(logging.WARNING, logger="bsl_pipeline.training.trainer"):
+        result = _run(tiny_bert_dir, [datasets["main"]], out,
+                      overrides=[*linear, "train.max_steps=6", "train.resume=auto", "optim.lr=5e-4",
+                                 "objective.mnrl.scale=10"])
+    assert result.step == 6 and [r["lr"] for r in result.history] == pytest.approx([5e-4 * (1 - 0.9 * 4 / 6),
+                                                                                   5e-4 * (1 - 0.9 * 5 / 6)])
+    (warning,) = [r.getMessage() for r in caplog.records if r.name == "bsl_pipeline.training.trainer"]
+    assert "at step 4 with other settings: optim.lr 0.001 -> 0.0005; train.max_steps 4 -> 6" in warning
+    # Step 5 of 6 at the new lr, against the old schedule's end (its minimum, 0.1 * 1e-3).
+    assert "runs to step 6 and gives step 5 lr 2.00e-04 (the checkpoint's settings: 1.00e-04)" in warning
+
+
+def test_a_rerun_of_a_finished_run_with_other_settings_applies_nothing_and_writes_nothing(tiny_bert_dir, datasets, tmp_path):
+    """A finished run rerun under train.resume=auto with another lr and export setting trains nothing: config.yaml
+    stays the one the run was trained with, and the result names each setting that was not applied."""
+    out = tmp_path / "run"
+    first = _run(tiny_bert_dir, [datasets["main"]], out, overrides=["train.max_steps=2"])
+    trained_with = (out / "config.yaml").read_text()
+    again = _run(tiny_bert_dir, [datasets["main"]], out,
+                 overrides=["train.max_steps=2", "train.resume=auto", "optim.lr=5e-4", "export.normalize=true",
+                            "train.stop_at_step=1"])
+    assert again.already_finished and again.step == 2
+    assert again.not_applied == ["optim.lr 0.001 -> 0.0005", "export.normalize null -> true"]
+    assert (out / "config.yaml").read_text() == trained_with
+    assert json.loads((first.final_checkpoint / "bsl_checkpoint.json").read_text())["config"]["optim"]["lr"] == 1e-3
+    # The same settings again: nothing differs.
+    same = _run(tiny_bert_dir, [datasets["main"]], out, overrides=["train.max_steps=2", "train.resume=auto"])
+    assert same.already_finished and same.not_applied == []
+
+
 def test_checkpoint_contract_export_and_dev_evaluation(tiny_bert_dir, datasets, tmp_path, shared_data):
     from sentence_transformers import SentenceTransformer
 

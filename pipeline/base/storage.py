@@ -579,14 +579,7 @@ def claim_prefix(prefix: str, kind: str, *, overwrite: bool = False, own_names: 
 
     objects = listing(prefix)
     shown = redact(prefix)
-    marker = None
-    if MARKER_NAME in objects:
-        try:
-            marker = json.loads(read_text(join(prefix, MARKER_NAME)))
-        except (ValueError, UnicodeDecodeError):
-            marker = {}
-        if not isinstance(marker, dict) or marker.get("tool") != "bsl":
-            marker = {}
+    marker = _prefix_marker(prefix, objects.get(MARKER_NAME))
     if marker:
         if marker.get("kind") != kind:
             raise OwnershipError(f"{shown} holds a bsl {marker.get('kind')}, not a {kind}: choose another prefix")
@@ -609,10 +602,37 @@ def claim_prefix(prefix: str, kind: str, *, overwrite: bool = False, own_names: 
         set_aside_objects(prefix, mine)
     record = json_bytes({"tool": "bsl", "kind": kind, "created": datetime.now(timezone.utc).isoformat(),
                          "id": uuid.uuid4().hex, "path": prefix})
-    if marker or not create_exclusive(join(prefix, MARKER_NAME), record):
-        if marker:
-            write_bytes(join(prefix, MARKER_NAME), record)
-        # else: another writer claimed it between our two looks; its lease decides who writes
+    if marker:
+        write_bytes(join(prefix, MARKER_NAME), record)
+    elif not create_exclusive(join(prefix, MARKER_NAME), record):
+        # Something was created there between our two looks: another bsl writer's claim of this prefix (its lease
+        # decides who writes), or anything else, which is refused as above.
+        raced = _prefix_marker(prefix, {})
+        if raced.get("kind") != kind or raced.get("path") != prefix:
+            raise OwnershipError(f"{shown}: another writer claimed this prefix for something else meanwhile "
+                                 f"({MARKER_NAME} is now a bsl {raced.get('kind')} of {raced.get('path')}): "
+                                 f"choose another prefix")
+
+
+def _prefix_marker(prefix: str, info: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The output marker at `prefix` (its listing entry `info`; None: there is none), read as
+    `pipeline.base.ownership.read_marker` reads one on disk: OwnershipError naming its URL when it is not a bsl
+    marker (unreadable, too large, not JSON, another tool's file), before any work."""
+    from bsl_pipeline.pipeline.base.ownership import MARKER_NAME, MAX_MARKER_BYTES, OwnershipError
+
+    if info is None:
+        return None
+    url = join(prefix, MARKER_NAME)
+    if isinstance(info.get("size"), int) and info["size"] > MAX_MARKER_BYTES:
+        raise OwnershipError(f"{redact(url)}: unreadable output marker (over {MAX_MARKER_BYTES} bytes)")
+    try:
+        data = json.loads(read_text(url))
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        raise OwnershipError(f"{redact(url)}: unreadable output marker ({redact(str(exc))[:200]})") from None
+    if not isinstance(data, dict) or data.get("tool") != "bsl" or not isinstance(data.get("kind"), str):
+        raise OwnershipError(f"{redact(url)}: not a bsl output marker (another tool's file, or a changed one): "
+                             f"move it away, or choose another prefix")
+    return data
 
 
 # -- local copies of remote data, and how messages name them --------------------------------------------------------

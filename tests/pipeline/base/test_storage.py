@@ -248,6 +248,24 @@ def test_foreign_objects_are_refused_then_moved_aside_never_deleted(s3_env, tmp_
     verify_dataset(f"s3://{bucket}/ds")
 
 
+@pytest.mark.parametrize("body, problem", [(b"my own file", "unreadable output marker"),
+                                            (b'{"tool": "other", "kind": "dataset"}', "not a bsl output marker")])
+def test_a_marker_that_is_not_bsl_s_is_refused_before_any_work_naming_its_url(s3_env, tmp_path, cache_home, body,
+                                                                               problem):
+    """As on disk: a `.bsl-output.json` bsl did not write stops the run at once, naming the object by its URL (not
+    a local temporary path), with or without --overwrite, and nothing is written under the prefix."""
+    from bsl_pipeline.pipeline.base.ownership import OwnershipError
+
+    corpus = write_corpus(tmp_path)
+    bucket = s3_env.bucket()
+    s3_env.client().put_object(Bucket=bucket, Key="lonem/.bsl-output.json", Body=body)
+    for overwrite in (False, True):
+        with pytest.raises(OwnershipError, match=re.escape(f"s3://{bucket}/lonem/.bsl-output.json: {problem}")):
+            run_augment(corpus, f"s3://{bucket}/lonem", augment_config(tmp_path, registry_dir=""),
+                        overwrite=overwrite)
+    assert _objects(s3_env, bucket, "") == {"lonem/.bsl-output.json": body}
+
+
 def test_a_rerun_with_other_methods_sets_the_old_dataset_aside_on_a_store_as_on_disk(s3_env, tmp_path, cache_home,
                                                                                       caplog):
     """Other methods make another dataset: none of the old one's shards is dropped as a superseded shard of the

@@ -342,6 +342,7 @@ def sha256(location: str | Path) -> str:
         return sha256_file(local(location))
     fs, path = filesystem(location)
     digest = hashlib.sha256()
+    fs.invalidate_cache(path)  # the object as it is now, not as an earlier listing saw it (s3fs checks its ETag)
     with storage_errors(location), fs.open(path, "rb", block_size=8 << 20) as fh:
         for block in iter(lambda: fh.read(8 << 20), b""):
             digest.update(block)
@@ -761,17 +762,27 @@ def _copy_index(root: Path) -> dict[str, Any]:
     return index if isinstance(index, dict) else {}
 
 
-def same_bytes(info: dict[str, Any], path: Path) -> bool:
-    """An object (its listing entry) holds the bytes of the local file: its size, and the ETag of a single PUT
-    (the md5 of the bytes; a multipart or encrypted object's ETag is not, and counts as different)."""
+def same_bytes(info: dict[str, Any], path: Path, url: str | None = None) -> bool:
+    """An object (its listing entry) holds the bytes of the local file. Sizes that differ prove it does not; an
+    ETag equal to the bytes' md5 (a single unencrypted PUT) proves it does. Any other ETag proves nothing (a
+    multipart upload's is `<md5 of the parts' md5s>-<parts>`, an SSE-KMS object's is no md5 of the bytes): with
+    the object's `url` given, it is then downloaded and its sha256 compared with the file's; without it, it counts
+    as different."""
     etag = str(info.get("etag", "")).strip('"')
-    if info.get("size") != path.stat().st_size or not etag or "-" in etag:
+    if info.get("size") != path.stat().st_size:
         return False
-    digest = hashlib.md5(usedforsecurity=False)
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return etag == digest.hexdigest()
+    if etag and "-" not in etag:
+        digest = hashlib.md5(usedforsecurity=False)
+        with open(path, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(block)
+        if etag == digest.hexdigest():
+            return True
+    if url is None:
+        return False
+    from bsl_pipeline.pipeline.base.provenance import sha256_file
+
+    return sha256(url) == sha256_file(path)
 
 
 def seed_copy(url: str, files: dict[str, Path]) -> None:

@@ -74,10 +74,10 @@ def publish_dataset(stage: Path, url: str, previous: Manifest | None, built: Man
     # 1. Upload, under the staging prefix.
     staged = {}
     for name, path in new.items():
-        if name in objects and storage.same_bytes(objects[name], path):
+        if name in objects and storage.same_bytes(objects[name], path, storage.join(url, name)):
             continue  # already there (a name stands for its bytes)
         staging = f"{STAGING_DIR}/{name}"
-        if staging not in objects or not storage.same_bytes(objects[staging], path):
+        if staging not in objects or not storage.same_bytes(objects[staging], path, storage.join(url, staging)):
             storage.write_bytes(storage.join(url, staging), path.read_bytes())
         staged[name] = staging
     # 2. Commit.
@@ -99,7 +99,8 @@ def publish_dataset(stage: Path, url: str, previous: Manifest | None, built: Man
     for name, staging in staged.items():
         storage.move(storage.join(url, staging), storage.join(url, name))
     card = stage / "README.md"
-    if "README.md" in objects and not storage.same_bytes(objects["README.md"], card) and not _card_is_ours(
+    if "README.md" in objects and not storage.same_bytes(objects["README.md"], card, storage.join(url, "README.md")) \
+            and not _card_is_ours(
             storage.join(url, "README.md"), previous):
         set_aside(["README.md"])
     storage.write_bytes(storage.join(url, "README.md"), card.read_bytes())
@@ -134,16 +135,25 @@ def _clear_staging(url: str, aside: str, moved: list[str]) -> None:
     left = [n for n in objects if n.startswith(STAGING_DIR + "/")]
     other = []
     for name in left:
-        published = objects.get(name[len(STAGING_DIR) + 1:])
-        info = objects[name]
-        if published is not None and info.get("etag") and "-" not in info["etag"] and (
-                published.get("etag"), published.get("size")) == (info["etag"], info.get("size")):
+        if _same_objects(url, name, objects[name], name[len(STAGING_DIR) + 1:], objects):
             storage.remove_own(storage.join(url, name))
         else:
             other.append(name)
     if other:
         moved.extend(other)
         storage.set_aside_objects(url, other, aside)
+
+
+def _same_objects(url: str, name: str, info: dict, other: str, objects: dict[str, dict]) -> bool:
+    """The objects `name` and `other` under `url` hold the same bytes: equal sizes, and equal ETags that are the md5
+    of the bytes (a single PUT), or else (multipart, SSE-KMS: the ETag proves nothing) equal sha256, downloaded."""
+    published = objects.get(other)
+    if published is None or published.get("size") != info.get("size"):
+        return False
+    etag = str(info.get("etag") or "").strip('"')
+    if etag and "-" not in etag and etag == str(published.get("etag") or "").strip('"'):
+        return True
+    return storage.sha256(storage.join(url, name)) == storage.sha256(storage.join(url, other))
 
 
 def pull_identity(url: str, stage: Path) -> None:

@@ -266,6 +266,50 @@ def test_a_marker_that_is_not_bsl_s_is_refused_before_any_work_naming_its_url(s3
     assert _objects(s3_env, bucket, "") == {"lonem/.bsl-output.json": body}
 
 
+def _put_multipart(client, bucket: str, key: str, body: bytes) -> str:
+    """`key` written as a multipart upload of one part (as s3fs writes large files): its ETag is no md5 of the
+    bytes. Returns the ETag."""
+    upload = client.create_multipart_upload(Bucket=bucket, Key=key)
+    part = client.upload_part(Bucket=bucket, Key=key, UploadId=upload["UploadId"], PartNumber=1, Body=body)
+    client.complete_multipart_upload(Bucket=bucket, Key=key, UploadId=upload["UploadId"],
+                                     MultipartUpload={"Parts": [{"ETag": part["ETag"], "PartNumber": 1}]})
+    return client.head_object(Bucket=bucket, Key=key)["ETag"]
+
+
+def test_shards_whose_etag_is_no_md5_are_compared_by_sha256_never_uploaded_again_or_set_aside(s3_env, tmp_path,
+                                                                                            cache_home):
+    """Multipart uploads (and SSE-KMS objects) have ETags that are not the md5 of their bytes: a rerun that
+    changes nothing compares such a shard by its sha256, so it uploads nothing and sets nothing aside; a shard of
+    the same size with other bytes is still found, set aside and replaced."""
+    corpus = write_corpus(tmp_path)
+    bucket = s3_env.bucket()
+    url = f"s3://{bucket}/mp"
+    client = s3_env.client()
+    m = run_augment(corpus, url, augment_config(tmp_path, registry_dir=""))
+    files = _objects(s3_env, bucket, "mp")
+    etags = {s.path: _put_multipart(client, bucket, f"mp/{s.path}", files[s.path]) for s in m.shards}
+    assert all(e.strip('"').endswith("-1") for e in etags.values())
+    run_augment(corpus, url, augment_config(tmp_path, registry_dir=""))
+    after = _objects(s3_env, bucket, "mp")
+    assert not [k for k in after if k.startswith((".bsl-replaced/", ".bsl-staging/"))]
+    assert {p: client.head_object(Bucket=bucket, Key=f"mp/{p}")["ETag"] for p in etags} == etags  # not re-written
+    assert _shards(after) == _shards(files)
+    # A killed run's staged copy of a published shard, multipart: removed as a copy of it, not set aside.
+    staged = m.shards_of("rejects")[0].path
+    _put_multipart(client, bucket, f"mp/.bsl-staging/{staged}", files[staged])
+    run_augment(corpus, url, augment_config(tmp_path, registry_dir=""))
+    assert not [k for k in _objects(s3_env, bucket, "mp") if k.startswith((".bsl-replaced/", ".bsl-staging/"))]
+    # The same size, other bytes, and an ETag that proves nothing: not the tool's shard, set aside and replaced.
+    first = m.shards_of("pairs")[0].path
+    changed = bytes(b ^ 0xFF for b in files[first])
+    _put_multipart(client, bucket, f"mp/{first}", changed)
+    run_augment(corpus, url, augment_config(tmp_path, registry_dir=""))
+    after = _objects(s3_env, bucket, "mp")
+    aside = {k.split("/", 2)[2]: v for k, v in after.items() if k.startswith(".bsl-replaced/")}
+    assert aside == {first: changed} and _shards(after) == _shards(files)
+    verify_dataset(url)
+
+
 def test_a_rerun_with_other_methods_sets_the_old_dataset_aside_on_a_store_as_on_disk(s3_env, tmp_path, cache_home,
                                                                                       caplog):
     """Other methods make another dataset: none of the old one's shards is dropped as a superseded shard of the

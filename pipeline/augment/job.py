@@ -50,7 +50,7 @@ from bsl_pipeline.pipeline.base.publish import (
     retire,
     staging_dir,
 )
-from bsl_pipeline.pipeline.base.storage import StorageConfig, as_url, is_url, name_of, use_storage
+from bsl_pipeline.pipeline.base.storage import Lease, LeaseLost, StorageConfig, as_url, is_url, name_of, use_storage
 from bsl_pipeline.pipeline.corpus.chunks import (
     CorpusConfig,
     CorpusStats,
@@ -482,7 +482,9 @@ def run_augment(corpus: str | Path, out_dir: str | Path, config: AugmentConfig,
 
 def _run_locked(corpus: Path, out_dir: Path, config: AugmentConfig, augmenters: dict[str, Augmenter],
                 on_task_done: Callable[[TaskResult], None] | None, executor: Executor | None,
-                t0: float) -> dict[str, Any]:
+                t0: float, lease: Lease | None = None) -> dict[str, Any]:
+    if lease is not None:  # a URL's writer: stop at the next task once a renewal found the lease taken over
+        on_task_done = _checking_lease(lease, on_task_done)
     loop = _AugmentLoop(out_dir, config, augmenters, executor or SerialExecutor(), on_task_done)
     loop.run(corpus)
     if loop.failures:
@@ -493,8 +495,9 @@ def _run_locked(corpus: Path, out_dir: Path, config: AugmentConfig, augmenters: 
         raise BSLError(f"{corpus}: no records to augment")
     timings = {k: round(v, 3) for k, v in loop.timings.items()}
     timings["total_s"] = round(time.perf_counter() - t0, 3)
-    if is_url(out_dir):
-        return _finalize_remote(out_dir, config, corpus, loop.stats, loop.chunks, loop.results, augmenters, timings)
+    if lease is not None:
+        return _finalize_remote(out_dir, config, corpus, loop.stats, loop.chunks, loop.results, augmenters, timings,
+                                lease)
     return finalize_dataset(out_dir, config, corpus, loop.stats, loop.chunks, loop.results, augmenters, timings)
 
 
@@ -516,16 +519,29 @@ def _run_augment_remote(corpus: str | Path, url: str, config: AugmentConfig,
     check_registry(config, corpus, url)
     augmenters = augmenters or build_augmenters(config)
     claim_prefix(url, DATASET_KIND, overwrite=overwrite, own_names=DATASET_ENTRIES)
-    with dataset_lease(url, config.storage):
-        return _run_locked(corpus, url, config, augmenters, on_task_done, executor, t0)
+    with dataset_lease(url, config.storage) as lease:
+        return _run_locked(corpus, url, config, augmenters, on_task_done, executor, t0, lease)
+
+
+def _checking_lease(lease: Lease, on_task_done: Callable[[TaskResult], None] | None) -> Callable[[TaskResult], None]:
+    def done(result: TaskResult) -> None:
+        try:
+            lease.check_held()
+        except LeaseLost as lost:
+            raise LeaseLost(f"{lost}; nothing of this run was published") from None
+        if on_task_done is not None:
+            on_task_done(result)
+
+    return done
 
 
 def _finalize_remote(url: str, config: AugmentConfig, corpus: Path, corpus_stats: CorpusStats,
                      chunks: list[ChunkRef], results: list[TaskResult], augmenters: dict[str, Augmenter],
-                     timings: dict[str, float]) -> Manifest:
+                     timings: dict[str, float], lease: Lease) -> Manifest:
     """Build the dataset's files in a private local folder from the task outputs on the store (each checked
     against its completion marker), exactly as `finalize_dataset` does on disk, then publish them to `url` with
-    the manifest last (`pipeline.dataset.remote.publish_dataset`)."""
+    the manifest last (`pipeline.dataset.remote.publish_dataset`), confirming before each step that `lease` is
+    still this writer's."""
     import tempfile
     from dataclasses import replace
 
@@ -548,7 +564,7 @@ def _finalize_remote(url: str, config: AugmentConfig, corpus: Path, corpus_stats
                         for i, c in enumerate(chunks)]
         built = finalize_dataset(stage, config, corpus, corpus_stats, local_chunks, local_results, augmenters,
                                  timings, recorded_dir=url)
-        publish_dataset(stage, url, previous, built)
+        publish_dataset(stage, url, previous, built, lease.confirm)
         seed_copy(url, {p.relative_to(stage).as_posix(): p for p in stage.rglob("*")
                         if p.is_file() and ".work" not in p.relative_to(stage).parts})
     return load_manifest(url)

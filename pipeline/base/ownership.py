@@ -411,10 +411,49 @@ def process_alive(pid: int) -> bool:
     return True
 
 
-def holder_gone(holder: dict[str, Any]) -> bool:
-    """A lock (or object-store lease) of a process on this host that is gone."""
+def _pid_namespace() -> str | None:
+    """This process's pid namespace (`pid:[4026531836]` on Linux; None where the system does not say)."""
+    try:
+        return os.readlink("/proc/self/ns/pid")
+    except OSError:
+        return None
+
+
+def _process_started(pid: int) -> int | None:
+    """When the process `pid` started, in clock ticks since boot (Linux); None where the system does not say."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text(encoding="ascii").rsplit(")", 1)[1].split()
+        return int(fields[19])  # field 22, `starttime`; fields[0] is field 3
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def process_identity() -> dict[str, Any]:
+    """This process as a lock (or object-store lease) record names it: host name and pid, and where the system says,
+    its pid namespace (`pid_ns`: containers that share a host name, not their processes, have different ones) and
+    start time (`pid_started`: a later process given the same pid has another)."""
+    return {"host": socket.gethostname(), "pid": os.getpid(), "pid_ns": _pid_namespace(),
+            "pid_started": _process_started(os.getpid())}
+
+
+def holder_on_this_host(holder: dict[str, Any]) -> bool:
+    """The holder's process would be seen from here: the same host name, a pid, and the same pid namespace where
+    its record names one (a record without one is taken as this host's when the host name is)."""
+    namespace = holder.get("pid_ns")
     return (holder.get("host") == socket.gethostname() and isinstance(holder.get("pid"), int)
-            and not process_alive(holder["pid"]))
+            and (namespace is None or namespace == _pid_namespace()))
+
+
+def holder_gone(holder: dict[str, Any]) -> bool:
+    """A lock (or object-store lease) of a process on this host (`holder_on_this_host`) that is gone: no process has
+    its pid, or the one that has it started at another time than the record says (the pid was given again)."""
+    if not holder_on_this_host(holder):
+        return False
+    pid = holder["pid"]
+    if not process_alive(pid):
+        return True
+    started = holder.get("pid_started")
+    return isinstance(started, int) and _process_started(pid) not in (None, started)
 
 
 def _read_json_fd(fd: int) -> Any:

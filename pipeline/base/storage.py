@@ -36,7 +36,6 @@ from typing import Any
 
 from bsl_pipeline.pipeline.base.config import Range
 from bsl_pipeline.pipeline.base.errors import BSLError, InputError
-from bsl_pipeline.pipeline.base.ownership import holder_gone
 
 log = logging.getLogger(__name__)
 
@@ -395,6 +394,7 @@ def sha256(location: str | Path) -> str:
         return sha256_file(local(location))
     fs, path = filesystem(location)
     digest = hashlib.sha256()
+    fs.invalidate_cache(path)  # the object as it is now, not as an earlier listing saw it (s3fs checks its ETag)
     with storage_errors(location), fs.open(path, "rb", block_size=8 << 20) as fh:
         for block in iter(lambda: fh.read(8 << 20), b""):
             digest.update(block)
@@ -454,8 +454,9 @@ def download(url: str, target: Path) -> None:
 LEASE_NAME = ".bsl-lock"
 
 
-class _LeaseGone(BSLError):
-    """The lease object was removed (released) while it was being looked at."""
+class LeaseLost(BSLError):
+    """Another writer took this writer's object-store lease over (it judged it stale: its renewals had stopped for
+    `lease_s`, during a long pause, a suspended machine or a network partition)."""
 
 
 def _modified(info: dict[str, Any]) -> datetime | None:
@@ -468,14 +469,56 @@ def _modified(info: dict[str, Any]) -> datetime | None:
     return None
 
 
+def _etag(info: dict[str, Any]) -> str:
+    return str(info.get("ETag") or info.get("etag") or "")
+
+
+def _precondition_failed(exc: BaseException) -> bool:
+    """A conditional write refused: the object's ETag is not the one named (412), or another conditional write to
+    it is under way (409, AWS)."""
+    response = getattr(exc.__cause__, "response", None) or getattr(exc, "response", None)
+    code = str(((response or {}).get("Error") or {}).get("Code", ""))
+    return code in {"PreconditionFailed", "412", "ConditionalRequestConflict", "409"}
+
+
+def put_conditional(location: str, data: bytes, etag: str | None) -> str | None:
+    """Write `data` to the object at the URL `location` only if nothing is there (`etag=None`: `If-None-Match: *`)
+    or only while the object is the version whose ETag is `etag` (`If-Match`). AWS S3, MinIO and moto refuse the
+    write atomically when the condition does not hold; other protocols look, then write (fsspec has no conditional
+    write). Returns the written object's ETag ("" when the store gives none), None when the condition failed."""
+    fs, path = filesystem(location)
+    with storage_errors(location):
+        try:
+            if etag is None:
+                written = fs.pipe_file(path, data, mode="create")
+            elif _URL.match(location).group(1).lower() in _S3:
+                written = fs.pipe_file(path, data, IfMatch=etag)
+            else:
+                fs.invalidate_cache(path)
+                if _etag(fs.info(path)) != etag:
+                    return None
+                written = fs.pipe_file(path, data)
+        except (FileExistsError, FileNotFoundError):
+            return None
+        except OSError as exc:
+            if _precondition_failed(exc):
+                return None
+            raise
+    fs.invalidate_cache(path)
+    return _etag(written) if isinstance(written, dict) else ""
+
+
 class Lease:
     """The writer lock of an object-store output: the object `<prefix>/.bsl-lock`, created with a conditional PUT
-    (`If-None-Match: *`, which S3, MinIO and moto honour), renewed by a background thread every third of
-    `lease_s`. A lease is stale when its process is gone (same host) or it was not renewed for `lease_s` seconds
-    (another host); a stale lease is removed (after reading it again: still that lease) and taken with the same
-    conditional create, so of two writers that find it only one gets it. S3 has no conditional delete that every
-    server honours, so two writers that find the same stale lease at the same moment leave a window of one
-    request between the second look and the removal."""
+    (`If-None-Match: *`, which S3, MinIO and moto honour) and renewed by a background thread every third of
+    `lease_s`, each renewal replacing exactly the version it read (`If-Match`), so it never writes over a lease
+    another writer took meanwhile. A lease on this host (`ownership.holder_on_this_host`) is stale only when its
+    process is gone, whatever its age (a live writer, paused or not, keeps it); another host's when it was not
+    renewed for `lease_s` seconds on the store's clock. A stale lease is taken over by replacing that version
+    (`If-Match` on the ETag whose age was judged), so of two writers that find it only one gets it.
+
+    A writer calls `confirm()` before each step that publishes: it renews the lease the same way, or raises
+    LeaseLost naming the writer that took it over (then the writer stops, touching nothing that one wrote)."""
 
     def __init__(self, prefix: str, what: str = "output", config: StorageConfig | None = None,
                  wait_s: float = 0.0, wait_for: tuple[str, ...] = ()):
@@ -487,52 +530,57 @@ class Lease:
         self.wait_s = wait_s
         self.wait_for = wait_for
         self.id = uuid.uuid4().hex
+        self.lost: str | None = None  # why the lease is no longer this writer's, once a renewal found out
         self._stop = threading.Event()
+        self._lock = threading.Lock()  # one renewal at a time: the thread's and `confirm`'s
         self._thread: threading.Thread | None = None
 
     def _record(self) -> dict[str, Any]:
+        from bsl_pipeline.pipeline.base.ownership import process_identity
+
         now = datetime.now(timezone.utc).isoformat(timespec="seconds")
-        return {"tool": "bsl", "id": self.id, "what": self.what, "pid": os.getpid(), "host": socket.gethostname(),
-                "renewed": now, "renewed_unix": time.time(), "lease_s": self.config.lease_s}
+        return {"tool": "bsl", "id": self.id, "what": self.what, **process_identity(), "renewed": now,
+                "renewed_unix": time.time(), "lease_s": self.config.lease_s}
+
+    def _read(self) -> tuple[dict[str, Any], str, datetime | None] | None:
+        """The lease now, as one version of the object: (its record, its ETag, its modification time); None when
+        there is none. A record that is not a JSON object reads as {} (stale by age only)."""
+        fs, path = filesystem(self.url)
+        for _ in range(3):
+            with storage_errors(self.url):
+                fs.invalidate_cache(path)
+                try:
+                    with fs.open(path, "rb") as fh:  # s3fs reads the version whose ETag it was opened on
+                        info, data = dict(getattr(fh, "details", None) or fs.info(path)), fh.read()
+                except FileNotFoundError:
+                    return None
+                except OSError as exc:
+                    if type(exc).__name__ == "FileExpired":  # renewed while read: read the new version
+                        continue
+                    raise
+            try:
+                record = json.loads(data.decode("utf-8"))
+            except (ValueError, UnicodeDecodeError):
+                record = {}
+            return (record if isinstance(record, dict) else {}), _etag(info), _modified(info)
+        raise StorageError(f"{redact(self.url)}: the lease keeps changing while it is read")
 
     def _holder(self) -> dict[str, Any] | None:
-        try:
-            data = json.loads(read_text(self.url))
-        except InputError:
-            return None
-        except (ValueError, UnicodeDecodeError):
-            return {}
-        return data if isinstance(data, dict) else {}
+        read = self._read()
+        return read[0] if read is not None else None
 
-    def _stale(self, holder: dict[str, Any]) -> bool | None:
-        """Whether the lease `holder` read is stale; None when it is gone meanwhile (released)."""
-        if holder_gone(holder):
-            return True
+    def _stale(self, holder: dict[str, Any], written: datetime | None) -> bool:
+        """Whether the lease `holder` (that version last written at `written`, on the store's clock) is stale."""
+        from bsl_pipeline.pipeline.base.ownership import holder_gone, holder_on_this_host
+
+        if holder_on_this_host(holder):
+            return holder_gone(holder)  # a live process keeps its lease, however long since it renewed it
         lease = holder.get("lease_s") if isinstance(holder.get("lease_s"), int) else self.config.lease_s
-        try:
-            age = self._age_on_store()
-        except _LeaseGone:
-            return None
-        if age is not None:
-            return age > lease
+        offset = self._store_clock_offset if written is not None else None
+        if offset is not None:  # on the store's own clock: a host whose clock runs ahead never judges a live lease
+            return (datetime.now(timezone.utc) + offset - written).total_seconds() > lease
         renewed = holder.get("renewed_unix")  # a store that gives no modification times: the holder's own clock
         return not isinstance(renewed, (int, float)) or time.time() - renewed > lease
-
-    def _age_on_store(self) -> float | None:
-        """Seconds since the lease was last written, on the store's own clock (its modification time against the
-        store's time now), so that a host whose clock runs ahead never judges a live lease stale. None where the
-        store gives no modification times; _LeaseGone when the lease is gone."""
-        fs, path = filesystem(self.url)
-        with storage_errors(self.url):
-            fs.invalidate_cache(path)
-            try:
-                written = _modified(fs.info(path))
-            except FileNotFoundError:
-                raise _LeaseGone(self.url) from None
-        offset = self._store_clock_offset
-        if written is None or offset is None:
-            return None
-        return (datetime.now(timezone.utc) + offset - written).total_seconds()
 
     @functools.cached_property
     def _store_clock_offset(self) -> timedelta | None:
@@ -548,50 +596,85 @@ class Lease:
                 remove_own(probe)
         return stamped - datetime.now(timezone.utc) if stamped else None
 
+    def _describe(self, holder: dict[str, Any] | None) -> str:
+        holder = holder or {}
+        return f"pid {holder.get('pid')} on {holder.get('host')}"
+
     def acquire(self) -> None:
         """Take the lease, or raise LockedError naming the holder (after waiting up to `wait_s` for a holder of
         `wait_for`)."""
-        from bsl_pipeline.pipeline.base.ownership import LockedError
+        from bsl_pipeline.pipeline.base.ownership import LockedError, holder_on_this_host
 
         deadline = time.monotonic() + self.wait_s
         tries = 0
         while tries < 2:
             tries += 1
-            if create_exclusive(self.url, json_bytes(self._record())):
-                self._thread = threading.Thread(target=self._renew, daemon=True, name="bsl-lease")
-                self._thread.start()
-                return
-            holder = self._holder()
-            stale = self._stale(holder) if holder is not None else None
-            if stale is None:
+            if put_conditional(self.url, json_bytes(self._record()), None) is not None:
+                return self._start()
+            read = self._read()
+            if read is None:
                 continue  # released between our two looks
+            holder, version, written = read
+            stale = self._stale(holder, written)
             if not stale and holder.get("what") in self.wait_for and time.monotonic() < deadline:
                 time.sleep(0.05)
                 tries = 0
                 continue
             if not stale:
                 raise LockedError(
-                    f"{redact(self.url)}: another writer holds this {self.what} (pid {holder.get('pid')} on "
-                    f"{holder.get('host')}, renewed {holder.get('renewed')}); wait for it, or, if it is gone, "
-                    f"wait until its lease of {holder.get('lease_s')} s runs out")
-            log.warning("warning: %s: taking over a stale writer lease (pid %s on %s)", redact(self.url),
-                        holder.get("pid"), holder.get("host"))
-            if self._holder() == holder:  # still that stale lease, not one another writer took meanwhile
-                remove_own(self.url)
+                    f"{redact(self.url)}: another writer holds this {self.what} ({self._describe(holder)}, renewed "
+                    f"{holder.get('renewed')}); wait for it, or, " + (
+                        "if it must not finish, stop that process (a lease of a live process on this host is never "
+                        "taken over)" if holder_on_this_host(holder) else
+                        f"if it is gone, wait until its lease of {holder.get('lease_s')} s runs out"))
+            log.warning("warning: %s: taking over a stale writer lease (%s)", redact(self.url),
+                        self._describe(holder))
+            # Replace exactly the version judged stale: a writer that renewed it, or took it over, meanwhile wins.
+            if put_conditional(self.url, json_bytes(self._record()), version) is not None:
+                return self._start()
         raise LockedError(f"{redact(self.url)}: another writer took this {self.what} at the same time")
+
+    def _start(self) -> None:
+        self._thread = threading.Thread(target=self._renew, daemon=True, name="bsl-lease")
+        self._thread.start()
+
+    def confirm(self) -> None:
+        """Renew the lease now (replacing exactly the version read, `If-Match`), or raise LeaseLost naming the
+        writer that took it over: call it before each step that publishes."""
+        with self._lock:
+            if self.lost is None:
+                read = self._read()
+                if read is None or read[0].get("id") != self.id:
+                    self.lost = self._lost_to(read[0] if read else None)
+                elif put_conditional(self.url, json_bytes(self._record()), read[1]) is None:
+                    self.lost = self._lost_to(self._holder())
+            if self.lost is not None:
+                raise LeaseLost(self.lost)
+
+    def check_held(self) -> None:
+        """LeaseLost when a renewal already found the lease taken over (no request: cheap enough for each task)."""
+        if self.lost is not None:
+            raise LeaseLost(self.lost)
+
+    def _lost_to(self, holder: dict[str, Any] | None) -> str:
+        taker = f"to {self._describe(holder)}" if holder else (
+            "(its lease object is gone: another writer took it over and has finished, or it was removed)")
+        return f"{redact(self.url)}: lost the writer lease {taker}"
 
     def _renew(self) -> None:
         while not self._stop.wait(max(1.0, self.config.lease_s / 3)):
-            with contextlib.suppress(BSLError):
-                holder = self._holder()
-                if holder and holder.get("id") == self.id:
-                    write_bytes(self.url, json_bytes(self._record()))
+            try:
+                self.confirm()
+            except LeaseLost:
+                return  # `lost` says why; the writer stops at its next check
+            except BSLError as exc:  # the store cannot be reached now: tried again at the next tick
+                log.debug("%s: renewal failed (%s)", redact(self.url), exc)
 
     def release(self) -> None:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=5)
-        with contextlib.suppress(BSLError):
+        with contextlib.suppress(BSLError), self._lock:
             holder = self._holder()
             if holder and holder.get("id") == self.id:
                 remove_own(self.url)
@@ -632,14 +715,7 @@ def claim_prefix(prefix: str, kind: str, *, overwrite: bool = False, own_names: 
 
     objects = listing(prefix)
     shown = redact(prefix)
-    marker = None
-    if MARKER_NAME in objects:
-        try:
-            marker = json.loads(read_text(join(prefix, MARKER_NAME)))
-        except (ValueError, UnicodeDecodeError):
-            marker = {}
-        if not isinstance(marker, dict) or marker.get("tool") != "bsl":
-            marker = {}
+    marker = _prefix_marker(prefix, objects.get(MARKER_NAME))
     if marker:
         if marker.get("kind") != kind:
             raise OwnershipError(f"{shown} holds a bsl {marker.get('kind')}, not a {kind}: choose another prefix")
@@ -662,10 +738,37 @@ def claim_prefix(prefix: str, kind: str, *, overwrite: bool = False, own_names: 
         set_aside_objects(prefix, mine)
     record = json_bytes({"tool": "bsl", "kind": kind, "created": datetime.now(timezone.utc).isoformat(),
                          "id": uuid.uuid4().hex, "path": prefix})
-    if marker or not create_exclusive(join(prefix, MARKER_NAME), record):
-        if marker:
-            write_bytes(join(prefix, MARKER_NAME), record)
-        # else: another writer claimed it between our two looks; its lease decides who writes
+    if marker:
+        write_bytes(join(prefix, MARKER_NAME), record)
+    elif not create_exclusive(join(prefix, MARKER_NAME), record):
+        # Something was created there between our two looks: another bsl writer's claim of this prefix (its lease
+        # decides who writes), or anything else, which is refused as above.
+        raced = _prefix_marker(prefix, {})
+        if raced.get("kind") != kind or raced.get("path") != prefix:
+            raise OwnershipError(f"{shown}: another writer claimed this prefix for something else meanwhile "
+                                 f"({MARKER_NAME} is now a bsl {raced.get('kind')} of {raced.get('path')}): "
+                                 f"choose another prefix")
+
+
+def _prefix_marker(prefix: str, info: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The output marker at `prefix` (its listing entry `info`; None: there is none), read as
+    `pipeline.base.ownership.read_marker` reads one on disk: OwnershipError naming its URL when it is not a bsl
+    marker (unreadable, too large, not JSON, another tool's file), before any work."""
+    from bsl_pipeline.pipeline.base.ownership import MARKER_NAME, MAX_MARKER_BYTES, OwnershipError
+
+    if info is None:
+        return None
+    url = join(prefix, MARKER_NAME)
+    if isinstance(info.get("size"), int) and info["size"] > MAX_MARKER_BYTES:
+        raise OwnershipError(f"{redact(url)}: unreadable output marker (over {MAX_MARKER_BYTES} bytes)")
+    try:
+        data = json.loads(read_text(url))
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        raise OwnershipError(f"{redact(url)}: unreadable output marker ({redact(str(exc))[:200]})") from None
+    if not isinstance(data, dict) or data.get("tool") != "bsl" or not isinstance(data.get("kind"), str):
+        raise OwnershipError(f"{redact(url)}: not a bsl output marker (another tool's file, or a changed one): "
+                             f"move it away, or choose another prefix")
+    return data
 
 
 # -- local copies of remote data, and how messages name them --------------------------------------------------------
@@ -866,17 +969,27 @@ def _copy_index(root: Path) -> dict[str, Any]:
     return index if isinstance(index, dict) else {}
 
 
-def same_bytes(info: dict[str, Any], path: Path) -> bool:
-    """An object (its listing entry) holds the bytes of the local file: its size, and the ETag of a single PUT
-    (the md5 of the bytes; a multipart or encrypted object's ETag is not, and counts as different)."""
+def same_bytes(info: dict[str, Any], path: Path, url: str | None = None) -> bool:
+    """An object (its listing entry) holds the bytes of the local file. Sizes that differ prove it does not; an
+    ETag equal to the bytes' md5 (a single unencrypted PUT) proves it does. Any other ETag proves nothing (a
+    multipart upload's is `<md5 of the parts' md5s>-<parts>`, an SSE-KMS object's is no md5 of the bytes): with
+    the object's `url` given, it is then downloaded and its sha256 compared with the file's; without it, it counts
+    as different."""
     etag = str(info.get("etag", "")).strip('"')
-    if info.get("size") != path.stat().st_size or not etag or "-" in etag:
+    if info.get("size") != path.stat().st_size:
         return False
-    digest = hashlib.md5(usedforsecurity=False)
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return etag == digest.hexdigest()
+    if etag and "-" not in etag:
+        digest = hashlib.md5(usedforsecurity=False)
+        with open(path, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(block)
+        if etag == digest.hexdigest():
+            return True
+    if url is None:
+        return False
+    from bsl_pipeline.pipeline.base.provenance import sha256_file
+
+    return sha256(url) == sha256_file(path)
 
 
 def seed_copy(url: str, files: dict[str, Path]) -> None:

@@ -18,6 +18,9 @@ the commit point:
    another or a changed corpus; then they moved aside with the rest); the output marker; what is left under
    `.bsl-staging/` (a killed run's) moves aside.
 
+Before each of these writes the writer confirms that it still holds the prefix's lease (`storage.Lease.confirm`):
+a writer whose lease another host took over (after a long pause) stops there, writing nothing over the new holder's.
+
 Reading is `pipeline.dataset.manifest.load_manifest(URL)`: it reads a local copy of the dataset
 (`pipeline.base.storage.local_copy`), so every reader checks it as on disk.
 
@@ -31,7 +34,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from bsl_pipeline.pipeline.base import storage
@@ -57,15 +60,34 @@ STAGING_DIR = ".bsl-staging"
 JUDGMENTS_NAME = ANNOTATIONS["judgments"]["path"]
 
 
-def publish_dataset(stage: Path, url: str, previous: Manifest | None, built: Manifest) -> None:
+def publish_dataset(stage: Path, url: str, previous: Manifest | None, built: Manifest,
+                    confirm: Callable[[], None] = lambda: None) -> None:
     """Upload the dataset built in `stage` (its manifest `built`) to `url` (module doc: staged, then committed by
-    the manifest; what is kept, removed, moved aside)."""
+    the manifest; what is kept, removed, moved aside). `confirm` is called before each step that writes (the
+    writer lease's `Lease.confirm`): once it raises LeaseLost, the publish stops there, touching nothing more."""
+    done = {"committing": False, "committed": False}  # how far the publish got: what a lost lease's message says
+
+    def step() -> None:
+        try:
+            confirm()
+        except storage.LeaseLost as lost:
+            if done["committed"]:
+                what = "this run's manifest was published; the rest of its clean-up is left to that writer"
+            elif done["committing"]:
+                what = ("nothing of this run was published (its manifest was not written; shards it moved in are "
+                        "set aside by the next publish)")
+            else:
+                what = "nothing of this run was published"
+            raise storage.LeaseLost(f"{lost}; {what}") from None
+
+    step()
     objects = storage.listing(url)
     aside = f"{REPLACED_DIR}/{storage.stamp()}"
     moved: list[str] = []
 
     def set_aside(names: list[str]) -> None:
         if names:
+            step()
             moved.extend(names)
             storage.set_aside_objects(url, names, aside)
 
@@ -74,13 +96,16 @@ def publish_dataset(stage: Path, url: str, previous: Manifest | None, built: Man
     # 1. Upload, under the staging prefix.
     staged = {}
     for name, path in new.items():
-        if name in objects and storage.same_bytes(objects[name], path):
+        if name in objects and storage.same_bytes(objects[name], path, storage.join(url, name)):
             continue  # already there (a name stands for its bytes)
         staging = f"{STAGING_DIR}/{name}"
-        if staging not in objects or not storage.same_bytes(objects[staging], path):
+        if staging not in objects or not storage.same_bytes(objects[staging], path, storage.join(url, staging)):
+            step()
             storage.write_bytes(storage.join(url, staging), path.read_bytes())
         staged[name] = staging
     # 2. Commit.
+    step()
+    done["committing"] = True
     if MANIFEST_NAME in objects and not _manifest_is_ours(storage.join(url, MANIFEST_NAME)):
         set_aside([MANIFEST_NAME])
     # Of the dataset being replaced, the tool's own shards are dropped after the commit; of another dataset (other
@@ -97,17 +122,24 @@ def publish_dataset(stage: Path, url: str, previous: Manifest | None, built: Man
             foreign.append(name)  # not the tool's, or changed since: kept, aside
     set_aside(foreign)
     for name, staging in staged.items():
+        step()
         storage.move(storage.join(url, staging), storage.join(url, name))
     card = stage / "README.md"
-    if "README.md" in objects and not storage.same_bytes(objects["README.md"], card) and not _card_is_ours(
-            storage.join(url, "README.md"), previous):
+    card_url = storage.join(url, "README.md")
+    if "README.md" in objects and not storage.same_bytes(objects["README.md"], card, card_url) and not _card_is_ours(
+            card_url, previous):
         set_aside(["README.md"])
+    step()
     storage.write_bytes(storage.join(url, "README.md"), card.read_bytes())
+    step()
     storage.write_bytes(storage.join(url, MANIFEST_NAME), (stage / MANIFEST_NAME).read_bytes())  # the commit
+    done["committed"] = True
+    step()
     for name in own_old:
         storage.remove_own(storage.join(url, name))
     if (stage / MARKER_NAME).is_file():
         storage.write_bytes(storage.join(url, MARKER_NAME), (stage / MARKER_NAME).read_bytes())
+    step()
     _clear_staging(url, aside, moved)
     if moved:
         log.warning("warning: %s: %d object(s) that were not the tool's own copies were moved to %s/ (nothing "
@@ -134,16 +166,25 @@ def _clear_staging(url: str, aside: str, moved: list[str]) -> None:
     left = [n for n in objects if n.startswith(STAGING_DIR + "/")]
     other = []
     for name in left:
-        published = objects.get(name[len(STAGING_DIR) + 1:])
-        info = objects[name]
-        if published is not None and info.get("etag") and "-" not in info["etag"] and (
-                published.get("etag"), published.get("size")) == (info["etag"], info.get("size")):
+        if _same_objects(url, name, objects[name], name[len(STAGING_DIR) + 1:], objects):
             storage.remove_own(storage.join(url, name))
         else:
             other.append(name)
     if other:
         moved.extend(other)
         storage.set_aside_objects(url, other, aside)
+
+
+def _same_objects(url: str, name: str, info: dict, other: str, objects: dict[str, dict]) -> bool:
+    """The objects `name` and `other` under `url` hold the same bytes: equal sizes, and equal ETags that are the md5
+    of the bytes (a single PUT), or else (multipart, SSE-KMS: the ETag proves nothing) equal sha256, downloaded."""
+    published = objects.get(other)
+    if published is None or published.get("size") != info.get("size"):
+        return False
+    etag = str(info.get("etag") or "").strip('"')
+    if etag and "-" not in etag and etag == str(published.get("etag") or "").strip('"'):
+        return True
+    return storage.sha256(storage.join(url, name)) == storage.sha256(storage.join(url, other))
 
 
 def pull_identity(url: str, stage: Path) -> None:

@@ -299,6 +299,123 @@ def test_of_writers_that_start_together_exactly_one_gets_the_lease(s3_env, cache
     assert not storage.exists(f"{url}/.bsl-lock")
 
 
+def test_a_live_writer_on_this_host_keeps_its_lease_however_old_unless_its_pid_was_reused_or_is_another_container_s(
+        s3_env, cache_home):
+    """On this host a lease is stale only when its process is gone, whatever its age (a paused writer keeps it); a
+    live pid whose start time is not the record's is another process (the pid was given again), and a record from
+    another pid namespace (a container with the same host name) is judged by its age, as another host's."""
+    import socket
+    import time
+
+    from bsl_pipeline.pipeline.base.ownership import LockedError, _pid_namespace, _process_started
+
+    sleeper = subprocess.Popen(["sleep", "120"])
+    try:
+        bucket = s3_env.bucket()
+        live = {"tool": "bsl", "id": "x", "what": "dataset", "host": socket.gethostname(), "pid": sleeper.pid,
+                "pid_ns": _pid_namespace(), "pid_started": _process_started(sleeper.pid), "renewed": "long ago",
+                "renewed_unix": time.time() - 100_000, "lease_s": 1}
+        assert live["pid_ns"] and isinstance(live["pid_started"], int)
+        records = {"live": live, "reused": {**live, "pid_started": live["pid_started"] + 1},
+                   "container": {**live, "pid_ns": "pid:[1]"}}
+        for prefix, record in records.items():
+            s3_env.client().put_object(Bucket=bucket, Key=f"{prefix}/.bsl-lock", Body=json.dumps(record).encode())
+        time.sleep(2.5)  # every record is now older than its lease of 1 s on the store's clock
+        with pytest.raises(LockedError, match=f"pid {sleeper.pid} on {socket.gethostname()}.*stop that process"):
+            storage.Lease(f"s3://{bucket}/live", "dataset").acquire()
+        for prefix in ("reused", "container"):
+            lease = storage.Lease(f"s3://{bucket}/{prefix}", "dataset")
+            lease.acquire()
+            assert json.loads(storage.read_text(lease.url))["id"] == lease.id
+            lease.release()
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+
+
+PAUSE_SCRIPT = """
+import os, signal, socket, sys
+sys.path.insert(0, {tests!r})
+socket.gethostname = lambda: "another-host"  # this writer runs on another host
+from pathlib import Path
+from bsl_pipeline.pipeline.augment.job import run_augment
+from bsl_pipeline.pipeline.base import storage
+from bsl_pipeline.pipeline.dataset import remote
+from small_corpus import augment_config
+real, calls = getattr({module}, {call!r}), []
+def pausing(*args):
+    calls.append(args)
+    if {before} and len(calls) == 1:
+        os.kill(os.getpid(), signal.SIGSTOP)  # a long pause: a suspended machine, a partition (no renewals)
+    done = real(*args)
+    if not {before} and len(calls) == 1:
+        os.kill(os.getpid(), signal.SIGSTOP)
+    return done
+setattr({module}, {call!r}, pausing)
+config = augment_config(Path({tmp!r}), registry_dir="", seed=1)
+config.storage.lease_s = 1
+run_augment({corpus!r}, {url!r}, config)
+"""
+
+
+def _stopped(pid: int) -> bool:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "T"
+
+
+@pytest.mark.parametrize("where", ["before the publish", "inside the commit"])
+def test_a_writer_that_lost_its_lease_stops_and_publishes_nothing_over_the_new_holder(s3_env, tmp_path, cache_home,
+                                                                                      caplog, where):
+    """Writer A (another host, a lease of 1 s) pauses before its publish, or right after moving its first shard in;
+    writer B finds the lease stale and takes it over; A resumes while B runs: A stops with one line naming B and
+    writes nothing more; B's dataset is what the store holds, whole (what A had moved in is set aside, not lost)."""
+    import socket
+    import time
+
+    corpus = write_corpus(tmp_path)
+    bucket = s3_env.bucket()
+    url = f"s3://{bucket}/ds"
+    run_augment(corpus, url, augment_config(tmp_path, registry_dir=""))
+    module, call, before = ("remote", "publish_dataset", True) if where == "before the publish" else (
+        "storage", "move", False)
+    script = PAUSE_SCRIPT.format(tests=str(REPO_ROOT / "tests"), corpus=str(corpus), url=url, tmp=str(tmp_path),
+                                 module=module, call=call, before=before)
+    a = subprocess.Popen([sys.executable, "-c", script], env={**os.environ, "BSL_NO_PROGRESS": "1"},
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 240
+        while not _stopped(a.pid):
+            assert a.poll() is None and time.monotonic() < deadline, a.stderr.read() if a.poll() is not None else ""
+            time.sleep(0.1)
+        time.sleep(2.5)  # A's lease, not renewed while it is paused, is now older than its 1 s on the store's clock
+        resumed = []
+
+        def resume_a(_result) -> None:  # B holds the lease now: A goes on, and must stop
+            if not resumed:
+                os.kill(a.pid, signal.SIGCONT)
+                resumed.append(a.communicate(timeout=240))
+
+        with caplog.at_level("WARNING"):
+            b = run_augment(corpus, url, augment_config(tmp_path, registry_dir="", seed=2), on_task_done=resume_a)
+    finally:
+        if a.poll() is None:
+            a.kill()
+            a.communicate()
+    assert f"taking over a stale writer lease (pid {a.pid} on another-host)" in caplog.text
+    assert a.returncode == 1
+    assert (f"LeaseLost: {url}/.bsl-lock: lost the writer lease to pid {os.getpid()} on {socket.gethostname()}; "
+            f"nothing of this run was published") in resumed[0][1]
+    files = _objects(s3_env, bucket, "ds")
+    assert json.loads(files["manifest.json"])["checksum"] == b.checksum == verify_dataset(url).checksum
+    assert _glob(url) == sorted(s.path for s in b.shards_of("pairs"))
+    assert ".bsl-lock" not in files and not [k for k in files if k.startswith(".bsl-staging/")]
+    aside = sorted(k.split("/", 2)[2] for k in files if k.startswith(".bsl-replaced/"))
+    if where == "inside the commit":  # what A moved in and staged before its pause: set aside by B, not lost
+        moved_in = [n for n in aside if not n.startswith(".bsl-staging/")]
+        assert len(moved_in) == 1 and moved_in[0].startswith("data/") and moved_in[0] not in files
+    else:
+        assert aside == []  # A had not staged anything yet
+
+
 def test_foreign_objects_are_refused_then_moved_aside_never_deleted(s3_env, tmp_path, cache_home):
     corpus = write_corpus(tmp_path)
     bucket = s3_env.bucket()
@@ -313,6 +430,68 @@ def test_foreign_objects_are_refused_then_moved_aside_never_deleted(s3_env, tmp_
     kept = [k for k in files if k.startswith(".bsl-replaced/") and k.endswith("data/mine.parquet")]
     assert len(kept) == 1 and files[kept[0]] == b"a user's file"
     verify_dataset(f"s3://{bucket}/ds")
+
+
+@pytest.mark.parametrize("body, problem", [(b"my own file", "unreadable output marker"),
+                                            (b'{"tool": "other", "kind": "dataset"}', "not a bsl output marker")])
+def test_a_marker_that_is_not_bsl_s_is_refused_before_any_work_naming_its_url(s3_env, tmp_path, cache_home, body,
+                                                                               problem):
+    """As on disk: a `.bsl-output.json` bsl did not write stops the run at once, naming the object by its URL (not
+    a local temporary path), with or without --overwrite, and nothing is written under the prefix."""
+    from bsl_pipeline.pipeline.base.ownership import OwnershipError
+
+    corpus = write_corpus(tmp_path)
+    bucket = s3_env.bucket()
+    s3_env.client().put_object(Bucket=bucket, Key="lonem/.bsl-output.json", Body=body)
+    for overwrite in (False, True):
+        with pytest.raises(OwnershipError, match=re.escape(f"s3://{bucket}/lonem/.bsl-output.json: {problem}")):
+            run_augment(corpus, f"s3://{bucket}/lonem", augment_config(tmp_path, registry_dir=""),
+                        overwrite=overwrite)
+    assert _objects(s3_env, bucket, "") == {"lonem/.bsl-output.json": body}
+
+
+def _put_multipart(client, bucket: str, key: str, body: bytes) -> str:
+    """`key` written as a multipart upload of one part (as s3fs writes large files): its ETag is no md5 of the
+    bytes. Returns the ETag."""
+    upload = client.create_multipart_upload(Bucket=bucket, Key=key)
+    part = client.upload_part(Bucket=bucket, Key=key, UploadId=upload["UploadId"], PartNumber=1, Body=body)
+    client.complete_multipart_upload(Bucket=bucket, Key=key, UploadId=upload["UploadId"],
+                                     MultipartUpload={"Parts": [{"ETag": part["ETag"], "PartNumber": 1}]})
+    return client.head_object(Bucket=bucket, Key=key)["ETag"]
+
+
+def test_shards_whose_etag_is_no_md5_are_compared_by_sha256_never_uploaded_again_or_set_aside(s3_env, tmp_path,
+                                                                                            cache_home):
+    """Multipart uploads (and SSE-KMS objects) have ETags that are not the md5 of their bytes: a rerun that
+    changes nothing compares such a shard by its sha256, so it uploads nothing and sets nothing aside; a shard of
+    the same size with other bytes is still found, set aside and replaced."""
+    corpus = write_corpus(tmp_path)
+    bucket = s3_env.bucket()
+    url = f"s3://{bucket}/mp"
+    client = s3_env.client()
+    m = run_augment(corpus, url, augment_config(tmp_path, registry_dir=""))
+    files = _objects(s3_env, bucket, "mp")
+    etags = {s.path: _put_multipart(client, bucket, f"mp/{s.path}", files[s.path]) for s in m.shards}
+    assert all(e.strip('"').endswith("-1") for e in etags.values())
+    run_augment(corpus, url, augment_config(tmp_path, registry_dir=""))
+    after = _objects(s3_env, bucket, "mp")
+    assert not [k for k in after if k.startswith((".bsl-replaced/", ".bsl-staging/"))]
+    assert {p: client.head_object(Bucket=bucket, Key=f"mp/{p}")["ETag"] for p in etags} == etags  # not re-written
+    assert _shards(after) == _shards(files)
+    # A killed run's staged copy of a published shard, multipart: removed as a copy of it, not set aside.
+    staged = m.shards_of("rejects")[0].path
+    _put_multipart(client, bucket, f"mp/.bsl-staging/{staged}", files[staged])
+    run_augment(corpus, url, augment_config(tmp_path, registry_dir=""))
+    assert not [k for k in _objects(s3_env, bucket, "mp") if k.startswith((".bsl-replaced/", ".bsl-staging/"))]
+    # The same size, other bytes, and an ETag that proves nothing: not the tool's shard, set aside and replaced.
+    first = m.shards_of("pairs")[0].path
+    changed = bytes(b ^ 0xFF for b in files[first])
+    _put_multipart(client, bucket, f"mp/{first}", changed)
+    run_augment(corpus, url, augment_config(tmp_path, registry_dir=""))
+    after = _objects(s3_env, bucket, "mp")
+    aside = {k.split("/", 2)[2]: v for k, v in after.items() if k.startswith(".bsl-replaced/")}
+    assert aside == {first: changed} and _shards(after) == _shards(files)
+    verify_dataset(url)
 
 
 def test_a_rerun_with_other_methods_sets_the_old_dataset_aside_on_a_store_as_on_disk(s3_env, tmp_path, cache_home,

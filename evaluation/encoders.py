@@ -33,7 +33,7 @@ import numpy as np
 
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.provenance import sha256_file_cached
-from bsl_pipeline.pipeline.dataset.manifest import resolve_inside
+from bsl_pipeline.pipeline.base.inside import path_inside
 from bsl_pipeline.training.checkpoint_files import CHECKPOINT_JSON, ENCODER_DIR, read_checkpoint_json
 from bsl_pipeline.training.encoder import DenseLayer, Encoder, TransformerEncoder, encode_distinct
 from bsl_pipeline.training.st_directory import read_json, read_sentence_transformers_dir, st_pooling_modes
@@ -196,7 +196,7 @@ def _checkpoint_recipe(root: Path, pooling: str | None, max_length: int | None) 
     if not isinstance(encoder_name, str) or not encoder_name:
         raise BSLError(f"{meta_path}: 'encoder' must name a sub-directory, got {encoder_name!r}")
     # A checkpoint may come from someone else: the directory it names must stay inside it.
-    encoder_dir = resolve_inside(root, encoder_name, f"{meta_path}: 'encoder'")
+    encoder_dir = path_inside(root, encoder_name, f"{meta_path}: 'encoder'", "the checkpoint directory")
     if not encoder_dir.is_dir():
         raise BSLError(f"{root}: trainer checkpoint without its {encoder_name}/ directory")
     trained_length = meta.get("max_length")

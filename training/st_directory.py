@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.inside import path_inside
 from bsl_pipeline.training.config import POOLING_MODES
 
 
@@ -67,8 +68,10 @@ def read_sentence_transformers_dir(root: Path) -> STLayout:
     seen_pooling = False
     for pos, module in enumerate(modules):
         kind = str(module.get("type", "")).rsplit(".", 1)[-1]
-        folder = root / str(module.get("path", ""))
-        where = f"{modules_path}: module {module.get('idx', pos)} ({module.get('type', '?')})"
+        idx = module.get("idx", pos)
+        # The directory may come from someone else: the folders it names must stay inside it.
+        folder = path_inside(root, str(module.get("path", "")), f"{modules_path}: module {idx}'s path")
+        where = f"{modules_path}: module {idx} ({module.get('type', '?')})"
         if pos == 0:
             if kind != "Transformer":
                 raise BSLError(f"{where}: the first module must be a Transformer")

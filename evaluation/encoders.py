@@ -33,6 +33,7 @@ import numpy as np
 
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.provenance import sha256_file_cached
+from bsl_pipeline.pipeline.base.weights_only import refusing_pickles
 from bsl_pipeline.pipeline.base.inside import path_inside
 from bsl_pipeline.training.checkpoint_files import CHECKPOINT_JSON, ENCODER_DIR, read_checkpoint_json
 from bsl_pipeline.training.encoder import DenseLayer, Encoder, TransformerEncoder, encode_distinct
@@ -127,8 +128,9 @@ def _load_hf(source: str, spec_label: str, device):
 
     _check_local_weights(source, spec_label)
     try:
-        tokenizer = AutoTokenizer.from_pretrained(source)
-        model = AutoModel.from_pretrained(source, dtype=torch.float32)
+        with refusing_pickles(source):
+            tokenizer = AutoTokenizer.from_pretrained(source)
+            model = AutoModel.from_pretrained(source, dtype=torch.float32)
     except (OSError, ValueError, KeyError, RuntimeError) as exc:  # RuntimeError: a tensor of the wrong shape
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise BSLError(f"{spec_label}: cannot load a transformer from {source}: {first}") from None
@@ -161,8 +163,11 @@ def _load_dense(folder: Path) -> DenseLayer:
     elif (folder / "pytorch_model.bin").is_file():
         import torch
 
-        state = {k: v.numpy() for k, v in torch.load(folder / "pytorch_model.bin", map_location="cpu",
-                                                      weights_only=True).items()}
+        with refusing_pickles(folder / "pytorch_model.bin"):
+            loaded = torch.load(folder / "pytorch_model.bin", map_location="cpu", weights_only=True)
+        if not isinstance(loaded, dict) or not all(isinstance(v, torch.Tensor) for v in loaded.values()):
+            raise BSLError(f"{folder / 'pytorch_model.bin'}: expected a mapping of tensor names to tensors")
+        state = {k: v.numpy() for k, v in loaded.items()}
     else:
         raise BSLError(f"{folder}: Dense module without model.safetensors or pytorch_model.bin")
     if "linear.weight" not in state:

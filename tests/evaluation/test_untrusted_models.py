@@ -109,3 +109,51 @@ def test_shard_index_naming_a_file_outside_is_refused(tiny_bert_dir, tmp_path, s
         load_encoder(model, device="cpu")
     index.write_text(json.dumps({"metadata": {}, "weight_map": {"embeddings.word_embeddings.weight": "a.safetensors"}}))
     check_safetensors_dir(model)  # shards named inside the directory pass
+
+
+class _Carries:
+    """Pickled with code: unpickling it would create `marker` (os.mkdir), which weights-only loading must refuse."""
+
+    def __init__(self, marker: Path):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (os.mkdir, (str(self.marker),))
+
+
+def save_pickle_carrying_code(path: Path, tensors: dict, marker: Path) -> None:
+    import torch
+
+    torch.save({**tensors, "carried": _Carries(marker)}, path)
+
+
+def test_pickled_weights_are_refused_in_one_line_naming_the_file(tiny_bert_dir, tmp_path):
+    from safetensors.torch import load_file
+
+    model = tmp_path / "model"
+    shutil.copytree(tiny_bert_dir, model)
+    marker = tmp_path / "code-ran"
+    save_pickle_carrying_code(model / "pytorch_model.bin", load_file(model / "model.safetensors"), marker)
+    (model / "model.safetensors").unlink()
+    expected = f"{model / 'pytorch_model.bin'}: not a weights-only file (refused: loading it would run code it carries)"
+    with pytest.raises(BSLError) as exc:
+        load_encoder(model, device="cpu")
+    assert str(exc.value) == expected
+    proc = _bsl("evaluate", str(model), "--tasks", "stsb", "--no-progress", "--no-cache")
+    one_line_error(proc, expected)
+    assert "weights_only" not in proc.stderr and not marker.exists()
+
+
+def test_pickled_dense_weights_are_refused_naming_the_file(tiny_bert_dir, tmp_path):
+    import torch
+
+    st = _st_dir(tmp_path, tiny_bert_dir)
+    marker = tmp_path / "code-ran"
+    dense = st / "2_Dense" / "pytorch_model.bin"
+    save_pickle_carrying_code(dense, {"linear.weight": torch.zeros(4, 32)}, marker)
+    with pytest.raises(BSLError) as exc:
+        load_encoder(st, device="cpu")
+    assert str(exc.value) == f"{dense}: not a weights-only file (refused: loading it would run code it carries)"
+    assert not marker.exists()
+    torch.save({"linear.weight": torch.ones(4, 32)}, dense)  # plain tensors load
+    assert load_encoder(st, device="cpu").encode(["a sentence"]).shape == (1, 4)

@@ -112,10 +112,17 @@ def _claim_outputs(args: argparse.Namespace, config) -> None:
     set aside; none may be a model, lie inside one or the data dir, or be a link, device or FIFO."""
     from pathlib import Path
 
+    from bsl_pipeline.pipeline.base.errors import BSLError
     from bsl_pipeline.pipeline.base.ownership import claim_file
     from bsl_pipeline.pipeline.base.written_files import recorded_by
 
     inputs = [m for m in args.models if Path(m).exists()] + ([config.data_dir] if config.data_dir else [])
+    given = [(flag, getattr(args, flag)) for flag in OUTPUT_FLAGS if getattr(args, flag, None)]
+    for i, (flag, path) in enumerate(given):  # one writer per file: two outputs at one path would overwrite
+        for other, other_path in given[:i]:
+            if Path(path).expanduser().resolve() == Path(other_path).expanduser().resolve():
+                raise BSLError(f"--{other} {other_path} and --{flag} {path} name the same file; give each output "
+                               f"its own file")
     for flag in OUTPUT_FLAGS:
         if getattr(args, flag, None):
             claim_file(getattr(args, flag), overwrite=getattr(args, "overwrite", False), inputs=inputs,

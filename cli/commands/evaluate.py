@@ -27,7 +27,8 @@ Evaluate sentence encoders on semantic textual similarity, as in the BSL paper's
 (test) and SICK-R (test), and their average.
 
 MODEL can be a trainer checkpoint directory (bsl_checkpoint.json + encoder/), a sentence-transformers directory
-(modules.json), a Hugging Face model directory, or a hub id (needs network or a warm hub cache). With several
+(modules.json), a Hugging Face model directory, or a hub id (needs network or a warm hub cache);
+all-MiniLM-L6-v2 and sentence-transformers/all-MiniLM-L6-v2 are the bundled copy, as in `bsl train`. With several
 models the table gets one row per model, and --json maps each model (as written on the command line) to its
 results.
 

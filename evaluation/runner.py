@@ -378,4 +378,4 @@ def dev_evaluators(eval_config) -> list[StsbDevEvaluator]:
     (its file is read and checked now, before any model is loaded)."""
     if not eval_config.stsb_dir:
         return []
-    return [StsbDevEvaluator(load_stsb_dev(resolve_data_setting(eval_config.stsb_dir)))]
+    return [StsbDevEvaluator(load_stsb_dev(resolve_data_setting(eval_config.stsb_dir, "eval.stsb_dir")))]

@@ -82,7 +82,8 @@ def claim_run_directory(train: TrainLoopConfig, dist: DistInfo, *, sources: list
     check_not_input(out, inputs, what="train.output_dir")
     if export.enabled and export.dir:
         # Claimed at the end of the run, checked now: never the model, a dataset or this run's directory.
-        check_not_input(export.dir, [*inputs, out], what="export.dir")
+        check_not_input(export.dir, inputs, what="export.dir")
+        check_not_input(export.dir, [out], what="export.dir", other="train.output_dir")
     if not dist.is_main:
         return None
     claim_directory(out, RUN_KIND, overwrite=train.overwrite, own_names=RUN_ENTRIES,

@@ -139,6 +139,11 @@ def test_pickled_weights_are_refused_in_one_line_naming_the_file(tiny_bert_dir, 
     with pytest.raises(BSLError) as exc:
         load_encoder(model, device="cpu")
     assert str(exc.value) == expected
+    from bsl_pipeline.training.encoder import load_hf_encoder  # training's starting model: the same line
+
+    with pytest.raises(BSLError) as exc:
+        load_hf_encoder(str(model))
+    assert str(exc.value) == expected
     proc = _bsl("evaluate", str(model), "--tasks", "stsb", "--no-progress", "--no-cache")
     one_line_error(proc, expected)
     assert "weights_only" not in proc.stderr and not marker.exists()

@@ -54,8 +54,10 @@ class STLayout:
     normalize: bool = False
 
 
-def read_sentence_transformers_dir(root: Path) -> STLayout:
-    """Parse a sentence-transformers model directory (modules.json and the module configs)."""
+def module_folders(root: Path) -> list[tuple[dict[str, Any], Path]]:
+    """The modules of a sentence-transformers directory in order, each with its folder. The directory may come
+    from someone else: every folder modules.json names must stay inside it (`path_inside`), checked before any is
+    opened."""
     modules_path = root / "modules.json"
     modules = read_json(modules_path)
     if not isinstance(modules, list) or not modules:
@@ -64,14 +66,20 @@ def read_sentence_transformers_dir(root: Path) -> STLayout:
         modules = sorted(modules, key=lambda m: int(m.get("idx", 0)))
     except (AttributeError, TypeError, ValueError):
         raise BSLError(f"{modules_path}: every module must be an object with an integer 'idx'") from None
+    return [(module, path_inside(root, str(module.get("path", "")),
+                                 f"{modules_path}: module {module.get('idx', pos)}'s path"))
+            for pos, module in enumerate(modules)]
+
+
+def read_sentence_transformers_dir(root: Path) -> STLayout:
+    """Parse a sentence-transformers model directory (modules.json and the module configs)."""
+    modules_path = root / "modules.json"
     layout: STLayout | None = None
     seen_pooling = False
-    for pos, module in enumerate(modules):
+    modules = module_folders(root)
+    for pos, (module, folder) in enumerate(modules):
         kind = str(module.get("type", "")).rsplit(".", 1)[-1]
-        idx = module.get("idx", pos)
-        # The directory may come from someone else: the folders it names must stay inside it.
-        folder = path_inside(root, str(module.get("path", "")), f"{modules_path}: module {idx}'s path")
-        where = f"{modules_path}: module {idx} ({module.get('type', '?')})"
+        where = f"{modules_path}: module {module.get('idx', pos)} ({module.get('type', '?')})"
         if pos == 0:
             if kind != "Transformer":
                 raise BSLError(f"{where}: the first module must be a Transformer")

@@ -61,13 +61,14 @@ def holds_public_data(path: str | Path) -> bool:
 
 
 def locate_data_dir(explicit: str | Path | None = None, env: Mapping[str, str] = os.environ,
-                    shared: Path | None = None) -> DataDir | None:
+                    shared: Path | None = None, setting: str = "--data-dir") -> DataDir | None:
     """The data dir by the order in the module docstring, or None when nothing is configured or found.
 
-    An explicit or $BSL_DATA_DIR path is returned whether or not it exists; the data cache and `shared` (default:
-    `repo_shared_data_dir()`) only when they hold data."""
+    An explicit or $BSL_DATA_DIR path is returned whether or not it exists (an explicit one's origin is `setting`,
+    the flag or config key it was given as); the data cache and `shared` (default: `repo_shared_data_dir()`) only
+    when they hold data."""
     if explicit:
-        return DataDir(Path(explicit).expanduser(), "--data-dir")
+        return DataDir(Path(explicit).expanduser(), setting)
     if env.get("BSL_DATA_DIR"):
         return DataDir(Path(env["BSL_DATA_DIR"]).expanduser(), "BSL_DATA_DIR")
     cache = default_data_dir(env)
@@ -85,9 +86,9 @@ def fetch_hint(env: Mapping[str, str] = os.environ) -> str:
 
 
 def resolve_data_dir(explicit: str | Path | None = None, env: Mapping[str, str] = os.environ,
-                     shared: Path | None = None) -> DataDir:
+                     shared: Path | None = None, setting: str = "--data-dir") -> DataDir:
     """Like `locate_data_dir`, but a missing directory is an error that says which command fills it."""
-    found = locate_data_dir(explicit, env, shared)
+    found = locate_data_dir(explicit, env, shared, setting)
     if found is None:
         raise DataDirNotFound(f"no evaluation data found (no --data-dir, BSL_DATA_DIR unset, "
                               f"{default_data_dir(env)} empty, no ../shared/data): {fetch_hint(env)}")
@@ -97,6 +98,7 @@ def resolve_data_dir(explicit: str | Path | None = None, env: Mapping[str, str] 
     return found
 
 
-def resolve_data_setting(value: str | Path) -> Path:
-    """A config's data-dir value: 'auto' resolves as `resolve_data_dir(None)`, anything else is that directory."""
-    return resolve_data_dir(None if str(value) == "auto" else value).path
+def resolve_data_setting(value: str | Path, setting: str) -> Path:
+    """The value of config key `setting` (named in errors): 'auto' resolves as `resolve_data_dir(None)`, anything
+    else is that directory."""
+    return resolve_data_dir(None if str(value) == "auto" else value, setting=setting).path

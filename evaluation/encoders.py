@@ -33,7 +33,8 @@ import numpy as np
 
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.provenance import sha256_file_cached
-from bsl_pipeline.pipeline.dataset.manifest import resolve_inside
+from bsl_pipeline.pipeline.base.weights_only import refusing_pickles
+from bsl_pipeline.pipeline.base.inside import path_inside
 from bsl_pipeline.training.checkpoint_files import CHECKPOINT_JSON, ENCODER_DIR, read_checkpoint_json
 from bsl_pipeline.training.encoder import DenseLayer, Encoder, TransformerEncoder, encode_distinct
 from bsl_pipeline.training.st_directory import read_json, read_sentence_transformers_dir, st_pooling_modes
@@ -127,8 +128,9 @@ def _load_hf(source: str, spec_label: str, device):
 
     _check_local_weights(source, spec_label)
     try:
-        tokenizer = AutoTokenizer.from_pretrained(source)
-        model = AutoModel.from_pretrained(source, dtype=torch.float32)
+        with refusing_pickles(source):
+            tokenizer = AutoTokenizer.from_pretrained(source)
+            model = AutoModel.from_pretrained(source, dtype=torch.float32)
     except (OSError, ValueError, KeyError, RuntimeError) as exc:  # RuntimeError: a tensor of the wrong shape
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise BSLError(f"{spec_label}: cannot load a transformer from {source}: {first}") from None
@@ -161,8 +163,11 @@ def _load_dense(folder: Path) -> DenseLayer:
     elif (folder / "pytorch_model.bin").is_file():
         import torch
 
-        state = {k: v.numpy() for k, v in torch.load(folder / "pytorch_model.bin", map_location="cpu",
-                                                      weights_only=True).items()}
+        with refusing_pickles(folder / "pytorch_model.bin"):
+            loaded = torch.load(folder / "pytorch_model.bin", map_location="cpu", weights_only=True)
+        if not isinstance(loaded, dict) or not all(isinstance(v, torch.Tensor) for v in loaded.values()):
+            raise BSLError(f"{folder / 'pytorch_model.bin'}: expected a mapping of tensor names to tensors")
+        state = {k: v.numpy() for k, v in loaded.items()}
     else:
         raise BSLError(f"{folder}: Dense module without model.safetensors or pytorch_model.bin")
     if "linear.weight" not in state:
@@ -196,7 +201,7 @@ def _checkpoint_recipe(root: Path, pooling: str | None, max_length: int | None) 
     if not isinstance(encoder_name, str) or not encoder_name:
         raise BSLError(f"{meta_path}: 'encoder' must name a sub-directory, got {encoder_name!r}")
     # A checkpoint may come from someone else: the directory it names must stay inside it.
-    encoder_dir = resolve_inside(root, encoder_name, f"{meta_path}: 'encoder'")
+    encoder_dir = path_inside(root, encoder_name, f"{meta_path}: 'encoder'", "the checkpoint directory")
     if not encoder_dir.is_dir():
         raise BSLError(f"{root}: trainer checkpoint without its {encoder_name}/ directory")
     trained_length = meta.get("max_length")

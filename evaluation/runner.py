@@ -304,15 +304,17 @@ def evaluate_models(specs: Sequence[str | Path], config: EvaluationConfig,
         raise BSLError("no model given")
     data_dir = resolve_data_dir(config.data_dir or None).path
     from bsl_pipeline.pipeline.base.hub import check_model_reference
+    from bsl_pipeline.training.recipes import model_source
 
-    for spec in specs:  # every model is checked before the data or any model loads
-        check_model_reference(str(spec), "model")
+    sources = [model_source(str(spec)) for spec in specs]  # the bundled encoder's names, as `bsl train` reads them
+    for source in sources:  # every model is checked before the data or any model loads
+        check_model_reference(source, "model")
     data = load_eval_data(data_dir, config.tasks, config.include_stsb_dev, config.sts17_pairs)
     settings = ProtocolSettings(kfold=config.transfer_kfold, seed=config.transfer_seed,
                                 max_iter=config.transfer_max_iter, pair_features=config.transfer_pair_features)
     results: dict[str, ModelResult] = {}
-    for spec, name in zip(specs, model_names([str(s) for s in specs])):
-        encoder = load_encoder(spec, config.pooling, device=config.device, batch_size=config.batch_size,
+    for source, name in zip(sources, model_names([str(s) for s in specs])):
+        encoder = load_encoder(source, config.pooling, device=config.device, batch_size=config.batch_size,
                                max_length=config.max_length, name=name, precision=config.precision,
                                max_tokens=config.max_tokens, sdpa_backend=config.sdpa_backend,
                                backend=config.backend)
@@ -376,4 +378,4 @@ def dev_evaluators(eval_config) -> list[StsbDevEvaluator]:
     (its file is read and checked now, before any model is loaded)."""
     if not eval_config.stsb_dir:
         return []
-    return [StsbDevEvaluator(load_stsb_dev(resolve_data_setting(eval_config.stsb_dir)))]
+    return [StsbDevEvaluator(load_stsb_dev(resolve_data_setting(eval_config.stsb_dir, "eval.stsb_dir")))]

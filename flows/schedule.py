@@ -122,6 +122,7 @@ def check_schedule_paths(config: ScheduleConfig) -> list[str]:
     from bsl_pipeline.pipeline.base import storage
     from bsl_pipeline.pipeline.base.hub import check_model_reference
     from bsl_pipeline.pipeline.base.ownership import check_claimable
+    from bsl_pipeline.training.recipes import model_source
 
     def resolved(path: str) -> Path:
         return Path(path.split("{")[0] or ".").expanduser().resolve()
@@ -167,7 +168,7 @@ def check_schedule_paths(config: ScheduleConfig) -> list[str]:
                     path = resolved(model)
                     if any(path == root or root in path.parents for root in run_roots):
                         continue
-                    check_model_reference(model, "model")
+                    check_model_reference(model_source(model), "model")
         except BSLError as exc:
             raise ConfigError(f"{where}: {exc}") from None
     return warnings

@@ -164,9 +164,9 @@ class Checkpointer:
             return None
         if resume == "auto":
             if not found and self.dist.is_main:
-                # auto = "continue if there is something" (the main job asks for it on every run): a fresh start is
-                # the expected case, so it is said at INFO; `bsl train --resume` refuses instead (nothing to resume).
-                log.info("train.resume=auto: no checkpoint in %s, starting from step 0", self.output_dir)
+                # auto = "continue if there is something" (the recipes and the main job ask for it): a fresh start
+                # is said in one warning line the user sees; `bsl train --resume` refuses instead (nothing to resume).
+                log.warning("train.resume=auto: no checkpoint in %s, starting from step 0", self.output_dir)
             return choose_resume_checkpoint(found, self.train.resume_fallback, self.dist.rank)
         path = Path(resume)
         problem = checkpoint_problem(path, self.dist.rank)

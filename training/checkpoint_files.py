@@ -31,6 +31,7 @@ from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.hub import CHECKPOINT_JSON
 from bsl_pipeline.pipeline.base.publish import remove_stale_staging, require_folder, retire_in_place
 from bsl_pipeline.pipeline.base.safetensors_check import safetensors_problem
+from bsl_pipeline.pipeline.base.weights_only import refusing_pickles
 from bsl_pipeline.training.st_directory import read_json
 
 ENCODER_DIR = "encoder"
@@ -172,9 +173,13 @@ def load_state(path: Path, map_location: str | torch.device = "cpu") -> dict[str
     if not path.is_file():
         raise BSLError(f"{path}: checkpoint state file missing (is this a resumable checkpoint?)")
     try:
-        return torch.load(path, map_location=map_location, weights_only=True)
-    except Exception as exc:  # pickle/zip errors from a damaged or foreign file
-        raise BSLError(f"{path}: cannot read checkpoint state ({type(exc).__name__}: {exc})") from None
+        with refusing_pickles(path):
+            return torch.load(path, map_location=map_location, weights_only=True)
+    except BSLError:
+        raise
+    except Exception as exc:  # zip errors from a damaged or foreign file
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        raise BSLError(f"{path}: cannot read checkpoint state ({type(exc).__name__}: {first})") from None
 
 
 def encoder_weight_files(directory: Path) -> list[Path]:

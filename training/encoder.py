@@ -28,6 +28,7 @@ from bsl_pipeline.pipeline.base.model_limits import usable_positions
 from bsl_pipeline.pipeline.base.pooling import pool
 from bsl_pipeline.pipeline.base.progress import progress_disabled
 from bsl_pipeline.pipeline.base.token_batches import plan_batches
+from bsl_pipeline.pipeline.base.weights_only import refusing_pickles
 from bsl_pipeline.training.accel import forward_context
 from bsl_pipeline.training.config import POOLING_MODES
 
@@ -75,7 +76,7 @@ def load_hf_encoder(name_or_path: str, dropout: float | None = None):
                                f"{', '.join(_DROPOUT_ATTRS)}")
             for attr in changed:
                 setattr(config, attr, dropout)
-        with quiet_hf_progress():
+        with quiet_hf_progress(), refusing_pickles(name_or_path):
             return AutoModel.from_pretrained(name_or_path, config=config)
     except OSError as exc:
         raise BSLError(f"cannot load an encoder from {name_or_path!r}: {exc}") from None

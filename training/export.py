@@ -143,7 +143,8 @@ def model_card(card: dict[str, Any], *, encoder, max_length: int, normalize: boo
         lines.append("(not recorded)")
     lines += ["", "## Training run", ""]
     for key, value in card.get("run", {}).items():
-        lines.append(f"- {key}: {value}")
+        if value is not None:  # a metric never measured (no dev set) is left out, not written as None
+            lines.append(f"- {key}: {value}")
     if config_dict:
         lines += ["", "## Configuration", "", "```yaml", yaml.safe_dump(config_dict, sort_keys=False).strip(), "```"]
     return "\n".join(lines) + "\n"

@@ -50,6 +50,13 @@ def is_bundled_name(model: str) -> bool:
             and not Path(model).exists())
 
 
+def model_source(model: str) -> str:
+    """What a model name given by a user stands for, in every command that loads one (`bsl train`, `bsl evaluate`,
+    the flows, schedule entries): the bundled copy's directory for `all-MiniLM-L6-v2` or its hub id
+    (`is_bundled_name`), else `model` as given."""
+    return bundled_encoder() if is_bundled_name(model) else model
+
+
 def _recipes_dir():
     from importlib.resources import files
 
@@ -110,14 +117,13 @@ def with_recipe(load: Callable[[dict[str, Any] | None], T], config_file: str | N
         config = load(None)
         named = config.model.name_or_path  # type: ignore[attr-defined]
         if config_file or named:
-            if named and is_bundled_name(named):
-                config.model.name_or_path = bundled_encoder()  # type: ignore[attr-defined]
+            if named:
+                config.model.name_or_path = model_source(named)  # type: ignore[attr-defined]
             return config, None
         name = DEFAULT_RECIPE
     config = load(recipe(name))
     named = config.model.name_or_path  # type: ignore[attr-defined]
-    if not named or is_bundled_name(named):
-        config.model.name_or_path = bundled_encoder()  # type: ignore[attr-defined]
+    config.model.name_or_path = model_source(named) if named else bundled_encoder()  # type: ignore[attr-defined]
     return config, name
 
 

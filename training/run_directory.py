@@ -86,7 +86,8 @@ def claim_run_directory(train: TrainLoopConfig, dist: DistInfo, *, sources: list
 
         # Claimed at the end of the run, checked now: never the model, a dataset or this run's directory, nor a
         # directory of someone else's (without train.overwrite).
-        check_not_input(export.dir, [*inputs, out], what="export.dir")
+        check_not_input(export.dir, inputs, what="export.dir")
+        check_not_input(export.dir, [out], what="export.dir", other="train.output_dir")
         check_export_dir(Path(export.dir), train.overwrite)
     if not dist.is_main:
         return None

@@ -22,6 +22,7 @@ from __future__ import annotations
 import logging
 import math
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import torch
@@ -48,6 +49,7 @@ from bsl_pipeline.training.loader import BatchLoader, BatchPreparer
 from bsl_pipeline.training.objectives import build_objective
 from bsl_pipeline.training.objectives.base import Objective
 from bsl_pipeline.training.phases import PhasePolicy
+from bsl_pipeline.training.st_directory import module_folders
 
 log = logging.getLogger(__name__)
 
@@ -128,6 +130,8 @@ def setup_model(model: ModelConfig, objective_config: ObjectiveConfig, runtime: 
     the encoder evaluators see (batched as `evaluation` says)."""
     m = model
     check_safetensors_dir(m.name_or_path, "model.name_or_path")
+    if (Path(m.name_or_path).expanduser() / "modules.json").is_file():
+        module_folders(Path(m.name_or_path).expanduser())  # the export reads them at the end: checked before training
     tokenizer = load_tokenizer(m.name_or_path)
     try:
         encoder = SentenceEncoder.from_pretrained(m.name_or_path, m.pooling, m.dropout)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.inside import path_inside
 from bsl_pipeline.training.config import POOLING_MODES
 
 
@@ -53,8 +54,10 @@ class STLayout:
     normalize: bool = False
 
 
-def read_sentence_transformers_dir(root: Path) -> STLayout:
-    """Parse a sentence-transformers model directory (modules.json and the module configs)."""
+def module_folders(root: Path) -> list[tuple[dict[str, Any], Path]]:
+    """The modules of a sentence-transformers directory in order, each with its folder. The directory may come
+    from someone else: every folder modules.json names must stay inside it (`path_inside`), checked before any is
+    opened."""
     modules_path = root / "modules.json"
     modules = read_json(modules_path)
     if not isinstance(modules, list) or not modules:
@@ -63,11 +66,19 @@ def read_sentence_transformers_dir(root: Path) -> STLayout:
         modules = sorted(modules, key=lambda m: int(m.get("idx", 0)))
     except (AttributeError, TypeError, ValueError):
         raise BSLError(f"{modules_path}: every module must be an object with an integer 'idx'") from None
+    return [(module, path_inside(root, str(module.get("path", "")),
+                                 f"{modules_path}: module {module.get('idx', pos)}'s path"))
+            for pos, module in enumerate(modules)]
+
+
+def read_sentence_transformers_dir(root: Path) -> STLayout:
+    """Parse a sentence-transformers model directory (modules.json and the module configs)."""
+    modules_path = root / "modules.json"
     layout: STLayout | None = None
     seen_pooling = False
-    for pos, module in enumerate(modules):
+    modules = module_folders(root)
+    for pos, (module, folder) in enumerate(modules):
         kind = str(module.get("type", "")).rsplit(".", 1)[-1]
-        folder = root / str(module.get("path", ""))
         where = f"{modules_path}: module {module.get('idx', pos)} ({module.get('type', '?')})"
         if pos == 0:
             if kind != "Transformer":

@@ -27,7 +27,8 @@ Evaluate sentence encoders on semantic textual similarity, as in the BSL paper's
 (test) and SICK-R (test), and their average.
 
 MODEL can be a trainer checkpoint directory (bsl_checkpoint.json + encoder/), a sentence-transformers directory
-(modules.json), a Hugging Face model directory, or a hub id (needs network or a warm hub cache). With several
+(modules.json), a Hugging Face model directory, or a hub id (needs network or a warm hub cache);
+all-MiniLM-L6-v2 and sentence-transformers/all-MiniLM-L6-v2 are the bundled copy, as in `bsl train`. With several
 models the table gets one row per model, and --json maps each model (as written on the command line) to its
 results.
 
@@ -112,10 +113,17 @@ def _claim_outputs(args: argparse.Namespace, config) -> None:
     set aside; none may be a model, lie inside one or the data dir, or be a link, device or FIFO."""
     from pathlib import Path
 
+    from bsl_pipeline.pipeline.base.errors import BSLError
     from bsl_pipeline.pipeline.base.ownership import claim_file
     from bsl_pipeline.pipeline.base.written_files import recorded_by
 
     inputs = [m for m in args.models if Path(m).exists()] + ([config.data_dir] if config.data_dir else [])
+    given = [(flag, getattr(args, flag)) for flag in OUTPUT_FLAGS if getattr(args, flag, None)]
+    for i, (flag, path) in enumerate(given):  # one writer per file: two outputs at one path would overwrite
+        for other, other_path in given[:i]:
+            if Path(path).expanduser().resolve() == Path(other_path).expanduser().resolve():
+                raise BSLError(f"--{other} {other_path} and --{flag} {path} name the same file; give each output "
+                               f"its own file")
     for flag in OUTPUT_FLAGS:
         if getattr(args, flag, None):
             claim_file(getattr(args, flag), overwrite=getattr(args, "overwrite", False), inputs=inputs,

@@ -267,13 +267,18 @@ def run_train(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result, indent=2, default=str))
     else:
-        r = result["train"]
-        what = "reused the finished run" if r["reused"] else "trained"
-        print(f"{what} to step {r['step']}/{r['total_steps']}; checkpoint: {r['final_checkpoint']}; "
-              f"export: {r['export_dir']}")
+        print(train_summary(result["train"]))
         if "evaluation" in result:
             print(result["evaluation"]["table"])
     return 0
+
+
+def train_summary(r: dict) -> str:
+    """The train flow's one line: what it did, to which step, where the checkpoint and the export are."""
+    what = "reused the finished run" if r["reused"] else "trained"
+    export = (f"export: {r['export_dir']}" if r["export_dir"] else
+              "no export (export.enabled=false)" if r["completed"] else "no export (the run stopped early)")
+    return f"{what} to step {r['step']}/{r['total_steps']}; checkpoint: {r['final_checkpoint']}; {export}"
 
 
 def run_evaluate(args: argparse.Namespace) -> int:

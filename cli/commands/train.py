@@ -84,8 +84,9 @@ def _recipe_summary(config) -> str:
     common = f"lr {config.optim.lr:g}, {steps} of batch {config.train.batch_size}, max_length {config.model.max_length}"
     if objective.name == "bsl":
         bsl = objective.bsl
-        return (f"bsl, {common}, the first {bsl.predictor_warmup_steps} steps training only the predictor at lr "
-                f"{bsl.predictor_lr:g}, symmetric={str(bsl.symmetric).lower()} online_view={bsl.online_view}")
+        warmup = (f"the first {bsl.predictor_warmup_steps} steps training only the predictor at lr "
+                  f"{bsl.predictor_lr:g}" if bsl.predictor_warmup_steps else "no predictor-only warm-up")
+        return f"bsl, {common}, {warmup}, symmetric={str(bsl.symmetric).lower()} online_view={bsl.online_view}"
     if objective.name == "mnrl":
         return f"mnrl, {common}, scale {objective.mnrl.scale:g}, symmetric={str(objective.mnrl.symmetric).lower()}"
     return f"{objective.name}, {common}"

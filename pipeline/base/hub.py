@@ -50,7 +50,18 @@ def hub_snapshot(repo_id: str, side_files: Sequence[str], *, where: str, revisio
         raise BSLError(f"{where}: {repo_id!r} is not a local directory and could not be fetched from the Hugging Face "
                        f"hub or its cache{offline}: {type(exc).__name__}: {exc}; pass a local model directory"
                        ) from None
-    return local
+    return _inside_snapshots(local, repo_id, where)
+
+
+def _inside_snapshots(local: Path, repo_id: str, where: str) -> Path:
+    """The cache's `refs/<revision>` file names the snapshot by its commit: one folder of `snapshots/`, never a path
+    leading out of it (`path_inside`), whatever that file holds."""
+    from bsl_pipeline.pipeline.base.inside import path_inside
+
+    if len(local.parts) < 2 or local.parts[-2] != "snapshots":
+        raise BSLError(f"{where}: the hub cache's snapshot of {repo_id!r} is {local}, not a folder of its snapshots/ "
+                       f"(its refs/ file names a path, not a commit)")
+    return path_inside(local.parent, local.name, f"{where}: the hub cache's snapshot of {repo_id!r}")
 
 
 #: The record a trainer checkpoint directory holds (its pooling, step and encoder folder): named here, the lowest

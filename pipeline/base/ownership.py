@@ -126,14 +126,16 @@ def _is_inside(path: Path, other: Path) -> bool:
     return path == other or other in path.parents
 
 
-def check_not_input(out: Path, inputs: Iterable[str | Path], what: str = "output") -> None:
-    """Refuse an output that is, contains or lies inside one of the inputs (e.g. `--out` = the corpus dir)."""
+def check_not_input(out: Path, inputs: Iterable[str | Path], what: str = "output", other: str = "input") -> None:
+    """Refuse an output that is, contains or lies inside one of the inputs (e.g. `--out` = the corpus dir); `what`
+    names the output's setting, `other` what the paths are when they are not inputs (another output)."""
     out_r = Path(out).expanduser().resolve()
     for item in inputs:
         inp = Path(item).expanduser().resolve()
         if _is_inside(out_r, inp) or _is_inside(inp, out_r):
-            raise OwnershipError(f"{what} {out} and input {item} overlap: choose an {what} outside the input "
-                                 f"(the tool never writes over what it reads)")
+            why = " (the tool never writes over what it reads)" if other == "input" else ""
+            raise OwnershipError(f"{what} {out} and {other} {item} overlap: choose another {what} outside "
+                                 f"{'the input' if other == 'input' else other}{why}")
 
 
 def claim_directory(directory: str | Path, kind: str, *, overwrite: bool = False,

@@ -13,6 +13,7 @@ import math
 from pathlib import Path
 
 from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.inside import path_inside
 
 #: The largest header accepted; real headers are a few hundred bytes per tensor (the library's own limit is 100 MB).
 MAX_HEADER_BYTES = 100_000_000
@@ -92,7 +93,23 @@ def check_safetensors_dir(directory: str | Path, what: str = "model") -> None:
     root = Path(directory).expanduser()
     if not root.is_dir():
         return
+    for index in sorted(root.rglob("*.index.json")):
+        check_shard_index(index, what)
     for path in sorted(root.rglob("*.safetensors")):
         problem = safetensors_problem(path)
         if problem:
             raise BSLError(f"{what} {path}: not a usable safetensors file: {problem}")
+
+
+def check_shard_index(index: Path, what: str = "model") -> None:
+    """A sharded model's index (`model.safetensors.index.json`, `pytorch_model.bin.index.json`) names its shard
+    files, which transformers opens beside it: each must stay inside the index's directory (`path_inside`)."""
+    try:
+        data = json.loads(index.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise BSLError(f"{what} {index}: unreadable shard index ({exc})") from None
+    weight_map = data.get("weight_map") if isinstance(data, dict) else None
+    if not isinstance(weight_map, dict) or not all(isinstance(v, str) for v in weight_map.values()):
+        raise BSLError(f"{what} {index}: expected a JSON object whose 'weight_map' maps tensor names to file names")
+    for shard in sorted(set(weight_map.values())):
+        path_inside(index.parent, shard, f"{index}: weight_map")

@@ -27,12 +27,13 @@ import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
 from bsl_pipeline.pipeline.base.atomic import write_json_atomic
 from bsl_pipeline.pipeline.base.errors import InputError, VerificationError
 from bsl_pipeline.pipeline.base.fingerprint import digest, keyed_digest
+from bsl_pipeline.pipeline.base.inside import path_inside
 
 MANIFEST_NAME = "manifest.json"
 #: The folders of a dataset that hold its shards (pairs, rejects).
@@ -593,19 +594,9 @@ def _dataset_root(path: Path, manifest: Manifest) -> Path:
 
 
 def resolve_inside(root: str | Path, relative: str, where: str) -> Path:
-    """The one check for every path a manifest names: relative, no '..', and (symlinks followed) inside `root`.
-    Returns the path under `root`; raises InputError naming the offending path otherwise. Opens nothing."""
-    root = Path(root)
-    pure = PurePosixPath(relative)
-    if "\x00" in relative or pure.is_absolute() or ".." in pure.parts or Path(relative).is_absolute():
-        raise InputError(f"{where}: {relative!r} points outside the dataset directory {root} (absolute and '..' "
-                         f"paths are refused)")
-    real_root = root.resolve()
-    target = (root / relative).resolve()
-    if not target.is_relative_to(real_root):
-        raise InputError(f"{where}: {relative!r} points outside the dataset directory {root} (through a symlink, "
-                         f"to {target})")
-    return root / relative
+    """The check for every path a manifest names (`pipeline.base.inside.path_inside`, the one check of paths that
+    untrusted files name): relative, no '..', and (symlinks followed) inside the dataset directory `root`."""
+    return path_inside(root, relative, where, "the dataset directory")
 
 
 def check_manifest_checksum(manifest: Manifest) -> None:

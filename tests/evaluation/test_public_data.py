@@ -327,10 +327,22 @@ def test_auto_data_setting_follows_bsl_data_dir(tmp_path, monkeypatch):
     from bsl_pipeline.evaluation.data_dir import resolve_data_setting
 
     monkeypatch.setenv("BSL_DATA_DIR", str(tmp_path))
-    assert resolve_data_setting("auto") == tmp_path
-    assert resolve_data_setting(tmp_path / ".") == tmp_path / "."
+    assert resolve_data_setting("auto", "eval.stsb_dir") == tmp_path
+    assert resolve_data_setting(tmp_path / ".", "eval.stsb_dir") == tmp_path / "."
     with pytest.raises(DataDirNotFound, match="missing"):
-        resolve_data_setting(tmp_path / "missing")
+        resolve_data_setting(tmp_path / "missing", "eval.stsb_dir")
+
+
+def test_a_missing_data_dir_names_the_setting_it_came_from(tmp_path):
+    """The trainer's STS-B dev directory is the config key eval.stsb_dir, not bsl evaluate's --data-dir."""
+    from bsl_pipeline.evaluation.runner import dev_evaluators
+    from bsl_pipeline.training.config import EvalConfig
+
+    with pytest.raises(DataDirNotFound) as exc:
+        dev_evaluators(EvalConfig(stsb_dir=str(tmp_path / "missing")))
+    assert f"data dir {tmp_path / 'missing'} (from eval.stsb_dir) is not a directory" in str(exc.value)
+    with pytest.raises(DataDirNotFound, match=r"missing \(from --data-dir\)"):
+        resolve_data_dir(tmp_path / "missing")
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -236,10 +236,26 @@ def test_cli_resume_without_a_checkpoint_is_refused_in_one_line(tiny_bert_dir, d
     assert main(args + ["-o", "train.resume_fallback=true"]) == 0
 
 
-def test_library_resume_auto_without_a_checkpoint_says_so(tiny_bert_dir, dataset, tmp_path, caplog):
-    with caplog.at_level("INFO", logger="bsl_pipeline.training.checkpoint"):
+def test_library_resume_auto_without_a_checkpoint_warns(tiny_bert_dir, dataset, tmp_path, caplog):
+    with caplog.at_level("WARNING", logger="bsl_pipeline.training.checkpoint"):
         assert _train(tiny_bert_dir, dataset, tmp_path / "run", ["train.resume=auto"]).step == 2
-    assert "no checkpoint in" in caplog.text and "starting from step 0" in caplog.text
+    assert [r.getMessage() for r in caplog.records if r.levelname == "WARNING"] == [
+        f"train.resume=auto: no checkpoint in {tmp_path / 'run'}, starting from step 0"]
+
+
+def test_cli_resume_auto_without_a_checkpoint_prints_the_warning(tiny_bert_dir, dataset, tmp_path):
+    """docs/guide/training.md: resume=auto with nothing to resume starts at step 0 with a warning the user sees."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "fresh"
+    proc = subprocess.run([sys.executable, "-m", "bsl_pipeline.cli", "train", "--manifest", str(dataset),
+                           "--output-dir", str(out), "--no-progress", "-o", f"model.name_or_path={tiny_bert_dir}",
+                           "-o", "train.max_steps=1", "-o", "train.batch_size=8",
+                           "-o", "objective.bsl.predictor_warmup_steps=0", "-o", "train.resume=auto"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert f"train.resume=auto: no checkpoint in {out}, starting from step 0" in proc.stderr
 
 
 # -- Low: damaged checkpoints ----------------------------------------------------------------------------------------

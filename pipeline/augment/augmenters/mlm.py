@@ -41,6 +41,7 @@ from bsl_pipeline.pipeline.base.hub import hub_snapshot, local_model_dir
 from bsl_pipeline.pipeline.base.model_limits import usable_positions
 from bsl_pipeline.pipeline.base.progress import progress_disabled
 from bsl_pipeline.pipeline.base.token_batches import longest_first, plan_batches
+from bsl_pipeline.pipeline.base.weights_only import refusing_pickles
 
 _SMALL_FILE_PATTERNS = ("*.json", "*.txt", "*.model", "vocab*", "merges*")
 _IDENTITY_PATTERNS = ("*.json", "*.safetensors", "*.bin", "*.txt", "*.model")
@@ -133,7 +134,8 @@ class MaskedLMAugmenter(Augmenter):
             self.tokenizer = AutoTokenizer.from_pretrained(directory)
             self.device = resolve_device(self.config.device)
             self.dtype = resolve_dtype(self.config.precision, self.device)
-            model = AutoModelForMaskedLM.from_pretrained(directory, dtype=self.dtype)
+            with refusing_pickles(directory):
+                model = AutoModelForMaskedLM.from_pretrained(directory, dtype=self.dtype)
         except (OSError, ValueError, KeyError) as exc:
             raise BSLError(f"method_params.mlm.model: cannot load a masked LM from {directory}: {exc}") from None
         if not getattr(self.tokenizer, "is_fast", False):

@@ -28,6 +28,28 @@ def test_evaluate_refuses_output_paths_that_cannot_be_files_before_evaluating(tm
     assert not (tmp_path / "new_dir").exists() and (tmp_path / "a_file").read_text() == "x"
 
 
+
+@pytest.mark.parametrize("first, second", [("--json", "--markdown"), ("--markdown", "--plot"), ("--json", "--plot")])
+def test_evaluate_refuses_two_outputs_at_one_file_before_evaluating(tmp_path, tiny_bert_dir, shared_data, capsys,
+                                                                  monkeypatch, first, second):
+    """One writer per file: the second output would replace the first (both reported as written)."""
+    import bsl_pipeline.evaluation.runner as runner
+
+    def no_evaluation(*_args, **_kw):
+        raise AssertionError("the evaluation ran")
+
+    monkeypatch.setattr(runner, "evaluate_models", no_evaluation)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "alias").symlink_to(tmp_path)
+    for same in ("out1.json", "./out1.json", "sub/../out1.json", str(tmp_path / "alias" / "out1.json")):
+        assert main(["evaluate", str(tiny_bert_dir), "--data-dir", str(shared_data), first, "out1.json",
+                     second, same]) == 1
+        err = capsys.readouterr().err
+        assert err.strip().splitlines() == [f"bsl evaluate: error: {first} out1.json and {second} {same} name the "
+                                            f"same file; give each output its own file"], err
+    assert not (tmp_path / "out1.json").exists()
+
 def test_help_examples_name_directories_bsl_train_writes(capsys):
     import re
 

@@ -344,10 +344,26 @@ def check_registry(config: AugmentConfig, corpus: Path, out_dir: Path | str) -> 
     other_dir = other.get("dataset_dir") if isinstance(other, dict) else None
     if other_dir == str(out_dir):
         return
-    if isinstance(other_dir, str) and not (Path(other_dir) / MANIFEST_NAME).is_file():
+    if isinstance(other_dir, str) and not _holds_manifest(other_dir, config.storage, copy, name):
         return  # the copy of a dataset that is gone: registering this one replaces it
     raise OwnershipError(f"{copy} registers {other_dir or 'something else (not a bsl manifest copy)'} under the "
                          f"name {name!r}: give this dataset another name (--name), or another registry_dir")
+
+
+def _holds_manifest(location: str, settings: StorageConfig, copy: Path, name: str) -> bool:
+    """Whether the dataset a registry copy names still holds its manifest: on this disk, or on its store for a
+    URL. A store that cannot say refuses the name (one line) rather than re-point the copy."""
+    from bsl_pipeline.pipeline.base import storage
+
+    if not is_url(location):
+        return (Path(location) / MANIFEST_NAME).is_file()
+    use_storage(settings)
+    try:
+        return storage.is_file(storage.join(location, MANIFEST_NAME))
+    except BSLError as exc:
+        raise OwnershipError(f"{copy} registers {storage.redact(location)} under the name {name!r}, and whether "
+                             f"it is still there cannot be checked ({exc}): give this dataset another name "
+                             f"(--name), or another registry_dir") from None
 
 
 def _previous_dataset(dataset_dir: Path) -> Manifest | None:

@@ -33,10 +33,12 @@ from bsl_pipeline.pipeline.augment.job import AugmentConfig, build_augmenters, r
 from bsl_pipeline.pipeline.augment.tasks import WORK_DIR
 from bsl_pipeline.pipeline.base.config import ConfigError, from_dict
 from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.ownership import local_only
 from bsl_pipeline.pipeline.base.storage import is_url, shown
 from bsl_pipeline.pipeline.dataset.manifest import Manifest
 
 RESULTS_DIR = "prefect-results"
+RESULT_STORAGE = "tasks.result_storage (--result-storage)"
 
 
 def resolve_augment_config(config_file: str = "", augment: dict[str, Any] | None = None,
@@ -68,6 +70,7 @@ def augment_flow(corpus: str, out_dir: str, config_file: str = "", augment: dict
     else:
         out = Path(out_dir).expanduser().resolve()
     if task_config.result_storage:
+        local_only(task_config.result_storage, RESULT_STORAGE)
         storage: Path | None = Path(task_config.result_storage).expanduser().resolve()
     else:
         storage = None if is_url(out) else Path(out) / WORK_DIR / RESULTS_DIR
@@ -129,6 +132,7 @@ def check_augment_spec(spec: AugmentFlowConfig, require_paths: bool = True) -> A
     if require_paths and (not spec.corpus or not spec.out_dir):
         raise ConfigError("augment flow: corpus and out_dir are required")
     config = resolve_augment_config(spec.config_file, spec.augment, spec.overrides)
+    local_only(spec.tasks.result_storage, RESULT_STORAGE)
     build_augmenters(config)  # unknown methods / bad method params
     make_task_runner(spec.runner)
     return config

@@ -53,6 +53,9 @@ def prefect_env(config: PrefectEnvConfig | None = None) -> dict[str, str]:
         env["PREFECT_SERVER_ANALYTICS_ENABLED"] = "false"
         env["DO_NOT_TRACK"] = "1"
     if config.home:
+        from bsl_pipeline.pipeline.base.ownership import local_only
+
+        local_only(config.home, "prefect.home (--prefect-home)")
         env["PREFECT_HOME"] = str(Path(config.home).expanduser().resolve())
     if config.api_url:
         env["PREFECT_API_URL"] = config.api_url

@@ -110,6 +110,10 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         sample,
     )
 
+    if args.html:
+        from bsl_pipeline.pipeline.base.ownership import local_only
+
+        local_only(args.html, "--html")  # before the dataset is read
     manifest = open_dataset(args.dataset, verify=not args.no_verify)
     known = set(manifest.stats.per_method) | {"corpus"}
     methods = [m.strip() for m in args.method.split(",")] if args.method else None
@@ -124,7 +128,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
         inputs = [args.dataset, manifest.root] + ([manifest.source.corpus] if manifest.source else [])
         claim_file(args.html, overwrite=args.overwrite, inputs=[i for i in inputs if i],
-                   ours=recorded_by("bsl inspect --html"))
+                   ours=recorded_by("bsl inspect --html"), what="--html")
         write_text_atomic(args.html, render_html(manifest, q))
         record_written(args.html, "bsl inspect --html")
         print(f"wrote {args.html}")

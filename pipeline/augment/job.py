@@ -40,6 +40,7 @@ from bsl_pipeline.pipeline.base.ownership import (
     check_not_input,
     check_output_name,
     claim_directory,
+    local_only,
 )
 from bsl_pipeline.pipeline.base.provenance import code_version, sha256_file
 from bsl_pipeline.pipeline.base.publish import (
@@ -327,6 +328,7 @@ def check_registry(config: AugmentConfig, corpus: Path, out_dir: Path | str) -> 
     another dataset that has the same name (two --out with the same last name)."""
     if not config.registry_dir:
         return
+    local_only(config.registry_dir, "registry_dir")
     registry = Path(config.registry_dir).expanduser()
     name = config.name or name_of(out_dir)
     for folder in (registry, registry / "datasets"):

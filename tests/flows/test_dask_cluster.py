@@ -188,7 +188,8 @@ def test_cluster_without_a_shared_filesystem_writes_to_the_object_store(tmp_path
                                                                          serial_run, prefect_api_url):
     """The same cluster, its output on an S3 server: each process starts in its own temporary directory and the
     workers reach the data only through the store (chunks in, task shards and markers out); one worker is killed
-    mid-run, and the dataset equals the serial run's, byte for byte."""
+    mid-run, and the dataset equals the serial run's, byte for byte. The workers have credentials but no
+    AWS_ENDPOINT_URL: the endpoint the flow machine resolved travels with the tasks."""
     from bsl_pipeline.pipeline.dataset.store import verify_dataset
 
     corpus, serial_dir = serial_run
@@ -209,7 +210,8 @@ def test_cluster_without_a_shared_filesystem_writes_to_the_object_store(tmp_path
     processes: list[subprocess.Popen] = []
     try:
         address = _start_cluster(env, logs, processes, lambda log, env: {
-            **env, "XDG_CACHE_HOME": str(log.parent / "cache"), "TMPDIR": str(log.parent)})
+            **{k: v for k, v in env.items() if not k.startswith("AWS_ENDPOINT_URL")},
+            "XDG_CACHE_HOME": str(log.parent / "cache"), "TMPDIR": str(log.parent)})
         flow_log, flow_json = tmp_path / "driver" / "flow.log", tmp_path / "driver" / "flow.json"
         flow = _start([sys.executable, "-m", "bsl_pipeline.cli", "flow", "augment", str(corpus), "--out", url,
                        "--runner", "dask", "--dask-address", address, *SETTINGS, "--json"],

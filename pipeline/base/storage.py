@@ -62,7 +62,7 @@ class StorageConfig:
                 "client's default: AWS, or AWS_ENDPOINT_URL; a flow's tasks carry the one the flow machine "
                 "resolved to its Dask workers)"})
     options: dict[str, Any] = field(default_factory=dict, metadata={
-        "help": "fsspec storage options passed to the filesystem, e.g. options.anon=true (never "
+        "help": "fsspec storage options passed to the filesystem, e.g. storage.options.anon=true (never "
                 "credentials: those come from the environment or a profile)"})
     lease_s: int = field(default=120, metadata={
         "range": Range(5, 86_400), "help": "seconds after its last renewal that another host's writer lease on an "

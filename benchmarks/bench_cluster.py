@@ -3,8 +3,9 @@
 Serial: `bsl augment CORPUS --out <local dir>`. Cluster: a `dask scheduler` and two `dask worker` processes on
 127.0.0.1 (one thread each, each started in its own temporary directory with its own cache: no shared filesystem),
 and `bsl flow augment CORPUS --out s3://... --runner dask --dask-address ...`, the output on moto's S3 server on
-127.0.0.1 (`tests/s3_server.py`). Both are timed from the command's start to its exit (the flow's time includes its
-temporary Prefect server; the cluster is started before the clock). The shards must be equal byte for byte (their
+127.0.0.1 (`tests/s3_server.py`), reporting to a Prefect server on 127.0.0.1 (`--dask-address` needs
+PREFECT_API_URL). Both are timed from the command's start to its exit (the cluster and the Prefect server are
+started before the clock). The shards must be equal byte for byte (their
 sha256 in both manifests, and the objects' bytes against the files).
 
 Usage: python benchmarks/bench_cluster.py [--lines 20000] [--methods synonyms,span-mask] [--chunk-size 1000]
@@ -73,16 +74,19 @@ def main() -> None:
     args = parser.parse_args()
 
     from bench_flows import make_corpus
+    from prefect_server import LocalPrefectServer
     from s3_server import start_s3_server
 
     work = Path(tempfile.mkdtemp(prefix="bsl-bench-cluster-"))
     server = start_s3_server(work)
+    prefect = LocalPrefectServer(home=work / "prefect-server")
     processes: list[subprocess.Popen] = []
     try:
+        prefect.start()
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PREFECT_", "DASK_"))}
         env.update(server.env, PYTHONPATH=str(REPO), BSL_NO_PROGRESS="1", OMP_NUM_THREADS="1",
                    PREFECT_HOME=str(work / "prefect-home"), PREFECT_SERVER_ANALYTICS_ENABLED="false",
-                   DO_NOT_TRACK="1", XDG_CACHE_HOME=str(work / "cache"))
+                   DO_NOT_TRACK="1", XDG_CACHE_HOME=str(work / "cache"), PREFECT_API_URL=prefect.api_url)
         bucket = server.bucket("bench")
         corpus = work / "corpus.txt"
         make_corpus(corpus, args.lines)
@@ -121,6 +125,7 @@ def main() -> None:
             if process.poll() is None:
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait(timeout=30)
+        prefect.stop()
         server.stop()
 
 

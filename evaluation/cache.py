@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from bsl_pipeline.pipeline.base.atomic import atomic_path, write_text_atomic
+from bsl_pipeline.pipeline.base.ownership import local_only
 from bsl_pipeline.pipeline.base.user_cache import seal, seal_matches
 
 log = logging.getLogger(__name__)
@@ -28,6 +29,7 @@ log = logging.getLogger(__name__)
 
 class EmbeddingCache:
     def __init__(self, root: str | Path):
+        local_only(root, "evaluation.cache_dir")
         self.root = Path(root)
 
     def path_for(self, fingerprint: str, key: str) -> Path:

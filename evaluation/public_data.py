@@ -616,7 +616,10 @@ def parse_sets(names: Sequence[str] | str | None) -> list[PublicSet]:
 
 
 def target_dir(cfg: DataFetchConfig) -> Path:
-    """The data dir a fetch fills: `cfg.to`, else the data cache."""
+    """The data dir a fetch fills: `cfg.to` (a local folder), else the data cache."""
+    from bsl_pipeline.pipeline.base.ownership import local_only
+
+    local_only(cfg.to, "--to")
     return Path(cfg.to).expanduser() if cfg.to else default_data_dir()
 
 

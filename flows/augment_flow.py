@@ -33,10 +33,12 @@ from bsl_pipeline.pipeline.augment.job import AugmentConfig, build_augmenters, r
 from bsl_pipeline.pipeline.augment.tasks import WORK_DIR
 from bsl_pipeline.pipeline.base.config import ConfigError, from_dict
 from bsl_pipeline.pipeline.base.errors import BSLError
-from bsl_pipeline.pipeline.base.storage import is_url, shown
+from bsl_pipeline.pipeline.base.ownership import local_only
+from bsl_pipeline.pipeline.base.storage import is_url, s3_endpoint, shown
 from bsl_pipeline.pipeline.dataset.manifest import Manifest
 
 RESULTS_DIR = "prefect-results"
+RESULT_STORAGE = "tasks.result_storage (--result-storage)"
 
 
 def resolve_augment_config(config_file: str = "", augment: dict[str, Any] | None = None,
@@ -63,11 +65,13 @@ def augment_flow(corpus: str, out_dir: str, config_file: str = "", augment: dict
         # On an object store the tasks' completion markers (under the URL) are what a rerun resumes from; Prefect's
         # result records would need a folder every worker shares, so they are kept only where one is given.
         out: Path | str = out_dir.rstrip("/")
+        config = with_endpoint_resolved(config)
         if not task_config.result_storage:
             task_config = replace(task_config, cache=False)
     else:
         out = Path(out_dir).expanduser().resolve()
     if task_config.result_storage:
+        local_only(task_config.result_storage, RESULT_STORAGE)
         storage: Path | None = Path(task_config.result_storage).expanduser().resolve()
     else:
         storage = None if is_url(out) else Path(out) / WORK_DIR / RESULTS_DIR
@@ -79,6 +83,13 @@ def augment_flow(corpus: str, out_dir: str, config_file: str = "", augment: dict
                           ", ".join(f"{k}: {v}" for k, v in summary["task_states"].items()))
     _publish_statistics(manifest)
     return summary
+
+
+def with_endpoint_resolved(config: AugmentConfig) -> AugmentConfig:
+    """`config` with the S3 endpoint this machine resolved (`storage.endpoint_url`, else AWS_ENDPOINT_URL_S3 /
+    AWS_ENDPOINT_URL here) written into `storage.endpoint_url`: the storage settings every task carries, so a
+    worker on another machine reaches the same store. Credentials never travel: each machine has its own."""
+    return replace(config, storage=replace(config.storage, endpoint_url=s3_endpoint(config.storage)))
 
 
 def _summary(manifest: Manifest, executor: PrefectExecutor, storage: Path | None, seconds: float) -> dict[str, Any]:
@@ -129,6 +140,7 @@ def check_augment_spec(spec: AugmentFlowConfig, require_paths: bool = True) -> A
     if require_paths and (not spec.corpus or not spec.out_dir):
         raise ConfigError("augment flow: corpus and out_dir are required")
     config = resolve_augment_config(spec.config_file, spec.augment, spec.overrides)
+    local_only(spec.tasks.result_storage, RESULT_STORAGE)
     build_augmenters(config)  # unknown methods / bad method params
     make_task_runner(spec.runner)
     return config

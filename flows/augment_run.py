@@ -16,10 +16,11 @@ def run_augment_flow(spec: AugmentFlowConfig) -> dict[str, Any]:
 
     configure_prefect_environment()
     from bsl_pipeline.flows.augment_flow import build_augment_flow, check_augment_spec
-    from bsl_pipeline.flows.executors import api_for_worker_processes
+    from bsl_pipeline.flows.executors import api_for_worker_processes, check_api_for_cluster
     from bsl_pipeline.pipeline.augment.job import build_augmenters, check_pair_methods
 
     config = check_augment_spec(spec)
+    check_api_for_cluster(spec.runner)  # before any server starts
     check_augment_paths(spec)
     check_pair_methods(spec.corpus, config, build_augmenters(config))
     with temporary_server(), api_for_worker_processes(spec.runner):

@@ -277,17 +277,34 @@ def check_workers_reach_api() -> None:
                        "bsl_pipeline.flows.augment_run.run_augment_flow / `bsl flow augment`, which start a temporary server")
 
 
+def check_api_for_cluster(runner: RunnerConfig) -> None:
+    """An existing Dask cluster (`dask_address`) needs PREFECT_API_URL: its workers, on other machines or living on
+    after this command, would report to a temporary server on this machine's loopback that is not theirs, or that
+    is gone after the run (their task runs lost). A local cluster ends with the command: the temporary server
+    serves it (`api_for_worker_processes`)."""
+    from prefect.settings import get_current_settings
+
+    if runner.kind == "dask" and runner.dask_address and not get_current_settings().api.url:
+        raise BSLError(f"--dask-address {runner.dask_address}: the workers of an existing Dask cluster report task "
+                       f"states to the Prefect API, and without PREFECT_API_URL this command's temporary server "
+                       f"listens on this machine's loopback and ends with it: set PREFECT_API_URL (or --api-url) to "
+                       f"a `prefect server start` every machine reaches "
+                       f"(docs/guide/flows.md#running-on-a-dask-cluster-across-machines)")
+
+
 @contextmanager
 def api_for_worker_processes(runner: RunnerConfig) -> Iterator[None]:
     """Dask workers are other processes and must report to the flow's Prefect API. Without PREFECT_API_URL each
     of them would start its own temporary server (on the same database) and time out; so start the temporary
-    server here, before the flow, and hand its URL to the flow and, through the task context, to the workers."""
+    server here, before the flow, and hand its URL to the flow and, through the task context, to the workers (of a
+    local cluster: an existing one is refused without PREFECT_API_URL, `check_api_for_cluster`)."""
     from prefect.settings import (
         PREFECT_API_URL,
         get_current_settings,
         temporary_settings,
     )
 
+    check_api_for_cluster(runner)
     if runner.kind != "dask" or get_current_settings().api.url:
         yield
         return

@@ -283,8 +283,9 @@ def _earlier_demo(directory: Path) -> bool:
 
 def _claim_out_dir(cfg: MainJobConfig, data: DataDir | None, nli_files: list[str]) -> Path:
     """The job's out_dir: new, empty or a main-job directory (`pipeline.base.ownership`), apart from its inputs."""
-    from bsl_pipeline.pipeline.base.ownership import check_not_input, claim_directory
+    from bsl_pipeline.pipeline.base.ownership import check_not_input, claim_directory, local_only
 
+    local_only(cfg.out_dir, "out_dir")
     out = Path(cfg.out_dir).expanduser()
     inputs = [p for p in [cfg.corpus, *nli_files, data.path if data is not None else ""] if p]
     check_not_input(out, inputs, "out_dir")

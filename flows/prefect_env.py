@@ -53,6 +53,9 @@ def prefect_env(config: PrefectEnvConfig | None = None) -> dict[str, str]:
         env["PREFECT_SERVER_ANALYTICS_ENABLED"] = "false"
         env["DO_NOT_TRACK"] = "1"
     if config.home:
+        from bsl_pipeline.pipeline.base.ownership import local_only
+
+        local_only(config.home, "prefect.home (--prefect-home)")
         env["PREFECT_HOME"] = str(Path(config.home).expanduser().resolve())
     if config.api_url:
         env["PREFECT_API_URL"] = config.api_url
@@ -84,6 +87,43 @@ def configure_prefect_environment() -> dict[str, str]:
     """The default settings, filling in only variables that are not set yet (a user's `DO_NOT_TRACK=0` or
     `PREFECT_HOME` wins). Call before anything in this process imports Prefect."""
     return apply_prefect_env(keep_existing=True)
+
+
+def terminal_without_bsl_tracebacks() -> None:
+    """Prefect's console handler prints a record whose exception is a `BSLError` (bad input, a store that cannot be
+    reached, ...) without its traceback: the command prints that error as its one line. The record is otherwise
+    unchanged, and Prefect's API log (the UI) keeps the traceback; any other exception keeps it everywhere. Call
+    after Prefect is imported (it sets up its logging then)."""
+    import logging
+
+    from prefect.logging.configuration import ensure_logging_setup
+    from prefect.logging.handlers import PrefectConsoleHandler
+
+    ensure_logging_setup()
+    loggers = [logging.getLogger(), *(logging.getLogger(n) for n in list(logging.root.manager.loggerDict))]
+    for logger in loggers:
+        for handler in getattr(logger, "handlers", []):
+            if isinstance(handler, PrefectConsoleHandler) and not isinstance(handler.formatter, _BSLErrorsBrief):
+                handler.setFormatter(_BSLErrorsBrief(handler.formatter or logging.Formatter()))
+
+
+class _BSLErrorsBrief:
+    """A formatter that formats a copy of a `BSLError` record without its traceback, anything else as `inner` does."""
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+
+    def format(self, record):
+        import logging
+
+        from bsl_pipeline.pipeline.base.errors import BSLError
+
+        if record.exc_info and isinstance(record.exc_info[1], BSLError):
+            record = logging.makeLogRecord({**record.__dict__, "exc_info": None, "exc_text": None})
+        return self.inner.format(record)
+
+    def __getattr__(self, name: str):  # what a handler asks of its formatter beyond format()
+        return getattr(self.inner, name)
 
 
 @contextmanager

@@ -45,6 +45,22 @@ def counted(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
+DATASET_HELP = "dataset directory, manifest JSON, or URL (s3://bucket/prefix)"
+OUT_HELP = ("dataset directory to write: new, empty, or one bsl wrote (never the corpus); or a URL such as "
+            "s3://bucket/prefix (see -o storage.*)")
+#: How a reader reaches a dataset on a store (verify, inspect), printed as written.
+STORE_ACCESS_HELP = """\
+A URL is read through a local copy; the store's endpoint and credentials come from the environment:
+AWS_ENDPOINT_URL=http://HOST:9000 for an S3-compatible server (MinIO, ...), AWS_PROFILE or AWS_ACCESS_KEY_ID /
+AWS_SECRET_ACCESS_KEY for the credentials (docs/guide/storage.md).
+"""
+
+
+def reused_note(tasks: int, reused: int) -> str:
+    """'; 3 of 24 tasks reused (finished earlier)', or '' when none was (`bsl augment`, `bsl flow augment`)."""
+    return f"; {reused} of {tasks} tasks reused (finished earlier)" if reused else ""
+
+
 def _comma_list(text: str) -> list[str]:
     return [item.strip() for item in text.split(",") if item.strip()]
 
@@ -78,7 +94,7 @@ def cmd_augment(args: argparse.Namespace) -> int:
     tasks, reused = sum(m.tasks for m in per_method), sum(m.tasks_cached for m in per_method)
     print(f"\nwrote {counted(manifest.stats.pairs, 'pair')} to {args.out} "
           f"({counted(len(manifest.shards_of('pairs')), 'shard')}) in {manifest.timings.total_s} s"
-          + (f"; {reused} of {tasks} tasks reused (finished earlier)" if reused else ""))
+          + reused_note(tasks, reused))
     return 0
 
 
@@ -110,6 +126,10 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         sample,
     )
 
+    if args.html:
+        from bsl_pipeline.pipeline.base.ownership import local_only
+
+        local_only(args.html, "--html")  # before the dataset is read
     manifest = open_dataset(args.dataset, verify=not args.no_verify)
     known = set(manifest.stats.per_method) | {"corpus"}
     methods = [m.strip() for m in args.method.split(",")] if args.method else None
@@ -124,7 +144,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
         inputs = [args.dataset, manifest.root] + ([manifest.source.corpus] if manifest.source else [])
         claim_file(args.html, overwrite=args.overwrite, inputs=[i for i in inputs if i],
-                   ours=recorded_by("bsl inspect --html"))
+                   ours=recorded_by("bsl inspect --html"), what="--html")
         write_text_atomic(args.html, render_html(manifest, q))
         record_written(args.html, "bsl inspect --html")
         print(f"wrote {args.html}")
@@ -222,8 +242,7 @@ de-duplicate it, make view pairs with each method, filter them and write Parquet
 dataset card to --out. Reruns skip finished work.
 """, epilog="config keys (-o KEY=VALUE):\n" + _augment_help())
     p.add_argument("corpus", nargs="?", help="corpus file or directory")
-    p.add_argument("--out", help="dataset directory to write: new, empty, or one bsl wrote (never the corpus); or "
-                   "a URL such as s3://bucket/prefix (see -o storage.*)")
+    p.add_argument("--out", help=OUT_HELP)
     add_overwrite_flag(p)
     add_augment_flags(p)
     add_config_arguments(p)
@@ -240,8 +259,8 @@ most --max-view-chars characters), and the judgments file (judgments.jsonl, when
 whose every line judges a pair of this dataset by its own method (signed, when BSL_MANIFEST_KEY is set); otherwise
 exit 1 naming the first mismatch. A card whose text is not the one `bsl augment` wrote (its sha256 is in the
 manifest) is a warning: past its front matter, the card is the user's to edit.
-""")
-    p.add_argument("dataset", help="dataset directory, manifest JSON, or URL (s3://bucket/prefix)")
+""" + STORE_ACCESS_HELP)
+    p.add_argument("dataset", help=DATASET_HELP)
     add_progress_flags(p, "--quiet", "-q")
     p.add_argument("--allow-unlisted", action="store_true", help="files in data/ or rejects/ that the manifest "
                    "does not list are a warning, not an error")
@@ -255,8 +274,8 @@ def _add_inspect(sub) -> None:
 Verify the dataset as `bsl verify` does, then print a seeded random sample of pairs (filtered by method, reject
 reason, edit-ratio range or substring) with word-level diffs of each view against the source; --stats prints the
 per-method table; --html writes one self-contained page.
-""")
-    p.add_argument("dataset", help="dataset directory, manifest JSON, or URL (s3://bucket/prefix)")
+""" + STORE_ACCESS_HELP)
+    p.add_argument("dataset", help=DATASET_HELP)
     p.add_argument("-n", type=_at_least_one, default=10,
                    help="pairs to show (per method with --html; default %(default)s)")
     p.add_argument("--seed", type=int, default=0, help="sample seed (default %(default)s)")

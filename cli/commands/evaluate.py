@@ -127,7 +127,7 @@ def _claim_outputs(args: argparse.Namespace, config) -> None:
     for flag in OUTPUT_FLAGS:
         if getattr(args, flag, None):
             claim_file(getattr(args, flag), overwrite=getattr(args, "overwrite", False), inputs=inputs,
-                       ours=recorded_by(f"bsl evaluate --{flag}"))
+                       ours=recorded_by(f"bsl evaluate --{flag}"), what=f"--{flag}")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -11,7 +11,14 @@ import argparse
 import json
 import sys
 
-from bsl_pipeline.cli.commands.dataset import AUGMENT_FLAGS, add_augment_flags, add_overwrite_flag
+from bsl_pipeline.cli.commands.dataset import (
+    AUGMENT_FLAGS,
+    DATASET_HELP,
+    OUT_HELP,
+    add_augment_flags,
+    add_overwrite_flag,
+    reused_note,
+)
 from bsl_pipeline.cli.commands.evaluate import EVALUATE_FLAGS
 from bsl_pipeline.cli.config_args import (
     add_command,
@@ -114,7 +121,7 @@ def _add_flow_augment(sub) -> None:
     a = _flow_command(sub, "augment", "augment a corpus as a Prefect flow (cached per chunk x method)",
                       AUGMENT_DESCRIPTION, "flow settings (-F KEY=VALUE):\n" + help_text(AugmentFlowConfig))
     a.add_argument("corpus", nargs="?", help="corpus file or directory")
-    a.add_argument("--out", help="dataset directory")
+    a.add_argument("--out", help=OUT_HELP)
     add_overwrite_flag(a)
     add_augment_flags(a)
     add_config_arguments(a, "AugmentConfig")
@@ -138,7 +145,7 @@ A finished run of the same settings and data in the run directory (its train_don
 them) is reused: nothing is trained again.
 """, "flow settings (-F KEY=VALUE):\n" + help_text(TrainFlowConfig))
     t.add_argument("--manifest", "-m", action="append", default=[], metavar="DATASET",
-                   help="dataset dir or manifest JSON (repeatable); replaces data.sources")
+                   help=f"{DATASET_HELP} (repeatable); replaces data.sources")
     t.add_argument("--output-dir", metavar="DIR", help="run directory (train.output_dir)")
     add_config_arguments(t, "TrainConfig")
     _add_flow_settings(t, "-F evaluate=true -F evaluation.data_dir=DIR")
@@ -223,6 +230,9 @@ def run_augment(args: argparse.Namespace) -> int:
         raise ConfigError("flow augment needs CORPUS and --out DATASET_DIR")
     _check_prefect_api()
     from bsl_pipeline.flows.augment_run import run_augment_flow
+    from bsl_pipeline.flows.prefect_env import terminal_without_bsl_tracebacks
+
+    terminal_without_bsl_tracebacks()  # the error is this command's one line
 
     summary = run_augment_flow(spec)
     if args.json:
@@ -230,7 +240,8 @@ def run_augment(args: argparse.Namespace) -> int:
     else:
         states = ", ".join(f"{v} {k}" for k, v in summary["task_states"].items())
         print(f"{summary['name']}: {summary['pairs']} pairs in {summary['shards']} shards; {summary['tasks']} "
-              f"tasks ({states}); manifest: {summary['manifest']}")
+              f"tasks ({states}){reused_note(summary['tasks'], summary['tasks'] - summary['computed'])}; manifest: "
+              f"{summary['manifest']}")
     return 0
 
 
@@ -260,8 +271,9 @@ def run_train(args: argparse.Namespace) -> int:
     _check_datasets(spec.manifests)
     check_train_spec(spec)
     _check_prefect_api()
-    from bsl_pipeline.flows.prefect_env import temporary_server
+    from bsl_pipeline.flows.prefect_env import temporary_server, terminal_without_bsl_tracebacks
 
+    terminal_without_bsl_tracebacks()  # the error is this command's one line
     with temporary_server():
         result = train_flow(**train_parameters(spec))
     if args.json:
@@ -299,8 +311,9 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
     check_evaluate_spec(spec)
     _check_prefect_api()
-    from bsl_pipeline.flows.prefect_env import temporary_server
+    from bsl_pipeline.flows.prefect_env import temporary_server, terminal_without_bsl_tracebacks
 
+    terminal_without_bsl_tracebacks()  # the error is this command's one line
     with temporary_server():
         result = evaluate_flow(**evaluate_parameters(spec))
     print(json.dumps(result["results"], indent=2) if args.json else result["table"])

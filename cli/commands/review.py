@@ -369,9 +369,12 @@ def browser_file(url: str) -> Path:
 
 
 def cmd_review(args: argparse.Namespace) -> int:
+    from bsl_pipeline.pipeline.base.ownership import local_only
     from bsl_pipeline.pipeline.base.text import terminal_safe
     from bsl_pipeline.pipeline.dataset.inspection import open_dataset
 
+    if args.export_avoid:
+        local_only(args.export_avoid, "--export-avoid")  # before the dataset is read
     manifest = open_dataset(args.dataset, verify=not args.no_verify)
     if args.n < 1:
         raise BSLError("--n must be at least 1")

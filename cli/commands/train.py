@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 
+from bsl_pipeline.cli.commands.dataset import DATASET_HELP
 from bsl_pipeline.cli.config_args import (
     add_command,
     add_config_arguments,
@@ -104,8 +105,8 @@ def register(subparsers) -> None:
                     "train a sentence encoder (BSL, contrastive, Mirror-BERT, SG-OPT) on view-pair datasets",
                     _description(), "config keys (YAML file and -o KEY=VALUE):\n" + _config_help())
     p.add_argument("--manifest", "-m", action="append", default=[], metavar="DATASET",
-                   help="dataset dir or manifest JSON to train on; repeatable; replaces data.sources of the config "
-                        "file (each with weight proportional to its pairs; use data.sources in YAML for weights or "
+                   help=f"{DATASET_HELP} to train on; repeatable; replaces data.sources of the config file "
+                        "(each with weight proportional to its pairs; use data.sources in YAML for weights or "
                         "method filters)")
     p.add_argument("--recipe", "-r", choices=_recipe_names(), metavar="NAME",
                    help="start from recipe NAME (configs/recipes/NAME.yaml; --config, the flags and -o apply on "

@@ -40,6 +40,7 @@ from bsl_pipeline.pipeline.base.ownership import (
     check_not_input,
     check_output_name,
     claim_directory,
+    local_only,
 )
 from bsl_pipeline.pipeline.base.provenance import code_version, sha256_file
 from bsl_pipeline.pipeline.base.publish import (
@@ -327,6 +328,7 @@ def check_registry(config: AugmentConfig, corpus: Path, out_dir: Path | str) -> 
     another dataset that has the same name (two --out with the same last name)."""
     if not config.registry_dir:
         return
+    local_only(config.registry_dir, "registry_dir")
     registry = Path(config.registry_dir).expanduser()
     name = config.name or name_of(out_dir)
     for folder in (registry, registry / "datasets"):
@@ -344,10 +346,26 @@ def check_registry(config: AugmentConfig, corpus: Path, out_dir: Path | str) -> 
     other_dir = other.get("dataset_dir") if isinstance(other, dict) else None
     if other_dir == str(out_dir):
         return
-    if isinstance(other_dir, str) and not (Path(other_dir) / MANIFEST_NAME).is_file():
+    if isinstance(other_dir, str) and not _holds_manifest(other_dir, config.storage, copy, name):
         return  # the copy of a dataset that is gone: registering this one replaces it
     raise OwnershipError(f"{copy} registers {other_dir or 'something else (not a bsl manifest copy)'} under the "
                          f"name {name!r}: give this dataset another name (--name), or another registry_dir")
+
+
+def _holds_manifest(location: str, settings: StorageConfig, copy: Path, name: str) -> bool:
+    """Whether the dataset a registry copy names still holds its manifest: on this disk, or on its store for a
+    URL. A store that cannot say refuses the name (one line) rather than re-point the copy."""
+    from bsl_pipeline.pipeline.base import storage
+
+    if not is_url(location):
+        return (Path(location) / MANIFEST_NAME).is_file()
+    use_storage(settings)
+    try:
+        return storage.is_file(storage.join(location, MANIFEST_NAME))
+    except BSLError as exc:
+        raise OwnershipError(f"{copy} registers {storage.redact(location)} under the name {name!r}, and whether "
+                             f"it is still there cannot be checked ({exc}): give this dataset another name "
+                             f"(--name), or another registry_dir") from None
 
 
 def _previous_dataset(dataset_dir: Path) -> Manifest | None:

@@ -126,11 +126,27 @@ def _is_inside(path: Path, other: Path) -> bool:
     return path == other or other in path.parents
 
 
+def local_only(location: str | Path, what: str) -> None:
+    """Refuse a URL (`pipeline.base.storage.is_url`) where only a local file or folder is written, with one line:
+    as a path it would be a folder named `s3:` on this disk. `./s3://x` stays a local path."""
+    from bsl_pipeline.pipeline.base.storage import is_url, redact
+
+    if is_url(location):
+        raise OwnershipError(f"{what} {redact(str(location))}: this is written to this disk, not to a URL (only "
+                             f"datasets may be URLs); give a local path, and copy it to the store afterwards")
+
+
 def check_not_input(out: Path, inputs: Iterable[str | Path], what: str = "output", other: str = "input") -> None:
     """Refuse an output that is, contains or lies inside one of the inputs (e.g. `--out` = the corpus dir); `what`
-    names the output's setting, `other` what the paths are when they are not inputs (another output)."""
+    names the output's setting, `other` what the paths are when they are not inputs (another output). An input that
+    is a URL (on a store) overlaps no local output."""
+    from bsl_pipeline.pipeline.base.storage import is_url
+
+    local_only(out, what)
     out_r = Path(out).expanduser().resolve()
     for item in inputs:
+        if is_url(item):
+            continue
         inp = Path(item).expanduser().resolve()
         if _is_inside(out_r, inp) or _is_inside(inp, out_r):
             why = " (the tool never writes over what it reads)" if other == "input" else ""
@@ -145,6 +161,7 @@ def claim_directory(directory: str | Path, kind: str, *, overwrite: bool = False
     `own_names` are the entries the tool writes there; with `overwrite=True` a foreign directory is adopted and
     those entries, where present, are moved to `.bsl-replaced/<time>/` (never deleted). `recognise(directory)`
     may vouch for a directory this tool wrote before it had markers (then the marker is added)."""
+    local_only(directory, f"the {kind} directory")
     path = Path(directory).expanduser()
     if path.exists() and not path.is_dir():
         raise OwnershipError(f"{path} exists and is not a directory")
@@ -287,15 +304,17 @@ def check_output_name(name: str, what: str = "name") -> str:
 
 def claim_file(path: str | Path, *, overwrite: bool = False, inputs: Iterable[str | Path] = (),
                same_content: Callable[[Path], bool] | None = None,
-               ours: Callable[[Path], bool] | None = None) -> Path:
-    """Check that the tool may (re)write the single file `path`: never one of `inputs` (or inside one), never a
-    link, device, FIFO or socket (even with `overwrite`); an existing file only with `overwrite=True`, and then it
-    is first moved to `<its dir>/.bsl-replaced/<time>/` (kept), unless `same_content(path)` says it already holds
-    what would be written, or `ours(path)` proves it an earlier output of the same command
+               ours: Callable[[Path], bool] | None = None, what: str = "output") -> Path:
+    """Check that the tool may (re)write the single file `path` (`what`: the flag that names it, for messages):
+    never a URL, never one of `inputs` (or inside one), never a link, device, FIFO or socket (even with
+    `overwrite`); an existing file only with `overwrite=True`, and then it is first moved to
+    `<its dir>/.bsl-replaced/<time>/` (kept), unless `same_content(path)` says it already holds what would be
+    written, or `ours(path)` proves it an earlier output of the same command
     (`pipeline.base.written_files.recorded_by`), which is simply rewritten."""
+    local_only(path, what)
     written = str(path)
     path = Path(path).expanduser()
-    check_not_input(path, inputs)
+    check_not_input(path, inputs, what)
     if path.is_dir() or written.endswith(("/", os.sep)):
         raise OwnershipError(f"{written} is a directory; give a file name")
     blocking = next((p for p in path.parents if p.exists() or p.is_symlink()), None)

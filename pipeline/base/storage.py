@@ -58,10 +58,11 @@ class StorageError(BSLError):
 class StorageConfig:
     endpoint_url: str = field(default="", metadata={
         "help": "S3-compatible endpoint for s3:// locations, e.g. http://127.0.0.1:9000 for a MinIO ('' = the "
-                "client's default: AWS, or AWS_ENDPOINT_URL)"})
+                "client's default: AWS, or AWS_ENDPOINT_URL; a flow's tasks carry the one the flow machine "
+                "resolved to its Dask workers)"})
     options: dict[str, Any] = field(default_factory=dict, metadata={
-        "help": "fsspec storage options passed to the filesystem, e.g. options.anon=true (never credentials: "
-                "those come from the environment or a profile)"})
+        "help": "fsspec storage options passed to the filesystem, e.g. storage.options.anon=true (never "
+                "credentials: those come from the environment or a profile)"})
     lease_s: int = field(default=120, metadata={
         "range": Range(5, 86_400), "help": "seconds after its last renewal that another host's writer lease on an "
                                            "object-store output counts as stale"})
@@ -205,13 +206,19 @@ def filesystem(url: str, config: StorageConfig | None = None):
     return fs, path
 
 
+def s3_endpoint(config: StorageConfig | None = None) -> str:
+    """The S3 endpoint this process reaches s3:// with: `storage.endpoint_url`, else AWS_ENDPOINT_URL_S3, else
+    AWS_ENDPOINT_URL; '' = the client's default (AWS)."""
+    config = config or _current
+    return config.endpoint_url or os.environ.get("AWS_ENDPOINT_URL_S3") or os.environ.get("AWS_ENDPOINT_URL") or ""
+
+
 def endpoint_of(url: str, config: StorageConfig | None = None) -> str:
     """The endpoint a URL is reached at, as a message names it: "the storage endpoint http://host:9000", "the
     default AWS S3 endpoint", or "the gs:// service"."""
-    config = config or _current
     protocol = _URL.match(url).group(1).lower()
     if protocol in _S3:
-        endpoint = config.endpoint_url or os.environ.get("AWS_ENDPOINT_URL_S3") or os.environ.get("AWS_ENDPOINT_URL")
+        endpoint = s3_endpoint(config)
         return f"the storage endpoint {endpoint}" if endpoint else "the default AWS S3 endpoint"
     return f"the {protocol}:// service"
 

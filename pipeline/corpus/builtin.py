@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bsl_pipeline.pipeline.base.atomic import atomic_path
 from bsl_pipeline.pipeline.base.errors import InputError
-from bsl_pipeline.pipeline.base.ownership import check_not_input, claim_file, refuse_special_file
+from bsl_pipeline.pipeline.base.ownership import check_not_input, claim_file, local_only, refuse_special_file
 from bsl_pipeline.pipeline.base.text import normalize
 
 
@@ -37,6 +37,7 @@ def write_wordnet_examples(out_path: str | Path, wordnet_dir: str | None = None,
 
     An existing file is refused unless it already holds exactly this text or `overwrite` is set (then it is set
     aside, never deleted: `pipeline.base.ownership.claim_file`); the file is replaced atomically."""
+    local_only(out_path, "the corpus file")
     out_path = Path(out_path)
     refuse_special_file(out_path)  # before WordNet is read
     examples = wordnet_examples(wordnet_dir, min_words)
@@ -101,6 +102,7 @@ def write_sts_sick_train(data_dir: str | Path, out_path: str | Path, overwrite: 
 
     `out_path` is never one of the files read; an existing file is refused unless it already holds exactly this
     text or `overwrite` is set (then it is set aside, never deleted: `pipeline.base.ownership.claim_file`)."""
+    local_only(out_path, "the corpus file")
     data_dir = Path(data_dir)
     splits = sts_sick_splits()
     inputs = [data_dir / s.path for split in splits.values() for s in split]

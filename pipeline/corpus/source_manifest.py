@@ -15,6 +15,7 @@ from bsl_pipeline.pipeline.base.errors import InputError
 from bsl_pipeline.pipeline.base.ownership import (
     check_not_input,
     check_output_name,
+    local_only,
     refuse_special_file,
     require_record_or_nothing,
 )
@@ -60,6 +61,7 @@ def write_source_manifest(corpus: str | Path, cfg: CorpusConfig, name: str, regi
     would take the manifest for corpus text), never through a link, and never over a file that is not a corpus
     manifest (a user's file of that name is kept)."""
     check_output_name(name, "corpus manifest name")
+    local_only(registry_dir, "--registry-dir")
     target = Path(registry_dir) / "sources" / f"{name}.json"
     check_not_input(target, [corpus])
     refuse_special_file(target)

@@ -73,3 +73,27 @@ def test_a_path_through_a_file_names_the_file_that_is_not_a_directory(tmp_path, 
 
     assert describe_failure(NotADirectoryError(20, "Not a directory", str(notes))) == (
         f"{notes} is not a directory; give a directory")
+
+
+@pytest.mark.parametrize("argv", [
+    ["inspect", "s3://data/views", "--html", "s3://data/report.html"],
+    ["inspect", "s3://data/views", "--html", "s3://data/views/x.html"],
+    ["review", "s3://data/views", "--export-avoid", "s3://data/avoid.txt"],
+    ["evaluate", "model", "--json", "s3://data/scores.json"],
+    ["corpus", "wordnet-examples", "s3://data/c.txt"],
+    ["corpus-manifest", "{corpus}", "--registry-dir", "s3://data/registry"],
+    ["augment", "{corpus}", "--out", "ds", "--methods", "noise", "-o", "registry_dir=s3://data/registry"],
+    ["data", "fetch", "--to", "s3://data/public"],
+    ["demo", "--out", "s3://data/demo"],
+])
+def test_a_url_where_only_a_local_file_or_folder_is_written_is_one_line(tmp_path, corpus, capsys, monkeypatch,
+                                                                         argv):
+    """Before anything is read: one line naming the flag and the URL, and nothing written here (no `s3:`
+    folder). The flow commands' --result-storage and --prefect-home: tests/flows/test_flows.py."""
+    monkeypatch.chdir(tmp_path)
+    before = sorted(tmp_path.iterdir())
+    assert main([a.format(corpus=corpus) for a in argv]) == 1
+    err = capsys.readouterr().err.strip()
+    url = next(a for a in argv if a.startswith("s3://data/") and a != "s3://data/views" or "=s3://" in a)
+    assert len(err.splitlines()) == 1 and f"{url.split('=')[-1]}: this is written to this disk, not to a URL" in err
+    assert sorted(tmp_path.iterdir()) == before

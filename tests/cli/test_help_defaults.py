@@ -53,3 +53,21 @@ def test_the_commands_help_shows_what_the_config_holds():
     assert f"(out_dir; default: {MainJobConfig().out_dir})" in demo
     inspect = " ".join(sub.choices["inspect"].format_help().split())
     assert "sample seed (default 0)" in inspect  # argparse's own default, formatted by argparse
+
+
+def test_every_flag_that_takes_a_dataset_says_a_url_goes_and_readers_say_how_to_reach_a_store():
+    def subcommands(parser):
+        return next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction").choices
+
+    commands = subcommands(build_parser())
+    parsers = {**commands, **{f"flow {n}": p for n, p in subcommands(commands["flow"]).items()}}
+    for name, dest in (("augment", "out"), ("flow augment", "out"), ("train", "manifest"),
+                       ("flow train", "manifest"), ("verify", "dataset"), ("inspect", "dataset")):
+        (action,) = [a for a in parsers[name]._actions if a.dest == dest]
+        assert "URL such as s3://bucket/prefix" in action.help or "or URL (s3://bucket/prefix)" in action.help, \
+            (name, action.help)
+    for name in ("verify", "inspect"):
+        text = parsers[name].format_help()
+        assert "AWS_ENDPOINT_URL=http://HOST:9000" in text and "docs/guide/storage.md" in text, name
+    augment = " ".join(parsers["augment"].format_help().split())
+    assert "e.g. storage.options.anon=true" in augment and " options.anon" not in augment

@@ -172,6 +172,18 @@ def test_flow_refusals_come_before_any_server_or_flow_run(tmp_path):
     assert not (tmp_path / "run").exists()
 
 
+def test_an_existing_dask_cluster_without_a_prefect_api_is_refused_before_any_server(tmp_path):
+    """Its workers would report to this command's temporary server, on this machine's loopback and gone after the
+    run (later runs' task runs lost): one line saying what to set, before a server, a flow run or the cluster."""
+    address = f"tcp://127.0.0.1:{free_port()}"  # nothing listens there: the refusal must not need the cluster
+    seconds, lines, code = _run(_bsl("flow", "augment", str(_corpus(tmp_path, 10)), "--out", str(tmp_path / "out"),
+                                     "--methods", "noise", "--runner", "dask", "--dask-address", address),
+                                tmp_path, _env(PREFECT_HOME=str(tmp_path / "ph")))
+    assert code == 1 and len(lines) == 1, lines
+    assert f"--dask-address {address}:" in lines[0] and "set PREFECT_API_URL (or --api-url)" in lines[0], lines
+    assert not (tmp_path / "out").exists() and list((tmp_path / "ph").iterdir()) == []  # no server, no database
+
+
 # -- 3. model paths never reach the hub --------------------------------------------------------------------------------
 def test_model_paths_that_do_not_exist_fail_at_once_without_the_hub(tmp_path, shared_data):
     (tmp_path / "runs").mkdir()

@@ -248,3 +248,32 @@ def test_a_rows_params_say_what_the_pair_used_and_the_manifest_the_methods_setti
     keys = {method: {k for r in rows if r["method"] == method for k in json.loads(r["params"])}
             for method in ("noise", "span-mask")}
     assert keys == {"noise": {"changed"}, "span-mask": {"masked", "masked_view", "span", "start"}}
+
+
+def test_flow_augment_on_a_store_says_what_it_reused_and_fails_in_one_line(tmp_path, s3_server):
+    """A rerun to a URL (no Prefect cache there: the tasks' markers on the store) says on its summary line that it
+    reused every task, as `bsl augment` does; a flow that fails with bsl's error prints no traceback on the
+    terminal, only Prefect's log line and the one error line, while Prefect's own log (its database) keeps it."""
+    import sqlite3
+
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("".join(f"Sentence number {i} talks about the weather near the river.\n" for i in range(40)))
+    env = _env(PREFECT_HOME=str(tmp_path / "prefect-home"), XDG_CACHE_HOME=str(tmp_path / "cache"),
+               **s3_server.env)
+    url = f"s3://{s3_server.bucket()}/views"
+    augment = [*_bsl(), "flow", "augment", str(corpus), "--out", url, "--methods", "noise", "-o",
+               "corpus.chunk_size=20", "-o", "registry_dir="]
+    for reused in ("", "; 2 of 2 tasks reused (finished earlier)"):
+        out = subprocess.run(augment, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+        assert out.returncode == 0, out.stderr
+        assert f"tasks (2 Completed){reused}; manifest: {url}/manifest.json" in out.stdout, out.stdout
+
+    closed = f"http://127.0.0.1:{free_port()}"
+    out = subprocess.run([*augment, "-o", f"storage.endpoint_url={closed}"], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 1 and "Traceback" not in out.stderr + out.stdout, out.stderr
+    error = f"{url}: cannot reach the storage endpoint {closed}"
+    assert out.stderr.strip().splitlines()[-1] == f"bsl flow: error: {error} (gave up after the client's retries)"
+    with sqlite3.connect(tmp_path / "prefect-home" / "prefect.db") as db:
+        logged = [m for (m,) in db.execute("SELECT message FROM log") if error in m]
+    assert any("Traceback (most recent call last)" in m for m in logged), logged

@@ -40,6 +40,20 @@ def _env(tmp_path: Path) -> dict[str, str]:
     return env
 
 
+@pytest.fixture(scope="module")
+def prefect_api_url(tmp_path_factory) -> str:
+    """A Prefect server for the module's flows (a cluster's workers report to it: `--dask-address` needs one); the
+    flow process gets it as PREFECT_API_URL, the workers through the task context, as on separate machines."""
+    from prefect_server import LocalPrefectServer
+
+    server = LocalPrefectServer(home=tmp_path_factory.mktemp("prefect-home"), startup_timeout_s=START_TIMEOUT_S)
+    server.start()
+    try:
+        yield server.api_url
+    finally:
+        server.stop()
+
+
 def _start(args: list[str], env: dict[str, str], log: Path, stdout: Path | None = None) -> subprocess.Popen:
     """ARGS in a session of its own (so a kill reaches all its processes); stderr (and stdout) into `log`."""
     with open(log, "wb") as err, open(stdout or os.devnull, "wb") as out:
@@ -134,7 +148,8 @@ def serial_run(tmp_path_factory) -> tuple[Path, Path]:
     return corpus, folder / "serial"
 
 
-def test_flow_on_a_real_cluster_survives_a_killed_worker_and_equals_the_serial_run(tmp_path, serial_run):
+def test_flow_on_a_real_cluster_survives_a_killed_worker_and_equals_the_serial_run(tmp_path, serial_run,
+                                                                                   prefect_api_url):
     from tests.pipeline.dataset.test_dataset import executor_independent_parts
 
     from bsl_pipeline.pipeline.dataset.store import load_manifest
@@ -149,8 +164,8 @@ def test_flow_on_a_real_cluster_survives_a_killed_worker_and_equals_the_serial_r
         out = tmp_path / "cluster"
         flow_log, flow_json = tmp_path / "flow.log", tmp_path / "flow.json"
         flow = _start([sys.executable, "-m", "bsl_pipeline.cli", "flow", "augment", str(corpus), "--out", str(out),
-                       "--runner", "dask", "--dask-address", address, *SETTINGS, "--json"], env, flow_log,
-                      stdout=flow_json)
+                       "--runner", "dask", "--dask-address", address, *SETTINGS, "--json"],
+                      {**env, "PREFECT_API_URL": prefect_api_url}, flow_log, stdout=flow_json)
         processes.append(flow)
         # kill one worker once a few tasks are done and most are still to do
         markers = out / ".work" / "tasks"
@@ -170,10 +185,11 @@ def test_flow_on_a_real_cluster_survives_a_killed_worker_and_equals_the_serial_r
 
 
 def test_cluster_without_a_shared_filesystem_writes_to_the_object_store(tmp_path, s3_server, monkeypatch,
-                                                                         serial_run):
+                                                                         serial_run, prefect_api_url):
     """The same cluster, its output on an S3 server: each process starts in its own temporary directory and the
     workers reach the data only through the store (chunks in, task shards and markers out); one worker is killed
-    mid-run, and the dataset equals the serial run's, byte for byte."""
+    mid-run, and the dataset equals the serial run's, byte for byte. The workers have credentials but no
+    AWS_ENDPOINT_URL: the endpoint the flow machine resolved travels with the tasks."""
     from bsl_pipeline.pipeline.dataset.store import verify_dataset
 
     corpus, serial_dir = serial_run
@@ -194,11 +210,12 @@ def test_cluster_without_a_shared_filesystem_writes_to_the_object_store(tmp_path
     processes: list[subprocess.Popen] = []
     try:
         address = _start_cluster(env, logs, processes, lambda log, env: {
-            **env, "XDG_CACHE_HOME": str(log.parent / "cache"), "TMPDIR": str(log.parent)})
+            **{k: v for k, v in env.items() if not k.startswith("AWS_ENDPOINT_URL")},
+            "XDG_CACHE_HOME": str(log.parent / "cache"), "TMPDIR": str(log.parent)})
         flow_log, flow_json = tmp_path / "driver" / "flow.log", tmp_path / "driver" / "flow.json"
         flow = _start([sys.executable, "-m", "bsl_pipeline.cli", "flow", "augment", str(corpus), "--out", url,
-                       "--runner", "dask", "--dask-address", address, *SETTINGS, "--json"], env, flow_log,
-                      stdout=flow_json)
+                       "--runner", "dask", "--dask-address", address, *SETTINGS, "--json"],
+                      {**env, "PREFECT_API_URL": prefect_api_url}, flow_log, stdout=flow_json)
         processes.append(flow)
         _kill_a_worker_mid_run(flow, flow_log, processes[1], done_markers)
     finally:

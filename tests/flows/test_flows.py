@@ -558,6 +558,22 @@ def test_schedule_check_does_not_look_for_a_store_url_corpus_on_disk(tmp_path):
         assert proc.stdout.strip().splitlines()[-1] == "bsl-augment/n: on demand"
 
 
+def test_a_url_for_the_result_storage_or_prefect_home_is_refused_before_any_run(tmp_path):
+    """Both are local folders: a URL there is one line naming the setting, before a server or run starts."""
+    from bsl_pipeline.flows.augment_flow import check_augment_spec
+    from bsl_pipeline.flows.augment_job import AugmentFlowConfig, TaskConfig
+    from bsl_pipeline.flows.prefect_env import PrefectEnvConfig, prefect_env
+    from bsl_pipeline.pipeline.base.ownership import OwnershipError
+
+    spec = AugmentFlowConfig(corpus="c.txt", out_dir="s3://b/ds", augment={"methods": ["noise"]},
+                             tasks=TaskConfig(result_storage="s3://b/results"))
+    with pytest.raises(OwnershipError, match=r"^tasks.result_storage \(--result-storage\) s3://b/results: this is "
+                                             r"written to this disk"):
+        check_augment_spec(spec)
+    with pytest.raises(OwnershipError, match=r"^prefect.home \(--prefect-home\) s3://b/h: this is written"):
+        prefect_env(PrefectEnvConfig(home="s3://b/h"))
+
+
 def test_worker_augmenter_is_built_once_and_checks_the_fingerprint(counter):
     from bsl_pipeline.flows.executors import AugmenterSpec, worker_augmenter
     from bsl_pipeline.pipeline.augment.augmenters import build_augmenter

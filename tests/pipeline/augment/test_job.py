@@ -293,3 +293,32 @@ def test_a_lower_corpus_limit_on_a_directory_is_the_same_dataset_not_a_changed_c
     (corpus / "b.txt").unlink()
     _, stderr = _augment(corpus, out, "--methods", "noise", "--no-progress")
     assert f"(the corpus changed: {corpus / 'b.txt'} gone or edited)" in stderr
+
+
+def test_a_registry_name_held_by_a_dataset_on_a_store_is_refused_as_on_disk(s3_env, tmp_path, monkeypatch):
+    """Two --out URLs with the same last name register under one name: the second is refused while the first
+    still holds a manifest on the store (looked up there, not on this disk), and replaces the entry once gone."""
+    import json
+
+    from bsl_pipeline.pipeline.augment.job import run_augment
+    from bsl_pipeline.pipeline.base.ownership import OwnershipError
+    from small_corpus import augment_config, write_corpus
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    corpus = write_corpus(tmp_path)
+    bucket = s3_env.bucket()
+    first, second = f"s3://{bucket}/views", f"s3://{bucket}/other/views"
+    entry = tmp_path / "registry" / "datasets" / "views.json"
+    run_augment(corpus, first, augment_config(tmp_path))
+    assert json.loads(entry.read_text())["dataset_dir"] == first
+    with pytest.raises(OwnershipError, match=rf"registers {first} under the name 'views'.*--name"):
+        run_augment(corpus, second, augment_config(tmp_path))
+    with pytest.raises(OwnershipError, match=rf"registers {first} under the name 'views'"):
+        run_augment(corpus, tmp_path / "views", augment_config(tmp_path))  # a folder of that name too
+    assert json.loads(entry.read_text())["dataset_dir"] == first
+    assert not any(o["Key"].startswith("other/") for o in
+                   s3_env.client().list_objects_v2(Bucket=bucket).get("Contents", []))
+    run_augment(corpus, second, augment_config(tmp_path, name="other-views"))  # under another name it goes on
+    s3_env.client().delete_object(Bucket=bucket, Key="views/manifest.json")  # the first dataset is gone
+    run_augment(corpus, second, augment_config(tmp_path))
+    assert json.loads(entry.read_text())["dataset_dir"] == second

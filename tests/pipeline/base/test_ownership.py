@@ -125,6 +125,24 @@ def test_output_and_input_never_overlap(tmp_path, out_rel, in_rel):
     check_not_input(tmp_path / "elsewhere", [tmp_path / "c"])
 
 
+def test_a_url_is_never_a_local_output_and_overlaps_no_local_one(tmp_path, monkeypatch):
+    """A URL where a local file or folder is written is one line naming the flag (as a path it would be a folder
+    named `s3:` here); a URL input overlaps no local output, and `./s3://x` stays a local path."""
+    from bsl_pipeline.pipeline.base.ownership import claim_file
+
+    monkeypatch.chdir(tmp_path)
+    for refuse in (lambda: claim_file("s3://data/report.html", what="--html"),
+                   lambda: claim_file("s3://data/views/x.html", inputs=["s3://data/views"], what="--html"),
+                   lambda: check_not_input("s3://data/views/x", [tmp_path], "--html"),
+                   lambda: claim_directory("gs://bucket/run", "dataset")):
+        with pytest.raises(OwnershipError, match=r"^(--html|the dataset directory) [a-z0-9]+://\S+: this is "
+                                                 r"written to this disk, not to a URL"):
+            refuse()
+    assert list(tmp_path.iterdir()) == []
+    check_not_input(tmp_path / "s3:" / "data" / "views" / "x.html", ["s3://data/views"], "--html")
+    assert claim_file("./s3://data/x.html").resolve() == tmp_path / "s3:" / "data" / "x.html"
+
+
 def test_a_second_writer_is_refused_while_the_first_holds_the_lock(tmp_path):
     with WriterLock(tmp_path, what="dataset"):
         holder = json.loads((tmp_path / LOCK_NAME).read_text())

@@ -236,17 +236,24 @@ def run(args: argparse.Namespace) -> int:
 
     result = train(config, evaluators=dev_evaluators(config.eval), disable_progress=disable_progress(args))
     if result.final_checkpoint is not None and _is_main_process():
-        resume = "rerun the same command" if config.train.resume == "auto" else "resume with --resume"
-        state = ("already finished" if result.already_finished else "finished" if result.completed
-                 else f"stopped early ({resume})")
+        state = "already finished" if result.already_finished else "finished" if result.completed else "stopped early"
         done = ": nothing to do" if result.already_finished else ""
         print(f"training {state} at step {result.step}/{result.total_steps}{done}; checkpoint: "
               f"{result.final_checkpoint}")
+        if not result.completed:
+            print(stopped_early_hint(config))
         if result.best_metric is not None:
             print(f"best STS-B dev Spearman: {result.best_metric:.2f} ({result.best_checkpoint})")
         if result.export_dir is not None:
             print(f"sentence-transformers model: {result.export_dir}")
     return 0
+
+
+def stopped_early_hint(config) -> str:
+    """What continues a run that stopped at train.stop_at_step: the same command would stop there again."""
+    rerun = "rerun the same command" if config.train.resume == "auto" else "rerun with --resume"
+    return (f"to continue: {rerun} and without train.stop_at_step={config.train.stop_at_step} (or with a later "
+            f"step); the same command stops here again")
 
 
 def _check_something_to_resume(config) -> None:

@@ -121,7 +121,7 @@ def register(subparsers) -> None:
     p.add_argument("--min-usable", type=float, metavar="SHARE",
                    help="refuse a dataset whose judged usable share (`bsl review`, lower end of its 95%% interval) "
                         "is under SHARE for one of the methods trained on, or that has no judged pairs of one")
-    add_progress_flags(p, "--quiet", "-q")
+    add_progress_flags(p)
     register_models(subparsers)
     register_recipes(subparsers)
 

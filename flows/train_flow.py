@@ -145,9 +145,11 @@ def train_parameters(spec: TrainFlowConfig) -> dict[str, Any]:
 
 
 def check_train_spec(spec: TrainFlowConfig) -> None:
-    config = resolve_train_config(spec.manifests, spec.config_file, spec.train, spec.overrides)
+    from bsl_pipeline.training.preflight import check_settings
 
-    config.validate()  # the datasets may appear later: the schedule's check and the flow's verify task see to them
+    config = resolve_train_config(spec.manifests, spec.config_file, spec.train, spec.overrides)
+    # The datasets may appear later: the schedule's check and the flow's verify task see to them.
+    check_settings(config, config_file=spec.config_file or None)
     if spec.evaluate:
         from bsl_pipeline.flows.evaluate_flow import check_evaluate_spec
         from bsl_pipeline.flows.evaluate_job import EvaluateFlowConfig

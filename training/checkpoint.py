@@ -29,7 +29,6 @@ from bsl_pipeline.training.checkpoint_files import (
     RNG_DIR,
     STATE_FILE,
     checkpoint_dirs,
-    checkpoint_problem,
     choose_resume_checkpoint,
     load_objective_state,
     load_state,
@@ -37,6 +36,7 @@ from bsl_pipeline.training.checkpoint_files import (
     prune_checkpoints,
     read_checkpoint_json,
     remove_superseded_checkpoints,
+    resume_checkpoint,
     rng_path,
     save_state,
     split_encoder_weights,
@@ -138,11 +138,7 @@ class Checkpointer:
                 # the expected case, so it is said at INFO; `bsl train --resume` refuses instead (nothing to resume).
                 log.info("train.resume=auto: no checkpoint in %s, starting from step 0", self.output_dir)
             return choose_resume_checkpoint(found, self.train.resume_fallback, self.dist.rank)
-        path = Path(resume)
-        problem = checkpoint_problem(path, self.dist.rank)
-        if problem:
-            raise BSLError(f"train.resume={resume}: not a resumable checkpoint ({problem})")
-        return path
+        return resume_checkpoint(resume, self.dist.rank)
 
     def resume(self, path: Path, state: RunState, batches: BatchSource) -> None:
         """Load `path` into the objective, optimizer, GradScaler, `state`, `batches` and this process's RNG, after

@@ -92,6 +92,15 @@ def checkpoint_problem(directory: Path, rank: int = 0) -> str | None:
     return None
 
 
+def resume_checkpoint(resume: str, rank: int = 0) -> Path:
+    """The checkpoint directory `train.resume=<path>` names, or a BSLError saying why it cannot be resumed from."""
+    path = Path(resume)
+    problem = checkpoint_problem(path, rank)
+    if problem:
+        raise BSLError(f"train.resume={resume}: not a resumable checkpoint ({problem})")
+    return path
+
+
 def choose_resume_checkpoint(found: list[tuple[float, Path]], fallback: bool, rank: int = 0) -> Path | None:
     """What `train.resume=auto` continues from: the latest checkpoint. A broken latest one stops the run naming
     it, or with `fallback` gives way (with a warning) to the newest good one before it."""

@@ -249,9 +249,12 @@ def run_train(args: argparse.Namespace) -> int:
     spec.overrides = list(spec.overrides) + command_overrides(args, {"output_dir": "train.output_dir"})
     if args.print_config:  # the settings alone: the datasets may be given when the flow runs
         from bsl_pipeline.flows.train_flow import resolve_flow_evaluation, resolve_train_config
+        from bsl_pipeline.training.preflight import check_settings
 
-        shown = {"flow": spec, "train_config": resolve_train_config(
-            spec.manifests, spec.config_file, spec.train, spec.overrides, require_datasets=False)}
+        train_config = resolve_train_config(spec.manifests, spec.config_file, spec.train, spec.overrides,
+                                            require_datasets=False)
+        check_settings(train_config, require_output_dir=False, config_file=spec.config_file or None)
+        shown = {"flow": spec, "train_config": train_config}
         evaluation = resolve_flow_evaluation(spec.evaluate, spec.evaluation, spec.artifact_key)
         print_config(shown if evaluation is None else {**shown, "evaluation_config": evaluation})
         return 0

@@ -217,7 +217,11 @@ def recipe_start_line(config, name: str, chosen: bool) -> str:
 def run(args: argparse.Namespace) -> int:
     from bsl_pipeline.cli.failures import RESUMING_RERUN
 
+    from bsl_pipeline.training.preflight import check_settings
+
     config = build_config(args)
+    # What the run's set-up would refuse, refused here (and by --print-config) without loading anything.
+    check_settings(config, require_output_dir=not args.print_config, config_file=args.config)
     if args.print_config:
         print_config(config)
         return 0

@@ -31,3 +31,28 @@ def test_a_run_stopped_at_stop_at_step_says_to_rerun_without_it_and_doing_so_con
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("training finished at step 3/3"), out
     assert not any(line.startswith("to continue") for line in out), out
+
+
+def test_print_config_refuses_what_the_run_refuses_with_the_same_line(tmp_path, tiny_bert_dir, capsys):
+    from pathlib import Path
+
+    data = write_dataset(tmp_path / "ds", 8)
+    recipe = Path(__file__).resolve().parents[3] / "configs" / "recipes" / "supervised.yaml"
+    model = ("-o", f"model.name_or_path={tiny_bert_dir}")
+    cases = {"device": [*model, "-o", "train.device=tpu"], "resume": [*model, "-o", "train.resume=maybe"],
+             "recipe file": ["-c", str(recipe)]}
+    errors = {}
+    for name, settings in cases.items():
+        assert main(["train", "-m", str(data), *settings, "--print-config"]) == 1, name
+        printed = capsys.readouterr()
+        errors[name] = printed.err
+        assert printed.out == "", name
+        assert main(["train", "-m", str(data), "--output-dir", str(tmp_path / "run"), *settings]) == 1, name
+        assert capsys.readouterr().err == printed.err, name
+        assert not (tmp_path / "run").exists(), name
+    assert errors["device"] == "bsl train: error: 'tpu' is not a valid device (auto, cpu, cuda, cuda:N, mps)\n"
+    assert errors["resume"].startswith("bsl train: error: train.resume=maybe: not a resumable checkpoint (")
+    # The recipe file is named as the recipe it is, with the flag that runs it as one.
+    recipe_error = errors["recipe file"]
+    assert f"{recipe} is the recipe supervised" in recipe_error, recipe_error
+    assert "`bsl train --recipe supervised`" in recipe_error and "unsupervised" not in recipe_error, recipe_error

@@ -102,6 +102,18 @@ def _terminated(exc: BaseException) -> bool:
     return False
 
 
+def _rerun_hint(args: argparse.Namespace) -> str | None:
+    """The command's own hint after Ctrl-C (`args.rerun_hint`: a text, or a function that reads what the run left
+    behind), None for the shared one; a hint that cannot be worked out gives way to the shared one."""
+    hint = getattr(args, "rerun_hint", None)
+    if not callable(hint):
+        return hint
+    try:
+        return hint()
+    except Exception:  # noqa: BLE001 - the interrupt's line must still be printed
+        return None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parse_arguments(parser, argv)
@@ -127,9 +139,10 @@ def main(argv: list[str] | None = None) -> int:
         if debug:
             raise
         terminated = _terminated(exc)
+        code = TERMINATED_EXIT_CODE if terminated else 130
         print(interrupt_line(args.command, getattr(args, "flow_command", None), terminated=terminated,
-                             hint=getattr(args, "rerun_hint", None)), file=sys.stderr)
-        return TERMINATED_EXIT_CODE if terminated else 130
+                             hint=_rerun_hint(args)), file=sys.stderr)
+        return code
     except BrokenPipeError:
         failed = False
         return 0

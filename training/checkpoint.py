@@ -28,6 +28,7 @@ from bsl_pipeline.training.checkpoint_files import (
     FORMAT_VERSION,
     RNG_DIR,
     STATE_FILE,
+    check_fresh_run,
     checkpoint_dirs,
     choose_resume_checkpoint,
     load_objective_state,
@@ -128,9 +129,7 @@ class Checkpointer:
         resume = self.train.resume
         found = checkpoint_dirs(self.output_dir / CHECKPOINTS_DIR, self.output_dir / FINAL_DIR)
         if resume is None:
-            if found:
-                raise BSLError(f"{self.output_dir} already holds checkpoints (latest: {found[-1][1]}); continue "
-                               f"with -o train.resume=auto or choose another train.output_dir")
+            check_fresh_run(self.output_dir, found)
             return None
         if resume == "auto":
             if not found and self.dist.is_main:

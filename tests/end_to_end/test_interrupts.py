@@ -85,8 +85,12 @@ def test_ctrl_c_on_train_ends_in_seconds_and_resume_ends_where_an_uninterrupted_
     text = "\n".join(lines)
     assert code == 130, text
     assert seconds < 10, f"{seconds:.1f} s from Ctrl-C to exit:\n{text}"
-    assert _after(lines, "logged step 2") == [interrupt_line("train")], text
-    assert "--resume" in interrupt_line("train") and "Traceback" not in text
+    # The line names the checkpoint --resume continues from: the last one saved (step 1, or 2 when it was saved).
+    saved = sorted((run / "checkpoints").iterdir())
+    step = int(saved[-1].name.removeprefix("step-"))
+    assert _after(lines, "logged step 2") == [
+        f"interrupted; rerun with --resume to continue from step {step} ({saved[-1]})"], text
+    assert step in (1, 2) and "Traceback" not in text
     assert not (run / "final").exists() and (run / "checkpoints" / "step-00000001").is_dir()
 
     _, lines, code = _run([sys.executable, "-m", "bsl_pipeline.cli", "train", "--output-dir", str(run), "--resume",

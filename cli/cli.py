@@ -20,6 +20,8 @@ from bsl_pipeline.pipeline.base.ownership import remove_unused_claims
 from bsl_pipeline.pipeline.base.processes import (
     TERMINATED_EXIT_CODE,
     Terminated,
+    end_without_teardown_after_interrupt,
+    exit_at_once_if_interrupted_again,
     isolated_child_interpreters,
     sigterm_as_interrupt,
 )
@@ -115,6 +117,11 @@ def _rerun_hint(args: argparse.Namespace) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run `bsl` with `argv` (None: the program's own arguments, run as the program: then, after Ctrl-C, the
+    process ends without the interpreter's teardown and a second Ctrl-C exits at once)."""
+    program = argv is None
+    if program:
+        end_without_teardown_after_interrupt()
     parser = build_parser()
     args = parse_arguments(parser, argv)
     if not getattr(args, "func", None):
@@ -140,6 +147,8 @@ def main(argv: list[str] | None = None) -> int:
             raise
         terminated = _terminated(exc)
         code = TERMINATED_EXIT_CODE if terminated else 130
+        if program:
+            exit_at_once_if_interrupted_again(code)
         print(interrupt_line(args.command, getattr(args, "flow_command", None), terminated=terminated,
                              hint=_rerun_hint(args)), file=sys.stderr)
         return code

@@ -112,6 +112,79 @@ def test_ctrl_c_on_train_ends_in_seconds_and_resume_ends_where_an_uninterrupted_
     assert not (run / "checkpoints").exists(), list((run / "checkpoints").rglob("*"))
 
 
+# `bsl train` run as the program (main() reads sys.argv), with slow steps and a slow atexit callback registered
+# during the run: the cleanup after the first Ctrl-C takes long enough for a second one to land in it.
+SLOW_TRAIN_SLOW_EXIT = """
+import atexit, sys, time
+from bsl_pipeline.training.trainer import Trainer
+
+train_step, log = Trainer.train_step, Trainer._log
+
+def cleanup():
+    print("test hook: cleaning up", flush=True)
+    time.sleep(60)
+    print("test hook: cleaned up", flush=True)
+
+def slow_step(self):
+    if self.state.step == 0:
+        atexit.register(cleanup)
+    time.sleep(0.3)
+    return train_step(self)
+
+def logged(self, window, seconds):
+    row = log(self, window, seconds)
+    print(f"test hook: logged step {row['step']}", flush=True)
+    return row
+
+Trainer.train_step, Trainer._log = slow_step, logged
+from bsl_pipeline.cli.cli import main
+sys.exit(main())
+"""
+
+
+def test_ctrl_c_on_a_run_that_saved_nothing_says_so_and_a_second_ctrl_c_exits_at_once(tmp_path, tiny_bert_dir):
+    data = write_dataset(tmp_path / "ds", 64, method="noise", seed=0)
+    run = tmp_path / "run"
+    argv = [sys.executable, "-c", SLOW_TRAIN_SLOW_EXIT, "train", "-m", str(data), "--output-dir", str(run), "-o",
+            f"model.name_or_path={tiny_bert_dir}", "-o", "model.max_length=32", "-o", "train.max_steps=6", "-o",
+            "train.batch_size=4", "-o", "train.log_every=1", "-o", "objective.bsl.predictor_warmup_steps=0",
+            "-o", "eval.at_end=false", "-o", "train.tensorboard=false"]
+    # The progress bar drawn (BSL_NO_PROGRESS unset): its line must end before the interrupt's line.
+    env = _env(BSL_NO_PROGRESS="")
+    proc = subprocess.Popen(argv, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+    out = b""
+    try:
+        for marker in (b"test hook: logged step 2\n", b"test hook: cleaning up\n"):
+            while marker not in out:
+                chunk = proc.stdout.read1(65536)
+                assert chunk, out.decode(errors="replace")
+                out += chunk
+            os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C while training, then again during the cleanup
+        out += proc.stdout.read()
+        code = proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    text = out.decode(errors="replace")
+    lines = text.split("\n")
+    assert code == 130, text
+    # The bar's line ended: the interrupt's line is a line of its own (no bar drawn before it with \r).
+    hint = next(line for line in lines if "interrupted; " in line)
+    assert hint == (f"interrupted; no checkpoint was saved in {run} (train.save_every=0 saves none before the end):"
+                    f" rerun the same command to start over from step 0"), repr(hint)
+    # The second Ctrl-C ended the cleanup at once, with one line: the rest of the cleanup never ran.
+    assert lines[lines.index(hint) + 1:] == ["test hook: cleaning up", "interrupted again; exiting without cleanup",
+                                             ""], text
+    assert "Traceback" not in text and "Exception ignored" not in text
+    assert not (run / "checkpoints").exists() and not (run / "final").exists()
+    # What the line says is true: the same command starts over, and runs to the end.
+    _, lines, code = _run([sys.executable, "-m", "bsl_pipeline.cli", *argv[3:]], tmp_path, _env(), timeout=240)
+    assert code == 0, "\n".join(lines)
+    assert any(line.startswith("training finished at step 6/6") for line in lines), lines
+
+
 def test_ctrl_c_on_evaluate_while_encoding_is_one_line(tmp_path, tiny_bert_dir, shared_data):
     argv = [sys.executable, "-c", SLOW_ENCODE, "evaluate", str(tiny_bert_dir), "--tasks", "stsb", "--data-dir",
             str(shared_data), "--cache-dir", str(tmp_path / "emb")]

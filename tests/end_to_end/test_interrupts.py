@@ -114,30 +114,22 @@ def test_ctrl_c_on_train_ends_in_seconds_and_resume_ends_where_an_uninterrupted_
 
 # `bsl train` run as the program (main() reads sys.argv), with slow steps and a slow atexit callback registered
 # during the run: the cleanup after the first Ctrl-C takes long enough for a second one to land in it.
-SLOW_TRAIN_SLOW_EXIT = """
-import atexit, sys, time
-from bsl_pipeline.training.trainer import Trainer
-
-train_step, log = Trainer.train_step, Trainer._log
+SLOW_TRAIN_SLOW_EXIT = SLOW_TRAIN.replace("sys.exit(main(sys.argv[1:]))", "") + """
+import atexit
 
 def cleanup():
     print("test hook: cleaning up", flush=True)
     time.sleep(60)
     print("test hook: cleaned up", flush=True)
 
-def slow_step(self):
+hooked_step = Trainer.train_step
+
+def registering_step(self):
     if self.state.step == 0:
         atexit.register(cleanup)
-    time.sleep(0.3)
-    return train_step(self)
+    return hooked_step(self)
 
-def logged(self, window, seconds):
-    row = log(self, window, seconds)
-    print(f"test hook: logged step {row['step']}", flush=True)
-    return row
-
-Trainer.train_step, Trainer._log = slow_step, logged
-from bsl_pipeline.cli.cli import main
+Trainer.train_step = registering_step
 sys.exit(main())
 """
 

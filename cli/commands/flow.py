@@ -257,7 +257,7 @@ def run_train(args: argparse.Namespace) -> int:
 
         train_config = resolve_train_config(spec.manifests, spec.config_file, spec.train, spec.overrides,
                                             require_datasets=False)
-        check_settings(train_config, require_output_dir=False, config_file=spec.config_file or None)
+        check_settings(train_config, printing=True, config_file=spec.config_file or None)
         shown = {"flow": spec, "train_config": train_config}
         evaluation = resolve_flow_evaluation(spec.evaluate, spec.evaluation, spec.artifact_key)
         print_config(shown if evaluation is None else {**shown, "evaluation_config": evaluation})

@@ -225,7 +225,7 @@ def run(args: argparse.Namespace) -> int:
     config = build_config(args)
     args.rerun_hint = lambda: interrupted_run_hint(config, resume_given=args.resume is not None)
     # What the run's set-up would refuse, refused here (and by --print-config) without loading anything.
-    check_settings(config, require_output_dir=not args.print_config, config_file=args.config)
+    check_settings(config, printing=args.print_config, config_file=args.config)
     if args.print_config:
         print_config(config)
         return 0

@@ -20,6 +20,8 @@ from bsl_pipeline.pipeline.base.ownership import remove_unused_claims
 from bsl_pipeline.pipeline.base.processes import (
     TERMINATED_EXIT_CODE,
     Terminated,
+    end_without_teardown_after_interrupt,
+    exit_at_once_if_interrupted_again,
     isolated_child_interpreters,
     sigterm_as_interrupt,
 )
@@ -102,7 +104,24 @@ def _terminated(exc: BaseException) -> bool:
     return False
 
 
+def _rerun_hint(args: argparse.Namespace) -> str | None:
+    """The command's own hint after Ctrl-C (`args.rerun_hint`: a text, or a function that reads what the run left
+    behind), None for the shared one; a hint that cannot be worked out gives way to the shared one."""
+    hint = getattr(args, "rerun_hint", None)
+    if not callable(hint):
+        return hint
+    try:
+        return hint()
+    except Exception:  # noqa: BLE001 - the interrupt's line must still be printed
+        return None
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Run `bsl` with `argv` (None: the program's own arguments, run as the program: then, after Ctrl-C, the
+    process ends without the interpreter's teardown and a second Ctrl-C exits at once)."""
+    program = argv is None
+    if program:
+        end_without_teardown_after_interrupt()
     parser = build_parser()
     args = parse_arguments(parser, argv)
     if not getattr(args, "func", None):
@@ -127,9 +146,12 @@ def main(argv: list[str] | None = None) -> int:
         if debug:
             raise
         terminated = _terminated(exc)
+        code = TERMINATED_EXIT_CODE if terminated else 130
+        if program:
+            exit_at_once_if_interrupted_again(code)
         print(interrupt_line(args.command, getattr(args, "flow_command", None), terminated=terminated,
-                             hint=getattr(args, "rerun_hint", None)), file=sys.stderr)
-        return TERMINATED_EXIT_CODE if terminated else 130
+                             hint=_rerun_hint(args)), file=sys.stderr)
+        return code
     except BrokenPipeError:
         failed = False
         return 0

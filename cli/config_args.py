@@ -109,14 +109,17 @@ def loosen_for_print_config(parser: argparse.ArgumentParser) -> None:
             action.nargs = {"+": "*", None: "?"}.get(action.nargs, action.nargs)
 
 
-def add_progress_flags(parser: argparse.ArgumentParser, *aliases: str) -> None:
-    """The one pair of progress switches of every command that draws bars: --no-progress (and `aliases`, the
-    command's older spellings of it) and --progress; read them with `disable_progress(args)` or, for a config's
-    `progress` key, `PROGRESS_FLAG`. BSL_NO_PROGRESS=1 hides every bar whatever the flags say."""
+def add_progress_flags(parser: argparse.ArgumentParser, *, in_config: bool = False) -> None:
+    """The one set of progress switches of every command that draws bars: --progress, and --no-progress with its
+    short form -q/--quiet (the same on every such command); read them with `disable_progress(args)` or, for a
+    config's `progress` key, `PROGRESS_FLAG`. `in_config`: the command's config has that key (the help names it
+    only then). BSL_NO_PROGRESS=1 hides every bar whatever the flags say."""
+    key = PROGRESS_FLAG.keys[0]
+    sets, hides = (f"; same as -o {key}=true", f" (same as -o {key}=false)") if in_config else ("", "")
     parser.add_argument("--progress", dest="progress", action="store_const", const="on", default=None,
-                        help="show progress bars (the default; also where the config sets progress: false)")
-    parser.add_argument("--no-progress", *aliases, dest="progress", action="store_const", const="off",
-                        help="hide progress bars (BSL_NO_PROGRESS=1 hides every bar of every command)")
+                        help=f"show progress bars (the default{sets})")
+    parser.add_argument("--no-progress", "--quiet", "-q", dest="progress", action="store_const", const="off",
+                        help=f"hide progress bars{hides}; BSL_NO_PROGRESS=1 hides every bar of every command")
 
 
 def disable_progress(args: argparse.Namespace) -> bool | None:

@@ -11,16 +11,13 @@ from collections.abc import Iterator
 
 from bsl_pipeline.pipeline.base.errors import WRITE_ERROR_FIXES
 
-# What to rerun after Ctrl-C, by command (default: the same command, which resumes).
+# What to rerun after Ctrl-C, by command (default: the same command, which resumes). `bsl train` and `bsl flow
+# train` say it from what their run directory holds (cli/commands/train.py, `interrupted_run_hint`).
 RERUN_HINTS = {
-    "train": "rerun the same command with --resume to continue from the last saved checkpoint",
     "schedule": "rerun the same command to serve the deployments again",
     "evaluate": "rerun the same command (embeddings already computed are cached)",
 }
 
-
-# A run whose config resumes by itself (train.resume=auto, as the bundled recipe sets): a plain rerun continues.
-RESUMING_RERUN = "rerun the same command to continue from the last saved checkpoint"
 
 
 def interrupt_line(command: str | None, flow_command: str | None = None, terminated: bool = False,

@@ -17,7 +17,7 @@ starting over, and reuses a run that finished before the evaluation failed.
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from prefect import flow, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
@@ -32,6 +32,9 @@ from bsl_pipeline.flows.evaluate_flow import (
 from bsl_pipeline.flows.evaluate_job import DEFAULT_ARTIFACT_KEY
 from bsl_pipeline.flows.train_job import FLOW_NAME, TrainFlowConfig
 from bsl_pipeline.pipeline.base.config import ConfigError, from_dict, to_dict
+
+if TYPE_CHECKING:
+    from bsl_pipeline.training.config import TrainConfig
 
 
 def resolve_train_config(manifests: list[str] | None = None, config_file: str = "",
@@ -144,14 +147,28 @@ def train_parameters(spec: TrainFlowConfig) -> dict[str, Any]:
             "evaluate": spec.evaluate, "evaluation": dict(spec.evaluation), "artifact_key": spec.artifact_key}
 
 
-def check_train_spec(spec: TrainFlowConfig) -> None:
-    config = resolve_train_config(spec.manifests, spec.config_file, spec.train, spec.overrides)
+def check_train_spec(spec: TrainFlowConfig) -> TrainConfig:
+    """Refuse before the flow starts what its run would refuse (the datasets may appear later: the schedule's check
+    and the flow's verify task see to them): the run's settings (`check_settings`), and a fresh run where an
+    unfinished one left checkpoints (a finished one, with its completion record, may be reused). Returns the
+    TrainConfig."""
+    from pathlib import Path
 
-    config.validate()  # the datasets may appear later: the schedule's check and the flow's verify task see to them
+    from bsl_pipeline.evaluation.train_and_evaluate import DONE_FILE
+    from bsl_pipeline.training.checkpoint_files import check_fresh_run, checkpoint_dirs
+    from bsl_pipeline.training.preflight import check_settings
+    from bsl_pipeline.training.run_directory import CHECKPOINTS_DIR, FINAL_DIR
+
+    config = resolve_train_config(spec.manifests, spec.config_file, spec.train, spec.overrides)
+    check_settings(config, config_file=spec.config_file or None)
+    out = Path(config.train.output_dir)
+    if config.train.resume is None and not (out / DONE_FILE).exists():
+        check_fresh_run(out, checkpoint_dirs(out / CHECKPOINTS_DIR, out / FINAL_DIR))
     if spec.evaluate:
         from bsl_pipeline.flows.evaluate_flow import check_evaluate_spec
         from bsl_pipeline.flows.evaluate_job import EvaluateFlowConfig
 
         check_evaluate_spec(EvaluateFlowConfig(models=["(trained model)"], evaluation=spec.evaluation,
                                                artifact_key=spec.artifact_key))
+    return config
 

@@ -29,8 +29,8 @@ from bsl_pipeline.training.checkpoint_files import (
     FORMAT_VERSION,
     RNG_DIR,
     STATE_FILE,
+    check_fresh_run,
     checkpoint_dirs,
-    checkpoint_problem,
     choose_resume_checkpoint,
     load_objective_state,
     load_state,
@@ -38,6 +38,7 @@ from bsl_pipeline.training.checkpoint_files import (
     prune_checkpoints,
     read_checkpoint_json,
     remove_superseded_checkpoints,
+    resume_checkpoint,
     rng_path,
     save_state,
     split_encoder_weights,
@@ -158,9 +159,7 @@ class Checkpointer:
         resume = self.train.resume
         found = checkpoint_dirs(self.output_dir / CHECKPOINTS_DIR, self.output_dir / FINAL_DIR)
         if resume is None:
-            if found:
-                raise BSLError(f"{self.output_dir} already holds checkpoints (latest: {found[-1][1]}); continue "
-                               f"with -o train.resume=auto or choose another train.output_dir")
+            check_fresh_run(self.output_dir, found)
             return None
         if resume == "auto":
             if not found and self.dist.is_main:
@@ -168,11 +167,7 @@ class Checkpointer:
                 # is said in one warning line the user sees; `bsl train --resume` refuses instead (nothing to resume).
                 log.warning("train.resume=auto: no checkpoint in %s, starting from step 0", self.output_dir)
             return choose_resume_checkpoint(found, self.train.resume_fallback, self.dist.rank)
-        path = Path(resume)
-        problem = checkpoint_problem(path, self.dist.rank)
-        if problem:
-            raise BSLError(f"train.resume={resume}: not a resumable checkpoint ({problem})")
-        return path
+        return resume_checkpoint(resume, self.dist.rank)
 
     def resume(self, path: Path, state: RunState, batches: BatchSource) -> None:
         """Load `path` into the objective, optimizer, GradScaler, `state`, `batches` and this process's RNG, after

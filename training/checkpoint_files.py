@@ -93,6 +93,23 @@ def checkpoint_problem(directory: Path, rank: int = 0) -> str | None:
     return None
 
 
+def check_fresh_run(output_dir: Path, found: list[tuple[float, Path]]) -> None:
+    """A run that does not resume (train.resume unset) may not start over where checkpoints are (`found`, from
+    `checkpoint_dirs`): refused, naming the latest and how to continue it."""
+    if found:
+        raise BSLError(f"{output_dir} already holds checkpoints (latest: {found[-1][1]}); continue with -o "
+                       f"train.resume=auto or choose another train.output_dir")
+
+
+def resume_checkpoint(resume: str, rank: int = 0) -> Path:
+    """The checkpoint directory `train.resume=<path>` names, or a BSLError saying why it cannot be resumed from."""
+    path = Path(resume)
+    problem = checkpoint_problem(path, rank)
+    if problem:
+        raise BSLError(f"train.resume={resume}: not a resumable checkpoint ({problem})")
+    return path
+
+
 def choose_resume_checkpoint(found: list[tuple[float, Path]], fallback: bool, rank: int = 0) -> Path | None:
     """What `train.resume=auto` continues from: the latest checkpoint. A broken latest one stops the run naming
     it, or with `fallback` gives way (with a warning) to the newest good one before it."""

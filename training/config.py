@@ -233,16 +233,17 @@ class TrainConfig:
     export: ExportConfig = field(default_factory=ExportConfig)
     distributed: DistributedConfig = field(default_factory=DistributedConfig)
 
-    def validate(self) -> None:
+    def validate(self, *, require_output_dir: bool = True, config_file: str | None = None) -> None:
         """Refuse a config the trainer cannot run, naming every bad key at once (no torch needed): what a run needs
-        beyond a loadable config (an output dir, a model), then every setting's own rule (its `Range`, `check` or
-        the section's `config_problems`, the same rules `load_config` applies), for configs built or changed in
-        code."""
+        beyond a loadable config (an output dir, unless `require_output_dir` is false, as for --print-config; a
+        model), then every setting's own rule (its `Range`, `check` or the section's `config_problems`, the same
+        rules `load_config` applies), for configs built or changed in code. `config_file`: the file the config was
+        read from, which the advice on a missing model names when it is a recipe."""
         problems = []
-        if not self.train.output_dir:
+        if require_output_dir and not self.train.output_dir:
             problems.append("train.output_dir is required")
         if not self.model.name_or_path:
-            problems.append(f"model.name_or_path is required ({missing_model_hint()})")
+            problems.append(f"model.name_or_path is required ({missing_model_hint(config_file)})")
         problems += config_errors(self)
         if problems:
             raise BSLError("invalid training config: " + "; ".join(problems))

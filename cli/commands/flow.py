@@ -20,6 +20,7 @@ from bsl_pipeline.cli.commands.dataset import (
     reused_note,
 )
 from bsl_pipeline.cli.commands.evaluate import EVALUATE_FLAGS
+from bsl_pipeline.cli.commands.train import add_resume_flag, check_something_to_resume, interrupted_run_hint
 from bsl_pipeline.cli.config_args import (
     add_command,
     add_config_arguments,
@@ -147,6 +148,7 @@ them) is reused: nothing is trained again.
     t.add_argument("--manifest", "-m", action="append", default=[], metavar="DATASET",
                    help=f"{DATASET_HELP} (repeatable); replaces data.sources")
     t.add_argument("--output-dir", metavar="DIR", help="run directory (train.output_dir)")
+    add_resume_flag(t)
     add_config_arguments(t, "TrainConfig")
     _add_flow_settings(t, "-F evaluate=true -F evaluation.data_dir=DIR")
     t.add_argument("--no-verify", action="store_true", help="skip the flow's checksum pass (verify=false)")
@@ -208,6 +210,8 @@ AUGMENT_FLOW_FLAGS = {"corpus": "corpus", "out": "out_dir", "config": "config_fi
                       "retries": "tasks.retries", "no_cache": to_constant("tasks.cache", False),
                       "overwrite": to_constant("overwrite", True)}
 TRAIN_FLOW_FLAGS = {"manifest": "manifests", "config": "config_file", "no_verify": to_constant("verify", False)}
+# The flags of `bsl train` that flow train takes, as TrainConfig overrides.
+TRAIN_CONFIG_FLAGS = {"output_dir": "train.output_dir", "resume": "train.resume"}
 
 
 def augment_spec(args: argparse.Namespace) -> AugmentFlowConfig:
@@ -257,19 +261,25 @@ def _check_datasets(manifests: list[str]) -> None:
 def run_train(args: argparse.Namespace) -> int:
     spec = load_config(TrainFlowConfig, None,
                        command_overrides(args, TRAIN_FLOW_FLAGS, overrides_dest="flow_overrides"))
-    spec.overrides = list(spec.overrides) + command_overrides(args, {"output_dir": "train.output_dir"})
+    spec.overrides = list(spec.overrides) + command_overrides(args, TRAIN_CONFIG_FLAGS)
     if args.print_config:  # the settings alone: the datasets may be given when the flow runs
         from bsl_pipeline.flows.train_flow import resolve_flow_evaluation, resolve_train_config
+        from bsl_pipeline.training.preflight import check_settings
 
-        shown = {"flow": spec, "train_config": resolve_train_config(
-            spec.manifests, spec.config_file, spec.train, spec.overrides, require_datasets=False)}
+        train_config = resolve_train_config(spec.manifests, spec.config_file, spec.train, spec.overrides,
+                                            require_datasets=False)
+        check_settings(train_config, printing=True, config_file=spec.config_file or None)
+        shown = {"flow": spec, "train_config": train_config}
         evaluation = resolve_flow_evaluation(spec.evaluate, spec.evaluation, spec.artifact_key)
         print_config(shown if evaluation is None else {**shown, "evaluation_config": evaluation})
         return 0
     from bsl_pipeline.flows.train_flow import check_train_spec, train_flow, train_parameters
 
     _check_datasets(spec.manifests)
-    check_train_spec(spec)
+    config = check_train_spec(spec)
+    args.rerun_hint = lambda: interrupted_run_hint(config, resume_given=args.resume is not None)
+    if args.resume == "auto":
+        check_something_to_resume(config)
     _check_prefect_api()
     from bsl_pipeline.flows.prefect_env import temporary_server, terminal_without_bsl_tracebacks
 

@@ -112,9 +112,7 @@ def register(subparsers) -> None:
                    help="start from recipe NAME (configs/recipes/NAME.yaml; --config, the flags and -o apply on "
                         "top): " + ", ".join(_recipe_names()) + " (bsl recipes)")
     p.add_argument("--output-dir", metavar="DIR", help="run directory (same as -o train.output_dir=DIR)")
-    p.add_argument("--resume", nargs="?", const="auto", metavar="CHECKPOINT",
-                   help="continue a run: without a value the latest checkpoint in the output dir, or the given "
-                        "checkpoint dir (same as -o train.resume=...)")
+    add_resume_flag(p)
     p.add_argument("--overwrite", action="store_true",
                    help="write into an output dir (or export.dir) that bsl did not create: what the run replaces "
                         "there is moved to .bsl-replaced/<time>/, nothing is deleted (same as -o "
@@ -123,9 +121,16 @@ def register(subparsers) -> None:
     p.add_argument("--min-usable", type=float, metavar="SHARE",
                    help="refuse a dataset whose judged usable share (`bsl review`, lower end of its 95%% interval) "
                         "is under SHARE for one of the methods trained on, or that has no judged pairs of one")
-    add_progress_flags(p, "--quiet", "-q")
+    add_progress_flags(p)
     register_models(subparsers)
     register_recipes(subparsers)
+
+
+def add_resume_flag(parser: argparse.ArgumentParser) -> None:
+    """--resume [CHECKPOINT] (train.resume), on `bsl train` and `bsl flow train`."""
+    parser.add_argument("--resume", nargs="?", const="auto", metavar="CHECKPOINT",
+                        help="continue a run: without a value the latest checkpoint in the output dir, or the given "
+                             "checkpoint dir (same as -o train.resume=...)")
 
 
 def _recipe_names() -> list[str]:
@@ -217,9 +222,12 @@ def recipe_start_line(config, name: str, chosen: bool) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bsl_pipeline.cli.failures import RESUMING_RERUN
+    from bsl_pipeline.training.preflight import check_settings
 
     config = build_config(args)
+    args.rerun_hint = lambda: interrupted_run_hint(config, resume_given=args.resume is not None)
+    # What the run's set-up would refuse, refused here (and by --print-config) without loading anything.
+    check_settings(config, printing=args.print_config, config_file=args.config)
     if args.print_config:
         print_config(config)
         return 0
@@ -227,10 +235,8 @@ def run(args: argparse.Namespace) -> int:
         import sys
 
         print(recipe_start_line(config, args.recipe_used, chosen=args.recipe is not None), file=sys.stderr)
-    if config.train.resume == "auto":
-        args.rerun_hint = RESUMING_RERUN  # the config (or --resume) resumes: the same command continues
     if args.resume == "auto":
-        _check_something_to_resume(config)
+        check_something_to_resume(config)
     if args.min_usable is not None:
         _check_min_usable(config, args.min_usable)
     from bsl_pipeline.evaluation import dev_evaluators
@@ -238,12 +244,12 @@ def run(args: argparse.Namespace) -> int:
 
     result = train(config, evaluators=dev_evaluators(config.eval), disable_progress=disable_progress(args))
     if result.final_checkpoint is not None and _is_main_process():
-        resume = "rerun the same command" if config.train.resume == "auto" else "resume with --resume"
-        state = ("already finished" if result.already_finished else "finished" if result.completed
-                 else f"stopped early ({resume})")
+        state = "already finished" if result.already_finished else "finished" if result.completed else "stopped early"
         done = ": nothing to do" if result.already_finished else ""
         print(f"training {state} at step {result.step}/{result.total_steps}{done}; checkpoint: "
               f"{result.final_checkpoint}")
+        if not result.completed:
+            print(stopped_early_hint(config))
         if result.best_metric is not None:
             print(f"best STS-B dev Spearman: {result.best_metric:.2f} ({result.best_checkpoint})")
         if result.export_dir is not None:
@@ -251,7 +257,41 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_something_to_resume(config) -> None:
+def interrupted_run_hint(config, *, resume_given: bool) -> str | None:
+    """What to rerun after Ctrl-C, from what the run directory holds now (the trainer saves nothing on an
+    interrupt): the checkpoint a resumed run continues from, and whether the same command resumes
+    (train.resume=auto, as the recipes set, or --resume) or needs --resume; or that nothing was saved, and a rerun
+    starts over. None where the run directory is not known yet."""
+    from pathlib import Path
+
+    from bsl_pipeline.training.checkpoint_files import checkpoint_dirs
+    from bsl_pipeline.training.run_directory import CHECKPOINTS_DIR, FINAL_DIR
+
+    if not config.train.output_dir or "{" in config.train.output_dir:  # a flow's per-run placeholder
+        return None
+    out = Path(config.train.output_dir)
+    found = checkpoint_dirs(out / CHECKPOINTS_DIR, out / FINAL_DIR)
+    if not found:
+        every = config.train.save_every
+        why = f"train.save_every={every} saves the first at step {every}" if every else (
+            "train.save_every=0 saves none before the end")
+        rerun = ("rerun without --resume" if resume_given and not config.train.resume_fallback
+                 else "rerun the same command")
+        return f"no checkpoint was saved in {out} ({why}): {rerun} to start over from step 0"
+    step, latest = found[-1]
+    rerun = "rerun the same command" if config.train.resume == "auto" else "rerun with --resume"
+    at = f"step {int(step)}" if step != float("inf") else "its last saved checkpoint"
+    return f"{rerun} to continue from {at} ({latest})"
+
+
+def stopped_early_hint(config) -> str:
+    """What continues a run that stopped at train.stop_at_step: the same command would stop there again."""
+    rerun = "rerun the same command" if config.train.resume == "auto" else "rerun with --resume"
+    return (f"to continue: {rerun} and without train.stop_at_step={config.train.stop_at_step} (or with a later "
+            f"step); the same command stops here again")
+
+
+def check_something_to_resume(config) -> None:
     """`--resume` asks to continue a run: with no checkpoint in the output dir that is refused (a silent start from
     step 0 looked like a resumed run), unless train.resume_fallback=true allows starting fresh."""
     from pathlib import Path

@@ -55,6 +55,7 @@ from bsl_pipeline.pipeline.base.storage import Lease, LeaseLost, StorageConfig, 
 from bsl_pipeline.pipeline.corpus.chunks import (
     CorpusConfig,
     CorpusStats,
+    expected_records,
     iter_chunks,
 )
 from bsl_pipeline.pipeline.corpus.source_manifest import source_files_info
@@ -634,10 +635,20 @@ class _AugmentLoop:
 
         from bsl_pipeline.pipeline.base.progress import progress_disabled
 
-        self.bar = tqdm(desc="augment", unit="rec", disable=progress_disabled(not self.config.progress))
+        # Until the first task is done (the methods load their models in it: seconds), a line that says so, not a
+        # bar frozen at 0; then the records read (kept or dropped) out of the corpus's lines.
+        self.bar = tqdm(desc="augment: preparing (the methods load their models)", unit="rec",
+                        bar_format="{desc} ...", disable=progress_disabled(not self.config.progress))
+        self.bar.refresh()
+        self.started = False
         allow_tasks()
-        self.executor.open(self.augmenters)
         try:
+            self.executor.open(self.augmenters)
+        except BaseException:
+            self.bar.close()  # the error's line on a line of its own
+            raise
+        try:
+            self.total = expected_records(corpus, self.config.corpus)
             read_start = time.perf_counter()
             for chunk in iter_chunks(corpus, self.config.corpus, self.stats):
                 ref = write_chunk(chunk, self.out_dir)
@@ -648,6 +659,10 @@ class _AugmentLoop:
                 while self.executor.full():
                     self._collect()
                 read_start = time.perf_counter()
+            self.total = self.stats.records_read  # exact now that the corpus is read
+            if self.started:
+                self.bar.total = self.total
+                self.bar.refresh()
             while self.executor.pending():
                 self._collect()
         except BaseException as exc:
@@ -682,4 +697,9 @@ class _AugmentLoop:
             if self.on_task_done:
                 self.on_task_done(result)
         if task.method == next(iter(self.augmenters)):
-            self.bar.update(task.chunk.rows)
+            if not self.started:
+                self.started = True
+                self.bar.bar_format = None
+                self.bar.set_description("augment", refresh=False)
+                self.bar.reset(total=self.total)
+            self.bar.update(task.chunk.rows + task.chunk.dropped_rows)

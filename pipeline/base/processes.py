@@ -77,6 +77,51 @@ def sigterm_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+# What a second Ctrl-C (or SIGTERM) prints while a command cleans up after the first.
+INTERRUPTED_AGAIN = "interrupted again; exiting without cleanup"
+_exit_code_after_interrupt: list[int] = []  # set once an interrupt was handled: the program's exit status
+
+
+def end_without_teardown_after_interrupt() -> None:
+    """Call at the start of a program (registered first, its atexit callback runs after every one registered
+    later): once `exit_at_once_if_interrupted_again` has been called, the atexit callbacks the command registered run,
+    the output is flushed and the process ends without the interpreter's teardown, during which a Ctrl-C is not
+    handled but kills the process (a second or so after a run with torch)."""
+    import atexit
+
+    atexit.register(_end_after_interrupt)
+
+
+def _end_after_interrupt() -> None:
+    if not _exit_code_after_interrupt:
+        return
+    import logging
+
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed or broken pipe: nothing more can be said there
+            pass
+    os._exit(_exit_code_after_interrupt[0])
+
+
+def exit_at_once_if_interrupted_again(code: int) -> None:
+    """After an interrupt was handled (in the main thread): a second SIGINT or SIGTERM while the process cleans up
+    and exits prints INTERRUPTED_AGAIN and ends it at once with `code`, instead of a KeyboardInterrupt traceback
+    from an atexit callback or a silent kill by the signal."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    _exit_code_after_interrupt[:] = [code]
+
+    def again(_signum: int, _frame: object) -> None:
+        os.write(2, f"{INTERRUPTED_AGAIN}\n".encode())
+        os._exit(code)
+
+    signal.signal(signal.SIGINT, again)
+    signal.signal(signal.SIGTERM, again)
+
+
 def die_with_parent(signum: int = signal.SIGTERM) -> Callable[[], None] | None:
     """A `preexec_fn` for `subprocess.Popen`: the child gets `signum` when the process that started it dies, even
     by SIGKILL, and exits at once if that already happened. Linux only (None elsewhere: the caller's own cleanup

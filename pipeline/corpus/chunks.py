@@ -209,3 +209,30 @@ def iter_chunks(corpus: str | Path, cfg: CorpusConfig, stats: CorpusStats | None
                 break
         if chunk.records or chunk.dropped:
             yield chunk
+
+
+# Formats that hold one record per line, give or take a header line or blank lines.
+LINE_FORMATS = ("text", "jsonl", "csv", "tsv", "senteval", "parallel")
+
+
+def expected_records(corpus: str | Path, cfg: CorpusConfig) -> int | None:
+    """About how many records `iter_chunks` reads from `corpus`, for a progress bar's total before reading: the
+    lines of its files (a header or blank lines make it a few more than the records), counted without decoding;
+    None where that is not cheap (a compressed file, Parquet, a `datasets` directory). The exact number is
+    `CorpusStats.records_read` once the corpus is read."""
+    from bsl_pipeline.pipeline.corpus.readers import detect_format
+    from bsl_pipeline.pipeline.corpus.readers.decoding import compression
+
+    lines = 0
+    for path in corpus_files(corpus, cfg.format, cfg.languages if cfg.format == "parallel" else []):
+        if not path.is_file() or compression(path) is not None:
+            return None
+        if (cfg.format if cfg.format != "auto" else detect_format(path)) not in LINE_FORMATS:
+            return None
+        last = b"\n"
+        with open(path, "rb") as fh:
+            while block := fh.read(1 << 20):
+                lines += block.count(b"\n")
+                last = block[-1:]
+        lines += last != b"\n"  # a last line without its newline
+    return min(lines, cfg.limit) if cfg.limit else lines

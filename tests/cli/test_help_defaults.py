@@ -71,3 +71,46 @@ def test_every_flag_that_takes_a_dataset_says_a_url_goes_and_readers_say_how_to_
         assert "AWS_ENDPOINT_URL=http://HOST:9000" in text and "docs/guide/storage.md" in text, name
     augment = " ".join(parsers["augment"].format_help().split())
     assert "e.g. storage.options.anon=true" in augment and " options.anon" not in augment
+
+
+def _commands_with_progress_flags() -> dict[tuple[str, ...], object]:
+    """Every (sub)command of `bsl` that takes --no-progress, by its words: ("augment",), ("flow", "augment"), ..."""
+    import argparse
+
+    found: dict[tuple[str, ...], object] = {}
+
+    def walk(parser, words):
+        options = {o: a for a in parser._actions for o in a.option_strings}
+        if "--no-progress" in options:
+            found[words] = parser
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    walk(sub, (*words, name))
+
+    walk(build_parser(), ())
+    return found
+
+
+def test_every_command_with_progress_bars_takes_the_same_switches_and_names_a_config_key_only_where_it_has_one(
+        capsys):
+    from bsl_pipeline.cli.cli import main
+
+    commands = _commands_with_progress_flags()
+    assert {("augment",), ("verify",), ("train",), ("evaluate",), ("flow", "augment"), ("demo",),
+            ("data", "fetch")} <= set(commands)
+    for words, parser in commands.items():
+        options = {o: a for a in parser._actions for o in a.option_strings}
+        # -q/--quiet is --no-progress wherever there are bars to hide.
+        assert options["-q"] is options["--quiet"] is options["--no-progress"], words
+        names_key = "-o progress=false" in options["--no-progress"].help
+        assert names_key == ("-o progress=true" in options["--progress"].help), words
+        if "--print-config" not in options:
+            assert not names_key, words  # no config, no key to name
+            continue
+        # What the help says is what the config takes: the key is accepted exactly where the help names it.
+        code = main([*words, "-o", "progress=false", "--print-config"])
+        err = capsys.readouterr().err
+        assert (code == 0) == names_key, f"{words}: {code} {err}"
+        if not names_key:
+            assert "unknown config key" in err and "progress" in err, err

@@ -197,12 +197,41 @@ def test_reruns_say_what_they_reused_and_a_finished_run_writes_nothing_again(tmp
     assert {p: p.stat().st_mtime_ns for p in [*final.rglob("*"), *export.rglob("*")]} == before
 
 
-def test_the_interrupt_hint_of_train_says_what_a_rerun_does():
-    from bsl_pipeline.cli.failures import RESUMING_RERUN, interrupt_line
+def test_the_interrupt_hint_of_train_says_what_a_rerun_does_and_flow_train_takes_resume(tmp_path, tiny_bert_dir):
+    from bsl_pipeline.cli.cli import build_parser, parse_arguments
+    from bsl_pipeline.cli.commands.train import build_config, interrupted_run_hint
 
-    # train.resume=auto (the bundled recipe's setting): the same command continues; else it needs --resume
-    assert interrupt_line("train", hint=RESUMING_RERUN) == f"interrupted; {RESUMING_RERUN}"
-    assert "--resume" in interrupt_line("train") and "--resume" not in RESUMING_RERUN
+    dataset = write_dataset(tmp_path / "ds")
+    run = tmp_path / "run"
+    train = ("train", "-m", str(dataset), "--output-dir", str(run), "-o", f"model.name_or_path={tiny_bert_dir}",
+             *TINY_TRAIN, "-o", "train.max_steps=3", "-o", "train.save_every=1", "-o", "train.stop_at_step=2")
+
+    def hint(*argv: str) -> str | None:
+        args = parse_arguments(build_parser(), list(argv))
+        return interrupted_run_hint(build_config(args), resume_given=args.resume is not None)
+
+    # Nothing saved yet: a rerun starts over (without --resume, which would find nothing to continue).
+    assert hint(*train) == (f"no checkpoint was saved in {run} (train.save_every=1 saves the first at step 1): "
+                            f"rerun the same command to start over from step 0")
+    assert hint(*train, "--resume").endswith(": rerun without --resume to start over from step 0")
+    code, err, _ = _bsl_run(*train, cwd=tmp_path)
+    assert code == 0, err
+    # Saved: the step and the checkpoint a resumed run continues from; train.resume=auto (the recipes' setting)
+    # continues with the same command, else --resume is needed.
+    latest = run / "checkpoints" / "step-00000002"
+    assert sorted((run / "checkpoints").iterdir())[-1] == latest
+    assert hint(*train) == f"rerun with --resume to continue from step 2 ({latest})"
+    assert hint(*train, "--resume") == f"rerun the same command to continue from step 2 ({latest})"
+    assert hint(*train, "-o", "train.resume=auto") == f"rerun the same command to continue from step 2 ({latest})"
+    # `bsl flow train` takes --resume as `bsl train` does; without it, the refusal to start over is one line,
+    # before any Prefect server starts (not the flow's failed task and its tracebacks).
+    flow = ("flow", *train[:5], "-o", f"model.name_or_path={tiny_bert_dir}", *TINY_TRAIN)
+    code, err, out = _bsl_run(*flow, cwd=tmp_path)
+    assert code == 1 and err == [f"bsl flow: error: {run} already holds checkpoints (latest: {latest}); continue "
+                                 f"with -o train.resume=auto or choose another train.output_dir"], err
+    assert "temporary server" not in out, out
+    code, err, out = _bsl_run(*flow, "--resume", "--print-config", cwd=tmp_path)
+    assert code == 0 and "  resume: auto\n" in out, err
 
 
 def test_a_demo_whose_steps_the_warmup_covers_is_refused_before_any_work(tmp_path):

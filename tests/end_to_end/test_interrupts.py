@@ -85,8 +85,12 @@ def test_ctrl_c_on_train_ends_in_seconds_and_resume_ends_where_an_uninterrupted_
     text = "\n".join(lines)
     assert code == 130, text
     assert seconds < 10, f"{seconds:.1f} s from Ctrl-C to exit:\n{text}"
-    assert _after(lines, "logged step 2") == [interrupt_line("train")], text
-    assert "--resume" in interrupt_line("train") and "Traceback" not in text
+    # The line names the checkpoint --resume continues from: the last one saved (step 1, or 2 when it was saved).
+    saved = sorted((run / "checkpoints").iterdir())
+    step = int(saved[-1].name.removeprefix("step-"))
+    assert _after(lines, "logged step 2") == [
+        f"interrupted; rerun with --resume to continue from step {step} ({saved[-1]})"], text
+    assert step in (1, 2) and "Traceback" not in text
     assert not (run / "final").exists() and (run / "checkpoints" / "step-00000001").is_dir()
 
     _, lines, code = _run([sys.executable, "-m", "bsl_pipeline.cli", "train", "--output-dir", str(run), "--resume",
@@ -106,6 +110,71 @@ def test_ctrl_c_on_train_ends_in_seconds_and_resume_ends_where_an_uninterrupted_
     # The completed run removed its periodic checkpoints, in both (final/ supersedes them).
     assert not (whole / "checkpoints").exists()
     assert not (run / "checkpoints").exists(), list((run / "checkpoints").rglob("*"))
+
+
+# `bsl train` run as the program (main() reads sys.argv), with slow steps and a slow atexit callback registered
+# during the run: the cleanup after the first Ctrl-C takes long enough for a second one to land in it.
+SLOW_TRAIN_SLOW_EXIT = SLOW_TRAIN.replace("sys.exit(main(sys.argv[1:]))", "") + """
+import atexit
+
+def cleanup():
+    print("test hook: cleaning up", flush=True)
+    time.sleep(60)
+    print("test hook: cleaned up", flush=True)
+
+hooked_step = Trainer.train_step
+
+def registering_step(self):
+    if self.state.step == 0:
+        atexit.register(cleanup)
+    return hooked_step(self)
+
+Trainer.train_step = registering_step
+sys.exit(main())
+"""
+
+
+def test_ctrl_c_on_a_run_that_saved_nothing_says_so_and_a_second_ctrl_c_exits_at_once(tmp_path, tiny_bert_dir):
+    data = write_dataset(tmp_path / "ds", 64, method="noise", seed=0)
+    run = tmp_path / "run"
+    argv = [sys.executable, "-c", SLOW_TRAIN_SLOW_EXIT, "train", "-m", str(data), "--output-dir", str(run), "-o",
+            f"model.name_or_path={tiny_bert_dir}", "-o", "model.max_length=32", "-o", "train.max_steps=6", "-o",
+            "train.batch_size=4", "-o", "train.log_every=1", "-o", "objective.bsl.predictor_warmup_steps=0",
+            "-o", "eval.at_end=false", "-o", "train.tensorboard=false"]
+    # The progress bar drawn (BSL_NO_PROGRESS unset): its line must end before the interrupt's line.
+    env = _env(BSL_NO_PROGRESS="")
+    proc = subprocess.Popen(argv, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+    out = b""
+    try:
+        for marker in (b"test hook: logged step 2\n", b"test hook: cleaning up\n"):
+            while marker not in out:
+                chunk = proc.stdout.read1(65536)
+                assert chunk, out.decode(errors="replace")
+                out += chunk
+            os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C while training, then again during the cleanup
+        out += proc.stdout.read()
+        code = proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    text = out.decode(errors="replace")
+    lines = text.split("\n")
+    assert code == 130, text
+    # The bar's line ended: the interrupt's line is a line of its own (no bar drawn before it with \r).
+    hint = next(line for line in lines if "interrupted; " in line)
+    assert hint == (f"interrupted; no checkpoint was saved in {run} (train.save_every=0 saves none before the end):"
+                    f" rerun the same command to start over from step 0"), repr(hint)
+    # The second Ctrl-C ended the cleanup at once, with one line: the rest of the cleanup never ran.
+    assert lines[lines.index(hint) + 1:] == ["test hook: cleaning up", "interrupted again; exiting without cleanup",
+                                             ""], text
+    assert "Traceback" not in text and "Exception ignored" not in text
+    assert not (run / "checkpoints").exists() and not (run / "final").exists()
+    # What the line says is true: the same command starts over, and runs to the end.
+    _, lines, code = _run([sys.executable, "-m", "bsl_pipeline.cli", *argv[3:]], tmp_path, _env(), timeout=240)
+    assert code == 0, "\n".join(lines)
+    assert any(line.startswith("training finished at step 6/6") for line in lines), lines
 
 
 def test_ctrl_c_on_evaluate_while_encoding_is_one_line(tmp_path, tiny_bert_dir, shared_data):

@@ -322,3 +322,38 @@ def test_a_registry_name_held_by_a_dataset_on_a_store_is_refused_as_on_disk(s3_e
     s3_env.client().delete_object(Bucket=bucket, Key="views/manifest.json")  # the first dataset is gone
     run_augment(corpus, second, augment_config(tmp_path))
     assert json.loads(entry.read_text())["dataset_dir"] == second
+
+
+def test_the_progress_bar_says_it_prepares_then_counts_records_out_of_the_corpus_lines(tmp_path, monkeypatch,
+                                                                                        capsys):
+    import gzip
+
+    from bsl_pipeline.pipeline.augment.job import run_augment
+    from bsl_pipeline.pipeline.corpus.chunks import CorpusConfig, expected_records
+    from small_corpus import augment_config
+
+    monkeypatch.delenv("BSL_NO_PROGRESS", raising=False)
+    corpus = tmp_path / "corpus.txt"
+    # 30 lines, 3 of them repeats (dropped as duplicates: records read all the same), the last without a newline.
+    lines = [f"Sentence number {i} talks about the weather near the river." for i in range(27)] + ["A dog."] * 3
+    corpus.write_text("\n".join(lines), encoding="utf-8")
+    assert expected_records(corpus, CorpusConfig()) == 30
+    packed = tmp_path / "packed" / "corpus.txt.gz"
+    packed.parent.mkdir()
+    packed.write_bytes(gzip.compress(corpus.read_bytes()))
+    assert expected_records(packed.parent, CorpusConfig()) is None  # not counted: that would mean decompressing
+    assert expected_records(corpus, CorpusConfig(limit=10)) == 10
+
+    config = augment_config(tmp_path, methods=["noise"])
+    config.progress = True
+    run_augment(corpus, tmp_path / "ds", config)
+    states = [s.strip() for s in capsys.readouterr().err.replace("\r", "\n").splitlines() if s.strip()]
+    # First a line that says what the wait is, no bar frozen at 0; then the records out of the 30 lines, with an ETA.
+    assert states[0] == "augment: preparing (the methods load their models) ...", states
+    bars = [s for s in states if not s.startswith("augment: preparing")]
+    assert bars and all(s.startswith("augment: ") and "/30 [" in s for s in bars), states
+    assert bars[-1].startswith("augment: 100%") and "30/30" in bars[-1], states
+    # A corpus whose lines are not counted: the total is known once it is read, and the bar ends at it.
+    run_augment(packed.parent, tmp_path / "ds-packed", config)
+    states = [s.strip() for s in capsys.readouterr().err.replace("\r", "\n").splitlines() if s.strip()]
+    assert states[-1].startswith("augment: 100%") and "30/30" in states[-1], states

@@ -127,9 +127,9 @@ def _is_inside(path: Path, other: Path) -> bool:
 
 
 def local_only(location: str | Path, what: str) -> None:
-    """Refuse a URL (`pipeline.base.storage.is_url`) where only a local file or folder is written, with one line:
+    """Refuse a URL (`pipeline.base.urls.is_url`) where only a local file or folder is written, with one line:
     as a path it would be a folder named `s3:` on this disk. `./s3://x` stays a local path."""
-    from bsl_pipeline.pipeline.base.storage import is_url, redact
+    from bsl_pipeline.pipeline.base.urls import is_url, redact
 
     if is_url(location):
         raise OwnershipError(f"{what} {redact(str(location))}: this is written to this disk, not to a URL (only "
@@ -140,7 +140,7 @@ def check_not_input(out: Path, inputs: Iterable[str | Path], what: str = "output
     """Refuse an output that is, contains or lies inside one of the inputs (e.g. `--out` = the corpus dir); `what`
     names the output's setting, `other` what the paths are when they are not inputs (another output). An input that
     is a URL (on a store) overlaps no local output."""
-    from bsl_pipeline.pipeline.base.storage import is_url
+    from bsl_pipeline.pipeline.base.urls import is_url
 
     local_only(out, what)
     out_r = Path(out).expanduser().resolve()

@@ -143,10 +143,11 @@ class Trainer:
 
     def __init__(self, config: TrainConfig, *, evaluators: Sequence[Evaluator] = (),
                  disable_progress: bool | None = None):
-        from bsl_pipeline.pipeline.base.hub import check_model_reference
+        from bsl_pipeline.training.preflight import check_settings
 
-        config.validate()  # a missing model is named as such (with the bundled one), not as the directory ''
-        check_model_reference(config.model.name_or_path, "model.name_or_path")
+        # The set-up's one check of the settings (as --print-config and the train flow run it): a missing model is
+        # named as such (with the bundled one), not as the directory ''.
+        check_settings(config)
         self.config = config
         self.evaluators = list(evaluators)
         if config.eval.stsb_dir and not self.evaluators:

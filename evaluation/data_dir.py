@@ -51,7 +51,7 @@ def default_data_dir(env: Mapping[str, str] = os.environ) -> Path:
 
 def repo_shared_data_dir() -> Path:
     """`../shared/data` beside this checkout (where a development machine keeps the reference copy)."""
-    return Path(__file__).resolve().parents[3] / "shared" / "data"
+    return Path(__file__).resolve().parents[2] / "shared" / "data"
 
 
 def holds_public_data(path: str | Path) -> bool:

@@ -18,6 +18,7 @@ from bsl_pipeline.evaluation.data_dir import (
     DataDirNotFound,
     default_data_dir,
     locate_data_dir,
+    repo_shared_data_dir,
     resolve_data_dir,
 )
 from bsl_pipeline.evaluation.public_data import (
@@ -303,6 +304,22 @@ def test_resolution_order(tmp_path):
     assert (locate_data_dir(None, env, shared).path, locate_data_dir(None, env, shared).origin) == \
         (tmp_path / "env", "BSL_DATA_DIR")
     assert locate_data_dir(tmp_path / "flag", env, shared).origin == "--data-dir"
+
+
+def test_the_shared_data_default_is_beside_this_checkout(shared_data, tmp_path):
+    """`../shared/data` is the folder beside the repository root, and `bsl evaluate` finds it with no --data-dir,
+    BSL_DATA_DIR or data cache (a clean machine's environment)."""
+    from conftest import REPO_ROOT
+
+    assert repo_shared_data_dir() == REPO_ROOT.resolve().parent / "shared" / "data"
+    if repo_shared_data_dir().resolve() != shared_data:
+        pytest.skip(f"the shared data is read from $BSL_SHARED_DATA ({shared_data}), not beside the checkout")
+    env = {k: v for k, v in os.environ.items() if k != "BSL_DATA_DIR"}
+    env["XDG_CACHE_HOME"] = str(tmp_path / "empty-cache")
+    proc = subprocess.run([sys.executable, "-c", "from bsl_pipeline.evaluation.data_dir import resolve_data_dir; "
+                           "d = resolve_data_dir(); print(d.origin, d.path)"], capture_output=True, text=True, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["../shared/data", str(repo_shared_data_dir())]
 
 
 def test_resolve_errors_say_which_command_to_run(tmp_path):

@@ -6,8 +6,12 @@ Each set is written into a temporary folder beside its place and swapped in whol
 (`<data dir>/data_manifests/<set>.json`: source id, revision, every file's sha256 and rows, rows dropped by reason)
 is written just before the swap. A rerun skips every set whose manifest matches the requested source and whose
 files still have the recorded checksums, and redoes the rest. A set folder without a manifest was supplied by hand
-and is kept unless `force` is set. What a refetch replaces is dropped only where the manifest lists it with its
-sha256; anything else (a hand-supplied folder, a file added or edited) moves to `.bsl-replaced/<time>/` beside it.
+and is kept unless `force` is set; it stands for the set only when it holds every file the loaders read
+(`missing_files`), else the result names what it lacks. What a refetch replaces is dropped only where the manifest
+lists it with its sha256; anything else (a hand-supplied folder, a file added or edited) moves to
+`.bsl-replaced/<time>/` beside it. In a folder that other tasks read too (`shares_folder`: SICK-E reads the SICK
+files a user puts in sick/, SICK-R's folder) the fetch replaces only the files it writes, one by one, and leaves
+the others where they are.
 
 What the hub copies carry, and where they differ from the reference files the paper's numbers come from:
   - STS12-16 (`mteb/sts1X-sts`): the gold-scored test pairs (scores 0-5) but no per-subset column, so a fetched
@@ -50,12 +54,25 @@ from typing import Any
 
 from bsl_pipeline.pipeline.base.atomic import write_json_atomic
 from bsl_pipeline.pipeline.base.errors import BSLError, InputError
-from bsl_pipeline.pipeline.base.ownership import read_json_file, require_record_or_nothing
+from bsl_pipeline.pipeline.base.ownership import (
+    REPLACED_DIR,
+    entry_kind,
+    read_json_file,
+    replaced_folder,
+    require_record_or_nothing,
+)
 from bsl_pipeline.pipeline.base.progress import progress_disabled
 from bsl_pipeline.pipeline.base.provenance import code_version, sha256_file
-from bsl_pipeline.pipeline.base.publish import publish_directory, remove_stale_staging, staging_dir
-from bsl_pipeline.evaluation.data_dir import default_data_dir
+from bsl_pipeline.pipeline.base.publish import (
+    publish_directory,
+    remove_stale_staging,
+    require_folder,
+    staging_dir,
+)
+from bsl_pipeline.evaluation.data import SICK_FILES, STS_SUBSETS
+from bsl_pipeline.evaluation.data_dir import POOLED_STS_SUBSET, default_data_dir
 from bsl_pipeline.evaluation.tasks import TASKS, HubSource
+from bsl_pipeline.evaluation.transfer_data import STS17_PAIRS, sts17_file_name
 
 LAYOUT_VERSION = 1
 NLI_LABELS = ("entailment", "neutral", "contradiction")
@@ -93,6 +110,14 @@ SET_GROUPS: dict[str, tuple[str, ...]] = {
     "transfer": tuple(t.name for t in TASKS if t.table == "transfer" and t.source is not None)}
 
 
+def _unknown_revision_keys(revisions: dict[str, str]) -> str | None:
+    """A key of `revisions` that names no set (a typo would leave that set at its pinned revision, unsaid)."""
+    unknown = sorted(set(revisions) - set(PUBLIC_SETS)) if isinstance(revisions, dict) else []
+    if unknown:
+        return f"unknown set(s) {', '.join(unknown)}; valid keys: {', '.join(PUBLIC_SETS)}"
+    return None
+
+
 @dataclass
 class DataFetchConfig:
     """Settings of `bsl data fetch`."""
@@ -106,17 +131,19 @@ class DataFetchConfig:
     force: bool = field(default=False, metadata={
         "help": "refetch complete sets and replace folders supplied by hand"})
     revisions: dict[str, str] = field(default_factory=dict, metadata={
-        "help": "per-set hub revision instead of the pinned one, e.g. {snli: main}"})
+        "help": "per-set hub revision instead of the pinned one, e.g. {snli: main} (keys: set names)",
+        "check": _unknown_revision_keys})
     progress: bool = field(default=True, metadata={"help": "show the datasets library's progress bars"})
 
 
 @dataclass(frozen=True)
 class FetchResult:
     name: str
-    status: str  # fetched | complete | kept
+    status: str  # fetched | complete | kept (supplied by hand, every file there) | incomplete (kept, files missing)
     folder: Path
     rows: dict[str, int]
     warnings: tuple[str, ...] = ()
+    missing: tuple[str, ...] = ()  # incomplete: the files the set needs that its folder lacks
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -317,14 +344,11 @@ def write_stsb(ds, folder: Path, split: str, where: str) -> tuple[list[str], Spl
     return [name], rows
 
 
-SICK_FILE_NAMES = {"train": "SICK_train.txt", "trial": "SICK_trial.txt", "test": "SICK_test_annotated.txt"}
-
-
 def write_sick(ds, folder: Path, split: str, where: str) -> tuple[list[str], SplitRows]:
     """SICK_<split>.txt with the header pair_ID, sentence_A, sentence_B, relatedness_score (scores 1-5)."""
     rows = SplitRows()
     ids = _optional_column(ds, ("pair_ID", "id"))
-    name = SICK_FILE_NAMES[split]
+    name = SICK_FILES[split]
     lines = (f"{_field(ids, i) if ids is not None else i + 1}\t{a}\t{b}\t{score}"
              for i, a, b, score in scored_pairs(ds, where, 1.0, 5.0, rows))
     _write_lines(folder / name, ["pair_ID\tsentence_A\tsentence_B\trelatedness_score", *lines])
@@ -464,6 +488,37 @@ def _hand_files(spec: PublicSet) -> str:
     return ", ".join(f"{split}.csv (premise,hypothesis,label)" for split, _ in spec.splits)
 
 
+def missing_files(spec: PublicSet, folder: Path) -> list[str]:
+    """The files (names inside `folder`) that the evaluation stage's loaders read for this set and `folder`
+    lacks: a folder supplied by hand counts as the set only when this is empty. An STS year is complete as the
+    fetch's pooled file pair or as every one of its SemEval subsets."""
+    def pair(subset: str) -> list[str]:
+        return [f"STS.input.{subset}.txt", f"STS.gs.{subset}.txt"]
+
+    if spec.kind == "sts-year":
+        pooled = pair(POOLED_STS_SUBSET)
+        if all((folder / name).is_file() for name in pooled):
+            return []
+        needed = [name for subset in STS_SUBSETS[spec.name] for name in pair(subset)]
+    elif spec.kind == "sts-crosslingual":
+        needed = [name for p in STS17_PAIRS for name in pair(sts17_file_name(p))]
+    elif spec.kind == "stsb":
+        needed = [f"sts-{split}.csv" for split, _ in spec.splits]
+    elif spec.kind == "sick":
+        needed = [SICK_FILES[split] for split, _ in spec.splits]
+    elif spec.kind in ("classification", "pair-classification"):
+        needed = [f"{split}.tsv" for split, _ in spec.splits]
+    else:
+        needed = [f"{split}.csv" for split, _ in spec.splits]
+    return [name for name in needed if not (folder / name).is_file()]
+
+
+def shares_folder(spec: PublicSet) -> bool:
+    """Whether another evaluation task reads files of this set's folder that the fetch does not write (SICK-E
+    reads SICK_train/trial/test from sick/, SICK-R's folder): a refetch there replaces only its own files."""
+    return any(t.folder == spec.folder and t.name != spec.name for t in TASKS)
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Manifests, completeness, the swap
 
@@ -543,9 +598,7 @@ def fetch_set(spec: PublicSet, data_dir: Path, cfg: DataFetchConfig) -> FetchRes
     if not cfg.force and is_complete(data_dir, source):
         return FetchResult(spec.name, "complete", folder, _recorded_rows(data_dir, spec.name))
     if not cfg.force and folder.exists() and not manifest_path(data_dir, spec.name).exists():
-        return FetchResult(spec.name, "kept", folder, {},
-                           (f"{spec.name}: kept {folder}: it has no fetch manifest (supplied by hand?); "
-                            f"use --force to replace it",))
+        return _hand_made(spec, folder)
     require_record_or_nothing(manifest_path(data_dir, spec.name), PUBLIC_SET_KIND, MAX_FETCH_MANIFEST_BYTES,
                               "a fetch manifest", "move it away, or fetch into another data dir")
     folder.parent.mkdir(parents=True, exist_ok=True)
@@ -562,13 +615,53 @@ def fetch_set(spec: PublicSet, data_dir: Path, cfg: DataFetchConfig) -> FetchRes
         write_json_atomic(manifest_path(data_dir, spec.name),
                           describe_set(source, folder, data_dir, written, staging))
         kept: list[Path] = []
-        publish_directory(staging, folder, discard=fetched_before, on_set_aside=kept.append)
+        if shares_folder(spec) and require_folder(folder, "the folder of the set"):
+            kept += filter(None, [_publish_files(staging, folder, fetched_before)])
+        else:
+            publish_directory(staging, folder, discard=fetched_before, on_set_aside=kept.append)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     rows = {split: rows.written for split, (_, rows) in written.items()}
-    notes = [f"{spec.name}: files in {folder} that the fetch did not write (or that were edited) are kept in "
-             f"{where}" for where in kept]
+    what = ("the files of that name that the fetch did not write (or that were edited)" if shares_folder(spec)
+            else f"files in {folder} that the fetch did not write (or that were edited)")
+    notes = [f"{spec.name}: {what} are kept in {where}" for where in kept]
     return FetchResult(spec.name, "fetched", folder, rows, tuple(_row_warnings(spec, written) + notes))
+
+
+def _hand_made(spec: PublicSet, folder: Path) -> FetchResult:
+    """A set folder without a fetch manifest (supplied by hand): kept as it is. It counts as the set only when
+    it holds every file the set needs; otherwise the result names the missing ones."""
+    missing = missing_files(spec, folder)
+    aside = folder.parent / REPLACED_DIR
+    force = ("rerun with --force to fetch the set (" + (
+        f"a file it writes that is already there is moved to {aside}/, the others stay" if shares_folder(spec)
+        else f"what the folder holds is moved to {aside}/") + "; nothing is deleted)")
+    if not missing:
+        return FetchResult(spec.name, "kept", folder, {},
+                           (f"{spec.name}: kept {folder}: supplied by hand (no fetch manifest), it holds every "
+                            f"file the set needs; to use the hub copy instead, {force}",))
+    return FetchResult(spec.name, "incomplete", folder, {},
+                       (f"{spec.name}: {folder} has no fetch manifest (supplied by hand?) and lacks "
+                        f"{', '.join(missing)}, so the set is not there; the folder is kept as it is: add the "
+                        f"missing files, or {force}",), tuple(missing))
+
+
+def _publish_files(staging: Path, folder: Path, discard: Callable[[str, Path], bool]) -> Path | None:
+    """Move the files of `staging` into the existing `folder` one by one, leaving its other files where they are
+    (a folder other tasks read too, `shares_folder`). A file of the same name is set aside into
+    `<parent>/.bsl-replaced/<time>/<folder name>/` unless `discard` vouches for it (the fetch wrote it). Returns
+    that folder, None when nothing was set aside."""
+    names = sorted(p.name for p in staging.iterdir())
+    replaced = [n for n in names if entry_kind(folder / n) is not None
+                and not (entry_kind(folder / n) == "a plain file" and discard(n, folder / n))]
+    kept = replaced_folder(folder.parent) / folder.name if replaced else None
+    if kept is not None:
+        kept.mkdir()
+        for name in replaced:
+            os.replace(folder / name, kept / name)
+    for name in names:
+        os.replace(staging / name, folder / name)
+    return kept
 
 
 def _fetched_files(data_dir: Path, name: str, folder: Path) -> Callable[[str, Path], bool]:
@@ -633,7 +726,7 @@ def fetch_public_sets(cfg: DataFetchConfig, log: Callable[[str], None] = print) 
 
         datasets.disable_progress_bars()
     created = [d for d in (data_dir, *data_dir.parents) if not d.exists()]
-    data_dir.mkdir(parents=True, exist_ok=True)
+    _make_data_dir(data_dir)
     results = []
     try:
         for spec in specs:
@@ -648,10 +741,27 @@ def fetch_public_sets(cfg: DataFetchConfig, log: Callable[[str], None] = print) 
     return results
 
 
+def _make_data_dir(data_dir: Path) -> None:
+    """The data dir, made when missing; a path that is not a folder, or one that cannot be made or written, is
+    an error naming it (before anything is fetched)."""
+    kind = entry_kind(data_dir)
+    if kind not in (None, "a folder") and not (kind == "a symbolic link" and data_dir.is_dir()):
+        raise InputError(f"{data_dir} is {kind}, not a folder: give a data dir to fill (a folder, new or existing)")
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"{data_dir}: cannot make the data dir ({exc.strerror or exc}): give a folder you can "
+                         f"write") from None
+    if not os.access(data_dir, os.W_OK | os.X_OK):
+        raise InputError(f"{data_dir}: the data dir is not writable: give a folder you can write (or fix its "
+                         f"permissions)")
+
+
 def _fetch_and_log(spec: PublicSet, data_dir: Path, cfg: DataFetchConfig, log: Callable[[str], None]) -> FetchResult:
     result = fetch_set(spec, data_dir, cfg)
     rows = ", ".join(f"{split} {n}" for split, n in result.rows.items())
-    status = {"fetched": "fetched into", "complete": "already complete in", "kept": "kept"}[result.status]
+    status = {"fetched": "fetched into", "complete": "already complete in", "kept": "kept",
+              "incomplete": "incomplete, kept"}[result.status]
     log(f"{spec.name}: {status} {result.folder}" + (f" ({rows})" if rows else ""))
     for warning in result.warnings:
         log(f"  warning: {warning}")

@@ -21,9 +21,12 @@ DESCRIPTION = """\
 Load the public evaluation and NLI sets with `datasets.load_dataset` from their Hugging Face hub datasets (or from
 --mirror, a local directory holding those datasets as <owner>/<name>/ in the hub's file layout) and write them in
 the layout `bsl evaluate` reads, with a manifest per set under <DIR>/data_manifests/. Complete sets are skipped,
-interrupted ones redone; a set folder supplied by hand is kept unless --force. Without --to the sets go to the data
-cache that every command looks in (after --data-dir and BSL_DATA_DIR): $XDG_CACHE_HOME/bsl/data, by default
-~/.cache/bsl/data. docs/guide/data.md lists the hub datasets and what each lacks compared with the reference files.
+interrupted ones redone. A set folder supplied by hand is kept unless --force: it counts as the set when it holds
+every file the set needs, else the missing files are named and the command exits 1. --force sets aside what it
+replaces, never deletes it; in sick/ it replaces only SICK-R's file and leaves the SICK files put there for SICK-E.
+Without --to the sets go to the data cache that every command looks in (after --data-dir and BSL_DATA_DIR):
+$XDG_CACHE_HOME/bsl/data, by default ~/.cache/bsl/data. docs/guide/data.md lists the hub datasets and what each
+lacks compared with the reference files.
 """
 
 EXAMPLES = """\
@@ -67,6 +70,7 @@ FETCH_FLAGS = {"to": "to", "sets": "sets", "mirror": "mirror", "force": to_const
 
 
 def run(args: argparse.Namespace) -> int:
+    from bsl_pipeline.pipeline.base.errors import InputError
     from bsl_pipeline.evaluation.public_data import DataFetchConfig, fetch_public_sets, target_dir
 
     cfg = resolve_config(DataFetchConfig, args, FETCH_FLAGS)
@@ -75,5 +79,12 @@ def run(args: argparse.Namespace) -> int:
         return 0
     results = fetch_public_sets(cfg, log=lambda line: print(line, flush=True))
     fetched = sum(r.status == "fetched" for r in results)
-    print(f"{target_dir(cfg)}: {fetched} set(s) fetched, {len(results) - fetched} already there")
+    incomplete = [r for r in results if r.status == "incomplete"]
+    there = len(results) - fetched - len(incomplete)
+    print(f"{target_dir(cfg)}: {fetched} set(s) fetched, {there} already there"
+          + (f", {len(incomplete)} incomplete" if incomplete else ""))
+    if incomplete:
+        raise InputError("not there: " + "; ".join(f"{r.name} ({r.folder} lacks {', '.join(r.missing)})"
+                                                   for r in incomplete)
+                         + ": folders supplied by hand are kept; add the files, or rerun with --force")
     return 0

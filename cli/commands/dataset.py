@@ -198,9 +198,11 @@ def cmd_corpus_manifest(args: argparse.Namespace) -> int:
     from bsl_pipeline.pipeline.base.ownership import check_output_name
 
     name = check_output_name(args.name or Path(args.corpus).name.split(".")[0], "corpus manifest name (--name)")
-    path = write_source_manifest(args.corpus, cfg, name, args.registry_dir)
-    m = json.loads(path.read_text(encoding="utf-8"))
-    print(f"wrote {path}: {m['records_read']} records read, {m['records_kept']} kept, dropped {m['dropped']}")
+    result = write_source_manifest(args.corpus, cfg, name, args.registry_dir, overwrite=args.overwrite)
+    m = json.loads(result.path.read_text(encoding="utf-8"))
+    print(f"wrote {result.path}: {m['records_read']} records read, {m['records_kept']} kept, dropped {m['dropped']}")
+    if result.set_aside is not None:
+        print(f"  the file it replaced is kept in {result.set_aside}/")
     return 0
 
 
@@ -298,11 +300,14 @@ def _add_corpus_manifest(sub) -> None:
                     "describe a source corpus (checksums, counts) under data_manifests/", """\
 Read a corpus with the same reader settings as `bsl augment` (corpus.* keys) and write
 <registry-dir>/sources/<name>.json: files with sha256 and line counts, records kept, dropped by reason, NLI label
-counts.
+counts. An existing manifest of that name is rewritten only when it describes the same corpus (path, files and
+checksums) and is as bsl wrote it; another corpus's manifest, one edited by hand or any other file is refused
+(--overwrite moves it to .bsl-replaced/ beside it).
 """)
     p.add_argument("corpus", help="corpus file or directory")
     p.add_argument("--name", help="manifest name (default: the corpus file name without extensions)")
     p.add_argument("--registry-dir", default="data_manifests", help="where the manifest is registered (default %(default)s)")
+    add_overwrite_flag(p, "a <name>.json that is another corpus's manifest, edited by hand, or not a manifest")
     add_config_arguments(p, "corpus reader config (format, field, ...)", example="field=sentence",
                          not_needed=("corpus",))
 

@@ -4,8 +4,10 @@ dropped by reason, NLI label counts), so datasets can name exactly what they wer
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from collections import Counter
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -13,13 +15,17 @@ from typing import Any
 from bsl_pipeline.pipeline.base.atomic import write_json_atomic
 from bsl_pipeline.pipeline.base.errors import InputError
 from bsl_pipeline.pipeline.base.ownership import (
+    REPLACED_DIR,
+    OwnershipError,
     check_not_input,
     check_output_name,
     local_only,
+    read_json_file,
     refuse_special_file,
-    require_record_or_nothing,
+    set_aside,
 )
 from bsl_pipeline.pipeline.base.provenance import code_version, sha256_file
+from bsl_pipeline.pipeline.base.written_files import record_written, recorded_by
 from bsl_pipeline.pipeline.corpus.chunks import CorpusConfig, CorpusStats, iter_chunks
 
 
@@ -56,19 +62,85 @@ def describe_corpus(corpus: str | Path, cfg: CorpusConfig, name: str) -> dict[st
     return manifest
 
 
-def write_source_manifest(corpus: str | Path, cfg: CorpusConfig, name: str, registry_dir: str | Path) -> Path:
+# The command that writes corpus manifests, as the record of written files names it.
+WRITER = "corpus-manifest"
+# What a rerun over an unchanged corpus changes anyway: when and by which code it ran.
+_RUN_FIELDS = ("created", "code_version")
+
+
+@dataclass(frozen=True)
+class SourceManifestResult:
+    """Where the manifest was written, and where the manifest it replaced went (`--overwrite`), if anywhere."""
+
+    path: Path
+    set_aside: Path | None = None
+
+
+def write_source_manifest(corpus: str | Path, cfg: CorpusConfig, name: str, registry_dir: str | Path,
+                          overwrite: bool = False) -> SourceManifestResult:
     """Describe the corpus into `<registry_dir>/sources/<name>.json`: never inside the corpus (the next read of it
-    would take the manifest for corpus text), never through a link, and never over a file that is not a corpus
-    manifest (a user's file of that name is kept)."""
+    would take the manifest for corpus text), never through a link, and never over another file (`replaces`)
+    unless `overwrite`, which first moves that file to `sources/.bsl-replaced/<time>/`."""
     check_output_name(name, "corpus manifest name")
     local_only(registry_dir, "--registry-dir")
     target = Path(registry_dir) / "sources" / f"{name}.json"
     check_not_input(target, [corpus])
     refuse_special_file(target)
-    require_record_or_nothing(target, SOURCE_KIND, MAX_SOURCE_MANIFEST_BYTES, "a corpus manifest",
-                              "give another --name, or another --registry-dir")
-    write_json_atomic(target, describe_corpus(corpus, cfg, name))
-    return target
+    fix = (f"give another --name (or --registry-dir), or pass --overwrite to replace it (the old file is moved to "
+           f"{target.parent / REPLACED_DIR}/, nothing is deleted)")
+    if not overwrite and (problem := replaces(target, str(corpus))):
+        raise OwnershipError(f"{target} {problem}; bsl leaves it alone: {fix}")  # before the corpus is read
+    manifest = describe_corpus(corpus, cfg, name)
+    problem = replaces(target, str(corpus), manifest)
+    if problem and not overwrite:
+        raise OwnershipError(f"{target} {problem}; bsl leaves it alone: {fix}")
+    kept = set_aside(target.parent, [target.name]) if problem else None
+    write_json_atomic(target, manifest)
+    record_written(target, WRITER)
+    return SourceManifestResult(target, kept)
+
+
+def replaces(target: Path, corpus: str, manifest: dict[str, Any] | None = None) -> str | None:
+    """Why writing `manifest`, the description of `corpus`, at `target` would lose something, or None: nothing is
+    there, or a manifest of the same corpus (same path, same files and checksums) that this command wrote as it is
+    now (the record of written files says so) or that holds what `manifest` holds but for when and by which code
+    it was written. Without `manifest` (the corpus not read yet) only what is there and its corpus path count."""
+    try:
+        existing = read_json_file(target, MAX_SOURCE_MANIFEST_BYTES)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, RecursionError):
+        existing = None
+    if not isinstance(existing, dict) or existing.get("kind") != SOURCE_KIND:
+        return "exists and is not a corpus manifest"
+    was = existing.get("corpus")
+    if not _same_place(was, corpus):
+        return f"describes another corpus, {was!r}"
+    if manifest is None:
+        return None
+    if _contents(existing.get("files")) != _contents(manifest["files"]):
+        return f"describes {was!r} with other files or checksums (the corpus changed since it was written)"
+    if recorded_by(WRITER)(target):
+        return None
+    as_written = json.loads(json.dumps(manifest))
+    if {k: v for k, v in existing.items() if k not in _RUN_FIELDS} == \
+            {k: v for k, v in as_written.items() if k not in _RUN_FIELDS}:
+        return None
+    return ("describes this corpus but not as this run would (other reader settings, or edited by hand), and bsl "
+            "has no record of writing it as it is now")
+
+
+def _same_place(was: Any, now: str) -> bool:
+    return isinstance(was, str) and (was == now or os.path.realpath(was) == os.path.realpath(now))
+
+
+def _contents(files: Any) -> Any:
+    """A manifest's `files` without their paths: what the corpus holds (sha256, bytes, lines; a directory's
+    checksums)."""
+    if not isinstance(files, list):
+        return None
+    return [{k: v for k, v in f.items() if k != "path"} if isinstance(f, dict) else f for f in files]
+
 
 def source_files_info(paths: list[str],
                       read_stats: dict[str, tuple[int, int]] | None = None) -> list[dict[str, Any]]:

@@ -186,15 +186,116 @@ def test_interrupted_fetch_leaves_no_half_set_and_resumes(hub_mirror, tmp_path, 
     assert [p.name for p in (data / "sick").iterdir()] == ["SICK_test_annotated.txt"]
 
 
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
 def test_folder_supplied_by_hand_is_kept_unless_forced(hub_mirror, shared_data, tmp_path):
     data = tmp_path / "data"
     shutil.copytree(shared_data / "sick", data / "sick")
     results = fetch_public_sets(DataFetchConfig(to=str(data), mirror=str(hub_mirror), sets=["sickr"],
                                                 progress=False), log=lambda _: None)
-    assert results[0].status == "kept" and "--force" in results[0].warnings[0]
+    assert results[0].status == "kept" and "holds every file the set needs" in results[0].warnings[0]
+    assert "--force" in results[0].warnings[0]
     assert (data / "sick/SICK_train.txt").is_file() and not manifest_path(data, "sickr").exists()
+
+
+def test_an_incomplete_folder_supplied_by_hand_is_not_the_set_and_is_kept(hub_mirror, shared_data, tmp_path):
+    from bsl_pipeline.cli.cli import main
+
+    data = tmp_path / "data"
+    (data / "stsbenchmark").mkdir(parents=True)
+    shutil.copy(shared_data / "stsbenchmark/sts-train.csv", data / "stsbenchmark")
+    shutil.copytree(shared_data / "sts/sts13", data / "sts/sts13")
+    (data / "sts/sts13/STS.gs.OnWN.txt").unlink()
+    shutil.copytree(shared_data / "sts/sts14", data / "sts/sts14")  # every subset: the set
+    before = _tree(data)
+    results = {r.name: r for r in fetch_public_sets(DataFetchConfig(
+        to=str(data), mirror=str(hub_mirror), sets=["sts13", "sts14", "stsb"], progress=False), log=lambda _: None)}
+    assert {n: r.status for n, r in results.items()} == {"sts13": "incomplete", "sts14": "kept", "stsb": "incomplete"}
+    assert results["stsb"].missing == ("sts-dev.csv", "sts-test.csv")
+    assert results["sts13"].missing == ("STS.gs.OnWN.txt",)
+    assert "lacks sts-dev.csv, sts-test.csv, so the set is not there" in results["stsb"].warnings[0]
+    assert "--force" in results["stsb"].warnings[0]
+    assert _tree(data) == before and not (data / "data_manifests").exists()
+
+    argv = ["data", "fetch", "--to", str(data), "--mirror", str(hub_mirror), "--sets", "sts14,stsb", "--no-progress"]
+    assert main(argv) == 1
+    assert _tree(data) == before
+    assert main(argv + ["--force"]) == 0
+    assert sorted(p.name for p in (data / "stsbenchmark").iterdir()) == ["sts-dev.csv", "sts-test.csv",
+                                                                        "sts-train.csv"]
+    kept = next((data / ".bsl-replaced").glob("*/stsbenchmark/sts-train.csv"))
+    assert kept.read_bytes() == (shared_data / "stsbenchmark/sts-train.csv").read_bytes()
+
+
+def test_bsl_data_fetch_names_the_missing_files_and_exits_1(hub_mirror, shared_data, tmp_path, capsys):
+    from bsl_pipeline.cli.cli import main
+
+    data = tmp_path / "data"
+    (data / "sick").mkdir(parents=True)
+    shutil.copy(shared_data / "sick/SICK_train.txt", data / "sick")
+    assert main(["data", "fetch", "--to", str(data), "--mirror", str(hub_mirror), "--sets", "sickr",
+                 "--no-progress"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out.splitlines()[0] == f"sickr: incomplete, kept {data / 'sick'}"
+    assert captured.out.splitlines()[-1] == f"{data}: 0 set(s) fetched, 0 already there, 1 incomplete"
+    assert captured.err == (f"bsl data: error: not there: sickr ({data / 'sick'} lacks SICK_test_annotated.txt): "
+                            f"folders supplied by hand are kept; add the files, or rerun with --force\n")
+    assert [p.name for p in (data / "sick").iterdir()] == ["SICK_train.txt"]
+
+
+def test_force_in_sick_replaces_only_sickr_s_file_and_leaves_the_sick_e_files(hub_mirror, shared_data, tmp_path):
+    from bsl_pipeline.evaluation.data import load_sick
+    from bsl_pipeline.pipeline.corpus.builtin import write_sts_sick_train
+
+    data = tmp_path / "data"
+    shutil.copytree(shared_data / "sick", data / "sick")
+    mine = {name: (data / "sick" / name).read_bytes() for name in ("SICK_train.txt", "SICK_trial.txt")}
+    hand_test = (data / "sick/SICK_test_annotated.txt").read_bytes()
+    assert _fetch(hub_mirror, data, ["sickr", "stsb"], force=True) == {"sickr": "fetched", "stsb": "fetched"}
+    assert {name: (data / "sick" / name).read_bytes() for name in mine} == mine
+    kept = next((data / ".bsl-replaced").glob("*/sick"))
+    assert _tree(kept) == {"SICK_test_annotated.txt": hand_test}
+    manifest = json.loads(manifest_path(data, "sickr").read_text())
+    assert [f["path"] for f in manifest["files"]] == ["sick/SICK_test_annotated.txt"]
+    # What SICK-E and `bsl corpus sts-sick-train` read is still there, and a refetch replaces only its own file.
+    assert len(load_sick(data, "train").scores) == 4500
+    assert write_sts_sick_train(data, tmp_path / "a.txt") == write_sts_sick_train(shared_data, tmp_path / "b.txt")
     assert _fetch(hub_mirror, data, ["sickr"], force=True) == {"sickr": "fetched"}
-    assert not (data / "sick/SICK_train.txt").exists()
+    assert {name: (data / "sick" / name).read_bytes() for name in mine} == mine
+    assert len(list((data / ".bsl-replaced").iterdir())) == 1
+
+
+def test_a_data_dir_that_is_a_file_or_cannot_be_made_is_named(hub_mirror, tmp_path, capsys):
+    from bsl_pipeline.cli.cli import main
+
+    notes = tmp_path / "notes"
+    notes.write_text("mine\n")
+    for to, says in ((notes, f"{notes} is a plain file, not a folder: give a data dir to fill"),
+                     (Path("/proc/bsl-no-such-dir"), "/proc/bsl-no-such-dir: cannot make the data dir (")):
+        assert main(["data", "fetch", "--to", str(to), "--mirror", str(hub_mirror), "--sets", "stsb",
+                     "--no-progress"]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith(f"bsl data: error: {says}") and len(err.splitlines()) == 1, err
+    assert notes.read_text() == "mine\n"
+
+
+def test_a_revision_for_an_unknown_set_is_refused(tmp_path, capsys):
+    from bsl_pipeline.cli.cli import main
+
+    for argv in (["--print-config"], ["--to", str(tmp_path / "d"), "--sets", "stsb"]):
+        assert main(["data", "fetch", *argv, "-o", "revisions.stbs=main"]) == 1
+        err = capsys.readouterr().err
+        assert err == ("bsl data: error: revisions: unknown set(s) stbs; valid keys: " + ", ".join(PUBLIC_SETS)
+                       + "\n")
+    assert not (tmp_path / "d").exists()
+    config = tmp_path / "fetch.yaml"
+    config.write_text("revisions:\n  snli: main\n  nope: main\n")
+    assert main(["data", "fetch", "--config", str(config), "--print-config"]) == 1
+    assert "revisions: unknown set(s) nope;" in capsys.readouterr().err
+    assert main(["data", "fetch", "--print-config", "-o", "revisions.snli=main"]) == 0
+    assert "  snli: main" in capsys.readouterr().out
 
 
 def test_manifest_path_outside_the_data_dir_is_not_trusted(hub_mirror, tmp_path):

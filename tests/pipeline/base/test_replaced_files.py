@@ -100,28 +100,45 @@ def _fetch(mirror: Path, to: Path, sets: list[str], **kw):
 
 def test_refetch_after_an_edit_or_an_added_file_sets_them_aside(hub_mirror, tmp_path):
     data = tmp_path / "data"
-    _fetch(hub_mirror, data, ["sickr"])
-    (sick,) = list((data / "sick").iterdir())
-    original = sick.read_bytes()
-    sick.write_bytes(original + b"my extra line\n")
-    (data / "sick" / "my-split.txt").write_text("mine")
-    (result,) = _fetch(hub_mirror, data, ["sickr"])
-    assert result.status == "fetched" and sick.read_bytes() == original
+    _fetch(hub_mirror, data, ["sts16"])
+    gold = data / "sts" / "sts16" / "STS.gs.pooled.txt"
+    original = gold.read_bytes()
+    gold.write_bytes(original + b"4.0\n")
+    (data / "sts" / "sts16" / "my-split.txt").write_text("mine")
+    (result,) = _fetch(hub_mirror, data, ["sts16"])
+    assert result.status == "fetched" and gold.read_bytes() == original
     assert any(".bsl-replaced" in w for w in result.warnings), result.warnings
-    kept = {p.name: p for p in _replaced(data)}
-    assert kept["my-split.txt"].read_text() == "mine" and kept[sick.name].read_bytes().endswith(b"my extra line\n")
+    kept = {p.name: p for p in _replaced(data / "sts")}
+    assert kept["my-split.txt"].read_text() == "mine" and kept[gold.name].read_bytes().endswith(b"4.0\n")
+    assert not (data / "sts" / "sts16" / "my-split.txt").exists()
     # an untouched refetch (--force) drops only the files it wrote: nothing more is set aside
-    (result,) = _fetch(hub_mirror, data, ["sickr"], force=True)
-    assert len(_replaced(data)) == 2 and not any(".bsl-replaced" in w for w in result.warnings)
+    (result,) = _fetch(hub_mirror, data, ["sts16"], force=True)
+    assert len(_replaced(data / "sts")) == 2 and not any(".bsl-replaced" in w for w in result.warnings)
 
 
 def test_force_sets_a_hand_supplied_folder_aside(hub_mirror, shared_data, tmp_path):
     data = tmp_path / "data"
-    shutil.copytree(shared_data / "sick", data / "sick")
-    supplied = sorted(p.name for p in (data / "sick").iterdir())
-    (result,) = _fetch(hub_mirror, data, ["sickr"], force=True)
+    shutil.copytree(shared_data / "sts" / "sts13", data / "sts" / "sts13")
+    supplied = sorted(p.name for p in (data / "sts" / "sts13").iterdir())
+    (result,) = _fetch(hub_mirror, data, ["sts13"], force=True)
     assert result.status == "fetched"
-    assert sorted(p.name for p in _replaced(data)) == supplied
+    assert sorted(p.name for p in _replaced(data / "sts")) == supplied
+
+
+def test_force_in_sick_sets_aside_only_the_file_the_fetch_writes(hub_mirror, shared_data, tmp_path):
+    """sick/ is also SICK-E's folder (the SICK files a user puts there): a refetch of SICK-R replaces its own file
+    and nothing else, so an added or edited file of another name stays where it is."""
+    data = tmp_path / "data"
+    shutil.copytree(shared_data / "sick", data / "sick")
+    (result,) = _fetch(hub_mirror, data, ["sickr"], force=True)
+    assert result.status == "fetched" and [p.name for p in _replaced(data)] == ["SICK_test_annotated.txt"]
+    (data / "sick" / "my-split.txt").write_text("mine")
+    fetched = data / "sick" / "SICK_test_annotated.txt"
+    fetched.write_bytes(fetched.read_bytes() + b"my extra line\n")
+    (result,) = _fetch(hub_mirror, data, ["sickr"])
+    assert result.status == "fetched" and any(".bsl-replaced" in w for w in result.warnings), result.warnings
+    assert (data / "sick" / "my-split.txt").read_text() == "mine" and (data / "sick" / "SICK_train.txt").is_file()
+    assert sorted(p.read_bytes().endswith(b"my extra line\n") for p in _replaced(data)) == [False, True]
 
 
 # -- 3: a rerun with other methods says what it replaces -------------------------------------------------------------

@@ -387,7 +387,7 @@ class Checkpointer:
             max_length = reading_length(self.model.name_or_path, e.max_length, self.model.max_length)
             head = export_head(self.model.name_or_path, e.normalize, e.base_dense)
             write_run_export(encoder, self.tokenizer, out, max_length=max_length, head=head, card=card,
-                             outside_run=bool(e.dir), overwrite=self.train.overwrite)
+                             run_dir=self.output_dir if e.dir else None, overwrite=self.train.overwrite)
         barrier()
         return out
 

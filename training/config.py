@@ -155,9 +155,10 @@ class TrainLoopConfig:
     resume: str | None = _help("'auto' = latest checkpoint in output_dir/checkpoints, or a checkpoint dir; "
                                "null = fresh run (refused when output_dir already has checkpoints)",
                                default=None, in_run_key=False)
-    overwrite: bool = _help("write into an output_dir (or export.dir) that bsl did not create (bsl train "
-                            "--overwrite): what the run replaces there (config.yaml, metrics.csv, checkpoints/, "
-                            "final/, best/, export/, ...) is moved to .bsl-replaced/<time>/, never deleted",
+    overwrite: bool = _help("write into an output_dir that bsl did not create, or an export.dir that is not this "
+                            "run's export (bsl train --overwrite): what the run replaces there (config.yaml, "
+                            "metrics.csv, checkpoints/, final/, best/, export/, ...; the whole export.dir) is moved "
+                            "to .bsl-replaced/<time>/, never deleted",
                             default=False, in_run_key=False)
     resume_fallback: bool = _help("when the latest checkpoint is broken, resume from the newest good one before it "
                                   "(with a warning) instead of stopping", default=False,
@@ -198,7 +199,9 @@ class EvalConfig:
 @dataclass
 class ExportConfig:
     enabled: bool = _help("write a sentence-transformers model dir at the end", default=True)
-    dir: str | None = _help("where; null = output_dir/export", default=None)
+    dir: str | None = _help("where; null = output_dir/export. Another folder must be new, empty or this run's "
+                            "export (its .bsl-output.json names the folder and the run), never a symbolic link; "
+                            "train.overwrite moves anything else there aside", default=None)
     source: Literal["final", "best"] = _help("export the final weights or the best dev checkpoint",
                                              default="final")
     normalize: bool | None = _help("add a Normalize module (unit-length embeddings); null = as the starting "

@@ -15,15 +15,24 @@ sentence-transformers release loads:
 ```
 
 `SentenceTransformer(dir).encode(sentences)` then gives the trainer's embeddings (its eval encoder's), and the
-evaluation stage's `load_encoder(dir)` reads the same files back. An `export.dir` outside the run directory is
-claimed first (`claim_export_dir`).
+evaluation stage's `load_encoder(dir)` reads the same files back.
+
+An `export.dir` outside the run directory is claimed for the run (`claim_export_dir`) and carries the marker
+`.bsl-output.json` (`pipeline.base.ownership`): its claim id and path, the run directory's claim (path and id) and
+every file of the export with its sha256. It is the run's own only while that marker proves it: written for this
+folder (not a copy, not planted) by this run. A rerun or resume of the run replaces it, dropping only the files the
+marker lists with the sha256 they still have (any other file, an edited README included, is set aside); anything
+else (a folder of the user's, a copy, another run's export) is refused unless `train.overwrite`, which moves it
+whole to `.bsl-replaced/`. A symbolic link there is refused (by lstat), even with `train.overwrite`.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from glob import escape as glob_escape
 from pathlib import Path
 from typing import Any
 
@@ -32,8 +41,11 @@ import yaml
 from bsl_pipeline.pipeline.base.atomic import write_json_atomic
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.config import to_dict
-from bsl_pipeline.pipeline.base.ownership import MARKER_NAME, OwnershipError, read_marker, set_aside
-from bsl_pipeline.pipeline.base.publish import publish_directory, staging_dir
+from bsl_pipeline.pipeline.base.ownership import (MARKER_NAME, MAX_MARKER_BYTES, REPLACED_DIR, OwnershipError,
+                                                  entry_kind, marker_problem, output_marker, read_json_file,
+                                                  read_marker, set_aside)
+from bsl_pipeline.pipeline.base.provenance import sha256_file
+from bsl_pipeline.pipeline.base.publish import Discard, publish_directory, remove_stale_staging, staging_dir
 from bsl_pipeline.training.checkpoint_files import ordinary_file_modes
 from bsl_pipeline.training.st_directory import POOLING_FLAGS, STLayout, read_sentence_transformers_dir
 
@@ -76,15 +88,32 @@ def _copy_module_dir(source: Path, target: Path) -> None:
 
 def export_sentence_transformer(encoder, tokenizer, out_dir: str | Path, *, max_length: int,
                                 normalize: bool = False, card: dict[str, Any] | None = None,
-                                dense_dirs: tuple[Path, ...] = ()) -> Path:
+                                dense_dirs: tuple[Path, ...] = (), finish: Callable[[Path], None] | None = None,
+                                discard: Discard | None = None) -> Path:
     """Write the export atomically (staging dir renamed into place) and return its path. `dense_dirs`: Dense
-    module folders (of the starting model) to put after the pooling, unchanged."""
-    import torch
-    import transformers
-
+    module folders (of the starting model) to put after the pooling, unchanged; `finish(staging)` completes the
+    staged copy before it is published; `discard`: which files of a replaced export are dropped
+    (`publish_directory`). A failure removes the staging copy: nothing but this call wrote it."""
     out = Path(out_dir)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = staging_dir(out)
+    try:
+        _write_export_files(encoder, tokenizer, tmp, max_length=max_length, normalize=normalize, card=card,
+                            dense_dirs=dense_dirs)
+        if finish is not None:
+            finish(tmp)
+        publish_directory(tmp, out, discard=discard)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)  # gone already once published
+        raise
+    return out
+
+
+def _write_export_files(encoder, tokenizer, tmp: Path, *, max_length: int, normalize: bool,
+                        card: dict[str, Any] | None, dense_dirs: tuple[Path, ...]) -> None:
+    import torch
+    import transformers
+
     encoder.save_pretrained(tmp, tokenizer)
     kinds = ["Transformer", "Pooling", *["Dense"] * len(dense_dirs), *(["Normalize"] if normalize else [])]
     modules = [{"idx": idx, "name": str(idx), "path": f"{idx}_{kind}" if idx else "",
@@ -107,8 +136,6 @@ def export_sentence_transformer(encoder, tokenizer, out_dir: str | Path, *, max_
     })
     (tmp / "README.md").write_text(model_card(card or {}, encoder=encoder, max_length=max_length,
                                               normalize=normalize), encoding="utf-8")
-    publish_directory(tmp, out)
-    return out
 
 
 def model_card(card: dict[str, Any], *, encoder, max_length: int, normalize: bool) -> str:
@@ -150,31 +177,110 @@ def model_card(card: dict[str, Any], *, encoder, max_length: int, normalize: boo
     return "\n".join(lines) + "\n"
 
 
-def _export_dir_is_free(out: Path) -> bool:
-    """export.dir may be replaced as it is: absent, empty or a bsl export."""
-    if not out.exists() and not out.is_symlink():
-        return True
-    if out.is_dir() and not any(out.iterdir()):
-        return True
-    marker = read_marker(out) if out.is_dir() else None
-    return marker is not None and marker["kind"] == EXPORT_KIND
+def run_claim(run_dir: Path) -> dict[str, str] | None:
+    """The claim of the run directory `run_dir` (its marker's "path" and "id") when its marker proves it; None when
+    it has none yet (a run that claims it now) or one that proves nothing (`marker_problem`: the run's claim of the
+    directory then writes a new one). Its kind is the run directory claim's to check."""
+    try:
+        marker = read_marker(run_dir)
+    except OwnershipError:
+        return None
+    if marker is None or marker_problem(run_dir, marker) is not None:
+        return None
+    return {"path": marker["path"], "id": marker["id"]}
 
 
-def check_export_dir(out: Path, overwrite: bool) -> None:
-    """Refuse an export.dir that `claim_export_dir` would refuse (what a run checks at set-up, before training;
-    the claim at the end checks again, as the directory may change meanwhile)."""
-    if not overwrite and not _export_dir_is_free(out):
-        raise OwnershipError(f"export.dir {out} exists and is not a bsl export; choose a new directory, or pass "
-                             f"--overwrite (the old one is moved to {out.parent / '.bsl-replaced'}/, nothing is "
-                             f"deleted)")
+def _not_this_runs_export(out: Path, run: dict[str, str] | None) -> str | None:
+    """Why the non-empty folder `out` is not the export of the run `run` (`run_claim`), or None when its marker
+    proves it is: written for this folder, by this run."""
+    try:
+        marker = read_marker(out)
+    except OwnershipError as exc:
+        return f"exists and is not a bsl export ({exc})"
+    if marker is None:
+        return "exists and is not a bsl export"
+    if marker["kind"] != EXPORT_KIND:
+        return f"holds a bsl {marker['kind']}, not a bsl export"
+    problem = marker_problem(out, marker)
+    if problem is not None:
+        return f"looks like a bsl export, but {problem}"
+    written_by = marker.get("run") if isinstance(marker.get("run"), dict) else {}
+    if run is None or written_by.get("id") != run["id"]:
+        where = written_by.get("path")
+        return f"holds the export of another run{f' ({where})' if isinstance(where, str) else ''}"
+    return None
 
 
-def claim_export_dir(out: Path, overwrite: bool) -> None:
-    """An export.dir outside the run is replaced whole: only when absent, empty or a bsl export (else set aside
-    with `overwrite`, refused without)."""
-    check_export_dir(out, overwrite)
-    if not _export_dir_is_free(out):
+def _export_dir_plan(out: Path, run: dict[str, str] | None, overwrite: bool) -> str:
+    """What writing the export at `out` for the run `run` (`run_claim`) takes: "write" (nothing there, or an empty
+    folder), "ours" (this run's export: replaced, dropping only the files its marker lists) or "set aside" (with
+    `overwrite`, anything else is moved whole to `.bsl-replaced/` first). OwnershipError when refused."""
+    kind = entry_kind(out)
+    if kind is None:
+        return "write"
+    if kind == "a symbolic link":
+        raise OwnershipError(f"export.dir {out} is a symbolic link; bsl writes an export only into a real folder and "
+                             f"leaves the link alone (even with --overwrite): give the folder it points to, or "
+                             f"another path")
+    if kind != "a folder":
+        problem = f"is {kind}, not a folder"
+    elif not any(out.iterdir()):
+        return "write"
+    else:
+        problem = _not_this_runs_export(out, run)
+        if problem is None:
+            return "ours"
+    if not overwrite:
+        raise OwnershipError(f"export.dir {out} {problem}; choose a new directory, or pass --overwrite (the old one "
+                             f"is moved whole to {out.parent / REPLACED_DIR}/, nothing is deleted)")
+    return "set aside"
+
+
+def check_export_dir(out: Path, overwrite: bool, run_dir: Path) -> None:
+    """Refuse an export.dir that `claim_export_dir` would refuse for the run in `run_dir` (what a run checks at
+    set-up, before training; the claim at the end checks again, as the directory may change meanwhile)."""
+    _export_dir_plan(out, run_claim(run_dir), overwrite)
+
+
+def _listed_files(out: Path) -> Discard:
+    """The files of this run's export at `out` that may be dropped when it is replaced: its marker, and each file
+    the marker lists with the sha256 it still has."""
+    marker = read_marker(out) or {}
+    files = marker.get("files") if isinstance(marker.get("files"), dict) else {}
+
+    def discard(relative: str, path: Path) -> bool:
+        if relative == MARKER_NAME:
+            try:
+                return read_json_file(path, MAX_MARKER_BYTES) == marker
+            except (OSError, ValueError, RecursionError):
+                return False
+        listed = files.get(relative)
+        return isinstance(listed, str) and entry_kind(path) == "a plain file" and sha256_file(path) == listed
+    return discard
+
+
+def claim_export_dir(out: Path, overwrite: bool, run_dir: Path) -> Discard:
+    """Claim export.dir `out` for the run in `run_dir` (module docstring): set a foreign one aside (`overwrite`)
+    or refuse it, and sort what a killed run left beside it (`remove_stale_staging`). Returns which files of what is
+    at `out` the new export may drop when it replaces it (`publish_directory`'s `discard`)."""
+    plan = _export_dir_plan(out, run_claim(run_dir), overwrite)
+    remove_stale_staging(out.parent, glob_escape(out.name))
+    if plan == "set aside":
         set_aside(out.parent, [out.name])
+    if plan == "ours":
+        return _listed_files(out)
+    return lambda _relative, _path: False  # an empty folder: nothing in it
+
+
+def _file_listing(directory: Path) -> dict[str, str]:
+    """Relative POSIX path -> sha256 of every file under `directory` (an export's marker lists them)."""
+    listing = {}
+    for root, _dirs, names in os.walk(directory):
+        for name in names:
+            path = Path(root) / name
+            if entry_kind(path) == "a plain file":
+                listing[path.relative_to(directory).as_posix()] = sha256_file(path)
+    return dict(sorted(listing.items()))
 
 
 def reading_length(base_model: str, explicit: int | None, trained: int) -> int:
@@ -195,17 +301,18 @@ def reading_length(base_model: str, explicit: int | None, trained: int) -> int:
 
 
 def write_run_export(encoder, tokenizer, out: Path, *, max_length: int, head: BaseHead, card: dict[str, Any],
-                     outside_run: bool, overwrite: bool) -> Path:
+                     run_dir: Path | None, overwrite: bool) -> Path:
     """A run's export at `out` (files as readable as the datasets'), with the modules `head` names after its
-    pooling (`export_head`); one `outside_run` (export.dir) is claimed first (`claim_export_dir`) and gets the bsl
-    export marker."""
-    if outside_run:
-        claim_export_dir(out, overwrite)
-    export_sentence_transformer(encoder, tokenizer, out, max_length=max_length, normalize=head.normalize, card=card,
-                                dense_dirs=head.dense_dirs)
-    ordinary_file_modes(out)
-    if outside_run:
-        write_json_atomic(out / MARKER_NAME, {"tool": "bsl", "kind": EXPORT_KIND,
-                                              "created": datetime.now(timezone.utc).isoformat()})
-    return out
+    pooling (`export_head`). `run_dir`: the run's directory when `out` lies outside it (export.dir): `out` is then
+    claimed for the run first (`claim_export_dir`) and gets the export marker, which names the run and lists the
+    files with their sha256."""
+    discard = claim_export_dir(out, overwrite, run_dir) if run_dir is not None else None
 
+    def finish(staging: Path) -> None:
+        ordinary_file_modes(staging)
+        if run_dir is not None:
+            write_json_atomic(staging / MARKER_NAME, output_marker(out, EXPORT_KIND, run=run_claim(run_dir),
+                                                                   files=_file_listing(staging)))
+
+    return export_sentence_transformer(encoder, tokenizer, out, max_length=max_length, normalize=head.normalize,
+                                       card=card, dense_dirs=head.dense_dirs, finish=finish, discard=discard)

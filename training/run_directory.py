@@ -67,7 +67,7 @@ def claim_run_directory(train: TrainLoopConfig, dist: DistInfo, *, sources: list
                         export: ExportConfig) -> WriterLock | None:
     """Make train.output_dir this run's (see the module docstring) and take its writer lock (rank 0; the lock is
     returned, to be released when the run ends). Refuses an output_dir that overlaps a dataset (`sources`) or the
-    model dir (`model_path`), an export.dir that overlaps either or the run or that is not a bsl export
+    model dir (`model_path`), an export.dir that overlaps either or the run or that is not this run's export
     (`training.export.check_export_dir`), and a URL for either (checkpoints are written to a local directory;
     datasets may be URLs)."""
     from bsl_pipeline.pipeline.base.storage import is_url
@@ -85,10 +85,10 @@ def claim_run_directory(train: TrainLoopConfig, dist: DistInfo, *, sources: list
         from bsl_pipeline.training.export import check_export_dir
 
         # Claimed at the end of the run, checked now: never the model, a dataset or this run's directory, nor a
-        # directory of someone else's (without train.overwrite).
+        # link, nor a directory of someone else's or another run's export (without train.overwrite).
         check_not_input(export.dir, inputs, what="export.dir")
         check_not_input(export.dir, [out], what="export.dir", other="train.output_dir")
-        check_export_dir(Path(export.dir), train.overwrite)
+        check_export_dir(Path(export.dir), train.overwrite, out)
     if not dist.is_main:
         return None
     claim_directory(out, RUN_KIND, overwrite=train.overwrite, own_names=RUN_ENTRIES,

@@ -114,9 +114,9 @@ def register(subparsers) -> None:
     p.add_argument("--output-dir", metavar="DIR", help="run directory (same as -o train.output_dir=DIR)")
     add_resume_flag(p)
     p.add_argument("--overwrite", action="store_true",
-                   help="write into an output dir (or export.dir) that bsl did not create: what the run replaces "
-                        "there is moved to .bsl-replaced/<time>/, nothing is deleted (same as -o "
-                        "train.overwrite=true)")
+                   help="write into an output dir that bsl did not create, or an export.dir that is not this "
+                        "run's export: what the run replaces there is moved to .bsl-replaced/<time>/, nothing is "
+                        "deleted (same as -o train.overwrite=true)")
     add_config_arguments(p, example="optim.lr=2e-4")
     p.add_argument("--min-usable", type=float, metavar="SHARE",
                    help="refuse a dataset whose judged usable share (`bsl review`, lower end of its 95%% interval) "

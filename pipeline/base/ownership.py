@@ -97,12 +97,17 @@ def read_marker(directory: Path) -> dict[str, Any] | None:
     return data
 
 
+def output_marker(directory: Path, kind: str, **extra: Any) -> dict[str, Any]:
+    """A new marker claiming `directory`: the kind, when, a random id of this claim and the directory it is written
+    for, so that a marker copied (`cp -a`) or moved with its directory, or planted, proves nothing
+    (`marker_problem`); `extra`: what else the kind records. Written into `directory`, or into a staging folder
+    published as `directory` (the path is `directory`'s)."""
+    return {"tool": "bsl", "kind": kind, "created": datetime.now(timezone.utc).isoformat(), "id": uuid.uuid4().hex,
+            "path": str(Path(directory).expanduser().resolve()), **extra}
+
+
 def _write_marker(directory: Path, kind: str) -> None:
-    """The marker: the kind, when, a random id of this claim and the directory it was written for, so that a marker
-    copied (`cp -a`) or moved with its directory, or planted, proves nothing (`marker_problem`)."""
-    write_json_atomic(Path(directory) / MARKER_NAME,
-                      {"tool": "bsl", "kind": kind, "created": datetime.now(timezone.utc).isoformat(),
-                       "id": uuid.uuid4().hex, "path": str(Path(directory).expanduser().resolve())})
+    write_json_atomic(Path(directory) / MARKER_NAME, output_marker(directory, kind))
 
 
 def marker_problem(directory: Path, marker: dict[str, Any]) -> str | None:

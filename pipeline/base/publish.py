@@ -17,6 +17,7 @@ deletes the files of the directory it points to.
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import re
 import shutil
@@ -126,7 +127,8 @@ def remove_stale_staging(parent: Path, name: str, discard: Discard | None = None
     before it was sorted) is sorted like any replaced directory (`discard`; None: all of it is set aside)."""
     for leftover in Path(parent).glob(f".{name}.*-*-*"):
         found = _LEFTOVER.match(leftover.name)
-        if found is None or process_alive(int(found["pid"])):
+        # The glob also matches `.<name>.x.staging-...`: the leftover of another folder (`<name>.x`) is not sorted.
+        if found is None or not fnmatch.fnmatchcase(found["name"], name) or process_alive(int(found["pid"])):
             continue
         require_folder(leftover, f"its own {found['role']} folder (left by a killed run)")
         if found["role"] == "staging":

@@ -108,8 +108,12 @@ def test_export_dir_outside_the_run_is_not_replaced_unless_ours(tiny_bert_dir, d
     assert (export / "modules.json").is_file()
     kept = list((export.parent / REPLACED_DIR).glob("*/mine/weights.bin"))
     assert [p.read_text() for p in kept] == ["user model"]
-    # Ours now: a later run replaces it without --overwrite.
-    _train(tiny_bert_dir, dataset, tmp_path / "run3", ["export.enabled=true", f"export.dir={export}"])
+    # run2's now: run2 continued replaces it without --overwrite; another run is refused (tests/training/test_export_dir.py)
+    _train(tiny_bert_dir, dataset, tmp_path / "run2", ["export.enabled=true", f"export.dir={export}",
+                                                       "train.resume=auto", "train.max_steps=3"])
+    assert len(list((export.parent / REPLACED_DIR).iterdir())) == 1  # nothing more set aside
+    with pytest.raises(OwnershipError, match="export.dir .* holds the export of another run"):
+        _train(tiny_bert_dir, dataset, tmp_path / "run3", ["export.enabled=true", f"export.dir={export}"])
 
 
 def test_an_export_dir_taken_during_the_run_is_still_refused_at_the_end(tiny_bert_dir, dataset, tmp_path):

@@ -38,11 +38,13 @@ def test_keep_existing_discards_the_staging_copy(tmp_path):
 def test_only_leftovers_of_dead_processes_are_removed(tmp_path):
     dead, alive = _dead_pid(), os.getpid()
     for name in (f".data.staging-{dead}-abcd1234", f".data.old-{dead}-abcd1234", f".data.staging-{alive}-abcd1234",
-                 f".rejects.staging-{dead}-abcd1234", ".data.notes-1-2"):
+                 f".rejects.staging-{dead}-abcd1234", ".data.notes-1-2", f".data.v2.staging-{dead}-abcd1234"):
         (tmp_path / name).mkdir()
     remove_stale_staging(tmp_path, "data")
+    # `.data.v2.staging-...` is the leftover of the folder `data.v2`, not of `data`: left for its own publisher
     assert sorted(p.name for p in tmp_path.iterdir()) == [
-        ".data.notes-1-2", f".data.staging-{alive}-abcd1234", f".rejects.staging-{dead}-abcd1234"]
+        ".data.notes-1-2", f".data.staging-{alive}-abcd1234", f".data.v2.staging-{dead}-abcd1234",
+        f".rejects.staging-{dead}-abcd1234"]
 
 
 def test_augment_publish_leaves_no_staging_and_clears_a_killed_runs_leftovers(tmp_path):

@@ -131,6 +131,11 @@ def open_shard(path: Path, kind: str | None = None):
     return pf
 
 
+#: The commands that take the options of `verify_dataset` (`--allow-unlisted`, `--max-view-chars`); its errors name
+#: them, since training and the flows verify with the defaults.
+VERIFY_OPTIONS = "`bsl verify` and `bsl inspect`"
+
+
 def _content_problem(pf, kind: str, methods: set[str], max_view_chars: int) -> str | None:
     """Row-level checks of one shard: no nulls where the schema (or, for pairs, training) needs a value, only the
     manifest's methods, views no longer than `max_view_chars` (0 = no limit). Reads only those columns."""
@@ -156,7 +161,7 @@ def _content_problem(pf, kind: str, methods: set[str], max_view_chars: int) -> s
             if longest > max_view_chars:
                 first = row + lengths.to_pylist().index(longest)
                 return (f"row {first}: {name} has {longest} characters, more than the maximum view length "
-                        f"{max_view_chars} (--max-view-chars)")
+                        f"{max_view_chars} ({VERIFY_OPTIONS} take --max-view-chars N)")
         row += batch.num_rows
     return None
 
@@ -303,7 +308,8 @@ def verify_dataset(path_or_dir: str | Path, progress: bool = False, allow_unlist
         message = (f"{manifest.root}: {len(unlisted)} file(s) in data/ or rejects/ not listed in the manifest "
                    f"(a glob such as `datasets.load_dataset` uses would read them): {shown}")
         if not allow_unlisted:
-            raise VerificationError(message + "; remove them, or pass --allow-unlisted")
+            raise VerificationError(message + f"; remove them ({VERIFY_OPTIONS} take --allow-unlisted to only "
+                                    f"warn about them)")
         log.warning("warning: %s", storage.shown(message))
     shards = manifest.shards
     if not progress_disabled(not progress):

@@ -312,6 +312,9 @@ def test_verify_checks_the_shard_schema_and_readers_give_one_line(tmp_path, corp
     if case == "a 30,000-character view":
         assert _bsl("verify", str(ds), "-q", "--max-view-chars", "0").returncode == 0
         assert _bsl("verify", str(ds), "-q", "--max-view-chars", "40000").returncode == 0
+        assert "(`bsl verify` and `bsl inspect` take --max-view-chars N)" in proc.stderr
+        one_line_error(_bsl("inspect", str(ds), "--stats"), message)  # inspect verifies as verify does ...
+        assert _bsl("inspect", str(ds), "--stats", "--max-view-chars", "40000").returncode == 0  # ... with its options
     elif case not in ("null view2", "unknown method"):  # types and columns: readers refuse the shard themselves
         proc = _bsl("inspect", str(ds), "--no-verify")
         assert proc.returncode == 1 and "Traceback" not in proc.stderr

@@ -37,7 +37,7 @@ from bsl_pipeline.pipeline.base.weights_only import refusing_pickles
 from bsl_pipeline.pipeline.base.inside import path_inside
 from bsl_pipeline.training.checkpoint_files import CHECKPOINT_JSON, ENCODER_DIR, read_checkpoint_json
 from bsl_pipeline.training.encoder import DenseLayer, Encoder, TransformerEncoder, encode_distinct
-from bsl_pipeline.training.st_directory import read_json, read_sentence_transformers_dir, st_pooling_modes
+from bsl_pipeline.training.st_directory import DenseModule, read_sentence_transformers_dir
 from bsl_pipeline.evaluation.backends import check_backend, choose_backend, load_onnx_transformer
 from bsl_pipeline.evaluation.config import POOLING_MODES
 
@@ -51,7 +51,6 @@ ENCODER_VERSION = "1"
 # Files that do not influence embeddings: left out of the fingerprint so that editing a model card keeps the cache.
 _FINGERPRINT_SKIP_SUFFIXES = (".md", ".txt.lock", ".lock")
 _FINGERPRINT_SKIP_NAMES = {".gitattributes", "training_args.bin", "optimizer.pt", "scheduler.pt", "rng_state.pth"}
-_ACTIVATIONS = {"Tanh", "Identity", "ReLU", "GELU", "Sigmoid"}
 
 
 @dataclass
@@ -150,31 +149,47 @@ def _parameter_hash(model) -> str:
     return h.hexdigest()
 
 
-def _load_dense(folder: Path) -> DenseLayer:
-    config = read_json(folder / "config.json")
-    activation = str(config.get("activation_function", "torch.nn.modules.linear.Identity")).rsplit(".", 1)[-1]
-    if activation not in _ACTIVATIONS:
-        raise BSLError(f"{folder / 'config.json'}: unsupported Dense activation {activation!r} "
-                       f"(supported: {', '.join(sorted(_ACTIVATIONS))})")
+def _load_dense(module: DenseModule, width: int | None) -> DenseLayer:
+    """A Dense module's weights, checked against `width`, the size of the vectors it is given (None: unknown)."""
+    folder = module.folder
     if (folder / "model.safetensors").is_file():
         from safetensors.numpy import load_file
 
-        state = load_file(str(folder / "model.safetensors"))
+        weights = folder / "model.safetensors"
+        state = load_file(str(weights))
     elif (folder / "pytorch_model.bin").is_file():
         import torch
 
-        with refusing_pickles(folder / "pytorch_model.bin"):
-            loaded = torch.load(folder / "pytorch_model.bin", map_location="cpu", weights_only=True)
+        weights = folder / "pytorch_model.bin"
+        with refusing_pickles(weights):
+            loaded = torch.load(weights, map_location="cpu", weights_only=True)
         if not isinstance(loaded, dict) or not all(isinstance(v, torch.Tensor) for v in loaded.values()):
-            raise BSLError(f"{folder / 'pytorch_model.bin'}: expected a mapping of tensor names to tensors")
+            raise BSLError(f"{weights}: expected a mapping of tensor names to tensors")
         state = {k: v.numpy() for k, v in loaded.items()}
     else:
         raise BSLError(f"{folder}: Dense module without model.safetensors or pytorch_model.bin")
     if "linear.weight" not in state:
         raise BSLError(f"{folder}: Dense weights lack 'linear.weight' (found {', '.join(sorted(state))})")
+    weight = np.asarray(state["linear.weight"], dtype=np.float32)
     bias = state.get("linear.bias")
-    return DenseLayer(np.asarray(state["linear.weight"], dtype=np.float32),
-                      None if bias is None else np.asarray(bias, dtype=np.float32), activation)
+    bias = None if bias is None else np.asarray(bias, dtype=np.float32)
+    if weight.ndim != 2 or bias is not None and bias.shape != weight.shape[:1]:
+        raise BSLError(f"{weights}: 'linear.weight' must be a matrix (outputs x inputs) and 'linear.bias' a vector "
+                       f"of its outputs, got shapes {weight.shape} and {None if bias is None else bias.shape}")
+    if width is not None and weight.shape[1] != width:
+        raise BSLError(f"{weights}: the Dense module takes vectors of {weight.shape[1]} numbers, but the module "
+                       f"before it gives {width}")
+    return DenseLayer(weight, bias, module.activation)
+
+
+def _load_dense_modules(modules: Sequence[DenseModule], width: int | None) -> list[DenseLayer]:
+    """The Dense modules in order, each checked against the output of the one before (the first against the
+    pooled vector, `width`)."""
+    layers = []
+    for module in modules:
+        layers.append(_load_dense(module, width))
+        width = layers[-1].weight.shape[0]
+    return layers
 
 
 @dataclass
@@ -187,7 +202,7 @@ class _Recipe:
     max_length: int | None
     normalize: bool = False
     lowercase: bool = False
-    dense: list[DenseLayer] = field(default_factory=list)
+    dense: list[DenseModule] = field(default_factory=list)
     dirs: dict[str, Path] = field(default_factory=dict)  # what the fingerprint hashes
 
 
@@ -220,7 +235,7 @@ def _sentence_transformers_recipe(root: Path, pooling: str | None, max_length: i
     return _Recipe(str(layout.transformer_dir), (pooling,) if pooling else layout.pooling,
                    "argument" if pooling else str(layout.pooling_config),
                    layout.max_seq_length if max_length is None else max_length, normalize=layout.normalize,
-                   lowercase=layout.do_lower_case, dense=[_load_dense(d) for d in layout.dense_dirs], dirs=dirs)
+                   lowercase=layout.do_lower_case, dense=layout.dense, dirs=dirs)
 
 
 def load_encoder(spec: str | Path, pooling: str | None = None, *, device: str = "auto", batch_size: int = 64,
@@ -256,8 +271,10 @@ def load_encoder(spec: str | Path, pooling: str | None = None, *, device: str = 
         recipe = _Recipe(spec, (pooling or "mean",), "argument" if pooling else "default (mean)", max_length,
                          dirs={"model": Path(spec)} if kind == "hf-dir" else {})
     model, tokenizer = _load_hf(recipe.model_source, label, torch_device)
+    hidden = getattr(model.config, "hidden_size", None)
+    dense = _load_dense_modules(recipe.dense, hidden * len(recipe.modes) if isinstance(hidden, int) else None)
     encoder = TransformerEncoder(model, tokenizer, recipe.modes, normalize=recipe.normalize,
-                                 max_length=recipe.max_length, lowercase=recipe.lowercase, dense=recipe.dense,
+                                 max_length=recipe.max_length, lowercase=recipe.lowercase, dense=dense,
                                  batch_size=batch_size, device=torch_device, name=label, kind=kind,
                                  source=str(Path(spec).resolve()) if kind != "hf-hub" else spec,
                                  autocast_dtype=autocast, max_tokens=max_tokens, sdpa_backend=sdpa_backend)

@@ -299,16 +299,21 @@ def model_names(specs: Sequence[str]) -> list[str]:
 
 def evaluate_models(specs: Sequence[str | Path], config: EvaluationConfig,
                     disable_progress: bool | None = None) -> dict[str, ModelResult]:
-    """Load the data once, then load, evaluate and release each model in turn (one in memory at a time)."""
+    """Load the data once, then load, evaluate and release each model in turn (one in memory at a time). The
+    embedding cache (`config.cache_dir`) may not be, hold or lie inside a model or the data dir: the tool never
+    writes over what it reads."""
     if not specs:
         raise BSLError("no model given")
     data_dir = resolve_data_dir(config.data_dir or None).path
     from bsl_pipeline.pipeline.base.hub import check_model_reference
+    from bsl_pipeline.pipeline.base.ownership import check_not_input
     from bsl_pipeline.training.recipes import model_source
 
     sources = [model_source(str(spec)) for spec in specs]  # the bundled encoder's names, as `bsl train` reads them
     for source in sources:  # every model is checked before the data or any model loads
         check_model_reference(source, "model")
+    if config.cache_dir is not None:
+        check_not_input(config.cache_dir, [s for s in sources if Path(s).exists()] + [data_dir], "cache_dir")
     data = load_eval_data(data_dir, config.tasks, config.include_stsb_dev, config.sts17_pairs)
     settings = ProtocolSettings(kfold=config.transfer_kfold, seed=config.transfer_seed,
                                 max_iter=config.transfer_max_iter, pair_features=config.transfer_pair_features)

@@ -15,7 +15,9 @@ the digest of its shards' sha256; both in every checkpoint) and re-checks it: at
 manifest on disk must still have that checksum, and every shard is read whole into memory, hashed, and parsed from
 those same bytes only when the sha256 is the manifest's. A dataset re-augmented (republished) while a run reads it
 stops the run with one line naming the dataset (`DatasetChangedError`), at once or at its next shard, so a run
-never trains on a mix of two versions; resuming checks both records against the checkpoint's. Readers take no
+never trains on a mix of two versions; a shard that does not match an unchanged manifest (damaged beforehand, which
+data.verify=false does not check, or a writer mid-publish) stops it naming the shard. Resuming checks both records
+against the checkpoint's. Readers take no
 lock: the writer publishes a dataset by swapping it in whole, and the reader notices the swap.
 """
 
@@ -36,7 +38,8 @@ COLUMNS = ["view1", "view2", "method"]
 
 
 class DatasetChangedError(InputError):
-    """A dataset a run reads was rewritten (re-augmented) while the run read it."""
+    """A dataset a run reads is no longer what the run started with: rewritten (re-augmented) while the run read it,
+    or a shard that does not match the manifest."""
 
 
 @dataclass
@@ -61,6 +64,15 @@ class Source:
         return DatasetChangedError(f"dataset {self.name} ({self.path}) changed while this run read it ({what}); a "
                                    f"run reads one version of its data: start a new run (or wait for the writer "
                                    f"to finish)")
+
+    def shard_mismatch(self, shard: str, what: str) -> DatasetChangedError:
+        """A shard that is not what the manifest records (`what`): a changed manifest says the dataset was rewritten
+        while the run read it; under the same manifest the shard was damaged (beforehand: data.verify=false does not
+        check) or a writer is changing it, and this run cannot tell which."""
+        self.check_unchanged()
+        return DatasetChangedError(f"dataset {self.name} ({self.path}): shard {shard} {what}: it was damaged, or a "
+                                   f"writer is changing the dataset; run `bsl verify {self.path}` (once a writer, "
+                                   f"if any, has finished)")
 
     def check_unchanged(self) -> None:
         """The manifest on disk is still the one this run started with."""
@@ -155,16 +167,21 @@ class _SourceStream:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        from bsl_pipeline.pipeline.dataset.store import shard_paths
+        from bsl_pipeline.pipeline.dataset.store import not_a_shard_file, shard_paths
 
         shards = manifest.shards_of("pairs", self.source.methods)
         for shard, path in zip(shards, shard_paths(manifest, "pairs", self.source.methods)):
+            problem = not_a_shard_file(path)  # a FIFO would never end
+            if problem:
+                raise self.source.shard_mismatch(shard.path, f"is {problem}")
             try:
                 data = path.read_bytes()
             except OSError as exc:
-                raise self.source.changed(f"shard {shard.path} cannot be read: {exc.strerror or exc}") from None
-            if hashlib.sha256(data).hexdigest() != shard.sha256:
-                raise self.source.changed(f"shard {shard.path} no longer has the manifest's sha256")
+                raise self.source.shard_mismatch(shard.path, f"cannot be read ({exc.strerror or exc})") from None
+            found = hashlib.sha256(data).hexdigest()
+            if found != shard.sha256:
+                raise self.source.shard_mismatch(shard.path, f"has sha256 {found[:12]}..., not the manifest's "
+                                                             f"{shard.sha256[:12]}...")
             try:
                 yield from pq.ParquetFile(pa.BufferReader(data)).iter_batches(batch_size=self.read_batch_size,
                                                                               columns=COLUMNS)

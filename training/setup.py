@@ -49,7 +49,7 @@ from bsl_pipeline.training.loader import BatchLoader, BatchPreparer
 from bsl_pipeline.training.objectives import build_objective
 from bsl_pipeline.training.objectives.base import Objective
 from bsl_pipeline.training.phases import PhasePolicy
-from bsl_pipeline.training.st_directory import module_folders
+from bsl_pipeline.training.st_directory import module_folders, read_sentence_transformers_dir
 
 log = logging.getLogger(__name__)
 
@@ -125,13 +125,16 @@ class ModelParts:
 
 
 def setup_model(model: ModelConfig, objective_config: ObjectiveConfig, runtime: Runtime, *, train: TrainLoopConfig,
-                evaluation: EvalConfig) -> ModelParts:
+                evaluation: EvalConfig, exported: bool = True) -> ModelParts:
     """The tokenizer, the objective around the encoder `model` names (torch.compile'd as `train.compile` says) and
-    the encoder evaluators see (batched as `evaluation` says)."""
+    the encoder evaluators see (batched as `evaluation` says). `exported` (export.enabled): the run ends with an
+    export, which reads a sentence-transformers starting model's module configs."""
     m = model
     check_safetensors_dir(m.name_or_path, "model.name_or_path")
-    if (Path(m.name_or_path).expanduser() / "modules.json").is_file():
-        module_folders(Path(m.name_or_path).expanduser())  # the export reads them at the end: checked before training
+    root = Path(m.name_or_path).expanduser()
+    if (root / "modules.json").is_file():
+        # The export reads its modules (and their configs) at the end: checked before training.
+        read_sentence_transformers_dir(root) if exported else module_folders(root)
     tokenizer = load_tokenizer(m.name_or_path)
     try:
         encoder = SentenceEncoder.from_pretrained(m.name_or_path, m.pooling, m.dropout)

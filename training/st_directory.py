@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bsl_pipeline.pipeline.base.config import MAX_SEQUENCE_TOKENS, Range
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.inside import path_inside
 from bsl_pipeline.training.config import POOLING_MODES
@@ -23,6 +24,34 @@ def read_json(path: Path) -> Any:
         raise BSLError(f"{path}:{line}: invalid JSON: {exc}") from None
 
 
+def read_json_object(path: Path) -> dict[str, Any]:
+    """A module's config file: a JSON object (the directory may come from someone else)."""
+    value = read_json(path)
+    if not isinstance(value, dict):
+        raise BSLError(f"{path}: expected a JSON object, got {type(value).__name__}")
+    return value
+
+
+#: The lengths a sentence-transformers config may declare: a [CLS] and a [SEP] at least, as `model.max_length`.
+SEQUENCE_LENGTHS = Range(2, MAX_SEQUENCE_TOKENS)
+
+
+def _length(config: dict[str, Any], key: str, path: Path) -> int | None:
+    value = config.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not SEQUENCE_LENGTHS.contains(value):
+        raise BSLError(f"{path}: {key} must be an integer in {SEQUENCE_LENGTHS}, got {json.dumps(value)}")
+    return value
+
+
+def _flag(config: dict[str, Any], key: str, path: Path) -> bool:
+    value = config.get(key, False)
+    if not isinstance(value, bool):
+        raise BSLError(f"{path}: {key} must be true or false, got {json.dumps(value)}")
+    return value
+
+
 #: The flags of a sentence-transformers Pooling config (written by the export) and the pooling mode each turns on.
 POOLING_FLAGS = {"pooling_mode_cls_token": "cls", "pooling_mode_max_tokens": "max",
                  "pooling_mode_mean_tokens": "mean", "pooling_mode_mean_sqrt_len_tokens": "mean_sqrt_len_tokens",
@@ -32,15 +61,39 @@ POOLING_FLAGS = {"pooling_mode_cls_token": "cls", "pooling_mode_max_tokens": "ma
 def st_pooling_modes(config: dict[str, Any], path: Path) -> tuple[str, ...]:
     if "pooling_mode" in config:
         mode = config["pooling_mode"]
+        if not (isinstance(mode, str) or isinstance(mode, list) and mode and all(isinstance(m, str) for m in mode)):
+            raise BSLError(f"{path}: pooling_mode must be a mode's name or a non-empty list of them, "
+                           f"got {json.dumps(mode)}")
         modes = (mode,) if isinstance(mode, str) else tuple(mode)
     else:
-        modes = tuple(mode for key, mode in POOLING_FLAGS.items() if config.get(key))
+        modes = tuple(mode for key, mode in POOLING_FLAGS.items() if _flag(config, key, path))
         if not modes:
             modes = ("mean",)
     bad = [m for m in modes if m not in POOLING_MODES]
     if bad:
         raise BSLError(f"{path}: unsupported pooling mode(s) {', '.join(map(str, bad))}")
     return modes
+
+
+#: The activations of a sentence-transformers Dense module that the encoder applies (torch.nn class names).
+DENSE_ACTIVATIONS = ("GELU", "Identity", "ReLU", "Sigmoid", "Tanh")
+
+
+@dataclass(frozen=True)
+class DenseModule:
+    folder: Path
+    activation: str  # one of DENSE_ACTIVATIONS
+
+
+def read_dense_module(folder: Path) -> DenseModule:
+    """A Dense module's config (`activation_function`, a torch.nn class path); its weights are the evaluator's."""
+    path = folder / "config.json"
+    name = read_json_object(path).get("activation_function", "torch.nn.modules.linear.Identity")
+    activation = name.rsplit(".", 1)[-1] if isinstance(name, str) else None
+    if activation not in DENSE_ACTIVATIONS:
+        raise BSLError(f"{path}: unsupported Dense activation_function {name!r} "
+                       f"(supported: {', '.join(DENSE_ACTIVATIONS)})")
+    return DenseModule(folder, activation)
 
 
 @dataclass
@@ -50,8 +103,12 @@ class STLayout:
     do_lower_case: bool = False
     pooling: tuple[str, ...] = ("mean",)
     pooling_config: Path | None = None
-    dense_dirs: list[Path] = field(default_factory=list)
+    dense: list[DenseModule] = field(default_factory=list)
     normalize: bool = False
+
+    @property
+    def dense_dirs(self) -> list[Path]:
+        return [module.folder for module in self.dense]
 
 
 def module_folders(root: Path) -> list[tuple[dict[str, Any], Path]]:
@@ -72,7 +129,9 @@ def module_folders(root: Path) -> list[tuple[dict[str, Any], Path]]:
 
 
 def read_sentence_transformers_dir(root: Path) -> STLayout:
-    """Parse a sentence-transformers model directory (modules.json and the module configs)."""
+    """Parse a sentence-transformers model directory (modules.json and the module configs). The directory may come
+    from someone else: every value read from a module config is checked here, so each reader (the evaluator, the
+    export of a run that started from it) gets one error naming the file."""
     modules_path = root / "modules.json"
     layout: STLayout | None = None
     seen_pooling = False
@@ -88,22 +147,23 @@ def read_sentence_transformers_dir(root: Path) -> STLayout:
                              "sentence_distilbert_config.json", "sentence_camembert_config.json",
                              "sentence_albert_config.json", "sentence_xlm-roberta_config.json"):
                 if (folder / cfg_name).is_file():
-                    cfg = read_json(folder / cfg_name)
+                    cfg_path = folder / cfg_name
+                    cfg = read_json_object(cfg_path)
                     task = cfg.get("transformer_task", "feature-extraction")
                     if task != "feature-extraction":
-                        raise BSLError(f"{folder / cfg_name}: transformer_task {task!r} is not supported "
+                        raise BSLError(f"{cfg_path}: transformer_task {task!r} is not supported "
                                        f"(only feature-extraction encoders)")
-                    layout.max_seq_length = cfg.get("max_seq_length")
-                    layout.do_lower_case = bool(cfg.get("do_lower_case", False))
+                    layout.max_seq_length = _length(cfg, "max_seq_length", cfg_path)
+                    layout.do_lower_case = _flag(cfg, "do_lower_case", cfg_path)
                     break
             continue
         assert layout is not None
         if kind == "Pooling":
             layout.pooling_config = folder / "config.json"
-            layout.pooling = st_pooling_modes(read_json(layout.pooling_config), layout.pooling_config)
+            layout.pooling = st_pooling_modes(read_json_object(layout.pooling_config), layout.pooling_config)
             seen_pooling = True
         elif kind == "Dense" and seen_pooling:
-            layout.dense_dirs.append(folder)
+            layout.dense.append(read_dense_module(folder))
         elif kind == "Normalize" and pos == len(modules) - 1:
             layout.normalize = True
         else:

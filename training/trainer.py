@@ -192,7 +192,8 @@ class Trainer:
         self.data = setup_data(cfg.data, cfg.train, grad_accum_steps=cfg.optim.grad_accum_steps)
         # Refused before the model loads: a run that is all head warm-up would export the encoder unchanged.
         check_warmup_leaves_training(cfg.objective, self.data.total_steps)
-        self.parts = setup_model(cfg.model, cfg.objective, self.runtime, train=cfg.train, evaluation=cfg.eval)
+        self.parts = setup_model(cfg.model, cfg.objective, self.runtime, train=cfg.train, evaluation=cfg.eval,
+                                 exported=cfg.export.enabled)
         objective = self.parts.objective
         self.phases = PhasePolicy.for_objective(objective, self.data.total_steps, cfg.optim, warn=dist.is_main)
         self.optimizer, self.trainable = setup_optimizer(cfg.optim, objective, self.phases)

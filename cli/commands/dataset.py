@@ -130,7 +130,8 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         from bsl_pipeline.pipeline.base.ownership import local_only
 
         local_only(args.html, "--html")  # before the dataset is read
-    manifest = open_dataset(args.dataset, verify=not args.no_verify)
+    manifest = open_dataset(args.dataset, verify=not args.no_verify, allow_unlisted=args.allow_unlisted,
+                            max_view_chars=args.max_view_chars)
     known = set(manifest.stats.per_method) | {"corpus"}
     methods = [m.strip() for m in args.method.split(",")] if args.method else None
     for m in methods or []:
@@ -251,8 +252,6 @@ dataset card to --out. Reruns skip finished work.
 
 
 def _add_verify(sub) -> None:
-    from bsl_pipeline.pipeline.dataset.store import MAX_VIEW_CHARS  # light: pyarrow loads only when shards are read
-
     p = add_command(sub, "verify", cmd_verify, "check every shard's checksum and row count against the manifest", """\
 Exit 0 when the manifest is unmodified, every shard path stays inside the dataset, data/ and rejects/ hold only
 listed files, the dataset card names exactly the manifest's shards, and every shard matches its recorded sha256,
@@ -264,6 +263,13 @@ manifest) is a warning: past its front matter, the card is the user's to edit.
 """ + STORE_ACCESS_HELP)
     p.add_argument("dataset", help=DATASET_HELP)
     add_progress_flags(p)
+    _add_verify_options(p)
+
+
+def _add_verify_options(p) -> None:
+    """The options of the check `bsl verify` runs, which `bsl inspect` runs first."""
+    from bsl_pipeline.pipeline.dataset.store import MAX_VIEW_CHARS  # light: pyarrow loads only when shards are read
+
     p.add_argument("--allow-unlisted", action="store_true", help="files in data/ or rejects/ that the manifest "
                    "does not list are a warning, not an error")
     p.add_argument("--max-view-chars", type=int, default=MAX_VIEW_CHARS, metavar="N",
@@ -273,9 +279,9 @@ manifest) is a warning: past its front matter, the card is the user's to edit.
 def _add_inspect(sub) -> None:
     p = add_command(sub, "inspect", cmd_inspect, "show view pairs with word diffs, per-method stats, or an HTML page",
                     """\
-Verify the dataset as `bsl verify` does, then print a seeded random sample of pairs (filtered by method, reject
-reason, edit-ratio range or substring) with word-level diffs of each view against the source; --stats prints the
-per-method table; --html writes one self-contained page.
+Verify the dataset as `bsl verify` does (with its --allow-unlisted and --max-view-chars), then print a seeded
+random sample of pairs (filtered by method, reject reason, edit-ratio range or substring) with word-level diffs of
+each view against the source; --stats prints the per-method table; --html writes one self-contained page.
 """ + STORE_ACCESS_HELP)
     p.add_argument("dataset", help=DATASET_HELP)
     p.add_argument("-n", type=_at_least_one, default=10,
@@ -293,6 +299,7 @@ per-method table; --html writes one self-contained page.
     add_overwrite_flag(p, "an --html FILE bsl did not write (never the dataset's or the corpus's files)")
     p.add_argument("--no-color", action="store_true", help="mark diffs as [-old-] {+new+} instead of colours")
     p.add_argument("--no-verify", action="store_true", help="skip `bsl verify` first (says loudly that it did)")
+    _add_verify_options(p)
 
 
 def _add_corpus_manifest(sub) -> None:

@@ -32,6 +32,11 @@ def terminal_safe(text: object) -> str:
     return _TERMINAL_CONTROL.sub(lambda m: f"\\x{ord(m.group(0)):02x}", str(text))
 
 
+def first_few(items: list[str], limit: int = 5) -> str:
+    """`items` for an error line: the first `limit`, then how many more."""
+    return ", ".join(items[:limit]) + (f" and {len(items) - limit} more" if len(items) > limit else "")
+
+
 def stable_id(*parts: str) -> str:
     """A 64-bit hex id of the given (already normalised) strings; identical text always gets the same id."""
     h = hashlib.blake2b(digest_size=8)

@@ -22,7 +22,7 @@ from bsl_pipeline.pipeline.dataset.manifest import (
     Manifest,
     stats_rows,
 )
-from bsl_pipeline.pipeline.dataset.store import iter_batches, load_manifest, verify_dataset
+from bsl_pipeline.pipeline.dataset.store import MAX_VIEW_CHARS, iter_batches, load_manifest, verify_dataset
 
 log = logging.getLogger(__name__)
 
@@ -46,11 +46,13 @@ class PairQuery:
     contains: str | None = field(default=None, metadata={"help": "substring of source, view1 or view2"})
 
 
-def open_dataset(path_or_dir: str | Path, verify: bool = True) -> Manifest:
-    """The manifest `bsl inspect` shows, verified first (checksums, unlisted files); without `verify`, a loud
-    warning says the rows shown may not be what the manifest describes."""
+def open_dataset(path_or_dir: str | Path, verify: bool = True, allow_unlisted: bool = False,
+                 max_view_chars: int = MAX_VIEW_CHARS) -> Manifest:
+    """The manifest `bsl inspect` shows, verified first as `verify_dataset` does (`allow_unlisted` and
+    `max_view_chars` are its options); without `verify`, a loud warning says the rows shown may not be what the
+    manifest describes."""
     if verify:
-        manifest = verify_dataset(path_or_dir)
+        manifest = verify_dataset(path_or_dir, allow_unlisted=allow_unlisted, max_view_chars=max_view_chars)
     else:
         manifest = load_manifest(path_or_dir)
         log.warning("warning: NOT VERIFIED: %s was not checked against its manifest (--no-verify); the rows shown "

@@ -24,10 +24,11 @@ from bsl_pipeline.pipeline.base import storage
 from bsl_pipeline.pipeline.base.atomic import write_json_atomic
 from bsl_pipeline.pipeline.base.config import MAX_VIEW_CHARS
 from bsl_pipeline.pipeline.base.errors import BSLError, InputError, VerificationError
-from bsl_pipeline.pipeline.base.ownership import MARKER_NAME, read_json_file, read_marker
+from bsl_pipeline.pipeline.base.ownership import MARKER_NAME, entry_kind, read_json_file, read_marker
 from bsl_pipeline.pipeline.base.fingerprint import keyed_digest
 from bsl_pipeline.pipeline.base.progress import progress_disabled
 from bsl_pipeline.pipeline.base.provenance import sha256_file
+from bsl_pipeline.pipeline.base.text import first_few
 from bsl_pipeline.pipeline.dataset.card import (
     card_front_matter_problem,
     card_sha256,
@@ -114,12 +115,24 @@ def shard_schema_problem(schema, kind: str) -> str | None:
     return None
 
 
+def not_a_shard_file(path: Path) -> str | None:
+    """Why a shard's path holds no file to read: "missing", or what is there instead (a folder, a FIFO, whose
+    reading would never end, a link to one); None for a file. Nothing there is opened."""
+    if path.is_file():
+        return None
+    kind = entry_kind(path)
+    if kind == "a symbolic link":
+        kind = f"a symbolic link to {entry_kind(path.resolve()) or 'nothing'}"
+    return "missing" if kind is None else f"{kind}, not a plain file"
+
+
 def open_shard(path: Path, kind: str | None = None):
     """A shard as a pyarrow ParquetFile; with `kind`, its schema is checked first (InputError, one line)."""
     import pyarrow.parquet as pq
 
-    if not path.is_file():
-        raise InputError(f"shard missing: {path}")
+    problem = not_a_shard_file(path)
+    if problem:
+        raise InputError(f"shard {path} is {problem}")
     try:
         pf = pq.ParquetFile(path)
     except Exception as exc:  # ArrowInvalid/OSError for truncated or corrupt files
@@ -129,6 +142,11 @@ def open_shard(path: Path, kind: str | None = None):
     if problem:
         raise InputError(f"shard {path}: {problem} (not a bsl {kind} shard; run `bsl verify`)")
     return pf
+
+
+#: The commands that take the options of `verify_dataset` (`--allow-unlisted`, `--max-view-chars`); its errors name
+#: them, since training and the flows verify with the defaults.
+VERIFY_OPTIONS = "`bsl verify` and `bsl inspect`"
 
 
 def _content_problem(pf, kind: str, methods: set[str], max_view_chars: int) -> str | None:
@@ -156,7 +174,7 @@ def _content_problem(pf, kind: str, methods: set[str], max_view_chars: int) -> s
             if longest > max_view_chars:
                 first = row + lengths.to_pylist().index(longest)
                 return (f"row {first}: {name} has {longest} characters, more than the maximum view length "
-                        f"{max_view_chars} (--max-view-chars)")
+                        f"{max_view_chars} ({VERIFY_OPTIONS} take --max-view-chars N)")
         row += batch.num_rows
     return None
 
@@ -169,10 +187,9 @@ def _check_card(manifest: Manifest) -> None:
     for kind, config in (("pairs", "default"), ("rejects", "rejects")):
         listed = [s.path for s in manifest.shards_of(kind)]
         if named.get(config, []) != listed:
-            raise VerificationError(f"{card}: the dataset card's {config!r} config names "
-                                    f"{len(named.get(config, []))} file(s), not the manifest's {len(listed)} {kind} "
-                                    f"shard(s) (written by another run, or the write was interrupted): "
-                                    f"rerun `bsl augment`")
+            raise VerificationError(f"{card}: the dataset card's {config!r} config does not name the manifest's "
+                                    f"{kind} shards: {_difference(named.get(config, []), listed)} (written by "
+                                    f"another run, or the write was interrupted): rerun `bsl augment`")
     problem = card_front_matter_problem(card, manifest)
     if problem:
         raise VerificationError(f"{card}: {problem}; the card decides what `datasets.load_dataset` reads, so it "
@@ -181,6 +198,17 @@ def _check_card(manifest: Manifest) -> None:
     if problem:
         raise VerificationError(f"{card.parent}: {problem}")
     _warn_if_card_edited(card, manifest)
+
+
+def _difference(named: list[str], listed: list[str]) -> str:
+    """How the files a card's config names differ from the shards the manifest lists, entry by entry."""
+    extra = [path for path in dict.fromkeys(named) if path not in listed]
+    absent = [path for path in listed if path not in named]
+    twice = [path for path in dict.fromkeys(named) if named.count(path) > 1]
+    parts = [f"it names {first_few(extra)}, which the manifest does not list"] if extra else []
+    parts += [f"it does not name {first_few(absent)}"] if absent else []
+    parts += [f"it names {first_few(twice)} more than once"] if twice else []
+    return "; ".join(parts) or "it names them in another order"
 
 
 def _warn_if_card_edited(card: Path, manifest: Manifest) -> None:
@@ -299,11 +327,11 @@ def verify_dataset(path_or_dir: str | Path, progress: bool = False, allow_unlist
     methods = set(manifest.method_names)
     unlisted = unlisted_files(manifest)
     if unlisted:
-        shown = ", ".join(unlisted[:5]) + (f" and {len(unlisted) - 5} more" if len(unlisted) > 5 else "")
         message = (f"{manifest.root}: {len(unlisted)} file(s) in data/ or rejects/ not listed in the manifest "
-                   f"(a glob such as `datasets.load_dataset` uses would read them): {shown}")
+                   f"(a glob such as `datasets.load_dataset` uses would read them): {first_few(unlisted)}")
         if not allow_unlisted:
-            raise VerificationError(message + "; remove them, or pass --allow-unlisted")
+            raise VerificationError(message + f"; remove them ({VERIFY_OPTIONS} take --allow-unlisted to only "
+                                    f"warn about them)")
         log.warning("warning: %s", storage.shown(message))
     shards = manifest.shards
     if not progress_disabled(not progress):
@@ -312,8 +340,9 @@ def verify_dataset(path_or_dir: str | Path, progress: bool = False, allow_unlist
         shards = tqdm(shards, desc="verify", unit="shard")
     for i, shard in enumerate(shards):
         path = resolve_inside(_root(manifest), shard.path, f"{manifest.where}: shards[{i}].path")
-        if not path.is_file():
-            raise VerificationError(f"{path}: shard listed in the manifest is missing")
+        problem = not_a_shard_file(path)
+        if problem:
+            raise VerificationError(f"{path}: shard listed in the manifest is {problem}")
         digest = sha256_file(path)
         if digest != shard.sha256:
             raise VerificationError(f"{path}: sha256 {digest[:12]}... does not match the manifest "

@@ -162,3 +162,60 @@ def test_pickled_dense_weights_are_refused_naming_the_file(tiny_bert_dir, tmp_pa
     assert not marker.exists()
     torch.save({"linear.weight": torch.ones(4, 32)}, dense)  # plain tensors load
     assert load_encoder(st, device="cpu").encode(["a sentence"]).shape == (1, 4)
+
+
+@pytest.mark.parametrize(("file", "content", "expected"), [
+    ("sentence_bert_config.json", {"max_seq_length": "abc"}, 'max_seq_length must be an integer in [2, 32768], got "abc"'),
+    ("sentence_bert_config.json", {"max_seq_length": -5}, "max_seq_length must be an integer in [2, 32768], got -5"),
+    ("sentence_bert_config.json", {"max_seq_length": 0}, "max_seq_length must be an integer in [2, 32768], got 0"),
+    ("sentence_bert_config.json", {"max_seq_length": True}, "max_seq_length must be an integer in [2, 32768], got true"),
+    ("sentence_bert_config.json", {"max_seq_length": 2.5}, "max_seq_length must be an integer in [2, 32768], got 2.5"),
+    ("sentence_bert_config.json", {"do_lower_case": "false"}, 'do_lower_case must be true or false, got "false"'),
+    ("sentence_bert_config.json", [128], "expected a JSON object, got list"),
+    ("1_Pooling/config.json", {"pooling_mode_mean_tokens": "yes"},
+     'pooling_mode_mean_tokens must be true or false, got "yes"'),
+    ("1_Pooling/config.json", {"pooling_mode": 3}, "pooling_mode must be a mode's name or a non-empty list of them, got 3"),
+    ("1_Pooling/config.json", {"pooling_mode": []}, "pooling_mode must be a mode's name or a non-empty list of them, got []"),
+    ("1_Pooling/config.json", "mean", "expected a JSON object, got str"),
+    ("2_Dense/config.json", {"activation_function": 5}, "unsupported Dense activation_function 5 (supported: "),
+    ("2_Dense/config.json", None, "expected a JSON object, got NoneType"),
+])
+def test_module_config_values_are_checked_naming_the_file(tiny_bert_dir, tmp_path, file, content, expected):
+    """A model directory from someone else: each value read from its module configs is checked where the directory
+    is read, so the evaluator (and the export of a run that starts from it) stops with one line naming the file,
+    not a TypeError or an ONNX Runtime dump halfway through encoding."""
+    st = _st_dir(tmp_path, tiny_bert_dir)
+    (st / file).write_text(json.dumps(content))
+    with pytest.raises(BSLError) as exc:
+        read_sentence_transformers_dir(st)
+    assert str(exc.value).startswith(f"{st / file}: {expected}"), str(exc.value)
+    with pytest.raises(BSLError) as exc:
+        load_encoder(st, device="cpu")
+    assert str(exc.value).startswith(f"{st / file}: {expected}"), str(exc.value)
+
+
+@pytest.mark.parametrize("length", ['"abc"', "-5"])
+def test_bsl_evaluate_refuses_a_bad_max_seq_length_in_one_line(tiny_bert_dir, tmp_path, length):
+    st = _st_dir(tmp_path, tiny_bert_dir)
+    (st / "sentence_bert_config.json").write_text(f'{{"max_seq_length": {length}, "do_lower_case": false}}')
+    one_line_error(_bsl("evaluate", str(st), "--tasks", "stsb", "--no-progress", "--no-cache"),
+                   f"{st / 'sentence_bert_config.json'}: max_seq_length must be an integer in [2, 32768], got {length}")
+
+
+def test_dense_weights_must_fit_the_vectors_they_are_given(tiny_bert_dir, tmp_path):
+    """The first Dense module takes the pooled vector (the tiny BERT's 32 numbers), each next one the output of the
+    one before; weights of another shape are refused naming their file, before anything is encoded."""
+    import numpy as np
+    from safetensors.numpy import save_file
+
+    st = _st_dir(tmp_path, tiny_bert_dir)
+    weights = st / "2_Dense" / "model.safetensors"
+    save_file({"linear.weight": np.ones((4, 16), np.float32)}, weights)
+    with pytest.raises(BSLError) as exc:
+        load_encoder(st, device="cpu")
+    assert str(exc.value) == f"{weights}: the Dense module takes vectors of 16 numbers, but the module before it gives 32"
+    save_file({"linear.weight": np.ones((4, 32), np.float32), "linear.bias": np.ones(3, np.float32)}, weights)
+    with pytest.raises(BSLError, match=r"'linear.bias' a vector of its outputs, got shapes \(4, 32\) and \(3,\)"):
+        load_encoder(st, device="cpu")
+    save_file({"linear.weight": np.ones((4, 32), np.float32), "linear.bias": np.ones(4, np.float32)}, weights)
+    assert load_encoder(st, device="cpu").encode(["a sentence"]).shape == (1, 4)

@@ -178,9 +178,39 @@ def test_a_shard_swapped_under_an_unchanged_manifest_is_never_mixed_in(tiny_bert
     second_shard = sorted((data / "data").iterdir())[1]
     stream.next_pair()
     shutil.copyfile(sorted((other / "data").iterdir())[1], second_shard)  # a writer mid-publish
-    with pytest.raises(DatasetChangedError, match=r"shard data/\S+ no longer has the manifest's sha256"):
+    with pytest.raises(DatasetChangedError, match=r"shard data/\S+ has sha256 \w{12}\.\.\., not the manifest's "
+                                                  r"\w{12}\.\.\.: it was damaged, or a writer is changing"):
         stream.next_batch(32)
     assert first_shard.is_file()
+
+
+@pytest.mark.parametrize("damage", ["rewritten", "fifo"])
+def test_a_shard_damaged_before_an_unverified_run_is_not_blamed_on_a_writer(tiny_bert_dir, tmp_path, damage):
+    """With data.verify=false a shard damaged beforehand was reported as "changed while this run read it ... wait
+    for the writer to finish", with nothing writing: the line now says what is known (the shard does not match the
+    manifest: damaged, or a writer is changing it) and advises `bsl verify`; a FIFO there is never read."""
+    from bsl_pipeline.training.data import DatasetChangedError, PairStream, resolve_sources
+    from bsl_pipeline.training.config import DataConfig, DataSourceConfig
+
+    data = write_dataset(tmp_path / "ds", 32, method="noise", seed=0)
+    shard = sorted((data / "data").iterdir())[0]
+    if damage == "fifo":
+        shard.unlink()
+        os.mkfifo(shard)
+        what = "is a FIFO, not a plain file"
+    else:
+        shutil.copyfile(sorted((write_dataset(tmp_path / "other", 32, method="noise", seed=9) / "data").iterdir())[0],
+                        shard)
+        what = "has sha256 "
+    sources = resolve_sources(DataConfig(sources=[DataSourceConfig(path=str(data))], verify=False))
+    stream = PairStream(sources, seed=0, shuffle=False)
+    with pytest.raises(DatasetChangedError) as exc:
+        stream.next_batch(32)
+    message = str(exc.value)
+    assert message.startswith(f"dataset {sources[0].name} ({data}): shard data/{shard.name} {what}"), message
+    assert message.endswith(f": it was damaged, or a writer is changing the dataset; run `bsl verify {data}` (once a "
+                            f"writer, if any, has finished)"), message
+    assert "while this run read it" not in message
 
 
 def test_resume_refuses_a_dataset_changed_since_the_checkpoint(tiny_bert_dir, tmp_path):

@@ -60,3 +60,37 @@ def test_help_examples_name_directories_bsl_train_writes(capsys):
     examples = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  bsl evaluate ")]
     named = {name for line in examples for name in re.findall(r"runs/bsl/([^\s/]+)", line)}
     assert named and named <= {FINAL_DIR, EXPORT_DIR, BEST_DIR}, named
+
+
+def test_evaluate_refuses_a_cache_dir_in_a_model_or_the_data_dir_before_evaluating(tmp_path, tiny_bert_dir,
+                                                                                    shared_data, capsys):
+    """`bsl evaluate md/x --cache-dir md/x` wrote embeddings into the model folder while `--json` there was refused:
+    the embedding cache may not be, hold or lie inside a model or the data dir, checked before any model loads (in
+    `evaluate_models`, so the flows and the main job refuse it too)."""
+    import shutil
+
+    from bsl_pipeline.evaluation.config import EvaluationConfig
+    from bsl_pipeline.evaluation.runner import evaluate_models
+    from bsl_pipeline.pipeline.base.ownership import OwnershipError
+
+    model = tmp_path / "model"
+    shutil.copytree(tiny_bert_dir, model)
+    data = tmp_path / "data"
+    shutil.copytree(shared_data / "stsbenchmark", data / "stsbenchmark")
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    cases = {model: model, model / "cache": model, data / "cache": data, tmp_path: model}
+    for cache, holder in cases.items():
+        assert main(["evaluate", str(model), "--data-dir", str(data), "--tasks", "stsb", "--no-progress",
+                     "--cache-dir", str(cache)]) == 1
+        err = capsys.readouterr().err
+        assert err.strip().splitlines() == [f"bsl evaluate: error: cache_dir {cache} and input {holder} overlap: "
+                                            f"choose another cache_dir outside the input (the tool never writes "
+                                            f"over what it reads)"], err
+        with pytest.raises(OwnershipError, match=f"cache_dir {cache} and input {holder} overlap"):
+            evaluate_models([str(model)], EvaluationConfig(data_dir=str(data), tasks=["stsb"], cache_dir=str(cache)),
+                            disable_progress=True)
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before  # nothing written anywhere
+    # A cache beside them is used as before.
+    assert main(["evaluate", str(model), "--data-dir", str(data), "--tasks", "stsb", "--no-progress", "--no-stsb-dev",
+                 "--cache-dir", str(tmp_path.parent / f"{tmp_path.name}-cache")]) == 0
+    assert any((tmp_path.parent / f"{tmp_path.name}-cache").rglob("*.npy"))

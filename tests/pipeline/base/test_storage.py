@@ -123,7 +123,8 @@ def test_an_unlisted_object_is_named_from_the_listing_and_never_downloaded(s3_en
         verify_dataset(url)
     assert storage.shown(str(err.value)).startswith(f"{url}: 1 file(s) in data/ or rejects/ not listed in the "
                                                     f"manifest")
-    assert str(err.value).endswith("data/zz-junk.bin; remove them, or pass --allow-unlisted")
+    assert str(err.value).endswith("data/zz-junk.bin; remove them (`bsl verify` and `bsl inspect` take "
+                                   "--allow-unlisted to only warn about them)")
     manifest = verify_dataset(url, allow_unlisted=True)
     assert f"{url}: 1 file(s)" in caplog.text and "data/zz-junk.bin" in caplog.text
     assert sorted(downloaded) == sorted(f"{url}/{n}" for n in ["manifest.json", "README.md", ".bsl-output.json",

@@ -13,7 +13,8 @@ from small_corpus import DOG_LINES, noise_dataset
     (lambda c: c[0]["data_files"][0].update(split="test"), r"configs\[0\]\.data_files\[0\]\.split is 'test'"),
     (lambda c: c[0].update(default=False), r"configs\[0\]\.default is False"),
     (lambda c: c[0].update(features={"view1": "int64"}), r"configs\[0\]\.features is not a key"),
-    (lambda c: c[0]["data_files"][0].update(path=["../elsewhere/*.parquet"]), "config names 1 file"),  # as before
+    (lambda c: c[0]["data_files"][0].update(path=["../elsewhere/*.parquet"]),
+     r"names \.\./elsewhere/\*\.parquet, which the manifest does not list"),  # as before
 ])
 def test_card_configs_are_checked_key_by_key(tmp_path, monkeypatch, edit, named):
     """A card whose configs gained `data_dir: ../elsewhere` made `datasets.load_dataset(dir)` read other data while
@@ -34,6 +35,33 @@ def test_card_configs_are_checked_key_by_key(tmp_path, monkeypatch, edit, named)
     card.write_text("---\n" + yaml.safe_dump(front, sort_keys=False) + "---\n" + body, encoding="utf-8")
     with pytest.raises(VerificationError, match=named):
         verify_dataset(out)
+
+
+@pytest.mark.parametrize("files, differ", [
+    (["data/*.parquet"], "it names data/*.parquet, which the manifest does not list; it does not name {shard}"),
+    (["{shard}", "{shard}"], "it names {shard} more than once"),
+    ([], "it does not name {shard}"),
+])
+def test_a_card_naming_other_files_is_told_entry_by_entry(tmp_path, files, differ):
+    """A card whose 'default' config named a glob instead of a shard was reported as naming "1 file(s), not the
+    manifest's 1 pairs shard(s)": the message now names the entries that differ."""
+    import yaml
+
+    from bsl_pipeline.pipeline.base.errors import VerificationError
+    from bsl_pipeline.pipeline.dataset.store import verify_dataset
+
+    manifest = noise_dataset(tmp_path, "ds", DOG_LINES)
+    (shard,) = [s.path for s in manifest.shards_of("pairs")]
+    card = tmp_path / "ds" / "README.md"
+    head, body = card.read_text(encoding="utf-8")[4:].split("\n---\n", 1)
+    front = yaml.safe_load(head)
+    front["configs"][0]["data_files"][0]["path"] = [f.format(shard=shard) for f in files]
+    card.write_text("---\n" + yaml.safe_dump(front, sort_keys=False) + "---\n" + body, encoding="utf-8")
+    with pytest.raises(VerificationError) as exc:
+        verify_dataset(tmp_path / "ds")
+    assert str(exc.value) == (f"{card}: the dataset card's 'default' config does not name the manifest's pairs shards: "
+                              f"{differ.format(shard=shard)} (written by another run, or the write was interrupted): "
+                              f"rerun `bsl augment`")
 
 
 def test_card_dataset_info_is_refused(tmp_path):

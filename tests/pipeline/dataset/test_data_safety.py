@@ -312,6 +312,9 @@ def test_verify_checks_the_shard_schema_and_readers_give_one_line(tmp_path, corp
     if case == "a 30,000-character view":
         assert _bsl("verify", str(ds), "-q", "--max-view-chars", "0").returncode == 0
         assert _bsl("verify", str(ds), "-q", "--max-view-chars", "40000").returncode == 0
+        assert "(`bsl verify` and `bsl inspect` take --max-view-chars N)" in proc.stderr
+        one_line_error(_bsl("inspect", str(ds), "--stats"), message)  # inspect verifies as verify does ...
+        assert _bsl("inspect", str(ds), "--stats", "--max-view-chars", "40000").returncode == 0  # ... with its options
     elif case not in ("null view2", "unknown method"):  # types and columns: readers refuse the shard themselves
         proc = _bsl("inspect", str(ds), "--no-verify")
         assert proc.returncode == 1 and "Traceback" not in proc.stderr
@@ -327,11 +330,38 @@ def test_verify_fails_when_the_card_names_other_shards(tmp_path, corpus):
     card = (ds / "README.md").read_text()
     (ds / "README.md").write_text("".join(line for line in card.splitlines(keepends=True)
                                           if "train-00003-of-00004" not in line))
-    with pytest.raises(VerificationError, match="card's 'default' config names 3 file"):
+    with pytest.raises(VerificationError, match=r"card's 'default' config does not name the manifest's pairs "
+                                                 r"shards: it does not name data/train-00003-of-00004\.parquet \("):
         verify_dataset(ds)
     (ds / "README.md").unlink()
     with pytest.raises(VerificationError, match="card is missing"):
         verify_dataset(ds)
+
+
+@pytest.mark.parametrize("what, make", [
+    ("a FIFO", os.mkfifo),
+    ("a folder", os.mkdir),
+    ("a symbolic link to a folder", lambda path: (path.parent / "elsewhere").mkdir() or path.symlink_to("elsewhere")),
+    ("a symbolic link to nothing", lambda path: path.symlink_to("nowhere")),
+])
+def test_a_shard_replaced_by_what_is_not_a_file_is_named_as_what_it_is(tmp_path, corpus, what, make):
+    """A shard replaced by a FIFO or a folder was reported as "missing"; it is named as what it is, and nothing
+    there is opened (reading a FIFO would never end)."""
+    ds = tmp_path / "ds"
+    run_augment(corpus, ds, _config(tmp_path))
+    shard = ds / "data" / "train-00001-of-00004.parquet"
+    shard.unlink()
+    make(shard)
+    with pytest.raises(VerificationError) as exc:
+        verify_dataset(ds)
+    assert str(exc.value) == f"{shard}: shard listed in the manifest is {what}, not a plain file"
+    with pytest.raises(InputError) as exc:
+        list(iter_pair_batches(ds))
+    assert str(exc.value) == f"shard {shard} is {what}, not a plain file"
+    if what == "a FIFO":
+        proc = _bsl("inspect", str(ds), "--no-verify", timeout=60)
+        assert proc.returncode == 1 and "Traceback" not in proc.stderr
+        assert proc.stderr.splitlines()[-1] == f"bsl inspect: error: shard {shard} is a FIFO, not a plain file"
 
 
 def test_a_kill_between_card_and_manifest_never_verifies(tmp_path, corpus, monkeypatch):

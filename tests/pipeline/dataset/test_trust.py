@@ -224,6 +224,12 @@ def test_verify_reports_unlisted_files_and_datasets_reads_only_listed_shards(tmp
     assert extra in caplog.text
     _one_line_error(_bsl("verify", str(ds), "-q"), extra)
     assert _bsl("verify", str(ds), "-q", "--allow-unlisted").returncode == 0
+    # The error's advice names only commands that take the option; inspect verifies as verify does, with it.
+    assert str(exc.value).endswith("; remove them (`bsl verify` and `bsl inspect` take --allow-unlisted to only warn "
+                                   "about them)")
+    _one_line_error(_bsl("inspect", str(ds), "--stats"), extra, "`bsl inspect` take --allow-unlisted")
+    shown = _bsl("inspect", str(ds), "--stats", "--allow-unlisted")
+    assert shown.returncode == 0 and extra in shown.stderr and "records read" in shown.stdout, shown.stderr
 
     from datasets import load_dataset
 

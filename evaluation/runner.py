@@ -299,11 +299,14 @@ def model_names(specs: Sequence[str]) -> list[str]:
 
 def evaluate_models(specs: Sequence[str | Path], config: EvaluationConfig,
                     disable_progress: bool | None = None) -> dict[str, ModelResult]:
-    """Load the data once, then load, evaluate and release each model in turn (one in memory at a time). The
-    embedding cache (`config.cache_dir`) may not be, hold or lie inside a model or the data dir: the tool never
-    writes over what it reads."""
+    """Check the settings (`preflight.check_settings`), then load the data once, then load, evaluate and release
+    each model in turn (one in memory at a time). The embedding cache (`config.cache_dir`) may not be, hold or lie
+    inside a model or the data dir: the tool never writes over what it reads."""
+    from bsl_pipeline.evaluation.preflight import check_settings
+
     if not specs:
         raise BSLError("no model given")
+    check_settings(config)
     data_dir = resolve_data_dir(config.data_dir or None).path
     from bsl_pipeline.pipeline.base.hub import check_model_reference
     from bsl_pipeline.pipeline.base.ownership import check_not_input

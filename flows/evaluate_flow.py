@@ -32,12 +32,12 @@ from bsl_pipeline.evaluation.data_dir import resolve_data_dir
 def resolve_evaluation_config(config_file: str = "", evaluation: dict[str, Any] | None = None,
                               overrides: list[str] | None = None):
     from bsl_pipeline.evaluation.config import EvaluationConfig
+    from bsl_pipeline.evaluation.preflight import check_settings
     from bsl_pipeline.evaluation.tasks import parse_tasks
 
     config = layered_config(EvaluationConfig, config_file, evaluation, overrides)
     config.tasks = list(parse_tasks(config.tasks))
-    if config.batch_size < 1:
-        raise ConfigError(f"evaluation batch_size must be >= 1, got {config.batch_size}")
+    check_settings(config)  # what the evaluation would refuse, before a flow (or --print-config) goes on
     return config
 
 

@@ -131,9 +131,9 @@ def check_schedule_paths(config: ScheduleConfig) -> list[str]:
     run_roots = []
     for d in config.deployments:
         if d.flow == "train":
-            from bsl_pipeline.flows.train_flow import resolve_train_config
+            from bsl_pipeline.flows.train_flow import spec_train_config
 
-            out = resolve_train_config(d.train.manifests, d.train.config_file, d.train.train, d.train.overrides)
+            out = spec_train_config(d.train)
             if out.train.output_dir:
                 run_roots.append(resolved(out.train.output_dir))
     warnings = []
@@ -155,10 +155,9 @@ def check_schedule_paths(config: ScheduleConfig) -> list[str]:
                 check_claimable(d.augment.out_dir, DATASET_KIND, overwrite=d.augment.overwrite,
                                 recognise=earlier_dataset)
             elif d.flow == "train":
-                from bsl_pipeline.flows.train_flow import resolve_train_config
+                from bsl_pipeline.flows.train_flow import spec_train_config
 
-                train = resolve_train_config(d.train.manifests, d.train.config_file, d.train.train,
-                                             d.train.overrides)
+                train = spec_train_config(d.train)
                 for src in train.data.sources:
                     if missing(src.path) and resolved(src.path) not in made_datasets:
                         read_later(where, "dataset", src.path, " (no augment deployment of this file writes it)")

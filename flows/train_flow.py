@@ -39,21 +39,28 @@ if TYPE_CHECKING:
 
 def resolve_train_config(manifests: list[str] | None = None, config_file: str = "",
                          train: dict[str, Any] | None = None, overrides: list[str] | None = None, *,
-                         require_datasets: bool = True):
-    """defaults <- config_file <- inline keys <- overrides, then `manifests` replace data.sources (as `bsl train
-    --manifest`). No config_file and no model: the bundled encoder and its recipe, as `bsl train`
-    (training.recipes.with_recipe). A config without datasets is refused unless not `require_datasets` (the
-    settings alone, as `--print-config` checks them)."""
+                         recipe: str = "", require_datasets: bool = True):
+    """defaults (or `recipe`) <- config_file <- inline keys <- overrides, then `manifests` replace data.sources (as
+    `bsl train --manifest`). No recipe, no config_file and no model: the bundled encoder and the default recipe, as
+    `bsl train` (training.recipes.with_recipe). A config without datasets is refused unless not `require_datasets`
+    (the settings alone, as `--print-config` checks them)."""
     from bsl_pipeline.training.config import DataSourceConfig, TrainConfig
     from bsl_pipeline.training.recipes import with_recipe
 
     config, _ = with_recipe(
-        lambda base: layered_config(TrainConfig, config_file, train, overrides, defaults=base), config_file)
+        lambda base: layered_config(TrainConfig, config_file, train, overrides, defaults=base), config_file,
+        recipe or None)
     if manifests:
         config.data.sources = [DataSourceConfig(path=str(m)) for m in manifests]
     if require_datasets and not config.data.sources:
         raise ConfigError("train flow: no datasets (give manifests, or data.sources in the config)")
     return config
+
+
+def spec_train_config(spec: TrainFlowConfig, *, require_datasets: bool = True):
+    """The TrainConfig a flow of settings `spec` trains with (`resolve_train_config` of its fields)."""
+    return resolve_train_config(spec.manifests, spec.config_file, spec.train, spec.overrides, recipe=spec.recipe,
+                                require_datasets=require_datasets)
 
 
 def resolve_flow_evaluation(evaluate: bool, evaluation: dict[str, Any] | None, artifact_key: str):
@@ -112,11 +119,12 @@ def train_and_evaluate_task(config_data: dict[str, Any], evaluation_data: dict[s
 @flow(name=FLOW_NAME, description="Verify view-pair datasets and train a sentence encoder on them (no augmentation)")
 def train_flow(manifests: list[str] | None = None, config_file: str = "", train: dict[str, Any] | None = None,
                overrides: list[str] | None = None, verify: bool = True, retries: int = 0, evaluate: bool = False,
-               evaluation: dict[str, Any] | None = None, artifact_key: str = DEFAULT_ARTIFACT_KEY) -> dict[str, Any]:
+               evaluation: dict[str, Any] | None = None, artifact_key: str = DEFAULT_ARTIFACT_KEY,
+               recipe: str = "") -> dict[str, Any]:
     from prefect.artifacts import create_markdown_artifact
 
     logger = get_run_logger()
-    config = resolve_train_config(manifests, config_file, train, overrides)
+    config = resolve_train_config(manifests, config_file, train, overrides, recipe=recipe)
     config.train.output_dir = expand_run_placeholders(config.train.output_dir)
     evaluation_config = resolve_flow_evaluation(evaluate, evaluation, artifact_key)  # checked before any training
     verified = []
@@ -142,7 +150,8 @@ def train_flow(manifests: list[str] | None = None, config_file: str = "", train:
 
 
 def train_parameters(spec: TrainFlowConfig) -> dict[str, Any]:
-    return {"manifests": list(spec.manifests), "config_file": spec.config_file, "train": dict(spec.train),
+    return {"manifests": list(spec.manifests), "config_file": spec.config_file, "recipe": spec.recipe,
+            "train": dict(spec.train),
             "overrides": list(spec.overrides), "verify": spec.verify, "retries": spec.retries,
             "evaluate": spec.evaluate, "evaluation": dict(spec.evaluation), "artifact_key": spec.artifact_key}
 
@@ -159,7 +168,7 @@ def check_train_spec(spec: TrainFlowConfig) -> TrainConfig:
     from bsl_pipeline.training.preflight import check_settings
     from bsl_pipeline.training.run_directory import CHECKPOINTS_DIR, FINAL_DIR
 
-    config = resolve_train_config(spec.manifests, spec.config_file, spec.train, spec.overrides)
+    config = spec_train_config(spec)
     check_settings(config, config_file=spec.config_file or None)
     out = Path(config.train.output_dir)
     if config.train.resume is None and not (out / DONE_FILE).exists():

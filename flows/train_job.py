@@ -18,6 +18,9 @@ class TrainFlowConfig:
         "help": "dataset dirs or manifest JSONs; replace data.sources (like `bsl train --manifest`); [] = keep "
                 "the config's data.sources"})
     config_file: str = field(default="", metadata={"help": "TrainConfig YAML (as `bsl train --config`)"})
+    recipe: str = field(default="", metadata={
+        "help": "start from this recipe (as `bsl train --recipe`; `bsl recipes`), under config_file, the inline keys "
+                "and the overrides; '' = none (with no config_file and no model: the default recipe)"})
     train: dict[str, Any] = field(default_factory=dict, metadata={
         "help": "TrainConfig keys inline (over config_file), e.g. {train: {output_dir: runs/nightly/{date}}}; "
                 "{date} (UTC) and {flow_run} (run name) in train.output_dir are filled in per run"})

@@ -69,8 +69,15 @@ def recipe_names() -> list[str]:
 
 
 def recipe_source(name: str) -> str:
-    """Where recipe `name` is written, as the repository names it."""
+    """Where recipe `name` is written, as the repository names it (help text, docs)."""
     return f"configs/{RECIPES_DIR}/{name}.yaml"
+
+
+def recipe_path(name: str) -> str:
+    """The installed file of recipe `name` (package data): a path that opens from any directory, for what the
+    commands print (`bsl recipes`, `bsl models`), where `recipe_source` resolves only inside the repository."""
+    recipe_text(name)  # an unknown name is refused with the list
+    return str(_recipes_dir().joinpath(f"{name}.yaml"))
 
 
 def recipe_text(name: str) -> str:

@@ -35,7 +35,6 @@ from bsl_pipeline.pipeline.base.ownership import WriterLock
 from bsl_pipeline.pipeline.base.progress import progress_disabled
 from bsl_pipeline.training.accel import forward_context
 from bsl_pipeline.training.checkpoint import Checkpointer
-from bsl_pipeline.training.checkpoint_files import CHECKPOINT_JSON
 from bsl_pipeline.training.config import TrainConfig
 from bsl_pipeline.training.distributed import all_reduce_mean, barrier
 from bsl_pipeline.training.encoder import Encoder
@@ -43,7 +42,7 @@ from bsl_pipeline.training.loader import BatchLoader
 from bsl_pipeline.training.logger import RunLogger
 from bsl_pipeline.training.phases import ENCODER_GROUP, PhasePolicy, check_warmup_leaves_training
 from bsl_pipeline.training.rng_state import seed_everything
-from bsl_pipeline.training.run_directory import BEST_DIR, FINAL_DIR, claim_run_directory
+from bsl_pipeline.training.run_directory import FINAL_DIR, claim_run_directory
 from bsl_pipeline.training.run_state import RunState
 from bsl_pipeline.training.setup import (
     Runtime,
@@ -147,13 +146,12 @@ class Trainer:
 
         # The set-up's one check of the settings (as --print-config and the train flow run it): a missing model is
         # named as such (with the bundled one), not as the directory ''.
-        check_settings(config)
+        check_settings(config, evaluates=bool(evaluators))
         self.config = config
         self.evaluators = list(evaluators)
         if config.eval.stsb_dir and not self.evaluators:
             log.warning("eval.stsb_dir is set but the trainer was given no evaluators, so nothing is measured; "
                         "the caller builds them with the evaluation stage's dev_evaluators(config.eval)")
-        self._check_best_export()
         self.disable_progress = progress_disabled(disable_progress)
         # The metric that picks output_dir/best: the first evaluator's first metric.
         self.headline_metric = self.evaluators[0].metric_names[0] if self.evaluators else None
@@ -167,17 +165,6 @@ class Trainer:
         except BaseException:
             self.close()  # leave no process group or open event file behind a failed set-up
             raise
-
-    def _check_best_export(self) -> None:
-        """export.source=best needs best/, which only an evaluation writes (or an earlier part of this run wrote):
-        refused before the model loads, not after the whole run (the export checks again at the end)."""
-        cfg = self.config
-        if not cfg.export.enabled or cfg.export.source != "best":
-            return
-        evaluates = bool(self.evaluators) and cfg.eval.save_best and (cfg.eval.at_end or cfg.eval.every_steps > 0)
-        if not evaluates and not (Path(cfg.train.output_dir) / BEST_DIR / CHECKPOINT_JSON).is_file():
-            raise BSLError("export.source=best but this run writes no best checkpoint: set eval.stsb_dir (with "
-                           "eval.save_best=true and eval.at_end or eval.every_steps), or export.source=final")
 
     def _set_up(self) -> None:
         cfg = self.config

@@ -71,9 +71,10 @@ FETCH_FLAGS = {"to": "to", "sets": "sets", "mirror": "mirror", "force": to_const
 
 def run(args: argparse.Namespace) -> int:
     from bsl_pipeline.pipeline.base.errors import InputError
-    from bsl_pipeline.evaluation.public_data import DataFetchConfig, fetch_public_sets, target_dir
+    from bsl_pipeline.evaluation.public_data import DataFetchConfig, check_settings, fetch_public_sets, target_dir
 
     cfg = resolve_config(DataFetchConfig, args, FETCH_FLAGS)
+    check_settings(cfg)  # what the fetch would refuse, refused here (and by --print-config) before anything is read
     if args.print_config:
         print_config(cfg)
         return 0

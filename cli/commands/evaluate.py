@@ -139,7 +139,11 @@ def run(args: argparse.Namespace) -> int:
         write_plot,
     )
 
+    from bsl_pipeline.evaluation.preflight import check_settings
+
     config = build_config(args)
+    # What the run's set-up would refuse, refused here (and by --print-config) without loading anything.
+    check_settings(config)
     if getattr(args, "print_config", False):
         print_config(config)
         return 0

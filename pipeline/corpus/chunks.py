@@ -22,7 +22,14 @@ from pathlib import Path
 from bsl_pipeline.pipeline.base.config import MAX_BUFFERED_ITEMS, MAX_VIEW_CHARS, Range
 from bsl_pipeline.pipeline.base.storage import as_url
 from bsl_pipeline.pipeline.base.text import count_words, normalize, stable_id
-from bsl_pipeline.pipeline.corpus.readers import companion_files, corpus_files, read_file
+from bsl_pipeline.pipeline.corpus.readers import (
+    companion_files,
+    corpus_files,
+    format_problem,
+    on_bad_line_problem,
+    read_file,
+)
+from bsl_pipeline.pipeline.corpus.readers.decoding import encoding_errors_problem
 from bsl_pipeline.pipeline.corpus.readers.records import DEFAULT_FIELD, RawRecord
 from bsl_pipeline.pipeline.corpus.source_record import SourceRecord
 
@@ -36,7 +43,7 @@ MAX_CHUNK_RECORDS = 1_000_000
 class CorpusConfig:
     format: str = _field(default="auto", metadata={
         "help": "auto|text|jsonl|csv|tsv|parquet|datasets|senteval|parallel (parallel: aligned sentence pairs, see "
-                "`languages`; never chosen by auto)"})
+                "`languages`; never chosen by auto)", "check": format_problem})
     field: str = _field(default=DEFAULT_FIELD, metadata={
         "help": "JSONL field / CSV-TSV column / Parquet column; left as it is, a file without it is read in its "
                 "sentence-pair layout (premise/hypothesis or sentence1/sentence2) if it has one"})
@@ -50,9 +57,11 @@ class CorpusConfig:
         "help": "CSV/TSV only: the first row names the columns; false = no header, `columns` are 0-based numbers "
                 "(STS-B's sts-*.csv: [5, 6])"})
     encoding_errors: str = _field(default="strict", metadata={
-        "help": "strict: invalid UTF-8 is an error naming file:line; replace: replace and count"})
+        "help": "strict: invalid UTF-8 is an error naming file:line; replace: replace and count",
+        "check": encoding_errors_problem})
     on_bad_line: str = _field(default="error", metadata={
-        "help": "error: stop at a malformed line; keep: keep it as a reject with its reason and go on"})
+        "help": "error: stop at a malformed line; keep: keep it as a reject with its reason and go on",
+        "check": on_bad_line_problem})
     min_words: int = _field(default=1, metadata={
         "range": Range(0, not_above="max_words"), "help": "drop sentences with fewer words"})
     max_words: int = _field(default=256, metadata={"range": Range(1, MAX_BUFFERED_ITEMS), "help": "drop sentences with more words"})

@@ -74,6 +74,38 @@ def test_evaluate_and_flow_augment_print_config_refuse_what_a_run_refuses(capsys
     assert capsys.readouterr().err.startswith("bsl flow: error: unknown config key(s) method_filters.noise.bogus")
 
 
+@pytest.mark.parametrize("command, setting, run_with, message", [
+    (["evaluate"], ["-o", "pooling=foo"], ["MODEL"], "unsupported pooling 'foo'"),
+    (["evaluate"], ["-o", "device=tpu"], ["MODEL"], "'tpu' is not a valid device"),
+    (["evaluate"], ["-o", "sts17_pairs=[xx-yy]"], ["MODEL"], "unknown STS17 language pair(s) xx-yy"),
+    (["augment", "--methods", "synonyms"], ["-o", "corpus.format=xml"], ["CORPUS", "--out", "OUT"],
+     "corpus.format: unknown corpus format 'xml'"),
+    (["augment", "--methods", "synonyms"], ["-o", "corpus.on_bad_line=skip"], ["CORPUS", "--out", "OUT"],
+     "corpus.on_bad_line: on_bad_line must be 'error' or 'keep'"),
+    (["data", "fetch"], ["-o", "sets=[nope]"], ["--to", "OUT"], "unknown set(s) nope"),
+    (["train", "-o", "model.name_or_path=MODEL"], ["-o", "export.source=best"], ["-m", "DATASET", "--output-dir", "OUT"],
+     "export.source=best but this run writes no best checkpoint"),
+    (["flow", "evaluate"], ["-o", "pooling=foo"], ["MODEL"], "unsupported pooling 'foo'"),
+    (["flow", "train", "-F", "evaluate=true"], ["-F", "evaluation.device=tpu"], ["-m", "DATASET", "--output-dir", "OUT"],
+     "'tpu' is not a valid device"),
+])
+def test_print_config_refuses_what_the_run_refuses_with_the_same_line(command, setting, run_with, message,
+                                                                      tiny_bert_dir, tmp_path, capsys):
+    """--print-config accepted values the run then refused; each command's --print-config now checks them with
+    the function its run checks them with, and says the same line, before anything is read or written."""
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("a sentence of several words\n", encoding="utf-8")
+    names = {"MODEL": str(tiny_bert_dir), "CORPUS": str(corpus), "OUT": str(tmp_path / "out"),
+             "DATASET": str(tmp_path / "no-dataset")}
+    command = [arg.replace("MODEL", str(tiny_bert_dir)) for arg in command]
+    assert main([*command, *setting, "--print-config"]) == 1
+    printed = capsys.readouterr()
+    assert printed.out == "" and message in printed.err and len(printed.err.splitlines()) == 1, printed.err
+    assert main([*command, *[names.get(arg, arg) for arg in run_with], *setting]) == 1
+    assert capsys.readouterr().err == printed.err  # the run's own line, before the model or the data is read
+    assert not (tmp_path / "out").exists()
+
+
 @pytest.mark.parametrize("argv, message", [
     (["-o", "train.batch_size=abc"], "train.batch_size: expected an integer, got 'abc'"),
     (["-o", "train.batch_size=0"], "train.batch_size: 0 is out of range"),
@@ -94,6 +126,53 @@ def test_flow_train_print_config_needs_no_dataset_and_refuses_what_a_run_refuses
     assert err.startswith(f"bsl flow: error: {message}") and len(err.splitlines()) == 1, err
     assert main(["flow", "train", "--no-verify"]) == 1
     assert capsys.readouterr().err.startswith("bsl flow: error: train flow: no datasets")
+
+
+@pytest.mark.parametrize("argv, later, changed", [
+    (["flow", "train", "-m", "ds/views", "--recipe", "supervised", "--output-dir", "runs/a", "--overwrite", "-o",
+      "optim.lr=3e-5", "-F", "evaluate=true", "-F", "evaluation.tasks=[stsb]", "-F", "retries=1"],
+     ["-F", "retries=2"], ("flow", "retries")),
+    (["flow", "evaluate", "runs/a/export", "--tasks", "stsb,sickr", "--artifact-key", "mine", "-o", "batch_size=8"],
+     ["-o", "batch_size=9"], ("evaluation_config", "batch_size")),
+    (["flow", "augment", "corpus.txt", "--out", "ds/x", "--methods", "synonyms", "--seed", "3", "--retries", "1",
+      "-F", "runner.max_workers=3", "-o", "corpus.min_words=2"], ["--retries", "2"], ("flow", "tasks")),
+])
+def test_a_flows_printed_config_loads_back_as_its_config_and_prints_the_same(argv, later, changed, tmp_path, capsys):
+    """What `bsl flow train|evaluate|augment --print-config` printed was refused as --config ("unknown config
+    key(s) flow, train_config"); it loads back, flow settings and stage config alike, and prints the same again."""
+    import yaml
+
+    assert main([*argv, "--print-config"]) == 0
+    printed = capsys.readouterr().out
+    document = yaml.safe_load(printed)
+    (tmp_path / "printed.yaml").write_text(printed, encoding="utf-8")
+    assert main([*argv[:2], "--config", str(tmp_path / "printed.yaml"), "--print-config"]) == 0
+    assert capsys.readouterr().out == printed
+    # the flags, -F and -o still win over it, as over any --config; nothing else moves
+    assert main([*argv[:2], "--config", str(tmp_path / "printed.yaml"), *later, "--print-config"]) == 0
+    again = yaml.safe_load(capsys.readouterr().out)
+    section, key = changed
+    assert again[section][key] != document[section][key]
+    again[section][key] = document[section][key]
+    assert again == document
+    if argv[1] == "train":  # the recipe, --overwrite and -o are in the training config; the flow shows none again
+        assert (document["train_config"]["objective"]["name"], document["train_config"]["optim"]["lr"],
+                document["train_config"]["train"]["overwrite"]) == ("mnrl", 3e-5, True)
+        assert (document["flow"]["recipe"], document["flow"]["overrides"], document["flow"]["train"]) == ("", [], {})
+        assert document["evaluation_config"]["tasks"] == ["stsb"] and document["flow"]["evaluation"] == {}
+
+
+def test_a_flows_config_may_still_be_a_stage_config_file(tmp_path, capsys):
+    import yaml
+
+    (tmp_path / "train.yaml").write_text("optim: {lr: 1.0e-4}\nmodel: {name_or_path: some/model}\n",
+                                         encoding="utf-8")
+    assert main(["flow", "train", "--config", str(tmp_path / "train.yaml"), "--print-config"]) == 0
+    document = yaml.safe_load(capsys.readouterr().out)
+    assert document["train_config"]["optim"]["lr"] == 1e-4 and document["flow"]["config_file"] == ""
+    (tmp_path / "mixed.yaml").write_text("flow: {}\noptim: {lr: 1.0e-4}\n", encoding="utf-8")
+    assert main(["flow", "train", "--config", str(tmp_path / "mixed.yaml"), "--print-config"]) == 1
+    assert "unknown config key(s) flow" in capsys.readouterr().err
 
 
 def _bsl(*args):
@@ -206,7 +285,7 @@ def test_o_beats_the_dedicated_flags_of_flow_evaluate(capsys):
                  "--print-config"]) == 0
     printed = yaml.safe_load(capsys.readouterr().out)
     assert printed["evaluation_config"]["data_dir"] == "/data/o" and printed["evaluation_config"]["tasks"] == ["stsb"]
-    assert printed["flow"]["overrides"] == ['data_dir="/data/flag"', 'tasks="stsb"', "data_dir=/data/o"]
+    assert printed["flow"]["overrides"] == []  # shown by evaluation_config, which they made
 
 
 # Every command that draws progress bars, and the older spellings of --no-progress it keeps.

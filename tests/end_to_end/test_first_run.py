@@ -91,9 +91,18 @@ def test_recipes_are_listed_with_the_data_they_fit_and_run_by_name(tmp_path, dat
 
     code, _, out = _bsl("recipes", cwd=tmp_path)
     assert code == 0
-    assert "unsupervised (default): configs/recipes/unsupervised.yaml" in out
-    assert "supervised: configs/recipes/supervised.yaml" in out and "For labeled pairs" in out
-    assert "bsl train --recipe supervised -m DATASET" in out
+    # each recipe's installed file, a path that opens from any directory (here tmp_path), and loads as --config
+    lines = out.splitlines()
+    printed = dict(line.split(": ", 1) for line in lines if line.startswith(("unsupervised (default): ", "supervised: ")))
+    for name, shown in (("unsupervised", printed["unsupervised (default)"]), ("supervised", printed["supervised"])):
+        assert Path(shown).is_absolute() and Path(shown).read_text(encoding="utf-8") == (
+            REPO_ROOT / "configs" / "recipes" / f"{name}.yaml").read_text(encoding="utf-8")
+    code, _, shown_config = _bsl("train", "--config", printed["supervised"], "-o", "model.name_or_path=m",
+                                 "--print-config", cwd=tmp_path)
+    assert code == 0 and yaml.safe_load(shown_config)["objective"]["name"] == "mnrl"
+    assert "For labeled pairs" in out and "  run: bsl train --recipe supervised -m DATASET" in out
+    code, _, models = _bsl("models", cwd=tmp_path)
+    assert code == 0 and f"(unsupervised, {printed['unsupervised (default)']})" in models.splitlines()[1], models
     # --recipe: the file's settings under -o, the bundled encoder when no model is named
     code, _, out = _bsl("train", "--recipe", "supervised", "-m", str(dataset), "--output-dir", "run",
                         "-o", "optim.lr=3e-5", "--print-config", cwd=tmp_path)

@@ -523,6 +523,47 @@ def test_the_train_flow_and_the_main_job_reuse_one_finished_run(tmp_path, prefec
     assert {s.step: s for s in second.steps}["train"].cached and second.training.run_dir == str(run_dir)
 
 
+def test_flow_train_takes_the_run_arguments_of_bsl_train_and_its_printed_config_reruns_the_same_run(
+        tmp_path, prefect_api, tiny_bert_dir):
+    """`bsl flow train` lacked bsl train's --recipe, --overwrite and --min-usable (declared once, for both): a real
+    flow run from the command line trains the recipe's objective into a run directory it did not create only with
+    --overwrite, --min-usable refuses before the flow starts, and the document --print-config printed, given as
+    --config, is the same run (reused, nothing trained)."""
+    import yaml
+
+    from tests.training.test_trainer_utils import write_dataset
+
+    dataset = write_dataset(tmp_path / "ds", n_pairs=32, shards=1)
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "notes.txt").write_text("mine\n", encoding="utf-8")
+    env = _subprocess_env(prefect_api)
+    argv = ["flow", "train", "-m", str(dataset), "--recipe", "supervised", "--output-dir", str(run), "-o",
+            f"model.name_or_path={tiny_bert_dir}", "-o", "model.max_length=32", "-o", "train.batch_size=8", "-o",
+            "train.max_steps=2", "-o", "train.device=cpu", "-o", "train.tensorboard=false", "-o",
+            "train.save_every=0", "--api-url", prefect_api.api_url]
+    for refusal, extra in (("was not created by bsl (notes.txt)", []),
+                           ("no judged pairs", ["--overwrite", "--min-usable", "0.5"])):
+        refused = _bsl([*argv, *extra], env)
+        assert refused.returncode == 1 and refusal in refused.stderr, refused.stderr
+        assert sorted(p.name for p in run.iterdir()) == ["notes.txt"]
+
+    done = _bsl([*argv, "--overwrite"], env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.startswith("trained to step 2/2; checkpoint: "), done.stdout
+    trained = yaml.safe_load((run / "config.yaml").read_text(encoding="utf-8"))
+    assert (trained["objective"]["name"], trained["optim"]["lr"], trained["train"]["overwrite"]) == (
+        "mnrl", 2e-05, True)  # the supervised recipe's objective and learning rate, and --overwrite
+    assert (run / "notes.txt").read_text(encoding="utf-8") == "mine\n"  # nothing of the run replaced it
+
+    printed = _bsl([*argv, "--overwrite", "--print-config"], env)
+    assert printed.returncode == 0, printed.stderr
+    (tmp_path / "flow.yaml").write_text(printed.stdout, encoding="utf-8")
+    again = _bsl(["flow", "train", "--config", str(tmp_path / "flow.yaml"), "--api-url", prefect_api.api_url], env)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert again.stdout.startswith("reused the finished run to step 2/2; "), again.stdout
+
+
 # -- configuration and CLI (no server) ---------------------------------------------------------------------------------
 def test_schedule_file_is_checked_before_serving(tmp_path, capsys):
     from bsl_pipeline.cli.cli import main

@@ -42,6 +42,16 @@ from bsl_pipeline.pipeline.corpus.readers.senteval import read_senteval
 log = logging.getLogger(__name__)
 
 FORMATS = ("auto", "text", "jsonl", "csv", "tsv", "parquet", "datasets", "senteval", "parallel")
+ON_BAD_LINE = ("error", "keep")
+
+
+def format_problem(format: str) -> str | None:
+    """What is wrong with a `corpus.format` value (None: nothing); the config field's check and `read_file`'s."""
+    return None if format in FORMATS else f"unknown corpus format {format!r}; choose one of {', '.join(FORMATS)}"
+
+
+def on_bad_line_problem(choice: str) -> str | None:
+    return None if choice in ON_BAD_LINE else f"on_bad_line must be 'error' or 'keep', got {choice!r}"
 _SENTEVAL_STEMS = ("s1", "s2", "labels")
 
 
@@ -129,10 +139,9 @@ def read_file(path: Path, format: str = "auto", field: str = DEFAULT_FIELD, enco
               header: bool = True, languages: Sequence[str] = ()) -> Iterator[RawRecord]:
     """`columns` / `header=False` apply to CSV/TSV only (several text columns per row; a file without a header);
     `languages` and `columns` (the two sides) to parallel corpora."""
-    if format not in FORMATS:
-        raise InputError(f"unknown corpus format {format!r}; choose one of {', '.join(FORMATS)}")
-    if on_bad_line not in ("error", "keep"):
-        raise InputError(f"on_bad_line must be 'error' or 'keep', got {on_bad_line!r}")
+    problem = format_problem(format) or on_bad_line_problem(on_bad_line)
+    if problem:
+        raise InputError(problem)
     fmt = detect_format(path) if format == "auto" else format
     if languages and fmt != "parallel":
         raise InputError(f"{path}: corpus.languages applies to parallel corpora (-o corpus.format=parallel); this one "

@@ -22,6 +22,11 @@ from typing import BinaryIO
 from bsl_pipeline.pipeline.base.errors import InputError
 
 ENCODING_ERRORS = ("strict", "replace")
+
+
+def encoding_errors_problem(choice: str) -> str | None:
+    """What is wrong with an `encoding_errors` value (None: nothing); the config field's check and the reader's."""
+    return None if choice in ENCODING_ERRORS else f"encoding_errors must be one of {ENCODING_ERRORS}, got {choice!r}"
 MAX_LINE_BYTES = 1 << 20
 TRUNCATED_KEEP_BYTES = 1024
 TOO_LONG = "too_long_chars"  # the reason `pipeline.corpus.chunks` gives a line longer than corpus.max_chars
@@ -110,7 +115,7 @@ def decoded_lines(path: Path, encoding_errors: str = "strict") -> Iterator[tuple
     """Yield (line number, text without the line ending, replaced characters) streaming from disk; a line longer
     than MAX_LINE_BYTES comes as a `LongLine` (readers make it a `too_long_record`)."""
     if encoding_errors not in ENCODING_ERRORS:
-        raise InputError(f"encoding_errors must be one of {ENCODING_ERRORS}, got {encoding_errors!r}")
+        raise InputError(encoding_errors_problem(encoding_errors))
     for lineno, raw in _raw_lines(path):
         if isinstance(raw, tuple):
             yield lineno, LongLine(*raw), 0

@@ -241,6 +241,24 @@ def read_dataset_judgments(manifest: Manifest) -> list[Judgment]:
     return read_judgments(judgments_path(manifest), pairs_checksum(manifest))
 
 
+
+def judges_other_pairs(path: str | Path, checksum: str) -> int:
+    """How many lines of the judgments file at `path` judge other pairs than those of `checksum` (their
+    `pairs_checksum`): 0 when every line judges these pairs, or there is no plain file there, or it cannot be read
+    as judgments (then `bsl verify` names it, whatever the pairs). What a rerun of `bsl augment` that rebuilt the
+    pairs sets aside."""
+    try:
+        judgments = read_judgments(path)
+    except InputError:
+        return 0
+    return sum(j.dataset != checksum for j in judgments)
+
+
+def replaced_judgments_note(where: str, lines: int, kept: str, dataset: str) -> str:
+    """The warning of a publish that set a judgments file of the replaced pairs aside (`judges_other_pairs`)."""
+    return (f"{where}: {lines} mark(s) judge the pairs this run replaced: the file is set aside as {kept} (nothing "
+            f"deleted); judge the new pairs with `bsl review {dataset}`")
+
 class PairMethods:
     """pair_id -> method of a dataset's pairs, for the ids asked: one pass over the pair shards' `pair_id` and
     `method` columns per batch of ids not asked before (what is found, or not, is remembered). `known` seeds it

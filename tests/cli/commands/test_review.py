@@ -438,6 +438,7 @@ def test_marks_of_a_dataset_on_s3_go_to_the_store_signed_under_its_lease(s3_env,
     from bsl_pipeline.cli.commands.review import RequestError
     from bsl_pipeline.pipeline.augment.job import run_augment
     from bsl_pipeline.pipeline.base.storage import Lease
+    from bsl_pipeline.pipeline.dataset.judgments import verify_judgments
     from bsl_pipeline.pipeline.dataset.store import verify_dataset
 
     url, manifest, corpus = s3_dataset
@@ -468,15 +469,20 @@ def test_marks_of_a_dataset_on_s3_go_to_the_store_signed_under_its_lease(s3_env,
             session.mark({"pair_id": item["pair_id"], "mark": "not_usable"})
     assert err.value.status == 409 and len(_stored(s3_env, url, "judgments.jsonl").decode().splitlines()) == 16
     assert session.mark({"pair_id": item["pair_id"], "mark": "not_usable"})["done"] == 1
-    # Augmented again (other views): the card, judged-views block aside, is the tool's (not set aside), and the
-    # open review writes nothing more (409).
+    # Augmented again (other views): the card, judged-views block aside, is the tool's (not set aside); the marks,
+    # which judge the pairs replaced, are set aside whole (as on disk), so the new dataset verifies; and the open
+    # review writes nothing more (409).
+    marks = _stored(s3_env, url, "judgments.jsonl")
     run_augment(corpus, url, augment_config(tmp_path, registry_dir="", seed=1))
     with pytest.raises(RequestError, match="changed since this review started") as err:
         session.mark({"pair_id": session.items[-1].pair_id, "mark": "usable"})
-    assert err.value.status == 409 and len(_stored(s3_env, url, "judgments.jsonl").decode().splitlines()) == 17
+    assert err.value.status == 409 and _stored(s3_env, url, "judgments.jsonl") is None
     bucket, prefix = url[len("s3://"):].split("/", 1)
     keys = [o["Key"] for o in s3_env.client().list_objects_v2(Bucket=bucket, Prefix=prefix).get("Contents", [])]
-    assert not [k for k in keys if "/.bsl-replaced/" in k]
+    (aside,) = [k for k in keys if "/.bsl-replaced/" in k]
+    assert aside.endswith("/judgments.jsonl") and len(marks.decode().splitlines()) == 17
+    assert _stored(s3_env, url, aside.split("/", 1)[1]) == marks
+    verify_judgments(verify_dataset(url))
 
 
 @pytest.mark.browser

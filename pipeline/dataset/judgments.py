@@ -360,10 +360,11 @@ def dataset_judgments(manifest: Manifest, pairs: PairMethods | None = None) -> C
     return check_judgments(manifest, read_dataset_judgments(manifest), pairs)
 
 
-def verify_judgments(manifest: Manifest) -> int:
+def verify_judgments(manifest: Manifest, allow_dropped: bool = False) -> int:
     """`bsl verify`'s check of the judgments file: a plain file at its fixed place, every line a judgment of these
-    pairs that counts; a manifest naming another place for it is refused too. Raises VerificationError naming the
-    file (and line); returns the number of lines."""
+    pairs that counts (`allow_dropped`: lines that do not count are only a warning, as `bsl review` reads them); a
+    manifest naming another place for it is refused too. Raises VerificationError naming the file (and line);
+    returns the number of lines that count."""
     entry = (manifest.annotations or {}).get("judgments") or {}
     if entry.get("path", JUDGMENTS_NAME) != JUDGMENTS_NAME:
         raise VerificationError(f"{manifest.where}: annotations.judgments.path is {entry.get('path')!r}; judgments "
@@ -373,9 +374,11 @@ def verify_judgments(manifest: Manifest) -> int:
         checked = dataset_judgments(manifest)
     except InputError as exc:
         raise VerificationError(str(exc)) from None
-    if checked.dropped:
+    if checked.dropped and not allow_dropped:
         raise VerificationError(f"{judgments_path(manifest)}: {checked.dropped_text()}; move the file aside, or "
                                 f"remove those lines")
+    if checked.dropped:
+        log.warning("warning: %s: %s; the other marks count", judgments_path(manifest), checked.dropped_text())
     return len(checked.valid)
 
 

@@ -360,6 +360,27 @@ def test_avoid_list_round_trip_changes_the_next_runs_views_and_fingerprint(built
         fp(moved)
 
 
+
+def test_export_avoid_sets_a_foreign_file_aside_and_never_writes_into_the_dataset(dataset, tmp_path, capsys):
+    from bsl_pipeline.pipeline.base.ownership import REPLACED_DIR
+
+    manifest = open_dataset(dataset)
+    for item in review_sample(manifest, 4, 0, set(), methods=["synonyms"]):
+        append_judgment(judgments_path(manifest), make_judgment(manifest, item.pair_id, "synonyms", "not_usable"))
+    mine = tmp_path / "my_avoid.txt"
+    mine.write_text("my precious\n")
+    assert main(["review", str(dataset), "--export-avoid", str(mine)]) == 1
+    err = capsys.readouterr().err
+    assert f"{mine} exists and bsl has no record of writing it" in err and "avoid_file" not in err
+    assert main(["review", str(dataset), "--export-avoid", str(mine), "--overwrite"]) == 0
+    assert f"wrote {mine}: " in capsys.readouterr().out
+    (kept,) = (tmp_path / REPLACED_DIR).glob("*/my_avoid.txt")
+    assert kept.read_text() == "my precious\n" and "# Substitutions of the synonyms method" in mine.read_text()
+    for inside in (dataset / "data" / "avoid.txt", dataset / "avoid.txt"):
+        assert main(["review", str(dataset), "--export-avoid", str(inside), "--overwrite"]) == 1
+        assert f"--export-avoid {inside} and input" in capsys.readouterr().err and not inside.exists()
+    assert main(["verify", str(dataset), "-q"]) == 0
+
 def test_report_shows_the_sts_change_per_task_rounded_tables_and_the_judged_views(dataset, tmp_path):
     import base64
     import re

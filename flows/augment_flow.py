@@ -102,6 +102,7 @@ def check_result_storage(result_storage: str, corpus: str, out_dir: str) -> None
             check_not_input(storage, [out / folder for folder in DATASET_FOLDERS], RESULT_STORAGE,
                             other="the dataset's folder")
 
+
 def with_endpoint_resolved(config: AugmentConfig) -> AugmentConfig:
     """`config` with the S3 endpoint this machine resolved (`storage.endpoint_url`, else AWS_ENDPOINT_URL_S3 /
     AWS_ENDPOINT_URL here) written into `storage.endpoint_url`: the storage settings every task carries, so a

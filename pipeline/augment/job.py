@@ -414,7 +414,6 @@ def _keep_edited_card(dataset_dir: Path, previous: Manifest | None) -> None:
         log.warning("warning: %s is not the card bsl wrote (edited by hand?): kept as %s", card, kept / "README.md")
 
 
-
 def _set_aside_replaced_judgments(dataset_dir: Path, manifest: Manifest) -> None:
     """Set the judgments file aside (with a warning) when its marks judge other pairs than the ones being published
     (the pairs were rebuilt: other settings, another corpus): kept in `.bsl-replaced/<time>/judgments.jsonl`, so
@@ -434,6 +433,7 @@ def _set_aside_replaced_judgments(dataset_dir: Path, manifest: Manifest) -> None
         kept = set_aside(dataset_dir, [JUDGMENTS_NAME])
         log.warning("warning: %s", replaced_judgments_note(str(path), other, str(kept / JUDGMENTS_NAME),
                                                            str(dataset_dir)))
+
 
 # -- the whole job: one loop, any executor -------------------------------------------------------------------------
 def build_augmenters(config: AugmentConfig) -> dict[str, Augmenter]:

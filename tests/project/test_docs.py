@@ -330,7 +330,10 @@ def test_every_flag_the_guide_gives_a_bsl_command_is_one_of_its_options():
     parsers = _bsl_parsers()
     flags = guide_flags()
     assert len({name for _, name, _ in flags if name}) >= 10, "the scan finds the guide's bsl commands"
-    assert ("flows.md:120", ("bsl", "flow", "augment"), "--dask-address") in flags, "continued lines are joined"
+    lines = {page.name: page.read_text(encoding="utf-8").splitlines()
+             for page in (ROOT / "docs" / "guide").glob("*.md")}
+    assert any(name and flag not in lines[where.split(":")[0]][int(where.split(":")[1]) - 1]
+               for where, name, flag in flags), "a command's continued lines are joined"
     assert any(name is None for _, name, _ in flags), "and the flags written on their own"
     every = set().union(*(_options(p) for p in parsers.values()))
     wrong = [f"{where}: `{' '.join(name)}` has no option {flag}" for where, name, flag in flags

@@ -33,9 +33,9 @@ from bsl_pipeline.pipeline.augment.job import AugmentConfig, build_augmenters, r
 from bsl_pipeline.pipeline.augment.tasks import WORK_DIR
 from bsl_pipeline.pipeline.base.config import ConfigError, from_dict
 from bsl_pipeline.pipeline.base.errors import BSLError
-from bsl_pipeline.pipeline.base.ownership import local_only
+from bsl_pipeline.pipeline.base.ownership import check_not_input, local_only
 from bsl_pipeline.pipeline.base.storage import is_url, s3_endpoint, shown
-from bsl_pipeline.pipeline.dataset.manifest import Manifest
+from bsl_pipeline.pipeline.dataset.manifest import DATASET_FOLDERS, Manifest
 
 RESULTS_DIR = "prefect-results"
 RESULT_STORAGE = "tasks.result_storage (--result-storage)"
@@ -71,7 +71,7 @@ def augment_flow(corpus: str, out_dir: str, config_file: str = "", augment: dict
     else:
         out = Path(out_dir).expanduser().resolve()
     if task_config.result_storage:
-        local_only(task_config.result_storage, RESULT_STORAGE)
+        check_result_storage(task_config.result_storage, corpus, out_dir)
         storage: Path | None = Path(task_config.result_storage).expanduser().resolve()
     else:
         storage = None if is_url(out) else Path(out) / WORK_DIR / RESULTS_DIR
@@ -83,6 +83,24 @@ def augment_flow(corpus: str, out_dir: str, config_file: str = "", augment: dict
                           ", ".join(f"{k}: {v}" for k, v in summary["task_states"].items()))
     _publish_statistics(manifest)
     return summary
+
+
+def check_result_storage(result_storage: str, corpus: str, out_dir: str) -> None:
+    """`tasks.result_storage` is a local folder Prefect writes records into on every run, checked as `--out` and
+    `registry_dir` are (`ownership.check_not_input`): never in or around the corpus (the next run would read the
+    records as corpus lines), nor in the dataset's data/ or rejects/ (every publish would set them aside, and the
+    cache would never hit); elsewhere in --out, such as its default under .work/, is fine. Empty paths (a config
+    checked alone) are not compared."""
+    local_only(result_storage, RESULT_STORAGE)
+    if not result_storage:
+        return
+    storage = Path(result_storage).expanduser().resolve()
+    check_not_input(storage, [corpus] if corpus else [], RESULT_STORAGE)
+    if out_dir and not is_url(out_dir):
+        out = Path(out_dir).expanduser().resolve()
+        if storage.is_relative_to(out):
+            check_not_input(storage, [out / folder for folder in DATASET_FOLDERS], RESULT_STORAGE,
+                            other="the dataset's folder")
 
 
 def with_endpoint_resolved(config: AugmentConfig) -> AugmentConfig:
@@ -140,7 +158,7 @@ def check_augment_spec(spec: AugmentFlowConfig, require_paths: bool = True) -> A
     if require_paths and (not spec.corpus or not spec.out_dir):
         raise ConfigError("augment flow: corpus and out_dir are required")
     config = resolve_augment_config(spec.config_file, spec.augment, spec.overrides)
-    local_only(spec.tasks.result_storage, RESULT_STORAGE)
+    check_result_storage(spec.tasks.result_storage, spec.corpus, spec.out_dir)
     build_augmenters(config)  # unknown methods / bad method params
     make_task_runner(spec.runner)
     return config

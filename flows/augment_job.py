@@ -22,7 +22,8 @@ class TaskConfig:
         "help": "reuse finished tasks through Prefect's result cache (false: every task runs; finished ones still "
                 "return at once from their completion markers)"})
     result_storage: str = field(default="", metadata={
-        "help": "directory of Prefect's persisted task results (the cache); '' = <out_dir>/.work/prefect-results"})
+        "help": "directory of Prefect's persisted task results (the cache); '' = <out_dir>/.work/prefect-results; "
+                "never in the corpus, nor in the dataset's data/ or rejects/"})
     retries: int = field(default=2, metadata={"help": "retries of a failed task"})
     retry_delay_s: float = field(default=5.0, metadata={
         "help": "delay before the first retry; doubles with each further retry (exponential backoff, +-20% "

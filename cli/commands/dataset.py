@@ -101,12 +101,10 @@ def cmd_augment(args: argparse.Namespace) -> int:
 def cmd_verify(args: argparse.Namespace) -> int:
     from bsl_pipeline.pipeline.base.storage import shown
     from bsl_pipeline.pipeline.base.text import terminal_safe
-    from bsl_pipeline.pipeline.dataset.judgments import verify_judgments
-    from bsl_pipeline.pipeline.dataset.store import verify_dataset
+    from bsl_pipeline.pipeline.dataset.inspection import verify_dataset_and_marks
 
-    manifest = verify_dataset(args.dataset, progress=not disable_progress(args), allow_unlisted=args.allow_unlisted,
-                              max_view_chars=args.max_view_chars)
-    marks = verify_judgments(manifest)
+    manifest, marks = verify_dataset_and_marks(args.dataset, progress=not disable_progress(args),
+                                               allow_unlisted=args.allow_unlisted, max_view_chars=args.max_view_chars)
     pairs, rejects = (sum(s.rows for s in manifest.shards_of(kind)) for kind in ("pairs", "rejects"))
     print(f"OK: {terminal_safe(shown(args.dataset))}: dataset {terminal_safe(manifest.name)}, "
           f"{counted(len(manifest.shards), 'shard')}, {counted(pairs, 'pair')} and {counted(rejects, 'reject')}, "
@@ -119,6 +117,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     from bsl_pipeline.pipeline.base.atomic import write_text_atomic
     from bsl_pipeline.pipeline.dataset.inspection import (
         PairQuery,
+        dataset_inputs,
         format_pairs_text,
         format_stats_text,
         open_dataset,
@@ -143,8 +142,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         from bsl_pipeline.pipeline.base.ownership import claim_file
         from bsl_pipeline.pipeline.base.written_files import record_written, recorded_by
 
-        inputs = [args.dataset, manifest.root] + ([manifest.source.corpus] if manifest.source else [])
-        claim_file(args.html, overwrite=args.overwrite, inputs=[i for i in inputs if i],
+        claim_file(args.html, overwrite=args.overwrite, inputs=[args.dataset, *dataset_inputs(manifest)],
                    ours=recorded_by("bsl inspect --html"), what="--html")
         write_text_atomic(args.html, render_html(manifest, q))
         record_written(args.html, "bsl inspect --html")

@@ -375,7 +375,8 @@ def cmd_review(args: argparse.Namespace) -> int:
 
     if args.export_avoid:
         local_only(args.export_avoid, "--export-avoid")  # before the dataset is read
-    manifest = open_dataset(args.dataset, verify=not args.no_verify)
+    # Marks that do not count are only a warning here: the figures leave them out and say how many and why.
+    manifest = open_dataset(args.dataset, verify=not args.no_verify, allow_dropped_marks=True)
     if args.n < 1:
         raise BSLError("--n must be at least 1")
     methods = [m.strip() for m in args.method.split(",")] if args.method else None
@@ -447,7 +448,8 @@ def _export_avoid(manifest, path: str, wordnet_dir: str | None, overwrite: bool)
 def register(sub) -> None:
     p = add_command(sub, "review", cmd_review, "judge view pairs in the browser (blind to the method); print the "
                     "usable share per method; export the substitutions judged wrong", """\
-Verify the dataset, then serve a review page on 127.0.0.1 (a free port, a random token in the URL): one pair at a
+Verify the dataset as `bsl verify` does (judgment lines that do not count are only a warning: the figures leave them
+out and say how many), then serve a review page on 127.0.0.1 (a free port, a random token in the URL): one pair at a
 time from a seeded sample stratified per method, leaving out pairs already judged; the source with the sentences
 around it and the view with its changes marked; the method shown only once the pair is marked. Keys: u/1 usable,
 n/0 not usable, s skip, z undo, one key per error class (shown on the page), t to write a note. Each mark is
@@ -469,7 +471,8 @@ file (method_params.synonyms.words.avoid_file).
     p.add_argument("--export-avoid", metavar="FILE", help="write the substitutions of synonyms pairs judged not "
                    "usable (and never usable) to FILE, appending to an avoid file bsl wrote there")
     p.add_argument("--overwrite", action="store_true", help="with --export-avoid: replace a FILE bsl did not write "
-                   "(it is moved to .bsl-replaced/<time>/ beside it, never deleted; an avoid file's entries are kept)")
+                   "(it is moved to .bsl-replaced/<time>/ beside it, never deleted; an avoid file's entries are kept; "
+                   "never the dataset's or the corpus's files)")
     p.add_argument("--wordnet-dir", help="with --export-avoid: WordNet database dir (default: the one the dataset's "
                    "synonyms settings name, else where bsl finds it)")
     p.add_argument("--no-verify", action="store_true", help="skip `bsl verify` first (says loudly that it did)")

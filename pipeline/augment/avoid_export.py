@@ -17,11 +17,11 @@ from typing import Any
 
 from bsl_pipeline.pipeline.base.atomic import write_text_atomic
 from bsl_pipeline.pipeline.base.errors import InputError
-from bsl_pipeline.pipeline.dataset.inspection import PairQuery, iter_rows
+from bsl_pipeline.pipeline.dataset.inspection import PairQuery, dataset_inputs, iter_rows
 from bsl_pipeline.pipeline.dataset.judgments import NOT_USABLE, USABLE, dataset_judgments, final_marks
 from bsl_pipeline.pipeline.dataset.manifest import Manifest
 from bsl_pipeline.pipeline.dataset.review_sample import pair_changes
-from bsl_pipeline.pipeline.lexicon.substitutes import read_avoid_file
+from bsl_pipeline.pipeline.lexicon.substitutes import parse_avoid_file
 
 METHOD = "synonyms"
 Key = tuple[str, str, str]  # (part of speech, word's base form, substitute's base form)
@@ -96,6 +96,7 @@ def avoid_list(manifest: Manifest, wordnet_dir: str | None = None) -> AvoidList:
 
 
 EXPORT_COMMAND = "bsl review --export-avoid"
+WHAT = "--export-avoid"
 
 
 def export_avoid_file(manifest: Manifest, path: str | Path, wordnet_dir: str | None = None,
@@ -103,13 +104,15 @@ def export_avoid_file(manifest: Manifest, path: str | Path, wordnet_dir: str | N
     """Write the avoid file (atomic) and record it as written (`pipeline.base.written_files`). An existing FILE
     this command wrote (as it is now) is appended to: its lines are kept and the new entries added. Any other
     existing file is refused unless `overwrite`: then it is set aside (`.bsl-replaced/` beside it) and, when it is an
-    avoid file, its lines are carried over. Never a link, device or FIFO. Returns (entries added, entries in the
-    file)."""
-    from bsl_pipeline.pipeline.base.ownership import OwnershipError, claim_file, refuse_special_file
+    avoid file, its lines are carried over. Never a link, device or FIFO, and never a file of the dataset or its
+    corpus (`dataset_inputs`), even with `overwrite`. Returns (entries added, entries in the file)."""
+    from bsl_pipeline.pipeline.base.ownership import OwnershipError, check_not_input, claim_file, refuse_special_file
     from bsl_pipeline.pipeline.base.written_files import record_written, recorded_by
 
     path = Path(path)
     ours = recorded_by(EXPORT_COMMAND)
+    inputs = dataset_inputs(manifest)
+    check_not_input(path, inputs, WHAT)  # before the judged pairs are read (claim_file checks it again)
     refuse_special_file(path)
     old_text, old = "", frozenset()
     if path.exists():
@@ -119,7 +122,7 @@ def export_avoid_file(manifest: Manifest, path: str | Path, wordnet_dir: str | N
                                  f"file, or pass --overwrite to replace it (the old file is moved to "
                                  f"{path.parent / '.bsl-replaced'}/, and its entries kept when it is an avoid file)")
         try:
-            old, _ = read_avoid_file(str(path))  # refuses (naming file:line) what is not an avoid file
+            old, _ = parse_avoid_file(path)  # refuses (naming file:line) what is not an avoid file
             old_text = path.read_text(encoding="utf-8")
         except InputError:
             if mine:
@@ -136,7 +139,8 @@ def export_avoid_file(manifest: Manifest, path: str | Path, wordnet_dir: str | N
         lines.append(f"# {len(new)} from the judged pairs of dataset {manifest.name}")
     lines += [f"{pos} {word}>{sub}  # wrong in {found.wrong[(pos, word, sub)]} judged pair(s)"
               for pos, word, sub in new]
-    claim_file(path, overwrite=overwrite, ours=ours)  # again, now: a file bsl did not write is set aside
+    # Again, now (the file may have changed meanwhile): a file bsl did not write is set aside.
+    claim_file(path, overwrite=overwrite, ours=ours, inputs=inputs, what=WHAT)
     write_text_atomic(path, old_text + "\n".join(lines) + ("\n" if lines else ""))
     record_written(path, EXPORT_COMMAND)
     if found.unread:

@@ -315,6 +315,7 @@ def finalize_dataset(dataset_dir: str | Path, config: AugmentConfig, corpus: str
     # `bsl verify` fails (it also checks that the card names the manifest's shards), never an OK over a card that
     # `datasets.load_dataset` cannot read.
     _keep_edited_card(dataset_dir, previous)
+    _set_aside_replaced_judgments(dataset_dir, manifest)
     write_dataset_card(dataset_dir, manifest)
     write_manifest(manifest, manifest_file)
     if config.registry_dir:
@@ -411,6 +412,27 @@ def _keep_edited_card(dataset_dir: Path, previous: Manifest | None) -> None:
     if not ours:
         kept = set_aside(dataset_dir, ["README.md"])
         log.warning("warning: %s is not the card bsl wrote (edited by hand?): kept as %s", card, kept / "README.md")
+
+
+def _set_aside_replaced_judgments(dataset_dir: Path, manifest: Manifest) -> None:
+    """Set the judgments file aside (with a warning) when its marks judge other pairs than the ones being published
+    (the pairs were rebuilt: other settings, another corpus): kept in `.bsl-replaced/<time>/judgments.jsonl`, so
+    that the new dataset verifies and `bsl review` judges its pairs anew. Marks of these very pairs (an unchanged
+    rerun) stay."""
+    from bsl_pipeline.pipeline.base.ownership import set_aside
+    from bsl_pipeline.pipeline.dataset.judgments import (
+        JUDGMENTS_NAME,
+        judges_other_pairs,
+        pairs_checksum,
+        replaced_judgments_note,
+    )
+
+    path = dataset_dir / JUDGMENTS_NAME
+    other = judges_other_pairs(path, pairs_checksum(manifest))
+    if other:
+        kept = set_aside(dataset_dir, [JUDGMENTS_NAME])
+        log.warning("warning: %s", replaced_judgments_note(str(path), other, str(kept / JUDGMENTS_NAME),
+                                                           str(dataset_dir)))
 
 
 # -- the whole job: one loop, any executor -------------------------------------------------------------------------

@@ -46,13 +46,38 @@ class PairQuery:
     contains: str | None = field(default=None, metadata={"help": "substring of source, view1 or view2"})
 
 
+def verify_dataset_and_marks(path_or_dir: str | Path, progress: bool = False, allow_unlisted: bool = False,
+                             max_view_chars: int = MAX_VIEW_CHARS,
+                             allow_dropped_marks: bool = False) -> tuple[Manifest, int]:
+    """What `bsl verify` checks, and `bsl inspect` and `bsl review` before they read: the dataset
+    (`store.verify_dataset`: manifest, card, shards) and its judgments file (`judgments.verify_judgments`: a plain
+    file at its place, every line a judgment of these pairs that counts; `allow_dropped_marks`: lines that do not
+    count only warned about). Raises VerificationError naming the first mismatch; returns the manifest and the
+    number of judgment lines that count."""
+    from bsl_pipeline.pipeline.dataset.judgments import verify_judgments
+
+    manifest = verify_dataset(path_or_dir, progress=progress, allow_unlisted=allow_unlisted,
+                              max_view_chars=max_view_chars)
+    return manifest, verify_judgments(manifest, allow_dropped=allow_dropped_marks)
+
+
+def dataset_inputs(manifest: Manifest) -> list[str | Path]:
+    """What the dataset's readers read: its manifest file, its directory and its corpus. A file a command writes
+    where the user says (`bsl inspect --html`, `bsl review --export-avoid`) must be none of them nor inside one
+    (`pipeline.base.ownership.claim_file`'s `inputs`): in data/ it would break the dataset, in the corpus it would
+    be read as records."""
+    corpus = manifest.source.corpus if manifest.source is not None else None
+    return [p for p in (manifest.path, manifest.root, corpus) if p]
+
+
 def open_dataset(path_or_dir: str | Path, verify: bool = True, allow_unlisted: bool = False,
-                 max_view_chars: int = MAX_VIEW_CHARS) -> Manifest:
-    """The manifest `bsl inspect` shows, verified first as `verify_dataset` does (`allow_unlisted` and
-    `max_view_chars` are its options); without `verify`, a loud warning says the rows shown may not be what the
-    manifest describes."""
+                 max_view_chars: int = MAX_VIEW_CHARS, allow_dropped_marks: bool = False) -> Manifest:
+    """The manifest `bsl inspect` and `bsl review` show, verified first as `bsl verify` verifies it
+    (`verify_dataset_and_marks`; `allow_unlisted` and `max_view_chars` are its options); without `verify`, a loud
+    warning says the rows shown may not be what the manifest describes."""
     if verify:
-        manifest = verify_dataset(path_or_dir, allow_unlisted=allow_unlisted, max_view_chars=max_view_chars)
+        manifest, _ = verify_dataset_and_marks(path_or_dir, allow_unlisted=allow_unlisted,
+                                               max_view_chars=max_view_chars, allow_dropped_marks=allow_dropped_marks)
     else:
         manifest = load_manifest(path_or_dir)
         log.warning("warning: NOT VERIFIED: %s was not checked against its manifest (--no-verify); the rows shown "

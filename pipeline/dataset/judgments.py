@@ -241,6 +241,24 @@ def read_dataset_judgments(manifest: Manifest) -> list[Judgment]:
     return read_judgments(judgments_path(manifest), pairs_checksum(manifest))
 
 
+
+def judges_other_pairs(path: str | Path, checksum: str) -> int:
+    """How many lines of the judgments file at `path` judge other pairs than those of `checksum` (their
+    `pairs_checksum`): 0 when every line judges these pairs, or there is no plain file there, or it cannot be read
+    as judgments (then `bsl verify` names it, whatever the pairs). What a rerun of `bsl augment` that rebuilt the
+    pairs sets aside."""
+    try:
+        judgments = read_judgments(path)
+    except InputError:
+        return 0
+    return sum(j.dataset != checksum for j in judgments)
+
+
+def replaced_judgments_note(where: str, lines: int, kept: str, dataset: str) -> str:
+    """The warning of a publish that set a judgments file of the replaced pairs aside (`judges_other_pairs`)."""
+    return (f"{where}: {lines} mark(s) judge the pairs this run replaced: the file is set aside as {kept} (nothing "
+            f"deleted); judge the new pairs with `bsl review {dataset}`")
+
 class PairMethods:
     """pair_id -> method of a dataset's pairs, for the ids asked: one pass over the pair shards' `pair_id` and
     `method` columns per batch of ids not asked before (what is found, or not, is remembered). `known` seeds it
@@ -342,10 +360,11 @@ def dataset_judgments(manifest: Manifest, pairs: PairMethods | None = None) -> C
     return check_judgments(manifest, read_dataset_judgments(manifest), pairs)
 
 
-def verify_judgments(manifest: Manifest) -> int:
+def verify_judgments(manifest: Manifest, allow_dropped: bool = False) -> int:
     """`bsl verify`'s check of the judgments file: a plain file at its fixed place, every line a judgment of these
-    pairs that counts; a manifest naming another place for it is refused too. Raises VerificationError naming the
-    file (and line); returns the number of lines."""
+    pairs that counts (`allow_dropped`: lines that do not count are only a warning, as `bsl review` reads them); a
+    manifest naming another place for it is refused too. Raises VerificationError naming the file (and line);
+    returns the number of lines that count."""
     entry = (manifest.annotations or {}).get("judgments") or {}
     if entry.get("path", JUDGMENTS_NAME) != JUDGMENTS_NAME:
         raise VerificationError(f"{manifest.where}: annotations.judgments.path is {entry.get('path')!r}; judgments "
@@ -355,9 +374,11 @@ def verify_judgments(manifest: Manifest) -> int:
         checked = dataset_judgments(manifest)
     except InputError as exc:
         raise VerificationError(str(exc)) from None
-    if checked.dropped:
+    if checked.dropped and not allow_dropped:
         raise VerificationError(f"{judgments_path(manifest)}: {checked.dropped_text()}; move the file aside, or "
                                 f"remove those lines")
+    if checked.dropped:
+        log.warning("warning: %s: %s; the other marks count", judgments_path(manifest), checked.dropped_text())
     return len(checked.valid)
 
 

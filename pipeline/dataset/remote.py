@@ -13,7 +13,8 @@ the commit point:
 2. commit: objects under data/ or rejects/ that are neither this dataset's nor the old manifest's own shards (with
    their sha256) move to `.bsl-replaced/<time>/`; the staged shards move to their names (a server-side copy, then
    the staged object's removal); the card (a card that is not the one the tool wrote, outside its judged-views
-   block, is moved aside first); the manifest, the commit point; the old manifest's own shards that the new one
+   block, is moved aside first); the judgments file, moved aside when its marks judge other pairs than the new
+   ones; the manifest, the commit point; the old manifest's own shards that the new one
    does not list are removed (unless the new one is another dataset, `Manifest.is_other_dataset`: other methods,
    another or a changed corpus; then they moved aside with the rest); the output marker; what is left under
    `.bsl-staging/` (a killed run's) moves aside.
@@ -131,6 +132,8 @@ def publish_dataset(stage: Path, url: str, previous: Manifest | None, built: Man
         set_aside(["README.md"])
     step()
     storage.write_bytes(storage.join(url, "README.md"), card.read_bytes())
+    if JUDGMENTS_NAME in objects:
+        _set_aside_replaced_judgments(url, stage, built, aside, step)
     step()
     storage.write_bytes(storage.join(url, MANIFEST_NAME), (stage / MANIFEST_NAME).read_bytes())  # the commit
     done["committed"] = True
@@ -145,6 +148,21 @@ def publish_dataset(stage: Path, url: str, previous: Manifest | None, built: Man
         log.warning("warning: %s: %d object(s) that were not the tool's own copies were moved to %s/ (nothing "
                     "deleted): %s", storage.redact(url), len(moved), storage.join(url, aside), ", ".join(moved[:5]))
 
+
+def _set_aside_replaced_judgments(url: str, stage: Path, built: Manifest, aside: str, step: Callable[[], None]) -> None:
+    """As on disk (`pipeline.augment.job`): the judgments file on the store moves to `aside` when its marks judge
+    other pairs than those of `built` (read from a copy in `stage`); marks of these very pairs stay."""
+    from bsl_pipeline.pipeline.dataset.judgments import judges_other_pairs, pairs_checksum, replaced_judgments_note
+
+    copy = stage / f".{JUDGMENTS_NAME}.published"
+    storage.download(storage.join(url, JUDGMENTS_NAME), copy)
+    other = judges_other_pairs(copy, pairs_checksum(built))
+    copy.unlink()
+    if other:
+        step()
+        storage.set_aside_objects(url, [JUDGMENTS_NAME], aside)
+        log.warning("warning: %s", storage.redact(replaced_judgments_note(
+            storage.join(url, JUDGMENTS_NAME), other, storage.join(url, aside, JUDGMENTS_NAME), url)))
 
 def _card_is_ours(card_url: str, previous: Manifest | None) -> bool:
     """The card on the store is the one the tool wrote for `previous`, but for its judged-views block (which `bsl

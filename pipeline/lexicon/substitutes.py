@@ -9,9 +9,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 from bsl_pipeline.pipeline.base.config import Range
+from bsl_pipeline.pipeline.base.errors import InputError
 from bsl_pipeline.pipeline.lexicon.inflection import inflect, tags_of
 from bsl_pipeline.pipeline.lexicon.pos_context import ANY, Context
 from bsl_pipeline.pipeline.lexicon.sense_counts import Sense, SenseCounts
@@ -46,23 +48,30 @@ def read_avoid_file(path: str) -> tuple[frozenset[tuple[str, str, str]], str]:
     """The (part of speech, word, substitute) entries of an avoid file (`SubstituteRules.avoid_file`), lower-cased,
     spaces of multiword lemmas as '_', and the sha256 of its bytes. A missing file or a malformed line raises a
     ConfigError naming the setting, the file and the line."""
-    import hashlib
-    from pathlib import Path
-
     from bsl_pipeline.pipeline.base.config import ConfigError
+
+    try:
+        return parse_avoid_file(path)
+    except InputError as exc:
+        raise ConfigError(f"{AVOID_FILE_KEY}: {exc}") from None
+
+
+def parse_avoid_file(path: str | Path) -> tuple[frozenset[tuple[str, str, str]], str]:
+    """`read_avoid_file` of any file (`bsl review --export-avoid` reads the one it appends to): InputError naming
+    the file (and line) when it cannot be read or is not an avoid file."""
+    import hashlib
 
     file = Path(path).expanduser()
     try:
         if file.stat().st_size > MAX_AVOID_FILE_BYTES:
-            raise ConfigError(f"{AVOID_FILE_KEY}: {file} is larger than {MAX_AVOID_FILE_BYTES >> 20} MiB, not an "
-                              f"avoid list")
+            raise InputError(f"{file} is larger than {MAX_AVOID_FILE_BYTES >> 20} MiB, not an avoid list")
         data = file.read_bytes()
     except OSError as exc:
-        raise ConfigError(f"{AVOID_FILE_KEY}: cannot read {file} ({exc.strerror or exc})") from None
+        raise InputError(f"cannot read {file} ({exc.strerror or exc})") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ConfigError(f"{AVOID_FILE_KEY}: {file}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        raise InputError(f"{file}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     found = set()
     for n, line in enumerate(text.splitlines(), 1):
         entry = line.split("#", 1)[0].strip().lower()
@@ -70,8 +79,8 @@ def read_avoid_file(path: str) -> tuple[frozenset[tuple[str, str, str]], str]:
             continue
         match = _AVOID_LINE.match(entry)
         if not match:
-            raise ConfigError(f"{AVOID_FILE_KEY}: {file}:{n}: expected 'POS word>substitute' (POS n, v, a or r; "
-                              f"'_' for a space), got {line.strip()!r}")
+            raise InputError(f"{file}:{n}: expected 'POS word>substitute' (POS n, v, a or r; '_' for a space), got "
+                             f"{line.strip()!r}")
         found.add(match.groups())
     return frozenset(found), hashlib.sha256(data).hexdigest()
 

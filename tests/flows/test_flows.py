@@ -615,6 +615,33 @@ def test_a_url_for_the_result_storage_or_prefect_home_is_refused_before_any_run(
         prefect_env(PrefectEnvConfig(home="s3://b/h"))
 
 
+
+def test_result_storage_in_the_corpus_or_the_datasets_folders_is_refused_before_and_in_the_run(tmp_path, prefect_api,
+                                                                                             counter):
+    """Prefect's records under `tasks.result_storage` are written on every run: inside the corpus the next run would
+    read them as corpus lines, inside the dataset's data/ or rejects/ every publish would set them aside. Refused as
+    an --out there is (one line, before any server or run starts), and by the flow itself (a deployment's run
+    with its parameters changed); a folder elsewhere in --out (its default is under .work/) or beside it is not."""
+    from bsl_pipeline.flows.augment_flow import build_augment_flow, check_result_storage
+    from bsl_pipeline.flows.augment_job import TaskConfig, flow_parameters
+    from bsl_pipeline.pipeline.base.ownership import OwnershipError
+
+    corpus, out = tmp_path / "corpus", tmp_path / "ds"
+    _write_corpus(corpus, "a.txt", SENTENCES[:8])
+    cases = {corpus / "results": "and input", out / "data": "and the dataset's folder",
+             out / "rejects" / "r": "and the dataset's folder"}
+    for storage, says in cases.items():
+        proc = _bsl([*_cli_args(corpus, out), "--result-storage", str(storage)], _subprocess_env(prefect_api))
+        assert proc.returncode == 1 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr[-3000:]
+        assert f"tasks.result_storage (--result-storage) {storage} {says}" in proc.stderr and "overlap" in proc.stderr
+    spec = _spec(corpus, out)
+    spec.tasks = TaskConfig(result_storage=str(out / "data"))
+    with pytest.raises(OwnershipError, match="and the dataset's folder .* overlap"):
+        build_augment_flow(spec.runner)(**flow_parameters(spec))  # a real run, without the CLI's early check
+    assert sorted(p.name for p in corpus.iterdir()) == ["a.txt"] and not out.exists() and counter.read_text() == ""
+    for fine in (out / ".work" / "records", tmp_path / "records"):
+        check_result_storage(str(fine), str(corpus / "a.txt"), str(out))
+
 def test_worker_augmenter_is_built_once_and_checks_the_fingerprint(counter):
     from bsl_pipeline.flows.executors import AugmenterSpec, worker_augmenter
     from bsl_pipeline.pipeline.augment.augmenters import build_augmenter

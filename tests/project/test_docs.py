@@ -245,6 +245,105 @@ def test_every_doc_pointer_in_code_help_and_errors_resolves():
     assert not dangling, "doc pointers that do not resolve:\n  " + "\n  ".join(dangling)
 
 
+
+def _bsl_parsers() -> dict[tuple[str, ...], "argparse.ArgumentParser"]:
+    """("bsl", "flow", "augment") -> its parser, for `bsl` and every subcommand."""
+    import argparse
+
+    from bsl_pipeline.cli.cli import build_parser
+
+    found = {}
+
+    def walk(parser: argparse.ArgumentParser, name: tuple[str, ...]) -> None:
+        found[name] = parser
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub_name, sub in action.choices.items():
+                    walk(sub, name + (sub_name,))
+
+    walk(build_parser(), ("bsl",))
+    return found
+
+
+def _options(parser) -> set[str]:
+    return {option for action in parser._actions for option in action.option_strings}
+
+
+BSL_CALL = re.compile(r"(?<![\w./-])(?:bsl|python -m bsl_pipeline\.cli)(?![\w-])(?P<args>[^;|&#`]*)")
+FLAG = re.compile(r"(?<![\w-])(-{1,2}[A-Za-z][\w-]*)")
+#: Flags the guide names of other programs, with the program (a flag on its own is checked against every bsl command).
+OTHER_PROGRAMS = {"--param": "prefect deployment run", "--local-directory": "dask worker",
+                  "--seeds": "experiments/compare_peers.py"}
+
+
+def guide_flags() -> list[tuple[str, tuple[str, ...] | None, str]]:
+    """Every flag the guide names, as (page:line, the bsl command it is given to, the flag): the flags of each `bsl`
+    call (a line of a code block, continued lines joined, or an inline code span), and a flag in a code span of its
+    own (`--reason no_rule_applies`), whose command is None."""
+    parsers = _bsl_parsers()
+
+    def calls(text: str, where: str) -> list[tuple[str, tuple[str, ...] | None, str]]:
+        found = []
+        for m in BSL_CALL.finditer(text):
+            words, name = m.group("args").split(), ("bsl",)
+            while words and name + (words[0],) in parsers:
+                name += (words.pop(0),)
+            found += [(where, name, flag) for flag in FLAG.findall(" ".join(words))]
+        alone = None if found or BSL_CALL.search(text) else FLAG.match(text)
+        return found + ([(where, None, alone.group(1))] if alone else [])
+
+    found = []
+    for page in sorted((ROOT / "docs" / "guide").glob("*.md")):
+        lines = page.read_text(encoding="utf-8").splitlines()
+        fenced, prose, i = False, [], 0
+
+        def spans(prose: list[tuple[int, str]]) -> list[tuple[str, tuple[str, ...] | None, str]]:
+            """The code spans of a prose paragraph (a span may go on over a line break)."""
+            text = "\n".join(line for _, line in prose)
+            return [item for m in re.finditer(r"`([^`]+)`", text)
+                    for item in calls(" ".join(m.group(1).split()),
+                                      f"{page.name}:{prose[0][0] + text.count(chr(10), 0, m.start())}")]
+
+        while i < len(lines):
+            line, n = lines[i], i + 1
+            if line.lstrip().startswith("```"):
+                fenced = not fenced
+            elif fenced:
+                while line.endswith("\\") and i + 1 < len(lines):  # a command continued on the next line
+                    i += 1
+                    line = line[:-1] + " " + lines[i].strip()
+                found += calls(line.split(" # ")[0], f"{page.name}:{n}")
+            if fenced or not line.strip() or line.lstrip().startswith("```"):
+                found += spans(prose) if prose else []
+                prose = []
+            else:
+                prose.append((n, line))
+            i += 1
+        found += spans(prose) if prose else []
+    return found
+
+
+def test_every_flag_the_guide_gives_a_bsl_command_is_one_of_its_options():
+    """A `bsl ... --flag` in the guide (code blocks and inline code) is an option of that command's parser, and a
+    `--flag` written on its own is an option of some bsl command (or of another program the guide names): a
+    renamed or misspelt flag in the docs fails here, not for a reader."""
+    parsers = _bsl_parsers()
+    flags = guide_flags()
+    assert len({name for _, name, _ in flags if name}) >= 10, "the scan finds the guide's bsl commands"
+    lines = {page.name: page.read_text(encoding="utf-8").splitlines()
+             for page in (ROOT / "docs" / "guide").glob("*.md")}
+    assert any(name and flag not in lines[where.split(":")[0]][int(where.split(":")[1]) - 1]
+               for where, name, flag in flags), "a command's continued lines are joined"
+    assert any(name is None for _, name, _ in flags), "and the flags written on their own"
+    every = set().union(*(_options(p) for p in parsers.values()))
+    wrong = [f"{where}: `{' '.join(name)}` has no option {flag}" for where, name, flag in flags
+             if name is not None and flag not in _options(parsers[name])]
+    wrong += [f"{where}: {flag} is an option of no bsl command" for where, name, flag in flags
+              if name is None and flag not in every and flag not in OTHER_PROGRAMS]
+    assert not wrong, "flags the guide names that the commands do not have:\n  " + "\n  ".join(wrong)
+    script = (ROOT / OTHER_PROGRAMS["--seeds"]).read_text(encoding="utf-8")
+    assert '"--seeds"' in script
+
 def test_results_pointer_and_changelog_exist():
     pointer = (ROOT / "benchmarks" / "RESULTS.md").read_text(encoding="utf-8")
     assert len(pointer.splitlines()) <= 4 and "docs/results/" in pointer

@@ -58,7 +58,7 @@ NO_RULE_APPLIES = "no_rule_applies"
 def no_rule_reason(refusals: dict[str, str]) -> str:
     """The reject of a sentence no rule rewrites, from rule -> the guard that refused it (in the order the rules were
     tried): `no_rule_applies:<rule>.<guard>` of the first, or `no_rule_applies` when no guard refused (no rule found
-    anything to rewrite). Everything before the ':' is the reject's kind, which `bsl inspect --reject-reason
+    anything to rewrite). Everything before the ':' is the reject's kind, which `bsl inspect --reason
     no_rule_applies` matches whatever the guard."""
     for rule, guard in refusals.items():
         return f"{NO_RULE_APPLIES}:{rule}.{guard}"

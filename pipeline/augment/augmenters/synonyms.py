@@ -130,7 +130,7 @@ NO_ELIGIBLE_WORD = "no_eligible_word"
 def no_eligible_word_reason(reasons: dict[int, str]) -> str:
     """The reject of a sentence without an eligible word: `no_eligible_word:<rule>`, the rule that stopped the word
     that came furthest (`pipeline.lexicon.eligible_words.furthest_reason`), e.g. no_eligible_word:rare_in_semcor.
-    Everything before the first ':' is the reject's kind, which `bsl inspect --reject-reason no_eligible_word`
+    Everything before the first ':' is the reject's kind, which `bsl inspect --reason no_eligible_word`
     matches whatever the rule."""
     rule = furthest_reason(reasons)
     return f"{NO_ELIGIBLE_WORD}:{rule}" if rule else NO_ELIGIBLE_WORD

@@ -360,6 +360,27 @@ def test_avoid_list_round_trip_changes_the_next_runs_views_and_fingerprint(built
         fp(moved)
 
 
+
+def test_export_avoid_sets_a_foreign_file_aside_and_never_writes_into_the_dataset(dataset, tmp_path, capsys):
+    from bsl_pipeline.pipeline.base.ownership import REPLACED_DIR
+
+    manifest = open_dataset(dataset)
+    for item in review_sample(manifest, 4, 0, set(), methods=["synonyms"]):
+        append_judgment(judgments_path(manifest), make_judgment(manifest, item.pair_id, "synonyms", "not_usable"))
+    mine = tmp_path / "my_avoid.txt"
+    mine.write_text("my precious\n")
+    assert main(["review", str(dataset), "--export-avoid", str(mine)]) == 1
+    err = capsys.readouterr().err
+    assert f"{mine} exists and bsl has no record of writing it" in err and "avoid_file" not in err
+    assert main(["review", str(dataset), "--export-avoid", str(mine), "--overwrite"]) == 0
+    assert f"wrote {mine}: " in capsys.readouterr().out
+    (kept,) = (tmp_path / REPLACED_DIR).glob("*/my_avoid.txt")
+    assert kept.read_text() == "my precious\n" and "# Substitutions of the synonyms method" in mine.read_text()
+    for inside in (dataset / "data" / "avoid.txt", dataset / "avoid.txt"):
+        assert main(["review", str(dataset), "--export-avoid", str(inside), "--overwrite"]) == 1
+        assert f"--export-avoid {inside} and input" in capsys.readouterr().err and not inside.exists()
+    assert main(["verify", str(dataset), "-q"]) == 0
+
 def test_report_shows_the_sts_change_per_task_rounded_tables_and_the_judged_views(dataset, tmp_path):
     import base64
     import re
@@ -438,6 +459,7 @@ def test_marks_of_a_dataset_on_s3_go_to_the_store_signed_under_its_lease(s3_env,
     from bsl_pipeline.cli.commands.review import RequestError
     from bsl_pipeline.pipeline.augment.job import run_augment
     from bsl_pipeline.pipeline.base.storage import Lease
+    from bsl_pipeline.pipeline.dataset.judgments import verify_judgments
     from bsl_pipeline.pipeline.dataset.store import verify_dataset
 
     url, manifest, corpus = s3_dataset
@@ -468,15 +490,20 @@ def test_marks_of_a_dataset_on_s3_go_to_the_store_signed_under_its_lease(s3_env,
             session.mark({"pair_id": item["pair_id"], "mark": "not_usable"})
     assert err.value.status == 409 and len(_stored(s3_env, url, "judgments.jsonl").decode().splitlines()) == 16
     assert session.mark({"pair_id": item["pair_id"], "mark": "not_usable"})["done"] == 1
-    # Augmented again (other views): the card, judged-views block aside, is the tool's (not set aside), and the
-    # open review writes nothing more (409).
+    # Augmented again (other views): the card, judged-views block aside, is the tool's (not set aside); the marks,
+    # which judge the pairs replaced, are set aside whole (as on disk), so the new dataset verifies; and the open
+    # review writes nothing more (409).
+    marks = _stored(s3_env, url, "judgments.jsonl")
     run_augment(corpus, url, augment_config(tmp_path, registry_dir="", seed=1))
     with pytest.raises(RequestError, match="changed since this review started") as err:
         session.mark({"pair_id": session.items[-1].pair_id, "mark": "usable"})
-    assert err.value.status == 409 and len(_stored(s3_env, url, "judgments.jsonl").decode().splitlines()) == 17
+    assert err.value.status == 409 and _stored(s3_env, url, "judgments.jsonl") is None
     bucket, prefix = url[len("s3://"):].split("/", 1)
     keys = [o["Key"] for o in s3_env.client().list_objects_v2(Bucket=bucket, Prefix=prefix).get("Contents", [])]
-    assert not [k for k in keys if "/.bsl-replaced/" in k]
+    (aside,) = [k for k in keys if "/.bsl-replaced/" in k]
+    assert aside.endswith("/judgments.jsonl") and len(marks.decode().splitlines()) == 17
+    assert _stored(s3_env, url, aside.split("/", 1)[1]) == marks
+    verify_judgments(verify_dataset(url))
 
 
 @pytest.mark.browser

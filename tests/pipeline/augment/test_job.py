@@ -295,6 +295,41 @@ def test_a_lower_corpus_limit_on_a_directory_is_the_same_dataset_not_a_changed_c
     assert f"(the corpus changed: {corpus / 'b.txt'} gone or edited)" in stderr
 
 
+
+def test_a_rerun_that_rebuilds_the_pairs_sets_their_judgments_aside_and_an_unchanged_one_keeps_them(tmp_path):
+    """Marks judge the pairs they were made on: a rerun into the same --out that rebuilds the pairs (here another
+    seed) sets the judgments file aside into .bsl-replaced/ with one warning line, so the tool's own output
+    verifies and can be judged anew; an unchanged rerun publishes the same pairs and keeps the marks."""
+    from small_corpus import run_bsl, write_corpus
+
+    from bsl_pipeline.pipeline.base.ownership import REPLACED_DIR
+    from bsl_pipeline.pipeline.dataset.judgments import append_judgment, make_judgment, pairs_checksum
+    from bsl_pipeline.pipeline.dataset.review_sample import review_sample
+
+    corpus, out = write_corpus(tmp_path), tmp_path / "ds"
+    manifest, _ = _augment(corpus, out, "--methods", "noise", "-q")
+    for item in review_sample(manifest, 3, 0, set()):
+        append_judgment(out / "judgments.jsonl", make_judgment(manifest, item.pair_id, item.method, "usable"))
+    marks = (out / "judgments.jsonl").read_bytes()
+
+    again, stderr = _augment(corpus, out, "--methods", "noise", "-q")  # the same pairs: the marks stay
+    assert pairs_checksum(again) == pairs_checksum(manifest) and "warning" not in stderr
+    assert (out / "judgments.jsonl").read_bytes() == marks and not (out / REPLACED_DIR).exists()
+    verified = run_bsl("verify", str(out))
+    assert verified.returncode == 0 and "3 judgment line(s)" in verified.stdout, verified.stderr
+
+    rebuilt, stderr = _augment(corpus, out, "--methods", "noise", "-q", "-o", "seed=1")  # other views
+    assert pairs_checksum(rebuilt) != pairs_checksum(manifest)
+    (kept,) = (out / REPLACED_DIR).glob("*/judgments.jsonl")
+    assert kept.read_bytes() == marks and not (out / "judgments.jsonl").exists()
+    (line,) = [line for line in stderr.splitlines() if line.startswith("warning:")]
+    assert f"{out / 'judgments.jsonl'}: 3 mark(s) judge the pairs this run replaced" in line
+    assert f"set aside as {kept}" in line
+    verified = run_bsl("verify", str(out))
+    assert verified.returncode == 0 and "judgment line" not in verified.stdout, verified.stderr
+    summary = run_bsl("review", str(out), "--summary")
+    assert summary.returncode == 0 and "no judged pairs" in summary.stdout, summary.stderr
+
 def test_a_registry_name_held_by_a_dataset_on_a_store_is_refused_as_on_disk(s3_env, tmp_path, monkeypatch):
     """Two --out URLs with the same last name register under one name: the second is refused while the first
     still holds a manifest on the store (looked up there, not on this disk), and replaces the entry once gone."""

@@ -139,6 +139,39 @@ def test_export_avoid_onto_a_users_file_is_refused_then_set_aside(ds, tmp_path):
     assert len(_replaced(tmp_path)) == 1
 
 
+
+def test_export_avoid_over_a_file_that_is_not_an_avoid_file_sets_it_aside_with_overwrite(ds, tmp_path):
+    """A file of the user's that is not an avoid file is refused naming it; with --overwrite it is set aside whole
+    and the avoid file starts afresh (no setting is named: the file is not read as one)."""
+    from bsl_pipeline.pipeline.augment.avoid_export import export_avoid_file
+
+    for i, text in enumerate(("my precious\n", "\xff\xfe not text\n")):
+        folder = tmp_path / f"notes-{i}"
+        folder.mkdir()
+        notes = folder / "notes.txt"
+        notes.write_bytes(text.encode("latin-1"))
+        with pytest.raises(BSLError, match=f"{notes} exists and bsl has no record of writing it") as refused:
+            export_avoid_file(load_manifest(ds), notes)
+        assert "avoid_file" not in str(refused.value) and notes.read_bytes() == text.encode("latin-1")
+        assert export_avoid_file(load_manifest(ds), notes, overwrite=True) == (0, 0)
+        assert [p.read_bytes() for p in _replaced(folder)] == [text.encode("latin-1")]
+        assert notes.read_text().startswith("# Substitutions of the synonyms method that people judged wrong")
+
+
+@pytest.mark.parametrize("place", ["data/avoid.txt", "avoid.txt", "corpus/corpus.txt"])
+def test_export_avoid_never_into_the_dataset_or_its_corpus(ds, tmp_path, place):
+    """As `bsl inspect --html`: a file inside the dataset (in data/ it would be an unlisted file that fails `bsl
+    verify`) or inside its corpus (read as records by the next run) is refused, even with --overwrite."""
+    from bsl_pipeline.pipeline.augment.avoid_export import export_avoid_file
+    from bsl_pipeline.pipeline.dataset.store import verify_dataset
+
+    out = (tmp_path if place.startswith("corpus/") else ds) / place
+    before = out.read_bytes() if out.exists() else None
+    with pytest.raises(BSLError, match=f"--export-avoid {out} and input .* overlap"):
+        export_avoid_file(load_manifest(ds), out, overwrite=True)
+    assert (out.read_bytes() if out.exists() else None) == before and not _replaced(out.parent)
+    verify_dataset(ds)
+
 def test_inspect_html_recognises_its_page_by_the_record_not_its_generator_tag(ds, tmp_path):
     page = tmp_path / "page.html"
     page.write_text('<html><head><meta name="generator" content="bsl inspect"></head><body>my page</body></html>')

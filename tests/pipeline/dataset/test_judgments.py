@@ -129,6 +129,31 @@ def test_bsl_verify_checks_the_judgments_file(ds):
     one_line_error(_bsl("verify", str(ds), "-q"), "judgments.jsonl:2", "unknown pair")
 
 
+
+def test_inspect_and_review_verify_the_judgments_file_as_verify_does(ds):
+    """`bsl inspect` verifies as `bsl verify` does, the judgments file included: the judgments of other pairs (a
+    copy from another dataset, or pairs rebuilt since) and a mark that does not count fail it with verify's line;
+    `bsl review` fails on the former too, and reads past the latter with a warning (its figures leave such marks
+    out and say so)."""
+    noise = [p for p, m in _pairs(ds).items() if m == "noise"]
+    _mark(ds, noise[0], "noise")
+    assert _bsl("inspect", str(ds), "-n", "1").returncode == 0
+    good = (ds / "judgments.jsonl").read_text()
+    (ds / "judgments.jsonl").write_text(good.replace(pairs_checksum(load_manifest(ds)), "f" * 64))
+    for command in (("verify",), ("inspect", "-n", "1"), ("inspect", "--stats"), ("review", "--summary")):
+        one_line_error(_bsl(*command[:1], str(ds), *command[1:]), "judgments.jsonl:1: judges the pairs of another "
+                                                                   "dataset")
+    (ds / "judgments.jsonl").write_text(good)
+    _forge(ds, [{"pair_id": "made-up", "method": "noise"}])
+    for command in (("verify",), ("inspect", "-n", "1"), ("inspect", "--stats")):
+        one_line_error(_bsl(*command[:1], str(ds), *command[1:]), "judgments.jsonl: 1 mark(s) not counted",
+                       "unknown pair", "judgments.jsonl:2")
+    assert _bsl("inspect", str(ds), "-n", "1", "--no-verify").returncode == 0
+    review = _bsl("review", str(ds), "--summary")
+    assert review.returncode == 0, review.stderr
+    assert "warning: " in review.stderr and "1 mark(s) not counted: 1 unknown pair" in review.stderr
+    assert "1 mark(s) not counted" in review.stdout  # and the figures say so
+
 def test_the_judgments_path_is_fixed_whatever_the_manifest_says(ds):
     manifest_file = ds / "manifest.json"
     data = json.loads(manifest_file.read_text())

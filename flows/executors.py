@@ -53,10 +53,11 @@ class AugmenterSpec:
     augmenter_class: type[Augmenter]
     params: dict[str, Any] = field(hash=False)
     fingerprint: str
+    progress: bool = True  # the job's `progress` (`Augmenter.progress`)
 
     @classmethod
     def of(cls, method: str, augmenter: Augmenter) -> "AugmenterSpec":
-        return cls(method, type(augmenter), augmenter.params(), augmenter.fingerprint_hash())
+        return cls(method, type(augmenter), augmenter.params(), augmenter.fingerprint_hash(), augmenter.progress)
 
     @property
     def key(self) -> tuple[str, str]:
@@ -87,6 +88,7 @@ def worker_augmenter(spec: AugmenterSpec) -> Augmenter:
         augmenter = _AUGMENTERS.get(spec.key)
         if augmenter is None:
             augmenter = spec.augmenter_class(dict(spec.params))
+            augmenter.progress = spec.progress
             got = augmenter.fingerprint_hash()
             if got != spec.fingerprint:
                 raise BSLError(f"method {spec.method!r}: this worker's augmenter has fingerprint {got}, the flow's "

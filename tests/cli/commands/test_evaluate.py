@@ -60,3 +60,17 @@ def test_help_examples_name_directories_bsl_train_writes(capsys):
     examples = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  bsl evaluate ")]
     named = {name for line in examples for name in re.findall(r"runs/bsl/([^\s/]+)", line)}
     assert named and named <= {FINAL_DIR, EXPORT_DIR, BEST_DIR}, named
+
+
+def test_no_progress_hides_every_bar_including_transformers_loading_bar(tmp_path, tiny_bert_dir, shared_data,
+                                                                        capsys, monkeypatch):
+    from transformers.utils import logging as hf_logging
+
+    monkeypatch.delenv("BSL_NO_PROGRESS", raising=False)
+    hf_logging.enable_progress_bar()  # transformers' own default: nothing earlier in the session turned it off
+    args = ["evaluate", str(tiny_bert_dir), "--data-dir", str(shared_data), "--tasks", "stsb", "--no-stsb-dev",
+            "--cache-dir", str(tmp_path / "cache")]
+    assert main([*args, "-q"]) == 0
+    err = capsys.readouterr().err
+    assert "%|" not in err and "Loading weights" not in err, err
+    assert hf_logging.is_progress_bar_enabled()  # transformers' setting is left as it was

@@ -14,8 +14,7 @@ import sys
 
 from bsl_pipeline.cli.commands import data, dataset, demo, evaluate, flow, review, train
 from bsl_pipeline.cli.config_args import PRECEDENCE, loosen_for_print_config
-from bsl_pipeline.cli.failures import debug_requested, describe_failure, interrupt_line
-from bsl_pipeline.cli.program import interrupted_before_start
+from bsl_pipeline.cli.failures import debug_requested, describe_failure, interrupt_line, interrupted_before_start
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.ownership import remove_unused_claims
 from bsl_pipeline.pipeline.base.processes import (

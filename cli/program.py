@@ -9,40 +9,8 @@ has finished, while the process exits, ends it at once with the command's exit c
 
 from __future__ import annotations
 
-import sys
-
-from bsl_pipeline.pipeline.base.processes import (
-    TERMINATED_EXIT_CODE,
-    Terminated,
-    end_without_teardown,
-    exit_at_once_if_interrupted,
-    exit_at_once_if_interrupted_again,
-    sigterm_as_interrupt,
-)
-
-# The hint after an interrupt that came before the command started.
-NOT_STARTED = "the command had not started; rerun it"
-
-
-def _command(argv: list[str]) -> tuple[str | None, str | None]:
-    """The command and, under `flow`, its flow, as the command line names them (no parser needed)."""
-    words = [a for a in argv if not a.startswith("-")]
-    return (words[0] if words else None), (words[1] if len(words) > 1 else None)
-
-
-def interrupted_before_start(exc: KeyboardInterrupt, argv: list[str] | None, program: bool) -> int:
-    """Print the interrupt's one line for a command that had not started (`argv`: its arguments, None for the
-    program's own) and return its exit code; `program`: the process ends here, and a second interrupt while it does
-    exits at once."""
-    from bsl_pipeline.cli.failures import interrupt_line
-
-    terminated = isinstance(exc, Terminated)
-    code = TERMINATED_EXIT_CODE if terminated else 130
-    if program:
-        exit_at_once_if_interrupted_again(code)
-    command, flow_command = _command(sys.argv[1:] if argv is None else list(argv))
-    print(interrupt_line(command, flow_command, terminated=terminated, hint=NOT_STARTED), file=sys.stderr)
-    return code
+from bsl_pipeline.cli.failures import interrupted_before_start
+from bsl_pipeline.pipeline.base.processes import end_without_teardown, exit_at_once_if_interrupted, sigterm_as_interrupt
 
 
 def main() -> int:

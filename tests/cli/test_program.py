@@ -9,8 +9,7 @@ import sys
 
 import pytest
 
-from bsl_pipeline.cli.failures import interrupt_line
-from bsl_pipeline.cli.program import NOT_STARTED
+from bsl_pipeline.cli.failures import NOT_STARTED, interrupt_line
 from small_corpus import write_corpus
 from tests.end_to_end.test_command_failures import _env
 

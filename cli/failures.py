@@ -84,13 +84,10 @@ def _unreachable_prefect(exc: BaseException) -> str | None:
                 url = url or str(item.request.url)
             except RuntimeError:  # no request attached
                 pass
-            return prefect_unreachable_message(url or "PREFECT_API_URL")
+            from bsl_pipeline.flows.prefect_env import unreachable_message
+
+            return unreachable_message(url or "PREFECT_API_URL")
     return None
-
-
-def prefect_unreachable_message(url: str) -> str:
-    return (f"Prefect server not reachable at {url}: start it with `prefect server start` (or fix --api-url / the "
-            f"schedule's prefect.api_url), or unset PREFECT_API_URL to let bsl start a temporary local server")
 
 
 def _unreachable_dask(exc: BaseException) -> str | None:

@@ -305,6 +305,74 @@ def test_page_in_chromium_marks_by_keys_and_saves_each_mark(dataset, tmp_path):
     assert sum(f.judged for f in figures.per_method.values()) == 3
 
 
+@pytest.mark.browser
+def test_page_keeps_error_classes_to_not_usable_marks_and_counts_skips_apart(dataset):
+    """A class says why a view is not usable: a class key pressed before u, classes restored by an undo and then
+    u, or classes before s, are not saved with that mark (nor shown in its "last:" line); the progress counts
+    usable and not-usable marks, and skips apart, as the figures do."""
+    if not CHROMIUM.exists():
+        if os.environ.get("CI"):
+            pytest.fail("/usr/bin/chromium is missing (CI)")
+        pytest.skip("/usr/bin/chromium is missing")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    manifest = open_dataset(dataset)
+    session = ReviewSession(manifest, 6, 0, "ann")
+    order = [i.pair_id for i in session.items]
+    server, url = make_server(session)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    path = judgments_path(manifest)
+
+    def last_saved() -> tuple[str, str, list[str]]:
+        line = json.loads(path.read_text().splitlines()[-1])
+        return line["pair_id"], line["mark"], line["classes"]
+
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=[
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+            try:
+                page = browser.new_page()
+                page.goto(url)
+                page.wait_for_selector("body[data-ready='1']")
+
+                def press(*keys: str) -> None:
+                    for key in keys:
+                        page.keyboard.press(key)
+                    page.wait_for_selector("body[data-ready='1']")
+
+                press("w", "u")  # a class pressed, then usable
+                assert last_saved() == (order[0], "usable", [])
+                assert page.inner_text("#last").startswith("last: usable · method ")
+                press("w", "n")
+                assert last_saved() == (order[1], "not_usable", ["sense"])
+                press("z")  # the pair comes back with its class on
+                assert page.locator("#classes button.on").count() == 1
+                press("u")  # changed one's mind: usable, and the restored class does not ride along
+                assert last_saved() == (order[1], "usable", [])
+                press("g", "s")
+                assert last_saved() == (order[2], "skip", [])
+                assert page.inner_text("#progress") == "2 of 6 judged, 1 skipped"
+                assert page.locator("#classes button.on").count() == 0  # the next pair starts clean
+            finally:
+                browser.close()
+        # The server refuses what the page no longer sends: classes with a usable or skip mark.
+        for mark in ("usable", "skip"):
+            request = urllib.request.Request(url + "api/mark", method="POST", headers={
+                "Content-Type": "application/json"}, data=json.dumps(
+                {"pair_id": order[3], "mark": mark, "classes": ["sense"], "note": ""}).encode())
+            with pytest.raises(urllib.error.HTTPError) as err:
+                urllib.request.urlopen(request)
+            assert err.value.code == 400
+            assert "error classes go with a not_usable mark only" in json.load(err.value)["error"]
+        assert last_saved() == (order[2], "skip", [])  # nothing written
+    finally:
+        server.shutdown()
+        server.server_close()
+    figures = judged_figures(read_dataset_judgments(manifest))
+    assert sum(f.judged for f in figures.per_method.values()) == 2
+    assert sum(f.skipped for f in figures.per_method.values()) == 1
+
+
 def test_avoid_list_round_trip_changes_the_next_runs_views_and_fingerprint(built, dataset, tmp_path):
     corpus, wn_cache, _ = built
     manifest = open_dataset(dataset)

@@ -88,12 +88,12 @@ def worker_augmenter(spec: AugmenterSpec) -> Augmenter:
         augmenter = _AUGMENTERS.get(spec.key)
         if augmenter is None:
             augmenter = spec.augmenter_class(dict(spec.params))
-            augmenter.progress = spec.progress
             got = augmenter.fingerprint_hash()
             if got != spec.fingerprint:
                 raise BSLError(f"method {spec.method!r}: this worker's augmenter has fingerprint {got}, the flow's "
                                f"{spec.fingerprint} (different models, params or code on this worker)")
             _AUGMENTERS[spec.key] = augmenter
+        augmenter.progress = spec.progress  # the job's setting, not part of the key: the latest job's applies
         augmenter.ensure_ready()  # idempotent; under the lock so models load once even with several threads
     return augmenter
 

@@ -124,7 +124,7 @@ def bench_mlm(sentences: list[str], limit: int, repeats: int,
     from bsl_pipeline.pipeline.augment.augmenters import SourceRecord, build_augmenter
 
     ours = build_augmenter("mlm", {"model": str(model_dir), "fraction": 0.2, "top_k": 10, "device": "cpu",
-                                   "batch_size": 64, "disable_progress": True})
+                                   "batch_size": 64}, progress=False)
     ours.ensure_ready()
     # The tiny model has 128 positions and a small vocabulary (unknown words become several byte tokens). nlpaug
     # does not truncate after its substitutions and fails past the limit, so both sides get sentences of at most

@@ -72,7 +72,8 @@ def main() -> int:
 
     ours = BackTranslationAugmenter({
         "mode": "one-view", "first_pivot": {"forward_model": str(forward), "backward_model": str(backward)},
-        "beam": args.beam, "allow_identical": True, "progress": False, "cache_dir": str(work / "cache")})
+        "beam": args.beam, "allow_identical": True, "cache_dir": str(work / "cache")})
+    ours.progress = False
     ours.ensure_ready()
 
     import nlpaug.augmenter.word as naw

@@ -414,8 +414,8 @@ def bench_mlm(model_dir: Path, sentences: list[str], device, repeats: int) -> di
         return None
     from bsl_pipeline.pipeline.augment.augmenters import SourceRecord, build_augmenter
 
-    ours = build_augmenter("mlm", {"model": str(model_dir), "fraction": 0.2, "top_k": 10, "device": str(device),
-                                   "disable_progress": True})
+    ours = build_augmenter("mlm", {"model": str(model_dir), "fraction": 0.2, "top_k": 10, "device": str(device)},
+                           progress=False)
     ours.ensure_ready()
     records = [SourceRecord(str(i), s) for i, s in enumerate(sentences)]
     theirs = naw.ContextualWordEmbsAug(model_path=str(model_dir), model_type="roberta", aug_p=0.2, top_k=10,
@@ -447,7 +447,8 @@ def bench_backtranslation(model_dir: Path, sentences: list[str], device, repeats
     ours = BackTranslationAugmenter({
         "mode": "one-view", "first_pivot": {"forward_model": str(model_dir), "backward_model": str(model_dir)},
         "beam": 5, "max_len_a": 0.0, "max_len_b": new_tokens, "allow_identical": True, "min_length_ratio": 0,
-        "max_length_ratio": 0, "device": str(device), "progress": False, "cache_dir": str(work / "bt-cache")})
+        "max_length_ratio": 0, "device": str(device), "cache_dir": str(work / "bt-cache")})
+    ours.progress = False
     ours.ensure_ready()
     theirs = naw.BackTranslationAug(from_model_name=str(model_dir), to_model_name=str(model_dir),
                                     device=device.type, batch_size=32)

@@ -2,6 +2,6 @@
 
 import sys
 
-from bsl_pipeline.cli.cli import main
+from bsl_pipeline.cli.program import main
 
 sys.exit(main())

@@ -14,13 +14,13 @@ import sys
 
 from bsl_pipeline.cli.commands import data, dataset, demo, evaluate, flow, review, train
 from bsl_pipeline.cli.config_args import PRECEDENCE, loosen_for_print_config
-from bsl_pipeline.cli.failures import debug_requested, describe_failure, interrupt_line
+from bsl_pipeline.cli.failures import debug_requested, describe_failure, interrupt_line, interrupted_before_start
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.ownership import remove_unused_claims
 from bsl_pipeline.pipeline.base.processes import (
     TERMINATED_EXIT_CODE,
     Terminated,
-    end_without_teardown_after_interrupt,
+    end_without_teardown,
     exit_at_once_if_interrupted_again,
     isolated_child_interpreters,
     sigterm_as_interrupt,
@@ -121,9 +121,12 @@ def main(argv: list[str] | None = None) -> int:
     process ends without the interpreter's teardown and a second Ctrl-C exits at once)."""
     program = argv is None
     if program:
-        end_without_teardown_after_interrupt()
-    parser = build_parser()
-    args = parse_arguments(parser, argv)
+        end_without_teardown()
+    try:
+        parser = build_parser()
+        args = parse_arguments(parser, argv)
+    except KeyboardInterrupt as exc:
+        return interrupted_before_start(exc, argv, program)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Iterator
 
 from bsl_pipeline.pipeline.base.errors import WRITE_ERROR_FIXES
+from bsl_pipeline.pipeline.base.processes import TERMINATED_EXIT_CODE, Terminated, exit_at_once_if_interrupted_again
 
 # What to rerun after Ctrl-C, by command (default: the same command, which resumes). `bsl train` and `bsl flow
 # train` say it from what their run directory holds (cli/commands/train.py, `interrupted_run_hint`).
@@ -27,6 +29,29 @@ def interrupt_line(command: str | None, flow_command: str | None = None, termina
     key = flow_command if command == "flow" and flow_command else command
     how = " (terminated)" if terminated else ""
     return f"interrupted{how}; {hint or RERUN_HINTS.get(key or '', 'rerun the same command to resume')}"
+
+
+# The hint after an interrupt that came before the command started.
+NOT_STARTED = "the command had not started; rerun it"
+
+
+def _command(argv: list[str]) -> tuple[str | None, str | None]:
+    """The command and, under `flow`, its flow, as the command line names them (no parser needed)."""
+    words = [a for a in argv if not a.startswith("-")]
+    return (words[0] if words else None), (words[1] if len(words) > 1 else None)
+
+
+def interrupted_before_start(exc: KeyboardInterrupt, argv: list[str] | None, program: bool) -> int:
+    """Print the interrupt's one line for a command that had not started (`argv`: its arguments, None for the
+    program's own) and return its exit code; `program`: the process ends here, and a second interrupt while it does
+    exits at once."""
+    terminated = isinstance(exc, Terminated)
+    code = TERMINATED_EXIT_CODE if terminated else 130
+    if program:
+        exit_at_once_if_interrupted_again(code)
+    command, flow_command = _command(sys.argv[1:] if argv is None else list(argv))
+    print(interrupt_line(command, flow_command, terminated=terminated, hint=NOT_STARTED), file=sys.stderr)
+    return code
 
 
 def debug_requested() -> bool:
@@ -59,13 +84,10 @@ def _unreachable_prefect(exc: BaseException) -> str | None:
                 url = url or str(item.request.url)
             except RuntimeError:  # no request attached
                 pass
-            return prefect_unreachable_message(url or "PREFECT_API_URL")
+            from bsl_pipeline.flows.prefect_env import unreachable_message
+
+            return unreachable_message(url or "PREFECT_API_URL")
     return None
-
-
-def prefect_unreachable_message(url: str) -> str:
-    return (f"Prefect server not reachable at {url}: start it with `prefect server start` (or fix --api-url / the "
-            f"schedule's prefect.api_url), or unset PREFECT_API_URL to let bsl start a temporary local server")
 
 
 def _unreachable_dask(exc: BaseException) -> str | None:

@@ -33,6 +33,7 @@ import numpy as np
 
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.provenance import sha256_file_cached
+from bsl_pipeline.pipeline.base.progress import transformers_bars_hidden
 from bsl_pipeline.pipeline.base.weights_only import refusing_pickles
 from bsl_pipeline.pipeline.base.inside import path_inside
 from bsl_pipeline.training.checkpoint_files import CHECKPOINT_JSON, ENCODER_DIR, read_checkpoint_json
@@ -127,7 +128,7 @@ def _load_hf(source: str, spec_label: str, device):
 
     _check_local_weights(source, spec_label)
     try:
-        with refusing_pickles(source):
+        with transformers_bars_hidden(), refusing_pickles(source):
             tokenizer = AutoTokenizer.from_pretrained(source)
             model = AutoModel.from_pretrained(source, dtype=torch.float32)
     except (OSError, ValueError, KeyError, RuntimeError) as exc:  # RuntimeError: a tensor of the wrong shape

@@ -53,10 +53,11 @@ class AugmenterSpec:
     augmenter_class: type[Augmenter]
     params: dict[str, Any] = field(hash=False)
     fingerprint: str
+    progress: bool = True  # the job's `progress` (`Augmenter.progress`)
 
     @classmethod
     def of(cls, method: str, augmenter: Augmenter) -> "AugmenterSpec":
-        return cls(method, type(augmenter), augmenter.params(), augmenter.fingerprint_hash())
+        return cls(method, type(augmenter), augmenter.params(), augmenter.fingerprint_hash(), augmenter.progress)
 
     @property
     def key(self) -> tuple[str, str]:
@@ -92,6 +93,7 @@ def worker_augmenter(spec: AugmenterSpec) -> Augmenter:
                 raise BSLError(f"method {spec.method!r}: this worker's augmenter has fingerprint {got}, the flow's "
                                f"{spec.fingerprint} (different models, params or code on this worker)")
             _AUGMENTERS[spec.key] = augmenter
+        augmenter.progress = spec.progress  # the job's setting, not part of the key: the latest job's applies
         augmenter.ensure_ready()  # idempotent; under the lock so models load once even with several threads
     return augmenter
 

@@ -160,10 +160,10 @@ def corpus_methods(cfg: MainJobConfig) -> tuple[list[str], dict[str, dict[str, A
     params: dict[str, dict[str, Any]] = {name: dict(values) for name, values in cfg.method_params.items()}
     if cfg.mlm_model:
         methods.append("mlm")
-        params["mlm"] = {"model": cfg.mlm_model, "disable_progress": not cfg.progress, **params.get("mlm", {})}
+        params["mlm"] = {"model": cfg.mlm_model, **params.get("mlm", {})}
     if cfg.backtranslation:
         methods.append("backtranslation")
-        params["backtranslation"] = {"progress": cfg.progress, **cfg.backtranslation}
+        params["backtranslation"] = dict(cfg.backtranslation)
     return methods, params
 
 

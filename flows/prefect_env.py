@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 
 @dataclass
@@ -35,7 +36,7 @@ class PrefectEnvConfig:
         "help": "PREFECT_HOME (profiles, database of the temporary server); '' = $PREFECT_HOME, else ~/.prefect"})
     api_url: str = field(default="", metadata={
         "help": "PREFECT_API_URL of a running server, e.g. http://127.0.0.1:4200/api; '' = $PREFECT_API_URL, "
-                "else a temporary local server per process"})
+                "else a temporary local server per process (bsl flow; bsl schedule needs a running server)"})
     analytics: bool = field(default=False, metadata={
         "help": "allow Prefect's usage analytics (needs the internet); false sets "
                 "PREFECT_SERVER_ANALYTICS_ENABLED=false and DO_NOT_TRACK=1"})
@@ -65,11 +66,21 @@ def prefect_env(config: PrefectEnvConfig | None = None) -> dict[str, str]:
     return env
 
 
-def apply_prefect_env(config: PrefectEnvConfig | None = None, *, keep_existing: bool = False) -> dict[str, str]:
+# Where the Prefect API URL of this process was given, when bsl set it (`apply_prefect_env`); and whether the command
+# needs a running server (`require_running_server`). Both only shape the error when the server does not answer.
+_API_URL: dict[str, Any] = {"given_by": "", "server_required": False}
+
+
+def apply_prefect_env(config: PrefectEnvConfig | None = None, *, keep_existing: bool = False,
+                      api_url_given_by: str = "--api-url") -> dict[str, str]:
     """Put the settings into os.environ (before Prefect is imported). Returns what was set.
 
-    `keep_existing=True` only fills in variables that are not set yet (see `configure_prefect_environment`)."""
+    `keep_existing=True` only fills in variables that are not set yet (see `configure_prefect_environment`).
+    `api_url_given_by`: where `config.api_url` was given (a flag, a file's key), named when that server does not
+    answer (`unreachable_message`)."""
     env = prefect_env(config)
+    if config is not None and config.api_url and not (keep_existing and "PREFECT_API_URL" in os.environ):
+        _API_URL["given_by"] = api_url_given_by
     changed = {}
     for key, value in env.items():
         if keep_existing and key in os.environ:
@@ -211,10 +222,54 @@ def _own_session_server_class() -> type:
     return OwnSessionServer
 
 
+def api_url_given_by() -> str:
+    """Where the configured Prefect API URL was given: the flag or file key bsl set it from, else
+    PREFECT_API_URL in the environment, else the active Prefect profile (`prefect config view`)."""
+    if _API_URL["given_by"]:
+        return _API_URL["given_by"]
+    return "PREFECT_API_URL" if os.environ.get("PREFECT_API_URL") else "the Prefect profile's PREFECT_API_URL"
+
+
+def unreachable_message(url: str) -> str:
+    """The error when the Prefect API at `url` does not answer: the URL, where it was given, and the fixes there
+    (a temporary local server only where the command can run on one)."""
+    given_by = api_url_given_by()
+    temporary = not _API_URL["server_required"]
+    if given_by == "PREFECT_API_URL":
+        other = ("unset PREFECT_API_URL to let bsl start a temporary local server" if temporary
+                 else "point PREFECT_API_URL at a running server")
+    elif given_by.startswith("the Prefect profile"):
+        other = ("`prefect config unset PREFECT_API_URL` to let bsl start a temporary local server" if temporary
+                 else "`prefect config set PREFECT_API_URL=<a running server's API>`")
+    elif given_by == "--api-url":
+        other = ("leave --api-url out to let bsl start a temporary local server" if temporary
+                 else "give --api-url a running server's API")
+    else:
+        other = f"fix {given_by}"
+    return (f"Prefect server not reachable at {url} (given by {given_by}): start it with `prefect server start`, "
+            f"or {other}")
+
+
+def require_running_server(command: str) -> str:
+    """The configured Prefect API URL, checked to answer (`check_api_reachable`); a BSLError when none is
+    configured: `command` needs a server that outlives it (a temporary one runs no schedules, cannot be reached
+    from elsewhere and ends with the command)."""
+    from bsl_pipeline.pipeline.base.errors import BSLError
+
+    _API_URL["server_required"] = True
+    url = check_api_reachable()
+    if url is None:
+        raise BSLError(f"{command} needs a running Prefect server: start one (`prefect server start --host "
+                       f"127.0.0.1`) and give its API with --api-url, the file's prefect.api_url or PREFECT_API_URL "
+                       f"(e.g. http://127.0.0.1:4200/api); a temporary server would fire no schedules and end with "
+                       f"this command")
+    return url
+
+
 def check_api_reachable(timeout_s: float = 5.0) -> str | None:
-    """Raise BSLError naming the URL and the fix when the configured Prefect API (PREFECT_API_URL or the profile's)
-    does not answer its health check; returns the URL (None when no server is configured: a temporary one is
-    started). Call after Prefect's settings are applied, before any work starts."""
+    """Raise BSLError naming the URL, where it was given and the fix when the configured Prefect API
+    (PREFECT_API_URL or the profile's) does not answer its health check; returns the URL (None when no server is
+    configured: a temporary one is started). Call after Prefect's settings are applied, before any work starts."""
     import httpx
     from prefect.settings import get_current_settings
 
@@ -225,10 +280,8 @@ def check_api_reachable(timeout_s: float = 5.0) -> str | None:
         return None
     try:
         response = httpx.get(f"{url.rstrip('/')}/health", timeout=timeout_s)
-    except httpx.HTTPError as exc:
-        raise BSLError(f"Prefect server not reachable at {url} ({type(exc).__name__}): start it with `prefect "
-                       f"server start`, or unset PREFECT_API_URL (and --api-url) to run with a temporary local "
-                       f"server") from None
+    except httpx.HTTPError:
+        raise BSLError(unreachable_message(url)) from None
     if response.status_code != 200:
         raise BSLError(f"{url}/health answered HTTP {response.status_code}: is {url} a Prefect API (it ends in "
                        f"/api, e.g. http://127.0.0.1:4200/api)?")

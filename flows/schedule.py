@@ -23,8 +23,11 @@ deployments:
 
 Each entry becomes the deployment `<flow name>/<name>` (`bsl-augment/nightly`, `bsl-train/bsl-nightly`), registered
 with the server at start-up; this process then polls for scheduled or triggered runs (`prefect deployment run
-'bsl-train/bsl-nightly'`) and executes each in a subprocess, until stopped with Ctrl-C: the schedules are paused
-on shutdown, as `prefect.serve` does, and the command ends with one line and exit code 130.
+'bsl-train/bsl-nightly'`) and executes each in a subprocess, until stopped with Ctrl-C or SIGTERM (a process
+supervisor's stop): the schedules are paused on shutdown, as `prefect.serve` does, and the command ends with one
+line and exit code 130 (143 for SIGTERM). It needs a running server (`prefect.api_url`, --api-url or
+PREFECT_API_URL): a temporary one, which Prefect starts when none is given, creates no scheduled runs, cannot be
+reached to trigger one and ends with the process, so serving on it is refused.
 """
 
 from __future__ import annotations
@@ -230,15 +233,24 @@ class _QuietPause(logging.Filter):
             ("Pausing all deployments", "All deployments have been paused")))
 
 
-def serve_schedule(config: ScheduleConfig, check: bool = True,
-                   on_serving: Callable[[], None] | None = None) -> None:
+def serve_schedule(config: ScheduleConfig, check: bool = True, on_serving: Callable[[], None] | None = None,
+                   api_url_given_by: str = "prefect.api_url") -> None:
     """Register every deployment and serve them until interrupted (blocks). What `prefect.serve` does, except that
-    Ctrl-C reaches the caller as KeyboardInterrupt (serve returns as if the serving had ended normally); the
-    runner's shutdown has paused the schedules by then. `on_serving` is called once the server has accepted every
-    deployment, just before the polling starts."""
+    Ctrl-C reaches the caller as KeyboardInterrupt and SIGTERM as `Terminated` (one, in the main thread: the serving
+    is cancelled as asyncio cancels it on Ctrl-C, instead of Prefect's SIGTERM handler, which exits 0 without
+    awaiting its own stop); the runner's shutdown has paused the schedules by then. Refused (BSLError) without a
+    running server: on a temporary one the schedules would never fire and nothing could trigger a run
+    (`prefect_env.require_running_server`); `api_url_given_by` names where `config.prefect.api_url` was given, for
+    that error. `on_serving` is called once the server has accepted every deployment, just before the polling
+    starts."""
     import asyncio
+    import signal
 
-    apply_prefect_env(config.prefect)
+    from bsl_pipeline.flows.prefect_env import require_running_server
+    from bsl_pipeline.pipeline.base.processes import Terminated
+
+    apply_prefect_env(config.prefect, api_url_given_by=api_url_given_by)
+    require_running_server("bsl schedule")
     from prefect.runner import Runner
 
     deployments = build_deployments(config, check=check)
@@ -250,7 +262,25 @@ def serve_schedule(config: ScheduleConfig, check: bool = True,
     quiet = _QuietPause()
     runner_log = logging.getLogger("prefect.runner")
     runner_log.addFilter(quiet)
+    terminated: list[bool] = []
+
+    async def serve() -> None:
+        serving, loop = asyncio.current_task(), asyncio.get_running_loop()
+
+        def on_sigterm(*_: Any) -> None:  # `Runner.start` installs this as the SIGTERM handler (main thread only)
+            if terminated:  # a second SIGTERM while the first one's shutdown runs
+                raise Terminated(signal.SIGTERM)
+            terminated.append(True)
+            loop.call_soon_threadsafe(serving.cancel)
+
+        runner.handle_sigterm = on_sigterm
+        await runner.start()
+
     try:
-        asyncio.run(runner.start())
+        asyncio.run(serve())
+    except asyncio.CancelledError:
+        if terminated:
+            raise Terminated(signal.SIGTERM) from None
+        raise
     finally:
         runner_log.removeFilter(quiet)

@@ -11,10 +11,9 @@
 
 from __future__ import annotations
 
-import contextlib
 import inspect
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.model_limits import usable_positions
 from bsl_pipeline.pipeline.base.pooling import pool
 from bsl_pipeline.pipeline.base.progress import progress_disabled
+from bsl_pipeline.pipeline.base.progress import transformers_bars_hidden
 from bsl_pipeline.pipeline.base.token_batches import plan_batches
 from bsl_pipeline.pipeline.base.weights_only import refusing_pickles
 from bsl_pipeline.training.accel import forward_context
@@ -36,21 +36,6 @@ from bsl_pipeline.training.config import POOLING_MODES
 _DROPOUT_ATTRS = ("hidden_dropout_prob", "attention_probs_dropout_prob", "dropout", "attention_dropout")
 #: Token limit when neither the caller nor the model says (sentence-transformers' usual maximum).
 DEFAULT_MAX_LENGTH = 512
-
-
-@contextlib.contextmanager
-def quiet_hf_progress() -> Iterator[None]:
-    """Hide transformers' per-call "Loading weights" / "Writing model shards" bars (one per checkpoint would
-    bury the training bar); restores the previous setting."""
-    from transformers.utils import logging as hf_logging
-
-    was_enabled = hf_logging.is_progress_bar_enabled()
-    hf_logging.disable_progress_bar()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            hf_logging.enable_progress_bar()
 
 
 def load_tokenizer(name_or_path: str):
@@ -76,7 +61,7 @@ def load_hf_encoder(name_or_path: str, dropout: float | None = None):
                                f"{', '.join(_DROPOUT_ATTRS)}")
             for attr in changed:
                 setattr(config, attr, dropout)
-        with quiet_hf_progress(), refusing_pickles(name_or_path):
+        with transformers_bars_hidden(), refusing_pickles(name_or_path):
             return AutoModel.from_pretrained(name_or_path, config=config)
     except OSError as exc:
         raise BSLError(f"cannot load an encoder from {name_or_path!r}: {exc}") from None
@@ -148,7 +133,7 @@ class SentenceEncoder(nn.Module):
         return out.hidden_states
 
     def save_pretrained(self, path: str | Path, tokenizer=None) -> None:
-        with quiet_hf_progress():
+        with transformers_bars_hidden():
             self.model.save_pretrained(path)
         if tokenizer is not None:
             tokenizer.save_pretrained(path)

@@ -69,9 +69,11 @@ Both follow the one precedence rule (later wins): defaults <- YAML file <- dedic
 SCHEDULE_DESCRIPTION = """\
 Register the deployments described in FILE.yaml with the Prefect server and serve them from this process: runs
 start on their cron/interval schedules or when triggered (`prefect deployment run 'bsl-train/NAME'`, or the
-UI's "Run" button), each in a subprocess of this one. Stop with Ctrl-C (schedules are paused on shutdown).
-Needs a server: PREFECT_API_URL, the file's prefect.api_url, or --api-url (e.g. `prefect server start --host
-127.0.0.1` in another terminal; the UI is at http://127.0.0.1:4200).
+UI's "Run" button), each in a subprocess of this one. Stop with Ctrl-C or SIGTERM (what systemd sends): the
+schedules are paused, and the command ends with one line and exit code 130 (143 for SIGTERM). Needs a running
+server: --api-url, the file's prefect.api_url or PREFECT_API_URL (e.g. `prefect server start --host 127.0.0.1` in
+another terminal or its own service; the UI is at http://127.0.0.1:4200). Without one it refuses to serve: a
+temporary server would fire no schedules, take no triggered runs and end with this command.
 
 FILE.yaml:
 
@@ -102,12 +104,13 @@ See configs/schedule.example.yaml. Every key (deployments[].<flow section> keys 
 """
 
 
-def _flow_command(sub, name: str, help: str, description: str, epilog: str = "") -> argparse.ArgumentParser:
+def _flow_command(sub, name: str, help: str, description: str, epilog: str = "",
+                  api_url_default: str = "$PREFECT_API_URL, else a temporary local server") -> argparse.ArgumentParser:
     """Declare a command that `run` dispatches and that talks to a Prefect API (so takes the Prefect flags)."""
     p = add_command(sub, name, run, help, description, epilog)
     g = p.add_argument_group("Prefect")
-    g.add_argument("--api-url", help="Prefect API of a running server, e.g. http://127.0.0.1:4200/api "
-                                     "(default: $PREFECT_API_URL, else a temporary local server)")
+    g.add_argument("--api-url", help=f"Prefect API of a running server, e.g. http://127.0.0.1:4200/api "
+                                     f"(default: {api_url_default})")
     g.add_argument("--prefect-home", metavar="DIR", help="PREFECT_HOME for this command (default: $PREFECT_HOME "
                                                          "or ~/.prefect)")
     return p
@@ -186,7 +189,8 @@ def _config_help(what: str, command: str) -> str:
 
 def _add_schedule(subparsers) -> None:
     s = _flow_command(subparsers, "schedule", "register deployments from a YAML file and serve them",
-                      SCHEDULE_DESCRIPTION, _schedule_keys())
+                      SCHEDULE_DESCRIPTION, _schedule_keys(),
+                      api_url_default="the file's prefect.api_url, else $PREFECT_API_URL; one is needed")
     s.add_argument("file", metavar="FILE.yaml", help="schedule file")
     add_config_arguments(s, "schedule file", config_file=False, example="limit=1")
     s.add_argument("--check", action="store_true", help="check the file and every flow's config, print the "
@@ -424,8 +428,17 @@ def run_schedule(args: argparse.Namespace) -> int:
         print("serving (trigger a run: prefect deployment run 'FLOW/NAME'; Ctrl-C stops and pauses the schedules):\n"
               + describe(config), file=sys.stderr, flush=True)
 
-    serve_schedule(config, on_serving=serving)
+    serve_schedule(config, on_serving=serving, api_url_given_by=_api_url_given_by(args))
     return 0
+
+
+def _api_url_given_by(args: argparse.Namespace) -> str:
+    """Where the schedule's `prefect.api_url` was given, for the error when that server does not answer."""
+    if args.api_url:
+        return "--api-url"
+    if any(o.strip().startswith("prefect.api_url=") for o in args.overrides):
+        return "-o prefect.api_url"
+    return f"prefect.api_url in {args.file}"
 
 
 def run(args: argparse.Namespace) -> int:

@@ -91,11 +91,15 @@ class ReviewSession:
         second reviewer's marks count), progress, and the last mark of this reviewer with its method revealed."""
         from bsl_pipeline.pipeline.dataset.inspection import word_diff
 
+        from bsl_pipeline.pipeline.dataset.judgments import NOT_USABLE, SKIP
+
         live = self._live() if live is None else live
-        done = sum(1 for item in self.items if item.pair_id in live)
+        marked = [item.pair_id for item in self.items if item.pair_id in live]
+        # Judged: marked usable or not usable by someone; a pair only skipped is not counted (nor shown again).
+        skipped = sum(1 for pair_id in marked if all(j.mark == SKIP for j in live[pair_id]))
         current = next((item for item in self.items if item.pair_id not in live), None)
-        out: dict[str, Any] = {"reviewer": self.reviewer, "done": done, "total": len(self.items), "item": None,
-                               "last": None, "restore": None}
+        out: dict[str, Any] = {"reviewer": self.reviewer, "done": len(marked) - skipped, "skipped": skipped,
+                               "total": len(self.items), "item": None, "last": None, "restore": None}
         if current is not None:
             out["item"] = {**current.to_json(reveal=False), "diff": word_diff(current.source, current.view)}
             if self.restore and self.restore["pair_id"] == current.pair_id:
@@ -105,8 +109,8 @@ class ReviewSession:
                     self.by_id]
             last = max(mine, key=lambda j: j.line, default=None)
         if last is not None:
-            out["last"] = {"pair_id": last.pair_id, "mark": last.mark, "classes": list(last.classes),
-                           "method": last.method}
+            out["last"] = {"pair_id": last.pair_id, "mark": last.mark, "method": last.method,
+                           "classes": list(last.classes) if last.mark == NOT_USABLE else []}
         return out
 
     def mark(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -129,8 +133,8 @@ class ReviewSession:
 
     def undo(self) -> dict[str, Any]:
         """Take back this reviewer's latest live mark of the sample; the page shows that pair again, with the
-        classes and note it had."""
-        from bsl_pipeline.pipeline.dataset.judgments import UNDO, make_judgment
+        note it had and, from a not-usable mark, its classes."""
+        from bsl_pipeline.pipeline.dataset.judgments import NOT_USABLE, UNDO, make_judgment
 
         with self.lock:
             self._require_unchanged()
@@ -141,7 +145,8 @@ class ReviewSession:
                 raise InputError("nothing of yours to undo in this sample")
             latest = max(mine, key=lambda j: j.line)
             self._write(make_judgment(self.manifest, latest.pair_id, latest.method, UNDO, reviewer=self.reviewer))
-            self.restore = {"pair_id": latest.pair_id, "classes": list(latest.classes), "note": latest.note}
+            self.restore = {"pair_id": latest.pair_id, "note": latest.note,
+                            "classes": list(latest.classes) if latest.mark == NOT_USABLE else []}
             return self.state()
 
     def _write(self, judgment) -> None:

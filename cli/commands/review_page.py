@@ -39,10 +39,11 @@ textarea{width:100%;font:inherit;font-size:.9em;box-sizing:border-box;min-height
     <button data-mark="skip"><kbd>s</kbd> skip</button>
     <button data-undo="1"><kbd>z</kbd> undo</button>
   </div>
+  <div class="label">error classes: saved with <kbd>n</kbd> not usable only</div>
   <div class="keys" id="classes"></div>
   <textarea id="note" placeholder="note (t to write, Esc to leave)" maxlength="2000"></textarea>
 </div>
-<div id="done" hidden>Every pair of this sample is judged. Figures: <code>bsl review --summary</code>.</div>
+<div id="done" hidden>Every pair of this sample is marked. Figures: <code>bsl review --summary</code>.</div>
 <p id="last" class="meta"></p><p id="error"></p>
 </main>
 <script>
@@ -78,8 +79,10 @@ textarea{width:100%;font:inherit;font-size:.9em;box-sizing:border-box;min-height
   function show(s){
     state = s;
     $("reviewer").textContent = s.reviewer;
-    $("progress").textContent = s.done + " of " + s.total + " judged";
-    $("bar").style.width = (s.total ? 100 * s.done / s.total : 100) + "%";
+    // Judged: usable or not usable; a skip is not counted (the pair is not shown again, so the bar moves on).
+    $("progress").textContent = s.done + " of " + s.total + " judged" +
+      (s.skipped ? ", " + s.skipped + " skipped" : "");
+    $("bar").style.width = (s.total ? 100 * (s.done + s.skipped) / s.total : 100) + "%";
     if (s.last) {
       var cls = s.last.classes.length ? " (" + s.last.classes.join(", ") + ")" : "";
       $("last").textContent = "last: " + s.last.mark.replace("_", " ") + cls + " · method " + s.last.method +
@@ -111,7 +114,8 @@ textarea{width:100%;font:inherit;font-size:.9em;box-sizing:border-box;min-height
   }
   function mark(m){
     if (!state || !state.item) return;
-    var chosen = Object.keys(classes).filter(function(c){ return classes[c]; });
+    // Error classes say why a view is not usable: only that mark carries them.
+    var chosen = m === "not_usable" ? Object.keys(classes).filter(function(c){ return classes[c]; }) : [];
     document.body.dataset.ready = "0";
     call("api/mark", {pair_id: state.item.pair_id, mark: m, classes: chosen, note: $("note").value});
   }

@@ -443,7 +443,8 @@ def build_augmenters(config: AugmentConfig) -> dict[str, Augmenter]:
             raise BSLError(f"{key} given for method(s) not in methods: {', '.join(sorted(unknown))}")
     if not config.methods:
         raise BSLError("no methods given (e.g. --methods synonyms,span-mask)")
-    augmenters = {m: build_augmenter(m, config.method_params.get(m)) for m in config.methods}
+    augmenters = {m: build_augmenter(m, config.method_params.get(m), progress=config.progress)
+                  for m in config.methods}
     for augmenter in augmenters.values():
         filters_for(config, augmenter)  # method_filters.<method>: unknown keys, bad values
     return augmenters

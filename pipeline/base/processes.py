@@ -79,47 +79,68 @@ def sigterm_as_interrupt() -> Iterator[None]:
 
 # What a second Ctrl-C (or SIGTERM) prints while a command cleans up after the first.
 INTERRUPTED_AGAIN = "interrupted again; exiting without cleanup"
-_exit_code_after_interrupt: list[int] = []  # set once an interrupt was handled: the program's exit status
+_exit_code: list[int] = []  # set once the command has ended (or an interrupt was handled): the program's exit status
+_end_registered: list[bool] = []
 
 
-def end_without_teardown_after_interrupt() -> None:
+def end_without_teardown() -> None:
     """Call at the start of a program (registered first, its atexit callback runs after every one registered
-    later): once `exit_at_once_if_interrupted_again` has been called, the atexit callbacks the command registered run,
-    the output is flushed and the process ends without the interpreter's teardown, during which a Ctrl-C is not
-    handled but kills the process (a second or so after a run with torch)."""
+    later): once the command has ended (`exit_at_once_if_interrupted` or `exit_at_once_if_interrupted_again` was
+    called), the atexit callbacks the command registered run, the output is flushed and the process ends without
+    the interpreter's teardown, during which a Ctrl-C is not handled but kills the process (a second or so after a
+    run with torch)."""
     import atexit
 
-    atexit.register(_end_after_interrupt)
+    if not _end_registered:  # once: a second registration would run before what was registered in between
+        _end_registered.append(True)
+        atexit.register(_end_now)
 
 
-def _end_after_interrupt() -> None:
-    if not _exit_code_after_interrupt:
-        return
-    import logging
-
-    logging.shutdown()
+def _flush_output() -> None:
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
         except (OSError, ValueError):  # a closed or broken pipe: nothing more can be said there
             pass
-    os._exit(_exit_code_after_interrupt[0])
+
+
+def _end_now() -> None:
+    if not _exit_code:
+        return
+    import logging
+
+    logging.shutdown()
+    _flush_output()
+    os._exit(_exit_code[0])
 
 
 def exit_at_once_if_interrupted_again(code: int) -> None:
     """After an interrupt was handled (in the main thread): a second SIGINT or SIGTERM while the process cleans up
     and exits prints INTERRUPTED_AGAIN and ends it at once with `code`, instead of a KeyboardInterrupt traceback
     from an atexit callback or a silent kill by the signal."""
+    _exit_at_once_on_signal(code, f"{INTERRUPTED_AGAIN}\n")
+
+
+def exit_at_once_if_interrupted(code: int) -> None:
+    """After the command has ended (in the main thread): a SIGINT or SIGTERM while the process exits ends it at
+    once with the command's exit `code`, its output flushed, instead of a KeyboardInterrupt from an atexit callback
+    or a silent kill by the signal: the command's work is done."""
+    _exit_at_once_on_signal(code, "")
+
+
+def _exit_at_once_on_signal(code: int, line: str) -> None:
     if threading.current_thread() is not threading.main_thread():
         return
-    _exit_code_after_interrupt[:] = [code]
+    _exit_code[:] = [code]
 
-    def again(_signum: int, _frame: object) -> None:
-        os.write(2, f"{INTERRUPTED_AGAIN}\n".encode())
+    def at_once(_signum: int, _frame: object) -> None:
+        _flush_output()
+        if line:
+            os.write(2, line.encode())
         os._exit(code)
 
-    signal.signal(signal.SIGINT, again)
-    signal.signal(signal.SIGTERM, again)
+    signal.signal(signal.SIGINT, at_once)
+    signal.signal(signal.SIGTERM, at_once)
 
 
 def die_with_parent(signum: int = signal.SIGTERM) -> Callable[[], None] | None:

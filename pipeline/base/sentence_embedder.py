@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from bsl_pipeline.pipeline.base.errors import BSLError
+from bsl_pipeline.pipeline.base.progress import transformers_bars_hidden
 from bsl_pipeline.pipeline.base.weights_only import refusing_pickles
 
 #: The files that decide an encoder's output (config, tokenizer, weights): their sha256 identify the model.
@@ -48,7 +49,7 @@ class SentenceEmbedder:
 
         try:
             self._tokenizer = AutoTokenizer.from_pretrained(self.directory, local_files_only=True)
-            with refusing_pickles(self.directory):
+            with transformers_bars_hidden(), refusing_pickles(self.directory):
                 model = AutoModel.from_pretrained(self.directory, local_files_only=True)
         except (OSError, ValueError) as exc:
             raise BSLError(f"{self.where}: cannot load a sentence encoder from {self.directory}: {exc}") from None

@@ -125,6 +125,9 @@ def make_judgment(manifest: Manifest, pair_id: str, method: str, mark: str, clas
     unknown = [c for c in classes if c not in CLASS_NAMES]
     if unknown:
         raise InputError(f"unknown error class(es) {', '.join(map(repr, unknown))}; known: {', '.join(CLASS_NAMES)}")
+    if classes and mark != NOT_USABLE:  # a class says why a view is not usable: on any other mark it contradicts it
+        raise InputError(f"error classes go with a {NOT_USABLE} mark only, not with {mark!r} "
+                         f"(got {', '.join(map(repr, classes))})")
     if not isinstance(note, str) or len(note) > MAX_NOTE_CHARS:
         raise InputError(f"a note is text of at most {MAX_NOTE_CHARS} characters")
     judgment = Judgment(pair_id=str(pair_id), dataset=pairs_checksum(manifest), method=str(method), mark=mark,

@@ -148,9 +148,39 @@ def test_an_unreachable_prefect_server_is_one_line_naming_the_url_and_the_fix(tm
     seconds, lines, code = _run(_bsl("schedule", str(schedule)), tmp_path, _env())
     assert code == 1, lines
     assert [line for line in lines if "error" in line] == [lines[-1]] and len(lines) <= 3, lines
-    assert f"Prefect server not reachable at {url}" in lines[-1]
+    # Where the URL was given, and the fix there: not "unset PREFECT_API_URL", which is not set.
+    assert lines[-1] == (f"bsl schedule: error: Prefect server not reachable at {url} (given by prefect.api_url in "
+                         f"{schedule}): start it with `prefect server start`, or fix prefect.api_url in {schedule}")
     assert "Traceback" not in "\n".join(lines)
     assert seconds < 30
+    seconds, lines, code = _run(_bsl("schedule", str(schedule), "--api-url", url), tmp_path, _env())
+    assert code == 1 and lines[-1].endswith(f"{url} (given by --api-url): start it with `prefect server start`, "
+                                            f"or give --api-url a running server's API"), lines
+    schedule.write_text(schedule.read_text().split("\n", 1)[1])  # no prefect.api_url
+    seconds, lines, code = _run(_bsl("schedule", str(schedule)), tmp_path, {**_env(), "PREFECT_API_URL": url})
+    assert code == 1 and lines[-1].endswith(f"{url} (given by PREFECT_API_URL): start it with `prefect server "
+                                            f"start`, or point PREFECT_API_URL at a running server"), lines
+
+
+def test_schedule_refuses_to_serve_without_a_running_server(tmp_path):
+    """A temporary server would fire no schedules, take no triggered run and end with the command: under a process
+    supervisor the service must fail, not serve nothing."""
+    corpus = _corpus(tmp_path, 10)
+    schedule = tmp_path / "schedule.yaml"
+    schedule.write_text(f"deployments:\n  - name: nightly\n    flow: augment\n    cron: '0 2 * * *'\n"
+                        f"    augment: {{corpus: {corpus}, out_dir: {tmp_path / 'ds'}, "
+                        f"augment: {{methods: [noise]}}}}\n")
+    seconds, lines, code = _run(_bsl("schedule", str(schedule)), tmp_path,
+                                _env(PREFECT_HOME=str(tmp_path / "prefect-home")))
+    assert code == 1, lines
+    assert lines == ["bsl schedule: error: bsl schedule needs a running Prefect server: start one (`prefect server "
+                     "start --host 127.0.0.1`) and give its API with --api-url, the file's prefect.api_url or "
+                     "PREFECT_API_URL (e.g. http://127.0.0.1:4200/api); a temporary server would fire no schedules "
+                     "and end with this command"], lines
+    assert not (tmp_path / "ds").exists()
+    seconds, lines, code = _run(_bsl("schedule", str(schedule), "--check"), tmp_path,
+                                _env(PREFECT_HOME=str(tmp_path / "prefect-home")))
+    assert code == 0 and lines[-1] == "bsl-augment/nightly: cron '0 2 * * *' (UTC)", lines  # checking needs none
 
 
 def test_flow_refusals_come_before_any_server_or_flow_run(tmp_path):

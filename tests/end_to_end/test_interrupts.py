@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 import torch
 from tests.training.test_trainer_utils import write_dataset
 from tests.end_to_end.test_command_failures import _env, _run
@@ -189,7 +190,9 @@ def test_ctrl_c_on_evaluate_while_encoding_is_one_line(tmp_path, tiny_bert_dir, 
     assert "Traceback" not in text
 
 
-def test_ctrl_c_on_schedule_while_serving_is_one_line_and_pauses_the_deployments(tmp_path):
+@pytest.mark.parametrize("name, code", [("SIGINT", 130), ("SIGTERM", 143)])
+def test_ctrl_c_or_sigterm_on_schedule_while_serving_is_one_line_and_pauses_the_deployments(tmp_path, name, code):
+    """SIGTERM (what systemd sends to stop a service) ends it as Ctrl-C does, with its own exit code."""
     from prefect_server import LocalPrefectServer
 
     corpus = tmp_path / "corpus"
@@ -224,7 +227,7 @@ deployments:
                 time.sleep(0.5)
             assert found is not None and not found["paused"], proc.poll()
             time.sleep(2.0)  # serving: polling for scheduled runs
-            os.killpg(proc.pid, signal.SIGINT)
+            os.killpg(proc.pid, getattr(signal, name))
             sent = time.monotonic()
             out, _ = proc.communicate(timeout=60)
         finally:
@@ -233,11 +236,11 @@ deployments:
                 proc.wait()
         seconds = time.monotonic() - sent
         lines = out.strip().splitlines()
-        assert proc.returncode == 130, out
-        assert seconds < 10, f"{seconds:.1f} s from Ctrl-C to exit:\n{out}"
+        assert proc.returncode == code, out
+        assert seconds < 10, f"{seconds:.1f} s from {name} to exit:\n{out}"
         # The serving header, the deployment, then the one line of the interrupt.
         assert lines[0].startswith("serving") and "journey-serve" in lines[1], out
-        assert lines[2:] == [interrupt_line("schedule")], out
+        assert lines[2:] == [interrupt_line("schedule", terminated=name == "SIGTERM")], out
         assert deployment(server)["paused"]  # the schedules do not fire while nothing serves them
 
 

@@ -653,6 +653,10 @@ def test_worker_augmenter_is_built_once_and_checks_the_fingerprint(counter):
     assert len(_calls(counter, "setup")) <= 1  # 0 when an earlier test of this process already built it
     with pytest.raises(BSLError, match="fingerprint"):
         worker_augmenter(AugmenterSpec("counting", CountingAugmenter, {}, "0" * 16))
+    # The job's progress setting travels with the spec (it is no method setting, so not in params).
+    quiet = AugmenterSpec.of("counting", build_augmenter("counting", {}, progress=False))
+    assert quiet.progress is False and spec.progress is True
+    assert worker_augmenter(quiet).progress is False and worker_augmenter(spec).progress is True
 
 
 def test_offline_prefect_env_defaults_and_user_values_win(monkeypatch):

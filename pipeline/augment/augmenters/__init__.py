@@ -40,8 +40,12 @@ def augmenter_class(name: str) -> type[Augmenter]:
     return getattr(module, class_name)
 
 
-def build_augmenter(name: str, params: dict[str, Any] | None = None) -> Augmenter:
-    return augmenter_class(name)(params or {})
+def build_augmenter(name: str, params: dict[str, Any] | None = None, *, progress: bool = True) -> Augmenter:
+    """The method `name` with its `method_params` section; `progress`: whether it draws its own bars (the job's
+    setting, `Augmenter.progress`)."""
+    augmenter = augmenter_class(name)(params or {})
+    augmenter.progress = progress
+    return augmenter
 
 
 __all__ = ["Augmenter", "SourceRecord", "ViewPair", "REGISTRY", "available_methods", "augmenter_class",

@@ -73,6 +73,9 @@ class Augmenter(ABC):
     #: `filters.<key>` the user changed and `method_filters.<method>.<key>` win over them (`job.filters_for`);
     #: e.g. NLI hypotheses are legitimately much shorter than their premises.
     filter_defaults: ClassVar[dict[str, Any]] = {}
+    #: Whether the method draws its own bars (batches of a long call): the job's `progress` setting, set by
+    #: `build_augmenter(..., progress=)`; hidden either way under BSL_NO_PROGRESS (`progress_disabled`).
+    progress: bool = True
 
     def __init__(self, config: Any = None):
         if config is None:
@@ -102,6 +105,12 @@ class Augmenter(ABC):
         reads only `text`, each text once (a record that repeats an earlier one's, an NLI premise with its next
         hypothesis, is left out: `SourceRecord.repeats_text`, set under `corpus.dedupe`)."""
         return list(records) if self.needs_pairs else [r for r in records if not r.repeats_text]
+
+    def bars_hidden(self) -> bool:
+        """Whether the method's own bars stay hidden (`progress` off, or BSL_NO_PROGRESS)."""
+        from bsl_pipeline.pipeline.base.progress import progress_disabled
+
+        return progress_disabled(not self.progress)
 
     def ensure_ready(self) -> None:
         if not self._ready:

@@ -39,7 +39,7 @@ from bsl_pipeline.pipeline.base.devices import SDPA_BACKEND_HELP, sdpa_backend_p
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.hub import hub_snapshot, local_model_dir
 from bsl_pipeline.pipeline.base.model_limits import usable_positions
-from bsl_pipeline.pipeline.base.progress import progress_disabled
+from bsl_pipeline.pipeline.base.progress import transformers_bars_hidden
 from bsl_pipeline.pipeline.base.token_batches import longest_first, plan_batches
 from bsl_pipeline.pipeline.base.weights_only import refusing_pickles
 
@@ -61,8 +61,8 @@ class MLMConfig:
         "range": Range(1), "help": "mask at most this many words (null: no cap)"})
     top_k: int = field(default=10, metadata={
         "range": Range(1), "help": "sample each fill from the k most probable whole words"})
-    # Out of the fingerprint ("fingerprint": False): device, batching, attention kernels and the progress bar do not
-    # change which words come out (batching only through float noise in the logits).
+    # Out of the fingerprint ("fingerprint": False): device, batching and attention kernels do not change which
+    # words come out (batching only through float noise in the logits).
     device: str = field(default="auto", metadata={"fingerprint": False,
                                                   "help": "auto (cuda when available), cpu, cuda, cuda:N"})
     precision: Literal["auto", "fp32", "bf16", "fp16"] = field(default="auto", metadata={
@@ -76,8 +76,6 @@ class MLMConfig:
                                                         "fingerprint": False})
     max_length: int = field(default=256, metadata={"range": Range(2, MAX_SEQUENCE_TOKENS),
         "help": "tokens per sentence seen by the model; words beyond are kept but never masked"})
-    disable_progress: bool = field(default=False, metadata={"fingerprint": False,
-                                                            "help": "no progress bar (also BSL_NO_PROGRESS=1)"})
 
 
 @dataclass
@@ -124,17 +122,15 @@ class MaskedLMAugmenter(Augmenter):
     def setup(self) -> None:
         import torch
         from transformers import AutoModelForMaskedLM, AutoTokenizer
-        from transformers.utils import logging as hf_logging
 
         from bsl_pipeline.pipeline.base.devices import resolve_device, resolve_dtype
 
         directory = self.model_dir()
-        hf_logging.disable_progress_bar()
         try:
             self.tokenizer = AutoTokenizer.from_pretrained(directory)
             self.device = resolve_device(self.config.device)
             self.dtype = resolve_dtype(self.config.precision, self.device)
-            with refusing_pickles(directory):
+            with transformers_bars_hidden(), refusing_pickles(directory):
                 model = AutoModelForMaskedLM.from_pretrained(directory, dtype=self.dtype)
         except (OSError, ValueError, KeyError) as exc:
             raise BSLError(f"method_params.mlm.model: cannot load a masked LM from {directory}: {exc}") from None
@@ -352,7 +348,7 @@ class MaskedLMAugmenter(Augmenter):
         if len(chunks) > 1:
             from tqdm.auto import tqdm
 
-            chunks = tqdm(chunks, desc="mlm", unit="batch", disable=progress_disabled(self.config.disable_progress))
+            chunks = tqdm(chunks, desc="mlm", unit="batch", disable=self.bars_hidden())
         out: list[ViewPair] = []
         for chunk in chunks:
             out.extend(self._augment_chunk(chunk, seed))

@@ -14,6 +14,7 @@ from typing import Any
 
 from bsl_pipeline.pipeline.base.errors import BSLError
 from bsl_pipeline.pipeline.base.hub import hub_snapshot, local_model_dir
+from bsl_pipeline.pipeline.base.progress import transformers_bars_hidden
 from bsl_pipeline.pipeline.base.weights_only import refusing_pickles
 
 #: What a seq2seq checkpoint directory needs besides its weights (tokenizer and generation settings included).
@@ -73,7 +74,7 @@ class HFTranslator:
         self.where = where
         try:
             self.tokenizer = AutoTokenizer.from_pretrained(model_dir)
-            with refusing_pickles(model_dir):
+            with transformers_bars_hidden(), refusing_pickles(model_dir):
                 model = AutoModelForSeq2SeqLM.from_pretrained(model_dir, dtype=dtype)
         except (OSError, ValueError, KeyError) as exc:
             raise BSLError(f"{where}: cannot load a seq2seq model from {model_dir}: {exc}") from None

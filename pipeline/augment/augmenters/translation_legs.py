@@ -29,7 +29,6 @@ from bsl_pipeline.pipeline.base.devices import (
     sdpa_backend_problem,
 )
 from bsl_pipeline.pipeline.base.errors import BSLError
-from bsl_pipeline.pipeline.base.progress import progress_disabled
 from bsl_pipeline.pipeline.base.token_batches import plan_batches
 from bsl_pipeline.pipeline.base.user_cache import user_cache_root
 
@@ -84,8 +83,6 @@ class TranslationSettings:
     cache_dir: str = field(default="", metadata={"fingerprint": False,
         "help": "where converted BPE codes are kept (unset: $XDG_CACHE_HOME/bsl-pipeline, else "
                 "~/.cache/bsl-pipeline)"})
-    progress: bool = field(default=True, metadata={"fingerprint": False, "help": "show a progress bar on long batches "
-                                                           "(also off with BSL_NO_PROGRESS=1)"})
 
     def config_problems(self) -> list[tuple[str, str]]:
         """The rule no `Range` can say: both bounds on (0 = off) must be ordered."""
@@ -276,10 +273,9 @@ class TranslatingAugmenter(Augmenter):
         limit = min(x for x in (cfg.max_input_tokens, translator.max_input_tokens) if x)
         order = sorted((i for i, n in enumerate(lengths) if n <= limit), key=lambda i: (-lengths[i], i))
         out: list[str | None] = [None] * len(texts)
-        disable = progress_disabled(not cfg.progress)
         desc = f"{self.name} " + leg.where.rsplit(f".{self.name}.", 1)[-1]
         # delay: a bar only for batches that take a while, not one per small call.
-        with tqdm(total=len(order), desc=desc, unit="sent", disable=disable, delay=2.0, leave=False,
+        with tqdm(total=len(order), desc=desc, unit="sent", disable=self.bars_hidden(), delay=2.0, leave=False,
                   file=sys.stderr) as bar:
             for k, batch in enumerate(plan_batches(order, lengths, self._max_tokens(), cfg.max_sentences)):
                 budget = min(int(cfg.max_len_a * lengths[batch[0]] + cfg.max_len_b), cfg.max_output_tokens)

@@ -32,3 +32,26 @@ def test_methods_help_says_what_it_lists(capsys):
         main(["methods", "--help"])
     out = capsys.readouterr().out
     assert "Every augmentation method" in out and "method_params.METHOD.KEY=VALUE" in out
+
+
+def test_no_progress_hides_the_methods_bars_and_transformers_loading_bars(tmp_path, monkeypatch, capsys,
+                                                                           tiny_roberta_mlm_dir):
+    """-q reaches the methods: the mlm method's own bar (several forward passes per call) shows without it and not
+    with it, and transformers' "Loading weights" bar never shows (the job's bar covers the load)."""
+    from transformers.utils import logging as hf_logging
+
+    monkeypatch.delenv("BSL_NO_PROGRESS", raising=False)
+    monkeypatch.chdir(tmp_path)
+    hf_logging.enable_progress_bar()  # transformers' own default: nothing earlier in the session turned it off
+    corpus = write_corpus(tmp_path)
+    mlm = ["--methods", "mlm", "-o", f"method_params.mlm.model={tiny_roberta_mlm_dir}", "-o",
+           "method_params.mlm.device=cpu", "-o", "method_params.mlm.batch_size=4", "-o", "registry_dir="]
+    assert main(["augment", str(corpus), "--out", "shown", *mlm]) == 0
+    err = capsys.readouterr().err
+    assert "mlm: 100%" in err and "augment: 100%" in err, err
+    assert "Loading weights" not in err, err
+    for quiet in ("-q", "--no-progress"):
+        assert main(["augment", str(corpus), "--out", f"quiet{quiet}", quiet, *mlm]) == 0
+        err = capsys.readouterr().err
+        assert "%|" not in err and "mlm:" not in err and "Loading weights" not in err, err
+    assert hf_logging.is_progress_bar_enabled()  # transformers' setting is left as it was

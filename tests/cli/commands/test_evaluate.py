@@ -94,3 +94,17 @@ def test_evaluate_refuses_a_cache_dir_in_a_model_or_the_data_dir_before_evaluati
     assert main(["evaluate", str(model), "--data-dir", str(data), "--tasks", "stsb", "--no-progress", "--no-stsb-dev",
                  "--cache-dir", str(tmp_path.parent / f"{tmp_path.name}-cache")]) == 0
     assert any((tmp_path.parent / f"{tmp_path.name}-cache").rglob("*.npy"))
+
+
+def test_no_progress_hides_every_bar_including_transformers_loading_bar(tmp_path, tiny_bert_dir, shared_data,
+                                                                        capsys, monkeypatch):
+    from transformers.utils import logging as hf_logging
+
+    monkeypatch.delenv("BSL_NO_PROGRESS", raising=False)
+    hf_logging.enable_progress_bar()  # transformers' own default: nothing earlier in the session turned it off
+    args = ["evaluate", str(tiny_bert_dir), "--data-dir", str(shared_data), "--tasks", "stsb", "--no-stsb-dev",
+            "--cache-dir", str(tmp_path / "cache")]
+    assert main([*args, "-q"]) == 0
+    err = capsys.readouterr().err
+    assert "%|" not in err and "Loading weights" not in err, err
+    assert hf_logging.is_progress_bar_enabled()  # transformers' setting is left as it was

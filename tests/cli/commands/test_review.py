@@ -6,6 +6,7 @@ data; the page is driven in headless Chromium by its keys, and the marks are rea
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing
 import os
@@ -234,75 +235,134 @@ def test_a_connection_that_sends_nothing_is_closed_after_the_read_timeout(datase
         server.server_close()
 
 
-@pytest.mark.browser
-def test_page_in_chromium_marks_by_keys_and_saves_each_mark(dataset, tmp_path):
+@contextlib.contextmanager
+def _served_in_chromium(session: ReviewSession):
+    """(headless Chromium, the page's URL) for `session`'s review server; both stopped after the block."""
     if not CHROMIUM.exists():
         if os.environ.get("CI"):
             pytest.fail("/usr/bin/chromium is missing (CI)")
         pytest.skip("/usr/bin/chromium is missing")
     sync_api = pytest.importorskip("playwright.sync_api")
-    manifest = open_dataset(dataset)
-    session = ReviewSession(manifest, 6, 0, "ann")
-    order = [i.pair_id for i in session.items]
     server, url = make_server(session)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    path = judgments_path(manifest)
-
-    def marks() -> list[dict]:
-        return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
-
     try:
         with sync_api.sync_playwright() as p:
             browser = p.chromium.launch(executable_path=str(CHROMIUM), args=[
                 "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
             try:
-                page = browser.new_page(viewport={"width": 1100, "height": 760})
-                page.goto(url)
-                page.wait_for_selector("body[data-ready='1']")
-                assert page.locator("body").get_attribute("data-pair") == order[0]
-                assert page.locator("#view ins").count() >= 1  # the change is highlighted
-                assert "span-mask" not in page.content() and "synonyms" not in page.inner_text("#pair")
-
-                def press(*keys: str) -> None:
-                    for key in keys:
-                        page.keyboard.press(key)
-                    page.wait_for_selector("body[data-ready='1']")
-
-                press("u")
-                assert marks()[-1]["pair_id"] == order[0] and marks()[-1]["mark"] == "usable"
-                assert page.inner_text("#last").endswith(order[0]) and "method" in page.inner_text("#last")
-                press("w", "g", "t")
-                page.keyboard.type("wrong sense of 'bank'")
-                press("Escape", "n")
-                last = marks()[-1]
-                assert (last["pair_id"], last["mark"], last["classes"], last["note"], last["reviewer"]) == (
-                    order[1], "not_usable", ["sense", "grammar"], "wrong sense of 'bank'", "ann")
-                press("s")
-                assert marks()[-1]["mark"] == "skip"
-                press("z")  # the skip taken back: the third pair is shown again
-                assert marks()[-1]["mark"] == "undo" and marks()[-1]["pair_id"] == order[2]
-                assert page.locator("body").get_attribute("data-pair") == order[2]
-                press("0")
-                assert page.inner_text("#progress") == "3 of 6 judged"
-                page.screenshot(path=str(tmp_path / "review.png"), full_page=True)
-                shot = os.environ.get("BSL_REVIEW_SCREENSHOT")
-                if shot:
-                    shutil.copy(tmp_path / "review.png", shot)
-                # the tab closed and opened again: the marks are on disk, the next pair is the fourth
-                page.close()
-                page = browser.new_page()
-                page.goto(url)
-                page.wait_for_selector("body[data-ready='1']")
-                assert page.locator("body").get_attribute("data-pair") == order[3]
+                yield browser, url
             finally:
                 browser.close()
     finally:
         server.shutdown()
         server.server_close()
+
+
+def _keys(page):
+    """press(*keys): each key on the page, then wait until its request is answered."""
+    def press(*keys: str) -> None:
+        for key in keys:
+            page.keyboard.press(key)
+        page.wait_for_selector("body[data-ready='1']")
+
+    return press
+
+
+@pytest.mark.browser
+def test_page_in_chromium_marks_by_keys_and_saves_each_mark(dataset, tmp_path):
+    manifest = open_dataset(dataset)
+    session = ReviewSession(manifest, 6, 0, "ann")
+    order = [i.pair_id for i in session.items]
+    path = judgments_path(manifest)
+
+    def marks() -> list[dict]:
+        return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+    with _served_in_chromium(session) as (browser, url):
+        page = browser.new_page(viewport={"width": 1100, "height": 760})
+        page.goto(url)
+        page.wait_for_selector("body[data-ready='1']")
+        assert page.locator("body").get_attribute("data-pair") == order[0]
+        assert page.locator("#view ins").count() >= 1  # the change is highlighted
+        assert "span-mask" not in page.content() and "synonyms" not in page.inner_text("#pair")
+        press = _keys(page)
+        press("u")
+        assert marks()[-1]["pair_id"] == order[0] and marks()[-1]["mark"] == "usable"
+        assert page.inner_text("#last").endswith(order[0]) and "method" in page.inner_text("#last")
+        press("w", "g", "t")
+        page.keyboard.type("wrong sense of 'bank'")
+        press("Escape", "n")
+        last = marks()[-1]
+        assert (last["pair_id"], last["mark"], last["classes"], last["note"], last["reviewer"]) == (
+            order[1], "not_usable", ["sense", "grammar"], "wrong sense of 'bank'", "ann")
+        press("s")
+        assert marks()[-1]["mark"] == "skip"
+        press("z")  # the skip taken back: the third pair is shown again
+        assert marks()[-1]["mark"] == "undo" and marks()[-1]["pair_id"] == order[2]
+        assert page.locator("body").get_attribute("data-pair") == order[2]
+        press("0")
+        assert page.inner_text("#progress") == "3 of 6 judged"
+        page.screenshot(path=str(tmp_path / "review.png"), full_page=True)
+        shot = os.environ.get("BSL_REVIEW_SCREENSHOT")
+        if shot:
+            shutil.copy(tmp_path / "review.png", shot)
+        # the tab closed and opened again: the marks are on disk, the next pair is the fourth
+        page.close()
+        page = browser.new_page()
+        page.goto(url)
+        page.wait_for_selector("body[data-ready='1']")
+        assert page.locator("body").get_attribute("data-pair") == order[3]
     final = final_marks(read_dataset_judgments(manifest))
     assert [final[p].mark for p in order[:3]] == ["usable", "not_usable", "not_usable"]
     figures = judged_figures(read_dataset_judgments(manifest))
     assert sum(f.judged for f in figures.per_method.values()) == 3
+
+
+@pytest.mark.browser
+def test_page_keeps_error_classes_to_not_usable_marks_and_counts_skips_apart(dataset):
+    """A class says why a view is not usable: a class key pressed before u, classes restored by an undo and then
+    u, or classes before s, are not saved with that mark (nor shown in its "last:" line); the progress counts
+    usable and not-usable marks, and skips apart, as the figures do."""
+    manifest = open_dataset(dataset)
+    session = ReviewSession(manifest, 6, 0, "ann")
+    order = [i.pair_id for i in session.items]
+    path = judgments_path(manifest)
+
+    def last_saved() -> tuple[str, str, list[str]]:
+        line = json.loads(path.read_text().splitlines()[-1])
+        return line["pair_id"], line["mark"], line["classes"]
+
+    with _served_in_chromium(session) as (browser, url):
+        page = browser.new_page()
+        page.goto(url)
+        page.wait_for_selector("body[data-ready='1']")
+        press = _keys(page)
+        press("w", "u")  # a class pressed, then usable
+        assert last_saved() == (order[0], "usable", [])
+        assert page.inner_text("#last").startswith("last: usable · method ")
+        press("w", "n")
+        assert last_saved() == (order[1], "not_usable", ["sense"])
+        press("z")  # the pair comes back with its class on
+        assert page.locator("#classes button.on").count() == 1
+        press("u")  # changed one's mind: usable, and the restored class does not ride along
+        assert last_saved() == (order[1], "usable", [])
+        press("g", "s")
+        assert last_saved() == (order[2], "skip", [])
+        assert page.inner_text("#progress") == "2 of 6 judged, 1 skipped"
+        assert page.locator("#classes button.on").count() == 0  # the next pair starts clean
+        # The server refuses what the page no longer sends: classes with a usable or skip mark.
+        for mark in ("usable", "skip"):
+            request = urllib.request.Request(url + "api/mark", method="POST", headers={
+                "Content-Type": "application/json"}, data=json.dumps(
+                {"pair_id": order[3], "mark": mark, "classes": ["sense"], "note": ""}).encode())
+            with pytest.raises(urllib.error.HTTPError) as err:
+                urllib.request.urlopen(request)
+            assert err.value.code == 400
+            assert "error classes go with a not_usable mark only" in json.load(err.value)["error"]
+        assert last_saved() == (order[2], "skip", [])  # nothing written
+    figures = judged_figures(read_dataset_judgments(manifest))
+    assert sum(f.judged for f in figures.per_method.values()) == 2
+    assert sum(f.skipped for f in figures.per_method.values()) == 1
 
 
 def test_avoid_list_round_trip_changes_the_next_runs_views_and_fingerprint(built, dataset, tmp_path):

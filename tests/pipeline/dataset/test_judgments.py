@@ -218,3 +218,13 @@ def test_a_hostile_judgments_file_is_read_in_bounded_memory_and_named(ds, caplog
         with pytest.raises(InputError, match=f"judgments.jsonl:1: .*{says}"):
             read_dataset_judgments(load_manifest(ds))
         one_line_error(_bsl("review", str(ds), "--summary"), "judgments.jsonl:1")
+
+
+def test_error_classes_go_with_a_not_usable_mark_only(ds):
+    manifest = load_manifest(ds)
+    pair_id, method = next(iter(_pairs(ds).items()))
+    assert make_judgment(manifest, pair_id, method, "not_usable", ["sense"]).classes == ("sense",)
+    for mark in ("usable", "skip", "undo"):
+        with pytest.raises(InputError, match=f"error classes go with a not_usable mark only, not with '{mark}'"):
+            make_judgment(manifest, pair_id, method, mark, ["sense"])
+        assert make_judgment(manifest, pair_id, method, mark).classes == ()

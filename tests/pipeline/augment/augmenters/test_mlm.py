@@ -21,8 +21,8 @@ def make(tiny_roberta_mlm_dir):
     def _make(**params):
         key = tuple(sorted(params.items()))
         if key not in loaded:
-            aug = build_augmenter("mlm", {"model": str(tiny_roberta_mlm_dir), "device": "cpu",
-                                          "disable_progress": True, **params})
+            aug = build_augmenter("mlm", {"model": str(tiny_roberta_mlm_dir), "device": "cpu", **params},
+                                  progress=False)
             aug.ensure_ready()
             loaded[key] = aug
         return loaded[key]

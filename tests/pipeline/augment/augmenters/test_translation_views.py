@@ -97,8 +97,9 @@ def multilingual_bert(tmp_path_factory) -> Path:
 
 
 def make(**params) -> TranslationAugmenter:
-    params.setdefault("progress", False)
-    return TranslationAugmenter(params)
+    augmenter = TranslationAugmenter(params)
+    augmenter.progress = False
+    return augmenter
 
 
 def records(texts, prefix="r"):
@@ -291,7 +292,7 @@ def test_translation_recipe_one_dataset_per_language_to_bsl_steps(tmp_path, en_d
     datasets = []
     for lang, model, params in (("de", en_de_fairseq, GREEDY), ("ar", en_ar_marian, {"beam": 4})):
         method_params = {"translation": {"languages": [lang], "targets": {lang: {"model": str(model)}},
-                                         "progress": False, **params}}
+                                         **params}}
         _augment(corpus, tmp_path / f"ds-{lang}", ["translation"], tmp_path,
                  augment={"method_params": method_params})
         pairs = _pairs(tmp_path / f"ds-{lang}")

@@ -11,7 +11,8 @@
 #   STEPS=50 WARMUP=18 SEEDS=42,43,44 sh experiments/objective_by_data.sh views nli both contrastive
 # `views-small`: the views of an 800-sentence sample of runs/indomain.txt (drawn with random.Random(0), built on first
 # use), so that the recipe's 140 steps of 64 pairs pass over them about as often as the GPU's 2000 steps over all of
-# them; the two recipes and sentence-transformers' MNRL, all at 64 pairs.
+# them; the two recipes and sentence-transformers' MNRL, all at 64 pairs; `st-views-small`: that MNRL alone on them
+# (the same arguments), for when views-small's recipes ran apart from it.
 set -e
 STEPS=${STEPS:-50}
 WARMUP=${WARMUP:-18}
@@ -43,6 +44,9 @@ open(sys.argv[2], "w", encoding="utf-8").write("".join(lines[i] + "\n" for i in 
       fi
       $PY experiments/compare_peers.py --dataset runs/ds/indomain800 --methods $recipes,mnrl $common --batch-size 64 \
         --set train.batch_size=64 --out $OUT/views-small ;;
-    *) echo "unknown part $part (views, nli, both, contrastive, st-views, st-both, views-small)" >&2; exit 2 ;;
+    st-views-small) $PY experiments/compare_peers.py --dataset runs/ds/indomain800 --methods mnrl $common --batch-size 64 \
+        --set train.batch_size=64 --out $OUT/st-views-small ;;
+    *) echo "unknown part $part (views, nli, both, contrastive, st-views, st-both, views-small, st-views-small)" >&2
+       exit 2 ;;
   esac
 done

@@ -18,7 +18,7 @@ from pathlib import Path
 
 PARTS = {"views": "augmentation views only", "st-views": "augmentation views only", "nli": "NLI entailment pairs only",
          "both": "both", "both-contrastive": "both", "both-per-source": "both", "st-both": "both",
-         "views-small": "views of an 800-sentence sample"}
+         "views-small": "views of an 800-sentence sample", "st-views-small": "views of an 800-sentence sample"}
 PER_SOURCE = "recipe:supervised [per-source bsl,mnrl]"
 NAMES = {"recipe:unsupervised": "unsupervised recipe (BSL)", "recipe:supervised": "supervised recipe (mnrl)",
          "contrastive": "contrastive", "mnrl": "sentence-transformers' MNRL (its trainer)",

@@ -233,6 +233,23 @@ def _evaluation_config(cfg: MainJobConfig, out: Path, data_dir: Path, tasks: lis
     return evaluation
 
 
+def check_job_settings(cfg: MainJobConfig, *, printing: bool = False) -> None:
+    """Refuse what the job's training and evaluation would refuse in their settings, before any work: the
+    training settings (`training.preflight.check_settings`) with the model the job trains (the bundled encoder when
+    none is named) and, when the job evaluates, the evaluation settings (`evaluation.preflight.check_settings`).
+    `bsl demo --print-config` (`printing`: hub names are not looked up) and `run_main_job` call it."""
+    from bsl_pipeline.evaluation.preflight import check_settings as check_evaluation_settings
+    from bsl_pipeline.training.preflight import check_settings as check_training_settings
+
+    training = copy.deepcopy(cfg.training)
+    training.model.name_or_path = training.model.name_or_path or bundled_encoder()
+    if not training.train.output_dir:  # the run's directory is named after its datasets, under out_dir/runs
+        training.train.output_dir = str(Path(cfg.out_dir) / "runs")
+    check_training_settings(training, printing=printing)
+    if cfg.evaluate:
+        check_evaluation_settings(cfg.evaluation)
+
+
 def _find_data(cfg: MainJobConfig) -> DataDir | None:
     found = locate_data_dir(cfg.evaluation.data_dir or None)
     if found is not None and not found.path.is_dir():
@@ -302,6 +319,7 @@ def run_main_job(cfg: MainJobConfig, on_step_start: StepStarted | None = None,
     them)."""
     from bsl_pipeline.flows.job_report import render_report
 
+    check_job_settings(cfg)
     data = _find_data(cfg)
     nli_files = _nli_files(cfg, data)
     eval_tasks, eval_note = _evaluation_tasks(cfg, data)

@@ -15,7 +15,13 @@ from bsl_pipeline.cli.config_args import (
     resolve_config,
     to_constant,
 )
-from bsl_pipeline.flows.main_job import MainJobConfig, MainJobResult, StepRecord, run_main_job
+from bsl_pipeline.flows.main_job import (
+    MainJobConfig,
+    MainJobResult,
+    StepRecord,
+    check_job_settings,
+    run_main_job,
+)
 
 
 def _config_help() -> str:
@@ -62,7 +68,8 @@ def _step_done(record: StepRecord) -> None:
 
 def run(args: argparse.Namespace) -> int:
     cfg = resolve_config(MainJobConfig, args, DEMO_FLAGS)
-    if args.print_config:
+    if args.print_config:  # what the run would refuse in its settings, refused here too (run_main_job checks again)
+        check_job_settings(cfg, printing=True)
         print_config(cfg)
         return 0
     print_summary(run_main_job(cfg, on_step_start=_step_started, on_step_done=_step_done))

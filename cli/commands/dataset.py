@@ -102,11 +102,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from bsl_pipeline.pipeline.base.storage import shown
     from bsl_pipeline.pipeline.base.text import terminal_safe
     from bsl_pipeline.pipeline.dataset.inspection import verify_dataset_and_marks
+    from bsl_pipeline.pipeline.dataset.manifest import unchecked_signature_note
 
     manifest, marks = verify_dataset_and_marks(args.dataset, progress=not disable_progress(args),
                                                allow_unlisted=args.allow_unlisted, max_view_chars=args.max_view_chars)
     pairs, rejects = (sum(s.rows for s in manifest.shards_of(kind)) for kind in ("pairs", "rejects"))
-    print(f"OK: {terminal_safe(shown(args.dataset))}: dataset {terminal_safe(manifest.name)}, "
+    unchecked = unchecked_signature_note(manifest)
+    print(f"OK{f' ({unchecked})' if unchecked else ''}: {terminal_safe(shown(args.dataset))}: dataset {terminal_safe(manifest.name)}, "
           f"{counted(len(manifest.shards), 'shard')}, {counted(pairs, 'pair')} and {counted(rejects, 'reject')}, "
           f"all checksums and row counts match"
           + (f"; {marks} judgment line(s), each of a pair of this dataset" if marks else ""))

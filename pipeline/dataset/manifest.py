@@ -621,6 +621,15 @@ def check_manifest_checksum(manifest: Manifest) -> None:
                                 f"someone without the key, or signed with another key)")
 
 
+def unchecked_signature_note(manifest: Manifest) -> str:
+    """What `check_manifest_checksum` left unchecked of a signed manifest: "signature not checked: BSL_MANIFEST_KEY
+    unset" when the manifest carries a signature and the key is not set (the plain checksum alone was checked),
+    else "" (no signature, or the key set and the signature checked)."""
+    if manifest.signature is None or _signing_key() is not None:
+        return ""
+    return f"signature not checked: {KEY_ENV} unset"
+
+
 def register(manifest_file: Path, registry_dir: str | Path, name: str) -> Path:
     """Copy a dataset's manifest into the registry as `<registry>/datasets/<name>.json` (atomic). `name` must be
     one file name (`check_output_name`), so the copy never lands outside `<registry>/datasets/`."""

@@ -27,6 +27,29 @@ def test_augment_and_verify_summaries_name_the_path_given_and_count_in_words(tmp
             f"OK: {name}: dataset views, 2 shards, {pairs} pairs and {rejects} rejects, ")
 
 
+def test_verify_of_a_signed_dataset_without_the_key_says_the_signature_was_not_checked(tmp_path, monkeypatch,
+                                                                                       capsys):
+    corpus = write_corpus(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("BSL_MANIFEST_KEY", "a secret")
+    assert main(["augment", str(corpus), "--out", "ds", "--name", "views", "--methods", "noise",
+                 "-o", "registry_dir=", "-o", "progress=false"]) == 0
+    assert load_manifest(tmp_path / "ds").signature  # signed under the key
+    capsys.readouterr()
+    # With the key, the signature is checked and the line is the plain OK.
+    assert main(["verify", "ds", "-q"]) == 0
+    assert capsys.readouterr().out.startswith("OK: ds: dataset views, 2 shards, ")
+    # Without it, only the plain checksum is checked, and the OK line says so.
+    monkeypatch.delenv("BSL_MANIFEST_KEY")
+    assert main(["verify", "ds", "-q"]) == 0
+    assert capsys.readouterr().out.startswith(
+        "OK (signature not checked: BSL_MANIFEST_KEY unset): ds: dataset views, 2 shards, ")
+    # A wrong key refuses it.
+    monkeypatch.setenv("BSL_MANIFEST_KEY", "another secret")
+    assert main(["verify", "ds", "-q"]) == 1
+    assert "manifest signature does not match BSL_MANIFEST_KEY" in capsys.readouterr().err
+
+
 def test_methods_help_says_what_it_lists(capsys):
     with pytest.raises(SystemExit):
         main(["methods", "--help"])

@@ -19,7 +19,8 @@ shards: evaluation.train_and_evaluate, as `bsl flow train`) and the cached embed
 
 The settings are MainJobConfig: job keys, plus `training` (a TrainConfig: the unsupervised recipe,
 configs/recipes/unsupervised.yaml) and `evaluation` (an EvaluationConfig). configs/demo.yaml holds the built-in
-defaults; --config/-o/--print-config as every command.
+defaults; --config/-o/--print-config as every command: --print-config, and the job before its first step, refuse
+the training and evaluation settings that `bsl train` and `bsl evaluate` refuse.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from bsl_pipeline.training.recipes import (
     DEFAULT_RECIPE,
     bundled_encoder,
     bundled_recipe,
+    recipe_path,
     recipe_source,
 )
 from bsl_pipeline.evaluation.train_and_evaluate import (
@@ -382,10 +384,10 @@ def describe_loss(bsl: BSLConfig) -> str:
 
 
 def describe_recipe(objective: str, nli_pairs: bool) -> str:
-    """Which recipe the demo trained with (its objective replaced by `objective` when they differ) and why, in the
-    report's words."""
+    """Which recipe the demo trained with (its installed file, `recipe_path`; its objective replaced by `objective`
+    when they differ) and why, in the report's words."""
     recipe_objective = from_dict(TrainConfig, bundled_recipe(), prefix=recipe_source(DEFAULT_RECIPE)).objective.name
-    text = f"{DEFAULT_RECIPE} ({recipe_source(DEFAULT_RECIPE)}): {recipe_objective}, the method this job demonstrates"
+    text = f"{DEFAULT_RECIPE} ({recipe_path(DEFAULT_RECIPE)}): {recipe_objective}, the method this job demonstrates"
     if objective != recipe_objective:
         text += f", its objective replaced by training.objective.name={objective}"
     if nli_pairs:

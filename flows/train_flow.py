@@ -44,23 +44,36 @@ def resolve_train_config(manifests: list[str] | None = None, config_file: str = 
     `bsl train --manifest`). No recipe, no config_file and no model: the bundled encoder and the default recipe, as
     `bsl train` (training.recipes.with_recipe). A config without datasets is refused unless not `require_datasets`
     (the settings alone, as `--print-config` checks them)."""
+    return resolve_train_run(manifests, config_file, train, overrides, recipe=recipe,
+                             require_datasets=require_datasets)[0]
+
+
+def resolve_train_run(manifests: list[str] | None = None, config_file: str = "",
+                      train: dict[str, Any] | None = None, overrides: list[str] | None = None, *,
+                      recipe: str = "", require_datasets: bool = True):
+    """`resolve_train_config`, and the recipe that applied (None: none), as `with_recipe` returns them."""
     from bsl_pipeline.training.config import DataSourceConfig, TrainConfig
     from bsl_pipeline.training.recipes import with_recipe
 
-    config, _ = with_recipe(
+    config, recipe_used = with_recipe(
         lambda base: layered_config(TrainConfig, config_file, train, overrides, defaults=base), config_file,
         recipe or None)
     if manifests:
         config.data.sources = [DataSourceConfig(path=str(m)) for m in manifests]
     if require_datasets and not config.data.sources:
         raise ConfigError("train flow: no datasets (give manifests, or data.sources in the config)")
-    return config
+    return config, recipe_used
 
 
 def spec_train_config(spec: TrainFlowConfig, *, require_datasets: bool = True):
     """The TrainConfig a flow of settings `spec` trains with (`resolve_train_config` of its fields)."""
-    return resolve_train_config(spec.manifests, spec.config_file, spec.train, spec.overrides, recipe=spec.recipe,
-                                require_datasets=require_datasets)
+    return spec_train_run(spec, require_datasets=require_datasets)[0]
+
+
+def spec_train_run(spec: TrainFlowConfig, *, require_datasets: bool = True):
+    """`spec_train_config`, and the recipe that applied (None: none): what `bsl flow train` names when it starts."""
+    return resolve_train_run(spec.manifests, spec.config_file, spec.train, spec.overrides, recipe=spec.recipe,
+                             require_datasets=require_datasets)
 
 
 def resolve_flow_evaluation(evaluate: bool, evaluation: dict[str, Any] | None, artifact_key: str):

@@ -29,6 +29,7 @@ from bsl_pipeline.cli.commands.train import (
     check_min_usable_share,
     check_something_to_resume,
     interrupted_run_hint,
+    recipe_start_line,
 )
 from bsl_pipeline.cli.config_args import (
     FlagMap,
@@ -348,10 +349,14 @@ def run_train(args: argparse.Namespace) -> int:
         print_flow_document(spec, TRAIN_DOCUMENT,
                             shown if evaluation is None else {**shown, "evaluation_config": evaluation})
         return 0
-    from bsl_pipeline.flows.train_flow import check_train_spec, train_flow, train_parameters
+    from bsl_pipeline.flows.train_flow import check_train_spec, spec_train_run, train_flow, train_parameters
 
     config = check_train_spec(spec)  # the settings first, as --print-config checks them; then the datasets
     _check_datasets(spec.manifests)
+    recipe_used = spec_train_run(spec)[1]
+    if recipe_used:
+        print(recipe_start_line(config, recipe_used, chosen=bool(spec.recipe), command="bsl flow train"),
+              file=sys.stderr)
     args.rerun_hint = lambda: interrupted_run_hint(config, resume_given=args.resume is not None)
     if args.resume == "auto":
         check_something_to_resume(config)

@@ -217,13 +217,14 @@ def build_config(args: argparse.Namespace):
     return config
 
 
-def recipe_start_line(config, name: str, chosen: bool) -> str:
-    """The one line `bsl train` prints when it runs a recipe: which, from where, its settings; `chosen` = by --recipe
-    (else the default, for want of a config and a model)."""
-    from bsl_pipeline.training.recipes import recipe_source
+def recipe_start_line(config, name: str, chosen: bool, command: str = "bsl train") -> str:
+    """The one line `bsl train` and `bsl flow train` (`command`) print when they run a recipe: which, its installed
+    file (`recipe_path`: one that opens from any directory), its settings; `chosen` = by --recipe (else the default,
+    for want of a config and a model)."""
+    from bsl_pipeline.training.recipes import recipe_path
 
     why = "--recipe" if chosen else "no --config and no model"
-    return (f"bsl train: recipe {name} ({why}; {recipe_source(name)}: {_recipe_summary(config)}) on "
+    return (f"{command}: recipe {name} ({why}; {recipe_path(name)}: {_recipe_summary(config)}) on "
             f"{config.model.name_or_path}; other recipes: bsl recipes; the paper's BERT settings: --config "
             f"configs/train_bsl.yaml")
 

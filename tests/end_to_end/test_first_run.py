@@ -123,8 +123,12 @@ def test_a_run_that_is_all_predictor_warmup_is_refused_before_the_model_loads(tm
     code, err, out = _bsl("train", "-m", str(dataset), "--output-dir", "run", "-o", "train.max_steps=2", "-o",
                           "train.batch_size=4", "-o", "train.save_every=0", "-o", "export.enabled=false", cwd=tmp_path)
     assert code == 1, err
-    assert err[0].startswith("bsl train: recipe unsupervised (no --config and no model; "
-                             "configs/recipes/unsupervised.yaml: bsl, lr 5e-05, 2 steps of batch 4")
+    from bsl_pipeline.training.recipes import recipe_path
+
+    # The recipe's installed file: a path that opens from this directory (outside the repository).
+    assert err[0].startswith(f"bsl train: recipe unsupervised (no --config and no model; "
+                             f"{recipe_path('unsupervised')}: bsl, lr 5e-05, 2 steps of batch 4"), err[0]
+    assert Path(recipe_path("unsupervised")).is_file()
     assert err[1:] == ["bsl train: error: the predictor warm-up (objective.bsl.predictor_warmup_steps=50) covers the "
                        "whole run (2 steps): the encoder would not train and the export would equal the starting "
                        "model; raise train.max_steps above 50 or set -o objective.bsl.predictor_warmup_steps=N below "
@@ -251,7 +255,11 @@ def test_the_start_line_names_the_recipe_and_why_it_applies():
 
     config = _recipe_config("supervised")
     config.model.name_or_path = "MODEL"
+    from bsl_pipeline.training.recipes import recipe_path
+
+    settings = ("mnrl, lr 2e-05, 140 steps of batch 16, max_length 48, scale 20, symmetric=false) on MODEL; other "
+                "recipes: bsl recipes; the paper's BERT settings: --config configs/train_bsl.yaml")
     assert recipe_start_line(config, "supervised", chosen=True) == (
-        "bsl train: recipe supervised (--recipe; configs/recipes/supervised.yaml: mnrl, lr 2e-05, 140 steps of batch "
-        "16, max_length 48, scale 20, symmetric=false) on MODEL; other recipes: bsl recipes; the paper's BERT "
-        "settings: --config configs/train_bsl.yaml")
+        f"bsl train: recipe supervised (--recipe; {recipe_path('supervised')}: {settings}")
+    assert recipe_start_line(config, "supervised", chosen=True, command="bsl flow train") == (
+        f"bsl flow train: recipe supervised (--recipe; {recipe_path('supervised')}: {settings}")

@@ -551,6 +551,13 @@ def test_flow_train_takes_the_run_arguments_of_bsl_train_and_its_printed_config_
     done = _bsl([*argv, "--overwrite"], env)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.startswith("trained to step 2/2; checkpoint: "), done.stdout
+    from bsl_pipeline.training.recipes import recipe_path
+
+    # It names the recipe and its installed file in bsl train's start line (recipe_start_line), before the flow runs.
+    start = [line for line in done.stderr.splitlines() if line.startswith("bsl flow train: recipe ")]
+    assert len(start) == 1 and start[0].startswith(
+        f"bsl flow train: recipe supervised (--recipe; {recipe_path('supervised')}: mnrl, lr 2e-05, 2 steps of batch 8"
+    ) and f" on {tiny_bert_dir}; other recipes: bsl recipes" in start[0], done.stderr
     trained = yaml.safe_load((run / "config.yaml").read_text(encoding="utf-8"))
     assert (trained["objective"]["name"], trained["optim"]["lr"], trained["train"]["overwrite"]) == (
         "mnrl", 2e-05, True)  # the supervised recipe's objective and learning rate, and --overwrite

@@ -31,13 +31,14 @@ def test_the_demo_recipe_is_read_from_the_shipped_configs_demo_yaml():
 
 def test_the_demo_trains_with_the_default_recipe_and_says_which():
     from bsl_pipeline.flows.main_job import describe_recipe
-    from bsl_pipeline.training.recipes import recipe_text
+    from bsl_pipeline.training.recipes import recipe_path, recipe_text
 
     shipped = DEMO_YAML.parent / "recipes" / "unsupervised.yaml"
     assert recipe_text("unsupervised") == shipped.read_text(encoding="utf-8")
     training = MainJobConfig().training
     assert describe_recipe(training.objective.name, nli_pairs=False) == (
-        "unsupervised (configs/recipes/unsupervised.yaml): bsl, the method this job demonstrates")
+        f"unsupervised ({recipe_path('unsupervised')}): bsl, the method this job demonstrates")
+    assert Path(recipe_path("unsupervised")).is_absolute()  # opens from any directory, unlike configs/recipes/...
     assert describe_recipe(training.objective.name, nli_pairs=True).endswith(
         "the job also trains on labeled NLI entailment pairs, data the supervised recipe fits (bsl recipes; "
         "docs/results/training.md)")

@@ -58,7 +58,9 @@ def test_cli_prints_diffs_and_stats(dataset, capsys):
     assert [r.split()[1:3] for r in rows if r.startswith("identity")] == [["41", "97.6"]]
     assert "| identity | 41 | 97.6 |" in (dataset / "README.md").read_text()
     assert main(["inspect", str(dataset), "--method", "bogus"]) == 1
-    assert "method 'bogus' is not in" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    # the dataset's augmentation methods, not `corpus` (which selects the dropped corpus lines, but is no method)
+    assert "method 'bogus' is not in" in err and err.rstrip().endswith("its methods: identity, noise")
 
 
 def test_stats_show_only_the_methods_asked_for_and_n_must_be_positive(dataset, capsys):

@@ -20,6 +20,7 @@ from bsl_pipeline.pipeline.dataset.manifest import (
     COVERAGE_NOTE,
     DISTRIBUTION_FIELDS,
     Manifest,
+    figure_text,
     stats_rows,
 )
 from bsl_pipeline.pipeline.dataset.store import MAX_VIEW_CHARS, iter_batches, load_manifest, verify_dataset
@@ -175,8 +176,8 @@ def format_pairs_text(rows: list[dict[str, Any]], color: bool) -> str:
     out = []
     for row in rows:
         row = {k: terminal_safe(v) if isinstance(v, str) else v for k, v in row.items()}
-        head = (f"── {row['method']}  pair {row['pair_id']}  edit(v1,v2)={_fmt(row.get('edit_ratio_views'))}  "
-                f"changed={_fmt(row.get('changed_word_share'))}  similarity={_fmt(row.get('view_similarity'))}")
+        head = (f"── {row['method']}  pair {row['pair_id']}  edit(v1,v2)={figure_text(row.get('edit_ratio_views'))}  "
+                f"changed={figure_text(row.get('changed_word_share'))}  similarity={figure_text(row.get('view_similarity'))}")
         if row.get("reject_reason"):
             head += f"  REJECTED: {row['reject_reason']} ({row.get('stage')})"
         out.append(head)
@@ -190,14 +191,6 @@ def format_pairs_text(rows: list[dict[str, Any]], color: bool) -> str:
     return "\n".join(out)
 
 
-def _fmt(v: Any, digits: int = 3) -> str:
-    if v is None:
-        return "-"
-    if isinstance(v, float):
-        return f"{v:.{digits}f}"
-    return str(v)
-
-
 # -- stats ---------------------------------------------------------------------------------------------------------
 def format_stats_text(manifest: Manifest, methods: list[str] | None = None) -> str:
     """The per-method statistics table (only the rows of `methods`, when given: none for `corpus`, whose figures are
@@ -205,7 +198,7 @@ def format_stats_text(manifest: Manifest, methods: list[str] | None = None) -> s
     every = stats_rows(manifest)
     rows = [r for r in every if methods is None or r["method"] in methods]
     headers = list(every[0]) if every else ["method"]
-    cells = [[_fmt(r[h]) for h in headers] for r in rows]
+    cells = [[figure_text(r[h]) for h in headers] for r in rows]
     widths = [max([len(h), *(len(c[i]) for c in cells)]) for i, h in enumerate(headers)]
     lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths)),
              "  ".join("-" * w for w in widths)]
@@ -277,9 +270,9 @@ def pair_table_html(rows: list[dict[str, Any]]) -> str:
         src = row.get("source") or ""
         views = ("view1", "view2") if two_views else ("view2",)
         cells = [e(src)] + [_view_cell(src, row.get(v)) for v in views]
-        meta = (f'edit(v1,v2) {_fmt(row.get("edit_ratio_views"))} · length ratio {_fmt(row.get("length_ratio"))}'
-                f' · changed words {_fmt(row.get("changed_word_share"))}'
-                f' · view similarity {_fmt(row.get("view_similarity"))} · {e(str(row.get("origin")))}')
+        meta = (f'edit(v1,v2) {figure_text(row.get("edit_ratio_views"))} · length ratio {figure_text(row.get("length_ratio"))}'
+                f' · changed words {figure_text(row.get("changed_word_share"))}'
+                f' · view similarity {figure_text(row.get("view_similarity"))} · {e(str(row.get("origin")))}')
         if row.get("reject_reason"):
             meta = f'<span class="reason">rejected: {e(row["reject_reason"])}</span> · ' + meta
         rest = "".join(f"<td>{cell}</td>" for cell in cells[1:])
@@ -308,7 +301,7 @@ def render_html(manifest: Manifest, q: PairQuery) -> str:
     stat_html = ["<table><tr>" + "".join(f"<th>{e(h)}</th>" for h in headers) + "</tr>"]
     for r in stats:
         stat_html.append("<tr>" + "".join(
-            f'<td class="{"num" if isinstance(r[h], (int, float)) else ""}">{e(_fmt(r[h]))}</td>' for h in headers)
+            f'<td class="{"num" if isinstance(r[h], (int, float)) else ""}">{e(figure_text(r[h]))}</td>' for h in headers)
             + "</tr>")
     stat_html.append("</table>")
     sections = []

@@ -654,6 +654,16 @@ def distribution_text(d: QualityDistribution | None) -> str:
     return f"{d.mean:.2f} ({d.p10:.2f}/{d.p50:.2f}/{d.p90:.2f})"
 
 
+def figure_text(value: Any, digits: int = 3) -> str:
+    """A figure as the stats tables show it (terminal, card, HTML page): a float with `digits` decimals, "-" for
+    none, anything else as `str` gives it."""
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
 def stats_rows(manifest: Manifest) -> list[dict[str, Any]]:
     """One row per method: the stats table of the dataset card, `bsl inspect --stats`, the HTML page and the
     report."""

@@ -21,6 +21,7 @@ from bsl_pipeline.pipeline.dataset.manifest import (
     DISTRIBUTION_FIELDS,
     Manifest,
     figure_text,
+    rejects_text,
     stats_rows,
 )
 from bsl_pipeline.pipeline.dataset.store import MAX_VIEW_CHARS, iter_batches, load_manifest, verify_dataset
@@ -192,17 +193,38 @@ def format_pairs_text(rows: list[dict[str, Any]], color: bool) -> str:
 
 
 # -- stats ---------------------------------------------------------------------------------------------------------
+#: The terminal's stats table: how many detailed reasons of each reject kind it names (the others are counted as
+#: `+K more=M`), and the width its last column, the rejects by reason, wraps at. A row of the table is no wider than
+#: the other columns plus REASONS_WIDTH; the card, the HTML page and the manifest keep every reason.
+TOP_REASONS = 3
+REASONS_WIDTH = 60
+
+
 def format_stats_text(manifest: Manifest, methods: list[str] | None = None) -> str:
     """The per-method statistics table (only the rows of `methods`, when given: none for `corpus`, whose figures are
-    the corpus line), then the corpus line and the judged figures."""
+    the corpus line), then the corpus line and the judged figures. The rejects by reason name the TOP_REASONS
+    largest detailed reasons of each kind (`rejects_text`) and wrap at REASONS_WIDTH characters."""
     every = stats_rows(manifest)
     rows = [r for r in every if methods is None or r["method"] in methods]
     headers = list(every[0]) if every else ["method"]
-    cells = [[figure_text(r[h]) for h in headers] for r in rows]
-    widths = [max([len(h), *(len(c[i]) for c in cells)]) for i, h in enumerate(headers)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths)),
+    reasons = "rejects by reason"
+    cells = []
+    for r in rows:
+        cell = [figure_text(r[h]) for h in headers]
+        if reasons in headers:
+            text = rejects_text(manifest.stats.per_method[r["method"]].rejects, top=TOP_REASONS)
+            cell[headers.index(reasons)] = text
+        cells.append(cell)
+    last = len(headers) - 1
+    # the last column (the rejects by reason) on as many lines as it takes, the other columns on a row's first
+    wrapped = [[[c] for c in cell[:last]] + [_wrap_list(cell[last], REASONS_WIDTH)] for cell in cells]
+    widths = [max([len(h), *(len(line) for c in wrapped for line in c[i])]) for i, h in enumerate(headers)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip(),
              "  ".join("-" * w for w in widths)]
-    lines += ["  ".join(c.ljust(w) for c, w in zip(cell, widths)) for cell in cells]
+    indent = " " * sum(w + 2 for w in widths[:last])
+    for cell in wrapped:
+        lines.append("  ".join(c[0].ljust(w) for c, w in zip(cell, widths)).rstrip())
+        lines += [indent + more for more in cell[last][1:]]
     manifest.require("source")
     src = manifest.source
     dropped = ", ".join(f"{k}={v}" for k, v in src.dropped.items()) or "none"
@@ -214,6 +236,22 @@ def format_stats_text(manifest: Manifest, methods: list[str] | None = None) -> s
     if judged:
         lines += ["", judged]
     return terminal_safe("\n".join(lines))
+
+
+def _wrap_list(text: str, width: int) -> list[str]:
+    """A ", "-separated list on lines of at most `width` characters, broken after a comma (an item longer than
+    `width` is broken inside, so no line is wider)."""
+    import textwrap
+
+    lines: list[str] = []
+    for item in text.split(", "):
+        if lines and len(lines[-1]) + len(item) + 2 < width:  # room for the comma after it
+            lines[-1] += ", " + item
+            continue
+        if lines:
+            lines[-1] += ","
+        lines += textwrap.wrap(item, width - 1, break_on_hyphens=False) or [""]
+    return lines
 
 
 def judged_views_text(manifest: Manifest) -> str:

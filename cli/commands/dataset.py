@@ -218,7 +218,8 @@ def cmd_corpus(args: argparse.Namespace) -> int:
               f"out: {counts['held_out']} occurrences of sentences that are also in a dev/trial/test file, "
               f"{counts['duplicate']} repeats, {counts['empty']} empty")
         return 0
-    n = write_wordnet_examples(args.out, args.wordnet_dir, args.min_words, overwrite=args.overwrite)
+    n = write_wordnet_examples(args.out, args.wordnet_dir, args.min_words, overwrite=args.overwrite,
+                               disable_progress=disable_progress(args))
     print(f"{args.out}: {n} WordNet example sentences")
     return 0
 
@@ -340,6 +341,7 @@ results trained on them.
                                          "/usr/share/wordnet)")
     p.add_argument("--min-words", type=_at_least_one, default=4,
                    help="wordnet-examples: skip shorter examples (default %(default)s)")
+    add_progress_flags(p)
 
 
 def _augment_help() -> str:

@@ -15,7 +15,13 @@ from typing import Any
 
 from bsl_pipeline.pipeline.base.run_phases import TRAIN_PHASE
 from bsl_pipeline.pipeline.dataset.inspection import CSS, PairQuery, pair_table_html, sample
-from bsl_pipeline.pipeline.dataset.manifest import DISTRIBUTION_TITLES, Manifest, distribution_text, stats_rows
+from bsl_pipeline.pipeline.dataset.manifest import (
+    DISTRIBUTION_TITLES,
+    Manifest,
+    distribution_text,
+    figure_text,
+    stats_rows,
+)
 from bsl_pipeline.evaluation.score_columns import (
     STS_COLUMNS,
     STS_TITLES,
@@ -219,13 +225,9 @@ def _stats_table(manifest: Manifest) -> str:
 
 def _stat_cell(value: Any) -> str:
     """A cell of the dataset table: numbers right-aligned, fractions to 3 decimals, "-" for none."""
-    if value is None:
-        return "<td>-</td>"
-    if isinstance(value, float):
-        return f'<td class="num">{value:.3f}</td>'
-    if isinstance(value, int):
-        return f'<td class="num">{value}</td>'
-    return f"<td>{html.escape(str(value))}</td>"
+    if isinstance(value, (int, float)):
+        return f'<td class="num">{figure_text(value)}</td>'
+    return f"<td>{html.escape(figure_text(value))}</td>"
 
 
 def _judged_table(manifest: Manifest) -> str:

@@ -133,11 +133,13 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         local_only(args.html, "--html")  # before the dataset is read
     manifest = open_dataset(args.dataset, verify=not args.no_verify, allow_unlisted=args.allow_unlisted,
                             max_view_chars=args.max_view_chars)
-    known = set(manifest.stats.per_method) | {"corpus"}
+    augmentation_methods = sorted(manifest.stats.per_method)
     methods = [m.strip() for m in args.method.split(",")] if args.method else None
     for m in methods or []:
-        if m not in known:
-            raise BSLError(f"method {m!r} is not in {args.dataset}; it has: {', '.join(sorted(known))}")
+        # `corpus` also selects rows: the corpus lines the run dropped (rejects with method "corpus"); it is no
+        # augmentation method, so the list of the dataset's methods does not name it.
+        if m not in augmentation_methods and m != "corpus":
+            raise BSLError(f"method {m!r} is not in {args.dataset}; its methods: {', '.join(augmentation_methods)}")
     q = PairQuery(n=args.n, seed=args.seed, methods=methods, rejects=args.rejects, reject_reason=args.reason,
                   min_edit_ratio=args.min_edit, max_edit_ratio=args.max_edit, contains=args.contains)
     if args.html:
@@ -218,7 +220,8 @@ def cmd_corpus(args: argparse.Namespace) -> int:
               f"out: {counts['held_out']} occurrences of sentences that are also in a dev/trial/test file, "
               f"{counts['duplicate']} repeats, {counts['empty']} empty")
         return 0
-    n = write_wordnet_examples(args.out, args.wordnet_dir, args.min_words, overwrite=args.overwrite)
+    n = write_wordnet_examples(args.out, args.wordnet_dir, args.min_words, overwrite=args.overwrite,
+                               disable_progress=disable_progress(args))
     print(f"{args.out}: {n} WordNet example sentences")
     return 0
 
@@ -340,6 +343,7 @@ results trained on them.
                                          "/usr/share/wordnet)")
     p.add_argument("--min-words", type=_at_least_one, default=4,
                    help="wordnet-examples: skip shorter examples (default %(default)s)")
+    add_progress_flags(p)
 
 
 def _augment_help() -> str:

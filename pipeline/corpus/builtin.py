@@ -13,34 +13,61 @@ from bsl_pipeline.pipeline.base.ownership import check_not_input, claim_file, lo
 from bsl_pipeline.pipeline.base.text import normalize
 
 
-def wordnet_examples(wordnet_dir: str | None = None, min_words: int = 4) -> list[str]:
+#: The parts of speech in the order the corpus lists them (fixed: the corpus is the same on every machine), with
+#: the data file holding each one's synsets (adjective satellites live in data.adj, listed by `all_synsets("a")`).
+_POS_FILES = (("n", "data.noun"), ("v", "data.verb"), ("a", "data.adj"), ("r", "data.adv"))
+
+
+def wordnet_examples(wordnet_dir: str | None = None, min_words: int = 4,
+                     disable_progress: bool | None = None) -> list[str]:
     """Every WordNet 3.0 usage example with at least `min_words` words (whitespace collapsed), in synset order
-    (about 35k sentences of 4+ words). A `wordnet_dir` that is not a WordNet database is an error."""
+    (about 35k sentences of 4+ words), with a progress bar over the synsets on stderr (hidden as
+    `pipeline.base.progress.progress_disabled(disable_progress)` says). A `wordnet_dir` that is not a WordNet
+    database is an error."""
     if min_words < 1:
         raise InputError(f"min_words must be at least 1 (got {min_words})")
+    from tqdm import tqdm
+
+    from bsl_pipeline.pipeline.base.progress import progress_disabled
     from bsl_pipeline.pipeline.lexicon.wordnet import load_wordnet, locate_wordnet
 
-    wn = load_wordnet(locate_wordnet(wordnet_dir))
+    location = locate_wordnet(wordnet_dir)
     examples = []
-    for pos in ("n", "v", "a", "r"):  # fixed order: the corpus is the same on every machine
-        for synset in wn.all_synsets(pos):
-            for example in synset.examples():
-                example = " ".join(example.split())
-                if len(example.split()) >= min_words:
-                    examples.append(example)
+    with tqdm(desc="wordnet-examples: loading WordNet", unit="synset",
+              disable=progress_disabled(disable_progress)) as bar:
+        wn = load_wordnet(location)
+        bar.reset(total=_synset_count(location))
+        for pos, data_file in _POS_FILES:
+            bar.set_description(f"wordnet-examples: {data_file}")
+            for synset in wn.all_synsets(pos):
+                bar.update()
+                for example in synset.examples():
+                    example = " ".join(example.split())
+                    if len(example.split()) >= min_words:
+                        examples.append(example)
     return examples
 
 
+def _synset_count(location) -> int:
+    """How many synsets the WordNet at `location` holds: the lines of its data files less their licence header
+    (the lines that start with a space)."""
+    count = 0
+    for _, data_file in _POS_FILES:
+        with location.root.join(data_file).open() as fh:
+            count += sum(1 for line in fh if not line.startswith(b" "))
+    return count
+
+
 def write_wordnet_examples(out_path: str | Path, wordnet_dir: str | None = None, min_words: int = 4,
-                           overwrite: bool = False) -> int:
-    """Write `wordnet_examples(wordnet_dir, min_words)`, one per line. Returns the number of lines.
+                           overwrite: bool = False, disable_progress: bool | None = None) -> int:
+    """Write `wordnet_examples(wordnet_dir, min_words, disable_progress)`, one per line. Returns the number of lines.
 
     An existing file is refused unless it already holds exactly this text or `overwrite` is set (then it is set
     aside, never deleted: `pipeline.base.ownership.claim_file`); the file is replaced atomically."""
     local_only(out_path, "the corpus file")
     out_path = Path(out_path)
     refuse_special_file(out_path)  # before WordNet is read
-    examples = wordnet_examples(wordnet_dir, min_words)
+    examples = wordnet_examples(wordnet_dir, min_words, disable_progress)
     _write_corpus(out_path, examples, overwrite=overwrite)
     return len(examples)
 

@@ -9,7 +9,7 @@ from typing import Any
 import yaml
 
 from bsl_pipeline.pipeline.base.atomic import write_text_atomic
-from bsl_pipeline.pipeline.dataset.manifest import COVERAGE_NOTE, DISTRIBUTION_TITLES, stats_rows
+from bsl_pipeline.pipeline.dataset.manifest import COVERAGE_NOTE, DISTRIBUTION_TITLES, figure_text, stats_rows
 from bsl_pipeline.pipeline.dataset.manifest import Manifest
 
 
@@ -63,7 +63,8 @@ def dataset_card(manifest: Manifest) -> str:
 
 def stats_markdown(manifest: Manifest) -> list[str]:
     """The per-method stats table (`stats_rows`, the one source of `bsl inspect --stats`, the HTML page and the
-    report) as Markdown: text columns left-aligned, numbers right-aligned."""
+    report) as Markdown: text columns left-aligned, numbers right-aligned, each figure as the terminal shows it
+    (`figure_text`)."""
     rows = stats_rows(manifest)
     if not rows:
         return []
@@ -71,7 +72,7 @@ def stats_markdown(manifest: Manifest) -> list[str]:
     text_columns = {"method", "rejects by reason", *DISTRIBUTION_TITLES.values()}
     lines = ["| " + " | ".join(headers) + " |",
              "|" + "".join("---|" if h in text_columns else "---:|" for h in headers)]
-    lines += ["| " + " | ".join("-" if r[h] is None else str(r[h]) for h in headers) + " |" for r in rows]
+    lines += ["| " + " | ".join(figure_text(r[h]) for h in headers) + " |" for r in rows]
     return lines
 
 

@@ -20,6 +20,8 @@ from bsl_pipeline.pipeline.dataset.manifest import (
     COVERAGE_NOTE,
     DISTRIBUTION_FIELDS,
     Manifest,
+    figure_text,
+    rejects_text,
     stats_rows,
 )
 from bsl_pipeline.pipeline.dataset.store import MAX_VIEW_CHARS, iter_batches, load_manifest, verify_dataset
@@ -175,8 +177,8 @@ def format_pairs_text(rows: list[dict[str, Any]], color: bool) -> str:
     out = []
     for row in rows:
         row = {k: terminal_safe(v) if isinstance(v, str) else v for k, v in row.items()}
-        head = (f"── {row['method']}  pair {row['pair_id']}  edit(v1,v2)={_fmt(row.get('edit_ratio_views'))}  "
-                f"changed={_fmt(row.get('changed_word_share'))}  similarity={_fmt(row.get('view_similarity'))}")
+        head = (f"── {row['method']}  pair {row['pair_id']}  edit(v1,v2)={figure_text(row.get('edit_ratio_views'))}  "
+                f"changed={figure_text(row.get('changed_word_share'))}  similarity={figure_text(row.get('view_similarity'))}")
         if row.get("reject_reason"):
             head += f"  REJECTED: {row['reject_reason']} ({row.get('stage')})"
         out.append(head)
@@ -190,26 +192,39 @@ def format_pairs_text(rows: list[dict[str, Any]], color: bool) -> str:
     return "\n".join(out)
 
 
-def _fmt(v: Any, digits: int = 3) -> str:
-    if v is None:
-        return "-"
-    if isinstance(v, float):
-        return f"{v:.{digits}f}"
-    return str(v)
-
-
 # -- stats ---------------------------------------------------------------------------------------------------------
+#: The terminal's stats table: how many detailed reasons of each reject kind it names (the others are counted as
+#: `+K more=M`), and the width its last column, the rejects by reason, wraps at. A row of the table is no wider than
+#: the other columns plus REASONS_WIDTH; the card, the HTML page and the manifest keep every reason.
+TOP_REASONS = 3
+REASONS_WIDTH = 60
+
+
 def format_stats_text(manifest: Manifest, methods: list[str] | None = None) -> str:
     """The per-method statistics table (only the rows of `methods`, when given: none for `corpus`, whose figures are
-    the corpus line), then the corpus line and the judged figures."""
+    the corpus line), then the corpus line and the judged figures. The rejects by reason name the TOP_REASONS
+    largest detailed reasons of each kind (`rejects_text`) and wrap at REASONS_WIDTH characters."""
     every = stats_rows(manifest)
     rows = [r for r in every if methods is None or r["method"] in methods]
     headers = list(every[0]) if every else ["method"]
-    cells = [[_fmt(r[h]) for h in headers] for r in rows]
-    widths = [max([len(h), *(len(c[i]) for c in cells)]) for i, h in enumerate(headers)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths)),
+    reasons = "rejects by reason"
+    cells = []
+    for r in rows:
+        cell = [figure_text(r[h]) for h in headers]
+        if reasons in headers:
+            text = rejects_text(manifest.stats.per_method[r["method"]].rejects, top=TOP_REASONS)
+            cell[headers.index(reasons)] = text
+        cells.append(cell)
+    last = len(headers) - 1
+    # the last column (the rejects by reason) on as many lines as it takes, the other columns on a row's first
+    wrapped = [[[c] for c in cell[:last]] + [_wrap_list(cell[last], REASONS_WIDTH)] for cell in cells]
+    widths = [max([len(h), *(len(line) for c in wrapped for line in c[i])]) for i, h in enumerate(headers)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip(),
              "  ".join("-" * w for w in widths)]
-    lines += ["  ".join(c.ljust(w) for c, w in zip(cell, widths)) for cell in cells]
+    indent = " " * sum(w + 2 for w in widths[:last])
+    for cell in wrapped:
+        lines.append("  ".join(c[0].ljust(w) for c, w in zip(cell, widths)).rstrip())
+        lines += [indent + more for more in cell[last][1:]]
     manifest.require("source")
     src = manifest.source
     dropped = ", ".join(f"{k}={v}" for k, v in src.dropped.items()) or "none"
@@ -221,6 +236,22 @@ def format_stats_text(manifest: Manifest, methods: list[str] | None = None) -> s
     if judged:
         lines += ["", judged]
     return terminal_safe("\n".join(lines))
+
+
+def _wrap_list(text: str, width: int) -> list[str]:
+    """A ", "-separated list on lines of at most `width` characters, broken after a comma (an item longer than
+    `width` is broken inside, so no line is wider)."""
+    import textwrap
+
+    lines: list[str] = []
+    for item in text.split(", "):
+        if lines and len(lines[-1]) + len(item) + 2 < width:  # room for the comma after it
+            lines[-1] += ", " + item
+            continue
+        if lines:
+            lines[-1] += ","
+        lines += textwrap.wrap(item, width - 1, break_on_hyphens=False) or [""]
+    return lines
 
 
 def judged_views_text(manifest: Manifest) -> str:
@@ -277,9 +308,9 @@ def pair_table_html(rows: list[dict[str, Any]]) -> str:
         src = row.get("source") or ""
         views = ("view1", "view2") if two_views else ("view2",)
         cells = [e(src)] + [_view_cell(src, row.get(v)) for v in views]
-        meta = (f'edit(v1,v2) {_fmt(row.get("edit_ratio_views"))} · length ratio {_fmt(row.get("length_ratio"))}'
-                f' · changed words {_fmt(row.get("changed_word_share"))}'
-                f' · view similarity {_fmt(row.get("view_similarity"))} · {e(str(row.get("origin")))}')
+        meta = (f'edit(v1,v2) {figure_text(row.get("edit_ratio_views"))} · length ratio {figure_text(row.get("length_ratio"))}'
+                f' · changed words {figure_text(row.get("changed_word_share"))}'
+                f' · view similarity {figure_text(row.get("view_similarity"))} · {e(str(row.get("origin")))}')
         if row.get("reject_reason"):
             meta = f'<span class="reason">rejected: {e(row["reject_reason"])}</span> · ' + meta
         rest = "".join(f"<td>{cell}</td>" for cell in cells[1:])
@@ -308,7 +339,7 @@ def render_html(manifest: Manifest, q: PairQuery) -> str:
     stat_html = ["<table><tr>" + "".join(f"<th>{e(h)}</th>" for h in headers) + "</tr>"]
     for r in stats:
         stat_html.append("<tr>" + "".join(
-            f'<td class="{"num" if isinstance(r[h], (int, float)) else ""}">{e(_fmt(r[h]))}</td>' for h in headers)
+            f'<td class="{"num" if isinstance(r[h], (int, float)) else ""}">{e(figure_text(r[h]))}</td>' for h in headers)
             + "</tr>")
     stat_html.append("</table>")
     sections = []

@@ -663,6 +663,16 @@ def distribution_text(d: QualityDistribution | None) -> str:
     return f"{d.mean:.2f} ({d.p10:.2f}/{d.p50:.2f}/{d.p90:.2f})"
 
 
+def figure_text(value: Any, digits: int = 3) -> str:
+    """A figure as the stats tables show it (terminal, card, HTML page): a float with `digits` decimals, "-" for
+    none, anything else as `str` gives it."""
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
 def stats_rows(manifest: Manifest) -> list[dict[str, Any]]:
     """One row per method: the stats table of the dataset card, `bsl inspect --stats`, the HTML page and the
     report."""
@@ -678,9 +688,11 @@ def stats_rows(manifest: Manifest) -> list[dict[str, Any]]:
     return rows
 
 
-def rejects_text(rejects: dict[str, int]) -> str:
+def rejects_text(rejects: dict[str, int], top: int | None = None) -> str:
     """'kind=N' per reject kind (the reason before its first ':'), its detailed reasons in brackets, most first:
-    `no_eligible_word=256 (no_substitute:multiword=178, no_substitute:unseen_lemma=28, ...)`."""
+    `no_eligible_word=256 (no_substitute:multiword=178, no_substitute:unseen_lemma=28, ...)`. `top`: name only the
+    `top` largest detailed reasons of each kind, the others as one `+K more=M` (K reasons, M rejects), so the
+    figures still add up (the terminal's table; the card and the HTML page name every reason)."""
     kinds: dict[str, dict[str, int]] = {}
     for reason, count in rejects.items():
         kind, _, detail = reason.partition(":")
@@ -689,8 +701,11 @@ def rejects_text(rejects: dict[str, int]) -> str:
     for kind, details in kinds.items():
         text = f"{kind}={sum(details.values())}"
         named = sorted(((d, n) for d, n in details.items() if d), key=lambda item: (-item[1], item[0]))
-        if named:
-            text += " (" + ", ".join(f"{d}={n}" for d, n in named) + ")"
+        shown = [f"{d}={n}" for d, n in named[:top]]
+        if top is not None and len(named) > top:
+            shown.append(f"+{len(named) - top} more={sum(n for _, n in named[top:])}")
+        if shown:
+            text += " (" + ", ".join(shown) + ")"
         parts.append(text)
     return ", ".join(parts) or "-"
 

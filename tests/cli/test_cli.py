@@ -290,7 +290,8 @@ def test_o_beats_the_dedicated_flags_of_flow_evaluate(capsys):
 
 # Every command that draws progress bars, and the older spellings of --no-progress it keeps.
 PROGRESS_COMMANDS = {("augment",): (), ("flow", "augment"): (), ("verify",): ("-q", "--quiet"),
-                     ("train",): ("-q", "--quiet"), ("evaluate",): (), ("data", "fetch"): (), ("demo",): ()}
+                     ("train",): ("-q", "--quiet"), ("evaluate",): (), ("data", "fetch"): (), ("demo",): (),
+                     ("corpus",): ()}
 
 
 def test_every_command_that_draws_bars_takes_the_one_progress_pair():

@@ -52,3 +52,21 @@ def test_bad_values_are_refused_in_one_line(tmp_path, capsys, flags, message):
     assert code in (1, 2) and not out.exists()
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_the_wordnet_corpus_shows_a_bar_over_the_synsets_and_q_hides_it(tmp_path, monkeypatch, capsys):
+    """`bsl corpus wordnet-examples` ran for many seconds without a word: now a bar on stderr counts WordNet 3.0's
+    117,659 synsets to the end; -q (and BSL_NO_PROGRESS=1) hide it, and the corpus is the same either way."""
+    monkeypatch.delenv("BSL_NO_PROGRESS", raising=False)
+    shown, quiet = tmp_path / "shown.txt", tmp_path / "quiet.txt"
+    assert main(["corpus", "wordnet-examples", str(shown), "--min-words", "12"]) == 0
+    captured = capsys.readouterr()
+    assert "wordnet-examples: data.adv: 100%" in captured.err and "117659/117659" in captured.err, captured.err
+    assert "%|" not in captured.out and "WordNet example sentences" in captured.out
+    assert main(["corpus", "wordnet-examples", str(quiet), "--min-words", "12", "-q"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "" and "WordNet example sentences" in captured.out
+    assert _lines(quiet) == _lines(shown) and len(_lines(shown)) > 100
+    monkeypatch.setenv("BSL_NO_PROGRESS", "1")
+    assert main(["corpus", "wordnet-examples", str(quiet), "--min-words", "12"]) == 0
+    assert capsys.readouterr().err == ""

@@ -120,3 +120,23 @@ def test_a_card_edited_past_its_front_matter_is_a_warning_naming_it(tmp_path, ca
     with caplog.at_level(logging.WARNING):
         verify_dataset(out)
     assert "card" not in caplog.text
+
+
+def test_the_cards_stats_table_shows_each_figure_as_the_terminal_does(tmp_path):
+    """The card printed the stats' floats unrounded (0.098715 where `bsl inspect --stats` shows 0.099): now both
+    write each figure with `figure_text`, and a fresh dataset with that card still verifies."""
+    from bsl_pipeline.pipeline.dataset.inspection import format_stats_text
+    from bsl_pipeline.pipeline.dataset.store import verify_dataset
+
+    manifest = noise_dataset(tmp_path, "ds", DOG_LINES)
+    card = (tmp_path / "ds" / "README.md").read_text(encoding="utf-8")
+    noise = manifest.stats.per_method["noise"]
+    ratios = [r for r in (noise.mean_edit_ratio, noise.mean_length_ratio) if r != round(r, 3)]
+    assert ratios  # a figure with more digits than the table shows
+    row = next(line for line in card.splitlines() if line.startswith("| noise |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    terminal = next(line for line in format_stats_text(manifest).splitlines() if line.startswith("noise "))
+    for ratio in ratios:
+        assert f"{ratio:.3f}" in cells and f"{ratio:.3f}" in terminal.split()
+        assert str(ratio) not in card
+    verify_dataset(tmp_path / "ds")  # the card's digest in the manifest is of the card as written

@@ -58,7 +58,9 @@ def test_cli_prints_diffs_and_stats(dataset, capsys):
     assert [r.split()[1:3] for r in rows if r.startswith("identity")] == [["41", "97.6"]]
     assert "| identity | 41 | 97.6 |" in (dataset / "README.md").read_text()
     assert main(["inspect", str(dataset), "--method", "bogus"]) == 1
-    assert "method 'bogus' is not in" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    # the dataset's augmentation methods, not `corpus` (which selects the dropped corpus lines, but is no method)
+    assert "method 'bogus' is not in" in err and err.rstrip().endswith("its methods: identity, noise")
 
 
 def test_stats_show_only_the_methods_asked_for_and_n_must_be_positive(dataset, capsys):
@@ -108,3 +110,61 @@ def test_html_page_renders_pairs_and_escapes_markup(dataset, tmp_path):
     assert "<title>ds: view pairs</title>" in dom and "pwned</title>" not in dom
     assert "&lt;script&gt;document.title=\"pwned\"&lt;/script&gt;" in dom
     assert "<b>markup</b>" not in dom and "&lt;b&gt;markup&lt;/b&gt;" in dom
+
+
+def test_the_terminal_stats_table_names_the_top_reasons_and_wraps_them(shared_data, tmp_path, capsys):
+    """On 3,000 STS-B sentences the terminal's table (the augment summary, `inspect --stats`) was padded to the
+    widest rejects-by-reason cell, about 2,400 characters: now each reject kind names its TOP_REASONS largest
+    reasons and counts the others as `+K more=M`, the column wraps at REASONS_WIDTH, and the figures still add up
+    to each method's rejects; the card keeps every reason."""
+    import re
+
+    from bsl_pipeline.pipeline.dataset.inspection import REASONS_WIDTH, TOP_REASONS
+    from bsl_pipeline.pipeline.dataset.manifest import rejects_text
+    from bsl_pipeline.pipeline.dataset.store import load_manifest
+
+    rows = (shared_data / "stsbenchmark" / "sts-train.csv").read_text(encoding="utf-8").splitlines()[:600]
+    corpus = tmp_path / "sts.txt"
+    corpus.write_text("".join(row.split("\t")[5] + "\n" for row in rows), encoding="utf-8")
+    ds = tmp_path / "ds"
+    assert main(["augment", str(corpus), "--out", str(ds), "--methods", "synonyms,rewrites", "-q",
+                 "-o", "registry_dir="]) == 0
+    summary = capsys.readouterr().out
+    assert main(["inspect", str(ds), "--stats"]) == 0
+    stats = capsys.readouterr().out
+    assert summary.startswith(stats.rstrip("\n"))  # the augment summary is the same table
+    table = stats.split("\n\n")[0].splitlines()
+    start = table[0].index("rejects by reason")
+    assert max(len(line) for line in table) <= start + REASONS_WIDTH
+    assert all(len(line) <= start or not line[start - 1].strip() for line in table)  # the column starts there
+
+    manifest = load_manifest(ds)
+    card = (ds / "README.md").read_text(encoding="utf-8")
+    cells: dict[str, str] = {}
+    for line in table[2:]:
+        if line[:start].strip():
+            method = line.split()[0]
+            cells[method] = ""
+        cells[method] += " " + line[start:]
+    assert set(cells) == {"synonyms", "rewrites"}
+    for method, cell in cells.items():
+        s = manifest.stats.per_method[method]
+        assert s.rejected == sum(s.rejects.values()) > 0
+        kinds = re.findall(r"(\w+)=(\d+)(?: \(([^)]*)\))?", cell)
+        assert sum(int(n) for _, n, _ in kinds) == s.rejected  # the kinds add up to the method's rejects
+        for kind, n, details in kinds:
+            named = {r: c for r, c in s.rejects.items() if r.startswith(kind + ":")}
+            assert int(n) == s.rejects.get(kind, 0) + sum(named.values())
+            if not details:
+                assert not named
+                continue
+            shown = re.findall(r"(\+\d+ more|[\w:.]+)=(\d+)", details)
+            assert len(shown) == min(len(named), TOP_REASONS + 1)  # the top reasons, then what is left
+            assert sum(int(c) for _, c in shown) == sum(named.values())
+            more = [(what, c) for what, c in shown if what.startswith("+")]
+            assert len(named) > TOP_REASONS and more == [(f"+{len(named) - TOP_REASONS} more", more[0][1])] or (
+                len(named) <= TOP_REASONS and not more)
+        # the card names every reason with its count
+        assert rejects_text(s.rejects) in card
+        assert all(f"{reason.partition(':')[2]}={c}" in card for reason, c in s.rejects.items() if ":" in reason)
+    assert any("more=" in cell for cell in cells.values())  # on this corpus some reasons are counted, not named

@@ -489,9 +489,10 @@ def _hand_files(spec: PublicSet) -> str:
 
 
 def missing_files(spec: PublicSet, folder: Path) -> list[str]:
-    """The files (names inside `folder`) that the evaluation stage's loaders read for this set and `folder`
-    lacks: a folder supplied by hand counts as the set only when this is empty. An STS year is complete as the
-    fetch's pooled file pair or as every one of its SemEval subsets."""
+    """The files (names inside `folder`) that the data dir's readers read for this set and `folder` lacks: the
+    evaluation stage's loaders, and `bsl corpus sts-sick-train`, which reads STS-B's and SICK's train splits. A
+    folder supplied by hand counts as the set only when this is empty. An STS year is complete as the fetch's
+    pooled file pair or as every one of its SemEval subsets."""
     def pair(subset: str) -> list[str]:
         return [f"STS.input.{subset}.txt", f"STS.gs.{subset}.txt"]
 

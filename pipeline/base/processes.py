@@ -98,6 +98,8 @@ def end_without_teardown() -> None:
 
 def _flush_output() -> None:
     for stream in (sys.stdout, sys.stderr):
+        if stream is None:  # the descriptor was closed when the process started (`bsl ... >&-`): nothing to flush
+            continue
         try:
             stream.flush()
         except (OSError, ValueError):  # a closed or broken pipe: nothing more can be said there
@@ -124,7 +126,10 @@ def exit_at_once_if_interrupted_again(code: int) -> None:
 def exit_at_once_if_interrupted(code: int) -> None:
     """After the command has ended (in the main thread): a SIGINT or SIGTERM while the process exits ends it at
     once with the command's exit `code`, its output flushed, instead of a KeyboardInterrupt from an atexit callback
-    or a silent kill by the signal: the command's work is done."""
+    or a silent kill by the signal: the command's work is done. After an interrupt the command handled
+    (`exit_at_once_if_interrupted_again` already armed), that handler and its line stay."""
+    if _exit_code:
+        return
     _exit_at_once_on_signal(code, "")
 
 

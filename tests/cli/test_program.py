@@ -77,3 +77,14 @@ def test_an_interrupt_while_the_arguments_are_read_is_one_line(monkeypatch, caps
     monkeypatch.setattr(cli, "build_parser", interrupted)
     assert cli.main(["flow", "augment", "corpus", "--out", "ds"]) == 130
     assert capsys.readouterr().err.splitlines() == [interrupt_line("flow", "augment", hint=NOT_STARTED)]
+
+
+def test_a_closed_stdout_at_start_ends_without_a_traceback(tmp_path):
+    """Started with its standard output closed (`bsl recipes >&-`, where Python sets sys.stdout to None), the
+    program ends with the command's code and no 'Exception ignored' from its end-of-run flush."""
+    import os
+
+    proc = subprocess.run([sys.executable, "-m", "bsl_pipeline.cli", "recipes"], cwd=tmp_path, env=_env(),
+                          stderr=subprocess.PIPE, text=True, timeout=300, preexec_fn=lambda: os.close(1))
+    assert proc.returncode == 0, proc.stderr
+    assert "Exception ignored" not in proc.stderr and "Traceback" not in proc.stderr, proc.stderr

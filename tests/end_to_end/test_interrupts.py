@@ -131,7 +131,8 @@ def registering_step(self):
     return hooked_step(self)
 
 Trainer.train_step = registering_step
-sys.exit(main())
+from bsl_pipeline.cli.program import main as program  # the console script's entry point, as a user runs `bsl`
+sys.exit(program())
 """
 
 

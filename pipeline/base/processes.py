@@ -104,6 +104,8 @@ def _flush_output() -> None:
             stream.flush()
         except (OSError, ValueError):  # a closed or broken pipe: nothing more can be said there
             pass
+        except RuntimeError:  # a signal handler's flush while the interrupted code writes to the same stream
+            pass
 
 
 def _end_now() -> None:

@@ -691,8 +691,9 @@ def stats_rows(manifest: Manifest) -> list[dict[str, Any]]:
 def rejects_text(rejects: dict[str, int], top: int | None = None) -> str:
     """'kind=N' per reject kind (the reason before its first ':'), its detailed reasons in brackets, most first:
     `no_eligible_word=256 (no_substitute:multiword=178, no_substitute:unseen_lemma=28, ...)`. `top`: name only the
-    `top` largest detailed reasons of each kind, the others as one `+K more=M` (K reasons, M rejects), so the
-    figures still add up (the terminal's table; the card and the HTML page name every reason)."""
+    `top` largest detailed reasons of each kind, the others as one `+K more=M` (K reasons, M rejects, K > 1: one
+    reason is named rather than folded), so the figures still add up (the terminal's table; the card and the HTML
+    page name every reason)."""
     kinds: dict[str, dict[str, int]] = {}
     for reason, count in rejects.items():
         kind, _, detail = reason.partition(":")
@@ -701,8 +702,9 @@ def rejects_text(rejects: dict[str, int], top: int | None = None) -> str:
     for kind, details in kinds.items():
         text = f"{kind}={sum(details.values())}"
         named = sorted(((d, n) for d, n in details.items() if d), key=lambda item: (-item[1], item[0]))
-        shown = [f"{d}={n}" for d, n in named[:top]]
-        if top is not None and len(named) > top:
+        folded = top is not None and len(named) > top + 1
+        shown = [f"{d}={n}" for d, n in (named[:top] if folded else named)]
+        if folded:
             shown.append(f"+{len(named) - top} more={sum(n for _, n in named[top:])}")
         if shown:
             text += " (" + ", ".join(shown) + ")"

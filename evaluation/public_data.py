@@ -64,6 +64,7 @@ from bsl_pipeline.pipeline.base.ownership import (
 from bsl_pipeline.pipeline.base.progress import progress_disabled
 from bsl_pipeline.pipeline.base.provenance import code_version, sha256_file
 from bsl_pipeline.pipeline.base.publish import (
+    listed_files,
     publish_directory,
     remove_stale_staging,
     require_folder,
@@ -678,12 +679,7 @@ def _fetched_files(data_dir: Path, name: str, folder: Path) -> Callable[[str, Pa
         prefix = folder.relative_to(data_dir).as_posix()
     except ValueError:
         prefix = None
-
-    def discard(relative: str, path: Path) -> bool:
-        digest = listed.get(f"{prefix}/{relative}") if prefix is not None else None
-        return digest is not None and path.is_file() and not path.is_symlink() and sha256_file(path) == digest
-
-    return discard
+    return listed_files(listed, prefix)
 
 
 def _recorded_rows(data_dir: Path, name: str) -> dict[str, int]:

@@ -45,7 +45,8 @@ from bsl_pipeline.pipeline.base.ownership import (MARKER_NAME, MAX_MARKER_BYTES,
                                                   entry_kind, marker_problem, output_marker, read_json_file,
                                                   read_marker, set_aside)
 from bsl_pipeline.pipeline.base.provenance import sha256_file
-from bsl_pipeline.pipeline.base.publish import Discard, publish_directory, remove_stale_staging, staging_dir
+from bsl_pipeline.pipeline.base.publish import (Discard, listed_files, publish_directory, remove_stale_staging,
+                                                 staging_dir)
 from bsl_pipeline.training.checkpoint_files import ordinary_file_modes
 from bsl_pipeline.training.st_directory import POOLING_FLAGS, STLayout, read_sentence_transformers_dir
 
@@ -246,7 +247,7 @@ def _listed_files(out: Path) -> Discard:
     """The files of this run's export at `out` that may be dropped when it is replaced: its marker, and each file
     the marker lists with the sha256 it still has."""
     marker = read_marker(out) or {}
-    files = marker.get("files") if isinstance(marker.get("files"), dict) else {}
+    listed = listed_files(marker.get("files") if isinstance(marker.get("files"), dict) else {})
 
     def discard(relative: str, path: Path) -> bool:
         if relative == MARKER_NAME:
@@ -254,8 +255,7 @@ def _listed_files(out: Path) -> Discard:
                 return read_json_file(path, MAX_MARKER_BYTES) == marker
             except (OSError, ValueError, RecursionError):
                 return False
-        listed = files.get(relative)
-        return isinstance(listed, str) and entry_kind(path) == "a plain file" and sha256_file(path) == listed
+        return listed(relative, path)
     return discard
 
 

@@ -45,6 +45,7 @@ from bsl_pipeline.pipeline.base.ownership import (
 from bsl_pipeline.pipeline.base.provenance import code_version, sha256_file
 from bsl_pipeline.pipeline.base.publish import (
     Discard,
+    listed_files,
     publish_directory,
     remove_stale_staging,
     require_folder,
@@ -128,13 +129,7 @@ def listed_shards(old: dict[str, str], folder: str) -> Discard:
     """A `discard` for the replaced `data/` or `rejects/`: a file the dataset's manifest listed (`old`: shard path
     -> sha256) that still has that sha256, i.e. a shard this tool wrote and nobody edited since; anything else in
     the folder (a user's file, an edited shard) is set aside."""
-    from bsl_pipeline.pipeline.base.provenance import sha256_file
-
-    def discard(relative: str, path: Path) -> bool:
-        digest = old.get(f"{folder}/{relative}")
-        return digest is not None and path.is_file() and not path.is_symlink() and sha256_file(path) == digest
-
-    return discard
+    return listed_files(old, folder)
 
 
 #: Hex digits of a shard's sha256 in its name on an object store (`shard_file_name`).

@@ -102,10 +102,8 @@ def _flush_output() -> None:
             continue
         try:
             stream.flush()
-        except (OSError, ValueError):  # a closed or broken pipe: nothing more can be said there
-            pass
-        except RuntimeError:  # a signal handler's flush while the interrupted code writes to the same stream
-            pass
+        except (OSError, ValueError, RuntimeError):  # a closed or broken pipe: nothing more can be said there;
+            pass  # RuntimeError: a signal handler's flush while the interrupted code writes to the same stream
 
 
 def _end_now() -> None:

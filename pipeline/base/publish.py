@@ -22,8 +22,9 @@ import os
 import re
 import shutil
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from bsl_pipeline.pipeline.base.ownership import OwnershipError, entry_kind, process_alive, set_aside_tree
 
@@ -51,6 +52,22 @@ def staging_dir(target: Path) -> Path:
     path = _private_name(Path(target), "staging")
     path.mkdir(parents=True)
     return path
+
+
+def listed_files(listing: Mapping[str, Any], prefix: str | None = "") -> Discard:
+    """A `discard` for a directory whose files a record of the tool's lists with their sha256 (`listing`: path ->
+    sha256; a path is `<prefix>/<relative>`, or the relative path itself when `prefix` is empty; None: nothing is
+    listed): a plain file still holding its listed sha256 is the tool's and may be dropped; anything else (a user's
+    file, an edited one, a link) is set aside."""
+    from bsl_pipeline.pipeline.base.provenance import sha256_file
+
+    def discard(relative: str, path: Path) -> bool:
+        if prefix is None:
+            return False
+        digest = listing.get(f"{prefix}/{relative}" if prefix else relative)
+        return isinstance(digest, str) and entry_kind(path) == "a plain file" and sha256_file(path) == digest
+
+    return discard
 
 
 def same_path_in(directory: Path) -> Discard:

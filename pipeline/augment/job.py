@@ -666,7 +666,8 @@ class _AugmentLoop:
             self.bar.close()  # the error's line on a line of its own
             raise
         try:
-            self.total = expected_records(corpus, self.config.corpus)
+            # The bar's total (a pass over the corpus's lines), counted only where a bar is drawn.
+            self.total = None if self.bar.disable else expected_records(corpus, self.config.corpus)
             read_start = time.perf_counter()
             for chunk in iter_chunks(corpus, self.config.corpus, self.stats):
                 ref = write_chunk(chunk, self.out_dir)

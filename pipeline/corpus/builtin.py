@@ -36,7 +36,7 @@ def wordnet_examples(wordnet_dir: str | None = None, min_words: int = 4,
     with tqdm(desc="wordnet-examples: loading WordNet", unit="synset",
               disable=progress_disabled(disable_progress)) as bar:
         wn = load_wordnet(location)
-        bar.reset(total=_synset_count(location))
+        bar.reset(total=None if bar.disable else _synset_count(location))  # counted only where a bar is drawn
         for pos, data_file in _POS_FILES:
             bar.set_description(f"wordnet-examples: {data_file}")
             for synset in wn.all_synsets(pos):

@@ -169,11 +169,11 @@ def train_parameters(spec: TrainFlowConfig) -> dict[str, Any]:
             "evaluate": spec.evaluate, "evaluation": dict(spec.evaluation), "artifact_key": spec.artifact_key}
 
 
-def check_train_spec(spec: TrainFlowConfig) -> TrainConfig:
+def check_train_spec(spec: TrainFlowConfig) -> tuple[TrainConfig, str | None]:
     """Refuse before the flow starts what its run would refuse (the datasets may appear later: the schedule's check
     and the flow's verify task see to them): the run's settings (`check_settings`), and a fresh run where an
     unfinished one left checkpoints (a finished one, with its completion record, may be reused). Returns the
-    TrainConfig."""
+    TrainConfig and the recipe that applied (`spec_train_run`)."""
     from pathlib import Path
 
     from bsl_pipeline.evaluation.train_and_evaluate import DONE_FILE
@@ -181,7 +181,7 @@ def check_train_spec(spec: TrainFlowConfig) -> TrainConfig:
     from bsl_pipeline.training.preflight import check_settings
     from bsl_pipeline.training.run_directory import CHECKPOINTS_DIR, FINAL_DIR
 
-    config = spec_train_config(spec)
+    config, recipe_used = spec_train_run(spec)
     check_settings(config, config_file=spec.config_file or None)
     out = Path(config.train.output_dir)
     if config.train.resume is None and not (out / DONE_FILE).exists():
@@ -192,5 +192,5 @@ def check_train_spec(spec: TrainFlowConfig) -> TrainConfig:
 
         check_evaluate_spec(EvaluateFlowConfig(models=["(trained model)"], evaluation=spec.evaluation,
                                                artifact_key=spec.artifact_key))
-    return config
+    return config, recipe_used
 

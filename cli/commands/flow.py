@@ -215,11 +215,13 @@ def _configure_prefect(args: argparse.Namespace) -> None:
     apply_prefect_env(load_config(PrefectEnvConfig, None, flag_overrides(args, PREFECT_FLAGS)))
 
 
-def _check_prefect_api() -> None:
-    """The configured server answers (before any work starts)."""
-    from bsl_pipeline.flows.prefect_env import check_api_reachable
+def _prefect_ready() -> None:
+    """The configured server answers (before any work starts), and Prefect's console leaves out the traceback of
+    an error this command prints as its one line."""
+    from bsl_pipeline.flows.prefect_env import check_api_reachable, terminal_without_bsl_tracebacks
 
     check_api_reachable()
+    terminal_without_bsl_tracebacks()
 
 
 # -- bsl flow augment --------------------------------------------------------------------------------------------------
@@ -310,11 +312,8 @@ def run_augment(args: argparse.Namespace) -> int:
         return 0
     if not spec.corpus or not spec.out_dir:
         raise ConfigError("flow augment needs CORPUS and --out DATASET_DIR")
-    _check_prefect_api()
+    _prefect_ready()
     from bsl_pipeline.flows.augment_run import run_augment_flow
-    from bsl_pipeline.flows.prefect_env import terminal_without_bsl_tracebacks
-
-    terminal_without_bsl_tracebacks()  # the error is this command's one line
 
     summary = run_augment_flow(spec)
     if args.json:
@@ -349,11 +348,10 @@ def run_train(args: argparse.Namespace) -> int:
         print_flow_document(spec, TRAIN_DOCUMENT,
                             shown if evaluation is None else {**shown, "evaluation_config": evaluation})
         return 0
-    from bsl_pipeline.flows.train_flow import check_train_spec, spec_train_run, train_flow, train_parameters
+    from bsl_pipeline.flows.train_flow import check_train_spec, train_flow, train_parameters
 
-    config = check_train_spec(spec)  # the settings first, as --print-config checks them; then the datasets
+    config, recipe_used = check_train_spec(spec)  # the settings first, as --print-config checks them
     _check_datasets(spec.manifests)
-    recipe_used = spec_train_run(spec)[1]
     if recipe_used:
         print(recipe_start_line(config, recipe_used, chosen=bool(spec.recipe), command="bsl flow train"),
               file=sys.stderr)
@@ -361,10 +359,9 @@ def run_train(args: argparse.Namespace) -> int:
     if args.resume == "auto":
         check_something_to_resume(config)
     check_min_usable_share(config, args.min_usable)
-    _check_prefect_api()
-    from bsl_pipeline.flows.prefect_env import temporary_server, terminal_without_bsl_tracebacks
+    _prefect_ready()
+    from bsl_pipeline.flows.prefect_env import temporary_server
 
-    terminal_without_bsl_tracebacks()  # the error is this command's one line
     with temporary_server():
         result = train_flow(**train_parameters(spec))
     if args.json:
@@ -400,10 +397,9 @@ def run_evaluate(args: argparse.Namespace) -> int:
     )
 
     check_evaluate_spec(spec)
-    _check_prefect_api()
-    from bsl_pipeline.flows.prefect_env import temporary_server, terminal_without_bsl_tracebacks
+    _prefect_ready()
+    from bsl_pipeline.flows.prefect_env import temporary_server
 
-    terminal_without_bsl_tracebacks()  # the error is this command's one line
     with temporary_server():
         result = evaluate_flow(**evaluate_parameters(spec))
     print(json.dumps(result["results"], indent=2) if args.json else result["table"])
